@@ -394,7 +394,7 @@ export const createTcsClient = (config: TcsClientConfig): TcsClient => {
     return { classification: data, replayed, requestId };
   };
 
-  const getClassification: TcsClient['getClassification'] = (id, options) => {
+  const getClassification: TcsClient['getClassification'] = async (id, options) => {
     const operation = `GET /classifications/${id}`;
     checkId(operation, id);
     return getJson(operation, `/classifications/${id}`, Classification, options);
@@ -415,7 +415,7 @@ export const createTcsClient = (config: TcsClientConfig): TcsClient => {
     return params;
   };
 
-  const listClassificationsPage: TcsClient['listClassificationsPage'] = (query, cursor, options) => {
+  const listClassificationsPage: TcsClient['listClassificationsPage'] = async (query, cursor, options) => {
     const operation = 'GET /classifications';
     const params = listQueryParams(query);
     if (cursor != null) params.set('cursor', checkRequest(operation, Cursor, cursor));
@@ -438,7 +438,7 @@ export const createTcsClient = (config: TcsClientConfig): TcsClient => {
     };
   };
 
-  const downloadVerdictPdf: TcsClient['downloadVerdictPdf'] = (id, options) => {
+  const downloadVerdictPdf: TcsClient['downloadVerdictPdf'] = async (id, options) => {
     const operation = `GET /classifications/${id}/pdf`;
     checkId(operation, id);
     // Both hops retried together: a signed URL is temporary, so a failed download asks
@@ -539,21 +539,21 @@ export const createTcsClient = (config: TcsClientConfig): TcsClient => {
     return { fileUrl: grant.file_url, expiresAt: grant.expires_at };
   };
 
-  const getTariffs: TcsClient['getTariffs'] = (query, options) => {
+  const getTariffs: TcsClient['getTariffs'] = async (query, options) => {
     const operation = 'GET /tariffs';
     const q = checkRequest(operation, TariffQuery, query);
     const params = new URLSearchParams({ ncm: q.ncm, country: q.country, operation: q.operation });
     return getJson(operation, '/tariffs', TariffLookup, options, params);
   };
 
-  const getSimOpenings: TcsClient['getSimOpenings'] = (query, options) => {
+  const getSimOpenings: TcsClient['getSimOpenings'] = async (query, options) => {
     const operation = 'GET /sim-openings';
     const q = checkRequest(operation, SimOpeningsQuery, query);
     const params = new URLSearchParams({ ncm: q.ncm, operation: q.operation });
     return getJson(operation, '/sim-openings', SimOpenings, options, params);
   };
 
-  const getBalance: TcsClient['getBalance'] = (options) =>
+  const getBalance: TcsClient['getBalance'] = async (options) =>
     getJson('GET /balance', '/balance', Balance, options);
 
   let countries: { fetchedAt: number; items: Promise<readonly Country[]> } | null = null;
