@@ -9,5 +9,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     allowOnly: false,
+    // In CI a JSON report lets .ci/run print the plain 'N passed, N failed' closing line.
+    reporters: process.env.CI ? ['default', ['json', { outputFile: '.vitest-report.json' }]] : ['default'],
   },
 });
