@@ -1,0 +1,211 @@
+/**
+ * Slot leases: how the pipeline keeps the organisation's classifications in progress
+ * under the service's cap (architecture, property 1).
+ *
+ * A classification stays `in_progress` at the service for about a minute after the Lambda
+ * that created it has returned, so Lambda concurrency cannot bound it. Instead a row holds
+ * a lease from before its POST until the classification leaves `in_progress`:
+ *
+ *   acquire ─▶ POST /classifications ─▶ poll … poll (each renews) ─▶ final/pending_data ─▶ release
+ *      │                                                                                     │
+ *      └────────────────────── holder = the row attempt, not the execution ──────────────────┘
+ *
+ * All leases of one cap scope live in ONE DynamoDB item, a map of holder → expiry:
+ *
+ *   { pk: "slots#<scope>", holders: { "<batch>:<row>#a1": 1763726400000, … } }
+ *
+ * so every change is a single-item conditional write (no transactions: property 10) and
+ * the count is the map's size, never a separate counter that could drift:
+ *
+ * - acquire: SET holders.#h = :expiry IF size(holders) < :cap AND attribute_not_exists(holders.#h)
+ * - release: REMOVE holders.#h IF attribute_exists(holders.#h)
+ * - renew:   SET holders.#h = :expiry IF attribute_exists(holders.#h)
+ *
+ * Idempotent by holder: acquiring a lease already held succeeds (and renews it), releasing
+ * one not held is a no-op. A lease whose holder died is recovered once its expiry passes:
+ * the next acquirer that finds the scope full removes expired holders, each removal
+ * conditional on the expiry it saw, so a holder that renewed in between keeps its slot.
+ */
+import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+
+export type Lease = { holder: string; expiresAt: number };
+
+export type AcquireResult =
+  | { acquired: true; alreadyHeld: boolean; inUse: number }
+  | { acquired: false; inUse: number; recovered: string[] };
+
+/** The port the use cases see; the DynamoDB adapter below is its one real implementation. */
+export type SlotLeases = {
+  acquire(input: { holder: string; cap: number; ttlMs: number; now: number }): Promise<AcquireResult>;
+  /** Pushes the expiry forward; false when the lease is no longer held (it expired and was recovered). */
+  renew(input: { holder: string; ttlMs: number; now: number }): Promise<boolean>;
+  /** True when this call released it; false when it was not held (already released). */
+  release(holder: string): Promise<boolean>;
+  list(): Promise<Lease[]>;
+  /** Removes leases expired at `now`; returns their holders. */
+  recoverExpired(now: number): Promise<string[]>;
+};
+
+export type DynamoSlotLeasesConfig = {
+  client: DynamoDBClient | DynamoDBDocumentClient;
+  tableName: string;
+  /** One cap scope per organisation (API key): all batches share it. */
+  scope: string;
+  /** Partition key attribute name of the table. */
+  partitionKey?: string;
+};
+
+const isConditionFailure = (error: unknown): boolean =>
+  error instanceof ConditionalCheckFailedException ||
+  (error as { name?: string })?.name === 'ConditionalCheckFailedException';
+
+/** DynamoDB rejects a SET on `holders.#h` while `holders` does not exist yet. */
+const isMissingMap = (error: unknown): boolean =>
+  (error as { name?: string })?.name === 'ValidationException';
+
+export const createDynamoSlotLeases = (config: DynamoSlotLeasesConfig): SlotLeases => {
+  const doc =
+    config.client instanceof DynamoDBDocumentClient
+      ? config.client
+      : DynamoDBDocumentClient.from(config.client);
+  const pkName = config.partitionKey ?? 'pk';
+  const key = { [pkName]: `slots#${config.scope}` };
+  const TableName = config.tableName;
+
+  /** Creates the scope's item once; a concurrent creator winning is fine. */
+  const ensureItem = async () => {
+    try {
+      await doc.send(
+        new PutCommand({
+          TableName,
+          Item: { ...key, holders: {} },
+          ConditionExpression: 'attribute_not_exists(#pk)',
+          ExpressionAttributeNames: { '#pk': pkName },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  };
+
+  const readHolders = async (): Promise<Record<string, number>> => {
+    const { Item } = await doc.send(new GetCommand({ TableName, Key: key, ConsistentRead: true }));
+    return (Item?.holders as Record<string, number> | undefined) ?? {};
+  };
+
+  // On a missing item `size(holders) < :cap` is simply false, so the item must exist
+  // before the first acquire: created once per process (a cold start), idempotently.
+  let itemReady: Promise<void> | null = null;
+
+  const trySet = async (holder: string, expiresAt: number, cap: number): Promise<'set' | 'refused'> => {
+    itemReady ??= ensureItem().catch((error) => {
+      itemReady = null;
+      throw error;
+    });
+    await itemReady;
+    try {
+      await doc.send(
+        new UpdateCommand({
+          TableName,
+          Key: key,
+          UpdateExpression: 'SET holders.#h = :expiry',
+          ConditionExpression: 'size(holders) < :cap AND attribute_not_exists(holders.#h)',
+          ExpressionAttributeNames: { '#h': holder },
+          ExpressionAttributeValues: { ':expiry': expiresAt, ':cap': cap },
+        }),
+      );
+      return 'set';
+    } catch (error) {
+      if (isConditionFailure(error)) return 'refused';
+      throw error;
+    }
+  };
+
+  /** Removes one expired holder, only if its expiry is still the one we saw. */
+  const removeIfUnchanged = async (holder: string, seenExpiry: number): Promise<boolean> => {
+    try {
+      await doc.send(
+        new UpdateCommand({
+          TableName,
+          Key: key,
+          UpdateExpression: 'REMOVE holders.#h',
+          ConditionExpression: 'holders.#h = :seen',
+          ExpressionAttributeNames: { '#h': holder },
+          ExpressionAttributeValues: { ':seen': seenExpiry },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  };
+
+  const recoverExpired: SlotLeases['recoverExpired'] = async (now) => {
+    const holders = await readHolders();
+    const recovered: string[] = [];
+    for (const [holder, expiresAt] of Object.entries(holders)) {
+      if (expiresAt <= now && (await removeIfUnchanged(holder, expiresAt))) recovered.push(holder);
+    }
+    return recovered;
+  };
+
+  const renew: SlotLeases['renew'] = async ({ holder, ttlMs, now }) => {
+    try {
+      await doc.send(
+        new UpdateCommand({
+          TableName,
+          Key: key,
+          UpdateExpression: 'SET holders.#h = :expiry',
+          ConditionExpression: 'attribute_exists(holders.#h)',
+          ExpressionAttributeNames: { '#h': holder },
+          ExpressionAttributeValues: { ':expiry': now + ttlMs },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error) || isMissingMap(error)) return false;
+      throw error;
+    }
+  };
+
+  const acquire: SlotLeases['acquire'] = async ({ holder, cap, ttlMs, now }) => {
+    if (cap < 1) return { acquired: false, inUse: Object.keys(await readHolders()).length, recovered: [] };
+    if ((await trySet(holder, now + ttlMs, cap)) === 'set') {
+      return { acquired: true, alreadyHeld: false, inUse: Object.keys(await readHolders()).length };
+    }
+    // Refused: either we already hold it (a retry of the same attempt), or the scope is full.
+    if (await renew({ holder, ttlMs, now })) {
+      return { acquired: true, alreadyHeld: true, inUse: Object.keys(await readHolders()).length };
+    }
+    const recovered = await recoverExpired(now);
+    if (recovered.length > 0 && (await trySet(holder, now + ttlMs, cap)) === 'set') {
+      return { acquired: true, alreadyHeld: false, inUse: Object.keys(await readHolders()).length };
+    }
+    return { acquired: false, inUse: Object.keys(await readHolders()).length, recovered };
+  };
+
+  const release: SlotLeases['release'] = async (holder) => {
+    try {
+      await doc.send(
+        new UpdateCommand({
+          TableName,
+          Key: key,
+          UpdateExpression: 'REMOVE holders.#h',
+          ConditionExpression: 'attribute_exists(holders.#h)',
+          ExpressionAttributeNames: { '#h': holder },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error) || isMissingMap(error)) return false;
+      throw error;
+    }
+  };
+
+  const list: SlotLeases['list'] = async () =>
+    Object.entries(await readHolders()).map(([holder, expiresAt]) => ({ holder, expiresAt }));
+
+  return { acquire, renew, release, list, recoverExpired };
+};

@@ -1,0 +1,47 @@
+/**
+ * dynalite, the DynamoDB stand-in, in-process on loopback: tests talk to it with the real
+ * AWS SDK over the real wire protocol.
+ */
+import type { AddressInfo } from 'node:net';
+import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+// @ts-expect-error dynalite ships no type declarations
+import dynalite from 'dynalite';
+
+export type LocalDynamo = { client: DynamoDBClient; endpoint: string; close(): Promise<void> };
+
+export const startLocalDynamo = async (): Promise<LocalDynamo> => {
+  const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  return {
+    client,
+    endpoint,
+    close: async () => {
+      client.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+};
+
+/** A table with a string partition key `pk` (and optional sort key `sk`). */
+export const createTable = async (client: DynamoDBClient, name: string, withSortKey = false) => {
+  await client.send(
+    new CreateTableCommand({
+      TableName: name,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [
+        { AttributeName: 'pk', AttributeType: 'S' },
+        ...(withSortKey ? [{ AttributeName: 'sk', AttributeType: 'S' as const }] : []),
+      ],
+      KeySchema: [
+        { AttributeName: 'pk', KeyType: 'HASH' },
+        ...(withSortKey ? [{ AttributeName: 'sk', KeyType: 'RANGE' as const }] : []),
+      ],
+    }),
+  );
+};
