@@ -84,7 +84,7 @@ export const decideAfterPoll = (input: {
     const slow = input.elapsedSeconds >= policy.slowAfterSeconds * scale;
     return {
       next: 'wait',
-      waitSeconds: scaledSeconds(slow ? policy.slowIntervalSeconds : policy.intervalSeconds, scale),
+      waitSeconds: slow ? policy.slowIntervalSeconds : policy.intervalSeconds,
     };
   }
 

@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_POLL_POLICY,
-  decideAfterPoll,
-  scaledSeconds,
-} from '../../../shared/pipeline/row-decisions.js';
+import { DEFAULT_POLL_POLICY, decideAfterPoll } from '../../../shared/pipeline/row-decisions.js';
 
 const poll = (
   status: string,
