@@ -1,0 +1,134 @@
+/**
+ * Bytes → text for CSV files (spreadsheets.md, Encoding). Excel's plain "CSV" is
+ * Windows-1252, "CSV UTF-8" is UTF-8 with a BOM, ERPs emit either or Latin-1, and Excel's
+ * "Unicode text" is UTF-16LE with a BOM.
+ *
+ * Why strict UTF-8 first: Windows-1252 text with accents is almost never valid UTF-8
+ * (an accented letter is a lone byte ≥ 0x80, never followed by the continuation bytes
+ * UTF-8 needs), while UTF-8 read as Windows-1252 is exactly the mojibake users must never
+ * see (`DescriÃ§Ã£o`). Latin-1 needs no case of its own: Windows-1252 is a superset of its
+ * printable range.
+ */
+import type { TextEncoding } from './schemas.js';
+
+export interface DecodedText {
+  text: string;
+  encoding: TextEncoding;
+  /** True when the file started with a byte-order mark (removed from `text`). */
+  hadBom: boolean;
+}
+
+const UTF8_BOM = [0xef, 0xbb, 0xbf] as const;
+const UTF16LE_BOM = [0xff, 0xfe] as const;
+const UTF16BE_BOM = [0xfe, 0xff] as const;
+
+const startsWith = (bytes: Uint8Array, prefix: readonly number[]): boolean =>
+  bytes.length >= prefix.length && prefix.every((byte, i) => bytes[i] === byte);
+
+// ignoreBOM: the BOM is removed here, once, so `hadBom` is reported truthfully.
+const decodeWith = (encoding: 'utf-8' | 'utf-16le' | 'utf-16be', bytes: Uint8Array, fatal = false): string =>
+  new TextDecoder(encoding, { fatal, ignoreBOM: true }).decode(bytes);
+
+export const decodeText = (bytes: Uint8Array): DecodedText => {
+  if (startsWith(bytes, UTF8_BOM)) {
+    // A BOM says UTF-8, but files get edited after the fact: still check every byte.
+    return { ...decodeUtf8OrWindows1252(bytes.subarray(UTF8_BOM.length)), hadBom: true };
+  }
+  if (startsWith(bytes, UTF16LE_BOM)) {
+    return { text: decodeWith('utf-16le', bytes.subarray(2)), encoding: 'utf-16le', hadBom: true };
+  }
+  if (startsWith(bytes, UTF16BE_BOM)) {
+    return { text: decodeWith('utf-16be', bytes.subarray(2)), encoding: 'utf-16be', hadBom: true };
+  }
+  return { ...decodeUtf8OrWindows1252(bytes), hadBom: false };
+};
+
+const decodeUtf8OrWindows1252 = (bytes: Uint8Array): Omit<DecodedText, 'hadBom'> => {
+  try {
+    return { text: decodeWith('utf-8', bytes, true), encoding: 'utf-8' };
+  } catch {
+    return decodeMixed(bytes);
+  }
+};
+
+/**
+ * Length of the valid UTF-8 multi-byte sequence starting at `i`, or 0 (RFC 3629 table:
+ * no overlongs, no surrogates, nothing above U+10FFFF).
+ */
+const utf8SequenceLength = (bytes: Uint8Array, i: number): number => {
+  const lead = bytes[i]!;
+  const isIn = (offset: number, low: number, high: number): boolean => {
+    const byte = bytes[i + offset];
+    return byte !== undefined && byte >= low && byte <= high;
+  };
+  const tail = (from: number, to: number): boolean => {
+    for (let offset = from; offset <= to; offset++) if (!isIn(offset, 0x80, 0xbf)) return false;
+    return true;
+  };
+  if (lead >= 0xc2 && lead <= 0xdf) return tail(1, 1) ? 2 : 0;
+  if (lead >= 0xe0 && lead <= 0xef) {
+    const [low, high] = lead === 0xe0 ? [0xa0, 0xbf] : lead === 0xed ? [0x80, 0x9f] : [0x80, 0xbf];
+    return isIn(1, low, high) && tail(2, 2) ? 3 : 0;
+  }
+  if (lead >= 0xf0 && lead <= 0xf4) {
+    const [low, high] = lead === 0xf0 ? [0x90, 0xbf] : lead === 0xf4 ? [0x80, 0x8f] : [0x80, 0xbf];
+    return isIn(1, low, high) && tail(2, 3) ? 4 : 0;
+  }
+  return 0;
+};
+
+/**
+ * Not valid UTF-8: every byte that is not part of a valid UTF-8 sequence is read as
+ * Windows-1252, and valid sequences stay UTF-8. A pure Windows-1252 file comes out as plain
+ * Windows-1252; a file mixing both (rows appended from another tool, a hand edit in another
+ * editor) keeps its UTF-8 rows readable instead of turning every accent into `Ã§`.
+ */
+const decodeMixed = (bytes: Uint8Array): Omit<DecodedText, 'hadBom'> => {
+  const parts: string[] = [];
+  let runStart = 0;
+  let sawUtf8Sequence = false;
+  let i = 0;
+  while (i < bytes.length) {
+    if (bytes[i]! < 0x80) {
+      i++;
+      continue;
+    }
+    const length = utf8SequenceLength(bytes, i);
+    if (length > 0) {
+      sawUtf8Sequence = true;
+      i += length;
+      continue;
+    }
+    parts.push(decodeWith('utf-8', bytes.subarray(runStart, i)), decodeWindows1252(bytes.subarray(i, i + 1)));
+    i++;
+    runStart = i;
+  }
+  parts.push(decodeWith('utf-8', bytes.subarray(runStart)));
+  return { text: parts.join(''), encoding: sawUtf8Sequence ? 'utf-8+windows-1252' : 'windows-1252' };
+};
+
+/**
+ * What Windows-1252 puts at 0x80–0x9F (WHATWG index-windows-1252); everywhere else it is
+ * Latin-1. Five bytes are unassigned and map to the C1 control of the same number.
+ */
+const WINDOWS_1252_HIGH_CONTROLS =
+  '\u20AC\u0081\u201A\u0192\u201E\u2026\u2020\u2021\u02C6\u2030\u0160\u2039\u0152\u008D\u017D\u008F' +
+  '\u0090\u2018\u2019\u201C\u201D\u2022\u2013\u2014\u02DC\u2122\u0161\u203A\u0153\u009D\u017E\u0178';
+
+/**
+ * Our own table rather than `new TextDecoder('windows-1252')`: Node 20.18.3+ (and 22.13+)
+ * decode that label as Latin-1, turning `€`, `“ ”` and `–` into invisible C1 controls
+ * (nodejs/node#56542, #60888). Latin-1 via Buffer, then the 32 bytes that differ.
+ */
+export const decodeWindows1252 = (bytes: Uint8Array): string =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    .toString('latin1')
+    .replace(/[\u0080-\u009F]/g, (char) => WINDOWS_1252_HIGH_CONTROLS[char.charCodeAt(0) - 0x80]!);
+
+/**
+ * UTF-8 that was already decoded as Windows-1252 once and saved again (`Descrição` →
+ * `DescriÃ§Ã£o`) is valid UTF-8, so decoding cannot undo it; we can only tell the user.
+ * `Ã`/`Â` followed by a character of the Latin-1 upper half never happens in pt/es text.
+ */
+const DOUBLE_ENCODED = /[ÃÂ][\u0080-\u00BF]/;
+export const looksDoubleEncoded = (text: string): boolean => DOUBLE_ENCODED.test(text);

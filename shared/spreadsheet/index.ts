@@ -1,0 +1,20 @@
+/** Public surface of the spreadsheet core: read uploads, normalise rows, write Excel-safe CSV. */
+export { COLUMN_ALIASES, columnForHeader, columnLetter, headerKey, matchColumns } from './columns.js';
+export { resolveCountryCode } from './countries.js';
+export { type DecodedText, decodeText } from './decode-text.js';
+export { SpreadsheetError, type SpreadsheetErrorLocation } from './errors.js';
+export { normaliseRow, normaliseSheetPath, parseCurrentNcm, parseOperation } from './normalise-row.js';
+export { detectDelimiter } from './read-csv.js';
+export { detectFormat, readSpreadsheet } from './read-spreadsheet.js';
+export { formatXlsxCell } from './read-xlsx.js';
+export * from './schemas.js';
+export {
+  type CsvWriteOptions,
+  formatCsvRecord,
+  formatNcm,
+  neutraliseFormula,
+  outputDelimiterFor,
+  restoreNeutralisedField,
+  streamCsv,
+  writeCsv,
+} from './write-csv.js';

@@ -1,0 +1,270 @@
+/**
+ * A mapped row → a `ProductRow` the pipeline can send, or a rejection with a stable
+ * reason code. Pure: no I/O, the accepted countries come from the caller.
+ *
+ * Primary course: tidy each cell (NFC, whitespace), fall back to the batch defaults for
+ * empty operation/country cells, check every limit of `POST /classifications`, and collect
+ * every issue of the row (not just the first) so one round of fixes is enough.
+ */
+import { posix } from 'node:path';
+import { characterCount, LIMITS, NCM_PATTERN, type Operation } from '../tcs/schemas.js';
+import { resolveCountryCode } from './countries.js';
+import { collapseWhitespace, matchingKey } from './matching-key.js';
+import type {
+  BatchDefaults,
+  ColumnMapping,
+  MappedRow,
+  PipelineColumn,
+  ProductRow,
+  RowFlag,
+  RowIssue,
+  RowOutcome,
+} from './schemas.js';
+
+/**
+ * Only spellings that cannot mean anything else. `I`/`E` are accepted because in an
+ * operation column they can only be the initials.
+ */
+const OPERATION_BY_KEY: ReadonlyMap<string, Operation> = new Map(
+  (
+    [
+      [
+        'import',
+        ['import', 'importação', 'importacao', 'importación', 'importacion', 'importar', 'imp', 'i'],
+      ],
+      [
+        'export',
+        ['export', 'exportação', 'exportacao', 'exportación', 'exportacion', 'exportar', 'exp', 'e'],
+      ],
+    ] as const
+  ).flatMap(([operation, spellings]) =>
+    spellings.map((spelling) => [matchingKey(spelling), operation] as const),
+  ),
+);
+
+export const parseOperation = (value: string): Operation | null =>
+  OPERATION_BY_KEY.get(matchingKey(value)) ?? null;
+
+/** The declared NCM without dots, spaces or dashes. Never padded: a lost zero is only flagged. */
+export const parseCurrentNcm = (value: string): { current_ncm: string | null; flags: RowFlag[] } => {
+  const written = collapseWhitespace(value);
+  if (written === '') return { current_ncm: null, flags: [] };
+  const digits = written.replace(/[.\s-]/g, '');
+  if (NCM_PATTERN.test(digits)) return { current_ncm: digits, flags: [] };
+  // Excel drops the leading zero of chapters 01–09: `02071400` becomes `2071400`.
+  if (/^[0-9]{7}$/.test(digits)) return { current_ncm: digits, flags: ['leading_zero_probably_lost'] };
+  return { current_ncm: written, flags: ['current_ncm_invalid'] };
+};
+
+/**
+ * A technical sheet's path relative to the batch folder, as POSIX: `Fichas\café.pdf` →
+ * `Fichas/café.pdf`, `./a/../b.pdf` → `b.pdf`. Returns the reason when it is not one.
+ */
+export const normaliseSheetPath = (value: string): { path: string } | { invalid: string } => {
+  const slashed = value.trim().replace(/\\/g, '/');
+  if (
+    slashed.startsWith('/') ||
+    /^[A-Za-z]:/.test(slashed) ||
+    /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(slashed)
+  ) {
+    return { invalid: 'must be a path inside the batch folder, not an absolute path, drive or URL' };
+  }
+  const path = posix.normalize(slashed);
+  if (path === '..' || path.startsWith('../')) {
+    return { invalid: 'must stay inside the batch folder (".." leads out of it)' };
+  }
+  if (!/\.pdf$/i.test(path) || posix.basename(path).length <= '.pdf'.length) {
+    return { invalid: 'must name a PDF file ending in ".pdf"' };
+  }
+  return { path };
+};
+
+export const normaliseRow = (
+  mapped: Pick<MappedRow, 'row' | 'fields'>,
+  defaults: BatchDefaults,
+  acceptedCountries: ReadonlySet<string>,
+  /** When given, details name the columns as the file wrote them (`"País"` rather than `country`). */
+  columns?: ColumnMapping,
+): RowOutcome => {
+  const name = (column: PipelineColumn): string => `column "${columns?.fields[column]?.header ?? column}"`;
+  const label: Labeller = Object.assign(name, {
+    emptyOrAbsent: (column: PipelineColumn): string =>
+      columns && !columns.fields[column] ? `the file has no ${column} column` : `${name(column)} is empty`,
+  });
+  // NFC first: Mac exports write `ç` as two code points, which the spec would count twice.
+  const raw = (column: PipelineColumn): string => (mapped.fields[column] ?? '').normalize('NFC');
+  const cell = (column: PipelineColumn): string => collapseWhitespace(raw(column));
+  const issues: RowIssue[] = [];
+  const reject = (issue: RowIssue): null => {
+    issues.push(issue);
+    return null;
+  };
+
+  // Paths are only trimmed: collapsing spaces would name another file.
+  const sheetCell = raw('sheet').trim();
+  const sheetPath = sheetCell === '' ? null : normaliseSheetPath(sheetCell);
+
+  const description = checkDescription(cell('description'), sheetCell !== '', label, reject);
+  const operation = checkOperation(cell('operation'), defaults, label, reject);
+  const country = checkCountry(cell('country'), defaults, acceptedCountries, label, reject);
+  let sheet: string | null = null;
+  if (sheetPath && 'invalid' in sheetPath) {
+    reject({
+      reason: 'sheet_path_invalid',
+      column: 'sheet',
+      detail: `${capitalise(label('sheet'))}: "${sheetCell}" ${sheetPath.invalid}.`,
+    });
+  } else if (sheetPath) {
+    sheet = sheetPath.path;
+  }
+  const externalReference = cell('external_reference');
+  const externalReferenceLength = characterCount(externalReference);
+  if (externalReferenceLength > LIMITS.externalReferenceMax) {
+    reject({
+      reason: 'external_reference_too_long',
+      column: 'external_reference',
+      detail:
+        `${capitalise(label('external_reference'))} has ${externalReferenceLength} characters; ` +
+        `at most ${LIMITS.externalReferenceMax} are accepted.`,
+    });
+  }
+  const sku = cell('sku');
+  const { current_ncm, flags } = parseCurrentNcm(raw('current_ncm'));
+
+  const [first] = issues;
+  if (first) return { status: 'rejected', rejection: { row: mapped.row, ...first, issues } };
+  const product: ProductRow = {
+    row: mapped.row,
+    description,
+    // Each check returns null only after recording an issue, so without issues both are set.
+    operation: operation!,
+    country: country!,
+    sheet,
+    external_reference: externalReference === '' ? null : externalReference,
+    sku: sku === '' ? null : sku,
+    current_ncm,
+    flags,
+  };
+  return { status: 'valid', product };
+};
+
+interface Labeller {
+  /** `column "País"`: the column as the file wrote it, or the pipeline name. */
+  (column: PipelineColumn): string;
+  /** Why a cell has no value: the cell is empty, or the file has no such column. */
+  emptyOrAbsent: (column: PipelineColumn) => string;
+}
+type Rejecter = (issue: RowIssue) => null;
+
+const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
+const checkDescription = (
+  description: string,
+  hasSheet: boolean,
+  label: Labeller,
+  reject: Rejecter,
+): string | null => {
+  if (description === '') {
+    if (hasSheet) return null;
+    return reject({
+      reason: 'description_missing',
+      column: 'description',
+      detail: `No description and no technical sheet: fill ${label('description')} or ${label('sheet')}.`,
+    });
+  }
+  const length = characterCount(description);
+  if (length < LIMITS.descriptionMin) {
+    return reject({
+      reason: 'description_too_short',
+      column: 'description',
+      detail:
+        `${capitalise(label('description'))} has ${length} characters; ` +
+        `a description needs at least ${LIMITS.descriptionMin}.`,
+    });
+  }
+  if (length > LIMITS.descriptionMax) {
+    return reject({
+      reason: 'description_too_long',
+      column: 'description',
+      detail:
+        `${capitalise(label('description'))} has ${length} characters; ` +
+        `at most ${LIMITS.descriptionMax} are accepted.`,
+    });
+  }
+  return description;
+};
+
+const checkOperation = (
+  value: string,
+  defaults: BatchDefaults,
+  label: Labeller,
+  reject: Rejecter,
+): Operation | null => {
+  if (value === '') {
+    return (
+      defaults.operation ??
+      reject({
+        reason: 'operation_missing',
+        column: 'operation',
+        detail: `No operation: ${label.emptyOrAbsent('operation')} and the batch has no default operation.`,
+      })
+    );
+  }
+  // A value that is present but unclear is refused, never replaced by the default.
+  return (
+    parseOperation(value) ??
+    reject({
+      reason: 'operation_invalid',
+      column: 'operation',
+      detail:
+        `${capitalise(label('operation'))}: "${value}" is not an operation; ` +
+        'write import (importação, importación) or export (exportação, exportación).',
+    })
+  );
+};
+
+const checkCountry = (
+  value: string,
+  defaults: BatchDefaults,
+  acceptedCountries: ReadonlySet<string>,
+  label: Labeller,
+  reject: Rejecter,
+): string | null => {
+  if (value === '') {
+    if (defaults.country === undefined) {
+      return reject({
+        reason: 'country_missing',
+        column: 'country',
+        detail: `No country: ${label.emptyOrAbsent('country')} and the batch has no default country.`,
+      });
+    }
+    if (!acceptedCountries.has(defaults.country)) {
+      return reject({
+        reason: 'country_unknown',
+        column: 'country',
+        detail:
+          `${capitalise(label.emptyOrAbsent('country'))} and the batch default country ` +
+          `"${defaults.country}" is not one the service accepts.`,
+      });
+    }
+    return defaults.country;
+  }
+  const code = resolveCountryCode(value);
+  if (code === null) {
+    return reject({
+      reason: 'country_invalid',
+      column: 'country',
+      detail:
+        `${capitalise(label('country'))}: "${value}" is not a country code or a known country name; ` +
+        'write the two-letter ISO code (BR, AR, CN…).',
+    });
+  }
+  if (!acceptedCountries.has(code)) {
+    return reject({
+      reason: 'country_unknown',
+      column: 'country',
+      detail: `${capitalise(label('country'))}: "${value}" (${code}) is not one of the countries the service accepts.`,
+    });
+  }
+  return code;
+};

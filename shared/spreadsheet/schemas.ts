@@ -1,0 +1,198 @@
+/**
+ * Zod schemas of the spreadsheet core. The schema is the type: every type of
+ * `shared/spreadsheet/` that crosses a module boundary is inferred from here.
+ *
+ * Flow: bytes → `readSpreadsheet` (decode, parse, match columns) → `SpreadsheetRead`
+ * whose `rows` are `MappedRow`s → `normaliseRow` → `RowOutcome` (a `ProductRow` the
+ * pipeline can send, or a `RowRejection` with a stable reason code).
+ */
+import { z } from 'zod';
+import { CountryCode, Operation } from '../tcs/schemas.js';
+
+// ---------------------------------------------------------------------------
+// Reading
+// ---------------------------------------------------------------------------
+
+export const SPREADSHEET_FORMATS = ['csv', 'xlsx'] as const;
+export const SpreadsheetFormat = z.enum(SPREADSHEET_FORMATS);
+export type SpreadsheetFormat = z.infer<typeof SpreadsheetFormat>;
+
+/** The three list separators Excel and ERPs write: `;` in pt-BR/es-AR, `,` in en, tab for "Text". */
+export const DELIMITERS = [',', ';', '\t'] as const;
+export const Delimiter = z.enum(DELIMITERS);
+export type Delimiter = z.infer<typeof Delimiter>;
+
+/**
+ * How the bytes of a text file were decoded. `utf-8+windows-1252`: a file mixing both, each
+ * byte sequence read in the encoding it is valid in. UTF-16 only when the file starts with its BOM.
+ */
+export const TEXT_ENCODINGS = [
+  'utf-8',
+  'windows-1252',
+  'utf-8+windows-1252',
+  'utf-16le',
+  'utf-16be',
+] as const;
+export const TextEncoding = z.enum(TEXT_ENCODINGS);
+export type TextEncoding = z.infer<typeof TextEncoding>;
+
+/** The columns the pipeline understands. Every other column is passed through untouched. */
+export const PIPELINE_COLUMNS = [
+  'description',
+  'operation',
+  'country',
+  'sheet',
+  'external_reference',
+  'sku',
+  'current_ncm',
+] as const;
+export const PipelineColumn = z.enum(PIPELINE_COLUMNS);
+export type PipelineColumn = z.infer<typeof PipelineColumn>;
+
+/** A column of the file: its 0-based position and its header exactly as written. */
+export const ColumnRef = z.object({ index: z.number().int().min(0), header: z.string() });
+export type ColumnRef = z.infer<typeof ColumnRef>;
+
+export const ColumnMapping = z.object({
+  /** Pipeline column → the file's column holding it; absent when the file has no such column. */
+  fields: z.partialRecord(PipelineColumn, ColumnRef),
+  /** Columns the pipeline does not know, in file order: written back to the output as they came. */
+  passthrough: z.array(ColumnRef),
+});
+export type ColumnMapping = z.infer<typeof ColumnMapping>;
+
+/** One data row of the file, with cells as text, before any normalisation. */
+export const MappedRow = z.object({
+  /** 1-based data row number: blank rows and the header are not counted. The number users see. */
+  row: z.number().int().min(1),
+  /** 1-based physical line of the CSV where the row starts, or the XLSX sheet row: for error messages. */
+  line: z.number().int().min(1),
+  /** Every cell, padded with "" to the header's width; cells beyond the header are kept at the end. */
+  cells: z.array(z.string()),
+  /** Raw text of the pipeline columns the file has. */
+  fields: z.partialRecord(PipelineColumn, z.string()),
+  /** Raw text of the passthrough columns, aligned with `ColumnMapping.passthrough`. */
+  passthrough: z.array(z.string()),
+});
+export type MappedRow = z.infer<typeof MappedRow>;
+
+/** Something worth telling the user about the file that does not stop it from being read. */
+export const SPREADSHEET_PROBLEM_CODES = [
+  'row_longer_than_header',
+  'csv_malformed_quotes',
+  'text_looks_double_encoded',
+  'other_sheets_ignored',
+] as const;
+export const SpreadsheetProblemCode = z.enum(SPREADSHEET_PROBLEM_CODES);
+export type SpreadsheetProblemCode = z.infer<typeof SpreadsheetProblemCode>;
+
+export const SpreadsheetProblem = z.object({
+  code: SpreadsheetProblemCode,
+  message: z.string(),
+  row: z.number().int().min(1).optional(),
+  line: z.number().int().min(1).optional(),
+});
+export type SpreadsheetProblem = z.infer<typeof SpreadsheetProblem>;
+
+/** Why a whole file cannot be read (thrown as `SpreadsheetError`). */
+export const SPREADSHEET_ERROR_CODES = [
+  'file_empty',
+  'no_data_rows',
+  'not_a_text_file',
+  'xlsx_invalid',
+  'xls_not_supported',
+  'csv_unterminated_quote',
+  'duplicate_column',
+  'no_description_or_sheet_column',
+] as const;
+export const SpreadsheetErrorCode = z.enum(SPREADSHEET_ERROR_CODES);
+export type SpreadsheetErrorCode = z.infer<typeof SpreadsheetErrorCode>;
+
+export const SpreadsheetRead = z.object({
+  format: SpreadsheetFormat,
+  /** CSV only. */
+  encoding: TextEncoding.optional(),
+  /** CSV only. */
+  delimiter: Delimiter.optional(),
+  /** Header cells exactly as written (trailing unnamed empty columns dropped). */
+  header: z.array(z.string()),
+  columns: ColumnMapping,
+  rows: z.array(MappedRow),
+  problems: z.array(SpreadsheetProblem),
+});
+export type SpreadsheetRead = z.infer<typeof SpreadsheetRead>;
+
+// ---------------------------------------------------------------------------
+// Row normalisation
+// ---------------------------------------------------------------------------
+
+/** Values a batch applies to rows whose cell is empty. */
+export const BatchDefaults = z.object({
+  operation: Operation.optional(),
+  country: CountryCode.optional(),
+});
+export type BatchDefaults = z.infer<typeof BatchDefaults>;
+
+/** Remarks on a valid row: they do not block classification. */
+export const ROW_FLAGS = ['leading_zero_probably_lost', 'current_ncm_invalid'] as const;
+export const RowFlag = z.enum(ROW_FLAGS);
+export type RowFlag = z.infer<typeof RowFlag>;
+
+/** Stable codes for a row that cannot be sent to the service. Written to the error file. */
+export const REJECTION_REASONS = [
+  'description_missing',
+  'description_too_short',
+  'description_too_long',
+  'operation_missing',
+  'operation_invalid',
+  'country_missing',
+  'country_invalid',
+  'country_unknown',
+  'sheet_path_invalid',
+  'external_reference_too_long',
+] as const;
+export const RejectionReason = z.enum(REJECTION_REASONS);
+export type RejectionReason = z.infer<typeof RejectionReason>;
+
+export const ProductRow = z.object({
+  row: z.number().int().min(1),
+  /** Whitespace collapsed, 10..5000 characters; null when only a sheet describes the product. */
+  description: z.string().nullable(),
+  operation: Operation,
+  country: CountryCode,
+  /** Relative POSIX path of the technical sheet inside the batch folder, ending in `.pdf`. */
+  sheet: z.string().nullable(),
+  external_reference: z.string().nullable(),
+  sku: z.string().nullable(),
+  /**
+   * The NCM the user declared, dots and spaces removed, never padded. An 8-digit NCM unless
+   * `flags` holds `leading_zero_probably_lost` (7 digits) or `current_ncm_invalid` (as written).
+   */
+  current_ncm: z.string().nullable(),
+  flags: z.array(RowFlag),
+});
+export type ProductRow = z.infer<typeof ProductRow>;
+
+export const RowIssue = z.object({
+  reason: RejectionReason,
+  column: PipelineColumn,
+  /** Human sentence naming the column as the file wrote it. */
+  detail: z.string(),
+});
+export type RowIssue = z.infer<typeof RowIssue>;
+
+export const RowRejection = z.object({
+  row: z.number().int().min(1),
+  /** The first issue in column order; `issues` lists them all so one fix round is enough. */
+  reason: RejectionReason,
+  column: PipelineColumn,
+  detail: z.string(),
+  issues: z.array(RowIssue).min(1),
+});
+export type RowRejection = z.infer<typeof RowRejection>;
+
+export const RowOutcome = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('valid'), product: ProductRow }),
+  z.object({ status: z.literal('rejected'), rejection: RowRejection }),
+]);
+export type RowOutcome = z.infer<typeof RowOutcome>;

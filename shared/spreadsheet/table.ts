@@ -1,0 +1,67 @@
+/**
+ * Records → header + data rows, the same for CSV and XLSX. Blank rows are dropped (Excel
+ * leaves `;;;;` lines and empty sheet rows), short rows are padded, long rows keep their
+ * extra cells and are reported.
+ */
+import { SpreadsheetError } from './errors.js';
+import type { SpreadsheetProblem } from './schemas.js';
+
+/** One record of the file as parsed, before blank rows are dropped or columns matched. */
+export interface SourceRecord {
+  /** 1-based physical line (CSV) or sheet row (XLSX) where the record starts. */
+  line: number;
+  cells: string[];
+}
+
+/** A data record (header and blank rows dropped) with its 1-based data row number. */
+export interface DataRecord extends SourceRecord {
+  row: number;
+}
+
+export interface Table {
+  header: string[];
+  rows: DataRecord[];
+  problems: SpreadsheetProblem[];
+}
+
+const isBlank = (cells: readonly string[]): boolean => cells.every((cell) => cell.trim() === '');
+
+/** Length of `cells` without its trailing empty cells. */
+const usedWidth = (cells: readonly string[]): number => {
+  let width = cells.length;
+  while (width > 0 && cells[width - 1]!.trim() === '') width--;
+  return width;
+};
+
+export const splitHeaderAndRows = (records: readonly SourceRecord[], fileName: string): Table => {
+  const filled = records.filter((record) => !isBlank(record.cells));
+  const [headerRecord, ...dataRecords] = filled;
+  if (!headerRecord) {
+    throw new SpreadsheetError('file_empty', fileName, 'is empty: there is no header row and no data');
+  }
+  // A trailing delimiter (`a;b;c;`) makes an unnamed empty last column; it is no column.
+  const width = usedWidth(headerRecord.cells);
+  const header = headerRecord.cells.slice(0, width);
+
+  const problems: SpreadsheetProblem[] = [];
+  const rows = dataRecords.map((record, index): DataRecord => {
+    const row = index + 1;
+    const used = usedWidth(record.cells);
+    if (used > width) {
+      const extra = record.cells.slice(width, used);
+      problems.push({
+        code: 'row_longer_than_header',
+        row,
+        line: record.line,
+        message:
+          `${fileName}, line ${record.line} (row ${row}): ${used} cells for ${width} columns; ` +
+          `the extra cells (${extra.map((cell) => `"${cell}"`).join(', ')}) are kept after the last column`,
+      });
+      return { row, line: record.line, cells: record.cells.slice(0, used) };
+    }
+    const cells = record.cells.slice(0, width);
+    while (cells.length < width) cells.push('');
+    return { row, line: record.line, cells };
+  });
+  return { header, rows, problems };
+};
