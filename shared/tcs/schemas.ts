@@ -408,13 +408,10 @@ export const AnswerQuestionsRequest = z
       .array(
         z.strictObject({
           question_id: z.string().min(1, 'is required'),
-          answer: z
-            .string()
-            .min(1, 'is required')
-            .refine((v) => characterCount(v) <= LIMITS.answerMax, {
-              message: `must be at most ${LIMITS.answerMax} characters`,
-              params: { code: 'too_long' },
-            }),
+          answer: z.string().refine((v) => characterCount(v) <= LIMITS.answerMax, {
+            message: `must be at most ${LIMITS.answerMax} characters`,
+            params: { code: 'too_long' },
+          }),
         }),
       )
       .min(1, 'must hold one answer per question')
@@ -448,6 +445,16 @@ export const UploadRequest = z.strictObject({
 });
 export type UploadRequest = z.input<typeof UploadRequest>;
 
+/** `YYYY-MM-DD` that names a real day (2026-02-30 is refused, not rolled over). */
+export const CalendarDate = z.string().refine(
+  (v) => {
+    if (!DATE_PATTERN.test(v)) return false;
+    const d = new Date(`${v}T00:00:00Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
+  },
+  { message: 'must be a date YYYY-MM-DD', params: { code: 'invalid_date' } },
+);
+
 export const SORT_FIELDS = [
   'created_at',
   'title',
@@ -464,13 +471,19 @@ export type Sort = z.infer<typeof Sort>;
 
 export const ListClassificationsQuery = z.strictObject({
   limit: z.number().int().min(LIMITS.pageLimitMin).max(LIMITS.pageLimitMax).optional(),
-  q: z.string().max(LIMITS.queryMax).optional(),
+  q: z
+    .string()
+    .refine((v) => characterCount(v) <= LIMITS.queryMax, {
+      message: `must be at most ${LIMITS.queryMax} characters`,
+      params: { code: 'too_long' },
+    })
+    .optional(),
   operation: Operation.optional(),
   country: CountryCode.optional(),
   status: z.array(z.enum(KNOWN_STATUSES)).min(1).optional(),
   reviewed: z.boolean().optional(),
-  created_after: z.string().regex(DATE_PATTERN, 'must be YYYY-MM-DD').optional(),
-  created_before: z.string().regex(DATE_PATTERN, 'must be YYYY-MM-DD').optional(),
+  created_after: CalendarDate.optional(),
+  created_before: CalendarDate.optional(),
   sort: Sort.optional(),
 });
 export type ListClassificationsQuery = z.input<typeof ListClassificationsQuery>;

@@ -105,3 +105,13 @@ describe('schema formats', () => {
     expect(IdempotencyKey.safeParse('ação-0123456789ab').success).toBe(false);
   });
 });
+
+describe('list query', () => {
+  it('counts q in characters and refuses impossible dates', async () => {
+    const { ListClassificationsQuery } = await import('../../../shared/tcs/schemas.js');
+    expect(ListClassificationsQuery.safeParse({ q: '🙂'.repeat(120) }).success).toBe(true);
+    expect(ListClassificationsQuery.safeParse({ q: 'x'.repeat(121) }).success).toBe(false);
+    expect(ListClassificationsQuery.safeParse({ created_after: '2026-02-28' }).success).toBe(true);
+    expect(ListClassificationsQuery.safeParse({ created_after: '2026-02-30' }).success).toBe(false);
+  });
+});
