@@ -159,7 +159,11 @@ describe('POST /classifications/{id}/answers', () => {
         Array.from({ length: 6 }, (_, i) => ({ question_id: `q${i}`, answer: 'x' })),
         'answers',
       ],
-      ['an answer over 500 characters', [{ question_id: 'q1', answer: 'é'.repeat(501) }], 'answers[0].answer'],
+      [
+        'an answer over 500 characters',
+        [{ question_id: 'q1', answer: 'é'.repeat(501) }],
+        'answers[0].answer',
+      ],
       [
         'a field outside the spec in an answer',
         [{ question_id: 'q1', answer: 'x', note: 'n' }],
