@@ -94,115 +94,87 @@ export const createDynamoSlotLeases = (config: DynamoSlotLeasesConfig): SlotLeas
     return (Item?.holders as Record<string, number> | undefined) ?? {};
   };
 
+  /**
+   * One conditional write on one holder's entry: true when it applied, false when its
+   * condition did not hold (or, before the first acquire, the map does not exist yet).
+   */
+  const updateHolderIf = async (
+    holder: string,
+    update: string,
+    condition: string,
+    values?: Record<string, number>,
+  ): Promise<boolean> => {
+    try {
+      await doc.send(
+        new UpdateCommand({
+          TableName,
+          Key: key,
+          UpdateExpression: update,
+          ConditionExpression: condition,
+          ExpressionAttributeNames: { '#h': holder },
+          ExpressionAttributeValues: values,
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error) || isMissingMap(error)) return false;
+      throw error;
+    }
+  };
+
   // On a missing item `size(holders) < :cap` is simply false, so the item must exist
   // before the first acquire: created once per process (a cold start), idempotently.
   let itemReady: Promise<void> | null = null;
 
-  const trySet = async (holder: string, expiresAt: number, cap: number): Promise<'set' | 'refused'> => {
+  const trySet = async (holder: string, expiresAt: number, cap: number): Promise<boolean> => {
     itemReady ??= ensureItem().catch((error) => {
       itemReady = null;
       throw error;
     });
     await itemReady;
-    try {
-      await doc.send(
-        new UpdateCommand({
-          TableName,
-          Key: key,
-          UpdateExpression: 'SET holders.#h = :expiry',
-          ConditionExpression: 'size(holders) < :cap AND attribute_not_exists(holders.#h)',
-          ExpressionAttributeNames: { '#h': holder },
-          ExpressionAttributeValues: { ':expiry': expiresAt, ':cap': cap },
-        }),
-      );
-      return 'set';
-    } catch (error) {
-      if (isConditionFailure(error)) return 'refused';
-      throw error;
-    }
-  };
-
-  /** Removes one expired holder, only if its expiry is still the one we saw. */
-  const removeIfUnchanged = async (holder: string, seenExpiry: number): Promise<boolean> => {
-    try {
-      await doc.send(
-        new UpdateCommand({
-          TableName,
-          Key: key,
-          UpdateExpression: 'REMOVE holders.#h',
-          ConditionExpression: 'holders.#h = :seen',
-          ExpressionAttributeNames: { '#h': holder },
-          ExpressionAttributeValues: { ':seen': seenExpiry },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+    return updateHolderIf(
+      holder,
+      'SET holders.#h = :expiry',
+      'size(holders) < :cap AND attribute_not_exists(holders.#h)',
+      { ':expiry': expiresAt, ':cap': cap },
+    );
   };
 
   const recoverExpired: SlotLeases['recoverExpired'] = async (now) => {
-    const holders = await readHolders();
     const recovered: string[] = [];
-    for (const [holder, expiresAt] of Object.entries(holders)) {
-      if (expiresAt <= now && (await removeIfUnchanged(holder, expiresAt))) recovered.push(holder);
+    for (const [holder, expiresAt] of Object.entries(await readHolders())) {
+      // Conditional on the expiry we saw, so a holder that renewed in between keeps its slot.
+      const removed =
+        expiresAt <= now &&
+        (await updateHolderIf(holder, 'REMOVE holders.#h', 'holders.#h = :seen', { ':seen': expiresAt }));
+      if (removed) recovered.push(holder);
     }
     return recovered;
   };
 
-  const renew: SlotLeases['renew'] = async ({ holder, ttlMs, now }) => {
-    try {
-      await doc.send(
-        new UpdateCommand({
-          TableName,
-          Key: key,
-          UpdateExpression: 'SET holders.#h = :expiry',
-          ConditionExpression: 'attribute_exists(holders.#h)',
-          ExpressionAttributeNames: { '#h': holder },
-          ExpressionAttributeValues: { ':expiry': now + ttlMs },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error) || isMissingMap(error)) return false;
-      throw error;
-    }
-  };
+  const renew: SlotLeases['renew'] = ({ holder, ttlMs, now }) =>
+    updateHolderIf(holder, 'SET holders.#h = :expiry', 'attribute_exists(holders.#h)', {
+      ':expiry': now + ttlMs,
+    });
+
+  const inUse = async () => Object.keys(await readHolders()).length;
 
   const acquire: SlotLeases['acquire'] = async ({ holder, cap, ttlMs, now }) => {
-    if (cap < 1) return { acquired: false, inUse: Object.keys(await readHolders()).length, recovered: [] };
-    if ((await trySet(holder, now + ttlMs, cap)) === 'set') {
-      return { acquired: true, alreadyHeld: false, inUse: Object.keys(await readHolders()).length };
-    }
+    if (cap < 1) return { acquired: false, inUse: await inUse(), recovered: [] };
+    if (await trySet(holder, now + ttlMs, cap))
+      return { acquired: true, alreadyHeld: false, inUse: await inUse() };
     // Refused: either we already hold it (a retry of the same attempt), or the scope is full.
-    if (await renew({ holder, ttlMs, now })) {
-      return { acquired: true, alreadyHeld: true, inUse: Object.keys(await readHolders()).length };
-    }
+    if (await renew({ holder, ttlMs, now }))
+      return { acquired: true, alreadyHeld: true, inUse: await inUse() };
     const recovered = await recoverExpired(now);
-    if (recovered.length > 0 && (await trySet(holder, now + ttlMs, cap)) === 'set') {
-      return { acquired: true, alreadyHeld: false, inUse: Object.keys(await readHolders()).length };
+    if (recovered.length > 0 && (await trySet(holder, now + ttlMs, cap))) {
+      return { acquired: true, alreadyHeld: false, inUse: await inUse() };
     }
-    return { acquired: false, inUse: Object.keys(await readHolders()).length, recovered };
+    return { acquired: false, inUse: await inUse(), recovered };
   };
 
-  const release: SlotLeases['release'] = async (holder) => {
-    try {
-      await doc.send(
-        new UpdateCommand({
-          TableName,
-          Key: key,
-          UpdateExpression: 'REMOVE holders.#h',
-          ConditionExpression: 'attribute_exists(holders.#h)',
-          ExpressionAttributeNames: { '#h': holder },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error) || isMissingMap(error)) return false;
-      throw error;
-    }
-  };
+  const release: SlotLeases['release'] = (holder) =>
+    updateHolderIf(holder, 'REMOVE holders.#h', 'attribute_exists(holders.#h)');
 
   const list: SlotLeases['list'] = async () =>
     Object.entries(await readHolders()).map(([holder, expiresAt]) => ({ holder, expiresAt }));
