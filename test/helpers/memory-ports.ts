@@ -1,0 +1,362 @@
+/**
+ * In-memory versions of the pipeline's ports, for use-case unit tests. They keep the
+ * semantics the use cases rely on (conditional create, idempotent set ADDs, "only if not
+ * final", the lease cap), and record what was asked of them so tests can assert it.
+ */
+import type {
+  BatchEvents,
+  BatchStore,
+  BatchWaiters,
+  Clock,
+  DispatcherKick,
+  ObjectStore,
+  ProductCache,
+  ReceivedRow,
+  ReviewStore,
+  RowDoneResult,
+  RowQueue,
+  RowWorkflows,
+} from '../../shared/pipeline/ports.js';
+import {
+  type BatchRecord,
+  type CachedVerdict,
+  isOutputStatus,
+  type ReviewItem,
+  type RowExecutionInput,
+  type RowMessage,
+  type RowRecord,
+  shardOfRow,
+} from '../../shared/pipeline/records.js';
+import type { AcquireResult, Lease, SlotLeases } from '../../shared/pipeline/slot-leases.js';
+
+const clone = <T>(value: T): T => structuredClone(value);
+
+export const fixedClock = (iso = '2026-11-21T12:00:00.000Z') => {
+  let now = new Date(iso).getTime();
+  const clock: Clock & { advance(ms: number): void; set(iso: string): void } = {
+    now: () => new Date(now),
+    advance: (ms) => {
+      now += ms;
+    },
+    set: (value) => {
+      now = new Date(value).getTime();
+    },
+  };
+  return clock;
+};
+
+export const memoryObjectStore = (initial: Record<string, Uint8Array | string> = {}) => {
+  const objects = new Map<string, { bytes: Uint8Array; contentType: string; version: number }>();
+  let versions = 0;
+  const toBytes = (body: Uint8Array | string) =>
+    typeof body === 'string' ? new TextEncoder().encode(body) : new Uint8Array(body);
+  for (const [key, body] of Object.entries(initial))
+    objects.set(key, { bytes: toBytes(body), contentType: 'application/octet-stream', version: ++versions });
+
+  const store: ObjectStore & {
+    objects: typeof objects;
+    text(key: string): string | undefined;
+    set(key: string, body: Uint8Array | string): void;
+  } = {
+    objects,
+    text: (key) => {
+      const found = objects.get(key);
+      return found ? new TextDecoder().decode(found.bytes) : undefined;
+    },
+    set: (key, body) => {
+      objects.set(key, {
+        bytes: toBytes(body),
+        contentType: 'application/octet-stream',
+        version: ++versions,
+      });
+    },
+    head: async (key) => {
+      const found = objects.get(key);
+      return found ? { size: found.bytes.byteLength, etag: `"v${found.version}"`, versionId: null } : null;
+    },
+    getBytes: async (key) => {
+      const found = objects.get(key);
+      return found ? new Uint8Array(found.bytes) : null;
+    },
+    getPrefix: async (key, length) => {
+      const found = objects.get(key);
+      return found ? found.bytes.slice(0, length) : null;
+    },
+    put: async (key, body, contentType) => {
+      let bytes: Uint8Array;
+      if (typeof body === 'string' || body instanceof Uint8Array) bytes = toBytes(body);
+      else {
+        const chunks: Buffer[] = [];
+        for await (const chunk of body as AsyncIterable<Buffer | string>)
+          chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+        bytes = new Uint8Array(Buffer.concat(chunks));
+      }
+      objects.set(key, { bytes, contentType, version: ++versions });
+    },
+    copy: async (fromKey, toKey) => {
+      const found = objects.get(fromKey);
+      if (!found) throw new Error(`NoSuchKey: ${fromKey}`);
+      objects.set(toKey, { ...found, version: ++versions });
+    },
+    list: async (prefix) => [...objects.keys()].filter((key) => key.startsWith(prefix)).sort(),
+  };
+  return store;
+};
+
+export const memoryRowQueue = (clock: Clock) => {
+  type Entry = { id: number; message: RowMessage; visibleAt: number; receiveCount: number; receipt?: string };
+  const entries: Entry[] = [];
+  let ids = 0;
+  const sent: { message: RowMessage; delaySeconds: number }[] = [];
+  const queue: RowQueue & { entries: Entry[]; sent: typeof sent; visible(): RowMessage[] } = {
+    entries,
+    sent,
+    visible: () =>
+      entries.filter((entry) => entry.visibleAt <= clock.now().getTime()).map((entry) => entry.message),
+    send: async (messages) => {
+      for (const { message, delaySeconds = 0 } of messages) {
+        sent.push({ message: clone(message), delaySeconds });
+        entries.push({
+          id: ++ids,
+          message: clone(message),
+          visibleAt: clock.now().getTime() + delaySeconds * 1000,
+          receiveCount: 0,
+        });
+      }
+    },
+    receive: async (max) => {
+      const now = clock.now().getTime();
+      const received: ReceivedRow[] = [];
+      for (const entry of entries) {
+        if (received.length >= max) break;
+        if (entry.visibleAt > now) continue;
+        entry.receiveCount += 1;
+        entry.visibleAt = now + 30_000;
+        entry.receipt = `r-${entry.id}-${entry.receiveCount}`;
+        received.push({
+          message: clone(entry.message),
+          receipt: entry.receipt,
+          receiveCount: entry.receiveCount,
+        });
+      }
+      return received;
+    },
+    delete: async (receipt) => {
+      const index = entries.findIndex((entry) => entry.receipt === receipt);
+      if (index >= 0) entries.splice(index, 1);
+    },
+    releaseLater: async (receipt, seconds) => {
+      const entry = entries.find((candidate) => candidate.receipt === receipt);
+      if (entry) entry.visibleAt = clock.now().getTime() + seconds * 1000;
+    },
+  };
+  return queue;
+};
+
+export const memoryBatchStore = () => {
+  const batches = new Map<string, BatchRecord>();
+  const rows = new Map<string, RowRecord>();
+  const shards = new Map<string, { expected: number; done: Set<number> }>();
+  const rowId = (batchId: string, row: number) => `${batchId}#${row}`;
+
+  const doneResult = (batch: BatchRecord): RowDoneResult => {
+    const complete = batch.complete_shards.length >= batch.shard_count;
+    return { batchComplete: complete, taskToken: complete ? (batch.task_token ?? null) : null };
+  };
+
+  const mustGetBatch = (batchId: string) => {
+    const batch = batches.get(batchId);
+    if (!batch) throw new Error(`no batch ${batchId}`);
+    return batch;
+  };
+
+  const store: BatchStore & {
+    batches: typeof batches;
+    rows: typeof rows;
+    shards: typeof shards;
+  } = {
+    batches,
+    rows,
+    shards,
+    createBatch: async (record) => {
+      const existing = batches.get(record.batch_id);
+      if (existing) return { created: false, existing: clone(existing) };
+      batches.set(record.batch_id, clone(record));
+      return { created: true };
+    },
+    getBatch: async (batchId) => clone(batches.get(batchId) ?? null),
+    updateBatch: async (batchId, patch) => {
+      const batch = mustGetBatch(batchId);
+      batches.set(batchId, { ...batch, ...clone(patch) });
+    },
+    recordStop: async (batchId, stop) => {
+      const batch = mustGetBatch(batchId);
+      if (!batch.stop) batch.stop = clone(stop);
+      return clone(batch.stop);
+    },
+    putRows: async (records) => {
+      for (const record of records) rows.set(rowId(record.batch_id, record.row), clone(record));
+    },
+    getRow: async (batchId, row) => clone(rows.get(rowId(batchId, row)) ?? null),
+    updateRow: async (batchId, row, patch, options) => {
+      const record = rows.get(rowId(batchId, row));
+      if (!record) throw new Error(`no row ${batchId}:${row}`);
+      if (options?.onlyIfNotFinal && isOutputStatus(record.status)) return false;
+      rows.set(rowId(batchId, row), { ...record, ...clone(patch) });
+      return true;
+    },
+    listRows: async function* (batchId) {
+      const found = [...rows.values()].filter((record) => record.batch_id === batchId);
+      found.sort((a, b) => a.row - b.row);
+      for (const record of found) yield clone(record);
+    },
+    putCompletionShards: async (batchId, expected) => {
+      for (const [shard, count] of expected)
+        shards.set(`${batchId}#${shard}`, { expected: count, done: new Set() });
+    },
+    markRowDone: async (batchId, row) => {
+      const batch = mustGetBatch(batchId);
+      const shardNo = shardOfRow(row);
+      const shard = shards.get(`${batchId}#${shardNo}`);
+      if (!shard) throw new Error(`no completion shard ${shardNo} for ${batchId}`);
+      shard.done.add(row);
+      if (shard.done.size >= shard.expected && !batch.complete_shards.includes(shardNo))
+        batch.complete_shards.push(shardNo);
+      return doneResult(batch);
+    },
+    registerWaiter: async (batchId, taskToken) => {
+      const batch = mustGetBatch(batchId);
+      batch.task_token = taskToken;
+      return doneResult(batch);
+    },
+  };
+  return store;
+};
+
+export const memoryReviewStore = () => {
+  const items = new Map<string, ReviewItem>();
+  const store: ReviewStore & { items: typeof items } = {
+    items,
+    put: async (item) => {
+      items.set(item.classification_id, clone(item));
+    },
+    get: async (id) => clone(items.get(id) ?? null),
+    listByBatch: async (batchId) =>
+      [...items.values()]
+        .filter((item) => item.batch_id === batchId)
+        .sort((a, b) => a.row - b.row)
+        .map(clone),
+    update: async (id, patch) => {
+      const item = items.get(id);
+      if (!item) throw new Error(`no review item ${id}`);
+      items.set(id, { ...item, ...clone(patch) });
+    },
+  };
+  return store;
+};
+
+export const memoryProductCache = () => {
+  const entries = new Map<string, CachedVerdict>();
+  const cache: ProductCache & { entries: typeof entries } = {
+    entries,
+    getMany: async (keys) => {
+      const found = new Map<string, CachedVerdict>();
+      for (const key of keys) {
+        const entry = entries.get(key);
+        if (entry) found.set(key, clone(entry));
+      }
+      return found;
+    },
+    put: async (verdict) => {
+      entries.set(verdict.product_key, clone(verdict));
+    },
+  };
+  return cache;
+};
+
+/** The lease semantics of `createDynamoSlotLeases`, in memory. */
+export const memorySlotLeases = () => {
+  const holders = new Map<string, number>();
+  const leases: SlotLeases & { holders: typeof holders } = {
+    holders,
+    acquire: async ({ holder, cap, ttlMs, now }): Promise<AcquireResult> => {
+      if (holders.has(holder)) {
+        holders.set(holder, now + ttlMs);
+        return { acquired: true, alreadyHeld: true, inUse: holders.size };
+      }
+      const recovered: string[] = [];
+      if (holders.size >= cap) {
+        for (const [other, expiresAt] of holders)
+          if (expiresAt <= now) {
+            holders.delete(other);
+            recovered.push(other);
+          }
+      }
+      if (holders.size >= cap) return { acquired: false, inUse: holders.size, recovered };
+      holders.set(holder, now + ttlMs);
+      return { acquired: true, alreadyHeld: false, inUse: holders.size };
+    },
+    renew: async ({ holder, ttlMs, now }) => {
+      if (!holders.has(holder)) return false;
+      holders.set(holder, now + ttlMs);
+      return true;
+    },
+    release: async (holder) => holders.delete(holder),
+    list: async (): Promise<Lease[]> => [...holders].map(([holder, expiresAt]) => ({ holder, expiresAt })),
+    recoverExpired: async (now) => {
+      const recovered: string[] = [];
+      for (const [holder, expiresAt] of holders)
+        if (expiresAt <= now) {
+          holders.delete(holder);
+          recovered.push(holder);
+        }
+      return recovered;
+    },
+  };
+  return leases;
+};
+
+export const memoryRowWorkflows = () => {
+  const started = new Map<string, RowExecutionInput>();
+  const workflows: RowWorkflows & { started: typeof started } = {
+    started,
+    start: async (name, input) => {
+      if (started.has(name)) return 'already_started';
+      started.set(name, clone(input));
+      return 'started';
+    },
+  };
+  return workflows;
+};
+
+export const memoryBatchWaiters = () => {
+  const woken: { taskToken: string; output: { batch_id: string } }[] = [];
+  const waiters: BatchWaiters & { woken: typeof woken } = {
+    woken,
+    wake: async (taskToken, output) => {
+      if (!woken.some((entry) => entry.taskToken === taskToken)) woken.push({ taskToken, output });
+    },
+  };
+  return waiters;
+};
+
+export const memoryBatchEvents = () => {
+  const published: Record<string, unknown>[] = [];
+  const events: BatchEvents & { published: typeof published } = {
+    published,
+    batchCompleted: async (summary) => {
+      published.push(clone(summary));
+    },
+  };
+  return events;
+};
+
+export const countingKick = () => {
+  const kick: DispatcherKick & { count: number } = {
+    count: 0,
+    kick: async () => {
+      kick.count += 1;
+    },
+  };
+  return kick;
+};
