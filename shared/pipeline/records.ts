@@ -289,3 +289,18 @@ export const RowState = RowExecutionInput.extend({
   error: CaughtError.optional(),
 });
 export type RowState = z.infer<typeof RowState>;
+
+/**
+ * File name of a row's verdict PDF inside `outbox/<batch-id>/pdfs/`: the row number (padded
+ * so a folder listing sorts in input order) and the SKU, else the NCM, cleaned to a safe name.
+ */
+export const verdictPdfName = (row: number, sku: string | null, ncm: string | null): string => {
+  const label = (sku ?? ncm ?? '')
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^[-.]+|[-.]+$/g, '')
+    .slice(0, 60);
+  const number = String(row).padStart(5, '0');
+  return label ? `${number}-${label}.pdf` : `${number}.pdf`;
+};
