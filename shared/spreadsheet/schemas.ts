@@ -138,6 +138,12 @@ export const ROW_FLAGS = ['leading_zero_probably_lost', 'current_ncm_invalid'] a
 export const RowFlag = z.enum(ROW_FLAGS);
 export type RowFlag = z.infer<typeof RowFlag>;
 
+/**
+ * Reasons the pipeline finds by looking at the bucket (a sheet's object), not `normaliseRow`,
+ * which does no I/O: the row names a sheet that is missing, over the service's 10 MB, or not a PDF.
+ */
+export const SHEET_REJECTION_REASONS = ['sheet_not_found', 'sheet_too_large', 'sheet_not_pdf'] as const;
+
 /** Stable codes for a row that cannot be sent to the service. Written to the error file. */
 export const REJECTION_REASONS = [
   'description_missing',
@@ -150,6 +156,7 @@ export const REJECTION_REASONS = [
   'country_unknown',
   'sheet_path_invalid',
   'external_reference_too_long',
+  ...SHEET_REJECTION_REASONS,
 ] as const;
 export const RejectionReason = z.enum(REJECTION_REASONS);
 export type RejectionReason = z.infer<typeof RejectionReason>;

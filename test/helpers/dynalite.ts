@@ -45,3 +45,47 @@ export const createTable = async (client: DynamoDBClient, name: string, withSort
     }),
   );
 };
+
+export type KeyAttribute = { name: string; type: 'S' | 'N' };
+
+/**
+ * A table with any key schema and global secondary indexes (all attributes projected):
+ * the review table (`classification_id`, GSI `by-batch` on `batch_id` + `row`), the cache.
+ */
+export const createTableWithKeys = async (
+  client: DynamoDBClient,
+  name: string,
+  schema: {
+    partitionKey: KeyAttribute;
+    sortKey?: KeyAttribute;
+    indexes?: { name: string; partitionKey: KeyAttribute; sortKey?: KeyAttribute }[];
+  },
+) => {
+  const keyOf = (partitionKey: KeyAttribute, sortKey?: KeyAttribute) => [
+    { AttributeName: partitionKey.name, KeyType: 'HASH' as const },
+    ...(sortKey ? [{ AttributeName: sortKey.name, KeyType: 'RANGE' as const }] : []),
+  ];
+  const attributes = new Map<string, 'S' | 'N'>();
+  for (const attribute of [
+    schema.partitionKey,
+    schema.sortKey,
+    ...(schema.indexes ?? []).flatMap((index) => [index.partitionKey, index.sortKey]),
+  ])
+    if (attribute) attributes.set(attribute.name, attribute.type);
+  await client.send(
+    new CreateTableCommand({
+      TableName: name,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [...attributes].map(([AttributeName, AttributeType]) => ({
+        AttributeName,
+        AttributeType,
+      })),
+      KeySchema: keyOf(schema.partitionKey, schema.sortKey),
+      GlobalSecondaryIndexes: schema.indexes?.map((index) => ({
+        IndexName: index.name,
+        KeySchema: keyOf(index.partitionKey, index.sortKey),
+        Projection: { ProjectionType: 'ALL' },
+      })),
+    }),
+  );
+};

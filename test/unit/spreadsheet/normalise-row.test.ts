@@ -14,6 +14,7 @@ import {
   REJECTION_REASONS,
   type RejectionReason,
   RowOutcome,
+  SHEET_REJECTION_REASONS,
 } from '../../../shared/spreadsheet/schemas.js';
 import { ACCEPTED_COUNTRIES, crlf, windows1252 } from './fixtures.js';
 
@@ -262,7 +263,11 @@ describe('normaliseRow: every rejection reason', () => {
   });
 
   it('covers every reason code', () => {
-    expect(new Set(cases.map(([reason]) => reason))).toEqual(new Set(REJECTION_REASONS));
+    // The sheet reasons are the pipeline's (it looks the sheet up in the bucket), not normaliseRow's.
+    const ownReasons = REJECTION_REASONS.filter(
+      (reason) => !(SHEET_REJECTION_REASONS as readonly string[]).includes(reason),
+    );
+    expect(new Set(cases.map(([reason]) => reason))).toEqual(new Set(ownReasons));
   });
 
   it('names the column as the file wrote it, with the numbers that matter', () => {

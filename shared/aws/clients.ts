@@ -1,0 +1,85 @@
+/**
+ * The AWS SDK clients of one process, each built the first time it is asked for: a
+ * function's role grants only what its handler uses, so a client it never uses must not be
+ * built (nor resolve credentials or endpoints).
+ *
+ * Endpoints are not configured here: the SDK reads `AWS_ENDPOINT_URL` and the per-service
+ * `AWS_ENDPOINT_URL_<SERVICE>` (`_DYNAMODB`, `_S3`, `_SQS`, `_SFN`, `_EVENTBRIDGE`,
+ * `_LAMBDA`, `_SECRETS_MANAGER`) from the process environment itself, which is how the local
+ * runtime points each client at its loopback stand-in.
+ */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { LambdaClient } from '@aws-sdk/client-lambda';
+import { S3Client } from '@aws-sdk/client-s3';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { SFNClient } from '@aws-sdk/client-sfn';
+import { SQSClient } from '@aws-sdk/client-sqs';
+
+export type AwsClients = {
+  readonly dynamo: DynamoDBClient;
+  readonly s3: S3Client;
+  readonly sqs: SQSClient;
+  readonly sfn: SFNClient;
+  readonly events: EventBridgeClient;
+  readonly lambda: LambdaClient;
+  readonly secrets: SecretsManagerClient;
+};
+
+/**
+ * The S3 options. With `S3_FORCE_PATH_STYLE=true` (the local runtime's s3rver) requests use
+ * path-style URLs, and checksums only where an operation requires one: s3rver stores a
+ * body sent with the default streaming checksum with its chunk framing in it. In AWS both
+ * stay at the SDK's defaults (virtual-hosted URLs, a CRC32 on every upload).
+ */
+export const s3OptionsOf = (env: NodeJS.ProcessEnv) =>
+  env.S3_FORCE_PATH_STYLE === 'true'
+    ? {
+        forcePathStyle: true,
+        requestChecksumCalculation: 'WHEN_REQUIRED' as const,
+        responseChecksumValidation: 'WHEN_REQUIRED' as const,
+      }
+    : {};
+
+const lazily = <T>(build: () => T): (() => T) => {
+  let built: T | undefined;
+  return () => {
+    built ??= build();
+    return built;
+  };
+};
+
+/** Region from `AWS_REGION` (set in every Lambda); absent, the SDK's own resolution applies. */
+export const createAwsClients = (env: NodeJS.ProcessEnv = process.env): AwsClients => {
+  const common = env.AWS_REGION ? { region: env.AWS_REGION } : {};
+  const dynamo = lazily(() => new DynamoDBClient(common));
+  const s3 = lazily(() => new S3Client({ ...common, ...s3OptionsOf(env) }));
+  const sqs = lazily(() => new SQSClient(common));
+  const sfn = lazily(() => new SFNClient(common));
+  const events = lazily(() => new EventBridgeClient(common));
+  const lambda = lazily(() => new LambdaClient(common));
+  const secrets = lazily(() => new SecretsManagerClient(common));
+  return {
+    get dynamo() {
+      return dynamo();
+    },
+    get s3() {
+      return s3();
+    },
+    get sqs() {
+      return sqs();
+    },
+    get sfn() {
+      return sfn();
+    },
+    get events() {
+      return events();
+    },
+    get lambda() {
+      return lambda();
+    },
+    get secrets() {
+      return secrets();
+    },
+  };
+};

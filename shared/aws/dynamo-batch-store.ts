@@ -1,0 +1,338 @@
+/**
+ * The batch table (`BatchStore` port): one partition per batch,
+ *
+ *   pk = batch#<id>   sk = batch          the BatchRecord (`complete_shards` a Number Set)
+ *                     sk = row#0000001    one RowRecord per input row, 7 digits so sk order is row order
+ *                     sk = done#0000      a completion shard: { expected: N, done: NS of rows }
+ *
+ * Counting the batch's rows finished is two single-item writes, each an idempotent set ADD
+ * (property 10: no transactions, no counters that a retry could count twice):
+ *
+ *   markRowDone(row 1234) ─▶ done#0001: ADD done {1234}  ── ALL_NEW: size(done) ≥ expected?
+ *                                                             │ yes
+ *                            batch:    ADD complete_shards {1} ── ALL_NEW: size ≥ shard_count?
+ *                                                             │ yes: the task token, if stored
+ *   registerWaiter(token) ─▶ batch:    SET task_token ─────── ALL_NEW: same rule
+ *
+ * Each write returns the item as it is after the write, so whichever of "last shard
+ * completes" and "workflow stores its token" happens second sees both, and wakes the
+ * workflow. A repeat of either returns the same answer again: waking is idempotent.
+ * While its own shard is incomplete a row cannot be the batch's last, so `markRowDone`
+ * then answers "not complete" without touching the batch item (one write per row, not two).
+ *
+ * Writes to an item that must exist (batch, row, shard) are conditional on it existing:
+ * an update of a missing item would otherwise create a partial one. Such a write fails
+ * with "no batch …" / "no row …" / "no completion shard …", as the in-memory store does.
+ */
+import {
+  BatchWriteCommand,
+  type BatchWriteCommandInput,
+  GetCommand,
+  PutCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import type { BatchStore, RowDoneResult } from '../pipeline/ports.js';
+import {
+  BatchRecord,
+  BatchStop,
+  isOutputStatus,
+  OUTPUT_STATUSES,
+  RowRecord,
+  shardOfRow,
+} from '../pipeline/records.js';
+import {
+  chunksOf,
+  type DynamoAdapterConfig,
+  documentClient,
+  forEachLimited,
+  isConditionFailure,
+  queryAll,
+  retryUnprocessed,
+  setUpdateOf,
+  withoutKeys,
+  withoutUndefined,
+} from './dynamo-items.js';
+
+const KEY_ATTRIBUTES = ['pk', 'sk'] as const;
+const BATCH_SK = 'batch';
+const ROW_SK_PREFIX = 'row#';
+/** BatchWriteItem takes at most 25 requests. */
+const BATCH_WRITE_SIZE = 25;
+/** BatchWrites of one putRows in flight at once. */
+const BATCH_WRITES_IN_FLIGHT = 4;
+
+const batchPk = (batchId: string) => `batch#${batchId}`;
+
+const rowSk = (row: number) => {
+  if (!Number.isInteger(row) || row < 1 || row > 9_999_999)
+    throw new RangeError(`row must be an integer in 1..9999999, got ${row}`);
+  return `${ROW_SK_PREFIX}${String(row).padStart(7, '0')}`;
+};
+
+const shardSk = (shard: number) => `done#${String(shard).padStart(4, '0')}`;
+
+/** A Number Set as read (absent when empty: DynamoDB has no empty sets) as sorted numbers. */
+const numbersOf = (set: unknown): number[] =>
+  set instanceof Set ? [...set].map(Number).sort((a, b) => a - b) : [];
+
+const toBatchItem = (record: BatchRecord) => {
+  const { complete_shards, ...rest } = record;
+  return {
+    ...withoutUndefined(rest),
+    pk: batchPk(record.batch_id),
+    sk: BATCH_SK,
+    ...(complete_shards.length > 0 ? { complete_shards: new Set(complete_shards) } : {}),
+  };
+};
+
+const fromBatchItem = (item: Record<string, unknown>): BatchRecord =>
+  BatchRecord.parse({
+    ...withoutKeys(item, KEY_ATTRIBUTES),
+    complete_shards: numbersOf(item.complete_shards),
+  });
+
+const toRowItem = (record: RowRecord) => ({
+  ...withoutUndefined(record),
+  pk: batchPk(record.batch_id),
+  sk: rowSk(record.row),
+});
+
+const fromRowItem = (item: Record<string, unknown>): RowRecord =>
+  RowRecord.parse(withoutKeys(item, KEY_ATTRIBUTES));
+
+/** The completeness rule, on the batch item as it is after a write. */
+const doneResultOf = (batch: Record<string, unknown>): RowDoneResult => {
+  const complete = numbersOf(batch.complete_shards).length >= Number(batch.shard_count ?? 0);
+  const token = typeof batch.task_token === 'string' ? batch.task_token : null;
+  return { batchComplete: complete, taskToken: complete ? token : null };
+};
+
+/** `NOT (#status IN (:final0, …))`: the row has not reached an output status. */
+const NOT_FINAL = {
+  condition: `NOT (#status IN (${OUTPUT_STATUSES.map((_, i) => `:final${i}`).join(', ')}))`,
+  names: { '#status': 'status' },
+  values: Object.fromEntries(OUTPUT_STATUSES.map((status, i) => [`:final${i}`, status])),
+};
+
+type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
+
+export const createDynamoBatchStore = (config: DynamoAdapterConfig): BatchStore => {
+  const doc = documentClient(config.client);
+  const TableName = config.tableName;
+  const batchKey = (batchId: string) => ({ pk: batchPk(batchId), sk: BATCH_SK });
+  const rowKey = (batchId: string, row: number) => ({ pk: batchPk(batchId), sk: rowSk(row) });
+  const missingBatch = (batchId: string) => new Error(`no batch ${batchId}`);
+  const missingRow = (batchId: string, row: number) => new Error(`no row ${batchId}:${row}`);
+
+  /** An update of an item that must already exist; false when it does not (or `condition` fails). */
+  const updateExisting = async (input: {
+    Key: Record<string, string>;
+    UpdateExpression: string;
+    condition?: string;
+    names?: Record<string, string>;
+    values?: Record<string, unknown>;
+    returnNew?: boolean;
+  }): Promise<{ applied: true; item: Record<string, unknown> } | { applied: false }> => {
+    try {
+      const { Attributes } = await doc.send(
+        new UpdateCommand({
+          TableName,
+          Key: input.Key,
+          UpdateExpression: input.UpdateExpression,
+          // Without it an update of a missing item would create a partial one.
+          ConditionExpression: ['attribute_exists(pk)', input.condition].filter(Boolean).join(' AND '),
+          ExpressionAttributeNames: input.names,
+          ExpressionAttributeValues: input.values,
+          ReturnValues: input.returnNew ? 'ALL_NEW' : 'NONE',
+        }),
+      );
+      return { applied: true, item: Attributes ?? {} };
+    } catch (error) {
+      if (isConditionFailure(error)) return { applied: false };
+      throw error;
+    }
+  };
+
+  const getBatch: BatchStore['getBatch'] = async (batchId) => {
+    const { Item } = await doc.send(
+      new GetCommand({ TableName, Key: batchKey(batchId), ConsistentRead: true }),
+    );
+    return Item ? fromBatchItem(Item) : null;
+  };
+
+  const getRow: BatchStore['getRow'] = async (batchId, row) => {
+    const { Item } = await doc.send(
+      new GetCommand({ TableName, Key: rowKey(batchId, row), ConsistentRead: true }),
+    );
+    return Item ? fromRowItem(Item) : null;
+  };
+
+  const createBatch: BatchStore['createBatch'] = async (record) => {
+    try {
+      await doc.send(
+        new PutCommand({
+          TableName,
+          Item: toBatchItem(record),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+      return { created: true };
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+    const existing = await getBatch(record.batch_id);
+    if (!existing) throw new Error(`batch ${record.batch_id} exists yet cannot be read`);
+    return { created: false, existing };
+  };
+
+  const updateBatch: BatchStore['updateBatch'] = async (batchId, patch) => {
+    // Guarded at run time too: a cast must not let a patch overwrite the completion state.
+    const update = setUpdateOf(patch, ['batch_id', 'complete_shards', 'task_token']);
+    if (!update) {
+      if (!(await getBatch(batchId))) throw missingBatch(batchId);
+      return;
+    }
+    const result = await updateExisting({
+      Key: batchKey(batchId),
+      UpdateExpression: update.UpdateExpression,
+      names: update.ExpressionAttributeNames,
+      values: update.ExpressionAttributeValues,
+    });
+    if (!result.applied) throw missingBatch(batchId);
+  };
+
+  const recordStop: BatchStore['recordStop'] = async (batchId, stop) => {
+    const result = await updateExisting({
+      Key: batchKey(batchId),
+      UpdateExpression: 'SET #stop = :stop',
+      condition: 'attribute_not_exists(#stop)',
+      names: { '#stop': 'stop' },
+      values: { ':stop': withoutUndefined(BatchStop.parse(stop)) },
+      returnNew: true,
+    });
+    if (result.applied) return BatchStop.parse(result.item.stop);
+    // Refused: either a stop was already recorded (report that one) or there is no batch.
+    const batch = await getBatch(batchId);
+    if (!batch) throw missingBatch(batchId);
+    if (!batch.stop) throw new Error(`batch ${batchId}: stop refused yet none recorded`);
+    return batch.stop;
+  };
+
+  const putRows: BatchStore['putRows'] = async (rows) => {
+    // One request per key: BatchWriteItem rejects a call naming the same item twice. The last wins.
+    const byKey = new Map<string, WriteRequest>();
+    for (const row of rows) {
+      const Item = toRowItem(row);
+      byKey.set(`${Item.pk} ${Item.sk}`, { PutRequest: { Item } });
+    }
+    await forEachLimited(chunksOf([...byKey.values()], BATCH_WRITE_SIZE), BATCH_WRITES_IN_FLIGHT, (chunk) =>
+      retryUnprocessed(
+        `putRows into ${TableName}`,
+        chunk,
+        async (requests) => {
+          const { UnprocessedItems } = await doc.send(
+            new BatchWriteCommand({ RequestItems: { [TableName]: requests } }),
+          );
+          const left = UnprocessedItems?.[TableName] ?? [];
+          return { leftover: left.length > 0 ? left : null, count: left.length };
+        },
+        config.sleep,
+      ),
+    );
+  };
+
+  const updateRow: BatchStore['updateRow'] = async (batchId, row, patch, options) => {
+    const onlyIfNotFinal = options?.onlyIfNotFinal === true;
+    const update = setUpdateOf(patch, ['batch_id', 'row']);
+    if (!update) {
+      const found = await getRow(batchId, row);
+      if (!found) throw missingRow(batchId, row);
+      return !(onlyIfNotFinal && isOutputStatus(found.status));
+    }
+    const result = await updateExisting({
+      Key: rowKey(batchId, row),
+      UpdateExpression: update.UpdateExpression,
+      condition: onlyIfNotFinal ? NOT_FINAL.condition : undefined,
+      names: { ...update.ExpressionAttributeNames, ...(onlyIfNotFinal ? NOT_FINAL.names : {}) },
+      values: { ...update.ExpressionAttributeValues, ...(onlyIfNotFinal ? NOT_FINAL.values : {}) },
+    });
+    if (result.applied) return true;
+    // Refused: a missing row is a bug upstream; a final row is the expected "late step" case.
+    if (!onlyIfNotFinal || !(await getRow(batchId, row))) throw missingRow(batchId, row);
+    return false;
+  };
+
+  const listRows: BatchStore['listRows'] = async function* (batchId) {
+    const items = queryAll(doc, {
+      TableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :rows)',
+      ExpressionAttributeValues: { ':pk': batchPk(batchId), ':rows': ROW_SK_PREFIX },
+      ScanIndexForward: true,
+      ConsistentRead: true,
+    });
+    for await (const item of items) yield fromRowItem(item);
+  };
+
+  const putCompletionShards: BatchStore['putCompletionShards'] = async (batchId, expected) => {
+    for (const [shard, count] of expected) {
+      if (!Number.isInteger(shard) || shard < 0 || shard > 9_999)
+        throw new RangeError(`shard must be an integer in 0..9999, got ${shard}`);
+      // SET, not Put: a retried Prepare must not wipe the rows a shard has already seen finish.
+      await doc.send(
+        new UpdateCommand({
+          TableName,
+          Key: { pk: batchPk(batchId), sk: shardSk(shard) },
+          UpdateExpression: 'SET expected = :expected',
+          ExpressionAttributeValues: { ':expected': count },
+        }),
+      );
+    }
+  };
+
+  const markRowDone: BatchStore['markRowDone'] = async (batchId, row) => {
+    const shard = shardOfRow(row);
+    const counted = await updateExisting({
+      Key: { pk: batchPk(batchId), sk: shardSk(shard) },
+      UpdateExpression: 'ADD done :rows',
+      values: { ':rows': new Set([row]) },
+      returnNew: true,
+    });
+    if (!counted.applied) throw new Error(`no completion shard ${shard} for batch ${batchId}`);
+    if (numbersOf(counted.item.done).length < Number(counted.item.expected ?? 0))
+      return { batchComplete: false, taskToken: null };
+
+    const completed = await updateExisting({
+      Key: batchKey(batchId),
+      UpdateExpression: 'ADD complete_shards :shards',
+      values: { ':shards': new Set([shard]) },
+      returnNew: true,
+    });
+    if (!completed.applied) throw missingBatch(batchId);
+    return doneResultOf(completed.item);
+  };
+
+  const registerWaiter: BatchStore['registerWaiter'] = async (batchId, taskToken) => {
+    const result = await updateExisting({
+      Key: batchKey(batchId),
+      UpdateExpression: 'SET task_token = :token',
+      values: { ':token': taskToken },
+      returnNew: true,
+    });
+    if (!result.applied) throw missingBatch(batchId);
+    return doneResultOf(result.item);
+  };
+
+  return {
+    createBatch,
+    getBatch,
+    updateBatch,
+    recordStop,
+    putRows,
+    getRow,
+    updateRow,
+    listRows,
+    putCompletionShards,
+    markRowDone,
+    registerWaiter,
+  };
+};

@@ -1,0 +1,157 @@
+/**
+ * What the three DynamoDB adapters share: the document client, items without `undefined`,
+ * SET expressions built from a patch, and the retry of a batch call's unprocessed part.
+ *
+ * Architecture, property 10: only single-item conditional writes, ADD, BatchWrite, Query
+ * and Get. dynalite (the local stand-in) has no transactions, so nothing here uses them.
+ */
+import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+
+export type DynamoAdapterConfig = {
+  client: DynamoDBClient | DynamoDBDocumentClient;
+  tableName: string;
+  /** Waits between retries of unprocessed batch items; injected so tests do not sleep. */
+  sleep?: (ms: number) => Promise<void>;
+};
+
+/**
+ * The caller's document client as it is, or a new one around a plain client. No
+ * `translateConfig` is passed: `DynamoDBDocumentClient.from` writes it onto the config the
+ * plain client shares with every other document client made from it (the slot leases'
+ * among them), so options set here would silently change theirs. Undefined values are
+ * removed by `withoutUndefined` instead.
+ */
+export const documentClient = (client: DynamoDBClient | DynamoDBDocumentClient): DynamoDBDocumentClient =>
+  client instanceof DynamoDBDocumentClient ? client : DynamoDBDocumentClient.from(client);
+
+export const isConditionFailure = (error: unknown): boolean =>
+  error instanceof ConditionalCheckFailedException ||
+  (error as { name?: string })?.name === 'ConditionalCheckFailedException';
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' &&
+  value !== null &&
+  !Array.isArray(value) &&
+  !(value instanceof Set) &&
+  !(value instanceof Uint8Array);
+
+/**
+ * A copy without `undefined` members, at every depth: zod leaves absent optionals out, but
+ * a patch such as `{ finished_at: undefined }` reaches us, and the marshaller rejects it.
+ */
+export const withoutUndefined = <T>(value: T): T => {
+  if (Array.isArray(value)) return value.map(withoutUndefined) as T;
+  if (!isPlainObject(value)) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, member] of Object.entries(value))
+    if (member !== undefined) copy[key] = withoutUndefined(member);
+  return copy as T;
+};
+
+/** An item as read, without the table's own key attributes. */
+export const withoutKeys = (item: Record<string, unknown>, keys: readonly string[]) => {
+  const copy = { ...item };
+  for (const key of keys) delete copy[key];
+  return copy;
+};
+
+export type SetUpdate = {
+  UpdateExpression: string;
+  ExpressionAttributeNames: Record<string, string>;
+  ExpressionAttributeValues: Record<string, unknown>;
+};
+
+/**
+ * `SET #f0 = :f0, #f1 = :f1, …` for the defined members of `patch`, leaving out the
+ * `protectedFields` (keys, and attributes only their own method may write). Null when
+ * nothing is left to set. Placeholders are positional, so any field name is safe.
+ */
+export const setUpdateOf = (
+  patch: Record<string, unknown>,
+  protectedFields: readonly string[],
+): SetUpdate | null => {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const assignments: string[] = [];
+  for (const [field, value] of Object.entries(patch)) {
+    if (value === undefined || protectedFields.includes(field)) continue;
+    const n = assignments.length;
+    names[`#f${n}`] = field;
+    values[`:f${n}`] = withoutUndefined(value);
+    assignments.push(`#f${n} = :f${n}`);
+  }
+  if (assignments.length === 0) return null;
+  return {
+    UpdateExpression: `SET ${assignments.join(', ')}`,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
+};
+
+export const chunksOf = <T>(items: readonly T[], size: number): T[][] => {
+  const chunks: T[][] = [];
+  for (let start = 0; start < items.length; start += size) chunks.push(items.slice(start, start + size));
+  return chunks;
+};
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Tries of one batch call, the first included; the waits before tries 2.. grow 50 ms, 100 ms, … 3.2 s. */
+export const BATCH_CALL_TRIES = 8;
+const backoffMs = (failedTry: number) => Math.min(3_200, 50 * 2 ** (failedTry - 1));
+
+/**
+ * Sends a BatchWrite/BatchGet, then again with whatever DynamoDB left unprocessed (it does
+ * so under throttling, not as an error) after a growing wait, as AWS advises. `call` returns
+ * the part left over, or null when all was done. Throws when something is still left after
+ * the last try, naming only how much: items can hold things not to be logged.
+ */
+export const retryUnprocessed = async <P>(
+  what: string,
+  first: P,
+  call: (part: P) => Promise<{ leftover: P | null; count: number }>,
+  sleep: (ms: number) => Promise<void> = defaultSleep,
+): Promise<void> => {
+  let part: P = first;
+  for (let attempt = 1; ; attempt++) {
+    const { leftover, count } = await call(part);
+    if (leftover === null) return;
+    if (attempt >= BATCH_CALL_TRIES)
+      throw new Error(`${what}: ${count} item(s) still unprocessed after ${BATCH_CALL_TRIES} tries`);
+    await sleep(backoffMs(attempt));
+    part = leftover;
+  }
+};
+
+/**
+ * Runs `work` on every item, at most `limit` at a time: a large batch's rows go out in
+ * parallel BatchWrites without opening one connection per chunk.
+ */
+export const forEachLimited = async <T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> => {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      await work(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+};
+
+/** Every item of a Query, page after page (DynamoDB stops a page at 1 MB). */
+export async function* queryAll(
+  doc: DynamoDBDocumentClient,
+  input: Omit<QueryCommandInput, 'ExclusiveStartKey'>,
+): AsyncGenerator<Record<string, unknown>> {
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await doc.send(new QueryCommand({ ...input, ExclusiveStartKey }));
+    for (const item of page.Items ?? []) yield item;
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+}

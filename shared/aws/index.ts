@@ -1,0 +1,12 @@
+/** The AWS adapters of the pipeline's ports, and the clients they run on. */
+export * from './clients.js';
+export * from './dynamo-batch-store.js';
+export type { DynamoAdapterConfig } from './dynamo-items.js';
+export * from './dynamo-product-cache.js';
+export * from './dynamo-review-store.js';
+export * from './eventbridge-batch-events.js';
+export * from './lambda-dispatcher-kick.js';
+export * from './s3-object-store.js';
+export * from './secrets.js';
+export * from './sfn-workflows.js';
+export * from './sqs-row-queue.js';

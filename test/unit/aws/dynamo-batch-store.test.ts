@@ -1,0 +1,330 @@
+/**
+ * The batch table adapter against dynalite over the real wire protocol: conditions, set
+ * ADDs, ReturnValues, BatchWrite and paged Queries are evaluated by a real engine.
+ */
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createDynamoBatchStore } from '../../../shared/aws/dynamo-batch-store.js';
+import type { BatchStore } from '../../../shared/pipeline/ports.js';
+import { BatchRecord, type BatchStop, RowRecord } from '../../../shared/pipeline/records.js';
+import { createTable, type LocalDynamo, startLocalDynamo } from '../../helpers/dynalite.js';
+
+const AT = '2026-11-21T12:00:00.000Z';
+const TOKEN = 'AAAAKgAAAAIAAAAAAAAAAsecret-task-token';
+
+let dynamo: LocalDynamo;
+let doc: DynamoDBDocumentClient;
+let tableName: string;
+let tableCount = 0;
+let store: BatchStore;
+
+const batchRecord = (overrides: Partial<BatchRecord> = {}): BatchRecord =>
+  BatchRecord.parse({
+    batch_id: 'nightly-abc',
+    name: 'nightly',
+    source: {
+      bucket: 'in',
+      key: 'inbox/nightly/products.csv',
+      version_or_etag: '"e1"',
+      folder: 'inbox/nightly/',
+      file_name: 'products.csv',
+    },
+    execution_id: 'exec-1',
+    state: 'preparing',
+    started_at: AT,
+    ...overrides,
+  });
+
+const rowRecord = (row: number, overrides: Partial<RowRecord> = {}): RowRecord =>
+  RowRecord.parse({
+    batch_id: 'nightly-abc',
+    row,
+    line: row + 1,
+    cells: [`SKU-${row}`, 'Parafuso de aço'],
+    status: 'queued',
+    updated_at: AT,
+    ...overrides,
+  });
+
+const rawItem = async (sk: string, batchId = 'nightly-abc') =>
+  (await doc.send(new GetCommand({ TableName: tableName, Key: { pk: `batch#${batchId}`, sk } }))).Item;
+
+const collect = async <T>(items: AsyncIterable<T>): Promise<T[]> => {
+  const all: T[] = [];
+  for await (const item of items) all.push(item);
+  return all;
+};
+
+/** Runs `work` for every number in from..to, 50 at a time: concurrent, as rows finish in Lambda. */
+const forRows = async (from: number, to: number, work: (row: number) => Promise<unknown>) => {
+  for (let start = from; start <= to; start += 50) {
+    const rows = Array.from({ length: Math.min(50, to - start + 1) }, (_, i) => start + i);
+    await Promise.all(rows.map(work));
+  }
+};
+
+beforeAll(async () => {
+  dynamo = await startLocalDynamo();
+  doc = DynamoDBDocumentClient.from(dynamo.client);
+});
+afterAll(() => dynamo.close());
+beforeEach(async () => {
+  tableName = `batches-${++tableCount}`;
+  await createTable(dynamo.client, tableName, true);
+  store = createDynamoBatchStore({ client: dynamo.client, tableName });
+});
+
+describe('createBatch', () => {
+  it('creates once; a second create returns the record already there, unchanged', async () => {
+    const first = batchRecord({ execution_id: 'exec-1', header: ['sku', 'descrição'] });
+    expect(await store.createBatch(first)).toEqual({ created: true });
+
+    const duplicate = await store.createBatch(batchRecord({ execution_id: 'exec-2' }));
+    expect(duplicate).toEqual({ created: false, existing: first });
+    expect((await store.getBatch('nightly-abc'))?.execution_id).toBe('exec-1');
+  });
+
+  it('stores the key attributes, leaves complete_shards out while empty, and reads it back as []', async () => {
+    await store.createBatch(batchRecord());
+    const item = await rawItem('batch');
+    expect(item).toMatchObject({ pk: 'batch#nightly-abc', sk: 'batch', batch_id: 'nightly-abc' });
+    expect(item).not.toHaveProperty('complete_shards');
+
+    const read = await store.getBatch('nightly-abc');
+    expect(read).toEqual(batchRecord());
+    expect(read).not.toHaveProperty('pk');
+  });
+
+  it('keeps a non-empty complete_shards as a number set', async () => {
+    await store.createBatch(batchRecord({ shard_count: 3, complete_shards: [2, 0] }));
+    expect((await rawItem('batch'))?.complete_shards).toEqual(new Set([0, 2]));
+    expect((await store.getBatch('nightly-abc'))?.complete_shards).toEqual([0, 2]);
+  });
+
+  it('reads null for a batch that does not exist', async () => {
+    expect(await store.getBatch('nope')).toBeNull();
+  });
+});
+
+describe('updateBatch', () => {
+  it('sets only the given fields, skipping undefined ones', async () => {
+    await store.createBatch(batchRecord({ problems: ['first'] }));
+    await store.updateBatch('nightly-abc', {
+      state: 'running',
+      rows_total: 1002,
+      options: { reclassify: 'all', reuse_max_age_days: 7 },
+      finished_at: undefined,
+    });
+    const read = await store.getBatch('nightly-abc');
+    expect(read).toMatchObject({
+      state: 'running',
+      rows_total: 1002,
+      options: { reclassify: 'all', reuse_max_age_days: 7 },
+      problems: ['first'],
+      execution_id: 'exec-1',
+    });
+    expect(read).not.toHaveProperty('finished_at');
+  });
+
+  it('never writes complete_shards or task_token, even when a patch carries them', async () => {
+    await store.createBatch(batchRecord({ shard_count: 1 }));
+    await store.registerWaiter('nightly-abc', TOKEN);
+    const sneaky = { state: 'finalizing', complete_shards: [0], task_token: 'other' } as Parameters<
+      BatchStore['updateBatch']
+    >[1];
+    await store.updateBatch('nightly-abc', sneaky);
+    const read = await store.getBatch('nightly-abc');
+    expect(read).toMatchObject({ state: 'finalizing', complete_shards: [], task_token: TOKEN });
+  });
+
+  it('fails for a batch that does not exist, without creating a partial one', async () => {
+    await expect(store.updateBatch('ghost', { state: 'running' })).rejects.toThrow('no batch ghost');
+    expect(await rawItem('batch', 'ghost')).toBeUndefined();
+  });
+});
+
+describe('recordStop', () => {
+  const stop = (type: string): BatchStop => ({ type, title: type, detail: `${type} detail`, at: AT });
+
+  it('keeps the first stop and returns it to every later caller', async () => {
+    await store.createBatch(batchRecord());
+    expect(await store.recordStop('nightly-abc', stop('plan-without-api'))).toEqual(stop('plan-without-api'));
+    expect(await store.recordStop('nightly-abc', stop('invalid-api-key'))).toEqual(stop('plan-without-api'));
+    expect((await store.getBatch('nightly-abc'))?.stop).toEqual(stop('plan-without-api'));
+  });
+
+  it('fails for a batch that does not exist', async () => {
+    await expect(store.recordStop('ghost', stop('x'))).rejects.toThrow('no batch ghost');
+  });
+});
+
+describe('rows', () => {
+  it('writes more than 25 rows (several BatchWrites), the last of a repeated row winning', async () => {
+    const rows = Array.from({ length: 60 }, (_, i) => rowRecord(i + 1));
+    rows.push(rowRecord(7, { status: 'rejected', cells: ['again'] }));
+    await store.putRows(rows);
+
+    const listed = await collect(store.listRows('nightly-abc'));
+    expect(listed.map((row) => row.row)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
+    expect(await store.getRow('nightly-abc', 7)).toMatchObject({ status: 'rejected', cells: ['again'] });
+    expect(await store.getRow('nightly-abc', 60)).toEqual(rowRecord(60));
+    expect((await rawItem('row#0000060'))?.sk).toBe('row#0000060');
+  });
+
+  it('reads null for a row that does not exist', async () => {
+    expect(await store.getRow('nightly-abc', 1)).toBeNull();
+  });
+
+  it('lists only row items, in row order, across Query pages', async () => {
+    // ~1 KB per row: 1,100 rows exceed the 1 MB a Query page holds.
+    const padding = 'x'.repeat(1000);
+    const rows = Array.from({ length: 1100 }, (_, i) => rowRecord(i + 1, { cells: [padding] }));
+    await store.putRows([...rows].reverse());
+    await store.createBatch(batchRecord({ shard_count: 2 }));
+    await store.putCompletionShards(
+      'nightly-abc',
+      new Map([
+        [0, 1000],
+        [1, 100],
+      ]),
+    );
+    await store.putRows([rowRecord(1, { batch_id: 'other-batch' })]);
+
+    let queries = 0;
+    dynamo.client.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'QueryCommand') queries += 1;
+        return next(args);
+      },
+      { step: 'initialize', name: 'countQueries' },
+    );
+    try {
+      const listed = await collect(store.listRows('nightly-abc'));
+      expect(listed).toHaveLength(1100);
+      expect(listed.map((row) => row.row)).toEqual(Array.from({ length: 1100 }, (_, i) => i + 1));
+      expect(listed.every((row) => row.batch_id === 'nightly-abc')).toBe(true);
+      expect(queries).toBeGreaterThan(1);
+    } finally {
+      dynamo.client.middlewareStack.remove('countQueries');
+    }
+  });
+});
+
+describe('updateRow', () => {
+  beforeEach(async () => {
+    await store.putRows([rowRecord(1), rowRecord(2)]);
+  });
+
+  it('sets the given fields and leaves the others', async () => {
+    expect(await store.updateRow('nightly-abc', 1, { status: 'submitting', attempt: 2 })).toBe(true);
+    expect(await store.getRow('nightly-abc', 1)).toEqual(rowRecord(1, { status: 'submitting', attempt: 2 }));
+  });
+
+  it('with onlyIfNotFinal, writes while the row is working and refuses once it is final', async () => {
+    const options = { onlyIfNotFinal: true };
+    expect(await store.updateRow('nightly-abc', 1, { status: 'in_progress' }, options)).toBe(true);
+    const resolved = {
+      status: 'resolved' as const,
+      result: { status: 'resolved' as const, ncm: '73181500' },
+    };
+    expect(await store.updateRow('nightly-abc', 1, { ...resolved, finished_at: AT }, options)).toBe(true);
+
+    // A late or repeated step: the final result stays.
+    expect(
+      await store.updateRow('nightly-abc', 1, { status: 'error', result: { status: 'error' } }, options),
+    ).toBe(false);
+    expect(await store.updateRow('nightly-abc', 1, {}, options)).toBe(false);
+    expect(await store.getRow('nightly-abc', 1)).toMatchObject({ ...resolved, finished_at: AT });
+
+    // Without the option the write applies: the caller asked for it.
+    expect(await store.updateRow('nightly-abc', 1, { updated_at: '2026-11-22T00:00:00.000Z' })).toBe(true);
+    expect((await store.getRow('nightly-abc', 1))?.updated_at).toBe('2026-11-22T00:00:00.000Z');
+  });
+
+  it('fails for a row that does not exist, with or without onlyIfNotFinal, creating nothing', async () => {
+    await expect(store.updateRow('nightly-abc', 3, { status: 'queued' })).rejects.toThrow(
+      'no row nightly-abc:3',
+    );
+    await expect(
+      store.updateRow('nightly-abc', 3, { status: 'queued' }, { onlyIfNotFinal: true }),
+    ).rejects.toThrow('no row nightly-abc:3');
+    expect(await rawItem('row#0000003')).toBeUndefined();
+  });
+});
+
+describe('completion', () => {
+  const BATCH = 'nightly-abc';
+  // Rows 1..1000 in shard 0, rows 1001..1003 in shard 1.
+  const prepare = async () => {
+    await store.createBatch(batchRecord({ shard_count: 2, rows_dispatched: 1003 }));
+    await store.putCompletionShards(
+      BATCH,
+      new Map([
+        [0, 1000],
+        [1, 3],
+      ]),
+    );
+  };
+
+  it('creates one item per shard with its expected count', async () => {
+    await prepare();
+    expect(await rawItem('done#0000')).toEqual({ pk: `batch#${BATCH}`, sk: 'done#0000', expected: 1000 });
+    expect(await rawItem('done#0001')).toEqual({ pk: `batch#${BATCH}`, sk: 'done#0001', expected: 3 });
+  });
+
+  it('completes the batch only when every row of every shard is done, and returns the token then', async () => {
+    await prepare();
+    expect(await store.registerWaiter(BATCH, TOKEN)).toEqual({ batchComplete: false, taskToken: null });
+
+    const early: unknown[] = [];
+    await forRows(1001, 1003, async (row) => early.push(await store.markRowDone(BATCH, row)));
+    await forRows(1, 999, async (row) => early.push(await store.markRowDone(BATCH, row)));
+    expect(early).toHaveLength(1002);
+    expect(
+      early.every((result) => JSON.stringify(result) === '{"batchComplete":false,"taskToken":null}'),
+    ).toBe(true);
+    expect((await store.getBatch(BATCH))?.complete_shards).toEqual([1]);
+
+    expect(await store.markRowDone(BATCH, 1000)).toEqual({ batchComplete: true, taskToken: TOKEN });
+    expect((await store.getBatch(BATCH))?.complete_shards).toEqual([0, 1]);
+  });
+
+  it('counts a repeated row once: repeats never complete a shard early', async () => {
+    await prepare();
+    for (let i = 0; i < 5; i++) await store.markRowDone(BATCH, 1001);
+    expect(await store.markRowDone(BATCH, 1002)).toEqual({ batchComplete: false, taskToken: null });
+    expect((await rawItem('done#0001'))?.done).toEqual(new Set([1001, 1002]));
+    expect((await store.getBatch(BATCH))?.complete_shards).toEqual([]);
+  });
+
+  it('answers the same again when the last row is marked again (a retried Complete wakes idempotently)', async () => {
+    await prepare();
+    await store.registerWaiter(BATCH, TOKEN);
+    await forRows(1, 1003, (row) => store.markRowDone(BATCH, row));
+    expect(await store.markRowDone(BATCH, 1003)).toEqual({ batchComplete: true, taskToken: TOKEN });
+    expect(await store.markRowDone(BATCH, 1)).toEqual({ batchComplete: true, taskToken: TOKEN });
+  });
+
+  it('says complete without a token until the workflow registers, then registerWaiter says complete', async () => {
+    await prepare();
+    await forRows(1, 1002, (row) => store.markRowDone(BATCH, row));
+    expect(await store.markRowDone(BATCH, 1003)).toEqual({ batchComplete: true, taskToken: null });
+    expect(await store.registerWaiter(BATCH, TOKEN)).toEqual({ batchComplete: true, taskToken: TOKEN });
+  });
+
+  it('keeps the rows already done when a retried Prepare writes the shards again', async () => {
+    await prepare();
+    await store.markRowDone(BATCH, 1001);
+    await store.markRowDone(BATCH, 1002);
+    await prepare();
+    expect(await store.markRowDone(BATCH, 1003)).toMatchObject({ batchComplete: false });
+    expect((await store.getBatch(BATCH))?.complete_shards).toEqual([1]);
+  });
+
+  it('fails for a row whose shard was never created, and for an unknown batch', async () => {
+    await prepare();
+    await expect(store.markRowDone(BATCH, 2001)).rejects.toThrow(`no completion shard 2 for batch ${BATCH}`);
+    expect(await rawItem('done#0002')).toBeUndefined();
+    await expect(store.registerWaiter('ghost', TOKEN)).rejects.toThrow('no batch ghost');
+  });
+});

@@ -1,0 +1,112 @@
+/** The review table adapter against dynalite: the `by-batch` GSI, paging, conditional update. */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createDynamoReviewStore } from '../../../shared/aws/dynamo-review-store.js';
+import type { ReviewStore } from '../../../shared/pipeline/ports.js';
+import { ReviewItem } from '../../../shared/pipeline/records.js';
+import { createTableWithKeys, type LocalDynamo, startLocalDynamo } from '../../helpers/dynalite.js';
+
+const ALPHABET = '23456789ABCDEFGHJKMNPQRSTVWXYZ';
+/** A valid `cls_` id for a number. */
+const classificationId = (n: number) => {
+  let id = '';
+  for (let rest = n, i = 0; i < 12; i++, rest = Math.floor(rest / ALPHABET.length))
+    id = ALPHABET[rest % ALPHABET.length] + id;
+  return `cls_${id}`;
+};
+
+const reviewItem = (n: number, overrides: Partial<ReviewItem> = {}): ReviewItem =>
+  ReviewItem.parse({
+    classification_id: classificationId(n),
+    batch_id: 'nightly-abc',
+    row: n,
+    sku: `SKU-${n}`,
+    external_reference: null,
+    description: 'Parafuso de aço inoxidável',
+    questions: [{ id: 'q1', text: 'Material?', options: ['aço', 'latão'] }],
+    provisional_ncm: '73181500',
+    provisional_confidence: 0.61,
+    abandons_at: '2026-12-21T12:00:00.000Z',
+    state: 'pending',
+    created_at: '2026-11-21T12:00:00.000Z',
+    ...overrides,
+  });
+
+let dynamo: LocalDynamo;
+let tableCount = 0;
+let reviews: ReviewStore;
+
+beforeAll(async () => {
+  dynamo = await startLocalDynamo();
+});
+afterAll(() => dynamo.close());
+beforeEach(async () => {
+  const tableName = `reviews-${++tableCount}`;
+  await createTableWithKeys(dynamo.client, tableName, {
+    partitionKey: { name: 'classification_id', type: 'S' },
+    indexes: [
+      {
+        name: 'by-batch',
+        partitionKey: { name: 'batch_id', type: 'S' },
+        sortKey: { name: 'row', type: 'N' },
+      },
+    ],
+  });
+  reviews = createDynamoReviewStore({ client: dynamo.client, tableName });
+});
+
+describe('review store', () => {
+  it('puts and gets an item by classification id; null when absent', async () => {
+    await reviews.put(reviewItem(1));
+    expect(await reviews.get(classificationId(1))).toEqual(reviewItem(1));
+    expect(await reviews.get(classificationId(2))).toBeNull();
+  });
+
+  it('lists the items of one batch in row order, across Query pages', async () => {
+    // ~6 KB per item: 200 items exceed the 1 MB a Query page holds.
+    const long = 'Parafuso sextavado de aço inoxidável. '.repeat(160);
+    const rows = Array.from({ length: 200 }, (_, i) => 200 - i);
+    for (const row of rows) await reviews.put(reviewItem(row, { description: long }));
+    await reviews.put(reviewItem(999, { batch_id: 'other-batch', row: 1 }));
+
+    let queries = 0;
+    dynamo.client.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'QueryCommand') queries += 1;
+        return next(args);
+      },
+      { step: 'initialize', name: 'countQueries' },
+    );
+    const listed = await reviews
+      .listByBatch('nightly-abc')
+      .finally(() => dynamo.client.middlewareStack.remove('countQueries'));
+    expect(queries).toBeGreaterThan(1);
+    expect(listed.map((item) => item.row)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+    expect(listed[0]).toEqual(reviewItem(1, { description: long }));
+    expect(await reviews.listByBatch('other-batch')).toEqual([
+      reviewItem(999, { batch_id: 'other-batch', row: 1 }),
+    ]);
+    expect(await reviews.listByBatch('no-batch')).toEqual([]);
+  });
+
+  it('updates the given fields only, and fails for an item that does not exist', async () => {
+    await reviews.put(reviewItem(1));
+    await reviews.update(classificationId(1), {
+      state: 'answered',
+      answered_at: '2026-11-22T09:00:00.000Z',
+      answers: [{ question_id: 'q1', answer: 'aço' }],
+      answered_by: undefined,
+    });
+    expect(await reviews.get(classificationId(1))).toEqual(
+      reviewItem(1, {
+        state: 'answered',
+        answered_at: '2026-11-22T09:00:00.000Z',
+        answers: [{ question_id: 'q1', answer: 'aço' }],
+      }),
+    );
+
+    await expect(reviews.update(classificationId(2), { state: 'closed' })).rejects.toThrow(
+      `no review item ${classificationId(2)}`,
+    );
+    expect(await reviews.get(classificationId(2))).toBeNull();
+  });
+});
