@@ -39,7 +39,7 @@ import {
   resultOf,
 } from './results-files.js';
 import { isPendingPdfCopy } from './reuse.js';
-import { errorResult, notSubmittedResult } from './row-results.js';
+import { errorResult, stoppedResult } from './row-results.js';
 
 /** The Batch workflow's state: the S3 event's fields (read by `batchSourceFromEvent`) plus these. */
 export const FinalizeInput = z.object({
@@ -219,10 +219,7 @@ const endUnfinishedRows = async (
   let ended = 0;
   for (const [index, row] of rows.entries()) {
     if (isOutputStatus(row.status)) continue;
-    const result =
-      batch.stop && row.status === 'queued'
-        ? notSubmittedResult(batch.stop.type, `Not submitted: ${batch.stop.title}: ${batch.stop.detail}`)
-        : errorResult(detail);
+    const result = batch.stop && row.status === 'queued' ? stoppedResult(batch.stop) : errorResult(detail);
     const patch = {
       status: result.status as OutputStatus,
       result,

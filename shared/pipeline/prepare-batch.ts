@@ -47,7 +47,7 @@ import {
   shardOfRow,
 } from './records.js';
 import { type ProductIdentity, productIdentity, reusableVerdict, reusedResult } from './reuse.js';
-import { notSubmittedResult } from './row-results.js';
+import { notSubmittedResult, stoppedResult } from './row-results.js';
 
 export const PrepareInput = z.object({ event: z.unknown(), execution_id: z.string().min(1) });
 export type PrepareInput = z.infer<typeof PrepareInput>;
@@ -325,12 +325,7 @@ const prepareRows = async (ports: PreparePorts, batch: BatchRecord): Promise<Pre
       detail: error.message,
       at,
     };
-    const detail = `Not submitted: the service refused the batch (${error.message}).`;
-    return fail(
-      stop,
-      [`The service refused the batch: ${error.message}`],
-      notSubmittedResult(stop.type, detail),
-    );
+    return fail(stop, [`The service refused the batch: ${error.message}`], stoppedResult(stop));
   }
 
   const plans = await planRows(ports, read, options, acceptedCountries, source.folder);

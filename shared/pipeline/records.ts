@@ -185,6 +185,8 @@ export const RowRecord = z.object({
   /** 1-based dispatch of this attempt; a 429 puts the row back and the next dispatch is a new execution. */
   dispatch: z.number().int().min(1).default(1),
   classification_id: ClassificationId.optional(),
+  /** The classification in the web app; only the 202 of the creation carries it. */
+  app_url: z.string().optional(),
   submitted_at: z.string().optional(),
   /** Set when the row reaches an output status. */
   result: RowResult.optional(),

@@ -7,9 +7,10 @@
  * copied into a later batch must not carry the row number of the batch that resolved it.
  */
 import { formatNcm } from '../spreadsheet/write-csv.js';
+import { problemNameOf } from '../tcs/errors.js';
 import type { Candidate, Classification, Question, TariffLookup } from '../tcs/schemas.js';
 import { PRICE_PER_RESOLVED_USD } from '../tcs/schemas.js';
-import type { ResultColumn, RowResult } from './records.js';
+import type { BatchStop, ResultColumn, RowResult } from './records.js';
 
 /** Every column but `status`, which each builder sets itself. */
 type Columns = Partial<Record<Exclude<ResultColumn, 'status'>, string>>;
@@ -195,3 +196,7 @@ export const notSubmittedResult = (reason: string, detail: string): RowResult =>
   ...compact({ reason, detail }),
   cost_usd: NO_COST,
 });
+
+/** A row not submitted because its batch stopped: the stop's Problem name and detail. */
+export const stoppedResult = (stop: BatchStop): RowResult =>
+  notSubmittedResult(problemNameOf(stop.type), stop.detail);

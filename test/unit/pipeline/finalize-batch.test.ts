@@ -333,7 +333,7 @@ describe('a batch that timed out waiting', () => {
 
     expect(await w.batches.getRow(w.batchId, 1)).toMatchObject({
       status: 'not_submitted',
-      result: { reason: 'https://tcs.example/problems/subscription-inactive' },
+      result: { reason: 'subscription-inactive' },
     });
     const summary = w.summary();
     expect(summary.stop?.type).toBe('https://tcs.example/problems/subscription-inactive');

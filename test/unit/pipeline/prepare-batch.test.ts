@@ -575,8 +575,8 @@ describe('the service refuses the key at Prepare', () => {
     expect(batch.state).toBe('failed');
     expect(batch.stop?.type).toBe('https://tcs.example/problems/plan-without-api');
     expect(w.rows().map((r) => [r.status, r.result?.reason])).toEqual([
-      ['not_submitted', 'https://tcs.example/problems/plan-without-api'],
-      ['not_submitted', 'https://tcs.example/problems/plan-without-api'],
+      ['not_submitted', 'plan-without-api'],
+      ['not_submitted', 'plan-without-api'],
     ]);
     expect(w.queue.sent).toHaveLength(0);
   });

@@ -1,0 +1,300 @@
+/**
+ * The dispatcher: fills the organisation's free slots with rows waiting in the queue
+ * (architecture, properties 1 to 3). Runs on a kick (a row finished) and every minute.
+ *
+ *   recover expired leases ─▶ GET /balance ─▶ free = cap − others − ours
+ *   while free > 0 and time left:
+ *     receive ≤ min(free, 10) ─▶ per message:
+ *        stale or duplicate            ─▶ delete
+ *        batch stopped                 ─▶ row not_submitted, delete
+ *        lease (holder = row attempt)  ─ refused ─▶ message back in a few s, stop filling
+ *                                      ─ held ─▶ row submitting ─▶ StartExecution ─▶ delete
+ *
+ * `others` are the organisation's classifications in progress that are not ours (the web
+ * app, other API clients): `in_progress_count` minus the leases we hold. The lease cap is
+ * `cap − others`, so even two dispatchers racing never hold more than the free slots.
+ */
+import type { TcsProblemError } from '../tcs/errors.js';
+import { rowExecutionName, rowHolder } from './execution-names.js';
+import { deriveRowKey } from './keys.js';
+import type { PipelinePorts, ReceivedRow } from './ports.js';
+import { type BatchRecord, type BatchStop, isOutputStatus, type RowMessage } from './records.js';
+import { stoppedResult } from './row-results.js';
+import { finishRow, isBatchStopError, isSuperseded, scrubErrorText, stopFromProblem } from './row-steps.js';
+
+export type DispatchConfig = {
+  /** A lower cap than the organisation's `concurrency_limit` (CAP_OVERRIDE); null for none. */
+  capOverride: number | null;
+  leaseTtlMs: number;
+  /** The local runtime's time scale (1 on AWS): scales how long a message waits when no slot is free. */
+  timeScale: number;
+  /** Stop receiving after this long, leaving time to finish the messages in hand. */
+  maxRuntimeMs: number;
+};
+
+export type DispatchReport = {
+  /**
+   * `dispatched`: slots were filled (maybe none, when the queue was empty);
+   * `no_free_slots`: the cap is in use; `balance_unavailable`: GET /balance failed, the
+   * schedule tries again; `stopped`: the key was refused (401/403), queued rows ended
+   * `not_submitted`.
+   */
+  outcome: 'dispatched' | 'no_free_slots' | 'balance_unavailable' | 'stopped';
+  /** Leases recovered from holders that died. */
+  recovered: number;
+  cap: number | null;
+  /** The organisation's classifications in progress that are not ours. */
+  others: number | null;
+  /** Leases we held when the run began. */
+  held: number;
+  /** Slots free when the run began. */
+  free: number;
+  received: number;
+  started: number;
+  /** Executions found already started (a redelivered message whose start had happened). */
+  alreadyStarted: number;
+  /** Stale or duplicate messages deleted. */
+  dropped: number;
+  /** Rows ended `not_submitted` because their batch stopped. */
+  notSubmitted: number;
+  /** Messages put back because no lease was free. */
+  deferred: number;
+  startFailures: number;
+  /** Why the run ended early, scrubbed. */
+  detail?: string;
+};
+
+/** How long a message waits (production seconds) before it is offered again when no slot was free. */
+const NO_SLOT_RETRY_SECONDS = 5;
+
+type Ports = Pick<
+  PipelinePorts,
+  'clock' | 'service' | 'queue' | 'batches' | 'leases' | 'workflows' | 'waiters'
+>;
+
+type MessageFate = 'started' | 'already_started' | 'dropped' | 'not_submitted' | 'no_slot' | 'start_failed';
+/** `tookSlot`: a lease was newly taken (a renewed one was already counted among ours). */
+type Dispatched = { fate: MessageFate; tookSlot: boolean };
+
+/** The batches of this run, read once each: a stop recorded meanwhile is caught by Submit. */
+const batchReader = (batches: Ports['batches']) => {
+  const seen = new Map<string, Promise<BatchRecord | null>>();
+  return (batchId: string): Promise<BatchRecord | null> => {
+    let found = seen.get(batchId);
+    if (!found) {
+      found = batches.getBatch(batchId);
+      seen.set(batchId, found);
+    }
+    return found;
+  };
+};
+
+/**
+ * A message that must not start anything: its row is final, gone, or a later attempt or
+ * dispatch; or its row is already `in_progress` under this very message (a redelivery:
+ * the execution runs). A `submitting` row under the same message is not a duplicate: the
+ * dispatcher that set it may have died before StartExecution, so it is started (by name,
+ * at most once).
+ */
+const isStaleOrDuplicate = async (ports: Ports, message: RowMessage) => {
+  const row = await ports.batches.getRow(message.batch_id, message.row);
+  if (!row || isOutputStatus(row.status) || isSuperseded(row, message)) return { stale: true as const };
+  const sameDispatch = row.attempt === message.attempt && row.dispatch === message.dispatch;
+  if (sameDispatch && row.status === 'in_progress') return { stale: true as const };
+  return { stale: false as const, row };
+};
+
+const dispatchOne = async (
+  ports: Ports,
+  config: DispatchConfig,
+  received: ReceivedRow,
+  leaseCap: number,
+  readBatch: (batchId: string) => Promise<BatchRecord | null>,
+): Promise<Dispatched> => {
+  const { message, receipt } = received;
+  const untouched = (fate: MessageFate): Dispatched => ({ fate, tookSlot: false });
+  const check = await isStaleOrDuplicate(ports, message);
+  if (check.stale) {
+    await ports.queue.delete(receipt);
+    return untouched('dropped');
+  }
+  const batch = await readBatch(message.batch_id);
+  if (!batch) {
+    await ports.queue.delete(receipt);
+    return untouched('dropped');
+  }
+  if (batch.stop) {
+    await finishRow(ports, message.batch_id, message.row, stoppedResult(batch.stop));
+    await ports.queue.delete(receipt);
+    return untouched('not_submitted');
+  }
+
+  const holder = rowHolder(message.batch_id, message.row, message.attempt);
+  const now = ports.clock.now();
+  const lease = await ports.leases.acquire({
+    holder,
+    cap: leaseCap,
+    ttlMs: config.leaseTtlMs,
+    now: now.getTime(),
+  });
+  if (!lease.acquired) return untouched('no_slot');
+  // A lease we only renewed belongs to a running execution of this attempt: never ours to release.
+  const releaseIfNew = async () => {
+    if (!lease.alreadyHeld) await ports.leases.release(holder);
+  };
+
+  const claimed = await ports.batches.updateRow(
+    message.batch_id,
+    message.row,
+    {
+      status: 'submitting',
+      attempt: message.attempt,
+      dispatch: message.dispatch,
+      updated_at: now.toISOString(),
+    },
+    { onlyIfNotFinal: true },
+  );
+  if (!claimed) {
+    // Finished between the read and the write.
+    await releaseIfNew();
+    await ports.queue.delete(receipt);
+    return untouched('dropped');
+  }
+  let started: 'started' | 'already_started';
+  try {
+    started = await ports.workflows.start(rowExecutionName(message), {
+      ...message,
+      row_key: deriveRowKey(message.batch_id, message.row),
+      holder,
+    });
+  } catch {
+    // The message comes back after its visibility timeout and is started then, by the same name.
+    await releaseIfNew();
+    return untouched('start_failed');
+  }
+  await ports.queue.delete(receipt);
+  return { fate: started, tookSlot: !lease.alreadyHeld };
+};
+
+/**
+ * The key was refused (401/403): nothing can be submitted. Every visible message's batch
+ * records the stop (once: the first stop stands) and its queued row ends `not_submitted`.
+ */
+const drainOnStop = async (
+  ports: Ports,
+  config: DispatchConfig,
+  error: TcsProblemError,
+  startedAt: number,
+  report: DispatchReport,
+): Promise<DispatchReport> => {
+  const stop = stopFromProblem(error, ports.clock.now());
+  const stops = new Map<string, BatchStop>();
+  while (ports.clock.now().getTime() - startedAt < config.maxRuntimeMs) {
+    const messages = await ports.queue.receive(10);
+    if (messages.length === 0) break;
+    report.received += messages.length;
+    for (const { message, receipt } of messages) {
+      const check = await isStaleOrDuplicate(ports, message);
+      // A row already with an execution (`submitting`) is left to it: its Submit sees the stop.
+      if (check.stale || check.row.status !== 'queued') {
+        await ports.queue.delete(receipt);
+        report.dropped += 1;
+        continue;
+      }
+      let inForce = stops.get(message.batch_id);
+      if (!inForce) {
+        inForce = await ports.batches.recordStop(message.batch_id, stop);
+        stops.set(message.batch_id, inForce);
+      }
+      await finishRow(ports, message.batch_id, message.row, stoppedResult(inForce));
+      await ports.queue.delete(receipt);
+      report.notSubmitted += 1;
+    }
+  }
+  return { ...report, outcome: 'stopped', detail: scrubErrorText(error.message) };
+};
+
+/** One dispatcher run. */
+export const dispatchRows = async (ports: Ports, config: DispatchConfig): Promise<DispatchReport> => {
+  const startedAt = ports.clock.now().getTime();
+  const timeLeft = () => ports.clock.now().getTime() - startedAt < config.maxRuntimeMs;
+  const recovered = await ports.leases.recoverExpired(startedAt);
+  const report: DispatchReport = {
+    outcome: 'dispatched',
+    recovered: recovered.length,
+    cap: null,
+    others: null,
+    held: 0,
+    free: 0,
+    received: 0,
+    started: 0,
+    alreadyStarted: 0,
+    dropped: 0,
+    notSubmitted: 0,
+    deferred: 0,
+    startFailures: 0,
+  };
+
+  let balance: Awaited<ReturnType<Ports['service']['getBalance']>>;
+  try {
+    balance = await ports.service.getBalance();
+  } catch (error) {
+    if (isBatchStopError(error)) return drainOnStop(ports, config, error, startedAt, report);
+    return {
+      ...report,
+      outcome: 'balance_unavailable',
+      detail: scrubErrorText(error instanceof Error ? error.message : String(error)),
+    };
+  }
+
+  const cap = Math.min(config.capOverride ?? balance.concurrency_limit, balance.concurrency_limit);
+  const held = (await ports.leases.list()).length;
+  const others = Math.max(0, balance.in_progress_count - held);
+  let free = cap - others - held;
+  Object.assign(report, { cap, others, held, free: Math.max(0, free) });
+  if (free <= 0) return { ...report, outcome: 'no_free_slots' };
+
+  const readBatch = batchReader(ports.batches);
+  const retrySeconds = Math.max(1, Math.ceil(NO_SLOT_RETRY_SECONDS * config.timeScale));
+  let filling = true;
+  while (filling && free > 0 && timeLeft()) {
+    const messages = await ports.queue.receive(Math.min(free, 10));
+    if (messages.length === 0) break;
+    report.received += messages.length;
+    for (const received of messages) {
+      if (!filling || free <= 0) {
+        // Received but not ours to start now: offered again soon rather than after the visibility timeout.
+        await ports.queue.releaseLater(received.receipt, retrySeconds);
+        report.deferred += 1;
+        continue;
+      }
+      const { fate, tookSlot } = await dispatchOne(ports, config, received, cap - others, readBatch);
+      if (tookSlot) free -= 1;
+      switch (fate) {
+        case 'started':
+          report.started += 1;
+          break;
+        case 'already_started':
+          report.alreadyStarted += 1;
+          break;
+        case 'dropped':
+          report.dropped += 1;
+          break;
+        case 'not_submitted':
+          report.notSubmitted += 1;
+          break;
+        case 'no_slot':
+          await ports.queue.releaseLater(received.receipt, retrySeconds);
+          report.deferred += 1;
+          filling = false;
+          break;
+        case 'start_failed':
+          // Likely throttling or an outage: stop here, the kick or the schedule comes back.
+          report.startFailures += 1;
+          filling = false;
+          break;
+      }
+    }
+  }
+  return report;
+};

@@ -1,0 +1,783 @@
+/**
+ * The Row workflow's tasks (README, Flow): one row attempt from its POST to its result.
+ *
+ *   Submit ─▶ Choice ─ wait ─▶ Wait ─▶ Poll ─▶ Choice ─ store ─▶ Store ─┐
+ *                    │                               ─ review ─▶ Review ─┤
+ *                    └────────── complete ────────────────────────────── ▶ Complete
+ *   Catch on Submit, Poll, Store, Review ─▶ Complete ($.error)
+ *   row-execution-ended (FAILED / TIMED_OUT / ABORTED) ─▶ the same Complete logic
+ *
+ * Each task parses the workflow state (RowState), returns the next RowStep (kept at
+ * `$.step`) and is safe to run again with the same input: a Step Functions Retry or a
+ * Lambda retry must not create, bill, count or send anything twice.
+ *
+ * Who owns the row: the execution of (attempt, dispatch) that the row record names. A
+ * Complete that finds the row already moved on to a later dispatch changes nothing but
+ * what is still its own (see `completeRow`).
+ */
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { z } from 'zod';
+import { problemNameOf, scrubText, TcsError, TcsProblemError, TcsValidationError } from '../tcs/errors.js';
+import { type Classification, LIMITS } from '../tcs/schemas.js';
+import { deriveCreationKey, deriveRowKey, sha256Hex } from './keys.js';
+import type { PipelinePorts } from './ports.js';
+import {
+  type BatchStop,
+  isOutputStatus,
+  type ReviewItem,
+  type RowOutcome,
+  type RowRecord,
+  type RowResult,
+  RowState,
+  type RowStatus,
+  type RowStep,
+  verdictPdfName,
+} from './records.js';
+import { decideAfterPoll } from './row-decisions.js';
+import {
+  abandonedResult,
+  errorResult,
+  failedResult,
+  notSubmittedResult,
+  pendingResult,
+  resolvedResult,
+  stoppedResult,
+} from './row-results.js';
+
+export type RowStepConfig = {
+  /** Expiry of a slot lease; every poll pushes it forward by this much. */
+  leaseTtlMs: number;
+  /** The local runtime's time scale (1 on AWS): elapsed-time thresholds scale by it. */
+  timeScale: number;
+  /** Default `outbox/`. */
+  bucketOutboxPrefix?: string;
+  /**
+   * Default `work/`: where Submit keeps the `file_url` of a sheet it uploaded, per row
+   * attempt, so a retried Submit sends the same body under the same Idempotency-Key.
+   */
+  bucketWorkPrefix?: string;
+};
+
+export const DEFAULT_OUTBOX_PREFIX = 'outbox/';
+export const DEFAULT_WORK_PREFIX = 'work/';
+
+/** Bounds of a requeue delay (an SQS DelaySeconds is 0..900). */
+const REQUEUE_DELAY_MIN_SECONDS = 1;
+const REQUEUE_DELAY_MAX_SECONDS = 900;
+/** A 429 without `Retry-After`: the spec names no value; a few polls' worth. */
+const REQUEUE_DELAY_DEFAULT_SECONDS = 5;
+
+/** Object key of a row's verdict PDF, and its path relative to the batch's outbox (the CSV's `verdict_pdf`). */
+export const verdictPdfPaths = (
+  batchId: string,
+  name: string,
+  outboxPrefix = DEFAULT_OUTBOX_PREFIX,
+): { key: string; relative: string } => ({
+  key: `${outboxPrefix}${batchId}/pdfs/${name}`,
+  relative: `pdfs/${name}`,
+});
+
+// ---------------------------------------------------------------------------
+// Small shared pieces
+// ---------------------------------------------------------------------------
+
+type Run = { classification_id: string; submitted_at: string };
+
+const carryOf = (run: Partial<Run> | undefined): Partial<Run> => ({
+  ...(run?.classification_id ? { classification_id: run.classification_id } : {}),
+  ...(run?.submitted_at ? { submitted_at: run.submitted_at } : {}),
+});
+
+const finalStep = (result: RowResult, run?: Partial<Run>): RowStep => ({
+  next: 'complete',
+  ...carryOf(run),
+  outcome: { kind: 'final', result },
+});
+
+/** The classification being polled; Poll, Store and Review run only after Submit set it. */
+const runOf = (state: RowState): Run => {
+  const { classification_id, submitted_at } = state.step ?? {};
+  if (!classification_id || !submitted_at) {
+    throw new Error(`row ${state.row_key}: no classification_id/submitted_at in $.step`);
+  }
+  return { classification_id, submitted_at };
+};
+
+const loadRow = async (
+  batches: PipelinePorts['batches'],
+  batchId: string,
+  row: number,
+): Promise<RowRecord> => {
+  const record = await batches.getRow(batchId, row);
+  if (!record) throw new Error(`row ${batchId}:${row} not found in the batch table`);
+  return record;
+};
+
+/** The row record names a later attempt or dispatch than this execution's: it is no longer ours. */
+export const isSuperseded = (
+  row: Pick<RowRecord, 'attempt' | 'dispatch'>,
+  mine: { attempt: number; dispatch: number },
+): boolean => row.attempt > mine.attempt || (row.attempt === mine.attempt && row.dispatch > mine.dispatch);
+
+/** The result a final row already holds (a row made final without one keeps at least its status). */
+const storedResult = (row: RowRecord): RowResult =>
+  row.result ?? { status: row.status as RowResult['status'] };
+
+/** A 401/403 from the service as a batch stop (`BatchStop.type` is the Problem `type` URI). */
+export const stopFromProblem = (error: TcsProblemError, at: Date): BatchStop => ({
+  type: error.type ?? error.problem ?? (error.status === 401 ? 'unauthenticated' : 'forbidden'),
+  title: error.title || `HTTP ${error.status}`,
+  detail: error.detail,
+  at: at.toISOString(),
+});
+
+export const isBatchStopError = (error: unknown): error is TcsProblemError =>
+  error instanceof TcsProblemError && (error.status === 401 || error.status === 403);
+
+/** Keys and tokens: a long run without `/` or `.`, or a very long base64 run (a task token). */
+const LONG_TOKEN = /[A-Za-z0-9+/=_-]{80,}|[A-Za-z0-9+=_-]{32,}/g;
+const SECRET_FIELD =
+  /("?(?:api[_-]?key|apikey|authorization|x-api-key|task[_-]?token|token|secret|password)"?\s*[:=]\s*)("[^"]*"|[^\s,;}]+)/gi;
+
+/**
+ * A caught error's text, safe to store in a result row and publish in a CSV: its first
+ * line, signed URLs without their query, bearer values, secret-looking fields and long
+ * tokens (task tokens, keys) cut out. A Lambda Cause is JSON; its `errorMessage` is used.
+ */
+export const scrubErrorText = (text: string, maxLength = 400): string => {
+  let message = text;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (
+      parsed &&
+      typeof parsed === 'object' &&
+      typeof (parsed as { errorMessage?: unknown }).errorMessage === 'string'
+    ) {
+      message = (parsed as { errorMessage: string }).errorMessage;
+    }
+  } catch {
+    // Not JSON: a plain message.
+  }
+  const firstLine = message.split(/\r?\n/, 1)[0]?.trim() ?? '';
+  const scrubbed = scrubText(firstLine, '')
+    .replace(/(bearer\s+)\S+/gi, '$1[redacted]')
+    .replace(SECRET_FIELD, '$1[redacted]')
+    .replace(LONG_TOKEN, '[redacted]');
+  return scrubbed.length > maxLength ? `${scrubbed.slice(0, maxLength - 1)}…` : scrubbed;
+};
+
+// ---------------------------------------------------------------------------
+// Routing a classification the way a poll does
+// ---------------------------------------------------------------------------
+
+/**
+ * What a row does after reading its classification: shared by Poll and by the steps that
+ * find the classification elsewhere than they expected (a replayed creation, a Store or a
+ * Review run again after the state moved on).
+ */
+const routeClassification = (
+  c: Classification,
+  input: { attempt: number; submittedAt: string; now: Date; timeScale: number },
+): RowStep => {
+  const run: Run = { classification_id: c.id, submitted_at: input.submittedAt };
+  const elapsedMs = input.now.getTime() - Date.parse(input.submittedAt);
+  const decision = decideAfterPoll({
+    classification: c,
+    attempt: input.attempt,
+    elapsedSeconds: Number.isFinite(elapsedMs) ? Math.max(0, elapsedMs / 1000) : 0,
+    timeScale: input.timeScale,
+  });
+  switch (decision.next) {
+    case 'wait':
+      return { next: 'wait', wait_seconds: decision.waitSeconds, ...run };
+    case 'resolved':
+      return { next: 'store', ...run };
+    case 'pending_data':
+      return { next: 'review', ...run };
+    case 'retry':
+      // Spec, rule 4: a failed classification is retried as a new one with a new key;
+      // the new attempt waits in the queue for a slot like any row.
+      return {
+        next: 'complete',
+        ...run,
+        outcome: {
+          kind: 'requeue',
+          attempt: decision.attempt,
+          dispatch: 1,
+          delay_seconds: 0,
+          reason: `failed (${decision.reason}); new attempt ${decision.attempt}`,
+        },
+      };
+    case 'failed':
+      return finalStep(failedResult(c), run);
+    case 'abandoned':
+      return finalStep(abandonedResult(c), run);
+    case 'reconcile':
+      return finalStep(
+        errorResult(`${decision.detail}; classification ${c.id}`, {
+          reason: 'left_to_reconciliation',
+          classification_id: c.id,
+        }),
+        run,
+      );
+  }
+};
+
+// ---------------------------------------------------------------------------
+// Submit
+// ---------------------------------------------------------------------------
+
+const UploadRecord = z.object({ file_url: z.string(), sha256: z.string() });
+
+const parseJsonOrNull = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+};
+
+/** A failure of the row's own input, not of the service: recorded, never retried. */
+class RowInputError extends Error {
+  constructor(
+    readonly reason: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The sheet's `file_url` for this row attempt. Each upload grant yields a new URL, and the
+ * same Idempotency-Key with another body is `422 idempotency-key-reused`: so the first
+ * upload's `file_url` is kept (per attempt) and every retry of the attempt sends it again.
+ *
+ *   Submit ─▶ record? ── yes ─────────────────────────────────────▶ POST (same body)
+ *                     └─ no ─▶ read sheet ─▶ upload ─▶ keep record ─▶ POST
+ */
+const sheetFileUrl = async (
+  ports: Pick<PipelinePorts, 'service' | 'objects'>,
+  row: RowRecord,
+  attempt: number,
+  workPrefix: string,
+): Promise<string | null> => {
+  const sheet = row.sheet;
+  if (!sheet) return null;
+  const recordKey = `${workPrefix}${row.batch_id}/uploads/${row.row}-a${attempt}.json`;
+  const kept = await ports.objects.getBytes(recordKey);
+  if (kept) {
+    // An unreadable record is as good as none: the sheet is uploaded again.
+    const parsed = UploadRecord.safeParse(parseJsonOrNull(new TextDecoder().decode(kept)));
+    if (parsed.success && parsed.data.sha256 === sheet.sha256) return parsed.data.file_url;
+  }
+  const bytes = await ports.objects.getBytes(sheet.key);
+  if (!bytes)
+    throw new RowInputError('sheet_not_found', `sheet ${sheet.file_name} is no longer in the bucket`);
+  if (sha256Hex(bytes) !== sheet.sha256) {
+    throw new RowInputError('sheet_changed', `sheet ${sheet.file_name} changed after the batch was read`);
+  }
+  const upload = await ports.service.uploadSheet({ filename: sheet.file_name, bytes });
+  await ports.objects.put(
+    recordKey,
+    JSON.stringify({ file_url: upload.fileUrl, sha256: sheet.sha256 }),
+    'application/json',
+  );
+  return upload.fileUrl;
+};
+
+/** How a failed upload or creation ends the step; errors worth a retry are thrown. */
+const submitFailure = async (
+  ports: Pick<PipelinePorts, 'batches'>,
+  state: RowState,
+  error: unknown,
+  now: Date,
+): Promise<RowStep> => {
+  if (error instanceof RowInputError) {
+    return finalStep(errorResult(error.message, { reason: error.reason }));
+  }
+  if (error instanceof TcsProblemError && error.status === 429) {
+    // Property 2: the cap is shared; the row goes back to the queue (its lease released
+    // by Complete) and a later dispatch, a new execution, tries the same key again.
+    const seconds = Math.ceil((error.retryAfterMs ?? REQUEUE_DELAY_DEFAULT_SECONDS * 1000) / 1000);
+    const delay = Math.min(REQUEUE_DELAY_MAX_SECONDS, Math.max(REQUEUE_DELAY_MIN_SECONDS, seconds));
+    return {
+      next: 'complete',
+      outcome: {
+        kind: 'requeue',
+        attempt: state.attempt,
+        dispatch: state.dispatch + 1,
+        delay_seconds: delay,
+        reason: 'rate_limited',
+      },
+    };
+  }
+  if (isBatchStopError(error)) {
+    // A revoked key or a plan without the API stops the whole batch, said once in the summary.
+    const stop = stopFromProblem(error, now);
+    await ports.batches.recordStop(state.batch_id, stop);
+    return finalStep(stoppedResult(stop));
+  }
+  if (error instanceof TcsProblemError && error.status >= 400 && error.status < 500 && !error.retryable) {
+    // Spec, Errors rule 2: a 4xx will not change on retry; the row records why.
+    return finalStep(
+      errorResult(`${error.detail}${error.requestId ? ` (request_id ${error.requestId})` : ''}`, {
+        reason: error.problem ?? problemNameOf(error.type ?? `http-${error.status}`),
+      }),
+    );
+  }
+  if (error instanceof TcsValidationError) {
+    return finalStep(errorResult(scrubErrorText(error.message), { reason: 'invalid_request' }));
+  }
+  // 5xx, network, a 409 in flight that outlasted the client's retries: thrown. The key is
+  // deterministic, so a Step Functions Retry replays rather than creates; the Catch makes
+  // the row an `error` otherwise.
+  throw error;
+};
+
+/**
+ * Submit: upload the sheet (if any) and create the classification with the attempt's key.
+ * Primary course: row ─▶ key ─▶ [upload] ─▶ POST ─▶ row in_progress ─▶ wait 3 s.
+ */
+export const submitRow = async (
+  ports: Pick<PipelinePorts, 'clock' | 'service' | 'objects' | 'batches'>,
+  config: RowStepConfig,
+  input: unknown,
+): Promise<RowStep> => {
+  const state = RowState.parse(input);
+  const now = ports.clock.now();
+  const row = await loadRow(ports.batches, state.batch_id, state.row);
+  // A late duplicate (the row was finished meanwhile): its result stands.
+  if (isOutputStatus(row.status)) {
+    return finalStep(storedResult(row), {
+      classification_id: row.classification_id,
+      submitted_at: row.submitted_at,
+    });
+  }
+  if (isSuperseded(row, state)) {
+    throw new Error(
+      `row ${state.row_key}: execution a${state.attempt}/d${state.dispatch} superseded by a${row.attempt}/d${row.dispatch}`,
+    );
+  }
+  const batch = await ports.batches.getBatch(state.batch_id);
+  if (batch?.stop) return finalStep(stoppedResult(batch.stop));
+  const product = row.product;
+  if (!product) return finalStep(errorResult('the row has no product to classify', { reason: 'no_product' }));
+
+  const externalReference = product.external_reference ?? deriveRowKey(state.batch_id, state.row);
+  const idempotencyKey = deriveCreationKey(deriveRowKey(state.batch_id, state.row), state.attempt, {
+    operation: product.operation,
+    country: product.country,
+    description: product.description,
+    externalReference,
+    sheetSha256: row.sheet?.sha256 ?? null,
+  });
+
+  let accepted: Awaited<ReturnType<PipelinePorts['service']['createClassification']>>;
+  try {
+    const fileUrl = await sheetFileUrl(
+      ports,
+      row,
+      state.attempt,
+      config.bucketWorkPrefix ?? DEFAULT_WORK_PREFIX,
+    );
+    accepted = await ports.service.createClassification(
+      {
+        operation: product.operation,
+        country: product.country,
+        description: product.description,
+        file_url: fileUrl,
+        external_reference: externalReference,
+      },
+      { idempotencyKey },
+    );
+  } catch (error) {
+    return submitFailure(ports, state, error, now);
+  }
+
+  const id = accepted.classification.id;
+  // A replay of this attempt's creation: the run started at the first submission.
+  const submittedAt = row.classification_id === id && row.submitted_at ? row.submitted_at : now.toISOString();
+  await ports.batches.updateRow(
+    state.batch_id,
+    state.row,
+    {
+      status: 'in_progress',
+      classification_id: id,
+      ...(accepted.classification.app_url ? { app_url: accepted.classification.app_url } : {}),
+      submitted_at: submittedAt,
+      updated_at: now.toISOString(),
+    },
+    { onlyIfNotFinal: true },
+  );
+  if (accepted.classification.status === 'in_progress') {
+    return {
+      next: 'wait',
+      wait_seconds: LIMITS.recommendedPollSeconds,
+      classification_id: id,
+      submitted_at: submittedAt,
+    };
+  }
+  // The replayed classification has moved on (final, pending, or a status we do not know).
+  const c = await ports.service.getClassification(id);
+  return routeClassification(c, {
+    attempt: state.attempt,
+    submittedAt,
+    now: ports.clock.now(),
+    timeScale: config.timeScale,
+  });
+};
+
+// ---------------------------------------------------------------------------
+// Poll, Store, Review
+// ---------------------------------------------------------------------------
+
+/** Poll: read the classification, keep the lease alive, decide what comes next. */
+export const pollRow = async (
+  ports: Pick<PipelinePorts, 'clock' | 'service' | 'batches' | 'leases'>,
+  config: RowStepConfig,
+  input: unknown,
+): Promise<RowStep> => {
+  const state = RowState.parse(input);
+  const run = runOf(state);
+  const c = await ports.service.getClassification(run.classification_id);
+  const now = ports.clock.now();
+  // False when the lease expired and was recovered: the run goes on (the service holds it
+  // in progress whatever we do); the dispatcher's balance read counts it among the others.
+  await ports.leases.renew({ holder: state.holder, ttlMs: config.leaseTtlMs, now: now.getTime() });
+  return routeClassification(c, {
+    attempt: state.attempt,
+    submittedAt: run.submitted_at,
+    now,
+    timeScale: config.timeScale,
+  });
+};
+
+/** Store: the verdict PDF to the batch's outbox and the verdict's columns as the row's result. */
+export const storeRow = async (
+  ports: Pick<PipelinePorts, 'clock' | 'service' | 'objects' | 'batches'>,
+  config: RowStepConfig,
+  input: unknown,
+): Promise<RowStep> => {
+  const state = RowState.parse(input);
+  const run = runOf(state);
+  const c = await ports.service.getClassification(run.classification_id);
+  if (c.status !== 'resolved') {
+    return routeClassification(c, {
+      attempt: state.attempt,
+      submittedAt: run.submitted_at,
+      now: ports.clock.now(),
+      timeScale: config.timeScale,
+    });
+  }
+  const row = await loadRow(ports.batches, state.batch_id, state.row);
+  const name = verdictPdfName(row.row, row.product?.sku ?? null, c.chosen_ncm);
+  const paths = verdictPdfPaths(state.batch_id, name, config.bucketOutboxPrefix ?? DEFAULT_OUTBOX_PREFIX);
+  let verdictPdf: string | null = paths.relative;
+  let pdfNote: string | null = null;
+  try {
+    const pdf = await ports.service.downloadVerdictPdf(c.id);
+    // Streamed from the signed URL straight to the bucket; the URL itself is never kept.
+    await ports.objects.put(paths.key, Readable.fromWeb(pdf.body as WebReadableStream), 'application/pdf');
+  } catch (error) {
+    // The verdict is billed and valid without its PDF: the row stays resolved and says so.
+    // A failure of our bucket is not the service's: thrown, for the workflow's Retry.
+    if (!(error instanceof TcsError)) throw error;
+    verdictPdf = null;
+    pdfNote = `verdict PDF not downloaded: ${scrubErrorText(error.message)}`;
+  }
+  const result = resolvedResult(c, {
+    currentNcm: row.product?.current_ncm ?? null,
+    verdictPdf,
+    appUrl: row.app_url ?? null,
+  });
+  if (pdfNote) result.detail = result.detail ? `${result.detail}; ${pdfNote}` : pdfNote;
+  return finalStep(result, run);
+};
+
+/**
+ * When an unanswered classification will be abandoned. The spec has no "pending since"
+ * field; with one round of questions, pending_data follows the first run, which began at
+ * `created_at`. `created_at` + 30 days is therefore never later than the real deadline
+ * (at most one run, about a minute, early): a reviewer is never told there is more time
+ * than there is. `now` only when `created_at` cannot be read.
+ */
+export const abandonsAt = (c: Pick<Classification, 'created_at'>, now: Date): string => {
+  const created = Date.parse(c.created_at);
+  const from = Number.isFinite(created) ? Math.min(created, now.getTime()) : now.getTime();
+  return new Date(from + LIMITS.pendingDataLifetimeDays * 24 * 60 * 60 * 1000).toISOString();
+};
+
+/** Review: the questions to the review table; the row ends `pending_data` and frees its slot. */
+export const reviewRow = async (
+  ports: Pick<PipelinePorts, 'clock' | 'service' | 'batches' | 'reviews'>,
+  config: RowStepConfig,
+  input: unknown,
+): Promise<RowStep> => {
+  const state = RowState.parse(input);
+  const run = runOf(state);
+  const c = await ports.service.getClassification(run.classification_id);
+  const now = ports.clock.now();
+  if (c.status !== 'pending_data') {
+    return routeClassification(c, {
+      attempt: state.attempt,
+      submittedAt: run.submitted_at,
+      now,
+      timeScale: config.timeScale,
+    });
+  }
+  const row = await loadRow(ports.batches, state.batch_id, state.row);
+  // Written once: a retried Review must not reset an item someone has started answering.
+  if (!(await ports.reviews.get(c.id))) {
+    const provisional = c.candidates_are_provisional
+      ? ([...c.candidates].sort((a, b) => a.rank - b.rank)[0] ?? null)
+      : null;
+    const item: ReviewItem = {
+      classification_id: c.id,
+      batch_id: state.batch_id,
+      row: state.row,
+      sku: row.product?.sku ?? null,
+      external_reference: c.external_reference ?? row.product?.external_reference ?? null,
+      description: row.product?.description ?? c.description,
+      questions: c.questions,
+      provisional_ncm: provisional?.ncm ?? null,
+      provisional_confidence: provisional?.confidence ?? null,
+      abandons_at: abandonsAt(c, now),
+      state: 'pending',
+      created_at: now.toISOString(),
+    };
+    await ports.reviews.put(item);
+  }
+  return finalStep(pendingResult(c, { appUrl: row.app_url ?? null }), run);
+};
+
+// ---------------------------------------------------------------------------
+// Complete, and its stand-in for executions that died
+// ---------------------------------------------------------------------------
+
+export type CompleteReport = {
+  batch_id: string;
+  row: number;
+  /**
+   * `final`: the row has its result (now or already); `requeue`: the row is back in the
+   * queue; `superseded`: a later dispatch owns the row and nothing of it was changed.
+   */
+  outcome: 'final' | 'requeue' | 'superseded';
+  /** The row's status after this call. */
+  status: RowStatus;
+  /** Whether this call changed the row (false for a retried or late Complete). */
+  changed: boolean;
+  batchComplete: boolean;
+  woke: boolean;
+  leaseReleased: boolean;
+  kicked: boolean;
+};
+
+type FinishReport = { changed: boolean; batchComplete: boolean; woke: boolean };
+
+const finishRowReporting = async (
+  ports: Pick<PipelinePorts, 'clock' | 'batches' | 'waiters'>,
+  batchId: string,
+  row: number,
+  result: RowResult,
+): Promise<FinishReport> => {
+  const at = ports.clock.now().toISOString();
+  const changed = await ports.batches.updateRow(
+    batchId,
+    row,
+    { status: result.status, result, finished_at: at, updated_at: at },
+    { onlyIfNotFinal: true },
+  );
+  // Counted whether or not this call wrote the result: a retry after a crash between the
+  // two writes must still count the row (a set ADD: counting twice is counting once).
+  const done = await ports.batches.markRowDone(batchId, row);
+  // Every call that sees the batch complete wakes it: a retry may be the only one left to
+  // do it, and waking an already woken token is a no-op (BatchWaiters).
+  if (done.batchComplete && done.taskToken) {
+    await ports.waiters.wake(done.taskToken, { batch_id: batchId });
+    return { changed, batchComplete: true, woke: true };
+  }
+  return { changed, batchComplete: done.batchComplete, woke: false };
+};
+
+/** Gives a row its final result (only if it has none), counts it done and wakes the batch if it was the last. */
+export const finishRow = async (
+  ports: Pick<PipelinePorts, 'clock' | 'batches' | 'waiters'>,
+  batchId: string,
+  row: number,
+  result: RowResult,
+): Promise<void> => {
+  await finishRowReporting(ports, batchId, row, result);
+};
+
+/** What this execution reports: its outcome, a caught error, or the absence of both. */
+const outcomeOf = (state: RowState): RowOutcome => {
+  const classificationId = state.step?.classification_id;
+  const extra = classificationId ? { classification_id: classificationId } : {};
+  if (state.error) {
+    const cause = state.error.Cause ? scrubErrorText(state.error.Cause) : '';
+    const detail = cause
+      ? `${scrubErrorText(state.error.Error)}: ${cause}`
+      : scrubErrorText(state.error.Error);
+    return { kind: 'final', result: errorResult(detail, extra) };
+  }
+  if (state.step?.outcome) return state.step.outcome;
+  return { kind: 'final', result: errorResult('row workflow ended without an outcome', extra) };
+};
+
+const kickSafely = async (kick: PipelinePorts['kick']): Promise<boolean> => {
+  try {
+    await kick.kick();
+    return true;
+  } catch {
+    // The one-minute schedule is the safety net (property 3): a lost kick only delays.
+    return false;
+  }
+};
+
+/**
+ * Complete: the end of every path of the Row workflow.
+ *
+ *   final   ─▶ result on the row (once) ─▶ product cache ─▶ count done ─▶ wake batch if last
+ *   requeue ─▶ release lease ─▶ row queued (attempt, dispatch) ─▶ message with delay
+ *   always  ─▶ release the lease, kick the dispatcher
+ *
+ * A requeue releases before it updates the row: once the row names the next dispatch, the
+ * lease of this attempt may already belong to it (same attempt, same holder), so a retried
+ * Complete that finds the row moved on must not release it again.
+ */
+export const completeRow = async (
+  ports: Pick<PipelinePorts, 'clock' | 'queue' | 'batches' | 'cache' | 'leases' | 'waiters' | 'kick'>,
+  input: unknown,
+): Promise<CompleteReport> => {
+  const state = RowState.parse(input);
+  const outcome = outcomeOf(state);
+  const row = await loadRow(ports.batches, state.batch_id, state.row);
+  const base = { batch_id: state.batch_id, row: state.row };
+  const now = () => ports.clock.now().toISOString();
+
+  let report: Omit<CompleteReport, 'kicked'>;
+  if (isSuperseded(row, state)) {
+    // This Complete ran before (or a late execution ends): the row is a later dispatch's.
+    // The one thing left may be the message of an interrupted requeue.
+    const requeueInterrupted =
+      outcome.kind === 'requeue' &&
+      row.status === 'queued' &&
+      row.attempt === outcome.attempt &&
+      row.dispatch === outcome.dispatch;
+    if (requeueInterrupted) {
+      await ports.queue.send([
+        {
+          message: {
+            batch_id: state.batch_id,
+            row: state.row,
+            attempt: outcome.attempt,
+            dispatch: outcome.dispatch,
+          },
+          delaySeconds: outcome.delay_seconds,
+        },
+      ]);
+    }
+    // Another attempt holds another lease: ours can go. The same attempt shares our holder.
+    const leaseReleased = row.attempt !== state.attempt ? await ports.leases.release(state.holder) : false;
+    report = {
+      ...base,
+      outcome: requeueInterrupted ? 'requeue' : 'superseded',
+      status: row.status,
+      changed: false,
+      batchComplete: false,
+      woke: false,
+      leaseReleased,
+    };
+  } else if (outcome.kind === 'requeue' && !isOutputStatus(row.status)) {
+    const leaseReleased = await ports.leases.release(state.holder);
+    const changed = await ports.batches.updateRow(
+      state.batch_id,
+      state.row,
+      { status: 'queued', attempt: outcome.attempt, dispatch: outcome.dispatch, updated_at: now() },
+      { onlyIfNotFinal: true },
+    );
+    if (changed) {
+      await ports.queue.send([
+        {
+          message: {
+            batch_id: state.batch_id,
+            row: state.row,
+            attempt: outcome.attempt,
+            dispatch: outcome.dispatch,
+          },
+          delaySeconds: outcome.delay_seconds,
+        },
+      ]);
+    }
+    report = {
+      ...base,
+      outcome: 'requeue',
+      status: changed ? 'queued' : row.status,
+      changed,
+      batchComplete: false,
+      woke: false,
+      leaseReleased,
+    };
+  } else {
+    // A row already final keeps its result: a late or repeated Complete only makes sure
+    // what follows a result (cache, count, wake) has happened.
+    // (A requeue outcome reaches here only when the row is already final.)
+    const result =
+      isOutputStatus(row.status) || outcome.kind !== 'final' ? storedResult(row) : outcome.result;
+    const classificationId = result.classification_id ?? row.classification_id;
+    if (result.status === 'resolved' && row.product_key && row.fingerprint && classificationId) {
+      await ports.cache.put({
+        product_key: row.product_key,
+        fingerprint: row.fingerprint,
+        classification_id: classificationId,
+        resolved_at: row.finished_at ?? now(),
+        result,
+        pdf_key: result.verdict_pdf
+          ? `${DEFAULT_OUTBOX_PREFIX}${state.batch_id}/${result.verdict_pdf}`
+          : null,
+        batch_id: state.batch_id,
+      });
+    }
+    const finished = await finishRowReporting(ports, state.batch_id, state.row, result);
+    const leaseReleased = await ports.leases.release(state.holder);
+    report = { ...base, outcome: 'final', status: result.status, ...finished, leaseReleased };
+  }
+  return { ...report, kicked: await kickSafely(ports.kick) };
+};
+
+/** EventBridge "Step Functions Execution Status Change" (only the fields used). */
+const ExecutionStatusChange = z.object({
+  detail: z.object({
+    status: z.string(),
+    input: z.string().nullish(),
+    error: z.string().nullish(),
+    cause: z.string().nullish(),
+  }),
+});
+
+const ENDED_WITHOUT_COMPLETE = new Set(['FAILED', 'TIMED_OUT', 'ABORTED']);
+
+/**
+ * A Row execution that ended without reaching Complete (failed outside a Catch, timed
+ * out, aborted): the row becomes `error` unless it already has a result or a later
+ * dispatch owns it, and the lease is released (property 1). Null for other statuses.
+ */
+export const rowExecutionEnded = async (
+  ports: Pick<PipelinePorts, 'clock' | 'queue' | 'batches' | 'cache' | 'leases' | 'waiters' | 'kick'>,
+  event: unknown,
+): Promise<CompleteReport | null> => {
+  const { detail } = ExecutionStatusChange.parse(event);
+  if (!ENDED_WITHOUT_COMPLETE.has(detail.status)) return null;
+  if (!detail.input) throw new Error(`Row execution ${detail.status} without its input in the event`);
+  const input = RowState.parse(JSON.parse(detail.input));
+  return completeRow(ports, {
+    batch_id: input.batch_id,
+    row: input.row,
+    attempt: input.attempt,
+    dispatch: input.dispatch,
+    row_key: input.row_key,
+    holder: input.holder,
+    error: { Error: `Row workflow ${detail.status}`, ...(detail.error ? { Cause: detail.error } : {}) },
+  });
+};
