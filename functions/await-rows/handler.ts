@@ -1,0 +1,15 @@
+/**
+ * Batch workflow, WaitForRows (.waitForTaskToken): keeps the task token on the batch record
+ * so the last row can wake the workflow. The token is a secret: it is never logged.
+ */
+import { awaitRows } from '../../shared/pipeline/await-rows.js';
+import { logger, ports } from '../runtime.js';
+
+export const handler = async (event: unknown) => {
+  const result = await awaitRows(
+    { batches: ports.batches(), waiters: ports.waiters() },
+    event as Parameters<typeof awaitRows>[1],
+  );
+  logger.info('batch waiting for its rows', { ...result });
+  return result;
+};

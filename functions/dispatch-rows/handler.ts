@@ -1,0 +1,34 @@
+/**
+ * The dispatcher: fills free slots of the organisation's cap with queued rows. Invoked by a
+ * finishing row (kick), by Prepare, and every minute by a schedule; the event is not read.
+ */
+
+import { ALARM_LOG_FIELDS } from '../../infra/contract.js';
+import { dispatchRows } from '../../shared/pipeline/dispatch-rows.js';
+import { capOverride, LEASE_TTL_MS, logger, ports, service, timeScale } from '../runtime.js';
+
+/** Well inside the function's timeout, so a run never dies holding received messages. */
+const MAX_RUNTIME_MS = 40_000;
+
+export const handler = async () => {
+  const report = await dispatchRows(
+    {
+      clock: ports.clock,
+      service: await service(),
+      queue: ports.queue(),
+      batches: ports.batches(),
+      leases: ports.leases(),
+      workflows: ports.workflows(),
+      waiters: ports.waiters(),
+    },
+    {
+      capOverride: capOverride(),
+      leaseTtlMs: LEASE_TTL_MS,
+      timeScale: timeScale(),
+      maxRuntimeMs: MAX_RUNTIME_MS,
+    },
+  );
+  // The alarm on leases held past their expiry reads this field (infra/alarms.ts).
+  logger.info('dispatch finished', { ...report, [ALARM_LOG_FIELDS.leasesRecovered]: report.recovered });
+  return report;
+};

@@ -1,0 +1,21 @@
+/**
+ * EventBridge: a Row workflow execution FAILED, TIMED_OUT or was ABORTED before Complete
+ * ran. Ends the row as `error` and releases its lease, so neither the row nor the slot leaks.
+ */
+import { ALARM_LOG_FIELDS } from '../../infra/contract.js';
+import { rowExecutionEnded } from '../../shared/pipeline/row-steps.js';
+import { completionPorts } from '../completion-ports.js';
+import { logger } from '../runtime.js';
+
+export const handler = async (event: unknown) => {
+  const report = await rowExecutionEnded(completionPorts(), event);
+  if (report) {
+    logger.warn('row workflow ended without completing', {
+      ...report,
+      ...(report.outcome === 'final' && report.changed
+        ? { [ALARM_LOG_FIELDS.rowStatus]: report.status }
+        : {}),
+    });
+  }
+  return report;
+};
