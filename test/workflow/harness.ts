@@ -1,0 +1,292 @@
+/**
+ * Runs the synthesized Batch and Row workflow definitions in aws-local-stepfunctions, with
+ * each Task state wired to its use case over in-memory ports and the real sandbox over HTTP.
+ *
+ *   drop(file) ─▶ Batch workflow (Prepare ─▶ WaitForRows ─▶ Finalize)
+ *                   │ kick                       ▲ wake(token)
+ *                   ▼                            │
+ *               dispatcher ─▶ Row workflow per row attempt (Submit ─▶ Wait ─▶ Poll … ─▶ Complete)
+ *
+ * What AWS would do around the workflows is done here the same way: the dispatcher runs on
+ * every kick and on a short "schedule"; a Row execution that fails is reported to
+ * `rowExecutionEnded` as the EventBridge rule would; `waitForTaskToken` resolves when the
+ * last row wakes it. Waits are shortened by `waitTimeOverrides`; nothing sleeps.
+ */
+import '../../local/polyfills.js';
+import { randomUUID } from 'node:crypto';
+import { Template } from 'aws-cdk-lib/assertions';
+import { ExecutionError, StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
+import { buildApp } from '../../infra/app.js';
+import { type AslDefinition, renderStateMachineDefinitions } from '../../infra/definitions.js';
+import { type Sandbox, startSandbox } from '../../local/sandbox/index.js';
+import { awaitRows } from '../../shared/pipeline/await-rows.js';
+import { dispatchRows } from '../../shared/pipeline/dispatch-rows.js';
+import { finalizeBatch } from '../../shared/pipeline/finalize-batch.js';
+import type { BatchWaiters, ClassificationService, RowWorkflows } from '../../shared/pipeline/ports.js';
+import { prepareBatch } from '../../shared/pipeline/prepare-batch.js';
+import type { RowExecutionInput } from '../../shared/pipeline/records.js';
+import {
+  completeRow,
+  pollRow,
+  type RowStepConfig,
+  reviewRow,
+  rowExecutionEnded,
+  storeRow,
+  submitRow,
+} from '../../shared/pipeline/row-steps.js';
+import { createTcsClient } from '../../shared/tcs/client.js';
+import {
+  countingKick,
+  memoryBatchEvents,
+  memoryBatchStore,
+  memoryObjectStore,
+  memoryProductCache,
+  memoryReviewStore,
+  memoryRowQueue,
+  memorySlotLeases,
+} from '../helpers/memory-ports.js';
+
+type Definitions = { batch: AslDefinition; row: AslDefinition };
+let definitions: Definitions | undefined;
+
+/** The definitions exactly as `cdk synth` writes them (bundling off: no bundle is run here). */
+export const synthesizedDefinitions = (): Definitions => {
+  if (!definitions) {
+    const built = buildApp({
+      context: { tcsBaseUrl: 'https://api.example.com/v1', 'aws:cdk:bundling-stacks': [] },
+      nag: false,
+    });
+    const rendered = renderStateMachineDefinitions(Template.fromStack(built.pipeline).toJSON());
+    definitions = { batch: rendered.batch, row: rendered.row };
+  }
+  return definitions;
+};
+
+type Json = Parameters<StateMachine['run']>[0];
+const asJson = (value: unknown): Json => JSON.parse(JSON.stringify(value ?? null)) as Json;
+
+export type HarnessOptions = {
+  /** Wraps the sandbox's client: the place to script a 429, an unknown status, a crash. */
+  service?: (real: ClassificationService) => ClassificationService;
+  /** @default 10 */
+  cap?: number;
+};
+
+export const startHarness = async (options: HarnessOptions = {}) => {
+  const sandbox: Sandbox = await startSandbox({ port: 0, timeScale: 0.002, log: 'silent', seed: 'workflow' });
+  const real = createTcsClient({
+    baseUrl: sandbox.baseUrl,
+    apiKey: sandbox.keys.classify,
+    retry: { retryRateLimited: false, baseDelayMs: 5, maxDelayMs: 20 },
+  });
+  const service = options.service ? options.service(real) : real;
+  const clock = { now: () => new Date() };
+  const objects = memoryObjectStore();
+  const queue = memoryRowQueue(clock);
+  const batches = memoryBatchStore();
+  const reviews = memoryReviewStore();
+  const cache = memoryProductCache();
+  const leases = memorySlotLeases();
+  const events = memoryBatchEvents();
+  const stepConfig: RowStepConfig = { leaseTtlMs: 60_000, timeScale: 0.002 };
+
+  /** Every lease release, in order, with the holders still held after it: for "released on every path". */
+  const releases: string[] = [];
+  const release = leases.release.bind(leases);
+  leases.release = async (holder) => {
+    releases.push(holder);
+    return release(holder);
+  };
+
+  const tokens = new Map<string, (output: unknown) => void>();
+  const waiters: BatchWaiters & { woken: string[] } = {
+    woken: [],
+    wake: async (taskToken, output) => {
+      const resolve = tokens.get(taskToken);
+      if (!resolve) return; // already woken or unknown: waking is idempotent
+      tokens.delete(taskToken);
+      waiters.woken.push(output.batch_id);
+      resolve(output);
+    },
+  };
+
+  const { batch: batchDefinition, row: rowDefinition } = synthesizedDefinitions();
+  const batchMachine = new StateMachine(batchDefinition as unknown as StateMachineDefinition, {
+    validationOptions: { checkArn: true },
+  });
+  const rowMachine = new StateMachine(rowDefinition as unknown as StateMachineDefinition, {
+    validationOptions: { checkArn: true },
+  });
+
+  const completionPorts = () => ({ clock, queue, batches, cache, leases, waiters, kick });
+  const executions = new Map<string, { input: RowExecutionInput; status: string; done: Promise<void> }>();
+  const failures: unknown[] = [];
+  /** Tests set these to act at a point of the run. */
+  const hooks: { rowExecutionFailed?: (name: string) => void } = {};
+
+  const workflows: RowWorkflows & { started: string[] } = {
+    started: [],
+    start: async (name, input) => {
+      if (executions.has(name)) return 'already_started';
+      workflows.started.push(name);
+      const run = rowMachine.run(asJson(input), {
+        overrides: {
+          taskResourceLocalHandlers: {
+            Submit: async (state) =>
+              asJson(await submitRow({ clock, service, objects, batches }, stepConfig, state)),
+            Poll: async (state) =>
+              asJson(await pollRow({ clock, service, batches, leases }, stepConfig, state)),
+            Store: async (state) =>
+              asJson(await storeRow({ clock, service, objects, batches }, stepConfig, state)),
+            Review: async (state) =>
+              asJson(await reviewRow({ clock, service, batches, reviews }, stepConfig, state)),
+            Complete: async (state) => asJson(await completeRow(completionPorts(), state)),
+          },
+          waitTimeOverrides: { WaitForRun: 5 },
+          retryIntervalOverrides: { Submit: 1, Poll: 1, Store: 1, Review: 1, Complete: 1 },
+        },
+      });
+      const record = { input, status: 'RUNNING', done: Promise.resolve() };
+      record.done = run.result.then(
+        () => {
+          record.status = 'SUCCEEDED';
+        },
+        async (error: unknown) => {
+          record.status = 'FAILED';
+          hooks.rowExecutionFailed?.(name);
+          // The EventBridge rule on Row executions that FAILED / TIMED_OUT / ABORTED.
+          const cause = error instanceof ExecutionError ? error.message : String(error);
+          try {
+            await rowExecutionEnded(completionPorts(), {
+              'detail-type': 'Step Functions Execution Status Change',
+              source: 'aws.states',
+              detail: { status: 'FAILED', name, input: JSON.stringify(input), error: cause },
+            });
+          } catch (failure) {
+            failures.push(failure);
+          }
+        },
+      );
+      executions.set(name, record);
+      return 'started';
+    },
+  };
+
+  // One dispatcher run at a time, as a reserved concurrency of 1 would (several would also be safe).
+  let dispatching: Promise<unknown> = Promise.resolve();
+  const dispatch = () => {
+    dispatching = dispatching
+      .then(() =>
+        dispatchRows(
+          { clock, service, queue, batches, leases, workflows, waiters },
+          { capOverride: options.cap ?? null, leaseTtlMs: 60_000, timeScale: 0.002, maxRuntimeMs: 5_000 },
+        ),
+      )
+      .catch((error: unknown) => failures.push(error));
+    return dispatching;
+  };
+  const kick = countingKick();
+  const countKick = kick.kick;
+  kick.kick = async () => {
+    await countKick();
+    void dispatch();
+  };
+
+  /** Drops `inbox/<name>/<file>` (and its sheets, options) and returns the S3 event AWS would send. */
+  const drop = (
+    batchName: string,
+    fileName: string,
+    bytes: Uint8Array | string,
+    extra: Record<string, Uint8Array | string> = {},
+  ) => {
+    for (const [relative, body] of Object.entries(extra)) objects.set(`inbox/${batchName}/${relative}`, body);
+    const key = `inbox/${batchName}/${fileName}`;
+    objects.set(key, bytes);
+    const stored = objects.objects.get(key);
+    return {
+      version: '0',
+      id: randomUUID(),
+      'detail-type': 'Object Created',
+      source: 'aws.s3',
+      time: new Date().toISOString(),
+      region: 'us-east-1',
+      detail: {
+        bucket: { name: 'input-bucket' },
+        object: { key, size: stored?.bytes.byteLength ?? 0, etag: `etag-v${stored?.version ?? 0}` },
+      },
+    };
+  };
+
+  /** Runs one Batch workflow execution to its end, with the dispatcher's schedule running meanwhile. */
+  const runBatch = async (event: unknown) => {
+    const executionId = `arn:aws:states:us-east-1:000000000000:execution:batch:${randomUUID()}`;
+    const taskToken = `token-${randomUUID()}`;
+    const schedule = setInterval(() => void dispatch(), 25);
+    try {
+      const run = batchMachine.run(asJson(event), {
+        context: {
+          Execution: {
+            Id: executionId,
+            Name: executionId.split(':').at(-1),
+            StartTime: new Date().toISOString(),
+          },
+          Task: { Token: taskToken },
+        } as never,
+        overrides: {
+          taskResourceLocalHandlers: {
+            Prepare: async (input) =>
+              asJson(
+                await prepareBatch({ clock, service, objects, queue, batches, cache, kick }, input as never),
+              ),
+            WaitForRows: async (input) => {
+              const payload = (input as { Payload: { batch_id: string; task_token: string } }).Payload;
+              const woken = new Promise((resolve) => tokens.set(payload.task_token, resolve));
+              await awaitRows({ batches, waiters }, payload);
+              return asJson(await woken);
+            },
+            Finalize: async (input) =>
+              asJson(await finalizeBatch({ clock, objects, batches, reviews, events }, input)),
+          },
+          retryIntervalOverrides: { Prepare: 1, Finalize: 1 },
+        },
+      });
+      const output = (await run.result) as Record<string, unknown>;
+      await Promise.all([...executions.values()].map((execution) => execution.done));
+      await dispatching;
+      return output;
+    } finally {
+      clearInterval(schedule);
+    }
+  };
+
+  const rowsOf = async (batchId: string) => {
+    const rows = [];
+    for await (const row of batches.listRows(batchId)) rows.push(row);
+    return rows;
+  };
+
+  return {
+    sandbox,
+    service,
+    objects,
+    queue,
+    batches,
+    reviews,
+    cache,
+    leases,
+    events,
+    waiters,
+    workflows,
+    executions,
+    releases,
+    failures,
+    hooks,
+    kick,
+    drop,
+    runBatch,
+    rowsOf,
+    close: () => sandbox.close(),
+  };
+};
+
+export type Harness = Awaited<ReturnType<typeof startHarness>>;
