@@ -1,0 +1,81 @@
+import { Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import type { IConstruct } from 'constructs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../infra/app.js';
+import { type Synthesized, synthesize, TEST_CONTEXT } from './synth.js';
+
+let synth: Synthesized;
+
+beforeAll(() => {
+  // With nag on: synthesis itself fails on an unacknowledged finding.
+  synth = synthesize();
+});
+
+type Acknowledgement = { path: string; id: string; reason: string };
+
+/**
+ * Every cdk-nag acknowledgement in the tree, from the metadata Validations.acknowledge() records.
+ * CDK acknowledges some of its own CloudFormation-Validate rules; those are not ours.
+ */
+const acknowledgements = (root: IConstruct): Acknowledgement[] =>
+  root.node.findAll().flatMap((construct) =>
+    construct.node.metadata
+      .filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+      .flatMap((entry) =>
+        Object.entries(entry.data as Record<string, string>).map(([id, reason]) => ({
+          path: construct.node.path,
+          id: id.replace(/^annotation::/i, ''),
+          reason,
+        })),
+      )
+      .filter(({ id }) => !id.startsWith('CloudFormation-Validate::')),
+  );
+
+/** The pack with acknowledgements ignored: every finding there is. */
+class EveryFinding extends AwsSolutionsChecks {}
+(EveryFinding.prototype as unknown as { isAcknowledged: () => boolean }).isAcknowledged = () => false;
+
+describe('cdk-nag AwsSolutions', () => {
+  it('finds nothing unacknowledged in the synthesized app', () => {
+    const report = new AwsSolutionsChecks(synth.built.app).validateScope(synth.built.app);
+    expect(report.violations.map((violation) => violation.ruleName)).toEqual([]);
+    expect(report.success).toBe(true);
+  });
+
+  it('finds nothing before synthesis either: finding ids do not depend on the phase', () => {
+    const { app } = buildApp({ context: { 'aws:cdk:bundling-stacks': [] }, nag: false });
+    expect(new AwsSolutionsChecks(app).validateScope(app).violations).toEqual([]);
+  });
+
+  it('every acknowledgement names one finding, of an expected rule, with a reason', () => {
+    const all = acknowledgements(synth.built.app);
+    expect(all.length).toBeGreaterThan(0);
+    for (const { id, reason } of all) {
+      expect(id).toMatch(/^AwsSolutions-(IAM5\[(Resource|Action)::.+\]|SMG4|SQS3)$/);
+      expect(reason.length, id).toBeGreaterThanOrEqual(40);
+      expect(reason, id).not.toContain(id);
+    }
+    // The resource-level IAM5 wildcards: objects under a prefix, index ARNs, function versions,
+    // and "*" only where AWS offers no resource-level permission (workflow logs and X-Ray).
+    const resources = [...new Set(all.map(({ id }) => /Resource::(.*)\]$/.exec(id)?.[1]).filter(Boolean))];
+    for (const resource of resources) {
+      expect(resource).toMatch(/\/inbox\/\*$|\/outbox\/\*$|\/index\/\*$|\.Arn>:\*$|^\*$/);
+    }
+  });
+
+  it('every acknowledgement is in use: the finding it names exists below where it is recorded', () => {
+    const { app } = buildApp({ context: { ...TEST_CONTEXT }, nag: false });
+    const findings = new EveryFinding(app).validateScope(app).violations.flatMap((violation) =>
+      violation.violatingResources.map((resource) => ({
+        id: violation.ruleName,
+        path: resource.constructPath,
+      })),
+    );
+    const unused = acknowledgements(app).filter(
+      (ack) =>
+        !findings.some((finding) => finding.id === ack.id && (finding.path ?? '').startsWith(ack.path)),
+    );
+    expect(unused).toEqual([]);
+  });
+});

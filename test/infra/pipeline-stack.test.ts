@@ -1,0 +1,545 @@
+import type { CfnElement, Stack } from 'aws-cdk-lib';
+import { Match } from 'aws-cdk-lib/assertions';
+import type { IConstruct } from 'constructs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  ALARM_LOG_FIELDS,
+  HANDLER_NAMES,
+  type HandlerName,
+  PIPELINE_METRICS,
+  SERVICE_NAME,
+} from '../../infra/contract.js';
+import { INPUT_KEY_PATTERNS } from '../../infra/pipeline-stack.js';
+import { ROWS_QUEUE_VISIBILITY } from '../../infra/stateful-stack.js';
+import {
+  type CfnTemplate,
+  exportsOf,
+  functionLogicalIds,
+  type Reach,
+  reachOfRole,
+  renderReference,
+  resourcesOfType,
+  roleOfFunction,
+  type Synthesized,
+  synthesize,
+  TEST_CONTEXT,
+} from './synth.js';
+
+let synth: Synthesized;
+let json: CfnTemplate;
+let exports: Map<string, string>;
+let functionIds: Record<HandlerName, string>;
+
+const logicalId = (stack: Stack, construct: IConstruct) =>
+  stack.getLogicalId((construct.node.defaultChild ?? construct) as CfnElement);
+
+beforeAll(() => {
+  synth = synthesize();
+  json = synth.pipelineJson;
+  exports = exportsOf(synth.statefulJson);
+  functionIds = functionLogicalIds(json);
+});
+
+const functionProperties = (name: HandlerName) => {
+  const properties = json.Resources[functionIds[name]]?.Properties;
+  if (!properties) throw new Error(`no function ${name}`);
+  return properties as {
+    Runtime: string;
+    Architectures: string[];
+    Handler: string;
+    Timeout: number;
+    Environment: { Variables: Record<string, unknown> };
+    LoggingConfig: { LogGroup: unknown };
+  };
+};
+
+/** shared/pipeline/README.md, "Environment of the handlers", row by row. */
+const ENVIRONMENT: Record<HandlerName, string[]> = {
+  'prepare-batch': [
+    'BUCKET_NAME',
+    'BATCH_TABLE',
+    'CACHE_TABLE',
+    'ROWS_QUEUE_URL',
+    'DISPATCHER_FUNCTION_NAME',
+    'TCS_BASE_URL',
+    'TCS_API_KEY_SECRET_ARN',
+  ],
+  'await-rows': ['BATCH_TABLE'],
+  'finalize-batch': ['BUCKET_NAME', 'BATCH_TABLE', 'REVIEW_TABLE', 'EVENT_BUS_NAME'],
+  'dispatch-rows': [
+    'BATCH_TABLE',
+    'LEASE_TABLE',
+    'LEASE_SCOPE',
+    'ROWS_QUEUE_URL',
+    'ROW_STATE_MACHINE_ARN',
+    'TCS_BASE_URL',
+    'TCS_API_KEY_SECRET_ARN',
+    'CAP_OVERRIDE',
+  ],
+  'row-submit': ['BUCKET_NAME', 'BATCH_TABLE', 'TCS_BASE_URL', 'TCS_API_KEY_SECRET_ARN'],
+  'row-poll': ['BATCH_TABLE', 'LEASE_TABLE', 'LEASE_SCOPE', 'TCS_BASE_URL', 'TCS_API_KEY_SECRET_ARN'],
+  'row-store': ['BUCKET_NAME', 'BATCH_TABLE', 'TCS_BASE_URL', 'TCS_API_KEY_SECRET_ARN'],
+  // Not in the README's table, but its handler reads the classification (functions/row-review).
+  'row-review': ['BATCH_TABLE', 'REVIEW_TABLE', 'TCS_BASE_URL', 'TCS_API_KEY_SECRET_ARN'],
+  'row-complete': [
+    'BATCH_TABLE',
+    'CACHE_TABLE',
+    'LEASE_TABLE',
+    'LEASE_SCOPE',
+    'ROWS_QUEUE_URL',
+    'DISPATCHER_FUNCTION_NAME',
+  ],
+  // Completes a row with row-complete's ports (functions/completion-ports.ts), cache and queue included.
+  'row-execution-ended': [
+    'BATCH_TABLE',
+    'CACHE_TABLE',
+    'LEASE_TABLE',
+    'LEASE_SCOPE',
+    'ROWS_QUEUE_URL',
+    'DISPATCHER_FUNCTION_NAME',
+  ],
+};
+
+describe('pipeline stack: functions', () => {
+  it('there is one per handler, Node 22 or newer on arm64, with a bounded timeout', () => {
+    expect(resourcesOfType(json, 'AWS::Lambda::Function')).toHaveLength(HANDLER_NAMES.length);
+    for (const name of HANDLER_NAMES) {
+      const properties = functionProperties(name);
+      const major = Number(/^nodejs(\d+)\.x$/.exec(properties.Runtime)?.[1]);
+      expect(major, name).toBeGreaterThanOrEqual(22);
+      expect(properties.Architectures, name).toEqual(['arm64']);
+      expect(properties.Handler, name).toBe('index.handler');
+      expect(properties.Timeout, name).toBeLessThanOrEqual(900);
+    }
+  });
+
+  it('each has exactly the environment its README row names, and the service name', () => {
+    for (const name of HANDLER_NAMES) {
+      const variables = functionProperties(name).Environment.Variables;
+      expect(Object.keys(variables).sort(), name).toEqual(
+        [...ENVIRONMENT[name], 'POWERTOOLS_SERVICE_NAME', 'NODE_OPTIONS'].sort(),
+      );
+      expect(variables.POWERTOOLS_SERVICE_NAME).toBe(SERVICE_NAME);
+    }
+  });
+
+  it('names resources by reference and carries the secret ARN, never a key', () => {
+    const secretRef = `<${logicalId(synth.built.stateful, synth.built.stateful.apiKeySecret)}>`;
+    for (const name of HANDLER_NAMES) {
+      const variables = functionProperties(name).Environment.Variables;
+      for (const [variable, value] of Object.entries(variables)) {
+        expect(variable, name).not.toMatch(/API_KEY$|SECRET$|TOKEN/);
+        if (typeof value === 'string') {
+          // Literal values are names and settings, never a secret-looking string.
+          expect(value, `${name} ${variable}`).not.toMatch(/^[A-Za-z0-9_-]{24,}$/);
+          expect(value, `${name} ${variable}`).not.toMatch(/PLACEHOLDER|^sk_|^tcs_/i);
+        }
+      }
+      if ('TCS_API_KEY_SECRET_ARN' in variables) {
+        expect(renderReference(variables.TCS_API_KEY_SECRET_ARN, exports), name).toBe(secretRef);
+        expect(variables.TCS_BASE_URL).toBe(TEST_CONTEXT.tcsBaseUrl);
+      }
+    }
+    const dispatch = functionProperties('dispatch-rows').Environment.Variables;
+    expect(dispatch.CAP_OVERRIDE).toBe(String(TEST_CONTEXT.capOverride));
+    expect(dispatch.LEASE_SCOPE).toBe(TEST_CONTEXT.leaseScope);
+    expect(renderReference(dispatch.ROW_STATE_MACHINE_ARN, exports)).toMatch(
+      /:states:\{AWS::Region\}:\{AWS::AccountId\}:stateMachine:NcmBatchClassifier-Pipeline-row-workflow$/,
+    );
+    expect(functionProperties('finalize-batch').Environment.Variables.EVENT_BUS_NAME).toBe('default');
+  });
+
+  it('each logs to its own log group, kept per the retention context', () => {
+    const logGroups = new Set<string>();
+    for (const name of HANDLER_NAMES) {
+      const group = renderReference(functionProperties(name).LoggingConfig.LogGroup, exports);
+      logGroups.add(group);
+      const groupId = /^<(\w+)>$/.exec(group)?.[1] ?? '';
+      expect(json.Resources[groupId]?.Properties?.RetentionInDays, name).toBe(TEST_CONTEXT.retentionDays);
+    }
+    expect(logGroups.size).toBe(HANDLER_NAMES.length);
+  });
+
+  it('the dispatcher finishes before a message it received becomes visible again, and is never retried', () => {
+    expect(functionProperties('dispatch-rows').Timeout).toBeLessThan(ROWS_QUEUE_VISIBILITY.toSeconds());
+    synth.pipeline.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      FunctionName: { Ref: functionIds['dispatch-rows'] },
+      MaximumRetryAttempts: 0,
+    });
+  });
+});
+
+// --- What each function's role reaches. ---------------------------------------------------------
+
+const ACCESS = {
+  logs: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+  s3Read: ['s3:GetBucket*', 's3:GetObject*', 's3:List*'],
+  s3Put: [
+    's3:Abort*',
+    's3:PutObject',
+    's3:PutObjectLegalHold',
+    's3:PutObjectRetention',
+    's3:PutObjectTagging',
+    's3:PutObjectVersionTagging',
+  ],
+  tableRead: [
+    'dynamodb:BatchGetItem',
+    'dynamodb:ConditionCheckItem',
+    'dynamodb:DescribeTable',
+    'dynamodb:GetItem',
+    'dynamodb:GetRecords',
+    'dynamodb:GetShardIterator',
+    'dynamodb:Query',
+    'dynamodb:Scan',
+  ],
+  tableWrite: ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+  sqsSend: ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'],
+  sqsConsume: [
+    'sqs:ChangeMessageVisibility',
+    'sqs:DeleteMessage',
+    'sqs:GetQueueAttributes',
+    'sqs:GetQueueUrl',
+    'sqs:ReceiveMessage',
+  ],
+  secretRead: ['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue'],
+  invoke: ['lambda:InvokeFunction'],
+  startExecution: ['states:StartExecution'],
+  sendTaskSuccess: ['states:SendTaskSuccess'],
+  putEvents: ['events:PutEvents'],
+} as const;
+type Access = keyof typeof ACCESS;
+
+const tableRW: Access[] = ['tableRead', 'tableWrite'];
+
+/** resource → kinds of access, per function. `ownLogs` is the function's own log group. */
+const EXPECTED_REACH: Record<HandlerName, Record<string, Access[]>> = {
+  'prepare-batch': {
+    ownLogs: ['logs'],
+    bucket: ['s3Read'],
+    'bucket/inbox/*': ['s3Read'],
+    batchTable: tableRW,
+    cacheTable: ['tableRead'],
+    rowsQueue: ['sqsSend'],
+    'dispatch-rows': ['invoke'],
+    'dispatch-rows:*': ['invoke'],
+    apiKeySecret: ['secretRead'],
+  },
+  'await-rows': { ownLogs: ['logs'], batchTable: tableRW, batchWorkflow: ['sendTaskSuccess'] },
+  'finalize-batch': {
+    ownLogs: ['logs'],
+    bucket: ['s3Read'],
+    'bucket/outbox/*': ['s3Read', 's3Put'],
+    batchTable: tableRW,
+    reviewTable: ['tableRead'],
+    'reviewTable/index/*': ['tableRead'],
+    defaultBus: ['putEvents'],
+  },
+  'dispatch-rows': {
+    ownLogs: ['logs'],
+    batchTable: tableRW,
+    leaseTable: tableRW,
+    rowsQueue: ['sqsConsume'],
+    apiKeySecret: ['secretRead'],
+    rowWorkflow: ['startExecution'],
+    batchWorkflow: ['sendTaskSuccess'],
+  },
+  'row-submit': {
+    ownLogs: ['logs'],
+    bucket: ['s3Read'],
+    'bucket/inbox/*': ['s3Read'],
+    batchTable: tableRW,
+    apiKeySecret: ['secretRead'],
+  },
+  'row-poll': { ownLogs: ['logs'], batchTable: tableRW, leaseTable: tableRW, apiKeySecret: ['secretRead'] },
+  'row-store': {
+    ownLogs: ['logs'],
+    'bucket/outbox/*': ['s3Put'],
+    batchTable: tableRW,
+    apiKeySecret: ['secretRead'],
+  },
+  'row-review': {
+    ownLogs: ['logs'],
+    batchTable: tableRW,
+    reviewTable: tableRW,
+    'reviewTable/index/*': tableRW,
+    apiKeySecret: ['secretRead'],
+  },
+  'row-complete': {
+    ownLogs: ['logs'],
+    batchTable: tableRW,
+    cacheTable: tableRW,
+    leaseTable: tableRW,
+    rowsQueue: ['sqsSend'],
+    'dispatch-rows': ['invoke'],
+    'dispatch-rows:*': ['invoke'],
+    batchWorkflow: ['sendTaskSuccess'],
+  },
+  'row-execution-ended': {
+    ownLogs: ['logs'],
+    batchTable: tableRW,
+    cacheTable: tableRW,
+    leaseTable: tableRW,
+    rowsQueue: ['sqsSend'],
+    'dispatch-rows': ['invoke'],
+    'dispatch-rows:*': ['invoke'],
+    batchWorkflow: ['sendTaskSuccess'],
+  },
+};
+
+describe('pipeline stack: least privilege', () => {
+  /** Logical id → the name the expectations use. */
+  let names: Map<string, string>;
+  const ARN_PREFIX = 'arn:{AWS::Partition}:';
+  const REGION_ACCOUNT = ':{AWS::Region}:{AWS::AccountId}:';
+
+  beforeAll(() => {
+    const { stateful, pipeline } = synth.built;
+    names = new Map([
+      [logicalId(stateful, stateful.bucket), 'bucket'],
+      [logicalId(stateful, stateful.batchTable), 'batchTable'],
+      [logicalId(stateful, stateful.reviewTable), 'reviewTable'],
+      [logicalId(stateful, stateful.cacheTable), 'cacheTable'],
+      [logicalId(stateful, stateful.leaseTable), 'leaseTable'],
+      [logicalId(stateful, stateful.rowsQueue), 'rowsQueue'],
+      [logicalId(stateful, stateful.rowsDeadLetterQueue), 'rowsDeadLetterQueue'],
+      [logicalId(stateful, stateful.apiKeySecret), 'apiKeySecret'],
+      [logicalId(pipeline, pipeline.batchWorkflow), 'batchWorkflow'],
+      [logicalId(pipeline, pipeline.rowWorkflow), 'rowWorkflow'],
+      ...HANDLER_NAMES.map((name): [string, string] => [functionIds[name], name]),
+    ]);
+  });
+
+  /** `<Bucket….Arn>/inbox/*` → `bucket/inbox/*`; a table's formatted ARN → `batchTable`. */
+  const friendly = (resource: string, self: HandlerName): string => {
+    const ownLogs = renderReference(functionProperties(self).LoggingConfig.LogGroup, exports);
+    if (resource === ownLogs.replace(/>$/, '.Arn>')) return 'ownLogs';
+    return resource
+      .replace(`${ARN_PREFIX}dynamodb${REGION_ACCOUNT}table/`, '')
+      .replace(
+        `${ARN_PREFIX}states${REGION_ACCOUNT}stateMachine:NcmBatchClassifier-Pipeline-row-workflow`,
+        'rowWorkflow',
+      )
+      .replace(`${ARN_PREFIX}events${REGION_ACCOUNT}event-bus/default`, 'defaultBus')
+      .replace(/<(\w+)(\.Arn)?>/g, (whole, id: string) => names.get(id) ?? whole);
+  };
+
+  const reachOf = (name: HandlerName): Reach => {
+    const reach = reachOfRole(json, roleOfFunction(json, functionIds[name]), exports);
+    return Object.fromEntries(
+      Object.entries(reach).map(([resource, actions]) => [friendly(resource, name), actions]),
+    );
+  };
+
+  it.each(HANDLER_NAMES)('%s reaches only what it uses, with the narrowest grant', (name) => {
+    const expected = Object.fromEntries(
+      Object.entries(EXPECTED_REACH[name]).map(([resource, kinds]) => [
+        resource,
+        [...new Set(kinds.flatMap((kind) => ACCESS[kind]))].sort(),
+      ]),
+    );
+    expect(reachOf(name)).toEqual(expected);
+  });
+
+  it('only the functions that use S3, SQS or Step Functions may call them', () => {
+    const services = (name: HandlerName) =>
+      new Set(
+        Object.values(reachOf(name)).flatMap((actions) => actions.map((action) => action.split(':')[0])),
+      );
+    const using = (service: string) => HANDLER_NAMES.filter((name) => services(name).has(service));
+    expect(using('s3')).toEqual(['prepare-batch', 'finalize-batch', 'row-submit', 'row-store']);
+    expect(using('sqs')).toEqual(['prepare-batch', 'dispatch-rows', 'row-complete', 'row-execution-ended']);
+    expect(using('states')).toEqual(['await-rows', 'dispatch-rows', 'row-complete', 'row-execution-ended']);
+    expect(using('secretsmanager')).toEqual([
+      'prepare-batch',
+      'dispatch-rows',
+      'row-submit',
+      'row-poll',
+      'row-store',
+      'row-review',
+    ]);
+    // Only the dispatcher starts Row workflows, and only the Row workflow.
+    expect(
+      HANDLER_NAMES.filter((name) => Object.values(reachOf(name)).flat().includes('states:StartExecution')),
+    ).toEqual(['dispatch-rows']);
+    expect(using('events')).toEqual(['finalize-batch']);
+  });
+
+  it('function roles have no managed policies and no inline policies of their own', () => {
+    for (const name of HANDLER_NAMES) {
+      const role = json.Resources[roleOfFunction(json, functionIds[name])]?.Properties ?? {};
+      expect(role.ManagedPolicyArns, name).toBeUndefined();
+      expect(role.Policies, name).toBeUndefined();
+    }
+  });
+
+  it("each workflow's role invokes its own functions and no others", () => {
+    const { batchWorkflow, rowWorkflow } = synth.built.pipeline;
+    const invoked = (machine: IConstruct & { role: IConstruct }) => {
+      const reach = reachOfRole(json, logicalId(synth.built.pipeline, machine.role), exports);
+      return Object.entries(reach)
+        .filter(([, actions]) => actions.includes('lambda:InvokeFunction'))
+        .map(([resource]) => names.get(/^<(\w+)\.Arn>/.exec(resource)?.[1] ?? '') ?? resource);
+    };
+    expect([...new Set(invoked(batchWorkflow))].sort()).toEqual([
+      'await-rows',
+      'finalize-batch',
+      'prepare-batch',
+    ]);
+    expect([...new Set(invoked(rowWorkflow))].sort()).toEqual([
+      'row-complete',
+      'row-poll',
+      'row-review',
+      'row-store',
+      'row-submit',
+    ]);
+  });
+});
+
+describe('pipeline stack: rules', () => {
+  const rule = (construct: IConstruct) => {
+    const properties = json.Resources[logicalId(synth.built.pipeline, construct)]?.Properties;
+    if (!properties) throw new Error('no rule');
+    return properties as {
+      EventPattern?: Record<string, unknown>;
+      ScheduleExpression?: string;
+      Targets: { Arn: unknown; Input?: string; RetryPolicy?: unknown; DeadLetterConfig?: { Arn: unknown } }[];
+    };
+  };
+
+  it('a spreadsheet under inbox/<name>/ in the bucket starts the Batch workflow', () => {
+    const { batchStartRule, batchWorkflow, batchStartDeadLetterQueue } = synth.built.pipeline;
+    const properties = rule(batchStartRule);
+    const bucketName = `<${logicalId(synth.built.stateful, synth.built.stateful.bucket)}>`;
+    expect(properties.EventPattern).toMatchObject({
+      source: ['aws.s3'],
+      'detail-type': ['Object Created'],
+      detail: { object: { key: INPUT_KEY_PATTERNS.map((wildcard) => ({ wildcard })) } },
+    });
+    const detail = properties.EventPattern?.detail as { bucket: { name: unknown[] } };
+    expect(detail.bucket.name.map((name) => renderReference(name, exports))).toEqual([bucketName]);
+    expect(properties.Targets).toHaveLength(1);
+    expect(properties.Targets[0]?.Arn).toEqual({ Ref: logicalId(synth.built.pipeline, batchWorkflow) });
+    expect(properties.Targets[0]?.DeadLetterConfig?.Arn).toEqual({
+      'Fn::GetAtt': [logicalId(synth.built.pipeline, batchStartDeadLetterQueue), 'Arn'],
+    });
+  });
+
+  it('the key patterns take a batch folder, both extensions in both cases, and nothing from the outbox', () => {
+    // EventBridge wildcards: `*` matches any characters, `/` included.
+    const matches = (key: string) =>
+      INPUT_KEY_PATTERNS.some((pattern) =>
+        new RegExp(`^${pattern.split('*').map(escapeRegExp).join('.*')}$`).test(key),
+      );
+    expect(matches('inbox/nightly/products.csv')).toBe(true);
+    expect(matches('inbox/nightly/PRODUCTS.CSV')).toBe(true);
+    expect(matches('inbox/nightly/catalogue.xlsx')).toBe(true);
+    expect(matches('inbox/nightly/catalogue.XLSX')).toBe(true);
+    expect(matches('inbox/products.csv')).toBe(false);
+    expect(matches('inbox/nightly/sheets/a.pdf')).toBe(false);
+    expect(matches('inbox/nightly/batch.json')).toBe(false);
+    expect(matches('outbox/b1/results.csv')).toBe(false);
+  });
+
+  it('a Row workflow that failed, timed out or was aborted runs row-execution-ended', () => {
+    const properties = rule(synth.built.pipeline.rowEndedRule);
+    expect(properties.EventPattern).toEqual({
+      source: ['aws.states'],
+      'detail-type': ['Step Functions Execution Status Change'],
+      detail: {
+        status: ['FAILED', 'TIMED_OUT', 'ABORTED'],
+        stateMachineArn: [{ Ref: logicalId(synth.built.pipeline, synth.built.pipeline.rowWorkflow) }],
+      },
+    });
+    expect(properties.Targets.map((target) => target.Arn)).toEqual([
+      { 'Fn::GetAtt': [functionIds['row-execution-ended'], 'Arn'] },
+    ]);
+  });
+
+  it('the dispatcher runs every minute', () => {
+    const properties = rule(synth.built.pipeline.dispatchScheduleRule);
+    expect(properties.ScheduleExpression).toBe('rate(1 minute)');
+    expect(properties.Targets.map((target) => target.Arn)).toEqual([
+      { 'Fn::GetAtt': [functionIds['dispatch-rows'], 'Arn'] },
+    ]);
+    expect(JSON.parse(properties.Targets[0]?.Input ?? '{}')).toEqual({ source: 'schedule' });
+  });
+});
+
+describe('pipeline stack: alarms', () => {
+  const alarms = () =>
+    resourcesOfType(json, 'AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties ?? {});
+
+  it('alarm on any message in either dead-letter queue', () => {
+    const depth = alarms().filter((alarm) => alarm.MetricName === 'ApproximateNumberOfMessagesVisible');
+    expect(depth).toHaveLength(2);
+    for (const alarm of depth) {
+      expect(alarm).toMatchObject({
+        Namespace: 'AWS/SQS',
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      });
+    }
+  });
+
+  it('rows ending in error are counted from row-complete and row-execution-ended logs', () => {
+    for (const name of ['row-complete', 'row-execution-ended'] as const) {
+      synth.pipeline.hasResourceProperties('AWS::Logs::MetricFilter', {
+        LogGroupName: {
+          Ref: renderReference(functionProperties(name).LoggingConfig.LogGroup, exports).slice(1, -1),
+        },
+        FilterPattern: `{ $.${ALARM_LOG_FIELDS.rowStatus} = "error" }`,
+        MetricTransformations: [
+          {
+            MetricNamespace: PIPELINE_METRICS.namespace,
+            MetricName: PIPELINE_METRICS.rowsEndedInError,
+            MetricValue: '1',
+          },
+        ],
+      });
+    }
+    expect(alarms().filter((alarm) => alarm.MetricName === PIPELINE_METRICS.rowsEndedInError)).toHaveLength(
+      1,
+    );
+  });
+
+  it('leases held past their expiry are counted from the dispatcher logs', () => {
+    synth.pipeline.hasResourceProperties('AWS::Logs::MetricFilter', {
+      LogGroupName: {
+        Ref: renderReference(functionProperties('dispatch-rows').LoggingConfig.LogGroup, exports).slice(
+          1,
+          -1,
+        ),
+      },
+      FilterPattern: `{ $.${ALARM_LOG_FIELDS.leasesRecovered} > 0 }`,
+      MetricTransformations: [
+        {
+          MetricNamespace: PIPELINE_METRICS.namespace,
+          MetricName: PIPELINE_METRICS.leasesRecovered,
+          MetricValue: `$.${ALARM_LOG_FIELDS.leasesRecovered}`,
+        },
+      ],
+    });
+    expect(alarms().filter((alarm) => alarm.MetricName === PIPELINE_METRICS.leasesRecovered)).toHaveLength(1);
+  });
+
+  it('workflow failures and Lambda errors alarm too, and every alarm emails through an encrypted topic', () => {
+    const all = alarms();
+    expect(all).toHaveLength(7);
+    const topics = resourcesOfType(json, 'AWS::SNS::Topic');
+    expect(topics).toHaveLength(1);
+    const [topicId, topic] = topics[0] ?? [];
+    expect(topic?.Properties?.KmsMasterKeyId).toBeDefined();
+    for (const alarm of all) expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
+    synth.pipeline.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: TEST_CONTEXT.alarmEmail,
+    });
+    synth.pipeline.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
+    synth.pipeline.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Metrics: Match.arrayWith([Match.objectLike({ Expression: Match.stringLikeRegexp('FILL\\(e0, 0\\)') })]),
+      Threshold: 5,
+    });
+  });
+});
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -1,0 +1,342 @@
+import '../../local/polyfills.js';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { StateMachine as LocalStateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../infra/app.js';
+import {
+  BATCH_WORKFLOW_STATES,
+  HANDLER_NAMES,
+  type HandlerName,
+  ROW_WORKFLOW_STATES,
+  TASK_HANDLERS,
+} from '../../infra/contract.js';
+import {
+  type AslDefinition,
+  type RenderedDefinitions,
+  renderStateMachineDefinitions,
+} from '../../infra/definitions.js';
+import { type CfnTemplate, resourcesOfType, type Synthesized, synthesize, TEST_CONTEXT } from './synth.js';
+
+let synth: Synthesized;
+let rendered: RenderedDefinitions;
+
+beforeAll(() => {
+  synth = synthesize();
+  rendered = renderStateMachineDefinitions(synth.pipelineJson);
+});
+
+const LAMBDA_SERVICE_ERRORS = [
+  'Lambda.ClientExecutionTimeoutException',
+  'Lambda.ServiceException',
+  'Lambda.AWSLambdaException',
+  'Lambda.SdkClientException',
+];
+
+/** The definition as the template holds it, references and all, as one string. */
+const rawDefinitions = (template: CfnTemplate): string[] =>
+  resourcesOfType(template, 'AWS::StepFunctions::StateMachine').map(([, machine]) => {
+    const definition = machine.Properties?.DefinitionString as string | { 'Fn::Join': [string, unknown[]] };
+    return typeof definition === 'string'
+      ? definition
+      : definition['Fn::Join'][1]
+          .map((part) => (typeof part === 'string' ? part : JSON.stringify(part)))
+          .join('');
+  });
+
+const retriedErrors = (definition: AslDefinition, state: string) =>
+  ((definition.States[state]?.Retry ?? []) as { ErrorEquals: string[]; MaxAttempts: number }[]).map(
+    (retry) => ({
+      errors: retry.ErrorEquals,
+      attempts: retry.MaxAttempts,
+    }),
+  );
+
+describe('state machines', () => {
+  it('are Standard, logged without execution data (task tokens never reach the logs) and traced', () => {
+    const machines = resourcesOfType(synth.pipelineJson, 'AWS::StepFunctions::StateMachine');
+    expect(machines).toHaveLength(2);
+    for (const [, machine] of machines) {
+      expect(machine.Properties).toMatchObject({
+        StateMachineType: 'STANDARD',
+        LoggingConfiguration: { IncludeExecutionData: false, Level: 'ALL' },
+        TracingConfiguration: { Enabled: true },
+      });
+    }
+  });
+
+  it('use JSONPath only: no JSONata, no Assign, no ItemReader, no variables', () => {
+    const raw = rawDefinitions(synth.pipelineJson);
+    expect(raw).toHaveLength(2);
+    for (const definition of raw) {
+      expect(definition).not.toMatch(/"QueryLanguage"\s*:\s*"JSONata"/);
+      expect(definition).not.toMatch(/JSONata/i);
+      expect(definition).not.toContain('"Assign"');
+      expect(definition).not.toContain('"ItemReader"');
+      expect(definition).not.toContain('"Arguments"');
+      expect(definition).not.toContain('{%');
+    }
+  });
+});
+
+describe('Batch workflow definition', () => {
+  it('has exactly the states the README names, in the documented shape', () => {
+    const { batch } = rendered;
+    expect(Object.keys(batch.States).sort()).toEqual([...BATCH_WORKFLOW_STATES].sort());
+    expect(batch.StartAt).toBe('Prepare');
+    expect(batch.States.Prepare).toMatchObject({
+      Type: 'Task',
+      Resource: rendered.functionArns['prepare-batch'],
+      Parameters: { 'event.$': '$', 'execution_id.$': '$$.Execution.Id' },
+      ResultPath: '$.prepare',
+      Next: 'RouteAfterPrepare',
+      Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'Finalize' }],
+    });
+    expect(batch.States.RouteAfterPrepare).toEqual({
+      Type: 'Choice',
+      Choices: [
+        { Variable: '$.prepare.next', StringEquals: 'wait', Next: 'WaitForRows' },
+        { Variable: '$.prepare.next', StringEquals: 'finalize', Next: 'Finalize' },
+      ],
+      Default: 'Duplicate',
+    });
+    expect(batch.States.WaitForRows).toMatchObject({
+      Type: 'Task',
+      Resource: 'arn:aws:states:::lambda:invoke.waitForTaskToken',
+      Parameters: {
+        FunctionName: rendered.functionArns['await-rows'],
+        Payload: { 'batch_id.$': '$.prepare.batch_id', 'task_token.$': '$$.Task.Token' },
+      },
+      ResultPath: '$.rows',
+      TimeoutSeconds: TEST_CONTEXT.batchTimeoutHours * 3600,
+      Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.wait_error', Next: 'Finalize' }],
+      Next: 'Finalize',
+    });
+    expect(batch.States.Finalize).toMatchObject({
+      Type: 'Task',
+      Resource: rendered.functionArns['finalize-batch'],
+      ResultPath: '$.summary',
+      Next: 'Done',
+    });
+    // The whole state goes to Finalize: no Parameters, no InputPath.
+    expect(batch.States.Finalize?.Parameters).toBeUndefined();
+    expect(batch.States.Finalize?.InputPath).toBeUndefined();
+    expect(batch.States.Finalize?.Catch).toBeUndefined();
+    expect(batch.States.Duplicate).toMatchObject({ Type: 'Succeed' });
+    expect(batch.States.Done).toEqual({ Type: 'Succeed' });
+    expect(batch.TimeoutSeconds).toBeGreaterThan(TEST_CONTEXT.batchTimeoutHours * 3600);
+  });
+
+  it('retries Lambda service errors everywhere and handler failures a bounded number of times', () => {
+    for (const state of ['Prepare', 'WaitForRows', 'Finalize']) {
+      const retries = retriedErrors(rendered.batch, state);
+      expect(retries[0]?.errors, state).toEqual(LAMBDA_SERVICE_ERRORS);
+      expect(retries[1]?.errors, state).toEqual(['States.TaskFailed']);
+      expect(retries[1]?.attempts, state).toBeLessThanOrEqual(3);
+    }
+  });
+});
+
+describe('Row workflow definition', () => {
+  it('has exactly the states the README names, each step writing $.step', () => {
+    const { row } = rendered;
+    expect(Object.keys(row.States).sort()).toEqual([...ROW_WORKFLOW_STATES].sort());
+    expect(row.StartAt).toBe('Submit');
+    expect(row.States.RouteStep).toEqual({
+      Type: 'Choice',
+      Choices: [
+        { Variable: '$.step.next', StringEquals: 'wait', Next: 'WaitForRun' },
+        { Variable: '$.step.next', StringEquals: 'store', Next: 'Store' },
+        { Variable: '$.step.next', StringEquals: 'review', Next: 'Review' },
+      ],
+      Default: 'Complete',
+    });
+    expect(row.States.WaitForRun).toEqual({ Type: 'Wait', SecondsPath: '$.step.wait_seconds', Next: 'Poll' });
+    const next = { Submit: 'RouteStep', Poll: 'RouteStep', Store: 'Complete', Review: 'Complete' } as const;
+    for (const [state, after] of Object.entries(next)) {
+      const handler = TASK_HANDLERS.row[state as keyof typeof next];
+      expect(row.States[state], state).toMatchObject({
+        Type: 'Task',
+        Resource: rendered.functionArns[handler],
+        ResultPath: '$.step',
+        Next: after,
+        Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'Complete' }],
+      });
+      expect(row.States[state]?.Parameters, state).toBeUndefined();
+      const retries = retriedErrors(row, state);
+      expect(retries.map((retry) => retry.errors)).toEqual([LAMBDA_SERVICE_ERRORS, ['States.TaskFailed']]);
+      expect(retries[1]?.attempts).toBe(2);
+    }
+    expect(row.States.Complete).toMatchObject({
+      Type: 'Task',
+      Resource: rendered.functionArns['row-complete'],
+      ResultPath: '$.completion',
+      End: true,
+    });
+    expect(row.States.Complete?.Catch).toBeUndefined();
+    expect(retriedErrors(row, 'Complete')[1]).toEqual({ errors: ['States.TaskFailed'], attempts: 6 });
+    expect(row.TimeoutSeconds).toBe(7 * 3600);
+  });
+});
+
+describe('renderStateMachineDefinitions', () => {
+  it('maps every Task state to its handler, as the contract says', () => {
+    expect(rendered.taskHandlers).toEqual(TASK_HANDLERS);
+    for (const name of HANDLER_NAMES) {
+      expect(rendered.functionArns[name]).toBe(`arn:aws:lambda:us-east-1:000000000000:function:${name}`);
+    }
+    expect(JSON.stringify([rendered.batch, rendered.row])).not.toMatch(/Fn::|"Ref"|\$\{Token/);
+  });
+
+  it('yields definitions aws-local-stepfunctions accepts with ARN checks on', () => {
+    for (const definition of [rendered.batch, rendered.row]) {
+      expect(
+        () =>
+          new LocalStateMachine(definition as StateMachineDefinition, {
+            validationOptions: { checkArn: true },
+          }),
+      ).not.toThrow();
+    }
+  });
+
+  it('takes a region and account, and refuses a template without both workflows', () => {
+    const elsewhere = renderStateMachineDefinitions(synth.pipelineJson, {
+      region: 'sa-east-1',
+      account: '123456789012',
+    });
+    expect(elsewhere.batch.States.Prepare?.Resource).toBe(
+      'arn:aws:lambda:sa-east-1:123456789012:function:prepare-batch',
+    );
+    expect(() => renderStateMachineDefinitions(synth.statefulJson)).toThrow(
+      /both the Batch and the Row workflow/,
+    );
+  });
+});
+
+/** Runs a rendered definition locally, each Task answered by a scripted handler. */
+const run = async (
+  definition: AslDefinition,
+  input: Record<string, unknown>,
+  handlers: Record<string, (input: Record<string, unknown>) => unknown>,
+) => {
+  const machine = new LocalStateMachine(definition as StateMachineDefinition, {
+    validationOptions: { checkArn: true },
+  });
+  const visited: string[] = [];
+  const taskResourceLocalHandlers = Object.fromEntries(
+    Object.entries(handlers).map(([state, handler]) => [
+      state,
+      async (taskInput: Record<string, unknown>) => {
+        visited.push(state);
+        return handler(taskInput);
+      },
+    ]),
+  );
+  const execution = machine.run(input as Parameters<LocalStateMachine['run']>[0], {
+    overrides: {
+      taskResourceLocalHandlers: taskResourceLocalHandlers as never,
+      waitTimeOverrides: { WaitForRun: 0 },
+      retryIntervalOverrides: Object.fromEntries(Object.keys(handlers).map((state) => [state, 0])),
+    },
+    context: {
+      Execution: { Id: 'arn:aws:states:us-east-1:000000000000:execution:batch:e1' },
+      Task: { Token: 'token-1' },
+    } as never,
+  });
+  return { output: (await execution.result) as Record<string, unknown>, visited };
+};
+
+describe('the rendered definitions run locally', () => {
+  const rowInput = { batch_id: 'b1', row: 1, attempt: 1, dispatch: 1, row_key: 'k', holder: 'b1:1#a1' };
+
+  it('row: submit, two polls, store, complete', async () => {
+    let polls = 0;
+    const { output, visited } = await run(rendered.row, rowInput, {
+      Submit: () => ({ next: 'wait', wait_seconds: 3 }),
+      Poll: () => (++polls < 2 ? { next: 'wait', wait_seconds: 3 } : { next: 'store' }),
+      Store: () => ({ next: 'complete' }),
+      Complete: (state) => ({ completed_with: Object.keys(state).sort() }),
+    });
+    expect(visited).toEqual(['Submit', 'Poll', 'Poll', 'Store', 'Complete']);
+    expect(output.completion).toEqual({ completed_with: [...Object.keys(rowInput), 'step'].sort() });
+  });
+
+  it('row: pending_data goes to Review; a failing Poll is caught into Complete with $.error', async () => {
+    const review = await run(rendered.row, rowInput, {
+      Submit: () => ({ next: 'review' }),
+      Review: () => ({ next: 'complete' }),
+      Complete: () => ({ ok: true }),
+    });
+    expect(review.visited).toEqual(['Submit', 'Review', 'Complete']);
+
+    const failing = await run(rendered.row, rowInput, {
+      Submit: () => ({ next: 'wait', wait_seconds: 3 }),
+      Poll: () => {
+        throw new Error('boom');
+      },
+      Complete: (state) => ({ error: state.error }),
+    });
+    // Poll is retried (States.TaskFailed, twice), then caught.
+    expect(failing.visited).toEqual(['Submit', 'Poll', 'Poll', 'Poll', 'Complete']);
+    expect(failing.output.completion).toMatchObject({ error: { Error: 'Error' } });
+  });
+
+  it('batch: wait for the rows with the task token, then finalize; a duplicate stops at once', async () => {
+    const waited = await run(
+      rendered.batch,
+      { detail: { object: { key: 'inbox/n/p.csv' } } },
+      {
+        Prepare: (input) => ({ next: 'wait', batch_id: 'b1', execution_id: input.execution_id }),
+        WaitForRows: (input) => ({ woken: input }),
+        Finalize: (state) => ({ keys: Object.keys(state).sort() }),
+      },
+    );
+    expect(waited.visited).toEqual(['Prepare', 'WaitForRows', 'Finalize']);
+    expect(waited.output.prepare).toMatchObject({
+      execution_id: 'arn:aws:states:us-east-1:000000000000:execution:batch:e1',
+    });
+    expect(waited.output.rows).toEqual({
+      woken: {
+        FunctionName: rendered.functionArns['await-rows'],
+        Payload: { batch_id: 'b1', task_token: 'token-1' },
+      },
+    });
+    expect(waited.output.summary).toEqual({ keys: ['detail', 'prepare', 'rows'] });
+
+    const duplicate = await run(rendered.batch, { detail: {} }, { Prepare: () => ({ next: 'duplicate' }) });
+    expect(duplicate.visited).toEqual(['Prepare']);
+  });
+});
+
+describe('bundling, as the local runtime synthesizes', () => {
+  let outdir: string;
+  afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
+  it('bundles every handler into one ESM file with a require shim and a source map, found by asset metadata', () => {
+    outdir = mkdtempSync(join(tmpdir(), 'ncm-cdk-out-'));
+    const { app } = buildApp({
+      context: { tcsBaseUrl: TEST_CONTEXT.tcsBaseUrl, 'aws:cdk:enable-asset-metadata': true },
+      outdir,
+      nag: false,
+    });
+    const assembly = app.synth();
+    const fromAssembly = renderStateMachineDefinitions(assembly);
+    expect(fromAssembly.taskHandlers).toEqual(TASK_HANDLERS);
+
+    const template = assembly.stacks.find((stack) => stack.stackName === 'NcmBatchClassifier-Pipeline')
+      ?.template as CfnTemplate;
+    const bundled = new Set<HandlerName>();
+    for (const [, resource] of resourcesOfType(template, 'AWS::Lambda::Function')) {
+      const name = resource.Metadata?.['ncm-batch-classifier:handler'] as HandlerName;
+      const assetPath = resource.Metadata?.['aws:asset:path'];
+      expect(typeof assetPath, name).toBe('string');
+      const bundle = readFileSync(join(assembly.directory, String(assetPath), 'index.mjs'), 'utf8');
+      expect(bundle.startsWith("import { createRequire } from 'node:module'")).toBe(true);
+      expect(existsSync(join(assembly.directory, String(assetPath), 'index.mjs.map'))).toBe(true);
+      bundled.add(name);
+    }
+    expect([...bundled].sort()).toEqual([...HANDLER_NAMES].sort());
+    // esbuild bundles ten handlers with the AWS SDK inside: seconds, not milliseconds.
+  }, 120_000);
+});
