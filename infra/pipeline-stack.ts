@@ -69,7 +69,7 @@ const importData = (scope: Construct, exported: StatefulExports): PipelineData =
 });
 
 /** An S3 key prefix pattern a function's object grant is scoped to. */
-type Prefix = 'inbox/*' | 'outbox/*';
+type Prefix = 'inbox/*' | 'outbox/*' | 'work/*';
 
 export type PipelineStackProps = StackProps & { config: PipelineConfig; data: StatefulExports };
 
@@ -222,6 +222,9 @@ export class PipelineStack extends Stack {
       env(fn['dispatch-rows'], 'CAP_OVERRIDE', String(config.capOverride));
 
     useBucket(fn['row-submit'], { read: 'inbox/*' }); // the row's technical sheet
+    // work/<batch>/uploads/<row>-a<attempt>.json: the sheet's file_url, so every retry of an
+    // attempt sends the same body under the same Idempotency-Key (a new upload = a new URL).
+    useBucket(fn['row-submit'], { read: 'work/*', write: 'work/*' });
     useBatchTable(fn['row-submit']);
     useService(fn['row-submit']);
 

@@ -98,6 +98,8 @@ export class StatefulStack extends Stack {
         abortIncompleteMultipartUploadAfter: Duration.days(7),
       },
     ];
+    // Upload records of row attempts: needed while an attempt can still be retried (hours).
+    lifecycleRules.push({ id: 'expire-work', prefix: 'work/', expiration: Duration.days(7) });
     if (config.outboxRetentionDays !== undefined) {
       lifecycleRules.push({
         id: 'expire-outbox',

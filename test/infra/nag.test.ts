@@ -60,7 +60,7 @@ describe('cdk-nag AwsSolutions', () => {
     // and "*" only where AWS offers no resource-level permission (workflow logs and X-Ray).
     const resources = [...new Set(all.map(({ id }) => /Resource::(.*)\]$/.exec(id)?.[1]).filter(Boolean))];
     for (const resource of resources) {
-      expect(resource).toMatch(/\/inbox\/\*$|\/outbox\/\*$|\/index\/\*$|\.Arn>:\*$|^\*$/);
+      expect(resource).toMatch(/\/inbox\/\*$|\/outbox\/\*$|\/work\/\*$|\/index\/\*$|\.Arn>:\*$|^\*$/);
     }
   });
 

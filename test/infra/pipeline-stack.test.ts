@@ -247,6 +247,7 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, Access[]>> = {
     ownLogs: ['logs'],
     bucket: ['s3Read'],
     'bucket/inbox/*': ['s3Read'],
+    'bucket/work/*': ['s3Read', 's3Put'],
     batchTable: tableRW,
     apiKeySecret: ['secretRead'],
   },
