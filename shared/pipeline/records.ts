@@ -185,6 +185,8 @@ export const RowRecord = z.object({
   /** 1-based dispatch of this attempt; a 429 puts the row back and the next dispatch is a new execution. */
   dispatch: z.number().int().min(1).default(1),
   classification_id: ClassificationId.optional(),
+  /** The attempt that created `classification_id`: a later dispatch of it polls instead of creating. */
+  submitted_attempt: z.number().int().min(1).optional(),
   /** The classification in the web app; only the 202 of the creation carries it. */
   app_url: z.string().optional(),
   submitted_at: z.string().optional(),

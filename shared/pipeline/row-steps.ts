@@ -171,6 +171,9 @@ export const scrubErrorText = (text: string, maxLength = 400): string => {
 // Routing a classification the way a poll does
 // ---------------------------------------------------------------------------
 
+/** SQS's longest message delay: how often a row left to reconciliation is looked at. */
+export const RECONCILE_DELAY_SECONDS = 900;
+
 /**
  * What a row does after reading its classification: shared by Poll and by the steps that
  * find the classification elsewhere than they expected (a replayed creation, a Store or a
@@ -178,7 +181,7 @@ export const scrubErrorText = (text: string, maxLength = 400): string => {
  */
 const routeClassification = (
   c: Classification,
-  input: { attempt: number; submittedAt: string; now: Date; timeScale: number },
+  input: { attempt: number; dispatch: number; submittedAt: string; now: Date; timeScale: number },
 ): RowStep => {
   const run: Run = { classification_id: c.id, submitted_at: input.submittedAt };
   const elapsedMs = input.now.getTime() - Date.parse(input.submittedAt);
@@ -214,13 +217,21 @@ const routeClassification = (
     case 'abandoned':
       return finalStep(abandonedResult(c), run);
     case 'reconcile':
-      return finalStep(
-        errorResult(`${decision.detail}; classification ${c.id}`, {
-          reason: 'left_to_reconciliation',
-          classification_id: c.id,
-        }),
-        run,
-      );
+      // The slow path (architecture, property 5): the run is far longer than any normal one,
+      // so this execution ends before it nears the history limit and the row comes back in
+      // 15 minutes, when a new dispatch looks at the same classification again (Submit does
+      // not create another: the row records which attempt its classification belongs to).
+      return {
+        next: 'complete',
+        ...run,
+        outcome: {
+          kind: 'requeue',
+          attempt: input.attempt,
+          dispatch: input.dispatch + 1,
+          delay_seconds: RECONCILE_DELAY_SECONDS,
+          reason: `${decision.detail}; looked at again in ${RECONCILE_DELAY_SECONDS / 60} min`,
+        },
+      };
   }
 };
 
@@ -364,6 +375,20 @@ export const submitRow = async (
   const product = row.product;
   if (!product) return finalStep(errorResult('the row has no product to classify', { reason: 'no_product' }));
 
+  // This attempt already created its classification (a row back from reconciliation, or a
+  // dispatch after a lost Complete): look at it instead of creating again. Replaying the
+  // POST would be safe for 24 hours only; after that the same key would create a second one.
+  if (row.classification_id && row.submitted_attempt === state.attempt) {
+    const c = await ports.service.getClassification(row.classification_id);
+    return routeClassification(c, {
+      attempt: state.attempt,
+      dispatch: state.dispatch,
+      submittedAt: row.submitted_at ?? now.toISOString(),
+      now: ports.clock.now(),
+      timeScale: config.timeScale,
+    });
+  }
+
   const externalReference = product.external_reference ?? deriveRowKey(state.batch_id, state.row);
   const idempotencyKey = deriveCreationKey(deriveRowKey(state.batch_id, state.row), state.attempt, {
     operation: product.operation,
@@ -404,6 +429,7 @@ export const submitRow = async (
     {
       status: 'in_progress',
       classification_id: id,
+      submitted_attempt: state.attempt,
       ...(accepted.classification.app_url ? { app_url: accepted.classification.app_url } : {}),
       submitted_at: submittedAt,
       updated_at: now.toISOString(),
@@ -422,6 +448,7 @@ export const submitRow = async (
   const c = await ports.service.getClassification(id);
   return routeClassification(c, {
     attempt: state.attempt,
+    dispatch: state.dispatch,
     submittedAt,
     now: ports.clock.now(),
     timeScale: config.timeScale,
@@ -447,6 +474,7 @@ export const pollRow = async (
   await ports.leases.renew({ holder: state.holder, ttlMs: config.leaseTtlMs, now: now.getTime() });
   return routeClassification(c, {
     attempt: state.attempt,
+    dispatch: state.dispatch,
     submittedAt: run.submitted_at,
     now,
     timeScale: config.timeScale,
@@ -465,6 +493,7 @@ export const storeRow = async (
   if (c.status !== 'resolved') {
     return routeClassification(c, {
       attempt: state.attempt,
+      dispatch: state.dispatch,
       submittedAt: run.submitted_at,
       now: ports.clock.now(),
       timeScale: config.timeScale,
@@ -521,6 +550,7 @@ export const reviewRow = async (
   if (c.status !== 'pending_data') {
     return routeClassification(c, {
       attempt: state.attempt,
+      dispatch: state.dispatch,
       submittedAt: run.submitted_at,
       now,
       timeScale: config.timeScale,

@@ -316,16 +316,19 @@ describe('Submit', () => {
     const row = await rowOf(w);
     expect(row).toMatchObject({ status: 'in_progress', classification_id: step.classification_id });
 
-    // A replay keeps the time of the first submission.
+    // Submit run again once the row holds this attempt's classification: it looks at it
+    // (no third POST) and keeps the time of the first submission.
     w.clock.advance(5_000);
     expect((await submitRow(w.ports, CONFIG, input)).submitted_at).toBe(step.submitted_at);
+    expect(keys).toHaveLength(2);
 
     // A new attempt is a new key and a new classification (spec, rule 4).
     const second = await submitRow(w.ports, CONFIG, { ...input, attempt: 2, holder: rowHolder(BATCH, 1, 2) });
     expect(second.classification_id).not.toBe(step.classification_id);
     expect(sandbox.stats().created).toBe(2);
-    expect(new Set(keys.slice(0, 3)).size).toBe(1);
-    expect(keys[3]).not.toBe(keys[0]);
+    expect(new Set(keys.slice(0, 2)).size).toBe(1);
+    expect(keys).toHaveLength(3);
+    expect(keys[2]).not.toBe(keys[0]);
     const sent = await classificationOf(step.classification_id!);
     expect(sent.external_reference).toBe(`${BATCH}:1`);
   });
@@ -374,10 +377,24 @@ describe('Submit', () => {
   });
 
   it('a sheet uploaded again under the same key meets idempotency-key-reused, recorded as error', async () => {
-    const w = makeWorld();
+    let loseAnswer = true;
+    const real = serviceFor();
+    const service: ClassificationService = {
+      ...real,
+      createClassification: async (body, options) => {
+        const accepted = await real.createClassification(body, options);
+        if (loseAnswer) {
+          loseAnswer = false;
+          throw new TcsNetworkError('POST /classifications', 'ECONNRESET', 'socket hang up');
+        }
+        return accepted;
+      },
+    };
+    const w = makeWorld(service);
     await seedBatch(w, [{ sheetBytes: tinyPdf() }]);
     const input = await dispatch(w, 1);
-    expect((await submitRow(w.ports, CONFIG, input)).next).toBe('wait');
+    // Created, answer lost: the row does not know its classification yet.
+    await expect(submitRow(w.ports, CONFIG, input)).rejects.toBeInstanceOf(TcsNetworkError);
     // Without the kept upload record a retry would upload again: a new file_url, another body.
     for (const key of await w.objects.list('work/')) w.objects.objects.delete(key);
 
@@ -474,6 +491,36 @@ describe('Submit', () => {
 });
 
 describe('Poll', () => {
+  it('a run far longer than usual goes to the slow path: back in 15 min, looked at, never created again', async () => {
+    const { keys, service: recording } = recordingKeys(serviceFor());
+    // A classification that never leaves in_progress.
+    const service: ClassificationService = {
+      ...recording,
+      getClassification: async (id, options) => ({
+        ...(await recording.getClassification(id, options)),
+        status: 'in_progress',
+      }),
+    };
+    const w = makeWorld(service);
+    await seedBatch(w, [{}]);
+    const input = await dispatch(w, 1);
+    const submitted = await submitRow(w.ports, CONFIG, input);
+    w.clock.advance(6 * 60 * 60 * 1000 + 1);
+
+    const polled = await pollRow(w.ports, CONFIG, { ...input, step: submitted });
+
+    expect(polled.outcome).toMatchObject({ kind: 'requeue', attempt: 1, dispatch: 2, delay_seconds: 900 });
+    await completeRow(w.ports, { ...input, step: polled });
+    expect(await rowOf(w)).toMatchObject({ status: 'queued', attempt: 1, dispatch: 2 });
+    expect([...w.leases.holders.keys()]).toEqual([]);
+
+    // The next dispatch of the same attempt looks at the same classification: no new POST.
+    const again = await submitRow(w.ports, CONFIG, await dispatch(w, 1, 1, 2));
+    expect(keys).toHaveLength(1);
+    expect(again).toMatchObject({ classification_id: submitted.classification_id, next: 'complete' });
+    expect(again.outcome).toMatchObject({ kind: 'requeue', dispatch: 3, delay_seconds: 900 });
+  });
+
   it('hands pending_data to Review: the review item is written and the slot freed', async () => {
     const w = makeWorld();
     await seedBatch(w, [{ description: 'Café torrado em grãos [sandbox:ask-provisional]', sku: 'CAF-9' }]);
