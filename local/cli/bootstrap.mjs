@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+/**
+ * The entry of `npm run classify|answer|review|bench`: makes a fresh clone work with one
+ * command. Plain JavaScript with no dependencies, because it runs before anything is installed:
+ *
+ *   node_modules missing or older than package-lock.json ─▶ npm ci (once)
+ *   then ─▶ node --import tsx local/cli/<command>.ts <args>   (signals passed on, exit code kept)
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const [command, ...args] = process.argv.slice(2);
+const COMMANDS = ['classify', 'answer', 'review', 'bench'];
+
+if (!command || !COMMANDS.includes(command)) {
+  console.error(`usage: node local/cli/bootstrap.mjs <${COMMANDS.join('|')}> [arguments]`);
+  process.exit(2);
+}
+const major = Number(process.versions.node.split('.')[0]);
+if (major < 20) {
+  console.error(`Node.js 20 or newer is needed; this is ${process.version}.`);
+  process.exit(1);
+}
+
+/** npm writes node_modules/.package-lock.json on every install: older than the lockfile means stale. */
+const installed = () => {
+  const marker = join(root, 'node_modules', '.package-lock.json');
+  const lock = join(root, 'package-lock.json');
+  return existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs;
+};
+
+if (!installed()) {
+  console.error('Installing dependencies (first run, about a minute)…');
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const install = spawnSync(npm, ['ci', '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (install.status !== 0) {
+    console.error('npm ci failed; run it yourself to see why.');
+    process.exit(install.status ?? 1);
+  }
+}
+
+const child = spawn(
+  process.execPath,
+  // s3rver, the local S3, needs the legacy provider for paged listings on Node 17+.
+  ['--openssl-legacy-provider', '--import', 'tsx', join(root, 'local', 'cli', `${command}.ts`), ...args],
+  // From the repository, so `tsx` resolves wherever the command was typed; the user's own
+  // relative paths are resolved against INIT_CWD (set by npm run, and here otherwise).
+  { cwd: root, stdio: 'inherit', env: { ...process.env, INIT_CWD: process.env.INIT_CWD ?? process.cwd() } },
+);
+// Ctrl-C reaches the whole foreground process group, so the child already has it; staying
+// alive (instead of Node's default exit) keeps its exit code. SIGTERM is sent to us alone.
+process.on('SIGINT', () => undefined);
+process.on('SIGTERM', () => child.kill('SIGTERM'));
+child.on('exit', (code, signal) => process.exit(code ?? (signal === 'SIGINT' ? 130 : 1)));

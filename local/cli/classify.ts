@@ -1,0 +1,188 @@
+/**
+ * `npm run classify -- <file.csv|file.xlsx> [--out DIR] [--sheets DIR] [--options batch.json]`
+ *
+ * Runs one batch through the real pipeline on this machine (local/runtime): the file, its
+ * sheets and options go into the local bucket as a user would drop them on AWS, the
+ * synthesized workflows run the bundled handlers, and `outbox/<batch-id>/` is copied to
+ * `--out`. Exit 0 when the batch completed, whatever its rows' statuses; 1 with one clear
+ * line when it could not run; 2 for a wrong command line.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { basename, dirname, extname, join, relative } from 'node:path';
+import { parseArgs } from 'node:util';
+import { type BatchProgress, startLocalPipeline } from '../runtime/index.js';
+import { formatDuration, formatProgressLine } from './progress.js';
+import { dataDirOf, serviceFromEnvironment, UsageError, userPath } from './shared.js';
+
+const USAGE = `usage: npm run classify -- <file.csv|file.xlsx> [options]
+
+  --out DIR          where the results go (default: out/<batch-name>/)
+  --sheets DIR       folder holding the PDF sheets the file names (default: the file's folder)
+  --options FILE     batch options (default: batch.json beside the file, if any)
+  --time-scale F     scale run times and polling (default: 0.25 on the sandbox, 1 on the real service)
+  --data-dir DIR     local state kept between runs (default: .local-data/)
+  --fresh            start from empty local state
+  --cap N            use at most N slots of the organisation's cap
+
+Without TCS_API_KEY and TCS_BASE_URL the built-in sandbox answers (simulated verdicts).`;
+
+/** On the sandbox a run lasts 45–75 s × F: 0.25 takes the sample through in about a minute. */
+const SANDBOX_TIME_SCALE = 0.25;
+
+const parse = (argv: string[]) => {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      out: { type: 'string' },
+      sheets: { type: 'string' },
+      options: { type: 'string' },
+      'time-scale': { type: 'string' },
+      'data-dir': { type: 'string' },
+      fresh: { type: 'boolean', default: false },
+      cap: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) return null;
+  if (positionals.length !== 1) throw new UsageError('give exactly one input file');
+  const file = userPath(positionals[0] as string);
+  if (!existsSync(file) || !statSync(file).isFile()) throw new UsageError(`no such file: ${file}`);
+  if (!['.csv', '.xlsx'].includes(extname(file).toLowerCase()))
+    throw new UsageError(`${basename(file)}: the input must be a .csv or .xlsx file`);
+  const sheetsDir = values.sheets ? userPath(values.sheets) : dirname(file);
+  if (!existsSync(sheetsDir) || !statSync(sheetsDir).isDirectory())
+    throw new UsageError(`--sheets ${values.sheets}: not a folder`);
+  const besideFile = join(dirname(file), 'batch.json');
+  const optionsFile = values.options
+    ? userPath(values.options)
+    : existsSync(besideFile)
+      ? besideFile
+      : undefined;
+  if (optionsFile && !existsSync(optionsFile))
+    throw new UsageError(`--options ${values.options}: no such file`);
+  const timeScale = values['time-scale'] === undefined ? null : Number(values['time-scale']);
+  if (timeScale !== null && !(timeScale > 0 && timeScale <= 10))
+    throw new UsageError('--time-scale must be a number above 0 and at most 10');
+  const cap = values.cap === undefined ? null : Number(values.cap);
+  if (cap !== null && !(Number.isInteger(cap) && cap >= 1))
+    throw new UsageError('--cap must be a positive integer');
+  const batchName = basename(file, extname(file));
+  return {
+    file,
+    sheetsDir,
+    optionsFile,
+    timeScale,
+    cap,
+    fresh: values.fresh ?? false,
+    dataDir: dataDirOf(values['data-dir']),
+    outDir: values.out ? userPath(values.out) : userPath(join('out', batchName)),
+    batchName,
+  };
+};
+
+const main = async (): Promise<number> => {
+  let args: ReturnType<typeof parse>;
+  try {
+    args = parse(process.argv.slice(2));
+  } catch (error) {
+    console.error(`classify: ${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (!args) {
+    console.log(USAGE);
+    return 0;
+  }
+  const service = serviceFromEnvironment();
+  const timeScale = args.timeScale ?? (service ? 1 : SANDBOX_TIME_SCALE);
+  const live = Boolean(process.stdout.isTTY);
+
+  const pipeline = await startLocalPipeline({
+    dataDir: args.dataDir,
+    fresh: args.fresh,
+    timeScale,
+    service,
+    capOverride: args.cap,
+  });
+  const stop = new AbortController();
+  process.once('SIGINT', () => stop.abort());
+  try {
+    if (!service)
+      console.log(
+        'Verdicts are simulated by the built-in sandbox (set TCS_API_KEY and TCS_BASE_URL for the real service).',
+      );
+    const started = Date.now();
+    const { batchId } = await pipeline.submit({
+      file: args.file,
+      sheetsDir: args.sheetsDir,
+      ...(args.optionsFile ? { optionsFile: args.optionsFile } : {}),
+      batchName: args.batchName,
+    });
+    console.log(`Batch ${batchId}: ${shown(args.file)} (time scale ${timeScale})`);
+
+    let lastPlain = 0;
+    const onProgress = (progress: BatchProgress) => {
+      const now = Date.now();
+      const line = formatProgressLine(progress, { startedAtMs: started, nowMs: now, live });
+      if (live) process.stdout.write(`\r\x1b[2K${line}`);
+      else if (now - lastPlain >= 5_000) {
+        lastPlain = now;
+        console.log(line);
+      }
+    };
+    const outcome = await pipeline.waitForBatch(batchId, {
+      onProgress,
+      progressEveryMs: 500,
+      signal: stop.signal,
+    });
+    if (live) process.stdout.write('\r\x1b[2K');
+
+    const written = await pipeline.copyOutbox(batchId, args.outDir);
+    printSummary(outcome.summary, args.outDir, written.length, Date.now() - started);
+    const failed = outcome.state === 'failed' || Boolean(outcome.summary.stop);
+    if (failed) console.error(`classify: ${couldNotRun(outcome.summary)}`);
+    return failed ? 1 : 0;
+  } finally {
+    await pipeline.close();
+  }
+};
+
+/** The one line that says why a batch could not run. */
+const couldNotRun = (summary: Record<string, unknown>): string => {
+  const stop = summary.stop as { title?: string; detail?: string; type?: string } | undefined;
+  if (stop) return `the batch stopped: ${stop.detail || stop.title || stop.type}`;
+  const problems = Array.isArray(summary.problems) ? (summary.problems as string[]) : [];
+  return `the batch could not run: ${problems[0] ?? 'see summary.json'}`;
+};
+
+/** A path as the user would type it: relative below where they are, absolute elsewhere. */
+const shown = (path: string): string => {
+  const fromHere = relative(process.env.INIT_CWD ?? process.cwd(), path);
+  return fromHere && !fromHere.startsWith('..') ? fromHere : path;
+};
+
+const printSummary = (summary: Record<string, unknown>, outDir: string, files: number, elapsedMs: number) => {
+  const byStatus = (summary.by_status ?? {}) as Record<string, number>;
+  const counts = Object.entries(byStatus)
+    .filter(([, count]) => count > 0)
+    .map(([status, count]) => `${status} ${count}`)
+    .join(', ');
+  const money = (value: unknown) => `$${Number(value ?? 0).toFixed(2)}`;
+  console.log(
+    [
+      `Done in ${formatDuration(elapsedMs)}: ${summary.rows_total ?? 0} rows${counts ? ` (${counts})` : ''}.`,
+      `Billed ${money(summary.billed_usd)}, saved ${money(summary.saved_usd)} by reusing earlier verdicts.`,
+      `Results: ${shown(outDir)}/ (${files} files: results.csv, review.csv, summary.json, pdfs/)`,
+    ].join('\n'),
+  );
+};
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(`classify: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,89 @@
+/**
+ * How `classify` shows a batch moving: one live line on a terminal, plain lines when the
+ * output is a file or a CI log. Pure formatting here; the CLI decides when to print.
+ */
+import type { BatchProgress } from '../runtime/index.js';
+
+const FINISHED = [
+  'resolved',
+  'pending_data',
+  'failed',
+  'abandoned',
+  'rejected',
+  'reused',
+  'not_submitted',
+  'error',
+];
+
+/** Short names so the line fits 100 columns. */
+const LABELS: Record<string, string> = {
+  queued: 'queued',
+  submitting: 'submitting',
+  in_progress: 'running',
+  resolved: 'resolved',
+  pending_data: 'questions',
+  failed: 'failed',
+  abandoned: 'abandoned',
+  rejected: 'rejected',
+  reused: 'reused',
+  not_submitted: 'not sent',
+  error: 'error',
+};
+
+export const finishedRows = (progress: BatchProgress): number =>
+  FINISHED.reduce((sum, status) => sum + (progress.byStatus[status] ?? 0), 0);
+
+export const formatDuration = (ms: number): string => {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ${seconds % 60} s`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+};
+
+/**
+ * Time left from the rate rows have finished so far. Rows finished at Prepare (rejected,
+ * reused, not sent) say nothing about the service's pace, so only rows that went out count.
+ */
+export const estimateRemainingMs = (
+  progress: BatchProgress,
+  startedAtMs: number,
+  nowMs: number,
+): number | null => {
+  const done = finishedRows(progress);
+  if (progress.rowsTotal === 0 || done >= progress.rowsTotal) return 0;
+  const instant =
+    (progress.byStatus.rejected ?? 0) +
+    (progress.byStatus.reused ?? 0) +
+    (progress.byStatus.not_submitted ?? 0);
+  const served = done - instant;
+  if (served < 1) return null;
+  const elapsed = nowMs - startedAtMs;
+  return (elapsed / served) * (progress.rowsTotal - done);
+};
+
+const bar = (fraction: number, width: number): string => {
+  const filled = Math.round(Math.min(1, Math.max(0, fraction)) * width);
+  return `${'█'.repeat(filled)}${'░'.repeat(width - filled)}`;
+};
+
+export const formatProgressLine = (
+  progress: BatchProgress,
+  options: { startedAtMs: number; nowMs: number; live: boolean },
+): string => {
+  const done = finishedRows(progress);
+  // A fixed order, so the line does not jump about as counts appear.
+  const counts = Object.keys(LABELS)
+    .map((status) => [status, progress.byStatus[status] ?? 0] as const)
+    .filter(([, count]) => count > 0)
+    .map(([status, count]) => `${LABELS[status] ?? status} ${count}`)
+    .join(' · ');
+  const slots =
+    progress.cap === null ? `slots ${progress.leasesHeld}` : `slots ${progress.leasesHeld}/${progress.cap}`;
+  const remaining = estimateRemainingMs(progress, options.startedAtMs, options.nowMs);
+  const eta = remaining === null ? '' : remaining === 0 ? '' : ` · ~${formatDuration(remaining)} left`;
+  const head = options.live
+    ? `${bar(progress.rowsTotal ? done / progress.rowsTotal : 0, 20)} ${done}/${progress.rowsTotal}`
+    : `${done}/${progress.rowsTotal} rows`;
+  return `${head} · ${progress.stage}${counts ? ` · ${counts}` : ''} · ${slots} · billed $${progress.billedUsd.toFixed(2)}${eta}`;
+};

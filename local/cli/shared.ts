@@ -1,0 +1,41 @@
+/** What every local command shares: where the user's paths are, where state lives, which service. */
+import { isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** A mistake in the command line: printed with the usage, exit code 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+
+/**
+ * `npm run` starts scripts in the package root; the user's relative paths are relative to
+ * where they typed the command, which npm keeps in INIT_CWD.
+ */
+export const userPath = (path: string): string =>
+  isAbsolute(path) ? path : resolve(process.env.INIT_CWD ?? process.cwd(), path);
+
+/** `--data-dir`, else NCM_DATA_DIR, else `.local-data/` in the repository (git-ignored). */
+export const dataDirOf = (flag: string | undefined): string =>
+  flag
+    ? userPath(flag)
+    : process.env.NCM_DATA_DIR
+      ? userPath(process.env.NCM_DATA_DIR)
+      : join(ROOT, '.local-data');
+
+/**
+ * The real service when both variables are set; null for the built-in sandbox. One without
+ * the other is a mistake worth stopping for: the user meant the real service.
+ */
+export const serviceFromEnvironment = (): { baseUrl: string; apiKey: string } | null => {
+  const apiKey = process.env.TCS_API_KEY?.trim();
+  const baseUrl = process.env.TCS_BASE_URL?.trim();
+  if (!apiKey && !baseUrl) return null;
+  if (!apiKey || !baseUrl) {
+    throw new UsageError(
+      `set both TCS_API_KEY and TCS_BASE_URL for the real service (only ${apiKey ? 'TCS_API_KEY' : 'TCS_BASE_URL'} is set)`,
+    );
+  }
+  return { apiKey, baseUrl };
+};

@@ -1,0 +1,170 @@
+/**
+ * The bucket as a user (or the ERP export) sees it: dropping a batch folder into `inbox/`
+ * and fetching `outbox/<batch-id>/` back. Objects go in the order a person uploads them,
+ * options and sheets first and the spreadsheet last, because the spreadsheet is what starts
+ * the batch.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { type EventEnvelope, envelope } from './rules.js';
+import { LOCAL_ACCOUNT } from './template.js';
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.csv': 'text/csv',
+  '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  '.pdf': 'application/pdf',
+  '.json': 'application/json',
+};
+const contentTypeOf = (file: string) =>
+  CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
+
+/** How deep and how many sheets are looked for: the sheets folder defaults to the file's own. */
+const SHEET_SEARCH_DEPTH = 4;
+const MAX_SHEETS = 10_000;
+const UPLOADS_IN_FLIGHT = 8;
+
+/**
+ * The PDF files under `dir`, as paths relative to it (`/`-separated): what a user drops next to
+ * the spreadsheet. Hidden folders and node_modules are skipped.
+ */
+export const findSheets = (dir: string): string[] => {
+  const found: string[] = [];
+  const walk = (folder: string, depth: number) => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+      const path = join(folder, entry.name);
+      if (entry.isDirectory() && depth < SHEET_SEARCH_DEPTH) walk(path, depth + 1);
+      else if (entry.isFile() && extname(entry.name).toLowerCase() === '.pdf') {
+        found.push(relative(dir, path).split(sep).join('/'));
+        if (found.length > MAX_SHEETS) {
+          throw new Error(
+            `More than ${MAX_SHEETS} PDF files under ${dir}: give the sheets folder explicitly`,
+          );
+        }
+      }
+    }
+  };
+  walk(dir, 0);
+  return found.sort();
+};
+
+/** A batch name is the `inbox/<name>/` folder: one path segment. */
+export const checkBatchName = (name: string): string => {
+  const trimmed = name.trim();
+  if (trimmed === '' || trimmed === '.' || trimmed === '..' || /[/\\]/.test(trimmed)) {
+    throw new Error(`Invalid batch name "${name}": it names one folder of inbox/ (no slashes)`);
+  }
+  return trimmed;
+};
+
+const putFile = async (s3: S3Client, bucket: string, key: string, file: string) => {
+  const body = readFileSync(file);
+  const response = await s3.send(
+    new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentTypeOf(file) }),
+  );
+  return { size: body.byteLength, etag: (response.ETag ?? '').replace(/"/g, '') };
+};
+
+export type DropInput = { file: string; sheetsDir?: string; optionsFile?: string; batchName: string };
+
+/**
+ * Uploads the batch folder and returns the EventBridge "Object Created" event S3 sends for the
+ * spreadsheet. The real bucket is versioned, so each drop carries a new `version-id`: dropping
+ * the same file again is a new batch, as on AWS (s3rver keeps no versions; the id is made here).
+ */
+export const dropBatch = async (s3: S3Client, bucket: string, input: DropInput): Promise<EventEnvelope> => {
+  const folder = `inbox/${input.batchName}/`;
+  if (input.optionsFile) await putFile(s3, bucket, `${folder}batch.json`, input.optionsFile);
+  if (input.sheetsDir) {
+    const sheets = findSheets(input.sheetsDir);
+    for (let i = 0; i < sheets.length; i += UPLOADS_IN_FLIGHT) {
+      await Promise.all(
+        sheets
+          .slice(i, i + UPLOADS_IN_FLIGHT)
+          .map((sheet) => putFile(s3, bucket, `${folder}${sheet}`, join(input.sheetsDir as string, sheet))),
+      );
+    }
+  }
+  const key = `${folder}${basename(input.file)}`;
+  const { size, etag } = await putFile(s3, bucket, key, input.file);
+  const now = new Date();
+  return envelope({
+    source: 'aws.s3',
+    detailType: 'Object Created',
+    resources: [`arn:aws:s3:::${bucket}`],
+    time: now,
+    detail: {
+      version: '0',
+      bucket: { name: bucket },
+      object: {
+        key,
+        size,
+        etag,
+        'version-id': randomBytes(24).toString('base64url'),
+        sequencer: now.getTime().toString(16).toUpperCase().padStart(18, '0'),
+      },
+      'request-id': randomBytes(8).toString('hex').toUpperCase(),
+      requester: LOCAL_ACCOUNT,
+      'source-ip-address': '127.0.0.1',
+      reason: 'PutObject',
+    },
+  });
+};
+
+export const listKeys = async (s3: S3Client, bucket: string, prefix: string): Promise<string[]> => {
+  const keys: string[] = [];
+  let token: string | undefined;
+  do {
+    const page = await s3.send(
+      new ListObjectsV2Command({
+        Bucket: bucket,
+        Prefix: prefix,
+        ...(token ? { ContinuationToken: token } : {}),
+      }),
+    );
+    for (const object of page.Contents ?? []) if (object.Key) keys.push(object.Key);
+    token = page.IsTruncated ? page.NextContinuationToken : undefined;
+  } while (token);
+  return keys.sort();
+};
+
+export const getBytes = async (s3: S3Client, bucket: string, key: string): Promise<Uint8Array | null> => {
+  try {
+    const response = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    return (await response.Body?.transformToByteArray()) ?? new Uint8Array();
+  } catch (error) {
+    if ((error as { name?: string }).name === 'NoSuchKey') return null;
+    throw error;
+  }
+};
+
+/** Copies every object under `prefix` to `outDir`, keeping the relative layout; returns the paths written. */
+export const copyPrefix = async (
+  s3: S3Client,
+  bucket: string,
+  prefix: string,
+  outDir: string,
+): Promise<string[]> => {
+  const root = resolve(outDir);
+  const written: string[] = [];
+  for (const key of await listKeys(s3, bucket, prefix)) {
+    const target = resolve(root, key.slice(prefix.length));
+    if (target !== root && !target.startsWith(`${root}${sep}`)) continue; // a key that would climb out
+    const bytes = await getBytes(s3, bucket, key);
+    if (!bytes) continue;
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, bytes);
+    written.push(target);
+  }
+  return written;
+};
+
+export const isDirectory = (path: string): boolean => {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+};

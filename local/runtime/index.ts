@@ -1,0 +1,10 @@
+/** The local runtime: the deployable pipeline on loopback stand-ins (README.md in this folder). */
+export type { BatchOutcome, WaitOptions } from './batch-watch.js';
+export type { CrashFault } from './lambda-pool.js';
+export {
+  type LocalPipeline,
+  type LocalPipelineOptions,
+  SANDBOX_LABEL,
+  startLocalPipeline,
+} from './pipeline.js';
+export type { BatchProgress, BatchStage } from './progress.js';

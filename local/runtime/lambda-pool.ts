@@ -1,0 +1,243 @@
+/**
+ * Lambda, locally: one child process per function (lambda-bootstrap.mjs) that loads the
+ * function's synthesized bundle and runs its invocations, started on the first invocation (a
+ * cold start) and kept warm after.
+ *
+ *   invoke(row-poll, event) ──IPC { id, event }──▶ child ──▶ handler(event, context)
+ *                           ◀── { id, payload } | { id, errorType, errorMessage, trace }
+ *
+ * Failures take Lambda's shapes: an error the handler throws keeps its name as `errorType`;
+ * an environment that dies (process exit, the `crash` fault) fails every invocation in flight
+ * with `Runtime.ExitError`, one that overruns the function's timeout with `Sandbox.Timedout`
+ * (and the environment is recycled, as Lambda does). The next invocation starts a new child.
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type { HandlerName } from '../../infra/contract.js';
+import type { FunctionSpec } from './resources.js';
+
+const BOOTSTRAP = fileURLToPath(new URL('./lambda-bootstrap.mjs', import.meta.url));
+/** How long a stopping child gets before it is killed. */
+const STOP_GRACE_MS = 2_000;
+
+/**
+ * A failed invocation, as Lambda reports it. `fromRuntime`: the environment failed (exit,
+ * timeout, init) rather than the handler throwing; Step Functions calls those `Lambda.Unknown`.
+ */
+export class LambdaInvocationError extends Error {
+  readonly errorType: string;
+  readonly errorMessage: string;
+  readonly trace: string[];
+  readonly fromRuntime: boolean;
+
+  constructor(fields: { errorType: string; errorMessage: string; trace?: string[]; fromRuntime: boolean }) {
+    super(fields.errorMessage);
+    // The name is what Lambda Invoke reports as errorType (local/aws reads error.name).
+    this.name = fields.errorType;
+    this.errorType = fields.errorType;
+    this.errorMessage = fields.errorMessage;
+    this.trace = fields.trace ?? [];
+    this.fromRuntime = fields.fromRuntime;
+  }
+
+  /** The body Lambda returns for this error: what a Step Functions `Cause` holds. */
+  toPayload(): string {
+    return JSON.stringify({ errorType: this.errorType, errorMessage: this.errorMessage, trace: this.trace });
+  }
+}
+
+type Pending = { resolve(value: unknown): void; reject(error: Error): void; timer: NodeJS.Timeout };
+
+type Environment = {
+  child: ChildProcess;
+  ready: Promise<void>;
+  pending: Map<string, Pending>;
+};
+
+type ChildMessage =
+  | { type: 'ready' }
+  | { type: 'init-error'; errorType: string; errorMessage: string; trace: string[] }
+  | { type: 'result'; id: string; payload: string }
+  | { type: 'error'; id: string; errorType: string; errorMessage: string; trace: string[] };
+
+export type CrashFault = { handler: HandlerName; invocation: number };
+
+export type LambdaPoolOptions = {
+  functions: readonly FunctionSpec[];
+  /** Variables added to each function's own (endpoints, region, credentials…). */
+  environmentOf: (fn: FunctionSpec) => Record<string, string>;
+  crash?: CrashFault | null;
+  log: (line: string) => void;
+};
+
+export class LambdaPool {
+  private readonly functions = new Map<string, FunctionSpec>();
+  private readonly environments = new Map<string, Environment>();
+  private readonly counts = new Map<string, number>();
+  private readonly options: LambdaPoolOptions;
+  private closed = false;
+
+  constructor(options: LambdaPoolOptions) {
+    this.options = options;
+    for (const fn of options.functions) this.functions.set(fn.name, fn);
+  }
+
+  spec(name: string): FunctionSpec {
+    const fn = this.functions.get(name);
+    if (!fn) throw new Error(`No function ${name} in the template`);
+    return fn;
+  }
+
+  async invoke(name: string, event: unknown): Promise<unknown> {
+    if (this.closed)
+      throw new LambdaInvocationError({
+        errorType: 'Runtime.Closed',
+        errorMessage: 'the local runtime is closing',
+        fromRuntime: true,
+      });
+    const fn = this.spec(name);
+    const count = (this.counts.get(name) ?? 0) + 1;
+    this.counts.set(name, count);
+    const crash = this.options.crash?.handler === name && this.options.crash.invocation === count;
+    const environment = this.environmentFor(fn);
+    await environment.ready;
+    const id = randomUUID();
+    const timeoutMs = fn.timeoutSeconds * 1000;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        environment.pending.delete(id);
+        reject(
+          new LambdaInvocationError({
+            errorType: 'Sandbox.Timedout',
+            errorMessage: `RequestId: ${id} Error: Task timed out after ${fn.timeoutSeconds.toFixed(2)} seconds`,
+            fromRuntime: true,
+          }),
+        );
+        // Lambda recycles an environment whose invocation timed out.
+        environment.child.kill('SIGKILL');
+      }, timeoutMs);
+      environment.pending.set(id, { resolve, reject, timer });
+      if (crash) this.options.log(`${name}: invocation ${count} will crash its environment (fault)`);
+      const message = { id, event: JSON.stringify(event ?? null), deadline: Date.now() + timeoutMs, crash };
+      const lost = (error: Error | null) => {
+        if (!error || !environment.pending.delete(id)) return;
+        clearTimeout(timer);
+        reject(
+          new LambdaInvocationError({
+            errorType: 'Runtime.ExitError',
+            errorMessage: `RequestId: ${id} Error: Runtime exited before the invocation reached it`,
+            fromRuntime: true,
+          }),
+        );
+      };
+      try {
+        environment.child.send(message, lost);
+      } catch (error) {
+        lost(error as Error);
+      }
+    });
+  }
+
+  private environmentFor(fn: FunctionSpec): Environment {
+    const running = this.environments.get(fn.name);
+    if (running) return running;
+    const child = fork(
+      BOOTSTRAP,
+      [
+        JSON.stringify({
+          codeDir: fn.codeDir,
+          handler: fn.handler,
+          functionName: fn.name,
+          functionArn: fn.arn,
+          memorySize: fn.memorySize,
+          timeoutSeconds: fn.timeoutSeconds,
+        }),
+      ],
+      {
+        // Plain node: not the parent's loaders (tsx, vitest); the template's NODE_OPTIONS apply.
+        execArgv: [],
+        // Only the function's environment, as in Lambda: nothing of this process's leaks in.
+        env: { ...fn.environment, ...this.options.environmentOf(fn) },
+        stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+        cwd: fn.codeDir,
+      },
+    );
+    const pending = new Map<string, Pending>();
+    for (const stream of [child.stdout, child.stderr]) {
+      if (stream)
+        createInterface({ input: stream }).on('line', (line) => this.options.log(`${fn.name}: ${line}`));
+    }
+    const ready = new Promise<void>((resolve, reject) => {
+      child.on('message', (message: ChildMessage) => {
+        switch (message.type) {
+          case 'ready':
+            resolve();
+            return;
+          case 'init-error':
+            reject(new LambdaInvocationError({ ...message, fromRuntime: true }));
+            return;
+          case 'result':
+          case 'error': {
+            const waiting = pending.get(message.id);
+            if (!waiting) return; // timed out meanwhile
+            pending.delete(message.id);
+            clearTimeout(waiting.timer);
+            if (message.type === 'result') waiting.resolve(JSON.parse(message.payload));
+            else waiting.reject(new LambdaInvocationError({ ...message, fromRuntime: false }));
+          }
+        }
+      });
+      child.on('exit', (code, signal) => {
+        if (this.environments.get(fn.name)?.child === child) this.environments.delete(fn.name);
+        const status = signal ? `signal ${signal}` : `exit status ${code}`;
+        reject(
+          new LambdaInvocationError({
+            errorType: 'Runtime.ExitError',
+            errorMessage: `Runtime exited with error: ${status}`,
+            fromRuntime: true,
+          }),
+        );
+        for (const [id, waiting] of pending) {
+          clearTimeout(waiting.timer);
+          waiting.reject(
+            new LambdaInvocationError({
+              errorType: 'Runtime.ExitError',
+              errorMessage: `RequestId: ${id} Error: Runtime exited with error: ${status}`,
+              fromRuntime: true,
+            }),
+          );
+        }
+        pending.clear();
+        if (!this.closed) this.options.log(`${fn.name}: environment ended (${status})`);
+      });
+    });
+    // A failed init must not surface as an unhandled rejection when nobody awaits it yet.
+    ready.catch(() => undefined);
+    const environment: Environment = { child, ready, pending };
+    this.environments.set(fn.name, environment);
+    return environment;
+  }
+
+  /** Stops every child (SIGTERM, then SIGKILL after a grace period) and waits for them to exit. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const children = [...this.environments.values()].map(({ child }) => child);
+    await Promise.all(
+      children.map(
+        (child) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
+            const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+            child.once('exit', () => {
+              clearTimeout(timer);
+              resolve();
+            });
+            child.kill('SIGTERM');
+          }),
+      ),
+    );
+    this.environments.clear();
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * Closing the runtime while a batch runs (Ctrl-C in `npm run classify`). On AWS the
+ * executions would go on; here they end with the process, so close() ends them the AWS way:
+ * the batch is stopped, each running Row execution is aborted and the template's rule runs
+ * row-execution-ended, so its row ends `error` and its slot lease is released. The next run on
+ * the same data folder starts with every slot free and never submits the stopped batch's rows.
+ */
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startLocalPipeline } from '../../local/runtime/index.js';
+import { E2E_ASSEMBLY_DIR, makeTempDir, resolvableRows, sumOf, writeCsv } from './helpers.js';
+
+const temp = makeTempDir('interrupted');
+afterAll(() => temp.remove());
+
+const CAP = 3;
+const ROWS = 12;
+/** Runs of 2–4 s: long enough to close while rows are at the service. */
+const SLOW_TIME_SCALE = 0.05;
+const HEADER = ['sku', 'description', 'operation', 'country'];
+
+const start = (fresh: boolean) =>
+  startLocalPipeline({
+    dataDir: join(temp.dir, 'data'),
+    fresh,
+    timeScale: SLOW_TIME_SCALE,
+    assemblyDir: E2E_ASSEMBLY_DIR,
+    sandbox: { seed: 'e2e-interrupted', concurrencyLimit: CAP },
+  });
+
+const waitFor = async (probe: () => Promise<boolean>, what: string, timeoutMs = 20_000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+};
+
+describe('closing while a batch runs', () => {
+  it('releases the leases, ends in-flight rows as error and submits nothing more', async () => {
+    // Prepare: a batch with rows at the service.
+    const file = writeCsv(join(temp.dir, 'long.csv'), HEADER, resolvableRows(ROWS, 'L'));
+    const first = await start(true);
+    let batchId: string;
+    try {
+      ({ batchId } = await first.submit({ file }));
+      await waitFor(
+        async () => ((await first.progress(batchId)).byStatus.in_progress ?? 0) >= 2,
+        'rows in progress',
+      );
+    } finally {
+      // Act
+      await first.close();
+    }
+
+    // Assess: a new run on the same folder.
+    const second = await start(false);
+    try {
+      const after = await second.progress(batchId);
+      expect(after.leasesHeld).toBe(0);
+      expect(after.byStatus.in_progress ?? 0).toBe(0);
+      expect(after.byStatus.submitting ?? 0).toBe(0);
+      expect(after.byStatus.error ?? 0).toBeGreaterThanOrEqual(2);
+      expect(sumOf(after.byStatus)).toBe(ROWS);
+      const createdBefore = second.sandbox?.stats().created ?? 0;
+
+      // The stopped batch's queued rows end not_submitted as the dispatcher meets them, and
+      // a new batch runs with every slot.
+      const next = writeCsv(join(temp.dir, 'next.csv'), HEADER, resolvableRows(2, 'X'));
+      const { batchId: nextId } = await second.submit({ file: next });
+      const outcome = await second.waitForBatch(nextId, { progressEveryMs: 100 });
+      expect(outcome.state).toBe('completed');
+      expect((outcome.summary.by_status as Record<string, number>).resolved).toBe(2);
+      await waitFor(
+        async () => ((await second.progress(batchId)).byStatus.queued ?? 0) === 0,
+        'the stopped batch’s queue drained',
+      );
+      const stopped = await second.progress(batchId);
+      expect(stopped.byStatus.not_submitted ?? 0).toBe(ROWS - (stopped.byStatus.error ?? 0));
+      expect(second.sandbox?.stats().created).toBe(createdBefore + 2);
+    } finally {
+      await second.close();
+    }
+  }, 120_000);
+});
