@@ -229,8 +229,9 @@ export class PipelineStack extends Stack {
     useService(fn['row-submit']);
 
     useBatchTable(fn['row-poll']);
-    useLeases(fn['row-poll']); // renews the lease; pending_data frees the slot
+    useLeases(fn['row-poll']); // renews the lease; releases it once the run has left in_progress
     useService(fn['row-poll']);
+    useDispatcher(fn['row-poll']); // a freed slot is refilled at once
 
     useBucket(fn['row-store'], { write: 'outbox/*' }); // outbox/<batch>/pdfs/<verdict>
     useBatchTable(fn['row-store']);

@@ -4,13 +4,16 @@
  */
 
 import { ALARM_LOG_FIELDS } from '../../infra/contract.js';
-import { dispatchRows } from '../../shared/pipeline/dispatch-rows.js';
+import { createBalanceMemo, dispatchRows } from '../../shared/pipeline/dispatch-rows.js';
 import { capOverride, LEASE_TTL_MS, logger, ports, service, timeScale } from '../runtime.js';
 
 /** Well inside the function's timeout, so a run never dies holding received messages. */
 const MAX_RUNTIME_MS = 40_000;
 
-export const handler = async () => {
+/** Others' use of the cap, remembered for 5 s (production time) by a warm container. */
+const balanceMemo = createBalanceMemo(5_000 * timeScale());
+
+export const handler = async (event: { source?: string } | null) => {
   const report = await dispatchRows(
     {
       clock: ports.clock,

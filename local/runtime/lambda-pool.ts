@@ -11,8 +11,10 @@
  * with `Runtime.ExitError`, one that overruns the function's timeout with `Sandbox.Timedout`
  * (and the environment is recycled, as Lambda does). The next invocation starts a new child.
  */
+
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { HandlerName } from '../../infra/contract.js';
@@ -88,6 +90,22 @@ export class LambdaPool {
     const fn = this.functions.get(name);
     if (!fn) throw new Error(`No function ${name} in the template`);
     return fn;
+  }
+
+  /**
+   * Peak resident memory of a function's process so far, in MiB (Linux `VmHWM`), like the
+   * "Max Memory Used" of Lambda's REPORT line; null when it has not run or off Linux.
+   */
+  peakMemoryMb(name: string): number | null {
+    const pid = this.environments.get(name)?.child.pid;
+    if (!pid) return null;
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      const kib = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
+      return kib ? Math.round(Number(kib) / 1024) : null;
+    } catch {
+      return null;
+    }
   }
 
   async invoke(name: string, event: unknown): Promise<unknown> {

@@ -77,6 +77,8 @@ export type LocalPipeline = {
   serviceLabel: string;
   /** What listens on loopback while the pipeline runs (closed by close()). */
   endpoints: { aws: string; dynamodb: string; s3: string; service: string | null };
+  /** Peak memory of a function's process so far, in MiB (for the bench); null if unknown. */
+  peakMemoryMb(handler: HandlerName): number | null;
   /** Stops everything it started; nothing is left listening. */
   close(): Promise<void>;
 };
@@ -491,6 +493,7 @@ const startUnlocked = async (
       waitForBatch: watch.waitForBatch,
       progress: watch.progress,
       copyOutbox: (batchId, outDir) => copyPrefix(s3Client, bucket, `outbox/${batchId}/`, outDir),
+      peakMemoryMb: (handler) => pool.peakMemoryMb(handler),
       close: () => {
         closed ??= stopAll();
         return closed;

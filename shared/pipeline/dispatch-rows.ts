@@ -30,6 +30,34 @@ export type DispatchConfig = {
   timeScale: number;
   /** Stop receiving after this long, leaving time to finish the messages in hand. */
   maxRuntimeMs: number;
+  /**
+   * Remembers what GET /balance said about everyone else, across runs of a warm dispatcher:
+   * a finishing row kicks it every few seconds, and others' usage does not change that fast.
+   * Absent: read the balance on every run.
+   */
+  balanceMemo?: BalanceMemo;
+  /** Look for leases whose holder died (the schedule's run); kicks skip it, acquire recovers anyway. */
+  recoverExpired?: boolean;
+};
+
+/**
+ * The part of GET /balance that is not ours: the cap and others' classifications in
+ * progress (`in_progress_count` less our leases at the moment it was read). Our own count
+ * always comes fresh from the leases, so a remembered reading never hides our own changes.
+ */
+export type BalanceMemo = {
+  recall(now: number): { cap: number; others: number } | null;
+  remember(now: number, reading: { cap: number; others: number }): void;
+};
+
+export const createBalanceMemo = (maxAgeMs: number): BalanceMemo => {
+  let kept: { at: number; cap: number; others: number } | null = null;
+  return {
+    recall: (now) => (kept && now - kept.at < maxAgeMs ? { cap: kept.cap, others: kept.others } : null),
+    remember: (now, reading) => {
+      kept = { at: now, ...reading };
+    },
+  };
 };
 
 export type DispatchReport = {
@@ -218,7 +246,7 @@ const drainOnStop = async (
 export const dispatchRows = async (ports: Ports, config: DispatchConfig): Promise<DispatchReport> => {
   const startedAt = ports.clock.now().getTime();
   const timeLeft = () => ports.clock.now().getTime() - startedAt < config.maxRuntimeMs;
-  const recovered = await ports.leases.recoverExpired(startedAt);
+  const recovered = config.recoverExpired === false ? [] : await ports.leases.recoverExpired(startedAt);
   const report: DispatchReport = {
     outcome: 'dispatched',
     recovered: recovered.length,
@@ -235,21 +263,29 @@ export const dispatchRows = async (ports: Ports, config: DispatchConfig): Promis
     startFailures: 0,
   };
 
-  let balance: Awaited<ReturnType<Ports['service']['getBalance']>>;
-  try {
-    balance = await ports.service.getBalance();
-  } catch (error) {
-    if (isBatchStopError(error)) return drainOnStop(ports, config, error, startedAt, report);
-    return {
-      ...report,
-      outcome: 'balance_unavailable',
-      detail: scrubErrorText(error instanceof Error ? error.message : String(error)),
+  let reading = config.balanceMemo?.recall(startedAt) ?? null;
+  let held = (await ports.leases.list()).length;
+  if (!reading) {
+    let balance: Awaited<ReturnType<Ports['service']['getBalance']>>;
+    try {
+      balance = await ports.service.getBalance();
+    } catch (error) {
+      if (isBatchStopError(error)) return drainOnStop(ports, config, error, startedAt, report);
+      return {
+        ...report,
+        outcome: 'balance_unavailable',
+        detail: scrubErrorText(error instanceof Error ? error.message : String(error)),
+      };
+    }
+    // Our leases as near the balance's moment as we can: read again after it.
+    held = (await ports.leases.list()).length;
+    reading = {
+      cap: Math.min(config.capOverride ?? balance.concurrency_limit, balance.concurrency_limit),
+      others: Math.max(0, balance.in_progress_count - held),
     };
+    config.balanceMemo?.remember(startedAt, reading);
   }
-
-  const cap = Math.min(config.capOverride ?? balance.concurrency_limit, balance.concurrency_limit);
-  const held = (await ports.leases.list()).length;
-  const others = Math.max(0, balance.in_progress_count - held);
+  const { cap, others } = reading;
   let free = cap - others - held;
   Object.assign(report, { cap, others, held, free: Math.max(0, free) });
   if (free <= 0) return { ...report, outcome: 'no_free_slots' };

@@ -281,6 +281,10 @@ export const RowStep = z.object({
   submitted_at: z.string().optional(),
   /** Whole seconds, production scale: AWS Wait states take integers; the local runner scales. */
   wait_seconds: z.number().int().min(1).optional(),
+  /** When Poll last pushed the lease's expiry forward: it renews once a third of the TTL has gone. */
+  lease_renewed_at: z.string().optional(),
+  /** The classification as Poll read it, for Store and Review (they parse it themselves). */
+  classification: z.unknown().optional(),
   outcome: RowOutcome.optional(),
 });
 export type RowStep = z.infer<typeof RowStep>;

@@ -19,7 +19,7 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { z } from 'zod';
 import { problemNameOf, scrubText, TcsError, TcsProblemError, TcsValidationError } from '../tcs/errors.js';
-import { type Classification, LIMITS } from '../tcs/schemas.js';
+import { Classification, LIMITS } from '../tcs/schemas.js';
 import { deriveCreationKey, deriveRowKey, sha256Hex } from './keys.js';
 import type { PipelinePorts } from './ports.js';
 import {
@@ -194,10 +194,12 @@ const routeClassification = (
   switch (decision.next) {
     case 'wait':
       return { next: 'wait', wait_seconds: decision.waitSeconds, ...run };
+    // The classification rides along so Store and Review need not read it again (one API
+    // call fewer per row; a verdict is a few kilobytes, far below the state size limit).
     case 'resolved':
-      return { next: 'store', ...run };
+      return { next: 'store', ...run, classification: c };
     case 'pending_data':
-      return { next: 'review', ...run };
+      return { next: 'review', ...run, classification: c };
     case 'retry':
       // Spec, rule 4: a failed classification is retried as a new one with a new key;
       // the new attempt waits in the queue for a slot like any row.
@@ -461,7 +463,7 @@ export const submitRow = async (
 
 /** Poll: read the classification, keep the lease alive, decide what comes next. */
 export const pollRow = async (
-  ports: Pick<PipelinePorts, 'clock' | 'service' | 'batches' | 'leases'>,
+  ports: Pick<PipelinePorts, 'clock' | 'service' | 'batches' | 'leases' | 'kick'>,
   config: RowStepConfig,
   input: unknown,
 ): Promise<RowStep> => {
@@ -469,16 +471,45 @@ export const pollRow = async (
   const run = runOf(state);
   const c = await ports.service.getClassification(run.classification_id);
   const now = ports.clock.now();
-  // False when the lease expired and was recovered: the run goes on (the service holds it
-  // in progress whatever we do); the dispatcher's balance read counts it among the others.
-  await ports.leases.renew({ holder: state.holder, ttlMs: config.leaseTtlMs, now: now.getTime() });
-  return routeClassification(c, {
+  const step = routeClassification(c, {
     attempt: state.attempt,
     dispatch: state.dispatch,
     submittedAt: run.submitted_at,
     now,
     timeScale: config.timeScale,
   });
+  if (step.next === 'wait') {
+    // Renewed once a third of the TTL has gone, not on every poll: one write every few
+    // minutes instead of every 3 s, and still far from expiring between two polls.
+    const renewedAt = Date.parse(state.step?.lease_renewed_at ?? '');
+    if (now.getTime() - renewedAt < config.leaseTtlMs / 3) {
+      step.lease_renewed_at = state.step?.lease_renewed_at;
+    } else {
+      // False when the lease expired and was recovered: the run goes on (the service holds
+      // it in progress whatever we do); the dispatcher's balance read counts it among others.
+      await ports.leases.renew({ holder: state.holder, ttlMs: config.leaseTtlMs, now: now.getTime() });
+      step.lease_renewed_at = now.toISOString();
+    }
+  } else {
+    // The classification has left in_progress: its slot is free at the service now, not
+    // after Store or Review. Releasing here lets the next row start while this one is
+    // stored (property 1: the lease lasts until the classification leaves in_progress).
+    // Complete releases again, a no-op, for the paths that do not come through Poll.
+    await ports.leases.release(state.holder);
+    await ports.kick.kick();
+  }
+  return step;
+};
+
+/** The classification Poll passed along, else read from the service (a Store run on its own). */
+const classificationOf = async (
+  ports: Pick<PipelinePorts, 'service'>,
+  state: RowState,
+  id: string,
+): Promise<Classification> => {
+  const passed = Classification.safeParse(state.step?.classification);
+  if (passed.success && passed.data.id === id) return passed.data;
+  return ports.service.getClassification(id);
 };
 
 /** Store: the verdict PDF to the batch's outbox and the verdict's columns as the row's result. */
@@ -489,7 +520,7 @@ export const storeRow = async (
 ): Promise<RowStep> => {
   const state = RowState.parse(input);
   const run = runOf(state);
-  const c = await ports.service.getClassification(run.classification_id);
+  const c = await classificationOf(ports, state, run.classification_id);
   if (c.status !== 'resolved') {
     return routeClassification(c, {
       attempt: state.attempt,
@@ -545,7 +576,7 @@ export const reviewRow = async (
 ): Promise<RowStep> => {
   const state = RowState.parse(input);
   const run = runOf(state);
-  const c = await ports.service.getClassification(run.classification_id);
+  const c = await classificationOf(ports, state, run.classification_id);
   const now = ports.clock.now();
   if (c.status !== 'pending_data') {
     return routeClassification(c, {

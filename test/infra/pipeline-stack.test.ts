@@ -77,7 +77,14 @@ const ENVIRONMENT: Record<HandlerName, string[]> = {
     'CAP_OVERRIDE',
   ],
   'row-submit': ['BUCKET_NAME', 'BATCH_TABLE', 'TCS_BASE_URL', 'TCS_API_KEY_SECRET_ARN'],
-  'row-poll': ['BATCH_TABLE', 'LEASE_TABLE', 'LEASE_SCOPE', 'TCS_BASE_URL', 'TCS_API_KEY_SECRET_ARN'],
+  'row-poll': [
+    'BATCH_TABLE',
+    'LEASE_TABLE',
+    'LEASE_SCOPE',
+    'TCS_BASE_URL',
+    'TCS_API_KEY_SECRET_ARN',
+    'DISPATCHER_FUNCTION_NAME',
+  ],
   'row-store': ['BUCKET_NAME', 'BATCH_TABLE', 'TCS_BASE_URL', 'TCS_API_KEY_SECRET_ARN'],
   // Not in the README's table, but its handler reads the classification (functions/row-review).
   'row-review': ['BATCH_TABLE', 'REVIEW_TABLE', 'TCS_BASE_URL', 'TCS_API_KEY_SECRET_ARN'],
@@ -251,7 +258,14 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, Access[]>> = {
     batchTable: tableRW,
     apiKeySecret: ['secretRead'],
   },
-  'row-poll': { ownLogs: ['logs'], batchTable: tableRW, leaseTable: tableRW, apiKeySecret: ['secretRead'] },
+  'row-poll': {
+    ownLogs: ['logs'],
+    batchTable: tableRW,
+    leaseTable: tableRW,
+    apiKeySecret: ['secretRead'],
+    'dispatch-rows': ['invoke'],
+    'dispatch-rows:*': ['invoke'],
+  },
   'row-store': {
     ownLogs: ['logs'],
     'bucket/outbox/*': ['s3Put'],

@@ -135,7 +135,7 @@ export const startHarness = async (options: HarnessOptions = {}) => {
             Submit: async (state) =>
               asJson(await submitRow({ clock, service, objects, batches }, stepConfig, state)),
             Poll: async (state) =>
-              asJson(await pollRow({ clock, service, batches, leases }, stepConfig, state)),
+              asJson(await pollRow({ clock, service, batches, leases, kick }, stepConfig, state)),
             Store: async (state) =>
               asJson(await storeRow({ clock, service, objects, batches }, stepConfig, state)),
             Review: async (state) =>

@@ -290,7 +290,8 @@ describe('resolved path', () => {
       result: row.result,
     });
     expect(w.leases.holders.size).toBe(0);
-    expect(w.kick.count).toBe(1);
+    // Poll frees the slot (and kicks) as the run leaves in_progress; Complete kicks again.
+    expect(w.kick.count).toBe(2);
     expect(w.wakes).toEqual([BATCH]);
     expect(sandbox.stats().billed_usd).toBe(2);
   });
@@ -528,7 +529,8 @@ describe('Poll', () => {
     const { report, steps } = await runRowWorkflow(w, await dispatch(w, 1));
 
     expect(steps.slice(-2)).toEqual(['Review', 'Complete']);
-    expect(report).toMatchObject({ outcome: 'final', status: 'pending_data', leaseReleased: true });
+    expect(report).toMatchObject({ outcome: 'final', status: 'pending_data' });
+    expect(w.leases.holders.size).toBe(0); // freed by Poll when pending_data was seen
     const row = await rowOf(w);
     const c = await classificationOf(row.classification_id!);
     const item = await w.reviews.get(c.id);
@@ -570,7 +572,8 @@ describe('Poll', () => {
       delay_seconds: 0,
       reason: 'failed (timed_out); new attempt 2',
     });
-    expect(first.report).toMatchObject({ outcome: 'requeue', leaseReleased: true });
+    expect(first.report).toMatchObject({ outcome: 'requeue' });
+    expect(w.leases.holders.size).toBe(0);
     expect(await rowOf(w)).toMatchObject({ status: 'queued', attempt: 2, dispatch: 1 });
     expect(w.queue.sent.map((s) => s.message)).toEqual([
       { batch_id: BATCH, row: 1, attempt: 2, dispatch: 1 },
@@ -594,13 +597,15 @@ describe('Poll', () => {
     const permanent = await runRowWorkflow(w, await dispatch(w, 1));
     const exhausted = await runRowWorkflow(w, await dispatch(w, 2, 3, 1));
 
-    expect(permanent.report).toMatchObject({ status: 'failed', leaseReleased: true });
+    expect(permanent.report).toMatchObject({ status: 'failed' });
+    expect(w.leases.holders.has(rowHolder(BATCH, 1, 1))).toBe(false);
     expect((await rowOf(w, 1)).result).toMatchObject({
       status: 'failed',
       reason: 'unexpected_format',
       cost_usd: '0.00',
     });
-    expect(exhausted.report).toMatchObject({ status: 'failed', leaseReleased: true, batchComplete: true });
+    expect(exhausted.report).toMatchObject({ status: 'failed', batchComplete: true });
+    expect(w.leases.holders.size).toBe(0);
     expect((await rowOf(w, 2)).result).toMatchObject({ status: 'failed', reason: 'timed_out' });
     expect(sandbox.stats().billed_usd).toBe(0);
   });
@@ -630,13 +635,25 @@ describe('Poll', () => {
       },
     });
 
+    const renewedAt = w.clock.now().toISOString();
     expect(step).toEqual({
       next: 'wait',
       wait_seconds: 3,
       classification_id: 'cls_7KQ2M9XW4RTB',
       submitted_at: submittedAt,
+      lease_renewed_at: renewedAt,
     });
     expect(w.leases.holders.get(input.holder)).toBe(before + 60_000);
+
+    // The next polls leave the lease alone until a third of its TTL has gone, then renew it.
+    w.clock.advance(CONFIG.leaseTtlMs / 3 - 1);
+    const soon = await pollRow(w.ports, CONFIG, { ...input, step });
+    expect(soon.lease_renewed_at).toBe(renewedAt);
+    expect(w.leases.holders.get(input.holder)).toBe(before + 60_000);
+    w.clock.advance(1);
+    const later = await pollRow(w.ports, CONFIG, { ...input, step: soon });
+    expect(later.lease_renewed_at).toBe(w.clock.now().toISOString());
+    expect(w.leases.holders.get(input.holder)).toBe(w.clock.now().getTime() + CONFIG.leaseTtlMs);
   });
 });
 

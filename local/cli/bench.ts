@@ -1,0 +1,297 @@
+/**
+ * `npm run bench [-- --rows 300 --time-scale 0.0167 --ingest-rows 2000]`
+ *
+ * One run, side by side, against fresh sandboxes with the same seed and time scale (a run
+ * lasts about 1 s at the default scale, so "3 s" polling is 50 ms):
+ *
+ *   pipeline    this product, through the local runtime (real workflows, handler bundles)
+ *   naive       one classification at a time, polling every 3 s (scaled)
+ *   concurrent  10 at a time, polling every 3 s (scaled), waiting out 429s
+ *
+ * Then ingest only: a 2,000-row file read, validated and queued by Prepare, with the
+ * Prepare function's rows per second and peak memory. Prints a Markdown table (the one the
+ * README quotes) and writes the numbers to `out/bench/bench.json`.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { writeCsv } from '../../shared/spreadsheet/write-csv.js';
+import { createTcsClient } from '../../shared/tcs/client.js';
+import { type BenchRow, runConcurrent, runNaive } from './../bench/baselines.js';
+import { startLocalPipeline } from '../runtime/index.js';
+import { type Sandbox, startSandbox } from '../sandbox/index.js';
+import { userPath } from './shared.js';
+
+/** Descriptions the sandbox resolves (local/sandbox/classifier/TRIGGERS.md). */
+const RESOLVING = [
+  'Café torrado em grãos',
+  'Café tostado en grano',
+  'Roasted coffee beans',
+  'Pechuga de pollo congelada',
+  'Vinho tinto Malbec 750 ml',
+  'Cerveza lager en lata',
+  'Soja em grão a granel',
+  'Xampu anticaspa 400 ml',
+  'Passenger car tyres 205/55 R16',
+  'Leather handbag',
+  'Camiseta 100% algodão manga curta',
+  'Zapatillas deportivas para correr',
+  'Parafuso sextavado M10 com porca',
+  'Chave de fenda Philips',
+  'Bomba submersível para poço',
+  'Rodamientos de bolas 6204',
+  'Motor elétrico trifásico 5 CV',
+  'Smartphone 128 GB',
+  'Lâmpada LED 9W E27',
+  'Disposable syringe 5 ml',
+  'Mesa de escritório de madeira',
+  'Escova de dentes macia',
+];
+
+const benchRows = (count: number): BenchRow[] =>
+  Array.from({ length: count }, (_, index) => ({
+    description: `${RESOLVING[index % RESOLVING.length]}, ref. ${10_000 + index}`,
+    operation: 'import' as const,
+    country: 'BR',
+  }));
+
+const writeBatchFile = (dir: string, name: string, rows: readonly BenchRow[]): string => {
+  const folder = join(dir, name);
+  mkdirSync(folder, { recursive: true });
+  const file = join(folder, `${name}.csv`);
+  const body = writeCsv(
+    ['sku', 'description', 'operation', 'country'],
+    rows.map((row, index) => [`B-${index + 1}`, row.description, row.operation, row.country]),
+    { delimiter: ',', bom: true },
+  );
+  writeFileSync(file, body);
+  return folder;
+};
+
+type Measured = {
+  contender: string;
+  wallSeconds: number;
+  utilisation: number;
+  steadyUtilisation: number;
+  peakInProgress: number;
+  rateLimited: number;
+  callsPerClassification: number;
+  runSeconds: number;
+  callBudget: number;
+  classifications: number;
+};
+
+/** Samples the sandbox's in-progress gauge while a contender runs. */
+const sampler = (sandbox: Sandbox, everyMs: number) => {
+  const samples: { at: number; inProgress: number }[] = [];
+  const timer = setInterval(() => {
+    samples.push({ at: Date.now(), inProgress: sandbox.stats().in_progress_now });
+  }, everyMs);
+  return {
+    stop: () => clearInterval(timer),
+    /** Mean slots in use over the middle 80% of the run: ramp-up and drain left out. */
+    steady: (startedAt: number, endedAt: number, cap: number) => {
+      const span = endedAt - startedAt;
+      const inside = samples.filter(
+        (sample) => sample.at >= startedAt + span * 0.1 && sample.at <= endedAt - span * 0.1,
+      );
+      if (inside.length === 0) return 0;
+      return inside.reduce((sum, sample) => sum + sample.inProgress, 0) / inside.length / cap;
+    },
+  };
+};
+
+const measure = (
+  contender: string,
+  sandbox: Sandbox,
+  startedAt: number,
+  endedAt: number,
+  steady: number,
+  timeScale: number,
+): Measured => {
+  const stats = sandbox.stats();
+  const cap = stats.concurrency_limit;
+  const wallSeconds = (endedAt - startedAt) / 1000;
+  // Every request to the API, whatever the route; signed file URLs are storage, not API.
+  const calls = Object.entries(stats.requests_by_route)
+    .filter(([route]) => /^[A-Z]+ \/v1\//.test(route))
+    .reduce((sum, [, count]) => sum + count, 0);
+  const classifications = Math.max(1, stats.created);
+  // slot_seconds is the sum of every run's time in progress: its mean, in production seconds.
+  const runSeconds = stats.slot_seconds / classifications / timeScale;
+  return {
+    contender,
+    wallSeconds,
+    utilisation: stats.slot_seconds / (cap * wallSeconds),
+    steadyUtilisation: steady,
+    peakInProgress: stats.in_progress_max,
+    rateLimited: stats.responses_by_status['429'] ?? 0,
+    callsPerClassification: calls / classifications,
+    runSeconds,
+    callBudget: runSeconds / 3 + 3,
+    classifications: stats.created,
+  };
+};
+
+const runPipeline = async (
+  workDir: string,
+  rows: readonly BenchRow[],
+  timeScale: number,
+): Promise<Measured> => {
+  const folder = writeBatchFile(workDir, 'bench', rows);
+  const pipeline = await startLocalPipeline({
+    dataDir: join(workDir, 'pipeline-data'),
+    fresh: true,
+    timeScale,
+    sandbox: { seed: 'bench' },
+  });
+  try {
+    const sandbox = pipeline.sandbox as Sandbox;
+    const gauge = sampler(sandbox, 20);
+    const startedAt = Date.now();
+    const { batchId } = await pipeline.submit({ file: join(folder, 'bench.csv'), sheetsDir: folder });
+    const outcome = await pipeline.waitForBatch(batchId, { progressEveryMs: 1_000 });
+    const endedAt = Date.now();
+    gauge.stop();
+    if (outcome.state !== 'completed') throw new Error(`bench batch ended ${outcome.state}`);
+    return measure(
+      'pipeline',
+      sandbox,
+      startedAt,
+      endedAt,
+      gauge.steady(startedAt, endedAt, sandbox.stats().concurrency_limit),
+      timeScale,
+    );
+  } finally {
+    await pipeline.close();
+  }
+};
+
+const runScript = async (
+  contender: 'naive' | 'concurrent',
+  rows: readonly BenchRow[],
+  timeScale: number,
+): Promise<Measured> => {
+  const sandbox = await startSandbox({ port: 0, timeScale, seed: 'bench', log: 'silent' });
+  try {
+    const client = createTcsClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.keys.classify });
+    const pollMs = 3_000 * timeScale;
+    const gauge = sampler(sandbox, 20);
+    const startedAt = Date.now();
+    if (contender === 'naive') await runNaive(client, rows, pollMs);
+    else await runConcurrent(client, rows, pollMs, 10);
+    const endedAt = Date.now();
+    gauge.stop();
+    return measure(
+      contender,
+      sandbox,
+      startedAt,
+      endedAt,
+      gauge.steady(startedAt, endedAt, sandbox.stats().concurrency_limit),
+      timeScale,
+    );
+  } finally {
+    await sandbox.close();
+  }
+};
+
+/** Ingest only: from the drop to every row stored and queued (Prepare done). */
+const runIngest = async (workDir: string, count: number) => {
+  const folder = writeBatchFile(workDir, 'ingest', benchRows(count));
+  // A slow sandbox: nothing much is classified while the rows go in.
+  const pipeline = await startLocalPipeline({
+    dataDir: join(workDir, 'ingest-data'),
+    fresh: true,
+    timeScale: 1,
+    capOverride: 1,
+    sandbox: { seed: 'bench' },
+  });
+  try {
+    const startedAt = Date.now();
+    const { batchId } = await pipeline.submit({ file: join(folder, 'ingest.csv'), sheetsDir: folder });
+    const deadline = Date.now() + 10 * 60_000;
+    let progress = await pipeline.progress(batchId);
+    while (progress.stage === 'preparing' || progress.rowsTotal < count) {
+      if (Date.now() > deadline) throw new Error('ingest did not finish within 10 minutes');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      progress = await pipeline.progress(batchId);
+    }
+    const seconds = (Date.now() - startedAt) / 1000;
+    return {
+      rows: count,
+      seconds,
+      rowsPerSecond: count / seconds,
+      peakMemoryMb: pipeline.peakMemoryMb('prepare-batch'),
+    };
+  } finally {
+    await pipeline.close();
+  }
+};
+
+const fixed = (value: number, digits = 2) => value.toFixed(digits);
+
+const main = async () => {
+  const { values } = parseArgs({
+    args: process.argv.slice(2),
+    options: {
+      rows: { type: 'string', default: '300' },
+      'time-scale': { type: 'string', default: String(1 / 60) },
+      'ingest-rows': { type: 'string', default: '2000' },
+      out: { type: 'string', default: 'out/bench' },
+      contenders: { type: 'string', default: 'pipeline,concurrent,naive' },
+    },
+  });
+  const count = Number(values.rows);
+  const timeScale = Number(values['time-scale']);
+  const ingestRows = Number(values['ingest-rows']);
+  const workDir = mkdtempSync(join(tmpdir(), 'ncm-bench-'));
+  const rows = benchRows(count);
+  try {
+    console.log(
+      `Bench: ${count} rows, time scale ${fixed(timeScale, 4)} (a run ≈ ${fixed(60 * timeScale, 1)} s)…`,
+    );
+    const results: Measured[] = [];
+    const chosen = (values.contenders as string).split(',').map((name) => name.trim());
+    for (const contender of (['pipeline', 'concurrent', 'naive'] as const).filter((name) =>
+      chosen.includes(name),
+    )) {
+      console.log(`  ${contender}…`);
+      results.push(
+        contender === 'pipeline'
+          ? await runPipeline(workDir, rows, timeScale)
+          : await runScript(contender, rows, timeScale),
+      );
+    }
+    const ingest =
+      ingestRows > 0
+        ? await (console.log(`  ingest of ${ingestRows} rows…`), runIngest(workDir, ingestRows))
+        : null;
+
+    const table = [
+      '| contender | wall time | slot utilisation (steady) | slot utilisation (whole run) | peak in progress | 429s | API calls per classification (budget: run/3 s + 3) |',
+      '| --- | --- | --- | --- | --- | --- | --- |',
+      ...results.map(
+        (r) =>
+          `| ${r.contender} | ${fixed(r.wallSeconds, 1)} s | ${fixed(r.steadyUtilisation)} | ${fixed(r.utilisation)} | ${r.peakInProgress} | ${r.rateLimited} | ${fixed(r.callsPerClassification, 1)} (${fixed(r.callBudget, 1)}) |`,
+      ),
+    ].join('\n');
+    const ingestLine = !ingest
+      ? ''
+      : `Ingest only (read, validate, store, queue): ${ingest.rows} rows in ${fixed(ingest.seconds, 1)} s, ${fixed(ingest.rowsPerSecond, 0)} rows/s; Prepare's peak memory ${ingest.peakMemoryMb ?? '?'} MiB.`;
+    console.log(`\n${table}\n\n${ingestLine}`);
+    const outDir = userPath(values.out as string);
+    mkdirSync(outDir, { recursive: true });
+    writeFileSync(
+      join(outDir, 'bench.json'),
+      `${JSON.stringify({ at: new Date().toISOString(), rows: count, timeScale, results, ingest }, null, 2)}\n`,
+    );
+  } finally {
+    rmSync(workDir, { recursive: true, force: true });
+  }
+};
+
+main().catch((error: unknown) => {
+  console.error(`bench: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+});
