@@ -138,10 +138,15 @@ const main = async (): Promise<number> => {
     if (live) process.stdout.write('\r\x1b[2K');
 
     const written = await pipeline.copyOutbox(batchId, args.outDir);
+    if (outcome.state === 'failed' || outcome.summary.stop) {
+      // One line that says why; the files are still there for whoever wants the detail.
+      console.error(
+        `classify: ${couldNotRun(outcome.summary)} (details: ${shown(args.outDir)}/summary.json)`,
+      );
+      return 1;
+    }
     printSummary(outcome.summary, args.outDir, written.length, Date.now() - started);
-    const failed = outcome.state === 'failed' || Boolean(outcome.summary.stop);
-    if (failed) console.error(`classify: ${couldNotRun(outcome.summary)}`);
-    return failed ? 1 : 0;
+    return 0;
   } finally {
     await pipeline.close();
   }
