@@ -24,7 +24,9 @@ const shortHash = (text: string): string =>
   createHash('sha256').update(text, 'utf8').digest('base64url').slice(0, 10).replace(/[-_]/g, 'x');
 
 export const rowExecutionName = (message: RowMessage): string => {
-  const suffix = `-r${message.row}-a${message.attempt}-d${message.dispatch}`;
+  // An answers round runs the same row again: its own executions, apart from the batch's.
+  const round = message.round_id ? `-q${shortHash(message.round_id)}` : '';
+  const suffix = `-r${message.row}-a${message.attempt}${round}-d${message.dispatch}`;
   const batch = message.batch_id;
   if (SAFE_NAME.test(batch) && batch.length + suffix.length <= EXECUTION_NAME_MAX) return `${batch}${suffix}`;
   // Cleaning or cutting could make two batch ids equal: the hash of the exact id keeps them apart.
@@ -34,6 +36,6 @@ export const rowExecutionName = (message: RowMessage): string => {
   return `${cleaned}${tag}${suffix}`;
 };
 
-/** `<batch-id>:<row>#a<attempt>`: the slot lease of one row attempt. */
-export const rowHolder = (batchId: string, row: number, attempt: number): string =>
-  `${deriveRowKey(batchId, row)}#a${attempt}`;
+/** `<batch-id>:<row>#a<attempt>[#q<round>]`: the slot lease of one row attempt (or answers round). */
+export const rowHolder = (batchId: string, row: number, attempt: number, roundId?: string): string =>
+  `${deriveRowKey(batchId, row)}#a${attempt}${roundId ? `#q${shortHash(roundId)}` : ''}`;

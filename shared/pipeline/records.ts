@@ -145,6 +145,12 @@ export const BatchRecord = z.object({
   /** Present once the Batch workflow waits for its rows. A secret: never logged, never written out. */
   task_token: z.string().optional(),
   stop: BatchStop.optional(),
+  /**
+   * Set on the record of an answers round (issue 6): the batch whose pending rows it resumes.
+   * A round is tracked like a batch (its resumed rows, completion shards, task token) but
+   * owns no rows: they stay under the batch.
+   */
+  round_of: z.string().optional(),
   /** Human sentences about the whole batch, for summary.json. */
   problems: z.array(z.string()).default([]),
   started_at: z.string(),
@@ -192,6 +198,18 @@ export const RowRecord = z.object({
   submitted_at: z.string().optional(),
   /** Set when the row reaches an output status. */
   result: RowResult.optional(),
+  /** The answers round resuming this row, if any: Submit sends these answers instead of creating. */
+  round: z
+    .object({
+      round_id: z.string(),
+      answers: z.array(z.object({ question_id: z.string(), answer: z.string() })),
+      /** deriveAnswersKey(classification id, answers, sheet sha256): a file dropped twice answers once. */
+      answers_key: z.string(),
+      sheet: SheetRef.optional(),
+      answered_by: z.string(),
+      answered_at: z.string(),
+    })
+    .optional(),
   finished_at: z.string().optional(),
   updated_at: z.string(),
 });
@@ -243,6 +261,8 @@ export const RowMessage = z.object({
   row: z.number().int().min(1),
   attempt: z.number().int().min(1),
   dispatch: z.number().int().min(1),
+  /** An answers round: the row's classification resumes with the answers on the row record. */
+  round_id: z.string().optional(),
 });
 export type RowMessage = z.infer<typeof RowMessage>;
 
