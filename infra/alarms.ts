@@ -1,6 +1,6 @@
 /**
  * Alarms on what the issue names (DLQ depth, rows ending in `error`, leases held past their
- * expiry) plus workflow failures and Lambda errors. The two pipeline metrics come from
+ * expiry) plus workflow failures (Batch, Row, Answers) and Lambda errors. The two pipeline metrics come from
  * CloudWatch Logs metric filters on the handlers' structured logs (infra/contract.ts,
  * ALARM_LOG_FIELDS): no metrics client in the handlers, nothing to flush.
  */
@@ -34,7 +34,12 @@ export type PipelineAlarmsProps = {
   dispatcherLogGroup: ILogGroup;
   batchWorkflow: StateMachine;
   rowWorkflow: StateMachine;
-  functions: IFunction[];
+  answersWorkflow: StateMachine;
+  /**
+   * Alarm id → the functions whose errors it sums. At most ten per group: an alarm on a metric
+   * math expression may reference no more than ten metrics (a hard CloudWatch limit).
+   */
+  functionGroups: Record<string, IFunction[]>;
   /** Emails the alarms when given. */
   alarmEmail?: string;
 };
@@ -109,19 +114,27 @@ export class PipelineAlarms extends Construct {
     );
 
     const fiveMinutes = { period: Duration.minutes(5), statistic: 'Sum' };
-    atLeastOnce(
-      'BatchWorkflowFailed',
+    const endedUnfinished = (workflow: StateMachine) =>
       new MathExpression({
         // FILL: a metric with no data in the period would otherwise blank the whole sum.
         expression: 'FILL(failed, 0) + FILL(timedOut, 0) + FILL(aborted, 0)',
         usingMetrics: {
-          failed: props.batchWorkflow.metricFailed(fiveMinutes),
-          timedOut: props.batchWorkflow.metricTimedOut(fiveMinutes),
-          aborted: props.batchWorkflow.metricAborted(fiveMinutes),
+          failed: workflow.metricFailed(fiveMinutes),
+          timedOut: workflow.metricTimedOut(fiveMinutes),
+          aborted: workflow.metricAborted(fiveMinutes),
         },
         period: Duration.minutes(5),
-      }),
+      });
+    atLeastOnce(
+      'BatchWorkflowFailed',
+      endedUnfinished(props.batchWorkflow),
       'A Batch workflow execution ended without finishing its batch (Finalize failed, timed out or aborted).',
+    );
+    atLeastOnce(
+      'AnswersWorkflowFailed',
+      endedUnfinished(props.answersWorkflow),
+      'An Answers workflow execution ended without finishing its round (FinalizeAnswers failed, timed out ' +
+        "or aborted): the batch's results.csv may not show the answered rows yet.",
     );
     atLeastOnce(
       'RowWorkflowFailed',
@@ -129,26 +142,32 @@ export class PipelineAlarms extends Construct {
       'A Row workflow execution failed: Complete itself failed; row-execution-ended finished the row.',
     );
 
-    // One alarm over all functions rather than ten: a handler error the workflows retry is
-    // normal now and then, a burst of them is not. CloudWatch allows ten metrics per alarm.
-    const errors = Object.fromEntries(
-      props.functions.map((fn, index) => [`e${index}`, fn.metricErrors(fiveMinutes)]),
-    );
-    const lambdaErrors = new Alarm(this, 'LambdaErrors', {
-      metric: new MathExpression({
-        expression: Object.keys(errors)
-          .map((key) => `FILL(${key}, 0)`)
-          .join(' + '),
-        usingMetrics: errors,
-        period: Duration.minutes(5),
-      }),
-      threshold: 5,
-      evaluationPeriods: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-      alarmDescription: 'Five or more Lambda errors across the pipeline in five minutes.',
-    });
-    this.alarms.push(lambdaErrors);
+    // One alarm per group of functions rather than one per function: a handler error the
+    // workflows retry is normal now and then, a burst of them is not. CloudWatch allows ten
+    // metrics per alarm, hence groups (the batch and row path; the answers path).
+    for (const [alarmId, functions] of Object.entries(props.functionGroups)) {
+      if (functions.length === 0 || functions.length > 10) {
+        throw new Error(`${alarmId}: an error alarm sums 1 to 10 functions, got ${functions.length}`);
+      }
+      const errors = Object.fromEntries(
+        functions.map((fn, index) => [`e${index}`, fn.metricErrors(fiveMinutes)]),
+      );
+      const lambdaErrors = new Alarm(this, alarmId, {
+        metric: new MathExpression({
+          expression: Object.keys(errors)
+            .map((key) => `FILL(${key}, 0)`)
+            .join(' + '),
+          usingMetrics: errors,
+          period: Duration.minutes(5),
+        }),
+        threshold: 5,
+        evaluationPeriods: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+        alarmDescription: `Five or more Lambda errors in five minutes across ${functions.length} functions (${alarmId}).`,
+      });
+      this.alarms.push(lambdaErrors);
+    }
 
     if (props.alarmEmail !== undefined) {
       // CloudWatch can publish to an encrypted topic only with a customer managed key whose

@@ -18,6 +18,8 @@ export const HANDLER_NAMES = [
   'row-review',
   'row-complete',
   'row-execution-ended',
+  'prepare-answers',
+  'finalize-answers',
 ] as const;
 export type HandlerName = (typeof HANDLER_NAMES)[number];
 
@@ -34,7 +36,13 @@ export const TASK_HANDLERS = {
     Review: 'row-review',
     Complete: 'row-complete',
   },
-} as const satisfies Record<'batch' | 'row', Record<string, HandlerName>>;
+  /** WaitForAnswers reuses await-rows: a round is tracked like a batch (its own token and shards). */
+  answers: {
+    PrepareAnswers: 'prepare-answers',
+    WaitForAnswers: 'await-rows',
+    FinalizeAnswers: 'finalize-answers',
+  },
+} as const satisfies Record<'batch' | 'row' | 'answers', Record<string, HandlerName>>;
 
 export const BATCH_WORKFLOW_STATES = [
   'Prepare',
@@ -53,8 +61,20 @@ export const ROW_WORKFLOW_STATES = [
   'Review',
   'Complete',
 ] as const;
+/** The Answers workflow (issue 6): one answers round per answers file version. */
+export const ANSWERS_WORKFLOW_STATES = [
+  'PrepareAnswers',
+  'RouteAfterPrepareAnswers',
+  'WaitForAnswers',
+  'FinalizeAnswers',
+  'AnswersSkipped',
+  'AnswersDone',
+] as const;
 
-/** The event Finalize puts on the default bus when a batch completes; detail = summary.json. */
+/**
+ * The event Finalize puts on the default bus when a batch completes, and FinalizeAnswers when an
+ * answers round moved the batch's results forward (detail carries `round_id` then); detail = summary.json.
+ */
 export const BATCH_COMPLETED_EVENT = {
   source: 'ncm-batch-classifier',
   detailType: 'Batch Completed',

@@ -1,6 +1,6 @@
 /**
- * The synthesized Batch and Row workflow definitions as plain ASL objects, for the local
- * runtime and the workflow tests to run with aws-local-stepfunctions.
+ * The synthesized Batch, Row and Answers workflow definitions as plain ASL objects, for the
+ * local runtime and the workflow tests to run with aws-local-stepfunctions.
  *
  * In the template a definition is an `Fn::Join` whose parts reference the functions
  * (`Fn::GetAtt [FunctionsPrepareBatch…, Arn]`) and pseudo parameters (`AWS::Partition`).
@@ -46,8 +46,13 @@ export type RenderOptions = {
 export type RenderedDefinitions = {
   batch: AslDefinition;
   row: AslDefinition;
+  answers: AslDefinition;
   /** Each Task state's handler, read from the rendered definitions. */
-  taskHandlers: { batch: Record<string, HandlerName>; row: Record<string, HandlerName> };
+  taskHandlers: {
+    batch: Record<string, HandlerName>;
+    row: Record<string, HandlerName>;
+    answers: Record<string, HandlerName>;
+  };
   /** The ARN each handler's function is rendered as. */
   functionArns: Record<HandlerName, string>;
 };
@@ -56,7 +61,7 @@ const isAssembly = (source: AssemblyLike | CloudFormationTemplate): source is As
   Array.isArray((source as AssemblyLike).stacks);
 
 /**
- * Renders both workflows from the pipeline stack's template, or from a cloud assembly (the
+ * Renders the three workflows from the pipeline stack's template, or from a cloud assembly (the
  * stack holding the state machines is found by its resources).
  */
 export const renderStateMachineDefinitions = (
@@ -118,7 +123,10 @@ export const renderStateMachineDefinitions = (
   // Told apart by their first state (shared/pipeline/README.md names them).
   const batch = definitions.find((definition) => definition.StartAt === 'Prepare');
   const row = definitions.find((definition) => definition.StartAt === 'Submit');
-  if (!batch || !row) throw new Error('The template does not hold both the Batch and the Row workflow');
+  const answers = definitions.find((definition) => definition.StartAt === 'PrepareAnswers');
+  if (!batch || !row || !answers) {
+    throw new Error('The template does not hold all of the Batch, Row and Answers workflows');
+  }
 
   const arnToHandler = new Map(HANDLER_NAMES.map((handler) => [functionArn(handler), handler]));
   const tasksOf = (definition: AslDefinition): Record<string, HandlerName> => {
@@ -138,7 +146,8 @@ export const renderStateMachineDefinitions = (
   return {
     batch,
     row,
-    taskHandlers: { batch: tasksOf(batch), row: tasksOf(row) },
+    answers,
+    taskHandlers: { batch: tasksOf(batch), row: tasksOf(row), answers: tasksOf(answers) },
     functionArns: Object.fromEntries(
       HANDLER_NAMES.map((handler) => [handler, functionArn(handler)]),
     ) as Record<HandlerName, string>,

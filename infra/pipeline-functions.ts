@@ -1,5 +1,5 @@
 /**
- * The ten Lambda functions, one per `functions/<name>/handler.ts`, built the same way: Node 24
+ * The twelve Lambda functions, one per `functions/<name>/handler.ts`, built the same way: Node 24
  * on arm64, bundled locally by esbuild (no Docker) into one ESM file with the AWS SDK inside,
  * each with its own role and log group. What a function may reach is granted by the pipeline
  * stack, next to the environment variable that names the resource.
@@ -32,7 +32,8 @@ const SIZING: Record<HandlerName, Sizing> = {
   'await-rows': {
     timeout: Duration.seconds(30),
     memorySize: 256,
-    description: 'Batch workflow WaitForRows: keep the task token, wake at once if already done',
+    description:
+      'Batch WaitForRows and Answers WaitForAnswers: keep the task token, wake at once if already done',
   },
   'finalize-batch': {
     timeout: Duration.minutes(15),
@@ -75,6 +76,20 @@ const SIZING: Record<HandlerName, Sizing> = {
     timeout: Duration.seconds(60),
     memorySize: 256,
     description: 'Row workflow FAILED/TIMED_OUT/ABORTED: complete the row as error, release the lease',
+  },
+  'prepare-answers': {
+    // Reads the filled review.csv (only pending rows) and its sheets, looks up the answered
+    // classifications at the service eight at a time, writes each resumed row.
+    timeout: Duration.minutes(15),
+    memorySize: 1024,
+    description:
+      'Answers workflow PrepareAnswers: read the answers, report, resume answered rows, queue them',
+  },
+  'finalize-answers': {
+    // Rewrites the whole results.csv and summary.json, as finalize-batch writes them.
+    timeout: Duration.minutes(15),
+    memorySize: 2048,
+    description: 'Answers workflow FinalizeAnswers: revised results.csv, summary.json, review.csv, event',
   },
 };
 
@@ -147,7 +162,7 @@ export class PipelineFunctions extends Construct {
           sourceMap: true,
           sourcesContent: false,
           charset: Charset.UTF8,
-          // Warnings and errors only: ten "Done in 3ms" lines per synthesis say nothing.
+          // Warnings and errors only: twelve "Done in 3ms" lines per synthesis say nothing.
           logLevel: LogLevel.WARNING,
         },
       });

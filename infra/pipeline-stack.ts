@@ -1,19 +1,22 @@
 /**
- * The logic: ten functions, the Batch and Row workflows, the EventBridge rules that start
- * them, the alarms. Everything here can be replaced by a redeploy; the data it works on
- * arrives as props from the stateful stack.
+ * The logic: twelve functions, the Batch, Row and Answers workflows, the EventBridge rules
+ * that start them, the alarms. Everything here can be replaced by a redeploy; the data it works
+ * on arrives as props from the stateful stack.
  *
  *   S3 Object Created (inbox/<name>/*.csv|.xlsx) ──rule──▶ Batch workflow
+ *   S3 Object Created (answers/<batch-id>/*.csv|.xlsx) ──rule──▶ Answers workflow
  *   schedule rate(1 minute) ─────────────────────rule──▶ dispatch-rows ──▶ Row workflow
  *   Row workflow FAILED/TIMED_OUT/ABORTED ───────rule──▶ row-execution-ended
- *   finalize-batch ──PutEvents──▶ default bus ("Batch Completed")
+ *   finalize-batch, finalize-answers ──PutEvents──▶ default bus ("Batch Completed")
  *
  * Each function is wired by the `use*` helpers below, which set the environment variable that
  * names a resource and grant the narrowest access together, so the two never drift apart.
  * The wiring per function follows shared/pipeline/README.md, "Environment of the handlers",
  * and, where a handler uses more than its row there, the handler (functions/): row-review
  * reads the service, row-execution-ended completes with row-complete's ports, dispatch-rows
- * may wake the batch when it finishes a stopped batch's last row.
+ * may wake the batch when it finishes a stopped batch's last row. prepare-answers and
+ * finalize-answers follow their handlers' ports (shared/pipeline/README.md, "Answer rounds");
+ * row-submit also reads `answers/`, where a resumed row's new sheet sits.
  */
 import { ArnFormat, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { type ITable, Table } from 'aws-cdk-lib/aws-dynamodb';
@@ -29,10 +32,11 @@ import { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import { PipelineAlarms } from './alarms.js';
 import type { PipelineConfig } from './config.js';
-import type { HandlerName } from './contract.js';
+import { HANDLER_NAMES, type HandlerName } from './contract.js';
 import { acknowledge, inFinding, wildcardAction, wildcardResource } from './nag.js';
 import { functionTimeout, PipelineFunctions } from './pipeline-functions.js';
 import { REVIEW_BY_BATCH_INDEX, ROWS_QUEUE_VISIBILITY, type StatefulExports } from './stateful-stack.js';
+import { AnswersWorkflow } from './workflows/answers-workflow.js';
 import { BatchWorkflow } from './workflows/batch-workflow.js';
 import { RowWorkflow } from './workflows/row-workflow.js';
 
@@ -69,7 +73,7 @@ const importData = (scope: Construct, exported: StatefulExports): PipelineData =
 });
 
 /** An S3 key prefix pattern a function's object grant is scoped to. */
-type Prefix = 'inbox/*' | 'outbox/*' | 'work/*';
+type Prefix = 'inbox/*' | 'outbox/*' | 'work/*' | 'answers/*';
 
 export type PipelineStackProps = StackProps & { config: PipelineConfig; data: StatefulExports };
 
@@ -81,15 +85,33 @@ export const INPUT_KEY_PATTERNS = [
   'inbox/*/*.XLSX',
 ] as const;
 
+/**
+ * Filled review files that start an answers round: `answers/<batch-id>/<file>`. A key deeper
+ * than one folder matches too (`*` matches `/`); PrepareAnswers skips it (answers-source.ts).
+ */
+export const ANSWERS_KEY_PATTERNS = [
+  'answers/*/*.csv',
+  'answers/*/*.CSV',
+  'answers/*/*.xlsx',
+  'answers/*/*.XLSX',
+] as const;
+
+/** Handlers of the Answers workflow of their own; their errors alarm apart (ten metrics per alarm). */
+const ANSWERS_HANDLERS: readonly HandlerName[] = ['prepare-answers', 'finalize-answers'];
+
 export class PipelineStack extends Stack {
   readonly functions: Readonly<Record<HandlerName, NodejsFunction>>;
   readonly batchWorkflow: StateMachine;
   readonly rowWorkflow: StateMachine;
+  readonly answersWorkflow: StateMachine;
   readonly batchStartRule: Rule;
+  readonly answersStartRule: Rule;
   readonly rowEndedRule: Rule;
   readonly dispatchScheduleRule: Rule;
   /** Events the batch-start rule could not deliver to the Batch workflow. */
   readonly batchStartDeadLetterQueue: Queue;
+  /** Events the answers-start rule could not deliver to the Answers workflow. */
+  readonly answersStartDeadLetterQueue: Queue;
   readonly alarms: PipelineAlarms;
 
   constructor(scope: Construct, id: string, props: PipelineStackProps) {
@@ -124,7 +146,7 @@ export class PipelineStack extends Stack {
     const bucketArn = inFinding(this, data.bucket.bucketArn);
     const useBucket = (f: NodejsFunction, access: { read?: Prefix; write?: Prefix }) => {
       env(f, 'BUCKET_NAME', data.bucket.bucketName);
-      // Object grants are scoped to the prefix the function works in (inbox/ or outbox/).
+      // Object grants are scoped to the prefix the function works in (inbox/, outbox/, work/, answers/).
       if (access.read) {
         data.bucket.grantRead(f, access.read);
         acknowledge(
@@ -222,6 +244,9 @@ export class PipelineStack extends Stack {
       env(fn['dispatch-rows'], 'CAP_OVERRIDE', String(config.capOverride));
 
     useBucket(fn['row-submit'], { read: 'inbox/*' }); // the row's technical sheet
+    // A row resumed by an answers round may carry a new sheet, checked by PrepareAnswers where
+    // the user put it (answers/<batch>/…): Submit uploads it with the answers (row.round.sheet).
+    useBucket(fn['row-submit'], { read: 'answers/*' });
     // work/<batch>/uploads/<row>-a<attempt>.json: the sheet's file_url, so every retry of an
     // attempt sends the same body under the same Idempotency-Key (a new upload = a new URL).
     useBucket(fn['row-submit'], { read: 'work/*', write: 'work/*' });
@@ -255,6 +280,27 @@ export class PipelineStack extends Stack {
     useRowsQueue(fn['row-execution-ended'], 'send');
     useDispatcher(fn['row-execution-ended']);
 
+    // Reads the filled review file and the sheets beside it (ListBucket: a missing sheet is a
+    // 404, not a 403); writes answers-report.csv to the batch's outbox; marks review items
+    // answered; puts resumed rows back to `queued` with their round and queues them; kicks.
+    // Looks up the answered classifications at the service (nothing is posted here).
+    useBucket(fn['prepare-answers'], { read: 'answers/*', write: 'outbox/*' });
+    useBatchTable(fn['prepare-answers']);
+    useTable(fn['prepare-answers'], 'REVIEW_TABLE', data.reviewTable, 'readWrite');
+    useRowsQueue(fn['prepare-answers'], 'send');
+    useDispatcher(fn['prepare-answers']);
+    useService(fn['prepare-answers']);
+
+    // Looks again at the rows still pending at the service (abandoned after 30 days), keeps
+    // results.csv and summary.json as revisions (copies within the outbox), writes the new ones
+    // and review.csv, closes settled review items, announces the batch again.
+    useBucket(fn['finalize-answers'], { read: 'outbox/*', write: 'outbox/*' });
+    useBatchTable(fn['finalize-answers']);
+    useTable(fn['finalize-answers'], 'REVIEW_TABLE', data.reviewTable, 'readWrite');
+    env(fn['finalize-answers'], 'EVENT_BUS_NAME', defaultBus.eventBusName);
+    defaultBus.grantPutEventsTo(fn['finalize-answers']);
+    useService(fn['finalize-answers']);
+
     // --- Workflows. --------------------------------------------------------------------------
 
     this.batchWorkflow = new BatchWorkflow(this, 'BatchWorkflow', {
@@ -275,10 +321,20 @@ export class PipelineStack extends Stack {
       logRetention: config.logRetention,
     }).stateMachine;
 
-    // Whoever finishes the last row wakes the Batch workflow with its task token. Only
-    // SendTaskSuccess: a batch always goes on to Finalize, never fails from a row. A policy of
+    this.answersWorkflow = new AnswersWorkflow(this, 'AnswersWorkflow', {
+      prepareAnswers: fn['prepare-answers'],
+      awaitRows: fn['await-rows'],
+      finalizeAnswers: fn['finalize-answers'],
+      // A round waits for its rows as long as a batch does.
+      waitForAnswersTimeout: Duration.hours(config.batchTimeoutHours),
+      logRetention: config.logRetention,
+    }).stateMachine;
+
+    // Whoever finishes the last row wakes the Batch workflow, or the Answers workflow when the
+    // row belonged to an answers round, with its task token. Only SendTaskSuccess: a batch (a
+    // round) always goes on to Finalize (FinalizeAnswers), never fails from a row. A policy of
     // its own, not the role's default one: each function's resource depends on its default
-    // policy, and the workflow depends on await-rows, so the default policy would be a cycle.
+    // policy, and the workflows depend on await-rows, so the default policy would be a cycle.
     const wakesBatch: HandlerName[] = ['await-rows', 'dispatch-rows', 'row-complete', 'row-execution-ended'];
     for (const name of wakesBatch) {
       const role = roleOf(fn[name]);
@@ -287,7 +343,7 @@ export class PipelineStack extends Stack {
         statements: [
           new PolicyStatement({
             actions: ['states:SendTaskSuccess'],
-            resources: [this.batchWorkflow.stateMachineArn],
+            resources: [this.batchWorkflow.stateMachineArn, this.answersWorkflow.stateMachineArn],
           }),
         ],
       });
@@ -319,6 +375,35 @@ export class PipelineStack extends Stack {
         new SfnStateMachine(this.batchWorkflow, {
           // EventBridge retries for a day; an event it still cannot deliver is kept, not lost.
           deadLetterQueue: this.batchStartDeadLetterQueue,
+          maxEventAge: Duration.hours(24),
+          retryAttempts: 185,
+        }),
+      ],
+    });
+
+    this.answersStartDeadLetterQueue = new Queue(this, 'AnswersStartDeadLetterQueue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    acknowledge(
+      this.answersStartDeadLetterQueue,
+      'This queue is itself a dead-letter queue: of the answers-start rule target (EventBridge), not of a queue.',
+      'AwsSolutions-SQS3',
+    );
+    this.answersStartRule = new Rule(this, 'AnswersStartRule', {
+      description: 'A filled review file dropped in answers/<batch-id>/ starts the Answers workflow',
+      eventPattern: {
+        source: ['aws.s3'],
+        detailType: ['Object Created'],
+        detail: {
+          bucket: { name: [data.bucket.bucketName] },
+          object: { key: Match.anyOf(...ANSWERS_KEY_PATTERNS.map((pattern) => Match.wildcard(pattern))) },
+        },
+      },
+      targets: [
+        new SfnStateMachine(this.answersWorkflow, {
+          deadLetterQueue: this.answersStartDeadLetterQueue,
           maxEventAge: Duration.hours(24),
           retryAttempts: 185,
         }),
@@ -358,12 +443,19 @@ export class PipelineStack extends Stack {
       deadLetterQueues: {
         RowsDeadLetterQueue: data.rowsDeadLetterQueue,
         BatchStartDeadLetterQueue: this.batchStartDeadLetterQueue,
+        AnswersStartDeadLetterQueue: this.answersStartDeadLetterQueue,
       },
       rowOutcomeLogGroups: [built.logGroups['row-complete'], built.logGroups['row-execution-ended']],
       dispatcherLogGroup: built.logGroups['dispatch-rows'],
       batchWorkflow: this.batchWorkflow,
       rowWorkflow: this.rowWorkflow,
-      functions: Object.values(fn) as IFunction[],
+      answersWorkflow: this.answersWorkflow,
+      functionGroups: {
+        LambdaErrors: HANDLER_NAMES.filter((name) => !ANSWERS_HANDLERS.includes(name)).map(
+          (name): IFunction => fn[name],
+        ),
+        AnswersLambdaErrors: ANSWERS_HANDLERS.map((name): IFunction => fn[name]),
+      },
       ...(config.alarmEmail !== undefined ? { alarmEmail: config.alarmEmail } : {}),
     });
   }

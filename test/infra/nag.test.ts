@@ -60,8 +60,36 @@ describe('cdk-nag AwsSolutions', () => {
     // and "*" only where AWS offers no resource-level permission (workflow logs and X-Ray).
     const resources = [...new Set(all.map(({ id }) => /Resource::(.*)\]$/.exec(id)?.[1]).filter(Boolean))];
     for (const resource of resources) {
-      expect(resource).toMatch(/\/inbox\/\*$|\/outbox\/\*$|\/work\/\*$|\/index\/\*$|\.Arn>:\*$|^\*$/);
+      expect(resource).toMatch(
+        /\/inbox\/\*$|\/outbox\/\*$|\/work\/\*$|\/answers\/\*$|\/index\/\*$|\.Arn>:\*$|^\*$/,
+      );
     }
+  });
+
+  it('the Answers workflow adds only acknowledgements of kinds already made, each where it arises', () => {
+    const all = acknowledgements(synth.built.app);
+    const at = (suffix: string) => all.filter(({ path }) => path.endsWith(suffix)).map(({ id }) => id);
+    // Reads answers/ (the filled file and its sheets); writes the report into the outbox.
+    expect(at('/Functions/PrepareAnswersRole')).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/Resource::.+\/answers\/\*\]$/),
+        expect.stringMatching(/Resource::.+\/outbox\/\*\]$/),
+        expect.stringMatching(/Resource::.+\/index\/\*\]$/),
+        expect.stringMatching(/Resource::<.+DispatchRows.+\.Arn>:\*\]$/),
+      ]),
+    );
+    expect(at('/Functions/FinalizeAnswersRole')).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/Resource::.+\/outbox\/\*\]$/),
+        expect.stringMatching(/Resource::.+\/index\/\*\]$/),
+      ]),
+    );
+    expect(at('/Functions/FinalizeAnswersRole').join(' ')).not.toContain('/answers/');
+    expect(at('/AnswersStartDeadLetterQueue')).toEqual(['AwsSolutions-SQS3']);
+    // The workflow's role: X-Ray/logs delivery, and versions of its three functions.
+    const workflowRole = at('/AnswersWorkflow/StateMachine/Role');
+    expect(workflowRole).toContain('AwsSolutions-IAM5[Resource::*]');
+    expect(workflowRole.filter((id) => /\.Arn>:\*\]$/.test(id))).toHaveLength(3);
   });
 
   it('every acknowledgement is in use: the finding it names exists below where it is recorded', () => {

@@ -9,7 +9,7 @@ import {
   PIPELINE_METRICS,
   SERVICE_NAME,
 } from '../../infra/contract.js';
-import { INPUT_KEY_PATTERNS } from '../../infra/pipeline-stack.js';
+import { ANSWERS_KEY_PATTERNS, INPUT_KEY_PATTERNS } from '../../infra/pipeline-stack.js';
 import { ROWS_QUEUE_VISIBILITY } from '../../infra/stateful-stack.js';
 import {
   type CfnTemplate,
@@ -105,6 +105,25 @@ const ENVIRONMENT: Record<HandlerName, string[]> = {
     'ROWS_QUEUE_URL',
     'DISPATCHER_FUNCTION_NAME',
   ],
+  // functions/prepare-answers: clock, service, objects, queue, batches, reviews, kick.
+  'prepare-answers': [
+    'BUCKET_NAME',
+    'BATCH_TABLE',
+    'REVIEW_TABLE',
+    'ROWS_QUEUE_URL',
+    'DISPATCHER_FUNCTION_NAME',
+    'TCS_BASE_URL',
+    'TCS_API_KEY_SECRET_ARN',
+  ],
+  // functions/finalize-answers: clock, service, objects, batches, reviews, events.
+  'finalize-answers': [
+    'BUCKET_NAME',
+    'BATCH_TABLE',
+    'REVIEW_TABLE',
+    'EVENT_BUS_NAME',
+    'TCS_BASE_URL',
+    'TCS_API_KEY_SECRET_ARN',
+  ],
 };
 
 describe('pipeline stack: functions', () => {
@@ -154,6 +173,7 @@ describe('pipeline stack: functions', () => {
       /:states:\{AWS::Region\}:\{AWS::AccountId\}:stateMachine:NcmBatchClassifier-Pipeline-row-workflow$/,
     );
     expect(functionProperties('finalize-batch').Environment.Variables.EVENT_BUS_NAME).toBe('default');
+    expect(functionProperties('finalize-answers').Environment.Variables.EVENT_BUS_NAME).toBe('default');
   });
 
   it('each logs to its own log group, kept per the retention context', () => {
@@ -231,7 +251,13 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, Access[]>> = {
     'dispatch-rows:*': ['invoke'],
     apiKeySecret: ['secretRead'],
   },
-  'await-rows': { ownLogs: ['logs'], batchTable: tableRW, batchWorkflow: ['sendTaskSuccess'] },
+  // Wakes a round as it wakes a batch: WaitForAnswers is await-rows too.
+  'await-rows': {
+    ownLogs: ['logs'],
+    batchTable: tableRW,
+    batchWorkflow: ['sendTaskSuccess'],
+    answersWorkflow: ['sendTaskSuccess'],
+  },
   'finalize-batch': {
     ownLogs: ['logs'],
     bucket: ['s3Read'],
@@ -249,11 +275,13 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, Access[]>> = {
     apiKeySecret: ['secretRead'],
     rowWorkflow: ['startExecution'],
     batchWorkflow: ['sendTaskSuccess'],
+    answersWorkflow: ['sendTaskSuccess'],
   },
   'row-submit': {
     ownLogs: ['logs'],
     bucket: ['s3Read'],
     'bucket/inbox/*': ['s3Read'],
+    'bucket/answers/*': ['s3Read'], // a resumed row's new sheet, beside the answers file
     'bucket/work/*': ['s3Read', 's3Put'],
     batchTable: tableRW,
     apiKeySecret: ['secretRead'],
@@ -288,6 +316,7 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, Access[]>> = {
     'dispatch-rows': ['invoke'],
     'dispatch-rows:*': ['invoke'],
     batchWorkflow: ['sendTaskSuccess'],
+    answersWorkflow: ['sendTaskSuccess'],
   },
   'row-execution-ended': {
     ownLogs: ['logs'],
@@ -298,6 +327,30 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, Access[]>> = {
     'dispatch-rows': ['invoke'],
     'dispatch-rows:*': ['invoke'],
     batchWorkflow: ['sendTaskSuccess'],
+    answersWorkflow: ['sendTaskSuccess'],
+  },
+  'prepare-answers': {
+    ownLogs: ['logs'],
+    bucket: ['s3Read'],
+    'bucket/answers/*': ['s3Read'],
+    'bucket/outbox/*': ['s3Put'],
+    batchTable: tableRW,
+    reviewTable: tableRW,
+    'reviewTable/index/*': tableRW,
+    rowsQueue: ['sqsSend'],
+    'dispatch-rows': ['invoke'],
+    'dispatch-rows:*': ['invoke'],
+    apiKeySecret: ['secretRead'],
+  },
+  'finalize-answers': {
+    ownLogs: ['logs'],
+    bucket: ['s3Read'],
+    'bucket/outbox/*': ['s3Read', 's3Put'],
+    batchTable: tableRW,
+    reviewTable: tableRW,
+    'reviewTable/index/*': tableRW,
+    defaultBus: ['putEvents'],
+    apiKeySecret: ['secretRead'],
   },
 };
 
@@ -320,6 +373,7 @@ describe('pipeline stack: least privilege', () => {
       [logicalId(stateful, stateful.apiKeySecret), 'apiKeySecret'],
       [logicalId(pipeline, pipeline.batchWorkflow), 'batchWorkflow'],
       [logicalId(pipeline, pipeline.rowWorkflow), 'rowWorkflow'],
+      [logicalId(pipeline, pipeline.answersWorkflow), 'answersWorkflow'],
       ...HANDLER_NAMES.map((name): [string, string] => [functionIds[name], name]),
     ]);
   });
@@ -361,8 +415,21 @@ describe('pipeline stack: least privilege', () => {
         Object.values(reachOf(name)).flatMap((actions) => actions.map((action) => action.split(':')[0])),
       );
     const using = (service: string) => HANDLER_NAMES.filter((name) => services(name).has(service));
-    expect(using('s3')).toEqual(['prepare-batch', 'finalize-batch', 'row-submit', 'row-store']);
-    expect(using('sqs')).toEqual(['prepare-batch', 'dispatch-rows', 'row-complete', 'row-execution-ended']);
+    expect(using('s3')).toEqual([
+      'prepare-batch',
+      'finalize-batch',
+      'row-submit',
+      'row-store',
+      'prepare-answers',
+      'finalize-answers',
+    ]);
+    expect(using('sqs')).toEqual([
+      'prepare-batch',
+      'dispatch-rows',
+      'row-complete',
+      'row-execution-ended',
+      'prepare-answers',
+    ]);
     expect(using('states')).toEqual(['await-rows', 'dispatch-rows', 'row-complete', 'row-execution-ended']);
     expect(using('secretsmanager')).toEqual([
       'prepare-batch',
@@ -371,12 +438,34 @@ describe('pipeline stack: least privilege', () => {
       'row-poll',
       'row-store',
       'row-review',
+      'prepare-answers',
+      'finalize-answers',
     ]);
     // Only the dispatcher starts Row workflows, and only the Row workflow.
     expect(
       HANDLER_NAMES.filter((name) => Object.values(reachOf(name)).flat().includes('states:StartExecution')),
     ).toEqual(['dispatch-rows']);
-    expect(using('events')).toEqual(['finalize-batch']);
+    expect(using('events')).toEqual(['finalize-batch', 'finalize-answers']);
+    // Only the functions that finish rows (and await-rows) wake a workflow, and only the Batch
+    // and Answers workflows: SendTaskSuccess, never SendTaskFailure.
+    for (const name of HANDLER_NAMES) {
+      const waking = Object.entries(reachOf(name))
+        .filter(([, actions]) => actions.some((action) => action.startsWith('states:SendTask')))
+        .map(([resource, actions]) => [resource, actions]);
+      const expected = ['await-rows', 'dispatch-rows', 'row-complete', 'row-execution-ended'].includes(name)
+        ? [
+            ['batchWorkflow', ['states:SendTaskSuccess']],
+            ['answersWorkflow', ['states:SendTaskSuccess']],
+          ]
+        : [];
+      expect(waking, name).toEqual(expected);
+    }
+    // Objects in answers/ are read by the round (and a resumed row's Submit), written by no one.
+    const answersReach = HANDLER_NAMES.filter((name) => 'bucket/answers/*' in reachOf(name));
+    expect(answersReach).toEqual(['row-submit', 'prepare-answers']);
+    for (const name of answersReach) {
+      expect(reachOf(name)['bucket/answers/*'], name).toEqual([...ACCESS.s3Read].sort());
+    }
   });
 
   it('function roles have no managed policies and no inline policies of their own', () => {
@@ -388,7 +477,7 @@ describe('pipeline stack: least privilege', () => {
   });
 
   it("each workflow's role invokes its own functions and no others", () => {
-    const { batchWorkflow, rowWorkflow } = synth.built.pipeline;
+    const { batchWorkflow, rowWorkflow, answersWorkflow } = synth.built.pipeline;
     const invoked = (machine: IConstruct & { role: IConstruct }) => {
       const reach = reachOfRole(json, logicalId(synth.built.pipeline, machine.role), exports);
       return Object.entries(reach)
@@ -406,6 +495,11 @@ describe('pipeline stack: least privilege', () => {
       'row-review',
       'row-store',
       'row-submit',
+    ]);
+    expect([...new Set(invoked(answersWorkflow))].sort()).toEqual([
+      'await-rows',
+      'finalize-answers',
+      'prepare-answers',
     ]);
   });
 });
@@ -455,6 +549,59 @@ describe('pipeline stack: rules', () => {
     expect(matches('outbox/b1/results.csv')).toBe(false);
   });
 
+  it('a filled review file under answers/<batch-id>/ in the bucket starts the Answers workflow', () => {
+    const { answersStartRule, answersWorkflow, answersStartDeadLetterQueue, batchStartDeadLetterQueue } =
+      synth.built.pipeline;
+    const properties = rule(answersStartRule);
+    const bucketName = `<${logicalId(synth.built.stateful, synth.built.stateful.bucket)}>`;
+    expect(properties.EventPattern).toMatchObject({
+      source: ['aws.s3'],
+      'detail-type': ['Object Created'],
+      detail: { object: { key: ANSWERS_KEY_PATTERNS.map((wildcard) => ({ wildcard })) } },
+    });
+    expect(ANSWERS_KEY_PATTERNS).toEqual([
+      'answers/*/*.csv',
+      'answers/*/*.CSV',
+      'answers/*/*.xlsx',
+      'answers/*/*.XLSX',
+    ]);
+    const detail = properties.EventPattern?.detail as { bucket: { name: unknown[] } };
+    expect(detail.bucket.name.map((name) => renderReference(name, exports))).toEqual([bucketName]);
+    expect(properties.Targets).toHaveLength(1);
+    expect(properties.Targets[0]?.Arn).toEqual({ Ref: logicalId(synth.built.pipeline, answersWorkflow) });
+    // The event itself is the input (PrepareAnswers reads bucket, key, version and requester).
+    expect(properties.Targets[0]?.Input).toBeUndefined();
+    expect(properties.Targets[0]?.RetryPolicy).toEqual({
+      MaximumEventAgeInSeconds: 24 * 3600,
+      MaximumRetryAttempts: 185,
+    });
+    expect(properties.Targets[0]?.DeadLetterConfig?.Arn).toEqual({
+      'Fn::GetAtt': [logicalId(synth.built.pipeline, answersStartDeadLetterQueue), 'Arn'],
+    });
+    expect(answersStartDeadLetterQueue).not.toBe(batchStartDeadLetterQueue);
+    synth.pipeline.hasResourceProperties('AWS::SQS::Queue', {
+      SqsManagedSseEnabled: true,
+      MessageRetentionPeriod: 14 * 24 * 3600,
+    });
+  });
+
+  it('the answers patterns take a file one folder below answers/, and no inbox, outbox or sheet', () => {
+    const matches = (patterns: readonly string[], key: string) =>
+      patterns.some((pattern) =>
+        new RegExp(`^${pattern.split('*').map(escapeRegExp).join('.*')}$`).test(key),
+      );
+    expect(matches(ANSWERS_KEY_PATTERNS, 'answers/nightly-0705-ab12/review.csv')).toBe(true);
+    expect(matches(ANSWERS_KEY_PATTERNS, 'answers/b1/REVIEW.CSV')).toBe(true);
+    expect(matches(ANSWERS_KEY_PATTERNS, 'answers/b1/review.xlsx')).toBe(true);
+    expect(matches(ANSWERS_KEY_PATTERNS, 'answers/b1/review.XLSX')).toBe(true);
+    expect(matches(ANSWERS_KEY_PATTERNS, 'answers/review.csv')).toBe(false);
+    expect(matches(ANSWERS_KEY_PATTERNS, 'answers/b1/sheets/a.pdf')).toBe(false);
+    expect(matches(ANSWERS_KEY_PATTERNS, 'inbox/nightly/products.csv')).toBe(false);
+    expect(matches(ANSWERS_KEY_PATTERNS, 'outbox/b1/review.csv')).toBe(false);
+    // The two rules never both fire for one object.
+    expect(matches(INPUT_KEY_PATTERNS, 'answers/b1/review.csv')).toBe(false);
+  });
+
   it('a Row workflow that failed, timed out or was aborted runs row-execution-ended', () => {
     const properties = rule(synth.built.pipeline.rowEndedRule);
     expect(properties.EventPattern).toEqual({
@@ -484,9 +631,9 @@ describe('pipeline stack: alarms', () => {
   const alarms = () =>
     resourcesOfType(json, 'AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties ?? {});
 
-  it('alarm on any message in either dead-letter queue', () => {
+  it('alarm on any message in any dead-letter queue (rows, batch start, answers start)', () => {
     const depth = alarms().filter((alarm) => alarm.MetricName === 'ApproximateNumberOfMessagesVisible');
-    expect(depth).toHaveLength(2);
+    expect(depth).toHaveLength(3);
     for (const alarm of depth) {
       expect(alarm).toMatchObject({
         Namespace: 'AWS/SQS',
@@ -539,7 +686,7 @@ describe('pipeline stack: alarms', () => {
 
   it('workflow failures and Lambda errors alarm too, and every alarm emails through an encrypted topic', () => {
     const all = alarms();
-    expect(all).toHaveLength(7);
+    expect(all).toHaveLength(10);
     const topics = resourcesOfType(json, 'AWS::SNS::Topic');
     expect(topics).toHaveLength(1);
     const [topicId, topic] = topics[0] ?? [];
@@ -554,6 +701,36 @@ describe('pipeline stack: alarms', () => {
       Metrics: Match.arrayWith([Match.objectLike({ Expression: Match.stringLikeRegexp('FILL\\(e0, 0\\)') })]),
       Threshold: 5,
     });
+  });
+
+  it('a failed, timed out or aborted Answers workflow alarms', () => {
+    const answersWorkflow = logicalId(synth.built.pipeline, synth.built.pipeline.answersWorkflow);
+    const watched = alarms().filter((alarm) =>
+      JSON.stringify(alarm.Metrics ?? []).includes(`"Ref":"${answersWorkflow}"`),
+    );
+    expect(watched).toHaveLength(1);
+    const metrics = (watched[0]?.Metrics ?? []) as { MetricStat?: { Metric: { MetricName: string } } }[];
+    expect(
+      metrics.flatMap((metric) => (metric.MetricStat ? [metric.MetricStat.Metric.MetricName] : [])).sort(),
+    ).toEqual(['ExecutionsAborted', 'ExecutionsFailed', 'ExecutionsTimedOut']);
+  });
+
+  it("Lambda errors of every function are summed, each alarm within CloudWatch's ten metrics", () => {
+    const errorAlarms = alarms().filter((alarm) => JSON.stringify(alarm.Metrics ?? []).includes('"Errors"'));
+    expect(errorAlarms).toHaveLength(2);
+    const summed: string[] = [];
+    for (const alarm of errorAlarms) {
+      const metrics = (alarm.Metrics ?? []) as {
+        MetricStat?: { Metric: { MetricName: string; Dimensions: { Value: { Ref: string } }[] } };
+      }[];
+      const stats = metrics.flatMap((metric) => (metric.MetricStat ? [metric.MetricStat] : []));
+      expect(stats.length).toBeLessThanOrEqual(10);
+      for (const stat of stats) {
+        expect(stat.Metric.MetricName).toBe('Errors');
+        summed.push(stat.Metric.Dimensions[0]?.Value.Ref ?? '');
+      }
+    }
+    expect(summed.sort()).toEqual(HANDLER_NAMES.map((name) => functionIds[name]).sort());
   });
 });
 

@@ -6,6 +6,7 @@ import { StateMachine as LocalStateMachine, type StateMachineDefinition } from '
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../infra/app.js';
 import {
+  ANSWERS_WORKFLOW_STATES,
   BATCH_WORKFLOW_STATES,
   HANDLER_NAMES,
   type HandlerName,
@@ -56,7 +57,7 @@ const retriedErrors = (definition: AslDefinition, state: string) =>
 describe('state machines', () => {
   it('are Standard, logged without execution data (task tokens never reach the logs) and traced', () => {
     const machines = resourcesOfType(synth.pipelineJson, 'AWS::StepFunctions::StateMachine');
-    expect(machines).toHaveLength(2);
+    expect(machines).toHaveLength(3);
     for (const [, machine] of machines) {
       expect(machine.Properties).toMatchObject({
         StateMachineType: 'STANDARD',
@@ -68,7 +69,7 @@ describe('state machines', () => {
 
   it('use JSONPath only: no JSONata, no Assign, no ItemReader, no variables', () => {
     const raw = rawDefinitions(synth.pipelineJson);
-    expect(raw).toHaveLength(2);
+    expect(raw).toHaveLength(3);
     for (const definition of raw) {
       expect(definition).not.toMatch(/"QueryLanguage"\s*:\s*"JSONata"/);
       expect(definition).not.toMatch(/JSONata/i);
@@ -138,6 +139,64 @@ describe('Batch workflow definition', () => {
   });
 });
 
+describe('Answers workflow definition', () => {
+  it('has exactly the states the contract names, shaped like the Batch workflow', () => {
+    const { answers } = rendered;
+    expect(Object.keys(answers.States).sort()).toEqual([...ANSWERS_WORKFLOW_STATES].sort());
+    expect(answers.StartAt).toBe('PrepareAnswers');
+    expect(answers.States.PrepareAnswers).toMatchObject({
+      Type: 'Task',
+      Resource: rendered.functionArns['prepare-answers'],
+      Parameters: { 'event.$': '$', 'execution_id.$': '$$.Execution.Id' },
+      ResultPath: '$.prepare',
+      Next: 'RouteAfterPrepareAnswers',
+      Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'FinalizeAnswers' }],
+    });
+    expect(answers.States.RouteAfterPrepareAnswers).toEqual({
+      Type: 'Choice',
+      Choices: [
+        { Variable: '$.prepare.next', StringEquals: 'wait', Next: 'WaitForAnswers' },
+        { Variable: '$.prepare.next', StringEquals: 'finalize', Next: 'FinalizeAnswers' },
+      ],
+      Default: 'AnswersSkipped',
+    });
+    expect(answers.States.WaitForAnswers).toMatchObject({
+      Type: 'Task',
+      Resource: 'arn:aws:states:::lambda:invoke.waitForTaskToken',
+      Parameters: {
+        FunctionName: rendered.functionArns['await-rows'],
+        // The round record keeps the token: await-rows is given the round id as its batch id.
+        Payload: { 'batch_id.$': '$.prepare.round_id', 'task_token.$': '$$.Task.Token' },
+      },
+      ResultPath: '$.rows',
+      TimeoutSeconds: TEST_CONTEXT.batchTimeoutHours * 3600,
+      Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.wait_error', Next: 'FinalizeAnswers' }],
+      Next: 'FinalizeAnswers',
+    });
+    expect(answers.States.FinalizeAnswers).toMatchObject({
+      Type: 'Task',
+      Resource: rendered.functionArns['finalize-answers'],
+      ResultPath: '$.summary',
+      Next: 'AnswersDone',
+    });
+    expect(answers.States.FinalizeAnswers?.Parameters).toBeUndefined();
+    expect(answers.States.FinalizeAnswers?.InputPath).toBeUndefined();
+    expect(answers.States.FinalizeAnswers?.Catch).toBeUndefined();
+    expect(answers.States.AnswersSkipped).toMatchObject({ Type: 'Succeed' });
+    expect(answers.States.AnswersDone).toEqual({ Type: 'Succeed' });
+    expect(answers.TimeoutSeconds).toBeGreaterThan(TEST_CONTEXT.batchTimeoutHours * 3600);
+  });
+
+  it('retries Lambda service errors everywhere and handler failures a bounded number of times', () => {
+    for (const state of ['PrepareAnswers', 'WaitForAnswers', 'FinalizeAnswers']) {
+      const retries = retriedErrors(rendered.answers, state);
+      expect(retries[0]?.errors, state).toEqual(LAMBDA_SERVICE_ERRORS);
+      expect(retries[1]?.errors, state).toEqual(['States.TaskFailed']);
+      expect(retries[1]?.attempts, state).toBeLessThanOrEqual(3);
+    }
+  });
+});
+
 describe('Row workflow definition', () => {
   it('has exactly the states the README names, each step writing $.step', () => {
     const { row } = rendered;
@@ -186,11 +245,13 @@ describe('renderStateMachineDefinitions', () => {
     for (const name of HANDLER_NAMES) {
       expect(rendered.functionArns[name]).toBe(`arn:aws:lambda:us-east-1:000000000000:function:${name}`);
     }
-    expect(JSON.stringify([rendered.batch, rendered.row])).not.toMatch(/Fn::|"Ref"|\$\{Token/);
+    expect(JSON.stringify([rendered.batch, rendered.row, rendered.answers])).not.toMatch(
+      /Fn::|"Ref"|\$\{Token/,
+    );
   });
 
   it('yields definitions aws-local-stepfunctions accepts with ARN checks on', () => {
-    for (const definition of [rendered.batch, rendered.row]) {
+    for (const definition of [rendered.batch, rendered.row, rendered.answers]) {
       expect(
         () =>
           new LocalStateMachine(definition as StateMachineDefinition, {
@@ -208,8 +269,11 @@ describe('renderStateMachineDefinitions', () => {
     expect(elsewhere.batch.States.Prepare?.Resource).toBe(
       'arn:aws:lambda:sa-east-1:123456789012:function:prepare-batch',
     );
+    expect(elsewhere.answers.States.PrepareAnswers?.Resource).toBe(
+      'arn:aws:lambda:sa-east-1:123456789012:function:prepare-answers',
+    );
     expect(() => renderStateMachineDefinitions(synth.statefulJson)).toThrow(
-      /both the Batch and the Row workflow/,
+      /all of the Batch, Row and Answers workflows/,
     );
   });
 });
@@ -307,6 +371,58 @@ describe('the rendered definitions run locally', () => {
     const duplicate = await run(rendered.batch, { detail: {} }, { Prepare: () => ({ next: 'duplicate' }) });
     expect(duplicate.visited).toEqual(['Prepare']);
   });
+
+  const answersEvent = { detail: { object: { key: 'answers/b1/review.csv' } } };
+
+  it('answers: wait for the round with the task token on the round id, then finalize the whole state', async () => {
+    const waited = await run(rendered.answers, answersEvent, {
+      PrepareAnswers: (input) => ({
+        next: 'wait',
+        batch_id: 'b1',
+        round_id: 'b1~abc',
+        execution_id: input.execution_id,
+        event_key: (input.event as typeof answersEvent).detail.object.key,
+      }),
+      WaitForAnswers: (input) => ({ woken: input }),
+      FinalizeAnswers: (state) => ({ keys: Object.keys(state).sort() }),
+    });
+    expect(waited.visited).toEqual(['PrepareAnswers', 'WaitForAnswers', 'FinalizeAnswers']);
+    expect(waited.output.prepare).toMatchObject({
+      execution_id: 'arn:aws:states:us-east-1:000000000000:execution:batch:e1',
+      event_key: 'answers/b1/review.csv',
+    });
+    expect(waited.output.rows).toEqual({
+      woken: {
+        FunctionName: rendered.functionArns['await-rows'],
+        Payload: { batch_id: 'b1~abc', task_token: 'token-1' },
+      },
+    });
+    expect(waited.output.summary).toEqual({ keys: ['detail', 'prepare', 'rows'] });
+  });
+
+  it('answers: nothing resumed goes straight to FinalizeAnswers; a skip stops; a failed prepare is finalized', async () => {
+    const nothing = await run(rendered.answers, answersEvent, {
+      PrepareAnswers: () => ({ next: 'finalize', batch_id: 'b1', round_id: 'b1~abc' }),
+      FinalizeAnswers: (state) => ({ keys: Object.keys(state).sort() }),
+    });
+    expect(nothing.visited).toEqual(['PrepareAnswers', 'FinalizeAnswers']);
+    expect(nothing.output.summary).toEqual({ keys: ['detail', 'prepare'] });
+
+    const skipped = await run(rendered.answers, answersEvent, {
+      PrepareAnswers: () => ({ next: 'skip', batch_id: null, round_id: null }),
+    });
+    expect(skipped.visited).toEqual(['PrepareAnswers']);
+
+    const failed = await run(rendered.answers, answersEvent, {
+      PrepareAnswers: () => {
+        throw new Error('boom');
+      },
+      FinalizeAnswers: (state) => ({ error: state.error, keys: Object.keys(state).sort() }),
+    });
+    // PrepareAnswers is retried (States.TaskFailed, twice), then caught into FinalizeAnswers.
+    expect(failed.visited).toEqual(['PrepareAnswers', 'PrepareAnswers', 'PrepareAnswers', 'FinalizeAnswers']);
+    expect(failed.output.summary).toMatchObject({ error: { Error: 'Error' }, keys: ['detail', 'error'] });
+  });
 });
 
 describe('bundling, as the local runtime synthesizes', () => {
@@ -337,6 +453,6 @@ describe('bundling, as the local runtime synthesizes', () => {
       bundled.add(name);
     }
     expect([...bundled].sort()).toEqual([...HANDLER_NAMES].sort());
-    // esbuild bundles ten handlers with the AWS SDK inside: seconds, not milliseconds.
+    // esbuild bundles twelve handlers with the AWS SDK inside: seconds, not milliseconds.
   }, 120_000);
 });
