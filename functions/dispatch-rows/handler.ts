@@ -1,8 +1,7 @@
 /**
  * The dispatcher: fills free slots of the organisation's cap with queued rows. Invoked by a
- * finishing row (kick), by Prepare, and every minute by a schedule; the event is not read.
+ * finishing row (kick), by Prepare, and every minute by a schedule (`{ source }` tells which).
  */
-
 import { ALARM_LOG_FIELDS } from '../../infra/contract.js';
 import { createBalanceMemo, dispatchRows } from '../../shared/pipeline/dispatch-rows.js';
 import { capOverride, LEASE_TTL_MS, logger, ports, service, timeScale } from '../runtime.js';
@@ -29,6 +28,10 @@ export const handler = async (event: { source?: string } | null) => {
       leaseTtlMs: LEASE_TTL_MS,
       timeScale: timeScale(),
       maxRuntimeMs: MAX_RUNTIME_MS,
+      balanceMemo,
+      // A kick comes from a row that just freed its slot: fill it fast. The schedule's run
+      // (every minute) also looks for leases whose holder died.
+      recoverExpired: event?.source !== 'kick',
     },
   );
   // The alarm on leases held past their expiry reads this field (infra/alarms.ts).

@@ -263,10 +263,8 @@ const main = async () => {
           : await runScript(contender, rows, timeScale),
       );
     }
-    const ingest =
-      ingestRows > 0
-        ? await (console.log(`  ingest of ${ingestRows} rows…`), runIngest(workDir, ingestRows))
-        : null;
+    if (ingestRows > 0) console.log(`  ingest of ${ingestRows} rows…`);
+    const ingest = ingestRows > 0 ? await runIngest(workDir, ingestRows) : null;
 
     const table = [
       '| contender | wall time | slot utilisation (steady) | slot utilisation (whole run) | peak in progress | 429s | API calls per classification (budget: run/3 s + 3) |',

@@ -39,7 +39,6 @@ import {
   abandonedResult,
   errorResult,
   failedResult,
-  notSubmittedResult,
   pendingResult,
   resolvedResult,
   stoppedResult,

@@ -72,7 +72,9 @@ const saveAsExcelPtBr = (input: string): Buffer => {
 
 describe('review.csv through LibreOffice', () => {
   it('keeps every answer, accents, separators, quotes and a leading = included', async () => {
-    const text = buildReviewCsv(ITEMS, ',').toString('utf8').replace(/^\uFEFF/, '');
+    const text = buildReviewCsv(ITEMS, ',')
+      .toString('utf8')
+      .replace(/^\uFEFF/, '');
     const [header, ...rows] = Papa.parse<string[]>(text, { delimiter: ',', skipEmptyLines: true }).data;
     if (!header) throw new Error('review.csv has no header');
     const idColumn = header.indexOf('classification_id');
