@@ -6,7 +6,7 @@
  *   while free > 0 and time left:
  *     receive ≤ min(free, 10) ─▶ per message:
  *        stale or duplicate            ─▶ delete
- *        batch stopped                 ─▶ row not_submitted, delete
+ *        batch stopped                 ─▶ row not_submitted (a round's row: pending_data again), delete
  *        lease (holder = row attempt)  ─ refused ─▶ message back in a few s, stop filling
  *                                      ─ held ─▶ row submitting ─▶ StartExecution ─▶ delete
  *
@@ -18,9 +18,22 @@ import type { TcsProblemError } from '../tcs/errors.js';
 import { rowExecutionName, rowHolder } from './execution-names.js';
 import { deriveRowKey } from './keys.js';
 import type { PipelinePorts, ReceivedRow } from './ports.js';
-import { type BatchRecord, type BatchStop, isOutputStatus, type RowMessage } from './records.js';
-import { stoppedResult } from './row-results.js';
-import { finishRow, isBatchStopError, isSuperseded, scrubErrorText, stopFromProblem } from './row-steps.js';
+import {
+  type BatchRecord,
+  type BatchStop,
+  isOutputStatus,
+  type RowMessage,
+  type RowRecord,
+} from './records.js';
+import { answersNotSentResult, stoppedResult } from './row-results.js';
+import {
+  completionIdOf,
+  finishRow,
+  isBatchStopError,
+  isSuperseded,
+  scrubErrorText,
+  stopFromProblem,
+} from './row-steps.js';
 
 export type DispatchConfig = {
   /** A lower cap than the organisation's `concurrency_limit` (CAP_OVERRIDE); null for none. */
@@ -127,6 +140,8 @@ const batchReader = (batches: Ports['batches']) => {
 const isStaleOrDuplicate = async (ports: Ports, message: RowMessage) => {
   const row = await ports.batches.getRow(message.batch_id, message.row);
   if (!row || isOutputStatus(row.status) || isSuperseded(row, message)) return { stale: true as const };
+  // A batch's message for a row an answers round has taken, or another round's: not this row's work now.
+  if (row.round?.round_id !== message.round_id) return { stale: true as const };
   const sameDispatch = row.attempt === message.attempt && row.dispatch === message.dispatch;
   if (sameDispatch && row.status === 'in_progress') return { stale: true as const };
   return { stale: false as const, row };
@@ -146,18 +161,19 @@ const dispatchOne = async (
     await ports.queue.delete(receipt);
     return untouched('dropped');
   }
-  const batch = await readBatch(message.batch_id);
+  // An answers round is tracked (and stopped) on its own record.
+  const batch = await readBatch(completionIdOf(message));
   if (!batch) {
     await ports.queue.delete(receipt);
     return untouched('dropped');
   }
   if (batch.stop) {
-    await finishRow(ports, message.batch_id, message.row, stoppedResult(batch.stop));
+    await endStopped(ports, message, check.row, batch.stop);
     await ports.queue.delete(receipt);
     return untouched('not_submitted');
   }
 
-  const holder = rowHolder(message.batch_id, message.row, message.attempt);
+  const holder = rowHolder(message.batch_id, message.row, message.attempt, message.round_id);
   const now = ports.clock.now();
   const lease = await ports.leases.acquire({
     holder,
@@ -205,6 +221,21 @@ const dispatchOne = async (
 };
 
 /**
+ * A queued row whose batch (or answers round) stopped: a batch's row ends `not_submitted`; a
+ * round's row goes back to waiting for answers, its answers never sent.
+ */
+const endStopped = (ports: Ports, message: RowMessage, row: RowRecord, stop: BatchStop): Promise<void> =>
+  finishRow(
+    ports,
+    message.batch_id,
+    message.row,
+    message.round_id === undefined
+      ? stoppedResult(stop)
+      : answersNotSentResult(row.result, stoppedResult(stop), row.classification_id),
+    { countOn: completionIdOf(message) },
+  );
+
+/**
  * The key was refused (401/403): nothing can be submitted. Every visible message's batch
  * records the stop (once: the first stop stands) and its queued row ends `not_submitted`.
  */
@@ -229,12 +260,13 @@ const drainOnStop = async (
         report.dropped += 1;
         continue;
       }
-      let inForce = stops.get(message.batch_id);
+      const stopped = completionIdOf(message);
+      let inForce = stops.get(stopped);
       if (!inForce) {
-        inForce = await ports.batches.recordStop(message.batch_id, stop);
-        stops.set(message.batch_id, inForce);
+        inForce = await ports.batches.recordStop(stopped, stop);
+        stops.set(stopped, inForce);
       }
-      await finishRow(ports, message.batch_id, message.row, stoppedResult(inForce));
+      await endStopped(ports, message, check.row, inForce);
       await ports.queue.delete(receipt);
       report.notSubmitted += 1;
     }

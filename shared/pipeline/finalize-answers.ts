@@ -148,7 +148,7 @@ export const finalizeAnswers = async (
       `${lookedAgain.settledElsewhere} pending row(s) were answered outside this batch and have finished at the service.`,
     );
   }
-  const items = await closeSettledReviewItems(ports, batchId, rows);
+  const items = await settleReviewItems(ports, batchId, rows);
 
   const roundAlreadyDone =
     round !== null &&
@@ -343,19 +343,31 @@ const lookAgainAtPendingRows = async (
 /** Statuses after which a review item has nothing left to wait for. */
 const SETTLED: ReadonlySet<string> = new Set(['resolved', 'failed', 'abandoned']);
 
-/** Items whose row has settled are `closed`; returns every item of the batch as it is now. */
-const closeSettledReviewItems = async (
+/**
+ * Review items follow their rows: `closed` once the row has settled; `pending` again when an
+ * answered row waits for answers once more (its answers were not sent: a stop, a refusal, a
+ * missing sheet), its last answers kept on the item. Returns every item of the batch as it is now.
+ */
+const settleReviewItems = async (
   ports: Pick<FinalizeAnswersPorts, 'reviews'>,
   batchId: string,
   rows: readonly RowRecord[],
 ): Promise<ReviewItem[]> => {
-  const statusOfRow = new Map(rows.map((row) => [row.row, row.status]));
+  const rowByNumber = new Map(rows.map((row) => [row.row, row]));
   const items = await ports.reviews.listByBatch(batchId);
   return Promise.all(
     items.map(async (item) => {
-      if (item.state === 'closed' || !SETTLED.has(statusOfRow.get(item.row) ?? '')) return item;
-      await ports.reviews.update(item.classification_id, { state: 'closed' });
-      return { ...item, state: 'closed' as const };
+      const row = rowByNumber.get(item.row);
+      const sameClassification = row?.classification_id === item.classification_id;
+      if (item.state !== 'closed' && SETTLED.has(row?.status ?? '')) {
+        await ports.reviews.update(item.classification_id, { state: 'closed' });
+        return { ...item, state: 'closed' as const };
+      }
+      if (item.state === 'answered' && row?.status === 'pending_data' && sameClassification) {
+        await ports.reviews.update(item.classification_id, { state: 'pending' });
+        return { ...item, state: 'pending' as const };
+      }
+      return item;
     }),
   );
 };

@@ -208,6 +208,8 @@ export const RowRecord = z.object({
       sheet: SheetRef.optional(),
       answered_by: z.string(),
       answered_at: z.string(),
+      /** When Submit's POST of these answers was accepted: the second run's start, for the poll back-off. */
+      posted_at: z.string().optional(),
     })
     .optional(),
   finished_at: z.string().optional(),

@@ -197,6 +197,30 @@ export const notSubmittedResult = (reason: string, detail: string): RowResult =>
   cost_usd: NO_COST,
 });
 
+/**
+ * A row of an answers round whose answers were not sent (a stop, a refusal, a missing sheet):
+ * it waits for answers again, its pending result kept and the reason said.
+ */
+export const answersNotSentResult = (
+  pending: RowResult | undefined,
+  failure: RowResult,
+  classificationId: string | undefined,
+): RowResult => {
+  const kept: RowResult =
+    pending?.status === 'pending_data'
+      ? pending
+      : {
+          status: 'pending_data',
+          ...compact({ classification_id: classificationId ?? '' }),
+          cost_usd: NO_COST,
+        };
+  const why = [failure.reason, failure.detail].filter(Boolean).join(': ');
+  return {
+    ...kept,
+    detail: `answers not sent${why ? ` (${why})` : ''}; still awaiting answers (see review.csv)`,
+  };
+};
+
 /** A row not submitted because its batch stopped: the stop's Problem name and detail. */
 export const stoppedResult = (stop: BatchStop): RowResult =>
   notSubmittedResult(problemNameOf(stop.type), stop.detail);

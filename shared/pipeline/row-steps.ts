@@ -32,11 +32,13 @@ import {
   RowState,
   type RowStatus,
   type RowStep,
+  type SheetRef,
   verdictPdfName,
 } from './records.js';
 import { decideAfterPoll } from './row-decisions.js';
 import {
   abandonedResult,
+  answersNotSentResult,
   errorResult,
   failedResult,
   pendingResult,
@@ -113,6 +115,10 @@ const loadRow = async (
   return record;
 };
 
+/** Where a row is counted done: its answers round when it runs in one, else its batch. */
+export const completionIdOf = (message: { batch_id: string; round_id?: string | undefined }): string =>
+  message.round_id ?? message.batch_id;
+
 /** The row record names a later attempt or dispatch than this execution's: it is no longer ours. */
 export const isSuperseded = (
   row: Pick<RowRecord, 'attempt' | 'dispatch'>,
@@ -180,7 +186,15 @@ export const RECONCILE_DELAY_SECONDS = 900;
  */
 const routeClassification = (
   c: Classification,
-  input: { attempt: number; dispatch: number; submittedAt: string; now: Date; timeScale: number },
+  input: {
+    attempt: number;
+    dispatch: number;
+    submittedAt: string;
+    now: Date;
+    timeScale: number;
+    /** The run after an answers round: a failure is final (see below). */
+    inRound: boolean;
+  },
 ): RowStep => {
   const run: Run = { classification_id: c.id, submitted_at: input.submittedAt };
   const elapsedMs = input.now.getTime() - Date.parse(input.submittedAt);
@@ -200,6 +214,9 @@ const routeClassification = (
     case 'pending_data':
       return { next: 'review', ...run, classification: c };
     case 'retry':
+      // The run after answers: a new attempt would be a new classification that asks its
+      // questions again, the reviewer's answers lost. The row ends `failed` (unbilled) and says so.
+      if (input.inRound) return finalStep(failedResult(c), run);
       // Spec, rule 4: a failed classification is retried as a new one with a new key;
       // the new attempt waits in the queue for a slot like any row.
       return {
@@ -267,16 +284,16 @@ class RowInputError extends Error {
  *
  *   Submit ─▶ record? ── yes ─────────────────────────────────────▶ POST (same body)
  *                     └─ no ─▶ read sheet ─▶ upload ─▶ keep record ─▶ POST
+ *
+ * A creation keeps its record per attempt (`<row>-a<attempt>.json`), an answers round per
+ * answers key (`<row>-<answers key>.json`): the key changes with the answers and the sheet.
  */
 const sheetFileUrl = async (
   ports: Pick<PipelinePorts, 'service' | 'objects'>,
-  row: RowRecord,
-  attempt: number,
-  workPrefix: string,
+  sheet: SheetRef | undefined,
+  recordKey: string,
 ): Promise<string | null> => {
-  const sheet = row.sheet;
   if (!sheet) return null;
-  const recordKey = `${workPrefix}${row.batch_id}/uploads/${row.row}-a${attempt}.json`;
   const kept = await ports.objects.getBytes(recordKey);
   if (kept) {
     // An unreadable record is as good as none: the sheet is uploaded again.
@@ -297,6 +314,9 @@ const sheetFileUrl = async (
   );
   return upload.fileUrl;
 };
+
+const uploadRecordKey = (config: RowStepConfig, row: RowRecord, tag: string): string =>
+  `${config.bucketWorkPrefix ?? DEFAULT_WORK_PREFIX}${row.batch_id}/uploads/${row.row}-${tag}.json`;
 
 /** How a failed upload or creation ends the step; errors worth a retry are thrown. */
 const submitFailure = async (
@@ -326,8 +346,9 @@ const submitFailure = async (
   }
   if (isBatchStopError(error)) {
     // A revoked key or a plan without the API stops the whole batch, said once in the summary.
+    // An answers round stops on its own record: the batch's earlier verdicts stand.
     const stop = stopFromProblem(error, now);
-    await ports.batches.recordStop(state.batch_id, stop);
+    await ports.batches.recordStop(completionIdOf(state), stop);
     return finalStep(stoppedResult(stop));
   }
   if (error instanceof TcsProblemError && error.status >= 400 && error.status < 500 && !error.retryable) {
@@ -371,6 +392,7 @@ export const submitRow = async (
       `row ${state.row_key}: execution a${state.attempt}/d${state.dispatch} superseded by a${row.attempt}/d${row.dispatch}`,
     );
   }
+  if (state.round_id !== undefined) return submitAnswers(ports, config, state, state.round_id, row, now);
   const batch = await ports.batches.getBatch(state.batch_id);
   if (batch?.stop) return finalStep(stoppedResult(batch.stop));
   const product = row.product;
@@ -387,6 +409,7 @@ export const submitRow = async (
       submittedAt: row.submitted_at ?? now.toISOString(),
       now: ports.clock.now(),
       timeScale: config.timeScale,
+      inRound: state.round_id !== undefined,
     });
   }
 
@@ -401,12 +424,7 @@ export const submitRow = async (
 
   let accepted: Awaited<ReturnType<PipelinePorts['service']['createClassification']>>;
   try {
-    const fileUrl = await sheetFileUrl(
-      ports,
-      row,
-      state.attempt,
-      config.bucketWorkPrefix ?? DEFAULT_WORK_PREFIX,
-    );
+    const fileUrl = await sheetFileUrl(ports, row.sheet, uploadRecordKey(config, row, `a${state.attempt}`));
     accepted = await ports.service.createClassification(
       {
         operation: product.operation,
@@ -453,7 +471,90 @@ export const submitRow = async (
     submittedAt,
     now: ports.clock.now(),
     timeScale: config.timeScale,
+    inRound: state.round_id !== undefined,
   });
+};
+
+/**
+ * Submit in an answers round (shared/pipeline/README.md, "Answer rounds"): the row's
+ * classification is `pending_data`; its answers (and new sheet, if any) go to
+ * `POST /classifications/{id}/answers` under the round's answers key, so a file dropped twice,
+ * a retried Submit or a second dispatch answers once. The classification goes back to
+ * `in_progress` and takes a slot, which the dispatcher leased for this round.
+ *
+ *   posted before ─▶ GET and route (no second POST)
+ *   stop on the round ─▶ answers not sent: back to pending_data
+ *   [upload] ─▶ POST answers ─ 202 ─▶ row in_progress ─▶ wait 3 s
+ *                            ├ 409 conflict (no longer pending_data) ─▶ GET and route
+ *                            ├ 429 ─▶ requeue in the round
+ *                            └ refused (4xx), sheet gone ─▶ answers not sent: back to pending_data
+ */
+const submitAnswers = async (
+  ports: Pick<PipelinePorts, 'clock' | 'service' | 'objects' | 'batches'>,
+  config: RowStepConfig,
+  state: RowState,
+  roundId: string,
+  row: RowRecord,
+  now: Date,
+): Promise<RowStep> => {
+  const round = row.round;
+  const classificationId = row.classification_id;
+  if (round === undefined || round.round_id !== roundId || classificationId === undefined) {
+    throw new Error(`row ${state.row_key}: not taken by answers round ${roundId}`);
+  }
+  const follow = async (submittedAt: string): Promise<RowStep> =>
+    routeClassification(await ports.service.getClassification(classificationId), {
+      attempt: state.attempt,
+      dispatch: state.dispatch,
+      submittedAt,
+      now: ports.clock.now(),
+      timeScale: config.timeScale,
+      inRound: true,
+    });
+  const notSent = (failure: RowResult): RowStep =>
+    finalStep(answersNotSentResult(row.result, failure, classificationId), {
+      classification_id: classificationId,
+    });
+
+  // A dispatch after reconciliation or after a lost Complete: the answers are in; look.
+  if (round.posted_at) return follow(round.posted_at);
+  const roundRecord = await ports.batches.getBatch(roundId);
+  if (roundRecord?.stop) return notSent(stoppedResult(roundRecord.stop));
+
+  let accepted: Awaited<ReturnType<PipelinePorts['service']['answerQuestions']>>;
+  try {
+    const fileUrl = await sheetFileUrl(ports, round.sheet, uploadRecordKey(config, row, round.answers_key));
+    accepted = await ports.service.answerQuestions(
+      classificationId,
+      { answers: round.answers, file_url: fileUrl },
+      { idempotencyKey: round.answers_key },
+    );
+  } catch (error) {
+    // Answered elsewhere (the web app), abandoned, or our own POST accepted beyond the key's
+    // 24 hours: the classification says what it is now.
+    if (error instanceof TcsProblemError && error.status === 409 && error.problem === 'conflict') {
+      return follow(now.toISOString());
+    }
+    const step = await submitFailure(ports, state, error, now);
+    return step.outcome?.kind === 'final' ? notSent(step.outcome.result) : step;
+  }
+
+  const postedAt = now.toISOString();
+  await ports.batches.updateRow(
+    state.batch_id,
+    state.row,
+    { status: 'in_progress', round: { ...round, posted_at: postedAt }, updated_at: postedAt },
+    { onlyIfNotFinal: true },
+  );
+  if (accepted.classification.status === 'in_progress') {
+    return {
+      next: 'wait',
+      wait_seconds: LIMITS.recommendedPollSeconds,
+      classification_id: classificationId,
+      submitted_at: postedAt,
+    };
+  }
+  return follow(postedAt);
 };
 
 // ---------------------------------------------------------------------------
@@ -476,6 +577,7 @@ export const pollRow = async (
     submittedAt: run.submitted_at,
     now,
     timeScale: config.timeScale,
+    inRound: state.round_id !== undefined,
   });
   if (step.next === 'wait') {
     // Renewed once a third of the TTL has gone, not on every poll: one write every few
@@ -527,6 +629,7 @@ export const storeRow = async (
       submittedAt: run.submitted_at,
       now: ports.clock.now(),
       timeScale: config.timeScale,
+      inRound: state.round_id !== undefined,
     });
   }
   const row = await loadRow(ports.batches, state.batch_id, state.row);
@@ -584,6 +687,7 @@ export const reviewRow = async (
       submittedAt: run.submitted_at,
       now,
       timeScale: config.timeScale,
+      inRound: state.round_id !== undefined,
     });
   }
   const row = await loadRow(ports.batches, state.batch_id, state.row);
@@ -635,12 +739,17 @@ export type CompleteReport = {
 
 type FinishReport = { changed: boolean; batchComplete: boolean; woke: boolean };
 
+/** Where a finished row is counted: its batch, or the answers round it ran in (`countOn`). */
+type FinishOptions = { countOn?: string | undefined };
+
 const finishRowReporting = async (
   ports: Pick<PipelinePorts, 'clock' | 'batches' | 'waiters'>,
   batchId: string,
   row: number,
   result: RowResult,
+  options: FinishOptions = {},
 ): Promise<FinishReport> => {
+  const countOn = options.countOn ?? batchId;
   const at = ports.clock.now().toISOString();
   const changed = await ports.batches.updateRow(
     batchId,
@@ -650,24 +759,28 @@ const finishRowReporting = async (
   );
   // Counted whether or not this call wrote the result: a retry after a crash between the
   // two writes must still count the row (a set ADD: counting twice is counting once).
-  const done = await ports.batches.markRowDone(batchId, row);
+  const done = await ports.batches.markRowDone(countOn, row);
   // Every call that sees the batch complete wakes it: a retry may be the only one left to
   // do it, and waking an already woken token is a no-op (BatchWaiters).
   if (done.batchComplete && done.taskToken) {
-    await ports.waiters.wake(done.taskToken, { batch_id: batchId });
+    await ports.waiters.wake(done.taskToken, { batch_id: countOn });
     return { changed, batchComplete: true, woke: true };
   }
   return { changed, batchComplete: done.batchComplete, woke: false };
 };
 
-/** Gives a row its final result (only if it has none), counts it done and wakes the batch if it was the last. */
+/**
+ * Gives a row its final result (only if it has none), counts it done and wakes the batch (or
+ * the answers round, `countOn`) if it was the last.
+ */
 export const finishRow = async (
   ports: Pick<PipelinePorts, 'clock' | 'batches' | 'waiters'>,
   batchId: string,
   row: number,
   result: RowResult,
+  options: FinishOptions = {},
 ): Promise<void> => {
-  await finishRowReporting(ports, batchId, row, result);
+  await finishRowReporting(ports, batchId, row, result, options);
 };
 
 /** What this execution reports: its outcome, a caught error, or the absence of both. */
@@ -733,6 +846,7 @@ export const completeRow = async (
             row: state.row,
             attempt: outcome.attempt,
             dispatch: outcome.dispatch,
+            ...(state.round_id !== undefined ? { round_id: state.round_id } : {}),
           },
           delaySeconds: outcome.delay_seconds,
         },
@@ -765,6 +879,7 @@ export const completeRow = async (
             row: state.row,
             attempt: outcome.attempt,
             dispatch: outcome.dispatch,
+            ...(state.round_id !== undefined ? { round_id: state.round_id } : {}),
           },
           delaySeconds: outcome.delay_seconds,
         },
@@ -799,7 +914,9 @@ export const completeRow = async (
         batch_id: state.batch_id,
       });
     }
-    const finished = await finishRowReporting(ports, state.batch_id, state.row, result);
+    const finished = await finishRowReporting(ports, state.batch_id, state.row, result, {
+      countOn: completionIdOf(state),
+    });
     const leaseReleased = await ports.leases.release(state.holder);
     report = { ...base, outcome: 'final', status: result.status, ...finished, leaseReleased };
   }
@@ -838,6 +955,7 @@ export const rowExecutionEnded = async (
     dispatch: input.dispatch,
     row_key: input.row_key,
     holder: input.holder,
+    ...(input.round_id !== undefined ? { round_id: input.round_id } : {}),
     error: { Error: `Row workflow ${detail.status}`, ...(detail.error ? { Cause: detail.error } : {}) },
   });
 };

@@ -338,6 +338,96 @@ describe('dispatchRows: messages', () => {
   });
 });
 
+describe('dispatchRows: answers rounds', () => {
+  const ROUND = `${BATCH}~r0undH4sh`;
+  const roundMessage = { batch_id: BATCH, row: 1, attempt: 1, dispatch: 1, round_id: ROUND };
+
+  /** Row 1 taken by an answers round, as PrepareAnswers leaves it: queued, its `round` set, a message. */
+  const seedRound = async (w: World) => {
+    await seedBatch(w, 2);
+    await w.batches.createBatch(
+      BatchRecord.parse({
+        batch_id: ROUND,
+        name: 'nightly',
+        source: {
+          bucket: 'b',
+          key: `answers/${BATCH}/r.csv`,
+          version_or_etag: 'e2',
+          folder: `answers/${BATCH}/`,
+          file_name: 'r.csv',
+        },
+        execution_id: 'exec-answers',
+        state: 'running',
+        rows_total: 1,
+        rows_dispatched: 1,
+        shard_count: 1,
+        round_of: BATCH,
+        started_at: w.clock.now().toISOString(),
+      }),
+    );
+    await w.batches.putCompletionShards(ROUND, new Map([[0, 1]]));
+    await w.batches.registerWaiter(ROUND, `${TOKEN}-${ROUND}`);
+    await w.batches.updateRow(BATCH, 1, {
+      status: 'queued',
+      classification_id: 'cls_01JD9Q3Z8X7W6V5T4S3R2Q1P0N',
+      result: {
+        status: 'pending_data',
+        classification_id: 'cls_01JD9Q3Z8X7W6V5T4S3R2Q1P0N',
+        questions: 'Q1?',
+      },
+      round: {
+        round_id: ROUND,
+        answers: [{ question_id: 'q1', answer: 'torrado' }],
+        answers_key: 'a_cls_01JD9Q3Z8X7W6V5T4S3R2Q1P0N_abcdefghijklmnopqrstuv',
+        answered_by: 'ana',
+        answered_at: w.clock.now().toISOString(),
+      },
+    });
+  };
+
+  it('starts a round’s row under the round’s execution name and lease holder; drops the batch’s old message for it', async () => {
+    const w = makeWorld();
+    await seedRound(w);
+    // Row 1's batch message (attempt 1, dispatch 1) is still in the queue from seedBatch.
+    await w.queue.send([{ message: roundMessage }]);
+
+    const report = await dispatchRows(w.ports, DISPATCH);
+
+    expect(report).toMatchObject({ started: 2, dropped: 1 });
+    expect(w.workflows.started.get(rowExecutionName(roundMessage))).toMatchObject({
+      ...roundMessage,
+      holder: rowHolder(BATCH, 1, 1, ROUND),
+    });
+    expect(w.leases.holders.has(rowHolder(BATCH, 1, 1, ROUND))).toBe(true);
+    expect(w.leases.holders.has(rowHolder(BATCH, 1, 1))).toBe(false);
+  });
+
+  it('a round stopped on its own record sends the row back to pending_data, counted on the round', async () => {
+    const w = makeWorld();
+    await seedRound(w);
+    await w.queue.send([{ message: roundMessage }]);
+    await w.batches.recordStop(ROUND, {
+      type: 'https://sandbox.tcs.invalid/problems/subscription-inactive',
+      title: 'Suscripción inactiva',
+      detail: 'La suscripción no está activa.',
+      at: w.clock.now().toISOString(),
+    });
+
+    const report = await dispatchRows(w.ports, DISPATCH);
+
+    expect(report).toMatchObject({ notSubmitted: 1 });
+    const row = await w.batches.getRow(BATCH, 1);
+    expect(row?.status).toBe('pending_data');
+    expect(row?.result).toMatchObject({ status: 'pending_data', questions: 'Q1?' });
+    expect(row?.result?.detail).toMatch(/^answers not sent \(subscription-inactive: /);
+    expect(w.wakes).toEqual([ROUND]);
+    // The batch's own row 2 was not stopped: the stop is the round's.
+    expect(
+      w.workflows.started.has(rowExecutionName({ batch_id: BATCH, row: 2, attempt: 1, dispatch: 1 })),
+    ).toBe(true);
+  });
+});
+
 describe('dispatchRows: the balance', () => {
   it.each([
     ['revoked', 'unauthenticated'],
