@@ -8,11 +8,11 @@
  * line when it could not run; 2 for a wrong command line.
  */
 import { existsSync, statSync } from 'node:fs';
-import { basename, dirname, extname, join, relative } from 'node:path';
+import { basename, dirname, extname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type BatchProgress, startLocalPipeline } from '../runtime/index.js';
 import { formatDuration, formatProgressLine } from './progress.js';
-import { dataDirOf, serviceFromEnvironment, UsageError, userPath } from './shared.js';
+import { dataDirOf, serviceFromEnvironment, shown, UsageError, userPath } from './shared.js';
 
 const USAGE = `usage: npm run classify -- <file.csv|file.xlsx> [options]
 
@@ -158,12 +158,6 @@ const couldNotRun = (summary: Record<string, unknown>): string => {
   if (stop) return `the batch stopped: ${stop.detail || stop.title || stop.type}`;
   const problems = Array.isArray(summary.problems) ? (summary.problems as string[]) : [];
   return `the batch could not run: ${problems[0] ?? 'see summary.json'}`;
-};
-
-/** A path as the user would type it: relative below where they are, absolute elsewhere. */
-const shown = (path: string): string => {
-  const fromHere = relative(process.env.INIT_CWD ?? process.cwd(), path);
-  return fromHere && !fromHere.startsWith('..') ? fromHere : path;
 };
 
 const printSummary = (summary: Record<string, unknown>, outDir: string, files: number, elapsedMs: number) => {

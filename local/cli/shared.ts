@@ -1,5 +1,5 @@
 /** What every local command shares: where the user's paths are, where state lives, which service. */
-import { isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** A mistake in the command line: printed with the usage, exit code 2. */
@@ -38,4 +38,10 @@ export const serviceFromEnvironment = (): { baseUrl: string; apiKey: string } | 
     );
   }
   return { apiKey, baseUrl };
+};
+
+/** A path as the user would type it: relative below where they are, absolute elsewhere. */
+export const shown = (path: string): string => {
+  const fromHere = relative(process.env.INIT_CWD ?? process.cwd(), path);
+  return fromHere && !fromHere.startsWith('..') ? fromHere : path;
 };

@@ -79,11 +79,26 @@ export type BatchWatchPorts = {
   closing: AbortSignal;
 };
 
+/** Why a workflow skipped its file, from its output (PrepareAnswers' `detail`); null when it does not say. */
+const skipDetailOf = (output: string | null): string | null => {
+  try {
+    const parsed = JSON.parse(output ?? 'null') as { prepare?: { detail?: unknown } } | null;
+    return typeof parsed?.prepare?.detail === 'string' ? parsed.prepare.detail : null;
+  } catch {
+    return null;
+  }
+};
+
 export const createBatchWatch = (ports: BatchWatchPorts) => {
   const progress = (batchId: string) => readBatchProgress(ports, batchId);
 
-  const readOutcome = async (batchId: string, state: 'completed' | 'failed'): Promise<BatchOutcome> => {
-    const prefix = `outbox/${batchId}/`;
+  /** A round's outcome is its batch's outbox, moved forward. */
+  const readOutcome = async (
+    batchId: string,
+    outboxOf: string,
+    state: 'completed' | 'failed',
+  ): Promise<BatchOutcome> => {
+    const prefix = `outbox/${outboxOf}/`;
     const bytes = await getBytes(ports.s3, ports.bucket, `${prefix}summary.json`);
     const summary = bytes ? (JSON.parse(new TextDecoder().decode(bytes)) as Record<string, unknown>) : {};
     return { batchId, state, summary, outboxKeys: await listKeys(ports.s3, ports.bucket, prefix) };
@@ -127,12 +142,11 @@ export const createBatchWatch = (ports: BatchWatchPorts) => {
       }
       const final = current.state === 'completed' || current.state === 'failed';
       if (final && execution?.status !== 'RUNNING') {
-        return readOutcome(batchId, current.state as 'completed' | 'failed');
+        return readOutcome(batchId, current.roundOf ?? batchId, current.state as 'completed' | 'failed');
       }
       if (!final && execution?.status === 'SUCCEEDED') {
-        throw new Error(
-          `The Batch workflow of ${batchId} ended without a batch (a duplicate delivery, or not a batch file)`,
-        );
+        const why = skipDetailOf(execution.output) ?? 'a duplicate delivery, or not a batch file';
+        throw new Error(`The workflow of ${batchId} ended without running it: ${why}`);
       }
       if (!final && !execution) {
         throw new Error(

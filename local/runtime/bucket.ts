@@ -1,6 +1,6 @@
 /**
- * The bucket as a user (or the ERP export) sees it: dropping a batch folder into `inbox/`
- * and fetching `outbox/<batch-id>/` back. Objects go in the order a person uploads them,
+ * The bucket as a user (or the ERP export) sees it: dropping a batch folder into `inbox/`, a
+ * filled review file into `answers/<batch-id>/`, and fetching `outbox/<batch-id>/` back. Objects go in the order a person uploads them,
  * options and sheets first and the spreadsheet last, because the spreadsheet is what starts
  * the batch.
  */
@@ -89,6 +89,74 @@ export const dropBatch = async (s3: S3Client, bucket: string, input: DropInput):
   }
   const key = `${folder}${basename(input.file)}`;
   const { size, etag } = await putFile(s3, bucket, key, input.file);
+  return objectCreated(bucket, key, { size, etag }, LOCAL_ACCOUNT);
+};
+
+export type AnswersDropInput = {
+  /** The filled review file. */
+  file: string;
+  batchId: string;
+  /** The sheet cells the file names (paths relative to `answers/<batch-id>/`), found under `sheetsDir`. */
+  sheets: readonly string[];
+  sheetsDir: string;
+  /** Who answers: the event's `requester`, which PrepareAnswers records on the review items. */
+  requester: string;
+};
+
+/**
+ * Drops a filled review file into `answers/<batch-id>/`, the sheets it names first, and returns
+ * the "Object Created" event that starts the Answers workflow. Only the sheets named are
+ * uploaded (the file often sits beside the batch's verdict PDFs); one not found locally is left
+ * out, and the answers report says so for its row.
+ */
+export const dropAnswers = async (
+  s3: S3Client,
+  bucket: string,
+  input: AnswersDropInput,
+): Promise<{ event: EventEnvelope; missingSheets: string[] }> => {
+  const folder = `answers/${input.batchId}/`;
+  const missingSheets: string[] = [];
+  const named = [...new Set(input.sheets)];
+  for (let i = 0; i < named.length; i += UPLOADS_IN_FLIGHT) {
+    await Promise.all(
+      named.slice(i, i + UPLOADS_IN_FLIGHT).map(async (sheet) => {
+        const local = resolve(input.sheetsDir, sheet);
+        const inside = local.startsWith(`${resolve(input.sheetsDir)}${sep}`);
+        if (!inside || !isFile(local)) {
+          missingSheets.push(sheet);
+          return;
+        }
+        await putFile(s3, bucket, `${folder}${sheet.split(sep).join('/')}`, local);
+      }),
+    );
+  }
+  const key = `${folder}${basename(input.file)}`;
+  const { size, etag } = await putFile(s3, bucket, key, input.file);
+  return {
+    event: objectCreated(bucket, key, { size, etag }, input.requester),
+    missingSheets: missingSheets.sort(),
+  };
+};
+
+const isFile = (path: string): boolean => {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * S3's EventBridge "Object Created" event. The real bucket is versioned, so each put carries a
+ * new `version-id` (s3rver keeps no versions; the id is made here).
+ */
+const objectCreated = (
+  bucket: string,
+  key: string,
+  object: { size: number; etag: string },
+  requester: string,
+): EventEnvelope => {
+  const { size, etag } = object;
   const now = new Date();
   return envelope({
     source: 'aws.s3',
@@ -106,7 +174,7 @@ export const dropBatch = async (s3: S3Client, bucket: string, input: DropInput):
         sequencer: now.getTime().toString(16).toUpperCase().padStart(18, '0'),
       },
       'request-id': randomBytes(8).toString('hex').toUpperCase(),
-      requester: LOCAL_ACCOUNT,
+      requester,
       'source-ip-address': '127.0.0.1',
       reason: 'PutObject',
     },

@@ -14,19 +14,25 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
-import { basename, extname, join, resolve } from 'node:path';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { HandlerName } from '../../infra/contract.js';
 import { createDynamoBatchStore } from '../../shared/aws/dynamo-batch-store.js';
+import { documentClient } from '../../shared/aws/dynamo-items.js';
+import { createDynamoReviewStore } from '../../shared/aws/dynamo-review-store.js';
+import { answersSourceFromEvent } from '../../shared/pipeline/answers-source.js';
 import { batchSourceFromEvent } from '../../shared/pipeline/batch-source.js';
+import type { BatchStore, ReviewStore } from '../../shared/pipeline/ports.js';
+import { ReviewItem } from '../../shared/pipeline/records.js';
 import { createDynamoSlotLeases } from '../../shared/pipeline/slot-leases.js';
 import { type ExecutionRecord, type LocalAws, startLocalAws } from '../aws/index.js';
 import { type Sandbox, startSandbox } from '../sandbox/index.js';
 import { synthesizeAssembly } from './assembly.js';
 import { type BatchOutcome, createBatchWatch, createCapReader, type WaitOptions } from './batch-watch.js';
-import { copyPrefix, dropBatch } from './bucket.js';
+import { copyPrefix, dropAnswers, dropBatch } from './bucket.js';
 import { lockDataDir } from './data-lock.js';
 import { interruptRunningBatches } from './interrupt.js';
 import { type CrashFault, LambdaPool } from './lambda-pool.js';
@@ -67,8 +73,28 @@ export type LocalPipeline = {
     optionsFile?: string;
     batchName?: string;
   }): Promise<{ batchId: string; batchName: string }>;
+  /**
+   * Drops a filled review file (and the sheets it names) into `answers/<batch-id>/`, as a user
+   * would on AWS: the template's rule starts an Answers workflow. Wait for it with
+   * `waitForBatch(roundId)`: a round is tracked like a batch and ends in the batch's outbox.
+   */
+  submitAnswers(input: {
+    file: string;
+    batchId: string;
+    sheets?: readonly string[];
+    sheetsDir?: string;
+    answeredBy: string;
+  }): Promise<{ roundId: string; missingSheets: string[] }>;
+  /** A batch, or an answers round by its round id. */
   waitForBatch(batchId: string, options?: WaitOptions): Promise<BatchOutcome>;
   progress(batchId: string): Promise<BatchProgress>;
+  /** What an operator reads in the tables: batch records and review items. */
+  tables: {
+    batches: Pick<BatchStore, 'getBatch'>;
+    reviews: Pick<ReviewStore, 'get' | 'listByBatch'>;
+    /** Every review item still waiting for answers, across batches. */
+    pendingReviews(): Promise<ReviewItem[]>;
+  };
   /** Copies outbox/<batch-id>/** to outDir; returns the paths written. */
   copyOutbox(batchId: string, outDir: string): Promise<string[]>;
   /** The in-process sandbox, when one was started. */
@@ -417,13 +443,34 @@ const startUnlocked = async (
       client: dynamoClient,
       tableName: environmentValue('BATCH_TABLE'),
     });
+    const reviewTable = environmentValue('REVIEW_TABLE');
+    const reviews = createDynamoReviewStore({ client: dynamoClient, tableName: reviewTable });
+    const pendingReviews = async (): Promise<ReviewItem[]> => {
+      const doc = documentClient(dynamoClient);
+      const items: ReviewItem[] = [];
+      let ExclusiveStartKey: Record<string, unknown> | undefined;
+      do {
+        const page = await doc.send(
+          new ScanCommand({
+            TableName: reviewTable,
+            FilterExpression: '#state = :pending',
+            ExpressionAttributeNames: { '#state': 'state' },
+            ExpressionAttributeValues: { ':pending': 'pending' },
+            ExclusiveStartKey,
+          }),
+        );
+        for (const item of page.Items ?? []) items.push(ReviewItem.parse(item));
+        ExclusiveStartKey = page.LastEvaluatedKey;
+      } while (ExclusiveStartKey);
+      return items.sort((a, b) => a.batch_id.localeCompare(b.batch_id) || a.row - b.row);
+    };
     const leases = createDynamoSlotLeases({
       client: dynamoClient,
       tableName: environmentValue('LEASE_TABLE'),
       scope: resources.functions.map((fn) => fn.environment.LEASE_SCOPE).find(Boolean) ?? 'org',
     });
 
-    /** Batch id → the Batch workflow execution this process started for it. */
+    /** Batch id (or round id) → the Batch (or Answers) workflow execution this process started for it. */
     const batchExecutions = new Map<string, string>();
     const watch = createBatchWatch({
       batches,
@@ -490,7 +537,29 @@ const startUnlocked = async (
         log(`batch ${found.batchId}: ${found.source.key} started ${executionArn}`);
         return { batchId: found.batchId, batchName: found.batchName };
       },
+      submitAnswers: async (input) => {
+        const { event, missingSheets } = await dropAnswers(s3Client, bucket, {
+          file: input.file,
+          batchId: input.batchId,
+          sheets: input.sheets ?? [],
+          sheetsDir: input.sheetsDir ?? dirname(input.file),
+          requester: input.answeredBy,
+        });
+        const found = answersSourceFromEvent(event);
+        if (!found)
+          throw new Error(
+            `${basename(input.file)} is not an answers file (a .csv or .xlsx in answers/<batch-id>/)`,
+          );
+        const routed = await rules.route('default', event);
+        const executionArn = routed.find((delivery) => delivery.executionArn)?.executionArn;
+        if (!executionArn)
+          throw new Error(`No rule of the template starts an answers round for ${found.source.key}`);
+        batchExecutions.set(found.roundId, executionArn);
+        log(`round ${found.roundId}: ${found.source.key} started ${executionArn}`);
+        return { roundId: found.roundId, missingSheets };
+      },
       waitForBatch: watch.waitForBatch,
+      tables: { batches, reviews, pendingReviews },
       progress: watch.progress,
       copyOutbox: (batchId, outDir) => copyPrefix(s3Client, bucket, `outbox/${batchId}/`, outDir),
       peakMemoryMb: (handler) => pool.peakMemoryMb(handler),

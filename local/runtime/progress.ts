@@ -2,7 +2,8 @@
  * Where a batch stands, read the way an operator would read it on AWS: the batch record and
  * its rows in the batch table, the slot leases in the lease table, the money from the rows'
  * `cost_usd`. Nothing here is kept in memory by the runtime, so a batch from an earlier run
- * reads the same as one running now.
+ * reads the same as one running now. An answers round reads the same way: its record, and the
+ * rows of its batch that it took.
  */
 import type { BatchStore, SlotLeases } from '../../shared/pipeline/ports.js';
 
@@ -29,6 +30,8 @@ export type BatchProgress = {
   cap: number | null;
   billedUsd: number;
   startedAt: string | null;
+  /** For an answers round: the batch whose rows it resumes (its outbox is the batch's). */
+  roundOf: string | null;
 };
 
 const stageOf = (state: string, byStatus: Record<string, number>): BatchStage => {
@@ -60,8 +63,10 @@ export const readBatchProgress = async (
   const byStatus: Record<string, number> = {};
   let billedUsd = 0;
   let rows = 0;
+  const roundOf = batch?.round_of ?? null;
   if (batch) {
-    for await (const row of ports.batches.listRows(batchId)) {
+    for await (const row of ports.batches.listRows(roundOf ?? batchId)) {
+      if (roundOf !== null && row.round?.round_id !== batchId) continue;
       rows += 1;
       byStatus[row.status] = (byStatus[row.status] ?? 0) + 1;
       const cost = Number(row.result?.cost_usd ?? 0);
@@ -79,5 +84,6 @@ export const readBatchProgress = async (
     cap,
     billedUsd: Math.round(billedUsd * 100) / 100,
     startedAt: batch?.started_at ?? null,
+    roundOf,
   };
 };

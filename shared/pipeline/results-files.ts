@@ -106,8 +106,18 @@ export const reviewQuestionColumns = (n: number): string[] => [
   `answer_${n}`,
 ];
 
-/** Issue 6's layout: as many question groups as the item with the most questions; answers empty. */
-export const buildReviewCsv = (items: readonly ReviewItem[], delimiter: Delimiter = ','): Buffer => {
+/** Answers filled in by a program rather than a person (`npm run review -- answer`): by question id. */
+export type FilledAnswers = ReadonlyMap<string, { answers: ReadonlyMap<string, string>; sheet?: string }>;
+
+/**
+ * Issue 6's layout: as many question groups as the item with the most questions; answers empty,
+ * unless `filled` gives some (the file a person would have sent, made for them).
+ */
+export const buildReviewCsv = (
+  items: readonly ReviewItem[],
+  delimiter: Delimiter = ',',
+  filled: FilledAnswers = new Map(),
+): Buffer => {
   const sorted = [...items].sort((a, b) => a.row - b.row);
   const groups = Math.max(0, ...sorted.map((item) => item.questions.length));
   const header = [
@@ -115,23 +125,30 @@ export const buildReviewCsv = (items: readonly ReviewItem[], delimiter: Delimite
     ...Array.from({ length: groups }, (_, i) => reviewQuestionColumns(i + 1)).flat(),
     ...REVIEW_TRAILING_COLUMNS,
   ];
-  const records = sorted.map((item) => [
-    String(item.row),
-    item.sku ?? '',
-    item.external_reference ?? '',
-    item.description ?? '',
-    item.classification_id,
-    item.provisional_ncm ? formatNcm(item.provisional_ncm) : '',
-    item.provisional_confidence === null ? '' : String(item.provisional_confidence),
-    ...Array.from({ length: groups }, (_, i) => {
-      const question = item.questions[i];
-      return question ? [question.id, question.text, question.options.join('|'), ''] : ['', '', '', ''];
-    }).flat(),
-    '',
-    item.abandons_at,
-  ]);
+  const records = sorted.map((item) => reviewRecord(item, groups, filled.get(item.classification_id)));
   return writeCsv(header, records, { delimiter });
 };
+
+const reviewRecord = (
+  item: ReviewItem,
+  groups: number,
+  filled: { answers: ReadonlyMap<string, string>; sheet?: string } | undefined,
+): string[] => [
+  String(item.row),
+  item.sku ?? '',
+  item.external_reference ?? '',
+  item.description ?? '',
+  item.classification_id,
+  item.provisional_ncm ? formatNcm(item.provisional_ncm) : '',
+  item.provisional_confidence === null ? '' : String(item.provisional_confidence),
+  ...Array.from({ length: groups }, (_, i) => {
+    const question = item.questions[i];
+    if (!question) return ['', '', '', ''];
+    return [question.id, question.text, question.options.join('|'), filled?.answers.get(question.id) ?? ''];
+  }).flat(),
+  filled?.sheet ?? '',
+  item.abandons_at,
+];
 
 // ---------------------------------------------------------------------------
 // summary.json

@@ -1,0 +1,183 @@
+/**
+ * `npm run answer -- <filled review.csv|.xlsx> [--batch ID] [--sheets DIR] [--out DIR]`
+ *
+ * Sends a filled `review.csv` back, as a user drops it into `answers/<batch-id>/` on AWS: the
+ * rows with every question answered resume (answers posted once, a slot like any submission,
+ * polled to their verdict), the others are reported in `answers-report.csv`, and the batch's
+ * updated outbox (results.csv with the earlier one kept as a revision, review.csv, summary.json)
+ * is copied to `--out`. Exit 0 when the round ran, whatever each row's outcome; 1 with one clear
+ * line when it could not; 2 for a wrong command line.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { basename, dirname, extname, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { type AnswersFile, AnswersFileError, readAnswersFile } from '../../shared/pipeline/answers-file.js';
+import { SpreadsheetError } from '../../shared/spreadsheet/index.js';
+import { type LocalPipeline, startLocalPipeline } from '../runtime/index.js';
+import { runAnswersRound } from './answers-round.js';
+import { dataDirOf, serviceFromEnvironment, UsageError, userPath } from './shared.js';
+
+const USAGE = `usage: npm run answer -- <filled review.csv|.xlsx> [options]
+
+  --batch ID         the batch the file answers (default: found from its classification ids)
+  --sheets DIR       folder holding the PDF sheets its "sheet" column names (default: the file's folder)
+  --out DIR          where the batch's updated results go (default: out/<batch-name>/)
+  --by NAME          who answered, kept on the review items (default: your user name)
+  --time-scale F     scale run times and polling (default: 0.25 on the sandbox, 1 on the real service)
+  --data-dir DIR     local state kept between runs (default: .local-data/)
+  --cap N            use at most N slots of the organisation's cap
+
+Only rows with every question answered are sent; answers-report.csv says what happened to each.`;
+
+const SANDBOX_TIME_SCALE = 0.25;
+
+const parse = (argv: string[]) => {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      batch: { type: 'string' },
+      sheets: { type: 'string' },
+      out: { type: 'string' },
+      by: { type: 'string' },
+      'time-scale': { type: 'string' },
+      'data-dir': { type: 'string' },
+      cap: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) return null;
+  if (positionals.length !== 1) throw new UsageError('give exactly one filled review file');
+  const file = userPath(positionals[0] as string);
+  if (!existsSync(file) || !statSync(file).isFile()) throw new UsageError(`no such file: ${file}`);
+  if (!['.csv', '.xlsx'].includes(extname(file).toLowerCase()))
+    throw new UsageError(`${basename(file)}: the answers file must be a .csv or .xlsx file`);
+  const sheetsDir = values.sheets ? userPath(values.sheets) : dirname(file);
+  if (!existsSync(sheetsDir) || !statSync(sheetsDir).isDirectory())
+    throw new UsageError(`--sheets ${values.sheets}: not a folder`);
+  const timeScale = values['time-scale'] === undefined ? null : Number(values['time-scale']);
+  if (timeScale !== null && !(timeScale > 0 && timeScale <= 10))
+    throw new UsageError('--time-scale must be a number above 0 and at most 10');
+  const cap = values.cap === undefined ? null : Number(values.cap);
+  if (cap !== null && !(Number.isInteger(cap) && cap >= 1))
+    throw new UsageError('--cap must be a positive integer');
+  const by = values.by?.trim() || userInfo().username || 'unknown';
+  return {
+    file,
+    sheetsDir,
+    batchId: values.batch?.trim() || null,
+    outDir: values.out ? userPath(values.out) : null,
+    answeredBy: by,
+    timeScale,
+    cap,
+    dataDir: dataDirOf(values['data-dir']),
+  };
+};
+
+/** A failure that stops the command with one line and exit 1. */
+class AnswerError extends Error {}
+
+/**
+ * The batch the file answers: `--batch`, else the one batch its classification ids belong to
+ * (their review items say), so the usual case needs no id typed.
+ */
+const findBatch = async (
+  pipeline: LocalPipeline,
+  read: AnswersFile,
+  given: string | null,
+  file: string,
+): Promise<{ batchId: string; name: string }> => {
+  const { batches, reviews } = pipeline.tables;
+  if (given) {
+    const batch = await batches.getBatch(given);
+    if (!batch || batch.round_of !== undefined)
+      throw new AnswerError(`no batch "${given}" in this data folder`);
+    return { batchId: batch.batch_id, name: batch.name };
+  }
+  const ids = [...new Set(read.rows.map((row) => row.classification_id).filter(Boolean))];
+  const found = new Set<string>();
+  for (const id of ids) {
+    const item = await reviews.get(id);
+    if (item) found.add(item.batch_id);
+  }
+  if (found.size === 0) {
+    throw new AnswerError(
+      `${basename(file)}: none of its ${ids.length} classification id(s) is waiting for answers in this data ` +
+        'folder (was the batch classified with another --data-dir?); give --batch ID to send it anyway',
+    );
+  }
+  if (found.size > 1) {
+    throw new AnswerError(
+      `${basename(file)} answers rows of ${found.size} batches (${[...found].join(', ')}): send one file per batch, or give --batch ID`,
+    );
+  }
+  const batchId = [...found][0] as string;
+  const batch = await batches.getBatch(batchId);
+  return { batchId, name: batch?.name ?? batchId };
+};
+
+const main = async (): Promise<number> => {
+  let args: ReturnType<typeof parse>;
+  try {
+    args = parse(process.argv.slice(2));
+  } catch (error) {
+    console.error(`answer: ${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (!args) {
+    console.log(USAGE);
+    return 0;
+  }
+  // Read before anything starts: a file that is no review file is said at once.
+  let read: AnswersFile;
+  try {
+    read = await readAnswersFile(readFileSync(args.file), basename(args.file));
+  } catch (error) {
+    if (error instanceof AnswersFileError || error instanceof SpreadsheetError) {
+      console.error(`answer: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+  const service = serviceFromEnvironment();
+  const pipeline = await startLocalPipeline({
+    dataDir: args.dataDir,
+    timeScale: args.timeScale ?? (service ? 1 : SANDBOX_TIME_SCALE),
+    service,
+    capOverride: args.cap,
+  });
+  const stop = new AbortController();
+  process.once('SIGINT', () => stop.abort());
+  try {
+    const batch = await findBatch(pipeline, read, args.batchId, args.file);
+    return await runAnswersRound({
+      pipeline,
+      file: args.file,
+      read,
+      batchId: batch.batchId,
+      sheetsDir: args.sheetsDir,
+      answeredBy: args.answeredBy,
+      outDir: args.outDir ?? userPath(join('out', batch.name)),
+      signal: stop.signal,
+    });
+  } catch (error) {
+    if (error instanceof AnswerError) {
+      console.error(`answer: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  } finally {
+    await pipeline.close();
+  }
+};
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(`answer: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,283 @@
+/**
+ * `npm run review -- list [--batch ID] | show <classification_id> | answer <classification_id> --answer QUESTION_ID=TEXT ...`
+ *
+ * For reviewers who would rather not open a spreadsheet: the review items waiting for answers,
+ * one item in full, and one-off answers. `answer` writes the same filled review file a person
+ * would send and runs it through the same answers round as `npm run answer` (same checks, same
+ * report, the batch's outbox copied to `--out`).
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { readAnswersFile } from '../../shared/pipeline/answers-file.js';
+import type { ReviewItem } from '../../shared/pipeline/records.js';
+import { buildReviewCsv } from '../../shared/pipeline/results-files.js';
+import { formatNcm, normaliseSheetPath } from '../../shared/spreadsheet/index.js';
+import { LIMITS } from '../../shared/tcs/schemas.js';
+import { type LocalPipeline, startLocalPipeline } from '../runtime/index.js';
+import { runAnswersRound } from './answers-round.js';
+import { dataDirOf, serviceFromEnvironment, UsageError, userPath } from './shared.js';
+
+const USAGE = `usage: npm run review -- <command> [options]
+
+  list [--batch ID]                     rows waiting for answers, with their questions and days left
+  show <classification_id>              one row's questions, suggested answers and provisional proposal
+  answer <classification_id> --answer QUESTION_ID=TEXT [--answer ...] [--sheet PDF]
+                                        answer one row (every question), as a filled review.csv would
+
+  --out DIR          (answer) where the batch's updated results go (default: out/<batch-name>/)
+  --by NAME          (answer) who answered (default: your user name)
+  --time-scale F     (answer) scale run times and polling (default: 0.25 on the sandbox)
+  --data-dir DIR     local state kept between runs (default: .local-data/)`;
+
+const SANDBOX_TIME_SCALE = 0.25;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+type Command =
+  | { name: 'list'; batchId: string | null }
+  | { name: 'show'; id: string }
+  | {
+      name: 'answer';
+      id: string;
+      answers: Map<string, string>;
+      sheet: string | null;
+      outDir: string | null;
+      answeredBy: string;
+      timeScale: number | null;
+    };
+
+const parse = (argv: string[]): { command: Command; dataDir: string } | null => {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      batch: { type: 'string' },
+      answer: { type: 'string', multiple: true },
+      sheet: { type: 'string' },
+      out: { type: 'string' },
+      by: { type: 'string' },
+      'time-scale': { type: 'string' },
+      'data-dir': { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) return null;
+  const [name, id, ...extra] = positionals;
+  const dataDir = dataDirOf(values['data-dir']);
+  if (extra.length > 0) throw new UsageError(`unexpected argument: ${extra[0]}`);
+  switch (name) {
+    case 'list':
+      if (id) throw new UsageError('list takes no classification id (use show)');
+      return { command: { name: 'list', batchId: values.batch?.trim() || null }, dataDir };
+    case 'show':
+      if (!id) throw new UsageError('show needs a classification id');
+      return { command: { name: 'show', id }, dataDir };
+    case 'answer': {
+      if (!id) throw new UsageError('answer needs a classification id');
+      if (!values.answer?.length) throw new UsageError('answer needs at least one --answer QUESTION_ID=TEXT');
+      const answers = new Map<string, string>();
+      for (const pair of values.answer) {
+        const at = pair.indexOf('=');
+        if (at <= 0) throw new UsageError(`--answer ${pair}: write it as QUESTION_ID=TEXT`);
+        const questionId = pair.slice(0, at).trim();
+        if (answers.has(questionId)) throw new UsageError(`--answer ${questionId} is given twice`);
+        answers.set(questionId, pair.slice(at + 1).trim());
+      }
+      const timeScale = values['time-scale'] === undefined ? null : Number(values['time-scale']);
+      if (timeScale !== null && !(timeScale > 0 && timeScale <= 10))
+        throw new UsageError('--time-scale must be a number above 0 and at most 10');
+      return {
+        command: {
+          name: 'answer',
+          id,
+          answers,
+          sheet: values.sheet ? userPath(values.sheet) : null,
+          outDir: values.out ? userPath(values.out) : null,
+          answeredBy: values.by?.trim() || userInfo().username || 'unknown',
+          timeScale,
+        },
+        dataDir,
+      };
+    }
+    default:
+      throw new UsageError(name ? `unknown command "${name}"` : 'give a command: list, show or answer');
+  }
+};
+
+/** A failure that stops the command with one line and exit 1. */
+class ReviewError extends Error {}
+
+const daysLeft = (item: ReviewItem, now: number): string => {
+  const left = Math.floor((Date.parse(item.abandons_at) - now) / DAY_MS);
+  return left < 0 ? 'past its 30 days' : `${left} day${left === 1 ? '' : 's'} left`;
+};
+
+const describeItem = (item: ReviewItem, now: number, full: boolean): string[] => {
+  const product = [item.sku, item.description].filter(Boolean).join(' · ');
+  const lines = [
+    `${item.classification_id}  batch ${item.batch_id} row ${item.row}  ${daysLeft(item, now)} (abandoned after ${item.abandons_at.slice(0, 10)})`,
+    `  ${product}`,
+  ];
+  if (full && item.provisional_ncm) {
+    lines.push(
+      `  provisional proposal: ${formatNcm(item.provisional_ncm)}${item.provisional_confidence === null ? '' : ` (confidence ${item.provisional_confidence})`}, not a verdict`,
+    );
+  }
+  for (const question of item.questions) {
+    lines.push(`  ${question.id}: ${question.text}`);
+    if (question.options.length > 0) lines.push(`      suggested: ${question.options.join(' | ')}`);
+  }
+  if (full && item.state !== 'pending') {
+    lines.push(
+      `  ${item.state}${item.answered_by ? ` by ${item.answered_by}` : ''}${item.answered_at ? ` at ${item.answered_at}` : ''}`,
+    );
+    for (const answer of item.answers ?? []) lines.push(`      ${answer.question_id} = ${answer.answer}`);
+  }
+  return lines;
+};
+
+const list = async (pipeline: LocalPipeline, batchId: string | null): Promise<number> => {
+  const items = batchId
+    ? (await pipeline.tables.reviews.listByBatch(batchId)).filter((item) => item.state === 'pending')
+    : await pipeline.tables.pendingReviews();
+  if (items.length === 0) {
+    console.log(
+      batchId ? `No rows of batch ${batchId} are waiting for answers.` : 'No rows are waiting for answers.',
+    );
+    return 0;
+  }
+  const now = Date.now();
+  console.log(`${items.length} row(s) waiting for answers:\n`);
+  for (const item of items) console.log([...describeItem(item, now, false), ''].join('\n'));
+  console.log(
+    'Answer them in review.csv and run `npm run answer -- <file>`, or one at a time with `npm run review -- answer`.',
+  );
+  return 0;
+};
+
+const itemOf = async (pipeline: LocalPipeline, id: string): Promise<ReviewItem> => {
+  const item = await pipeline.tables.reviews.get(id);
+  if (!item) throw new ReviewError(`no review item ${id} in this data folder (see npm run review -- list)`);
+  return item;
+};
+
+/** The checks a reviewer can be told at once; the round checks again (the same as for a file). */
+const checkAnswers = (item: ReviewItem, answers: ReadonlyMap<string, string>): void => {
+  if (item.state !== 'pending') {
+    throw new ReviewError(
+      `${item.classification_id} is already ${item.state}${item.answered_by ? ` (by ${item.answered_by})` : ''}`,
+    );
+  }
+  const known = new Set(item.questions.map((question) => question.id));
+  for (const questionId of answers.keys()) {
+    if (!known.has(questionId)) {
+      throw new UsageError(
+        `${item.classification_id} has no question "${questionId}"; its questions: ${[...known].join(', ')}`,
+      );
+    }
+  }
+  const missing = item.questions.filter((question) => !answers.get(question.id));
+  if (missing.length > 0) {
+    throw new UsageError(
+      `every question needs an answer; missing: ${missing.map((question) => question.id).join(', ')}`,
+    );
+  }
+  for (const [questionId, answer] of answers) {
+    if ([...answer].length > LIMITS.answerMax) {
+      throw new UsageError(
+        `the answer to ${questionId} has ${[...answer].length} characters; at most ${LIMITS.answerMax}`,
+      );
+    }
+  }
+};
+
+const answer = async (
+  pipeline: LocalPipeline,
+  command: Extract<Command, { name: 'answer' }>,
+): Promise<number> => {
+  const item = await itemOf(pipeline, command.id);
+  checkAnswers(item, command.answers);
+  const batch = await pipeline.tables.batches.getBatch(item.batch_id);
+  // The file a person would send: the item's row of review.csv, filled in. A sheet goes beside it.
+  const folder = mkdtempSync(join(tmpdir(), 'ncm-review-'));
+  try {
+    const sheetsDir = command.sheet ? dirname(command.sheet) : folder;
+    const sheet = command.sheet ? basename(command.sheet) : null;
+    if (sheet !== null && 'invalid' in normaliseSheetPath(sheet))
+      throw new UsageError(`--sheet ${command.sheet}: not a usable file name`);
+    const file = join(folder, `answer-${item.classification_id}.csv`);
+    const filled = new Map([
+      [item.classification_id, { answers: command.answers, ...(sheet ? { sheet } : {}) }],
+    ]);
+    writeFileSync(file, buildReviewCsv([item], batch?.delimiter ?? ',', filled));
+    return await runAnswersRound({
+      pipeline,
+      file,
+      read: await readAnswersFile(readFileSync(file), basename(file)),
+      batchId: item.batch_id,
+      sheetsDir,
+      answeredBy: command.answeredBy,
+      outDir: command.outDir ?? userPath(join('out', batch?.name ?? item.batch_id)),
+      signal: new AbortController().signal,
+    });
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+};
+
+const main = async (): Promise<number> => {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(process.argv.slice(2));
+  } catch (error) {
+    console.error(`review: ${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (!parsed) {
+    console.log(USAGE);
+    return 0;
+  }
+  const { command, dataDir } = parsed;
+  const service = serviceFromEnvironment();
+  const timeScale = command.name === 'answer' ? command.timeScale : null;
+  const pipeline = await startLocalPipeline({
+    dataDir,
+    timeScale: timeScale ?? (service ? 1 : SANDBOX_TIME_SCALE),
+    service,
+  });
+  try {
+    switch (command.name) {
+      case 'list':
+        return await list(pipeline, command.batchId);
+      case 'show': {
+        console.log(describeItem(await itemOf(pipeline, command.id), Date.now(), true).join('\n'));
+        return 0;
+      }
+      case 'answer':
+        return await answer(pipeline, command);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`review: ${error.message}`);
+      return 2;
+    }
+    if (error instanceof ReviewError) {
+      console.error(`review: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  } finally {
+    await pipeline.close();
+  }
+};
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(`review: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  },
+);
