@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Papa from 'papaparse';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { type LocalPipeline, startLocalPipeline } from '../../local/runtime/index.js';
 import {
   adminClassifications,
@@ -21,17 +21,8 @@ import {
 } from './helpers.js';
 
 const temp = makeTempDir('answers');
-let pipeline: LocalPipeline;
+let pipeline: LocalPipeline | undefined;
 
-beforeAll(async () => {
-  pipeline = await startLocalPipeline({
-    dataDir: join(temp.dir, 'data'),
-    fresh: true,
-    timeScale: E2E_TIME_SCALE,
-    assemblyDir: E2E_ASSEMBLY_DIR,
-    sandbox: { seed: 'e2e-answers' },
-  });
-});
 afterAll(async () => {
   await pipeline?.close();
   temp.remove();
@@ -86,6 +77,14 @@ const fillReview = (review: Table): Table => {
 
 describe('answers round through the local runtime', () => {
   it('resumes exactly the answered rows, once, and moves the batch’s results forward', async () => {
+    // Started here, not in a hook: a changed handler means a fresh synthesis (20 s or more).
+    pipeline = await startLocalPipeline({
+      dataDir: join(temp.dir, 'data'),
+      fresh: true,
+      timeScale: E2E_TIME_SCALE,
+      assemblyDir: E2E_ASSEMBLY_DIR,
+      sandbox: { seed: 'e2e-answers' },
+    });
     // Prepare: a batch that leaves four rows waiting for answers.
     const file = writeCsv(
       join(temp.dir, 'products.csv'),
@@ -209,5 +208,5 @@ describe('answers round through the local runtime', () => {
     });
     expect(readCsvTable(join(out, 'review.csv')).rows).toHaveLength(0);
     expect(pipeline.sandbox?.stats().billed_usd).toBe(6);
-  });
+  }, 180_000);
 });

@@ -1,11 +1,17 @@
 /**
- * Runs the synthesized Batch and Row workflow definitions in aws-local-stepfunctions, with
- * each Task state wired to its use case over in-memory ports and the real sandbox over HTTP.
+ * Runs the synthesized Batch, Row and Answers workflow definitions in aws-local-stepfunctions,
+ * with each Task state wired to its use case over in-memory ports and the real sandbox over HTTP.
  *
  *   drop(file) ─▶ Batch workflow (Prepare ─▶ WaitForRows ─▶ Finalize)
  *                   │ kick                       ▲ wake(token)
  *                   ▼                            │
  *               dispatcher ─▶ Row workflow per row attempt (Submit ─▶ Wait ─▶ Poll … ─▶ Complete)
+ *                   ▲                            │
+ *                   │ kick                       ▼ wake(token) of the round
+ *   dropAnswers(file) ─▶ Answers workflow (PrepareAnswers ─▶ WaitForAnswers ─▶ FinalizeAnswers)
+ *
+ * An answers round goes through the same dispatcher, Row workflow and completion as a batch
+ * (shared/pipeline/README.md, "Answer rounds"): WaitForAnswers is await-rows on the round id.
  *
  * What AWS would do around the workflows is done here the same way: the dispatcher runs on
  * every kick and on a short "schedule"; a Row execution that fails is reported to
@@ -21,8 +27,10 @@ import { type AslDefinition, renderStateMachineDefinitions } from '../../infra/d
 import { type Sandbox, startSandbox } from '../../local/sandbox/index.js';
 import { awaitRows } from '../../shared/pipeline/await-rows.js';
 import { dispatchRows } from '../../shared/pipeline/dispatch-rows.js';
+import { finalizeAnswers } from '../../shared/pipeline/finalize-answers.js';
 import { finalizeBatch } from '../../shared/pipeline/finalize-batch.js';
 import type { BatchWaiters, ClassificationService, RowWorkflows } from '../../shared/pipeline/ports.js';
+import { prepareAnswers } from '../../shared/pipeline/prepare-answers.js';
 import { prepareBatch } from '../../shared/pipeline/prepare-batch.js';
 import type { RowExecutionInput } from '../../shared/pipeline/records.js';
 import {
@@ -46,7 +54,7 @@ import {
   memorySlotLeases,
 } from '../helpers/memory-ports.js';
 
-type Definitions = { batch: AslDefinition; row: AslDefinition };
+type Definitions = { batch: AslDefinition; row: AslDefinition; answers: AslDefinition };
 let definitions: Definitions | undefined;
 
 /** The definitions exactly as `cdk synth` writes them (bundling off: no bundle is run here). */
@@ -57,13 +65,27 @@ export const synthesizedDefinitions = (): Definitions => {
       nag: false,
     });
     const rendered = renderStateMachineDefinitions(Template.fromStack(built.pipeline).toJSON());
-    definitions = { batch: rendered.batch, row: rendered.row };
+    definitions = { batch: rendered.batch, row: rendered.row, answers: rendered.answers };
   }
   return definitions;
 };
 
 type Json = Parameters<StateMachine['run']>[0];
 const asJson = (value: unknown): Json => JSON.parse(JSON.stringify(value ?? null)) as Json;
+
+type LocalHandlers = Record<string, (input: Json) => Promise<Json>>;
+
+/**
+ * The handlers of every Task state of a definition, refused when one is missing: without its
+ * local handler aws-local-stepfunctions would call the Task's real Lambda ARN instead.
+ */
+const localHandlersFor = (definition: AslDefinition, handlers: LocalHandlers): LocalHandlers => {
+  const missing = Object.entries(definition.States)
+    .filter(([name, state]) => state.Type === 'Task' && !(name in handlers))
+    .map(([name]) => name);
+  if (missing.length > 0) throw new Error(`no local handler for Task state(s) ${missing.join(', ')}`);
+  return handlers;
+};
 
 export type HarnessOptions = {
   /** Wraps the sandbox's client: the place to script a 429, an unknown status, a crash. */
@@ -110,13 +132,14 @@ export const startHarness = async (options: HarnessOptions = {}) => {
     },
   };
 
-  const { batch: batchDefinition, row: rowDefinition } = synthesizedDefinitions();
-  const batchMachine = new StateMachine(batchDefinition as unknown as StateMachineDefinition, {
-    validationOptions: { checkArn: true },
-  });
-  const rowMachine = new StateMachine(rowDefinition as unknown as StateMachineDefinition, {
-    validationOptions: { checkArn: true },
-  });
+  const { batch: batchDefinition, row: rowDefinition, answers: answersDefinition } = synthesizedDefinitions();
+  const machineOf = (definition: AslDefinition) =>
+    new StateMachine(definition as unknown as StateMachineDefinition, {
+      validationOptions: { checkArn: true },
+    });
+  const batchMachine = machineOf(batchDefinition);
+  const rowMachine = machineOf(rowDefinition);
+  const answersMachine = machineOf(answersDefinition);
 
   const completionPorts = () => ({ clock, queue, batches, cache, leases, waiters, kick });
   const executions = new Map<string, { input: RowExecutionInput; status: string; done: Promise<void> }>();
@@ -131,7 +154,7 @@ export const startHarness = async (options: HarnessOptions = {}) => {
       workflows.started.push(name);
       const run = rowMachine.run(asJson(input), {
         overrides: {
-          taskResourceLocalHandlers: {
+          taskResourceLocalHandlers: localHandlersFor(rowDefinition, {
             Submit: async (state) =>
               asJson(await submitRow({ clock, service, objects, batches }, stepConfig, state)),
             Poll: async (state) =>
@@ -141,7 +164,7 @@ export const startHarness = async (options: HarnessOptions = {}) => {
             Review: async (state) =>
               asJson(await reviewRow({ clock, service, batches, reviews }, stepConfig, state)),
             Complete: async (state) => asJson(await completeRow(completionPorts(), state)),
-          },
+          }),
           waitTimeOverrides: { WaitForRun: 5 },
           retryIntervalOverrides: { Submit: 1, Poll: 1, Store: 1, Review: 1, Complete: 1 },
         },
@@ -192,6 +215,30 @@ export const startHarness = async (options: HarnessOptions = {}) => {
     void dispatch();
   };
 
+  /** The "Object Created" event EventBridge sends for an object of the input bucket. */
+  const objectCreated = (key: string, options: { versioned: boolean }) => {
+    const stored = objects.objects.get(key);
+    const version = stored?.version ?? 0;
+    return {
+      version: '0',
+      id: randomUUID(),
+      'detail-type': 'Object Created',
+      source: 'aws.s3',
+      time: new Date().toISOString(),
+      region: 'us-east-1',
+      detail: {
+        bucket: { name: 'input-bucket' },
+        object: {
+          key,
+          size: stored?.bytes.byteLength ?? 0,
+          etag: `etag-v${version}`,
+          // A versioned bucket names each upload: a redelivery carries the same one.
+          ...(options.versioned ? { 'version-id': `version-${version}` } : {}),
+        },
+      },
+    };
+  };
+
   /** Drops `inbox/<name>/<file>` (and its sheets, options) and returns the S3 event AWS would send. */
   const drop = (
     batchName: string,
@@ -202,28 +249,57 @@ export const startHarness = async (options: HarnessOptions = {}) => {
     for (const [relative, body] of Object.entries(extra)) objects.set(`inbox/${batchName}/${relative}`, body);
     const key = `inbox/${batchName}/${fileName}`;
     objects.set(key, bytes);
-    const stored = objects.objects.get(key);
-    return {
-      version: '0',
-      id: randomUUID(),
-      'detail-type': 'Object Created',
-      source: 'aws.s3',
-      time: new Date().toISOString(),
-      region: 'us-east-1',
-      detail: {
-        bucket: { name: 'input-bucket' },
-        object: { key, size: stored?.bytes.byteLength ?? 0, etag: `etag-v${stored?.version ?? 0}` },
-      },
-    };
+    return objectCreated(key, { versioned: false });
   };
 
-  /** Runs one Batch workflow execution to its end, with the dispatcher's schedule running meanwhile. */
-  const runBatch = async (event: unknown) => {
-    const executionId = `arn:aws:states:us-east-1:000000000000:execution:batch:${randomUUID()}`;
+  /**
+   * Drops a filled review file as `answers/<batch-id>/<file>` (and its sheets beside it) and
+   * returns the S3 event AWS would send, with the object's `version-id`: delivering the same
+   * event twice is one round; dropping again is a new version, a new round.
+   */
+  const dropAnswers = (
+    batchId: string,
+    fileName: string,
+    bytes: Uint8Array | string,
+    extra: Record<string, Uint8Array | string> = {},
+  ) => {
+    for (const [relative, body] of Object.entries(extra)) objects.set(`answers/${batchId}/${relative}`, body);
+    const key = `answers/${batchId}/${fileName}`;
+    objects.set(key, bytes);
+    return objectCreated(key, { versioned: true });
+  };
+
+  /**
+   * A `.waitForTaskToken` Task over await-rows (WaitForRows, WaitForAnswers): its result is what
+   * the wake of its token sends, whether await-rows wakes it at once or the last row does.
+   */
+  const awaitToken = async (input: Json): Promise<Json> => {
+    const payload = (input as { Payload: { batch_id: string; task_token: string } }).Payload;
+    const woken = new Promise((resolve) => tokens.set(payload.task_token, resolve));
+    try {
+      await awaitRows({ batches, waiters }, payload);
+    } catch (error) {
+      tokens.delete(payload.task_token);
+      throw error;
+    }
+    return asJson(await woken);
+  };
+
+  /**
+   * Runs one execution of a parent workflow (Batch, Answers) to its end, with the dispatcher's
+   * schedule running meanwhile, then lets the Row executions and the dispatcher settle.
+   */
+  const runParent = async (
+    machine: StateMachine,
+    workflow: string,
+    event: unknown,
+    overrides: { taskResourceLocalHandlers: LocalHandlers; retryIntervalOverrides: Record<string, number> },
+  ) => {
+    const executionId = `arn:aws:states:us-east-1:000000000000:execution:${workflow}:${randomUUID()}`;
     const taskToken = `token-${randomUUID()}`;
     const schedule = setInterval(() => void dispatch(), 25);
     try {
-      const run = batchMachine.run(asJson(event), {
+      const run = machine.run(asJson(event), {
         context: {
           Execution: {
             Id: executionId,
@@ -232,23 +308,7 @@ export const startHarness = async (options: HarnessOptions = {}) => {
           },
           Task: { Token: taskToken },
         } as never,
-        overrides: {
-          taskResourceLocalHandlers: {
-            Prepare: async (input) =>
-              asJson(
-                await prepareBatch({ clock, service, objects, queue, batches, cache, kick }, input as never),
-              ),
-            WaitForRows: async (input) => {
-              const payload = (input as { Payload: { batch_id: string; task_token: string } }).Payload;
-              const woken = new Promise((resolve) => tokens.set(payload.task_token, resolve));
-              await awaitRows({ batches, waiters }, payload);
-              return asJson(await woken);
-            },
-            Finalize: async (input) =>
-              asJson(await finalizeBatch({ clock, objects, batches, reviews, events }, input)),
-          },
-          retryIntervalOverrides: { Prepare: 1, Finalize: 1 },
-        },
+        overrides,
       });
       const output = (await run.result) as Record<string, unknown>;
       await Promise.all([...executions.values()].map((execution) => execution.done));
@@ -258,6 +318,36 @@ export const startHarness = async (options: HarnessOptions = {}) => {
       clearInterval(schedule);
     }
   };
+
+  /** Runs one Batch workflow execution to its end, with the dispatcher's schedule running meanwhile. */
+  const runBatch = (event: unknown) =>
+    runParent(batchMachine, 'batch', event, {
+      taskResourceLocalHandlers: localHandlersFor(batchDefinition, {
+        Prepare: async (input) =>
+          asJson(
+            await prepareBatch({ clock, service, objects, queue, batches, cache, kick }, input as never),
+          ),
+        WaitForRows: awaitToken,
+        Finalize: async (input) =>
+          asJson(await finalizeBatch({ clock, objects, batches, reviews, events }, input)),
+      }),
+      retryIntervalOverrides: { Prepare: 1, Finalize: 1 },
+    });
+
+  /** Runs one Answers workflow execution to its end, with the dispatcher's schedule running meanwhile. */
+  const runAnswers = (event: unknown) =>
+    runParent(answersMachine, 'answers', event, {
+      taskResourceLocalHandlers: localHandlersFor(answersDefinition, {
+        PrepareAnswers: async (input) =>
+          asJson(
+            await prepareAnswers({ clock, service, objects, queue, batches, reviews, kick }, input as never),
+          ),
+        WaitForAnswers: awaitToken,
+        FinalizeAnswers: async (input) =>
+          asJson(await finalizeAnswers({ clock, service, objects, batches, reviews, events }, input)),
+      }),
+      retryIntervalOverrides: { PrepareAnswers: 1, WaitForAnswers: 1, FinalizeAnswers: 1 },
+    });
 
   const rowsOf = async (batchId: string) => {
     const rows = [];
@@ -283,7 +373,9 @@ export const startHarness = async (options: HarnessOptions = {}) => {
     hooks,
     kick,
     drop,
+    dropAnswers,
     runBatch,
+    runAnswers,
     rowsOf,
     close: () => sandbox.close(),
   };
