@@ -20,6 +20,7 @@ export const HANDLER_NAMES = [
   'row-execution-ended',
   'prepare-answers',
   'finalize-answers',
+  'sweep-reviews',
 ] as const;
 export type HandlerName = (typeof HANDLER_NAMES)[number];
 

@@ -1,5 +1,5 @@
 /**
- * The twelve Lambda functions, one per `functions/<name>/handler.ts`, built the same way: Node 24
+ * The thirteen Lambda functions, one per `functions/<name>/handler.ts`, built the same way: Node 24
  * on arm64, bundled locally by esbuild (no Docker) into one ESM file with the AWS SDK inside,
  * each with its own role and log group. What a function may reach is granted by the pipeline
  * stack, next to the environment variable that names the resource.
@@ -90,6 +90,14 @@ const SIZING: Record<HandlerName, Sizing> = {
     timeout: Duration.minutes(15),
     memorySize: 2048,
     description: 'Answers workflow FinalizeAnswers: revised results.csv, summary.json, review.csv, event',
+  },
+  'sweep-reviews': {
+    // Lists the abandoned classifications once a day, then finalizes each batch they belong to
+    // (as finalize-answers does, one batch after another).
+    timeout: Duration.minutes(15),
+    memorySize: 2048,
+    description:
+      'Daily: batches with rows abandoned after 30 days unanswered get their results moved forward',
   },
 };
 

@@ -97,7 +97,7 @@ export const ANSWERS_KEY_PATTERNS = [
 ] as const;
 
 /** Handlers of the Answers workflow of their own; their errors alarm apart (ten metrics per alarm). */
-const ANSWERS_HANDLERS: readonly HandlerName[] = ['prepare-answers', 'finalize-answers'];
+const ANSWERS_HANDLERS: readonly HandlerName[] = ['prepare-answers', 'finalize-answers', 'sweep-reviews'];
 
 export class PipelineStack extends Stack {
   readonly functions: Readonly<Record<HandlerName, NodejsFunction>>;
@@ -108,6 +108,7 @@ export class PipelineStack extends Stack {
   readonly answersStartRule: Rule;
   readonly rowEndedRule: Rule;
   readonly dispatchScheduleRule: Rule;
+  readonly reviewSweepRule: Rule;
   /** Events the batch-start rule could not deliver to the Batch workflow. */
   readonly batchStartDeadLetterQueue: Queue;
   /** Events the answers-start rule could not deliver to the Answers workflow. */
@@ -301,6 +302,15 @@ export class PipelineStack extends Stack {
     defaultBus.grantPutEventsTo(fn['finalize-answers']);
     useService(fn['finalize-answers']);
 
+    // The daily sweep lists the abandoned classifications at the service, then does for each
+    // batch they belong to what finalize-answers does: the same reach.
+    useBucket(fn['sweep-reviews'], { read: 'outbox/*', write: 'outbox/*' });
+    useBatchTable(fn['sweep-reviews']);
+    useTable(fn['sweep-reviews'], 'REVIEW_TABLE', data.reviewTable, 'readWrite');
+    env(fn['sweep-reviews'], 'EVENT_BUS_NAME', defaultBus.eventBusName);
+    defaultBus.grantPutEventsTo(fn['sweep-reviews']);
+    useService(fn['sweep-reviews']);
+
     // --- Workflows. --------------------------------------------------------------------------
 
     this.batchWorkflow = new BatchWorkflow(this, 'BatchWorkflow', {
@@ -438,6 +448,19 @@ export class PipelineStack extends Stack {
     });
     // Kicks and ticks are best effort: a failed one is superseded by the next, not retried.
     fn['dispatch-rows'].configureAsyncInvoke({ retryAttempts: 0 });
+
+    // Rows left unanswered are abandoned by the service after 30 days; once a day their batches'
+    // results say so (shared/pipeline/sweep-reviews.ts).
+    this.reviewSweepRule = new Rule(this, 'ReviewSweepRule', {
+      description: 'Daily: move forward the results of batches with rows abandoned after 30 days unanswered',
+      schedule: Schedule.rate(Duration.days(1)),
+      targets: [
+        new LambdaFunction(fn['sweep-reviews'], {
+          event: RuleTargetInput.fromObject({ source: 'schedule' }),
+          retryAttempts: 2,
+        }),
+      ],
+    });
 
     this.alarms = new PipelineAlarms(this, 'Alarms', {
       deadLetterQueues: {

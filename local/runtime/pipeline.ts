@@ -18,15 +18,13 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { HandlerName } from '../../infra/contract.js';
 import { createDynamoBatchStore } from '../../shared/aws/dynamo-batch-store.js';
-import { documentClient } from '../../shared/aws/dynamo-items.js';
 import { createDynamoReviewStore } from '../../shared/aws/dynamo-review-store.js';
 import { answersSourceFromEvent } from '../../shared/pipeline/answers-source.js';
 import { batchSourceFromEvent } from '../../shared/pipeline/batch-source.js';
 import type { BatchStore, ReviewStore } from '../../shared/pipeline/ports.js';
-import { ReviewItem } from '../../shared/pipeline/records.js';
+import type { ReviewItem } from '../../shared/pipeline/records.js';
 import { createDynamoSlotLeases } from '../../shared/pipeline/slot-leases.js';
 import { type ExecutionRecord, type LocalAws, startLocalAws } from '../aws/index.js';
 import { type Sandbox, startSandbox } from '../sandbox/index.js';
@@ -103,6 +101,11 @@ export type LocalPipeline = {
   serviceLabel: string;
   /** What listens on loopback while the pipeline runs (closed by close()). */
   endpoints: { aws: string; dynamodb: string; s3: string; service: string | null };
+  /**
+   * Invokes a function once, synchronously, as `aws lambda invoke` would (an operator running a
+   * scheduled job now, e.g. `sweep-reviews`); resolves with its result.
+   */
+  invoke(handler: HandlerName, event?: unknown): Promise<unknown>;
   /** Peak memory of a function's process so far, in MiB (for the bench); null if unknown. */
   peakMemoryMb(handler: HandlerName): number | null;
   /** Stops everything it started; nothing is left listening. */
@@ -445,25 +448,8 @@ const startUnlocked = async (
     });
     const reviewTable = environmentValue('REVIEW_TABLE');
     const reviews = createDynamoReviewStore({ client: dynamoClient, tableName: reviewTable });
-    const pendingReviews = async (): Promise<ReviewItem[]> => {
-      const doc = documentClient(dynamoClient);
-      const items: ReviewItem[] = [];
-      let ExclusiveStartKey: Record<string, unknown> | undefined;
-      do {
-        const page = await doc.send(
-          new ScanCommand({
-            TableName: reviewTable,
-            FilterExpression: '#state = :pending',
-            ExpressionAttributeNames: { '#state': 'state' },
-            ExpressionAttributeValues: { ':pending': 'pending' },
-            ExclusiveStartKey,
-          }),
-        );
-        for (const item of page.Items ?? []) items.push(ReviewItem.parse(item));
-        ExclusiveStartKey = page.LastEvaluatedKey;
-      } while (ExclusiveStartKey);
-      return items.sort((a, b) => a.batch_id.localeCompare(b.batch_id) || a.row - b.row);
-    };
+    const pendingReviews = async (): Promise<ReviewItem[]> =>
+      (await reviews.listPending()).sort((a, b) => a.batch_id.localeCompare(b.batch_id) || a.row - b.row);
     const leases = createDynamoSlotLeases({
       client: dynamoClient,
       tableName: environmentValue('LEASE_TABLE'),
@@ -562,6 +548,7 @@ const startUnlocked = async (
       tables: { batches, reviews, pendingReviews },
       progress: watch.progress,
       copyOutbox: (batchId, outDir) => copyPrefix(s3Client, bucket, `outbox/${batchId}/`, outDir),
+      invoke: (handler, event = {}) => pool.invoke(handler, event),
       peakMemoryMb: (handler) => pool.peakMemoryMb(handler),
       close: () => {
         closed ??= stopAll();

@@ -7,7 +7,7 @@
  * missing from it. Finalize runs after every row has finished (its Review step included),
  * which in practice is long enough; a read of one item by id (`get`) is strongly consistent.
  */
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ReviewStore } from '../pipeline/ports.js';
 import { ReviewItem } from '../pipeline/records.js';
 import {
@@ -53,6 +53,27 @@ export const createDynamoReviewStore = (config: DynamoReviewStoreConfig): Review
     return items;
   };
 
+  // A Scan, once a day (sweep-reviews.ts): the table holds one small item per question-asking
+  // row, and no index is worth keeping for a daily read.
+  const listPending: ReviewStore['listPending'] = async () => {
+    const items: ReviewItem[] = [];
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const page = await doc.send(
+        new ScanCommand({
+          TableName,
+          FilterExpression: '#state = :pending',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ':pending': 'pending' },
+          ExclusiveStartKey,
+        }),
+      );
+      for (const item of page.Items ?? []) items.push(ReviewItem.parse(item));
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+    return items;
+  };
+
   const update: ReviewStore['update'] = async (classificationId, patch) => {
     const missing = () => new Error(`no review item ${classificationId}`);
     const set = setUpdateOf(patch, ['classification_id']);
@@ -76,5 +97,5 @@ export const createDynamoReviewStore = (config: DynamoReviewStoreConfig): Review
     }
   };
 
-  return { put, get, listByBatch, update };
+  return { put, get, listByBatch, listPending, update };
 };

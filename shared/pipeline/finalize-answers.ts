@@ -170,7 +170,11 @@ export const finalizeAnswers = async (
         ...batch,
         problems: uniqueSentences([
           ...batch.problems,
-          ...problemsOfRound.map((problem) => `Answers ${round?.source.file_name ?? 'round'}: ${problem}`),
+          // Without a round (the daily sweep), what changed happened since the batch finished.
+          ...problemsOfRound.map(
+            (problem) =>
+              `${round ? `Answers ${round.source.file_name}` : 'Since the batch finished'}: ${problem}`,
+          ),
         ]),
       },
       rows,

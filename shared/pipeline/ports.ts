@@ -23,6 +23,7 @@ export type ClassificationService = Pick<
   | 'createClassification'
   | 'answerQuestions'
   | 'getClassification'
+  | 'listClassifications'
   | 'downloadVerdictPdf'
   | 'uploadSheet'
   | 'getBalance'
@@ -109,6 +110,8 @@ export type ReviewStore = {
   put(item: ReviewItem): Promise<void>;
   get(classificationId: string): Promise<ReviewItem | null>;
   listByBatch(batchId: string): Promise<ReviewItem[]>;
+  /** Every item still waiting for answers, across batches (the daily sweep; a Scan on AWS). */
+  listPending(): Promise<ReviewItem[]>;
   update(classificationId: string, patch: Partial<Omit<ReviewItem, 'classification_id'>>): Promise<void>;
 };
 

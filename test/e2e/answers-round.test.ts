@@ -194,19 +194,21 @@ describe('answers round through the local runtime', () => {
     // Nothing changed, so no new revision.
     expect(again.summary.revision).toBe(1);
 
-    // 30 days later on the service's clock: the unanswered rows are abandoned, unbilled.
+    // 30 days later on the service's clock, the daily sweep runs (invoked now, as an operator
+    // would): the unanswered rows are abandoned, unbilled, with no answers file needed.
     pipeline.sandbox?.advanceClock(31 * 24 * 60 * 60);
-    const late = await pipeline.waitForBatch(
-      (await pipeline.submitAnswers({ file: filledPath, batchId, answeredBy: 'ana.revisora' })).roundId,
-    );
+    const swept = await pipeline.invoke('sweep-reviews', { source: 'schedule' });
+    expect(swept).toMatchObject({ pending: 2, abandoned: 2 });
     await pipeline.copyOutbox(batchId, out);
     expect(statusBySku(join(out, 'results.csv'))).toMatchObject({ 'Q-C': 'abandoned', 'Q-D': 'abandoned' });
-    expect(late.summary).toMatchObject({
+    expect(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'))).toMatchObject({
       revision: 2,
       billed_usd: 6,
       by_status: { resolved: 3, abandoned: 2 },
     });
     expect(readCsvTable(join(out, 'review.csv')).rows).toHaveLength(0);
     expect(pipeline.sandbox?.stats().billed_usd).toBe(6);
+    // The next day's sweep finds nothing left to do.
+    expect(await pipeline.invoke('sweep-reviews', { source: 'schedule' })).toMatchObject({ pending: 0 });
   }, 180_000);
 });

@@ -246,6 +246,7 @@ export const memoryReviewStore = () => {
         .filter((item) => item.batch_id === batchId)
         .sort((a, b) => a.row - b.row)
         .map(clone),
+    listPending: async () => [...items.values()].filter((item) => item.state === 'pending').map(clone),
     update: async (id, patch) => {
       const item = items.get(id);
       if (!item) throw new Error(`no review item ${id}`);

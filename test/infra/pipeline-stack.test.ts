@@ -124,6 +124,15 @@ const ENVIRONMENT: Record<HandlerName, string[]> = {
     'TCS_BASE_URL',
     'TCS_API_KEY_SECRET_ARN',
   ],
+  // What FinalizeAnswers needs, for each batch with abandoned rows.
+  'sweep-reviews': [
+    'BUCKET_NAME',
+    'BATCH_TABLE',
+    'REVIEW_TABLE',
+    'EVENT_BUS_NAME',
+    'TCS_BASE_URL',
+    'TCS_API_KEY_SECRET_ARN',
+  ],
 };
 
 describe('pipeline stack: functions', () => {
@@ -352,6 +361,17 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, Access[]>> = {
     defaultBus: ['putEvents'],
     apiKeySecret: ['secretRead'],
   },
+  // The daily sweep finalizes batches with abandoned rows as FinalizeAnswers does: the same reach.
+  'sweep-reviews': {
+    ownLogs: ['logs'],
+    bucket: ['s3Read'],
+    'bucket/outbox/*': ['s3Read', 's3Put'],
+    batchTable: tableRW,
+    reviewTable: tableRW,
+    'reviewTable/index/*': tableRW,
+    defaultBus: ['putEvents'],
+    apiKeySecret: ['secretRead'],
+  },
 };
 
 describe('pipeline stack: least privilege', () => {
@@ -422,6 +442,7 @@ describe('pipeline stack: least privilege', () => {
       'row-store',
       'prepare-answers',
       'finalize-answers',
+      'sweep-reviews',
     ]);
     expect(using('sqs')).toEqual([
       'prepare-batch',
@@ -440,12 +461,13 @@ describe('pipeline stack: least privilege', () => {
       'row-review',
       'prepare-answers',
       'finalize-answers',
+      'sweep-reviews',
     ]);
     // Only the dispatcher starts Row workflows, and only the Row workflow.
     expect(
       HANDLER_NAMES.filter((name) => Object.values(reachOf(name)).flat().includes('states:StartExecution')),
     ).toEqual(['dispatch-rows']);
-    expect(using('events')).toEqual(['finalize-batch', 'finalize-answers']);
+    expect(using('events')).toEqual(['finalize-batch', 'finalize-answers', 'sweep-reviews']);
     // Only the functions that finish rows (and await-rows) wake a workflow, and only the Batch
     // and Answers workflows: SendTaskSuccess, never SendTaskFailure.
     for (const name of HANDLER_NAMES) {
@@ -624,6 +646,14 @@ describe('pipeline stack: rules', () => {
       { 'Fn::GetAtt': [functionIds['dispatch-rows'], 'Arn'] },
     ]);
     expect(JSON.parse(properties.Targets[0]?.Input ?? '{}')).toEqual({ source: 'schedule' });
+  });
+
+  it('the review sweep runs once a day', () => {
+    const properties = rule(synth.built.pipeline.reviewSweepRule);
+    expect(properties.ScheduleExpression).toBe('rate(1 day)');
+    expect(properties.Targets.map((target) => target.Arn)).toEqual([
+      { 'Fn::GetAtt': [functionIds['sweep-reviews'], 'Arn'] },
+    ]);
   });
 });
 

@@ -16,6 +16,7 @@ import type { ClassificationService } from '../../../shared/pipeline/ports.js';
 import { prepareAnswers } from '../../../shared/pipeline/prepare-answers.js';
 import { BatchRecord, type ReviewItem, type RowRecord } from '../../../shared/pipeline/records.js';
 import { pendingResult, resolvedResult } from '../../../shared/pipeline/row-results.js';
+import { sweepAbandonedReviews } from '../../../shared/pipeline/sweep-reviews.js';
 import { createTcsClient } from '../../../shared/tcs/client.js';
 import type { Classification } from '../../../shared/tcs/schemas.js';
 import {
@@ -495,5 +496,56 @@ describe('finalizeAnswers', () => {
     expect((await w.reviews.get(c.id))?.state).toBe('closed');
     expect(summaryOf(w).billed_usd).toBe(sandbox.stats().billed_usd);
     expect(csvRecords(w, 'review.csv').map((r) => r.row)).toEqual(['2', '4', '5']);
+  });
+});
+
+describe('sweepAbandonedReviews (the daily sweep)', () => {
+  it('before 30 days changes nothing; after, the abandoned rows get their result with no answers file', async () => {
+    const w = makeWorld();
+    const found = await seedFinishedBatch(w);
+    const resultsBefore = w.objects.text(outbox('results.csv'));
+
+    // A day later nothing is abandoned: no batch is touched, nothing is announced.
+    sandbox.advanceClock(DAY_SECONDS);
+    const early = await sweepAbandonedReviews(w.ports);
+    expect(early).toEqual({ pending: 4, abandoned: 0, batches: [] });
+    expect(w.objects.text(outbox('results.csv'))).toBe(resultsBefore);
+    expect(w.events.published).toHaveLength(0);
+
+    sandbox.advanceClock(30 * DAY_SECONDS);
+    const swept = await sweepAbandonedReviews(w.ports);
+
+    expect(swept).toMatchObject({ pending: 4, abandoned: 4 });
+    expect(swept.batches).toEqual([expect.objectContaining({ batch_id: BATCH, abandoned: 4, revision: 1 })]);
+    expect(w.objects.text(outbox('results.rev1.csv'))).toBe(resultsBefore);
+    expect(csvRecords(w, 'results.csv').map((r) => r.status)).toEqual([
+      'resolved',
+      'abandoned',
+      'abandoned',
+      'abandoned',
+      'abandoned',
+    ]);
+    expect(csvRecords(w, 'review.csv')).toEqual([]);
+    expect(summaryOf(w).problems.join(' ')).toMatch(/Since the batch finished: 4 row\(s\) went unanswered/);
+    for (const c of found.slice(1)) expect((await w.reviews.get(c.id))?.state).toBe('closed');
+    expect(w.events.published).toHaveLength(1);
+    expect(sandbox.stats().billed_usd).toBe(2);
+
+    // The next day: nothing pending, not even a call to the service.
+    const calls = sandbox.stats().requests_by_route['GET /v1/classifications'] ?? 0;
+    expect(await sweepAbandonedReviews(w.ports)).toEqual({ pending: 0, abandoned: 0, batches: [] });
+    expect(sandbox.stats().requests_by_route['GET /v1/classifications'] ?? 0).toBe(calls);
+  });
+
+  it('leaves a batch still running to its own Finalize', async () => {
+    const w = makeWorld();
+    await seedFinishedBatch(w);
+    await w.batches.updateBatch(BATCH, { state: 'running' });
+    sandbox.advanceClock(31 * DAY_SECONDS);
+
+    const swept = await sweepAbandonedReviews(w.ports);
+
+    expect(swept).toMatchObject({ pending: 4, abandoned: 4, batches: [] });
+    expect(w.objects.text(outbox('results.rev1.csv'))).toBeUndefined();
   });
 });

@@ -1,0 +1,23 @@
+/**
+ * The daily review sweep (a schedule): batches with rows the service abandoned after 30 days
+ * unanswered get their results moved forward. See shared/pipeline/sweep-reviews.ts.
+ */
+import { sweepAbandonedReviews } from '../../shared/pipeline/sweep-reviews.js';
+import { logger, ports, service } from '../runtime.js';
+
+export const handler = async () => {
+  const report = await sweepAbandonedReviews({
+    clock: ports.clock,
+    service: await service(),
+    objects: ports.objects(),
+    batches: ports.batches(),
+    reviews: ports.reviews(),
+    events: ports.events(),
+  });
+  logger.info('review sweep', {
+    pending: report.pending,
+    abandoned: report.abandoned,
+    batches: report.batches.map(({ batch_id, revision, abandoned }) => ({ batch_id, revision, abandoned })),
+  });
+  return report;
+};
