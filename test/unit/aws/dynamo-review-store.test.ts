@@ -88,6 +88,33 @@ describe('review store', () => {
     expect(await reviews.listByBatch('no-batch')).toEqual([]);
   });
 
+  it('lists the pending items of every batch, across Scan pages, leaving answered and closed ones out', async () => {
+    const long = 'Parafuso sextavado de aço inoxidável. '.repeat(160);
+    for (let n = 1; n <= 200; n++) {
+      const state = n % 10 === 0 ? 'closed' : n % 10 === 5 ? 'answered' : 'pending';
+      await reviews.put(
+        reviewItem(n, { description: long, state, batch_id: n % 2 ? 'nightly-abc' : 'nightly-def' }),
+      );
+    }
+
+    let scans = 0;
+    dynamo.client.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'ScanCommand') scans += 1;
+        return next(args);
+      },
+      { step: 'initialize', name: 'countScans' },
+    );
+    const pending = await reviews
+      .listPending()
+      .finally(() => dynamo.client.middlewareStack.remove('countScans'));
+
+    expect(scans).toBeGreaterThan(1);
+    expect(pending).toHaveLength(160);
+    expect(pending.every((item) => item.state === 'pending')).toBe(true);
+    expect(new Set(pending.map((item) => item.batch_id))).toEqual(new Set(['nightly-abc', 'nightly-def']));
+  });
+
   it('updates the given fields only, and fails for an item that does not exist', async () => {
     await reviews.put(reviewItem(1));
     await reviews.update(classificationId(1), {
