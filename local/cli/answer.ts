@@ -16,7 +16,7 @@ import { type AnswersFile, AnswersFileError, readAnswersFile } from '../../share
 import { SpreadsheetError } from '../../shared/spreadsheet/index.js';
 import { type LocalPipeline, startLocalPipeline } from '../runtime/index.js';
 import { runAnswersRound } from './answers-round.js';
-import { dataDirOf, serviceFromEnvironment, UsageError, userPath } from './shared.js';
+import { dataDirOf, runCommand, serviceFromEnvironment, UsageError, userPath } from './shared.js';
 
 const USAGE = `usage: npm run answer -- <filled review.csv|.xlsx> [options]
 
@@ -117,18 +117,7 @@ const findBatch = async (
   return { batchId, name: batch?.name ?? batchId };
 };
 
-const main = async (): Promise<number> => {
-  let args: ReturnType<typeof parse>;
-  try {
-    args = parse(process.argv.slice(2));
-  } catch (error) {
-    console.error(`answer: ${(error as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (!args) {
-    console.log(USAGE);
-    return 0;
-  }
+const answer = async (args: NonNullable<ReturnType<typeof parse>>): Promise<number> => {
   // Read before anything starts: a file that is no review file is said at once.
   let read: AnswersFile;
   try {
@@ -172,12 +161,4 @@ const main = async (): Promise<number> => {
   }
 };
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    console.error(`answer: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = 1;
-  },
-);
+runCommand('answer', USAGE, parse, answer);

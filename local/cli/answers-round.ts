@@ -11,8 +11,8 @@ import Papa from 'papaparse';
 import type { AnswersFile } from '../../shared/pipeline/answers-file.js';
 import { ANSWERS_REPORT_FILE } from '../../shared/pipeline/prepare-answers.js';
 import { normaliseSheetPath } from '../../shared/spreadsheet/index.js';
-import type { BatchProgress, LocalPipeline } from '../runtime/index.js';
-import { formatDuration, formatProgressLine } from './progress.js';
+import type { LocalPipeline } from '../runtime/index.js';
+import { formatDuration, progressPrinter } from './progress.js';
 import { shown } from './shared.js';
 
 export type AnswersRoundInput = {
@@ -55,23 +55,13 @@ export const runAnswersRound = async (input: AnswersRoundInput): Promise<number>
     console.log(`  sheet ${sheet} is not in ${shown(input.sheetsDir)}: its row will be reported, not sent`);
   }
 
-  const live = Boolean(process.stdout.isTTY);
-  let lastPlain = 0;
-  const onProgress = (progress: BatchProgress) => {
-    const now = Date.now();
-    const line = formatProgressLine(progress, { startedAtMs: started, nowMs: now, live });
-    if (live) process.stdout.write(`\r\x1b[2K${line}`);
-    else if (now - lastPlain >= 5_000) {
-      lastPlain = now;
-      console.log(line);
-    }
-  };
+  const progress = progressPrinter(started);
   const outcome = await pipeline.waitForBatch(roundId, {
-    onProgress,
+    onProgress: progress.onProgress,
     progressEveryMs: 500,
     signal: input.signal,
   });
-  if (live) process.stdout.write('\r\x1b[2K');
+  progress.done();
   const round = await pipeline.progress(roundId);
   const written = await pipeline.copyOutbox(input.batchId, input.outDir);
 

@@ -10,9 +10,9 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type BatchProgress, startLocalPipeline } from '../runtime/index.js';
-import { formatDuration, formatProgressLine } from './progress.js';
-import { dataDirOf, serviceFromEnvironment, shown, UsageError, userPath } from './shared.js';
+import { startLocalPipeline } from '../runtime/index.js';
+import { formatDuration, progressPrinter } from './progress.js';
+import { dataDirOf, runCommand, serviceFromEnvironment, shown, UsageError, userPath } from './shared.js';
 
 const USAGE = `usage: npm run classify -- <file.csv|file.xlsx> [options]
 
@@ -81,21 +81,9 @@ const parse = (argv: string[]) => {
   };
 };
 
-const main = async (): Promise<number> => {
-  let args: ReturnType<typeof parse>;
-  try {
-    args = parse(process.argv.slice(2));
-  } catch (error) {
-    console.error(`classify: ${(error as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (!args) {
-    console.log(USAGE);
-    return 0;
-  }
+const classify = async (args: NonNullable<ReturnType<typeof parse>>): Promise<number> => {
   const service = serviceFromEnvironment();
   const timeScale = args.timeScale ?? (service ? 1 : SANDBOX_TIME_SCALE);
-  const live = Boolean(process.stdout.isTTY);
 
   const pipeline = await startLocalPipeline({
     dataDir: args.dataDir,
@@ -120,22 +108,13 @@ const main = async (): Promise<number> => {
     });
     console.log(`Batch ${batchId}: ${shown(args.file)} (time scale ${timeScale})`);
 
-    let lastPlain = 0;
-    const onProgress = (progress: BatchProgress) => {
-      const now = Date.now();
-      const line = formatProgressLine(progress, { startedAtMs: started, nowMs: now, live });
-      if (live) process.stdout.write(`\r\x1b[2K${line}`);
-      else if (now - lastPlain >= 5_000) {
-        lastPlain = now;
-        console.log(line);
-      }
-    };
+    const progress = progressPrinter(started);
     const outcome = await pipeline.waitForBatch(batchId, {
-      onProgress,
+      onProgress: progress.onProgress,
       progressEveryMs: 500,
       signal: stop.signal,
     });
-    if (live) process.stdout.write('\r\x1b[2K');
+    progress.done();
 
     const written = await pipeline.copyOutbox(batchId, args.outDir);
     if (outcome.state === 'failed' || outcome.summary.stop) {
@@ -176,12 +155,4 @@ const printSummary = (summary: Record<string, unknown>, outDir: string, files: n
   );
 };
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    console.error(`classify: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = 1;
-  },
-);
+runCommand('classify', USAGE, parse, classify);

@@ -87,3 +87,26 @@ export const formatProgressLine = (
     : `${done}/${progress.rowsTotal} rows`;
   return `${head} · ${progress.stage}${counts ? ` · ${counts}` : ''} · ${slots} · billed $${progress.billedUsd.toFixed(2)}${eta}`;
 };
+
+/**
+ * Shows a batch (or an answers round) moving: one live line on a terminal, cleared by `done`;
+ * a plain line every 5 s when the output is a file or a CI log.
+ */
+export const progressPrinter = (startedAtMs: number) => {
+  const live = Boolean(process.stdout.isTTY);
+  let lastPlain = 0;
+  return {
+    onProgress: (progress: BatchProgress): void => {
+      const now = Date.now();
+      const line = formatProgressLine(progress, { startedAtMs, nowMs: now, live });
+      if (live) process.stdout.write(`\r\x1b[2K${line}`);
+      else if (now - lastPlain >= 5_000) {
+        lastPlain = now;
+        console.log(line);
+      }
+    },
+    done: (): void => {
+      if (live) process.stdout.write('\r\x1b[2K');
+    },
+  };
+};

@@ -17,7 +17,7 @@ import { formatNcm, normaliseSheetPath } from '../../shared/spreadsheet/index.js
 import { LIMITS } from '../../shared/tcs/schemas.js';
 import { type LocalPipeline, startLocalPipeline } from '../runtime/index.js';
 import { runAnswersRound } from './answers-round.js';
-import { dataDirOf, serviceFromEnvironment, UsageError, userPath } from './shared.js';
+import { dataDirOf, runCommand, serviceFromEnvironment, UsageError, userPath } from './shared.js';
 
 const USAGE = `usage: npm run review -- <command> [options]
 
@@ -226,19 +226,7 @@ const answer = async (
   }
 };
 
-const main = async (): Promise<number> => {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(process.argv.slice(2));
-  } catch (error) {
-    console.error(`review: ${(error as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (!parsed) {
-    console.log(USAGE);
-    return 0;
-  }
-  const { command, dataDir } = parsed;
+const review = async ({ command, dataDir }: NonNullable<ReturnType<typeof parse>>): Promise<number> => {
   const service = serviceFromEnvironment();
   const timeScale = command.name === 'answer' ? command.timeScale : null;
   const pipeline = await startLocalPipeline({
@@ -272,12 +260,4 @@ const main = async (): Promise<number> => {
   }
 };
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    console.error(`review: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = 1;
-  },
-);
+runCommand('review', USAGE, parse, review);

@@ -45,3 +45,39 @@ export const shown = (path: string): string => {
   const fromHere = relative(process.env.INIT_CWD ?? process.cwd(), path);
   return fromHere && !fromHere.startsWith('..') ? fromHere : path;
 };
+
+/**
+ * A command's whole life: the arguments parsed (any error there prints the usage, exit 2; null
+ * means `--help`), then `run`, whose number is the exit code; an unexpected error is said in one
+ * line, exit 1.
+ */
+export const runCommand = <Args>(
+  name: string,
+  usage: string,
+  parse: (argv: string[]) => Args | null,
+  run: (args: Args) => Promise<number>,
+): void => {
+  const main = async (): Promise<number> => {
+    let args: Args | null;
+    try {
+      args = parse(process.argv.slice(2));
+    } catch (error) {
+      console.error(`${name}: ${(error as Error).message}\n\n${usage}`);
+      return 2;
+    }
+    if (args === null) {
+      console.log(usage);
+      return 0;
+    }
+    return run(args);
+  };
+  main().then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      console.error(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+      process.exitCode = 1;
+    },
+  );
+};
