@@ -1,0 +1,122 @@
+/**
+ * The commands as a user types them (`npm run classify`, `answer`, `review` run
+ * local/cli/bootstrap.mjs): real processes, their exit codes and what they print, one data
+ * folder carried from command to command as `.local-data/` is.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Papa from 'papaparse';
+import { afterAll, describe, expect, it } from 'vitest';
+import { makeTempDir, writeCsv } from './helpers.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const temp = makeTempDir('cli');
+afterAll(() => temp.remove());
+
+const DATA = join(temp.dir, 'data');
+const OUT = join(temp.dir, 'out');
+const FAST = ['--data-dir', DATA, '--time-scale', '0.015'];
+
+type Run = { code: number | null; stdout: string; stderr: string };
+
+/** `npm run <command> -- <args>`, without npm's banner: the bootstrap npm would run. */
+const run = (command: string, args: string[]): Promise<Run> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(ROOT, 'local', 'cli', 'bootstrap.mjs'), command, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, INIT_CWD: temp.dir, TCS_API_KEY: '', TCS_BASE_URL: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+
+const records = (path: string) =>
+  Papa.parse<Record<string, string>>(readFileSync(path, 'utf8').replace(/^\uFEFF/, ''), {
+    header: true,
+    skipEmptyLines: true,
+  }).data;
+
+describe('classify, review and answer from the command line', () => {
+  it('classifies, lists the questions, takes answers from a file and one by one, and says what it did', async () => {
+    writeCsv(
+      join(temp.dir, 'pedidos.csv'),
+      ['sku', 'description', 'operation', 'country'],
+      [
+        ['C-1', 'Café torrado em grãos', 'import', 'BR'],
+        ['C-2', 'Peças diversas de reposição [sandbox:ask=1]', 'import', 'BR'],
+        ['C-3', 'Repuestos varios [sandbox:ask=1]', 'import', 'AR'],
+      ],
+    );
+
+    const classified = await run('classify', ['pedidos.csv', '--out', 'out', ...FAST]);
+    expect(classified.stderr).toBe('');
+    expect(classified.code).toBe(0);
+    expect(classified.stdout).toMatch(/Done in .*: 3 rows \(resolved 1, pending_data 2\)/);
+    const review = records(join(OUT, 'review.csv'));
+    expect(review.map((record) => record.sku)).toEqual(['C-2', 'C-3']);
+    const [second, third] = review as [Record<string, string>, Record<string, string>];
+
+    const listed = await run('review', ['list', ...FAST.slice(0, 2)]);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain('2 row(s) waiting for answers');
+    expect(listed.stdout).toContain(second.classification_id);
+    expect(listed.stdout).toContain(`q1: ${second.question_1_text}`);
+
+    const wrong = await run('review', ['answer', third.classification_id!, '--answer', 'q9=x', ...FAST]);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain(`has no question "q9"; its questions: q1`);
+
+    // The file, as a spreadsheet would save it: C-2 answered, C-3 left for later.
+    const filled = review.map((record) =>
+      record.sku === 'C-2' ? { ...record, answer_1: 'Rolamento de esferas' } : record,
+    );
+    const filledPath = join(temp.dir, 'review-filled.csv');
+    writeCsv(
+      filledPath,
+      Object.keys(second),
+      filled.map((record) => Object.keys(second).map((column) => record[column] ?? '')),
+    );
+    const answered = await run('answer', ['review-filled.csv', '--out', 'out', '--by', 'ana', ...FAST]);
+    expect(answered.stderr).toBe('');
+    expect(answered.code).toBe(0);
+    expect(answered.stdout).toContain('2 answered row(s) read (resumed 1, skipped_unanswered 1)');
+    expect(answered.stdout).toContain('Resumed 1: resolved 1; billed $2.00.');
+    expect(existsSync(join(OUT, 'results.rev1.csv'))).toBe(true);
+    expect(records(join(OUT, 'results.csv')).map((record) => record.status)).toEqual([
+      'resolved',
+      'resolved',
+      'pending_data',
+    ]);
+
+    const oneOff = await run('review', [
+      'answer',
+      third.classification_id!,
+      '--answer',
+      'q1=Filtro de óleo para motor',
+      '--out',
+      'out',
+      ...FAST,
+    ]);
+    expect(oneOff.code).toBe(0);
+    expect(oneOff.stdout).toContain('Resumed 1: resolved 1');
+    expect(records(join(OUT, 'results.csv')).map((record) => record.status)).toEqual([
+      'resolved',
+      'resolved',
+      'resolved',
+    ]);
+    expect((await run('review', ['list', ...FAST.slice(0, 2)])).stdout).toContain(
+      'No rows are waiting for answers.',
+    );
+  }, 240_000);
+});
