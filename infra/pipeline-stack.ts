@@ -236,6 +236,8 @@ export class PipelineStack extends Stack {
     useBatchTable(fn['dispatch-rows']);
     useLeases(fn['dispatch-rows']);
     useRowsQueue(fn['dispatch-rows'], 'consume');
+    // A message it cannot start now goes back as a fresh copy (not counted toward the DLQ).
+    data.rowsQueue.grantSendMessages(fn['dispatch-rows']);
     useService(fn['dispatch-rows']);
     env(fn['dispatch-rows'], 'ROW_STATE_MACHINE_ARN', rowWorkflowArn);
     StateMachine.fromStateMachineArn(this, 'RowWorkflowByName', rowWorkflowArn).grantStartExecution(

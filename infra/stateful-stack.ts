@@ -48,8 +48,9 @@ export const ROWS_QUEUE_VISIBILITY = Duration.minutes(3);
 
 /**
  * Receives of one message before SQS moves it to the DLQ. The dispatcher only receives as
- * many messages as it has free slots, so a message is received again only after a crash or
- * a lost lease race; ten of those in a row is a fault worth an alarm.
+ * many messages as it has free slots, and a message it loses a slot race for goes back as a
+ * fresh copy, so a message is received again only after a crash or a failed StartExecution;
+ * ten of those in a row is a fault worth an alarm.
  */
 export const ROWS_MAX_RECEIVE_COUNT = 10;
 

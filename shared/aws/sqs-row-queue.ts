@@ -10,7 +10,6 @@
  * receive count only: never the body).
  */
 import {
-  ChangeMessageVisibilityCommand,
   DeleteMessageCommand,
   type Message,
   ReceiveMessageCommand,
@@ -32,8 +31,6 @@ export type SqsRowQueueConfig = {
 const SEND_BATCH_SIZE = 10;
 /** SQS delays a message at most 15 minutes. */
 const MAX_DELAY_SECONDS = 900;
-/** SQS hides a received message at most 12 hours. */
-const MAX_VISIBILITY_SECONDS = 43_200;
 
 const checkSeconds = (what: string, seconds: number, max: number) => {
   if (!Number.isInteger(seconds) || seconds < 0 || seconds > max)
@@ -125,12 +122,5 @@ export const createSqsRowQueue = (config: SqsRowQueueConfig): RowQueue => {
     await client.send(new DeleteMessageCommand({ QueueUrl, ReceiptHandle: receipt }));
   };
 
-  const releaseLater: RowQueue['releaseLater'] = async (receipt, seconds) => {
-    checkSeconds('seconds', seconds, MAX_VISIBILITY_SECONDS);
-    await client.send(
-      new ChangeMessageVisibilityCommand({ QueueUrl, ReceiptHandle: receipt, VisibilityTimeout: seconds }),
-    );
-  };
-
-  return { send, receive, delete: deleteMessage, releaseLater };
+  return { send, receive, delete: deleteMessage };
 };

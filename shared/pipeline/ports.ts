@@ -59,8 +59,6 @@ export type RowQueue = {
   /** Up to `max` (1..10) visible messages, without waiting; malformed bodies are not returned. */
   receive(max: number): Promise<ReceivedRow[]>;
   delete(receipt: string): Promise<void>;
-  /** Make the message visible again after `seconds`. */
-  releaseLater(receipt: string, seconds: number): Promise<void>;
 };
 
 /** Why a row is counted finished: the batch learns when its last row is done. */

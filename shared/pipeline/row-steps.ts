@@ -379,7 +379,12 @@ export const submitRow = async (
 ): Promise<RowStep> => {
   const state = RowState.parse(input);
   const now = ports.clock.now();
-  const row = await loadRow(ports.batches, state.batch_id, state.row);
+  // The row and the record its stop is kept on (the batch's, or the answers round's) at once: a
+  // round trip less between the dispatch and the POST.
+  const [row, stopRecord] = await Promise.all([
+    loadRow(ports.batches, state.batch_id, state.row),
+    ports.batches.getBatch(completionIdOf(state)),
+  ]);
   // A late duplicate (the row was finished meanwhile): its result stands.
   if (isOutputStatus(row.status)) {
     return finalStep(storedResult(row), {
@@ -392,9 +397,9 @@ export const submitRow = async (
       `row ${state.row_key}: execution a${state.attempt}/d${state.dispatch} superseded by a${row.attempt}/d${row.dispatch}`,
     );
   }
-  if (state.round_id !== undefined) return submitAnswers(ports, config, state, state.round_id, row, now);
-  const batch = await ports.batches.getBatch(state.batch_id);
-  if (batch?.stop) return finalStep(stoppedResult(batch.stop));
+  if (state.round_id !== undefined)
+    return submitAnswers(ports, config, { state, roundId: state.round_id, row, stop: stopRecord?.stop, now });
+  if (stopRecord?.stop) return finalStep(stoppedResult(stopRecord.stop));
   const product = row.product;
   if (!product) return finalStep(errorResult('the row has no product to classify', { reason: 'no_product' }));
 
@@ -492,11 +497,9 @@ export const submitRow = async (
 const submitAnswers = async (
   ports: Pick<PipelinePorts, 'clock' | 'service' | 'objects' | 'batches'>,
   config: RowStepConfig,
-  state: RowState,
-  roundId: string,
-  row: RowRecord,
-  now: Date,
+  context: { state: RowState; roundId: string; row: RowRecord; stop: BatchStop | undefined; now: Date },
 ): Promise<RowStep> => {
+  const { state, roundId, row, stop, now } = context;
   const round = row.round;
   const classificationId = row.classification_id;
   if (round === undefined || round.round_id !== roundId || classificationId === undefined) {
@@ -518,8 +521,7 @@ const submitAnswers = async (
 
   // A dispatch after reconciliation or after a lost Complete: the answers are in; look.
   if (round.posted_at) return follow(round.posted_at);
-  const roundRecord = await ports.batches.getBatch(roundId);
-  if (roundRecord?.stop) return notSent(stoppedResult(roundRecord.stop));
+  if (stop) return notSent(stoppedResult(stop));
 
   let accepted: Awaited<ReturnType<PipelinePorts['service']['answerQuestions']>>;
   try {
@@ -813,7 +815,7 @@ const kickSafely = async (kick: PipelinePorts['kick']): Promise<boolean> => {
  *
  *   final   ─▶ result on the row (once) ─▶ product cache ─▶ count done ─▶ wake batch if last
  *   requeue ─▶ release lease ─▶ row queued (attempt, dispatch) ─▶ message with delay
- *   always  ─▶ release the lease, kick the dispatcher
+ *   always  ─▶ release the lease; kick the dispatcher if that freed a slot or queued a message
  *
  * A requeue releases before it updates the row: once the row names the next dispatch, the
  * lease of this attempt may already belong to it (same attempt, same holder), so a retried
@@ -920,7 +922,11 @@ export const completeRow = async (
     const leaseReleased = await ports.leases.release(state.holder);
     report = { ...base, outcome: 'final', status: result.status, ...finished, leaseReleased };
   }
-  return { ...report, kicked: await kickSafely(ports.kick) };
+  // Poll released the lease and kicked when the run left in_progress: a second kick for the same
+  // slot only races the first (the loser puts its message back). A requeue's message is new work,
+  // so it kicks even then: a retry with no delay would otherwise wait for the schedule.
+  const kick = report.leaseReleased || report.outcome === 'requeue';
+  return { ...report, kicked: kick ? await kickSafely(ports.kick) : false };
 };
 
 /** EventBridge "Step Functions Execution Status Change" (only the fields used). */

@@ -145,10 +145,6 @@ export const memoryRowQueue = (clock: Clock) => {
       const index = entries.findIndex((entry) => entry.receipt === receipt);
       if (index >= 0) entries.splice(index, 1);
     },
-    releaseLater: async (receipt, seconds) => {
-      const entry = entries.find((candidate) => candidate.receipt === receipt);
-      if (entry) entry.visibleAt = clock.now().getTime() + seconds * 1000;
-    },
   };
   return queue;
 };

@@ -280,7 +280,7 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, Access[]>> = {
     ownLogs: ['logs'],
     batchTable: tableRW,
     leaseTable: tableRW,
-    rowsQueue: ['sqsConsume'],
+    rowsQueue: ['sqsConsume', 'sqsSend'],
     apiKeySecret: ['secretRead'],
     rowWorkflow: ['startExecution'],
     batchWorkflow: ['sendTaskSuccess'],

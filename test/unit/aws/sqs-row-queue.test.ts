@@ -152,7 +152,7 @@ describe('receive', () => {
   });
 });
 
-describe('delete and releaseLater', () => {
+describe('delete', () => {
   it('deletes by receipt handle', async () => {
     sqs.on(DeleteMessageCommand).resolves({});
     await queue.delete('r1');
@@ -160,16 +160,5 @@ describe('delete and releaseLater', () => {
       QueueUrl: QUEUE_URL,
       ReceiptHandle: 'r1',
     });
-  });
-
-  it('makes the message visible again after the given seconds', async () => {
-    sqs.on(ChangeMessageVisibilityCommand).resolves({});
-    await queue.releaseLater('r1', 37);
-    expect(sqs.commandCalls(ChangeMessageVisibilityCommand)[0]?.args[0].input).toEqual({
-      QueueUrl: QUEUE_URL,
-      ReceiptHandle: 'r1',
-      VisibilityTimeout: 37,
-    });
-    await expect(queue.releaseLater('r1', -1)).rejects.toThrow(RangeError);
   });
 });

@@ -222,7 +222,7 @@ describe('dispatchRows: slots', () => {
     expect(w.leases.holders.has('gone:1#a1')).toBe(false);
   });
 
-  it('puts messages back for a few seconds when another dispatcher took the slots first', async () => {
+  it('puts messages back for a few seconds, as fresh copies, when another dispatcher took the slots first', async () => {
     const w = makeWorld();
     await seedBatch(w, 4);
     const receive = w.queue.receive;
@@ -248,6 +248,13 @@ describe('dispatchRows: slots', () => {
     expect(w.workflows.started.size).toBe(0);
     const now = w.clock.now().getTime();
     expect(w.queue.entries.map((e) => e.visibleAt - now)).toEqual([5_000, 5_000, 5_000, 5_000]);
+    // Fresh copies: a lost race is no failed delivery, and must not count toward the DLQ's limit.
+    expect(w.queue.entries.map((e) => [e.message.row, e.receiveCount])).toEqual([
+      [1, 0],
+      [2, 0],
+      [3, 0],
+      [4, 0],
+    ]);
     expect(await statusOf(w, 1)).toBe('queued');
   });
 });
