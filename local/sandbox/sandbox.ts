@@ -167,7 +167,9 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
   if (dataDir) {
     writer = new DebouncedWriter(
       () => saveState(dataDir, { seed, clockOffsetMs: clock.offsetMs(), engine: engine.snapshot() }),
-      200,
+      // Each write serialises the whole state: at most once a second, or a busy sandbox spends
+      // its CPU rewriting the file (close() writes the last changes).
+      1_000,
       (error) => log('error', { message: 'could not save the sandbox state', error: String(error) }),
     );
   }
