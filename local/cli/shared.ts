@@ -57,6 +57,11 @@ export const runCommand = <Args>(
   parse: (argv: string[]) => Args | null,
   run: (args: Args) => Promise<number>,
 ): void => {
+  // A reader that stops early (`npm run review -- list | head`) closes the pipe: what is left to
+  // print has nowhere to go, and the command still finishes and stops what it started.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
+  });
   const main = async (): Promise<number> => {
     let args: Args | null;
     try {

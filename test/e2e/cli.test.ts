@@ -21,8 +21,11 @@ const FAST = ['--data-dir', DATA, '--time-scale', '0.015'];
 
 type Run = { code: number | null; stdout: string; stderr: string };
 
-/** `npm run <command> -- <args>`, without npm's banner: the bootstrap npm would run. */
-const run = (command: string, args: string[]): Promise<Run> =>
+/**
+ * `npm run <command> -- <args>`, without npm's banner: the bootstrap npm would run. `readerGone`:
+ * the output's reader has already stopped (`| head` that is done), so every write meets a closed pipe.
+ */
+const run = (command: string, args: string[], readerGone = false): Promise<Run> =>
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(ROOT, 'local', 'cli', 'bootstrap.mjs'), command, ...args], {
       cwd: ROOT,
@@ -31,6 +34,7 @@ const run = (command: string, args: string[]): Promise<Run> =>
     });
     let stdout = '';
     let stderr = '';
+    if (readerGone) child.stdout.destroy();
     child.stdout.on('data', (chunk) => {
       stdout += chunk;
     });
@@ -118,5 +122,9 @@ describe('classify, review and answer from the command line', () => {
     expect((await run('review', ['list', ...FAST.slice(0, 2)])).stdout).toContain(
       'No rows are waiting for answers.',
     );
+    // A reader that stops early does not crash the command, nor leave the data folder locked.
+    const headed = await run('review', ['list', ...FAST.slice(0, 2)], true);
+    expect(headed).toMatchObject({ code: 0, stderr: '' });
+    expect(existsSync(join(DATA, 'run.lock'))).toBe(false);
   }, 240_000);
 });
