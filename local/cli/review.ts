@@ -108,6 +108,13 @@ const parse = (argv: string[]): { command: Command; dataDir: string } | null => 
 /** A failure that stops the command with one line and exit 1. */
 class ReviewError extends Error {}
 
+/** Ctrl-C stops the wait, and the pipeline closes as it would at the end (as `answer` does). */
+const interruptSignal = (): AbortSignal => {
+  const stop = new AbortController();
+  process.once('SIGINT', () => stop.abort());
+  return stop.signal;
+};
+
 const daysLeft = (item: ReviewItem, now: number): string => {
   const left = Math.floor((Date.parse(item.abandons_at) - now) / DAY_MS);
   return left < 0 ? 'past its 30 days' : `${left} day${left === 1 ? '' : 's'} left`;
@@ -219,7 +226,7 @@ const answer = async (
       sheetsDir,
       answeredBy: command.answeredBy,
       outDir: command.outDir ?? userPath(join('out', batch?.name ?? item.batch_id)),
-      signal: new AbortController().signal,
+      signal: interruptSignal(),
     });
   } finally {
     rmSync(folder, { recursive: true, force: true });
