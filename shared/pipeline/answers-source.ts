@@ -13,9 +13,9 @@
  * same file dropped again is a new object version: a new round, in which every row comes out
  * `already_answered`.
  */
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { inputKeyCandidates, ObjectCreatedEvent } from './batch-source.js';
+import { droppedFileFromEvent, droppedSourceForKey, parseDroppedFileKey } from './batch-source.js';
+import { shortDigest } from './keys.js';
 import type { BatchSource } from './records.js';
 
 export type AnswersSourceFromEvent = { batchId: string; roundId: string; source: BatchSource };
@@ -23,75 +23,31 @@ export type AnswersSourceFromEvent = { batchId: string; roundId: string; source:
 /** The answers folder of a batch: the answers file and the sheets it names live here. */
 export const answersFolder = (batchId: string): string => `answers/${batchId}/`;
 
-const ANSWERS_FILE = /^answers\/([^/]+)\/([^/]+\.(?:csv|xlsx))$/i;
-
-/**
- * `answers/<batch-id>/<file>.csv|.xlsx` → its parts; null for any other key. Excel's lock files
- * (`~$review.xlsx`) and hidden files (`.review.csv`) are what sync tools upload beside a
- * workbook that is open: they are no answers.
- */
+/** `answers/<batch-id>/<file>.csv|.xlsx` → its parts; null for any other key (batch-source.ts). */
 export const parseAnswersKey = (
   key: string,
 ): { batchId: string; folder: string; fileName: string } | null => {
-  const match = ANSWERS_FILE.exec(key);
-  if (!match) return null;
-  const [, batchId = '', fileName = ''] = match;
-  if (fileName.startsWith('~$') || fileName.startsWith('.')) return null;
-  if (batchId.trim() === '' || batchId === '.' || batchId === '..') return null;
-  return { batchId, folder: answersFolder(batchId), fileName };
+  const parsed = parseDroppedFileKey('answers', key);
+  return parsed && { batchId: parsed.folderName, folder: parsed.folder, fileName: parsed.fileName };
 };
-
-/** Ten characters of `[A-Za-z0-9]`: safe in a DynamoDB key, an S3 key and an execution name. */
-const shortHash = (text: string): string =>
-  createHash('sha256').update(text, 'utf8').digest('base64url').slice(0, 10).replace(/[-_]/g, 'x');
 
 export const deriveRoundId = (
   batchId: string,
   identity: { bucket: string; key: string; versionOrEtag: string },
 ): string =>
-  `${batchId}~${shortHash(JSON.stringify([identity.bucket, identity.key, identity.versionOrEtag]))}`;
+  `${batchId}~${shortDigest(JSON.stringify([identity.bucket, identity.key, identity.versionOrEtag]))}`;
 
 /** The source record for one spelling of the key, or null when that spelling is no answers file. */
 export const answersSourceForKey = (
   key: string,
   identity: { bucket: string; version_or_etag: string },
-): BatchSource | null => {
-  const parsed = parseAnswersKey(key);
-  if (!parsed) return null;
-  return {
-    bucket: identity.bucket,
-    key,
-    version_or_etag: identity.version_or_etag,
-    folder: parsed.folder,
-    file_name: parsed.fileName,
-  };
-};
-
-const parseEvent = (event: unknown) => {
-  const parsed = ObjectCreatedEvent.safeParse(event);
-  if (!parsed.success) return null;
-  const { 'detail-type': detailType } = parsed.data;
-  if (detailType !== undefined && detailType !== 'Object Created') return null;
-  return parsed.data;
-};
+): BatchSource | null => droppedSourceForKey('answers', key, identity);
 
 export const answersSourceFromEvent = (event: unknown): AnswersSourceFromEvent | null => {
-  const parsed = parseEvent(event);
-  if (!parsed) return null;
-  const { bucket, object } = parsed.detail;
-  const { key: eventKey, etag, 'version-id': versionId, sequencer } = object;
-  // A versioned bucket names each upload by its version; otherwise the ETag tells contents apart.
-  const versionOrEtag = versionId ?? etag ?? sequencer;
-  if (!versionOrEtag) return null;
-
-  for (const key of inputKeyCandidates(eventKey)) {
-    const source = answersSourceForKey(key, { bucket: bucket.name, version_or_etag: versionOrEtag });
-    if (!source) continue;
-    const batchId = parseAnswersKey(key)!.batchId;
-    const roundId = deriveRoundId(batchId, { bucket: bucket.name, key: eventKey, versionOrEtag });
-    return { batchId, roundId, source };
-  }
-  return null;
+  const found = droppedFileFromEvent('answers', event);
+  if (!found) return null;
+  const { source, folderName: batchId, identity } = found;
+  return { batchId, roundId: deriveRoundId(batchId, identity), source };
 };
 
 const RequesterDetail = z.object({ detail: z.object({ requester: z.string().min(1).optional() }) });

@@ -35,22 +35,29 @@ export type ObjectCreatedEvent = z.infer<typeof ObjectCreatedEvent>;
 
 export type BatchSourceFromEvent = { source: BatchSource; batchName: string; batchId: string };
 
-const INBOX_FILE = /^inbox\/([^/]+)\/([^/]+\.(?:csv|xlsx))$/i;
+/** A spreadsheet dropped exactly one folder below a top folder: `<top>/<folder>/<file>.csv|.xlsx`. */
+export type DroppedFileKey = { folderName: string; folder: string; fileName: string };
 
 /**
- * `inbox/<name>/<file>.csv|.xlsx` → its parts; null for any other key. Excel's lock files
+ * `<top>/<folder name>/<file>.csv|.xlsx` → its parts; null for any other key. Excel's lock files
  * (`~$catalogo.xlsx`) and hidden files (`.catalogo.csv`) are what sync tools upload beside a
- * workbook that is open: they are no batch.
+ * workbook that is open: they start nothing. Shared by batches (`inbox/`) and answers (`answers/`).
  */
+export const parseDroppedFileKey = (top: 'inbox' | 'answers', key: string): DroppedFileKey | null => {
+  const match = new RegExp(`^${top}/([^/]+)/([^/]+\\.(?:csv|xlsx))$`, 'i').exec(key);
+  if (!match) return null;
+  const [, folderName = '', fileName = ''] = match;
+  if (fileName.startsWith('~$') || fileName.startsWith('.')) return null;
+  if (folderName.trim() === '' || folderName === '.' || folderName === '..') return null;
+  return { folderName, folder: `${top}/${folderName}/`, fileName };
+};
+
+/** `inbox/<name>/<file>.csv|.xlsx` → its parts; null for any other key. */
 export const parseInboxKey = (
   key: string,
 ): { batchName: string; folder: string; fileName: string } | null => {
-  const match = INBOX_FILE.exec(key);
-  if (!match) return null;
-  const [, batchName = '', fileName = ''] = match;
-  if (fileName.startsWith('~$') || fileName.startsWith('.')) return null;
-  if (batchName.trim() === '' || batchName === '.' || batchName === '..') return null;
-  return { batchName, folder: `inbox/${batchName}/`, fileName };
+  const parsed = parseDroppedFileKey('inbox', key);
+  return parsed && { batchName: parsed.folderName, folder: parsed.folder, fileName: parsed.fileName };
 };
 
 /** `a+b%C3%A9.csv` → `a bé.csv`; null when the text is not valid percent-encoding. */
@@ -68,12 +75,15 @@ export const inputKeyCandidates = (key: string): string[] => {
   return decoded === null || decoded === key ? [key] : [key, decoded];
 };
 
-/** The source record for one spelling of the key, or null when that spelling is no batch file. */
-export const sourceForKey = (
+type ObjectIdentity = { bucket: string; version_or_etag: string };
+
+/** The source record of a dropped file under `top`, for one spelling of its key; null when it is none. */
+export const droppedSourceForKey = (
+  top: 'inbox' | 'answers',
   key: string,
-  identity: { bucket: string; version_or_etag: string },
+  identity: ObjectIdentity,
 ): BatchSource | null => {
-  const parsed = parseInboxKey(key);
+  const parsed = parseDroppedFileKey(top, key);
   if (!parsed) return null;
   return {
     bucket: identity.bucket,
@@ -84,7 +94,23 @@ export const sourceForKey = (
   };
 };
 
-export const batchSourceFromEvent = (event: unknown): BatchSourceFromEvent | null => {
+/** The source record for one spelling of the key, or null when that spelling is no batch file. */
+export const sourceForKey = (key: string, identity: ObjectIdentity): BatchSource | null =>
+  droppedSourceForKey('inbox', key, identity);
+
+/**
+ * The file an "Object Created" event names under `top`: its source (the first spelling of the key
+ * that is a dropped file), its folder's name, and the identity to derive ids from (the key exactly
+ * as the event gave it). Null for another event, another key, or an object without a version or ETag.
+ */
+export const droppedFileFromEvent = (
+  top: 'inbox' | 'answers',
+  event: unknown,
+): {
+  source: BatchSource;
+  folderName: string;
+  identity: { bucket: string; key: string; versionOrEtag: string };
+} | null => {
   const parsed = ObjectCreatedEvent.safeParse(event);
   if (!parsed.success) return null;
   const { 'detail-type': detailType, detail } = parsed.data;
@@ -95,15 +121,20 @@ export const batchSourceFromEvent = (event: unknown): BatchSourceFromEvent | nul
   if (!versionOrEtag) return null;
 
   for (const key of inputKeyCandidates(eventKey)) {
-    const source = sourceForKey(key, { bucket: detail.bucket.name, version_or_etag: versionOrEtag });
-    if (!source) continue;
-    const batchName = parseInboxKey(key)!.batchName;
-    const batchId = deriveBatchId(batchName, {
+    const source = droppedSourceForKey(top, key, {
       bucket: detail.bucket.name,
-      key: eventKey,
-      versionOrEtag,
+      version_or_etag: versionOrEtag,
     });
-    return { source, batchName, batchId };
+    if (!source) continue;
+    const folderName = parseDroppedFileKey(top, key)!.folderName;
+    return { source, folderName, identity: { bucket: detail.bucket.name, key: eventKey, versionOrEtag } };
   }
   return null;
+};
+
+export const batchSourceFromEvent = (event: unknown): BatchSourceFromEvent | null => {
+  const found = droppedFileFromEvent('inbox', event);
+  if (!found) return null;
+  const { source, folderName: batchName, identity } = found;
+  return { source, batchName, batchId: deriveBatchId(batchName, identity) };
 };

@@ -12,25 +12,21 @@
  * The lease holder is the row attempt, not the execution: every dispatch of one attempt
  * holds the same lease, so a retried acquire or release is a no-op (slot-leases.ts).
  */
-import { createHash } from 'node:crypto';
-import { deriveRowKey } from './keys.js';
+import { deriveRowKey, shortDigest } from './keys.js';
 import type { RowMessage } from './records.js';
 
 /** Step Functions: 1 to 80 characters; we keep to the portable `[A-Za-z0-9_-]`. */
 export const EXECUTION_NAME_MAX = 80;
 const SAFE_NAME = /^[A-Za-z0-9_-]+$/;
 
-const shortHash = (text: string): string =>
-  createHash('sha256').update(text, 'utf8').digest('base64url').slice(0, 10).replace(/[-_]/g, 'x');
-
 export const rowExecutionName = (message: RowMessage): string => {
   // An answers round runs the same row again: its own executions, apart from the batch's.
-  const round = message.round_id ? `-q${shortHash(message.round_id)}` : '';
+  const round = message.round_id ? `-q${shortDigest(message.round_id)}` : '';
   const suffix = `-r${message.row}-a${message.attempt}${round}-d${message.dispatch}`;
   const batch = message.batch_id;
   if (SAFE_NAME.test(batch) && batch.length + suffix.length <= EXECUTION_NAME_MAX) return `${batch}${suffix}`;
   // Cleaning or cutting could make two batch ids equal: the hash of the exact id keeps them apart.
-  const tag = `-h${shortHash(batch)}`;
+  const tag = `-h${shortDigest(batch)}`;
   const room = EXECUTION_NAME_MAX - suffix.length - tag.length;
   const cleaned = batch.replace(/[^A-Za-z0-9_-]+/g, '-').slice(0, Math.max(0, room));
   return `${cleaned}${tag}${suffix}`;
@@ -38,4 +34,4 @@ export const rowExecutionName = (message: RowMessage): string => {
 
 /** `<batch-id>:<row>#a<attempt>[#q<round>]`: the slot lease of one row attempt (or answers round). */
 export const rowHolder = (batchId: string, row: number, attempt: number, roundId?: string): string =>
-  `${deriveRowKey(batchId, row)}#a${attempt}${roundId ? `#q${shortHash(roundId)}` : ''}`;
+  `${deriveRowKey(batchId, row)}#a${attempt}${roundId ? `#q${shortDigest(roundId)}` : ''}`;

@@ -40,6 +40,9 @@ const sha256 = (text: string): Buffer => createHash('sha256').update(text, 'utf8
 /** URL- and key-safe digest: base64url keeps to `[A-Za-z0-9_-]`. */
 const digest = (text: string, length: number): string => sha256(text).toString('base64url').slice(0, length);
 
+/** Ten characters of `[A-Za-z0-9]`: safe in a DynamoDB key, an S3 key and an execution name. */
+export const shortDigest = (text: string): string => digest(text, 10).replace(/[-_]/g, 'x');
+
 /** Canonical text of a value: keys sorted, so the same content always hashes the same. */
 const canonical = (value: unknown): string =>
   JSON.stringify(value, (_key, v: unknown) =>
@@ -64,7 +67,7 @@ export const deriveBatchId = (batchName: string, input: InputObjectIdentity): st
       .replace(/[^A-Za-z0-9_-]+/g, '-')
       .replace(/^-+|-+$/g, '')
       .slice(0, 40) || 'batch';
-  const hash = digest(canonical(input), 10).replace(/[-_]/g, 'x');
+  const hash = shortDigest(canonical(input));
   return `${name}-${hash}`;
 };
 

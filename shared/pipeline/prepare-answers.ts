@@ -1,29 +1,7 @@
-/**
- * PrepareAnswers: the first task of the Answers workflow (issue 6). A filled review.csv came
- * back into `answers/<batch-id>/`; the rows whose every question is answered go back to work,
- * each under the same row record, as one answers round. Nothing is billed here.
- *
- * Primary course:
- *   1. the event names an answers file of a known batch, else skip; create the round record
- *      (a BatchRecord with `round_of`): a second delivery of the same object version finds it
- *      owned by another execution: skip; a retried PrepareAnswers goes on
- *   2. read the file (answers-file.ts); unreadable ⇒ answers-report.csv says why, the round fails
- *   3. look up at the service only the classifications the file answers, then plan row by row
- *   4. each resumable row: its sheet checked, its record still `pending_data`; then the row goes
- *      back to `queued` with its `round`, and its review item is marked answered
- *   5. completion shards and the round `running` (shard_count before any row can finish),
- *      answers-report.csv, then the RowMessages with `round_id`, and a kick
- *
- * Retries. Until the round leaves `preparing` no message has been sent, so a retry plans again:
- * rows this round already took (their `round.round_id` is ours) count as still pending, since
- * their answers were never posted. Once `running`, a retry only sends the round's still-queued
- * rows again (a repeated message starts the same-named Row execution: a no-op).
- */
-import { posix } from 'node:path';
 import { z } from 'zod';
 import { normaliseSheetPath, SpreadsheetError, writeCsv } from '../spreadsheet/index.js';
 import { TcsProblemError } from '../tcs/errors.js';
-import { type Classification, LIMITS } from '../tcs/schemas.js';
+import type { Classification } from '../tcs/schemas.js';
 import {
   ANSWERS_REPORT_COLUMNS,
   type AnswersFile,
@@ -42,7 +20,7 @@ import {
   requesterFromEvent,
 } from './answers-source.js';
 import { inputKeyCandidates } from './batch-source.js';
-import { deriveAnswersKey, sha256Hex } from './keys.js';
+import { deriveAnswersKey } from './keys.js';
 import type { ClassificationService, ObjectStore, PipelinePorts } from './ports.js';
 import {
   BatchRecord,
@@ -54,6 +32,7 @@ import {
   shardOfRow,
 } from './records.js';
 import { outboxKey } from './results-files.js';
+import { type SheetCheck, type SheetProblem, sheetChecker } from './sheet-checker.js';
 
 export const PrepareAnswersInput = z.object({
   event: z.unknown(),
@@ -198,70 +177,15 @@ export const readClassifications = async (
 // Sheets sent with answers
 // ---------------------------------------------------------------------------
 
-type SheetCheck =
-  | { sheet: SheetRef }
-  | { code: 'sheet_not_found' | 'sheet_too_large' | 'sheet_not_pdf'; why: string };
-
-const PDF_MAGIC = '%PDF-';
-const megabytes = (bytes: number): string => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-/** Windows and macOS file systems ignore case and Unicode form; S3 does not. Compare as they do. */
-const looseKey = (key: string): string => key.normalize('NFC').toLowerCase();
-
 /**
- * Checks each sheet path once, relative to `answers/<batch-id>/`, as Prepare checks a batch's
- * sheets: inside the folder, present (a path differing only in case or Unicode form finds the
- * one object it means), at most the service's size, a PDF by its content.
+ * The `sheet` cells of an answers file, checked in `answers/<batch-id>/` as Prepare checks a
+ * batch's sheets; a cell that is no usable path (absolute, leading out) is a sheet not found.
  */
-const sheetChecker = (objects: ObjectStore, folder: string) => {
-  const checks = new Map<string, Promise<SheetCheck>>();
-  let folderKeys: Promise<Map<string, string[]>> | null = null;
-  const keysByLooseKey = () => {
-    folderKeys ??= objects.list(folder).then((keys) => {
-      const index = new Map<string, string[]>();
-      for (const key of keys) index.set(looseKey(key), [...(index.get(looseKey(key)) ?? []), key]);
-      return index;
-    });
-    return folderKeys;
-  };
-  const notFound: SheetCheck = { code: 'sheet_not_found', why: `was not found in ${folder}` };
-
-  const check = async (cell: string): Promise<SheetCheck> => {
+const answersSheetChecker = (objects: ObjectStore, folder: string) => {
+  const check = sheetChecker(objects, folder);
+  return async (cell: string): Promise<SheetCheck> => {
     const path = normaliseSheetPath(cell);
-    if ('invalid' in path) return { code: 'sheet_not_found', why: path.invalid };
-    let key = `${folder}${path.path}`;
-    let head = await objects.head(key);
-    if (!head) {
-      const [only, ...others] = (await keysByLooseKey()).get(looseKey(key)) ?? [];
-      if (only && others.length === 0) {
-        key = only;
-        head = await objects.head(key);
-      }
-    }
-    if (!head) return notFound;
-    if (head.size > LIMITS.sheetMaxBytes) {
-      return {
-        code: 'sheet_too_large',
-        why: `is ${megabytes(head.size)}; the service accepts technical sheets up to ${megabytes(LIMITS.sheetMaxBytes)}`,
-      };
-    }
-    const prefix = await objects.getPrefix(key, PDF_MAGIC.length);
-    if (!prefix || new TextDecoder('latin1').decode(prefix) !== PDF_MAGIC) {
-      return { code: 'sheet_not_pdf', why: 'is not a PDF file (its content does not start with "%PDF-")' };
-    }
-    const bytes = await objects.getBytes(key);
-    if (!bytes) return notFound;
-    return {
-      sheet: { key, sha256: sha256Hex(bytes), size: bytes.byteLength, file_name: posix.basename(key) },
-    };
-  };
-
-  return (cell: string): Promise<SheetCheck> => {
-    let pending = checks.get(cell);
-    if (!pending) {
-      pending = check(cell);
-      checks.set(cell, pending);
-    }
-    return pending;
+    return 'invalid' in path ? { reason: 'sheet_not_found', why: path.invalid } : check(path.path);
   };
 };
 
@@ -287,8 +211,8 @@ const rowNotPendingDetail = (resume: ResumeRow, row: RowRecord | null): string =
   return `Row ${resume.row}: ${why}; nothing was sent.`;
 };
 
-const sheetDetail = (resume: ResumeRow, folder: string, check: Exclude<SheetCheck, { sheet: SheetRef }>) =>
-  `Row ${resume.row}: the sheet "${resume.sheet}" ${check.why} (${check.code}). The service takes a sheet only ` +
+const sheetDetail = (resume: ResumeRow, folder: string, check: SheetProblem) =>
+  `Row ${resume.row}: the sheet "${resume.sheet}" ${check.why} (${check.reason}). The service takes a sheet only ` +
   `together with the answers, so nothing was sent and the row stays pending; put the PDF in ${folder} ` +
   '(or empty the sheet cell) and send the file again.';
 
@@ -343,7 +267,7 @@ const prepareRound = async (
   };
 
   const folder = answersFolder(batchId);
-  const checkSheet = sheetChecker(ports.objects, folder);
+  const checkSheet = answersSheetChecker(ports.objects, folder);
   const resumed: RowRecord[] = [];
   for (const resume of plan.resume) {
     let sheet: SheetRef | undefined;

@@ -1,22 +1,3 @@
-/**
- * Prepare: the first task of the Batch workflow. Turns an input file into row records and
- * queue messages; nothing is billed here.
- *
- * Primary course:
- *   1. the event names a batch file, else skip; create the batch (a second delivery of the same
- *      object version finds it owned by another execution: skip; a retried Prepare goes on)
- *   2. read batch.json and the file; either unusable ⇒ the batch fails before anything is queued
- *   3. validate every row (normaliseRow), then each named sheet in the bucket
- *   4. reuse unchanged products' recent verdicts (one cache read for the whole batch)
- *   5. apply the budget, in input order
- *   6. write rows, completion shards and the batch (shard_count before any row can finish),
- *      then queue the dispatchable rows and kick the dispatcher
- *
- * Retries. Until the batch leaves `preparing` no message has been sent, so a retried Prepare
- * can rewrite every row. Once it is `running`, rows may be in flight: a retry only sends again
- * the rows still `queued` (a repeated message starts the same-named Row execution: a no-op).
- */
-import { posix } from 'node:path';
 import { z } from 'zod';
 import {
   type ColumnMapping,
@@ -30,9 +11,8 @@ import {
   type SpreadsheetRead,
 } from '../spreadsheet/index.js';
 import { TcsProblemError } from '../tcs/errors.js';
-import { LIMITS, PRICE_PER_RESOLVED_USD } from '../tcs/schemas.js';
+import { PRICE_PER_RESOLVED_USD } from '../tcs/schemas.js';
 import { batchSourceFromEvent, inputKeyCandidates, sourceForKey } from './batch-source.js';
-import { sha256Hex } from './keys.js';
 import type { ObjectStore, PipelinePorts } from './ports.js';
 import {
   BatchOptions,
@@ -48,6 +28,7 @@ import {
 } from './records.js';
 import { type ProductIdentity, productIdentity, reusableVerdict, reusedResult } from './reuse.js';
 import { notSubmittedResult, stoppedResult } from './row-results.js';
+import { type SheetProblem, sheetChecker } from './sheet-checker.js';
 
 export const PrepareInput = z.object({ event: z.unknown(), execution_id: z.string().min(1) });
 export type PrepareInput = z.infer<typeof PrepareInput>;
@@ -172,76 +153,7 @@ export const readBatchOptions = async (
 // Sheets
 // ---------------------------------------------------------------------------
 
-type SheetCheck =
-  | { sheet: SheetRef }
-  | { reason: 'sheet_not_found' | 'sheet_too_large' | 'sheet_not_pdf'; why: string };
-
-const PDF_MAGIC = '%PDF-';
-const megabytes = (bytes: number): string => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-
-/** Windows and macOS file systems ignore case and Unicode form; S3 does not. Compare as they do. */
-const looseKey = (key: string): string => key.normalize('NFC').toLowerCase();
-
-/**
- * Checks sheets in the bucket, each key once: several rows often share one sheet. A path that
- * differs from the object only in case or Unicode form (`Fichas/Café.PDF` for `fichas/café.pdf`,
- * written on Windows or macOS where both open the same file) finds it when it is the only match.
- */
-const sheetChecker = (objects: ObjectStore, folder: string) => {
-  const checks = new Map<string, Promise<SheetCheck>>();
-  let folderKeys: Promise<Map<string, string[]>> | null = null;
-  const keysByLooseKey = () => {
-    folderKeys ??= objects.list(folder).then((keys) => {
-      const index = new Map<string, string[]>();
-      for (const key of keys) index.set(looseKey(key), [...(index.get(looseKey(key)) ?? []), key]);
-      return index;
-    });
-    return folderKeys;
-  };
-
-  const check = async (relativePath: string): Promise<SheetCheck> => {
-    let key = `${folder}${relativePath}`;
-    let head = await objects.head(key);
-    if (!head) {
-      const [only, ...others] = (await keysByLooseKey()).get(looseKey(key)) ?? [];
-      if (only && others.length === 0) {
-        key = only;
-        head = await objects.head(key);
-      }
-    }
-    if (!head) return { reason: 'sheet_not_found', why: `was not found in the batch folder ${folder}` };
-    if (head.size > LIMITS.sheetMaxBytes) {
-      return {
-        reason: 'sheet_too_large',
-        why: `is ${megabytes(head.size)}; the service accepts technical sheets up to ${megabytes(LIMITS.sheetMaxBytes)}`,
-      };
-    }
-    const prefix = await objects.getPrefix(key, PDF_MAGIC.length);
-    if (!prefix || new TextDecoder('latin1').decode(prefix) !== PDF_MAGIC) {
-      return { reason: 'sheet_not_pdf', why: 'is not a PDF file (its content does not start with "%PDF-")' };
-    }
-    const bytes = await objects.getBytes(key);
-    if (!bytes) return { reason: 'sheet_not_found', why: `was not found in the batch folder ${folder}` };
-    return {
-      sheet: { key, sha256: sha256Hex(bytes), size: bytes.byteLength, file_name: posix.basename(key) },
-    };
-  };
-
-  return (relativePath: string): Promise<SheetCheck> => {
-    let pending = checks.get(relativePath);
-    if (!pending) {
-      pending = check(relativePath);
-      checks.set(relativePath, pending);
-    }
-    return pending;
-  };
-};
-
-const sheetRejection = (
-  product: ProductRow,
-  columns: ColumnMapping,
-  failure: Exclude<SheetCheck, { sheet: SheetRef }>,
-): RowRejection => {
+const sheetRejection = (product: ProductRow, columns: ColumnMapping, failure: SheetProblem): RowRejection => {
   const detail = `Column "${columns.fields.sheet?.header ?? 'sheet'}": "${product.sheet}" ${failure.why}.`;
   return {
     row: product.row,
@@ -451,7 +363,7 @@ const planRows = async (
   acceptedCountries: ReadonlySet<string>,
   folder: string,
 ): Promise<RowPlan[]> => {
-  const checkSheet = sheetChecker(ports.objects, folder);
+  const checkSheet = sheetChecker(ports.objects, folder, `the batch folder ${folder}`);
   const defaults = {
     ...(options.operation ? { operation: options.operation } : {}),
     ...(options.country ? { country: options.country } : {}),
