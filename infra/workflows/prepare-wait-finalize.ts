@@ -1,0 +1,103 @@
+/**
+ * The shape the Batch and Answers workflows share: prepare the work, wait for its rows on a task
+ * token, finalize what came of it. One Standard execution per dropped object version.
+ *
+ *   <prepare> ─▶ <route> ─┬─ wait ──────▶ <wait> (.waitForTaskToken) ─┐
+ *      │                  ├─ finalize ─────────────────────────────────┼─▶ <finalize> ─▶ <done>
+ *      │                  └─ otherwise ─▶ <skipped> (Succeed)          │
+ *      └── Catch States.ALL ($.error) ─────────────────────────────────┤
+ *                  <wait> Catch States.ALL ($.wait_error), timeout too ┘
+ *
+ * JSONPath only (no JSONata, no Assign, no ItemReader): the local runtime executes these very
+ * definitions with aws-local-stepfunctions, which supports none of those.
+ */
+import { Duration } from 'aws-cdk-lib';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import {
+  Choice,
+  Condition,
+  DefinitionBody,
+  Errors,
+  IntegrationPattern,
+  JsonPath,
+  StateMachine,
+  StateMachineType,
+  Succeed,
+  TaskInput,
+  Timeout,
+} from 'aws-cdk-lib/aws-stepfunctions';
+import { LambdaInvoke } from 'aws-cdk-lib/aws-stepfunctions-tasks';
+import type { Construct } from 'constructs';
+import { acknowledgeWorkflowRole, executionLogs, taskFailedRetry } from './workflow-defaults.js';
+
+export type PrepareWaitFinalizeProps = {
+  /** State names (infra/contract.ts). */
+  states: { prepare: string; route: string; wait: string; finalize: string; done: string; skipped: string };
+  /** Why the Succeed state that ends a skipped execution is there. */
+  skippedComment: string;
+  prepare: IFunction;
+  /** await-rows: keeps the task token on the record at `waitRecordPath`, or wakes at once. */
+  awaitRows: IFunction;
+  finalize: IFunction;
+  /** Where Prepare's result names the record the rows count on (a batch id, or a round id). */
+  waitRecordPath: string;
+  /** How long the wait lasts before the work is finalized as it stands. */
+  waitTimeout: Duration;
+  /** Execution log group id (`<stack>-<id>`). */
+  logId: string;
+  logRetention: RetentionDays;
+};
+
+export const prepareWaitFinalize = (scope: Construct, props: PrepareWaitFinalizeProps): StateMachine => {
+  const { states } = props;
+  const finalize = LambdaInvoke.jsonPath(scope, states.finalize, {
+    lambdaFunction: props.finalize,
+    payloadResponseOnly: true,
+    // The whole state: the S3 event, $.prepare, and $.rows or $.error / $.wait_error.
+    resultPath: '$.summary',
+  })
+    .addRetry(taskFailedRetry(3))
+    .next(new Succeed(scope, states.done));
+
+  const prepare = LambdaInvoke.jsonPath(scope, states.prepare, {
+    lambdaFunction: props.prepare,
+    payloadResponseOnly: true,
+    // The execution id tells a retried prepare (same execution: go on) from a second execution
+    // for the same object version (a duplicate delivery).
+    payload: TaskInput.fromObject({ event: JsonPath.entirePayload, execution_id: JsonPath.executionId }),
+    resultPath: '$.prepare',
+  })
+    .addRetry(taskFailedRetry(2))
+    .addCatch(finalize, { errors: [Errors.ALL], resultPath: '$.error' });
+
+  const wait = LambdaInvoke.jsonPath(scope, states.wait, {
+    lambdaFunction: props.awaitRows,
+    integrationPattern: IntegrationPattern.WAIT_FOR_TASK_TOKEN,
+    payload: TaskInput.fromObject({
+      batch_id: JsonPath.stringAt(props.waitRecordPath),
+      task_token: JsonPath.taskToken,
+    }),
+    resultPath: '$.rows',
+    taskTimeout: Timeout.duration(props.waitTimeout),
+  })
+    // A failed await-rows must not finalize work whose rows are still running.
+    .addRetry(taskFailedRetry(2))
+    .addCatch(finalize, { errors: [Errors.ALL], resultPath: '$.wait_error' });
+
+  const route = Choice.jsonPath(scope, states.route)
+    .when(Condition.stringEquals('$.prepare.next', 'wait'), wait.next(finalize))
+    .when(Condition.stringEquals('$.prepare.next', 'finalize'), finalize)
+    .otherwise(new Succeed(scope, states.skipped, { comment: props.skippedComment }));
+
+  const stateMachine = new StateMachine(scope, 'StateMachine', {
+    stateMachineType: StateMachineType.STANDARD,
+    definitionBody: DefinitionBody.fromChainable(prepare.next(route)),
+    // Prepare and finalize (15 min each, with retries) around the wait for the rows.
+    timeout: props.waitTimeout.plus(Duration.hours(3)),
+    logs: executionLogs(scope, props.logId, props.logRetention),
+    tracingEnabled: true,
+  });
+  acknowledgeWorkflowRole(stateMachine, [props.prepare, props.awaitRows, props.finalize]);
+  return stateMachine;
+};
