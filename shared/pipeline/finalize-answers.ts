@@ -43,6 +43,7 @@ import {
   OUTPUT_FILES,
   outboxKey,
   pendingReviewItems,
+  writeOutboxFiles,
 } from './results-files.js';
 import { abandonedResult, errorResult, failedResult, resolvedResult } from './row-results.js';
 
@@ -78,9 +79,6 @@ export type FinalizeAnswersPorts = Pick<
 export const revisionFile = (name: string, revision: number): string =>
   name.replace(/(\.[a-z]+)$/, `.rev${revision}$1`);
 const REVISION_OF_RESULTS = /\/results\.rev([1-9][0-9]*)\.csv$/;
-
-const CSV = 'text/csv; charset=utf-8';
-const JSON_TYPE = 'application/json';
 
 export const ROUND_TIMED_OUT_DETAIL =
   'the answered row did not finish before the answers round timed out; its answers may still be processed ' +
@@ -189,17 +187,11 @@ export const finalizeAnswers = async (
     revised_at: revisedAt,
   };
 
-  await ports.objects.put(outboxKey(batchId, OUTPUT_FILES.results), results, CSV);
-  await ports.objects.put(
-    outboxKey(batchId, OUTPUT_FILES.summary),
-    JSON.stringify(summary, null, 2),
-    JSON_TYPE,
-  );
-  await ports.objects.put(
-    outboxKey(batchId, OUTPUT_FILES.review),
-    buildReviewCsv(pendingReviewItems(items, rows), batch.delimiter),
-    CSV,
-  );
+  await writeOutboxFiles(ports.objects, batchId, {
+    results,
+    review: buildReviewCsv(pendingReviewItems(items, rows), batch.delimiter),
+    summary,
+  });
 
   if (round && roundId !== null && !roundAlreadyDone) {
     // Published before the round is marked done: a crash in between publishes twice, never zero times.

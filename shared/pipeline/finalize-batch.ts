@@ -37,6 +37,7 @@ import {
   outboxKey,
   pendingReviewItems,
   resultOf,
+  writeOutboxFiles,
 } from './results-files.js';
 import { isPendingPdfCopy } from './reuse.js';
 import { errorResult, stoppedResult } from './row-results.js';
@@ -63,9 +64,6 @@ export type FinalizePorts = Pick<PipelinePorts, 'clock' | 'objects' | 'batches' 
 export const TIMED_OUT_DETAIL = 'the row did not finish before the batch timed out';
 const PREPARE_FAILED_DETAIL = 'the batch failed before the row could be processed';
 const UNFINISHED_DETAIL = 'the row had not finished when the batch was finalized';
-
-const CSV = 'text/csv; charset=utf-8';
-const JSON_TYPE = 'application/json';
 
 /**
  * A Catch's `Cause` as one safe sentence: Lambda's JSON error reduced to its message, signed
@@ -125,13 +123,11 @@ export const finalizeBatch = async (ports: FinalizePorts, rawInput: unknown): Pr
       now,
     });
     // The same four outputs as any batch, so whoever watches the outbox finds what to read.
-    await ports.objects.put(outboxKey(batchId, OUTPUT_FILES.results), buildResultsCsv(EMPTY_SHAPE, []), CSV);
-    await ports.objects.put(outboxKey(batchId, OUTPUT_FILES.review), buildReviewCsv([]), CSV);
-    await ports.objects.put(
-      outboxKey(batchId, OUTPUT_FILES.summary),
-      JSON.stringify(summary, null, 2),
-      JSON_TYPE,
-    );
+    await writeOutboxFiles(ports.objects, batchId, {
+      results: buildResultsCsv(EMPTY_SHAPE, []),
+      review: buildReviewCsv([]),
+      summary,
+    });
     await ports.events.batchCompleted(summary);
     return { batch_id: batchId, state: summary.state, rows_total: 0, by_status: summary.by_status };
   }
@@ -182,17 +178,11 @@ export const finalizeBatch = async (ports: FinalizePorts, rawInput: unknown): Pr
   const summary = buildSummary({ ...batch, state: finalState, finished_at: finishedAt, problems }, rows, now);
   const review = pendingReviewItems(await ports.reviews.listByBatch(batchId), rows);
 
-  await ports.objects.put(outboxKey(batchId, OUTPUT_FILES.results), buildResultsCsv(batch, rows), CSV);
-  await ports.objects.put(
-    outboxKey(batchId, OUTPUT_FILES.review),
-    buildReviewCsv(review, batch.delimiter),
-    CSV,
-  );
-  await ports.objects.put(
-    outboxKey(batchId, OUTPUT_FILES.summary),
-    JSON.stringify(summary, null, 2),
-    JSON_TYPE,
-  );
+  await writeOutboxFiles(ports.objects, batchId, {
+    results: buildResultsCsv(batch, rows),
+    review: buildReviewCsv(review, batch.delimiter),
+    summary,
+  });
 
   if (!alreadyDone) {
     // Published before the batch is marked done: a crash in between publishes twice, never zero times.

@@ -31,7 +31,7 @@ import {
   type SheetRef,
   shardOfRow,
 } from './records.js';
-import { outboxKey } from './results-files.js';
+import { CSV_CONTENT_TYPE, outboxKey } from './results-files.js';
 import { type SheetCheck, type SheetProblem, sheetChecker } from './sheet-checker.js';
 
 export const PrepareAnswersInput = z.object({
@@ -60,7 +60,6 @@ export type PrepareAnswersPorts = Pick<
 /** Beside results.csv in the batch's outbox; each round overwrites it with its own rows. */
 export const ANSWERS_REPORT_FILE = 'answers-report.csv';
 
-const CSV = 'text/csv; charset=utf-8';
 /** GETs at once while looking up statuses: quick for a long review file, gentle on the service. */
 const LOOKUP_CONCURRENCY = 8;
 
@@ -330,7 +329,7 @@ const prepareRound = async (
   await ports.objects.put(
     outboxKey(batchId, ANSWERS_REPORT_FILE),
     buildAnswersReportCsv(report, delimiter),
-    CSV,
+    CSV_CONTENT_TYPE,
   );
   // Before any message: a row finishing early counts against shard_count, which must be final.
   await ports.batches.updateBatch(roundId, {
@@ -392,7 +391,7 @@ const failRound = async (
     writeCsv(ANSWERS_REPORT_COLUMNS, [['', '', 'file_unreadable', `${problem} Nothing was sent.`]], {
       delimiter: batch.delimiter,
     }),
-    CSV,
+    CSV_CONTENT_TYPE,
   );
   await ports.batches.updateBatch(round.batch_id, {
     state: 'failed',

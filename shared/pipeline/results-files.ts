@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { type Delimiter, formatNcm, writeCsv } from '../spreadsheet/index.js';
 import { PRICE_PER_RESOLVED_USD } from '../tcs/schemas.js';
+import type { ObjectStore } from './ports.js';
 import {
   BatchOptions,
   type BatchRecord,
@@ -32,6 +33,26 @@ export const OUTPUT_FILES = {
 } as const;
 
 export const outboxKey = (batchId: string, name: string): string => `outbox/${batchId}/${name}`;
+
+export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
+
+/**
+ * A batch's outputs in its outbox, as Finalize and FinalizeAnswers write them: results.csv,
+ * review.csv, then summary.json, last, so a summary in the outbox means the others are there.
+ */
+export const writeOutboxFiles = async (
+  objects: Pick<ObjectStore, 'put'>,
+  batchId: string,
+  files: { results: Uint8Array; review: Uint8Array; summary: unknown },
+): Promise<void> => {
+  await objects.put(outboxKey(batchId, OUTPUT_FILES.results), files.results, CSV_CONTENT_TYPE);
+  await objects.put(outboxKey(batchId, OUTPUT_FILES.review), files.review, CSV_CONTENT_TYPE);
+  await objects.put(
+    outboxKey(batchId, OUTPUT_FILES.summary),
+    JSON.stringify(files.summary, null, 2),
+    'application/json',
+  );
+};
 
 /** A row's output columns; a row that somehow has none yet reads as its status alone. */
 export const resultOf = (row: Pick<RowRecord, 'status' | 'result'>): RowResult =>
