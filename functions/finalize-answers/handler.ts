@@ -4,20 +4,11 @@
  * summary.rev<N>.json, review.csv of what is still pending) and announces it.
  */
 import { finalizeAnswers } from '../../shared/pipeline/finalize-answers.js';
-import { logger, ports, service } from '../runtime.js';
+import { revisionPorts } from '../revision-ports.js';
+import { logger } from '../runtime.js';
 
 export const handler = async (event: unknown) => {
-  const result = await finalizeAnswers(
-    {
-      clock: ports.clock,
-      service: await service(),
-      objects: ports.objects(),
-      batches: ports.batches(),
-      reviews: ports.reviews(),
-      events: ports.events(),
-    },
-    event,
-  );
+  const result = await finalizeAnswers(await revisionPorts(), event);
   logger.info('answers finalized', { ...result });
   return result;
 };

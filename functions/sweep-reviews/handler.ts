@@ -3,17 +3,11 @@
  * unanswered get their results moved forward. See shared/pipeline/sweep-reviews.ts.
  */
 import { sweepAbandonedReviews } from '../../shared/pipeline/sweep-reviews.js';
-import { logger, ports, service } from '../runtime.js';
+import { revisionPorts } from '../revision-ports.js';
+import { logger } from '../runtime.js';
 
 export const handler = async () => {
-  const report = await sweepAbandonedReviews({
-    clock: ports.clock,
-    service: await service(),
-    objects: ports.objects(),
-    batches: ports.batches(),
-    reviews: ports.reviews(),
-    events: ports.events(),
-  });
+  const report = await sweepAbandonedReviews(await revisionPorts());
   logger.info('review sweep', {
     pending: report.pending,
     abandoned: report.abandoned,
