@@ -8,15 +8,24 @@
  * is copied to `--out`. Exit 0 when the round ran, whatever each row's outcome; 1 with one clear
  * line when it could not; 2 for a wrong command line.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
-import { basename, dirname, extname, join } from 'node:path';
+import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type AnswersFile, AnswersFileError, readAnswersFile } from '../../shared/pipeline/answers-file.js';
 import { SpreadsheetError } from '../../shared/spreadsheet/index.js';
-import { type LocalPipeline, startLocalPipeline } from '../runtime/index.js';
+import type { LocalPipeline } from '../runtime/index.js';
 import { runAnswersRound } from './answers-round.js';
-import { dataDirOf, runCommand, serviceFromEnvironment, UsageError, userPath } from './shared.js';
+import {
+  dataDirOf,
+  parseCap,
+  parseTimeScale,
+  runCommand,
+  sheetsFolderOption,
+  spreadsheetArgument,
+  startCommandPipeline,
+  userPath,
+} from './shared.js';
 
 const USAGE = `usage: npm run answer -- <filled review.csv|.xlsx> [options]
 
@@ -29,8 +38,6 @@ const USAGE = `usage: npm run answer -- <filled review.csv|.xlsx> [options]
   --cap N            use at most N slots of the organisation's cap
 
 Only rows with every question answered are sent; answers-report.csv says what happened to each.`;
-
-const SANDBOX_TIME_SCALE = 0.25;
 
 const parse = (argv: string[]) => {
   const { values, positionals } = parseArgs({
@@ -48,20 +55,10 @@ const parse = (argv: string[]) => {
     },
   });
   if (values.help) return null;
-  if (positionals.length !== 1) throw new UsageError('give exactly one filled review file');
-  const file = userPath(positionals[0] as string);
-  if (!existsSync(file) || !statSync(file).isFile()) throw new UsageError(`no such file: ${file}`);
-  if (!['.csv', '.xlsx'].includes(extname(file).toLowerCase()))
-    throw new UsageError(`${basename(file)}: the answers file must be a .csv or .xlsx file`);
-  const sheetsDir = values.sheets ? userPath(values.sheets) : dirname(file);
-  if (!existsSync(sheetsDir) || !statSync(sheetsDir).isDirectory())
-    throw new UsageError(`--sheets ${values.sheets}: not a folder`);
-  const timeScale = values['time-scale'] === undefined ? null : Number(values['time-scale']);
-  if (timeScale !== null && !(timeScale > 0 && timeScale <= 10))
-    throw new UsageError('--time-scale must be a number above 0 and at most 10');
-  const cap = values.cap === undefined ? null : Number(values.cap);
-  if (cap !== null && !(Number.isInteger(cap) && cap >= 1))
-    throw new UsageError('--cap must be a positive integer');
+  const file = spreadsheetArgument(positionals, 'filled review file');
+  const sheetsDir = sheetsFolderOption(values.sheets, file);
+  const timeScale = parseTimeScale(values['time-scale']);
+  const cap = parseCap(values.cap);
   const by = values.by?.trim() || userInfo().username || 'unknown';
   return {
     file,
@@ -129,12 +126,10 @@ const answer = async (args: NonNullable<ReturnType<typeof parse>>): Promise<numb
     }
     throw error;
   }
-  const service = serviceFromEnvironment();
-  const pipeline = await startLocalPipeline({
+  const { pipeline } = await startCommandPipeline({
     dataDir: args.dataDir,
-    timeScale: args.timeScale ?? (service ? 1 : SANDBOX_TIME_SCALE),
-    service,
-    capOverride: args.cap,
+    timeScale: args.timeScale,
+    cap: args.cap,
   });
   const stop = new AbortController();
   process.once('SIGINT', () => stop.abort());

@@ -7,12 +7,22 @@
  * `--out`. Exit 0 when the batch completed, whatever its rows' statuses; 1 with one clear
  * line when it could not run; 2 for a wrong command line.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startLocalPipeline } from '../runtime/index.js';
 import { formatDuration, progressPrinter } from './progress.js';
-import { dataDirOf, runCommand, serviceFromEnvironment, shown, UsageError, userPath } from './shared.js';
+import {
+  dataDirOf,
+  parseCap,
+  parseTimeScale,
+  runCommand,
+  sheetsFolderOption,
+  shown,
+  spreadsheetArgument,
+  startCommandPipeline,
+  UsageError,
+  userPath,
+} from './shared.js';
 
 const USAGE = `usage: npm run classify -- <file.csv|file.xlsx> [options]
 
@@ -25,9 +35,6 @@ const USAGE = `usage: npm run classify -- <file.csv|file.xlsx> [options]
   --cap N            use at most N slots of the organisation's cap
 
 Without TCS_API_KEY and TCS_BASE_URL the built-in sandbox answers (simulated verdicts).`;
-
-/** On the sandbox a run lasts 45–75 s × F: 0.25 takes the sample through in about a minute. */
-const SANDBOX_TIME_SCALE = 0.25;
 
 const parse = (argv: string[]) => {
   const { values, positionals } = parseArgs({
@@ -45,14 +52,8 @@ const parse = (argv: string[]) => {
     },
   });
   if (values.help) return null;
-  if (positionals.length !== 1) throw new UsageError('give exactly one input file');
-  const file = userPath(positionals[0] as string);
-  if (!existsSync(file) || !statSync(file).isFile()) throw new UsageError(`no such file: ${file}`);
-  if (!['.csv', '.xlsx'].includes(extname(file).toLowerCase()))
-    throw new UsageError(`${basename(file)}: the input must be a .csv or .xlsx file`);
-  const sheetsDir = values.sheets ? userPath(values.sheets) : dirname(file);
-  if (!existsSync(sheetsDir) || !statSync(sheetsDir).isDirectory())
-    throw new UsageError(`--sheets ${values.sheets}: not a folder`);
+  const file = spreadsheetArgument(positionals, 'input file');
+  const sheetsDir = sheetsFolderOption(values.sheets, file);
   const besideFile = join(dirname(file), 'batch.json');
   const optionsFile = values.options
     ? userPath(values.options)
@@ -61,12 +62,8 @@ const parse = (argv: string[]) => {
       : undefined;
   if (optionsFile && !existsSync(optionsFile))
     throw new UsageError(`--options ${values.options}: no such file`);
-  const timeScale = values['time-scale'] === undefined ? null : Number(values['time-scale']);
-  if (timeScale !== null && !(timeScale > 0 && timeScale <= 10))
-    throw new UsageError('--time-scale must be a number above 0 and at most 10');
-  const cap = values.cap === undefined ? null : Number(values.cap);
-  if (cap !== null && !(Number.isInteger(cap) && cap >= 1))
-    throw new UsageError('--cap must be a positive integer');
+  const timeScale = parseTimeScale(values['time-scale']);
+  const cap = parseCap(values.cap);
   const batchName = basename(file, extname(file));
   return {
     file,
@@ -82,20 +79,16 @@ const parse = (argv: string[]) => {
 };
 
 const classify = async (args: NonNullable<ReturnType<typeof parse>>): Promise<number> => {
-  const service = serviceFromEnvironment();
-  const timeScale = args.timeScale ?? (service ? 1 : SANDBOX_TIME_SCALE);
-
-  const pipeline = await startLocalPipeline({
+  const { pipeline, simulated, timeScale } = await startCommandPipeline({
     dataDir: args.dataDir,
     fresh: args.fresh,
-    timeScale,
-    service,
-    capOverride: args.cap,
+    timeScale: args.timeScale,
+    cap: args.cap,
   });
   const stop = new AbortController();
   process.once('SIGINT', () => stop.abort());
   try {
-    if (!service)
+    if (simulated)
       console.log(
         'Verdicts are simulated by the built-in sandbox (set TCS_API_KEY and TCS_BASE_URL for the real service).',
       );

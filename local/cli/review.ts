@@ -15,9 +15,16 @@ import type { ReviewItem } from '../../shared/pipeline/records.js';
 import { buildReviewCsv } from '../../shared/pipeline/results-files.js';
 import { formatNcm, normaliseSheetPath } from '../../shared/spreadsheet/index.js';
 import { LIMITS } from '../../shared/tcs/schemas.js';
-import { type LocalPipeline, startLocalPipeline } from '../runtime/index.js';
+import type { LocalPipeline } from '../runtime/index.js';
 import { runAnswersRound } from './answers-round.js';
-import { dataDirOf, runCommand, serviceFromEnvironment, UsageError, userPath } from './shared.js';
+import {
+  dataDirOf,
+  parseTimeScale,
+  runCommand,
+  startCommandPipeline,
+  UsageError,
+  userPath,
+} from './shared.js';
 
 const USAGE = `usage: npm run review -- <command> [options]
 
@@ -31,7 +38,6 @@ const USAGE = `usage: npm run review -- <command> [options]
   --time-scale F     (answer) scale run times and polling (default: 0.25 on the sandbox)
   --data-dir DIR     local state kept between runs (default: .local-data/)`;
 
-const SANDBOX_TIME_SCALE = 0.25;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 type Command =
@@ -84,9 +90,7 @@ const parse = (argv: string[]): { command: Command; dataDir: string } | null => 
         if (answers.has(questionId)) throw new UsageError(`--answer ${questionId} is given twice`);
         answers.set(questionId, pair.slice(at + 1).trim());
       }
-      const timeScale = values['time-scale'] === undefined ? null : Number(values['time-scale']);
-      if (timeScale !== null && !(timeScale > 0 && timeScale <= 10))
-        throw new UsageError('--time-scale must be a number above 0 and at most 10');
+      const timeScale = parseTimeScale(values['time-scale']);
       return {
         command: {
           name: 'answer',
@@ -234,12 +238,9 @@ const answer = async (
 };
 
 const review = async ({ command, dataDir }: NonNullable<ReturnType<typeof parse>>): Promise<number> => {
-  const service = serviceFromEnvironment();
-  const timeScale = command.name === 'answer' ? command.timeScale : null;
-  const pipeline = await startLocalPipeline({
+  const { pipeline } = await startCommandPipeline({
     dataDir,
-    timeScale: timeScale ?? (service ? 1 : SANDBOX_TIME_SCALE),
-    service,
+    timeScale: command.name === 'answer' ? command.timeScale : null,
   });
   try {
     switch (command.name) {
