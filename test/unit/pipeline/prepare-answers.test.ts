@@ -8,36 +8,21 @@ import Papa from 'papaparse';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../../local/sandbox/index.js';
 import { answersSourceFromEvent, parseAnswersKey } from '../../../shared/pipeline/answers-source.js';
-import { finalizeBatch } from '../../../shared/pipeline/finalize-batch.js';
-import { deriveAnswersKey, deriveRowKey, sha256Hex } from '../../../shared/pipeline/keys.js';
-import type { ClassificationService } from '../../../shared/pipeline/ports.js';
+import { deriveAnswersKey, sha256Hex } from '../../../shared/pipeline/keys.js';
 import { prepareAnswers } from '../../../shared/pipeline/prepare-answers.js';
-import { BatchRecord, type ReviewItem, type RowRecord } from '../../../shared/pipeline/records.js';
-import { pendingResult, resolvedResult } from '../../../shared/pipeline/row-results.js';
-import { createTcsClient } from '../../../shared/tcs/client.js';
-import type { Classification } from '../../../shared/tcs/schemas.js';
 import {
-  countingKick,
-  fixedClock,
-  memoryBatchEvents,
-  memoryBatchStore,
-  memoryObjectStore,
-  memoryReviewStore,
-  memoryRowQueue,
-} from '../../helpers/memory-ports.js';
-import { fakeTimer, tinyPdf } from '../../helpers/tcs-fixtures.js';
-
-const BUCKET = 'catalogue-bucket';
-const BATCH = 'lote-7Kq2M9xW4r';
-const ACCOUNT = '111122223333';
-/** Row 1 resolves; rows 2–5 ask two questions each. */
-const DESCRIPTIONS = [
-  'Café torrado em grãos',
-  'Peças diversas [sandbox:ask=2]',
-  'Repuestos varios [sandbox:ask=2]',
-  'Kit de ferramentas [sandbox:ask=2]',
-  'Material elétrico [sandbox:ask=2]',
-];
+  ACCOUNT,
+  type AnswersWorld,
+  BATCH,
+  BUCKET,
+  drop,
+  fillReviewCsv,
+  makeAnswersWorld,
+  objectCreated,
+  rowOf,
+  seedFinishedBatch,
+} from '../../helpers/answers-batch.js';
+import { tinyPdf } from '../../helpers/tcs-fixtures.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -52,174 +37,13 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 beforeEach(() => sandbox.reset());
 
-const objectCreated = (key: string, etag: string, requester = ACCOUNT) => ({
-  version: '0',
-  'detail-type': 'Object Created',
-  source: 'aws.s3',
-  detail: {
-    version: '0',
-    bucket: { name: BUCKET },
-    object: { key, size: 100, etag, sequencer: '01' },
-    requester,
-    reason: 'PutObject',
-  },
-});
-
-const makeWorld = () => {
-  const service: ClassificationService = createTcsClient({
-    baseUrl: sandbox.baseUrl,
-    apiKey: sandbox.keys.classify,
-    timer: fakeTimer(Date.now()).timer,
-    retry: { retryRateLimited: false, maxAttempts: 3 },
-  });
-  const looked: string[] = [];
-  const clock = fixedClock();
-  const ports = {
-    clock,
-    service: {
-      ...service,
-      getClassification: (
-        id: string,
-        options?: Parameters<ClassificationService['getClassification']>[1],
-      ) => {
-        looked.push(id);
-        return service.getClassification(id, options);
-      },
-    } satisfies ClassificationService,
-    objects: memoryObjectStore(),
-    queue: memoryRowQueue(clock),
-    batches: memoryBatchStore(),
-    reviews: memoryReviewStore(),
-    events: memoryBatchEvents(),
-    kick: countingKick(),
-  };
-  return { ...ports, ports, looked, real: service };
-};
-type World = ReturnType<typeof makeWorld>;
-
-/**
- * A finished batch: each description classified at the sandbox, run to its end, stored as the
- * row steps store it (pending rows with their review item), then the batch's own Finalize.
- */
-const seedFinishedBatch = async (w: World): Promise<Classification[]> => {
-  const now = w.clock.now().toISOString();
-  const created: string[] = [];
-  for (const [index, description] of DESCRIPTIONS.entries()) {
-    const accepted = await w.real.createClassification(
-      { operation: 'import', country: 'BR', description, external_reference: deriveRowKey(BATCH, index + 1) },
-      { idempotencyKey: `seed-${BATCH}-${index + 1}` },
-    );
-    created.push(accepted.classification.id);
-  }
-  sandbox.advanceClock(180);
-  const found = await Promise.all(created.map((id) => w.real.getClassification(id)));
-  expect(found.map((c) => c.status)).toEqual([
-    'resolved',
-    'pending_data',
-    'pending_data',
-    'pending_data',
-    'pending_data',
-  ]);
-
-  await w.batches.createBatch(
-    BatchRecord.parse({
-      batch_id: BATCH,
-      name: 'lote',
-      source: {
-        bucket: BUCKET,
-        key: 'inbox/lote/p.csv',
-        version_or_etag: 'e1',
-        folder: 'inbox/lote/',
-        file_name: 'p.csv',
-      },
-      execution_id: 'batch-exec',
-      state: 'running',
-      header: ['sku', 'description'],
-      rows_total: 5,
-      rows_dispatched: 5,
-      started_at: now,
-    }),
-  );
-  const rows: RowRecord[] = found.map((c, index) => ({
-    batch_id: BATCH,
-    row: index + 1,
-    line: index + 2,
-    cells: [`SKU-${index + 1}`, DESCRIPTIONS[index]!],
-    status: c.status === 'resolved' ? 'resolved' : 'pending_data',
-    attempt: 1,
-    dispatch: 1,
-    classification_id: c.id,
-    submitted_attempt: 1,
-    result:
-      c.status === 'resolved' ? resolvedResult(c, { currentNcm: null, verdictPdf: null }) : pendingResult(c),
-    finished_at: now,
-    updated_at: now,
-  }));
-  await w.batches.putRows(rows);
-  for (const c of found.filter((c) => c.status === 'pending_data')) {
-    const row = rows.find((r) => r.classification_id === c.id)!;
-    const item: ReviewItem = {
-      classification_id: c.id,
-      batch_id: BATCH,
-      row: row.row,
-      sku: `SKU-${row.row}`,
-      external_reference: c.external_reference,
-      description: c.description,
-      questions: c.questions,
-      provisional_ncm: null,
-      provisional_confidence: null,
-      abandons_at: new Date(Date.parse(c.created_at) + 30 * 86_400_000).toISOString(),
-      state: 'pending',
-      created_at: now,
-    };
-    await w.reviews.put(item);
-  }
-  await finalizeBatch(w.ports, { prepare: { batch_id: BATCH, next: 'finalize' } });
-  expect(w.batches.batches.get(BATCH)?.state).toBe('completed');
-  return found;
-};
-
-type Fill = 'all' | 'first' | 'none';
-
-/** The batch's review.csv with answers typed in: every question, only the first, or none. */
-const fillReviewCsv = (
-  w: World,
-  fills: Record<number, Fill>,
-  sheets: Record<number, string> = {},
-): string => {
-  const text = w.objects.text(`outbox/${BATCH}/review.csv`)!.replace(/^\uFEFF/, '');
-  const parsed = Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: true });
-  const records = parsed.data.map((record) => {
-    const fill = fills[Number(record.row)] ?? 'none';
-    const filled = { ...record };
-    for (const n of [1, 2]) {
-      if (fill === 'all' || (fill === 'first' && n === 1)) {
-        const options = (record[`question_${n}_options`] ?? '').split('|').filter(Boolean);
-        filled[`answer_${n}`] = options[0] ?? 'Uso em máquinas industriais';
-      }
-    }
-    const sheet = sheets[Number(record.row)];
-    if (sheet) filled.sheet = sheet;
-    return filled;
-  });
-  return Papa.unparse({
-    fields: parsed.meta.fields!,
-    data: records.map((r) => parsed.meta.fields!.map((f) => r[f] ?? '')),
-  });
-};
-
-const drop = (w: World, csv: string, etag: string, name = 'review.csv') => {
-  const key = `answers/${BATCH}/${name}`;
-  w.objects.set(key, csv);
-  return objectCreated(key, etag);
-};
+const makeWorld = () => makeAnswersWorld(sandbox);
+type World = AnswersWorld;
 
 const reportOf = (w: World) => {
   const text = w.objects.text(`outbox/${BATCH}/answers-report.csv`)!.replace(/^\uFEFF/, '');
   return Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: true }).data;
 };
-
-const rowOf = (w: World, row: number) => w.batches.rows.get(`${BATCH}#${row}`)!;
 
 describe('answersSourceFromEvent', () => {
   it('takes answers/<batch-id>/<file>.csv|.xlsx only, with a round id stable per object version', () => {
