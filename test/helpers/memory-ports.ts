@@ -18,7 +18,7 @@ import type {
   RowWorkflows,
 } from '../../shared/pipeline/ports.js';
 import {
-  type BatchRecord,
+  BatchRecord,
   type CachedVerdict,
   isOutputStatus,
   type ReviewItem,
@@ -356,4 +356,37 @@ export const countingKick = () => {
     },
   };
   return kick;
+};
+
+/**
+ * An answers round as PrepareAnswers leaves it running, before its rows: the round record (a
+ * BatchRecord with `round_of`), one completion shard for `rows` rows, the workflow's task token.
+ * The rows themselves are the caller's to take into the round.
+ */
+export const openRound = async (
+  batches: BatchStore,
+  round: { batchId: string; roundId: string; rows: number; taskToken: string; fileName: string; now: Date },
+): Promise<void> => {
+  await batches.createBatch(
+    BatchRecord.parse({
+      batch_id: round.roundId,
+      name: 'nightly',
+      source: {
+        bucket: 'b',
+        key: `answers/${round.batchId}/${round.fileName}`,
+        version_or_etag: 'e2',
+        folder: `answers/${round.batchId}/`,
+        file_name: round.fileName,
+      },
+      execution_id: `exec-answers-${round.roundId}`,
+      state: 'running',
+      rows_total: round.rows,
+      rows_dispatched: round.rows,
+      shard_count: 1,
+      round_of: round.batchId,
+      started_at: round.now.toISOString(),
+    }),
+  );
+  await batches.putCompletionShards(round.roundId, new Map([[0, round.rows]]));
+  await batches.registerWaiter(round.roundId, round.taskToken);
 };

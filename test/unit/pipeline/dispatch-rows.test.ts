@@ -31,6 +31,7 @@ import {
   memoryRowQueue,
   memoryRowWorkflows,
   memorySlotLeases,
+  openRound,
 } from '../../helpers/memory-ports.js';
 import { fakeTimer } from '../../helpers/tcs-fixtures.js';
 
@@ -352,28 +353,14 @@ describe('dispatchRows: answers rounds', () => {
   /** Row 1 taken by an answers round, as PrepareAnswers leaves it: queued, its `round` set, a message. */
   const seedRound = async (w: World) => {
     await seedBatch(w, 2);
-    await w.batches.createBatch(
-      BatchRecord.parse({
-        batch_id: ROUND,
-        name: 'nightly',
-        source: {
-          bucket: 'b',
-          key: `answers/${BATCH}/r.csv`,
-          version_or_etag: 'e2',
-          folder: `answers/${BATCH}/`,
-          file_name: 'r.csv',
-        },
-        execution_id: 'exec-answers',
-        state: 'running',
-        rows_total: 1,
-        rows_dispatched: 1,
-        shard_count: 1,
-        round_of: BATCH,
-        started_at: w.clock.now().toISOString(),
-      }),
-    );
-    await w.batches.putCompletionShards(ROUND, new Map([[0, 1]]));
-    await w.batches.registerWaiter(ROUND, `${TOKEN}-${ROUND}`);
+    await openRound(w.batches, {
+      batchId: BATCH,
+      roundId: ROUND,
+      rows: 1,
+      taskToken: `${TOKEN}-${ROUND}`,
+      fileName: 'r.csv',
+      now: w.clock.now(),
+    });
     await w.batches.updateRow(BATCH, 1, {
       status: 'queued',
       classification_id: 'cls_01JD9Q3Z8X7W6V5T4S3R2Q1P0N',

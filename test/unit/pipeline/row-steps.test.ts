@@ -41,6 +41,7 @@ import {
   memoryReviewStore,
   memoryRowQueue,
   memorySlotLeases,
+  openRound,
 } from '../../helpers/memory-ports.js';
 import { fakeTimer, inProgressClassification, tinyPdf } from '../../helpers/tcs-fixtures.js';
 
@@ -876,28 +877,14 @@ describe('answers round', () => {
     row: RowRecord,
     answers: { question_id: string; answer: string }[],
   ) => {
-    await w.batches.createBatch(
-      BatchRecord.parse({
-        batch_id: ROUND,
-        name: 'nightly',
-        source: {
-          bucket: 'b',
-          key: `answers/${BATCH}/review.csv`,
-          version_or_etag: 'e2',
-          folder: `answers/${BATCH}/`,
-          file_name: 'review.csv',
-        },
-        execution_id: 'exec-answers-1',
-        state: 'running',
-        rows_total: 1,
-        rows_dispatched: 1,
-        shard_count: 1,
-        round_of: BATCH,
-        started_at: w.clock.now().toISOString(),
-      }),
-    );
-    await w.batches.putCompletionShards(ROUND, new Map([[0, 1]]));
-    await w.batches.registerWaiter(ROUND, ROUND_TOKEN);
+    await openRound(w.batches, {
+      batchId: BATCH,
+      roundId: ROUND,
+      rows: 1,
+      taskToken: ROUND_TOKEN,
+      fileName: 'review.csv',
+      now: w.clock.now(),
+    });
     await w.batches.updateRow(BATCH, row.row, {
       status: 'queued',
       dispatch: 1,
