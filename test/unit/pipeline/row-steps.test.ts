@@ -165,9 +165,18 @@ const seedBatch = async (w: World, specs: RowSpec[]) => {
   await w.batches.putRows(rows);
 };
 
-/** What the dispatcher does before StartExecution: the lease, the row claimed. */
-const dispatch = async (w: World, row: number, attempt = 1, dispatchNo = 1): Promise<RowExecutionInput> => {
-  const holder = rowHolder(BATCH, row, attempt);
+/**
+ * What the dispatcher does before StartExecution: the lease (an answers round's own holder when
+ * `roundId` is given), the row claimed.
+ */
+const dispatch = async (
+  w: World,
+  row: number,
+  attempt = 1,
+  dispatchNo = 1,
+  roundId?: string,
+): Promise<RowExecutionInput> => {
+  const holder = rowHolder(BATCH, row, attempt, roundId);
   const lease = await w.leases.acquire({
     holder,
     cap: 10,
@@ -176,7 +185,15 @@ const dispatch = async (w: World, row: number, attempt = 1, dispatchNo = 1): Pro
   });
   expect(lease.acquired).toBe(true);
   await w.batches.updateRow(BATCH, row, { status: 'submitting', attempt, dispatch: dispatchNo });
-  return { batch_id: BATCH, row, attempt, dispatch: dispatchNo, row_key: deriveRowKey(BATCH, row), holder };
+  return {
+    batch_id: BATCH,
+    row,
+    attempt,
+    dispatch: dispatchNo,
+    ...(roundId !== undefined ? { round_id: roundId } : {}),
+    row_key: deriveRowKey(BATCH, row),
+    holder,
+  };
 };
 
 const caught = (error: unknown) => {
@@ -899,26 +916,7 @@ describe('answers round', () => {
   };
 
   /** The dispatcher's part for a round's row: the round's own holder, the message's round_id. */
-  const dispatchRound = async (w: World, row: number, dispatchNo = 1): Promise<RowExecutionInput> => {
-    const holder = rowHolder(BATCH, row, 1, ROUND);
-    const lease = await w.leases.acquire({
-      holder,
-      cap: 10,
-      ttlMs: CONFIG.leaseTtlMs,
-      now: w.clock.now().getTime(),
-    });
-    expect(lease.acquired).toBe(true);
-    await w.batches.updateRow(BATCH, row, { status: 'submitting', dispatch: dispatchNo });
-    return {
-      batch_id: BATCH,
-      row,
-      attempt: 1,
-      dispatch: dispatchNo,
-      round_id: ROUND,
-      row_key: deriveRowKey(BATCH, row),
-      holder,
-    };
-  };
+  const dispatchRound = (w: World, row: number, dispatchNo = 1) => dispatch(w, row, 1, dispatchNo, ROUND);
 
   const answersTo = (item: { questions: { id: string }[] }) =>
     item.questions.map((q, i) => ({ question_id: q.id, answer: `Grãos torrados, resposta ${i + 1}` }));
