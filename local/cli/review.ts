@@ -10,11 +10,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readAnswersFile } from '../../shared/pipeline/answers-file.js';
+import { planAnswers, readAnswersFile } from '../../shared/pipeline/answers-file.js';
 import type { ReviewItem } from '../../shared/pipeline/records.js';
 import { buildReviewCsv } from '../../shared/pipeline/results-files.js';
 import { formatNcm, normaliseSheetPath } from '../../shared/spreadsheet/index.js';
-import { LIMITS } from '../../shared/tcs/schemas.js';
 import type { LocalPipeline } from '../runtime/index.js';
 import { runAnswersRound } from './answers-round.js';
 import {
@@ -173,7 +172,7 @@ const itemOf = async (pipeline: LocalPipeline, id: string): Promise<ReviewItem> 
   return item;
 };
 
-/** The checks a reviewer can be told at once; the round checks again (the same as for a file). */
+/** What the command line alone can get wrong: an item already answered, a question it does not have. */
 const checkAnswers = (item: ReviewItem, answers: ReadonlyMap<string, string>): void => {
   if (item.state !== 'pending') {
     throw new ReviewError(
@@ -185,19 +184,6 @@ const checkAnswers = (item: ReviewItem, answers: ReadonlyMap<string, string>): v
     if (!known.has(questionId)) {
       throw new UsageError(
         `${item.classification_id} has no question "${questionId}"; its questions: ${[...known].join(', ')}`,
-      );
-    }
-  }
-  const missing = item.questions.filter((question) => !answers.get(question.id));
-  if (missing.length > 0) {
-    throw new UsageError(
-      `every question needs an answer; missing: ${missing.map((question) => question.id).join(', ')}`,
-    );
-  }
-  for (const [questionId, answer] of answers) {
-    if ([...answer].length > LIMITS.answerMax) {
-      throw new UsageError(
-        `the answer to ${questionId} has ${[...answer].length} characters; at most ${LIMITS.answerMax}`,
       );
     }
   }
@@ -222,10 +208,18 @@ const answer = async (
       [item.classification_id, { answers: command.answers, ...(sheet ? { sheet } : {}) }],
     ]);
     writeFileSync(file, buildReviewCsv([item], batch?.delimiter ?? ',', filled));
+    const read = await readAnswersFile(readFileSync(file), basename(file));
+    // The round's own rules (every question answered, lengths), said now rather than in the report.
+    const [planned] = planAnswers({
+      file: read,
+      items: new Map([[item.classification_id, item]]),
+      statusOf: () => 'pending_data',
+    }).report;
+    if (planned && planned.outcome !== 'resumed') throw new UsageError(planned.detail);
     return await runAnswersRound({
       pipeline,
       file,
-      read: await readAnswersFile(readFileSync(file), basename(file)),
+      read,
       batchId: item.batch_id,
       sheetsDir,
       answeredBy: command.answeredBy,
