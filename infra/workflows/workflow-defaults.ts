@@ -1,5 +1,5 @@
 /**
- * What both workflows share: execution logs without execution data, the retry of a handler
+ * What the workflows share: execution logs without execution data, the retry of a handler
  * failure, and the acknowledged wildcards of their roles.
  */
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
