@@ -12,7 +12,7 @@ const MAX_RUNTIME_MS = 40_000;
 /** Others' use of the cap, remembered for 5 s (production time) by a warm container. */
 const balanceMemo = createBalanceMemo(5_000 * timeScale());
 
-export const handler = async (event: { source?: string } | null) => {
+export const handler = async (event: { source?: string; reason?: string } | null) => {
   const report = await dispatchRows(
     {
       clock: ports.clock,
@@ -29,9 +29,11 @@ export const handler = async (event: { source?: string } | null) => {
       timeScale: timeScale(),
       maxRuntimeMs: MAX_RUNTIME_MS,
       balanceMemo,
-      // A kick comes from a row that just freed its slot: fill it fast. The schedule's run
-      // (every minute) also looks for leases whose holder died.
+      // A kick comes from a row that just freed its slot (or queued rows): fill it fast, that
+      // slot's message received while the others are counted. The schedule's run (every
+      // minute) also looks for leases whose holder died.
       recoverExpired: event?.source !== 'kick',
+      freedSlot: event?.source === 'kick' && event.reason === 'slot_freed',
     },
   );
   // The alarm on leases held past their expiry reads this field (infra/alarms.ts).

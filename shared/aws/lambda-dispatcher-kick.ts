@@ -9,7 +9,7 @@
  * the composition root points at its logger, so a kick that keeps failing is seen.
  */
 import { InvokeCommand, type LambdaClient } from '@aws-sdk/client-lambda';
-import type { DispatcherKick } from '../pipeline/ports.js';
+import type { DispatcherKick, KickReason } from '../pipeline/ports.js';
 
 export type LambdaDispatcherKickConfig = {
   client: LambdaClient;
@@ -19,17 +19,18 @@ export type LambdaDispatcherKickConfig = {
 };
 
 /** What the dispatcher receives from a kick (the schedule sends its own event). */
-export const KICK_PAYLOAD = { source: 'kick' } as const;
+export const kickPayload = (reason: KickReason) => ({ source: 'kick', reason }) as const;
 
 const warnOnConsole = (error: { name: string; message: string }) =>
   console.warn(JSON.stringify({ level: 'WARN', message: 'dispatcher kick failed', error }));
 
 export const createLambdaDispatcherKick = (config: LambdaDispatcherKickConfig): DispatcherKick => {
   const onError = config.onError ?? warnOnConsole;
-  const Payload = new TextEncoder().encode(JSON.stringify(KICK_PAYLOAD));
+  const encoder = new TextEncoder();
   return {
-    kick: async () => {
+    kick: async (reason) => {
       try {
+        const Payload = encoder.encode(JSON.stringify(kickPayload(reason)));
         const { StatusCode } = await config.client.send(
           new InvokeCommand({ FunctionName: config.functionName, InvocationType: 'Event', Payload }),
         );

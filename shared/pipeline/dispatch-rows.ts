@@ -2,17 +2,21 @@
  * The dispatcher: fills the organisation's free slots with rows waiting in the queue
  * (architecture, properties 1 to 3). Runs on a kick (a row finished) and every minute.
  *
- *   recover expired leases ─▶ GET /balance ─▶ free = cap − others − ours
+ *   recover expired leases ─▶ GET /balance ∥ our leases ─▶ free = cap − others − ours
  *   while free > 0 and time left:
  *     receive ≤ min(free, 10) ─▶ per message:
- *        stale or duplicate            ─▶ delete
+ *        row ∥ its batch ∥ lease (holder = row attempt)
+ *        stale or duplicate            ─▶ delete (and the lease back)
  *        batch stopped                 ─▶ row not_submitted (a round's row: pending_data again), delete
- *        lease (holder = row attempt)  ─ refused ─▶ message back in a few s, stop filling
- *                                      ─ held ─▶ row submitting ─▶ StartExecution ─▶ delete
+ *        lease refused                 ─▶ message back in a few s, stop filling
+ *        lease held                    ─▶ row submitting ─▶ StartExecution ─▶ delete
  *
  * `others` are the organisation's classifications in progress that are not ours (the web
  * app, other API clients): `in_progress_count` minus the leases we hold. The lease cap is
  * `cap − others`, so even two dispatchers racing never hold more than the free slots.
+ *
+ * A kick for a freed slot (`freedSlot`) receives its one message while it counts: that slot is
+ * known to be free, and the time from a run's end to the next POST is the slot the cap loses.
  */
 import type { TcsProblemError } from '../tcs/errors.js';
 import { rowExecutionName, rowHolder } from './execution-names.js';
@@ -51,6 +55,8 @@ export type DispatchConfig = {
   balanceMemo?: BalanceMemo;
   /** Look for leases whose holder died (the schedule's run); kicks skip it, acquire recovers anyway. */
   recoverExpired?: boolean;
+  /** Kicked by a row that released its lease: fill that slot first, counting meanwhile. */
+  freedSlot?: boolean;
 };
 
 /**
@@ -156,39 +162,39 @@ const dispatchOne = async (
 ): Promise<Dispatched> => {
   const { message, receipt } = received;
   const untouched = (fate: MessageFate): Dispatched => ({ fate, tookSlot: false });
-  // The row and its batch (an answers round: the round's record, where its stop and completion
-  // live) at once: a round trip less before the lease, on the path of every freed slot.
-  const [check, batch] = await Promise.all([
+  const holder = rowHolder(message.batch_id, message.row, message.attempt, message.round_id);
+  const now = ports.clock.now();
+  // The row, its batch (an answers round: the round's record, where its stop and completion
+  // live) and the lease at once: this is on the path of every freed slot, and a message that
+  // turns out stale (rare) only gives back a lease it held for a moment.
+  const [checked, batchRead, leaseTaken] = await Promise.allSettled([
     isStaleOrDuplicate(ports, message),
     readBatch(completionIdOf(message)),
+    ports.leases.acquire({ holder, cap: leaseCap, ttlMs: config.leaseTtlMs, now: now.getTime() }),
   ]);
-  if (check.stale) {
-    await ports.queue.delete(receipt);
-    return untouched('dropped');
+  const lease = leaseTaken.status === 'fulfilled' ? leaseTaken.value : null;
+  // A lease we only renewed belongs to a running execution of this attempt: never ours to release.
+  const releaseIfNew = async () => {
+    if (lease?.acquired && !lease.alreadyHeld) await ports.leases.release(holder);
+  };
+  if (checked.status === 'rejected' || batchRead.status === 'rejected' || !lease) {
+    await releaseIfNew();
+    throw [checked, batchRead, leaseTaken].find((read) => read.status === 'rejected')?.reason;
   }
-  if (!batch) {
+  const check = checked.value;
+  const batch = batchRead.value;
+  if (check.stale || !batch) {
+    await releaseIfNew();
     await ports.queue.delete(receipt);
     return untouched('dropped');
   }
   if (batch.stop) {
+    await releaseIfNew();
     await endStopped(ports, message, check.row, batch.stop);
     await ports.queue.delete(receipt);
     return untouched('not_submitted');
   }
-
-  const holder = rowHolder(message.batch_id, message.row, message.attempt, message.round_id);
-  const now = ports.clock.now();
-  const lease = await ports.leases.acquire({
-    holder,
-    cap: leaseCap,
-    ttlMs: config.leaseTtlMs,
-    now: now.getTime(),
-  });
   if (!lease.acquired) return untouched('no_slot');
-  // A lease we only renewed belongs to a running execution of this attempt: never ours to release.
-  const releaseIfNew = async () => {
-    if (!lease.alreadyHeld) await ports.leases.release(holder);
-  };
 
   const claimed = await ports.batches.updateRow(
     message.batch_id,
@@ -290,6 +296,49 @@ const putBack = async (ports: Ports, received: ReceivedRow, seconds: number): Pr
   await ports.queue.delete(received.receipt);
 };
 
+type SlotCount =
+  | { kind: 'counted'; cap: number; others: number; held: number }
+  | { kind: 'stop'; error: TcsProblemError }
+  | { kind: 'unavailable'; detail: string };
+
+/**
+ * The cap, others' use of it, and the leases we hold. GET /balance (unless remembered) and our
+ * leases are read at once: as near the same moment as two reads can be, and one round trip.
+ */
+const countSlots = async (
+  ports: Ports,
+  memo: BalanceMemo | undefined,
+  capOverride: number | null,
+  now: number,
+): Promise<SlotCount> => {
+  const remembered = memo?.recall(now) ?? null;
+  const [balance, leases] = await Promise.all([
+    remembered
+      ? null
+      : ports.service.getBalance().then(
+          (value) => ({ ok: true as const, value }),
+          (error: unknown) => ({ ok: false as const, error }),
+        ),
+    ports.leases.list(),
+  ]);
+  const held = leases.length;
+  if (remembered) return { kind: 'counted', ...remembered, held };
+  if (!balance?.ok) {
+    const error = balance?.error;
+    if (isBatchStopError(error)) return { kind: 'stop', error };
+    return {
+      kind: 'unavailable',
+      detail: scrubErrorText(error instanceof Error ? error.message : String(error)),
+    };
+  }
+  const reading = {
+    cap: Math.min(capOverride ?? balance.value.concurrency_limit, balance.value.concurrency_limit),
+    others: Math.max(0, balance.value.in_progress_count - held),
+  };
+  memo?.remember(now, reading);
+  return { kind: 'counted', ...reading, held };
+};
+
 /** One dispatcher run. */
 export const dispatchRows = async (ports: Ports, config: DispatchConfig): Promise<DispatchReport> => {
   const startedAt = ports.clock.now().getTime();
@@ -311,40 +360,46 @@ export const dispatchRows = async (ports: Ports, config: DispatchConfig): Promis
     startFailures: 0,
   };
 
-  let reading = config.balanceMemo?.recall(startedAt) ?? null;
-  let held = (await ports.leases.list()).length;
-  if (!reading) {
-    let balance: Awaited<ReturnType<Ports['service']['getBalance']>>;
-    try {
-      balance = await ports.service.getBalance();
-    } catch (error) {
-      if (isBatchStopError(error)) return drainOnStop(ports, config, error, startedAt, report);
-      return {
-        ...report,
-        outcome: 'balance_unavailable',
-        detail: scrubErrorText(error instanceof Error ? error.message : String(error)),
-      };
-    }
-    // Our leases as near the balance's moment as we can: read again after it.
-    held = (await ports.leases.list()).length;
-    reading = {
-      cap: Math.min(config.capOverride ?? balance.concurrency_limit, balance.concurrency_limit),
-      others: Math.max(0, balance.in_progress_count - held),
-    };
-    config.balanceMemo?.remember(startedAt, reading);
+  const retrySeconds = Math.max(1, Math.ceil(NO_SLOT_RETRY_SECONDS * config.timeScale));
+  // A freed slot's message is received while the slots are counted, not after.
+  const [counted, early] = await Promise.all([
+    countSlots(ports, config.balanceMemo, config.capOverride, startedAt),
+    config.freedSlot ? ports.queue.receive(1) : Promise.resolve([]),
+  ]);
+  report.received = early.length;
+  if (counted.kind !== 'counted') {
+    // Not ours to start now: visible again at once for a stop's drain, in a few seconds otherwise.
+    for (const received of early) await putBack(ports, received, counted.kind === 'stop' ? 0 : retrySeconds);
+    report.deferred += early.length;
+    if (counted.kind === 'stop') return drainOnStop(ports, config, counted.error, startedAt, report);
+    return { ...report, outcome: 'balance_unavailable', detail: counted.detail };
   }
-  const { cap, others } = reading;
+  const { cap, others, held } = counted;
   let free = cap - others - held;
   Object.assign(report, { cap, others, held, free: Math.max(0, free) });
-  if (free <= 0) return { ...report, outcome: 'no_free_slots' };
+  if (free <= 0) {
+    for (const received of early) await putBack(ports, received, retrySeconds);
+    report.deferred += early.length;
+    return { ...report, outcome: 'no_free_slots' };
+  }
 
   const readBatch = batchReader(ports.batches);
-  const retrySeconds = Math.max(1, Math.ceil(NO_SLOT_RETRY_SECONDS * config.timeScale));
   let filling = true;
+  let inHand = early;
   while (filling && free > 0 && timeLeft()) {
-    const messages = await ports.queue.receive(Math.min(free, 10));
+    let messages = inHand;
+    inHand = [];
+    if (messages.length === 0) {
+      // After a freed slot's message, count again before taking more: a slot that looked free
+      // too is most likely another kick's, whose dispatcher is filling it right now.
+      if (config.freedSlot && report.received > 0) {
+        free = cap - others - (await ports.leases.list()).length;
+        if (free <= 0) break;
+      }
+      messages = await ports.queue.receive(Math.min(free, 10));
+      report.received += messages.length;
+    }
     if (messages.length === 0) break;
-    report.received += messages.length;
     for (const received of messages) {
       if (!filling || free <= 0) {
         await putBack(ports, received, retrySeconds);

@@ -342,7 +342,7 @@ const prepareRound = async (
   const result = { batch_id: batchId, round_id: roundId, detail: summary };
   if (resumed.length === 0) return { ...result, next: 'finalize' };
   await ports.queue.send(resumed.map((row) => ({ message: roundMessage(row, roundId) })));
-  await ports.kick.kick();
+  await ports.kick.kick('rows_queued');
   return { ...result, next: 'wait' };
 };
 
@@ -372,7 +372,7 @@ const resumePreparedRound = async (
     }
   }
   if (messages.length > 0) await ports.queue.send(messages);
-  await ports.kick.kick();
+  await ports.kick.kick('rows_queued');
   return { ...result, next: 'wait', detail: `${messages.length} queued row(s) of the round sent again` };
 };
 

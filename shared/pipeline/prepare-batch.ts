@@ -104,7 +104,7 @@ const resumePreparedBatch = async (ports: PreparePorts, batch: BatchRecord): Pro
     }
   }
   if (messages.length > 0) await ports.queue.send(messages);
-  await ports.kick.kick();
+  await ports.kick.kick('rows_queued');
   return { batch_id: batch.batch_id, next: 'wait' };
 };
 
@@ -332,7 +332,7 @@ const prepareRows = async (ports: PreparePorts, batch: BatchRecord): Promise<Pre
       message: { batch_id: batch.batch_id, row: record.row, attempt: 1, dispatch: 1 },
     })),
   );
-  await ports.kick.kick();
+  await ports.kick.kick('rows_queued');
   return { batch_id: batch.batch_id, next: 'wait' };
 };
 

@@ -21,7 +21,7 @@ import { z } from 'zod';
 import { problemNameOf, scrubText, TcsError, TcsProblemError, TcsValidationError } from '../tcs/errors.js';
 import { Classification, LIMITS } from '../tcs/schemas.js';
 import { deriveCreationKey, deriveRowKey, sha256Hex } from './keys.js';
-import type { PipelinePorts } from './ports.js';
+import type { KickReason, PipelinePorts } from './ports.js';
 import {
   type BatchStop,
   isOutputStatus,
@@ -599,7 +599,7 @@ export const pollRow = async (
     // stored (property 1: the lease lasts until the classification leaves in_progress).
     // Complete releases again, a no-op, for the paths that do not come through Poll.
     await ports.leases.release(state.holder);
-    await ports.kick.kick();
+    await ports.kick.kick('slot_freed');
   }
   return step;
 };
@@ -800,9 +800,9 @@ const outcomeOf = (state: RowState): RowOutcome => {
   return { kind: 'final', result: errorResult('row workflow ended without an outcome', extra) };
 };
 
-const kickSafely = async (kick: PipelinePorts['kick']): Promise<boolean> => {
+const kickSafely = async (kick: PipelinePorts['kick'], reason: KickReason): Promise<boolean> => {
   try {
-    await kick.kick();
+    await kick.kick(reason);
     return true;
   } catch {
     // The one-minute schedule is the safety net (property 3): a lost kick only delays.
@@ -925,8 +925,12 @@ export const completeRow = async (
   // Poll released the lease and kicked when the run left in_progress: a second kick for the same
   // slot only races the first (the loser puts its message back). A requeue's message is new work,
   // so it kicks even then: a retry with no delay would otherwise wait for the schedule.
-  const kick = report.leaseReleased || report.outcome === 'requeue';
-  return { ...report, kicked: kick ? await kickSafely(ports.kick) : false };
+  const reason: KickReason | null = report.leaseReleased
+    ? 'slot_freed'
+    : report.outcome === 'requeue'
+      ? 'rows_queued'
+      : null;
+  return { ...report, kicked: reason ? await kickSafely(ports.kick, reason) : false };
 };
 
 /** EventBridge "Step Functions Execution Status Change" (only the fields used). */

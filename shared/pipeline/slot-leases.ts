@@ -95,17 +95,17 @@ export const createDynamoSlotLeases = (config: DynamoSlotLeasesConfig): SlotLeas
   };
 
   /**
-   * One conditional write on one holder's entry: true when it applied, false when its
-   * condition did not hold (or, before the first acquire, the map does not exist yet).
+   * One conditional write on one holder's entry: the holders after it when it applied, null
+   * when its condition did not hold (or, before the first acquire, the map does not exist yet).
    */
   const updateHolderIf = async (
     holder: string,
     update: string,
     condition: string,
     values?: Record<string, number>,
-  ): Promise<boolean> => {
+  ): Promise<Record<string, number> | null> => {
     try {
-      await doc.send(
+      const { Attributes } = await doc.send(
         new UpdateCommand({
           TableName,
           Key: key,
@@ -113,11 +113,13 @@ export const createDynamoSlotLeases = (config: DynamoSlotLeasesConfig): SlotLeas
           ConditionExpression: condition,
           ExpressionAttributeNames: { '#h': holder },
           ExpressionAttributeValues: values,
+          // The item is one small map: returning it counts the slots in use without a second read.
+          ReturnValues: 'ALL_NEW',
         }),
       );
-      return true;
+      return (Attributes?.holders as Record<string, number> | undefined) ?? {};
     } catch (error) {
-      if (isConditionFailure(error) || isMissingMap(error)) return false;
+      if (isConditionFailure(error) || isMissingMap(error)) return null;
       throw error;
     }
   };
@@ -126,7 +128,7 @@ export const createDynamoSlotLeases = (config: DynamoSlotLeasesConfig): SlotLeas
   // before the first acquire: created once per process (a cold start), idempotently.
   let itemReady: Promise<void> | null = null;
 
-  const trySet = async (holder: string, expiresAt: number, cap: number): Promise<boolean> => {
+  const trySet = async (holder: string, expiresAt: number, cap: number) => {
     itemReady ??= ensureItem().catch((error) => {
       itemReady = null;
       throw error;
@@ -152,29 +154,33 @@ export const createDynamoSlotLeases = (config: DynamoSlotLeasesConfig): SlotLeas
     return recovered;
   };
 
-  const renew: SlotLeases['renew'] = ({ holder, ttlMs, now }) =>
+  const setIfHeld = (holder: string, expiresAt: number) =>
     updateHolderIf(holder, 'SET holders.#h = :expiry', 'attribute_exists(holders.#h)', {
-      ':expiry': now + ttlMs,
+      ':expiry': expiresAt,
     });
 
+  const renew: SlotLeases['renew'] = async ({ holder, ttlMs, now }) =>
+    (await setIfHeld(holder, now + ttlMs)) !== null;
+
   const inUse = async () => Object.keys(await readHolders()).length;
+  const sizeOf = (holders: Record<string, number>) => Object.keys(holders).length;
 
   const acquire: SlotLeases['acquire'] = async ({ holder, cap, ttlMs, now }) => {
     if (cap < 1) return { acquired: false, inUse: await inUse(), recovered: [] };
-    if (await trySet(holder, now + ttlMs, cap))
-      return { acquired: true, alreadyHeld: false, inUse: await inUse() };
+    // On the path of every freed slot: one write when a slot is free, nothing read before or after.
+    const taken = await trySet(holder, now + ttlMs, cap);
+    if (taken) return { acquired: true, alreadyHeld: false, inUse: sizeOf(taken) };
     // Refused: either we already hold it (a retry of the same attempt), or the scope is full.
-    if (await renew({ holder, ttlMs, now }))
-      return { acquired: true, alreadyHeld: true, inUse: await inUse() };
+    const renewed = await setIfHeld(holder, now + ttlMs);
+    if (renewed) return { acquired: true, alreadyHeld: true, inUse: sizeOf(renewed) };
     const recovered = await recoverExpired(now);
-    if (recovered.length > 0 && (await trySet(holder, now + ttlMs, cap))) {
-      return { acquired: true, alreadyHeld: false, inUse: await inUse() };
-    }
+    const retaken = recovered.length > 0 ? await trySet(holder, now + ttlMs, cap) : null;
+    if (retaken) return { acquired: true, alreadyHeld: false, inUse: sizeOf(retaken) };
     return { acquired: false, inUse: await inUse(), recovered };
   };
 
-  const release: SlotLeases['release'] = (holder) =>
-    updateHolderIf(holder, 'REMOVE holders.#h', 'attribute_exists(holders.#h)');
+  const release: SlotLeases['release'] = async (holder) =>
+    (await updateHolderIf(holder, 'REMOVE holders.#h', 'attribute_exists(holders.#h)')) !== null;
 
   const list: SlotLeases['list'] = async () =>
     Object.entries(await readHolders()).map(([holder, expiresAt]) => ({ holder, expiresAt }));

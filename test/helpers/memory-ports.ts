@@ -9,6 +9,7 @@ import type {
   BatchWaiters,
   Clock,
   DispatcherKick,
+  KickReason,
   ObjectStore,
   ProductCache,
   ReceivedRow,
@@ -349,10 +350,12 @@ export const memoryBatchEvents = () => {
 };
 
 export const countingKick = () => {
-  const kick: DispatcherKick & { count: number } = {
+  const kick: DispatcherKick & { count: number; reasons: KickReason[] } = {
     count: 0,
-    kick: async () => {
+    reasons: [],
+    kick: async (reason) => {
       kick.count += 1;
+      kick.reasons.push(reason);
     },
   };
   return kick;

@@ -29,7 +29,12 @@ import { awaitRows } from '../../shared/pipeline/await-rows.js';
 import { dispatchRows } from '../../shared/pipeline/dispatch-rows.js';
 import { finalizeAnswers } from '../../shared/pipeline/finalize-answers.js';
 import { finalizeBatch } from '../../shared/pipeline/finalize-batch.js';
-import type { BatchWaiters, ClassificationService, RowWorkflows } from '../../shared/pipeline/ports.js';
+import type {
+  BatchWaiters,
+  ClassificationService,
+  KickReason,
+  RowWorkflows,
+} from '../../shared/pipeline/ports.js';
 import { prepareAnswers } from '../../shared/pipeline/prepare-answers.js';
 import { prepareBatch } from '../../shared/pipeline/prepare-batch.js';
 import type { RowExecutionInput } from '../../shared/pipeline/records.js';
@@ -197,12 +202,18 @@ export const startHarness = async (options: HarnessOptions = {}) => {
 
   // One dispatcher run at a time, as a reserved concurrency of 1 would (several would also be safe).
   let dispatching: Promise<unknown> = Promise.resolve();
-  const dispatch = () => {
+  const dispatch = (reason?: KickReason) => {
     dispatching = dispatching
       .then(() =>
         dispatchRows(
           { clock, service, queue, batches, leases, workflows, waiters },
-          { capOverride: options.cap ?? null, leaseTtlMs: 60_000, timeScale: 0.002, maxRuntimeMs: 5_000 },
+          {
+            capOverride: options.cap ?? null,
+            leaseTtlMs: 60_000,
+            timeScale: 0.002,
+            maxRuntimeMs: 5_000,
+            freedSlot: reason === 'slot_freed',
+          },
         ),
       )
       .catch((error: unknown) => failures.push(error));
@@ -210,9 +221,9 @@ export const startHarness = async (options: HarnessOptions = {}) => {
   };
   const kick = countingKick();
   const countKick = kick.kick;
-  kick.kick = async () => {
-    await countKick();
-    void dispatch();
+  kick.kick = async (reason) => {
+    await countKick(reason);
+    void dispatch(reason);
   };
 
   /** The "Object Created" event EventBridge sends for an object of the input bucket. */

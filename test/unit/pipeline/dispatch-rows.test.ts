@@ -260,6 +260,125 @@ describe('dispatchRows: slots', () => {
   });
 });
 
+describe('dispatchRows: a kick for a freed slot', () => {
+  const FREED: DispatchConfig = { ...DISPATCH, freedSlot: true };
+
+  /** Leases of rows already running, as other executions hold them. */
+  const holdLeases = async (w: World, count: number, prefix = 'running') => {
+    for (let i = 0; i < count; i++)
+      await w.leases.acquire({
+        holder: `${prefix}:${i}#a1`,
+        cap: 10,
+        ttlMs: LEASE_TTL_MS,
+        now: w.clock.now().getTime(),
+      });
+  };
+
+  /** Records when the queue is asked for messages and when the leases are counted. */
+  const recordCalls = (w: World) => {
+    const calls: string[] = [];
+    const { receive } = w.queue;
+    const { list } = w.leases;
+    w.ports.queue = {
+      ...w.queue,
+      receive: async (max) => {
+        calls.push(`receive ${max}`);
+        return receive(max);
+      },
+    };
+    w.ports.leases = {
+      ...w.leases,
+      list: async () => {
+        calls.push('count');
+        const leases = await list();
+        calls.push(`counted ${leases.length}`);
+        return leases;
+      },
+    };
+    return calls;
+  };
+
+  it('receives the freed slot’s message while it counts, then counts again before taking more', async () => {
+    const w = makeWorld();
+    await seedBatch(w, 5);
+    await holdLeases(w, 8);
+    const calls = recordCalls(w);
+
+    const report = await dispatchRows(w.ports, FREED);
+
+    expect(report).toMatchObject({ outcome: 'dispatched', held: 8, free: 2, received: 2, started: 2 });
+    // The one message is asked for before the count has answered: they run at once.
+    expect(calls.indexOf('receive 1')).toBeLessThan(calls.indexOf('counted 8'));
+    expect(calls.slice(calls.indexOf('counted 8') + 1)).toEqual(['count', 'counted 9', 'receive 1']);
+    expect(w.leases.holders.size).toBe(10);
+    expect(w.queue.entries).toHaveLength(3);
+  });
+
+  it('takes no second slot that another kick is filling meanwhile', async () => {
+    const w = makeWorld();
+    await seedBatch(w, 5);
+    await holdLeases(w, 8);
+    const { start } = w.workflows;
+    // The other freed slot's dispatcher takes it while this one starts its own row.
+    w.ports.workflows = {
+      ...w.workflows,
+      start: async (name, input) => {
+        await holdLeases(w, 1, 'rival');
+        return start(name, input);
+      },
+    };
+
+    const report = await dispatchRows(w.ports, FREED);
+
+    expect(report).toMatchObject({ free: 2, received: 1, started: 1, deferred: 0 });
+    expect(w.leases.holders.size).toBe(10);
+    expect(w.queue.entries.every((entry) => entry.receiveCount === 0)).toBe(true);
+  });
+
+  it('puts its message back, as a fresh copy, when the slot was taken first', async () => {
+    const w = makeWorld();
+    await seedBatch(w, 2);
+    await holdLeases(w, 10);
+
+    const report = await dispatchRows(w.ports, FREED);
+
+    expect(report).toMatchObject({ outcome: 'no_free_slots', received: 1, deferred: 1, started: 0 });
+    const now = w.clock.now().getTime();
+    expect(w.queue.entries.map((e) => [e.message.row, e.receiveCount, e.visibleAt - now])).toEqual([
+      [2, 0, 0],
+      [1, 0, 5_000],
+    ]);
+    expect(await statusOf(w, 1)).toBe('queued');
+  });
+
+  it('puts its message back when the balance cannot be read', async () => {
+    const w = makeWorld();
+    await seedBatch(w, 2);
+    sandbox.setFaults({ http5xx: 1 });
+
+    const report = await dispatchRows(w.ports, FREED);
+
+    expect(report).toMatchObject({ outcome: 'balance_unavailable', received: 1, deferred: 1, started: 0 });
+    expect(w.queue.entries.map((e) => [e.message.row, e.receiveCount])).toEqual([
+      [2, 0],
+      [1, 0],
+    ]);
+    expect(w.leases.holders.size).toBe(0);
+  });
+
+  it('a refused key ends its message’s row not_submitted with the others', async () => {
+    const w = makeWorld(serviceFor(sandbox.keys.revoked));
+    await seedBatch(w, 2);
+
+    const report = await dispatchRows(w.ports, FREED);
+
+    expect(report).toMatchObject({ outcome: 'stopped', notSubmitted: 2, started: 0 });
+    expect(await statusOf(w, 1)).toBe('not_submitted');
+    expect(await statusOf(w, 2)).toBe('not_submitted');
+    expect(w.queue.entries).toHaveLength(0);
+  });
+});
+
 describe('dispatchRows: messages', () => {
   it('drops stale and duplicate messages, and starts a claimed row whose start never happened', async () => {
     const w = makeWorld();
@@ -320,6 +439,21 @@ describe('dispatchRows: messages', () => {
       w.workflows.started.has(rowExecutionName({ batch_id: BATCH, row: 1, attempt: 1, dispatch: 1 })),
     ).toBe(true);
     expect(w.leases.holders.size).toBe(2);
+  });
+
+  it('gives back the lease it took alongside a read that failed', async () => {
+    const w = makeWorld();
+    await seedBatch(w, 1);
+    w.ports.batches = {
+      ...w.batches,
+      getRow: async () => {
+        throw new Error('ProvisionedThroughputExceededException');
+      },
+    };
+
+    await expect(dispatchRows(w.ports, DISPATCH)).rejects.toThrow('ProvisionedThroughputExceededException');
+    expect(w.leases.holders.size).toBe(0);
+    expect(w.workflows.started.size).toBe(0);
   });
 
   it('ends the queued rows of a stopped batch not_submitted, without a lease', async () => {

@@ -95,7 +95,7 @@ describe('prepareAnswers', () => {
     expect(w.queue.sent.map((s) => s.message)).toEqual(
       [2, 4].map((row) => ({ batch_id: BATCH, row, attempt: 1, dispatch: 1, round_id: roundId })),
     );
-    expect(w.kick.count).toBe(1);
+    expect(w.kick.reasons).toEqual(['rows_queued']);
     // Only rows with an answer are looked up; the unanswered row 5 costs no request.
     expect(new Set(w.looked)).toEqual(new Set([found[1]!.id, found[2]!.id, found[3]!.id]));
     for (const row of [2, 4]) {

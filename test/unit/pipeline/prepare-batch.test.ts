@@ -109,7 +109,7 @@ describe('a batch file becomes rows', () => {
     expect(w.queue.sent.map((s) => s.message)).toEqual(
       [1, 2, 3].map((row) => ({ batch_id: w.batchId, row, attempt: 1, dispatch: 1 })),
     );
-    expect(w.kick.count).toBe(1);
+    expect(w.kick.reasons).toEqual(['rows_queued']);
     expect(w.batches.shards.get(`${w.batchId}#0`)).toEqual({ expected: 3, done: new Set() });
     expect(w.batches.batches.get(w.batchId)).toMatchObject({
       state: 'running',
