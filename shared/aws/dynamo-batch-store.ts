@@ -262,6 +262,28 @@ export const createDynamoBatchStore = (config: DynamoAdapterConfig): BatchStore 
     return false;
   };
 
+  const markSubmitting: BatchStore['markSubmitting'] = async (batchId, row, dispatched, at) => {
+    const result = await updateExisting({
+      Key: rowKey(batchId, row),
+      UpdateExpression: 'SET #status = :submitting, #updated = :at',
+      condition: '#status IN (:queued, :submitting) AND #attempt = :attempt AND #dispatch = :dispatch',
+      names: {
+        '#status': 'status',
+        '#updated': 'updated_at',
+        '#attempt': 'attempt',
+        '#dispatch': 'dispatch',
+      },
+      values: {
+        ':submitting': 'submitting',
+        ':queued': 'queued',
+        ':at': at,
+        ':attempt': dispatched.attempt,
+        ':dispatch': dispatched.dispatch,
+      },
+    });
+    return result.applied;
+  };
+
   const listRows: BatchStore['listRows'] = async function* (batchId) {
     const items = queryAll(doc, {
       TableName,
@@ -330,6 +352,7 @@ export const createDynamoBatchStore = (config: DynamoAdapterConfig): BatchStore 
     putRows,
     getRow,
     updateRow,
+    markSubmitting,
     listRows,
     putCompletionShards,
     markRowDone,

@@ -9,7 +9,7 @@
  *        stale or duplicate            ─▶ delete (and the lease back)
  *        batch stopped                 ─▶ row not_submitted (a round's row: pending_data again), delete
  *        lease refused                 ─▶ message back in a few s, stop filling
- *        lease held                    ─▶ row submitting ─▶ StartExecution ─▶ delete
+ *        lease held                    ─▶ StartExecution ∥ row submitting ─▶ delete
  *
  * `others` are the organisation's classifications in progress that are not ours (the web
  * app, other API clients): `in_progress_count` minus the leases we hold. The lease cap is
@@ -196,35 +196,24 @@ const dispatchOne = async (
   }
   if (!lease.acquired) return untouched('no_slot');
 
-  const claimed = await ports.batches.updateRow(
-    message.batch_id,
-    message.row,
-    {
-      status: 'submitting',
-      attempt: message.attempt,
-      dispatch: message.dispatch,
-      updated_at: now.toISOString(),
-    },
-    { onlyIfNotFinal: true },
-  );
-  if (!claimed) {
-    // Finished between the read and the write.
-    await releaseIfNew();
-    await ports.queue.delete(receipt);
-    return untouched('dropped');
-  }
-  let started: 'started' | 'already_started';
-  try {
-    started = await ports.workflows.start(rowExecutionName(message), {
+  // Once started, the execution owns the row and its lease (its Complete, or row-execution-ended,
+  // releases it; a row that finished meanwhile is seen by Submit). Marking the row `submitting`
+  // only shows that it left the queue, so it goes out with the start rather than a round trip
+  // before it, and applies only while the row still waits under this message.
+  const [startedRun] = await Promise.allSettled([
+    ports.workflows.start(rowExecutionName(message), {
       ...message,
       row_key: deriveRowKey(message.batch_id, message.row),
       holder,
-    });
-  } catch {
+    }),
+    ports.batches.markSubmitting(message.batch_id, message.row, message, now.toISOString()),
+  ]);
+  if (startedRun.status === 'rejected') {
     // The message comes back after its visibility timeout and is started then, by the same name.
     await releaseIfNew();
     return untouched('start_failed');
   }
+  const started = startedRun.value;
   await ports.queue.delete(receipt);
   return { fate: started, tookSlot: !lease.alreadyHeld };
 };

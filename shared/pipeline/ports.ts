@@ -94,6 +94,17 @@ export type BatchStore = {
     patch: Partial<Omit<RowRecord, 'batch_id' | 'row'>>,
     options?: { onlyIfNotFinal?: boolean },
   ): Promise<boolean>;
+  /**
+   * Sets the row `submitting` (and `updated_at`) only while it still waits under this message:
+   * `queued` or `submitting`, at this attempt and dispatch. False when it did not apply (a later
+   * step of the row got there first, or the row is final).
+   */
+  markSubmitting(
+    batchId: string,
+    row: number,
+    dispatched: { attempt: number; dispatch: number },
+    at: string,
+  ): Promise<boolean>;
   /** Every row of the batch in row order (paged Query). */
   listRows(batchId: string): AsyncIterable<RowRecord>;
   /** Creates the completion shards with how many dispatched rows each must see finish. */

@@ -202,6 +202,16 @@ export const memoryBatchStore = () => {
       rows.set(rowId(batchId, row), { ...record, ...clone(patch) });
       return true;
     },
+    markSubmitting: async (batchId, row, dispatched, at) => {
+      const record = rows.get(rowId(batchId, row));
+      const waiting =
+        record !== undefined &&
+        (record.status === 'queued' || record.status === 'submitting') &&
+        record.attempt === dispatched.attempt &&
+        record.dispatch === dispatched.dispatch;
+      if (waiting) rows.set(rowId(batchId, row), { ...record, status: 'submitting', updated_at: at });
+      return waiting;
+    },
     listRows: async function* (batchId) {
       const found = [...rows.values()].filter((record) => record.batch_id === batchId);
       found.sort((a, b) => a.row - b.row);

@@ -252,6 +252,37 @@ describe('updateRow', () => {
   });
 });
 
+describe('markSubmitting', () => {
+  const LATER = '2026-11-21T12:00:01.000Z';
+
+  it('marks a row waiting under this attempt and dispatch, queued or already submitting', async () => {
+    await store.putRows([rowRecord(1, { attempt: 2, dispatch: 3 }), rowRecord(2, { status: 'submitting' })]);
+    expect(await store.markSubmitting('nightly-abc', 1, { attempt: 2, dispatch: 3 }, LATER)).toBe(true);
+    expect(await store.markSubmitting('nightly-abc', 2, { attempt: 1, dispatch: 1 }, LATER)).toBe(true);
+    expect(await store.getRow('nightly-abc', 1)).toEqual(
+      rowRecord(1, { attempt: 2, dispatch: 3, status: 'submitting', updated_at: LATER }),
+    );
+  });
+
+  it('never overwrites a later step: in progress, requeued as another dispatch, or final', async () => {
+    await store.putRows([
+      rowRecord(1, { status: 'in_progress' }),
+      rowRecord(2, { dispatch: 2 }),
+      rowRecord(3, { status: 'resolved', result: { status: 'resolved' } }),
+    ]);
+    for (const row of [1, 2, 3])
+      expect(await store.markSubmitting('nightly-abc', row, { attempt: 1, dispatch: 1 }, LATER)).toBe(false);
+    expect((await store.getRow('nightly-abc', 1))?.status).toBe('in_progress');
+    expect((await store.getRow('nightly-abc', 2))?.status).toBe('queued');
+    expect((await store.getRow('nightly-abc', 3))?.updated_at).toBe(AT);
+  });
+
+  it('creates nothing for a row that does not exist', async () => {
+    expect(await store.markSubmitting('nightly-abc', 9, { attempt: 1, dispatch: 1 }, LATER)).toBe(false);
+    expect(await rawItem('row#0000009')).toBeUndefined();
+  });
+});
+
 describe('completion', () => {
   const BATCH = 'nightly-abc';
   // Rows 1..1000 in shard 0, rows 1001..1003 in shard 1.

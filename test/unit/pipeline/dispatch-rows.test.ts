@@ -441,6 +441,41 @@ describe('dispatchRows: messages', () => {
     expect(w.leases.holders.size).toBe(2);
   });
 
+  it('marks the row submitting alongside the start, never over what its Submit wrote first', async () => {
+    const w = makeWorld();
+    await seedBatch(w, 1);
+    const { start } = w.workflows;
+    const { markSubmitting } = w.batches;
+    let submitDone = () => undefined as void;
+    const submitted = new Promise<void>((resolve) => {
+      submitDone = resolve;
+    });
+    // A fast execution: its Submit has POSTed and written in_progress before the mark lands.
+    w.ports.workflows = {
+      ...w.workflows,
+      start: async (name, input) => {
+        const fate = await start(name, input);
+        await submitRow(w.ports, STEPS, input);
+        submitDone();
+        return fate;
+      },
+    };
+    w.ports.batches = {
+      ...w.batches,
+      markSubmitting: async (...args) => {
+        await submitted;
+        return markSubmitting(...args);
+      },
+    };
+
+    const report = await dispatchRows(w.ports, DISPATCH);
+
+    expect(report).toMatchObject({ started: 1 });
+    expect(await statusOf(w, 1)).toBe('in_progress');
+    expect(w.leases.holders.size).toBe(1);
+    expect(w.queue.entries).toHaveLength(0);
+  });
+
   it('gives back the lease it took alongside a read that failed', async () => {
     const w = makeWorld();
     await seedBatch(w, 1);
