@@ -10,11 +10,17 @@
  * an environment that dies (process exit, the `crash` fault) fails every invocation in flight
  * with `Runtime.ExitError`, one that overruns the function's timeout with `Sandbox.Timedout`
  * (and the environment is recycled, as Lambda does). The next invocation starts a new child.
+ *
+ * On AWS each environment has its own share of CPU; here every function shares this machine's
+ * cores. Functions marked `background` run at a lower OS priority, so that under load the
+ * work that keeps the service's slots busy is not queued behind the work that only files
+ * results: the same code and the same order of events, only the scheduler's choice differs.
  */
 
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { getPriority, setPriority } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { HandlerName } from '../../infra/contract.js';
@@ -23,6 +29,8 @@ import type { FunctionSpec } from './resources.js';
 const BOOTSTRAP = fileURLToPath(new URL('./lambda-bootstrap.mjs', import.meta.url));
 /** How long a stopping child gets before it is killed. */
 const STOP_GRACE_MS = 2_000;
+/** The niceness of a background function's process (0 is normal, 19 the lowest priority). */
+const BACKGROUND_NICENESS = 10;
 
 /**
  * A failed invocation, as Lambda reports it. `fromRuntime`: the environment failed (exit,
@@ -71,6 +79,8 @@ export type LambdaPoolOptions = {
   /** Variables added to each function's own (endpoints, region, credentials…). */
   environmentOf: (fn: FunctionSpec) => Record<string, string>;
   crash?: CrashFault | null;
+  /** Functions whose processes run at a lower OS priority (see above). @default none */
+  background?: (fn: FunctionSpec) => boolean;
   log: (line: string) => void;
 };
 
@@ -182,6 +192,7 @@ export class LambdaPool {
         cwd: fn.codeDir,
       },
     );
+    if (this.options.background?.(fn) && child.pid !== undefined) this.lowerPriority(fn.name, child.pid);
     const pending = new Map<string, Pending>();
     for (const stream of [child.stdout, child.stderr]) {
       if (stream)
@@ -236,6 +247,16 @@ export class LambdaPool {
     const environment: Environment = { child, ready, pending };
     this.environments.set(fn.name, environment);
     return environment;
+  }
+
+  private lowerPriority(name: string, pid: number): void {
+    try {
+      // Never raises a priority: a runtime started under `nice` keeps its children at least as low.
+      setPriority(pid, Math.max(getPriority(pid), BACKGROUND_NICENESS));
+    } catch (error) {
+      // Where priorities cannot be set, the function runs at normal priority: only slower.
+      this.options.log(`${name}: priority left as is (${String(error)})`);
+    }
   }
 
   /** Stops every child (SIGTERM, then SIGKILL after a grace period) and waits for them to exit. */

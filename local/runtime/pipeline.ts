@@ -114,6 +114,19 @@ export type LocalPipeline = {
 
 export const SANDBOX_LABEL = 'built-in sandbox (simulated verdicts)';
 
+/**
+ * The functions between a classification leaving in_progress and the next POST: Poll sees it
+ * and releases the lease, the dispatcher takes the slot, Submit posts. The others (Store,
+ * Review, Complete, Prepare, Finalize…) run at a lower OS priority (lambda-pool.ts): on two
+ * shared cores at a benchmark's time scale, a freed slot otherwise waits behind the filing of
+ * results, which no AWS environment would make it do.
+ */
+const SLOT_REFILL_PATH: ReadonlySet<string> = new Set<HandlerName>([
+  'row-poll',
+  'dispatch-rows',
+  'row-submit',
+]);
+
 /** The folders `fresh` wipes: state, not the synthesized assembly. */
 const STATE_FOLDERS = ['dynamodb', 's3', 'aws', 'sandbox'] as const;
 /** Credentials every local client signs with; s3rver's own pair, ignored by the others. */
@@ -329,6 +342,7 @@ const startUnlocked = async (
       functions: resources.functions,
       environmentOf: runtimeEnvironment,
       crash: options.crash ?? null,
+      background: (fn) => !SLOT_REFILL_PATH.has(fn.name),
       log,
     });
     stops.push({ name: 'Lambda pool', rank: 3, stop: () => pool.close() });

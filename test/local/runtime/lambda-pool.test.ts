@@ -1,0 +1,62 @@
+/**
+ * The local Lambda pool with real child processes: a background function's environment runs
+ * at a lower OS priority than the others (and never higher than this process).
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { getPriority, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LambdaPool } from '../../../local/runtime/lambda-pool.js';
+import type { FunctionSpec } from '../../../local/runtime/resources.js';
+
+/** A bundle folder whose handler answers with its own process's niceness. */
+const nicenessReporter = (root: string, name: string): FunctionSpec => {
+  const codeDir = join(root, name);
+  mkdirSync(codeDir, { recursive: true });
+  writeFileSync(
+    join(codeDir, 'index.mjs'),
+    "import { getPriority } from 'node:os';\nexport const handler = async () => ({ niceness: getPriority() });\n",
+  );
+  return {
+    logicalId: name,
+    name,
+    arn: `arn:aws:lambda:us-east-1:000000000000:function:${name}`,
+    codeDir,
+    handler: 'index.handler',
+    environment: {},
+    timeoutSeconds: 30,
+    memorySize: 128,
+    asyncRetryAttempts: 2,
+  };
+};
+
+describe('LambdaPool priorities', () => {
+  let root: string;
+  let pool: LambdaPool;
+
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'lambda-pool-'));
+  });
+  afterEach(async () => {
+    await pool?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('runs a background function at a lower priority and the others as this process', async () => {
+    const lines: string[] = [];
+    pool = new LambdaPool({
+      functions: [nicenessReporter(root, 'row-poll'), nicenessReporter(root, 'row-store')],
+      environmentOf: () => ({}),
+      background: (fn) => fn.name === 'row-store',
+      log: (line) => lines.push(line),
+    });
+
+    const refill = (await pool.invoke('row-poll', {})) as { niceness: number };
+    const filing = (await pool.invoke('row-store', {})) as { niceness: number };
+
+    const own = getPriority();
+    expect(refill.niceness).toBe(own);
+    expect(filing.niceness).toBe(Math.max(own, 10));
+    expect(lines).toEqual([]);
+  });
+});
