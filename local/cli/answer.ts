@@ -12,12 +12,12 @@ import { readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type AnswersFile, AnswersFileError, readAnswersFile } from '../../shared/pipeline/answers-file.js';
-import { SpreadsheetError } from '../../shared/spreadsheet/index.js';
+import { type AnswersFile, readAnswersFile } from '../../shared/pipeline/answers-file.js';
 import type { LocalPipeline } from '../runtime/index.js';
 import { runAnswersRound } from './answers-round.js';
 import {
   dataDirOf,
+  interruptSignal,
   parseCap,
   parseTimeScale,
   runCommand,
@@ -72,9 +72,6 @@ const parse = (argv: string[]) => {
   };
 };
 
-/** A failure that stops the command with one line and exit 1. */
-class AnswerError extends Error {}
-
 /**
  * The batch the file answers: `--batch`, else the one batch its classification ids belong to
  * (their review items say), so the usual case needs no id typed.
@@ -88,8 +85,7 @@ const findBatch = async (
   const { batches, reviews } = pipeline.tables;
   if (given) {
     const batch = await batches.getBatch(given);
-    if (!batch || batch.round_of !== undefined)
-      throw new AnswerError(`no batch "${given}" in this data folder`);
+    if (!batch || batch.round_of !== undefined) throw new Error(`no batch "${given}" in this data folder`);
     return { batchId: batch.batch_id, name: batch.name };
   }
   const ids = [...new Set(read.rows.map((row) => row.classification_id).filter(Boolean))];
@@ -99,13 +95,13 @@ const findBatch = async (
     if (item) found.add(item.batch_id);
   }
   if (found.size === 0) {
-    throw new AnswerError(
+    throw new Error(
       `${basename(file)}: none of its ${ids.length} classification id(s) is waiting for answers in this data ` +
         'folder (was the batch classified with another --data-dir?); give --batch ID to send it anyway',
     );
   }
   if (found.size > 1) {
-    throw new AnswerError(
+    throw new Error(
       `${basename(file)} answers rows of ${found.size} batches (${[...found].join(', ')}): send one file per batch, or give --batch ID`,
     );
   }
@@ -116,23 +112,13 @@ const findBatch = async (
 
 const answer = async (args: NonNullable<ReturnType<typeof parse>>): Promise<number> => {
   // Read before anything starts: a file that is no review file is said at once.
-  let read: AnswersFile;
-  try {
-    read = await readAnswersFile(readFileSync(args.file), basename(args.file));
-  } catch (error) {
-    if (error instanceof AnswersFileError || error instanceof SpreadsheetError) {
-      console.error(`answer: ${error.message}`);
-      return 1;
-    }
-    throw error;
-  }
+  const read = await readAnswersFile(readFileSync(args.file), basename(args.file));
   const { pipeline } = await startCommandPipeline({
     dataDir: args.dataDir,
     timeScale: args.timeScale,
     cap: args.cap,
   });
-  const stop = new AbortController();
-  process.once('SIGINT', () => stop.abort());
+  const signal = interruptSignal();
   try {
     const batch = await findBatch(pipeline, read, args.batchId, args.file);
     return await runAnswersRound({
@@ -143,14 +129,8 @@ const answer = async (args: NonNullable<ReturnType<typeof parse>>): Promise<numb
       sheetsDir: args.sheetsDir,
       answeredBy: args.answeredBy,
       outDir: args.outDir ?? userPath(join('out', batch.name)),
-      signal: stop.signal,
+      signal,
     });
-  } catch (error) {
-    if (error instanceof AnswerError) {
-      console.error(`answer: ${error.message}`);
-      return 1;
-    }
-    throw error;
   } finally {
     await pipeline.close();
   }

@@ -12,7 +12,7 @@ import type { AnswersFile } from '../../shared/pipeline/answers-file.js';
 import { ANSWERS_REPORT_FILE } from '../../shared/pipeline/prepare-answers.js';
 import { normaliseSheetPath } from '../../shared/spreadsheet/index.js';
 import type { LocalPipeline } from '../runtime/index.js';
-import { formatDuration, progressPrinter } from './progress.js';
+import { formatDuration, waitPrintingProgress } from './progress.js';
 import { shown } from './shared.js';
 
 export type AnswersRoundInput = {
@@ -55,13 +55,7 @@ export const runAnswersRound = async (input: AnswersRoundInput): Promise<number>
     console.log(`  sheet ${sheet} is not in ${shown(input.sheetsDir)}: its row will be reported, not sent`);
   }
 
-  const progress = progressPrinter(started);
-  const outcome = await pipeline.waitForBatch(roundId, {
-    onProgress: progress.onProgress,
-    progressEveryMs: 500,
-    signal: input.signal,
-  });
-  progress.done();
+  const outcome = await waitPrintingProgress(pipeline, roundId, started, input.signal);
   const round = await pipeline.progress(roundId);
   const written = await pipeline.copyOutbox(input.batchId, input.outDir);
 

@@ -10,9 +10,10 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { formatDuration, progressPrinter } from './progress.js';
+import { formatDuration, waitPrintingProgress } from './progress.js';
 import {
   dataDirOf,
+  interruptSignal,
   parseCap,
   parseTimeScale,
   runCommand,
@@ -85,8 +86,7 @@ const classify = async (args: NonNullable<ReturnType<typeof parse>>): Promise<nu
     timeScale: args.timeScale,
     cap: args.cap,
   });
-  const stop = new AbortController();
-  process.once('SIGINT', () => stop.abort());
+  const signal = interruptSignal();
   try {
     if (simulated)
       console.log(
@@ -101,13 +101,7 @@ const classify = async (args: NonNullable<ReturnType<typeof parse>>): Promise<nu
     });
     console.log(`Batch ${batchId}: ${shown(args.file)} (time scale ${timeScale})`);
 
-    const progress = progressPrinter(started);
-    const outcome = await pipeline.waitForBatch(batchId, {
-      onProgress: progress.onProgress,
-      progressEveryMs: 500,
-      signal: stop.signal,
-    });
-    progress.done();
+    const outcome = await waitPrintingProgress(pipeline, batchId, started, signal);
 
     const written = await pipeline.copyOutbox(batchId, args.outDir);
     if (outcome.state === 'failed' || outcome.summary.stop) {

@@ -2,7 +2,7 @@
  * How `classify` shows a batch moving: one live line on a terminal, plain lines when the
  * output is a file or a CI log. Pure formatting here; the CLI decides when to print.
  */
-import type { BatchProgress } from '../runtime/index.js';
+import type { BatchProgress, LocalPipeline } from '../runtime/index.js';
 
 const FINISHED = [
   'resolved',
@@ -92,7 +92,7 @@ export const formatProgressLine = (
  * Shows a batch (or an answers round) moving: one live line on a terminal, cleared by `done`;
  * a plain line every 5 s when the output is a file or a CI log.
  */
-export const progressPrinter = (startedAtMs: number) => {
+const progressPrinter = (startedAtMs: number) => {
   const live = Boolean(process.stdout.isTTY);
   let lastPlain = 0;
   return {
@@ -109,4 +109,21 @@ export const progressPrinter = (startedAtMs: number) => {
       if (live) process.stdout.write('\r\x1b[2K');
     },
   };
+};
+
+/** Waits for a batch (or an answers round), printing its progress as it goes. */
+export const waitPrintingProgress = async (
+  pipeline: LocalPipeline,
+  id: string,
+  startedAtMs: number,
+  signal: AbortSignal,
+): ReturnType<LocalPipeline['waitForBatch']> => {
+  const progress = progressPrinter(startedAtMs);
+  const outcome = await pipeline.waitForBatch(id, {
+    onProgress: progress.onProgress,
+    progressEveryMs: 500,
+    signal,
+  });
+  progress.done();
+  return outcome;
 };

@@ -18,6 +18,7 @@ import type { LocalPipeline } from '../runtime/index.js';
 import { runAnswersRound } from './answers-round.js';
 import {
   dataDirOf,
+  interruptSignal,
   parseTimeScale,
   runCommand,
   startCommandPipeline,
@@ -108,16 +109,6 @@ const parse = (argv: string[]): { command: Command; dataDir: string } | null => 
   }
 };
 
-/** A failure that stops the command with one line and exit 1. */
-class ReviewError extends Error {}
-
-/** Ctrl-C stops the wait, and the pipeline closes as it would at the end (as `answer` does). */
-const interruptSignal = (): AbortSignal => {
-  const stop = new AbortController();
-  process.once('SIGINT', () => stop.abort());
-  return stop.signal;
-};
-
 const daysLeft = (item: ReviewItem, now: number): string => {
   const left = Math.floor((Date.parse(item.abandons_at) - now) / DAY_MS);
   return left < 0 ? 'past its 30 days' : `${left} day${left === 1 ? '' : 's'} left`;
@@ -168,14 +159,14 @@ const list = async (pipeline: LocalPipeline, batchId: string | null): Promise<nu
 
 const itemOf = async (pipeline: LocalPipeline, id: string): Promise<ReviewItem> => {
   const item = await pipeline.tables.reviews.get(id);
-  if (!item) throw new ReviewError(`no review item ${id} in this data folder (see npm run review -- list)`);
+  if (!item) throw new Error(`no review item ${id} in this data folder (see npm run review -- list)`);
   return item;
 };
 
 /** What the command line alone can get wrong: an item already answered, a question it does not have. */
 const checkAnswers = (item: ReviewItem, answers: ReadonlyMap<string, string>): void => {
   if (item.state !== 'pending') {
-    throw new ReviewError(
+    throw new Error(
       `${item.classification_id} is already ${item.state}${item.answered_by ? ` (by ${item.answered_by})` : ''}`,
     );
   }
@@ -247,16 +238,6 @@ const review = async ({ command, dataDir }: NonNullable<ReturnType<typeof parse>
       case 'answer':
         return await answer(pipeline, command);
     }
-  } catch (error) {
-    if (error instanceof UsageError) {
-      console.error(`review: ${error.message}`);
-      return 2;
-    }
-    if (error instanceof ReviewError) {
-      console.error(`review: ${error.message}`);
-      return 1;
-    }
-    throw error;
   } finally {
     await pipeline.close();
   }

@@ -4,7 +4,10 @@ import { basename, dirname, extname, isAbsolute, join, relative, resolve } from 
 import { fileURLToPath } from 'node:url';
 import { type LocalPipeline, startLocalPipeline } from '../runtime/index.js';
 
-/** A mistake in the command line: printed with the usage, exit code 2. */
+/**
+ * A mistake in the command line, exit code 2: printed with the usage when parsing finds it,
+ * on one line when the command finds it later (an id that needs another subcommand).
+ */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
@@ -78,15 +81,23 @@ export const runCommand = <Args>(
     }
     return run(args);
   };
+  // Whatever stops a command is said on one line: what is wrong, not a stack.
   main().then(
     (code) => {
       process.exitCode = code;
     },
     (error: unknown) => {
       console.error(`${name}: ${error instanceof Error ? error.message : String(error)}`);
-      process.exitCode = 1;
+      process.exitCode = error instanceof UsageError ? 2 : 1;
     },
   );
+};
+
+/** Ctrl-C stops the wait, and the pipeline closes as it would at the end. */
+export const interruptSignal = (): AbortSignal => {
+  const stop = new AbortController();
+  process.once('SIGINT', () => stop.abort());
+  return stop.signal;
 };
 
 /** On the sandbox a run lasts 45–75 s × F: 0.25 takes the sample through in about a minute. */
