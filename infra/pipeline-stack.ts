@@ -294,24 +294,19 @@ export class PipelineStack extends Stack {
     useDispatcher(fn['prepare-answers']);
     useService(fn['prepare-answers']);
 
-    // Looks again at the rows still pending at the service (abandoned after 30 days), keeps
-    // results.csv and summary.json as revisions (copies within the outbox), writes the new ones
-    // and review.csv, closes settled review items, announces the batch again.
-    useBucket(fn['finalize-answers'], { read: 'outbox/*', write: 'outbox/*' });
-    useBatchTable(fn['finalize-answers']);
-    useTable(fn['finalize-answers'], 'REVIEW_TABLE', data.reviewTable, 'readWrite');
-    env(fn['finalize-answers'], 'EVENT_BUS_NAME', defaultBus.eventBusName);
-    defaultBus.grantPutEventsTo(fn['finalize-answers']);
-    useService(fn['finalize-answers']);
-
-    // The daily sweep lists the abandoned classifications at the service, then does for each
-    // batch they belong to what finalize-answers does: the same reach.
-    useBucket(fn['sweep-reviews'], { read: 'outbox/*', write: 'outbox/*' });
-    useBatchTable(fn['sweep-reviews']);
-    useTable(fn['sweep-reviews'], 'REVIEW_TABLE', data.reviewTable, 'readWrite');
-    env(fn['sweep-reviews'], 'EVENT_BUS_NAME', defaultBus.eventBusName);
-    defaultBus.grantPutEventsTo(fn['sweep-reviews']);
-    useService(fn['sweep-reviews']);
+    // finalize-answers looks again at the rows still pending at the service (abandoned after 30
+    // days), keeps results.csv and summary.json as revisions (copies within the outbox), writes
+    // the new ones and review.csv, closes settled review items, announces the batch again. The
+    // daily sweep lists the abandoned classifications, then does the same for each batch they
+    // belong to: the same reach.
+    for (const reviser of [fn['finalize-answers'], fn['sweep-reviews']]) {
+      useBucket(reviser, { read: 'outbox/*', write: 'outbox/*' });
+      useBatchTable(reviser);
+      useTable(reviser, 'REVIEW_TABLE', data.reviewTable, 'readWrite');
+      env(reviser, 'EVENT_BUS_NAME', defaultBus.eventBusName);
+      defaultBus.grantPutEventsTo(reviser);
+      useService(reviser);
+    }
 
     // --- Workflows. --------------------------------------------------------------------------
 

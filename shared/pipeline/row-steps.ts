@@ -182,27 +182,21 @@ export const RECONCILE_DELAY_SECONDS = 900;
 /**
  * What a row does after reading its classification: shared by Poll and by the steps that
  * find the classification elsewhere than they expected (a replayed creation, a Store or a
- * Review run again after the state moved on).
+ * Review run again after the state moved on). The row's attempt, dispatch and answers round
+ * come from its state; `submittedAt` is when this run began.
  */
 const routeClassification = (
   c: Classification,
-  input: {
-    attempt: number;
-    dispatch: number;
-    submittedAt: string;
-    now: Date;
-    timeScale: number;
-    /** The run after an answers round: a failure is final (see below). */
-    inRound: boolean;
-  },
+  state: Pick<RowState, 'attempt' | 'dispatch' | 'round_id'>,
+  at: { submittedAt: string; now: Date; timeScale: number },
 ): RowStep => {
-  const run: Run = { classification_id: c.id, submitted_at: input.submittedAt };
-  const elapsedMs = input.now.getTime() - Date.parse(input.submittedAt);
+  const run: Run = { classification_id: c.id, submitted_at: at.submittedAt };
+  const elapsedMs = at.now.getTime() - Date.parse(at.submittedAt);
   const decision = decideAfterPoll({
     classification: c,
-    attempt: input.attempt,
+    attempt: state.attempt,
     elapsedSeconds: Number.isFinite(elapsedMs) ? Math.max(0, elapsedMs / 1000) : 0,
-    timeScale: input.timeScale,
+    timeScale: at.timeScale,
   });
   switch (decision.next) {
     case 'wait':
@@ -216,7 +210,7 @@ const routeClassification = (
     case 'retry':
       // The run after answers: a new attempt would be a new classification that asks its
       // questions again, the reviewer's answers lost. The row ends `failed` (unbilled) and says so.
-      if (input.inRound) return finalStep(failedResult(c), run);
+      if (state.round_id !== undefined) return finalStep(failedResult(c), run);
       // Spec, rule 4: a failed classification is retried as a new one with a new key;
       // the new attempt waits in the queue for a slot like any row.
       return {
@@ -244,8 +238,8 @@ const routeClassification = (
         ...run,
         outcome: {
           kind: 'requeue',
-          attempt: input.attempt,
-          dispatch: input.dispatch + 1,
+          attempt: state.attempt,
+          dispatch: state.dispatch + 1,
           delay_seconds: RECONCILE_DELAY_SECONDS,
           reason: `${decision.detail}; looked at again in ${RECONCILE_DELAY_SECONDS / 60} min`,
         },
@@ -408,13 +402,10 @@ export const submitRow = async (
   // POST would be safe for 24 hours only; after that the same key would create a second one.
   if (row.classification_id && row.submitted_attempt === state.attempt) {
     const c = await ports.service.getClassification(row.classification_id);
-    return routeClassification(c, {
-      attempt: state.attempt,
-      dispatch: state.dispatch,
+    return routeClassification(c, state, {
       submittedAt: row.submitted_at ?? now.toISOString(),
       now: ports.clock.now(),
       timeScale: config.timeScale,
-      inRound: state.round_id !== undefined,
     });
   }
 
@@ -470,13 +461,10 @@ export const submitRow = async (
   }
   // The replayed classification has moved on (final, pending, or a status we do not know).
   const c = await ports.service.getClassification(id);
-  return routeClassification(c, {
-    attempt: state.attempt,
-    dispatch: state.dispatch,
+  return routeClassification(c, state, {
     submittedAt,
     now: ports.clock.now(),
     timeScale: config.timeScale,
-    inRound: state.round_id !== undefined,
   });
 };
 
@@ -506,13 +494,10 @@ const submitAnswers = async (
     throw new Error(`row ${state.row_key}: not taken by answers round ${roundId}`);
   }
   const follow = async (submittedAt: string): Promise<RowStep> =>
-    routeClassification(await ports.service.getClassification(classificationId), {
-      attempt: state.attempt,
-      dispatch: state.dispatch,
+    routeClassification(await ports.service.getClassification(classificationId), state, {
       submittedAt,
       now: ports.clock.now(),
       timeScale: config.timeScale,
-      inRound: true,
     });
   const notSent = (failure: RowResult): RowStep =>
     finalStep(answersNotSentResult(row.result, failure, classificationId), {
@@ -573,13 +558,10 @@ export const pollRow = async (
   const run = runOf(state);
   const c = await ports.service.getClassification(run.classification_id);
   const now = ports.clock.now();
-  const step = routeClassification(c, {
-    attempt: state.attempt,
-    dispatch: state.dispatch,
+  const step = routeClassification(c, state, {
     submittedAt: run.submitted_at,
     now,
     timeScale: config.timeScale,
-    inRound: state.round_id !== undefined,
   });
   if (step.next === 'wait') {
     // Renewed once a third of the TTL has gone, not on every poll: one write every few
@@ -625,13 +607,10 @@ export const storeRow = async (
   const run = runOf(state);
   const c = await classificationOf(ports, state, run.classification_id);
   if (c.status !== 'resolved') {
-    return routeClassification(c, {
-      attempt: state.attempt,
-      dispatch: state.dispatch,
+    return routeClassification(c, state, {
       submittedAt: run.submitted_at,
       now: ports.clock.now(),
       timeScale: config.timeScale,
-      inRound: state.round_id !== undefined,
     });
   }
   const row = await loadRow(ports.batches, state.batch_id, state.row);
@@ -683,13 +662,10 @@ export const reviewRow = async (
   const c = await classificationOf(ports, state, run.classification_id);
   const now = ports.clock.now();
   if (c.status !== 'pending_data') {
-    return routeClassification(c, {
-      attempt: state.attempt,
-      dispatch: state.dispatch,
+    return routeClassification(c, state, {
       submittedAt: run.submitted_at,
       now,
       timeScale: config.timeScale,
-      inRound: state.round_id !== undefined,
     });
   }
   const row = await loadRow(ports.batches, state.batch_id, state.row);

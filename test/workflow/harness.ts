@@ -250,18 +250,27 @@ export const startHarness = async (options: HarnessOptions = {}) => {
     };
   };
 
+  /** Puts `<folder>/<file>` and the files beside it, and returns the S3 event AWS would send. */
+  const put = (
+    folder: string,
+    fileName: string,
+    bytes: Uint8Array | string,
+    extra: Record<string, Uint8Array | string>,
+    options: { versioned: boolean },
+  ) => {
+    for (const [relative, body] of Object.entries(extra)) objects.set(`${folder}/${relative}`, body);
+    const key = `${folder}/${fileName}`;
+    objects.set(key, bytes);
+    return objectCreated(key, options);
+  };
+
   /** Drops `inbox/<name>/<file>` (and its sheets, options) and returns the S3 event AWS would send. */
   const drop = (
     batchName: string,
     fileName: string,
     bytes: Uint8Array | string,
     extra: Record<string, Uint8Array | string> = {},
-  ) => {
-    for (const [relative, body] of Object.entries(extra)) objects.set(`inbox/${batchName}/${relative}`, body);
-    const key = `inbox/${batchName}/${fileName}`;
-    objects.set(key, bytes);
-    return objectCreated(key, { versioned: false });
-  };
+  ) => put(`inbox/${batchName}`, fileName, bytes, extra, { versioned: false });
 
   /**
    * Drops a filled review file as `answers/<batch-id>/<file>` (and its sheets beside it) and
@@ -273,12 +282,7 @@ export const startHarness = async (options: HarnessOptions = {}) => {
     fileName: string,
     bytes: Uint8Array | string,
     extra: Record<string, Uint8Array | string> = {},
-  ) => {
-    for (const [relative, body] of Object.entries(extra)) objects.set(`answers/${batchId}/${relative}`, body);
-    const key = `answers/${batchId}/${fileName}`;
-    objects.set(key, bytes);
-    return objectCreated(key, { versioned: true });
-  };
+  ) => put(`answers/${batchId}`, fileName, bytes, extra, { versioned: true });
 
   /**
    * A `.waitForTaskToken` Task over await-rows (WaitForRows, WaitForAnswers): its result is what
