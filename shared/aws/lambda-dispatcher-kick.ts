@@ -9,7 +9,8 @@
  * the composition root points at its logger, so a kick that keeps failing is seen.
  */
 import { InvokeCommand, type LambdaClient } from '@aws-sdk/client-lambda';
-import type { DispatcherKick, KickReason } from '../pipeline/ports.js';
+import type { DispatcherKick } from '../pipeline/ports.js';
+import type { KickEvent } from '../pipeline/records.js';
 
 export type LambdaDispatcherKickConfig = {
   client: LambdaClient;
@@ -17,9 +18,6 @@ export type LambdaDispatcherKickConfig = {
   /** Told of each failed kick. @default a one-line warning on the console */
   onError?: (error: { name: string; message: string }) => void;
 };
-
-/** What the dispatcher receives from a kick (the schedule sends its own event). */
-export const kickPayload = (reason: KickReason) => ({ source: 'kick', reason }) as const;
 
 const warnOnConsole = (error: { name: string; message: string }) =>
   console.warn(JSON.stringify({ level: 'WARN', message: 'dispatcher kick failed', error }));
@@ -30,7 +28,8 @@ export const createLambdaDispatcherKick = (config: LambdaDispatcherKickConfig): 
   return {
     kick: async (reason) => {
       try {
-        const Payload = encoder.encode(JSON.stringify(kickPayload(reason)));
+        const event: KickEvent = { source: 'kick', reason };
+        const Payload = encoder.encode(JSON.stringify(event));
         const { StatusCode } = await config.client.send(
           new InvokeCommand({ FunctionName: config.functionName, InvocationType: 'Event', Payload }),
         );

@@ -26,6 +26,7 @@ import {
   type BatchRecord,
   type BatchStop,
   isOutputStatus,
+  KickEvent,
   type RowMessage,
   type RowRecord,
 } from './records.js';
@@ -76,6 +77,19 @@ export const createBalanceMemo = (maxAgeMs: number): BalanceMemo => {
     remember: (now, reading) => {
       kept = { at: now, ...reading };
     },
+  };
+};
+
+/**
+ * How a run goes, from what started it. A kick fills fast: a freed slot's message first, and no
+ * look for leases whose holder died (the schedule's run, every minute, does that; a full scope
+ * makes acquire recover them anyway). Anything else is a full run.
+ */
+export const runOptionsFor = (event: unknown): Pick<DispatchConfig, 'recoverExpired' | 'freedSlot'> => {
+  const kick = KickEvent.safeParse(event);
+  return {
+    recoverExpired: !kick.success,
+    freedSlot: kick.success && kick.data.reason === 'slot_freed',
   };
 };
 

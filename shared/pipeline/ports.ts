@@ -8,6 +8,7 @@ import type {
   BatchRecord,
   BatchStop,
   CachedVerdict,
+  KickReason,
   ReviewItem,
   RowExecutionInput,
   RowMessage,
@@ -145,12 +146,6 @@ export type BatchWaiters = {
 export type BatchEvents = {
   batchCompleted(summary: Record<string, unknown>): Promise<void>;
 };
-
-/**
- * Why a kick: `slot_freed`, a row's classification left in_progress and its lease was released
- * (the dispatcher fills that slot before counting the others); `rows_queued`, new messages wait.
- */
-export type KickReason = 'slot_freed' | 'rows_queued';
 
 /** Asks the dispatcher to fill free slots now (async Lambda invoke); the schedule is the safety net. */
 export type DispatcherKick = { kick(reason: KickReason): Promise<void> };

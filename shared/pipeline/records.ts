@@ -268,6 +268,17 @@ export const RowMessage = z.object({
 });
 export type RowMessage = z.infer<typeof RowMessage>;
 
+/**
+ * Why a kick: `slot_freed`, a row's classification left in_progress and its lease was released
+ * (the dispatcher fills that slot before counting the others); `rows_queued`, new messages wait.
+ */
+export const KickReason = z.enum(['slot_freed', 'rows_queued']);
+export type KickReason = z.infer<typeof KickReason>;
+
+/** What a kick sends the dispatcher; its schedule sends `{ source: 'schedule' }`. */
+export const KickEvent = z.object({ source: z.literal('kick'), reason: KickReason });
+export type KickEvent = z.infer<typeof KickEvent>;
+
 /** Input of one Row workflow execution. The holder is the row attempt, not the execution. */
 export const RowExecutionInput = RowMessage.extend({
   row_key: z.string(),

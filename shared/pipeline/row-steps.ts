@@ -21,10 +21,11 @@ import { z } from 'zod';
 import { problemNameOf, scrubText, TcsError, TcsProblemError, TcsValidationError } from '../tcs/errors.js';
 import { Classification, LIMITS } from '../tcs/schemas.js';
 import { deriveCreationKey, deriveRowKey, sha256Hex } from './keys.js';
-import type { KickReason, PipelinePorts } from './ports.js';
+import type { PipelinePorts } from './ports.js';
 import {
   type BatchStop,
   isOutputStatus,
+  type KickReason,
   type ReviewItem,
   type RowOutcome,
   type RowRecord,

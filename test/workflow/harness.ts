@@ -29,15 +29,10 @@ import { awaitRows } from '../../shared/pipeline/await-rows.js';
 import { dispatchRows } from '../../shared/pipeline/dispatch-rows.js';
 import { finalizeAnswers } from '../../shared/pipeline/finalize-answers.js';
 import { finalizeBatch } from '../../shared/pipeline/finalize-batch.js';
-import type {
-  BatchWaiters,
-  ClassificationService,
-  KickReason,
-  RowWorkflows,
-} from '../../shared/pipeline/ports.js';
+import type { BatchWaiters, ClassificationService, RowWorkflows } from '../../shared/pipeline/ports.js';
 import { prepareAnswers } from '../../shared/pipeline/prepare-answers.js';
 import { prepareBatch } from '../../shared/pipeline/prepare-batch.js';
-import type { RowExecutionInput } from '../../shared/pipeline/records.js';
+import type { KickReason, RowExecutionInput } from '../../shared/pipeline/records.js';
 import {
   completeRow,
   pollRow,

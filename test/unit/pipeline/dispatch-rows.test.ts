@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../../local/sandbox/index.js';
-import { type DispatchConfig, dispatchRows } from '../../../shared/pipeline/dispatch-rows.js';
+import { type DispatchConfig, dispatchRows, runOptionsFor } from '../../../shared/pipeline/dispatch-rows.js';
 import { rowExecutionName, rowHolder } from '../../../shared/pipeline/execution-names.js';
 import { deriveRowKey } from '../../../shared/pipeline/keys.js';
 import type { ClassificationService, RowWorkflows } from '../../../shared/pipeline/ports.js';
@@ -260,6 +260,21 @@ describe('dispatchRows: slots', () => {
   });
 });
 
+describe('runOptionsFor', () => {
+  it('fills a freed slot first on its kick, skips the look for dead holders on any kick, runs fully otherwise', () => {
+    expect(runOptionsFor({ source: 'kick', reason: 'slot_freed' })).toEqual({
+      recoverExpired: false,
+      freedSlot: true,
+    });
+    expect(runOptionsFor({ source: 'kick', reason: 'rows_queued' })).toEqual({
+      recoverExpired: false,
+      freedSlot: false,
+    });
+    for (const other of [{ source: 'schedule' }, null, { source: 'kick', reason: 'whatever' }])
+      expect(runOptionsFor(other)).toEqual({ recoverExpired: true, freedSlot: false });
+  });
+});
+
 describe('dispatchRows: a kick for a freed slot', () => {
   const FREED: DispatchConfig = { ...DISPATCH, freedSlot: true };
 
@@ -446,7 +461,7 @@ describe('dispatchRows: messages', () => {
     await seedBatch(w, 1);
     const { start } = w.workflows;
     const { markSubmitting } = w.batches;
-    let submitDone = () => undefined as void;
+    let submitDone!: () => void;
     const submitted = new Promise<void>((resolve) => {
       submitDone = resolve;
     });
