@@ -96,6 +96,22 @@ export const startS3 = async (dataDir: string, buckets: readonly string[]): Prom
 const sameKeys = (a: readonly KeyElement[] | undefined, b: readonly KeyElement[]): boolean =>
   JSON.stringify(a ?? []) === JSON.stringify(b);
 
+/**
+ * Waits until a new table is ACTIVE. dynalite answers CreateTable with CREATING and flips the
+ * table to ACTIVE in a later turn of its event loop (a LevelDB write), even with
+ * `createTableMs: 0`: a request in between is told the table does not exist.
+ */
+export const waitForActiveTable = async (client: DynamoDBClient, name: string, timeoutMs = 10_000) => {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
+    if (Table?.TableStatus === 'ACTIVE') return;
+    if (Date.now() > deadline)
+      throw new Error(`table ${name} is still ${Table?.TableStatus} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+};
+
 /** Creates each table the template declares, or checks the one an earlier run left. */
 export const ensureTables = async (client: DynamoDBClient, tables: readonly TableSpec[]): Promise<void> => {
   for (const table of tables) {
@@ -133,5 +149,6 @@ export const ensureTables = async (client: DynamoDBClient, tables: readonly Tabl
           : {}),
       }),
     );
+    await waitForActiveTable(client, table.name);
   }
 };

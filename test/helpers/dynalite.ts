@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 // @ts-expect-error dynalite ships no type declarations
 import dynalite from 'dynalite';
+import { waitForActiveTable } from '../../local/runtime/stand-ins.js';
 
 export type LocalDynamo = { client: DynamoDBClient; endpoint: string; close(): Promise<void> };
 
@@ -44,6 +45,7 @@ export const createTable = async (client: DynamoDBClient, name: string, withSort
       ],
     }),
   );
+  await waitForActiveTable(client, name);
 };
 
 export type KeyAttribute = { name: string; type: 'S' | 'N' };
@@ -88,4 +90,5 @@ export const createTableWithKeys = async (
       })),
     }),
   );
+  await waitForActiveTable(client, name);
 };
