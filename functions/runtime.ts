@@ -20,8 +20,8 @@ import {
   createSqsRowQueue,
   loadApiKeyFromSecret,
 } from '../shared/aws/index.js';
-import type { PipelinePorts } from '../shared/pipeline/ports.js';
-import { createDynamoSlotLeases } from '../shared/pipeline/slot-leases.js';
+import type { PipelinePorts } from '../shared/pipeline/core/ports.js';
+import { createDynamoSlotLeases } from '../shared/pipeline/dispatch/slot-leases.js';
 import { createTcsClient, type TcsClient } from '../shared/tcs/client.js';
 
 export const logger = new Logger({

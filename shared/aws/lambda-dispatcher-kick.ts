@@ -9,8 +9,8 @@
  * the composition root points at its logger, so a kick that keeps failing is seen.
  */
 import { InvokeCommand, type LambdaClient } from '@aws-sdk/client-lambda';
-import type { DispatcherKick } from '../pipeline/ports.js';
-import type { KickEvent } from '../pipeline/records.js';
+import type { DispatcherKick } from '../pipeline/core/ports.js';
+import type { KickEvent } from '../pipeline/core/records.js';
 
 export type LambdaDispatcherKickConfig = {
   client: LambdaClient;

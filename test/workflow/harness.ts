@@ -25,14 +25,14 @@ import { ExecutionError, StateMachine, type StateMachineDefinition } from 'aws-l
 import { buildApp } from '../../infra/app.js';
 import { type AslDefinition, renderStateMachineDefinitions } from '../../infra/definitions.js';
 import { type Sandbox, startSandbox } from '../../local/sandbox/index.js';
-import { awaitRows } from '../../shared/pipeline/await-rows.js';
-import { dispatchRows } from '../../shared/pipeline/dispatch-rows.js';
-import { finalizeAnswers } from '../../shared/pipeline/finalize-answers.js';
-import { finalizeBatch } from '../../shared/pipeline/finalize-batch.js';
-import type { BatchWaiters, ClassificationService, RowWorkflows } from '../../shared/pipeline/ports.js';
-import { prepareAnswers } from '../../shared/pipeline/prepare-answers.js';
-import { prepareBatch } from '../../shared/pipeline/prepare-batch.js';
-import type { KickReason, RowExecutionInput } from '../../shared/pipeline/records.js';
+import { finalizeAnswers } from '../../shared/pipeline/answers/finalize-answers.js';
+import { prepareAnswers } from '../../shared/pipeline/answers/prepare-answers.js';
+import { awaitRows } from '../../shared/pipeline/batch/await-rows.js';
+import { finalizeBatch } from '../../shared/pipeline/batch/finalize-batch.js';
+import { prepareBatch } from '../../shared/pipeline/batch/prepare-batch.js';
+import type { BatchWaiters, ClassificationService, RowWorkflows } from '../../shared/pipeline/core/ports.js';
+import type { KickReason, RowExecutionInput } from '../../shared/pipeline/core/records.js';
+import { dispatchRows } from '../../shared/pipeline/dispatch/dispatch-rows.js';
 import {
   completeRow,
   pollRow,
@@ -41,7 +41,7 @@ import {
   rowExecutionEnded,
   storeRow,
   submitRow,
-} from '../../shared/pipeline/row-steps.js';
+} from '../../shared/pipeline/row/row-steps.js';
 import { createTcsClient } from '../../shared/tcs/client.js';
 import {
   countingKick,

@@ -1,0 +1,63 @@
+/**
+ * Which S3 object starts an answers round (issue 6), and its identity, from EventBridge's
+ * "Object Created" event: the filled review.csv dropped into `answers/<batch-id>/`.
+ *
+ *   answers/<batch-id>/<file>.csv|.xlsx ──▶ batch id (the folder), round id, source
+ *
+ * Only a file exactly one folder below `answers/` is an answers file: sheets named by its
+ * `sheet` column sit beside it or deeper, and are read by the round, they do not start one.
+ *
+ * Round id: `<batch-id>~<hash of bucket, key as the event gave it, version or ETag>`. As for a
+ * batch (batch-source.ts), the key is hashed exactly as the event spelt it, so every delivery of
+ * one event, and FinalizeAnswers reading the same event, derive the same round without I/O. The
+ * same file dropped again is a new object version: a new round, in which every row comes out
+ * `already_answered`.
+ */
+import { z } from 'zod';
+import { droppedFileFromEvent, droppedSourceForKey, parseDroppedFileKey } from '../batch/batch-source.js';
+import { shortDigest } from '../core/keys.js';
+import type { BatchSource } from '../core/records.js';
+
+export type AnswersSourceFromEvent = { batchId: string; roundId: string; source: BatchSource };
+
+/** The answers folder of a batch: the answers file and the sheets it names live here. */
+export const answersFolder = (batchId: string): string => `answers/${batchId}/`;
+
+/** `answers/<batch-id>/<file>.csv|.xlsx` → its parts; null for any other key (batch-source.ts). */
+export const parseAnswersKey = (
+  key: string,
+): { batchId: string; folder: string; fileName: string } | null => {
+  const parsed = parseDroppedFileKey('answers', key);
+  return parsed && { batchId: parsed.folderName, folder: parsed.folder, fileName: parsed.fileName };
+};
+
+export const deriveRoundId = (
+  batchId: string,
+  identity: { bucket: string; key: string; versionOrEtag: string },
+): string =>
+  `${batchId}~${shortDigest(JSON.stringify([identity.bucket, identity.key, identity.versionOrEtag]))}`;
+
+/** The source record for one spelling of the key, or null when that spelling is no answers file. */
+export const answersSourceForKey = (
+  key: string,
+  identity: { bucket: string; version_or_etag: string },
+): BatchSource | null => droppedSourceForKey('answers', key, identity);
+
+export const answersSourceFromEvent = (event: unknown): AnswersSourceFromEvent | null => {
+  const found = droppedFileFromEvent('answers', event);
+  if (!found) return null;
+  const { source, folderName: batchId, identity } = found;
+  return { batchId, roundId: deriveRoundId(batchId, identity), source };
+};
+
+const RequesterDetail = z.object({ detail: z.object({ requester: z.string().min(1).optional() }) });
+
+/**
+ * Who dropped the file, as S3 reports it (`detail.requester`: an account id or a service
+ * principal), or null. Recorded on the review items as who answered, when the caller knows no
+ * better (a person's name from the CLI).
+ */
+export const requesterFromEvent = (event: unknown): string | null => {
+  const parsed = RequesterDetail.safeParse(event);
+  return parsed.success ? (parsed.data.detail.requester ?? null) : null;
+};

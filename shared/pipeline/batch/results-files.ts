@@ -1,0 +1,283 @@
+/**
+ * The batch's output files, built from records. Pure: Finalize writes them, and the review
+ * round (issue 6) rebuilds them when answered rows finish.
+ *
+ *   results.csv   every input row, input order: the input's cells as read, then RESULT_COLUMNS
+ *   review.csv    the pending_data rows with their questions and empty answer columns
+ *   summary.json  counts, money, timings, problems; also the detail of the Batch Completed event
+ */
+import { z } from 'zod';
+import { type Delimiter, formatNcm, writeCsv } from '../../spreadsheet/index.js';
+import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';
+import type { ObjectStore } from '../core/ports.js';
+import {
+  BatchOptions,
+  type BatchRecord,
+  BatchSource,
+  BatchState,
+  BatchStop,
+  isOutputStatus,
+  OUTPUT_STATUSES,
+  type OutputStatus,
+  RESULT_COLUMNS,
+  type ReviewItem,
+  type RowRecord,
+  type RowResult,
+} from '../core/records.js';
+
+export const OUTPUT_FILES = {
+  results: 'results.csv',
+  review: 'review.csv',
+  summary: 'summary.json',
+  pdfs: 'pdfs/',
+} as const;
+
+export const outboxKey = (batchId: string, name: string): string => `outbox/${batchId}/${name}`;
+
+export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
+
+/**
+ * A batch's outputs in its outbox, as Finalize and FinalizeAnswers write them: results.csv,
+ * review.csv, then summary.json, last, so a summary in the outbox means the others are there.
+ */
+export const writeOutboxFiles = async (
+  objects: Pick<ObjectStore, 'put'>,
+  batchId: string,
+  files: { results: Uint8Array; review: Uint8Array; summary: unknown },
+): Promise<void> => {
+  await objects.put(outboxKey(batchId, OUTPUT_FILES.results), files.results, CSV_CONTENT_TYPE);
+  await objects.put(outboxKey(batchId, OUTPUT_FILES.review), files.review, CSV_CONTENT_TYPE);
+  await objects.put(
+    outboxKey(batchId, OUTPUT_FILES.summary),
+    JSON.stringify(files.summary, null, 2),
+    'application/json',
+  );
+};
+
+/** A row's output columns; a row that somehow has none yet reads as its status alone. */
+export const resultOf = (row: Pick<RowRecord, 'status' | 'result'>): RowResult =>
+  row.result ?? { status: isOutputStatus(row.status) ? row.status : 'error' };
+
+// ---------------------------------------------------------------------------
+// results.csv
+// ---------------------------------------------------------------------------
+
+/** The NCM columns as text Excel keeps (`0901.21.00`); already dotted values pass unchanged. */
+const NCM_COLUMNS: ReadonlySet<string> = new Set(['ncm', 'sim_code']);
+
+const resultCell = (row: RowRecord, result: RowResult, column: (typeof RESULT_COLUMNS)[number]): string => {
+  if (column === 'row') return String(row.row);
+  if (column === 'status') return result.status;
+  const value = result[column] ?? '';
+  return NCM_COLUMNS.has(column) ? formatNcm(value) : value;
+};
+
+/**
+ * One record per row, in row order. The input's header and cells come first as they were read.
+ * A row longer than the header kept its extra cells (spreadsheet core); the header gets as many
+ * unnamed columns so the result columns stay aligned for every row. When an input header has
+ * the same name as a result column (a re-uploaded results.csv has `status`), both are kept: the
+ * input's column is the user's data, ours comes after it, and their positions tell them apart.
+ */
+export const buildResultsCsv = (
+  batch: Pick<BatchRecord, 'header' | 'delimiter'>,
+  rows: readonly RowRecord[],
+): Buffer => {
+  const sorted = [...rows].sort((a, b) => a.row - b.row);
+  const width = Math.max(batch.header.length, ...sorted.map((row) => row.cells.length));
+  const header = [...batch.header, ...Array<string>(width - batch.header.length).fill(''), ...RESULT_COLUMNS];
+  const records = sorted.map((row) => {
+    const result = resultOf(row);
+    const cells = [...row.cells, ...Array<string>(width - row.cells.length).fill('')];
+    return [...cells, ...RESULT_COLUMNS.map((column) => resultCell(row, result, column))];
+  });
+  return writeCsv(header, records, { delimiter: batch.delimiter });
+};
+
+// ---------------------------------------------------------------------------
+// review.csv
+// ---------------------------------------------------------------------------
+
+/** Review items still waiting for answers whose row is still `pending_data`, in row order. */
+export const pendingReviewItems = (
+  items: readonly ReviewItem[],
+  rows: readonly Pick<RowRecord, 'row' | 'status'>[],
+): ReviewItem[] => {
+  const pendingRows = new Set(rows.filter((row) => row.status === 'pending_data').map((row) => row.row));
+  return items
+    .filter((item) => item.state === 'pending' && pendingRows.has(item.row))
+    .sort((a, b) => a.row - b.row);
+};
+
+export const REVIEW_LEADING_COLUMNS = [
+  'row',
+  'sku',
+  'external_reference',
+  'description',
+  'classification_id',
+  'provisional_ncm',
+  'provisional_confidence',
+] as const;
+export const REVIEW_TRAILING_COLUMNS = ['sheet', 'abandons_at'] as const;
+
+export const reviewQuestionColumns = (n: number): string[] => [
+  `question_${n}_id`,
+  `question_${n}_text`,
+  `question_${n}_options`,
+  `answer_${n}`,
+];
+
+/** Answers filled in by a program rather than a person (`npm run review -- answer`): by question id. */
+export type FilledAnswers = ReadonlyMap<string, { answers: ReadonlyMap<string, string>; sheet?: string }>;
+
+/**
+ * Issue 6's layout: as many question groups as the item with the most questions; answers empty,
+ * unless `filled` gives some (the file a person would have sent, made for them).
+ */
+export const buildReviewCsv = (
+  items: readonly ReviewItem[],
+  delimiter: Delimiter = ',',
+  filled: FilledAnswers = new Map(),
+): Buffer => {
+  const sorted = [...items].sort((a, b) => a.row - b.row);
+  const groups = Math.max(0, ...sorted.map((item) => item.questions.length));
+  const header = [
+    ...REVIEW_LEADING_COLUMNS,
+    ...Array.from({ length: groups }, (_, i) => reviewQuestionColumns(i + 1)).flat(),
+    ...REVIEW_TRAILING_COLUMNS,
+  ];
+  const records = sorted.map((item) => reviewRecord(item, groups, filled.get(item.classification_id)));
+  return writeCsv(header, records, { delimiter });
+};
+
+const reviewRecord = (
+  item: ReviewItem,
+  groups: number,
+  filled: { answers: ReadonlyMap<string, string>; sheet?: string } | undefined,
+): string[] => [
+  String(item.row),
+  item.sku ?? '',
+  item.external_reference ?? '',
+  item.description ?? '',
+  item.classification_id,
+  item.provisional_ncm ? formatNcm(item.provisional_ncm) : '',
+  item.provisional_confidence === null ? '' : String(item.provisional_confidence),
+  ...Array.from({ length: groups }, (_, i) => {
+    const question = item.questions[i];
+    if (!question) return ['', '', '', ''];
+    return [question.id, question.text, question.options.join('|'), filled?.answers.get(question.id) ?? ''];
+  }).flat(),
+  filled?.sheet ?? '',
+  item.abandons_at,
+];
+
+// ---------------------------------------------------------------------------
+// summary.json
+// ---------------------------------------------------------------------------
+
+export const BatchSummary = z.object({
+  batch_id: z.string(),
+  name: z.string().nullable(),
+  source: BatchSource.pick({ bucket: true, key: true, version_or_etag: true }).nullable(),
+  state: BatchState,
+  rows_total: z.number().int().min(0),
+  rows_dispatched: z.number().int().min(0),
+  /** Every output status, zeros included, so dashboards need no defaults. */
+  by_status: z.record(z.enum(OUTPUT_STATUSES), z.number().int().min(0)),
+  /** Sum of the rows' `cost_usd`: what the service billed for this batch. */
+  billed_usd: z.number(),
+  /** Reused rows × the price of a resolved classification: what reuse did not spend. */
+  saved_usd: z.number(),
+  /** Rows whose verdict differs from the NCM the ERP declared (`current_ncm_matches` = `no`). */
+  current_ncm_mismatches: z.number().int().min(0),
+  started_at: z.string().nullable(),
+  finished_at: z.string(),
+  problems: z.array(z.string()),
+  stop: BatchStop.nullable(),
+  options: BatchOptions.nullable(),
+  outputs: z.object({ results: z.string(), review: z.string(), summary: z.string(), pdfs: z.string() }),
+});
+export type BatchSummary = z.infer<typeof BatchSummary>;
+
+const cents = (usd: number): number => Math.round(usd * 100) / 100;
+
+export const countByStatus = (rows: readonly Pick<RowRecord, 'status' | 'result'>[]) => {
+  const counts = Object.fromEntries(OUTPUT_STATUSES.map((status) => [status, 0])) as Record<
+    OutputStatus,
+    number
+  >;
+  for (const row of rows) counts[resultOf(row).status] += 1;
+  return counts;
+};
+
+/** `no` is what the row side and reuse write; `false` is accepted so a variant spelling still counts. */
+const isMismatch = (value: string | undefined): boolean => value === 'no' || value === 'false';
+
+/**
+ * Built from named fields only: the batch record also holds the Batch workflow's task token,
+ * a secret that must never reach a file or an event.
+ */
+export const buildSummary = (
+  batch: Pick<
+    BatchRecord,
+    'batch_id' | 'name' | 'source' | 'state' | 'rows_dispatched' | 'stop' | 'problems'
+  > &
+    Partial<Pick<BatchRecord, 'started_at' | 'finished_at' | 'options'>>,
+  rows: readonly RowRecord[],
+  now: Date,
+): BatchSummary => {
+  const results = rows.map(resultOf);
+  const billed = results.reduce((sum, result) => {
+    const cost = Number(result.cost_usd ?? 0);
+    return Number.isFinite(cost) ? sum + cost : sum;
+  }, 0);
+  const reused = results.filter((result) => result.status === 'reused').length;
+  return {
+    batch_id: batch.batch_id,
+    name: batch.name,
+    source: {
+      bucket: batch.source.bucket,
+      key: batch.source.key,
+      version_or_etag: batch.source.version_or_etag,
+    },
+    state: batch.state,
+    rows_total: rows.length,
+    rows_dispatched: batch.rows_dispatched,
+    by_status: countByStatus(rows),
+    billed_usd: cents(billed),
+    saved_usd: cents(reused * PRICE_PER_RESOLVED_USD),
+    current_ncm_mismatches: results.filter((result) => isMismatch(result.current_ncm_matches)).length,
+    started_at: batch.started_at ?? null,
+    finished_at: batch.finished_at ?? now.toISOString(),
+    problems: [...batch.problems],
+    stop: batch.stop ?? null,
+    options: batch.options ?? null,
+    outputs: { ...OUTPUT_FILES },
+  };
+};
+
+/** summary.json of a batch that has no record (Prepare failed before creating it). */
+export const buildOrphanSummary = (input: {
+  batch_id: string;
+  name: string | null;
+  source: Pick<BatchSource, 'bucket' | 'key' | 'version_or_etag'> | null;
+  problems: readonly string[];
+  now: Date;
+}): BatchSummary => ({
+  batch_id: input.batch_id,
+  name: input.name,
+  source: input.source,
+  state: 'failed',
+  rows_total: 0,
+  rows_dispatched: 0,
+  by_status: countByStatus([]),
+  billed_usd: 0,
+  saved_usd: 0,
+  current_ncm_mismatches: 0,
+  started_at: null,
+  finished_at: input.now.toISOString(),
+  problems: [...input.problems],
+  stop: null,
+  options: null,
+  outputs: { ...OUTPUT_FILES },
+});

@@ -1,0 +1,103 @@
+/**
+ * Nightly runs cost only what changed (architecture, property 9). Pure.
+ *
+ *   row ──▶ product key  `sku:<sku>`, else `h:<fingerprint>`   (which product)
+ *       ──▶ fingerprint  hash of operation, country, description, sheet bytes (what decides the verdict)
+ *
+ * A cached verdict is reused when the batch allows it (`reclassify: changed`), the product's
+ * fingerprint is unchanged and the verdict is recent enough. The SKU keys the product so a
+ * changed description of the same SKU is seen as a change, not as a new product.
+ */
+import { createHash } from 'node:crypto';
+import type { ProductRow } from '../../spreadsheet/schemas.js';
+import type { BatchOptions, CachedVerdict, RowResult } from '../core/records.js';
+import { currentNcmMatches } from '../core/row-results.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export type ProductIdentity = {
+  product_key: string;
+  fingerprint: string;
+};
+
+/**
+ * Hash of what decides the verdict. The sheet enters by its bytes' sha256, never by its path:
+ * a renamed sheet is the same product, a re-exported one with new contents is not.
+ */
+export const productFingerprint = (
+  product: Pick<ProductRow, 'operation' | 'country' | 'description'>,
+  sheetSha256: string | null,
+): string =>
+  createHash('sha256')
+    .update(
+      JSON.stringify([
+        'v1',
+        product.operation,
+        product.country,
+        product.description ?? null,
+        sheetSha256 ?? null,
+      ]),
+      'utf8',
+    )
+    .digest('hex');
+
+export const productIdentity = (
+  product: Pick<ProductRow, 'operation' | 'country' | 'description' | 'sku'>,
+  sheetSha256: string | null,
+): ProductIdentity => {
+  const fingerprint = productFingerprint(product, sheetSha256);
+  return { product_key: product.sku ? `sku:${product.sku}` : `h:${fingerprint}`, fingerprint };
+};
+
+/** The cached verdict this row may reuse, or null (and why not, for tests and logs). */
+export const reusableVerdict = (input: {
+  options: Pick<BatchOptions, 'reclassify' | 'reuse_max_age_days'>;
+  identity: ProductIdentity;
+  cached: CachedVerdict | undefined;
+  now: Date;
+}):
+  | { verdict: CachedVerdict }
+  | { verdict: null; why: 'reclassify_all' | 'not_cached' | 'changed' | 'too_old' } => {
+  const { options, identity, cached, now } = input;
+  if (options.reclassify === 'all') return { verdict: null, why: 'reclassify_all' };
+  if (!cached) return { verdict: null, why: 'not_cached' };
+  if (cached.fingerprint !== identity.fingerprint) return { verdict: null, why: 'changed' };
+  const ageMs = now.getTime() - Date.parse(cached.resolved_at);
+  if (!(ageMs <= options.reuse_max_age_days * DAY_MS)) return { verdict: null, why: 'too_old' };
+  return { verdict: cached };
+};
+
+/** The cached verdict's NCM as 8 digits (results hold it dotted, `0901.21.00`), or null. */
+const verdictNcmDigits = (result: RowResult): string | null => {
+  const digits = (result.ncm ?? '').replace(/\D/g, '');
+  return digits.length === 8 ? digits : null;
+};
+
+/**
+ * The result of a row that reuses a verdict: the cached columns, at no cost, with this row's
+ * own comparison with its declared NCM.
+ *
+ * `verdict_pdf` holds the cached PDF's full object key (`outbox/<earlier batch>/pdfs/…`) until
+ * Finalize copies it into this batch's `pdfs/` and rewrites it to the relative name: Finalize
+ * has no cache port, and RowResult is a fixed set of columns, so the row carries the key.
+ * `isPendingPdfCopy` tells the two apart.
+ */
+export const reusedResult = (
+  verdict: CachedVerdict,
+  product: Pick<ProductRow, 'current_ncm'>,
+): RowResult => ({
+  ...verdict.result,
+  status: 'reused',
+  detail:
+    `Unchanged since the verdict of ${verdict.resolved_at.slice(0, 10)} (batch ${verdict.batch_id}); ` +
+    'reused without a new classification.',
+  classification_id: verdict.classification_id,
+  cost_usd: '0.00',
+  // This row's own declared NCM against the verdict, the same rule as a resolved row's.
+  current_ncm_matches: currentNcmMatches(product.current_ncm, verdictNcmDigits(verdict.result)),
+  verdict_pdf: verdict.pdf_key ?? '',
+});
+
+/** Relative names written to results.csv start with `pdfs/`; anything else is a source key to copy. */
+export const isPendingPdfCopy = (result: RowResult | undefined): boolean =>
+  result?.status === 'reused' && !!result.verdict_pdf && !result.verdict_pdf.startsWith('pdfs/');

@@ -1,0 +1,81 @@
+/**
+ * Checking the technical sheets a file names, in the bucket, before anything is sent: a batch's
+ * sheets (prepare-batch.ts, `inbox/<name>/`) and the new sheets an answers file names
+ * (prepare-answers.ts, `answers/<batch-id>/`). Each path is checked once (several rows often
+ * share one sheet): present, at most the service's size, a PDF by its content.
+ */
+import { posix } from 'node:path';
+import { LIMITS } from '../../tcs/schemas.js';
+import { sha256Hex } from '../core/keys.js';
+import type { ObjectStore } from '../core/ports.js';
+import type { SheetRef } from '../core/records.js';
+
+export type SheetProblem = {
+  reason: 'sheet_not_found' | 'sheet_too_large' | 'sheet_not_pdf';
+  /** Follows the sheet's path in a sentence: `"fichas/a.pdf" was not found in …`. */
+  why: string;
+};
+export type SheetCheck = { sheet: SheetRef } | SheetProblem;
+
+const PDF_MAGIC = '%PDF-';
+const megabytes = (bytes: number): string => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+
+/** Windows and macOS file systems ignore case and Unicode form; S3 does not. Compare as they do. */
+const looseKey = (key: string): string => key.normalize('NFC').toLowerCase();
+
+/**
+ * A checker of paths relative to `folder`. A path that differs from the object only in case or
+ * Unicode form (`Fichas/Café.PDF` for `fichas/café.pdf`, written on Windows or macOS where both
+ * open the same file) finds it when it is the only match. `folderName` is how a missing sheet's
+ * message names the folder.
+ */
+export const sheetChecker = (objects: ObjectStore, folder: string, folderName = folder) => {
+  const checks = new Map<string, Promise<SheetCheck>>();
+  let folderKeys: Promise<Map<string, string[]>> | null = null;
+  const keysByLooseKey = () => {
+    folderKeys ??= objects.list(folder).then((keys) => {
+      const index = new Map<string, string[]>();
+      for (const key of keys) index.set(looseKey(key), [...(index.get(looseKey(key)) ?? []), key]);
+      return index;
+    });
+    return folderKeys;
+  };
+  const notFound: SheetProblem = { reason: 'sheet_not_found', why: `was not found in ${folderName}` };
+
+  const check = async (relativePath: string): Promise<SheetCheck> => {
+    let key = `${folder}${relativePath}`;
+    let head = await objects.head(key);
+    if (!head) {
+      const [only, ...others] = (await keysByLooseKey()).get(looseKey(key)) ?? [];
+      if (only && others.length === 0) {
+        key = only;
+        head = await objects.head(key);
+      }
+    }
+    if (!head) return notFound;
+    if (head.size > LIMITS.sheetMaxBytes) {
+      return {
+        reason: 'sheet_too_large',
+        why: `is ${megabytes(head.size)}; the service accepts technical sheets up to ${megabytes(LIMITS.sheetMaxBytes)}`,
+      };
+    }
+    const prefix = await objects.getPrefix(key, PDF_MAGIC.length);
+    if (!prefix || new TextDecoder('latin1').decode(prefix) !== PDF_MAGIC) {
+      return { reason: 'sheet_not_pdf', why: 'is not a PDF file (its content does not start with "%PDF-")' };
+    }
+    const bytes = await objects.getBytes(key);
+    if (!bytes) return notFound;
+    return {
+      sheet: { key, sha256: sha256Hex(bytes), size: bytes.byteLength, file_name: posix.basename(key) },
+    };
+  };
+
+  return (relativePath: string): Promise<SheetCheck> => {
+    let pending = checks.get(relativePath);
+    if (!pending) {
+      pending = check(relativePath);
+      checks.set(relativePath, pending);
+    }
+    return pending;
+  };
+};

@@ -1,0 +1,169 @@
+/**
+ * The small ports the use cases depend on (architecture, property 8). Lambda handlers wire
+ * them to AWS (`shared/aws/`), the local runtime to its loopback stand-ins, unit tests to the
+ * in-memory versions in `test/helpers/memory-ports.ts`. A use case never imports an SDK.
+ */
+import type { TcsClient } from '../../tcs/client.js';
+import type { SlotLeases } from '../dispatch/slot-leases.js';
+import type {
+  BatchRecord,
+  BatchStop,
+  CachedVerdict,
+  KickReason,
+  ReviewItem,
+  RowExecutionInput,
+  RowMessage,
+  RowRecord,
+} from './records.js';
+
+export type Clock = { now(): Date };
+
+/** The calls of the service the pipeline makes. */
+export type ClassificationService = Pick<
+  TcsClient,
+  | 'createClassification'
+  | 'answerQuestions'
+  | 'getClassification'
+  | 'listClassifications'
+  | 'downloadVerdictPdf'
+  | 'uploadSheet'
+  | 'getBalance'
+  | 'listCountries'
+>;
+
+export type ObjectHead = { size: number; etag: string; versionId: string | null };
+
+/** The bucket: `inbox/` (input files, sheets, batch.json) and `outbox/` (results). */
+export type ObjectStore = {
+  /** Null when there is no such object. */
+  head(key: string): Promise<ObjectHead | null>;
+  /** Null when there is no such object. */
+  getBytes(key: string): Promise<Uint8Array | null>;
+  /** First `length` bytes, to sniff a file's type without reading it all; null when absent. */
+  getPrefix(key: string, length: number): Promise<Uint8Array | null>;
+  put(key: string, body: Uint8Array | string | NodeJS.ReadableStream, contentType: string): Promise<void>;
+  copy(fromKey: string, toKey: string): Promise<void>;
+  /** Keys under a prefix, in key order. */
+  list(prefix: string): Promise<string[]>;
+};
+
+export type ReceivedRow = {
+  message: RowMessage;
+  /** Opaque handle to delete or release the message. */
+  receipt: string;
+  receiveCount: number;
+};
+
+/** The rows queue (SQS): rows wait here for a slot, never in Step Functions (property 3). */
+export type RowQueue = {
+  send(messages: readonly { message: RowMessage; delaySeconds?: number }[]): Promise<void>;
+  /** Up to `max` (1..10) visible messages, without waiting; malformed bodies are not returned. */
+  receive(max: number): Promise<ReceivedRow[]>;
+  delete(receipt: string): Promise<void>;
+};
+
+/** Why a row is counted finished: the batch learns when its last row is done. */
+export type RowDoneResult = {
+  /** Every dispatched row of the batch has finished. */
+  batchComplete: boolean;
+  /** Present when the batch is complete and its workflow is waiting. A secret. */
+  taskToken: string | null;
+};
+
+/** The batch table: one batch record, its row records and its completion shards. */
+export type BatchStore = {
+  /** Conditional create. `exists` carries the record already there (a duplicate or a retried Prepare). */
+  createBatch(record: BatchRecord): Promise<{ created: true } | { created: false; existing: BatchRecord }>;
+  getBatch(batchId: string): Promise<BatchRecord | null>;
+  /** SET the given top-level fields. Never touches `complete_shards` or `task_token`. */
+  updateBatch(
+    batchId: string,
+    patch: Partial<Omit<BatchRecord, 'batch_id' | 'complete_shards' | 'task_token'>>,
+  ): Promise<void>;
+  /** Sets `stop` only if the batch has none yet: the first stop is the one reported. Returns the stop in force. */
+  recordStop(batchId: string, stop: BatchStop): Promise<BatchStop>;
+  /** Writes (overwrites) row records, 25 per BatchWrite. */
+  putRows(rows: readonly RowRecord[]): Promise<void>;
+  getRow(batchId: string, row: number): Promise<RowRecord | null>;
+  /**
+   * SET fields of a row. With `onlyIfNotFinal`, does nothing (returns false) when the row
+   * already has an output status: a late or repeated step must not overwrite a final result.
+   */
+  updateRow(
+    batchId: string,
+    row: number,
+    patch: Partial<Omit<RowRecord, 'batch_id' | 'row'>>,
+    options?: { onlyIfNotFinal?: boolean },
+  ): Promise<boolean>;
+  /**
+   * Sets the row `submitting` (and `updated_at`) only while it still waits under this message:
+   * `queued` or `submitting`, at this attempt and dispatch. False when it did not apply (a later
+   * step of the row got there first, or the row is final).
+   */
+  markSubmitting(
+    batchId: string,
+    row: number,
+    dispatched: { attempt: number; dispatch: number },
+    at: string,
+  ): Promise<boolean>;
+  /** Every row of the batch in row order (paged Query). */
+  listRows(batchId: string): AsyncIterable<RowRecord>;
+  /** Creates the completion shards with how many dispatched rows each must see finish. */
+  putCompletionShards(batchId: string, expected: ReadonlyMap<number, number>): Promise<void>;
+  /** Idempotent: counts `row` as finished (a number-set ADD), and the batch when it was the last. */
+  markRowDone(batchId: string, row: number): Promise<RowDoneResult>;
+  /** Stores the Batch workflow's task token; tells whether the rows had already all finished. */
+  registerWaiter(batchId: string, taskToken: string): Promise<RowDoneResult>;
+};
+
+export type ReviewStore = {
+  put(item: ReviewItem): Promise<void>;
+  get(classificationId: string): Promise<ReviewItem | null>;
+  listByBatch(batchId: string): Promise<ReviewItem[]>;
+  /** Every item still waiting for answers, across batches (the daily sweep; a Scan on AWS). */
+  listPending(): Promise<ReviewItem[]>;
+  update(classificationId: string, patch: Partial<Omit<ReviewItem, 'classification_id'>>): Promise<void>;
+};
+
+export type ProductCache = {
+  /** The cached verdicts among `productKeys` (any count; the adapter pages). */
+  getMany(productKeys: readonly string[]): Promise<Map<string, CachedVerdict>>;
+  put(verdict: CachedVerdict): Promise<void>;
+};
+
+/** Step Functions: start a Row workflow execution; the name makes a repeated start a no-op. */
+export type RowWorkflows = {
+  start(name: string, input: RowExecutionInput): Promise<'started' | 'already_started'>;
+};
+
+/** Step Functions task tokens: wakes the Batch workflow's WaitForRows. */
+export type BatchWaiters = {
+  /** Ignores a token that is no longer waiting (already woken, timed out): waking is idempotent. */
+  wake(taskToken: string, output: { batch_id: string }): Promise<void>;
+};
+
+/** EventBridge: tells the world a batch completed. */
+export type BatchEvents = {
+  batchCompleted(summary: Record<string, unknown>): Promise<void>;
+};
+
+/** Asks the dispatcher to fill free slots now (async Lambda invoke); the schedule is the safety net. */
+export type DispatcherKick = { kick(reason: KickReason): Promise<void> };
+
+export type { SlotLeases };
+
+/** The ports of the whole pipeline; each handler wires only the ones it uses. */
+export type PipelinePorts = {
+  clock: Clock;
+  service: ClassificationService;
+  objects: ObjectStore;
+  queue: RowQueue;
+  batches: BatchStore;
+  reviews: ReviewStore;
+  cache: ProductCache;
+  leases: SlotLeases;
+  workflows: RowWorkflows;
+  waiters: BatchWaiters;
+  events: BatchEvents;
+  kick: DispatcherKick;
+};

@@ -1,0 +1,347 @@
+/**
+ * The pipeline's records, as zod schemas: what sits in DynamoDB, in SQS messages and in the
+ * Row workflow's state. The schema is the type; every record crossing a process boundary
+ * (a table, a queue, a state machine) is parsed on the way in.
+ *
+ *   batch record ──1:n── row records ──1:1── (review item while pending_data)
+ *        │                    └── product key ──▶ product cache (last resolved verdict)
+ *        └── completion shards: which dispatched rows have finished, 1,000 rows per shard
+ */
+import { z } from 'zod';
+import { ProductRow, RowRejection, SpreadsheetFormat } from '../../spreadsheet/schemas.js';
+import { ClassificationId, CountryCode, Operation, Question } from '../../tcs/schemas.js';
+
+// ---------------------------------------------------------------------------
+// batch.json: per-batch defaults and policy
+// ---------------------------------------------------------------------------
+
+export const BatchOptions = z
+  .object({
+    /** For rows whose operation cell is empty. */
+    operation: Operation.optional(),
+    /** For rows whose country cell is empty. */
+    country: CountryCode.optional(),
+    /** `changed` reuses a recent verdict of an unchanged product; `all` classifies every row again. */
+    reclassify: z.enum(['changed', 'all']).default('changed'),
+    reuse_max_age_days: z.number().int().min(0).max(3650).default(30),
+    /** Budget in USD: rows past it are `not_submitted` (`budget_exceeded`). Absent: no budget. */
+    max_usd: z.number().min(0).optional(),
+  })
+  .strict();
+export type BatchOptions = z.infer<typeof BatchOptions>;
+
+// ---------------------------------------------------------------------------
+// Output statuses and result columns
+// ---------------------------------------------------------------------------
+
+/** Every row ends in exactly one of these (architecture, property 7). */
+export const OUTPUT_STATUSES = [
+  'resolved',
+  'pending_data',
+  'failed',
+  'abandoned',
+  'rejected',
+  'reused',
+  'not_submitted',
+  'error',
+] as const;
+export const OutputStatus = z.enum(OUTPUT_STATUSES);
+export type OutputStatus = z.infer<typeof OutputStatus>;
+
+/** While a row is on its way: queued in SQS, then held by a Row workflow. */
+export const WORKING_STATUSES = ['queued', 'submitting', 'in_progress'] as const;
+export const RowStatus = z.enum([...WORKING_STATUSES, ...OUTPUT_STATUSES]);
+export type RowStatus = z.infer<typeof RowStatus>;
+
+export const isOutputStatus = (status: RowStatus): status is OutputStatus =>
+  (OUTPUT_STATUSES as readonly string[]).includes(status);
+
+/**
+ * Columns `results.csv` appends after the input's own columns, in this order, by these names
+ * (issue 4, output contract). Every value is text exactly as written to the CSV.
+ */
+export const RESULT_COLUMNS = [
+  'row',
+  'status',
+  'reason',
+  'detail',
+  'classification_id',
+  'app_url',
+  'title',
+  'ncm',
+  'ncm_description',
+  'sim_code',
+  'confidence',
+  'confidence_band',
+  'alternatives',
+  'import_duty_applicable',
+  'duty_kind',
+  'statistical_rate',
+  'aec',
+  'export_duty',
+  'export_refund',
+  'tariff_source',
+  'verdict_pdf',
+  'questions',
+  'current_ncm_matches',
+  'cost_usd',
+] as const;
+export type ResultColumn = (typeof RESULT_COLUMNS)[number];
+
+/** A row's outcome as the output columns; absent columns are written empty. */
+export const RowResult = z
+  .object({ status: OutputStatus })
+  .and(z.partialRecord(z.enum(RESULT_COLUMNS), z.string()));
+export type RowResult = z.infer<typeof RowResult>;
+
+// ---------------------------------------------------------------------------
+// DynamoDB records
+// ---------------------------------------------------------------------------
+
+/** Where a batch came from: the same object version delivered twice is one batch. */
+export const BatchSource = z.object({
+  bucket: z.string(),
+  key: z.string(),
+  /** S3 version id when the bucket is versioned, else the ETag. */
+  version_or_etag: z.string(),
+  /** `inbox/<batch-name>/`: sheets are resolved inside this prefix. */
+  folder: z.string(),
+  file_name: z.string(),
+});
+export type BatchSource = z.infer<typeof BatchSource>;
+
+/** A batch-level stop: dispatching ends and every row not yet submitted is `not_submitted`. */
+export const BatchStop = z.object({
+  /** The Problem `type` (e.g. `…/plan-without-api`) or a pipeline code such as `invalid_options`. */
+  type: z.string(),
+  title: z.string(),
+  detail: z.string(),
+  at: z.string(),
+});
+export type BatchStop = z.infer<typeof BatchStop>;
+
+export const BATCH_STATES = ['preparing', 'running', 'finalizing', 'completed', 'failed'] as const;
+export const BatchState = z.enum(BATCH_STATES);
+
+export const BatchRecord = z.object({
+  batch_id: z.string(),
+  name: z.string(),
+  source: BatchSource,
+  /** The Batch workflow execution that owns this batch: a retried Prepare goes on, another is a duplicate. */
+  execution_id: z.string(),
+  state: BatchState,
+  options: BatchOptions.optional(),
+  format: SpreadsheetFormat.optional(),
+  /** Header cells of the input, as written: the first columns of results.csv. */
+  header: z.array(z.string()).default([]),
+  /** The input's list separator, reused for the output (`;` for a pt-BR Excel file). */
+  delimiter: z.enum([',', ';', '\t']).default(','),
+  rows_total: z.number().int().min(0).default(0),
+  /** Rows sent to the rows queue; the others were final at Prepare (rejected, reused, not_submitted). */
+  rows_dispatched: z.number().int().min(0).default(0),
+  shard_count: z.number().int().min(0).default(0),
+  /** Shards whose rows have all finished (a number set in DynamoDB: adding is idempotent). */
+  complete_shards: z.array(z.number().int().min(0)).default([]),
+  /** Present once the Batch workflow waits for its rows. A secret: never logged, never written out. */
+  task_token: z.string().optional(),
+  stop: BatchStop.optional(),
+  /**
+   * Set on the record of an answers round (issue 6): the batch whose pending rows it resumes.
+   * A round is tracked like a batch (its resumed rows, completion shards, task token) but
+   * owns no rows: they stay under the batch.
+   */
+  round_of: z.string().optional(),
+  /** Human sentences about the whole batch, for summary.json. */
+  problems: z.array(z.string()).default([]),
+  started_at: z.string(),
+  finished_at: z.string().optional(),
+});
+export type BatchRecord = z.infer<typeof BatchRecord>;
+
+/** Rows of a batch are grouped in shards of this many for completion counting. */
+export const COMPLETION_SHARD_SIZE = 1000;
+export const shardOfRow = (row: number): number => Math.floor((row - 1) / COMPLETION_SHARD_SIZE);
+
+export const SheetRef = z.object({
+  /** Object key in the input bucket. */
+  key: z.string(),
+  sha256: z.string(),
+  size: z.number().int().min(0),
+  file_name: z.string(),
+});
+export type SheetRef = z.infer<typeof SheetRef>;
+
+export const RowRecord = z.object({
+  batch_id: z.string(),
+  row: z.number().int().min(1),
+  line: z.number().int().min(1),
+  /** Every input cell as read, in header order: written back first in results.csv. */
+  cells: z.array(z.string()),
+  status: RowStatus,
+  /** Present when the row is valid; absent when it was rejected. */
+  product: ProductRow.optional(),
+  rejection: RowRejection.optional(),
+  sheet: SheetRef.optional(),
+  /** `sku:<sku>` or `h:<hash>`; indexes the product cache (architecture, property 9). */
+  product_key: z.string().optional(),
+  /** Hash of what decides the verdict (operation, country, description, sheet bytes). */
+  fingerprint: z.string().optional(),
+  /** 1-based attempt; a transient failure starts a new attempt with a new key. */
+  attempt: z.number().int().min(1).default(1),
+  /** 1-based dispatch of this attempt; a 429 puts the row back and the next dispatch is a new execution. */
+  dispatch: z.number().int().min(1).default(1),
+  classification_id: ClassificationId.optional(),
+  /** The attempt that created `classification_id`: a later dispatch of it polls instead of creating. */
+  submitted_attempt: z.number().int().min(1).optional(),
+  /** The classification in the web app; only the 202 of the creation carries it. */
+  app_url: z.string().optional(),
+  submitted_at: z.string().optional(),
+  /** Set when the row reaches an output status. */
+  result: RowResult.optional(),
+  /** The answers round resuming this row, if any: Submit sends these answers instead of creating. */
+  round: z
+    .object({
+      round_id: z.string(),
+      answers: z.array(z.object({ question_id: z.string(), answer: z.string() })),
+      /** deriveAnswersKey(classification id, answers, sheet sha256): a file dropped twice answers once. */
+      answers_key: z.string(),
+      sheet: SheetRef.optional(),
+      answered_by: z.string(),
+      answered_at: z.string(),
+      /** When Submit's POST of these answers was accepted: the second run's start, for the poll back-off. */
+      posted_at: z.string().optional(),
+    })
+    .optional(),
+  finished_at: z.string().optional(),
+  updated_at: z.string(),
+});
+export type RowRecord = z.infer<typeof RowRecord>;
+
+/** A `pending_data` row waiting for someone to answer the classifier's questions. */
+export const ReviewItem = z.object({
+  classification_id: ClassificationId,
+  batch_id: z.string(),
+  row: z.number().int().min(1),
+  sku: z.string().nullable(),
+  external_reference: z.string().nullable(),
+  description: z.string().nullable(),
+  questions: z.array(Question),
+  /** The provisional proposal, when the service gave one. */
+  provisional_ncm: z.string().nullable(),
+  provisional_confidence: z.number().nullable(),
+  /** When the service abandons the classification if unanswered (30 days after pending_data). */
+  abandons_at: z.string(),
+  state: z.enum(['pending', 'answered', 'closed']),
+  created_at: z.string(),
+  answered_at: z.string().optional(),
+  answered_by: z.string().optional(),
+  answers: z.array(z.object({ question_id: z.string(), answer: z.string() })).optional(),
+});
+export type ReviewItem = z.infer<typeof ReviewItem>;
+
+/** The last resolved verdict of a product, for reuse by later batches. */
+export const CachedVerdict = z.object({
+  product_key: z.string(),
+  fingerprint: z.string(),
+  classification_id: ClassificationId,
+  resolved_at: z.string(),
+  /** The verdict's output columns (status `resolved`), copied into a reusing row. */
+  result: RowResult,
+  /** Where the verdict PDF is kept (the outbox of the batch that resolved it), if any. */
+  pdf_key: z.string().nullable(),
+  batch_id: z.string(),
+});
+export type CachedVerdict = z.infer<typeof CachedVerdict>;
+
+// ---------------------------------------------------------------------------
+// The rows queue and the Row workflow's state
+// ---------------------------------------------------------------------------
+
+/** Body of a message in the rows queue: a row attempt waiting for a slot. */
+export const RowMessage = z.object({
+  batch_id: z.string(),
+  row: z.number().int().min(1),
+  attempt: z.number().int().min(1),
+  dispatch: z.number().int().min(1),
+  /** An answers round: the row's classification resumes with the answers on the row record. */
+  round_id: z.string().optional(),
+});
+export type RowMessage = z.infer<typeof RowMessage>;
+
+/**
+ * Why a kick: `slot_freed`, a row's classification left in_progress and its lease was released
+ * (the dispatcher fills that slot before counting the others); `rows_queued`, new messages wait.
+ */
+export const KickReason = z.enum(['slot_freed', 'rows_queued']);
+export type KickReason = z.infer<typeof KickReason>;
+
+/** What a kick sends the dispatcher; its schedule sends `{ source: 'schedule' }`. */
+export const KickEvent = z.object({ source: z.literal('kick'), reason: KickReason });
+export type KickEvent = z.infer<typeof KickEvent>;
+
+/** Input of one Row workflow execution. The holder is the row attempt, not the execution. */
+export const RowExecutionInput = RowMessage.extend({
+  row_key: z.string(),
+  holder: z.string(),
+});
+export type RowExecutionInput = z.infer<typeof RowExecutionInput>;
+
+/**
+ * What a finished Row workflow reports to Complete. `final`: the row's output status.
+ * `requeue`: back to the queue for a later dispatch (429, or a new attempt after a transient
+ * failure), the lease released, the row not yet counted as finished.
+ */
+export const RowOutcome = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('final'), result: RowResult }),
+  z.object({
+    kind: z.literal('requeue'),
+    attempt: z.number().int().min(1),
+    dispatch: z.number().int().min(1),
+    delay_seconds: z.number().int().min(0).max(900),
+    reason: z.string(),
+  }),
+]);
+export type RowOutcome = z.infer<typeof RowOutcome>;
+
+/**
+ * The result of each Row workflow task, kept at `$.step`. A Choice state branches on `next`:
+ * `wait` → Wait(`wait_seconds`) → Poll; `store` → Store; `review` → Review; `complete` → Complete.
+ */
+export const RowStep = z.object({
+  next: z.enum(['wait', 'store', 'review', 'complete']),
+  classification_id: ClassificationId.optional(),
+  /** When the current run started (submission or answers), for the poll back-off. */
+  submitted_at: z.string().optional(),
+  /** Whole seconds, production scale: AWS Wait states take integers; the local runner scales. */
+  wait_seconds: z.number().int().min(1).optional(),
+  /** When Poll last pushed the lease's expiry forward: it renews once a third of the TTL has gone. */
+  lease_renewed_at: z.string().optional(),
+  /** The classification as Poll read it, for Store and Review (they parse it themselves). */
+  classification: z.unknown().optional(),
+  outcome: RowOutcome.optional(),
+});
+export type RowStep = z.infer<typeof RowStep>;
+
+/** What a Catch puts at `$.error`. `Cause` can quote a request: it is scrubbed before it is stored. */
+export const CaughtError = z.object({ Error: z.string(), Cause: z.string().optional() });
+
+export const RowState = RowExecutionInput.extend({
+  step: RowStep.optional(),
+  error: CaughtError.optional(),
+});
+export type RowState = z.infer<typeof RowState>;
+
+/**
+ * File name of a row's verdict PDF inside `outbox/<batch-id>/pdfs/`: the row number (padded
+ * so a folder listing sorts in input order) and the SKU, else the NCM, cleaned to a safe name.
+ */
+export const verdictPdfName = (row: number, sku: string | null, ncm: string | null): string => {
+  const label = (sku ?? ncm ?? '')
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^[-.]+|[-.]+$/g, '')
+    .slice(0, 60);
+  const number = String(row).padStart(5, '0');
+  return label ? `${number}-${label}.pdf` : `${number}.pdf`;
+};

@@ -1,0 +1,226 @@
+/**
+ * A row's outcome as the output columns of `results.csv` (records.ts `RESULT_COLUMNS`, issue 4).
+ * Pure: a Classification (or a pipeline reason) in, text cells out. Every value is the text
+ * written to the CSV; a column left out is written empty.
+ *
+ * `row` is never set here: the CSV writer takes it from the RowRecord, and a cached verdict
+ * copied into a later batch must not carry the row number of the batch that resolved it.
+ */
+import { formatNcm } from '../../spreadsheet/write-csv.js';
+import { problemNameOf } from '../../tcs/errors.js';
+import type { Candidate, Classification, Question, TariffLookup } from '../../tcs/schemas.js';
+import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';
+import type { BatchStop, ResultColumn, RowResult } from './records.js';
+
+/** Every column but `status`, which each builder sets itself. */
+type Columns = Partial<Record<Exclude<ResultColumn, 'status'>, string>>;
+
+/** USD with two decimals, as `summary.json` and `results.csv` show money. */
+const usd = (amount: number): string => amount.toFixed(2);
+const RESOLVED_COST = usd(PRICE_PER_RESOLVED_USD);
+const NO_COST = usd(0);
+
+/**
+ * A number as plain decimal text: no exponent (`1e-7`), no float noise
+ * (`0.30000000000000004`), no thousands separator, `.` as decimal point.
+ */
+const DECIMAL = new Intl.NumberFormat('en-US', { useGrouping: false, maximumFractionDigits: 10 });
+export const decimalText = (value: number | null | undefined): string => {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '';
+  return DECIMAL.format(Object.is(value, -0) ? 0 : value);
+};
+
+/** Drops empty cells so a result holds only what it says. */
+const compact = (columns: Columns): Columns =>
+  Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined && value !== ''));
+
+/**
+ * The candidate the verdict chose: the one with `chosen_ncm`, else the recommended one
+ * (rank 1). The spec orders candidates but does not promise rank 1 is the chosen one.
+ */
+export const chosenCandidate = (c: Pick<Classification, 'candidates' | 'chosen_ncm'>): Candidate | null =>
+  c.candidates.find((candidate) => candidate.ncm === c.chosen_ncm) ??
+  [...c.candidates].sort((a, b) => a.rank - b.rank)[0] ??
+  null;
+
+const candidateLabel = (candidate: Candidate): string =>
+  `${formatNcm(candidate.ncm)} (${candidate.confidence}%)`;
+
+/** The other candidates, best first: `8482.10.90 (35%); 8482.80.00 (12%)`. */
+const alternativesOf = (c: Classification, chosen: Candidate | null): string =>
+  [...c.candidates]
+    .filter((candidate) => candidate !== chosen)
+    .sort((a, b) => a.rank - b.rank)
+    .map(candidateLabel)
+    .join('; ');
+
+const tariffColumns = (tariffs: TariffLookup | null): Columns => {
+  if (tariffs === null) return {};
+  if (!tariffs.found) return { tariff_source: tariffs.source };
+  if (tariffs.operation === 'import') {
+    return {
+      import_duty_applicable: decimalText(tariffs.import_duty_applicable),
+      duty_kind: tariffs.duty_kind,
+      statistical_rate: decimalText(tariffs.statistical_rate),
+      // Null when the common external tariff does not differ from the import duty: left empty.
+      aec: decimalText(tariffs.aec),
+      tariff_source: tariffs.source,
+    };
+  }
+  return {
+    export_duty: decimalText(tariffs.export_duty),
+    export_refund: decimalText(tariffs.export_refund),
+    tariff_source: tariffs.source,
+  };
+};
+
+/** Remarks a person should see next to a verdict: what is still open about it. */
+const verdictNotes = (c: Classification, chosen: Candidate | null): string[] => {
+  const notes: string[] = [];
+  const sim = chosen?.sim;
+  if (sim && c.chosen_sim_code === null) {
+    if (sim.status === 'pending_choice') {
+      notes.push(`SIM opening to be chosen among ${sim.options.map((o) => formatNcm(o.code)).join(', ')}`);
+    } else if (sim.status === 'verifying') {
+      notes.push('SIM openings not yet confirmed by the official registry');
+    }
+  }
+  if (c.tariffs && !c.tariffs.found) notes.push(`tariffs not found (${c.tariffs.reason})`);
+  if (c.file_has_text_layer === false) notes.push('the technical sheet has no text layer');
+  return notes;
+};
+
+/**
+ * Whether the ERP's NCM agrees with the verdict, digits only. A 7-digit value is an NCM whose
+ * leading zero a spreadsheet dropped (`9012100`), so it is compared with the zero back.
+ * Empty when the row declared no NCM.
+ */
+export const currentNcmMatches = (currentNcm: string | null, chosenNcm: string | null): string => {
+  const digits = (currentNcm ?? '').replace(/\D/g, '');
+  if (digits === '' || chosenNcm === null) return '';
+  const declared = digits.length === 7 ? `0${digits}` : digits;
+  return declared === chosenNcm ? 'yes' : 'no';
+};
+
+/** The web app's link, when the caller has one (the 202 body carries it; the resource does not). */
+const appUrlOf = (c: Classification, appUrl: string | null | undefined): string =>
+  appUrl ?? ((c as { app_url?: unknown }).app_url as string | undefined) ?? '';
+
+export const resolvedResult = (
+  c: Classification,
+  ctx: { currentNcm: string | null; verdictPdf: string | null; appUrl?: string | null },
+): RowResult => {
+  const chosen = chosenCandidate(c);
+  return {
+    status: 'resolved',
+    ...compact({
+      detail: verdictNotes(c, chosen).join('; '),
+      classification_id: c.id,
+      app_url: appUrlOf(c, ctx.appUrl),
+      title: c.title ?? chosen?.product_name ?? '',
+      ncm: c.chosen_ncm === null ? '' : formatNcm(c.chosen_ncm),
+      ncm_description: chosen?.description,
+      sim_code: c.chosen_sim_code === null ? '' : formatNcm(c.chosen_sim_code),
+      confidence: chosen ? String(chosen.confidence) : '',
+      confidence_band: chosen?.confidence_band,
+      alternatives: alternativesOf(c, chosen),
+      ...tariffColumns(c.tariffs),
+      verdict_pdf: ctx.verdictPdf ?? '',
+      current_ncm_matches: currentNcmMatches(ctx.currentNcm, c.chosen_ncm),
+    }),
+    cost_usd: RESOLVED_COST,
+  };
+};
+
+/** The questions as one readable cell: `O café é descafeinado? (Sim / Não) | Qual a embalagem?` */
+export const questionsText = (questions: readonly Question[]): string =>
+  questions.map((q) => (q.options.length > 0 ? `${q.text} (${q.options.join(' / ')})` : q.text)).join(' | ');
+
+/**
+ * Waiting for answers. A provisional proposal is named in `detail`, never in `ncm`: a
+ * spreadsheet user must not take it for a verdict.
+ */
+export const pendingResult = (c: Classification, ctx: { appUrl?: string | null } = {}): RowResult => {
+  const provisional = c.candidates_are_provisional ? chosenCandidate(c) : null;
+  const asked = `awaiting answers to ${c.questions.length} question${c.questions.length === 1 ? '' : 's'} (see review.csv)`;
+  return {
+    status: 'pending_data',
+    ...compact({
+      detail: provisional
+        ? `${asked}; provisional proposal ${candidateLabel(provisional)}, not a verdict`
+        : asked,
+      classification_id: c.id,
+      app_url: appUrlOf(c, ctx.appUrl),
+      title: c.title ?? '',
+      questions: questionsText(c.questions),
+    }),
+    cost_usd: NO_COST,
+  };
+};
+
+export const failedResult = (c: Classification): RowResult => ({
+  status: 'failed',
+  ...compact({
+    reason: c.failure_reason ?? 'unknown',
+    detail: `the service could not classify the product (${c.failure_reason ?? 'no reason given'}); not billed`,
+    classification_id: c.id,
+    title: c.title ?? '',
+  }),
+  cost_usd: NO_COST,
+});
+
+export const abandonedResult = (c: Classification): RowResult => ({
+  status: 'abandoned',
+  ...compact({
+    detail: 'the questions were not answered within 30 days; not billed',
+    classification_id: c.id,
+    title: c.title ?? '',
+  }),
+  cost_usd: NO_COST,
+});
+
+/** The pipeline could not finish the row; `detail` must already be safe to publish (scrubbed). */
+export const errorResult = (detail: string, extra: Partial<RowResult> = {}): RowResult => {
+  const { status: _ignored, ...columns } = extra;
+  return {
+    ...compact(columns),
+    status: 'error',
+    detail,
+    cost_usd: extra.cost_usd ?? NO_COST,
+  };
+};
+
+/** Never sent to the service: a budget or a batch-level stop. */
+export const notSubmittedResult = (reason: string, detail: string): RowResult => ({
+  status: 'not_submitted',
+  ...compact({ reason, detail }),
+  cost_usd: NO_COST,
+});
+
+/**
+ * A row of an answers round whose answers were not sent (a stop, a refusal, a missing sheet):
+ * it waits for answers again, its pending result kept and the reason said.
+ */
+export const answersNotSentResult = (
+  pending: RowResult | undefined,
+  failure: RowResult,
+  classificationId: string | undefined,
+): RowResult => {
+  const kept: RowResult =
+    pending?.status === 'pending_data'
+      ? pending
+      : {
+          status: 'pending_data',
+          ...compact({ classification_id: classificationId ?? '' }),
+          cost_usd: NO_COST,
+        };
+  const why = [failure.reason, failure.detail].filter(Boolean).join(': ');
+  return {
+    ...kept,
+    detail: `answers not sent${why ? ` (${why})` : ''}; still awaiting answers (see review.csv)`,
+  };
+};
+
+/** A row not submitted because its batch stopped: the stop's Problem name and detail. */
+export const stoppedResult = (stop: BatchStop): RowResult =>
+  notSubmittedResult(problemNameOf(stop.type), stop.detail);

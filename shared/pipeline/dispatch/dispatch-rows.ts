@@ -1,0 +1,441 @@
+/**
+ * The dispatcher: fills the organisation's free slots with rows waiting in the queue
+ * (architecture, properties 1 to 3). Runs on a kick (a row finished) and every minute.
+ *
+ *   recover expired leases ─▶ GET /balance ∥ our leases ─▶ free = cap − others − ours
+ *   while free > 0 and time left:
+ *     receive ≤ min(free, 10) ─▶ per message:
+ *        row ∥ its batch ∥ lease (holder = row attempt)
+ *        stale or duplicate            ─▶ delete (and the lease back)
+ *        batch stopped                 ─▶ row not_submitted (a round's row: pending_data again), delete
+ *        lease refused                 ─▶ message back in a few s, stop filling
+ *        lease held                    ─▶ StartExecution ∥ row submitting ─▶ delete
+ *
+ * `others` are the organisation's classifications in progress that are not ours (the web
+ * app, other API clients): `in_progress_count` minus the leases we hold. The lease cap is
+ * `cap − others`, so even two dispatchers racing never hold more than the free slots.
+ *
+ * A kick for a freed slot (`freedSlot`) receives its one message while it counts: that slot is
+ * known to be free, and the time from a run's end to the next POST is the slot the cap loses.
+ */
+import type { TcsProblemError } from '../../tcs/errors.js';
+import { deriveRowKey } from '../core/keys.js';
+import type { PipelinePorts, ReceivedRow } from '../core/ports.js';
+import {
+  type BatchRecord,
+  type BatchStop,
+  isOutputStatus,
+  KickEvent,
+  type RowMessage,
+  type RowRecord,
+} from '../core/records.js';
+import { answersNotSentResult, stoppedResult } from '../core/row-results.js';
+import {
+  completionIdOf,
+  finishRow,
+  isBatchStopError,
+  isSuperseded,
+  scrubErrorText,
+  stopFromProblem,
+} from '../row/row-steps.js';
+import { rowExecutionName, rowHolder } from './execution-names.js';
+
+export type DispatchConfig = {
+  /** A lower cap than the organisation's `concurrency_limit` (CAP_OVERRIDE); null for none. */
+  capOverride: number | null;
+  leaseTtlMs: number;
+  /** The local runtime's time scale (1 on AWS): scales how long a message waits when no slot is free. */
+  timeScale: number;
+  /** Stop receiving after this long, leaving time to finish the messages in hand. */
+  maxRuntimeMs: number;
+  /**
+   * Remembers what GET /balance said about everyone else, across runs of a warm dispatcher:
+   * a finishing row kicks it every few seconds, and others' usage does not change that fast.
+   * Absent: read the balance on every run.
+   */
+  balanceMemo?: BalanceMemo;
+  /** Look for leases whose holder died (the schedule's run); kicks skip it, acquire recovers anyway. */
+  recoverExpired?: boolean;
+  /** Kicked by a row that released its lease: fill that slot first, counting meanwhile. */
+  freedSlot?: boolean;
+};
+
+/**
+ * The part of GET /balance that is not ours: the cap and others' classifications in
+ * progress (`in_progress_count` less our leases at the moment it was read). Our own count
+ * always comes fresh from the leases, so a remembered reading never hides our own changes.
+ */
+export type BalanceMemo = {
+  recall(now: number): { cap: number; others: number } | null;
+  remember(now: number, reading: { cap: number; others: number }): void;
+};
+
+export const createBalanceMemo = (maxAgeMs: number): BalanceMemo => {
+  let kept: { at: number; cap: number; others: number } | null = null;
+  return {
+    recall: (now) => (kept && now - kept.at < maxAgeMs ? { cap: kept.cap, others: kept.others } : null),
+    remember: (now, reading) => {
+      kept = { at: now, ...reading };
+    },
+  };
+};
+
+/**
+ * How a run goes, from what started it. A kick fills fast: a freed slot's message first, and no
+ * look for leases whose holder died (the schedule's run, every minute, does that; a full scope
+ * makes acquire recover them anyway). Anything else is a full run.
+ */
+export const runOptionsFor = (event: unknown): Pick<DispatchConfig, 'recoverExpired' | 'freedSlot'> => {
+  const kick = KickEvent.safeParse(event);
+  return {
+    recoverExpired: !kick.success,
+    freedSlot: kick.success && kick.data.reason === 'slot_freed',
+  };
+};
+
+export type DispatchReport = {
+  /**
+   * `dispatched`: slots were filled (maybe none, when the queue was empty);
+   * `no_free_slots`: the cap is in use; `balance_unavailable`: GET /balance failed, the
+   * schedule tries again; `stopped`: the key was refused (401/403), queued rows ended
+   * `not_submitted`.
+   */
+  outcome: 'dispatched' | 'no_free_slots' | 'balance_unavailable' | 'stopped';
+  /** Leases recovered from holders that died. */
+  recovered: number;
+  cap: number | null;
+  /** The organisation's classifications in progress that are not ours. */
+  others: number | null;
+  /** Leases we held when the run began. */
+  held: number;
+  /** Slots free when the run began. */
+  free: number;
+  received: number;
+  started: number;
+  /** Executions found already started (a redelivered message whose start had happened). */
+  alreadyStarted: number;
+  /** Stale or duplicate messages deleted. */
+  dropped: number;
+  /** Rows ended `not_submitted` because their batch stopped. */
+  notSubmitted: number;
+  /** Messages put back because no lease was free. */
+  deferred: number;
+  startFailures: number;
+  /** Why the run ended early, scrubbed. */
+  detail?: string;
+};
+
+/** How long a message waits (production seconds) before it is offered again when no slot was free. */
+const NO_SLOT_RETRY_SECONDS = 5;
+
+type Ports = Pick<
+  PipelinePorts,
+  'clock' | 'service' | 'queue' | 'batches' | 'leases' | 'workflows' | 'waiters'
+>;
+
+type MessageFate = 'started' | 'already_started' | 'dropped' | 'not_submitted' | 'no_slot' | 'start_failed';
+/** `tookSlot`: a lease was newly taken (a renewed one was already counted among ours). */
+type Dispatched = { fate: MessageFate; tookSlot: boolean };
+
+/** The batches of this run, read once each: a stop recorded meanwhile is caught by Submit. */
+const batchReader = (batches: Ports['batches']) => {
+  const seen = new Map<string, Promise<BatchRecord | null>>();
+  return (batchId: string): Promise<BatchRecord | null> => {
+    let found = seen.get(batchId);
+    if (!found) {
+      found = batches.getBatch(batchId);
+      seen.set(batchId, found);
+    }
+    return found;
+  };
+};
+
+/**
+ * A message that must not start anything: its row is final, gone, or a later attempt or
+ * dispatch; or its row is already `in_progress` under this very message (a redelivery:
+ * the execution runs). A `submitting` row under the same message is not a duplicate: the
+ * dispatcher that set it may have died before StartExecution, so it is started (by name,
+ * at most once).
+ */
+const isStaleOrDuplicate = async (ports: Ports, message: RowMessage) => {
+  const row = await ports.batches.getRow(message.batch_id, message.row);
+  if (!row || isOutputStatus(row.status) || isSuperseded(row, message)) return { stale: true as const };
+  // A batch's message for a row an answers round has taken, or another round's: not this row's work now.
+  if (row.round?.round_id !== message.round_id) return { stale: true as const };
+  const sameDispatch = row.attempt === message.attempt && row.dispatch === message.dispatch;
+  if (sameDispatch && row.status === 'in_progress') return { stale: true as const };
+  return { stale: false as const, row };
+};
+
+const dispatchOne = async (
+  ports: Ports,
+  config: DispatchConfig,
+  received: ReceivedRow,
+  leaseCap: number,
+  readBatch: (batchId: string) => Promise<BatchRecord | null>,
+): Promise<Dispatched> => {
+  const { message, receipt } = received;
+  const untouched = (fate: MessageFate): Dispatched => ({ fate, tookSlot: false });
+  const holder = rowHolder(message.batch_id, message.row, message.attempt, message.round_id);
+  const now = ports.clock.now();
+  // The row, its batch (an answers round: the round's record, where its stop and completion
+  // live) and the lease at once: this is on the path of every freed slot, and a message that
+  // turns out stale (rare) only gives back a lease it held for a moment.
+  const [checked, batchRead, leaseTaken] = await Promise.allSettled([
+    isStaleOrDuplicate(ports, message),
+    readBatch(completionIdOf(message)),
+    ports.leases.acquire({ holder, cap: leaseCap, ttlMs: config.leaseTtlMs, now: now.getTime() }),
+  ]);
+  const lease = leaseTaken.status === 'fulfilled' ? leaseTaken.value : null;
+  // A lease we only renewed belongs to a running execution of this attempt: never ours to release.
+  const releaseIfNew = async () => {
+    if (lease?.acquired && !lease.alreadyHeld) await ports.leases.release(holder);
+  };
+  if (checked.status === 'rejected' || batchRead.status === 'rejected' || !lease) {
+    await releaseIfNew();
+    throw [checked, batchRead, leaseTaken].find((read) => read.status === 'rejected')?.reason;
+  }
+  const check = checked.value;
+  const batch = batchRead.value;
+  if (check.stale || !batch) {
+    await releaseIfNew();
+    await ports.queue.delete(receipt);
+    return untouched('dropped');
+  }
+  if (batch.stop) {
+    await releaseIfNew();
+    await endStopped(ports, message, check.row, batch.stop);
+    await ports.queue.delete(receipt);
+    return untouched('not_submitted');
+  }
+  if (!lease.acquired) return untouched('no_slot');
+
+  // Once started, the execution owns the row and its lease (its Complete, or row-execution-ended,
+  // releases it; a row that finished meanwhile is seen by Submit). Marking the row `submitting`
+  // only shows that it left the queue, so it goes out with the start rather than a round trip
+  // before it, and applies only while the row still waits under this message.
+  const [startedRun] = await Promise.allSettled([
+    ports.workflows.start(rowExecutionName(message), {
+      ...message,
+      row_key: deriveRowKey(message.batch_id, message.row),
+      holder,
+    }),
+    ports.batches.markSubmitting(message.batch_id, message.row, message, now.toISOString()),
+  ]);
+  if (startedRun.status === 'rejected') {
+    // The message comes back after its visibility timeout and is started then, by the same name.
+    await releaseIfNew();
+    return untouched('start_failed');
+  }
+  const started = startedRun.value;
+  await ports.queue.delete(receipt);
+  return { fate: started, tookSlot: !lease.alreadyHeld };
+};
+
+/**
+ * A queued row whose batch (or answers round) stopped: a batch's row ends `not_submitted`; a
+ * round's row goes back to waiting for answers, its answers never sent.
+ */
+const endStopped = (ports: Ports, message: RowMessage, row: RowRecord, stop: BatchStop): Promise<void> =>
+  finishRow(
+    ports,
+    message.batch_id,
+    message.row,
+    message.round_id === undefined
+      ? stoppedResult(stop)
+      : answersNotSentResult(row.result, stoppedResult(stop), row.classification_id),
+    { countOn: completionIdOf(message) },
+  );
+
+/**
+ * The key was refused (401/403): nothing can be submitted. Every visible message's batch
+ * records the stop (once: the first stop stands) and its queued row ends `not_submitted`.
+ */
+const drainOnStop = async (
+  ports: Ports,
+  config: DispatchConfig,
+  error: TcsProblemError,
+  startedAt: number,
+  report: DispatchReport,
+): Promise<DispatchReport> => {
+  const stop = stopFromProblem(error, ports.clock.now());
+  const stops = new Map<string, BatchStop>();
+  while (ports.clock.now().getTime() - startedAt < config.maxRuntimeMs) {
+    const messages = await ports.queue.receive(10);
+    if (messages.length === 0) break;
+    report.received += messages.length;
+    for (const { message, receipt } of messages) {
+      const check = await isStaleOrDuplicate(ports, message);
+      // A row already with an execution (`submitting`) is left to it: its Submit sees the stop.
+      if (check.stale || check.row.status !== 'queued') {
+        await ports.queue.delete(receipt);
+        report.dropped += 1;
+        continue;
+      }
+      const stopped = completionIdOf(message);
+      let inForce = stops.get(stopped);
+      if (!inForce) {
+        inForce = await ports.batches.recordStop(stopped, stop);
+        stops.set(stopped, inForce);
+      }
+      await endStopped(ports, message, check.row, inForce);
+      await ports.queue.delete(receipt);
+      report.notSubmitted += 1;
+    }
+  }
+  return { ...report, outcome: 'stopped', detail: scrubErrorText(error.message) };
+};
+
+/**
+ * A message received but not started now (another dispatcher took the slot first): offered
+ * again in a few seconds as a fresh copy, the received one deleted. Making the same message
+ * visible again would count this receive toward the queue's dead-letter limit, and waiting for a
+ * slot is not a failed delivery: dispatchers racing on every freed slot would, ten lost races
+ * later, move a healthy row to the dead-letter queue and leave its batch waiting forever. A crash
+ * between the two calls leaves both copies, which is safe: a duplicate starts nothing twice.
+ */
+const putBack = async (ports: Ports, received: ReceivedRow, seconds: number): Promise<void> => {
+  await ports.queue.send([{ message: received.message, delaySeconds: seconds }]);
+  await ports.queue.delete(received.receipt);
+};
+
+type SlotCount =
+  | { kind: 'counted'; cap: number; others: number; held: number }
+  | { kind: 'stop'; error: TcsProblemError }
+  | { kind: 'unavailable'; detail: string };
+
+/**
+ * The cap, others' use of it, and the leases we hold. GET /balance (unless remembered) and our
+ * leases are read at once: as near the same moment as two reads can be, and one round trip.
+ */
+const countSlots = async (
+  ports: Ports,
+  memo: BalanceMemo | undefined,
+  capOverride: number | null,
+  now: number,
+): Promise<SlotCount> => {
+  const remembered = memo?.recall(now) ?? null;
+  const [balance, leases] = await Promise.all([
+    remembered
+      ? null
+      : ports.service.getBalance().then(
+          (value) => ({ ok: true as const, value }),
+          (error: unknown) => ({ ok: false as const, error }),
+        ),
+    ports.leases.list(),
+  ]);
+  const held = leases.length;
+  if (remembered) return { kind: 'counted', ...remembered, held };
+  if (!balance?.ok) {
+    const error = balance?.error;
+    if (isBatchStopError(error)) return { kind: 'stop', error };
+    return {
+      kind: 'unavailable',
+      detail: scrubErrorText(error instanceof Error ? error.message : String(error)),
+    };
+  }
+  const reading = {
+    cap: Math.min(capOverride ?? balance.value.concurrency_limit, balance.value.concurrency_limit),
+    others: Math.max(0, balance.value.in_progress_count - held),
+  };
+  memo?.remember(now, reading);
+  return { kind: 'counted', ...reading, held };
+};
+
+/** One dispatcher run. */
+export const dispatchRows = async (ports: Ports, config: DispatchConfig): Promise<DispatchReport> => {
+  const startedAt = ports.clock.now().getTime();
+  const timeLeft = () => ports.clock.now().getTime() - startedAt < config.maxRuntimeMs;
+  const recovered = config.recoverExpired === false ? [] : await ports.leases.recoverExpired(startedAt);
+  const report: DispatchReport = {
+    outcome: 'dispatched',
+    recovered: recovered.length,
+    cap: null,
+    others: null,
+    held: 0,
+    free: 0,
+    received: 0,
+    started: 0,
+    alreadyStarted: 0,
+    dropped: 0,
+    notSubmitted: 0,
+    deferred: 0,
+    startFailures: 0,
+  };
+
+  const retrySeconds = Math.max(1, Math.ceil(NO_SLOT_RETRY_SECONDS * config.timeScale));
+  // A freed slot's message is received while the slots are counted, not after.
+  const [counted, early] = await Promise.all([
+    countSlots(ports, config.balanceMemo, config.capOverride, startedAt),
+    config.freedSlot ? ports.queue.receive(1) : Promise.resolve([]),
+  ]);
+  report.received = early.length;
+  if (counted.kind !== 'counted') {
+    // Not ours to start now: visible again at once for a stop's drain, in a few seconds otherwise.
+    for (const received of early) await putBack(ports, received, counted.kind === 'stop' ? 0 : retrySeconds);
+    report.deferred += early.length;
+    if (counted.kind === 'stop') return drainOnStop(ports, config, counted.error, startedAt, report);
+    return { ...report, outcome: 'balance_unavailable', detail: counted.detail };
+  }
+  const { cap, others, held } = counted;
+  let free = cap - others - held;
+  Object.assign(report, { cap, others, held, free: Math.max(0, free) });
+  if (free <= 0) {
+    for (const received of early) await putBack(ports, received, retrySeconds);
+    report.deferred += early.length;
+    return { ...report, outcome: 'no_free_slots' };
+  }
+
+  const readBatch = batchReader(ports.batches);
+  let filling = true;
+  let inHand = early;
+  while (filling && free > 0 && timeLeft()) {
+    let messages = inHand;
+    inHand = [];
+    if (messages.length === 0) {
+      // After a freed slot's message, count again before taking more: a slot that looked free
+      // too is most likely another kick's, whose dispatcher is filling it right now.
+      if (config.freedSlot && report.received > 0) {
+        free = cap - others - (await ports.leases.list()).length;
+        if (free <= 0) break;
+      }
+      messages = await ports.queue.receive(Math.min(free, 10));
+      report.received += messages.length;
+    }
+    if (messages.length === 0) break;
+    for (const received of messages) {
+      if (!filling || free <= 0) {
+        await putBack(ports, received, retrySeconds);
+        report.deferred += 1;
+        continue;
+      }
+      const { fate, tookSlot } = await dispatchOne(ports, config, received, cap - others, readBatch);
+      if (tookSlot) free -= 1;
+      switch (fate) {
+        case 'started':
+          report.started += 1;
+          break;
+        case 'already_started':
+          report.alreadyStarted += 1;
+          break;
+        case 'dropped':
+          report.dropped += 1;
+          break;
+        case 'not_submitted':
+          report.notSubmitted += 1;
+          break;
+        case 'no_slot':
+          await putBack(ports, received, retrySeconds);
+          report.deferred += 1;
+          filling = false;
+          break;
+        case 'start_failed':
+          // Likely throttling or an outage: stop here, the kick or the schedule comes back.
+          report.startFailures += 1;
+          filling = false;
+          break;
+      }
+    }
+  }
+  return report;
+};

@@ -1,0 +1,106 @@
+/**
+ * What a row does next, decided from what the service said. Pure: the Row workflow's Poll
+ * task returns this decision and a Choice state branches on `next`.
+ *
+ *   submit ─▶ wait ─▶ poll ─┬─ in_progress / unknown status ─▶ wait (3 s, longer for long runs)
+ *                           ├─ resolved      ─▶ store verdict
+ *                           ├─ pending_data  ─▶ review (frees the slot)
+ *                           ├─ failed, transient reason, attempts left ─▶ new attempt, new key
+ *                           ├─ failed otherwise ─▶ record failure
+ *                           ├─ abandoned     ─▶ record
+ *                           └─ polled too long ─▶ hand over to reconciliation
+ */
+import { type Classification, isFinalStatus, type KnownStatus, LIMITS } from '../../tcs/schemas.js';
+
+/**
+ * Failure reasons worth a new attempt: the run broke for reasons outside the product's
+ * data. The others (`unexpected_format`, `no_valid_candidates`, `unreadable_pdf`) would fail
+ * again on the same input. An unknown reason is not retried: failed runs are free, but a
+ * loop on something we do not understand is not.
+ */
+export const TRANSIENT_FAILURE_REASONS: ReadonlySet<string> = new Set([
+  'timed_out',
+  'service_unavailable',
+  'persist_failed',
+]);
+
+export type PollPolicy = {
+  /** Spec, Limits: 3 s between polls while in progress. */
+  intervalSeconds: number;
+  /** Past this much run time, poll less often: the run is far longer than the usual minute. */
+  slowAfterSeconds: number;
+  slowIntervalSeconds: number;
+  /**
+   * Past this, stop polling from the workflow and leave the row to reconciliation, so an
+   * execution never nears Step Functions' 25,000-event history limit (~5 events a poll).
+   */
+  giveUpAfterSeconds: number;
+  /** New attempts after a transient failure, the first attempt included. */
+  maxAttempts: number;
+};
+
+export const DEFAULT_POLL_POLICY: PollPolicy = {
+  intervalSeconds: LIMITS.recommendedPollSeconds,
+  slowAfterSeconds: 5 * 60,
+  slowIntervalSeconds: 30,
+  giveUpAfterSeconds: 6 * 60 * 60,
+  maxAttempts: 3,
+};
+
+export type RowDecision =
+  | { next: 'wait'; waitSeconds: number }
+  | { next: 'resolved' }
+  | { next: 'pending_data' }
+  | { next: 'retry'; attempt: number; reason: string }
+  | { next: 'failed'; reason: string }
+  | { next: 'abandoned' }
+  | { next: 'reconcile'; detail: string };
+
+export const decideAfterPoll = (input: {
+  classification: Pick<Classification, 'status' | 'failure_reason'>;
+  attempt: number;
+  /** Seconds since the classification was submitted (or answered). */
+  elapsedSeconds: number;
+  policy?: PollPolicy;
+  /**
+   * The local runtime's time scale (1 on AWS). Thresholds compare run time scaled by it;
+   * `waitSeconds` stays in production seconds because Wait states take whole seconds on
+   * AWS and the local runner scales every Wait itself.
+   */
+  timeScale?: number;
+}): RowDecision => {
+  const policy = input.policy ?? DEFAULT_POLL_POLICY;
+  const scale = input.timeScale ?? 1;
+  const { status, failure_reason } = input.classification;
+
+  if (!isFinalStatus(status) && status !== 'pending_data') {
+    // in_progress, or a status added after v1: not finished (spec, States).
+    if (input.elapsedSeconds >= policy.giveUpAfterSeconds * scale) {
+      return {
+        next: 'reconcile',
+        detail: `still ${status} after ${Math.round(input.elapsedSeconds)} s; left to reconciliation`,
+      };
+    }
+    const slow = input.elapsedSeconds >= policy.slowAfterSeconds * scale;
+    return {
+      next: 'wait',
+      waitSeconds: slow ? policy.slowIntervalSeconds : policy.intervalSeconds,
+    };
+  }
+
+  switch (status as KnownStatus) {
+    case 'resolved':
+      return { next: 'resolved' };
+    case 'pending_data':
+      return { next: 'pending_data' };
+    case 'abandoned':
+      return { next: 'abandoned' };
+    default: {
+      const reason = failure_reason ?? 'unknown';
+      if (TRANSIENT_FAILURE_REASONS.has(reason) && input.attempt < policy.maxAttempts) {
+        return { next: 'retry', attempt: input.attempt + 1, reason };
+      }
+      return { next: 'failed', reason };
+    }
+  }
+};

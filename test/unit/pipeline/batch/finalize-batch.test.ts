@@ -1,0 +1,426 @@
+/** Finalize: rows → results.csv, review.csv, summary.json, reused PDFs, the completion event. */
+import Papa from 'papaparse';
+import { describe, expect, it } from 'vitest';
+import { awaitRows } from '../../../../shared/pipeline/batch/await-rows.js';
+import { batchSourceFromEvent } from '../../../../shared/pipeline/batch/batch-source.js';
+import { finalizeBatch, TIMED_OUT_DETAIL } from '../../../../shared/pipeline/batch/finalize-batch.js';
+import { prepareBatch } from '../../../../shared/pipeline/batch/prepare-batch.js';
+import { BatchSummary } from '../../../../shared/pipeline/batch/results-files.js';
+import { productFingerprint } from '../../../../shared/pipeline/batch/reuse.js';
+import type { ClassificationService } from '../../../../shared/pipeline/core/ports.js';
+import { OUTPUT_STATUSES, type RowResult } from '../../../../shared/pipeline/core/records.js';
+import {
+  countingKick,
+  fixedClock,
+  memoryBatchEvents,
+  memoryBatchStore,
+  memoryBatchWaiters,
+  memoryObjectStore,
+  memoryProductCache,
+  memoryReviewStore,
+  memoryRowQueue,
+} from '../../../helpers/memory-ports.js';
+import { ACCEPTED_COUNTRIES, crlf, utf8 } from '../../spreadsheet/fixtures.js';
+
+const BUCKET = 'catalogue-bucket';
+const FILE_KEY = 'inbox/lote/produtos.csv';
+const TOKEN = 'AQCEAAAAKgAAAAMAAAAAAAAAAf1Zsecret-task-token-value==';
+const CLS = ['cls_7KQ2M9XW4RTB', 'cls_H3N8P2QVZ6MA', 'cls_H3N8P2QVZ6MB'] as const;
+
+const objectCreated = (key = FILE_KEY) => ({
+  version: '0',
+  id: 'e-1',
+  'detail-type': 'Object Created',
+  source: 'aws.s3',
+  account: '111122223333',
+  time: '2026-11-21T12:00:00Z',
+  region: 'sa-east-1',
+  resources: [`arn:aws:s3:::${BUCKET}`],
+  detail: {
+    version: '0',
+    bucket: { name: BUCKET },
+    object: { key, size: 100, etag: 'etag-1', sequencer: '01' },
+    'request-id': 'r-1',
+    requester: '111122223333',
+    reason: 'PutObject',
+  },
+});
+
+const INPUT = utf8(
+  crlf(
+    'SKU;Descrição;País;Operação;NCM atual;Nota',
+    'SKU-1;Frango congelado em pedaços, sem osso;BR;import;2071400;=1+1',
+    'SKU-2;Café;BR;import;;curta',
+    'SKU-3;Rolamento de esferas de aço, diâmetro 22 mm;BR;import;84821010;',
+    'SKU-4;Café torrado em grãos, não descafeinado;BR;import;09012100;reusado',
+  ),
+);
+
+const world = (files: Record<string, Uint8Array | string> = { [FILE_KEY]: INPUT }) => {
+  const clock = fixedClock('2026-11-21T12:00:00.000Z');
+  const ports = {
+    clock,
+    service: {
+      listCountries: async () =>
+        [...ACCEPTED_COUNTRIES].map((code) => ({ code, name: code, mercosur: false })),
+    } as unknown as ClassificationService,
+    objects: memoryObjectStore(files),
+    queue: memoryRowQueue(clock),
+    batches: memoryBatchStore(),
+    cache: memoryProductCache(),
+    kick: countingKick(),
+    reviews: memoryReviewStore(),
+    events: memoryBatchEvents(),
+    waiters: memoryBatchWaiters(),
+  };
+  const batchId = batchSourceFromEvent(objectCreated())!.batchId;
+  // Decoded by hand: TextDecoder would drop the BOM the tests check for.
+  const text = (name: string) => {
+    const stored = ports.objects.objects.get(`outbox/${batchId}/${name}`);
+    return stored ? Buffer.from(stored.bytes).toString('utf8') : undefined;
+  };
+  const csv = (name: string) =>
+    Papa.parse<string[]>(text(name)!.slice(1), { delimiter: ';', newline: '\r\n', skipEmptyLines: true })
+      .data;
+  const summary = () => BatchSummary.parse(JSON.parse(text('summary.json')!));
+  return { ...ports, ports, clock, batchId, text, csv, summary };
+};
+
+type World = ReturnType<typeof world>;
+
+/** Row 4 reuses a verdict resolved by an earlier batch, whose PDF is in that batch's outbox. */
+const seedReusedVerdict = async (w: World, { pdfStored = true } = {}) => {
+  const pdfKey = 'outbox/earlier-x/pdfs/00007-SKU-4.pdf';
+  if (pdfStored) w.objects.set(pdfKey, '%PDF-1.7 verdict');
+  await w.cache.put({
+    product_key: 'sku:SKU-4',
+    fingerprint: productFingerprint(
+      { operation: 'import', country: 'BR', description: 'Café torrado em grãos, não descafeinado' },
+      null,
+    ),
+    classification_id: CLS[2],
+    resolved_at: '2026-11-20T12:00:00.000Z',
+    result: {
+      status: 'resolved',
+      classification_id: CLS[2],
+      ncm: '0901.21.00',
+      title: 'Café torrado em grãos',
+      cost_usd: '2.00',
+      verdict_pdf: 'pdfs/00007-SKU-4.pdf',
+    },
+    pdf_key: pdfKey,
+    batch_id: 'earlier-x',
+  });
+};
+
+const prepare = async (w: World) => {
+  const prepared = await prepareBatch(w.ports, { event: objectCreated(), execution_id: 'exec-1' });
+  return { ...objectCreated(), prepare: prepared };
+};
+
+/** What the row side does when a row ends: its result on the row, the row counted done. */
+const finishRow = async (w: World, row: number, result: RowResult) => {
+  await w.batches.updateRow(w.batchId, row, { status: result.status, result }, { onlyIfNotFinal: true });
+  return w.batches.markRowDone(w.batchId, row);
+};
+
+describe('a batch whose rows all finished', () => {
+  const run = async () => {
+    const w = world();
+    await seedReusedVerdict(w);
+    const state = await prepare(w);
+    await awaitRows(w.ports, { batch_id: w.batchId, task_token: TOKEN });
+    await finishRow(w, 1, {
+      status: 'resolved',
+      classification_id: CLS[0],
+      ncm: '0207.14.00',
+      current_ncm_matches: 'yes',
+      verdict_pdf: 'pdfs/00001-SKU-1.pdf',
+      cost_usd: '2.00',
+    });
+    await finishRow(w, 3, {
+      status: 'pending_data',
+      classification_id: CLS[1],
+      questions: 'É blindado? (Sim / Não)',
+      cost_usd: '0.00',
+    });
+    await w.reviews.put({
+      classification_id: CLS[1],
+      batch_id: w.batchId,
+      row: 3,
+      sku: 'SKU-3',
+      external_reference: null,
+      description: 'Rolamento de esferas de aço, diâmetro 22 mm',
+      questions: [{ id: 'q1', text: 'É blindado?', options: ['Sim', 'Não'] }],
+      provisional_ncm: '84821010',
+      provisional_confidence: 48,
+      abandons_at: '2026-12-21T12:00:00Z',
+      state: 'pending',
+      created_at: '2026-11-21T12:01:00.000Z',
+    });
+    w.clock.advance(10 * 60_000);
+    const result = await finalizeBatch(w.ports, state);
+    return { w, state, result };
+  };
+
+  it('writes results.csv: every input row in order, its cells intact, then the result columns', async () => {
+    const { w } = await run();
+    const records = w.csv('results.csv');
+    const header = records[0]!;
+
+    expect(w.text('results.csv')!.startsWith('\uFEFF')).toBe(true);
+    expect(header.slice(0, 7)).toEqual(['SKU', 'Descrição', 'País', 'Operação', 'NCM atual', 'Nota', 'row']);
+    expect(
+      records.slice(1).map((r) => [r[0], r[header.indexOf('row')], r[header.indexOf('status')]]),
+    ).toEqual([
+      ['SKU-1', '1', 'resolved'],
+      ['SKU-2', '2', 'rejected'],
+      ['SKU-3', '3', 'pending_data'],
+      ['SKU-4', '4', 'reused'],
+    ]);
+    expect(records[1]!.slice(0, 6)).toEqual([
+      'SKU-1',
+      'Frango congelado em pedaços, sem osso',
+      'BR',
+      'import',
+      '2071400',
+      "'=1+1",
+    ]);
+    expect(records[1]![header.indexOf('ncm')]).toBe('0207.14.00');
+    expect(records[2]![header.indexOf('reason')]).toBe('description_too_short');
+    expect(records[2]![header.indexOf('detail')]).toContain('Column "Descrição"');
+  });
+
+  it('copies the reused verdict’s PDF into this batch and names it by row and SKU', async () => {
+    const { w } = await run();
+    const header = w.csv('results.csv')[0]!;
+    const reused = w.csv('results.csv')[4]!;
+
+    expect(reused[header.indexOf('verdict_pdf')]).toBe('pdfs/00004-SKU-4.pdf');
+    expect(reused[header.indexOf('cost_usd')]).toBe('0.00');
+    expect(reused[header.indexOf('current_ncm_matches')]).toBe('yes');
+    expect(w.objects.text(`outbox/${w.batchId}/pdfs/00004-SKU-4.pdf`)).toBe('%PDF-1.7 verdict');
+    expect(w.objects.text('outbox/earlier-x/pdfs/00007-SKU-4.pdf')).toBe('%PDF-1.7 verdict');
+    expect((await w.batches.getRow(w.batchId, 4))?.result?.verdict_pdf).toBe('pdfs/00004-SKU-4.pdf');
+  });
+
+  it('writes review.csv with the pending row’s questions', async () => {
+    const { w } = await run();
+    const records = w.csv('review.csv');
+    expect(records).toHaveLength(2);
+    expect(records[1]!.slice(0, 11)).toEqual([
+      '3',
+      'SKU-3',
+      '',
+      'Rolamento de esferas de aço, diâmetro 22 mm',
+      CLS[1],
+      '8482.10.10',
+      '48',
+      'q1',
+      'É blindado?',
+      'Sim|Não',
+      '',
+    ]);
+  });
+
+  it('writes summary.json, publishes it, completes the batch and answers with the counts', async () => {
+    const { w, result } = await run();
+    const summary = w.summary();
+
+    expect(summary).toMatchObject({
+      batch_id: w.batchId,
+      state: 'completed',
+      rows_total: 4,
+      billed_usd: 2,
+      saved_usd: 2,
+      started_at: '2026-11-21T12:00:00.000Z',
+      finished_at: '2026-11-21T12:10:00.000Z',
+      source: { bucket: BUCKET, key: FILE_KEY, version_or_etag: 'etag-1' },
+      outputs: { results: 'results.csv', review: 'review.csv', summary: 'summary.json', pdfs: 'pdfs/' },
+    });
+    expect(summary.by_status).toEqual({
+      ...Object.fromEntries(OUTPUT_STATUSES.map((s) => [s, 0])),
+      resolved: 1,
+      rejected: 1,
+      pending_data: 1,
+      reused: 1,
+    });
+    expect(w.events.published).toEqual([JSON.parse(w.text('summary.json')!)]);
+    expect(w.batches.batches.get(w.batchId)).toMatchObject({
+      state: 'completed',
+      finished_at: '2026-11-21T12:10:00.000Z',
+    });
+    expect(result).toEqual({
+      batch_id: w.batchId,
+      state: 'completed',
+      rows_total: 4,
+      by_status: summary.by_status,
+    });
+  });
+
+  it('never writes the task token anywhere', async () => {
+    const { w, result } = await run();
+    expect(w.batches.batches.get(w.batchId)?.task_token).toBe(TOKEN);
+    for (const [key, stored] of w.objects.objects) {
+      expect(Buffer.from(stored.bytes).toString('utf8'), key).not.toContain(TOKEN);
+    }
+    expect(JSON.stringify(w.events.published)).not.toContain(TOKEN);
+    expect(JSON.stringify(result)).not.toContain(TOKEN);
+  });
+
+  it('is idempotent: a second run writes the same files and publishes nothing more', async () => {
+    const { w, state } = await run();
+    const before = ['results.csv', 'review.csv', 'summary.json'].map(w.text);
+    w.clock.advance(60 * 60_000);
+
+    await finalizeBatch(w.ports, state);
+
+    expect(['results.csv', 'review.csv', 'summary.json'].map(w.text)).toEqual(before);
+    expect(w.events.published).toHaveLength(1);
+  });
+});
+
+describe('a batch that timed out waiting', () => {
+  it('marks the unfinished rows error and says why', async () => {
+    const w = world();
+    const state = await prepare(w);
+    await finishRow(w, 1, { status: 'resolved', ncm: '0207.14.00', cost_usd: '2.00' });
+    await w.batches.updateRow(w.batchId, 3, { status: 'in_progress', classification_id: CLS[1] });
+
+    const result = await finalizeBatch(w.ports, {
+      ...state,
+      wait_error: { Error: 'States.Timeout', Cause: 'The task timed out.' },
+    });
+
+    expect(result.state).toBe('completed');
+    const row3 = await w.batches.getRow(w.batchId, 3);
+    expect(row3).toMatchObject({ status: 'error', result: { status: 'error', detail: TIMED_OUT_DETAIL } });
+    expect(w.summary().by_status).toMatchObject({ resolved: 1, rejected: 1, error: 2 });
+    expect(w.summary().problems.join(' ')).toContain('stopped waiting for its rows (States.Timeout)');
+    const records = w.csv('results.csv');
+    expect(records[3]![records[0]!.indexOf('detail')]).toBe(TIMED_OUT_DETAIL);
+  });
+
+  it('a row finishing at that very moment keeps its own result', async () => {
+    const w = world();
+    const state = await prepare(w);
+    const updateRow = w.batches.updateRow;
+    // Row 1 finishes between Finalize's read and its write.
+    w.batches.updateRow = async (batchId, row, patch, options) => {
+      if (row === 1 && options?.onlyIfNotFinal) {
+        await updateRow(batchId, 1, { status: 'resolved', result: { status: 'resolved', cost_usd: '2.00' } });
+      }
+      return updateRow(batchId, row, patch, options);
+    };
+
+    await finalizeBatch(w.ports, { ...state, wait_error: { Error: 'States.Timeout' } });
+
+    expect((await w.batches.getRow(w.batchId, 1))?.status).toBe('resolved');
+    expect(w.summary().by_status).toMatchObject({ resolved: 1, rejected: 1, error: 2 });
+  });
+
+  it('leaves queued rows of a stopped batch not_submitted with the stop’s type', async () => {
+    const w = world();
+    const state = await prepare(w);
+    await w.batches.recordStop(w.batchId, {
+      type: 'https://tcs.example/problems/subscription-inactive',
+      title: 'Subscription inactive',
+      detail: 'The subscription is not active.',
+      at: '2026-11-21T12:01:00.000Z',
+    });
+
+    await finalizeBatch(w.ports, { ...state, wait_error: { Error: 'States.Timeout' } });
+
+    expect(await w.batches.getRow(w.batchId, 1)).toMatchObject({
+      status: 'not_submitted',
+      result: { reason: 'subscription-inactive' },
+    });
+    const summary = w.summary();
+    expect(summary.stop?.type).toBe('https://tcs.example/problems/subscription-inactive');
+    expect(summary.problems.filter((p) => p.includes('The subscription is not active.'))).toHaveLength(1);
+  });
+});
+
+describe('a batch that failed at Prepare', () => {
+  it('lists every row as not_submitted with the invalid options, and fails the batch', async () => {
+    const w = world({ [FILE_KEY]: INPUT, 'inbox/lote/batch.json': '{"max_usd": "dez"}' });
+    const state = await prepare(w);
+
+    const result = await finalizeBatch(w.ports, state);
+
+    expect(result.state).toBe('failed');
+    expect(result.by_status.not_submitted).toBe(4);
+    const summary = w.summary();
+    expect(summary.state).toBe('failed');
+    expect(summary.stop?.type).toBe('invalid_options');
+    expect(summary.problems[0]).toContain('inbox/lote/batch.json is invalid: field "max_usd"');
+    expect(w.csv('results.csv')).toHaveLength(5);
+    expect(w.batches.batches.get(w.batchId)?.state).toBe('failed');
+  });
+
+  it('still writes summary.json when Prepare crashed before the batch existed, with the cause scrubbed', async () => {
+    const w = world();
+    const cause = JSON.stringify({
+      errorType: 'Error',
+      errorMessage: 'GET https://tcs.example/v1/countries?signature=abc123secret failed',
+      stackTrace: ['at x'],
+    });
+
+    const result = await finalizeBatch(w.ports, {
+      ...objectCreated(),
+      error: { Error: 'Error', Cause: cause },
+    });
+
+    expect(result).toMatchObject({ batch_id: w.batchId, state: 'failed', rows_total: 0 });
+    const summary = w.summary();
+    expect(summary.problems[0]).toBe(
+      'The batch could not be prepared: Error: GET https://tcs.example/v1/countries?… failed',
+    );
+    expect(w.text('summary.json')).not.toContain('abc123secret');
+    expect(w.text('results.csv')).toBeDefined();
+    expect(w.events.published).toHaveLength(1);
+  });
+
+  it('fails a batch whose Prepare crashed half-way, ending its rows', async () => {
+    const w = world();
+    const state = await prepare(w);
+    await w.batches.updateBatch(w.batchId, { state: 'preparing' });
+
+    const result = await finalizeBatch(w.ports, {
+      ...state,
+      prepare: undefined,
+      error: { Error: 'Lambda.Timeout', Cause: 'Task timed out after 900.00 seconds' },
+    });
+
+    expect(result.state).toBe('failed');
+    expect(result.by_status.error).toBe(3);
+  });
+});
+
+describe('reused PDFs no longer stored', () => {
+  it('leaves verdict_pdf empty and says so, without failing', async () => {
+    const w = world();
+    await seedReusedVerdict(w, { pdfStored: false });
+    const state = await prepare(w);
+    for (const row of [1, 3]) await finishRow(w, row, { status: 'failed', reason: 'no_valid_candidates' });
+
+    await finalizeBatch(w.ports, state);
+
+    const row4 = await w.batches.getRow(w.batchId, 4);
+    expect(row4?.result?.verdict_pdf).toBe('');
+    expect(row4?.result?.detail).toContain('no longer stored');
+  });
+});
+
+describe('not this execution’s batch', () => {
+  it('does nothing for a duplicate delivery', async () => {
+    const w = world();
+    const result = await finalizeBatch(w.ports, {
+      ...objectCreated(),
+      prepare: { batch_id: w.batchId, next: 'skip' },
+    });
+    expect(result).toMatchObject({ batch_id: w.batchId, state: 'skipped' });
+    expect(w.objects.objects.size).toBe(1);
+    expect(w.events.published).toHaveLength(0);
+  });
+});

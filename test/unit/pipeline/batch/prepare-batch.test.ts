@@ -1,0 +1,592 @@
+/** Prepare: an input file in the bucket → row records, queue messages, a running batch. */
+import { describe, expect, it } from 'vitest';
+import { batchSourceFromEvent } from '../../../../shared/pipeline/batch/batch-source.js';
+import { type PrepareInput, prepareBatch } from '../../../../shared/pipeline/batch/prepare-batch.js';
+import { productFingerprint } from '../../../../shared/pipeline/batch/reuse.js';
+import { sha256Hex } from '../../../../shared/pipeline/core/keys.js';
+import type { ClassificationService } from '../../../../shared/pipeline/core/ports.js';
+import type { CachedVerdict, RowRecord } from '../../../../shared/pipeline/core/records.js';
+import { TcsProblemError } from '../../../../shared/tcs/errors.js';
+import { LIMITS } from '../../../../shared/tcs/schemas.js';
+import {
+  countingKick,
+  fixedClock,
+  memoryBatchStore,
+  memoryObjectStore,
+  memoryProductCache,
+  memoryRowQueue,
+} from '../../../helpers/memory-ports.js';
+import { ACCEPTED_COUNTRIES, crlf, utf8, xlsx } from '../../spreadsheet/fixtures.js';
+
+const BUCKET = 'catalogue-bucket';
+const FILE_KEY = 'inbox/lote/produtos.csv';
+const PDF = (text: string) => utf8(`%PDF-1.7\n${text}\n%%EOF\n`);
+
+const DESCRIPTIONS = [
+  'Café torrado em grãos, não descafeinado',
+  'Rolamento de esferas de aço, diâmetro 22 mm',
+  'Frango congelado em pedaços, sem osso',
+  'Vinho tinto seco, garrafa de 750 ml',
+  'Parafuso de aço inoxidável M8 x 40 mm',
+];
+
+const objectCreated = (key = FILE_KEY, etag = 'etag-1') => ({
+  version: '0',
+  id: 'e-1',
+  'detail-type': 'Object Created',
+  source: 'aws.s3',
+  account: '111122223333',
+  time: '2026-11-21T12:00:00Z',
+  region: 'sa-east-1',
+  resources: [`arn:aws:s3:::${BUCKET}`],
+  detail: {
+    version: '0',
+    bucket: { name: BUCKET },
+    object: { key, size: 100, etag, sequencer: '01' },
+    'request-id': 'r-1',
+    requester: '111122223333',
+    reason: 'PutObject',
+  },
+});
+
+const world = (files: Record<string, Uint8Array | string> = {}) => {
+  const clock = fixedClock('2026-11-21T12:00:00.000Z');
+  let countryCalls = 0;
+  const service = {
+    listCountries: async () => {
+      countryCalls += 1;
+      return [...ACCEPTED_COUNTRIES].map((code) => ({ code, name: code, mercosur: false }));
+    },
+  } as unknown as ClassificationService;
+  const objects = memoryObjectStore(files);
+  const reads: string[] = [];
+  const getBytes = objects.getBytes;
+  objects.getBytes = async (key) => {
+    reads.push(key);
+    return getBytes(key);
+  };
+  const ports = {
+    clock,
+    service,
+    objects,
+    queue: memoryRowQueue(clock),
+    batches: memoryBatchStore(),
+    cache: memoryProductCache(),
+    kick: countingKick(),
+  };
+  const run = (input: Partial<PrepareInput> = {}) =>
+    prepareBatch(ports, { event: objectCreated(), execution_id: 'exec-1', ...input });
+  const batchId = batchSourceFromEvent(objectCreated())!.batchId;
+  const rows = () =>
+    [...ports.batches.rows.values()].filter((r) => r.batch_id === batchId).sort((a, b) => a.row - b.row);
+  return { ...ports, ports, run, batchId, rows, reads, countryCalls: () => countryCalls };
+};
+
+const csvOf = (header: string, lines: string[]) => utf8(crlf(header, ...lines));
+const simpleCsv = (count = 3) =>
+  csvOf(
+    'SKU;Descrição;País;Operação',
+    DESCRIPTIONS.slice(0, count).map((description, i) => `SKU-${i + 1};${description};BR;importação`),
+  );
+
+describe('a batch file becomes rows', () => {
+  it('writes every row, queues the valid ones in order, runs the batch and kicks the dispatcher', async () => {
+    const w = world({ [FILE_KEY]: simpleCsv(3) });
+
+    const result = await w.run();
+
+    expect(result).toEqual({ batch_id: w.batchId, next: 'wait' });
+    expect(w.rows().map((r) => [r.row, r.status])).toEqual([
+      [1, 'queued'],
+      [2, 'queued'],
+      [3, 'queued'],
+    ]);
+    const first = w.rows()[0]!;
+    expect(first.product).toMatchObject({ sku: 'SKU-1', country: 'BR', operation: 'import' });
+    expect(first.product_key).toBe('sku:SKU-1');
+    expect(first.fingerprint).toBe(productFingerprint(first.product!, null));
+    expect(first.cells).toEqual(['SKU-1', DESCRIPTIONS[0], 'BR', 'importação']);
+    expect(w.queue.sent.map((s) => s.message)).toEqual(
+      [1, 2, 3].map((row) => ({ batch_id: w.batchId, row, attempt: 1, dispatch: 1 })),
+    );
+    expect(w.kick.reasons).toEqual(['rows_queued']);
+    expect(w.batches.shards.get(`${w.batchId}#0`)).toEqual({ expected: 3, done: new Set() });
+    expect(w.batches.batches.get(w.batchId)).toMatchObject({
+      state: 'running',
+      name: 'lote',
+      execution_id: 'exec-1',
+      rows_total: 3,
+      rows_dispatched: 3,
+      shard_count: 1,
+      header: ['SKU', 'Descrição', 'País', 'Operação'],
+      delimiter: ';',
+      format: 'csv',
+      options: { reclassify: 'changed', reuse_max_age_days: 30 },
+      started_at: '2026-11-21T12:00:00.000Z',
+    });
+  });
+
+  it('skips an object that is no batch file, creating nothing', async () => {
+    const w = world({ 'inbox/lote/batch.json': '{}' });
+    expect(await w.run({ event: objectCreated('inbox/lote/batch.json') })).toEqual({
+      batch_id: null,
+      next: 'skip',
+    });
+    expect(w.batches.batches.size).toBe(0);
+  });
+
+  it('reads an XLSX and answers with ; for Excel in pt-BR', async () => {
+    const key = 'inbox/lote/produtos.xlsx';
+    const bytes = await xlsx([
+      [{ value: 'Descripción' }, { value: 'País' }, { value: 'Operación' }],
+      [{ value: DESCRIPTIONS[1] }, { value: 'AR' }, { value: 'importación' }],
+    ]);
+    const w = world({ [key]: bytes });
+
+    const result = await w.run({ event: objectCreated(key) });
+
+    const batchId = batchSourceFromEvent(objectCreated(key))!.batchId;
+    expect(result).toEqual({ batch_id: batchId, next: 'wait' });
+    expect(w.batches.batches.get(batchId)).toMatchObject({ format: 'xlsx', delimiter: ';', rows_total: 1 });
+  });
+
+  it('reads a file whose key arrived URL-encoded in the event', async () => {
+    const w = world({ 'inbox/lote noturno/catálogo.csv': simpleCsv(1) });
+
+    const result = await w.run({ event: objectCreated('inbox/lote+noturno/cat%C3%A1logo.csv') });
+
+    expect(result.next).toBe('wait');
+    expect(w.batches.batches.get(result.batch_id!)?.source).toMatchObject({
+      key: 'inbox/lote noturno/catálogo.csv',
+      folder: 'inbox/lote noturno/',
+      file_name: 'catálogo.csv',
+    });
+  });
+
+  it('rejects invalid rows with the reason and the column as the file wrote it; they are not queued', async () => {
+    const w = world({
+      [FILE_KEY]: csvOf('SKU;Descrição;País;Operação', [
+        `SKU-1;${DESCRIPTIONS[0]};BR;importação`,
+        'SKU-2;Café;Narnia;importação',
+        `SKU-3;${DESCRIPTIONS[2]};AR;import`,
+      ]),
+    });
+
+    await w.run();
+
+    const rejected = w.rows()[1]!;
+    expect(rejected.status).toBe('rejected');
+    expect(rejected.result).toMatchObject({ status: 'rejected', reason: 'description_too_short' });
+    expect(rejected.result?.detail).toContain('Column "Descrição"');
+    expect(rejected.result?.detail).toContain('Column "País"');
+    expect(rejected.cells).toEqual(['SKU-2', 'Café', 'Narnia', 'importação']);
+    expect(rejected.finished_at).toBeDefined();
+    expect(w.queue.sent.map((s) => s.message.row)).toEqual([1, 3]);
+    expect(w.batches.batches.get(w.batchId)).toMatchObject({ rows_total: 3, rows_dispatched: 2 });
+  });
+
+  it('applies batch.json defaults to empty cells', async () => {
+    const w = world({
+      [FILE_KEY]: csvOf('Descrição;País', [`${DESCRIPTIONS[0]};`, `${DESCRIPTIONS[1]};AR`]),
+      'inbox/lote/batch.json': JSON.stringify({ operation: 'export', country: 'CN' }),
+    });
+
+    await w.run();
+
+    expect(w.rows().map((r) => [r.product?.operation, r.product?.country])).toEqual([
+      ['export', 'CN'],
+      ['export', 'AR'],
+    ]);
+  });
+
+  it('finalizes at once when no row can be dispatched', async () => {
+    const w = world({ [FILE_KEY]: csvOf('Descrição;País;Operação', ['Café;BR;import']) });
+
+    expect(await w.run()).toEqual({ batch_id: w.batchId, next: 'finalize' });
+    expect(w.queue.sent).toHaveLength(0);
+    expect(w.kick.count).toBe(0);
+    expect(w.batches.batches.get(w.batchId)).toMatchObject({
+      state: 'running',
+      rows_dispatched: 0,
+      shard_count: 0,
+    });
+  });
+});
+
+describe('at-least-once delivery', () => {
+  it('is one batch when the same object version is delivered twice', async () => {
+    const w = world({ [FILE_KEY]: simpleCsv(2) });
+
+    const first = await w.run({ execution_id: 'exec-1' });
+    const second = await w.run({ execution_id: 'exec-2' });
+
+    expect(first.next).toBe('wait');
+    expect(second).toEqual({ batch_id: w.batchId, next: 'skip' });
+    expect(w.batches.batches.size).toBe(1);
+    expect(w.batches.batches.get(w.batchId)?.execution_id).toBe('exec-1');
+    expect(w.queue.sent).toHaveLength(2);
+  });
+
+  it('a retried Prepare of the same execution sends still-queued rows again and rewrites nothing', async () => {
+    const w = world({ [FILE_KEY]: simpleCsv(3) });
+    await w.run();
+    // Row 1 is already under way when the retry comes.
+    await w.batches.updateRow(w.batchId, 1, { status: 'in_progress', classification_id: 'cls_7KQ2M9XW4RTB' });
+
+    const retry = await w.run();
+
+    expect(retry).toEqual({ batch_id: w.batchId, next: 'wait' });
+    expect(w.rows()[0]).toMatchObject({ status: 'in_progress', classification_id: 'cls_7KQ2M9XW4RTB' });
+    expect(w.queue.sent.slice(3).map((s) => s.message)).toEqual([
+      { batch_id: w.batchId, row: 2, attempt: 1, dispatch: 1 },
+      { batch_id: w.batchId, row: 3, attempt: 1, dispatch: 1 },
+    ]);
+  });
+
+  it('a retried Prepare that crashed before the batch ran does the whole work once', async () => {
+    const w = world({ [FILE_KEY]: simpleCsv(2) });
+    const source = batchSourceFromEvent(objectCreated())!;
+    await w.batches.createBatch({
+      batch_id: w.batchId,
+      name: 'lote',
+      source: source.source,
+      execution_id: 'exec-1',
+      state: 'preparing',
+      header: [],
+      delimiter: ',',
+      rows_total: 0,
+      rows_dispatched: 0,
+      shard_count: 0,
+      complete_shards: [],
+      problems: [],
+      started_at: '2026-11-21T11:59:00.000Z',
+    });
+
+    expect(await w.run()).toEqual({ batch_id: w.batchId, next: 'wait' });
+    expect(w.queue.sent).toHaveLength(2);
+    expect(w.batches.batches.get(w.batchId)).toMatchObject({ state: 'running', rows_total: 2 });
+  });
+
+  it('a retried Prepare of a failed batch goes to Finalize without sending anything', async () => {
+    const w = world({ [FILE_KEY]: simpleCsv(2), 'inbox/lote/batch.json': '{' });
+    await w.run();
+    expect(await w.run()).toEqual({ batch_id: w.batchId, next: 'finalize' });
+    expect(w.queue.sent).toHaveLength(0);
+  });
+});
+
+describe('invalid batch.json fails the batch before anything is queued', () => {
+  it.each([
+    ['bad JSON', '{"country": "BR",}', ['inbox/lote/batch.json is not valid JSON']],
+    [
+      'an unknown field',
+      '{"country": "BR", "budget": 10}',
+      ['inbox/lote/batch.json is invalid', 'unknown field "budget"', 'max_usd'],
+    ],
+    [
+      'a wrong type',
+      '{"max_usd": "10"}',
+      ['inbox/lote/batch.json is invalid', 'field "max_usd"', 'expected number'],
+    ],
+    ['a value out of the list', '{"reclassify": "some"}', ['field "reclassify"', '"changed"']],
+    ['an empty file', '', ['inbox/lote/batch.json is not valid JSON (the file is empty)']],
+  ])('%s', async (_what, json, phrases) => {
+    const w = world({ [FILE_KEY]: simpleCsv(2), 'inbox/lote/batch.json': json });
+
+    const result = await w.run();
+
+    expect(result).toEqual({ batch_id: w.batchId, next: 'finalize' });
+    const batch = w.batches.batches.get(w.batchId)!;
+    expect(batch.state).toBe('failed');
+    expect(batch.stop?.type).toBe('invalid_options');
+    for (const phrase of phrases) {
+      expect(batch.problems[0]).toContain(phrase);
+      expect(batch.stop?.detail).toContain(phrase);
+    }
+    expect(w.rows().map((r) => [r.status, r.result?.reason])).toEqual([
+      ['not_submitted', 'invalid_options'],
+      ['not_submitted', 'invalid_options'],
+    ]);
+    expect(w.rows()[0]!.result?.detail).toContain('batch.json');
+    expect(w.queue.sent).toHaveLength(0);
+    expect(w.kick.count).toBe(0);
+    expect(w.countryCalls()).toBe(0);
+    expect(batch.header).toEqual(['SKU', 'Descrição', 'País', 'Operação']);
+  });
+});
+
+describe('an unreadable input file fails the batch', () => {
+  it('names the file and the problem when a required column is missing', async () => {
+    const w = world({ [FILE_KEY]: csvOf('SKU;Nome;País', ['SKU-1;Café;BR']) });
+
+    expect(await w.run()).toEqual({ batch_id: w.batchId, next: 'finalize' });
+
+    const batch = w.batches.batches.get(w.batchId)!;
+    expect(batch).toMatchObject({ state: 'failed', rows_total: 0 });
+    expect(batch.stop?.type).toBe('no_description_or_sheet_column');
+    expect(batch.problems[0]).toMatch(/^produtos\.csv: has no description column/);
+    expect(batch.problems[0]).toContain('"Nome"');
+    expect(w.rows()).toHaveLength(0);
+    expect(w.queue.sent).toHaveLength(0);
+  });
+
+  it('names the column of a duplicate header', async () => {
+    const w = world({ [FILE_KEY]: csvOf('Descrição;Description', ['a;b']) });
+    await w.run();
+    const batch = w.batches.batches.get(w.batchId)!;
+    expect(batch.stop?.type).toBe('duplicate_column');
+    expect(batch.problems[0]).toContain('column "Description"');
+  });
+
+  it('says so when the file is empty', async () => {
+    const w = world({ [FILE_KEY]: '' });
+    await w.run();
+    expect(w.batches.batches.get(w.batchId)?.problems[0]).toBe('produtos.csv: is empty (0 bytes)');
+  });
+
+  it('says so when the file was deleted before Prepare read it', async () => {
+    const w = world();
+    expect(await w.run()).toEqual({ batch_id: w.batchId, next: 'finalize' });
+    expect(w.batches.batches.get(w.batchId)?.stop?.type).toBe('file_not_found');
+  });
+});
+
+describe('technical sheets', () => {
+  const sheetCsv = (sheets: string[]) =>
+    csvOf(
+      'SKU;Descrição;Ficha técnica;País;Operação',
+      sheets.map((sheet, i) => `SKU-${i + 1};${DESCRIPTIONS[i]};${sheet};BR;import`),
+    );
+
+  it('attaches a valid sheet with its sha256, reading a shared sheet once', async () => {
+    const pdf = PDF('ficha do café');
+    const w = world({
+      [FILE_KEY]: sheetCsv(['fichas/cafe.pdf', 'fichas/cafe.pdf']),
+      'inbox/lote/fichas/cafe.pdf': pdf,
+    });
+
+    await w.run();
+
+    expect(w.rows().map((r) => r.status)).toEqual(['queued', 'queued']);
+    expect(w.rows()[0]!.sheet).toEqual({
+      key: 'inbox/lote/fichas/cafe.pdf',
+      sha256: sha256Hex(pdf),
+      size: pdf.byteLength,
+      file_name: 'cafe.pdf',
+    });
+    expect(w.rows()[0]!.fingerprint).toBe(productFingerprint(w.rows()[0]!.product!, sha256Hex(pdf)));
+    expect(w.reads.filter((key) => key.endsWith('cafe.pdf'))).toHaveLength(1);
+  });
+
+  it('finds a sheet written with another case or Unicode form, as Windows and macOS do', async () => {
+    const w = world({
+      [FILE_KEY]: sheetCsv(['Fichas\\Café.PDF']),
+      'inbox/lote/fichas/cafe\u0301.pdf': PDF('nfd'),
+    });
+    await w.run();
+    expect(w.rows()[0]).toMatchObject({
+      status: 'queued',
+      sheet: { key: 'inbox/lote/fichas/cafe\u0301.pdf' },
+    });
+  });
+
+  it.each([
+    ['sheet_not_found', 'fichas/nao-existe.pdf', {}, 'was not found in the batch folder inbox/lote/'],
+    [
+      'sheet_too_large',
+      'fichas/grande.pdf',
+      { 'inbox/lote/fichas/grande.pdf': new Uint8Array(LIMITS.sheetMaxBytes + 1).fill(0x25) },
+      'the service accepts technical sheets up to 10.0 MB',
+    ],
+    [
+      'sheet_not_pdf',
+      'fichas/foto.pdf',
+      { 'inbox/lote/fichas/foto.pdf': utf8('\u0089PNG not a pdf') },
+      'is not a PDF',
+    ],
+  ])('%s', async (reason, path, files: Record<string, Uint8Array>, phrase) => {
+    const w = world({ [FILE_KEY]: sheetCsv([path]), ...files });
+
+    await w.run();
+
+    const row = w.rows()[0]!;
+    expect(row.status).toBe('rejected');
+    expect(row.rejection).toMatchObject({ reason, column: 'sheet' });
+    expect(row.result).toMatchObject({ status: 'rejected', reason });
+    expect(row.result?.detail).toContain(`Column "Ficha técnica": "${path}"`);
+    expect(row.result?.detail).toContain(phrase);
+    expect(w.queue.sent).toHaveLength(0);
+  });
+});
+
+describe('reuse of unchanged products', () => {
+  const verdictFor = async (w: ReturnType<typeof world>, overrides: Partial<CachedVerdict> = {}) => {
+    // A dry run elsewhere tells us the fingerprint this file's row 1 gets.
+    const product = { operation: 'import' as const, country: 'BR', description: DESCRIPTIONS[0]! };
+    const verdict: CachedVerdict = {
+      product_key: 'sku:SKU-1',
+      fingerprint: productFingerprint(product, null),
+      classification_id: 'cls_7KQ2M9XW4RTB',
+      resolved_at: '2026-11-11T12:00:00.000Z',
+      result: {
+        status: 'resolved',
+        ncm: '0901.21.00',
+        cost_usd: '2.00',
+        classification_id: 'cls_7KQ2M9XW4RTB',
+      },
+      pdf_key: 'outbox/earlier-x/pdfs/00001-SKU-1.pdf',
+      batch_id: 'earlier-x',
+      ...overrides,
+    };
+    await w.cache.put(verdict);
+    return verdict;
+  };
+
+  it('reuses a recent verdict of an unchanged product: final at once, not queued, no cost', async () => {
+    const w = world({
+      [FILE_KEY]: csvOf('SKU;Descrição;País;Operação;NCM atual', [
+        `SKU-1;${DESCRIPTIONS[0]};BR;import;9012100`,
+        `SKU-2;${DESCRIPTIONS[1]};BR;import;`,
+      ]),
+    });
+    await verdictFor(w);
+
+    await w.run();
+
+    const reused = w.rows()[0]!;
+    expect(reused).toMatchObject({ status: 'reused', classification_id: 'cls_7KQ2M9XW4RTB' });
+    expect(reused.result).toMatchObject({
+      status: 'reused',
+      cost_usd: '0.00',
+      ncm: '0901.21.00',
+      current_ncm_matches: 'yes',
+      verdict_pdf: 'outbox/earlier-x/pdfs/00001-SKU-1.pdf',
+    });
+    expect(w.queue.sent.map((s) => s.message.row)).toEqual([2]);
+    expect(w.batches.batches.get(w.batchId)).toMatchObject({ rows_dispatched: 1, rows_total: 2 });
+  });
+
+  it.each([
+    ['the product changed', { fingerprint: 'f'.repeat(64) }, {}],
+    ['the verdict is too old', { resolved_at: '2026-10-01T12:00:00.000Z' }, {}],
+    ['the batch reclassifies all', {}, { reclassify: 'all' }],
+    ['the batch allows no age', {}, { reuse_max_age_days: 0 }],
+  ])('classifies again when %s', async (_what, verdict: Partial<CachedVerdict>, options) => {
+    const w = world({ [FILE_KEY]: simpleCsv(1), 'inbox/lote/batch.json': JSON.stringify(options) });
+    await verdictFor(w, verdict);
+
+    await w.run();
+
+    expect(w.rows()[0]!.status).toBe('queued');
+    expect(w.queue.sent).toHaveLength(1);
+  });
+
+  it('reads the cache once for the whole batch, and not at all when it reclassifies all', async () => {
+    const calls: (readonly string[])[] = [];
+    const w = world({ [FILE_KEY]: simpleCsv(3) });
+    const getMany = w.cache.getMany;
+    w.cache.getMany = async (keys) => {
+      calls.push(keys);
+      return getMany(keys);
+    };
+    await w.run();
+    expect(calls).toEqual([['sku:SKU-1', 'sku:SKU-2', 'sku:SKU-3']]);
+
+    const all = world({ [FILE_KEY]: simpleCsv(3), 'inbox/lote/batch.json': '{"reclassify":"all"}' });
+    all.cache.getMany = async (keys) => {
+      calls.push(keys);
+      return new Map();
+    };
+    await all.run();
+    expect(calls).toHaveLength(1);
+  });
+});
+
+describe('budget', () => {
+  it('dispatches floor(max_usd / 2) rows in input order; reused and rejected rows do not count', async () => {
+    const w = world({
+      [FILE_KEY]: csvOf('SKU;Descrição;País;Operação', [
+        `SKU-1;${DESCRIPTIONS[0]};BR;import`, // reused
+        'SKU-X;curta;BR;import', // rejected
+        `SKU-2;${DESCRIPTIONS[1]};BR;import`,
+        `SKU-3;${DESCRIPTIONS[2]};BR;import`,
+        `SKU-4;${DESCRIPTIONS[3]};BR;import`,
+        `SKU-5;${DESCRIPTIONS[4]};BR;import`,
+      ]),
+      'inbox/lote/batch.json': JSON.stringify({ max_usd: 5.99 }),
+    });
+    await w.cache.put({
+      product_key: 'sku:SKU-1',
+      fingerprint: productFingerprint(
+        { operation: 'import', country: 'BR', description: DESCRIPTIONS[0]! },
+        null,
+      ),
+      classification_id: 'cls_7KQ2M9XW4RTB',
+      resolved_at: '2026-11-20T12:00:00.000Z',
+      result: { status: 'resolved', ncm: '0901.21.00' },
+      pdf_key: null,
+      batch_id: 'earlier',
+    });
+
+    await w.run();
+
+    expect(w.rows().map((r: RowRecord) => [r.row, r.status, r.result?.reason ?? ''])).toEqual([
+      [1, 'reused', ''],
+      [2, 'rejected', 'description_too_short'],
+      [3, 'queued', ''],
+      [4, 'queued', ''],
+      [5, 'not_submitted', 'budget_exceeded'],
+      [6, 'not_submitted', 'budget_exceeded'],
+    ]);
+    expect(w.rows()[4]!.result?.detail).toContain('max_usd 5.99');
+    expect(w.queue.sent.map((s) => s.message.row)).toEqual([3, 4]);
+    const batch = w.batches.batches.get(w.batchId)!;
+    expect(batch.rows_dispatched).toBe(2);
+    expect(batch.problems.join(' ')).toContain('2 row(s) after them were not submitted');
+  });
+
+  it('a zero budget submits nothing', async () => {
+    const w = world({ [FILE_KEY]: simpleCsv(2), 'inbox/lote/batch.json': '{"max_usd": 0}' });
+    expect((await w.run()).next).toBe('finalize');
+    expect(w.rows().map((r) => r.status)).toEqual(['not_submitted', 'not_submitted']);
+  });
+});
+
+describe('the service refuses the key at Prepare', () => {
+  it('stops the batch once: rows not_submitted with the problem type, nothing queued', async () => {
+    const w = world({ [FILE_KEY]: simpleCsv(2) });
+    w.service.listCountries = async () => {
+      throw new TcsProblemError({
+        problem: 'plan-without-api',
+        type: 'https://tcs.example/problems/plan-without-api',
+        status: 403,
+        title: 'Plan without API access',
+        detail: 'The current plan does not include API access.',
+        instance: '/v1/countries',
+        requestId: 'req_1',
+        errors: [],
+        retryAfterMs: null,
+      });
+    };
+
+    expect(await w.run()).toEqual({ batch_id: w.batchId, next: 'finalize' });
+
+    const batch = w.batches.batches.get(w.batchId)!;
+    expect(batch.state).toBe('failed');
+    expect(batch.stop?.type).toBe('https://tcs.example/problems/plan-without-api');
+    expect(w.rows().map((r) => [r.status, r.result?.reason])).toEqual([
+      ['not_submitted', 'plan-without-api'],
+      ['not_submitted', 'plan-without-api'],
+    ]);
+    expect(w.queue.sent).toHaveLength(0);
+  });
+
+  it('lets other failures throw, for the workflow’s Retry', async () => {
+    const w = world({ [FILE_KEY]: simpleCsv(1) });
+    w.service.listCountries = async () => {
+      throw new Error('ECONNRESET');
+    };
+    await expect(w.run()).rejects.toThrow('ECONNRESET');
+    expect(w.batches.batches.get(w.batchId)?.state).toBe('preparing');
+  });
+});
