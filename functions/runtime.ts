@@ -7,6 +7,7 @@
  * an environment variable's value: the environment holds only the secret's ARN.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
+import { createDynamoSlotLeases } from '../shared/aws/dynamo-slot-leases.js';
 import {
   createAwsClients,
   createDynamoBatchStore,
@@ -21,7 +22,6 @@ import {
   loadApiKeyFromSecret,
 } from '../shared/aws/index.js';
 import type { PipelinePorts } from '../shared/pipeline/core/ports.js';
-import { createDynamoSlotLeases } from '../shared/pipeline/dispatch/slot-leases.js';
 import { createTcsClient, type TcsClient } from '../shared/tcs/client.js';
 
 export const logger = new Logger({

@@ -4,6 +4,7 @@ export * from './dynamo-batch-store.js';
 export type { DynamoAdapterConfig } from './dynamo-items.js';
 export * from './dynamo-product-cache.js';
 export * from './dynamo-review-store.js';
+export * from './dynamo-slot-leases.js';
 export * from './eventbridge-batch-events.js';
 export * from './lambda-dispatcher-kick.js';
 export * from './s3-object-store.js';

@@ -3,7 +3,8 @@
  * map paths and size() are evaluated by a real engine, not by a mock.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createDynamoSlotLeases, type SlotLeases } from '../../../shared/pipeline/dispatch/slot-leases.js';
+import { createDynamoSlotLeases } from '../../../shared/aws/dynamo-slot-leases.js';
+import type { SlotLeases } from '../../../shared/pipeline/dispatch/slot-leases.js';
 import { createTable, type LocalDynamo, startLocalDynamo } from '../../helpers/dynalite.js';
 
 const TTL = 60_000;
