@@ -21,7 +21,7 @@ import {
   createSqsRowQueue,
   loadApiKeyFromSecret,
 } from '../shared/aws/index.js';
-import type { PipelinePorts } from '../shared/pipeline/core/ports.js';
+import type { PipelinePorts } from '../shared/pipeline/core/index.js';
 import { createTcsClient, type TcsClient } from '../shared/tcs/client.js';
 
 export const logger = new Logger({

@@ -3,11 +3,7 @@
  * finishing row (kick), by Prepare, and every minute by a schedule (`{ source }` tells which).
  */
 import { ALARM_LOG_FIELDS } from '../../infra/contract.js';
-import {
-  createBalanceMemo,
-  dispatchRows,
-  runOptionsFor,
-} from '../../shared/pipeline/dispatch/dispatch-rows.js';
+import { createBalanceMemo, dispatchRows, runOptionsFor } from '../../shared/pipeline/dispatch/index.js';
 import { capOverride, LEASE_TTL_MS, logger, ports, service, timeScale } from '../runtime.js';
 
 /** Well inside the function's timeout, so a run never dies holding received messages. */

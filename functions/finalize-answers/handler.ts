@@ -3,7 +3,7 @@
  * (results.csv and summary.json rewritten, the earlier ones kept as results.rev<N>.csv and
  * summary.rev<N>.json, review.csv of what is still pending) and announces it.
  */
-import { finalizeAnswers } from '../../shared/pipeline/answers/finalize-answers.js';
+import { finalizeAnswers } from '../../shared/pipeline/answers/index.js';
 import { revisionPorts } from '../revision-ports.js';
 import { logger } from '../runtime.js';
 

@@ -1,5 +1,5 @@
 /** Batch workflow, Finalize: writes results.csv, review.csv, summary.json and announces the batch. */
-import { finalizeBatch } from '../../shared/pipeline/batch/finalize-batch.js';
+import { finalizeBatch } from '../../shared/pipeline/batch/index.js';
 import { logger, ports } from '../runtime.js';
 
 export const handler = async (event: unknown) => {

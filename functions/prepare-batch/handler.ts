@@ -1,5 +1,5 @@
 /** Batch workflow, Prepare: reads the dropped file and its options, stores the rows, queues the dispatchable ones. */
-import { prepareBatch } from '../../shared/pipeline/batch/prepare-batch.js';
+import { prepareBatch } from '../../shared/pipeline/batch/index.js';
 import { logger, ports, service } from '../runtime.js';
 
 export const handler = async (event: unknown) => {

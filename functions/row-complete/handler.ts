@@ -1,6 +1,6 @@
 /** Row workflow, Complete: records the row's outcome, releases its lease, wakes the batch if it was the last. */
 import { ALARM_LOG_FIELDS } from '../../infra/contract.js';
-import { completeRow } from '../../shared/pipeline/row/row-steps.js';
+import { completeRow } from '../../shared/pipeline/row/index.js';
 import { completionPorts } from '../completion-ports.js';
 import { logger } from '../runtime.js';
 

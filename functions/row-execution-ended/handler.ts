@@ -3,7 +3,7 @@
  * ran. Ends the row as `error` and releases its lease, so neither the row nor the slot leaks.
  */
 import { ALARM_LOG_FIELDS } from '../../infra/contract.js';
-import { rowExecutionEnded } from '../../shared/pipeline/row/row-steps.js';
+import { rowExecutionEnded } from '../../shared/pipeline/row/index.js';
 import { completionPorts } from '../completion-ports.js';
 import { logger } from '../runtime.js';
 

@@ -1,5 +1,5 @@
 /** Row workflow, Review: files the classifier's questions in the review table. */
-import { reviewRow } from '../../shared/pipeline/row/row-steps.js';
+import { reviewRow } from '../../shared/pipeline/row/index.js';
 import { LEASE_TTL_MS, ports, service, timeScale } from '../runtime.js';
 
 export const handler = async (state: unknown) =>

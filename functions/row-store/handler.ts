@@ -1,5 +1,5 @@
 /** Row workflow, Store: keeps a resolved verdict and its PDF. */
-import { storeRow } from '../../shared/pipeline/row/row-steps.js';
+import { storeRow } from '../../shared/pipeline/row/index.js';
 import { LEASE_TTL_MS, ports, service, timeScale } from '../runtime.js';
 
 export const handler = async (state: unknown) =>

@@ -1,5 +1,5 @@
 /** Row workflow, Submit: uploads the sheet and creates the classification with the row attempt's key. */
-import { submitRow } from '../../shared/pipeline/row/row-steps.js';
+import { submitRow } from '../../shared/pipeline/row/index.js';
 import { LEASE_TTL_MS, ports, service, timeScale } from '../runtime.js';
 
 export const handler = async (state: unknown) =>

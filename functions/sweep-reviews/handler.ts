@@ -2,7 +2,7 @@
  * The daily review sweep (a schedule): batches with rows the service abandoned after 30 days
  * unanswered get their results moved forward. See shared/pipeline/sweep-reviews.ts.
  */
-import { sweepAbandonedReviews } from '../../shared/pipeline/answers/sweep-reviews.js';
+import { sweepAbandonedReviews } from '../../shared/pipeline/answers/index.js';
 import { revisionPorts } from '../revision-ports.js';
 import { logger } from '../runtime.js';
 

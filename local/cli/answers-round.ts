@@ -8,8 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Papa from 'papaparse';
-import type { AnswersFile } from '../../shared/pipeline/answers/answers-file.js';
-import { ANSWERS_REPORT_FILE } from '../../shared/pipeline/answers/prepare-answers.js';
+import type { AnswersFile } from '../../shared/pipeline/answers/index.js';
+import { ANSWERS_REPORT_FILE } from '../../shared/pipeline/answers/index.js';
 import { normaliseSheetPath } from '../../shared/spreadsheet/index.js';
 import type { LocalPipeline } from '../runtime/index.js';
 import { formatDuration, waitPrintingProgress } from './progress.js';

@@ -4,7 +4,7 @@
  * `outbox/<batch-id>/summary.json`.
  */
 import type { S3Client } from '@aws-sdk/client-s3';
-import type { BatchStore, SlotLeases } from '../../shared/pipeline/core/ports.js';
+import type { BatchStore, SlotLeases } from '../../shared/pipeline/core/index.js';
 import { createTcsClient } from '../../shared/tcs/client.js';
 import type { ExecutionRecord } from '../aws/index.js';
 import type { Sandbox } from '../sandbox/index.js';

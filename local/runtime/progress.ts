@@ -5,7 +5,7 @@
  * reads the same as one running now. An answers round reads the same way: its record, and the
  * rows of its batch that it took.
  */
-import type { BatchStore, SlotLeases } from '../../shared/pipeline/core/ports.js';
+import type { BatchStore, SlotLeases } from '../../shared/pipeline/core/index.js';
 
 export type BatchStage =
   | 'preparing'

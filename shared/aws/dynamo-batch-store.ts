@@ -31,7 +31,7 @@ import {
   PutCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import type { BatchStore, RowDoneResult } from '../pipeline/core/ports.js';
+import type { BatchStore, RowDoneResult } from '../pipeline/core/index.js';
 import {
   BatchRecord,
   BatchStop,
@@ -39,7 +39,7 @@ import {
   OUTPUT_STATUSES,
   RowRecord,
   shardOfRow,
-} from '../pipeline/core/records.js';
+} from '../pipeline/core/index.js';
 import {
   chunksOf,
   type DynamoAdapterConfig,

@@ -9,8 +9,8 @@
  * whereas failing would stop every batch that names that product.
  */
 import { BatchGetCommand, type BatchGetCommandInput, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { ProductCache } from '../pipeline/core/ports.js';
-import { CachedVerdict } from '../pipeline/core/records.js';
+import type { ProductCache } from '../pipeline/core/index.js';
+import { CachedVerdict } from '../pipeline/core/index.js';
 import {
   chunksOf,
   type DynamoAdapterConfig,

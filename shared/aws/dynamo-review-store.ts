@@ -8,8 +8,8 @@
  * which in practice is long enough; a read of one item by id (`get`) is strongly consistent.
  */
 import { GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { ReviewStore } from '../pipeline/core/ports.js';
-import { ReviewItem } from '../pipeline/core/records.js';
+import type { ReviewStore } from '../pipeline/core/index.js';
+import { ReviewItem } from '../pipeline/core/index.js';
 import {
   type DynamoAdapterConfig,
   documentClient,

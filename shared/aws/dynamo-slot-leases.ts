@@ -29,7 +29,7 @@
 import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
-import type { AcquireResult, Lease, SlotLeases } from '../pipeline/dispatch/slot-leases.js';
+import type { SlotLeases } from '../pipeline/dispatch/index.js';
 
 export type DynamoSlotLeasesConfig = {
   client: DynamoDBClient | DynamoDBDocumentClient;

@@ -9,8 +9,7 @@
  * the composition root points at its logger, so a kick that keeps failing is seen.
  */
 import { InvokeCommand, type LambdaClient } from '@aws-sdk/client-lambda';
-import type { DispatcherKick } from '../pipeline/core/ports.js';
-import type { KickEvent } from '../pipeline/core/records.js';
+import type { DispatcherKick, KickEvent } from '../pipeline/core/index.js';
 
 export type LambdaDispatcherKickConfig = {
   client: LambdaClient;

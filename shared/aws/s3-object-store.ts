@@ -11,7 +11,7 @@ import {
   PutObjectCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import type { ObjectStore } from '../pipeline/core/ports.js';
+import type { ObjectStore } from '../pipeline/core/index.js';
 
 export type S3ObjectStoreConfig = { client: S3Client; bucket: string };
 

@@ -17,8 +17,8 @@ import {
   type SendMessageBatchRequestEntry,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import type { ReceivedRow, RowQueue } from '../pipeline/core/ports.js';
-import { RowMessage } from '../pipeline/core/records.js';
+import type { ReceivedRow, RowQueue } from '../pipeline/core/index.js';
+import { RowMessage } from '../pipeline/core/index.js';
 
 export type SqsRowQueueConfig = {
   client: SQSClient;

@@ -16,7 +16,7 @@ import type {
   RowDoneResult,
   RowQueue,
   RowWorkflows,
-} from '../../shared/pipeline/core/ports.js';
+} from '../../shared/pipeline/core/index.js';
 import {
   BatchRecord,
   type CachedVerdict,
@@ -27,8 +27,8 @@ import {
   type RowMessage,
   type RowRecord,
   shardOfRow,
-} from '../../shared/pipeline/core/records.js';
-import type { AcquireResult, Lease, SlotLeases } from '../../shared/pipeline/dispatch/slot-leases.js';
+} from '../../shared/pipeline/core/index.js';
+import type { AcquireResult, Lease, SlotLeases } from '../../shared/pipeline/dispatch/index.js';
 
 const clone = <T>(value: T): T => structuredClone(value);
 

@@ -11,11 +11,10 @@ import { sandboxClassifier } from '../../local/sandbox/classifier/index.js';
 import { extractPdfText } from '../../local/sandbox/pdf/sheet-text.js';
 import { renderSheets, SCANNED_SHEET, TEXT_SHEETS } from '../../sample-data/make-sheets.js';
 import { PRICE_HEADER, ptBrNumber, toExcelPtBr } from '../../sample-data/make-variants.js';
-import { batchSourceFromEvent } from '../../shared/pipeline/batch/batch-source.js';
-import { prepareBatch } from '../../shared/pipeline/batch/prepare-batch.js';
-import type { ClassificationService } from '../../shared/pipeline/core/ports.js';
-import { BatchOptions, type OutputStatus, type RowRecord } from '../../shared/pipeline/core/records.js';
-import { TRANSIENT_FAILURE_REASONS } from '../../shared/pipeline/row/row-decisions.js';
+import { batchSourceFromEvent, prepareBatch } from '../../shared/pipeline/batch/index.js';
+import type { ClassificationService } from '../../shared/pipeline/core/index.js';
+import { BatchOptions, type OutputStatus, type RowRecord } from '../../shared/pipeline/core/index.js';
+import { TRANSIENT_FAILURE_REASONS } from '../../shared/pipeline/row/index.js';
 import {
   type BatchDefaults,
   normaliseRow,

@@ -25,14 +25,16 @@ import { ExecutionError, StateMachine, type StateMachineDefinition } from 'aws-l
 import { buildApp } from '../../infra/app.js';
 import { type AslDefinition, renderStateMachineDefinitions } from '../../infra/definitions.js';
 import { type Sandbox, startSandbox } from '../../local/sandbox/index.js';
-import { finalizeAnswers } from '../../shared/pipeline/answers/finalize-answers.js';
-import { prepareAnswers } from '../../shared/pipeline/answers/prepare-answers.js';
-import { awaitRows } from '../../shared/pipeline/batch/await-rows.js';
-import { finalizeBatch } from '../../shared/pipeline/batch/finalize-batch.js';
-import { prepareBatch } from '../../shared/pipeline/batch/prepare-batch.js';
-import type { BatchWaiters, ClassificationService, RowWorkflows } from '../../shared/pipeline/core/ports.js';
-import type { KickReason, RowExecutionInput } from '../../shared/pipeline/core/records.js';
-import { dispatchRows } from '../../shared/pipeline/dispatch/dispatch-rows.js';
+import { finalizeAnswers, prepareAnswers } from '../../shared/pipeline/answers/index.js';
+import { awaitRows, finalizeBatch, prepareBatch } from '../../shared/pipeline/batch/index.js';
+import type {
+  BatchWaiters,
+  ClassificationService,
+  KickReason,
+  RowExecutionInput,
+  RowWorkflows,
+} from '../../shared/pipeline/core/index.js';
+import { dispatchRows } from '../../shared/pipeline/dispatch/index.js';
 import {
   completeRow,
   pollRow,
@@ -41,7 +43,7 @@ import {
   rowExecutionEnded,
   storeRow,
   submitRow,
-} from '../../shared/pipeline/row/row-steps.js';
+} from '../../shared/pipeline/row/index.js';
 import { createTcsClient } from '../../shared/tcs/client.js';
 import {
   countingKick,

@@ -5,8 +5,8 @@
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDynamoBatchStore } from '../../../shared/aws/dynamo-batch-store.js';
-import type { BatchStore } from '../../../shared/pipeline/core/ports.js';
-import { BatchRecord, type BatchStop, RowRecord } from '../../../shared/pipeline/core/records.js';
+import type { BatchStore } from '../../../shared/pipeline/core/index.js';
+import { BatchRecord, type BatchStop, RowRecord } from '../../../shared/pipeline/core/index.js';
 import { createTable, type LocalDynamo, startLocalDynamo } from '../../helpers/dynalite.js';
 
 const AT = '2026-11-21T12:00:00.000Z';

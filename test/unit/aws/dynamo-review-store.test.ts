@@ -1,8 +1,8 @@
 /** The review table adapter against dynalite: the `by-batch` GSI, paging, conditional update. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDynamoReviewStore } from '../../../shared/aws/dynamo-review-store.js';
-import type { ReviewStore } from '../../../shared/pipeline/core/ports.js';
-import { ReviewItem } from '../../../shared/pipeline/core/records.js';
+import type { ReviewStore } from '../../../shared/pipeline/core/index.js';
+import { ReviewItem } from '../../../shared/pipeline/core/index.js';
 import { createTableWithKeys, type LocalDynamo, startLocalDynamo } from '../../helpers/dynalite.js';
 
 const ALPHABET = '23456789ABCDEFGHJKMNPQRSTVWXYZ';

@@ -15,10 +15,10 @@ import {
   classificationsToLookUp,
   planAnswers,
   readAnswersFile,
-} from '../../../../shared/pipeline/answers/answers-file.js';
-import { buildReviewCsv } from '../../../../shared/pipeline/batch/results-files.js';
-import { deriveAnswersKey } from '../../../../shared/pipeline/core/keys.js';
-import type { ReviewItem } from '../../../../shared/pipeline/core/records.js';
+} from '../../../../shared/pipeline/answers/index.js';
+import { buildReviewCsv } from '../../../../shared/pipeline/batch/index.js';
+import type { ReviewItem } from '../../../../shared/pipeline/core/index.js';
+import { deriveAnswersKey } from '../../../../shared/pipeline/core/index.js';
 import { neutraliseFormula, SpreadsheetError } from '../../../../shared/spreadsheet/index.js';
 import { thrown, xlsx } from '../../spreadsheet/fixtures.js';
 

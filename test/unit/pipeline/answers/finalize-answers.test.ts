@@ -8,14 +8,14 @@
 import Papa from 'papaparse';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../../../local/sandbox/index.js';
-import { answersSourceFromEvent } from '../../../../shared/pipeline/answers/answers-source.js';
 import {
+  answersSourceFromEvent,
   finalizeAnswers,
+  prepareAnswers,
   ROUND_TIMED_OUT_DETAIL,
-} from '../../../../shared/pipeline/answers/finalize-answers.js';
-import { prepareAnswers } from '../../../../shared/pipeline/answers/prepare-answers.js';
-import { sweepAbandonedReviews } from '../../../../shared/pipeline/answers/sweep-reviews.js';
-import { resolvedResult } from '../../../../shared/pipeline/core/row-results.js';
+  sweepAbandonedReviews,
+} from '../../../../shared/pipeline/answers/index.js';
+import { resolvedResult } from '../../../../shared/pipeline/core/index.js';
 import {
   type AnswersWorld,
   BATCH,

@@ -10,9 +10,9 @@ import { type Sandbox, startSandbox } from '../../../../local/sandbox/index.js';
 import {
   answersSourceFromEvent,
   parseAnswersKey,
-} from '../../../../shared/pipeline/answers/answers-source.js';
-import { prepareAnswers } from '../../../../shared/pipeline/answers/prepare-answers.js';
-import { deriveAnswersKey, sha256Hex } from '../../../../shared/pipeline/core/keys.js';
+  prepareAnswers,
+} from '../../../../shared/pipeline/answers/index.js';
+import { deriveAnswersKey, sha256Hex } from '../../../../shared/pipeline/core/index.js';
 import {
   ACCOUNT,
   type AnswersWorld,

@@ -1,14 +1,17 @@
 /** Finalize: rows → results.csv, review.csv, summary.json, reused PDFs, the completion event. */
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { awaitRows } from '../../../../shared/pipeline/batch/await-rows.js';
-import { batchSourceFromEvent } from '../../../../shared/pipeline/batch/batch-source.js';
-import { finalizeBatch, TIMED_OUT_DETAIL } from '../../../../shared/pipeline/batch/finalize-batch.js';
-import { prepareBatch } from '../../../../shared/pipeline/batch/prepare-batch.js';
-import { BatchSummary } from '../../../../shared/pipeline/batch/results-files.js';
-import { productFingerprint } from '../../../../shared/pipeline/batch/reuse.js';
-import type { ClassificationService } from '../../../../shared/pipeline/core/ports.js';
-import { OUTPUT_STATUSES, type RowResult } from '../../../../shared/pipeline/core/records.js';
+import {
+  awaitRows,
+  BatchSummary,
+  batchSourceFromEvent,
+  finalizeBatch,
+  prepareBatch,
+  productFingerprint,
+  TIMED_OUT_DETAIL,
+} from '../../../../shared/pipeline/batch/index.js';
+import type { ClassificationService } from '../../../../shared/pipeline/core/index.js';
+import { OUTPUT_STATUSES, type RowResult } from '../../../../shared/pipeline/core/index.js';
 import {
   countingKick,
   fixedClock,

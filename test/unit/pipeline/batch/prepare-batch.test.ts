@@ -1,11 +1,17 @@
 /** Prepare: an input file in the bucket → row records, queue messages, a running batch. */
 import { describe, expect, it } from 'vitest';
-import { batchSourceFromEvent } from '../../../../shared/pipeline/batch/batch-source.js';
-import { type PrepareInput, prepareBatch } from '../../../../shared/pipeline/batch/prepare-batch.js';
-import { productFingerprint } from '../../../../shared/pipeline/batch/reuse.js';
-import { sha256Hex } from '../../../../shared/pipeline/core/keys.js';
-import type { ClassificationService } from '../../../../shared/pipeline/core/ports.js';
-import type { CachedVerdict, RowRecord } from '../../../../shared/pipeline/core/records.js';
+import {
+  batchSourceFromEvent,
+  type PrepareInput,
+  prepareBatch,
+  productFingerprint,
+} from '../../../../shared/pipeline/batch/index.js';
+import type {
+  CachedVerdict,
+  ClassificationService,
+  RowRecord,
+} from '../../../../shared/pipeline/core/index.js';
+import { sha256Hex } from '../../../../shared/pipeline/core/index.js';
 import { TcsProblemError } from '../../../../shared/tcs/errors.js';
 import { LIMITS } from '../../../../shared/tcs/schemas.js';
 import {

@@ -7,14 +7,14 @@ import {
   buildReviewCsv,
   buildSummary,
   pendingReviewItems,
-} from '../../../../shared/pipeline/batch/results-files.js';
+} from '../../../../shared/pipeline/batch/index.js';
 import {
   type BatchRecord,
   OUTPUT_STATUSES,
   RESULT_COLUMNS,
   type ReviewItem,
   type RowRecord,
-} from '../../../../shared/pipeline/core/records.js';
+} from '../../../../shared/pipeline/core/index.js';
 
 const AT = '2026-11-21T12:00:00.000Z';
 const NOW = new Date('2026-11-21T13:00:00.000Z');

@@ -5,7 +5,7 @@ import {
   deriveBatchId,
   deriveCreationKey,
   deriveRowKey,
-} from '../../../../shared/pipeline/core/keys.js';
+} from '../../../../shared/pipeline/core/index.js';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../../../shared/tcs/schemas.js';
 
 const input = {

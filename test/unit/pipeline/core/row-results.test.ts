@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { RowResult } from '../../../../shared/pipeline/core/records.js';
 import {
   abandonedResult,
   currentNcmMatches,
@@ -9,8 +8,9 @@ import {
   notSubmittedResult,
   pendingResult,
   questionsText,
+  RowResult,
   resolvedResult,
-} from '../../../../shared/pipeline/core/row-results.js';
+} from '../../../../shared/pipeline/core/index.js';
 import { Classification } from '../../../../shared/tcs/schemas.js';
 import {
   CLS_ID,

@@ -5,20 +5,21 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../../../local/sandbox/index.js';
-import { deriveRowKey } from '../../../../shared/pipeline/core/keys.js';
-import type { ClassificationService, RowWorkflows } from '../../../../shared/pipeline/core/ports.js';
+import type { ClassificationService, RowWorkflows } from '../../../../shared/pipeline/core/index.js';
 import {
   BatchRecord,
+  deriveRowKey,
   RowRecord,
   type RowStatus,
   type RowStep,
-} from '../../../../shared/pipeline/core/records.js';
+} from '../../../../shared/pipeline/core/index.js';
 import {
   type DispatchConfig,
   dispatchRows,
+  rowExecutionName,
+  rowHolder,
   runOptionsFor,
-} from '../../../../shared/pipeline/dispatch/dispatch-rows.js';
-import { rowExecutionName, rowHolder } from '../../../../shared/pipeline/dispatch/execution-names.js';
+} from '../../../../shared/pipeline/dispatch/index.js';
 import {
   completeRow,
   pollRow,
@@ -26,7 +27,7 @@ import {
   reviewRow,
   storeRow,
   submitRow,
-} from '../../../../shared/pipeline/row/row-steps.js';
+} from '../../../../shared/pipeline/row/index.js';
 import { ProductRow } from '../../../../shared/spreadsheet/schemas.js';
 import { createTcsClient } from '../../../../shared/tcs/client.js';
 import {

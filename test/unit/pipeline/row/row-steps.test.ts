@@ -6,16 +6,18 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../../../local/sandbox/index.js';
-import { deriveAnswersKey, deriveRowKey, sha256Hex } from '../../../../shared/pipeline/core/keys.js';
-import type { ClassificationService } from '../../../../shared/pipeline/core/ports.js';
+import type { ClassificationService } from '../../../../shared/pipeline/core/index.js';
 import {
   BatchRecord,
+  deriveAnswersKey,
+  deriveRowKey,
   type RowExecutionInput,
   RowRecord,
   type RowResult,
   type RowStep,
-} from '../../../../shared/pipeline/core/records.js';
-import { rowExecutionName, rowHolder } from '../../../../shared/pipeline/dispatch/execution-names.js';
+  sha256Hex,
+} from '../../../../shared/pipeline/core/index.js';
+import { rowExecutionName, rowHolder } from '../../../../shared/pipeline/dispatch/index.js';
 import {
   type CompleteReport,
   completeRow,
@@ -26,7 +28,7 @@ import {
   scrubErrorText,
   storeRow,
   submitRow,
-} from '../../../../shared/pipeline/row/row-steps.js';
+} from '../../../../shared/pipeline/row/index.js';
 import { ProductRow } from '../../../../shared/spreadsheet/schemas.js';
 import { createTcsClient } from '../../../../shared/tcs/client.js';
 import { TcsNetworkError } from '../../../../shared/tcs/errors.js';

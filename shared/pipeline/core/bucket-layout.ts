@@ -1,0 +1,51 @@
+/**
+ * The bucket's layout, written once: every key the pipeline reads or writes, and the
+ * prefixes the stack grants and the lifecycle rules name, are built here.
+ *
+ *   inbox/<batch name>/<file>.csv|.xlsx   a catalogue; its batch.json and sheets beside it
+ *   answers/<batch id>/<file>.csv|.xlsx   a filled review file; new sheets beside it
+ *   outbox/<batch id>/                    results.csv, review.csv, summary.json, pdfs/<verdict>.pdf
+ *   work/<batch id>/uploads/<row>-<tag>.json   the sheet's file_url kept per attempt (expires in 7 days)
+ */
+
+/** The four top-level prefixes, each ending with `/`. */
+export const BUCKET_PREFIXES = {
+  inbox: 'inbox/',
+  answers: 'answers/',
+  outbox: 'outbox/',
+  work: 'work/',
+} as const;
+export type BucketArea = keyof typeof BUCKET_PREFIXES;
+
+/** Where dropped files arrive: a catalogue in `inbox/`, a filled review file in `answers/`. */
+export type DropArea = 'inbox' | 'answers';
+
+/** A dropped file's folder: `inbox/<batch name>/` or `answers/<batch id>/`. */
+export const dropFolder = (area: DropArea, folderName: string): string =>
+  `${BUCKET_PREFIXES[area]}${folderName}/`;
+
+/** The answers folder of a batch: the answers file and the sheets it names live here. */
+export const answersFolder = (batchId: string): string => dropFolder('answers', batchId);
+
+/** The batch name of an `inbox/<name>/` folder. */
+export const batchNameOfFolder = (folder: string): string =>
+  folder.slice(BUCKET_PREFIXES.inbox.length, folder.endsWith('/') ? -1 : undefined);
+
+/** A batch's outbox folder: `outbox/<batch id>/`. */
+export const outboxFolder = (batchId: string): string => `${BUCKET_PREFIXES.outbox}${batchId}/`;
+
+/** A file in a batch's outbox, by its path relative to the outbox (`results.csv`, `pdfs/x.pdf`). */
+export const outboxKey = (batchId: string, relative: string): string => `${outboxFolder(batchId)}${relative}`;
+
+/** A row's verdict PDF: its object key, and its path relative to the outbox (the CSV's `verdict_pdf`). */
+export const verdictPdfPaths = (batchId: string, name: string): { key: string; relative: string } => {
+  const relative = `pdfs/${name}`;
+  return { key: outboxKey(batchId, relative), relative };
+};
+
+/**
+ * Where Submit keeps the `file_url` of a sheet it uploaded, per row attempt (`a<attempt>`) or
+ * per answers key, so a retried Submit sends the same body under the same Idempotency-Key.
+ */
+export const uploadRecordKey = (batchId: string, row: number, tag: string): string =>
+  `${BUCKET_PREFIXES.work}${batchId}/uploads/${row}-${tag}.json`;

@@ -1,0 +1,5 @@
+export * from './bucket-layout.js';
+export * from './keys.js';
+export * from './ports.js';
+export * from './records.js';
+export * from './row-results.js';

@@ -1,0 +1,2 @@
+export * from './row-decisions.js';
+export * from './row-steps.js';
