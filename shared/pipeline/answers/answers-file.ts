@@ -25,7 +25,7 @@ import {
 import { readCsvRecords } from '../../spreadsheet/read-csv.js';
 import { readXlsxRecords } from '../../spreadsheet/read-xlsx.js';
 import { splitHeaderAndRows } from '../../spreadsheet/table.js';
-import { CLASSIFICATION_ID_PATTERN, characterCount, LIMITS } from '../../tcs/schemas.js';
+import { CLASSIFICATION_ID_PATTERN, characterCount, isFinalStatus, LIMITS } from '../../tcs/schemas.js';
 import type { REVIEW_LEADING_COLUMNS, REVIEW_TRAILING_COLUMNS } from '../batch/results-files.js';
 import { deriveAnswersKey } from '../core/keys.js';
 import type { ReviewItem } from '../core/records.js';
@@ -305,7 +305,6 @@ export const readAnswersFile = async (bytes: Uint8Array, fileName: string): Prom
 // ---------------------------------------------------------------------------
 
 /** Statuses after which nothing more happens to a classification (spec, States). */
-const FINAL_STATUSES: ReadonlySet<string> = new Set(['resolved', 'failed', 'abandoned']);
 
 const list = (ids: readonly string[]): string => {
   const shown = ids.map((id) => `"${id}"`);
@@ -495,7 +494,7 @@ export const planAnswers = (input: {
         add('already_answered', `${at}: these answers were already sent${when}; they are not sent twice.`);
         continue;
       }
-      if (item.state === 'answered' && !FINAL_STATUSES.has(status)) {
+      if (item.state === 'answered' && !isFinalStatus(status)) {
         add(
           'already_answered',
           `${at}: different answers were already sent${when} and that round is still running (status ` +

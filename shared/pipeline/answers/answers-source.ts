@@ -20,9 +20,6 @@ import type { BatchSource } from '../core/records.js';
 
 export type AnswersSourceFromEvent = { batchId: string; roundId: string; source: BatchSource };
 
-/** The answers folder of a batch: the answers file and the sheets it names live here. */
-export const answersFolder = (batchId: string): string => `answers/${batchId}/`;
-
 /** `answers/<batch-id>/<file>.csv|.xlsx` → its parts; null for any other key (batch-source.ts). */
 export const parseAnswersKey = (
   key: string,

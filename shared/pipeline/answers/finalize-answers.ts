@@ -24,16 +24,17 @@
  *   results.csv (v3) ─▶ round 3 changes none ─▶ no copy, results.csv = v3 (revision 2)
  */
 import { z } from 'zod';
-import { describeCaughtError } from '../batch/finalize-batch.js';
+import { isFinalStatus } from '../../tcs/schemas.js';
 import {
   buildResultsCsv,
   buildReviewCsv,
   buildSummary,
   OUTPUT_FILES,
-  outboxKey,
   pendingReviewItems,
   writeOutboxFiles,
 } from '../batch/results-files.js';
+import { outboxKey } from '../core/bucket-layout.js';
+import { describeCaughtError } from '../core/error-text.js';
 import type { PipelinePorts } from '../core/ports.js';
 import {
   CaughtError,
@@ -336,9 +337,6 @@ const lookAgainAtPendingRows = async (
   return counts;
 };
 
-/** Statuses after which a review item has nothing left to wait for. */
-const SETTLED: ReadonlySet<string> = new Set(['resolved', 'failed', 'abandoned']);
-
 /**
  * Review items follow their rows: `closed` once the row has settled; `pending` again when an
  * answered row waits for answers once more (its answers were not sent: a stop, a refusal, a
@@ -355,7 +353,7 @@ const settleReviewItems = async (
     items.map(async (item) => {
       const row = rowByNumber.get(item.row);
       const sameClassification = row?.classification_id === item.classification_id;
-      if (item.state !== 'closed' && SETTLED.has(row?.status ?? '')) {
+      if (item.state !== 'closed' && row !== undefined && isFinalStatus(row.status)) {
         await ports.reviews.update(item.classification_id, { state: 'closed' });
         return { ...item, state: 'closed' as const };
       }

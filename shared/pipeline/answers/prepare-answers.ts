@@ -3,8 +3,9 @@ import { normaliseSheetPath, SpreadsheetError, writeCsv } from '../../spreadshee
 import { TcsProblemError } from '../../tcs/errors.js';
 import type { Classification } from '../../tcs/schemas.js';
 import { inputKeyCandidates } from '../batch/batch-source.js';
-import { CSV_CONTENT_TYPE, outboxKey } from '../batch/results-files.js';
+import { CSV_CONTENT_TYPE } from '../batch/results-files.js';
 import { type SheetCheck, type SheetProblem, sheetChecker } from '../batch/sheet-checker.js';
+import { answersFolder, outboxKey } from '../core/bucket-layout.js';
 import { deriveAnswersKey } from '../core/keys.js';
 import type { ClassificationService, ObjectStore, PipelinePorts } from '../core/ports.js';
 import {
@@ -27,12 +28,7 @@ import {
   type ResumeRow,
   readAnswersFile,
 } from './answers-file.js';
-import {
-  answersFolder,
-  answersSourceForKey,
-  answersSourceFromEvent,
-  requesterFromEvent,
-} from './answers-source.js';
+import { answersSourceForKey, answersSourceFromEvent, requesterFromEvent } from './answers-source.js';
 
 export const PrepareAnswersInput = z.object({
   event: z.unknown(),

@@ -14,6 +14,7 @@
  * and Finalize reading the same event, derive the same id without any I/O.
  */
 import { z } from 'zod';
+import { type DropArea, dropFolder } from '../core/bucket-layout.js';
 import { deriveBatchId } from '../core/keys.js';
 import type { BatchSource } from '../core/records.js';
 
@@ -43,13 +44,13 @@ export type DroppedFileKey = { folderName: string; folder: string; fileName: str
  * (`~$catalogo.xlsx`) and hidden files (`.catalogo.csv`) are what sync tools upload beside a
  * workbook that is open: they start nothing. Shared by batches (`inbox/`) and answers (`answers/`).
  */
-export const parseDroppedFileKey = (top: 'inbox' | 'answers', key: string): DroppedFileKey | null => {
+export const parseDroppedFileKey = (top: DropArea, key: string): DroppedFileKey | null => {
   const match = new RegExp(`^${top}/([^/]+)/([^/]+\\.(?:csv|xlsx))$`, 'i').exec(key);
   if (!match) return null;
   const [, folderName = '', fileName = ''] = match;
   if (fileName.startsWith('~$') || fileName.startsWith('.')) return null;
   if (folderName.trim() === '' || folderName === '.' || folderName === '..') return null;
-  return { folderName, folder: `${top}/${folderName}/`, fileName };
+  return { folderName, folder: dropFolder(top, folderName), fileName };
 };
 
 /** `inbox/<name>/<file>.csv|.xlsx` → its parts; null for any other key. */

@@ -14,7 +14,8 @@
  * not copied again, and the event is not published again once the batch is marked done.
  */
 import { z } from 'zod';
-import { scrubText } from '../../tcs/errors.js';
+import { outboxKey } from '../core/bucket-layout.js';
+import { describeCaughtError } from '../core/error-text.js';
 import type { PipelinePorts } from '../core/ports.js';
 import {
   type BatchRecord,
@@ -35,7 +36,6 @@ import {
   buildSummary,
   countByStatus,
   OUTPUT_FILES,
-  outboxKey,
   pendingReviewItems,
   resultOf,
   writeOutboxFiles,
@@ -64,28 +64,6 @@ export type FinalizePorts = Pick<PipelinePorts, 'clock' | 'objects' | 'batches' 
 export const TIMED_OUT_DETAIL = 'the row did not finish before the batch timed out';
 const PREPARE_FAILED_DETAIL = 'the batch failed before the row could be processed';
 const UNFINISHED_DETAIL = 'the row had not finished when the batch was finalized';
-
-/**
- * A Catch's `Cause` as one safe sentence: Lambda's JSON error reduced to its message, signed
- * URLs' query strings removed, and long opaque runs (a token, a key) cut out.
- */
-export const describeCaughtError = (caught: z.infer<typeof CaughtError>): string => {
-  let cause = caught.Cause ?? '';
-  try {
-    const parsed: unknown = JSON.parse(cause);
-    if (parsed && typeof parsed === 'object' && 'errorMessage' in parsed) {
-      cause = String((parsed as { errorMessage: unknown }).errorMessage);
-    }
-  } catch {
-    // Not JSON: the text as it came.
-  }
-  const safe = scrubText(cause, '')
-    .replace(/[A-Za-z0-9+/=_-]{120,}/g, '[redacted]')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, 500);
-  return safe ? `${caught.Error}: ${safe}` : caught.Error;
-};
 
 const skipped = (batchId: string | null): FinalizeResult => ({
   batch_id: batchId,

@@ -10,8 +10,8 @@ import {
   SpreadsheetError,
   type SpreadsheetRead,
 } from '../../spreadsheet/index.js';
-import { TcsProblemError } from '../../tcs/errors.js';
 import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';
+import { batchNameOfFolder } from '../core/bucket-layout.js';
 import type { ObjectStore, PipelinePorts } from '../core/ports.js';
 import {
   BatchOptions,
@@ -26,6 +26,7 @@ import {
   shardOfRow,
 } from '../core/records.js';
 import { notSubmittedResult, stoppedResult } from '../core/row-results.js';
+import { isBatchStopError, stopFromProblem } from '../core/service-stop.js';
 import { batchSourceFromEvent, inputKeyCandidates, sourceForKey } from './batch-source.js';
 import { type ProductIdentity, productIdentity, reusableVerdict, reusedResult } from './reuse.js';
 import { type SheetProblem, sheetChecker } from './sheet-checker.js';
@@ -53,7 +54,7 @@ export const prepareBatch = async (ports: PreparePorts, rawInput: PrepareInput):
 
   const now = ports.clock.now().toISOString();
   const source = (await resolveInputSource(ports.objects, found.source)) ?? found.source;
-  const name = source.folder.slice('inbox/'.length, -1);
+  const name = batchNameOfFolder(source.folder);
   const record = BatchRecord.parse({
     batch_id: batchId,
     name,
@@ -187,8 +188,6 @@ const rejectedResult = (rejection: RowRejection): RowResult => ({
   cost_usd: '0.00',
 });
 
-const stopTypeOf = (error: TcsProblemError): string => error.type ?? error.problem ?? `http-${error.status}`;
-
 const prepareRows = async (ports: PreparePorts, batch: BatchRecord): Promise<PrepareResult> => {
   const { objects } = ports;
   const now = ports.clock.now();
@@ -230,13 +229,8 @@ const prepareRows = async (ports: PreparePorts, batch: BatchRecord): Promise<Pre
     acceptedCountries = new Set((await ports.service.listCountries()).map((country) => country.code));
   } catch (error) {
     // 401/403 stop the batch (README): nothing can be submitted with this key or plan.
-    if (!(error instanceof TcsProblemError) || (error.status !== 401 && error.status !== 403)) throw error;
-    const stop = {
-      type: stopTypeOf(error),
-      title: error.title || 'Access refused',
-      detail: error.message,
-      at,
-    };
+    if (!isBatchStopError(error)) throw error;
+    const stop = stopFromProblem(error, now);
     return fail(stop, [`The service refused the batch: ${error.message}`], stoppedResult(stop));
   }
 

@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { type Delimiter, formatNcm, writeCsv } from '../../spreadsheet/index.js';
 import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';
+import { outboxKey } from '../core/bucket-layout.js';
 import type { ObjectStore } from '../core/ports.js';
 import {
   BatchOptions,
@@ -31,8 +32,6 @@ export const OUTPUT_FILES = {
   summary: 'summary.json',
   pdfs: 'pdfs/',
 } as const;
-
-export const outboxKey = (batchId: string, name: string): string => `outbox/${batchId}/${name}`;
 
 export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
 

@@ -1,5 +1,7 @@
 export * from './bucket-layout.js';
+export * from './error-text.js';
 export * from './keys.js';
 export * from './ports.js';
 export * from './records.js';
 export * from './row-results.js';
+export * from './service-stop.js';

@@ -324,6 +324,7 @@ export type RowStep = z.infer<typeof RowStep>;
 
 /** What a Catch puts at `$.error`. `Cause` can quote a request: it is scrubbed before it is stored. */
 export const CaughtError = z.object({ Error: z.string(), Cause: z.string().optional() });
+export type CaughtError = z.infer<typeof CaughtError>;
 
 export const RowState = RowExecutionInput.extend({
   step: RowStep.optional(),

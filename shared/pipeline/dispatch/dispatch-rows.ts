@@ -19,6 +19,7 @@
  * known to be free, and the time from a run's end to the next POST is the slot the cap loses.
  */
 import type { TcsProblemError } from '../../tcs/errors.js';
+import { scrubErrorText } from '../core/error-text.js';
 import { deriveRowKey } from '../core/keys.js';
 import type { PipelinePorts, ReceivedRow } from '../core/ports.js';
 import {
@@ -30,14 +31,9 @@ import {
   type RowRecord,
 } from '../core/records.js';
 import { answersNotSentResult, stoppedResult } from '../core/row-results.js';
-import {
-  completionIdOf,
-  finishRow,
-  isBatchStopError,
-  isSuperseded,
-  scrubErrorText,
-  stopFromProblem,
-} from '../row/row-steps.js';
+import { isBatchStopError, stopFromProblem } from '../core/service-stop.js';
+import { finishRow } from '../row/complete.js';
+import { completionIdOf, isSuperseded } from '../row/row-state.js';
 import { rowExecutionName, rowHolder } from './execution-names.js';
 
 export type DispatchConfig = {

@@ -15,6 +15,7 @@ import {
   RowRecord,
   type RowResult,
   type RowStep,
+  scrubErrorText,
   sha256Hex,
 } from '../../../../shared/pipeline/core/index.js';
 import { rowExecutionName, rowHolder } from '../../../../shared/pipeline/dispatch/index.js';
@@ -25,7 +26,6 @@ import {
   type RowStepConfig,
   reviewRow,
   rowExecutionEnded,
-  scrubErrorText,
   storeRow,
   submitRow,
 } from '../../../../shared/pipeline/row/index.js';

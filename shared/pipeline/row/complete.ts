@@ -1,0 +1,223 @@
+import { outboxKey } from '../core/bucket-layout.js';
+import { scrubErrorText } from '../core/error-text.js';
+import type { PipelinePorts } from '../core/ports.js';
+import {
+  isOutputStatus,
+  type KickReason,
+  type RowOutcome,
+  type RowResult,
+  RowState,
+  type RowStatus,
+} from '../core/records.js';
+import { errorResult } from '../core/row-results.js';
+import { completionIdOf, isSuperseded, loadRow, storedResult } from './row-state.js';
+
+export type CompleteReport = {
+  batch_id: string;
+  row: number;
+  /**
+   * `final`: the row has its result (now or already); `requeue`: the row is back in the
+   * queue; `superseded`: a later dispatch owns the row and nothing of it was changed.
+   */
+  outcome: 'final' | 'requeue' | 'superseded';
+  /** The row's status after this call. */
+  status: RowStatus;
+  /** Whether this call changed the row (false for a retried or late Complete). */
+  changed: boolean;
+  batchComplete: boolean;
+  woke: boolean;
+  leaseReleased: boolean;
+  kicked: boolean;
+};
+
+type FinishReport = { changed: boolean; batchComplete: boolean; woke: boolean };
+
+/** Where a finished row is counted: its batch, or the answers round it ran in (`countOn`). */
+type FinishOptions = { countOn?: string | undefined };
+
+const finishRowReporting = async (
+  ports: Pick<PipelinePorts, 'clock' | 'batches' | 'waiters'>,
+  batchId: string,
+  row: number,
+  result: RowResult,
+  options: FinishOptions = {},
+): Promise<FinishReport> => {
+  const countOn = options.countOn ?? batchId;
+  const at = ports.clock.now().toISOString();
+  const changed = await ports.batches.updateRow(
+    batchId,
+    row,
+    { status: result.status, result, finished_at: at, updated_at: at },
+    { onlyIfNotFinal: true },
+  );
+  // Counted whether or not this call wrote the result: a retry after a crash between the
+  // two writes must still count the row (a set ADD: counting twice is counting once).
+  const done = await ports.batches.markRowDone(countOn, row);
+  // Every call that sees the batch complete wakes it: a retry may be the only one left to
+  // do it, and waking an already woken token is a no-op (BatchWaiters).
+  if (done.batchComplete && done.taskToken) {
+    await ports.waiters.wake(done.taskToken, { batch_id: countOn });
+    return { changed, batchComplete: true, woke: true };
+  }
+  return { changed, batchComplete: done.batchComplete, woke: false };
+};
+
+/**
+ * Gives a row its final result (only if it has none), counts it done and wakes the batch (or
+ * the answers round, `countOn`) if it was the last.
+ */
+export const finishRow = async (
+  ports: Pick<PipelinePorts, 'clock' | 'batches' | 'waiters'>,
+  batchId: string,
+  row: number,
+  result: RowResult,
+  options: FinishOptions = {},
+): Promise<void> => {
+  await finishRowReporting(ports, batchId, row, result, options);
+};
+
+/** What this execution reports: its outcome, a caught error, or the absence of both. */
+const outcomeOf = (state: RowState): RowOutcome => {
+  const classificationId = state.step?.classification_id;
+  const extra = classificationId ? { classification_id: classificationId } : {};
+  if (state.error) {
+    const cause = state.error.Cause ? scrubErrorText(state.error.Cause) : '';
+    const detail = cause
+      ? `${scrubErrorText(state.error.Error)}: ${cause}`
+      : scrubErrorText(state.error.Error);
+    return { kind: 'final', result: errorResult(detail, extra) };
+  }
+  if (state.step?.outcome) return state.step.outcome;
+  return { kind: 'final', result: errorResult('row workflow ended without an outcome', extra) };
+};
+
+const kickSafely = async (kick: PipelinePorts['kick'], reason: KickReason): Promise<boolean> => {
+  try {
+    await kick.kick(reason);
+    return true;
+  } catch {
+    // The one-minute schedule is the safety net (property 3): a lost kick only delays.
+    return false;
+  }
+};
+
+/**
+ * Complete: the end of every path of the Row workflow.
+ *
+ *   final   ─▶ result on the row (once) ─▶ product cache ─▶ count done ─▶ wake batch if last
+ *   requeue ─▶ release lease ─▶ row queued (attempt, dispatch) ─▶ message with delay
+ *   always  ─▶ release the lease; kick the dispatcher if that freed a slot or queued a message
+ *
+ * A requeue releases before it updates the row: once the row names the next dispatch, the
+ * lease of this attempt may already belong to it (same attempt, same holder), so a retried
+ * Complete that finds the row moved on must not release it again.
+ */
+export const completeRow = async (
+  ports: Pick<PipelinePorts, 'clock' | 'queue' | 'batches' | 'cache' | 'leases' | 'waiters' | 'kick'>,
+  input: unknown,
+): Promise<CompleteReport> => {
+  const state = RowState.parse(input);
+  const outcome = outcomeOf(state);
+  const row = await loadRow(ports.batches, state.batch_id, state.row);
+  const base = { batch_id: state.batch_id, row: state.row };
+  const now = () => ports.clock.now().toISOString();
+
+  let report: Omit<CompleteReport, 'kicked'>;
+  if (isSuperseded(row, state)) {
+    // This Complete ran before (or a late execution ends): the row is a later dispatch's.
+    // The one thing left may be the message of an interrupted requeue.
+    const requeueInterrupted =
+      outcome.kind === 'requeue' &&
+      row.status === 'queued' &&
+      row.attempt === outcome.attempt &&
+      row.dispatch === outcome.dispatch;
+    if (requeueInterrupted) {
+      await ports.queue.send([
+        {
+          message: {
+            batch_id: state.batch_id,
+            row: state.row,
+            attempt: outcome.attempt,
+            dispatch: outcome.dispatch,
+            ...(state.round_id !== undefined ? { round_id: state.round_id } : {}),
+          },
+          delaySeconds: outcome.delay_seconds,
+        },
+      ]);
+    }
+    // Another attempt holds another lease: ours can go. The same attempt shares our holder.
+    const leaseReleased = row.attempt !== state.attempt ? await ports.leases.release(state.holder) : false;
+    report = {
+      ...base,
+      outcome: requeueInterrupted ? 'requeue' : 'superseded',
+      status: row.status,
+      changed: false,
+      batchComplete: false,
+      woke: false,
+      leaseReleased,
+    };
+  } else if (outcome.kind === 'requeue' && !isOutputStatus(row.status)) {
+    const leaseReleased = await ports.leases.release(state.holder);
+    const changed = await ports.batches.updateRow(
+      state.batch_id,
+      state.row,
+      { status: 'queued', attempt: outcome.attempt, dispatch: outcome.dispatch, updated_at: now() },
+      { onlyIfNotFinal: true },
+    );
+    if (changed) {
+      await ports.queue.send([
+        {
+          message: {
+            batch_id: state.batch_id,
+            row: state.row,
+            attempt: outcome.attempt,
+            dispatch: outcome.dispatch,
+            ...(state.round_id !== undefined ? { round_id: state.round_id } : {}),
+          },
+          delaySeconds: outcome.delay_seconds,
+        },
+      ]);
+    }
+    report = {
+      ...base,
+      outcome: 'requeue',
+      status: changed ? 'queued' : row.status,
+      changed,
+      batchComplete: false,
+      woke: false,
+      leaseReleased,
+    };
+  } else {
+    // A row already final keeps its result: a late or repeated Complete only makes sure
+    // what follows a result (cache, count, wake) has happened.
+    // (A requeue outcome reaches here only when the row is already final.)
+    const result =
+      isOutputStatus(row.status) || outcome.kind !== 'final' ? storedResult(row) : outcome.result;
+    const classificationId = result.classification_id ?? row.classification_id;
+    if (result.status === 'resolved' && row.product_key && row.fingerprint && classificationId) {
+      await ports.cache.put({
+        product_key: row.product_key,
+        fingerprint: row.fingerprint,
+        classification_id: classificationId,
+        resolved_at: row.finished_at ?? now(),
+        result,
+        pdf_key: result.verdict_pdf ? outboxKey(state.batch_id, result.verdict_pdf) : null,
+        batch_id: state.batch_id,
+      });
+    }
+    const finished = await finishRowReporting(ports, state.batch_id, state.row, result, {
+      countOn: completionIdOf(state),
+    });
+    const leaseReleased = await ports.leases.release(state.holder);
+    report = { ...base, outcome: 'final', status: result.status, ...finished, leaseReleased };
+  }
+  // Poll released the lease and kicked when the run left in_progress: a second kick for the same
+  // slot only races the first (the loser puts its message back). A requeue's message is new work,
+  // so it kicks even then: a retry with no delay would otherwise wait for the schedule.
+  const reason: KickReason | null = report.leaseReleased
+    ? 'slot_freed'
+    : report.outcome === 'requeue'
+      ? 'rows_queued'
+      : null;
+  return { ...report, kicked: reason ? await kickSafely(ports.kick, reason) : false };
+};

@@ -1,0 +1,61 @@
+import { type Classification, LIMITS } from '../../tcs/schemas.js';
+import type { PipelinePorts } from '../core/ports.js';
+import { type ReviewItem, RowState, type RowStep } from '../core/records.js';
+import { pendingResult } from '../core/row-results.js';
+import { classificationOf, routeClassification } from './route-classification.js';
+import { finalStep, loadRow, type RowStepConfig, runOf } from './row-state.js';
+
+/**
+ * When an unanswered classification will be abandoned. The spec has no "pending since"
+ * field; with one round of questions, pending_data follows the first run, which began at
+ * `created_at`. `created_at` + 30 days is therefore never later than the real deadline
+ * (at most one run, about a minute, early): a reviewer is never told there is more time
+ * than there is. `now` only when `created_at` cannot be read.
+ */
+export const abandonsAt = (c: Pick<Classification, 'created_at'>, now: Date): string => {
+  const created = Date.parse(c.created_at);
+  const from = Number.isFinite(created) ? Math.min(created, now.getTime()) : now.getTime();
+  return new Date(from + LIMITS.pendingDataLifetimeDays * 24 * 60 * 60 * 1000).toISOString();
+};
+
+/** Review: the questions to the review table; the row ends `pending_data` and frees its slot. */
+export const reviewRow = async (
+  ports: Pick<PipelinePorts, 'clock' | 'service' | 'batches' | 'reviews'>,
+  config: RowStepConfig,
+  input: unknown,
+): Promise<RowStep> => {
+  const state = RowState.parse(input);
+  const run = runOf(state);
+  const c = await classificationOf(ports, state, run.classification_id);
+  const now = ports.clock.now();
+  if (c.status !== 'pending_data') {
+    return routeClassification(c, state, {
+      submittedAt: run.submitted_at,
+      now,
+      timeScale: config.timeScale,
+    });
+  }
+  const row = await loadRow(ports.batches, state.batch_id, state.row);
+  // Written once: a retried Review must not reset an item someone has started answering.
+  if (!(await ports.reviews.get(c.id))) {
+    const provisional = c.candidates_are_provisional
+      ? ([...c.candidates].sort((a, b) => a.rank - b.rank)[0] ?? null)
+      : null;
+    const item: ReviewItem = {
+      classification_id: c.id,
+      batch_id: state.batch_id,
+      row: state.row,
+      sku: row.product?.sku ?? null,
+      external_reference: c.external_reference ?? row.product?.external_reference ?? null,
+      description: row.product?.description ?? c.description,
+      questions: c.questions,
+      provisional_ncm: provisional?.ncm ?? null,
+      provisional_confidence: provisional?.confidence ?? null,
+      abandons_at: abandonsAt(c, now),
+      state: 'pending',
+      created_at: now.toISOString(),
+    };
+    await ports.reviews.put(item);
+  }
+  return finalStep(pendingResult(c, { appUrl: row.app_url ?? null }), run);
+};

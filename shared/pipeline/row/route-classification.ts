@@ -1,0 +1,88 @@
+import { Classification } from '../../tcs/schemas.js';
+import type { PipelinePorts } from '../core/ports.js';
+import type { RowState, RowStep } from '../core/records.js';
+import { abandonedResult, failedResult } from '../core/row-results.js';
+import { decideAfterPoll } from './row-decisions.js';
+import { finalStep, type Run } from './row-state.js';
+
+/** SQS's longest message delay: how often a row left to reconciliation is looked at. */
+export const RECONCILE_DELAY_SECONDS = 900;
+
+/**
+ * What a row does after reading its classification: shared by Poll and by the steps that
+ * find the classification elsewhere than they expected (a replayed creation, a Store or a
+ * Review run again after the state moved on). The row's attempt, dispatch and answers round
+ * come from its state; `submittedAt` is when this run began.
+ */
+export const routeClassification = (
+  c: Classification,
+  state: Pick<RowState, 'attempt' | 'dispatch' | 'round_id'>,
+  at: { submittedAt: string; now: Date; timeScale: number },
+): RowStep => {
+  const run: Run = { classification_id: c.id, submitted_at: at.submittedAt };
+  const elapsedMs = at.now.getTime() - Date.parse(at.submittedAt);
+  const decision = decideAfterPoll({
+    classification: c,
+    attempt: state.attempt,
+    elapsedSeconds: Number.isFinite(elapsedMs) ? Math.max(0, elapsedMs / 1000) : 0,
+    timeScale: at.timeScale,
+  });
+  switch (decision.next) {
+    case 'wait':
+      return { next: 'wait', wait_seconds: decision.waitSeconds, ...run };
+    // The classification rides along so Store and Review need not read it again (one API
+    // call fewer per row; a verdict is a few kilobytes, far below the state size limit).
+    case 'resolved':
+      return { next: 'store', ...run, classification: c };
+    case 'pending_data':
+      return { next: 'review', ...run, classification: c };
+    case 'retry':
+      // The run after answers: a new attempt would be a new classification that asks its
+      // questions again, the reviewer's answers lost. The row ends `failed` (unbilled) and says so.
+      if (state.round_id !== undefined) return finalStep(failedResult(c), run);
+      // Spec, rule 4: a failed classification is retried as a new one with a new key;
+      // the new attempt waits in the queue for a slot like any row.
+      return {
+        next: 'complete',
+        ...run,
+        outcome: {
+          kind: 'requeue',
+          attempt: decision.attempt,
+          dispatch: 1,
+          delay_seconds: 0,
+          reason: `failed (${decision.reason}); new attempt ${decision.attempt}`,
+        },
+      };
+    case 'failed':
+      return finalStep(failedResult(c), run);
+    case 'abandoned':
+      return finalStep(abandonedResult(c), run);
+    case 'reconcile':
+      // The slow path (architecture, property 5): the run is far longer than any normal one,
+      // so this execution ends before it nears the history limit and the row comes back in
+      // 15 minutes, when a new dispatch looks at the same classification again (Submit does
+      // not create another: the row records which attempt its classification belongs to).
+      return {
+        next: 'complete',
+        ...run,
+        outcome: {
+          kind: 'requeue',
+          attempt: state.attempt,
+          dispatch: state.dispatch + 1,
+          delay_seconds: RECONCILE_DELAY_SECONDS,
+          reason: `${decision.detail}; looked at again in ${RECONCILE_DELAY_SECONDS / 60} min`,
+        },
+      };
+  }
+};
+
+/** The classification Poll passed along, else read from the service (a Store run on its own). */
+export const classificationOf = async (
+  ports: Pick<PipelinePorts, 'service'>,
+  state: RowState,
+  id: string,
+): Promise<Classification> => {
+  const passed = Classification.safeParse(state.step?.classification);
+  if (passed.success && passed.data.id === id) return passed.data;
+  return ports.service.getClassification(id);
+};

@@ -1,0 +1,51 @@
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { TcsError } from '../../tcs/errors.js';
+import { verdictPdfPaths } from '../core/bucket-layout.js';
+import { scrubErrorText } from '../core/error-text.js';
+import type { PipelinePorts } from '../core/ports.js';
+import { RowState, type RowStep, verdictPdfName } from '../core/records.js';
+import { resolvedResult } from '../core/row-results.js';
+import { classificationOf, routeClassification } from './route-classification.js';
+import { finalStep, loadRow, type RowStepConfig, runOf } from './row-state.js';
+
+/** Store: the verdict PDF to the batch's outbox and the verdict's columns as the row's result. */
+export const storeRow = async (
+  ports: Pick<PipelinePorts, 'clock' | 'service' | 'objects' | 'batches'>,
+  config: RowStepConfig,
+  input: unknown,
+): Promise<RowStep> => {
+  const state = RowState.parse(input);
+  const run = runOf(state);
+  const c = await classificationOf(ports, state, run.classification_id);
+  if (c.status !== 'resolved') {
+    return routeClassification(c, state, {
+      submittedAt: run.submitted_at,
+      now: ports.clock.now(),
+      timeScale: config.timeScale,
+    });
+  }
+  const row = await loadRow(ports.batches, state.batch_id, state.row);
+  const name = verdictPdfName(row.row, row.product?.sku ?? null, c.chosen_ncm);
+  const paths = verdictPdfPaths(state.batch_id, name);
+  let verdictPdf: string | null = paths.relative;
+  let pdfNote: string | null = null;
+  try {
+    const pdf = await ports.service.downloadVerdictPdf(c.id);
+    // Streamed from the signed URL straight to the bucket; the URL itself is never kept.
+    await ports.objects.put(paths.key, Readable.fromWeb(pdf.body as WebReadableStream), 'application/pdf');
+  } catch (error) {
+    // The verdict is billed and valid without its PDF: the row stays resolved and says so.
+    // A failure of our bucket is not the service's: thrown, for the workflow's Retry.
+    if (!(error instanceof TcsError)) throw error;
+    verdictPdf = null;
+    pdfNote = `verdict PDF not downloaded: ${scrubErrorText(error.message)}`;
+  }
+  const result = resolvedResult(c, {
+    currentNcm: row.product?.current_ncm ?? null,
+    verdictPdf,
+    appUrl: row.app_url ?? null,
+  });
+  if (pdfNote) result.detail = result.detail ? `${result.detail}; ${pdfNote}` : pdfNote;
+  return finalStep(result, run);
+};

@@ -1,0 +1,128 @@
+import { LIMITS } from '../../tcs/schemas.js';
+import { uploadRecordKey } from '../core/bucket-layout.js';
+import { deriveCreationKey, deriveRowKey } from '../core/keys.js';
+import type { PipelinePorts } from '../core/ports.js';
+import { isOutputStatus, RowState, type RowStep } from '../core/records.js';
+import { errorResult, stoppedResult } from '../core/row-results.js';
+import { routeClassification } from './route-classification.js';
+import {
+  completionIdOf,
+  finalStep,
+  isSuperseded,
+  loadRow,
+  type RowStepConfig,
+  storedResult,
+} from './row-state.js';
+import { sheetFileUrl } from './sheet-upload.js';
+import { submitAnswers } from './submit-answers.js';
+import { submitFailure } from './submit-failure.js';
+
+/**
+ * Submit: upload the sheet (if any) and create the classification with the attempt's key.
+ * Primary course: row ─▶ key ─▶ [upload] ─▶ POST ─▶ row in_progress ─▶ wait 3 s.
+ */
+export const submitRow = async (
+  ports: Pick<PipelinePorts, 'clock' | 'service' | 'objects' | 'batches'>,
+  config: RowStepConfig,
+  input: unknown,
+): Promise<RowStep> => {
+  const state = RowState.parse(input);
+  const now = ports.clock.now();
+  // The row and the record its stop is kept on (the batch's, or the answers round's) at once: a
+  // round trip less between the dispatch and the POST.
+  const [row, stopRecord] = await Promise.all([
+    loadRow(ports.batches, state.batch_id, state.row),
+    ports.batches.getBatch(completionIdOf(state)),
+  ]);
+  // A late duplicate (the row was finished meanwhile): its result stands.
+  if (isOutputStatus(row.status)) {
+    return finalStep(storedResult(row), {
+      classification_id: row.classification_id,
+      submitted_at: row.submitted_at,
+    });
+  }
+  if (isSuperseded(row, state)) {
+    throw new Error(
+      `row ${state.row_key}: execution a${state.attempt}/d${state.dispatch} superseded by a${row.attempt}/d${row.dispatch}`,
+    );
+  }
+  if (state.round_id !== undefined)
+    return submitAnswers(ports, config, { state, roundId: state.round_id, row, stop: stopRecord?.stop, now });
+  if (stopRecord?.stop) return finalStep(stoppedResult(stopRecord.stop));
+  const product = row.product;
+  if (!product) return finalStep(errorResult('the row has no product to classify', { reason: 'no_product' }));
+
+  // This attempt already created its classification (a row back from reconciliation, or a
+  // dispatch after a lost Complete): look at it instead of creating again. Replaying the
+  // POST would be safe for 24 hours only; after that the same key would create a second one.
+  if (row.classification_id && row.submitted_attempt === state.attempt) {
+    const c = await ports.service.getClassification(row.classification_id);
+    return routeClassification(c, state, {
+      submittedAt: row.submitted_at ?? now.toISOString(),
+      now: ports.clock.now(),
+      timeScale: config.timeScale,
+    });
+  }
+
+  const externalReference = product.external_reference ?? deriveRowKey(state.batch_id, state.row);
+  const idempotencyKey = deriveCreationKey(deriveRowKey(state.batch_id, state.row), state.attempt, {
+    operation: product.operation,
+    country: product.country,
+    description: product.description,
+    externalReference,
+    sheetSha256: row.sheet?.sha256 ?? null,
+  });
+
+  let accepted: Awaited<ReturnType<PipelinePorts['service']['createClassification']>>;
+  try {
+    const fileUrl = await sheetFileUrl(
+      ports,
+      row.sheet,
+      uploadRecordKey(row.batch_id, row.row, `a${state.attempt}`),
+    );
+    accepted = await ports.service.createClassification(
+      {
+        operation: product.operation,
+        country: product.country,
+        description: product.description,
+        file_url: fileUrl,
+        external_reference: externalReference,
+      },
+      { idempotencyKey },
+    );
+  } catch (error) {
+    return submitFailure(ports, state, error, now);
+  }
+
+  const id = accepted.classification.id;
+  // A replay of this attempt's creation: the run started at the first submission.
+  const submittedAt = row.classification_id === id && row.submitted_at ? row.submitted_at : now.toISOString();
+  await ports.batches.updateRow(
+    state.batch_id,
+    state.row,
+    {
+      status: 'in_progress',
+      classification_id: id,
+      submitted_attempt: state.attempt,
+      ...(accepted.classification.app_url ? { app_url: accepted.classification.app_url } : {}),
+      submitted_at: submittedAt,
+      updated_at: now.toISOString(),
+    },
+    { onlyIfNotFinal: true },
+  );
+  if (accepted.classification.status === 'in_progress') {
+    return {
+      next: 'wait',
+      wait_seconds: LIMITS.recommendedPollSeconds,
+      classification_id: id,
+      submitted_at: submittedAt,
+    };
+  }
+  // The replayed classification has moved on (final, pending, or a status we do not know).
+  const c = await ports.service.getClassification(id);
+  return routeClassification(c, state, {
+    submittedAt,
+    now: ports.clock.now(),
+    timeScale: config.timeScale,
+  });
+};
