@@ -179,6 +179,27 @@ export const abandonedResult = (c: Classification): RowResult => ({
   cost_usd: NO_COST,
 });
 
+/** What a settled classification's result needs besides the classification itself. */
+export type SettledContext = { currentNcm: string | null; verdictPdf: string | null; appUrl?: string | null };
+
+/**
+ * The result of a classification the service has settled (resolved, failed or abandoned), one
+ * mapping for every path that reads one: Store, and the answers round's look at rows still
+ * pending. Null while the classification is not settled.
+ */
+export const settledResult = (c: Classification, ctx: SettledContext): RowResult | null => {
+  switch (c.status) {
+    case 'resolved':
+      return resolvedResult(c, ctx);
+    case 'failed':
+      return failedResult(c);
+    case 'abandoned':
+      return { ...abandonedResult(c), ...(ctx.appUrl ? { app_url: ctx.appUrl } : {}) };
+    default:
+      return null;
+  }
+};
+
 /** The pipeline could not finish the row; `detail` must already be safe to publish (scrubbed). */
 export const errorResult = (detail: string, extra: Partial<RowResult> = {}): RowResult => {
   const { status: _ignored, ...columns } = extra;
