@@ -1,10 +1,11 @@
 import { outboxKey } from '../core/bucket-layout.js';
-import { scrubErrorText } from '../core/error-text.js';
+import { describeCaughtError } from '../core/error-text.js';
 import type { PipelinePorts } from '../core/ports.js';
 import {
   isOutputStatus,
   type KickReason,
   type RowOutcome,
+  type RowRecord,
   type RowResult,
   RowState,
   type RowStatus,
@@ -80,13 +81,7 @@ export const finishRow = async (
 const outcomeOf = (state: RowState): RowOutcome => {
   const classificationId = state.step?.classification_id;
   const extra = classificationId ? { classification_id: classificationId } : {};
-  if (state.error) {
-    const cause = state.error.Cause ? scrubErrorText(state.error.Cause) : '';
-    const detail = cause
-      ? `${scrubErrorText(state.error.Error)}: ${cause}`
-      : scrubErrorText(state.error.Error);
-    return { kind: 'final', result: errorResult(detail, extra) };
-  }
+  if (state.error) return { kind: 'final', result: errorResult(describeCaughtError(state.error), extra) };
   if (state.step?.outcome) return state.step.outcome;
   return { kind: 'final', result: errorResult('row workflow ended without an outcome', extra) };
 };
@@ -101,6 +96,13 @@ const kickSafely = async (kick: PipelinePorts['kick'], reason: KickReason): Prom
   }
 };
 
+type CompletePorts = Pick<
+  PipelinePorts,
+  'clock' | 'queue' | 'batches' | 'cache' | 'leases' | 'waiters' | 'kick'
+>;
+type Requeue = Extract<RowOutcome, { kind: 'requeue' }>;
+type Settled = Omit<CompleteReport, 'kicked'>;
+
 /**
  * Complete: the end of every path of the Row workflow.
  *
@@ -112,105 +114,16 @@ const kickSafely = async (kick: PipelinePorts['kick'], reason: KickReason): Prom
  * lease of this attempt may already belong to it (same attempt, same holder), so a retried
  * Complete that finds the row moved on must not release it again.
  */
-export const completeRow = async (
-  ports: Pick<PipelinePorts, 'clock' | 'queue' | 'batches' | 'cache' | 'leases' | 'waiters' | 'kick'>,
-  input: unknown,
-): Promise<CompleteReport> => {
+export const completeRow = async (ports: CompletePorts, input: unknown): Promise<CompleteReport> => {
   const state = RowState.parse(input);
   const outcome = outcomeOf(state);
   const row = await loadRow(ports.batches, state.batch_id, state.row);
-  const base = { batch_id: state.batch_id, row: state.row };
-  const now = () => ports.clock.now().toISOString();
 
-  let report: Omit<CompleteReport, 'kicked'>;
-  if (isSuperseded(row, state)) {
-    // This Complete ran before (or a late execution ends): the row is a later dispatch's.
-    // The one thing left may be the message of an interrupted requeue.
-    const requeueInterrupted =
-      outcome.kind === 'requeue' &&
-      row.status === 'queued' &&
-      row.attempt === outcome.attempt &&
-      row.dispatch === outcome.dispatch;
-    if (requeueInterrupted) {
-      await ports.queue.send([
-        {
-          message: {
-            batch_id: state.batch_id,
-            row: state.row,
-            attempt: outcome.attempt,
-            dispatch: outcome.dispatch,
-            ...(state.round_id !== undefined ? { round_id: state.round_id } : {}),
-          },
-          delaySeconds: outcome.delay_seconds,
-        },
-      ]);
-    }
-    // Another attempt holds another lease: ours can go. The same attempt shares our holder.
-    const leaseReleased = row.attempt !== state.attempt ? await ports.leases.release(state.holder) : false;
-    report = {
-      ...base,
-      outcome: requeueInterrupted ? 'requeue' : 'superseded',
-      status: row.status,
-      changed: false,
-      batchComplete: false,
-      woke: false,
-      leaseReleased,
-    };
-  } else if (outcome.kind === 'requeue' && !isOutputStatus(row.status)) {
-    const leaseReleased = await ports.leases.release(state.holder);
-    const changed = await ports.batches.updateRow(
-      state.batch_id,
-      state.row,
-      { status: 'queued', attempt: outcome.attempt, dispatch: outcome.dispatch, updated_at: now() },
-      { onlyIfNotFinal: true },
-    );
-    if (changed) {
-      await ports.queue.send([
-        {
-          message: {
-            batch_id: state.batch_id,
-            row: state.row,
-            attempt: outcome.attempt,
-            dispatch: outcome.dispatch,
-            ...(state.round_id !== undefined ? { round_id: state.round_id } : {}),
-          },
-          delaySeconds: outcome.delay_seconds,
-        },
-      ]);
-    }
-    report = {
-      ...base,
-      outcome: 'requeue',
-      status: changed ? 'queued' : row.status,
-      changed,
-      batchComplete: false,
-      woke: false,
-      leaseReleased,
-    };
-  } else {
-    // A row already final keeps its result: a late or repeated Complete only makes sure
-    // what follows a result (cache, count, wake) has happened.
-    // (A requeue outcome reaches here only when the row is already final.)
-    const result =
-      isOutputStatus(row.status) || outcome.kind !== 'final' ? storedResult(row) : outcome.result;
-    const classificationId = result.classification_id ?? row.classification_id;
-    if (result.status === 'resolved' && row.product_key && row.fingerprint && classificationId) {
-      await ports.cache.put({
-        product_key: row.product_key,
-        fingerprint: row.fingerprint,
-        classification_id: classificationId,
-        resolved_at: row.finished_at ?? now(),
-        result,
-        pdf_key: result.verdict_pdf ? outboxKey(state.batch_id, result.verdict_pdf) : null,
-        batch_id: state.batch_id,
-      });
-    }
-    const finished = await finishRowReporting(ports, state.batch_id, state.row, result, {
-      countOn: completionIdOf(state),
-    });
-    const leaseReleased = await ports.leases.release(state.holder);
-    report = { ...base, outcome: 'final', status: result.status, ...finished, leaseReleased };
-  }
+  let report: Settled;
+  if (isSuperseded(row, state)) report = await completeSuperseded(ports, state, row, outcome);
+  else if (outcome.kind === 'requeue' && !isOutputStatus(row.status))
+    report = await requeueRow(ports, state, row, outcome);
+  else report = await completeFinal(ports, state, row, outcome);
   // Poll released the lease and kicked when the run left in_progress: a second kick for the same
   // slot only races the first (the loser puts its message back). A requeue's message is new work,
   // so it kicks even then: a retry with no delay would otherwise wait for the schedule.
@@ -220,4 +133,119 @@ export const completeRow = async (
       ? 'rows_queued'
       : null;
   return { ...report, kicked: reason ? await kickSafely(ports.kick, reason) : false };
+};
+
+/** The row's message back in the queue, for the attempt and dispatch of the requeue. */
+const sendRequeued = (ports: Pick<CompletePorts, 'queue'>, state: RowState, outcome: Requeue) =>
+  ports.queue.send([
+    {
+      message: {
+        batch_id: state.batch_id,
+        row: state.row,
+        attempt: outcome.attempt,
+        dispatch: outcome.dispatch,
+        ...(state.round_id !== undefined ? { round_id: state.round_id } : {}),
+      },
+      delaySeconds: outcome.delay_seconds,
+    },
+  ]);
+
+/**
+ * This Complete ran before (or a late execution ends): the row is a later dispatch's. The one
+ * thing left may be the message of an interrupted requeue.
+ */
+const completeSuperseded = async (
+  ports: CompletePorts,
+  state: RowState,
+  row: RowRecord,
+  outcome: RowOutcome,
+): Promise<Settled> => {
+  const requeueInterrupted =
+    outcome.kind === 'requeue' &&
+    row.status === 'queued' &&
+    row.attempt === outcome.attempt &&
+    row.dispatch === outcome.dispatch;
+  if (requeueInterrupted) await sendRequeued(ports, state, outcome);
+  // Another attempt holds another lease: ours can go. The same attempt shares our holder.
+  const leaseReleased = row.attempt !== state.attempt ? await ports.leases.release(state.holder) : false;
+  return {
+    batch_id: state.batch_id,
+    row: state.row,
+    outcome: requeueInterrupted ? 'requeue' : 'superseded',
+    status: row.status,
+    changed: false,
+    batchComplete: false,
+    woke: false,
+    leaseReleased,
+  };
+};
+
+/** The row goes back to the queue as the next attempt or dispatch (lease released first: see completeRow). */
+const requeueRow = async (
+  ports: CompletePorts,
+  state: RowState,
+  row: RowRecord,
+  outcome: Requeue,
+): Promise<Settled> => {
+  const leaseReleased = await ports.leases.release(state.holder);
+  const changed = await ports.batches.updateRow(
+    state.batch_id,
+    state.row,
+    {
+      status: 'queued',
+      attempt: outcome.attempt,
+      dispatch: outcome.dispatch,
+      updated_at: ports.clock.now().toISOString(),
+    },
+    { onlyIfNotFinal: true },
+  );
+  if (changed) await sendRequeued(ports, state, outcome);
+  return {
+    batch_id: state.batch_id,
+    row: state.row,
+    outcome: 'requeue',
+    status: changed ? 'queued' : row.status,
+    changed,
+    batchComplete: false,
+    woke: false,
+    leaseReleased,
+  };
+};
+
+/**
+ * A row already final keeps its result: a late or repeated Complete only makes sure what follows
+ * a result (cache, count, wake) has happened. (A requeue outcome reaches here only when the row
+ * is already final.)
+ */
+const completeFinal = async (
+  ports: CompletePorts,
+  state: RowState,
+  row: RowRecord,
+  outcome: RowOutcome,
+): Promise<Settled> => {
+  const result = isOutputStatus(row.status) || outcome.kind !== 'final' ? storedResult(row) : outcome.result;
+  const classificationId = result.classification_id ?? row.classification_id;
+  if (result.status === 'resolved' && row.product_key && row.fingerprint && classificationId) {
+    await ports.cache.put({
+      product_key: row.product_key,
+      fingerprint: row.fingerprint,
+      classification_id: classificationId,
+      resolved_at: row.finished_at ?? ports.clock.now().toISOString(),
+      result,
+      pdf_key: result.verdict_pdf ? outboxKey(state.batch_id, result.verdict_pdf) : null,
+      batch_id: state.batch_id,
+    });
+  }
+  const finished = await finishRowReporting(ports, state.batch_id, state.row, result, {
+    countOn: completionIdOf(state),
+  });
+  const leaseReleased = await ports.leases.release(state.holder);
+  return {
+    batch_id: state.batch_id,
+    row: state.row,
+    outcome: 'final',
+    status: result.status,
+    ...finished,
+    leaseReleased,
+  };
 };

@@ -1,9 +1,14 @@
+/**
+ * A classification as read from the service → the row's next step, written once: Poll uses it,
+ * and so does every step that finds the classification elsewhere than it expected (a replayed
+ * creation, answers already posted, a Store or Review run again after the state moved on).
+ */
 import { Classification } from '../../tcs/schemas.js';
 import type { PipelinePorts } from '../core/ports.js';
 import type { RowState, RowStep } from '../core/records.js';
 import { abandonedResult, failedResult } from '../core/row-results.js';
 import { decideAfterPoll } from './row-decisions.js';
-import { finalStep, type Run } from './row-state.js';
+import { finalStep, type RowStepConfig, type Run } from './row-state.js';
 
 /** SQS's longest message delay: how often a row left to reconciliation is looked at. */
 export const RECONCILE_DELAY_SECONDS = 900;
@@ -86,3 +91,16 @@ export const classificationOf = async (
   if (passed.success && passed.data.id === id) return passed.data;
   return ports.service.getClassification(id);
 };
+
+/** GET the classification and route it: for a run whose classification is found elsewhere than expected. */
+export const followClassification = async (
+  ports: Pick<PipelinePorts, 'clock' | 'service'>,
+  config: Pick<RowStepConfig, 'timeScale'>,
+  state: Pick<RowState, 'attempt' | 'dispatch' | 'round_id'>,
+  run: { id: string; submittedAt: string },
+): Promise<RowStep> =>
+  routeClassification(await ports.service.getClassification(run.id), state, {
+    submittedAt: run.submittedAt,
+    now: ports.clock.now(),
+    timeScale: config.timeScale,
+  });

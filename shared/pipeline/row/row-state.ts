@@ -1,3 +1,9 @@
+/**
+ * What every step of the Row workflow shares: its configuration, the classification run it
+ * follows, how it ends with a result, and who owns the row. The row belongs to the execution of
+ * (attempt, dispatch) that the row record names; an execution that finds a later one named has
+ * been superseded and changes nothing of the row (see complete.ts).
+ */
 import type { PipelinePorts } from '../core/ports.js';
 import type { RowRecord, RowResult, RowState, RowStep } from '../core/records.js';
 

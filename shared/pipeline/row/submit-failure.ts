@@ -1,3 +1,8 @@
+/**
+ * How a failed upload, creation or answers POST ends Submit (docs/architecture.md, properties 2
+ * and 6): a 429 requeues the row, a 401/403 stops the batch, another 4xx or the row's own bad
+ * input ends it as an `error`; everything worth a retry is thrown for the workflow's Retry.
+ */
 import { problemNameOf, TcsProblemError, TcsValidationError } from '../../tcs/errors.js';
 import { scrubErrorText } from '../core/error-text.js';
 import type { PipelinePorts } from '../core/ports.js';

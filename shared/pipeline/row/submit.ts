@@ -1,10 +1,16 @@
+/**
+ * Submit, the Row workflow's first task: upload the sheet (if any) and create the
+ * classification with the attempt's Idempotency-Key (docs/architecture.md, property 4). In an
+ * answers round it posts the answers instead (submit-answers.ts).
+ */
+import type { ProductRow } from '../../spreadsheet/schemas.js';
 import { LIMITS } from '../../tcs/schemas.js';
 import { uploadRecordKey } from '../core/bucket-layout.js';
 import { deriveCreationKey, deriveRowKey } from '../core/keys.js';
 import type { PipelinePorts } from '../core/ports.js';
-import { isOutputStatus, RowState, type RowStep } from '../core/records.js';
+import { isOutputStatus, type RowRecord, RowState, type RowStep } from '../core/records.js';
 import { errorResult, stoppedResult } from '../core/row-results.js';
-import { routeClassification } from './route-classification.js';
+import { followClassification } from './route-classification.js';
 import {
   completionIdOf,
   finalStep,
@@ -17,12 +23,14 @@ import { sheetFileUrl } from './sheet-upload.js';
 import { submitAnswers } from './submit-answers.js';
 import { submitFailure } from './submit-failure.js';
 
+type SubmitPorts = Pick<PipelinePorts, 'clock' | 'service' | 'objects' | 'batches'>;
+
 /**
  * Submit: upload the sheet (if any) and create the classification with the attempt's key.
  * Primary course: row ─▶ key ─▶ [upload] ─▶ POST ─▶ row in_progress ─▶ wait 3 s.
  */
 export const submitRow = async (
-  ports: Pick<PipelinePorts, 'clock' | 'service' | 'objects' | 'batches'>,
+  ports: SubmitPorts,
   config: RowStepConfig,
   input: unknown,
 ): Promise<RowStep> => {
@@ -56,14 +64,21 @@ export const submitRow = async (
   // dispatch after a lost Complete): look at it instead of creating again. Replaying the
   // POST would be safe for 24 hours only; after that the same key would create a second one.
   if (row.classification_id && row.submitted_attempt === state.attempt) {
-    const c = await ports.service.getClassification(row.classification_id);
-    return routeClassification(c, state, {
+    return followClassification(ports, config, state, {
+      id: row.classification_id,
       submittedAt: row.submitted_at ?? now.toISOString(),
-      now: ports.clock.now(),
-      timeScale: config.timeScale,
     });
   }
+  return createClassification(ports, config, { state, row, product, now });
+};
 
+/** The POST of this attempt, under its deterministic key, and what the row does after it. */
+const createClassification = async (
+  ports: SubmitPorts,
+  config: RowStepConfig,
+  context: { state: RowState; row: RowRecord; product: ProductRow; now: Date },
+): Promise<RowStep> => {
+  const { state, row, product, now } = context;
   const externalReference = product.external_reference ?? deriveRowKey(state.batch_id, state.row);
   const idempotencyKey = deriveCreationKey(deriveRowKey(state.batch_id, state.row), state.attempt, {
     operation: product.operation,
@@ -119,10 +134,5 @@ export const submitRow = async (
     };
   }
   // The replayed classification has moved on (final, pending, or a status we do not know).
-  const c = await ports.service.getClassification(id);
-  return routeClassification(c, state, {
-    submittedAt,
-    now: ports.clock.now(),
-    timeScale: config.timeScale,
-  });
+  return followClassification(ports, config, state, { id, submittedAt });
 };
