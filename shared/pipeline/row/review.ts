@@ -2,8 +2,8 @@ import { type Classification, LIMITS } from '../../tcs/schemas.js';
 import type { PipelinePorts } from '../core/ports.js';
 import { type ReviewItem, RowState, type RowStep } from '../core/records.js';
 import { pendingResult } from '../core/row-results.js';
-import { classificationOf, routeClassification } from './route-classification.js';
-import { finalStep, loadRow, type RowStepConfig, runOf } from './row-state.js';
+import { classificationInStatus } from './route-classification.js';
+import { finalStep, loadRow, type RowStepConfig } from './row-state.js';
 
 /**
  * When an unanswered classification will be abandoned. The spec has no "pending since"
@@ -25,16 +25,10 @@ export const reviewRow = async (
   input: unknown,
 ): Promise<RowStep> => {
   const state = RowState.parse(input);
-  const run = runOf(state);
-  const c = await classificationOf(ports, state, run.classification_id);
+  const found = await classificationInStatus(ports, config, state, 'pending_data');
+  if ('rerouted' in found) return found.rerouted;
+  const { classification: c, run } = found;
   const now = ports.clock.now();
-  if (c.status !== 'pending_data') {
-    return routeClassification(c, state, {
-      submittedAt: run.submitted_at,
-      now,
-      timeScale: config.timeScale,
-    });
-  }
   const row = await loadRow(ports.batches, state.batch_id, state.row);
   // Written once: a retried Review must not reset an item someone has started answering.
   if (!(await ports.reviews.get(c.id))) {

@@ -8,7 +8,7 @@ import type { PipelinePorts } from '../core/ports.js';
 import type { RowState, RowStep } from '../core/records.js';
 import { abandonedResult, failedResult } from '../core/row-results.js';
 import { decideAfterPoll } from './row-decisions.js';
-import { finalStep, type RowStepConfig, type Run } from './row-state.js';
+import { finalStep, type RowStepConfig, type Run, runOf } from './row-state.js';
 
 /** SQS's longest message delay: how often a row left to reconciliation is looked at. */
 export const RECONCILE_DELAY_SECONDS = 900;
@@ -104,3 +104,25 @@ export const followClassification = async (
     now: ports.clock.now(),
     timeScale: config.timeScale,
   });
+
+/**
+ * The classification Store or Review was routed with, while it still has the status that step
+ * expects; otherwise the step it leads to now (the step run again after the state moved on).
+ */
+export const classificationInStatus = async (
+  ports: Pick<PipelinePorts, 'clock' | 'service'>,
+  config: Pick<RowStepConfig, 'timeScale'>,
+  state: RowState,
+  expected: 'resolved' | 'pending_data',
+): Promise<{ classification: Classification; run: Run } | { rerouted: RowStep }> => {
+  const run = runOf(state);
+  const c = await classificationOf(ports, state, run.classification_id);
+  if (c.status === expected) return { classification: c, run };
+  return {
+    rerouted: routeClassification(c, state, {
+      submittedAt: run.submitted_at,
+      now: ports.clock.now(),
+      timeScale: config.timeScale,
+    }),
+  };
+};

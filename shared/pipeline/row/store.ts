@@ -6,8 +6,8 @@ import { scrubErrorText } from '../core/error-text.js';
 import type { PipelinePorts } from '../core/ports.js';
 import { RowState, type RowStep, verdictPdfName } from '../core/records.js';
 import { resolvedResult } from '../core/row-results.js';
-import { classificationOf, routeClassification } from './route-classification.js';
-import { finalStep, loadRow, type RowStepConfig, runOf } from './row-state.js';
+import { classificationInStatus } from './route-classification.js';
+import { finalStep, loadRow, type RowStepConfig } from './row-state.js';
 
 /** Store: the verdict PDF to the batch's outbox and the verdict's columns as the row's result. */
 export const storeRow = async (
@@ -16,15 +16,9 @@ export const storeRow = async (
   input: unknown,
 ): Promise<RowStep> => {
   const state = RowState.parse(input);
-  const run = runOf(state);
-  const c = await classificationOf(ports, state, run.classification_id);
-  if (c.status !== 'resolved') {
-    return routeClassification(c, state, {
-      submittedAt: run.submitted_at,
-      now: ports.clock.now(),
-      timeScale: config.timeScale,
-    });
-  }
+  const found = await classificationInStatus(ports, config, state, 'resolved');
+  if ('rerouted' in found) return found.rerouted;
+  const { classification: c, run } = found;
   const row = await loadRow(ports.batches, state.batch_id, state.row);
   const name = verdictPdfName(row.row, row.product?.sku ?? null, c.chosen_ncm);
   const paths = verdictPdfPaths(state.batch_id, name);
