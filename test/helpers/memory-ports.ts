@@ -3,6 +3,7 @@
  * semantics the use cases rely on (conditional create, idempotent set ADDs, "only if not
  * final", the lease cap), and record what was asked of them so tests can assert it.
  */
+import { createHash } from 'node:crypto';
 import type {
   BatchEvents,
   BatchStore,
@@ -19,18 +20,34 @@ import type {
 } from '../../shared/pipeline/core/index.js';
 import {
   BatchRecord,
-  type CachedVerdict,
+  CachedVerdict,
   isOutputStatus,
   type KickReason,
-  type ReviewItem,
+  ReviewItem,
   type RowExecutionInput,
-  type RowMessage,
+  RowMessage,
   type RowRecord,
   shardOfRow,
 } from '../../shared/pipeline/core/index.js';
 import type { AcquireResult, Lease, SlotLeases } from '../../shared/pipeline/dispatch/index.js';
 
 const clone = <T>(value: T): T => structuredClone(value);
+
+const etagOf = (bytes: Uint8Array) => `"${createHash('md5').update(bytes).digest('hex')}"`;
+
+/**
+ * The defined members of a patch, copied, without the `protectedFields`: as the DynamoDB
+ * adapters' SET expressions are built, where an `undefined` member leaves the stored value as
+ * it is and keys (or fields only their own method writes) are never overwritten.
+ */
+const setFieldsOf = <T extends object>(patch: T, protectedFields: readonly string[]): Partial<T> =>
+  Object.fromEntries(
+    Object.entries(clone(patch)).filter(
+      ([field, value]) => value !== undefined && !protectedFields.includes(field),
+    ),
+  ) as Partial<T>;
+
+const ascending = (numbers: readonly number[]) => [...new Set(numbers)].sort((a, b) => a - b);
 
 export const fixedClock = (iso = '2026-11-21T12:00:00.000Z') => {
   let now = new Date(iso).getTime();
@@ -73,7 +90,8 @@ export const memoryObjectStore = (initial: Record<string, Uint8Array | string> =
     },
     head: async (key) => {
       const found = objects.get(key);
-      return found ? { size: found.bytes.byteLength, etag: `"v${found.version}"`, versionId: null } : null;
+      // S3's ETag of an object put in one part: the MD5 of its bytes, in quotes.
+      return found ? { size: found.bytes.byteLength, etag: etagOf(found.bytes), versionId: null } : null;
     },
     getBytes: async (key) => {
       const found = objects.get(key);
@@ -114,8 +132,14 @@ export const memoryRowQueue = (clock: Clock) => {
     sent,
     visible: () =>
       entries.filter((entry) => entry.visibleAt <= clock.now().getTime()).map((entry) => entry.message),
+    // As the SQS adapter: every message and delay is checked before any is sent.
     send: async (messages) => {
-      for (const { message, delaySeconds = 0 } of messages) {
+      const checked = messages.map(({ message, delaySeconds = 0 }) => {
+        if (!Number.isInteger(delaySeconds) || delaySeconds < 0 || delaySeconds > 900)
+          throw new RangeError(`delaySeconds must be an integer in 0..900, got ${delaySeconds}`);
+        return { message: RowMessage.parse(message), delaySeconds };
+      });
+      for (const { message, delaySeconds } of checked) {
         sent.push({ message: clone(message), delaySeconds });
         entries.push({
           id: ++ids,
@@ -126,6 +150,8 @@ export const memoryRowQueue = (clock: Clock) => {
       }
     },
     receive: async (max) => {
+      if (!Number.isInteger(max) || max < 1 || max > 10)
+        throw new RangeError(`max must be an integer in 1..10, got ${max}`);
       const now = clock.now().getTime();
       const received: ReceivedRow[] = [];
       for (const entry of entries) {
@@ -178,13 +204,17 @@ export const memoryBatchStore = () => {
     createBatch: async (record) => {
       const existing = batches.get(record.batch_id);
       if (existing) return { created: false, existing: clone(existing) };
-      batches.set(record.batch_id, clone(record));
+      // A number set in DynamoDB: read back ascending, each shard once.
+      batches.set(record.batch_id, { ...clone(record), complete_shards: ascending(record.complete_shards) });
       return { created: true };
     },
     getBatch: async (batchId) => clone(batches.get(batchId) ?? null),
     updateBatch: async (batchId, patch) => {
       const batch = mustGetBatch(batchId);
-      batches.set(batchId, { ...batch, ...clone(patch) });
+      batches.set(batchId, {
+        ...batch,
+        ...setFieldsOf(patch, ['batch_id', 'complete_shards', 'task_token']),
+      });
     },
     recordStop: async (batchId, stop) => {
       const batch = mustGetBatch(batchId);
@@ -199,7 +229,7 @@ export const memoryBatchStore = () => {
       const record = rows.get(rowId(batchId, row));
       if (!record) throw new Error(`no row ${batchId}:${row}`);
       if (options?.onlyIfNotFinal && isOutputStatus(record.status)) return false;
-      rows.set(rowId(batchId, row), { ...record, ...clone(patch) });
+      rows.set(rowId(batchId, row), { ...record, ...setFieldsOf(patch, ['batch_id', 'row']) });
       return true;
     },
     markSubmitting: async (batchId, row, dispatched, at) => {
@@ -218,17 +248,21 @@ export const memoryBatchStore = () => {
       for (const record of found) yield clone(record);
     },
     putCompletionShards: async (batchId, expected) => {
-      for (const [shard, count] of expected)
-        shards.set(`${batchId}#${shard}`, { expected: count, done: new Set() });
+      // A retried Prepare sets `expected` again but keeps the rows a shard has already seen finish.
+      for (const [shard, count] of expected) {
+        const id = `${batchId}#${shard}`;
+        shards.set(id, { expected: count, done: shards.get(id)?.done ?? new Set() });
+      }
     },
     markRowDone: async (batchId, row) => {
-      const batch = mustGetBatch(batchId);
       const shardNo = shardOfRow(row);
       const shard = shards.get(`${batchId}#${shardNo}`);
-      if (!shard) throw new Error(`no completion shard ${shardNo} for ${batchId}`);
+      if (!shard) throw new Error(`no completion shard ${shardNo} for batch ${batchId}`);
       shard.done.add(row);
-      if (shard.done.size >= shard.expected && !batch.complete_shards.includes(shardNo))
-        batch.complete_shards.push(shardNo);
+      // While its shard is incomplete a row cannot be the batch's last: the batch is not read.
+      if (shard.done.size < shard.expected) return { batchComplete: false, taskToken: null };
+      const batch = mustGetBatch(batchId);
+      batch.complete_shards = ascending([...batch.complete_shards, shardNo]);
       return doneResult(batch);
     },
     registerWaiter: async (batchId, taskToken) => {
@@ -244,8 +278,10 @@ export const memoryReviewStore = () => {
   const items = new Map<string, ReviewItem>();
   const store: ReviewStore & { items: typeof items } = {
     items,
+    // Parsed on the way in, as the adapter does: a malformed item is refused, not stored.
     put: async (item) => {
-      items.set(item.classification_id, clone(item));
+      const parsed = ReviewItem.parse(item);
+      items.set(parsed.classification_id, parsed);
     },
     get: async (id) => clone(items.get(id) ?? null),
     listByBatch: async (batchId) =>
@@ -257,7 +293,7 @@ export const memoryReviewStore = () => {
     update: async (id, patch) => {
       const item = items.get(id);
       if (!item) throw new Error(`no review item ${id}`);
-      items.set(id, { ...item, ...clone(patch) });
+      items.set(id, { ...item, ...setFieldsOf(patch, ['classification_id']) });
     },
   };
   return store;
@@ -275,8 +311,10 @@ export const memoryProductCache = () => {
       }
       return found;
     },
+    // Parsed on the way in, as the adapter does: a malformed verdict is refused, not stored.
     put: async (verdict) => {
-      entries.set(verdict.product_key, clone(verdict));
+      const parsed = CachedVerdict.parse(verdict);
+      entries.set(parsed.product_key, parsed);
     },
   };
   return cache;

@@ -1,0 +1,17 @@
+/** The BatchStore contract, in memory and on every DynamoDB engine. */
+import { createDynamoBatchStore } from '../../shared/aws/index.js';
+import { createTable } from '../helpers/dynalite.js';
+import { memoryBatchStore } from '../helpers/memory-ports.js';
+import { describeBatchStoreContract } from './batch-store.contract.js';
+import { DYNAMO_ENGINES, onDynamoEngine } from './dynamo-engines.js';
+
+describeBatchStoreContract('in memory', { make: async () => memoryBatchStore() });
+
+for (const engine of DYNAMO_ENGINES)
+  describeBatchStoreContract(
+    `DynamoDB adapter on ${engine.name}`,
+    onDynamoEngine(engine, 'batches', async (client, tableName) => {
+      await createTable(client, tableName, true);
+      return createDynamoBatchStore({ client, tableName });
+    }),
+  );

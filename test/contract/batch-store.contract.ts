@@ -1,0 +1,437 @@
+/**
+ * The BatchStore contract: what Prepare, the Row steps, Complete, AwaitRows and Finalize rely
+ * on from the batch table, whichever implementation serves it.
+ */
+import { describe, expect, it } from 'vitest';
+import type { BatchStop, BatchStore } from '../../shared/pipeline/core/index.js';
+import { collect, forEachNumber, type Implementation, useImplementation } from './implementation.js';
+import { AT, BATCH, batchRecord, LATER, rowRecord, TOKEN } from './records.js';
+
+const NOT_COMPLETE = { batchComplete: false, taskToken: null };
+
+export const describeBatchStoreContract = (name: string, implementation: Implementation<BatchStore>) =>
+  describe(`BatchStore contract: ${name}`, () => {
+    const store = useImplementation(implementation);
+
+    describe('createBatch and getBatch', () => {
+      it('creates once; a second create returns the record already there, unchanged', async () => {
+        // Prepare
+        const first = batchRecord({ execution_id: 'exec-1', header: ['sku', 'descrição'] });
+        expect(await store().createBatch(first)).toEqual({ created: true });
+
+        // Act
+        const duplicate = await store().createBatch(batchRecord({ execution_id: 'exec-2' }));
+
+        // Assess
+        expect(duplicate).toEqual({ created: false, existing: first });
+        expect(await store().getBatch(BATCH)).toEqual(first);
+      });
+
+      it('reads complete_shards back in ascending order', async () => {
+        // Act
+        await store().createBatch(batchRecord({ shard_count: 3, complete_shards: [2, 0] }));
+
+        // Assess
+        expect((await store().getBatch(BATCH))?.complete_shards).toEqual([0, 2]);
+      });
+
+      it('reads null for a batch that does not exist', async () => {
+        expect(await store().getBatch('ghost')).toBeNull();
+      });
+
+      it('hands out copies: changing a record read does not change the stored one', async () => {
+        // Prepare
+        await store().createBatch(batchRecord({ problems: ['first'] }));
+
+        // Act
+        const read = await store().getBatch(BATCH);
+        read?.problems.push('changed by the reader');
+
+        // Assess
+        expect((await store().getBatch(BATCH))?.problems).toEqual(['first']);
+      });
+    });
+
+    describe('updateBatch', () => {
+      it('sets only the given fields; an undefined member leaves the stored value as it is', async () => {
+        // Prepare
+        await store().createBatch(batchRecord({ problems: ['first'], finished_at: AT }));
+
+        // Act
+        await store().updateBatch(BATCH, {
+          state: 'running',
+          rows_total: 1002,
+          options: { reclassify: 'all', reuse_max_age_days: 7 },
+          finished_at: undefined,
+        });
+
+        // Assess
+        expect(await store().getBatch(BATCH)).toEqual(
+          batchRecord({
+            state: 'running',
+            rows_total: 1002,
+            options: { reclassify: 'all', reuse_max_age_days: 7 },
+            problems: ['first'],
+            finished_at: AT,
+          }),
+        );
+      });
+
+      it('never writes batch_id, complete_shards or task_token, even when a patch carries them', async () => {
+        // Prepare
+        await store().createBatch(batchRecord({ shard_count: 1 }));
+        await store().registerWaiter(BATCH, TOKEN);
+        const sneaky = {
+          state: 'finalizing',
+          batch_id: 'other',
+          complete_shards: [0],
+          task_token: 'other',
+        } as Parameters<BatchStore['updateBatch']>[1];
+
+        // Act
+        await store().updateBatch(BATCH, sneaky);
+
+        // Assess
+        expect(await store().getBatch(BATCH)).toMatchObject({
+          batch_id: BATCH,
+          state: 'finalizing',
+          complete_shards: [],
+          task_token: TOKEN,
+        });
+        expect(await store().getBatch('other')).toBeNull();
+      });
+
+      it('fails for a batch that does not exist, and creates none', async () => {
+        await expect(store().updateBatch('ghost', { state: 'running' })).rejects.toThrow('no batch ghost');
+        await expect(store().updateBatch('ghost', {})).rejects.toThrow('no batch ghost');
+        expect(await store().getBatch('ghost')).toBeNull();
+      });
+    });
+
+    describe('recordStop', () => {
+      const stop = (type: string): BatchStop => ({ type, title: type, detail: `${type} detail`, at: AT });
+
+      it('keeps the first stop and returns it to every later caller', async () => {
+        // Prepare
+        await store().createBatch(batchRecord());
+
+        // Act
+        const first = await store().recordStop(BATCH, stop('plan-without-api'));
+        const second = await store().recordStop(BATCH, stop('invalid-api-key'));
+
+        // Assess
+        expect(first).toEqual(stop('plan-without-api'));
+        expect(second).toEqual(stop('plan-without-api'));
+        expect((await store().getBatch(BATCH))?.stop).toEqual(stop('plan-without-api'));
+      });
+
+      it('fails for a batch that does not exist', async () => {
+        await expect(store().recordStop('ghost', stop('x'))).rejects.toThrow('no batch ghost');
+      });
+    });
+
+    describe('putRows, getRow and listRows', () => {
+      it('writes more than 25 rows; of a row given twice, the last wins; a later put overwrites', async () => {
+        // Prepare
+        const rows = Array.from({ length: 60 }, (_, i) => rowRecord(i + 1));
+        rows.push(rowRecord(7, { status: 'rejected', cells: ['again'] }));
+
+        // Act
+        await store().putRows(rows);
+        await store().putRows([rowRecord(60, { status: 'reused' })]);
+
+        // Assess
+        const listed = await collect(store().listRows(BATCH));
+        expect(listed.map((row) => row.row)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
+        expect(await store().getRow(BATCH, 7)).toEqual(
+          rowRecord(7, { status: 'rejected', cells: ['again'] }),
+        );
+        expect(await store().getRow(BATCH, 60)).toEqual(rowRecord(60, { status: 'reused' }));
+      });
+
+      it('reads null for a row that does not exist', async () => {
+        expect(await store().getRow(BATCH, 1)).toBeNull();
+      });
+
+      it("lists only the batch's rows, in row order, however many pages they take", async () => {
+        // Prepare: ~1 KB per row, so 1,100 rows exceed the 1 MB of one DynamoDB Query page.
+        const padding = 'x'.repeat(1000);
+        const rows = Array.from({ length: 1100 }, (_, i) => rowRecord(i + 1, { cells: [padding] }));
+        await store().putRows([...rows].reverse());
+        await store().createBatch(batchRecord({ shard_count: 2 }));
+        await store().putCompletionShards(
+          BATCH,
+          new Map([
+            [0, 1000],
+            [1, 100],
+          ]),
+        );
+        await store().putRows([rowRecord(1, { batch_id: 'other-batch' })]);
+
+        // Act
+        const listed = await collect(store().listRows(BATCH));
+
+        // Assess
+        expect(listed.map((row) => row.row)).toEqual(Array.from({ length: 1100 }, (_, i) => i + 1));
+        expect(listed.every((row) => row.batch_id === BATCH)).toBe(true);
+        expect(listed[1099]).toEqual(rowRecord(1100, { cells: [padding] }));
+      });
+
+      it('lists nothing for a batch without rows', async () => {
+        expect(await collect(store().listRows('ghost'))).toEqual([]);
+      });
+    });
+
+    describe('updateRow', () => {
+      it('sets the given fields and leaves the others; an undefined member changes nothing', async () => {
+        // Prepare
+        await store().putRows([rowRecord(1, { finished_at: AT }), rowRecord(2)]);
+
+        // Act
+        const applied = await store().updateRow(BATCH, 1, {
+          status: 'submitting',
+          attempt: 2,
+          finished_at: undefined,
+        });
+
+        // Assess
+        expect(applied).toBe(true);
+        expect(await store().getRow(BATCH, 1)).toEqual(
+          rowRecord(1, { status: 'submitting', attempt: 2, finished_at: AT }),
+        );
+        expect(await store().getRow(BATCH, 2)).toEqual(rowRecord(2));
+      });
+
+      it('never moves a row to another key, even when a patch carries batch_id or row', async () => {
+        // Prepare
+        await store().putRows([rowRecord(1)]);
+        const sneaky = { status: 'in_progress', batch_id: 'other', row: 2 } as Parameters<
+          BatchStore['updateRow']
+        >[2];
+
+        // Act
+        await store().updateRow(BATCH, 1, sneaky);
+
+        // Assess
+        expect(await store().getRow(BATCH, 1)).toEqual(rowRecord(1, { status: 'in_progress' }));
+        expect(await store().getRow(BATCH, 2)).toBeNull();
+        expect(await store().getRow('other', 2)).toBeNull();
+      });
+
+      it('with onlyIfNotFinal, writes while the row is working and refuses once it is final', async () => {
+        // Prepare
+        await store().putRows([rowRecord(1)]);
+        const options = { onlyIfNotFinal: true };
+        const resolved = {
+          status: 'resolved' as const,
+          result: { status: 'resolved' as const, ncm: '73181500' },
+          finished_at: AT,
+        };
+
+        // Act
+        const working = await store().updateRow(BATCH, 1, { status: 'in_progress' }, options);
+        const finishing = await store().updateRow(BATCH, 1, resolved, options);
+        const late = await store().updateRow(
+          BATCH,
+          1,
+          { status: 'error', result: { status: 'error' } },
+          options,
+        );
+        const empty = await store().updateRow(BATCH, 1, {}, options);
+
+        // Assess
+        expect([working, finishing, late, empty]).toEqual([true, true, false, false]);
+        expect(await store().getRow(BATCH, 1)).toEqual(rowRecord(1, resolved));
+      });
+
+      it('without onlyIfNotFinal, writes a final row too: the caller asked for it', async () => {
+        // Prepare
+        await store().putRows([rowRecord(1, { status: 'resolved', result: { status: 'resolved' } })]);
+
+        // Act
+        const applied = await store().updateRow(BATCH, 1, { updated_at: LATER });
+
+        // Assess
+        expect(applied).toBe(true);
+        expect((await store().getRow(BATCH, 1))?.updated_at).toBe(LATER);
+      });
+
+      it('fails for a row that does not exist, with or without onlyIfNotFinal, and creates none', async () => {
+        await expect(store().updateRow(BATCH, 3, { status: 'queued' })).rejects.toThrow(`no row ${BATCH}:3`);
+        await expect(
+          store().updateRow(BATCH, 3, { status: 'queued' }, { onlyIfNotFinal: true }),
+        ).rejects.toThrow(`no row ${BATCH}:3`);
+        await expect(store().updateRow(BATCH, 3, {})).rejects.toThrow(`no row ${BATCH}:3`);
+        expect(await store().getRow(BATCH, 3)).toBeNull();
+      });
+    });
+
+    describe('markSubmitting', () => {
+      it('marks a row waiting under this attempt and dispatch, queued or already submitting', async () => {
+        // Prepare
+        await store().putRows([
+          rowRecord(1, { attempt: 2, dispatch: 3 }),
+          rowRecord(2, { status: 'submitting' }),
+        ]);
+
+        // Act
+        const queued = await store().markSubmitting(BATCH, 1, { attempt: 2, dispatch: 3 }, LATER);
+        const again = await store().markSubmitting(BATCH, 2, { attempt: 1, dispatch: 1 }, LATER);
+
+        // Assess
+        expect([queued, again]).toEqual([true, true]);
+        expect(await store().getRow(BATCH, 1)).toEqual(
+          rowRecord(1, { attempt: 2, dispatch: 3, status: 'submitting', updated_at: LATER }),
+        );
+        expect(await store().getRow(BATCH, 2)).toEqual(
+          rowRecord(2, { status: 'submitting', updated_at: LATER }),
+        );
+      });
+
+      it('never overwrites a later step: in progress, another dispatch or attempt, or final', async () => {
+        // Prepare
+        const later = [
+          rowRecord(1, { status: 'in_progress' }),
+          rowRecord(2, { dispatch: 2 }),
+          rowRecord(3, { attempt: 2 }),
+          rowRecord(4, { status: 'resolved', result: { status: 'resolved' } }),
+        ];
+        await store().putRows(later);
+
+        // Act
+        const applied = [];
+        for (const row of [1, 2, 3, 4])
+          applied.push(await store().markSubmitting(BATCH, row, { attempt: 1, dispatch: 1 }, LATER));
+
+        // Assess
+        expect(applied).toEqual([false, false, false, false]);
+        expect(await collect(store().listRows(BATCH))).toEqual(later);
+      });
+
+      it('answers false for a row that does not exist, and creates none', async () => {
+        expect(await store().markSubmitting(BATCH, 9, { attempt: 1, dispatch: 1 }, LATER)).toBe(false);
+        expect(await store().getRow(BATCH, 9)).toBeNull();
+      });
+    });
+
+    describe('completion', () => {
+      // Rows 1..1000 are shard 0, rows 1001..1003 shard 1.
+      const prepareTwoShards = async () => {
+        await store().createBatch(batchRecord({ shard_count: 2, rows_dispatched: 1003 }));
+        await store().putCompletionShards(
+          BATCH,
+          new Map([
+            [0, 1000],
+            [1, 3],
+          ]),
+        );
+      };
+
+      it('completes the batch only when every row of every shard is done, and returns the token then', async () => {
+        // Prepare
+        await prepareTwoShards();
+        const registered = await store().registerWaiter(BATCH, TOKEN);
+
+        // Act
+        const early: unknown[] = [];
+        await forEachNumber(1001, 1003, async (row) => early.push(await store().markRowDone(BATCH, row)));
+        await forEachNumber(1, 999, async (row) => early.push(await store().markRowDone(BATCH, row)));
+        const shardsBeforeLast = (await store().getBatch(BATCH))?.complete_shards;
+        const last = await store().markRowDone(BATCH, 1000);
+
+        // Assess
+        expect(registered).toEqual(NOT_COMPLETE);
+        expect(early).toHaveLength(1002);
+        expect(early.every((result) => JSON.stringify(result) === JSON.stringify(NOT_COMPLETE))).toBe(true);
+        expect(shardsBeforeLast).toEqual([1]);
+        expect(last).toEqual({ batchComplete: true, taskToken: TOKEN });
+        expect((await store().getBatch(BATCH))?.complete_shards).toEqual([0, 1]);
+      });
+
+      it('counts a repeated row once: repeats never complete a shard early', async () => {
+        // Prepare
+        await prepareTwoShards();
+
+        // Act
+        for (let i = 0; i < 5; i++) await store().markRowDone(BATCH, 1001);
+        const second = await store().markRowDone(BATCH, 1002);
+
+        // Assess
+        expect(second).toEqual(NOT_COMPLETE);
+        expect((await store().getBatch(BATCH))?.complete_shards).toEqual([]);
+      });
+
+      it('answers the same again when a row is marked again after the last (a retried Complete)', async () => {
+        // Prepare
+        await prepareTwoShards();
+        await store().registerWaiter(BATCH, TOKEN);
+        await forEachNumber(1, 1003, (row) => store().markRowDone(BATCH, row));
+
+        // Act
+        const lastAgain = await store().markRowDone(BATCH, 1003);
+        const firstAgain = await store().markRowDone(BATCH, 1);
+
+        // Assess
+        expect(lastAgain).toEqual({ batchComplete: true, taskToken: TOKEN });
+        expect(firstAgain).toEqual({ batchComplete: true, taskToken: TOKEN });
+      });
+
+      it('says complete without a token until the workflow registers; registering then says complete', async () => {
+        // Prepare
+        await prepareTwoShards();
+        await forEachNumber(1, 1002, (row) => store().markRowDone(BATCH, row));
+
+        // Act
+        const last = await store().markRowDone(BATCH, 1003);
+        const registered = await store().registerWaiter(BATCH, TOKEN);
+        const registeredAgain = await store().registerWaiter(BATCH, TOKEN);
+
+        // Assess
+        expect(last).toEqual({ batchComplete: true, taskToken: null });
+        expect(registered).toEqual({ batchComplete: true, taskToken: TOKEN });
+        expect(registeredAgain).toEqual({ batchComplete: true, taskToken: TOKEN });
+        expect((await store().getBatch(BATCH))?.task_token).toBe(TOKEN);
+      });
+
+      it('calls a batch without dispatched rows complete as soon as its workflow registers', async () => {
+        // Prepare
+        await store().createBatch(batchRecord({ shard_count: 0, rows_dispatched: 0 }));
+
+        // Act
+        const registered = await store().registerWaiter(BATCH, TOKEN);
+
+        // Assess
+        expect(registered).toEqual({ batchComplete: true, taskToken: TOKEN });
+      });
+
+      it('keeps the rows already done when a retried Prepare writes the shards again', async () => {
+        // Prepare
+        await prepareTwoShards();
+        await store().markRowDone(BATCH, 1001);
+        await store().markRowDone(BATCH, 1002);
+
+        // Act
+        await prepareTwoShards();
+        const last = await store().markRowDone(BATCH, 1003);
+
+        // Assess
+        expect(last).toEqual(NOT_COMPLETE);
+        expect((await store().getBatch(BATCH))?.complete_shards).toEqual([1]);
+      });
+
+      it('fails for a row whose shard was never created, and registering on an unknown batch', async () => {
+        // Prepare
+        await prepareTwoShards();
+
+        // Act and Assess
+        await expect(store().markRowDone(BATCH, 2001)).rejects.toThrow(
+          `no completion shard 2 for batch ${BATCH}`,
+        );
+        await expect(store().markRowDone('ghost', 1)).rejects.toThrow(
+          'no completion shard 0 for batch ghost',
+        );
+        await expect(store().registerWaiter('ghost', TOKEN)).rejects.toThrow('no batch ghost');
+        expect(await store().getBatch('ghost')).toBeNull();
+      });
+    });
+  });

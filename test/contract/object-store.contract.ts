@@ -1,0 +1,187 @@
+/**
+ * The ObjectStore contract: what Prepare, the sheet checks, the Store step and Finalize rely
+ * on from the bucket, whichever implementation serves it.
+ */
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import type { ObjectStore } from '../../shared/pipeline/core/index.js';
+import { type Implementation, useImplementation } from './implementation.js';
+
+const text = (bytes: Uint8Array | null) => (bytes === null ? null : new TextDecoder().decode(bytes));
+const CSV = 'sku;descrição\nA-1;Parafuso de aço\n';
+
+export const describeObjectStoreContract = (name: string, implementation: Implementation<ObjectStore>) =>
+  describe(`ObjectStore contract: ${name}`, () => {
+    const objects = useImplementation(implementation);
+
+    describe('put, head and getBytes', () => {
+      it('stores text as UTF-8 and reads it back whole, its size in bytes', async () => {
+        // Act
+        await objects().put('inbox/nightly/products.csv', CSV, 'text/csv');
+
+        // Assess
+        expect(text(await objects().getBytes('inbox/nightly/products.csv'))).toBe(CSV);
+        const head = await objects().head('inbox/nightly/products.csv');
+        expect(head?.size).toBe(new TextEncoder().encode(CSV).byteLength);
+        expect(head?.etag).toMatch(/^".+"$/);
+      });
+
+      it('stores bytes and a stream exactly as given', async () => {
+        // Prepare
+        const bytes = new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x00, 0xff, 0x0a, 0x80]);
+        const stream = Readable.from([Buffer.from('%PDF-1.7\n'), Buffer.from([0, 1, 2]), 'fim']);
+
+        // Act
+        await objects().put('outbox/b/pdfs/1.pdf', bytes, 'application/pdf');
+        await objects().put('outbox/b/pdfs/2.pdf', stream, 'application/pdf');
+
+        // Assess
+        expect(await objects().getBytes('outbox/b/pdfs/1.pdf')).toEqual(bytes);
+        expect(await objects().getBytes('outbox/b/pdfs/2.pdf')).toEqual(
+          new Uint8Array(
+            Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.from([0, 1, 2]), Buffer.from('fim')]),
+          ),
+        );
+        expect((await objects().head('outbox/b/pdfs/2.pdf'))?.size).toBe(15);
+      });
+
+      it('stores an empty object', async () => {
+        // Act
+        await objects().put('outbox/b/empty.csv', '', 'text/csv');
+
+        // Assess
+        expect(await objects().getBytes('outbox/b/empty.csv')).toEqual(new Uint8Array());
+        expect((await objects().head('outbox/b/empty.csv'))?.size).toBe(0);
+      });
+
+      it('replaces an object put again under the same key', async () => {
+        // Prepare
+        await objects().put('outbox/b/summary.json', '{"rows":1}', 'application/json');
+
+        // Act
+        await objects().put('outbox/b/summary.json', '{"rows":22}', 'application/json');
+
+        // Assess
+        expect(text(await objects().getBytes('outbox/b/summary.json'))).toBe('{"rows":22}');
+        expect((await objects().head('outbox/b/summary.json'))?.size).toBe(11);
+      });
+
+      it('gives an etag that follows the bytes: the same bytes the same etag, other bytes another', async () => {
+        // Prepare
+        await objects().put('inbox/a/products.csv', CSV, 'text/csv');
+        const first = await objects().head('inbox/a/products.csv');
+
+        // Act
+        await objects().put('inbox/a/products.csv', CSV, 'text/csv');
+        const same = await objects().head('inbox/a/products.csv');
+        await objects().put('inbox/a/products.csv', `${CSV}A-2;Porca\n`, 'text/csv');
+        const changed = await objects().head('inbox/a/products.csv');
+
+        // Assess
+        expect(same?.etag).toBe(first?.etag);
+        expect(changed?.etag).not.toBe(first?.etag);
+      });
+
+      it('reads null, not an error, for an object that does not exist', async () => {
+        expect(await objects().head('inbox/nightly/missing.pdf')).toBeNull();
+        expect(await objects().getBytes('inbox/nightly/missing.pdf')).toBeNull();
+        expect(await objects().getPrefix('inbox/nightly/missing.pdf', 8)).toBeNull();
+        expect(await objects().getPrefix('inbox/nightly/missing.pdf', 0)).toBeNull();
+      });
+    });
+
+    describe('getPrefix', () => {
+      it('reads the first bytes only, or all of a shorter object', async () => {
+        // Prepare
+        await objects().put(
+          'inbox/n/products.xlsx',
+          'PK\u0003\u0004 and the rest of a workbook',
+          'application/zip',
+        );
+
+        // Act
+        const four = await objects().getPrefix('inbox/n/products.xlsx', 4);
+        const more = await objects().getPrefix('inbox/n/products.xlsx', 4096);
+
+        // Assess
+        expect(four).toEqual(new Uint8Array([0x50, 0x4b, 0x03, 0x04]));
+        expect(text(more)).toBe('PK\u0003\u0004 and the rest of a workbook');
+      });
+
+      it('reads no bytes for a length of 0', async () => {
+        // Prepare
+        await objects().put('inbox/n/empty.csv', '', 'text/csv');
+        await objects().put('inbox/n/products.csv', CSV, 'text/csv');
+
+        // Act and Assess
+        expect(await objects().getPrefix('inbox/n/empty.csv', 0)).toEqual(new Uint8Array());
+        expect(await objects().getPrefix('inbox/n/products.csv', 0)).toEqual(new Uint8Array());
+      });
+    });
+
+    describe('copy', () => {
+      it('copies an object to another key, keys with spaces, accents and brackets included; the source stays', async () => {
+        // Prepare
+        const from = 'inbox/Catálogo de peças/Ficha técnica - anexo (1).pdf';
+        const to = 'outbox/b/pdfs/Ficha técnica - anexo (1).pdf';
+        await objects().put(from, '%PDF-1.7 ficha', 'application/pdf');
+
+        // Act
+        await objects().copy(from, to);
+
+        // Assess
+        expect(text(await objects().getBytes(to))).toBe('%PDF-1.7 ficha');
+        expect(text(await objects().getBytes(from))).toBe('%PDF-1.7 ficha');
+        expect((await objects().head(to))?.etag).toBe((await objects().head(from))?.etag);
+      });
+
+      it('replaces what the target key held', async () => {
+        // Prepare
+        await objects().put('outbox/b/results.csv', 'new', 'text/csv');
+        await objects().put('outbox/b/results.rev1.csv', 'old', 'text/csv');
+
+        // Act
+        await objects().copy('outbox/b/results.csv', 'outbox/b/results.rev1.csv');
+
+        // Assess
+        expect(text(await objects().getBytes('outbox/b/results.rev1.csv'))).toBe('new');
+      });
+
+      it('fails for a source that does not exist, and creates no target', async () => {
+        await expect(objects().copy('inbox/missing.csv', 'outbox/b/copy.csv')).rejects.toThrow();
+        expect(await objects().head('outbox/b/copy.csv')).toBeNull();
+      });
+    });
+
+    describe('list', () => {
+      it('lists the keys under a prefix, in key order, nested ones included', async () => {
+        // Prepare
+        for (const key of [
+          'inbox/b/z.pdf',
+          'inbox/b/fichas/2.pdf',
+          'inbox/b/A.csv',
+          'inbox/b/fichas/10.pdf',
+          'inbox/bb/other.csv',
+          'outbox/b/results.csv',
+        ])
+          await objects().put(key, key, 'application/octet-stream');
+
+        // Act
+        const listed = await objects().list('inbox/b/');
+
+        // Assess
+        expect(listed).toEqual([
+          'inbox/b/A.csv',
+          'inbox/b/fichas/10.pdf',
+          'inbox/b/fichas/2.pdf',
+          'inbox/b/z.pdf',
+        ]);
+        expect(await objects().list('inbox/b')).toEqual([
+          ...listed.slice(0, 3),
+          'inbox/b/z.pdf',
+          'inbox/bb/other.csv',
+        ]);
+        expect(await objects().list('answers/')).toEqual([]);
+      });
+    });
+  });

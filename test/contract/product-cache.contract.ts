@@ -1,0 +1,76 @@
+/**
+ * The ProductCache contract: what Prepare (reuse of a recent verdict) and the Store step rely
+ * on from the product cache, whichever implementation serves it.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ProductCache } from '../../shared/pipeline/core/index.js';
+import { type Implementation, useImplementation } from './implementation.js';
+import { cachedVerdict } from './records.js';
+
+export const describeProductCacheContract = (name: string, implementation: Implementation<ProductCache>) =>
+  describe(`ProductCache contract: ${name}`, () => {
+    const cache = useImplementation(implementation);
+
+    it('puts a verdict and reads it back; an unknown key is simply absent', async () => {
+      // Prepare
+      const verdict = cachedVerdict('sku:A-1', { pdf_key: 'outbox/nightly-abc/pdfs/00001-A-1.pdf' });
+
+      // Act
+      await cache().put(verdict);
+      const found = await cache().getMany(['sku:A-1', 'sku:missing']);
+
+      // Assess
+      expect([...found.keys()]).toEqual(['sku:A-1']);
+      expect(found.get('sku:A-1')).toEqual(verdict);
+    });
+
+    it('keeps the last verdict put for a product', async () => {
+      // Prepare
+      await cache().put(cachedVerdict('sku:A-1'));
+
+      // Act
+      await cache().put(
+        cachedVerdict('sku:A-1', { fingerprint: 'fp-2', resolved_at: '2026-11-21T10:00:00.000Z' }),
+      );
+
+      // Assess
+      expect((await cache().getMany(['sku:A-1'])).get('sku:A-1')).toEqual(
+        cachedVerdict('sku:A-1', { fingerprint: 'fp-2', resolved_at: '2026-11-21T10:00:00.000Z' }),
+      );
+    });
+
+    it('answers for any number of keys, repeated and absent ones included', async () => {
+      // Prepare
+      const stored = Array.from({ length: 230 }, (_, i) => `sku:P-${i}`);
+      for (const key of stored) await cache().put(cachedVerdict(key));
+      const asked = [
+        ...stored,
+        ...Array.from({ length: 20 }, (_, i) => `sku:absent-${i}`),
+        'sku:P-0',
+        'sku:P-229',
+      ];
+
+      // Act
+      const found = await cache().getMany(asked);
+
+      // Assess: in no promised order.
+      expect([...found.keys()].sort()).toEqual([...stored].sort());
+      expect(found.get('sku:P-229')).toEqual(cachedVerdict('sku:P-229'));
+    });
+
+    it('answers an empty map for no keys', async () => {
+      expect((await cache().getMany([])).size).toBe(0);
+    });
+
+    it('refuses a verdict that is not a cached verdict, and stores nothing', async () => {
+      // Prepare
+      const broken = {
+        ...cachedVerdict('sku:bad'),
+        result: { status: 'not-a-status' },
+      } as unknown as Parameters<ProductCache['put']>[0];
+
+      // Act and Assess
+      await expect(cache().put(broken)).rejects.toThrow();
+      expect((await cache().getMany(['sku:bad'])).size).toBe(0);
+    });
+  });

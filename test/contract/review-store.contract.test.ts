@@ -1,0 +1,27 @@
+/** The ReviewStore contract, in memory and on every DynamoDB engine. */
+import { createDynamoReviewStore } from '../../shared/aws/index.js';
+import { createTableWithKeys } from '../helpers/dynalite.js';
+import { memoryReviewStore } from '../helpers/memory-ports.js';
+import { DYNAMO_ENGINES, onDynamoEngine } from './dynamo-engines.js';
+import { describeReviewStoreContract } from './review-store.contract.js';
+
+describeReviewStoreContract('in memory', { make: async () => memoryReviewStore() });
+
+for (const engine of DYNAMO_ENGINES)
+  describeReviewStoreContract(
+    `DynamoDB adapter on ${engine.name}`,
+    onDynamoEngine(engine, 'reviews', async (client, tableName) => {
+      // The review table as the stateful stack declares it: the by-batch index in row order.
+      await createTableWithKeys(client, tableName, {
+        partitionKey: { name: 'classification_id', type: 'S' },
+        indexes: [
+          {
+            name: 'by-batch',
+            partitionKey: { name: 'batch_id', type: 'S' },
+            sortKey: { name: 'row', type: 'N' },
+          },
+        ],
+      });
+      return createDynamoReviewStore({ client, tableName });
+    }),
+  );
