@@ -1,7 +1,7 @@
 /**
- * FinalizeAnswers: the last task of the Answers workflow (issue 6), reached when the round's
- * rows all finished, when PrepareAnswers resumed nothing, when the wait timed out
- * (`wait_error`) or PrepareAnswers failed (`error`). The batch's outputs move forward.
+ * FinalizeAnswers: the last task of the Answers workflow (docs/architecture.md, section 4),
+ * reached when the round's rows all finished, when PrepareAnswers resumed nothing, when the wait
+ * timed out (`wait_error`) or PrepareAnswers failed (`error`). The batch's outputs move forward.
  *
  * Primary course:
  *   1. find the batch and the round: PrepareAnswers' result, else the event (derived without I/O)
@@ -14,14 +14,7 @@
  *      when results.csv changes; then results.csv, summary.json and review.csv written anew
  *   6. the Batch Completed event (with `round_id`), then the round marked `completed` (or `failed`)
  *
- * Run twice, it writes the same files and no second revision: a revision is made only when the
- * new results.csv differs from the one in the outbox, and a copy left by a run that stopped
- * before writing the new file is recognised (it equals results.csv) and reused. The revision
- * needs no field on the round record: the outbox's own contents say whether it was made.
- *
- *   results.csv (v1) ─▶ round 1 changes rows ─▶ results.rev1.csv = v1, results.csv = v2 (revision 1)
- *   results.csv (v2) ─▶ round 2 changes rows ─▶ results.rev2.csv = v2, results.csv = v3 (revision 2)
- *   results.csv (v3) ─▶ round 3 changes none ─▶ no copy, results.csv = v3 (revision 2)
+ * Run twice, it writes the same files and no second revision (results-revisions.ts says how).
  */
 import { z } from 'zod';
 import { isFinalStatus } from '../../tcs/schemas.js';
@@ -29,24 +22,23 @@ import {
   buildResultsCsv,
   buildReviewCsv,
   buildSummary,
-  OUTPUT_FILES,
   pendingReviewItems,
   writeOutboxFiles,
 } from '../batch/results-files.js';
-import { outboxKey } from '../core/bucket-layout.js';
 import { describeCaughtError } from '../core/error-text.js';
 import type { PipelinePorts } from '../core/ports.js';
 import {
+  type BatchRecord,
   CaughtError,
   isOutputStatus,
-  type OutputStatus,
   type ReviewItem,
   type RowRecord,
-  type RowResult,
 } from '../core/records.js';
-import { abandonedResult, errorResult, failedResult, resolvedResult } from '../core/row-results.js';
+import { errorResult } from '../core/row-results.js';
 import { answersSourceFromEvent } from './answers-source.js';
-import { PrepareAnswersResult, readClassifications } from './prepare-answers.js';
+import { lookAgainAtPendingRows } from './look-again-at-pending-rows.js';
+import { PrepareAnswersResult } from './prepare-answers.js';
+import { keepRevision } from './results-revisions.js';
 
 /** The Answers workflow's state: the S3 event's fields (read by `answersSourceFromEvent`) plus these. */
 export const FinalizeAnswersInput = z.object({
@@ -76,11 +68,6 @@ export type FinalizeAnswersPorts = Pick<
   'clock' | 'service' | 'objects' | 'batches' | 'reviews' | 'events'
 >;
 
-/** `results.rev<N>.csv` and `summary.rev<N>.json` beside the current files. */
-export const revisionFile = (name: string, revision: number): string =>
-  name.replace(/(\.[a-z]+)$/, `.rev${revision}$1`);
-const REVISION_OF_RESULTS = /\/results\.rev([1-9][0-9]*)\.csv$/;
-
 export const ROUND_TIMED_OUT_DETAIL =
   'the answered row did not finish before the answers round timed out; its answers may still be processed ' +
   'by the service (see app_url)';
@@ -96,21 +83,15 @@ const nothing = (batchId: string | null, roundId: string | null): FinalizeAnswer
   revision: 0,
 });
 
+/** The primary course above, steps 1 to 6 in order. */
 export const finalizeAnswers = async (
   ports: FinalizeAnswersPorts,
   rawInput: unknown,
 ): Promise<FinalizeAnswersResult> => {
   const input = FinalizeAnswersInput.parse(rawInput);
-  // A duplicate delivery's workflow never owns the round; an unknown batch has no outbox.
-  if (input.prepare?.next === 'skip') return nothing(input.prepare.batch_id, input.prepare.round_id);
-  const fromEvent = answersSourceFromEvent(rawInput);
-  const batchId = input.prepare?.batch_id ?? fromEvent?.batchId ?? null;
-  const roundId = input.prepare?.round_id ?? fromEvent?.roundId ?? null;
-  if (batchId === null) return nothing(null, roundId);
-  const batch = await ports.batches.getBatch(batchId);
-  if (!batch || batch.round_of !== undefined) return nothing(batchId, roundId);
-  const found = roundId === null ? null : await ports.batches.getBatch(roundId);
-  const round = found?.round_of === batchId ? found : null;
+  const found = await findBatchAndRound(ports, input, rawInput);
+  if ('nothing' in found) return found.nothing;
+  const { batch, batchId, roundId, round } = found;
   const now = ports.clock.now();
 
   const rows: RowRecord[] = [];
@@ -118,52 +99,126 @@ export const finalizeAnswers = async (
 
   const roundProblems: string[] = [];
   if (input.error) roundProblems.push(`The answers round failed: ${describeCaughtError(input.error)}`);
-  if (round && roundId !== null) {
-    if (round.state === 'preparing') {
-      const returned = await returnUnsentRows(ports, batchId, roundId, rows, now);
-      if (returned > 0) {
-        roundProblems.push(`${returned} answered row(s) were not sent and wait for answers again.`);
-      }
-    } else {
-      const detail = input.wait_error
-        ? input.wait_error.Error.startsWith('States.') && input.wait_error.Error.includes('Timeout')
-          ? ROUND_TIMED_OUT_DETAIL
-          : `the answers round stopped waiting (${input.wait_error.Error}) before the answered row finished`
-        : input.error
-          ? ROUND_FAILED_DETAIL
-          : ROUND_UNFINISHED_DETAIL;
-      const ended = await endUnfinishedRoundRows(ports, batchId, roundId, rows, detail, now);
-      if (ended > 0) roundProblems.push(`${ended} answered row(s) had not finished and are marked error.`);
-    }
+  roundProblems.push(...(await endRoundRows(ports, input, { batchId, roundId, round }, rows, now)));
+  roundProblems.push(...(await lookAgainWithProblems(ports, batchId, rows, now)));
+  const items = await settleReviewItems(ports, batchId, rows);
+
+  const revisedAt = round?.finished_at ?? now.toISOString();
+  const problemsOfRound = uniqueSentences([...(round?.problems ?? []), ...roundProblems]);
+  const results = buildResultsCsv(batch, rows);
+  const revision = await keepRevision(ports.objects, batchId, results);
+  const summary = revisedSummary({ batch, round, roundId, rows, items, now }, problemsOfRound, {
+    revision,
+    revisedAt,
+  });
+
+  await writeOutboxFiles(ports.objects, batchId, {
+    results,
+    review: buildReviewCsv(pendingReviewItems(items, rows), batch.delimiter),
+    summary,
+  });
+  await announceAndCloseRound(ports, input, { round, roundId }, summary, { revisedAt, problemsOfRound });
+
+  return {
+    batch_id: batchId,
+    round_id: roundId,
+    resumed: round?.rows_dispatched ?? 0,
+    still_pending: summary.by_status.pending_data,
+    abandoned: summary.by_status.abandoned,
+    revision,
+  };
+};
+
+/** The batch this run finalizes and, when it has one, its answers round. */
+type FinalizeTarget = {
+  batch: BatchRecord;
+  batchId: string;
+  roundId: string | null;
+  round: BatchRecord | null;
+};
+
+/** Step 1; `nothing` when there is nothing to finalize (a duplicate delivery, an unknown batch). */
+const findBatchAndRound = async (
+  ports: Pick<FinalizeAnswersPorts, 'batches'>,
+  input: FinalizeAnswersInput,
+  rawInput: unknown,
+): Promise<FinalizeTarget | { nothing: FinalizeAnswersResult }> => {
+  // A duplicate delivery's workflow never owns the round; an unknown batch has no outbox.
+  if (input.prepare?.next === 'skip')
+    return { nothing: nothing(input.prepare.batch_id, input.prepare.round_id) };
+  const fromEvent = answersSourceFromEvent(rawInput);
+  const batchId = input.prepare?.batch_id ?? fromEvent?.batchId ?? null;
+  const roundId = input.prepare?.round_id ?? fromEvent?.roundId ?? null;
+  if (batchId === null) return { nothing: nothing(null, roundId) };
+  const batch = await ports.batches.getBatch(batchId);
+  if (!batch || batch.round_of !== undefined) return { nothing: nothing(batchId, roundId) };
+  const found = roundId === null ? null : await ports.batches.getBatch(roundId);
+  const round = found?.round_of === batchId ? found : null;
+  return { batch, batchId, roundId, round };
+};
+
+/** Why the round's unfinished rows end as `error`: its wait timed out or stopped, it failed, or neither. */
+const unfinishedRowDetail = (input: FinalizeAnswersInput): string =>
+  input.wait_error
+    ? input.wait_error.Error.startsWith('States.') && input.wait_error.Error.includes('Timeout')
+      ? ROUND_TIMED_OUT_DETAIL
+      : `the answers round stopped waiting (${input.wait_error.Error}) before the answered row finished`
+    : input.error
+      ? ROUND_FAILED_DETAIL
+      : ROUND_UNFINISHED_DETAIL;
+
+/** Step 2; returns the sentences it adds to the round's problems. */
+const endRoundRows = async (
+  ports: Pick<FinalizeAnswersPorts, 'batches' | 'reviews'>,
+  input: FinalizeAnswersInput,
+  target: Pick<FinalizeTarget, 'batchId' | 'roundId' | 'round'>,
+  rows: RowRecord[],
+  now: Date,
+): Promise<string[]> => {
+  const { batchId, roundId, round } = target;
+  if (!round || roundId === null) return [];
+  if (round.state === 'preparing') {
+    const returned = await returnUnsentRows(ports, batchId, roundId, rows, now);
+    return returned > 0 ? [`${returned} answered row(s) were not sent and wait for answers again.`] : [];
   }
+  const ended = await endUnfinishedRoundRows(ports, batchId, roundId, rows, unfinishedRowDetail(input), now);
+  return ended > 0 ? [`${ended} answered row(s) had not finished and are marked error.`] : [];
+};
+
+/** Step 3; returns the sentences it adds to the round's problems. */
+const lookAgainWithProblems = async (
+  ports: Pick<FinalizeAnswersPorts, 'service' | 'batches'>,
+  batchId: string,
+  rows: RowRecord[],
+  now: Date,
+): Promise<string[]> => {
   const lookedAgain = await lookAgainAtPendingRows(ports, batchId, rows, now);
+  const problems: string[] = [];
   if (lookedAgain.abandoned > 0) {
-    roundProblems.push(
+    problems.push(
       `${lookedAgain.abandoned} row(s) went unanswered for 30 days: the service abandoned them (not billed).`,
     );
   }
   if (lookedAgain.settledElsewhere > 0) {
-    roundProblems.push(
+    problems.push(
       `${lookedAgain.settledElsewhere} pending row(s) were answered outside this batch and have finished at the service.`,
     );
   }
-  const items = await settleReviewItems(ports, batchId, rows);
+  return problems;
+};
 
-  const roundAlreadyDone =
-    round !== null &&
-    round.finished_at !== undefined &&
-    (round.state === 'completed' || round.state === 'failed');
-  const roundState = roundAlreadyDone
-    ? round.state
-    : round?.state === 'failed' || round?.state === 'preparing' || input.error
-      ? 'failed'
-      : 'completed';
-  const revisedAt = round?.finished_at ?? now.toISOString();
-  const problemsOfRound = uniqueSentences([...(round?.problems ?? []), ...roundProblems]);
-
-  const results = buildResultsCsv(batch, rows);
-  const revision = await keepRevision(ports.objects, batchId, results);
-  const summary = {
+/** Step 5's summary.json: the batch's summary with the round's problems, and what the rounds changed. */
+const revisedSummary = (
+  of: Pick<FinalizeTarget, 'batch' | 'round' | 'roundId'> & {
+    rows: readonly RowRecord[];
+    items: readonly ReviewItem[];
+    now: Date;
+  },
+  problemsOfRound: readonly string[],
+  revised: { revision: number; revisedAt: string },
+) => {
+  const { batch, round, roundId, rows, items, now } = of;
+  return {
     ...buildSummary(
       {
         ...batch,
@@ -180,41 +235,40 @@ export const finalizeAnswers = async (
       now,
     ),
     round_id: roundId,
-    revision,
+    revision: revised.revision,
     /** Answers rounds that resumed at least one row of the batch. */
     rounds: new Set(rows.flatMap((row) => (row.round ? [row.round.round_id] : []))).size,
     /** Review items someone answered (resumed, then closed once the row finished). */
     answered: items.filter((item) => item.answers !== undefined && item.state !== 'pending').length,
-    revised_at: revisedAt,
+    revised_at: revised.revisedAt,
   };
+};
 
-  await writeOutboxFiles(ports.objects, batchId, {
-    results,
-    review: buildReviewCsv(pendingReviewItems(items, rows), batch.delimiter),
-    summary,
-  });
-
+/** Step 6: the Batch Completed event, then the round marked done, unless an earlier run did both. */
+const announceAndCloseRound = async (
+  ports: Pick<FinalizeAnswersPorts, 'events' | 'batches'>,
+  input: FinalizeAnswersInput,
+  target: Pick<FinalizeTarget, 'round' | 'roundId'>,
+  summary: ReturnType<typeof revisedSummary>,
+  closing: { revisedAt: string; problemsOfRound: string[] },
+): Promise<void> => {
+  const { round, roundId } = target;
+  const roundAlreadyDone =
+    round !== null &&
+    round.finished_at !== undefined &&
+    (round.state === 'completed' || round.state === 'failed');
   if (round && roundId !== null && !roundAlreadyDone) {
     // Published before the round is marked done: a crash in between publishes twice, never zero times.
     await ports.events.batchCompleted(summary);
     await ports.batches.updateBatch(roundId, {
-      state: roundState,
-      finished_at: revisedAt,
-      problems: problemsOfRound,
+      state: round.state === 'failed' || round.state === 'preparing' || input.error ? 'failed' : 'completed',
+      finished_at: closing.revisedAt,
+      problems: closing.problemsOfRound,
     });
   } else if (!round) {
     // No round record (PrepareAnswers failed before writing it): nothing tells a re-run apart.
     await ports.events.batchCompleted(summary);
   }
-
-  return {
-    batch_id: batchId,
-    round_id: roundId,
-    resumed: round?.rows_dispatched ?? 0,
-    still_pending: summary.by_status.pending_data,
-    abandoned: summary.by_status.abandoned,
-    revision,
-  };
 };
 
 const uniqueSentences = (sentences: readonly string[]): string[] => [...new Set(sentences)];
@@ -280,63 +334,6 @@ const endUnfinishedRoundRows = async (
   return ended;
 };
 
-const RESOLVED_ELSEWHERE_NOTE =
-  'answered outside this batch (e.g. in the web app) and resolved there; the verdict PDF was not stored ' +
-  'with this batch: open it from app_url';
-
-/**
- * Every `pending_data` row as the service sees it now. `abandoned` (30 days unanswered) and, when
- * someone answered in the web app, `resolved` or `failed` become the row's result; anything else
- * (still pending, running again, unknown to the service) leaves the row as it is. Not
- * `onlyIfNotFinal`: pending_data is an output status, and the service's final word replaces it.
- */
-const lookAgainAtPendingRows = async (
-  ports: Pick<FinalizeAnswersPorts, 'service' | 'batches'>,
-  batchId: string,
-  rows: RowRecord[],
-  now: Date,
-): Promise<{ abandoned: number; settledElsewhere: number }> => {
-  const pending = rows.filter((row) => row.status === 'pending_data' && row.classification_id);
-  const found = await readClassifications(
-    ports.service,
-    pending.map((row) => row.classification_id!),
-  );
-  const counts = { abandoned: 0, settledElsewhere: 0 };
-  for (const row of pending) {
-    const c = found.get(row.classification_id!);
-    if (!c) continue;
-    const appUrl = row.result?.app_url ?? row.app_url;
-    let result: RowResult;
-    if (c.status === 'abandoned') {
-      result = { ...abandonedResult(c), ...(appUrl ? { app_url: appUrl } : {}) };
-      counts.abandoned += 1;
-    } else if (c.status === 'failed') {
-      result = failedResult(c);
-      counts.settledElsewhere += 1;
-    } else if (c.status === 'resolved') {
-      const verdict = resolvedResult(c, {
-        currentNcm: row.product?.current_ncm ?? null,
-        verdictPdf: null,
-        appUrl: appUrl ?? null,
-      });
-      result = { ...verdict, detail: [RESOLVED_ELSEWHERE_NOTE, verdict.detail].filter(Boolean).join('; ') };
-      counts.settledElsewhere += 1;
-    } else {
-      continue;
-    }
-    const patch = {
-      status: result.status as OutputStatus,
-      result,
-      finished_at: now.toISOString(),
-      updated_at: now.toISOString(),
-    };
-    await ports.batches.updateRow(batchId, row.row, patch);
-    const index = rows.indexOf(row);
-    rows[index] = { ...row, ...patch };
-  }
-  return counts;
-};
-
 /**
  * Review items follow their rows: `closed` once the row has settled; `pending` again when an
  * answered row waits for answers once more (its answers were not sent: a stop, a refusal, a
@@ -364,39 +361,4 @@ const settleReviewItems = async (
       return item;
     }),
   );
-};
-
-/**
- * Keeps the outbox's results.csv and summary.json as revision N before they are replaced, when
- * the new results.csv differs; returns the revision the new files are. See the file comment.
- */
-const keepRevision = async (
-  objects: FinalizeAnswersPorts['objects'],
-  batchId: string,
-  nextResults: Uint8Array,
-): Promise<number> => {
-  const resultsKey = outboxKey(batchId, OUTPUT_FILES.results);
-  const summaryKey = outboxKey(batchId, OUTPUT_FILES.summary);
-  const kept = (await objects.list(outboxKey(batchId, 'results.rev')))
-    .map((key) => REVISION_OF_RESULTS.exec(key)?.[1])
-    .filter((n): n is string => n !== undefined)
-    .map(Number);
-  const highest = Math.max(0, ...kept);
-  const current = await objects.getBytes(resultsKey);
-  if (current === null || Buffer.from(current).equals(nextResults)) return highest;
-
-  // A run that copied and stopped before writing the new results.csv: its copy is this revision.
-  const last =
-    highest > 0
-      ? await objects.getBytes(outboxKey(batchId, revisionFile(OUTPUT_FILES.results, highest)))
-      : null;
-  const copiedBefore = last !== null && Buffer.from(last).equals(Buffer.from(current));
-  const revision = copiedBefore ? highest : highest + 1;
-  if (!copiedBefore)
-    await objects.copy(resultsKey, outboxKey(batchId, revisionFile(OUTPUT_FILES.results, revision)));
-  const summaryRevisionKey = outboxKey(batchId, revisionFile(OUTPUT_FILES.summary, revision));
-  if ((await objects.head(summaryKey)) && !(await objects.head(summaryRevisionKey))) {
-    await objects.copy(summaryKey, summaryRevisionKey);
-  }
-  return revision;
 };

@@ -1,34 +1,39 @@
+/**
+ * PrepareAnswers: the first task of the Answers workflow (docs/architecture.md, section 4).
+ *
+ * Primary course:
+ *   1. the round's record, created once per answers object (a duplicate delivery is skipped)
+ *   2. the file read (answers-file.ts) and planned row by row (plan-answers.ts), with the
+ *      service's status of each answered classification
+ *   3. each resumed row taken: its sheet checked, the row `queued` with its round, its item answered
+ *   4. answers-report.csv, the round `running`, then the rows' messages
+ */
 import { z } from 'zod';
-import { normaliseSheetPath, SpreadsheetError, writeCsv } from '../../spreadsheet/index.js';
-import { TcsProblemError } from '../../tcs/errors.js';
-import type { Classification } from '../../tcs/schemas.js';
+import { SpreadsheetError, writeCsv } from '../../spreadsheet/index.js';
 import { inputKeyCandidates } from '../batch/batch-source.js';
 import { CSV_CONTENT_TYPE } from '../batch/results-files.js';
-import { type SheetCheck, type SheetProblem, sheetChecker } from '../batch/sheet-checker.js';
-import { answersFolder, outboxKey } from '../core/bucket-layout.js';
-import { deriveAnswersKey } from '../core/keys.js';
-import type { ClassificationService, ObjectStore, PipelinePorts } from '../core/ports.js';
+import { outboxKey } from '../core/bucket-layout.js';
+import type { ObjectStore, PipelinePorts } from '../core/ports.js';
 import {
   BatchRecord,
   type BatchSource,
   type ReviewItem,
   type RowMessage,
   type RowRecord,
-  type SheetRef,
   shardOfRow,
 } from '../core/records.js';
+import { type AnswersFile, AnswersFileError, readAnswersFile } from './answers-file.js';
+import { answersSourceForKey, answersSourceFromEvent, requesterFromEvent } from './answers-source.js';
 import {
   ANSWERS_REPORT_COLUMNS,
-  type AnswersFile,
-  AnswersFileError,
+  type AnswersPlan,
   type AnswersReportEntry,
   buildAnswersReportCsv,
   classificationsToLookUp,
   planAnswers,
-  type ResumeRow,
-  readAnswersFile,
-} from './answers-file.js';
-import { answersSourceForKey, answersSourceFromEvent, requesterFromEvent } from './answers-source.js';
+} from './plan-answers.js';
+import { readClassifications } from './read-classifications.js';
+import { takeResumedRows } from './take-resumed-rows.js';
 
 export const PrepareAnswersInput = z.object({
   event: z.unknown(),
@@ -55,9 +60,6 @@ export type PrepareAnswersPorts = Pick<
 
 /** Beside results.csv in the batch's outbox; each round overwrites it with its own rows. */
 export const ANSWERS_REPORT_FILE = 'answers-report.csv';
-
-/** GETs at once while looking up statuses: quick for a long review file, gentle on the service. */
-const LOOKUP_CONCURRENCY = 8;
 
 export const prepareAnswers = async (
   ports: PrepareAnswersPorts,
@@ -140,76 +142,8 @@ const readAnswers = async (objects: ObjectStore, source: BatchSource): Promise<A
 };
 
 // ---------------------------------------------------------------------------
-// The service's view
-// ---------------------------------------------------------------------------
-
-/**
- * `GET /classifications/{id}` for each id, a few at a time; null for an id the service does not
- * know (404). Any other failure throws: the workflow's Retry runs the step again.
- */
-export const readClassifications = async (
-  service: Pick<ClassificationService, 'getClassification'>,
-  ids: readonly string[],
-): Promise<Map<string, Classification | null>> => {
-  const found = new Map<string, Classification | null>();
-  let next = 0;
-  const worker = async () => {
-    while (next < ids.length) {
-      const id = ids[next++]!;
-      try {
-        found.set(id, await service.getClassification(id));
-      } catch (error) {
-        if (error instanceof TcsProblemError && error.status === 404) found.set(id, null);
-        else throw error;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(LOOKUP_CONCURRENCY, ids.length) }, worker));
-  return found;
-};
-
-// ---------------------------------------------------------------------------
-// Sheets sent with answers
-// ---------------------------------------------------------------------------
-
-/**
- * The `sheet` cells of an answers file, checked in `answers/<batch-id>/` as Prepare checks a
- * batch's sheets; a cell that is no usable path (absolute, leading out) is a sheet not found.
- */
-const answersSheetChecker = (objects: ObjectStore, folder: string) => {
-  const check = sheetChecker(objects, folder);
-  return async (cell: string): Promise<SheetCheck> => {
-    const path = normaliseSheetPath(cell);
-    return 'invalid' in path ? { reason: 'sheet_not_found', why: path.invalid } : check(path.path);
-  };
-};
-
-// ---------------------------------------------------------------------------
 // The round
 // ---------------------------------------------------------------------------
-
-type RowRound = NonNullable<RowRecord['round']>;
-
-/** Whether this round may take the row: still waiting for answers, or already taken by this round. */
-const rowAwaitsRound = (row: RowRecord | null, resume: ResumeRow, roundId: string): row is RowRecord =>
-  row !== null &&
-  row.classification_id === resume.classification_id &&
-  (row.status === 'pending_data' || (row.status === 'queued' && row.round?.round_id === roundId));
-
-const rowNotPendingDetail = (resume: ResumeRow, row: RowRecord | null): string => {
-  const why =
-    row === null
-      ? 'the batch has no such row'
-      : row.classification_id !== resume.classification_id
-        ? `the row now holds another classification (${row.classification_id ?? 'none'})`
-        : `the row is "${row.status}", no longer pending_data${row.round ? ' (another answers round has it)' : ''}`;
-  return `Row ${resume.row}: ${why}; nothing was sent.`;
-};
-
-const sheetDetail = (resume: ResumeRow, folder: string, check: SheetProblem) =>
-  `Row ${resume.row}: the sheet "${resume.sheet}" ${check.why} (${check.reason}). The service takes a sheet only ` +
-  `together with the answers, so nothing was sent and the row stays pending; put the PDF in ${folder} ` +
-  '(or empty the sheet cell) and send the file again.';
 
 /**
  * A retried PrepareAnswers: rows this round already took had their items marked answered, but
@@ -229,90 +163,32 @@ const reopenItemsOfRound = async (
   }
 };
 
-const prepareRound = async (
+/** The plan for this round's file: the batch's review items and the service's status of each answered one. */
+const planRound = async (
   ports: PrepareAnswersPorts,
-  batch: BatchRecord,
-  round: BatchRecord,
-  options: { answeredBy: string; retried: boolean },
-): Promise<PrepareAnswersResult> => {
-  const batchId = batch.batch_id;
-  const roundId = round.batch_id;
-  const now = ports.clock.now().toISOString();
-
-  const read = await readAnswers(ports.objects, round.source);
-  if ('problem' in read) return failRound(ports, batch, round, read.problem);
-  const { file } = read;
-
+  batchId: string,
+  roundId: string,
+  file: AnswersFile,
+  retried: boolean,
+): Promise<AnswersPlan> => {
   const items = new Map(
     (await ports.reviews.listByBatch(batchId)).map((item) => [item.classification_id, item]),
   );
-  if (options.retried) await reopenItemsOfRound(ports.batches, batchId, roundId, items);
+  if (retried) await reopenItemsOfRound(ports.batches, batchId, roundId, items);
   const found = await readClassifications(ports.service, classificationsToLookUp(file, items));
-  const plan = planAnswers({ file, items, statusOf: (id) => found.get(id)?.status ?? null });
+  return planAnswers({ file, items, statusOf: (id) => found.get(id)?.status ?? null });
+};
 
-  const report: AnswersReportEntry[] = [...plan.report];
-  const replaceResumedEntry = (
-    classificationId: string,
-    entry: Pick<AnswersReportEntry, 'outcome' | 'detail'>,
-  ) => {
-    const index = report.findIndex(
-      (e) => e.classification_id === classificationId && e.outcome === 'resumed',
-    );
-    if (index >= 0) report[index] = { ...report[index]!, ...entry };
-  };
-
-  const folder = answersFolder(batchId);
-  const checkSheet = answersSheetChecker(ports.objects, folder);
-  const resumed: RowRecord[] = [];
-  for (const resume of plan.resume) {
-    let sheet: SheetRef | undefined;
-    if (resume.sheet !== null) {
-      const checked = await checkSheet(resume.sheet);
-      if (!('sheet' in checked)) {
-        // answers-file.ts has no sheet outcome: `incomplete` is the closest (the row cannot go as sent).
-        replaceResumedEntry(resume.classification_id, {
-          outcome: 'incomplete',
-          detail: sheetDetail(resume, folder, checked),
-        });
-        continue;
-      }
-      sheet = checked.sheet;
-    }
-    const row = await ports.batches.getRow(batchId, resume.row);
-    if (!rowAwaitsRound(row, resume, roundId)) {
-      replaceResumedEntry(resume.classification_id, {
-        outcome: 'not_pending',
-        detail: rowNotPendingDetail(resume, row),
-      });
-      continue;
-    }
-    const answeredAt = row.round?.round_id === roundId ? row.round.answered_at : now;
-    const rowRound: RowRound = {
-      round_id: roundId,
-      answers: resume.answers,
-      answers_key: sheet
-        ? deriveAnswersKey(resume.classification_id, resume.answers, sheet.sha256)
-        : resume.answers_key,
-      ...(sheet ? { sheet } : {}),
-      answered_by: options.answeredBy,
-      answered_at: answeredAt,
-    };
-    // The row first, then its item: a retry in between finds the row taken by this round and the
-    // item still pending, and plans it again. The other order would leave the item `answered`
-    // and the row `pending_data`, which a retry reads as already answered: a row never resumed.
-    // Not `onlyIfNotFinal`: pending_data is an output status, and this is the one place a final
-    // row goes back to work; `rowAwaitsRound` above is the guard.
-    const patch = { status: 'queued' as const, round: rowRound, dispatch: 1, updated_at: now };
-    await ports.batches.updateRow(batchId, row.row, patch);
-    await ports.reviews.update(resume.classification_id, {
-      state: 'answered',
-      answers: resume.answers,
-      answered_by: options.answeredBy,
-      answered_at: answeredAt,
-    });
-    resumed.push({ ...row, ...patch });
-  }
-
+/** The round's report written, the round `running` with its counts, then its rows' messages sent. */
+const startRound = async (
+  ports: PrepareAnswersPorts,
+  batch: BatchRecord,
+  roundId: string,
+  file: AnswersFile,
+  taken: { resumed: RowRecord[]; report: AnswersReportEntry[] },
+): Promise<PrepareAnswersResult> => {
+  const batchId = batch.batch_id;
+  const { resumed, report } = taken;
   const shards = new Map<number, number>();
   for (const row of resumed) shards.set(shardOfRow(row.row), (shards.get(shardOfRow(row.row)) ?? 0) + 1);
   await ports.batches.putCompletionShards(roundId, shards);
@@ -340,6 +216,24 @@ const prepareRound = async (
   await ports.queue.send(resumed.map((row) => ({ message: roundMessage(row, roundId) })));
   await ports.kick.kick('rows_queued');
   return { ...result, next: 'wait' };
+};
+
+/** Steps 2 to 4 of the primary course, for a round this execution owns and has not yet started. */
+const prepareRound = async (
+  ports: PrepareAnswersPorts,
+  batch: BatchRecord,
+  round: BatchRecord,
+  options: { answeredBy: string; retried: boolean },
+): Promise<PrepareAnswersResult> => {
+  const batchId = batch.batch_id;
+  const roundId = round.batch_id;
+  const now = ports.clock.now().toISOString();
+
+  const read = await readAnswers(ports.objects, round.source);
+  if ('problem' in read) return failRound(ports, batch, round, read.problem);
+  const plan = await planRound(ports, batchId, roundId, read.file, options.retried);
+  const taken = await takeResumedRows(ports, { batchId, roundId, answeredBy: options.answeredBy, now }, plan);
+  return startRound(ports, batch, roundId, read.file, taken);
 };
 
 const roundMessage = (row: Pick<RowRecord, 'batch_id' | 'row' | 'attempt'>, roundId: string): RowMessage => ({

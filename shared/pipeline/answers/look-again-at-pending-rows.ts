@@ -1,0 +1,62 @@
+/**
+ * FinalizeAnswers' look at the rows still waiting for answers (docs/architecture.md, section 4):
+ * the service may have abandoned one (30 days unanswered, unbilled), or someone answered it
+ * elsewhere (the web app) and it has since resolved or failed. The service's final word becomes
+ * the row's result.
+ */
+import type { PipelinePorts } from '../core/ports.js';
+import type { OutputStatus, RowRecord } from '../core/records.js';
+import { settledResult } from '../core/row-results.js';
+import { readClassifications } from './read-classifications.js';
+
+const RESOLVED_ELSEWHERE_NOTE =
+  'answered outside this batch (e.g. in the web app) and resolved there; the verdict PDF was not stored ' +
+  'with this batch: open it from app_url';
+
+/**
+ * Every `pending_data` row as the service sees it now. `abandoned` (30 days unanswered) and, when
+ * someone answered in the web app, `resolved` or `failed` become the row's result; anything else
+ * (still pending, running again, unknown to the service) leaves the row as it is. Not
+ * `onlyIfNotFinal`: pending_data is an output status, and the service's final word replaces it.
+ */
+export const lookAgainAtPendingRows = async (
+  ports: Pick<PipelinePorts, 'service' | 'batches'>,
+  batchId: string,
+  rows: RowRecord[],
+  now: Date,
+): Promise<{ abandoned: number; settledElsewhere: number }> => {
+  const pending = rows.filter((row) => row.status === 'pending_data' && row.classification_id);
+  const found = await readClassifications(
+    ports.service,
+    pending.map((row) => row.classification_id!),
+  );
+  const counts = { abandoned: 0, settledElsewhere: 0 };
+  for (const row of pending) {
+    const c = found.get(row.classification_id!);
+    if (!c) continue;
+    const appUrl = row.result?.app_url ?? row.app_url;
+    const settled = settledResult(c, {
+      currentNcm: row.product?.current_ncm ?? null,
+      verdictPdf: null,
+      appUrl: appUrl ?? null,
+    });
+    if (settled === null) continue;
+    // The verdict PDF was not stored here: the note says where to find it.
+    const result =
+      settled.status === 'resolved'
+        ? { ...settled, detail: [RESOLVED_ELSEWHERE_NOTE, settled.detail].filter(Boolean).join('; ') }
+        : settled;
+    if (settled.status === 'abandoned') counts.abandoned += 1;
+    else counts.settledElsewhere += 1;
+    const patch = {
+      status: result.status as OutputStatus,
+      result,
+      finished_at: now.toISOString(),
+      updated_at: now.toISOString(),
+    };
+    await ports.batches.updateRow(batchId, row.row, patch);
+    const index = rows.indexOf(row);
+    rows[index] = { ...row, ...patch };
+  }
+  return counts;
+};

@@ -1,0 +1,57 @@
+/**
+ * Revisions of a batch's results: before FinalizeAnswers replaces results.csv and summary.json,
+ * the earlier ones are kept beside them as results.rev<N>.csv and summary.rev<N>.json, when the
+ * new results.csv differs.
+ *
+ * Run twice, it makes no second revision: a revision is made only when the new results.csv
+ * differs from the one in the outbox, and a copy left by a run that stopped before writing the
+ * new file is recognised (it equals results.csv) and reused. The revision needs no field on the
+ * round record: the outbox's own contents say whether it was made.
+ *
+ *   results.csv (v1) ─▶ round 1 changes rows ─▶ results.rev1.csv = v1, results.csv = v2 (revision 1)
+ *   results.csv (v2) ─▶ round 2 changes rows ─▶ results.rev2.csv = v2, results.csv = v3 (revision 2)
+ *   results.csv (v3) ─▶ round 3 changes none ─▶ no copy, results.csv = v3 (revision 2)
+ */
+import { OUTPUT_FILES } from '../batch/results-files.js';
+import { outboxKey } from '../core/bucket-layout.js';
+import type { ObjectStore } from '../core/ports.js';
+
+/** `results.rev<N>.csv` and `summary.rev<N>.json` beside the current files. */
+export const revisionFile = (name: string, revision: number): string =>
+  name.replace(/(\.[a-z]+)$/, `.rev${revision}$1`);
+const REVISION_OF_RESULTS = /\/results\.rev([1-9][0-9]*)\.csv$/;
+
+/**
+ * Keeps the outbox's results.csv and summary.json as revision N before they are replaced, when
+ * the new results.csv differs; returns the revision the new files are. See the file comment.
+ */
+export const keepRevision = async (
+  objects: ObjectStore,
+  batchId: string,
+  nextResults: Uint8Array,
+): Promise<number> => {
+  const resultsKey = outboxKey(batchId, OUTPUT_FILES.results);
+  const summaryKey = outboxKey(batchId, OUTPUT_FILES.summary);
+  const kept = (await objects.list(outboxKey(batchId, 'results.rev')))
+    .map((key) => REVISION_OF_RESULTS.exec(key)?.[1])
+    .filter((n): n is string => n !== undefined)
+    .map(Number);
+  const highest = Math.max(0, ...kept);
+  const current = await objects.getBytes(resultsKey);
+  if (current === null || Buffer.from(current).equals(nextResults)) return highest;
+
+  // A run that copied and stopped before writing the new results.csv: its copy is this revision.
+  const last =
+    highest > 0
+      ? await objects.getBytes(outboxKey(batchId, revisionFile(OUTPUT_FILES.results, highest)))
+      : null;
+  const copiedBefore = last !== null && Buffer.from(last).equals(Buffer.from(current));
+  const revision = copiedBefore ? highest : highest + 1;
+  if (!copiedBefore)
+    await objects.copy(resultsKey, outboxKey(batchId, revisionFile(OUTPUT_FILES.results, revision)));
+  const summaryRevisionKey = outboxKey(batchId, revisionFile(OUTPUT_FILES.summary, revision));
+  if ((await objects.head(summaryKey)) && !(await objects.head(summaryRevisionKey))) {
+    await objects.copy(summaryKey, summaryRevisionKey);
+  }
+  return revision;
+};

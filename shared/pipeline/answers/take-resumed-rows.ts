@@ -1,0 +1,151 @@
+/**
+ * PrepareAnswers' third step (docs/architecture.md, section 4): each row the plan resumes is
+ * taken by the round, in plan order. Its sheet, when the file names one, must be in the batch's
+ * answers folder; the row must still wait for answers (or be this round's already); then the row
+ * goes back to `queued` with its round and its review item is marked answered.
+ */
+import { normaliseSheetPath } from '../../spreadsheet/index.js';
+import { type SheetCheck, type SheetProblem, sheetChecker } from '../batch/sheet-checker.js';
+import { answersFolder } from '../core/bucket-layout.js';
+import { deriveAnswersKey } from '../core/keys.js';
+import type { ObjectStore, PipelinePorts } from '../core/ports.js';
+import type { RowRecord, SheetRef } from '../core/records.js';
+import type { AnswersPlan, AnswersReportEntry, ResumeRow } from './plan-answers.js';
+
+export type TakeResumedRowsPorts = Pick<PipelinePorts, 'objects' | 'batches' | 'reviews'>;
+
+// ---------------------------------------------------------------------------
+// Sheets sent with answers
+// ---------------------------------------------------------------------------
+
+/**
+ * The `sheet` cells of an answers file, checked in `answers/<batch-id>/` as Prepare checks a
+ * batch's sheets; a cell that is no usable path (absolute, leading out) is a sheet not found.
+ */
+const answersSheetChecker = (objects: ObjectStore, folder: string) => {
+  const check = sheetChecker(objects, folder);
+  return async (cell: string): Promise<SheetCheck> => {
+    const path = normaliseSheetPath(cell);
+    return 'invalid' in path ? { reason: 'sheet_not_found', why: path.invalid } : check(path.path);
+  };
+};
+
+// ---------------------------------------------------------------------------
+// Taking the rows
+// ---------------------------------------------------------------------------
+
+type RowRound = NonNullable<RowRecord['round']>;
+
+/** Whether this round may take the row: still waiting for answers, or already taken by this round. */
+const rowAwaitsRound = (row: RowRecord | null, resume: ResumeRow, roundId: string): row is RowRecord =>
+  row !== null &&
+  row.classification_id === resume.classification_id &&
+  (row.status === 'pending_data' || (row.status === 'queued' && row.round?.round_id === roundId));
+
+const rowNotPendingDetail = (resume: ResumeRow, row: RowRecord | null): string => {
+  const why =
+    row === null
+      ? 'the batch has no such row'
+      : row.classification_id !== resume.classification_id
+        ? `the row now holds another classification (${row.classification_id ?? 'none'})`
+        : `the row is "${row.status}", no longer pending_data${row.round ? ' (another answers round has it)' : ''}`;
+  return `Row ${resume.row}: ${why}; nothing was sent.`;
+};
+
+const sheetDetail = (resume: ResumeRow, folder: string, check: SheetProblem) =>
+  `Row ${resume.row}: the sheet "${resume.sheet}" ${check.why} (${check.reason}). The service takes a sheet only ` +
+  `together with the answers, so nothing was sent and the row stays pending; put the PDF in ${folder} ` +
+  '(or empty the sheet cell) and send the file again.';
+
+/** The round taking the rows, who answered, and the time the step started (ISO). */
+export type RoundTaking = { batchId: string; roundId: string; answeredBy: string; now: string };
+
+/** What every row of the round shares: the round, and where its sheets must be. */
+type TakingContext = RoundTaking & {
+  /** The batch's answers folder, where a `sheet` cell's PDF must be. */
+  folder: string;
+  checkSheet: (cell: string) => Promise<SheetCheck>;
+};
+
+/** A resumed row this round took, or why its answers cannot go after all (the report's new entry). */
+type Taken = { row: RowRecord } | { notSent: Pick<AnswersReportEntry, 'outcome' | 'detail'> };
+
+/** The row's `round`: its answers, with the sheet's hash in the key, and who answered when. */
+const roundOfRow = (
+  row: RowRecord,
+  resume: ResumeRow,
+  sheet: SheetRef | undefined,
+  taking: TakingContext,
+): RowRound => ({
+  round_id: taking.roundId,
+  answers: resume.answers,
+  answers_key: sheet
+    ? deriveAnswersKey(resume.classification_id, resume.answers, sheet.sha256)
+    : resume.answers_key,
+  ...(sheet ? { sheet } : {}),
+  answered_by: taking.answeredBy,
+  answered_at: row.round?.round_id === taking.roundId ? row.round.answered_at : taking.now,
+});
+
+/** One resumed row of the plan: its sheet checked, then the row put back to work and its item answered. */
+const takeRow = async (
+  ports: TakeResumedRowsPorts,
+  taking: TakingContext,
+  resume: ResumeRow,
+): Promise<Taken> => {
+  let sheet: SheetRef | undefined;
+  if (resume.sheet !== null) {
+    const checked = await taking.checkSheet(resume.sheet);
+    if (!('sheet' in checked)) {
+      // plan-answers.ts has no sheet outcome: `incomplete` is the closest (the row cannot go as sent).
+      return { notSent: { outcome: 'incomplete', detail: sheetDetail(resume, taking.folder, checked) } };
+    }
+    sheet = checked.sheet;
+  }
+  const row = await ports.batches.getRow(taking.batchId, resume.row);
+  if (!rowAwaitsRound(row, resume, taking.roundId)) {
+    return { notSent: { outcome: 'not_pending', detail: rowNotPendingDetail(resume, row) } };
+  }
+  const rowRound = roundOfRow(row, resume, sheet, taking);
+  // The row first, then its item: a retry in between finds the row taken by this round and the
+  // item still pending, and plans it again. The other order would leave the item `answered`
+  // and the row `pending_data`, which a retry reads as already answered: a row never resumed.
+  // Not `onlyIfNotFinal`: pending_data is an output status, and this is the one place a final
+  // row goes back to work; `rowAwaitsRound` above is the guard.
+  const patch = { status: 'queued' as const, round: rowRound, dispatch: 1, updated_at: taking.now };
+  await ports.batches.updateRow(taking.batchId, row.row, patch);
+  await ports.reviews.update(resume.classification_id, {
+    state: 'answered',
+    answers: resume.answers,
+    answered_by: rowRound.answered_by,
+    answered_at: rowRound.answered_at,
+  });
+  return { row: { ...row, ...patch } };
+};
+
+/**
+ * The plan's resumed rows taken one by one, in its order: the rows this round put back to work,
+ * and the plan's report with a resumed entry rewritten for each row that could not go.
+ */
+export const takeResumedRows = async (
+  ports: TakeResumedRowsPorts,
+  round: RoundTaking,
+  plan: AnswersPlan,
+): Promise<{ resumed: RowRecord[]; report: AnswersReportEntry[] }> => {
+  const folder = answersFolder(round.batchId);
+  const taking: TakingContext = { ...round, folder, checkSheet: answersSheetChecker(ports.objects, folder) };
+  const report: AnswersReportEntry[] = [...plan.report];
+  const resumed: RowRecord[] = [];
+  for (const resume of plan.resume) {
+    const taken = await takeRow(ports, taking, resume);
+    if ('row' in taken) {
+      resumed.push(taken.row);
+      continue;
+    }
+    const index = report.findIndex(
+      (e) => e.classification_id === resume.classification_id && e.outcome === 'resumed',
+    );
+    if (index >= 0) report[index] = { ...report[index]!, ...taken.notSent };
+  }
+  return { resumed, report };
+};
