@@ -1,6 +1,7 @@
 /**
- * Which S3 object starts an answers round (docs/architecture.md, section 4), and its identity, from EventBridge's
- * "Object Created" event: the filled review.csv dropped into `answers/<batch-id>/`.
+ * Which S3 object starts an answers round (docs/architecture.md, section 4), and its identity,
+ * from EventBridge's "Object Created" event: the filled review.csv dropped into
+ * `answers/<batch-id>/`.
  *
  *   answers/<batch-id>/<file>.csv|.xlsx ──▶ batch id (the folder), round id, source
  *
