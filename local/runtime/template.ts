@@ -36,6 +36,12 @@ export class UnsupportedTemplateError extends Error {
   override readonly name = 'UnsupportedTemplateError';
 }
 
+/** `arn:aws:lambda:…:function:name[:qualifier]` or `name` → `name` (functions are named by their handler). */
+export const functionNameOfArn = (arnOrName: string): string => {
+  const match = /:function:([^:]+)/.exec(arnOrName);
+  return match?.[1] ?? arnOrName;
+};
+
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 

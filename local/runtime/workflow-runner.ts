@@ -167,135 +167,193 @@ const taskErrorOf = (error: unknown): Error => {
   return failure;
 };
 
-export const createWorkflowRunner = (options: WorkflowRunnerOptions): StateMachineRunner => {
-  const { spec, timeScale } = options;
+/** A definition ready to run: its Tasks planned, its timeouts adapted, the library's machine built once. */
+type PreparedWorkflow = {
+  options: WorkflowRunnerOptions;
+  definition: AslDefinition;
+  plans: ReadonlyMap<string, TaskPlan>;
+  machine: StateMachine;
+  sources: ReturnType<typeof waitSources>;
+  usesToken: boolean;
+};
+
+/** What one execution remembers from state to state. */
+type ExecutionMemory = {
+  /** Seconds the next Wait will read, by Wait state. */
+  waitSeconds: Map<string, number>;
+  /** Each state's consecutive failures. */
+  failures: Map<string, { count: number; errorName: string }>;
+  /** The answer to the execution's task token; resolves to null at once when no Task waits for one. */
+  tokenOutcome: Promise<unknown>;
+};
+
+const prepareWorkflow = (options: WorkflowRunnerOptions): PreparedWorkflow => {
   const plans = new Map<string, TaskPlan>();
-  for (const [name, state] of Object.entries(spec.definition.States)) {
+  for (const [name, state] of Object.entries(options.spec.definition.States)) {
     if (state.Type === 'Task') plans.set(name, planTask(name, state, options));
   }
-  const definition = adaptDefinition(spec.definition, plans, options);
+  const definition = adaptDefinition(options.spec.definition, plans, options);
   const machine = new StateMachine(definition as unknown as StateMachineDefinition, {
     validationOptions: { checkArn: true },
   });
   const sources = waitSources(definition);
   const usesToken = [...plans.values()].some((plan) => plan.kind === 'token');
+  return { options, definition, plans, machine, sources, usesToken };
+};
 
-  return async (execution: StartedExecution) => {
-    // Per execution: seconds the next Wait will read, and each state's consecutive failures.
-    const waitSeconds = new Map<string, number>();
-    const failures = new Map<string, { count: number; errorName: string }>();
-
-    let tokenOutcome: Promise<unknown> = Promise.resolve(null);
-    let token: string | null = null;
-    if (usesToken) {
-      tokenOutcome = new Promise((resolve, reject) => {
-        token = options.createTaskToken(
-          resolve,
-          (failure) => {
-            const error = new Error(failure.cause ?? '');
-            error.name = failure.error ?? 'States.TaskFailed';
-            reject(error);
-          },
-          { executionArn: execution.executionArn },
-        );
-      });
-      tokenOutcome.catch(() => undefined); // observed by the Task that waits for it
-    }
-
-    const invokeFor = (stateName: string, plan: TaskPlan) => async (input: Json) => {
-      const parameters = (input ?? {}) as Record<string, unknown>;
-      const functionName =
-        plan.kind === 'function'
-          ? plan.functionName
-          : typeof parameters.FunctionName === 'string'
-            ? options.functionNameOf(parameters.FunctionName)
-            : plan.functionName;
-      if (!functionName) throw taskErrorOf(new Error(`${stateName}: the function to invoke is unknown`));
-      const event = plan.kind === 'function' ? input : parameters.Payload;
-      const failed = (failure: Error): Error => {
-        const before = failures.get(stateName)?.count ?? 0;
-        failures.set(stateName, { count: before + 1, errorName: failure.name });
-        return failure;
-      };
-      let result: unknown;
-      try {
-        result = await options.invoke(functionName, event);
-      } catch (error) {
-        throw failed(taskErrorOf(error));
-      }
-      for (const source of sources.get(stateName) ?? []) {
-        const seconds = valueAt(result, source.inResult);
-        if (typeof seconds === 'number') waitSeconds.set(source.waitState, seconds);
-        else waitSeconds.delete(source.waitState);
-      }
-      if (plan.kind === 'invoke')
-        return { ExecutedVersion: '$LATEST', Payload: result, StatusCode: 200 } as Json;
-      if (plan.kind === 'token') {
-        try {
-          const output = (await tokenOutcome) as Json;
-          failures.delete(stateName);
-          return output;
-        } catch (error) {
-          throw failed(error as Error);
-        }
-      }
-      failures.delete(stateName);
-      return result as Json;
-    };
-
-    const taskResourceLocalHandlers = Object.fromEntries(
-      [...plans].map(([stateName, plan]) => [stateName, invokeFor(stateName, plan)]),
+/** The execution's task token (null when no Task waits for one) and the answer it will get. */
+const createTokenWait = (
+  workflow: PreparedWorkflow,
+  execution: StartedExecution,
+): { token: string | null; tokenOutcome: Promise<unknown> } => {
+  if (!workflow.usesToken) return { token: null, tokenOutcome: Promise.resolve(null) };
+  let token: string | null = null;
+  const tokenOutcome = new Promise((resolve, reject) => {
+    token = workflow.options.createTaskToken(
+      resolve,
+      (failure) => {
+        const error = new Error(failure.cause ?? '');
+        error.name = failure.error ?? 'States.TaskFailed';
+        reject(error);
+      },
+      { executionArn: execution.executionArn },
     );
+  });
+  tokenOutcome.catch(() => undefined); // observed by the Task that waits for it
+  return { token, tokenOutcome };
+};
 
-    const waitTimeOverrides = computedRecord((stateName) => {
-      const state = definition.States[stateName];
-      if (state?.Type !== 'Wait') return undefined;
-      if (typeof state.Seconds === 'number') return state.Seconds * 1000 * timeScale;
-      if (typeof state.SecondsPath !== 'string') return undefined; // timestamps: real time
-      const seconds = waitSeconds.get(stateName);
-      if (seconds === undefined) {
-        options.log(
-          `${spec.name}.${stateName}: cannot read ${state.SecondsPath}; waiting ${FALLBACK_WAIT_SECONDS} s scaled`,
-        );
-        return FALLBACK_WAIT_SECONDS * 1000 * timeScale;
-      }
-      return seconds * 1000 * timeScale;
-    });
+/** The function a Task invokes and the event it gets: the state's input, or its Parameters' Payload. */
+const invocationOf = (stateName: string, plan: TaskPlan, input: Json, options: WorkflowRunnerOptions) => {
+  const parameters = (input ?? {}) as Record<string, unknown>;
+  const functionName =
+    plan.kind === 'function'
+      ? plan.functionName
+      : typeof parameters.FunctionName === 'string'
+        ? options.functionNameOf(parameters.FunctionName)
+        : plan.functionName;
+  if (!functionName) throw taskErrorOf(new Error(`${stateName}: the function to invoke is unknown`));
+  return { functionName, event: plan.kind === 'function' ? input : parameters.Payload };
+};
 
-    const retryIntervalOverrides = computedRecord((stateName) => {
-      const state = definition.States[stateName];
-      const failed = failures.get(stateName);
-      const retriers = (state?.Retry ?? []) as Retrier[];
-      if (!state || !failed) return undefined;
-      const retrier = retriers.find((candidate) =>
-        candidate.ErrorEquals.some(
-          (name) =>
-            name === failed.errorName ||
-            name === 'States.ALL' ||
-            (name === 'States.TaskFailed' && state.Type === 'Task'),
-        ),
-      );
-      if (!retrier) return undefined;
-      const seconds = (retrier.IntervalSeconds ?? 1) * (retrier.BackoffRate ?? 2) ** (failed.count - 1);
-      const capped =
-        retrier.MaxDelaySeconds === undefined ? seconds : Math.min(seconds, retrier.MaxDelaySeconds);
-      return capped * 1000 * timeScale;
-    });
+/** Remembers the seconds a Task's result holds for the Waits that read them (see waitSources). */
+const rememberWaitSeconds = (
+  workflow: PreparedWorkflow,
+  memory: ExecutionMemory,
+  stateName: string,
+  result: unknown,
+) => {
+  for (const source of workflow.sources.get(stateName) ?? []) {
+    const seconds = valueAt(result, source.inResult);
+    if (typeof seconds === 'number') memory.waitSeconds.set(source.waitState, seconds);
+    else memory.waitSeconds.delete(source.waitState);
+  }
+};
 
-    const run = machine.run(execution.input as Json, {
-      overrides: { taskResourceLocalHandlers, waitTimeOverrides, retryIntervalOverrides },
-      context: {
-        Execution: { Id: execution.executionArn, Name: execution.name },
-        StateMachine: { Id: execution.stateMachineArn, Name: spec.name },
-        Task: { Token: token },
-      } as never,
-    });
-    const abort = () => run.abort();
-    execution.signal.addEventListener('abort', abort, { once: true });
+/** The local handler of one Task state: invoke, remember, and answer as the Task's resource does. */
+const taskHandler =
+  (workflow: PreparedWorkflow, memory: ExecutionMemory, stateName: string, plan: TaskPlan) =>
+  async (input: Json) => {
+    const { functionName, event } = invocationOf(stateName, plan, input, workflow.options);
+    const failed = (failure: Error): Error => {
+      const before = memory.failures.get(stateName)?.count ?? 0;
+      memory.failures.set(stateName, { count: before + 1, errorName: failure.name });
+      return failure;
+    };
+    let result: unknown;
     try {
-      return await run.result;
-    } finally {
-      execution.signal.removeEventListener('abort', abort);
+      result = await workflow.options.invoke(functionName, event);
+    } catch (error) {
+      throw failed(taskErrorOf(error));
     }
+    rememberWaitSeconds(workflow, memory, stateName, result);
+    if (plan.kind === 'invoke')
+      return { ExecutedVersion: '$LATEST', Payload: result, StatusCode: 200 } as Json;
+    if (plan.kind === 'token') {
+      try {
+        const output = (await memory.tokenOutcome) as Json;
+        memory.failures.delete(stateName);
+        return output;
+      } catch (error) {
+        throw failed(error as Error);
+      }
+    }
+    memory.failures.delete(stateName);
+    return result as Json;
   };
+
+/** Each Wait's milliseconds: its seconds (or those its SecondsPath reads) × timeScale. */
+const waitTimeOverrides = (workflow: PreparedWorkflow, memory: ExecutionMemory) => {
+  const { definition, options } = workflow;
+  return computedRecord((stateName) => {
+    const state = definition.States[stateName];
+    if (state?.Type !== 'Wait') return undefined;
+    if (typeof state.Seconds === 'number') return state.Seconds * 1000 * options.timeScale;
+    if (typeof state.SecondsPath !== 'string') return undefined; // timestamps: real time
+    const seconds = memory.waitSeconds.get(stateName);
+    if (seconds === undefined) {
+      options.log(
+        `${options.spec.name}.${stateName}: cannot read ${state.SecondsPath}; waiting ${FALLBACK_WAIT_SECONDS} s scaled`,
+      );
+      return FALLBACK_WAIT_SECONDS * 1000 * options.timeScale;
+    }
+    return seconds * 1000 * options.timeScale;
+  });
+};
+
+/** Each failed state's next retry interval: IntervalSeconds × BackoffRate^n × timeScale, capped. */
+const retryIntervalOverrides = (workflow: PreparedWorkflow, memory: ExecutionMemory) =>
+  computedRecord((stateName) => {
+    const state = workflow.definition.States[stateName];
+    const failed = memory.failures.get(stateName);
+    const retriers = (state?.Retry ?? []) as Retrier[];
+    if (!state || !failed) return undefined;
+    const retrier = retriers.find((candidate) =>
+      candidate.ErrorEquals.some(
+        (name) =>
+          name === failed.errorName ||
+          name === 'States.ALL' ||
+          (name === 'States.TaskFailed' && state.Type === 'Task'),
+      ),
+    );
+    if (!retrier) return undefined;
+    const seconds = (retrier.IntervalSeconds ?? 1) * (retrier.BackoffRate ?? 2) ** (failed.count - 1);
+    const capped =
+      retrier.MaxDelaySeconds === undefined ? seconds : Math.min(seconds, retrier.MaxDelaySeconds);
+    return capped * 1000 * workflow.options.timeScale;
+  });
+
+const runExecution = async (workflow: PreparedWorkflow, execution: StartedExecution) => {
+  const { token, tokenOutcome } = createTokenWait(workflow, execution);
+  const memory: ExecutionMemory = { waitSeconds: new Map(), failures: new Map(), tokenOutcome };
+  const taskResourceLocalHandlers = Object.fromEntries(
+    [...workflow.plans].map(([stateName, plan]) => [
+      stateName,
+      taskHandler(workflow, memory, stateName, plan),
+    ]),
+  );
+  const run = workflow.machine.run(execution.input as Json, {
+    overrides: {
+      taskResourceLocalHandlers,
+      waitTimeOverrides: waitTimeOverrides(workflow, memory),
+      retryIntervalOverrides: retryIntervalOverrides(workflow, memory),
+    },
+    context: {
+      Execution: { Id: execution.executionArn, Name: execution.name },
+      StateMachine: { Id: execution.stateMachineArn, Name: workflow.options.spec.name },
+      Task: { Token: token },
+    } as never,
+  });
+  const abort = () => run.abort();
+  execution.signal.addEventListener('abort', abort, { once: true });
+  try {
+    return await run.result;
+  } finally {
+    execution.signal.removeEventListener('abort', abort);
+  }
+};
+
+export const createWorkflowRunner = (options: WorkflowRunnerOptions): StateMachineRunner => {
+  const workflow = prepareWorkflow(options);
+  return (execution: StartedExecution) => runExecution(workflow, execution);
 };

@@ -1,0 +1,117 @@
+/**
+ * The template's functions, run by the Lambda pool (lambda-pool.ts) and reachable through
+ * local/aws's Invoke: what each function's process gets as its environment, which processes
+ * run at a lower priority, and asynchronous invocations with Lambda's retries.
+ */
+import type { HandlerName } from '../../infra/contract.js';
+import type { LocalAws } from '../aws/index.js';
+import { type CrashFault, LambdaPool } from './lambda-pool.js';
+import { LOCAL_CREDENTIALS } from './loopback.js';
+import type { FunctionSpec } from './resources.js';
+import { type BackgroundWork, type Shutdown, STOP_RANK } from './shutdown.js';
+import { sleep } from './sleep.js';
+import { LOCAL_REGION } from './template.js';
+
+/**
+ * The functions between a classification leaving in_progress and the next POST: Poll sees it
+ * and releases the lease, the dispatcher takes the slot, Submit posts. The others (Store,
+ * Review, Complete, Prepare, Finalize…) run at a lower OS priority (lambda-pool.ts): on two
+ * shared cores at a benchmark's time scale, a freed slot otherwise waits behind the filing of
+ * results, which no AWS environment would make it do.
+ */
+const SLOT_REFILL_PATH: ReadonlySet<string> = new Set<HandlerName>([
+  'row-poll',
+  'dispatch-rows',
+  'row-submit',
+]);
+
+const SERVICE_URL_VARIABLE = 'TCS_BASE_URL';
+
+export type FunctionsInput = {
+  functions: readonly FunctionSpec[];
+  localAws: LocalAws;
+  endpoints: { dynamodb: string; s3: string };
+  /** The service this run talks to (the sandbox's or the real one). */
+  serviceBaseUrl: string;
+  timeScale: number;
+  crash: CrashFault | null;
+  /** Aborted when the pipeline closes: asynchronous retries stop waiting. */
+  closing: AbortSignal;
+  background: BackgroundWork;
+  log: (line: string) => void;
+};
+
+/** What a function's process sees: nothing of this process's environment but PATH. */
+const environmentOf = (fn: FunctionSpec, input: FunctionsInput): Record<string, string> => ({
+  PATH: process.env.PATH ?? '',
+  TZ: 'UTC',
+  LANG: 'en_US.UTF-8',
+  AWS_REGION: LOCAL_REGION,
+  AWS_DEFAULT_REGION: LOCAL_REGION,
+  AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+  AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+  AWS_LAMBDA_FUNCTION_NAME: fn.name,
+  AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
+  AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(fn.memorySize),
+  AWS_ENDPOINT_URL_DYNAMODB: input.endpoints.dynamodb,
+  AWS_ENDPOINT_URL_S3: input.endpoints.s3,
+  ...input.localAws.endpointEnvironment(),
+  S3_FORCE_PATH_STYLE: 'true',
+  TIME_SCALE: String(input.timeScale),
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  // The template's placeholder (or the deployed URL) stands for the service this run talks to.
+  ...(fn.environment[SERVICE_URL_VARIABLE] !== undefined
+    ? { [SERVICE_URL_VARIABLE]: input.serviceBaseUrl }
+    : {}),
+});
+
+export type InvokeAsync = (name: string, event: unknown) => Promise<void>;
+
+/**
+ * An asynchronous invocation (a rule target, a kick): Lambda retries a failed one per the
+ * function's EventInvokeConfig, after about 1 and 2 minutes (scaled here). Never rejects.
+ */
+const asynchronousInvoker =
+  (pool: LambdaPool, input: FunctionsInput): InvokeAsync =>
+  async (name, event) => {
+    const retries = pool.spec(name).asyncRetryAttempts;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await pool.invoke(name, event);
+        return;
+      } catch (error) {
+        if (input.closing.aborted) return;
+        if (attempt >= retries) {
+          input.log(
+            `${name}: asynchronous invocation failed after ${attempt + 1} attempt(s): ${String(error)}`,
+          );
+          return;
+        }
+        await sleep(Math.max(100, 60_000 * 2 ** attempt * input.timeScale), input.closing);
+      }
+    }
+  };
+
+/** The pool, each function registered with local/aws (Invoke), and the asynchronous invoker. */
+export const startLambdaFunctions = (
+  input: FunctionsInput,
+  shutdown: Shutdown,
+): { pool: LambdaPool; invokeAsync: InvokeAsync } => {
+  const pool = new LambdaPool({
+    functions: input.functions,
+    environmentOf: (fn) => environmentOf(fn, input),
+    crash: input.crash,
+    background: (fn) => !SLOT_REFILL_PATH.has(fn.name),
+    log: input.log,
+  });
+  shutdown.add('Lambda pool', STOP_RANK.lambdaProcesses, () => pool.close());
+  const invokeAsync = asynchronousInvoker(pool, input);
+  for (const fn of input.functions) {
+    input.localAws.registerFunction(fn.name, (event, context) =>
+      context.invocationType === 'Event'
+        ? input.background.track(invokeAsync(fn.name, event))
+        : pool.invoke(fn.name, event),
+    );
+  }
+  return { pool, invokeAsync };
+};

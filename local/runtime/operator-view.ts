@@ -1,0 +1,44 @@
+/**
+ * What an operator reads on AWS, read here the same way: the bucket, the batch and review
+ * tables and the slot leases, found under the names the template puts in the functions'
+ * environment (so a renamed table or bucket is followed, never hard-coded).
+ */
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { createDynamoBatchStore } from '../../shared/aws/dynamo-batch-store.js';
+import { createDynamoReviewStore } from '../../shared/aws/dynamo-review-store.js';
+import { createDynamoSlotLeases } from '../../shared/aws/dynamo-slot-leases.js';
+import type { BatchStore, ReviewItem, ReviewStore, SlotLeases } from '../../shared/pipeline/core/index.js';
+import type { FunctionSpec } from './resources.js';
+
+export type OperatorView = {
+  bucket: string;
+  batches: BatchStore;
+  reviews: ReviewStore;
+  /** Every review item still waiting for answers, across batches, by batch and row. */
+  pendingReviews: () => Promise<ReviewItem[]>;
+  leases: SlotLeases;
+};
+
+/** The value the first function that has `variable` in its environment gives it. */
+const environmentValue = (functions: readonly FunctionSpec[], variable: string): string => {
+  const value = functions.map((fn) => fn.environment[variable]).find((found) => found !== undefined);
+  if (value === undefined) throw new Error(`No function of the template has ${variable}`);
+  return value;
+};
+
+export const openOperatorView = (
+  functions: readonly FunctionSpec[],
+  client: DynamoDBClient,
+): OperatorView => {
+  const bucket = environmentValue(functions, 'BUCKET_NAME');
+  const batches = createDynamoBatchStore({ client, tableName: environmentValue(functions, 'BATCH_TABLE') });
+  const reviews = createDynamoReviewStore({ client, tableName: environmentValue(functions, 'REVIEW_TABLE') });
+  const pendingReviews = async (): Promise<ReviewItem[]> =>
+    (await reviews.listPending()).sort((a, b) => a.batch_id.localeCompare(b.batch_id) || a.row - b.row);
+  const leases = createDynamoSlotLeases({
+    client,
+    tableName: environmentValue(functions, 'LEASE_TABLE'),
+    scope: functions.map((fn) => fn.environment.LEASE_SCOPE).find(Boolean) ?? 'org',
+  });
+  return { bucket, batches, reviews, pendingReviews, leases };
+};
