@@ -7,11 +7,11 @@
  *
  * Key encoding. S3's classic notifications (SQS, SNS, Lambda) URL-encode the key, form style:
  * `red flower.jpg` arrives as `red+flower.jpg`, `+` as `%2B` (S3 user guide, "Event message
- * structure"; aws/aws-sdk-js#837). The EventBridge page of the guide shows plain keys and says
- * nothing either way. So we never guess: the event's key is kept as given, `inputKeyCandidates`
- * adds its form-decoded spelling, and Prepare reads the first candidate that exists. The batch
- * id is derived from the key exactly as the event gave it, so every delivery of the same event,
- * and Finalize reading the same event, derive the same id without any I/O.
+ * structure"). The EventBridge page of the guide shows plain keys and says nothing either way.
+ * So we never guess: the event's key is kept as given, `inputKeyCandidates` adds its form-decoded
+ * spelling, and Prepare reads the first candidate that exists. The batch id is derived from the
+ * key exactly as the event gave it, so every delivery of the same event, and Finalize reading the
+ * same event, derive the same id without any I/O.
  */
 import { z } from 'zod';
 import { type DropArea, dropFolder } from '../core/bucket-layout.js';

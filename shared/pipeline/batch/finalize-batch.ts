@@ -86,38 +86,9 @@ export const finalizeBatch = async (ports: FinalizePorts, rawInput: unknown): Pr
   ];
 
   const batch = await ports.batches.getBatch(batchId);
-  if (!batch) {
-    const summary = buildOrphanSummary({
-      batch_id: batchId,
-      name: fromEvent?.batchName ?? null,
-      source: fromEvent
-        ? {
-            bucket: fromEvent.source.bucket,
-            key: fromEvent.source.key,
-            version_or_etag: fromEvent.source.version_or_etag,
-          }
-        : null,
-      problems: caughtProblems.length > 0 ? caughtProblems : ['The batch was never prepared.'],
-      now,
-    });
-    // The same four outputs as any batch, so whoever watches the outbox finds what to read.
-    await writeOutboxFiles(ports.objects, batchId, {
-      results: buildResultsCsv(EMPTY_SHAPE, []),
-      review: buildReviewCsv([]),
-      summary,
-    });
-    await ports.events.batchCompleted(summary);
-    return { batch_id: batchId, state: summary.state, rows_total: 0, by_status: summary.by_status };
-  }
+  if (!batch) return finalizeOrphan(ports, batchId, fromEvent, caughtProblems, now);
 
-  const alreadyDone =
-    batch.finished_at !== undefined && (batch.state === 'completed' || batch.state === 'failed');
-  // `preparing` here means Prepare never finished; `failed` means it stopped the batch itself.
-  const finalState = alreadyDone
-    ? batch.state
-    : batch.state === 'failed' || batch.state === 'preparing'
-      ? 'failed'
-      : 'completed';
+  const { alreadyDone, finalState } = finalStateOf(batch);
   if (!alreadyDone && finalState === 'completed' && batch.state !== 'finalizing') {
     await ports.batches.updateBatch(batchId, { state: 'finalizing' });
   }
@@ -125,33 +96,10 @@ export const finalizeBatch = async (ports: FinalizePorts, rawInput: unknown): Pr
   const rows: RowRecord[] = [];
   for await (const row of ports.batches.listRows(batchId)) rows.push(row);
 
-  const unfinishedDetail = input.wait_error
-    ? input.wait_error.Error.startsWith('States.') && input.wait_error.Error.includes('Timeout')
-      ? TIMED_OUT_DETAIL
-      : `the batch stopped waiting for its rows (${input.wait_error.Error}) before the row finished`
-    : input.error
-      ? PREPARE_FAILED_DETAIL
-      : UNFINISHED_DETAIL;
-  const endedNow = await endUnfinishedRows(ports, batch, rows, unfinishedDetail, now);
+  const endedNow = await endUnfinishedRows(ports, batch, rows, unfinishedDetailFor(input), now);
   await copyReusedPdfs(ports, batchId, rows, now);
 
-  const problems = [...batch.problems];
-  const addProblem = (problem: string) => {
-    if (!problems.includes(problem)) problems.push(problem);
-  };
-  for (const problem of caughtProblems) addProblem(problem);
-  if (input.wait_error) {
-    addProblem(
-      `The batch stopped waiting for its rows (${input.wait_error.Error}); ` +
-        `rows that had not finished are marked error.`,
-    );
-  }
-  if (endedNow > 0 && !input.wait_error)
-    addProblem(`${endedNow} row(s) had not finished and are marked error.`);
-  if (batch.stop && !problems.some((problem) => problem.includes(batch.stop!.detail))) {
-    addProblem(`The batch was stopped: ${batch.stop.title}: ${batch.stop.detail}`);
-  }
-
+  const problems = finalProblems(batch, input, caughtProblems, endedNow);
   const finishedAt = batch.finished_at ?? now.toISOString();
   const summary = buildSummary({ ...batch, state: finalState, finished_at: finishedAt, problems }, rows, now);
   const review = pendingReviewItems(await ports.reviews.listByBatch(batchId), rows);
@@ -168,6 +116,86 @@ export const finalizeBatch = async (ports: FinalizePorts, rawInput: unknown): Pr
     await ports.batches.updateBatch(batchId, { state: finalState, finished_at: finishedAt, problems });
   }
   return { batch_id: batchId, state: finalState, rows_total: rows.length, by_status: summary.by_status };
+};
+
+/** No batch record (Prepare failed before writing it): a summary saying so, from the event alone. */
+const finalizeOrphan = async (
+  ports: Pick<FinalizePorts, 'objects' | 'events'>,
+  batchId: string,
+  fromEvent: ReturnType<typeof batchSourceFromEvent>,
+  caughtProblems: string[],
+  now: Date,
+): Promise<FinalizeResult> => {
+  const summary = buildOrphanSummary({
+    batch_id: batchId,
+    name: fromEvent?.batchName ?? null,
+    source: fromEvent
+      ? {
+          bucket: fromEvent.source.bucket,
+          key: fromEvent.source.key,
+          version_or_etag: fromEvent.source.version_or_etag,
+        }
+      : null,
+    problems: caughtProblems.length > 0 ? caughtProblems : ['The batch was never prepared.'],
+    now,
+  });
+  // The same four outputs as any batch, so whoever watches the outbox finds what to read.
+  await writeOutboxFiles(ports.objects, batchId, {
+    results: buildResultsCsv(EMPTY_SHAPE, []),
+    review: buildReviewCsv([]),
+    summary,
+  });
+  await ports.events.batchCompleted(summary);
+  return { batch_id: batchId, state: summary.state, rows_total: 0, by_status: summary.by_status };
+};
+
+/** The state the batch ends in; `alreadyDone`: an earlier Finalize ran to the end. */
+const finalStateOf = (batch: BatchRecord): { alreadyDone: boolean; finalState: BatchRecord['state'] } => {
+  const alreadyDone =
+    batch.finished_at !== undefined && (batch.state === 'completed' || batch.state === 'failed');
+  // `preparing` here means Prepare never finished; `failed` means it stopped the batch itself.
+  const finalState = alreadyDone
+    ? batch.state
+    : batch.state === 'failed' || batch.state === 'preparing'
+      ? 'failed'
+      : 'completed';
+  return { alreadyDone, finalState };
+};
+
+/** Why a row still working at Finalize ends in `error`. */
+const unfinishedDetailFor = (input: FinalizeInput): string =>
+  input.wait_error
+    ? input.wait_error.Error.startsWith('States.') && input.wait_error.Error.includes('Timeout')
+      ? TIMED_OUT_DETAIL
+      : `the batch stopped waiting for its rows (${input.wait_error.Error}) before the row finished`
+    : input.error
+      ? PREPARE_FAILED_DETAIL
+      : UNFINISHED_DETAIL;
+
+/** The batch's problems, then what Finalize found, each sentence once. */
+const finalProblems = (
+  batch: BatchRecord,
+  input: FinalizeInput,
+  caughtProblems: readonly string[],
+  endedNow: number,
+): string[] => {
+  const problems = [...batch.problems];
+  const addProblem = (problem: string) => {
+    if (!problems.includes(problem)) problems.push(problem);
+  };
+  for (const problem of caughtProblems) addProblem(problem);
+  if (input.wait_error) {
+    addProblem(
+      `The batch stopped waiting for its rows (${input.wait_error.Error}); ` +
+        `rows that had not finished are marked error.`,
+    );
+  }
+  if (endedNow > 0 && !input.wait_error)
+    addProblem(`${endedNow} row(s) had not finished and are marked error.`);
+  if (batch.stop && !problems.some((problem) => problem.includes(batch.stop!.detail))) {
+    addProblem(`The batch was stopped: ${batch.stop.title}: ${batch.stop.detail}`);
+  }
+  return problems;
 };
 
 const EMPTY_SHAPE: Pick<BatchRecord, 'header' | 'delimiter'> = { header: [], delimiter: ',' };

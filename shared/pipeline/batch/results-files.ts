@@ -1,6 +1,6 @@
 /**
- * The batch's output files, built from records. Pure: Finalize writes them, and the review
- * round (issue 6) rebuilds them when answered rows finish.
+ * The batch's output files, built from records. Pure: Finalize writes them, and the answers
+ * round (docs/architecture.md, section 4) rebuilds them when answered rows finish.
  *
  *   results.csv   every input row, input order: the input's cells as read, then RESULT_COLUMNS
  *   review.csv    the pending_data rows with their questions and empty answer columns

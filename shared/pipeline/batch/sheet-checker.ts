@@ -1,6 +1,6 @@
 /**
  * Checking the technical sheets a file names, in the bucket, before anything is sent: a batch's
- * sheets (prepare-batch.ts, `inbox/<name>/`) and the new sheets an answers file names
+ * sheets (row-plans.ts, `inbox/<name>/`) and the new sheets an answers file names
  * (prepare-answers.ts, `answers/<batch-id>/`). Each path is checked once (several rows often
  * share one sheet): present, at most the service's size, a PDF by its content.
  */

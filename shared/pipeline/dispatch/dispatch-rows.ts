@@ -18,23 +18,14 @@
  * A kick for a freed slot (`freedSlot`) receives its one message while it counts: that slot is
  * known to be free, and the time from a run's end to the next POST is the slot the cap loses.
  */
-import type { TcsProblemError } from '../../tcs/errors.js';
-import { scrubErrorText } from '../core/error-text.js';
 import { deriveRowKey } from '../core/keys.js';
 import type { PipelinePorts, ReceivedRow } from '../core/ports.js';
-import {
-  type BatchRecord,
-  type BatchStop,
-  isOutputStatus,
-  KickEvent,
-  type RowMessage,
-  type RowRecord,
-} from '../core/records.js';
-import { answersNotSentResult, stoppedResult } from '../core/row-results.js';
-import { isBatchStopError, stopFromProblem } from '../core/service-stop.js';
-import { finishRow } from '../row/complete.js';
-import { completionIdOf, isSuperseded } from '../row/row-state.js';
+import { type BatchRecord, KickEvent } from '../core/records.js';
+import { completionIdOf } from '../row/row-state.js';
 import { rowExecutionName, rowHolder } from './execution-names.js';
+import { type BalanceMemo, countSlots } from './free-slots.js';
+import { isStaleOrDuplicate } from './stale-messages.js';
+import { drainOnStop, endStopped } from './stopped-rows.js';
 
 export type DispatchConfig = {
   /** A lower cap than the organisation's `concurrency_limit` (CAP_OVERRIDE); null for none. */
@@ -54,26 +45,6 @@ export type DispatchConfig = {
   recoverExpired?: boolean;
   /** Kicked by a row that released its lease: fill that slot first, counting meanwhile. */
   freedSlot?: boolean;
-};
-
-/**
- * The part of GET /balance that is not ours: the cap and others' classifications in
- * progress (`in_progress_count` less our leases at the moment it was read). Our own count
- * always comes fresh from the leases, so a remembered reading never hides our own changes.
- */
-export type BalanceMemo = {
-  recall(now: number): { cap: number; others: number } | null;
-  remember(now: number, reading: { cap: number; others: number }): void;
-};
-
-export const createBalanceMemo = (maxAgeMs: number): BalanceMemo => {
-  let kept: { at: number; cap: number; others: number } | null = null;
-  return {
-    recall: (now) => (kept && now - kept.at < maxAgeMs ? { cap: kept.cap, others: kept.others } : null),
-    remember: (now, reading) => {
-      kept = { at: now, ...reading };
-    },
-  };
 };
 
 /**
@@ -146,23 +117,6 @@ const batchReader = (batches: Ports['batches']) => {
   };
 };
 
-/**
- * A message that must not start anything: its row is final, gone, or a later attempt or
- * dispatch; or its row is already `in_progress` under this very message (a redelivery:
- * the execution runs). A `submitting` row under the same message is not a duplicate: the
- * dispatcher that set it may have died before StartExecution, so it is started (by name,
- * at most once).
- */
-const isStaleOrDuplicate = async (ports: Ports, message: RowMessage) => {
-  const row = await ports.batches.getRow(message.batch_id, message.row);
-  if (!row || isOutputStatus(row.status) || isSuperseded(row, message)) return { stale: true as const };
-  // A batch's message for a row an answers round has taken, or another round's: not this row's work now.
-  if (row.round?.round_id !== message.round_id) return { stale: true as const };
-  const sameDispatch = row.attempt === message.attempt && row.dispatch === message.dispatch;
-  if (sameDispatch && row.status === 'in_progress') return { stale: true as const };
-  return { stale: false as const, row };
-};
-
 const dispatchOne = async (
   ports: Ports,
   config: DispatchConfig,
@@ -229,60 +183,6 @@ const dispatchOne = async (
 };
 
 /**
- * A queued row whose batch (or answers round) stopped: a batch's row ends `not_submitted`; a
- * round's row goes back to waiting for answers, its answers never sent.
- */
-const endStopped = (ports: Ports, message: RowMessage, row: RowRecord, stop: BatchStop): Promise<void> =>
-  finishRow(
-    ports,
-    message.batch_id,
-    message.row,
-    message.round_id === undefined
-      ? stoppedResult(stop)
-      : answersNotSentResult(row.result, stoppedResult(stop), row.classification_id),
-    { countOn: completionIdOf(message) },
-  );
-
-/**
- * The key was refused (401/403): nothing can be submitted. Every visible message's batch
- * records the stop (once: the first stop stands) and its queued row ends `not_submitted`.
- */
-const drainOnStop = async (
-  ports: Ports,
-  config: DispatchConfig,
-  error: TcsProblemError,
-  startedAt: number,
-  report: DispatchReport,
-): Promise<DispatchReport> => {
-  const stop = stopFromProblem(error, ports.clock.now());
-  const stops = new Map<string, BatchStop>();
-  while (ports.clock.now().getTime() - startedAt < config.maxRuntimeMs) {
-    const messages = await ports.queue.receive(10);
-    if (messages.length === 0) break;
-    report.received += messages.length;
-    for (const { message, receipt } of messages) {
-      const check = await isStaleOrDuplicate(ports, message);
-      // A row already with an execution (`submitting`) is left to it: its Submit sees the stop.
-      if (check.stale || check.row.status !== 'queued') {
-        await ports.queue.delete(receipt);
-        report.dropped += 1;
-        continue;
-      }
-      const stopped = completionIdOf(message);
-      let inForce = stops.get(stopped);
-      if (!inForce) {
-        inForce = await ports.batches.recordStop(stopped, stop);
-        stops.set(stopped, inForce);
-      }
-      await endStopped(ports, message, check.row, inForce);
-      await ports.queue.delete(receipt);
-      report.notSubmitted += 1;
-    }
-  }
-  return { ...report, outcome: 'stopped', detail: scrubErrorText(error.message) };
-};
-
-/**
  * A message received but not started now (another dispatcher took the slot first): offered
  * again in a few seconds as a fresh copy, the received one deleted. Making the same message
  * visible again would count this receive toward the queue's dead-letter limit, and waiting for a
@@ -295,69 +195,29 @@ const putBack = async (ports: Ports, received: ReceivedRow, seconds: number): Pr
   await ports.queue.delete(received.receipt);
 };
 
-type SlotCount =
-  | { kind: 'counted'; cap: number; others: number; held: number }
-  | { kind: 'stop'; error: TcsProblemError }
-  | { kind: 'unavailable'; detail: string };
-
-/**
- * The cap, others' use of it, and the leases we hold. GET /balance (unless remembered) and our
- * leases are read at once: as near the same moment as two reads can be, and one round trip.
- */
-const countSlots = async (
-  ports: Ports,
-  memo: BalanceMemo | undefined,
-  capOverride: number | null,
-  now: number,
-): Promise<SlotCount> => {
-  const remembered = memo?.recall(now) ?? null;
-  const [balance, leases] = await Promise.all([
-    remembered
-      ? null
-      : ports.service.getBalance().then(
-          (value) => ({ ok: true as const, value }),
-          (error: unknown) => ({ ok: false as const, error }),
-        ),
-    ports.leases.list(),
-  ]);
-  const held = leases.length;
-  if (remembered) return { kind: 'counted', ...remembered, held };
-  if (!balance?.ok) {
-    const error = balance?.error;
-    if (isBatchStopError(error)) return { kind: 'stop', error };
-    return {
-      kind: 'unavailable',
-      detail: scrubErrorText(error instanceof Error ? error.message : String(error)),
-    };
-  }
-  const reading = {
-    cap: Math.min(capOverride ?? balance.value.concurrency_limit, balance.value.concurrency_limit),
-    others: Math.max(0, balance.value.in_progress_count - held),
-  };
-  memo?.remember(now, reading);
-  return { kind: 'counted', ...reading, held };
-};
+/** A run's report before it has counted anything. */
+const emptyReport = (recovered: number): DispatchReport => ({
+  outcome: 'dispatched',
+  recovered,
+  cap: null,
+  others: null,
+  held: 0,
+  free: 0,
+  received: 0,
+  started: 0,
+  alreadyStarted: 0,
+  dropped: 0,
+  notSubmitted: 0,
+  deferred: 0,
+  startFailures: 0,
+});
 
 /** One dispatcher run. */
 export const dispatchRows = async (ports: Ports, config: DispatchConfig): Promise<DispatchReport> => {
   const startedAt = ports.clock.now().getTime();
   const timeLeft = () => ports.clock.now().getTime() - startedAt < config.maxRuntimeMs;
   const recovered = config.recoverExpired === false ? [] : await ports.leases.recoverExpired(startedAt);
-  const report: DispatchReport = {
-    outcome: 'dispatched',
-    recovered: recovered.length,
-    cap: null,
-    others: null,
-    held: 0,
-    free: 0,
-    received: 0,
-    started: 0,
-    alreadyStarted: 0,
-    dropped: 0,
-    notSubmitted: 0,
-    deferred: 0,
-    startFailures: 0,
-  };
+  const report = emptyReport(recovered.length);
 
   const retrySeconds = Math.max(1, Math.ceil(NO_SLOT_RETRY_SECONDS * config.timeScale));
   // A freed slot's message is received while the slots are counted, not after.
@@ -374,17 +234,39 @@ export const dispatchRows = async (ports: Ports, config: DispatchConfig): Promis
     return { ...report, outcome: 'balance_unavailable', detail: counted.detail };
   }
   const { cap, others, held } = counted;
-  let free = cap - others - held;
+  const free = cap - others - held;
   Object.assign(report, { cap, others, held, free: Math.max(0, free) });
   if (free <= 0) {
     for (const received of early) await putBack(ports, received, retrySeconds);
     report.deferred += early.length;
     return { ...report, outcome: 'no_free_slots' };
   }
+  await fillSlots(ports, config, { cap, others, free, early, retrySeconds, timeLeft }, report);
+  return report;
+};
 
+/**
+ * Receives and dispatches messages while slots are free and time is left, counting each in
+ * `report`. A refused lease or a failed start ends the filling; the messages still in hand go back.
+ */
+const fillSlots = async (
+  ports: Ports,
+  config: DispatchConfig,
+  run: {
+    cap: number;
+    others: number;
+    free: number;
+    early: ReceivedRow[];
+    retrySeconds: number;
+    timeLeft: () => boolean;
+  },
+  report: DispatchReport,
+): Promise<void> => {
+  const { cap, others, retrySeconds, timeLeft } = run;
+  let free = run.free;
   const readBatch = batchReader(ports.batches);
   let filling = true;
-  let inHand = early;
+  let inHand = run.early;
   while (filling && free > 0 && timeLeft()) {
     let messages = inHand;
     inHand = [];
@@ -433,5 +315,4 @@ export const dispatchRows = async (ports: Ports, config: DispatchConfig): Promis
       }
     }
   }
-  return report;
 };

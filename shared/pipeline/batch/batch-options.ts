@@ -1,0 +1,44 @@
+/**
+ * `inbox/<name>/batch.json`, the batch's options: read, validated, and every problem with it
+ * said in one sentence for the person who wrote the file.
+ */
+import type { z } from 'zod';
+import type { ObjectStore } from '../core/ports.js';
+import { BatchOptions } from '../core/records.js';
+
+export type OptionsRead = { options: BatchOptions } | { problem: string };
+
+const ACCEPTED_OPTION_FIELDS = Object.keys(BatchOptions.shape).join(', ');
+
+/** Every issue in one sentence, naming each field, so one fix of the file is enough. */
+const describeOptionIssues = (key: string, error: z.ZodError): string => {
+  const parts = error.issues.map((issue) => {
+    if (issue.code === 'unrecognized_keys') {
+      const fields = issue.keys.map((field) => `"${field}"`).join(', ');
+      return `unknown field ${fields} (accepted fields: ${ACCEPTED_OPTION_FIELDS})`;
+    }
+    if (issue.path.length === 0) return `must be a JSON object of options: ${issue.message}`;
+    return `field "${issue.path.join('.')}": ${issue.message}`;
+  });
+  return `${key} is invalid: ${parts.join('; ')}.`;
+};
+
+/** `inbox/<name>/batch.json`: absent ⇒ the defaults; unparsable or invalid ⇒ a problem sentence. */
+export const readBatchOptions = async (
+  objects: Pick<ObjectStore, 'getBytes'>,
+  folder: string,
+): Promise<OptionsRead> => {
+  const key = `${folder}batch.json`;
+  const bytes = await objects.getBytes(key);
+  if (bytes === null) return { options: BatchOptions.parse({}) };
+  const text = new TextDecoder('utf-8').decode(bytes).replace(/^\uFEFF/, '');
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    const reason = text.trim() === '' ? 'the file is empty' : (error as Error).message;
+    return { problem: `${key} is not valid JSON (${reason}); write an object such as {"country": "BR"}.` };
+  }
+  const parsed = BatchOptions.safeParse(json);
+  return parsed.success ? { options: parsed.data } : { problem: describeOptionIssues(key, parsed.error) };
+};
