@@ -1,12 +1,14 @@
 /**
  * The Lambda composition root: builds the ports from the environment, once per cold start,
- * each only when a handler first asks for it (a function's role grants only what its
- * handler uses, so building an unused client must not touch AWS).
+ * each only when a handler first asks for it. A handler asks for its function's port set,
+ * `portsFor(name)`, the one its description gives (functions/catalogue.ts), and the role is
+ * granted from that same description: a handler gets no port its role cannot use.
  *
  * The API key is read from Secrets Manager when the module loads (cold start), never from
  * an environment variable's value: the environment holds only the secret's ARN.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
+import type { HandlerName } from '../infra/contract.js';
 import { createDynamoSlotLeases } from '../shared/aws/dynamo-slot-leases.js';
 import {
   createAwsClients,
@@ -23,12 +25,20 @@ import {
 } from '../shared/aws/index.js';
 import type { PipelinePorts } from '../shared/pipeline/core/index.js';
 import { createTcsClient, type TcsClient } from '../shared/tcs/client.js';
+import {
+  ENV,
+  type EnvName,
+  FUNCTION_CATALOGUE,
+  type PortName,
+  type PortNamesOf,
+  type PortUses,
+} from './catalogue.js';
 
 export const logger = new Logger({
-  serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'ncm-batch-classifier',
+  serviceName: process.env[ENV.serviceName] ?? 'ncm-batch-classifier',
 });
 
-const required = (name: string): string => {
+const required = (name: EnvName): string => {
   const value = process.env[name];
   if (!value) throw new Error(`environment variable ${name} is not set`);
   return value;
@@ -52,7 +62,7 @@ let apiKeyLoad: Promise<string> | undefined;
 const apiKey = (): Promise<string> => {
   apiKeyLoad ??= loadApiKeyFromSecret({
     client: aws().secrets,
-    secretId: required('TCS_API_KEY_SECRET_ARN'),
+    secretId: required(ENV.tcsApiKeySecretArn),
   }).catch((error: unknown) => {
     apiKeyLoad = undefined;
     throw error;
@@ -60,19 +70,19 @@ const apiKey = (): Promise<string> => {
   return apiKeyLoad;
 };
 // Cold start: begin reading the secret while the runtime finishes initialising.
-if (process.env.TCS_API_KEY_SECRET_ARN) apiKey().catch(() => undefined);
+if (process.env[ENV.tcsApiKeySecretArn]) apiKey().catch(() => undefined);
 
 const clients = new Map<string, Promise<TcsClient>>();
 /**
  * The service client. `rateLimited: 'hand-back'` returns a 429 to the caller at once: a
  * creation that meets the cap goes back to the rows queue instead of holding a Lambda.
  */
-export const service = (rateLimited: 'wait' | 'hand-back' = 'wait'): Promise<TcsClient> => {
+const service = (rateLimited: NonNullable<PortUses['service']>): Promise<TcsClient> => {
   let client = clients.get(rateLimited);
   if (!client) {
     client = apiKey().then((key) =>
       createTcsClient({
-        baseUrl: required('TCS_BASE_URL'),
+        baseUrl: required(ENV.tcsBaseUrl),
         apiKey: key,
         retry: { retryRateLimited: rateLimited === 'wait', maxElapsedMs: 45_000 },
         logger,
@@ -86,7 +96,7 @@ export const service = (rateLimited: 'wait' | 'hand-back' = 'wait'): Promise<Tcs
 };
 
 export const timeScale = (): number => {
-  const scale = Number(process.env.TIME_SCALE ?? '1');
+  const scale = Number(process.env[ENV.timeScale] ?? '1');
   return Number.isFinite(scale) && scale > 0 ? scale : 1;
 };
 
@@ -94,51 +104,74 @@ export const timeScale = (): number => {
 export const LEASE_TTL_MS = 10 * 60 * 1000;
 
 export const capOverride = (): number | null => {
-  const raw = process.env.CAP_OVERRIDE;
+  const raw = process.env[ENV.capOverride];
   if (!raw) return null;
   const cap = Number(raw);
   if (!Number.isInteger(cap) || cap < 1)
-    throw new Error(`CAP_OVERRIDE must be a positive integer, got ${raw}`);
+    throw new Error(`${ENV.capOverride} must be a positive integer, got ${raw}`);
   return cap;
 };
 
-/** Each port, built on first use. */
-export const ports = {
-  clock: { now: () => new Date() },
-  objects: once(() => createS3ObjectStore({ client: aws().s3, bucket: required('BUCKET_NAME') })),
+const systemClock = { now: () => new Date() };
+
+/**
+ * How each port is built, given how the function uses it; each but the clock and the service
+ * once per container, on first use. Keyed by PipelinePorts' names, and PortsOf picks from
+ * PipelinePorts: the catalogue's port names and the core's cannot differ.
+ */
+const portBuilders: {
+  [P in keyof PipelinePorts]: (use: NonNullable<PortUses[P]>) => PipelinePorts[P] | Promise<PipelinePorts[P]>;
+} = {
+  clock: () => systemClock,
+  service: (rateLimited) => service(rateLimited),
+  objects: once(() => createS3ObjectStore({ client: aws().s3, bucket: required(ENV.bucketName) })),
   queue: once(() =>
     createSqsRowQueue({
       client: aws().sqs,
-      queueUrl: required('ROWS_QUEUE_URL'),
+      queueUrl: required(ENV.rowsQueueUrl),
       // Left for the DLQ by redrive; the id is enough to find it there.
       onMalformed: (message) => logger.error('malformed row message left for the DLQ', message),
     }),
   ),
-  batches: once(() => createDynamoBatchStore({ client: aws().dynamo, tableName: required('BATCH_TABLE') })),
-  reviews: once(() => createDynamoReviewStore({ client: aws().dynamo, tableName: required('REVIEW_TABLE') })),
-  cache: once(() => createDynamoProductCache({ client: aws().dynamo, tableName: required('CACHE_TABLE') })),
+  batches: once(() => createDynamoBatchStore({ client: aws().dynamo, tableName: required(ENV.batchTable) })),
+  reviews: once(() =>
+    createDynamoReviewStore({ client: aws().dynamo, tableName: required(ENV.reviewTable) }),
+  ),
+  cache: once(() => createDynamoProductCache({ client: aws().dynamo, tableName: required(ENV.cacheTable) })),
   leases: once(() =>
     createDynamoSlotLeases({
       client: aws().dynamo,
-      tableName: required('LEASE_TABLE'),
-      scope: process.env.LEASE_SCOPE || 'org',
+      tableName: required(ENV.leaseTable),
+      scope: process.env[ENV.leaseScope] || 'org',
     }),
   ),
   workflows: once(() =>
-    createSfnRowWorkflows({ client: aws().sfn, stateMachineArn: required('ROW_STATE_MACHINE_ARN') }),
+    createSfnRowWorkflows({ client: aws().sfn, stateMachineArn: required(ENV.rowStateMachineArn) }),
   ),
   waiters: once(() => createSfnBatchWaiters({ client: aws().sfn })),
   events: once(() =>
-    createEventBridgeBatchEvents({ client: aws().events, eventBusName: required('EVENT_BUS_NAME') }),
+    createEventBridgeBatchEvents({ client: aws().events, eventBusName: required(ENV.eventBusName) }),
   ),
   kick: once(() =>
     createLambdaDispatcherKick({
       client: aws().lambda,
-      functionName: required('DISPATCHER_FUNCTION_NAME'),
+      functionName: required(ENV.dispatcherFunctionName),
       // Best effort: the one-minute schedule fills the slot if the kick is lost.
       onError: (error) => logger.warn('dispatcher kick failed', error),
     }),
   ),
-} satisfies { [K in Exclude<keyof PipelinePorts, 'service' | 'clock'>]: () => PipelinePorts[K] } & {
-  clock: PipelinePorts['clock'];
+};
+
+export type PortsOf<N extends HandlerName> = Pick<PipelinePorts, PortNamesOf<N>>;
+
+/** The ports the function's description gives its handler, each built once per container. */
+export const portsFor = async <N extends HandlerName>(name: N): Promise<PortsOf<N>> => {
+  const uses: PortUses = FUNCTION_CATALOGUE[name].ports;
+  const built = await Promise.all(
+    Object.entries(uses).map(async ([port, use]) => [
+      port,
+      await (portBuilders[port as PortName] as (use: unknown) => unknown)(use),
+    ]),
+  );
+  return Object.fromEntries(built) as PortsOf<N>;
 };

@@ -62,7 +62,7 @@ export const ROW_WORKFLOW_STATES = [
   'Review',
   'Complete',
 ] as const;
-/** The Answers workflow (issue 6): one answers round per answers file version. */
+/** The Answers workflow: one answers round per answers file version. */
 export const ANSWERS_WORKFLOW_STATES = [
   'PrepareAnswers',
   'RouteAfterPrepareAnswers',

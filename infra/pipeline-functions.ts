@@ -1,8 +1,9 @@
 /**
  * The thirteen Lambda functions, one per `functions/<name>/handler.ts`, built the same way: Node 24
  * on arm64, bundled locally by esbuild (no Docker) into one ESM file with the AWS SDK inside,
- * each with its own role and log group. What a function may reach is granted by the pipeline
- * stack, next to the environment variable that names the resource.
+ * each with its own role and log group. Entry, timeout, memory and description come from the
+ * function's description (functions/catalogue.ts); what it may reach is granted from the same
+ * description (function-reach.ts).
  */
 import { fileURLToPath } from 'node:url';
 import { type CfnResource, Duration, RemovalPolicy } from 'aws-cdk-lib';
@@ -11,101 +12,19 @@ import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { Charset, LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { describeFunction, ENV } from '../functions/catalogue.js';
 import type { PipelineConfig } from './config.js';
 import { HANDLER_METADATA_KEY, HANDLER_NAMES, type HandlerName, SERVICE_NAME } from './contract.js';
 
 export const LAMBDA_RUNTIME = Runtime.NODEJS_24_X;
 
-type Sizing = { timeout: Duration; memorySize: number; description: string };
+/** The function's timeout, from its description. */
+export const functionTimeout = (name: HandlerName): Duration =>
+  Duration.seconds(describeFunction(name).timeoutSeconds);
 
-/**
- * Timeouts bound the service client's own retries (shared/tcs/retry.ts): a handler's
- * `maxElapsedMs` must leave room under these.
- */
-const SIZING: Record<HandlerName, Sizing> = {
-  'prepare-batch': {
-    // Reads and validates the whole spreadsheet in memory and writes every row.
-    timeout: Duration.minutes(15),
-    memorySize: 2048,
-    description: 'Batch workflow Prepare: read and validate the input, write rows, queue them',
-  },
-  'await-rows': {
-    timeout: Duration.seconds(30),
-    memorySize: 256,
-    description:
-      'Batch WaitForRows and Answers WaitForAnswers: keep the task token, wake at once if already done',
-  },
-  'finalize-batch': {
-    timeout: Duration.minutes(15),
-    memorySize: 2048,
-    description: 'Batch workflow Finalize: results.csv, review.csv, summary.json, reused PDFs, event',
-  },
-  'dispatch-rows': {
-    // Short on purpose: the rows queue's visibility timeout must outlast it (the pipeline stack checks).
-    timeout: Duration.seconds(60),
-    memorySize: 256,
-    description: 'Fill free slot leases from the rows queue, one Row workflow per row',
-  },
-  'row-submit': {
-    // Uploads a sheet of up to 10 MB, then POSTs with retries.
-    timeout: Duration.minutes(2),
-    memorySize: 512,
-    description: 'Row workflow Submit: upload the sheet, create the classification',
-  },
-  'row-poll': {
-    timeout: Duration.seconds(60),
-    memorySize: 256,
-    description: 'Row workflow Poll: read the classification, renew the lease, decide the next step',
-  },
-  'row-store': {
-    timeout: Duration.minutes(2),
-    memorySize: 512,
-    description: 'Row workflow Store: resolved verdict to the row and its PDF to the outbox',
-  },
-  'row-review': {
-    timeout: Duration.seconds(30),
-    memorySize: 256,
-    description: 'Row workflow Review: pending_data questions to the review table',
-  },
-  'row-complete': {
-    timeout: Duration.seconds(60),
-    memorySize: 256,
-    description: 'Row workflow Complete: final row result or requeue, release the lease, kick',
-  },
-  'row-execution-ended': {
-    timeout: Duration.seconds(60),
-    memorySize: 256,
-    description: 'Row workflow FAILED/TIMED_OUT/ABORTED: complete the row as error, release the lease',
-  },
-  'prepare-answers': {
-    // Reads the filled review.csv (only pending rows) and its sheets, looks up the answered
-    // classifications at the service eight at a time, writes each resumed row.
-    timeout: Duration.minutes(15),
-    memorySize: 1024,
-    description:
-      'Answers workflow PrepareAnswers: read the answers, report, resume answered rows, queue them',
-  },
-  'finalize-answers': {
-    // Rewrites the whole results.csv and summary.json, as finalize-batch writes them.
-    timeout: Duration.minutes(15),
-    memorySize: 2048,
-    description: 'Answers workflow FinalizeAnswers: revised results.csv, summary.json, review.csv, event',
-  },
-  'sweep-reviews': {
-    // Lists the abandoned classifications once a day, then finalizes each batch they belong to
-    // (as finalize-answers does, one batch after another).
-    timeout: Duration.minutes(15),
-    memorySize: 2048,
-    description:
-      'Daily: batches with rows abandoned after 30 days unanswered get their results moved forward',
-  },
-};
-
-export const functionTimeout = (name: HandlerName): Duration => SIZING[name].timeout;
-
-/** `functions/<name>/handler.ts`, from the repository root (this file sits in `infra/`). */
+/** The function's handler file, resolved from the repository root (this file sits in `infra/`). */
 export const handlerEntry = (name: HandlerName): string =>
-  fileURLToPath(new URL(`../functions/${name}/handler.ts`, import.meta.url));
+  fileURLToPath(new URL(`../${describeFunction(name).entry}`, import.meta.url));
 
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -143,15 +62,17 @@ export class PipelineFunctions extends Construct {
         handler: 'handler',
         runtime: LAMBDA_RUNTIME,
         architecture: Architecture.ARM_64,
-        ...SIZING[name],
+        timeout: functionTimeout(name),
+        memorySize: describeFunction(name).memoryMb,
+        description: describeFunction(name).description,
         role,
         logGroup,
         projectRoot: PROJECT_ROOT,
         depsLockFilePath: fileURLToPath(new URL('../package-lock.json', import.meta.url)),
         environment: {
-          POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+          [ENV.serviceName]: SERVICE_NAME,
           // Stack traces through the minified bundle point at the TypeScript source.
-          NODE_OPTIONS: '--enable-source-maps',
+          [ENV.nodeOptions]: '--enable-source-maps',
         },
         bundling: {
           forceDockerBundling: false,

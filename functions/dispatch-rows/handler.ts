@@ -4,7 +4,7 @@
  */
 import { ALARM_LOG_FIELDS } from '../../infra/contract.js';
 import { createBalanceMemo, dispatchRows, runOptionsFor } from '../../shared/pipeline/dispatch/index.js';
-import { capOverride, LEASE_TTL_MS, logger, ports, service, timeScale } from '../runtime.js';
+import { capOverride, LEASE_TTL_MS, logger, portsFor, timeScale } from '../runtime.js';
 
 /** Well inside the function's timeout, so a run never dies holding received messages. */
 const MAX_RUNTIME_MS = 40_000;
@@ -13,25 +13,14 @@ const MAX_RUNTIME_MS = 40_000;
 const balanceMemo = createBalanceMemo(5_000 * timeScale());
 
 export const handler = async (event: unknown) => {
-  const report = await dispatchRows(
-    {
-      clock: ports.clock,
-      service: await service(),
-      queue: ports.queue(),
-      batches: ports.batches(),
-      leases: ports.leases(),
-      workflows: ports.workflows(),
-      waiters: ports.waiters(),
-    },
-    {
-      capOverride: capOverride(),
-      leaseTtlMs: LEASE_TTL_MS,
-      timeScale: timeScale(),
-      maxRuntimeMs: MAX_RUNTIME_MS,
-      balanceMemo,
-      ...runOptionsFor(event),
-    },
-  );
+  const report = await dispatchRows(await portsFor('dispatch-rows'), {
+    capOverride: capOverride(),
+    leaseTtlMs: LEASE_TTL_MS,
+    timeScale: timeScale(),
+    maxRuntimeMs: MAX_RUNTIME_MS,
+    balanceMemo,
+    ...runOptionsFor(event),
+  });
   // The alarm on leases held past their expiry reads this field (infra/alarms.ts).
   logger.info('dispatch finished', { ...report, [ALARM_LOG_FIELDS.leasesRecovered]: report.recovered });
   return report;

@@ -4,11 +4,10 @@
  * summary.rev<N>.json, review.csv of what is still pending) and announces it.
  */
 import { finalizeAnswers } from '../../shared/pipeline/answers/index.js';
-import { revisionPorts } from '../revision-ports.js';
-import { logger } from '../runtime.js';
+import { logger, portsFor } from '../runtime.js';
 
 export const handler = async (event: unknown) => {
-  const result = await finalizeAnswers(await revisionPorts(), event);
+  const result = await finalizeAnswers(await portsFor('finalize-answers'), event);
   logger.info('answers finalized', { ...result });
   return result;
 };

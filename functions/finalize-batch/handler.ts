@@ -1,18 +1,9 @@
 /** Batch workflow, Finalize: writes results.csv, review.csv, summary.json and announces the batch. */
 import { finalizeBatch } from '../../shared/pipeline/batch/index.js';
-import { logger, ports } from '../runtime.js';
+import { logger, portsFor } from '../runtime.js';
 
 export const handler = async (event: unknown) => {
-  const result = await finalizeBatch(
-    {
-      clock: ports.clock,
-      objects: ports.objects(),
-      batches: ports.batches(),
-      reviews: ports.reviews(),
-      events: ports.events(),
-    },
-    event,
-  );
+  const result = await finalizeBatch(await portsFor('finalize-batch'), event);
   logger.info('batch finalized', { ...result });
   return result;
 };

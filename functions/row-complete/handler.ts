@@ -1,11 +1,10 @@
 /** Row workflow, Complete: records the row's outcome, releases its lease, wakes the batch if it was the last. */
 import { ALARM_LOG_FIELDS } from '../../infra/contract.js';
 import { completeRow } from '../../shared/pipeline/row/index.js';
-import { completionPorts } from '../completion-ports.js';
-import { logger } from '../runtime.js';
+import { logger, portsFor } from '../runtime.js';
 
 export const handler = async (state: unknown) => {
-  const report = await completeRow(completionPorts(), state);
+  const report = await completeRow(await portsFor('row-complete'), state);
   // The alarm on rows ending in `error` reads `row_status` (infra/alarms.ts); log it once per row.
   logger.info('row completed', {
     ...report,

@@ -4,11 +4,10 @@
  */
 import { ALARM_LOG_FIELDS } from '../../infra/contract.js';
 import { rowExecutionEnded } from '../../shared/pipeline/row/index.js';
-import { completionPorts } from '../completion-ports.js';
-import { logger } from '../runtime.js';
+import { logger, portsFor } from '../runtime.js';
 
 export const handler = async (event: unknown) => {
-  const report = await rowExecutionEnded(completionPorts(), event);
+  const report = await rowExecutionEnded(await portsFor('row-execution-ended'), event);
   if (report) {
     logger.warn('row workflow ended without completing', {
       ...report,

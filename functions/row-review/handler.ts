@@ -1,10 +1,6 @@
 /** Row workflow, Review: files the classifier's questions in the review table. */
 import { reviewRow } from '../../shared/pipeline/row/index.js';
-import { LEASE_TTL_MS, ports, service, timeScale } from '../runtime.js';
+import { LEASE_TTL_MS, portsFor, timeScale } from '../runtime.js';
 
 export const handler = async (state: unknown) =>
-  reviewRow(
-    { clock: ports.clock, service: await service(), batches: ports.batches(), reviews: ports.reviews() },
-    { leaseTtlMs: LEASE_TTL_MS, timeScale: timeScale() },
-    state,
-  );
+  reviewRow(await portsFor('row-review'), { leaseTtlMs: LEASE_TTL_MS, timeScale: timeScale() }, state);

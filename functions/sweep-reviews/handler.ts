@@ -1,13 +1,12 @@
 /**
  * The daily review sweep (a schedule): batches with rows the service abandoned after 30 days
- * unanswered get their results moved forward. See shared/pipeline/sweep-reviews.ts.
+ * unanswered get their results moved forward. See shared/pipeline/answers/sweep-reviews.ts.
  */
 import { sweepAbandonedReviews } from '../../shared/pipeline/answers/index.js';
-import { revisionPorts } from '../revision-ports.js';
-import { logger } from '../runtime.js';
+import { logger, portsFor } from '../runtime.js';
 
 export const handler = async () => {
-  const report = await sweepAbandonedReviews(await revisionPorts());
+  const report = await sweepAbandonedReviews(await portsFor('sweep-reviews'));
   logger.info('review sweep', {
     pending: report.pending,
     abandoned: report.abandoned,

@@ -1,5 +1,5 @@
 /**
- * The Answers workflow (issue 6): one Standard execution per answers file version dropped into
+ * The Answers workflow: one Standard execution per answers file version dropped into
  * `answers/<batch-id>/`. Same conventions as the Batch workflow; the round it runs is tracked
  * like a batch (shared/pipeline/README.md, "Answer rounds"), so WaitForAnswers is await-rows on
  * the round id.

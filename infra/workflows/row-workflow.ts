@@ -1,7 +1,7 @@
 /**
  * The Row workflow: one Standard execution per row attempt and dispatch, started by
  * dispatch-rows once it holds a slot lease. Each task returns a RowStep at `$.step`
- * (shared/pipeline/records.ts) and RouteStep branches on its `next`.
+ * (shared/pipeline/core/records.ts) and RouteStep branches on its `next`.
  *
  *   Submit ─▶ RouteStep ─┬─ wait ───▶ WaitForRun ($.step.wait_seconds) ─▶ Poll ─▶ RouteStep
  *                        ├─ store ──▶ Store ──┐
@@ -31,7 +31,7 @@ import { Construct } from 'constructs';
 import { acknowledgeWorkflowRole, executionLogs, taskFailedRetry } from './workflow-defaults.js';
 
 /**
- * Poll gives up at 6 h and hands the row to reconciliation (shared/pipeline/row-decisions.ts);
+ * Poll gives up at 6 h and hands the row to reconciliation (shared/pipeline/row/row-decisions.ts);
  * an hour more covers the last polls, Store and Complete with their retries.
  */
 export const ROW_WORKFLOW_TIMEOUT = Duration.hours(7);

@@ -9,7 +9,7 @@ import {
   PIPELINE_METRICS,
   SERVICE_NAME,
 } from '../../infra/contract.js';
-import { ANSWERS_KEY_PATTERNS, INPUT_KEY_PATTERNS } from '../../infra/pipeline-stack.js';
+import { ANSWERS_KEY_PATTERNS, INPUT_KEY_PATTERNS } from '../../infra/pipeline-rules.js';
 import { ROWS_QUEUE_VISIBILITY } from '../../infra/stateful-stack.js';
 import {
   type CfnTemplate,

@@ -13,6 +13,9 @@
  * An answers round goes through the same dispatcher, Row workflow and completion as a batch
  * (shared/pipeline/README.md, "Answer rounds"): WaitForAnswers is await-rows on the round id.
  *
+ * Each use case gets the ports its function's description gives it (functions/catalogue.ts),
+ * taken from one set of in-memory ports, as a deployed handler gets them from portsFor.
+ *
  * What AWS would do around the workflows is done here the same way: the dispatcher runs on
  * every kick and on a short "schedule"; a Row execution that fails is reported to
  * `rowExecutionEnded` as the EventBridge rule would; `waitForTaskToken` resolves when the
@@ -22,7 +25,9 @@ import '../../local/polyfills.js';
 import { randomUUID } from 'node:crypto';
 import { Template } from 'aws-cdk-lib/assertions';
 import { ExecutionError, StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
+import { selectPorts } from '../../functions/catalogue.js';
 import { buildApp } from '../../infra/app.js';
+import type { HandlerName } from '../../infra/contract.js';
 import { type AslDefinition, renderStateMachineDefinitions } from '../../infra/definitions.js';
 import { type Sandbox, startSandbox } from '../../local/sandbox/index.js';
 import { finalizeAnswers, prepareAnswers } from '../../shared/pipeline/answers/index.js';
@@ -143,7 +148,22 @@ export const startHarness = async (options: HarnessOptions = {}) => {
   const rowMachine = machineOf(rowDefinition);
   const answersMachine = machineOf(answersDefinition);
 
-  const completionPorts = () => ({ clock, queue, batches, cache, leases, waiters, kick });
+  /** The ports the function `name` is given; `workflows` and `kick` are defined below, used later. */
+  const portsOf = <N extends HandlerName>(name: N) =>
+    selectPorts(name, {
+      clock,
+      service,
+      objects,
+      queue,
+      batches,
+      reviews,
+      cache,
+      leases,
+      workflows,
+      waiters,
+      events,
+      kick,
+    });
   const executions = new Map<string, { input: RowExecutionInput; status: string; done: Promise<void> }>();
   const failures: unknown[] = [];
   /** Tests set these to act at a point of the run. */
@@ -157,15 +177,11 @@ export const startHarness = async (options: HarnessOptions = {}) => {
       const run = rowMachine.run(asJson(input), {
         overrides: {
           taskResourceLocalHandlers: localHandlersFor(rowDefinition, {
-            Submit: async (state) =>
-              asJson(await submitRow({ clock, service, objects, batches }, stepConfig, state)),
-            Poll: async (state) =>
-              asJson(await pollRow({ clock, service, batches, leases, kick }, stepConfig, state)),
-            Store: async (state) =>
-              asJson(await storeRow({ clock, service, objects, batches }, stepConfig, state)),
-            Review: async (state) =>
-              asJson(await reviewRow({ clock, service, batches, reviews }, stepConfig, state)),
-            Complete: async (state) => asJson(await completeRow(completionPorts(), state)),
+            Submit: async (state) => asJson(await submitRow(portsOf('row-submit'), stepConfig, state)),
+            Poll: async (state) => asJson(await pollRow(portsOf('row-poll'), stepConfig, state)),
+            Store: async (state) => asJson(await storeRow(portsOf('row-store'), stepConfig, state)),
+            Review: async (state) => asJson(await reviewRow(portsOf('row-review'), stepConfig, state)),
+            Complete: async (state) => asJson(await completeRow(portsOf('row-complete'), state)),
           }),
           waitTimeOverrides: { WaitForRun: 5 },
           retryIntervalOverrides: { Submit: 1, Poll: 1, Store: 1, Review: 1, Complete: 1 },
@@ -182,7 +198,7 @@ export const startHarness = async (options: HarnessOptions = {}) => {
           // The EventBridge rule on Row executions that FAILED / TIMED_OUT / ABORTED.
           const cause = error instanceof ExecutionError ? error.message : String(error);
           try {
-            await rowExecutionEnded(completionPorts(), {
+            await rowExecutionEnded(portsOf('row-execution-ended'), {
               'detail-type': 'Step Functions Execution Status Change',
               source: 'aws.states',
               detail: { status: 'FAILED', name, input: JSON.stringify(input), error: cause },
@@ -202,16 +218,13 @@ export const startHarness = async (options: HarnessOptions = {}) => {
   const dispatch = (reason?: KickReason) => {
     dispatching = dispatching
       .then(() =>
-        dispatchRows(
-          { clock, service, queue, batches, leases, workflows, waiters },
-          {
-            capOverride: options.cap ?? null,
-            leaseTtlMs: 60_000,
-            timeScale: 0.002,
-            maxRuntimeMs: 5_000,
-            freedSlot: reason === 'slot_freed',
-          },
-        ),
+        dispatchRows(portsOf('dispatch-rows'), {
+          capOverride: options.cap ?? null,
+          leaseTtlMs: 60_000,
+          timeScale: 0.002,
+          maxRuntimeMs: 5_000,
+          freedSlot: reason === 'slot_freed',
+        }),
       )
       .catch((error: unknown) => failures.push(error));
     return dispatching;
@@ -289,7 +302,7 @@ export const startHarness = async (options: HarnessOptions = {}) => {
     const payload = (input as { Payload: { batch_id: string; task_token: string } }).Payload;
     const woken = new Promise((resolve) => tokens.set(payload.task_token, resolve));
     try {
-      await awaitRows({ batches, waiters }, payload);
+      await awaitRows(portsOf('await-rows'), payload);
     } catch (error) {
       tokens.delete(payload.task_token);
       throw error;
@@ -335,13 +348,9 @@ export const startHarness = async (options: HarnessOptions = {}) => {
   const runBatch = (event: unknown) =>
     runParent(batchMachine, 'batch', event, {
       taskResourceLocalHandlers: localHandlersFor(batchDefinition, {
-        Prepare: async (input) =>
-          asJson(
-            await prepareBatch({ clock, service, objects, queue, batches, cache, kick }, input as never),
-          ),
+        Prepare: async (input) => asJson(await prepareBatch(portsOf('prepare-batch'), input as never)),
         WaitForRows: awaitToken,
-        Finalize: async (input) =>
-          asJson(await finalizeBatch({ clock, objects, batches, reviews, events }, input)),
+        Finalize: async (input) => asJson(await finalizeBatch(portsOf('finalize-batch'), input)),
       }),
       retryIntervalOverrides: { Prepare: 1, Finalize: 1 },
     });
@@ -351,12 +360,9 @@ export const startHarness = async (options: HarnessOptions = {}) => {
     runParent(answersMachine, 'answers', event, {
       taskResourceLocalHandlers: localHandlersFor(answersDefinition, {
         PrepareAnswers: async (input) =>
-          asJson(
-            await prepareAnswers({ clock, service, objects, queue, batches, reviews, kick }, input as never),
-          ),
+          asJson(await prepareAnswers(portsOf('prepare-answers'), input as never)),
         WaitForAnswers: awaitToken,
-        FinalizeAnswers: async (input) =>
-          asJson(await finalizeAnswers({ clock, service, objects, batches, reviews, events }, input)),
+        FinalizeAnswers: async (input) => asJson(await finalizeAnswers(portsOf('finalize-answers'), input)),
       }),
       retryIntervalOverrides: { PrepareAnswers: 1, WaitForAnswers: 1, FinalizeAnswers: 1 },
     });

@@ -1,0 +1,339 @@
+/**
+ * What each Lambda function needs, written once: its handler, its size, the ports its handler
+ * is given and how each port reaches AWS. Everything else is read from here:
+ *
+ *   infra/pipeline-functions.ts ─▶ the function itself (entry, timeout, memory, description)
+ *   infra/function-reach.ts     ─▶ its environment (environmentOf) and its role's grants
+ *   functions/runtime.ts        ─▶ the ports a handler gets (portsFor), read through ENV
+ *   test/workflow/harness.ts    ─▶ the same port sets, over in-memory ports (selectPorts)
+ *   infra/function-docs.ts      ─▶ the tables in functions/README.md (npm run docs:functions)
+ *
+ * No aws-cdk-lib import here, nor any SDK client: the handlers' bundles import this file, and
+ * the CDK app imports it without pulling Lambda runtime code.
+ */
+import type { HandlerName } from '../infra/contract.js';
+
+/** Every environment variable a handler reads, by what it names. */
+export const ENV = {
+  serviceName: 'POWERTOOLS_SERVICE_NAME',
+  nodeOptions: 'NODE_OPTIONS',
+  bucketName: 'BUCKET_NAME',
+  batchTable: 'BATCH_TABLE',
+  reviewTable: 'REVIEW_TABLE',
+  cacheTable: 'CACHE_TABLE',
+  leaseTable: 'LEASE_TABLE',
+  leaseScope: 'LEASE_SCOPE',
+  rowsQueueUrl: 'ROWS_QUEUE_URL',
+  rowStateMachineArn: 'ROW_STATE_MACHINE_ARN',
+  dispatcherFunctionName: 'DISPATCHER_FUNCTION_NAME',
+  eventBusName: 'EVENT_BUS_NAME',
+  tcsBaseUrl: 'TCS_BASE_URL',
+  tcsApiKeySecretArn: 'TCS_API_KEY_SECRET_ARN',
+  capOverride: 'CAP_OVERRIDE',
+  timeScale: 'TIME_SCALE',
+} as const;
+export type EnvName = (typeof ENV)[keyof typeof ENV];
+
+/** What each variable holds (the README's table says it). */
+export const ENV_MEANING: Record<EnvName, string> = {
+  POWERTOOLS_SERVICE_NAME: 'the service name on every log line',
+  NODE_OPTIONS: '`--enable-source-maps`: stack traces point at the TypeScript source',
+  BUCKET_NAME: 'input and output bucket',
+  BATCH_TABLE: 'batch table',
+  REVIEW_TABLE: 'review table',
+  CACHE_TABLE: 'product cache',
+  LEASE_TABLE: 'slot leases',
+  LEASE_SCOPE: 'the cap scope (`slots#<scope>` item), context `leaseScope` (default `org`)',
+  ROWS_QUEUE_URL: 'rows queue',
+  ROW_STATE_MACHINE_ARN: 'the Row workflow the dispatcher starts (its ARN, built from its fixed name)',
+  DISPATCHER_FUNCTION_NAME: 'kick target (dispatch-rows)',
+  EVENT_BUS_NAME: 'the default bus, where `Batch Completed` goes',
+  TCS_BASE_URL: "the service's base URL",
+  TCS_API_KEY_SECRET_ARN: "the key's secret (its ARN, never the key): read at cold start",
+  CAP_OVERRIDE: "a lower cap than the organisation's `concurrency_limit`, only with context `capOverride`",
+  TIME_SCALE: 'local runtime only (default 1): scales elapsed-time thresholds',
+};
+
+/** A key prefix of the bucket; a function's object grants are scoped to the ones it works in. */
+export type Prefix = 'inbox/*' | 'outbox/*' | 'work/*' | 'answers/*';
+
+/**
+ * How a function uses each port it is given: the keys are the handler's port set (the names of
+ * PipelinePorts), the values how far the port may reach. A port missing here is neither built
+ * nor granted. Keys are listed in the order the grants are made, which is the order of the
+ * statements in the function's policy.
+ */
+export type PortUses = {
+  clock?: 'system';
+  /** `hand-back`: a 429 comes back at once instead of being waited out (row-submit requeues). */
+  service?: 'wait' | 'hand-back';
+  objects?: { read?: readonly Prefix[]; write?: readonly Prefix[] };
+  /** `send` also covers a message put back as a fresh copy. */
+  queue?: readonly ('consume' | 'send')[];
+  /** Every function records progress on its batch or row: read-write for all. */
+  batches?: 'readWrite';
+  reviews?: 'read' | 'readWrite';
+  cache?: 'read' | 'readWrite';
+  leases?: 'readWrite';
+  /** Starts Row workflow executions. */
+  workflows?: 'start';
+  /** Wakes the Batch and Answers workflows (SendTaskSuccess). */
+  waiters?: 'wake';
+  events?: 'put';
+  /** Invokes dispatch-rows. */
+  kick?: 'invoke';
+};
+export type PortName = keyof PortUses;
+
+/** The variables each port's adapter reads (functions/runtime.ts). */
+export const PORT_ENVIRONMENT = {
+  clock: [],
+  service: [ENV.tcsBaseUrl, ENV.tcsApiKeySecretArn],
+  objects: [ENV.bucketName],
+  queue: [ENV.rowsQueueUrl],
+  batches: [ENV.batchTable],
+  reviews: [ENV.reviewTable],
+  cache: [ENV.cacheTable],
+  leases: [ENV.leaseTable, ENV.leaseScope],
+  workflows: [ENV.rowStateMachineArn],
+  waiters: [],
+  events: [ENV.eventBusName],
+  kick: [ENV.dispatcherFunctionName],
+} as const satisfies Record<PortName, readonly EnvName[]>;
+
+/** A setting from the CDK context a handler reads beyond its ports, set only when configured. */
+export type Setting = 'capOverride';
+const SETTING_ENVIRONMENT = { capOverride: ENV.capOverride } as const satisfies Record<Setting, EnvName>;
+
+export type FunctionDescription = {
+  /** The handler, from the repository root; its export is `handler`. */
+  entry: string;
+  /**
+   * Bounds the service client's own retries (shared/tcs/retry.ts): a handler's `maxElapsedMs`
+   * must leave room under it.
+   */
+  timeoutSeconds: number;
+  memoryMb: number;
+  description: string;
+  ports: PortUses;
+  settings?: readonly Setting[];
+};
+
+/** Completing a row: row-complete, and row-execution-ended when the Row workflow died before Complete. */
+const COMPLETING_A_ROW = {
+  clock: 'system',
+  batches: 'readWrite',
+  cache: 'readWrite',
+  leases: 'readWrite',
+  queue: ['send'], // a requeue (429, new attempt) goes back with a delay
+  kick: 'invoke',
+  waiters: 'wake', // the last row wakes its batch or round
+} as const satisfies PortUses;
+
+/**
+ * Moving a batch's results forward: finalize-answers after a round, sweep-reviews for each batch
+ * with rows the service abandoned. Looks again at the rows still pending at the service, keeps
+ * results.csv and summary.json as revisions (copies within the outbox), writes the new ones and
+ * review.csv, closes settled review items, announces the batch again.
+ */
+const REVISING_RESULTS = {
+  clock: 'system',
+  objects: { read: ['outbox/*'], write: ['outbox/*'] },
+  batches: 'readWrite',
+  reviews: 'readWrite',
+  events: 'put',
+  service: 'wait',
+} as const satisfies PortUses;
+
+export const FUNCTION_CATALOGUE = {
+  'prepare-batch': {
+    entry: 'functions/prepare-batch/handler.ts',
+    // Reads and validates the whole spreadsheet in memory and writes every row.
+    timeoutSeconds: 15 * 60,
+    memoryMb: 2048,
+    description: 'Batch workflow Prepare: read and validate the input, write rows, queue them',
+    // Reads batch.json, the file and the sheets' sizes (List* makes a missing sheet a 404, not a
+    // 403); writes the batch and its rows; reuses cached verdicts; queues dispatchable rows; kicks.
+    ports: {
+      clock: 'system',
+      objects: { read: ['inbox/*'] },
+      batches: 'readWrite',
+      cache: 'read',
+      queue: ['send'],
+      kick: 'invoke',
+      service: 'wait',
+    },
+  },
+  'await-rows': {
+    entry: 'functions/await-rows/handler.ts',
+    timeoutSeconds: 30,
+    memoryMb: 256,
+    description:
+      'Batch WaitForRows and Answers WaitForAnswers: keep the task token, wake at once if already done',
+    // Keeps the task token on the batch (or round) record; wakes at once when all rows are done.
+    ports: { batches: 'readWrite', waiters: 'wake' },
+  },
+  'finalize-batch': {
+    entry: 'functions/finalize-batch/handler.ts',
+    timeoutSeconds: 15 * 60,
+    memoryMb: 2048,
+    description: 'Batch workflow Finalize: results.csv, review.csv, summary.json, reused PDFs, event',
+    // Writes the outbox and copies reused verdict PDFs from earlier batches' outboxes.
+    ports: {
+      clock: 'system',
+      objects: { read: ['outbox/*'], write: ['outbox/*'] },
+      batches: 'readWrite',
+      reviews: 'read',
+      events: 'put',
+    },
+  },
+  'dispatch-rows': {
+    entry: 'functions/dispatch-rows/handler.ts',
+    // Short on purpose: the rows queue's visibility timeout must outlast it (the pipeline stack checks).
+    timeoutSeconds: 60,
+    memoryMb: 256,
+    description: 'Fill free slot leases from the rows queue, one Row workflow per row',
+    // Balance, slots, receive, lease, StartExecution; a message it cannot start now goes back as
+    // a fresh copy (not counted toward the DLQ). Records a batch-level stop (401/403) and finishes
+    // a stopped batch's rows as not_submitted, waking the batch if it was the last.
+    ports: {
+      clock: 'system',
+      batches: 'readWrite',
+      leases: 'readWrite',
+      queue: ['consume', 'send'],
+      service: 'wait',
+      workflows: 'start',
+      waiters: 'wake',
+    },
+    settings: ['capOverride'],
+  },
+  'row-submit': {
+    entry: 'functions/row-submit/handler.ts',
+    // Uploads a sheet of up to 10 MB, then POSTs with retries.
+    timeoutSeconds: 2 * 60,
+    memoryMb: 512,
+    description: 'Row workflow Submit: upload the sheet, create the classification',
+    ports: {
+      clock: 'system',
+      // The row's technical sheet (inbox/); a row resumed by an answers round may carry a new
+      // sheet where the user put it (answers/<batch>/…); work/<batch>/uploads/<row>-a<attempt>.json
+      // keeps the sheet's file_url, so every retry of an attempt sends the same body under the
+      // same Idempotency-Key (a new upload = a new URL).
+      objects: { read: ['inbox/*', 'answers/*', 'work/*'], write: ['work/*'] },
+      batches: 'readWrite',
+      service: 'hand-back',
+    },
+  },
+  'row-poll': {
+    entry: 'functions/row-poll/handler.ts',
+    timeoutSeconds: 60,
+    memoryMb: 256,
+    description: 'Row workflow Poll: read the classification, renew the lease, decide the next step',
+    // Renews the lease; releases it once the run has left in_progress and kicks, so a freed slot
+    // is refilled at once.
+    ports: { clock: 'system', batches: 'readWrite', leases: 'readWrite', service: 'wait', kick: 'invoke' },
+  },
+  'row-store': {
+    entry: 'functions/row-store/handler.ts',
+    timeoutSeconds: 2 * 60,
+    memoryMb: 512,
+    description: 'Row workflow Store: resolved verdict to the row and its PDF to the outbox',
+    // outbox/<batch>/pdfs/<verdict>
+    ports: { clock: 'system', objects: { write: ['outbox/*'] }, batches: 'readWrite', service: 'wait' },
+  },
+  'row-review': {
+    entry: 'functions/row-review/handler.ts',
+    timeoutSeconds: 30,
+    memoryMb: 256,
+    description: 'Row workflow Review: pending_data questions to the review table',
+    // Reads the classification (its questions and provisional candidates) from the service.
+    ports: { clock: 'system', batches: 'readWrite', reviews: 'readWrite', service: 'wait' },
+  },
+  'row-complete': {
+    entry: 'functions/row-complete/handler.ts',
+    timeoutSeconds: 60,
+    memoryMb: 256,
+    description: 'Row workflow Complete: final row result or requeue, release the lease, kick',
+    ports: COMPLETING_A_ROW,
+  },
+  'row-execution-ended': {
+    entry: 'functions/row-execution-ended/handler.ts',
+    timeoutSeconds: 60,
+    memoryMb: 256,
+    description: 'Row workflow FAILED/TIMED_OUT/ABORTED: complete the row as error, release the lease',
+    ports: COMPLETING_A_ROW,
+  },
+  'prepare-answers': {
+    entry: 'functions/prepare-answers/handler.ts',
+    // Reads the filled review.csv (only pending rows) and its sheets, looks up the answered
+    // classifications at the service eight at a time, writes each resumed row.
+    timeoutSeconds: 15 * 60,
+    memoryMb: 1024,
+    description:
+      'Answers workflow PrepareAnswers: read the answers, report, resume answered rows, queue them',
+    // Reads the filled review file and the sheets beside it (List*: a missing sheet is a 404, not
+    // a 403); writes answers-report.csv to the batch's outbox; marks review items answered; puts
+    // resumed rows back to `queued` with their round and queues them; kicks. Looks up the
+    // answered classifications at the service (nothing is posted here).
+    ports: {
+      clock: 'system',
+      objects: { read: ['answers/*'], write: ['outbox/*'] },
+      batches: 'readWrite',
+      reviews: 'readWrite',
+      queue: ['send'],
+      kick: 'invoke',
+      service: 'wait',
+    },
+  },
+  'finalize-answers': {
+    entry: 'functions/finalize-answers/handler.ts',
+    // Rewrites the whole results.csv and summary.json, as finalize-batch writes them.
+    timeoutSeconds: 15 * 60,
+    memoryMb: 2048,
+    description: 'Answers workflow FinalizeAnswers: revised results.csv, summary.json, review.csv, event',
+    ports: REVISING_RESULTS,
+  },
+  'sweep-reviews': {
+    entry: 'functions/sweep-reviews/handler.ts',
+    // Lists the abandoned classifications once a day, then finalizes each batch they belong to
+    // (as finalize-answers does, one batch after another).
+    timeoutSeconds: 15 * 60,
+    memoryMb: 2048,
+    description:
+      'Daily: batches with rows abandoned after 30 days unanswered get their results moved forward',
+    ports: REVISING_RESULTS,
+  },
+} as const satisfies Record<HandlerName, FunctionDescription>;
+
+type Catalogue = typeof FUNCTION_CATALOGUE;
+
+/** The ports a function's handler is given. */
+export type PortNamesOf<N extends HandlerName> = keyof Catalogue[N]['ports'] & PortName;
+
+export const portNamesOf = <N extends HandlerName>(name: N): PortNamesOf<N>[] =>
+  Object.keys(FUNCTION_CATALOGUE[name].ports) as PortNamesOf<N>[];
+
+/** The ports of `name`, taken from a complete set (the harness's in-memory ports). */
+export const selectPorts = <N extends HandlerName, All extends Record<PortName, unknown>>(
+  name: N,
+  all: All,
+): Pick<All, PortNamesOf<N>> =>
+  Object.fromEntries(portNamesOf(name).map((port) => [port, all[port]])) as Pick<All, PortNamesOf<N>>;
+
+export const describeFunction = (name: HandlerName): FunctionDescription => FUNCTION_CATALOGUE[name];
+
+/**
+ * The variables the CDK app sets on a function, in the order it sets them: its ports' (in the
+ * catalogue's order), then its settings that are configured. POWERTOOLS_SERVICE_NAME and
+ * NODE_OPTIONS come on top, on every function.
+ */
+export const environmentOf = (
+  name: HandlerName,
+  configured: Readonly<Record<Setting, boolean>>,
+): EnvName[] => {
+  const { ports, settings = [] } = describeFunction(name);
+  return [
+    ...(Object.keys(ports) as PortName[]).flatMap((port): readonly EnvName[] => PORT_ENVIRONMENT[port]),
+    ...settings.filter((setting) => configured[setting]).map((setting) => SETTING_ENVIRONMENT[setting]),
+  ];
+};

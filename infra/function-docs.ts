@@ -1,0 +1,113 @@
+/**
+ * The tables of functions/README.md, written from the functions' descriptions
+ * (functions/catalogue.ts) so the README says what the stack deploys:
+ *
+ *   npm run docs:functions   rewrites the part between the two markers
+ *   test/infra/function-docs.test.ts fails when that part differs from what this renders
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import {
+  describeFunction,
+  ENV,
+  ENV_MEANING,
+  type EnvName,
+  environmentOf,
+  type PortName,
+  type PortUses,
+} from '../functions/catalogue.js';
+import { HANDLER_NAMES } from './contract.js';
+
+export const README_PATH = fileURLToPath(new URL('../functions/README.md', import.meta.url));
+export const TABLES_BEGIN =
+  '<!-- functions:begin (npm run docs:functions writes this part from catalogue.ts) -->';
+export const TABLES_END = '<!-- functions:end -->';
+
+/** Every setting configured: the tables show what a function may be given. */
+const ALL_SETTINGS = { capOverride: true } as const;
+/** Set on every function by infra/pipeline-functions.ts, not by a port. */
+const ON_EVERY_FUNCTION: readonly EnvName[] = [ENV.serviceName, ENV.nodeOptions];
+
+const code = (text: string) => `\`${text}\``;
+
+/** A port's reach, in words: what its grant lets the function do. */
+const REACH: { [P in PortName]-?: (use: NonNullable<PortUses[P]>) => string | null } = {
+  clock: () => null,
+  service: () => "the key's secret: read",
+  objects: ({ read = [], write = [] }) => {
+    const access = [
+      ...(read.length > 0 ? [`read ${read.map(code).join(', ')}`] : []),
+      ...(write.length > 0 ? [`write ${write.map(code).join(', ')}`] : []),
+    ];
+    return `bucket: ${access.join(', ')}`;
+  },
+  queue: (uses) => `rows queue: ${uses.join(', ')}`,
+  batches: () => 'batch table: read-write',
+  reviews: (use) => `review table and its indexes: ${use === 'read' ? 'read' : 'read-write'}`,
+  cache: (use) => `product cache: ${use === 'read' ? 'read' : 'read-write'}`,
+  leases: () => 'lease table: read-write',
+  workflows: () => 'Row workflow: start executions',
+  waiters: () => 'Batch and Answers workflows: SendTaskSuccess',
+  events: () => 'default bus: put events',
+  kick: () => 'dispatch-rows: invoke',
+};
+
+const portEntries = (ports: PortUses) => Object.entries(ports) as [PortName, unknown][];
+
+const functionRow = (name: (typeof HANDLER_NAMES)[number]): string => {
+  const { entry, ports } = describeFunction(name);
+  const portNames = portEntries(ports).map(([port, use]) =>
+    port === 'service' && use === 'hand-back' ? 'service (a 429 handed back at once)' : port,
+  );
+  const reach = portEntries(ports)
+    .map(([port, use]) => (REACH[port] as (use: unknown) => string | null)(use))
+    .filter((line): line is string => line !== null);
+  const environment = environmentOf(name, ALL_SETTINGS).map(code);
+  return `| ${code(name)} (${code(entry)}) | ${portNames.join(', ')} | ${environment.join(', ')} | ${reach.join('; ')} |`;
+};
+
+const setOn = (variable: EnvName): string => {
+  if (ON_EVERY_FUNCTION.includes(variable)) return 'every function';
+  if (variable === ENV.timeScale) return 'none on AWS; the local runtime sets it on every function';
+  return HANDLER_NAMES.filter((name) => environmentOf(name, ALL_SETTINGS).includes(variable))
+    .map(code)
+    .join(', ');
+};
+
+/** The README's part between the markers, markers included. */
+export const renderFunctionTables = (): string =>
+  [
+    TABLES_BEGIN,
+    '',
+    '| function | ports its handler is given | environment | its role may |',
+    '| --- | --- | --- | --- |',
+    ...HANDLER_NAMES.map(functionRow),
+    '',
+    `Every function also has ${ON_EVERY_FUNCTION.map(code).join(' and ')}.`,
+    '',
+    '| variable | meaning | set on |',
+    '| --- | --- | --- |',
+    ...Object.values(ENV).map(
+      (variable) => `| ${code(variable)} | ${ENV_MEANING[variable]} | ${setOn(variable)} |`,
+    ),
+    '',
+    TABLES_END,
+  ].join('\n');
+
+/** The part of `readme` between the markers, markers included; throws when they are missing. */
+export const tablesIn = (readme: string): { start: number; end: number; text: string } => {
+  const start = readme.indexOf(TABLES_BEGIN);
+  const endMarker = readme.indexOf(TABLES_END, start);
+  if (start < 0 || endMarker < 0)
+    throw new Error(`${README_PATH} has no ${TABLES_BEGIN} … ${TABLES_END} part`);
+  const end = endMarker + TABLES_END.length;
+  return { start, end, text: readme.slice(start, end) };
+};
+
+const runAsMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
+if (runAsMain) {
+  const readme = readFileSync(README_PATH, 'utf8');
+  const { start, end } = tablesIn(readme);
+  writeFileSync(README_PATH, readme.slice(0, start) + renderFunctionTables() + readme.slice(end));
+  console.log(`wrote the function tables of ${README_PATH}`);
+}

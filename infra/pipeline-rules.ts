@@ -1,0 +1,139 @@
+/**
+ * The EventBridge rules that start the pipeline's work:
+ *
+ *   S3 Object Created (inbox/<name>/*.csv|.xlsx) ──────▶ Batch workflow     (startWorkflowOnDrop)
+ *   S3 Object Created (answers/<batch-id>/*.csv|.xlsx) ─▶ Answers workflow   (startWorkflowOnDrop)
+ *   Row workflow FAILED/TIMED_OUT/ABORTED ──────────────▶ row-execution-ended
+ *   rate(1 minute) ─────────────────────────────────────▶ dispatch-rows
+ *   rate(1 day) ────────────────────────────────────────▶ sweep-reviews
+ *
+ * Every construct is created on the stack itself, with the id it has always had: a resource's
+ * logical id follows its path, and a new one would replace the resource on deploy.
+ */
+import { Duration, type Stack } from 'aws-cdk-lib';
+import { Match, Rule, RuleTargetInput, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction, SfnStateMachine } from 'aws-cdk-lib/aws-events-targets';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
+import { acknowledge } from './nag.js';
+
+/** Input files that start a batch: `inbox/<batch-name>/<file>`; `*` also matches `/`. */
+export const INPUT_KEY_PATTERNS = [
+  'inbox/*/*.csv',
+  'inbox/*/*.CSV',
+  'inbox/*/*.xlsx',
+  'inbox/*/*.XLSX',
+] as const;
+
+/**
+ * Filled review files that start an answers round: `answers/<batch-id>/<file>`. A key deeper
+ * than one folder matches too (`*` matches `/`); PrepareAnswers skips it (answers-source.ts).
+ */
+export const ANSWERS_KEY_PATTERNS = [
+  'answers/*/*.csv',
+  'answers/*/*.CSV',
+  'answers/*/*.xlsx',
+  'answers/*/*.XLSX',
+] as const;
+
+export type StartWorkflowOnDropProps = {
+  /** Prefix of the construct ids: `<id>Rule`, `<id>DeadLetterQueue`. */
+  id: 'BatchStart' | 'AnswersStart';
+  /** How operators call the rule (`batch-start`), in the dead-letter queue's acknowledgement. */
+  ruleName: string;
+  description: string;
+  bucket: IBucket;
+  keyPatterns: readonly string[];
+  workflow: IStateMachine;
+};
+
+/** A spreadsheet dropped under a key pattern of the bucket starts the workflow, with the event as input. */
+export const startWorkflowOnDrop = (scope: Stack, props: StartWorkflowOnDropProps) => {
+  const deadLetterQueue = new Queue(scope, `${props.id}DeadLetterQueue`, {
+    encryption: QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+    retentionPeriod: Duration.days(14),
+  });
+  acknowledge(
+    deadLetterQueue,
+    `This queue is itself a dead-letter queue: of the ${props.ruleName} rule target (EventBridge), not of a queue.`,
+    'AwsSolutions-SQS3',
+  );
+  const rule = new Rule(scope, `${props.id}Rule`, {
+    description: props.description,
+    eventPattern: {
+      source: ['aws.s3'],
+      detailType: ['Object Created'],
+      detail: {
+        bucket: { name: [props.bucket.bucketName] },
+        object: { key: Match.anyOf(...props.keyPatterns.map((pattern) => Match.wildcard(pattern))) },
+      },
+    },
+    targets: [
+      new SfnStateMachine(props.workflow, {
+        // EventBridge retries for a day; an event it still cannot deliver is kept, not lost.
+        deadLetterQueue,
+        maxEventAge: Duration.hours(24),
+        retryAttempts: 185,
+      }),
+    ],
+  });
+  return { rule, deadLetterQueue };
+};
+
+/** A Row workflow that ended before Complete ran: its row and its lease must not leak. */
+export const completeRowsOfFailedExecutions = (
+  scope: Stack,
+  rowWorkflow: IStateMachine,
+  rowExecutionEnded: IFunction,
+): Rule =>
+  new Rule(scope, 'RowExecutionEndedRule', {
+    description: 'A Row workflow that failed, timed out or was aborted: complete the row as error',
+    eventPattern: {
+      source: ['aws.states'],
+      detailType: ['Step Functions Execution Status Change'],
+      detail: {
+        status: ['FAILED', 'TIMED_OUT', 'ABORTED'],
+        stateMachineArn: [rowWorkflow.stateMachineArn],
+      },
+    },
+    targets: [new LambdaFunction(rowExecutionEnded, { retryAttempts: 8, maxEventAge: Duration.hours(6) })],
+  });
+
+/**
+ * The safety net: a freed slot is normally refilled by a kick within seconds
+ * (docs/architecture.md, property 3); the schedule runs the dispatcher when no kick arrives.
+ */
+export const runDispatcherEveryMinute = (scope: Stack, dispatcher: IFunction): Rule => {
+  const rule = new Rule(scope, 'DispatchScheduleRule', {
+    description: 'Safety net: run the dispatcher every minute even when no kick arrives',
+    schedule: Schedule.rate(Duration.minutes(1)),
+    targets: [
+      new LambdaFunction(dispatcher, {
+        event: RuleTargetInput.fromObject({ source: 'schedule' }),
+        retryAttempts: 0, // the next minute is the retry
+      }),
+    ],
+  });
+  // Kicks and ticks are best effort: a failed one is superseded by the next, not retried.
+  dispatcher.configureAsyncInvoke({ retryAttempts: 0 });
+  return rule;
+};
+
+/**
+ * Rows left unanswered are abandoned by the service after 30 days; once a day their batches'
+ * results say so (shared/pipeline/answers/sweep-reviews.ts).
+ */
+export const sweepReviewsDaily = (scope: Stack, sweepReviews: IFunction): Rule =>
+  new Rule(scope, 'ReviewSweepRule', {
+    description: 'Daily: move forward the results of batches with rows abandoned after 30 days unanswered',
+    schedule: Schedule.rate(Duration.days(1)),
+    targets: [
+      new LambdaFunction(sweepReviews, {
+        event: RuleTargetInput.fromObject({ source: 'schedule' }),
+        retryAttempts: 2,
+      }),
+    ],
+  });
