@@ -10,7 +10,7 @@ export default defineConfig({
     hookTimeout: 30_000,
     allowOnly: false,
     // The AWS SDK warns on every client that Node 20 support ends in 2027; the Lambda bundles
-    // target Node 24, and this machine's Node 20 is a given (architecture.md).
+    // target Node 24, and this machine's Node 20 is a given (docs/architecture.md, the local runtime).
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     // In CI a JSON report lets .ci/run print the plain 'N passed, N failed' closing line.
     reporters: process.env.CI ? ['default', ['json', { outputFile: '.vitest-report.json' }]] : ['default'],

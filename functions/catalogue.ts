@@ -12,6 +12,7 @@
  * the CDK app imports it without pulling Lambda runtime code.
  */
 import type { HandlerName } from '../infra/contract.js';
+import type { BUCKET_PREFIXES, BucketArea } from '../shared/pipeline/core/bucket-layout.js';
 
 /** Every environment variable a handler reads, by what it names. */
 export const ENV = {
@@ -55,7 +56,7 @@ export const ENV_MEANING: Record<EnvName, string> = {
 };
 
 /** A key prefix of the bucket; a function's object grants are scoped to the ones it works in. */
-export type Prefix = 'inbox/*' | 'outbox/*' | 'work/*' | 'answers/*';
+export type Prefix = `${(typeof BUCKET_PREFIXES)[BucketArea]}*`;
 
 /**
  * How a function uses each port it is given: the keys are the handler's port set (the names of

@@ -91,7 +91,7 @@ export class PipelineFunctions extends Construct {
           sourceMap: true,
           sourcesContent: false,
           charset: Charset.UTF8,
-          // Warnings and errors only: twelve "Done in 3ms" lines per synthesis say nothing.
+          // Warnings and errors only: thirteen "Done in 3ms" lines per synthesis say nothing.
           logLevel: LogLevel.WARNING,
         },
       });

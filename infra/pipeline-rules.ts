@@ -17,26 +17,21 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
+import { BUCKET_PREFIXES, type DropArea } from '../shared/pipeline/core/index.js';
 import { acknowledge } from './nag.js';
 
+/** A spreadsheet dropped one folder deep in `area`, in the spellings S3 keys take (wildcards are case-sensitive). */
+const droppedFilePatterns = (area: DropArea): string[] =>
+  ['csv', 'CSV', 'xlsx', 'XLSX'].map((extension) => `${BUCKET_PREFIXES[area]}*/*.${extension}`);
+
 /** Input files that start a batch: `inbox/<batch-name>/<file>`; `*` also matches `/`. */
-export const INPUT_KEY_PATTERNS = [
-  'inbox/*/*.csv',
-  'inbox/*/*.CSV',
-  'inbox/*/*.xlsx',
-  'inbox/*/*.XLSX',
-] as const;
+export const INPUT_KEY_PATTERNS = droppedFilePatterns('inbox');
 
 /**
  * Filled review files that start an answers round: `answers/<batch-id>/<file>`. A key deeper
  * than one folder matches too (`*` matches `/`); PrepareAnswers skips it (answers-source.ts).
  */
-export const ANSWERS_KEY_PATTERNS = [
-  'answers/*/*.csv',
-  'answers/*/*.CSV',
-  'answers/*/*.xlsx',
-  'answers/*/*.XLSX',
-] as const;
+export const ANSWERS_KEY_PATTERNS = droppedFilePatterns('answers');
 
 export type StartWorkflowOnDropProps = {
   /** Prefix of the construct ids: `<id>Rule`, `<id>DeadLetterQueue`. */

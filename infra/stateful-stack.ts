@@ -16,6 +16,7 @@ import {
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { BUCKET_PREFIXES } from '../shared/pipeline/core/index.js';
 import type { PipelineConfig } from './config.js';
 import { acknowledge } from './nag.js';
 
@@ -100,11 +101,11 @@ export class StatefulStack extends Stack {
       },
     ];
     // Upload records of row attempts: needed while an attempt can still be retried (hours).
-    lifecycleRules.push({ id: 'expire-work', prefix: 'work/', expiration: Duration.days(7) });
+    lifecycleRules.push({ id: 'expire-work', prefix: BUCKET_PREFIXES.work, expiration: Duration.days(7) });
     if (config.outboxRetentionDays !== undefined) {
       lifecycleRules.push({
         id: 'expire-outbox',
-        prefix: 'outbox/',
+        prefix: BUCKET_PREFIXES.outbox,
         expiration: Duration.days(config.outboxRetentionDays),
       });
     }

@@ -4,7 +4,7 @@
  * `outbox/<batch-id>/summary.json`.
  */
 import type { S3Client } from '@aws-sdk/client-s3';
-import type { BatchStore, SlotLeases } from '../../shared/pipeline/core/index.js';
+import { type BatchStore, outboxFolder, type SlotLeases } from '../../shared/pipeline/core/index.js';
 import { createTcsClient } from '../../shared/tcs/client.js';
 import type { ExecutionRecord } from '../aws/index.js';
 import type { Sandbox } from '../sandbox/index.js';
@@ -98,7 +98,7 @@ export const createBatchWatch = (ports: BatchWatchPorts) => {
     outboxOf: string,
     state: 'completed' | 'failed',
   ): Promise<BatchOutcome> => {
-    const prefix = `outbox/${outboxOf}/`;
+    const prefix = outboxFolder(outboxOf);
     const bytes = await getBytes(ports.s3, ports.bucket, `${prefix}summary.json`);
     const summary = bytes ? (JSON.parse(new TextDecoder().decode(bytes)) as Record<string, unknown>) : {};
     return { batchId, state, summary, outboxKeys: await listKeys(ports.s3, ports.bucket, prefix) };

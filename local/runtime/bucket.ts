@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { answersFolder, dropFolder } from '../../shared/pipeline/core/index.js';
 import { type EventEnvelope, envelope } from './rules.js';
 import { LOCAL_ACCOUNT } from './template.js';
 
@@ -75,7 +76,7 @@ export type DropInput = { file: string; sheetsDir?: string; optionsFile?: string
  * the same file again is a new batch, as on AWS (s3rver keeps no versions; the id is made here).
  */
 export const dropBatch = async (s3: S3Client, bucket: string, input: DropInput): Promise<EventEnvelope> => {
-  const folder = `inbox/${input.batchName}/`;
+  const folder = dropFolder('inbox', input.batchName);
   if (input.optionsFile) await putFile(s3, bucket, `${folder}batch.json`, input.optionsFile);
   if (input.sheetsDir) {
     const sheets = findSheets(input.sheetsDir);
@@ -114,7 +115,7 @@ export const dropAnswers = async (
   bucket: string,
   input: AnswersDropInput,
 ): Promise<{ event: EventEnvelope; missingSheets: string[] }> => {
-  const folder = `answers/${input.batchId}/`;
+  const folder = answersFolder(input.batchId);
   const missingSheets: string[] = [];
   const named = [...new Set(input.sheets)];
   for (let i = 0; i < named.length; i += UPLOADS_IN_FLIGHT) {

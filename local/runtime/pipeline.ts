@@ -20,7 +20,12 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { HandlerName } from '../../infra/contract.js';
-import type { BatchStore, ReviewItem, ReviewStore } from '../../shared/pipeline/core/index.js';
+import {
+  type BatchStore,
+  outboxFolder,
+  type ReviewItem,
+  type ReviewStore,
+} from '../../shared/pipeline/core/index.js';
 import type { LocalAws } from '../aws/index.js';
 import type { Sandbox } from '../sandbox/index.js';
 import { type SynthesizedAssembly, synthesizeAssembly } from './assembly.js';
@@ -351,7 +356,7 @@ const pipelineHandle = (
     waitForBatch: watch.waitForBatch,
     tables: { batches: view.batches, reviews: view.reviews, pendingReviews: view.pendingReviews },
     progress: watch.progress,
-    copyOutbox: (batchId, outDir) => copyPrefix(clients.s3, view.bucket, `outbox/${batchId}/`, outDir),
+    copyOutbox: (batchId, outDir) => copyPrefix(clients.s3, view.bucket, outboxFolder(batchId), outDir),
     invoke: (handler, event = {}) => pool.invoke(handler, event),
     peakMemoryMb: (handler) => pool.peakMemoryMb(handler),
     close: () => {

@@ -6,7 +6,7 @@
  *                     sk = done#0000      a completion shard: { expected: N, done: NS of rows }
  *
  * Counting the batch's rows finished is two single-item writes, each an idempotent set ADD
- * (property 10: no transactions, no counters that a retry could count twice):
+ * (docs/architecture.md, property 10: no transactions, no counters that a retry could count twice):
  *
  *   markRowDone(row 1234) ─▶ done#0001: ADD done {1234}  ── ALL_NEW: size(done) ≥ expected?
  *                                                             │ yes

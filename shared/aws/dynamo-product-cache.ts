@@ -1,6 +1,6 @@
 /**
  * The product cache table (`ProductCache` port): the last resolved verdict of each product,
- * keyed by `product_key` (architecture, property 9). Prepare asks for every row's key at
+ * keyed by `product_key` (docs/architecture.md, property 9). Prepare asks for every row's key at
  * once; `getMany` reads them 100 per BatchGetItem (its limit), retrying what DynamoDB
  * leaves unprocessed.
  *

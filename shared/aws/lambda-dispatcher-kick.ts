@@ -3,7 +3,7 @@
  * function, so a freed slot is refilled within seconds instead of at the next minute.
  *
  * Best effort by design: the dispatcher's one-minute schedule is the safety net
- * (architecture, property 3), so a failed kick only delays the next row by up to a minute.
+ * (docs/architecture.md, property 3), so a failed kick only delays the next row by up to a minute.
  * Failing the caller instead (a finishing row's Complete step, Prepare) would retry work
  * that has already succeeded. So `kick` never throws; a failure goes to `onError`, which
  * the composition root points at its logger, so a kick that keeps failing is seen.

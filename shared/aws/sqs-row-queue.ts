@@ -1,6 +1,6 @@
 /**
  * The rows queue (`RowQueue` port) on SQS: rows wait here for a slot, never in Step
- * Functions (architecture, property 3). The body of a message is a `RowMessage` as JSON.
+ * Functions (docs/architecture.md, property 3). The body of a message is a `RowMessage` as JSON.
  *
  * A body that does not parse is not returned and not deleted: it becomes visible again
  * after the visibility timeout, and once it has been received `maxReceiveCount` times the

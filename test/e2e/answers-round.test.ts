@@ -1,5 +1,5 @@
 /**
- * End to end (issue 6): the review round-trip through the local runtime against the sandbox.
+ * End to end: the review round-trip through the local runtime against the sandbox.
  * A batch leaves rows waiting for answers; review.csv, filled in as a person would, is dropped
  * into answers/<batch-id>/; exactly the fully answered rows resume and resolve, billed once even
  * when the same file is dropped again; results.csv moves forward with the earlier one kept; a

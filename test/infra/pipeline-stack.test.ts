@@ -96,7 +96,7 @@ const ENVIRONMENT: Record<HandlerName, string[]> = {
     'ROWS_QUEUE_URL',
     'DISPATCHER_FUNCTION_NAME',
   ],
-  // Completes a row with row-complete's ports (functions/completion-ports.ts), cache and queue included.
+  // Completes a row with row-complete's ports (functions/catalogue.ts), cache and queue included.
   'row-execution-ended': [
     'BATCH_TABLE',
     'CACHE_TABLE',

@@ -453,6 +453,6 @@ describe('bundling, as the local runtime synthesizes', () => {
       bundled.add(name);
     }
     expect([...bundled].sort()).toEqual([...HANDLER_NAMES].sort());
-    // esbuild bundles twelve handlers with the AWS SDK inside: seconds, not milliseconds.
+    // esbuild bundles thirteen handlers with the AWS SDK inside: seconds, not milliseconds.
   }, 120_000);
 });

@@ -130,7 +130,7 @@ export const reviewQuestionColumns = (n: number): string[] => [
 export type FilledAnswers = ReadonlyMap<string, { answers: ReadonlyMap<string, string>; sheet?: string }>;
 
 /**
- * Issue 6's layout: as many question groups as the item with the most questions; answers empty,
+ * The review file's layout: as many question groups as the item with the most questions; answers empty,
  * unless `filled` gives some (the file a person would have sent, made for them).
  */
 export const buildReviewCsv = (

@@ -1,5 +1,5 @@
 /**
- * Nightly runs cost only what changed (architecture, property 9). Pure.
+ * Nightly runs cost only what changed (docs/architecture.md, property 9). Pure.
  *
  *   row ──▶ product key  `sku:<sku>`, else `h:<fingerprint>`   (which product)
  *       ──▶ fingerprint  hash of operation, country, description, sheet bytes (what decides the verdict)

@@ -1,5 +1,5 @@
 /**
- * The small ports the use cases depend on (architecture, property 8). Lambda handlers wire
+ * The small ports the use cases depend on (docs/architecture.md, property 8). Lambda handlers wire
  * them to AWS (`shared/aws/`), the local runtime to its loopback stand-ins, unit tests to the
  * in-memory versions in `test/helpers/memory-ports.ts`. A use case never imports an SDK.
  */
@@ -54,7 +54,7 @@ export type ReceivedRow = {
   receiveCount: number;
 };
 
-/** The rows queue (SQS): rows wait here for a slot, never in Step Functions (property 3). */
+/** The rows queue (SQS): rows wait here for a slot, never in Step Functions (docs/architecture.md, property 3). */
 export type RowQueue = {
   send(messages: readonly { message: RowMessage; delaySeconds?: number }[]): Promise<void>;
   /** Up to `max` (1..10) visible messages, without waiting; malformed bodies are not returned. */

@@ -34,7 +34,7 @@ export type BatchOptions = z.infer<typeof BatchOptions>;
 // Output statuses and result columns
 // ---------------------------------------------------------------------------
 
-/** Every row ends in exactly one of these (architecture, property 7). */
+/** Every row ends in exactly one of these (docs/architecture.md, property 7). */
 export const OUTPUT_STATUSES = [
   'resolved',
   'pending_data',
@@ -58,7 +58,7 @@ export const isOutputStatus = (status: RowStatus): status is OutputStatus =>
 
 /**
  * Columns `results.csv` appends after the input's own columns, in this order, by these names
- * (issue 4, output contract). Every value is text exactly as written to the CSV.
+ * (the output contract, docs/architecture.md). Every value is text exactly as written to the CSV.
  */
 export const RESULT_COLUMNS = [
   'row',
@@ -146,7 +146,7 @@ export const BatchRecord = z.object({
   task_token: z.string().optional(),
   stop: BatchStop.optional(),
   /**
-   * Set on the record of an answers round (issue 6): the batch whose pending rows it resumes.
+   * Set on the record of an answers round: the batch whose pending rows it resumes.
    * A round is tracked like a batch (its resumed rows, completion shards, task token) but
    * owns no rows: they stay under the batch.
    */
@@ -182,7 +182,7 @@ export const RowRecord = z.object({
   product: ProductRow.optional(),
   rejection: RowRejection.optional(),
   sheet: SheetRef.optional(),
-  /** `sku:<sku>` or `h:<hash>`; indexes the product cache (architecture, property 9). */
+  /** `sku:<sku>` or `h:<hash>`; indexes the product cache (docs/architecture.md, property 9). */
   product_key: z.string().optional(),
   /** Hash of what decides the verdict (operation, country, description, sheet bytes). */
   fingerprint: z.string().optional(),

@@ -1,5 +1,5 @@
 /**
- * A row's outcome as the output columns of `results.csv` (records.ts `RESULT_COLUMNS`, issue 4).
+ * A row's outcome as the output columns of `results.csv` (records.ts `RESULT_COLUMNS`).
  * Pure: a Classification (or a pipeline reason) in, text cells out. Every value is the text
  * written to the CSV; a column left out is written empty.
  *

@@ -1,6 +1,6 @@
 /**
  * The dispatcher: fills the organisation's free slots with rows waiting in the queue
- * (architecture, properties 1 to 3). Runs on a kick (a row finished) and every minute.
+ * (docs/architecture.md, properties 1 to 3). Runs on a kick (a row finished) and every minute.
  *
  *   recover expired leases ─▶ GET /balance ∥ our leases ─▶ free = cap − others − ours
  *   while free > 0 and time left:

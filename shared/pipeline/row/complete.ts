@@ -91,7 +91,7 @@ const kickSafely = async (kick: PipelinePorts['kick'], reason: KickReason): Prom
     await kick.kick(reason);
     return true;
   } catch {
-    // The one-minute schedule is the safety net (property 3): a lost kick only delays.
+    // The one-minute schedule is the safety net (docs/architecture.md, property 3): a lost kick only delays.
     return false;
   }
 };

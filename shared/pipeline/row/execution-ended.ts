@@ -18,7 +18,7 @@ const ENDED_WITHOUT_COMPLETE = new Set(['FAILED', 'TIMED_OUT', 'ABORTED']);
 /**
  * A Row execution that ended without reaching Complete (failed outside a Catch, timed
  * out, aborted): the row becomes `error` unless it already has a result or a later
- * dispatch owns it, and the lease is released (property 1). Null for other statuses.
+ * dispatch owns it, and the lease is released (docs/architecture.md, property 1). Null for other statuses.
  */
 export const rowExecutionEnded = async (
   ports: Pick<PipelinePorts, 'clock' | 'queue' | 'batches' | 'cache' | 'leases' | 'waiters' | 'kick'>,

@@ -33,7 +33,7 @@ export const pollRow = async (
   } else {
     // The classification has left in_progress: its slot is free at the service now, not
     // after Store or Review. Releasing here lets the next row start while this one is
-    // stored (property 1: the lease lasts until the classification leaves in_progress).
+    // stored (docs/architecture.md, property 1: the lease lasts until the classification leaves in_progress).
     // Complete releases again, a no-op, for the paths that do not come through Poll.
     await ports.leases.release(state.holder);
     await ports.kick.kick('slot_freed');

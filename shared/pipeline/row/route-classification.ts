@@ -63,7 +63,7 @@ export const routeClassification = (
     case 'abandoned':
       return finalStep(abandonedResult(c), run);
     case 'reconcile':
-      // The slow path (architecture, property 5): the run is far longer than any normal one,
+      // The slow path (docs/architecture.md, property 5): the run is far longer than any normal one,
       // so this execution ends before it nears the history limit and the row comes back in
       // 15 minutes, when a new dispatch looks at the same classification again (Submit does
       // not create another: the row records which attempt its classification belongs to).

@@ -1,5 +1,5 @@
 /**
- * The answers file survives a real spreadsheet program (issue 6): review.csv as the batch
+ * The answers file survives a real spreadsheet program: review.csv as the batch
  * writes it, answers typed in, then opened and saved again by LibreOffice headless as a
  * Brazilian Excel would save it (`;` separators, Windows-1252), and read back by the code
  * that reads users' files. LibreOffice comes from Debian's packages (`.ci/run` installs it).

@@ -165,7 +165,7 @@ const reviewItem = (
 });
 
 describe('buildReviewCsv', () => {
-  it('has issue 6’s columns, one question group per question of the item with the most', () => {
+  it('has the review file’s columns, one question group per question of the item with the most', () => {
     const items = [
       reviewItem(4, [{ id: 'q1', text: 'Qual o diâmetro?', options: [] }]),
       reviewItem(2, [

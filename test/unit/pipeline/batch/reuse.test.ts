@@ -1,4 +1,4 @@
-/** Reuse of unchanged products' verdicts (architecture, property 9). */
+/** Reuse of unchanged products' verdicts (docs/architecture.md, property 9). */
 import { describe, expect, it } from 'vitest';
 import {
   isPendingPdfCopy,
