@@ -2,18 +2,8 @@
  * How `classify` shows a batch moving: one live line on a terminal, plain lines when the
  * output is a file or a CI log. Pure formatting here; the CLI decides when to print.
  */
+import { OUTPUT_STATUSES } from '../../shared/pipeline/core/index.js';
 import type { BatchProgress, LocalPipeline } from '../runtime/index.js';
-
-const FINISHED = [
-  'resolved',
-  'pending_data',
-  'failed',
-  'abandoned',
-  'rejected',
-  'reused',
-  'not_submitted',
-  'error',
-];
 
 /** Short names so the line fits 100 columns. */
 const LABELS: Record<string, string> = {
@@ -31,7 +21,7 @@ const LABELS: Record<string, string> = {
 };
 
 export const finishedRows = (progress: BatchProgress): number =>
-  FINISHED.reduce((sum, status) => sum + (progress.byStatus[status] ?? 0), 0);
+  OUTPUT_STATUSES.reduce((sum, status) => sum + (progress.byStatus[status] ?? 0), 0);
 
 export const formatDuration = (ms: number): string => {
   const seconds = Math.max(0, Math.round(ms / 1000));

@@ -16,7 +16,7 @@
  *
  * Run twice, it writes the same files and no second revision (results-revisions.ts says how).
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { isFinalStatus } from '../../tcs/schemas.js';
 import {
   buildResultsCsv,
@@ -29,7 +29,7 @@ import { describeCaughtError } from '../core/error-text.js';
 import type { PipelinePorts } from '../core/ports.js';
 import {
   type BatchRecord,
-  CaughtError,
+  finalizeInputWith,
   isOutputStatus,
   type ReviewItem,
   type RowRecord,
@@ -41,13 +41,7 @@ import { PrepareAnswersResult } from './prepare-answers.js';
 import { keepRevision } from './results-revisions.js';
 
 /** The Answers workflow's state: the S3 event's fields (read by `answersSourceFromEvent`) plus these. */
-export const FinalizeAnswersInput = z.object({
-  prepare: PrepareAnswersResult.nullish(),
-  /** Caught from PrepareAnswers. */
-  error: CaughtError.nullish(),
-  /** Caught from WaitForAnswers: the round timed out waiting for its rows. */
-  wait_error: CaughtError.nullish(),
-});
+export const FinalizeAnswersInput = finalizeInputWith(PrepareAnswersResult);
 export type FinalizeAnswersInput = z.infer<typeof FinalizeAnswersInput>;
 
 export type FinalizeAnswersResult = {

@@ -13,13 +13,13 @@
  * Run twice, it writes the same files: the first run's `finished_at` is kept, copied PDFs are
  * not copied again, and the event is not published again once the batch is marked done.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { outboxKey } from '../core/bucket-layout.js';
 import { describeCaughtError } from '../core/error-text.js';
 import type { PipelinePorts } from '../core/ports.js';
 import {
   type BatchRecord,
-  CaughtError,
+  finalizeInputWith,
   isOutputStatus,
   type OutputStatus,
   type RowRecord,
@@ -43,13 +43,7 @@ import {
 import { isPendingPdfCopy } from './reuse.js';
 
 /** The Batch workflow's state: the S3 event's fields (read by `batchSourceFromEvent`) plus these. */
-export const FinalizeInput = z.object({
-  prepare: PrepareResult.nullish(),
-  /** Caught from Prepare. */
-  error: CaughtError.nullish(),
-  /** Caught from WaitForRows: the batch timed out waiting for its rows. */
-  wait_error: CaughtError.nullish(),
-});
+export const FinalizeInput = finalizeInputWith(PrepareResult);
 export type FinalizeInput = z.infer<typeof FinalizeInput>;
 
 export type FinalizeResult = {

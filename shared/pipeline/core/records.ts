@@ -326,6 +326,18 @@ export type RowStep = z.infer<typeof RowStep>;
 export const CaughtError = z.object({ Error: z.string(), Cause: z.string().optional() });
 export type CaughtError = z.infer<typeof CaughtError>;
 
+/**
+ * What a workflow's Finalize task receives besides the S3 event's fields: its Prepare's result,
+ * or what a Catch caught from Prepare (`error`) or from the wait for the rows (`wait_error`: the
+ * rows did not all finish before the workflow's timeout).
+ */
+export const finalizeInputWith = <Prepared extends z.ZodType>(prepared: Prepared) =>
+  z.object({
+    prepare: prepared.nullish(),
+    error: CaughtError.nullish(),
+    wait_error: CaughtError.nullish(),
+  });
+
 export const RowState = RowExecutionInput.extend({
   step: RowStep.optional(),
   error: CaughtError.optional(),
