@@ -3,9 +3,8 @@
  * read, its slot arithmetic and leases, and (in the simulation) whole rows run through the
  * Row workflow's tasks while the dispatcher keeps refilling the slots they free.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../../../local/sandbox/index.js';
-import type { ClassificationService, RowWorkflows } from '../../../../shared/pipeline/core/index.js';
+import { describe, expect, it } from 'vitest';
+import type { RowWorkflows } from '../../../../shared/pipeline/core/index.js';
 import {
   BatchRecord,
   deriveRowKey,
@@ -29,21 +28,14 @@ import {
   submitRow,
 } from '../../../../shared/pipeline/row/index.js';
 import { ProductRow } from '../../../../shared/spreadsheet/schemas.js';
-import { createTcsClient } from '../../../../shared/tcs/client.js';
+import { openRound } from '../../../helpers/memory-ports.js';
 import {
-  countingKick,
-  fixedClock,
-  memoryBatchStore,
-  memoryBatchWaiters,
-  memoryObjectStore,
-  memoryProductCache,
-  memoryReviewStore,
-  memoryRowQueue,
-  memoryRowWorkflows,
-  memorySlotLeases,
-  openRound,
-} from '../../../helpers/memory-ports.js';
-import { fakeTimer } from '../../../helpers/tcs-fixtures.js';
+  makeWorld,
+  sandbox,
+  serviceFor,
+  startSandboxPerFile,
+  type World,
+} from '../../../helpers/sandbox-world.js';
 
 const BATCH = 'nightly-D1spatch3r';
 const TOKEN = 'batch-task-token';
@@ -56,54 +48,7 @@ const DISPATCH: DispatchConfig = {
 };
 const STEPS: RowStepConfig = { leaseTtlMs: LEASE_TTL_MS, timeScale: 1 };
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({
-    port: 0,
-    timeScale: 1,
-    seed: 'dispatch-rows',
-    log: 'silent',
-    creationDelayMs: 0,
-  });
-});
-afterAll(() => sandbox.close());
-beforeEach(() => sandbox.reset());
-
-const serviceFor = (apiKey = sandbox.keys.classify): ClassificationService =>
-  createTcsClient({
-    baseUrl: sandbox.baseUrl,
-    apiKey,
-    timer: fakeTimer(Date.now()).timer,
-    retry: { retryRateLimited: false, maxAttempts: 3 },
-  });
-
-const makeWorld = (service: ClassificationService = serviceFor()) => {
-  const clock = fixedClock();
-  const memoryWaiters = memoryBatchWaiters();
-  const wakes: string[] = [];
-  const ports = {
-    clock,
-    service,
-    objects: memoryObjectStore(),
-    batches: memoryBatchStore(),
-    reviews: memoryReviewStore(),
-    cache: memoryProductCache(),
-    leases: memorySlotLeases(),
-    queue: memoryRowQueue(clock),
-    workflows: memoryRowWorkflows(),
-    kick: countingKick(),
-    waiters: {
-      woken: memoryWaiters.woken,
-      wake: async (token: string, output: { batch_id: string }) => {
-        wakes.push(output.batch_id);
-        await memoryWaiters.wake(token, output);
-      },
-    },
-  };
-  return { ...ports, ports, wakes };
-};
-type World = ReturnType<typeof makeWorld>;
+startSandboxPerFile('dispatch-rows');
 
 /** A running batch of `count` rows, every one queued with a message, as Prepare leaves it. */
 const seedBatch = async (w: World, count: number, batchId = BATCH) => {
