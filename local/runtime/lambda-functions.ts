@@ -3,6 +3,8 @@
  * local/aws's Invoke: what each function's process gets as its environment, which processes
  * run at a lower priority, and asynchronous invocations with Lambda's retries.
  */
+
+import { ENV } from '../../functions/catalogue.js';
 import type { HandlerName } from '../../infra/contract.js';
 import type { LocalAws } from '../aws/index.js';
 import { type CrashFault, LambdaPool } from './lambda-pool.js';
@@ -24,8 +26,6 @@ const SLOT_REFILL_PATH: ReadonlySet<string> = new Set<HandlerName>([
   'dispatch-rows',
   'row-submit',
 ]);
-
-const SERVICE_URL_VARIABLE = 'TCS_BASE_URL';
 
 export type FunctionsInput = {
   functions: readonly FunctionSpec[];
@@ -57,12 +57,10 @@ const environmentOf = (fn: FunctionSpec, input: FunctionsInput): Record<string, 
   AWS_ENDPOINT_URL_S3: input.endpoints.s3,
   ...input.localAws.endpointEnvironment(),
   S3_FORCE_PATH_STYLE: 'true',
-  TIME_SCALE: String(input.timeScale),
+  [ENV.timeScale]: String(input.timeScale),
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   // The template's placeholder (or the deployed URL) stands for the service this run talks to.
-  ...(fn.environment[SERVICE_URL_VARIABLE] !== undefined
-    ? { [SERVICE_URL_VARIABLE]: input.serviceBaseUrl }
-    : {}),
+  ...(fn.environment[ENV.tcsBaseUrl] !== undefined ? { [ENV.tcsBaseUrl]: input.serviceBaseUrl } : {}),
 });
 
 export type InvokeAsync = (name: string, event: unknown) => Promise<void>;

@@ -4,6 +4,7 @@
  * environment (so a renamed table or bucket is followed, never hard-coded).
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { ENV } from '../../functions/catalogue.js';
 import { createDynamoBatchStore } from '../../shared/aws/dynamo-batch-store.js';
 import { createDynamoReviewStore } from '../../shared/aws/dynamo-review-store.js';
 import { createDynamoSlotLeases } from '../../shared/aws/dynamo-slot-leases.js';
@@ -30,15 +31,18 @@ export const openOperatorView = (
   functions: readonly FunctionSpec[],
   client: DynamoDBClient,
 ): OperatorView => {
-  const bucket = environmentValue(functions, 'BUCKET_NAME');
-  const batches = createDynamoBatchStore({ client, tableName: environmentValue(functions, 'BATCH_TABLE') });
-  const reviews = createDynamoReviewStore({ client, tableName: environmentValue(functions, 'REVIEW_TABLE') });
+  const bucket = environmentValue(functions, ENV.bucketName);
+  const batches = createDynamoBatchStore({ client, tableName: environmentValue(functions, ENV.batchTable) });
+  const reviews = createDynamoReviewStore({
+    client,
+    tableName: environmentValue(functions, ENV.reviewTable),
+  });
   const pendingReviews = async (): Promise<ReviewItem[]> =>
     (await reviews.listPending()).sort((a, b) => a.batch_id.localeCompare(b.batch_id) || a.row - b.row);
   const leases = createDynamoSlotLeases({
     client,
-    tableName: environmentValue(functions, 'LEASE_TABLE'),
-    scope: functions.map((fn) => fn.environment.LEASE_SCOPE).find(Boolean) ?? 'org',
+    tableName: environmentValue(functions, ENV.leaseTable),
+    scope: functions.map((fn) => fn.environment[ENV.leaseScope]).find(Boolean) ?? 'org',
   });
   return { bucket, batches, reviews, pendingReviews, leases };
 };

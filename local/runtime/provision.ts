@@ -4,12 +4,12 @@
  * the functions read it from.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { ENV } from '../../functions/catalogue.js';
 import type { LocalAws } from '../aws/index.js';
 import { type LocalResources, queuesInCreationOrder } from './resources.js';
 import { ensureTables } from './stand-ins.js';
 
 /** The variable naming the API key's secret (shared/pipeline/README.md, "Environment of the handlers"). */
-const API_KEY_SECRET_VARIABLE = 'TCS_API_KEY_SECRET_ARN';
 
 export const createTemplateResources = async (deps: {
   dynamo: DynamoDBClient;
@@ -23,7 +23,7 @@ export const createTemplateResources = async (deps: {
     localAws.createQueue(queue.name, queue.attributes);
   // The key goes where the template says the functions read it, never into an environment.
   const secretArns = new Set(
-    resources.functions.flatMap((fn) => fn.environment[API_KEY_SECRET_VARIABLE] ?? []),
+    resources.functions.flatMap((fn) => fn.environment[ENV.tcsApiKeySecretArn] ?? []),
   );
   for (const arn of secretArns) localAws.putSecret(arn, deps.apiKey);
 };
