@@ -100,7 +100,7 @@ export const timeScale = (): number => {
   return Number.isFinite(scale) && scale > 0 ? scale : 1;
 };
 
-/** Long enough to cover the slow poll interval (30 s) many times over; each poll renews it. */
+/** Long enough to cover the slow poll interval (30 s) many times over; Poll renews it once a third has gone. */
 export const LEASE_TTL_MS = 10 * 60 * 1000;
 
 export const capOverride = (): number | null => {

@@ -6,7 +6,7 @@
  * that created it has returned, so Lambda concurrency cannot bound it. Instead a row holds
  * a lease from before its POST until the classification leaves `in_progress`:
  *
- *   acquire ─▶ POST /classifications ─▶ poll … poll (each renews) ─▶ final/pending_data ─▶ release
+ *   acquire ─▶ POST /classifications ─▶ poll … poll (renewed) ─────▶ final/pending_data ─▶ release
  *      │                                                                                     │
  *      └────────────────────── holder = the row attempt, not the execution ──────────────────┘
  *

@@ -8,7 +8,7 @@ import type { PipelinePorts } from '../core/ports.js';
 import type { RowRecord, RowResult, RowState, RowStep } from '../core/records.js';
 
 export type RowStepConfig = {
-  /** Expiry of a slot lease; every poll pushes it forward by this much. */
+  /** Expiry of a slot lease; Poll pushes it forward by this much once a third of it has gone. */
   leaseTtlMs: number;
   /** The local runtime's time scale (1 on AWS): elapsed-time thresholds scale by it. */
   timeScale: number;
