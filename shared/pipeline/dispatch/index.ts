@@ -1,4 +1,5 @@
 export * from './dispatch-rows.js';
+export * from './dispatch-run.js';
 export * from './execution-names.js';
 export * from './free-slots.js';
 export * from './slot-leases.js';

@@ -10,7 +10,7 @@ import { answersNotSentResult, stoppedResult } from '../core/row-results.js';
 import { stopFromProblem } from '../core/service-stop.js';
 import { finishRow } from '../row/complete.js';
 import { completionIdOf } from '../row/row-state.js';
-import type { DispatchConfig, DispatchReport } from './dispatch-rows.js';
+import type { DispatchConfig, DispatchReport } from './dispatch-run.js';
 import { isStaleOrDuplicate } from './stale-messages.js';
 
 /**

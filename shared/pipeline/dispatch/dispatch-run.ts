@@ -1,0 +1,71 @@
+/**
+ * One run of the dispatcher: what it is told (its configuration, and how the event that started
+ * it shapes the run) and what it reports.
+ */
+import { KickEvent } from '../core/records.js';
+import type { BalanceMemo } from './free-slots.js';
+
+export type DispatchConfig = {
+  /** A lower cap than the organisation's `concurrency_limit` (CAP_OVERRIDE); null for none. */
+  capOverride: number | null;
+  leaseTtlMs: number;
+  /** The local runtime's time scale (1 on AWS): scales how long a message waits when no slot is free. */
+  timeScale: number;
+  /** Stop receiving after this long, leaving time to finish the messages in hand. */
+  maxRuntimeMs: number;
+  /**
+   * Remembers what GET /balance said about everyone else, across runs of a warm dispatcher:
+   * a finishing row kicks it every few seconds, and others' usage does not change that fast.
+   * Absent: read the balance on every run.
+   */
+  balanceMemo?: BalanceMemo;
+  /** Look for leases whose holder died (the schedule's run); kicks skip it, acquire recovers anyway. */
+  recoverExpired?: boolean;
+  /** Kicked by a row that released its lease: fill that slot first, counting meanwhile. */
+  freedSlot?: boolean;
+};
+
+/**
+ * How a run goes, from what started it. A kick fills fast: a freed slot's message first, and no
+ * look for leases whose holder died (the schedule's run, every minute, does that; a full scope
+ * makes acquire recover them anyway). Anything else is a full run.
+ */
+export const runOptionsFor = (event: unknown): Pick<DispatchConfig, 'recoverExpired' | 'freedSlot'> => {
+  const kick = KickEvent.safeParse(event);
+  return {
+    recoverExpired: !kick.success,
+    freedSlot: kick.success && kick.data.reason === 'slot_freed',
+  };
+};
+
+export type DispatchReport = {
+  /**
+   * `dispatched`: slots were filled (maybe none, when the queue was empty);
+   * `no_free_slots`: the cap is in use; `balance_unavailable`: GET /balance failed, the
+   * schedule tries again; `stopped`: the key was refused (401/403), queued rows ended
+   * `not_submitted`.
+   */
+  outcome: 'dispatched' | 'no_free_slots' | 'balance_unavailable' | 'stopped';
+  /** Leases recovered from holders that died. */
+  recovered: number;
+  cap: number | null;
+  /** The organisation's classifications in progress that are not ours. */
+  others: number | null;
+  /** Leases we held when the run began. */
+  held: number;
+  /** Slots free when the run began. */
+  free: number;
+  received: number;
+  started: number;
+  /** Executions found already started (a redelivered message whose start had happened). */
+  alreadyStarted: number;
+  /** Stale or duplicate messages deleted. */
+  dropped: number;
+  /** Rows ended `not_submitted` because their batch stopped. */
+  notSubmitted: number;
+  /** Messages put back because no lease was free. */
+  deferred: number;
+  startFailures: number;
+  /** Why the run ended early, scrubbed. */
+  detail?: string;
+};
