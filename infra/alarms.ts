@@ -44,6 +44,157 @@ export type PipelineAlarmsProps = {
   alarmEmail?: string;
 };
 
+/** The statistic of the workflow and Lambda metrics: sums over five minutes. */
+const FIVE_MINUTE_SUM = { period: Duration.minutes(5), statistic: 'Sum' };
+
+/** An alarm that fires on the first datapoint of 1 or more: anything counted is worth a look. */
+const atLeastOnceAlarm = (scope: Construct, alarmId: string, metric: IMetric, description: string) =>
+  new Alarm(scope, alarmId, {
+    metric,
+    threshold: 1,
+    evaluationPeriods: 1,
+    comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    treatMissingData: TreatMissingData.NOT_BREACHING,
+    alarmDescription: description,
+  });
+
+const deadLetterQueueAlarms = (scope: Construct, queues: Record<string, IQueue>): Alarm[] =>
+  Object.entries(queues).map(([name, queue]) =>
+    atLeastOnceAlarm(
+      scope,
+      `${name}Depth`,
+      queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
+      `${name} holds messages: something was given up on. Inspect them, fix the cause, redrive.`,
+    ),
+  );
+
+const rowsEndedInErrorAlarm = (scope: Construct, rowOutcomeLogGroups: ILogGroup[]): Alarm => {
+  const rowsInError = new Metric({
+    namespace: PIPELINE_METRICS.namespace,
+    metricName: PIPELINE_METRICS.rowsEndedInError,
+    statistic: 'Sum',
+    period: Duration.minutes(5),
+  });
+  rowOutcomeLogGroups.forEach((logGroup, index) => {
+    new MetricFilter(scope, `RowsEndedInErrorFilter${index}`, {
+      logGroup,
+      filterPattern: FilterPattern.stringValue(`$.${ALARM_LOG_FIELDS.rowStatus}`, '=', 'error'),
+      metricNamespace: rowsInError.namespace,
+      metricName: rowsInError.metricName,
+      metricValue: '1',
+    });
+  });
+  return atLeastOnceAlarm(
+    scope,
+    'RowsEndedInError',
+    rowsInError,
+    'A row ended with status error: the pipeline could not finish it (detail in results.csv).',
+  );
+};
+
+const leasesHeldPastExpiryAlarm = (scope: Construct, dispatcherLogGroup: ILogGroup): Alarm => {
+  const leasesRecovered = new Metric({
+    namespace: PIPELINE_METRICS.namespace,
+    metricName: PIPELINE_METRICS.leasesRecovered,
+    statistic: 'Sum',
+    period: Duration.minutes(5),
+  });
+  new MetricFilter(scope, 'LeasesRecoveredFilter', {
+    logGroup: dispatcherLogGroup,
+    filterPattern: FilterPattern.numberValue(`$.${ALARM_LOG_FIELDS.leasesRecovered}`, '>', 0),
+    metricNamespace: leasesRecovered.namespace,
+    metricName: leasesRecovered.metricName,
+    metricValue: `$.${ALARM_LOG_FIELDS.leasesRecovered}`,
+  });
+  return atLeastOnceAlarm(
+    scope,
+    'LeasesHeldPastExpiry',
+    leasesRecovered,
+    'A slot lease outlived its expiry and was recovered: a row stopped renewing without releasing.',
+  );
+};
+
+/** Executions of `workflow` that failed, timed out or were aborted. */
+const endedUnfinished = (workflow: StateMachine) =>
+  new MathExpression({
+    // FILL: a metric with no data in the period would otherwise blank the whole sum.
+    expression: 'FILL(failed, 0) + FILL(timedOut, 0) + FILL(aborted, 0)',
+    usingMetrics: {
+      failed: workflow.metricFailed(FIVE_MINUTE_SUM),
+      timedOut: workflow.metricTimedOut(FIVE_MINUTE_SUM),
+      aborted: workflow.metricAborted(FIVE_MINUTE_SUM),
+    },
+    period: Duration.minutes(5),
+  });
+
+const workflowAlarms = (
+  scope: Construct,
+  workflows: Pick<PipelineAlarmsProps, 'batchWorkflow' | 'answersWorkflow' | 'rowWorkflow'>,
+): Alarm[] => [
+  atLeastOnceAlarm(
+    scope,
+    'BatchWorkflowFailed',
+    endedUnfinished(workflows.batchWorkflow),
+    'A Batch workflow execution ended without finishing its batch (Finalize failed, timed out or aborted).',
+  ),
+  atLeastOnceAlarm(
+    scope,
+    'AnswersWorkflowFailed',
+    endedUnfinished(workflows.answersWorkflow),
+    'An Answers workflow execution ended without finishing its round (FinalizeAnswers failed, timed out ' +
+      "or aborted): the batch's results.csv may not show the answered rows yet.",
+  ),
+  atLeastOnceAlarm(
+    scope,
+    'RowWorkflowFailed',
+    workflows.rowWorkflow.metricFailed(FIVE_MINUTE_SUM),
+    'A Row workflow execution failed: Complete itself failed; row-execution-ended finished the row.',
+  ),
+];
+
+// One alarm per group of functions rather than one per function: a handler error the
+// workflows retry is normal now and then, a burst of them is not. CloudWatch allows ten
+// metrics per alarm, hence groups (the batch and row path; the answers path).
+const lambdaErrorAlarms = (scope: Construct, functionGroups: Record<string, IFunction[]>): Alarm[] =>
+  Object.entries(functionGroups).map(([alarmId, functions]) => {
+    if (functions.length === 0 || functions.length > 10) {
+      throw new Error(`${alarmId}: an error alarm sums 1 to 10 functions, got ${functions.length}`);
+    }
+    const errors = Object.fromEntries(
+      functions.map((fn, index) => [`e${index}`, fn.metricErrors(FIVE_MINUTE_SUM)]),
+    );
+    return new Alarm(scope, alarmId, {
+      metric: new MathExpression({
+        expression: Object.keys(errors)
+          .map((key) => `FILL(${key}, 0)`)
+          .join(' + '),
+        usingMetrics: errors,
+        period: Duration.minutes(5),
+      }),
+      threshold: 5,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+      alarmDescription: `Five or more Lambda errors in five minutes across ${functions.length} functions (${alarmId}).`,
+    });
+  });
+
+/** A topic that emails `alarmEmail`, made the action of every alarm in `alarms`. */
+const emailAlarms = (scope: Construct, alarmEmail: string, alarms: Alarm[]): Topic => {
+  // CloudWatch can publish to an encrypted topic only with a customer managed key whose
+  // policy lets it use the key (the AWS managed alias/aws/sns key does not).
+  const key = new Key(scope, 'AlarmTopicKey', {
+    enableKeyRotation: true,
+    description: 'Encrypts the alarm topic; CloudWatch alarms may use it',
+  });
+  key.grant(new ServicePrincipal('cloudwatch.amazonaws.com'), 'kms:Decrypt', 'kms:GenerateDataKey*');
+  const topic = new Topic(scope, 'AlarmTopic', { masterKey: key, enforceSSL: true });
+  topic.addSubscription(new EmailSubscription(alarmEmail));
+  const action = new SnsAction(topic);
+  for (const alarm of alarms) alarm.addAlarmAction(action);
+  return topic;
+};
+
 export class PipelineAlarms extends Construct {
   readonly alarms: Alarm[] = [];
   /** Present when an alarm email was configured. */
@@ -51,136 +202,14 @@ export class PipelineAlarms extends Construct {
 
   constructor(scope: Construct, id: string, props: PipelineAlarmsProps) {
     super(scope, id);
-
-    const atLeastOnce = (alarmId: string, metric: IMetric, description: string) => {
-      const alarm = new Alarm(this, alarmId, {
-        metric,
-        threshold: 1,
-        evaluationPeriods: 1,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-        alarmDescription: description,
-      });
-      this.alarms.push(alarm);
-      return alarm;
-    };
-
-    for (const [name, queue] of Object.entries(props.deadLetterQueues)) {
-      atLeastOnce(
-        `${name}Depth`,
-        queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
-        `${name} holds messages: something was given up on. Inspect them, fix the cause, redrive.`,
-      );
-    }
-
-    const rowsInError = new Metric({
-      namespace: PIPELINE_METRICS.namespace,
-      metricName: PIPELINE_METRICS.rowsEndedInError,
-      statistic: 'Sum',
-      period: Duration.minutes(5),
-    });
-    props.rowOutcomeLogGroups.forEach((logGroup, index) => {
-      new MetricFilter(this, `RowsEndedInErrorFilter${index}`, {
-        logGroup,
-        filterPattern: FilterPattern.stringValue(`$.${ALARM_LOG_FIELDS.rowStatus}`, '=', 'error'),
-        metricNamespace: rowsInError.namespace,
-        metricName: rowsInError.metricName,
-        metricValue: '1',
-      });
-    });
-    atLeastOnce(
-      'RowsEndedInError',
-      rowsInError,
-      'A row ended with status error: the pipeline could not finish it (detail in results.csv).',
+    // The order of creation is the order of the template's resources: keep it.
+    this.alarms.push(
+      ...deadLetterQueueAlarms(this, props.deadLetterQueues),
+      rowsEndedInErrorAlarm(this, props.rowOutcomeLogGroups),
+      leasesHeldPastExpiryAlarm(this, props.dispatcherLogGroup),
+      ...workflowAlarms(this, props),
+      ...lambdaErrorAlarms(this, props.functionGroups),
     );
-
-    const leasesRecovered = new Metric({
-      namespace: PIPELINE_METRICS.namespace,
-      metricName: PIPELINE_METRICS.leasesRecovered,
-      statistic: 'Sum',
-      period: Duration.minutes(5),
-    });
-    new MetricFilter(this, 'LeasesRecoveredFilter', {
-      logGroup: props.dispatcherLogGroup,
-      filterPattern: FilterPattern.numberValue(`$.${ALARM_LOG_FIELDS.leasesRecovered}`, '>', 0),
-      metricNamespace: leasesRecovered.namespace,
-      metricName: leasesRecovered.metricName,
-      metricValue: `$.${ALARM_LOG_FIELDS.leasesRecovered}`,
-    });
-    atLeastOnce(
-      'LeasesHeldPastExpiry',
-      leasesRecovered,
-      'A slot lease outlived its expiry and was recovered: a row stopped renewing without releasing.',
-    );
-
-    const fiveMinutes = { period: Duration.minutes(5), statistic: 'Sum' };
-    const endedUnfinished = (workflow: StateMachine) =>
-      new MathExpression({
-        // FILL: a metric with no data in the period would otherwise blank the whole sum.
-        expression: 'FILL(failed, 0) + FILL(timedOut, 0) + FILL(aborted, 0)',
-        usingMetrics: {
-          failed: workflow.metricFailed(fiveMinutes),
-          timedOut: workflow.metricTimedOut(fiveMinutes),
-          aborted: workflow.metricAborted(fiveMinutes),
-        },
-        period: Duration.minutes(5),
-      });
-    atLeastOnce(
-      'BatchWorkflowFailed',
-      endedUnfinished(props.batchWorkflow),
-      'A Batch workflow execution ended without finishing its batch (Finalize failed, timed out or aborted).',
-    );
-    atLeastOnce(
-      'AnswersWorkflowFailed',
-      endedUnfinished(props.answersWorkflow),
-      'An Answers workflow execution ended without finishing its round (FinalizeAnswers failed, timed out ' +
-        "or aborted): the batch's results.csv may not show the answered rows yet.",
-    );
-    atLeastOnce(
-      'RowWorkflowFailed',
-      props.rowWorkflow.metricFailed(fiveMinutes),
-      'A Row workflow execution failed: Complete itself failed; row-execution-ended finished the row.',
-    );
-
-    // One alarm per group of functions rather than one per function: a handler error the
-    // workflows retry is normal now and then, a burst of them is not. CloudWatch allows ten
-    // metrics per alarm, hence groups (the batch and row path; the answers path).
-    for (const [alarmId, functions] of Object.entries(props.functionGroups)) {
-      if (functions.length === 0 || functions.length > 10) {
-        throw new Error(`${alarmId}: an error alarm sums 1 to 10 functions, got ${functions.length}`);
-      }
-      const errors = Object.fromEntries(
-        functions.map((fn, index) => [`e${index}`, fn.metricErrors(fiveMinutes)]),
-      );
-      const lambdaErrors = new Alarm(this, alarmId, {
-        metric: new MathExpression({
-          expression: Object.keys(errors)
-            .map((key) => `FILL(${key}, 0)`)
-            .join(' + '),
-          usingMetrics: errors,
-          period: Duration.minutes(5),
-        }),
-        threshold: 5,
-        evaluationPeriods: 1,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-        alarmDescription: `Five or more Lambda errors in five minutes across ${functions.length} functions (${alarmId}).`,
-      });
-      this.alarms.push(lambdaErrors);
-    }
-
-    if (props.alarmEmail !== undefined) {
-      // CloudWatch can publish to an encrypted topic only with a customer managed key whose
-      // policy lets it use the key (the AWS managed alias/aws/sns key does not).
-      const key = new Key(this, 'AlarmTopicKey', {
-        enableKeyRotation: true,
-        description: 'Encrypts the alarm topic; CloudWatch alarms may use it',
-      });
-      key.grant(new ServicePrincipal('cloudwatch.amazonaws.com'), 'kms:Decrypt', 'kms:GenerateDataKey*');
-      this.topic = new Topic(this, 'AlarmTopic', { masterKey: key, enforceSSL: true });
-      this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
-      const action = new SnsAction(this.topic);
-      for (const alarm of this.alarms) alarm.addAlarmAction(action);
-    }
+    if (props.alarmEmail !== undefined) this.topic = emailAlarms(this, props.alarmEmail, this.alarms);
   }
 }

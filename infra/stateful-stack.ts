@@ -58,6 +58,146 @@ export const ROWS_MAX_RECEIVE_COUNT = 10;
 /** The review table's index of a batch's items in row order (review.csv). */
 export const REVIEW_BY_BATCH_INDEX = 'by-batch';
 
+// SSE-S3 rather than KMS: every reader and writer (operators' uploads, the ERP export,
+// six functions) would need kms:Decrypt/GenerateDataKey grants and each request a KMS call,
+// for no gain in who can read the objects, which IAM and the bucket policy already decide.
+// Access-log delivery also only accepts SSE-S3 targets.
+const createAccessLogsBucket = (scope: Construct, config: PipelineConfig) =>
+  new Bucket(scope, 'AccessLogsBucket', {
+    encryption: BucketEncryption.S3_MANAGED,
+    blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+    enforceSSL: true,
+    // ACLs off (the S3 default, said out loud): log delivery is allowed by bucket policy.
+    objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+    lifecycleRules: [{ id: 'expire-access-logs', expiration: Duration.days(config.retentionDays) }],
+    removalPolicy: RemovalPolicy.RETAIN,
+  });
+
+const bucketLifecycleRules = (config: PipelineConfig): LifecycleRule[] => {
+  const lifecycleRules: LifecycleRule[] = [
+    // Re-dropping a file makes a new version (a new batch); old versions only serve audits.
+    {
+      id: 'expire-noncurrent-versions',
+      noncurrentVersionExpiration: Duration.days(config.retentionDays),
+      abortIncompleteMultipartUploadAfter: Duration.days(7),
+    },
+  ];
+  // Upload records of row attempts: needed while an attempt can still be retried (hours).
+  lifecycleRules.push({ id: 'expire-work', prefix: BUCKET_PREFIXES.work, expiration: Duration.days(7) });
+  if (config.outboxRetentionDays !== undefined) {
+    lifecycleRules.push({
+      id: 'expire-outbox',
+      prefix: BUCKET_PREFIXES.outbox,
+      expiration: Duration.days(config.outboxRetentionDays),
+    });
+  }
+  return lifecycleRules;
+};
+
+const createBucket = (scope: Construct, config: PipelineConfig, accessLogsBucket: Bucket): Bucket => {
+  const bucket = new Bucket(scope, 'Bucket', {
+    versioned: true,
+    encryption: BucketEncryption.S3_MANAGED,
+    blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+    enforceSSL: true,
+    serverAccessLogsBucket: accessLogsBucket,
+    serverAccessLogsPrefix: 'bucket/',
+    lifecycleRules: bucketLifecycleRules(config),
+    removalPolicy: RemovalPolicy.RETAIN,
+  });
+  // EventBridge, not S3 notifications: a rule can match key wildcards and start the workflow
+  // directly, and other consumers can listen without editing the bucket. Set on the
+  // CloudFormation resource itself: the L2's `eventBridgeEnabled` deploys it through a
+  // custom-resource Lambda, one more function and role for a plain property.
+  (bucket.node.defaultChild as CfnBucket).notificationConfiguration = {
+    eventBridgeConfiguration: { eventBridgeEnabled: true },
+  };
+  return bucket;
+};
+
+const createTables = (scope: Construct) => {
+  const table = (id: string, props: Omit<TableProps, 'billingMode'>) =>
+    new Table(scope, id, {
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      removalPolicy: RemovalPolicy.RETAIN,
+      ...props,
+    });
+  const batchTable = table('BatchTable', {
+    partitionKey: { name: 'pk', type: AttributeType.STRING },
+    sortKey: { name: 'sk', type: AttributeType.STRING },
+  });
+  const reviewTable = table('ReviewTable', {
+    partitionKey: { name: 'classification_id', type: AttributeType.STRING },
+  });
+  reviewTable.addGlobalSecondaryIndex({
+    indexName: REVIEW_BY_BATCH_INDEX,
+    partitionKey: { name: 'batch_id', type: AttributeType.STRING },
+    sortKey: { name: 'row', type: AttributeType.NUMBER },
+  });
+  const cacheTable = table('ProductCacheTable', {
+    partitionKey: { name: 'product_key', type: AttributeType.STRING },
+  });
+  // One item per cap scope: losing it only loses leases in flight, which expire anyway,
+  // but it is kept like the others so a stack deletion never frees slots mid-batch.
+  const leaseTable = table('LeaseTable', {
+    partitionKey: { name: 'pk', type: AttributeType.STRING },
+  });
+  return { batchTable, reviewTable, cacheTable, leaseTable };
+};
+
+const createRowsQueues = (scope: Construct) => {
+  const rowsDeadLetterQueue = new Queue(scope, 'RowsDeadLetterQueue', {
+    encryption: QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+    retentionPeriod: Duration.days(14),
+  });
+  const rowsQueue = new Queue(scope, 'RowsQueue', {
+    encryption: QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+    visibilityTimeout: ROWS_QUEUE_VISIBILITY,
+    // A large batch drains at the cap's pace (10 rows a minute or so): rows may wait hours.
+    retentionPeriod: Duration.days(14),
+    deadLetterQueue: { queue: rowsDeadLetterQueue, maxReceiveCount: ROWS_MAX_RECEIVE_COUNT },
+  });
+  return { rowsDeadLetterQueue, rowsQueue };
+};
+
+const createApiKeySecret = (scope: Construct): Secret => {
+  // A placeholder, never the key: the key goes in with `aws secretsmanager put-secret-value`
+  // (infra/README.md). CloudFormation rewrites the value only when this text changes, so a
+  // redeploy keeps the key that was put.
+  const apiKeySecret = new Secret(scope, 'TcsApiKeySecret', {
+    description: 'Tariff Classification Service API key (scope classify). Put the key with put-secret-value.',
+    secretStringValue: SecretValue.unsafePlainText('PLACEHOLDER: put the TCS API key here'),
+  });
+  acknowledge(
+    apiKeySecret,
+    'TCS API keys are issued and revoked in the service web app; there is no API to rotate them, so a ' +
+      'rotation Lambda has nothing to call. Rotate by issuing a key and putting it (infra/README.md).',
+    'AwsSolutions-SMG4',
+  );
+  return apiKeySecret;
+};
+
+/** Exports each value under `<stack name>:<name>`; see {@link StatefulExports}. */
+const exportForPipeline = (stack: StatefulStack): StatefulExports => {
+  const exportAs = (name: string, value: string) =>
+    stack.exportValue(value, { name: `${stack.stackName}:${name}` });
+  return {
+    bucketName: exportAs('BucketName', stack.bucket.bucketName),
+    bucketArn: exportAs('BucketArn', stack.bucket.bucketArn),
+    batchTableName: exportAs('BatchTableName', stack.batchTable.tableName),
+    reviewTableName: exportAs('ReviewTableName', stack.reviewTable.tableName),
+    cacheTableName: exportAs('ProductCacheTableName', stack.cacheTable.tableName),
+    leaseTableName: exportAs('LeaseTableName', stack.leaseTable.tableName),
+    rowsQueueArn: exportAs('RowsQueueArn', stack.rowsQueue.queueArn),
+    rowsQueueUrl: exportAs('RowsQueueUrl', stack.rowsQueue.queueUrl),
+    rowsDeadLetterQueueArn: exportAs('RowsDeadLetterQueueArn', stack.rowsDeadLetterQueue.queueArn),
+    apiKeySecretArn: exportAs('TcsApiKeySecretArn', stack.apiKeySecret.secretArn),
+  };
+};
+
 export class StatefulStack extends Stack {
   /** Input (`inbox/`) and output (`outbox/`), versioned: the batch id includes the version id. */
   readonly bucket: Bucket;
@@ -77,126 +217,17 @@ export class StatefulStack extends Stack {
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
     super(scope, id, props);
     const { config } = props;
-
-    // SSE-S3 rather than KMS: every reader and writer (operators' uploads, the ERP export,
-    // six functions) would need kms:Decrypt/GenerateDataKey grants and each request a KMS call,
-    // for no gain in who can read the objects, which IAM and the bucket policy already decide.
-    // Access-log delivery also only accepts SSE-S3 targets.
-    this.accessLogsBucket = new Bucket(this, 'AccessLogsBucket', {
-      encryption: BucketEncryption.S3_MANAGED,
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      enforceSSL: true,
-      // ACLs off (the S3 default, said out loud): log delivery is allowed by bucket policy.
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      lifecycleRules: [{ id: 'expire-access-logs', expiration: Duration.days(config.retentionDays) }],
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
-
-    const lifecycleRules: LifecycleRule[] = [
-      // Re-dropping a file makes a new version (a new batch); old versions only serve audits.
-      {
-        id: 'expire-noncurrent-versions',
-        noncurrentVersionExpiration: Duration.days(config.retentionDays),
-        abortIncompleteMultipartUploadAfter: Duration.days(7),
-      },
-    ];
-    // Upload records of row attempts: needed while an attempt can still be retried (hours).
-    lifecycleRules.push({ id: 'expire-work', prefix: BUCKET_PREFIXES.work, expiration: Duration.days(7) });
-    if (config.outboxRetentionDays !== undefined) {
-      lifecycleRules.push({
-        id: 'expire-outbox',
-        prefix: BUCKET_PREFIXES.outbox,
-        expiration: Duration.days(config.outboxRetentionDays),
-      });
-    }
-    this.bucket = new Bucket(this, 'Bucket', {
-      versioned: true,
-      encryption: BucketEncryption.S3_MANAGED,
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      enforceSSL: true,
-      serverAccessLogsBucket: this.accessLogsBucket,
-      serverAccessLogsPrefix: 'bucket/',
-      lifecycleRules,
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
-    // EventBridge, not S3 notifications: a rule can match key wildcards and start the workflow
-    // directly, and other consumers can listen without editing the bucket. Set on the
-    // CloudFormation resource itself: the L2's `eventBridgeEnabled` deploys it through a
-    // custom-resource Lambda, one more function and role for a plain property.
-    (this.bucket.node.defaultChild as CfnBucket).notificationConfiguration = {
-      eventBridgeConfiguration: { eventBridgeEnabled: true },
-    };
-
-    const table = (id: string, props: Omit<TableProps, 'billingMode'>) =>
-      new Table(this, id, {
-        billingMode: BillingMode.PAY_PER_REQUEST,
-        pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-        removalPolicy: RemovalPolicy.RETAIN,
-        ...props,
-      });
-    this.batchTable = table('BatchTable', {
-      partitionKey: { name: 'pk', type: AttributeType.STRING },
-      sortKey: { name: 'sk', type: AttributeType.STRING },
-    });
-    this.reviewTable = table('ReviewTable', {
-      partitionKey: { name: 'classification_id', type: AttributeType.STRING },
-    });
-    this.reviewTable.addGlobalSecondaryIndex({
-      indexName: REVIEW_BY_BATCH_INDEX,
-      partitionKey: { name: 'batch_id', type: AttributeType.STRING },
-      sortKey: { name: 'row', type: AttributeType.NUMBER },
-    });
-    this.cacheTable = table('ProductCacheTable', {
-      partitionKey: { name: 'product_key', type: AttributeType.STRING },
-    });
-    // One item per cap scope: losing it only loses leases in flight, which expire anyway,
-    // but it is kept like the others so a stack deletion never frees slots mid-batch.
-    this.leaseTable = table('LeaseTable', {
-      partitionKey: { name: 'pk', type: AttributeType.STRING },
-    });
-
-    this.rowsDeadLetterQueue = new Queue(this, 'RowsDeadLetterQueue', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-    });
-    this.rowsQueue = new Queue(this, 'RowsQueue', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      visibilityTimeout: ROWS_QUEUE_VISIBILITY,
-      // A large batch drains at the cap's pace (10 rows a minute or so): rows may wait hours.
-      retentionPeriod: Duration.days(14),
-      deadLetterQueue: { queue: this.rowsDeadLetterQueue, maxReceiveCount: ROWS_MAX_RECEIVE_COUNT },
-    });
-
-    // A placeholder, never the key: the key goes in with `aws secretsmanager put-secret-value`
-    // (infra/README.md). CloudFormation rewrites the value only when this text changes, so a
-    // redeploy keeps the key that was put.
-    this.apiKeySecret = new Secret(this, 'TcsApiKeySecret', {
-      description:
-        'Tariff Classification Service API key (scope classify). Put the key with put-secret-value.',
-      secretStringValue: SecretValue.unsafePlainText('PLACEHOLDER: put the TCS API key here'),
-    });
-    acknowledge(
-      this.apiKeySecret,
-      'TCS API keys are issued and revoked in the service web app; there is no API to rotate them, so a ' +
-        'rotation Lambda has nothing to call. Rotate by issuing a key and putting it (infra/README.md).',
-      'AwsSolutions-SMG4',
-    );
-
-    const exportAs = (name: string, value: string) =>
-      this.exportValue(value, { name: `${this.stackName}:${name}` });
-    this.exported = {
-      bucketName: exportAs('BucketName', this.bucket.bucketName),
-      bucketArn: exportAs('BucketArn', this.bucket.bucketArn),
-      batchTableName: exportAs('BatchTableName', this.batchTable.tableName),
-      reviewTableName: exportAs('ReviewTableName', this.reviewTable.tableName),
-      cacheTableName: exportAs('ProductCacheTableName', this.cacheTable.tableName),
-      leaseTableName: exportAs('LeaseTableName', this.leaseTable.tableName),
-      rowsQueueArn: exportAs('RowsQueueArn', this.rowsQueue.queueArn),
-      rowsQueueUrl: exportAs('RowsQueueUrl', this.rowsQueue.queueUrl),
-      rowsDeadLetterQueueArn: exportAs('RowsDeadLetterQueueArn', this.rowsDeadLetterQueue.queueArn),
-      apiKeySecretArn: exportAs('TcsApiKeySecretArn', this.apiKeySecret.secretArn),
-    };
+    this.accessLogsBucket = createAccessLogsBucket(this, config);
+    this.bucket = createBucket(this, config, this.accessLogsBucket);
+    const tables = createTables(this);
+    this.batchTable = tables.batchTable;
+    this.reviewTable = tables.reviewTable;
+    this.cacheTable = tables.cacheTable;
+    this.leaseTable = tables.leaseTable;
+    const queues = createRowsQueues(this);
+    this.rowsDeadLetterQueue = queues.rowsDeadLetterQueue;
+    this.rowsQueue = queues.rowsQueue;
+    this.apiKeySecret = createApiKeySecret(this);
+    this.exported = exportForPipeline(this);
   }
 }

@@ -27,6 +27,7 @@
 import {
   BatchWriteCommand,
   type BatchWriteCommandInput,
+  type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
   UpdateCommand,
@@ -116,246 +117,266 @@ const NOT_FINAL = {
 
 type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
 
-export const createDynamoBatchStore = (config: DynamoAdapterConfig): BatchStore => {
-  const doc = documentClient(config.client);
-  const TableName = config.tableName;
-  const batchKey = (batchId: string) => ({ pk: batchPk(batchId), sk: BATCH_SK });
-  const rowKey = (batchId: string, row: number) => ({ pk: batchPk(batchId), sk: rowSk(row) });
-  const missingBatch = (batchId: string) => new Error(`no batch ${batchId}`);
-  const missingRow = (batchId: string, row: number) => new Error(`no row ${batchId}:${row}`);
+/** What every operation shares: the document client, the table, and the wait between retries. */
+type BatchTable = {
+  doc: DynamoDBDocumentClient;
+  TableName: string;
+  sleep: DynamoAdapterConfig['sleep'];
+};
 
-  /** An update of an item that must already exist; false when it does not (or `condition` fails). */
-  const updateExisting = async (input: {
+/** A `BatchStore` method that takes the table first. */
+type OnTable<F> = F extends (...args: infer A) => infer R ? (table: BatchTable, ...args: A) => R : never;
+
+const batchKey = (batchId: string) => ({ pk: batchPk(batchId), sk: BATCH_SK });
+const rowKey = (batchId: string, row: number) => ({ pk: batchPk(batchId), sk: rowSk(row) });
+const missingBatch = (batchId: string) => new Error(`no batch ${batchId}`);
+const missingRow = (batchId: string, row: number) => new Error(`no row ${batchId}:${row}`);
+
+/** An update of an item that must already exist; false when it does not (or `condition` fails). */
+const updateExisting = async (
+  { doc, TableName }: BatchTable,
+  input: {
     Key: Record<string, string>;
     UpdateExpression: string;
     condition?: string;
     names?: Record<string, string>;
     values?: Record<string, unknown>;
     returnNew?: boolean;
-  }): Promise<{ applied: true; item: Record<string, unknown> } | { applied: false }> => {
-    try {
-      const { Attributes } = await doc.send(
-        new UpdateCommand({
-          TableName,
-          Key: input.Key,
-          UpdateExpression: input.UpdateExpression,
-          // Without it an update of a missing item would create a partial one.
-          ConditionExpression: ['attribute_exists(pk)', input.condition].filter(Boolean).join(' AND '),
-          ExpressionAttributeNames: input.names,
-          ExpressionAttributeValues: input.values,
-          ReturnValues: input.returnNew ? 'ALL_NEW' : 'NONE',
-        }),
-      );
-      return { applied: true, item: Attributes ?? {} };
-    } catch (error) {
-      if (isConditionFailure(error)) return { applied: false };
-      throw error;
-    }
-  };
-
-  const getBatch: BatchStore['getBatch'] = async (batchId) => {
-    const { Item } = await doc.send(
-      new GetCommand({ TableName, Key: batchKey(batchId), ConsistentRead: true }),
+  },
+): Promise<{ applied: true; item: Record<string, unknown> } | { applied: false }> => {
+  try {
+    const { Attributes } = await doc.send(
+      new UpdateCommand({
+        TableName,
+        Key: input.Key,
+        UpdateExpression: input.UpdateExpression,
+        // Without it an update of a missing item would create a partial one.
+        ConditionExpression: ['attribute_exists(pk)', input.condition].filter(Boolean).join(' AND '),
+        ExpressionAttributeNames: input.names,
+        ExpressionAttributeValues: input.values,
+        ReturnValues: input.returnNew ? 'ALL_NEW' : 'NONE',
+      }),
     );
-    return Item ? fromBatchItem(Item) : null;
-  };
+    return { applied: true, item: Attributes ?? {} };
+  } catch (error) {
+    if (isConditionFailure(error)) return { applied: false };
+    throw error;
+  }
+};
 
-  const getRow: BatchStore['getRow'] = async (batchId, row) => {
-    const { Item } = await doc.send(
-      new GetCommand({ TableName, Key: rowKey(batchId, row), ConsistentRead: true }),
+const getBatch: OnTable<BatchStore['getBatch']> = async ({ doc, TableName }, batchId) => {
+  const { Item } = await doc.send(
+    new GetCommand({ TableName, Key: batchKey(batchId), ConsistentRead: true }),
+  );
+  return Item ? fromBatchItem(Item) : null;
+};
+
+const getRow: OnTable<BatchStore['getRow']> = async ({ doc, TableName }, batchId, row) => {
+  const { Item } = await doc.send(
+    new GetCommand({ TableName, Key: rowKey(batchId, row), ConsistentRead: true }),
+  );
+  return Item ? fromRowItem(Item) : null;
+};
+
+const createBatch: OnTable<BatchStore['createBatch']> = async (table, record) => {
+  try {
+    await table.doc.send(
+      new PutCommand({
+        TableName: table.TableName,
+        Item: toBatchItem(record),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
     );
-    return Item ? fromRowItem(Item) : null;
-  };
+    return { created: true };
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+  const existing = await getBatch(table, record.batch_id);
+  if (!existing) throw new Error(`batch ${record.batch_id} exists yet cannot be read`);
+  return { created: false, existing };
+};
 
-  const createBatch: BatchStore['createBatch'] = async (record) => {
-    try {
-      await doc.send(
-        new PutCommand({
-          TableName,
-          Item: toBatchItem(record),
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
-      return { created: true };
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
-    const existing = await getBatch(record.batch_id);
-    if (!existing) throw new Error(`batch ${record.batch_id} exists yet cannot be read`);
-    return { created: false, existing };
-  };
+const updateBatch: OnTable<BatchStore['updateBatch']> = async (table, batchId, patch) => {
+  // Guarded at run time too: a cast must not let a patch overwrite the completion state.
+  const update = setUpdateOf(patch, ['batch_id', 'complete_shards', 'task_token']);
+  if (!update) {
+    if (!(await getBatch(table, batchId))) throw missingBatch(batchId);
+    return;
+  }
+  const result = await updateExisting(table, {
+    Key: batchKey(batchId),
+    UpdateExpression: update.UpdateExpression,
+    names: update.ExpressionAttributeNames,
+    values: update.ExpressionAttributeValues,
+  });
+  if (!result.applied) throw missingBatch(batchId);
+};
 
-  const updateBatch: BatchStore['updateBatch'] = async (batchId, patch) => {
-    // Guarded at run time too: a cast must not let a patch overwrite the completion state.
-    const update = setUpdateOf(patch, ['batch_id', 'complete_shards', 'task_token']);
-    if (!update) {
-      if (!(await getBatch(batchId))) throw missingBatch(batchId);
-      return;
-    }
-    const result = await updateExisting({
-      Key: batchKey(batchId),
-      UpdateExpression: update.UpdateExpression,
-      names: update.ExpressionAttributeNames,
-      values: update.ExpressionAttributeValues,
-    });
-    if (!result.applied) throw missingBatch(batchId);
-  };
+const recordStop: OnTable<BatchStore['recordStop']> = async (table, batchId, stop) => {
+  const result = await updateExisting(table, {
+    Key: batchKey(batchId),
+    UpdateExpression: 'SET #stop = :stop',
+    condition: 'attribute_not_exists(#stop)',
+    names: { '#stop': 'stop' },
+    values: { ':stop': withoutUndefined(BatchStop.parse(stop)) },
+    returnNew: true,
+  });
+  if (result.applied) return BatchStop.parse(result.item.stop);
+  // Refused: either a stop was already recorded (report that one) or there is no batch.
+  const batch = await getBatch(table, batchId);
+  if (!batch) throw missingBatch(batchId);
+  if (!batch.stop) throw new Error(`batch ${batchId}: stop refused yet none recorded`);
+  return batch.stop;
+};
 
-  const recordStop: BatchStore['recordStop'] = async (batchId, stop) => {
-    const result = await updateExisting({
-      Key: batchKey(batchId),
-      UpdateExpression: 'SET #stop = :stop',
-      condition: 'attribute_not_exists(#stop)',
-      names: { '#stop': 'stop' },
-      values: { ':stop': withoutUndefined(BatchStop.parse(stop)) },
-      returnNew: true,
-    });
-    if (result.applied) return BatchStop.parse(result.item.stop);
-    // Refused: either a stop was already recorded (report that one) or there is no batch.
-    const batch = await getBatch(batchId);
-    if (!batch) throw missingBatch(batchId);
-    if (!batch.stop) throw new Error(`batch ${batchId}: stop refused yet none recorded`);
-    return batch.stop;
-  };
-
-  const putRows: BatchStore['putRows'] = async (rows) => {
-    // One request per key: BatchWriteItem rejects a call naming the same item twice. The last wins.
-    const byKey = new Map<string, WriteRequest>();
-    for (const row of rows) {
-      const Item = toRowItem(row);
-      byKey.set(`${Item.pk} ${Item.sk}`, { PutRequest: { Item } });
-    }
-    await forEachLimited(chunksOf([...byKey.values()], BATCH_WRITE_SIZE), BATCH_WRITES_IN_FLIGHT, (chunk) =>
-      retryUnprocessed(
-        `putRows into ${TableName}`,
-        chunk,
-        async (requests) => {
-          const { UnprocessedItems } = await doc.send(
-            new BatchWriteCommand({ RequestItems: { [TableName]: requests } }),
-          );
-          const left = UnprocessedItems?.[TableName] ?? [];
-          return { leftover: left.length > 0 ? left : null, count: left.length };
-        },
-        config.sleep,
-      ),
-    );
-  };
-
-  const updateRow: BatchStore['updateRow'] = async (batchId, row, patch, options) => {
-    const onlyIfNotFinal = options?.onlyIfNotFinal === true;
-    const update = setUpdateOf(patch, ['batch_id', 'row']);
-    if (!update) {
-      const found = await getRow(batchId, row);
-      if (!found) throw missingRow(batchId, row);
-      return !(onlyIfNotFinal && isOutputStatus(found.status));
-    }
-    const result = await updateExisting({
-      Key: rowKey(batchId, row),
-      UpdateExpression: update.UpdateExpression,
-      condition: onlyIfNotFinal ? NOT_FINAL.condition : undefined,
-      names: { ...update.ExpressionAttributeNames, ...(onlyIfNotFinal ? NOT_FINAL.names : {}) },
-      values: { ...update.ExpressionAttributeValues, ...(onlyIfNotFinal ? NOT_FINAL.values : {}) },
-    });
-    if (result.applied) return true;
-    // Refused: a missing row is a bug upstream; a final row is the expected "late step" case.
-    if (!onlyIfNotFinal || !(await getRow(batchId, row))) throw missingRow(batchId, row);
-    return false;
-  };
-
-  const markSubmitting: BatchStore['markSubmitting'] = async (batchId, row, dispatched, at) => {
-    const result = await updateExisting({
-      Key: rowKey(batchId, row),
-      UpdateExpression: 'SET #status = :submitting, #updated = :at',
-      condition: '#status IN (:queued, :submitting) AND #attempt = :attempt AND #dispatch = :dispatch',
-      names: {
-        '#status': 'status',
-        '#updated': 'updated_at',
-        '#attempt': 'attempt',
-        '#dispatch': 'dispatch',
+const putRows: OnTable<BatchStore['putRows']> = async ({ doc, TableName, sleep }, rows) => {
+  // One request per key: BatchWriteItem rejects a call naming the same item twice. The last wins.
+  const byKey = new Map<string, WriteRequest>();
+  for (const row of rows) {
+    const Item = toRowItem(row);
+    byKey.set(`${Item.pk} ${Item.sk}`, { PutRequest: { Item } });
+  }
+  await forEachLimited(chunksOf([...byKey.values()], BATCH_WRITE_SIZE), BATCH_WRITES_IN_FLIGHT, (chunk) =>
+    retryUnprocessed(
+      `putRows into ${TableName}`,
+      chunk,
+      async (requests) => {
+        const { UnprocessedItems } = await doc.send(
+          new BatchWriteCommand({ RequestItems: { [TableName]: requests } }),
+        );
+        const left = UnprocessedItems?.[TableName] ?? [];
+        return { leftover: left.length > 0 ? left : null, count: left.length };
       },
-      values: {
-        ':submitting': 'submitting',
-        ':queued': 'queued',
-        ':at': at,
-        ':attempt': dispatched.attempt,
-        ':dispatch': dispatched.dispatch,
-      },
-    });
-    return result.applied;
+      sleep,
+    ),
+  );
+};
+
+const updateRow: OnTable<BatchStore['updateRow']> = async (table, batchId, row, patch, options) => {
+  const onlyIfNotFinal = options?.onlyIfNotFinal === true;
+  const update = setUpdateOf(patch, ['batch_id', 'row']);
+  if (!update) {
+    const found = await getRow(table, batchId, row);
+    if (!found) throw missingRow(batchId, row);
+    return !(onlyIfNotFinal && isOutputStatus(found.status));
+  }
+  const result = await updateExisting(table, {
+    Key: rowKey(batchId, row),
+    UpdateExpression: update.UpdateExpression,
+    condition: onlyIfNotFinal ? NOT_FINAL.condition : undefined,
+    names: { ...update.ExpressionAttributeNames, ...(onlyIfNotFinal ? NOT_FINAL.names : {}) },
+    values: { ...update.ExpressionAttributeValues, ...(onlyIfNotFinal ? NOT_FINAL.values : {}) },
+  });
+  if (result.applied) return true;
+  // Refused: a missing row is a bug upstream; a final row is the expected "late step" case.
+  if (!onlyIfNotFinal || !(await getRow(table, batchId, row))) throw missingRow(batchId, row);
+  return false;
+};
+
+const markSubmitting: OnTable<BatchStore['markSubmitting']> = async (table, batchId, row, dispatched, at) => {
+  const result = await updateExisting(table, {
+    Key: rowKey(batchId, row),
+    UpdateExpression: 'SET #status = :submitting, #updated = :at',
+    condition: '#status IN (:queued, :submitting) AND #attempt = :attempt AND #dispatch = :dispatch',
+    names: {
+      '#status': 'status',
+      '#updated': 'updated_at',
+      '#attempt': 'attempt',
+      '#dispatch': 'dispatch',
+    },
+    values: {
+      ':submitting': 'submitting',
+      ':queued': 'queued',
+      ':at': at,
+      ':attempt': dispatched.attempt,
+      ':dispatch': dispatched.dispatch,
+    },
+  });
+  return result.applied;
+};
+
+const listRows: OnTable<BatchStore['listRows']> = async function* ({ doc, TableName }, batchId) {
+  const items = queryAll(doc, {
+    TableName,
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :rows)',
+    ExpressionAttributeValues: { ':pk': batchPk(batchId), ':rows': ROW_SK_PREFIX },
+    ScanIndexForward: true,
+    ConsistentRead: true,
+  });
+  for await (const item of items) yield fromRowItem(item);
+};
+
+const putCompletionShards: OnTable<BatchStore['putCompletionShards']> = async (
+  { doc, TableName },
+  batchId,
+  expected,
+) => {
+  for (const [shard, count] of expected) {
+    if (!Number.isInteger(shard) || shard < 0 || shard > 9_999)
+      throw new RangeError(`shard must be an integer in 0..9999, got ${shard}`);
+    // SET, not Put: a retried Prepare must not wipe the rows a shard has already seen finish.
+    await doc.send(
+      new UpdateCommand({
+        TableName,
+        Key: { pk: batchPk(batchId), sk: shardSk(shard) },
+        UpdateExpression: 'SET expected = :expected',
+        ExpressionAttributeValues: { ':expected': count },
+      }),
+    );
+  }
+};
+
+const markRowDone: OnTable<BatchStore['markRowDone']> = async (table, batchId, row) => {
+  const shard = shardOfRow(row);
+  const counted = await updateExisting(table, {
+    Key: { pk: batchPk(batchId), sk: shardSk(shard) },
+    UpdateExpression: 'ADD done :rows',
+    values: { ':rows': new Set([row]) },
+    returnNew: true,
+  });
+  if (!counted.applied) throw new Error(`no completion shard ${shard} for batch ${batchId}`);
+  if (numbersOf(counted.item.done).length < Number(counted.item.expected ?? 0))
+    return { batchComplete: false, taskToken: null };
+
+  const completed = await updateExisting(table, {
+    Key: batchKey(batchId),
+    UpdateExpression: 'ADD complete_shards :shards',
+    values: { ':shards': new Set([shard]) },
+    returnNew: true,
+  });
+  if (!completed.applied) throw missingBatch(batchId);
+  return doneResultOf(completed.item);
+};
+
+const registerWaiter: OnTable<BatchStore['registerWaiter']> = async (table, batchId, taskToken) => {
+  const result = await updateExisting(table, {
+    Key: batchKey(batchId),
+    UpdateExpression: 'SET task_token = :token',
+    values: { ':token': taskToken },
+    returnNew: true,
+  });
+  if (!result.applied) throw missingBatch(batchId);
+  return doneResultOf(result.item);
+};
+
+export const createDynamoBatchStore = (config: DynamoAdapterConfig): BatchStore => {
+  const table: BatchTable = {
+    doc: documentClient(config.client),
+    TableName: config.tableName,
+    sleep: config.sleep,
   };
-
-  const listRows: BatchStore['listRows'] = async function* (batchId) {
-    const items = queryAll(doc, {
-      TableName,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :rows)',
-      ExpressionAttributeValues: { ':pk': batchPk(batchId), ':rows': ROW_SK_PREFIX },
-      ScanIndexForward: true,
-      ConsistentRead: true,
-    });
-    for await (const item of items) yield fromRowItem(item);
-  };
-
-  const putCompletionShards: BatchStore['putCompletionShards'] = async (batchId, expected) => {
-    for (const [shard, count] of expected) {
-      if (!Number.isInteger(shard) || shard < 0 || shard > 9_999)
-        throw new RangeError(`shard must be an integer in 0..9999, got ${shard}`);
-      // SET, not Put: a retried Prepare must not wipe the rows a shard has already seen finish.
-      await doc.send(
-        new UpdateCommand({
-          TableName,
-          Key: { pk: batchPk(batchId), sk: shardSk(shard) },
-          UpdateExpression: 'SET expected = :expected',
-          ExpressionAttributeValues: { ':expected': count },
-        }),
-      );
-    }
-  };
-
-  const markRowDone: BatchStore['markRowDone'] = async (batchId, row) => {
-    const shard = shardOfRow(row);
-    const counted = await updateExisting({
-      Key: { pk: batchPk(batchId), sk: shardSk(shard) },
-      UpdateExpression: 'ADD done :rows',
-      values: { ':rows': new Set([row]) },
-      returnNew: true,
-    });
-    if (!counted.applied) throw new Error(`no completion shard ${shard} for batch ${batchId}`);
-    if (numbersOf(counted.item.done).length < Number(counted.item.expected ?? 0))
-      return { batchComplete: false, taskToken: null };
-
-    const completed = await updateExisting({
-      Key: batchKey(batchId),
-      UpdateExpression: 'ADD complete_shards :shards',
-      values: { ':shards': new Set([shard]) },
-      returnNew: true,
-    });
-    if (!completed.applied) throw missingBatch(batchId);
-    return doneResultOf(completed.item);
-  };
-
-  const registerWaiter: BatchStore['registerWaiter'] = async (batchId, taskToken) => {
-    const result = await updateExisting({
-      Key: batchKey(batchId),
-      UpdateExpression: 'SET task_token = :token',
-      values: { ':token': taskToken },
-      returnNew: true,
-    });
-    if (!result.applied) throw missingBatch(batchId);
-    return doneResultOf(result.item);
-  };
-
   return {
-    createBatch,
-    getBatch,
-    updateBatch,
-    recordStop,
-    putRows,
-    getRow,
-    updateRow,
-    markSubmitting,
-    listRows,
-    putCompletionShards,
-    markRowDone,
-    registerWaiter,
+    createBatch: (record) => createBatch(table, record),
+    getBatch: (batchId) => getBatch(table, batchId),
+    updateBatch: (batchId, patch) => updateBatch(table, batchId, patch),
+    recordStop: (batchId, stop) => recordStop(table, batchId, stop),
+    putRows: (rows) => putRows(table, rows),
+    getRow: (batchId, row) => getRow(table, batchId, row),
+    updateRow: (batchId, row, patch, options) => updateRow(table, batchId, row, patch, options),
+    markSubmitting: (batchId, row, dispatched, at) => markSubmitting(table, batchId, row, dispatched, at),
+    listRows: (batchId) => listRows(table, batchId),
+    putCompletionShards: (batchId, expected) => putCompletionShards(table, batchId, expected),
+    markRowDone: (batchId, row) => markRowDone(table, batchId, row),
+    registerWaiter: (batchId, taskToken) => registerWaiter(table, batchId, taskToken),
   };
 };

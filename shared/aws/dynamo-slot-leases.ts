@@ -48,126 +48,152 @@ const isConditionFailure = (error: unknown): boolean =>
 const isMissingMap = (error: unknown): boolean =>
   (error as { name?: string })?.name === 'ValidationException';
 
-export const createDynamoSlotLeases = (config: DynamoSlotLeasesConfig): SlotLeases => {
-  const doc =
-    config.client instanceof DynamoDBDocumentClient
-      ? config.client
-      : DynamoDBDocumentClient.from(config.client);
-  const pkName = config.partitionKey ?? 'pk';
-  const key = { [pkName]: `slots#${config.scope}` };
-  const TableName = config.tableName;
+/** What every operation shares: the document client and where the scope's one item lives. */
+type ScopeItem = {
+  doc: DynamoDBDocumentClient;
+  TableName: string;
+  pkName: string;
+  key: Record<string, string>;
+  /** The item's creation, started by the first acquire; see {@link ensureItemOnce}. */
+  itemReady: Promise<void> | null;
+};
 
-  /** Creates the scope's item once; a concurrent creator winning is fine. */
-  const ensureItem = async () => {
-    try {
-      await doc.send(
-        new PutCommand({
-          TableName,
-          Item: { ...key, holders: {} },
-          ConditionExpression: 'attribute_not_exists(#pk)',
-          ExpressionAttributeNames: { '#pk': pkName },
-        }),
-      );
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
-  };
+/** A `SlotLeases` method that takes the scope's item first. */
+type OnItem<F> = F extends (...args: infer A) => infer R ? (item: ScopeItem, ...args: A) => R : never;
 
-  const readHolders = async (): Promise<Record<string, number>> => {
-    const { Item } = await doc.send(new GetCommand({ TableName, Key: key, ConsistentRead: true }));
-    return (Item?.holders as Record<string, number> | undefined) ?? {};
-  };
-
-  /**
-   * One conditional write on one holder's entry: the holders after it when it applied, null
-   * when its condition did not hold (or, before the first acquire, the map does not exist yet).
-   */
-  const updateHolderIf = async (
-    holder: string,
-    update: string,
-    condition: string,
-    values?: Record<string, number>,
-  ): Promise<Record<string, number> | null> => {
-    try {
-      const { Attributes } = await doc.send(
-        new UpdateCommand({
-          TableName,
-          Key: key,
-          UpdateExpression: update,
-          ConditionExpression: condition,
-          ExpressionAttributeNames: { '#h': holder },
-          ExpressionAttributeValues: values,
-          // The item is one small map: returning it counts the slots in use without a second read.
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return (Attributes?.holders as Record<string, number> | undefined) ?? {};
-    } catch (error) {
-      if (isConditionFailure(error) || isMissingMap(error)) return null;
-      throw error;
-    }
-  };
-
-  // On a missing item `size(holders) < :cap` is simply false, so the item must exist
-  // before the first acquire: created once per process (a cold start), idempotently.
-  let itemReady: Promise<void> | null = null;
-
-  const trySet = async (holder: string, expiresAt: number, cap: number) => {
-    itemReady ??= ensureItem().catch((error) => {
-      itemReady = null;
-      throw error;
-    });
-    await itemReady;
-    return updateHolderIf(
-      holder,
-      'SET holders.#h = :expiry',
-      'size(holders) < :cap AND attribute_not_exists(holders.#h)',
-      { ':expiry': expiresAt, ':cap': cap },
+/** Creates the scope's item once; a concurrent creator winning is fine. */
+const ensureItem = async ({ doc, TableName, pkName, key }: ScopeItem) => {
+  try {
+    await doc.send(
+      new PutCommand({
+        TableName,
+        Item: { ...key, holders: {} },
+        ConditionExpression: 'attribute_not_exists(#pk)',
+        ExpressionAttributeNames: { '#pk': pkName },
+      }),
     );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+};
+
+// On a missing item `size(holders) < :cap` is simply false, so the item must exist
+// before the first acquire: created once per process (a cold start), idempotently.
+const ensureItemOnce = (item: ScopeItem): Promise<void> => {
+  item.itemReady ??= ensureItem(item).catch((error) => {
+    item.itemReady = null;
+    throw error;
+  });
+  return item.itemReady;
+};
+
+const readHolders = async ({ doc, TableName, key }: ScopeItem): Promise<Record<string, number>> => {
+  const { Item } = await doc.send(new GetCommand({ TableName, Key: key, ConsistentRead: true }));
+  return (Item?.holders as Record<string, number> | undefined) ?? {};
+};
+
+/**
+ * One conditional write on one holder's entry: the holders after it when it applied, null
+ * when its condition did not hold (or, before the first acquire, the map does not exist yet).
+ */
+const updateHolderIf = async (
+  { doc, TableName, key }: ScopeItem,
+  holder: string,
+  update: string,
+  condition: string,
+  values?: Record<string, number>,
+): Promise<Record<string, number> | null> => {
+  try {
+    const { Attributes } = await doc.send(
+      new UpdateCommand({
+        TableName,
+        Key: key,
+        UpdateExpression: update,
+        ConditionExpression: condition,
+        ExpressionAttributeNames: { '#h': holder },
+        ExpressionAttributeValues: values,
+        // The item is one small map: returning it counts the slots in use without a second read.
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return (Attributes?.holders as Record<string, number> | undefined) ?? {};
+  } catch (error) {
+    if (isConditionFailure(error) || isMissingMap(error)) return null;
+    throw error;
+  }
+};
+
+const trySet = async (item: ScopeItem, holder: string, expiresAt: number, cap: number) => {
+  await ensureItemOnce(item);
+  return updateHolderIf(
+    item,
+    holder,
+    'SET holders.#h = :expiry',
+    'size(holders) < :cap AND attribute_not_exists(holders.#h)',
+    { ':expiry': expiresAt, ':cap': cap },
+  );
+};
+
+const recoverExpired: OnItem<SlotLeases['recoverExpired']> = async (item, now) => {
+  const recovered: string[] = [];
+  for (const [holder, expiresAt] of Object.entries(await readHolders(item))) {
+    // Conditional on the expiry we saw, so a holder that renewed in between keeps its slot.
+    const removed =
+      expiresAt <= now &&
+      (await updateHolderIf(item, holder, 'REMOVE holders.#h', 'holders.#h = :seen', { ':seen': expiresAt }));
+    if (removed) recovered.push(holder);
+  }
+  return recovered;
+};
+
+const setIfHeld = (item: ScopeItem, holder: string, expiresAt: number) =>
+  updateHolderIf(item, holder, 'SET holders.#h = :expiry', 'attribute_exists(holders.#h)', {
+    ':expiry': expiresAt,
+  });
+
+const renew: OnItem<SlotLeases['renew']> = async (item, { holder, ttlMs, now }) =>
+  (await setIfHeld(item, holder, now + ttlMs)) !== null;
+
+const inUse = async (item: ScopeItem) => Object.keys(await readHolders(item)).length;
+const sizeOf = (holders: Record<string, number>) => Object.keys(holders).length;
+
+const acquire: OnItem<SlotLeases['acquire']> = async (item, { holder, cap, ttlMs, now }) => {
+  if (cap < 1) return { acquired: false, inUse: await inUse(item), recovered: [] };
+  // On the path of every freed slot: one write when a slot is free, nothing read before or after.
+  const taken = await trySet(item, holder, now + ttlMs, cap);
+  if (taken) return { acquired: true, alreadyHeld: false, inUse: sizeOf(taken) };
+  // Refused: either we already hold it (a retry of the same attempt), or the scope is full.
+  const renewed = await setIfHeld(item, holder, now + ttlMs);
+  if (renewed) return { acquired: true, alreadyHeld: true, inUse: sizeOf(renewed) };
+  const recovered = await recoverExpired(item, now);
+  const retaken = recovered.length > 0 ? await trySet(item, holder, now + ttlMs, cap) : null;
+  if (retaken) return { acquired: true, alreadyHeld: false, inUse: sizeOf(retaken) };
+  return { acquired: false, inUse: await inUse(item), recovered };
+};
+
+const release: OnItem<SlotLeases['release']> = async (item, holder) =>
+  (await updateHolderIf(item, holder, 'REMOVE holders.#h', 'attribute_exists(holders.#h)')) !== null;
+
+const list: OnItem<SlotLeases['list']> = async (item) =>
+  Object.entries(await readHolders(item)).map(([holder, expiresAt]) => ({ holder, expiresAt }));
+
+export const createDynamoSlotLeases = (config: DynamoSlotLeasesConfig): SlotLeases => {
+  const pkName = config.partitionKey ?? 'pk';
+  const item: ScopeItem = {
+    doc:
+      config.client instanceof DynamoDBDocumentClient
+        ? config.client
+        : DynamoDBDocumentClient.from(config.client),
+    TableName: config.tableName,
+    pkName,
+    key: { [pkName]: `slots#${config.scope}` },
+    itemReady: null,
   };
-
-  const recoverExpired: SlotLeases['recoverExpired'] = async (now) => {
-    const recovered: string[] = [];
-    for (const [holder, expiresAt] of Object.entries(await readHolders())) {
-      // Conditional on the expiry we saw, so a holder that renewed in between keeps its slot.
-      const removed =
-        expiresAt <= now &&
-        (await updateHolderIf(holder, 'REMOVE holders.#h', 'holders.#h = :seen', { ':seen': expiresAt }));
-      if (removed) recovered.push(holder);
-    }
-    return recovered;
+  return {
+    acquire: (request) => acquire(item, request),
+    renew: (request) => renew(item, request),
+    release: (holder) => release(item, holder),
+    list: () => list(item),
+    recoverExpired: (now) => recoverExpired(item, now),
   };
-
-  const setIfHeld = (holder: string, expiresAt: number) =>
-    updateHolderIf(holder, 'SET holders.#h = :expiry', 'attribute_exists(holders.#h)', {
-      ':expiry': expiresAt,
-    });
-
-  const renew: SlotLeases['renew'] = async ({ holder, ttlMs, now }) =>
-    (await setIfHeld(holder, now + ttlMs)) !== null;
-
-  const inUse = async () => Object.keys(await readHolders()).length;
-  const sizeOf = (holders: Record<string, number>) => Object.keys(holders).length;
-
-  const acquire: SlotLeases['acquire'] = async ({ holder, cap, ttlMs, now }) => {
-    if (cap < 1) return { acquired: false, inUse: await inUse(), recovered: [] };
-    // On the path of every freed slot: one write when a slot is free, nothing read before or after.
-    const taken = await trySet(holder, now + ttlMs, cap);
-    if (taken) return { acquired: true, alreadyHeld: false, inUse: sizeOf(taken) };
-    // Refused: either we already hold it (a retry of the same attempt), or the scope is full.
-    const renewed = await setIfHeld(holder, now + ttlMs);
-    if (renewed) return { acquired: true, alreadyHeld: true, inUse: sizeOf(renewed) };
-    const recovered = await recoverExpired(now);
-    const retaken = recovered.length > 0 ? await trySet(holder, now + ttlMs, cap) : null;
-    if (retaken) return { acquired: true, alreadyHeld: false, inUse: sizeOf(retaken) };
-    return { acquired: false, inUse: await inUse(), recovered };
-  };
-
-  const release: SlotLeases['release'] = async (holder) =>
-    (await updateHolderIf(holder, 'REMOVE holders.#h', 'attribute_exists(holders.#h)')) !== null;
-
-  const list: SlotLeases['list'] = async () =>
-    Object.entries(await readHolders()).map(([holder, expiresAt]) => ({ holder, expiresAt }));
-
-  return { acquire, renew, release, list, recoverExpired };
 };
