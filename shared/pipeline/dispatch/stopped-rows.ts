@@ -17,13 +17,13 @@ import { isStaleOrDuplicate } from './stale-messages.js';
  * A queued row whose batch (or answers round) stopped: a batch's row ends `not_submitted`; a
  * round's row goes back to waiting for answers, its answers never sent.
  */
-export const endStopped = (
+export const endStopped = async (
   ports: Pick<PipelinePorts, 'clock' | 'batches' | 'waiters'>,
   message: RowMessage,
   row: RowRecord,
   stop: BatchStop,
-): Promise<void> =>
-  finishRow(
+): Promise<void> => {
+  await finishRow(
     ports,
     message.batch_id,
     message.row,
@@ -32,6 +32,7 @@ export const endStopped = (
       : answersNotSentResult(row.result, stoppedResult(stop), row.classification_id),
     { countOn: completionIdOf(message) },
   );
+};
 
 /**
  * The key was refused (401/403): nothing can be submitted. Every visible message's batch

@@ -36,7 +36,11 @@ type FinishReport = { changed: boolean; batchComplete: boolean; woke: boolean };
 /** Where a finished row is counted: its batch, or the answers round it ran in (`countOn`). */
 type FinishOptions = { countOn?: string | undefined };
 
-const finishRowReporting = async (
+/**
+ * Gives a row its final result (only if it has none), counts it done and wakes the batch (or
+ * the answers round, `countOn`) if it was the last.
+ */
+export const finishRow = async (
   ports: Pick<PipelinePorts, 'clock' | 'batches' | 'waiters'>,
   batchId: string,
   row: number,
@@ -61,20 +65,6 @@ const finishRowReporting = async (
     return { changed, batchComplete: true, woke: true };
   }
   return { changed, batchComplete: done.batchComplete, woke: false };
-};
-
-/**
- * Gives a row its final result (only if it has none), counts it done and wakes the batch (or
- * the answers round, `countOn`) if it was the last.
- */
-export const finishRow = async (
-  ports: Pick<PipelinePorts, 'clock' | 'batches' | 'waiters'>,
-  batchId: string,
-  row: number,
-  result: RowResult,
-  options: FinishOptions = {},
-): Promise<void> => {
-  await finishRowReporting(ports, batchId, row, result, options);
 };
 
 /** What this execution reports: its outcome, a caught error, or the absence of both. */
@@ -236,7 +226,7 @@ const completeFinal = async (
       batch_id: state.batch_id,
     });
   }
-  const finished = await finishRowReporting(ports, state.batch_id, state.row, result, {
+  const finished = await finishRow(ports, state.batch_id, state.row, result, {
     countOn: completionIdOf(state),
   });
   const leaseReleased = await ports.leases.release(state.holder);
