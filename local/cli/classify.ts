@@ -126,6 +126,9 @@ const couldNotRun = (summary: Record<string, unknown>): string => {
   return `the batch could not run: ${problems[0] ?? 'see summary.json'}`;
 };
 
+const warningsOf = (summary: Record<string, unknown>): string[] =>
+  Array.isArray(summary.warnings) ? (summary.warnings as unknown[]).filter((w) => typeof w === 'string') : [];
+
 const printSummary = (summary: Record<string, unknown>, outDir: string, files: number, elapsedMs: number) => {
   const byStatus = (summary.by_status ?? {}) as Record<string, number>;
   const counts = Object.entries(byStatus)
@@ -138,6 +141,9 @@ const printSummary = (summary: Record<string, unknown>, outDir: string, files: n
       `Done in ${formatDuration(elapsedMs)}: ${summary.rows_total ?? 0} rows${counts ? ` (${counts})` : ''}.`,
       `Billed ${money(summary.billed_usd)}, saved ${money(summary.saved_usd)} by reusing earlier verdicts.`,
       `Results: ${shown(outDir)}/ (${files} files: results.csv, review.csv, summary.json, pdfs/)`,
+      // Said where the user looks, not only in summary.json: a column of sheets under a header
+      // no alias knows would otherwise go unnoticed.
+      ...warningsOf(summary).map((warning) => `Look at: ${warning}`),
     ].join('\n'),
   );
 };

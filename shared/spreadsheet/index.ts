@@ -3,6 +3,7 @@ export { COLUMN_ALIASES, columnForHeader, columnLetter, headerKey, matchColumns 
 export { resolveCountryCode } from './countries.js';
 export { type DecodedText, decodeText } from './decode-text.js';
 export { SpreadsheetError, type SpreadsheetErrorLocation } from './errors.js';
+export { ColumnUse, columnUses, inputWarnings } from './input-report.js';
 export { normaliseRow, normaliseSheetPath, parseCurrentNcm, parseOperation } from './normalise-row.js';
 export { detectDelimiter } from './read-csv.js';
 export { detectFormat, readSpreadsheet } from './read-spreadsheet.js';

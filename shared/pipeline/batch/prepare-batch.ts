@@ -5,7 +5,7 @@
  * queued or billed.
  */
 import { z } from 'zod';
-import { type MappedRow, outputDelimiterFor } from '../../spreadsheet/index.js';
+import { columnUses, inputWarnings, type MappedRow, outputDelimiterFor } from '../../spreadsheet/index.js';
 import { batchNameOfFolder } from '../core/bucket-layout.js';
 import type { PipelinePorts } from '../core/ports.js';
 import {
@@ -40,7 +40,9 @@ export type PreparePorts = Pick<
 >;
 
 /** The input file's shape as the batch records it, for its output files. */
-type FileShape = Pick<BatchRecord, 'header' | 'delimiter'> & { format: BatchRecord['format'] };
+type FileShape = Pick<BatchRecord, 'header' | 'delimiter' | 'columns' | 'warnings'> & {
+  format: BatchRecord['format'];
+};
 
 export const prepareBatch = async (ports: PreparePorts, rawInput: PrepareInput): Promise<PrepareResult> => {
   const input = PrepareInput.parse(rawInput);
@@ -100,8 +102,14 @@ const prepareRows = async (ports: PreparePorts, batch: BatchRecord): Promise<Pre
   const fileRead = await readInputFile(objects, source);
   const read = 'read' in fileRead ? fileRead.read : null;
   const shape: FileShape = read
-    ? { header: read.header, delimiter: outputDelimiterFor(read), format: read.format }
-    : { header: [], delimiter: ',' as const, format: undefined };
+    ? {
+        header: read.header,
+        delimiter: outputDelimiterFor(read),
+        format: read.format,
+        columns: columnUses(read.header, read.columns),
+        warnings: inputWarnings(read),
+      }
+    : { header: [], delimiter: ',' as const, format: undefined, columns: [], warnings: [] };
 
   const readProblems = read ? read.problems.map((problem) => problem.message) : [];
   const fail = (stop: BatchStop, problems: string[], rowResult: RowResult | null) =>

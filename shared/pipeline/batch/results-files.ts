@@ -7,7 +7,7 @@
  *   summary.json  counts, money, timings, problems; also the detail of the Batch Completed event
  */
 import { z } from 'zod';
-import { type Delimiter, formatNcm, writeCsv } from '../../spreadsheet/index.js';
+import { ColumnUse, type Delimiter, formatNcm, writeCsv } from '../../spreadsheet/index.js';
 import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';
 import { outboxKey } from '../core/bucket-layout.js';
 import type { ObjectStore } from '../core/ports.js';
@@ -192,6 +192,10 @@ export const BatchSummary = z.object({
   started_at: z.string().nullable(),
   finished_at: z.string(),
   problems: z.array(z.string()),
+  /** What the person who sent the file should look at in it (a column not read, lost zeros). */
+  warnings: z.array(z.string()),
+  /** How each input column was understood: a pipeline field, or passed through untouched. */
+  columns: z.array(ColumnUse),
   stop: BatchStop.nullable(),
   options: BatchOptions.nullable(),
   outputs: z.object({ results: z.string(), review: z.string(), summary: z.string(), pdfs: z.string() }),
@@ -221,7 +225,7 @@ export const buildSummary = (
     BatchRecord,
     'batch_id' | 'name' | 'source' | 'state' | 'rows_dispatched' | 'stop' | 'problems'
   > &
-    Partial<Pick<BatchRecord, 'started_at' | 'finished_at' | 'options'>>,
+    Partial<Pick<BatchRecord, 'started_at' | 'finished_at' | 'options' | 'columns' | 'warnings'>>,
   rows: readonly RowRecord[],
   now: Date,
 ): BatchSummary => {
@@ -249,6 +253,8 @@ export const buildSummary = (
     started_at: batch.started_at ?? null,
     finished_at: batch.finished_at ?? now.toISOString(),
     problems: [...batch.problems],
+    warnings: [...(batch.warnings ?? [])],
+    columns: [...(batch.columns ?? [])],
     stop: batch.stop ?? null,
     options: batch.options ?? null,
     outputs: { ...OUTPUT_FILES },
@@ -276,6 +282,8 @@ export const buildOrphanSummary = (input: {
   started_at: null,
   finished_at: input.now.toISOString(),
   problems: [...input.problems],
+  warnings: [],
+  columns: [],
   stop: null,
   options: null,
   outputs: { ...OUTPUT_FILES },

@@ -8,6 +8,7 @@
  *        └── completion shards: which dispatched rows have finished, 1,000 rows per shard
  */
 import { z } from 'zod';
+import { ColumnUse } from '../../spreadsheet/input-report.js';
 import { ProductRow, RowRejection, SpreadsheetFormat } from '../../spreadsheet/schemas.js';
 import { ClassificationId, CountryCode, Operation, Question } from '../../tcs/schemas.js';
 
@@ -153,6 +154,10 @@ export const BatchRecord = z.object({
   round_of: z.string().optional(),
   /** Human sentences about the whole batch, for summary.json. */
   problems: z.array(z.string()).default([]),
+  /** How each column of the input was understood (summary.json). */
+  columns: z.array(ColumnUse).optional(),
+  /** What the person who sent the file should look at in it (summary.json). */
+  warnings: z.array(z.string()).optional(),
   started_at: z.string(),
   finished_at: z.string().optional(),
 });

@@ -132,6 +132,34 @@ describe('a batch file becomes rows', () => {
     });
   });
 
+  it('keeps how each column was understood and what its sender should look at, for summary.json', async () => {
+    // Prepare: a column of sheet names under a header no alias knows, and an NCM without its zero.
+    const w = world({
+      [FILE_KEY]: csvOf('SKU;Descrição;País;Operação;Planos;NCM atual', [
+        `SKU-1;${DESCRIPTIONS[0]};BR;importação;cafe.pdf;9011100`,
+        `SKU-2;${DESCRIPTIONS[1]};BR;importação;rolamento.pdf;84821010`,
+      ]),
+    });
+
+    // Act
+    await w.run();
+
+    // Assess
+    const batch = w.batches.batches.get(w.batchId)!;
+    expect(batch.columns?.map((use) => [use.column, use.understood_as])).toEqual([
+      ['A', 'sku'],
+      ['B', 'description'],
+      ['C', 'country'],
+      ['D', 'operation'],
+      ['E', null],
+      ['F', 'current_ncm'],
+    ]);
+    expect(batch.warnings).toEqual([
+      expect.stringContaining('Column "Planos" (column E) is not read'),
+      expect.stringContaining('1 row(s) declare a 7-digit NCM in column "NCM atual" (column F)'),
+    ]);
+  });
+
   it('skips an object that is no batch file, creating nothing', async () => {
     const w = world({ 'inbox/lote/batch.json': '{}' });
     expect(await w.run({ event: objectCreated('inbox/lote/batch.json') })).toEqual({

@@ -294,6 +294,23 @@ describe('buildSummary', () => {
     expect(summary).not.toHaveProperty('task_token');
   });
 
+  it('shows how each column was understood and the warnings Prepare kept; none for a batch without them', () => {
+    const columns = [
+      { column: 'A', header: 'Código', understood_as: 'sku' as const },
+      { column: 'D', header: 'Observação', understood_as: null },
+    ];
+    const warnings = [
+      'Column "Planos" (column E) is not read, but its cells look like technical sheet file names',
+    ];
+
+    const summary = buildSummary(batch({ columns, warnings }), rows, NOW);
+
+    expect(BatchSummary.parse(summary)).toEqual(summary);
+    expect(summary.columns).toEqual(columns);
+    expect(summary.warnings).toEqual(warnings);
+    expect(buildSummary(batch(), rows, NOW)).toMatchObject({ columns: [], warnings: [] });
+  });
+
   it('takes finished_at from the batch when it has one, else now', () => {
     expect(buildSummary(batch(), rows, NOW).finished_at).toBe(NOW.toISOString());
     expect(buildSummary(batch({ finished_at: AT }), rows, NOW).finished_at).toBe(AT);
