@@ -66,10 +66,14 @@ const leadingZerosLost = (read: Pick<SpreadsheetRead, 'columns' | 'rows'>): stri
   );
   const first = lost[0];
   if (!first) return [];
+  const example = `${first.fields.current_ncm?.trim()}`;
+  const who =
+    lost.length === 1
+      ? `Row ${first.row} declares a 7-digit NCM (${example}) in column ${describe(ref)}`
+      : `${lost.length} rows declare a 7-digit NCM in column ${describe(ref)}, the first on row ${first.row} (${example})`;
   return [
-    `${lost.length} row(s) declare a 7-digit NCM in column ${describe(ref)} (row ${first.row}: ` +
-      `${first.fields.current_ncm?.trim()}): a spreadsheet program probably dropped the leading zero, ` +
-      'so it was read with one put back. Format that column as text to keep the zeros.',
+    `${who}: a spreadsheet program probably dropped the leading zero, so it was read with one put ` +
+      'back. Format that column as text to keep the zeros.',
   ];
 };
 

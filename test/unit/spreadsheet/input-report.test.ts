@@ -101,7 +101,7 @@ describe('inputWarnings', () => {
     );
     expect(inputWarnings(read)).toEqual([
       expect.stringMatching(
-        /^2 row\(s\) declare a 7-digit NCM in column "NCM atual" \(column B\) \(row 2: 2071400\)/,
+        /^2 rows declare a 7-digit NCM in column "NCM atual" \(column B\), the first on row 2 \(2071400\): /,
       ),
     ]);
   });

@@ -156,7 +156,7 @@ describe('a batch file becomes rows', () => {
     ]);
     expect(batch.warnings).toEqual([
       expect.stringContaining('Column "Planos" (column E) is not read'),
-      expect.stringContaining('1 row(s) declare a 7-digit NCM in column "NCM atual" (column F)'),
+      expect.stringContaining('Row 1 declares a 7-digit NCM (9011100) in column "NCM atual" (column F)'),
     ]);
   });
 
