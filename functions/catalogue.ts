@@ -11,7 +11,7 @@
  * No aws-cdk-lib import here, nor any SDK client: the handlers' bundles import this file, and
  * the CDK app imports it without pulling Lambda runtime code.
  */
-import type { HandlerName } from '../infra/contract.js';
+import type { HandlerName } from '../shared/contract.js';
 import type { BUCKET_PREFIXES, BucketArea } from '../shared/pipeline/core/bucket-layout.js';
 
 /** Every environment variable a handler reads, by what it names. */

@@ -8,7 +8,6 @@
  * an environment variable's value: the environment holds only the secret's ARN.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
-import type { HandlerName } from '../infra/contract.js';
 import { createDynamoSlotLeases } from '../shared/aws/dynamo-slot-leases.js';
 import {
   createAwsClients,
@@ -23,6 +22,7 @@ import {
   createSqsRowQueue,
   loadApiKeyFromSecret,
 } from '../shared/aws/index.js';
+import type { HandlerName } from '../shared/contract.js';
 import type { PipelinePorts } from '../shared/pipeline/core/index.js';
 import { createTcsClient, type TcsClient } from '../shared/tcs/client.js';
 import {

@@ -1,7 +1,7 @@
 /**
  * Alarms on what the issue names (DLQ depth, rows ending in `error`, leases held past their
  * expiry) plus workflow failures (Batch, Row, Answers) and Lambda errors. The two pipeline metrics come from
- * CloudWatch Logs metric filters on the handlers' structured logs (infra/contract.ts,
+ * CloudWatch Logs metric filters on the handlers' structured logs (shared/contract.ts,
  * ALARM_LOG_FIELDS): no metrics client in the handlers, nothing to flush.
  */
 import { Duration } from 'aws-cdk-lib';
@@ -23,7 +23,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { ALARM_LOG_FIELDS, PIPELINE_METRICS } from './contract.js';
+import { ALARM_LOG_FIELDS, PIPELINE_METRICS } from '../shared/contract.js';
 
 export type PipelineAlarmsProps = {
   /** Queues whose messages mean something was given up on: any message is an alarm. */

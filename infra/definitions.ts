@@ -12,7 +12,7 @@
  * state name through `taskHandlers`. This module needs no construct tree: a template or a
  * cloud assembly read back from disk will do.
  */
-import { HANDLER_METADATA_KEY, HANDLER_NAMES, type HandlerName } from './contract.js';
+import { HANDLER_METADATA_KEY, HANDLER_NAMES, type HandlerName } from '../shared/contract.js';
 
 /** An ASL state, as much of it as a runner needs to type; the rest passes through. */
 export type AslState = {

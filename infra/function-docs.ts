@@ -16,7 +16,7 @@ import {
   type PortName,
   type PortUses,
 } from '../functions/catalogue.js';
-import { HANDLER_NAMES } from './contract.js';
+import { HANDLER_NAMES } from '../shared/contract.js';
 
 export const README_PATH = fileURLToPath(new URL('../functions/README.md', import.meta.url));
 export const TABLES_BEGIN =

@@ -22,8 +22,8 @@ import {
   type PortUses,
   type Prefix,
 } from '../functions/catalogue.js';
+import { HANDLER_NAMES, type HandlerName } from '../shared/contract.js';
 import type { PipelineConfig } from './config.js';
-import { HANDLER_NAMES, type HandlerName } from './contract.js';
 import { acknowledge, inFinding, wildcardAction, wildcardResource } from './nag.js';
 import type { PipelineData } from './pipeline-data.js';
 

@@ -13,8 +13,8 @@ import { Charset, LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { describeFunction, ENV } from '../functions/catalogue.js';
+import { HANDLER_METADATA_KEY, HANDLER_NAMES, type HandlerName, SERVICE_NAME } from '../shared/contract.js';
 import type { PipelineConfig } from './config.js';
-import { HANDLER_METADATA_KEY, HANDLER_NAMES, type HandlerName, SERVICE_NAME } from './contract.js';
 
 export const LAMBDA_RUNTIME = Runtime.NODEJS_24_X;
 

@@ -2,7 +2,7 @@
  * The dispatcher: fills free slots of the organisation's cap with queued rows. Invoked by a
  * finishing row (kick), by Prepare, and every minute by a schedule (`{ source }` tells which).
  */
-import { ALARM_LOG_FIELDS } from '../../infra/contract.js';
+import { ALARM_LOG_FIELDS } from '../../shared/contract.js';
 import { createBalanceMemo, dispatchRows, runOptionsFor } from '../../shared/pipeline/dispatch/index.js';
 import { capOverride, LEASE_TTL_MS, logger, portsFor, timeScale } from '../runtime.js';
 

@@ -1,5 +1,5 @@
 /** Row workflow, Complete: records the row's outcome, releases its lease, wakes the batch if it was the last. */
-import { ALARM_LOG_FIELDS } from '../../infra/contract.js';
+import { ALARM_LOG_FIELDS } from '../../shared/contract.js';
 import { completeRow } from '../../shared/pipeline/row/index.js';
 import { logger, portsFor } from '../runtime.js';
 

@@ -2,7 +2,7 @@
  * EventBridge: a Row workflow execution FAILED, TIMED_OUT or was ABORTED before Complete
  * ran. Ends the row as `error` and releases its lease, so neither the row nor the slot leaks.
  */
-import { ALARM_LOG_FIELDS } from '../../infra/contract.js';
+import { ALARM_LOG_FIELDS } from '../../shared/contract.js';
 import { rowExecutionEnded } from '../../shared/pipeline/row/index.js';
 import { logger, portsFor } from '../runtime.js';
 

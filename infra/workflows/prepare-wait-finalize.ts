@@ -32,7 +32,7 @@ import type { Construct } from 'constructs';
 import { acknowledgeWorkflowRole, executionLogs, taskFailedRetry } from './workflow-defaults.js';
 
 export type PrepareWaitFinalizeProps = {
-  /** State names (infra/contract.ts). */
+  /** State names (shared/contract.ts). */
   states: { prepare: string; route: string; wait: string; finalize: string; done: string; skipped: string };
   /** Why the Succeed state that ends a skipped execution is there. */
   skippedComment: string;

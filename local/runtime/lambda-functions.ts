@@ -5,7 +5,7 @@
  */
 
 import { ENV } from '../../functions/catalogue.js';
-import type { HandlerName } from '../../infra/contract.js';
+import type { HandlerName } from '../../shared/contract.js';
 import type { LocalAws } from '../aws/index.js';
 import { type CrashFault, LambdaPool } from './lambda-pool.js';
 import { LOCAL_CREDENTIALS } from './loopback.js';

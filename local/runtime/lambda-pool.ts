@@ -23,7 +23,7 @@ import { readFileSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import type { HandlerName } from '../../infra/contract.js';
+import type { HandlerName } from '../../shared/contract.js';
 import type { FunctionSpec } from './resources.js';
 
 const BOOTSTRAP = fileURLToPath(new URL('./lambda-bootstrap.mjs', import.meta.url));

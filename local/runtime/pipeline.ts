@@ -19,7 +19,7 @@
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { HandlerName } from '../../infra/contract.js';
+import type { HandlerName } from '../../shared/contract.js';
 import {
   type BatchStore,
   outboxFolder,

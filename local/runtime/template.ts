@@ -13,7 +13,7 @@
  * infra/definitions.ts renders function ARNs: `arn:aws:lambda:us-east-1:000000000000:function:row-poll`.
  */
 import { createHash } from 'node:crypto';
-import { HANDLER_METADATA_KEY } from '../../infra/contract.js';
+import { HANDLER_METADATA_KEY } from '../../shared/contract.js';
 
 export const LOCAL_REGION = 'us-east-1';
 export const LOCAL_ACCOUNT = '000000000000';

@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeFunction, ENV, environmentOf } from '../../functions/catalogue.js';
-import { HANDLER_NAMES, type HandlerName } from '../../infra/contract.js';
 import { README_PATH, renderFunctionTables, tablesIn } from '../../infra/function-docs.js';
+import { HANDLER_NAMES, type HandlerName } from '../../shared/contract.js';
 import { type CfnTemplate, functionLogicalIds, synthesize } from './synth.js';
 
 const fromRoot = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
@@ -48,6 +48,6 @@ describe('functions/catalogue.ts', () => {
     const source = readFileSync(fromRoot('functions/catalogue.ts'), 'utf8');
     const imports = [...source.matchAll(/^import .* from '([^']+)';$/gm)].map((match) => match[1]);
     // Names only: the handler names, and the bucket's prefixes its grants are written in.
-    expect(imports.sort()).toEqual(['../infra/contract.js', '../shared/pipeline/core/bucket-layout.js']);
+    expect(imports.sort()).toEqual(['../shared/contract.js', '../shared/pipeline/core/bucket-layout.js']);
   });
 });

@@ -2,15 +2,15 @@ import type { CfnElement, Stack } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ANSWERS_KEY_PATTERNS, INPUT_KEY_PATTERNS } from '../../infra/pipeline-rules.js';
+import { ROWS_QUEUE_VISIBILITY } from '../../infra/stateful-stack.js';
 import {
   ALARM_LOG_FIELDS,
   HANDLER_NAMES,
   type HandlerName,
   PIPELINE_METRICS,
   SERVICE_NAME,
-} from '../../infra/contract.js';
-import { ANSWERS_KEY_PATTERNS, INPUT_KEY_PATTERNS } from '../../infra/pipeline-rules.js';
-import { ROWS_QUEUE_VISIBILITY } from '../../infra/stateful-stack.js';
+} from '../../shared/contract.js';
 import {
   type CfnTemplate,
   exportsOf,

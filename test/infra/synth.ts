@@ -7,7 +7,7 @@
  */
 import { Template } from 'aws-cdk-lib/assertions';
 import { type BuiltApp, buildApp } from '../../infra/app.js';
-import { HANDLER_METADATA_KEY, HANDLER_NAMES, type HandlerName } from '../../infra/contract.js';
+import { HANDLER_METADATA_KEY, HANDLER_NAMES, type HandlerName } from '../../shared/contract.js';
 
 /** Every optional path on: a real-looking base URL, a cap override, an alarm email. */
 export const TEST_CONTEXT = {

@@ -6,18 +6,18 @@ import { StateMachine as LocalStateMachine, type StateMachineDefinition } from '
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../infra/app.js';
 import {
+  type AslDefinition,
+  type RenderedDefinitions,
+  renderStateMachineDefinitions,
+} from '../../infra/definitions.js';
+import {
   ANSWERS_WORKFLOW_STATES,
   BATCH_WORKFLOW_STATES,
   HANDLER_NAMES,
   type HandlerName,
   ROW_WORKFLOW_STATES,
   TASK_HANDLERS,
-} from '../../infra/contract.js';
-import {
-  type AslDefinition,
-  type RenderedDefinitions,
-  renderStateMachineDefinitions,
-} from '../../infra/definitions.js';
+} from '../../shared/contract.js';
 import { type CfnTemplate, resourcesOfType, type Synthesized, synthesize, TEST_CONTEXT } from './synth.js';
 
 let synth: Synthesized;

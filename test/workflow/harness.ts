@@ -27,9 +27,9 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { ExecutionError, StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
 import { selectPorts } from '../../functions/catalogue.js';
 import { buildApp } from '../../infra/app.js';
-import type { HandlerName } from '../../infra/contract.js';
 import { type AslDefinition, renderStateMachineDefinitions } from '../../infra/definitions.js';
 import { type Sandbox, startSandbox } from '../../local/sandbox/index.js';
+import type { HandlerName } from '../../shared/contract.js';
 import { finalizeAnswers, prepareAnswers } from '../../shared/pipeline/answers/index.js';
 import { awaitRows, finalizeBatch, prepareBatch } from '../../shared/pipeline/batch/index.js';
 import type {

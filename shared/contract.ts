@@ -1,6 +1,9 @@
 /**
  * Names the CDK app shares with the handlers, the local runtime and the tests
- * (shared/pipeline/README.md, "Names shared by code, infra and the local runtime").
+ * (shared/pipeline/README.md, "Names shared by code, infra and the local runtime"): handler
+ * names, Task state → handler, state names, the completion event, the log fields the alarms read.
+ * It lives in shared/ because every side reads it and none owns it: infra builds on it, and the
+ * handlers import it without importing the CDK app.
  *
  * No aws-cdk-lib import here on purpose: a handler or the local runner can import this file
  * without pulling the CDK into its bundle.
