@@ -3,7 +3,7 @@
  * and so does every step that finds the classification elsewhere than it expected (a replayed
  * creation, answers already posted, a Store or Review run again after the state moved on).
  */
-import { Classification } from '../../tcs/schemas.js';
+import { Classification, LIMITS } from '../../tcs/schemas.js';
 import type { PipelinePorts } from '../core/ports.js';
 import type { RowState, RowStep } from '../core/records.js';
 import { abandonedResult, failedResult } from '../core/row-results.js';
@@ -104,6 +104,25 @@ export const followClassification = async (
     now: ports.clock.now(),
     timeScale: config.timeScale,
   });
+
+/**
+ * After an accepted POST (a creation, or answers): a run in progress is polled in 3 s, as the
+ * spec recommends; a replay whose classification has moved on already is followed at once.
+ */
+export const followAcceptedRun = (
+  ports: Pick<PipelinePorts, 'clock' | 'service'>,
+  config: Pick<RowStepConfig, 'timeScale'>,
+  state: Pick<RowState, 'attempt' | 'dispatch' | 'round_id'>,
+  run: { id: string; submittedAt: string; status: string },
+): Promise<RowStep> | RowStep =>
+  run.status === 'in_progress'
+    ? {
+        next: 'wait',
+        wait_seconds: LIMITS.recommendedPollSeconds,
+        classification_id: run.id,
+        submitted_at: run.submittedAt,
+      }
+    : followClassification(ports, config, state, run);
 
 /**
  * The classification Store or Review was routed with, while it still has the status that step

@@ -1,10 +1,9 @@
 import { TcsProblemError } from '../../tcs/errors.js';
-import { LIMITS } from '../../tcs/schemas.js';
 import { uploadRecordKey } from '../core/bucket-layout.js';
 import type { PipelinePorts } from '../core/ports.js';
 import type { BatchStop, RowRecord, RowResult, RowState, RowStep } from '../core/records.js';
 import { answersNotSentResult, stoppedResult } from '../core/row-results.js';
-import { routeClassification } from './route-classification.js';
+import { followAcceptedRun, followClassification } from './route-classification.js';
 import { finalStep, type RowStepConfig } from './row-state.js';
 import { sheetFileUrl } from './sheet-upload.js';
 import { submitFailure } from './submit-failure.js';
@@ -34,12 +33,8 @@ export const submitAnswers = async (
   if (round === undefined || round.round_id !== roundId || classificationId === undefined) {
     throw new Error(`row ${state.row_key}: not taken by answers round ${roundId}`);
   }
-  const follow = async (submittedAt: string): Promise<RowStep> =>
-    routeClassification(await ports.service.getClassification(classificationId), state, {
-      submittedAt,
-      now: ports.clock.now(),
-      timeScale: config.timeScale,
-    });
+  const follow = (submittedAt: string): Promise<RowStep> =>
+    followClassification(ports, config, state, { id: classificationId, submittedAt });
   const notSent = (failure: RowResult): RowStep =>
     finalStep(answersNotSentResult(row.result, failure, classificationId), {
       classification_id: classificationId,
@@ -78,13 +73,9 @@ export const submitAnswers = async (
     { status: 'in_progress', round: { ...round, posted_at: postedAt }, updated_at: postedAt },
     { onlyIfNotFinal: true },
   );
-  if (accepted.classification.status === 'in_progress') {
-    return {
-      next: 'wait',
-      wait_seconds: LIMITS.recommendedPollSeconds,
-      classification_id: classificationId,
-      submitted_at: postedAt,
-    };
-  }
-  return follow(postedAt);
+  return followAcceptedRun(ports, config, state, {
+    id: classificationId,
+    submittedAt: postedAt,
+    status: accepted.classification.status,
+  });
 };

@@ -4,13 +4,12 @@
  * answers round it posts the answers instead (submit-answers.ts).
  */
 import type { ProductRow } from '../../spreadsheet/schemas.js';
-import { LIMITS } from '../../tcs/schemas.js';
 import { uploadRecordKey } from '../core/bucket-layout.js';
 import { deriveCreationKey, deriveRowKey } from '../core/keys.js';
 import type { PipelinePorts } from '../core/ports.js';
 import { isOutputStatus, type RowRecord, RowState, type RowStep } from '../core/records.js';
 import { errorResult, stoppedResult } from '../core/row-results.js';
-import { followClassification } from './route-classification.js';
+import { followAcceptedRun, followClassification } from './route-classification.js';
 import {
   completionIdOf,
   finalStep,
@@ -125,14 +124,9 @@ const createClassification = async (
     },
     { onlyIfNotFinal: true },
   );
-  if (accepted.classification.status === 'in_progress') {
-    return {
-      next: 'wait',
-      wait_seconds: LIMITS.recommendedPollSeconds,
-      classification_id: id,
-      submitted_at: submittedAt,
-    };
-  }
-  // The replayed classification has moved on (final, pending, or a status we do not know).
-  return followClassification(ports, config, state, { id, submittedAt });
+  return followAcceptedRun(ports, config, state, {
+    id,
+    submittedAt,
+    status: accepted.classification.status,
+  });
 };
