@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { BatchStop, BatchStore } from '../../shared/pipeline/core/index.js';
+import { AT, BATCH, batchRecord, LATER, rowRecord, TOKEN } from '../helpers/records.js';
 import { collect, forEachNumber, type Implementation, useImplementation } from './implementation.js';
-import { AT, BATCH, batchRecord, LATER, rowRecord, TOKEN } from './records.js';
 
 const NOT_COMPLETE = { batchComplete: false, taskToken: null };
 

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { BatchEvents, DispatcherKick, KickReason } from '../../shared/pipeline/core/index.js';
+import { BATCH } from '../helpers/records.js';
 import { type Implementation, useImplementation } from './implementation.js';
-import { BATCH } from './records.js';
 
 export type EventsSubject = {
   events: BatchEvents;

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ProductCache } from '../../shared/pipeline/core/index.js';
+import { cachedVerdict } from '../helpers/records.js';
 import { type Implementation, useImplementation } from './implementation.js';
-import { cachedVerdict } from './records.js';
 
 export const describeProductCacheContract = (name: string, implementation: Implementation<ProductCache>) =>
   describe(`ProductCache contract: ${name}`, () => {

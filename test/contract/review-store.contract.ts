@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ReviewItem, ReviewStore } from '../../shared/pipeline/core/index.js';
+import { BATCH, classificationId, reviewItem } from '../helpers/records.js';
 import { type Implementation, useImplementation } from './implementation.js';
-import { BATCH, classificationId, reviewItem } from './records.js';
 
 /** ~6 KB of description: 200 such items exceed the 1 MB of one DynamoDB Query or Scan page. */
 const LONG = 'Parafuso sextavado de aço inoxidável. '.repeat(160);

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ReceivedRow, RowMessage, RowQueue } from '../../shared/pipeline/core/index.js';
+import { rowMessage } from '../helpers/records.js';
 import { type Implementation, useImplementation } from './implementation.js';
-import { rowMessage } from './records.js';
 
 export type QueueSubject = {
   queue: RowQueue;

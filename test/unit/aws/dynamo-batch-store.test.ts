@@ -5,46 +5,15 @@
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDynamoBatchStore } from '../../../shared/aws/dynamo-batch-store.js';
-import type { BatchStore } from '../../../shared/pipeline/core/index.js';
-import { BatchRecord, type BatchStop, RowRecord } from '../../../shared/pipeline/core/index.js';
+import type { BatchStop, BatchStore } from '../../../shared/pipeline/core/index.js';
 import { createTable, type LocalDynamo, startLocalDynamo } from '../../helpers/dynalite.js';
-
-const AT = '2026-11-21T12:00:00.000Z';
-const TOKEN = 'AAAAKgAAAAIAAAAAAAAAAsecret-task-token';
+import { AT, batchRecord, rowRecord, TOKEN } from '../../helpers/records.js';
 
 let dynamo: LocalDynamo;
 let doc: DynamoDBDocumentClient;
 let tableName: string;
 let tableCount = 0;
 let store: BatchStore;
-
-const batchRecord = (overrides: Partial<BatchRecord> = {}): BatchRecord =>
-  BatchRecord.parse({
-    batch_id: 'nightly-abc',
-    name: 'nightly',
-    source: {
-      bucket: 'in',
-      key: 'inbox/nightly/products.csv',
-      version_or_etag: '"e1"',
-      folder: 'inbox/nightly/',
-      file_name: 'products.csv',
-    },
-    execution_id: 'exec-1',
-    state: 'preparing',
-    started_at: AT,
-    ...overrides,
-  });
-
-const rowRecord = (row: number, overrides: Partial<RowRecord> = {}): RowRecord =>
-  RowRecord.parse({
-    batch_id: 'nightly-abc',
-    row,
-    line: row + 1,
-    cells: [`SKU-${row}`, 'Parafuso de aço'],
-    status: 'queued',
-    updated_at: AT,
-    ...overrides,
-  });
 
 const rawItem = async (sk: string, batchId = 'nightly-abc') =>
   (await doc.send(new GetCommand({ TableName: tableName, Key: { pk: `batch#${batchId}`, sk } }))).Item;

@@ -2,34 +2,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDynamoReviewStore } from '../../../shared/aws/dynamo-review-store.js';
 import type { ReviewStore } from '../../../shared/pipeline/core/index.js';
-import { ReviewItem } from '../../../shared/pipeline/core/index.js';
 import { createTableWithKeys, type LocalDynamo, startLocalDynamo } from '../../helpers/dynalite.js';
-
-const ALPHABET = '23456789ABCDEFGHJKMNPQRSTVWXYZ';
-/** A valid `cls_` id for a number. */
-const classificationId = (n: number) => {
-  let id = '';
-  for (let rest = n, i = 0; i < 12; i++, rest = Math.floor(rest / ALPHABET.length))
-    id = ALPHABET[rest % ALPHABET.length] + id;
-  return `cls_${id}`;
-};
-
-const reviewItem = (n: number, overrides: Partial<ReviewItem> = {}): ReviewItem =>
-  ReviewItem.parse({
-    classification_id: classificationId(n),
-    batch_id: 'nightly-abc',
-    row: n,
-    sku: `SKU-${n}`,
-    external_reference: null,
-    description: 'Parafuso de aço inoxidável',
-    questions: [{ id: 'q1', text: 'Material?', options: ['aço', 'latão'] }],
-    provisional_ncm: '73181500',
-    provisional_confidence: 0.61,
-    abandons_at: '2026-12-21T12:00:00.000Z',
-    state: 'pending',
-    created_at: '2026-11-21T12:00:00.000Z',
-    ...overrides,
-  });
+import { classificationId, reviewItem } from '../../helpers/records.js';
 
 let dynamo: LocalDynamo;
 let tableCount = 0;

@@ -1,4 +1,4 @@
-/** Valid records for the contract suites, each with the fields a case wants to change. */
+/** Valid records for tests of the stores (contract suites, adapter tests), each with the fields a case wants to change. */
 import {
   BatchRecord,
   CachedVerdict,
