@@ -10,6 +10,7 @@ const LABELS: Record<string, string> = {
   queued: 'queued',
   submitting: 'submitting',
   in_progress: 'running',
+  following: 'same product',
   resolved: 'resolved',
   pending_data: 'questions',
   failed: 'failed',
@@ -34,6 +35,7 @@ export const formatDuration = (ms: number): string => {
 /**
  * Time left from the rate rows have finished so far. Rows finished at Prepare (rejected,
  * reused, not sent) say nothing about the service's pace, so only rows that went out count.
+ * Rows following another row of the same product (`following`) finish with it.
  */
 export const estimateRemainingMs = (
   progress: BatchProgress,
@@ -49,7 +51,9 @@ export const estimateRemainingMs = (
   const served = done - instant;
   if (served < 1) return null;
   const elapsed = nowMs - startedAtMs;
-  return (elapsed / served) * (progress.rowsTotal - done);
+  // Rows of a product already on its way end with it: only the others take the service's time.
+  const toServe = progress.rowsTotal - done - (progress.byStatus.following ?? 0);
+  return (elapsed / served) * Math.max(0, toServe);
 };
 
 const bar = (fraction: number, width: number): string => {

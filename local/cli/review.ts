@@ -198,7 +198,7 @@ const answer = async (
     const filled = new Map([
       [item.classification_id, { answers: command.answers, ...(sheet ? { sheet } : {}) }],
     ]);
-    writeFileSync(file, buildReviewCsv([item], batch?.delimiter ?? ',', filled));
+    writeFileSync(file, buildReviewCsv([item], batch?.delimiter ?? ',', { filled }));
     const read = await readAnswersFile(readFileSync(file), basename(file));
     // The round's own rules (every question answered, lengths), said now rather than in the report.
     const [planned] = planAnswers({

@@ -20,7 +20,7 @@ export type BatchProgress = {
   /** The batch record's state (`preparing`, `running`, `finalizing`, `completed`, `failed`), or `submitted` before Prepare wrote it. */
   state: string;
   rowsTotal: number;
-  /** Rows by status, working ones (`queued`, `submitting`, `in_progress`) included. */
+  /** Rows by status, working ones (`queued`, `submitting`, `in_progress`, `following`) included. */
   byStatus: Record<string, number>;
   /** `preparing`, `dispatching` (rows wait for slots), `waiting on service`, `finalizing`, `completed` or `failed`. */
   stage: BatchStage | string;

@@ -370,6 +370,7 @@ describe('batch.json and the budget', () => {
       reclassify: 'changed',
       reuse_max_age_days: 30,
       max_usd: 54,
+      duplicates: 'classify_once',
     });
   });
 

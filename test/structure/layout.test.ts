@@ -70,7 +70,7 @@ describe('design citations in comments', () => {
         }
       }
     }
-    expect(properties.size).toBe(10);
+    expect(properties.size).toBe(11);
     expect(unresolved).toEqual([]);
   });
 

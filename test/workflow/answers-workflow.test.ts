@@ -65,7 +65,7 @@ const filledReview = (
     );
     filled.set(item.classification_id, { answers });
   }
-  return buildReviewCsv(items, ',', filled satisfies FilledAnswers);
+  return buildReviewCsv(items, ',', { filled: filled satisfies FilledAnswers });
 };
 
 /** A CSV of the outbox as records by header (BOM and CRLF as writeCsv writes them). */

@@ -8,7 +8,8 @@
  *   2. the round's rows still working end now: back to `pending_data` when the round never left
  *      `preparing` (their answers were never sent), else `error` saying why
  *   3. look again at every row still `pending_data`: the service may have abandoned it (30 days,
- *      unbilled) or it was answered elsewhere (the web app) and has since resolved or failed
+ *      unbilled) or it was answered elsewhere (the web app) and has since resolved or failed;
+ *      then rows of the same product take their leader's new outcome (one answer resumes them all)
  *   4. review items of rows that have settled are closed
  *   5. the earlier results.csv and summary.json kept as results.rev<N>.csv and summary.rev<N>.json
  *      when results.csv changes; then results.csv, summary.json and review.csv written anew
@@ -35,6 +36,7 @@ import {
   type RowRecord,
 } from '../core/records.js';
 import { errorResult } from '../core/row-results.js';
+import { followersByLeader, settleFollowers } from '../core/same-product.js';
 import { answersSourceFromEvent } from './answers-source.js';
 import { lookAgainAtPendingRows } from './look-again-at-pending-rows.js';
 import { PrepareAnswersResult } from './prepare-answers.js';
@@ -95,6 +97,7 @@ export const finalizeAnswers = async (
   if (input.error) roundProblems.push(`The answers round failed: ${describeCaughtError(input.error)}`);
   roundProblems.push(...(await endRoundRows(ports, input, { batchId, roundId, round }, rows, now)));
   roundProblems.push(...(await lookAgainWithProblems(ports, batchId, rows, now)));
+  await settleFollowers(ports.batches, batchId, rows, now);
   const items = await settleReviewItems(ports, batchId, rows);
 
   const revisedAt = round?.finished_at ?? now.toISOString();
@@ -108,7 +111,9 @@ export const finalizeAnswers = async (
 
   await writeOutboxFiles(ports.objects, batchId, {
     results,
-    review: buildReviewCsv(pendingReviewItems(items, rows), batch.delimiter),
+    review: buildReviewCsv(pendingReviewItems(items, rows), batch.delimiter, {
+      sameProductRows: followersByLeader(rows),
+    }),
     summary,
   });
   await announceAndCloseRound(ports, input, { round, roundId }, summary, { revisedAt, problemsOfRound });

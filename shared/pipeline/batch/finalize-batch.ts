@@ -5,7 +5,7 @@
  * Primary course:
  *   1. find the batch: Prepare's result, else the event (the same id, derived without I/O)
  *   2. rows still working end now: `not_submitted` when the batch was stopped before they were
- *      sent, else `error` saying why
+ *      sent, else `error` saying why; then rows of the same product take their leader's outcome
  *   3. reused rows get their verdict PDF copied from the earlier batch into this one's `pdfs/`
  *   4. results.csv, review.csv, summary.json to `outbox/<batch-id>/`
  *   5. the Batch Completed event, then the batch marked `completed` (or `failed`)
@@ -27,6 +27,7 @@ import {
   verdictPdfName,
 } from '../core/records.js';
 import { errorResult, stoppedResult } from '../core/row-results.js';
+import { followersByLeader, settleFollowers } from '../core/same-product.js';
 import { batchSourceFromEvent } from './batch-source.js';
 import { PrepareResult } from './prepare-batch.js';
 import {
@@ -91,6 +92,7 @@ export const finalizeBatch = async (ports: FinalizePorts, rawInput: unknown): Pr
   for await (const row of ports.batches.listRows(batchId)) rows.push(row);
 
   const endedNow = await endUnfinishedRows(ports, batch, rows, unfinishedDetailFor(input), now);
+  await settleFollowers(ports.batches, batchId, rows, now);
   await copyReusedPdfs(ports, batchId, rows, now);
 
   const problems = finalProblems(batch, input, caughtProblems, endedNow);
@@ -100,7 +102,7 @@ export const finalizeBatch = async (ports: FinalizePorts, rawInput: unknown): Pr
 
   await writeOutboxFiles(ports.objects, batchId, {
     results: buildResultsCsv(batch, rows),
-    review: buildReviewCsv(review, batch.delimiter),
+    review: buildReviewCsv(review, batch.delimiter, { sameProductRows: followersByLeader(rows) }),
     summary,
   });
 
@@ -208,7 +210,8 @@ const endUnfinishedRows = async (
 ): Promise<number> => {
   let ended = 0;
   for (const [index, row] of rows.entries()) {
-    if (isOutputStatus(row.status)) continue;
+    // A follower ends with its leader (settleFollowers), which this loop ends first.
+    if (isOutputStatus(row.status) || row.status === 'following') continue;
     const result = batch.stop && row.status === 'queued' ? stoppedResult(batch.stop) : errorResult(detail);
     const patch = {
       status: result.status as OutputStatus,

@@ -25,6 +25,7 @@ import {
   type RowRecord,
   type RowResult,
 } from '../core/records.js';
+import { duplicateSavings } from '../core/same-product.js';
 
 export const OUTPUT_FILES = {
   results: 'results.csv',
@@ -117,7 +118,8 @@ export const REVIEW_LEADING_COLUMNS = [
   'provisional_ncm',
   'provisional_confidence',
 ] as const;
-export const REVIEW_TRAILING_COLUMNS = ['sheet', 'abandons_at'] as const;
+/** `same_product_rows`: the rows that share this classification and resume with its answers. */
+export const REVIEW_TRAILING_COLUMNS = ['sheet', 'abandons_at', 'same_product_rows'] as const;
 
 export const reviewQuestionColumns = (n: number): string[] => [
   `question_${n}_id`,
@@ -136,8 +138,9 @@ export type FilledAnswers = ReadonlyMap<string, { answers: ReadonlyMap<string, s
 export const buildReviewCsv = (
   items: readonly ReviewItem[],
   delimiter: Delimiter = ',',
-  filled: FilledAnswers = new Map(),
+  context: { filled?: FilledAnswers; sameProductRows?: ReadonlyMap<number, readonly number[]> } = {},
 ): Buffer => {
+  const { filled = new Map(), sameProductRows = new Map() } = context;
   const sorted = [...items].sort((a, b) => a.row - b.row);
   const groups = Math.max(0, ...sorted.map((item) => item.questions.length));
   const header = [
@@ -145,7 +148,10 @@ export const buildReviewCsv = (
     ...Array.from({ length: groups }, (_, i) => reviewQuestionColumns(i + 1)).flat(),
     ...REVIEW_TRAILING_COLUMNS,
   ];
-  const records = sorted.map((item) => reviewRecord(item, groups, filled.get(item.classification_id)));
+  const records = sorted.map((item) => [
+    ...reviewRecord(item, groups, filled.get(item.classification_id)),
+    (sameProductRows.get(item.row) ?? []).join(' '),
+  ]);
   return writeCsv(header, records, { delimiter });
 };
 
@@ -185,8 +191,13 @@ export const BatchSummary = z.object({
   by_status: z.record(z.enum(OUTPUT_STATUSES), z.number().int().min(0)),
   /** Sum of the rows' `cost_usd`: what the service billed for this batch. */
   billed_usd: z.number(),
-  /** Reused rows × the price of a resolved classification: what reuse did not spend. */
+  /**
+   * What was not spent: reused rows, and rows that shared a resolved classification with an
+   * earlier row of the same product, each at the price of a resolved classification.
+   */
   saved_usd: z.number(),
+  /** Rows that shared an earlier row's classification instead of their own (property 11). */
+  duplicates: z.object({ rows: z.number().int().min(0), saved_usd: z.number() }),
   /** Rows whose verdict differs from the NCM the ERP declared (`current_ncm_matches` = `no`). */
   current_ncm_mismatches: z.number().int().min(0),
   started_at: z.string().nullable(),
@@ -235,6 +246,7 @@ export const buildSummary = (
     return Number.isFinite(cost) ? sum + cost : sum;
   }, 0);
   const reused = results.filter((result) => result.status === 'reused').length;
+  const duplicates = duplicateSavings(rows);
   return {
     batch_id: batch.batch_id,
     name: batch.name,
@@ -248,7 +260,8 @@ export const buildSummary = (
     rows_dispatched: batch.rows_dispatched,
     by_status: countByStatus(rows),
     billed_usd: cents(billed),
-    saved_usd: cents(reused * PRICE_PER_RESOLVED_USD),
+    saved_usd: cents(reused * PRICE_PER_RESOLVED_USD + duplicates.saved_usd),
+    duplicates,
     current_ncm_mismatches: results.filter((result) => isMismatch(result.current_ncm_matches)).length,
     started_at: batch.started_at ?? null,
     finished_at: batch.finished_at ?? now.toISOString(),
@@ -278,6 +291,7 @@ export const buildOrphanSummary = (input: {
   by_status: countByStatus([]),
   billed_usd: 0,
   saved_usd: 0,
+  duplicates: { rows: 0, saved_usd: 0 },
   current_ncm_mismatches: 0,
   started_at: null,
   finished_at: input.now.toISOString(),

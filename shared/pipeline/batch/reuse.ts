@@ -10,6 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ProductRow } from '../../spreadsheet/schemas.js';
+import { fingerprintKey } from '../core/keys.js';
 import type { BatchOptions, CachedVerdict, RowResult } from '../core/records.js';
 import { currentNcmMatches } from '../core/row-results.js';
 
@@ -46,7 +47,7 @@ export const productIdentity = (
   sheetSha256: string | null,
 ): ProductIdentity => {
   const fingerprint = productFingerprint(product, sheetSha256);
-  return { product_key: product.sku ? `sku:${product.sku}` : `h:${fingerprint}`, fingerprint };
+  return { product_key: product.sku ? `sku:${product.sku}` : fingerprintKey(fingerprint), fingerprint };
 };
 
 /** The cached verdict this row may reuse, or null (and why not, for tests and logs). */

@@ -12,9 +12,11 @@ import {
   type SpreadsheetRead,
 } from '../../spreadsheet/index.js';
 import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';
+import { fingerprintKey } from '../core/keys.js';
 import type { PipelinePorts } from '../core/ports.js';
 import type { BatchOptions, CachedVerdict, RowRecord, RowResult, SheetRef } from '../core/records.js';
 import { notSubmittedResult } from '../core/row-results.js';
+import { followerResult } from '../core/same-product.js';
 import { type ProductIdentity, productIdentity, reusableVerdict, reusedResult } from './reuse.js';
 import { type SheetProblem, sheetChecker } from './sheet-checker.js';
 
@@ -97,7 +99,11 @@ export const readCachedVerdicts = async (
 ): Promise<Map<string, CachedVerdict>> => {
   if (options.reclassify === 'all') return new Map();
   const keys = [
-    ...new Set(plans.flatMap((plan) => (plan.kind === 'valid' ? [plan.identity.product_key] : []))),
+    ...new Set(
+      plans.flatMap((plan) =>
+        plan.kind === 'valid' ? [plan.identity.product_key, fingerprintKey(plan.identity.fingerprint)] : [],
+      ),
+    ),
   ];
   return keys.length === 0 ? new Map() : ports.cache.getMany(keys);
 };
@@ -115,9 +121,36 @@ const budgetOf = (options: BatchOptions): { budget: number; detail: string } => 
 };
 
 /**
- * Each plan as the row record Prepare writes, in file order: rejected, reused from the cache,
- * queued while the budget lasts, else `not_submitted`. `budgetProblem`: the batch's sentence
- * when the budget left rows out, else null.
+ * The verdict each valid row may reuse, by fingerprint: its own product's, else one cached under
+ * the fingerprint alone, else one another row of the same product in this file may reuse. Rows of
+ * one product are reused together or classified together.
+ */
+const reusableByFingerprint = (
+  plans: readonly RowPlan[],
+  reuse: { options: BatchOptions; cached: ReadonlyMap<string, CachedVerdict>; now: Date },
+): Map<string, CachedVerdict> => {
+  const { options, cached, now } = reuse;
+  const byFingerprint = new Map<string, CachedVerdict>();
+  for (const plan of plans) {
+    if (plan.kind !== 'valid' || byFingerprint.has(plan.identity.fingerprint)) continue;
+    const { identity } = plan;
+    for (const key of [identity.product_key, fingerprintKey(identity.fingerprint)]) {
+      const found = reusableVerdict({ options, identity, cached: cached.get(key), now });
+      if (found.verdict) {
+        byFingerprint.set(identity.fingerprint, found.verdict);
+        break;
+      }
+    }
+  }
+  return byFingerprint;
+};
+
+/**
+ * Each plan as the row record Prepare writes, in file order: rejected; reused from the cache; a
+ * follower of the first row of the same product (docs/architecture.md, property 11) unless the
+ * batch says `duplicates: classify_each`; queued while the budget lasts; else `not_submitted`.
+ * Only the rows queued count against the budget. `budgetProblem`: the batch's sentence when the
+ * budget left rows out, else null.
  */
 export const planRecords = (
   batchId: string,
@@ -127,6 +160,10 @@ export const planRecords = (
   const { options, cached, now } = reuse;
   const at = now.toISOString();
   const { budget, detail: budgetDetail } = budgetOf(options);
+  const reusable = reusableByFingerprint(plans, { options, cached, now });
+  const shareClassifications = options.duplicates !== 'classify_each';
+  /** The first row of each product that was queued or left out: the row the others follow. */
+  const leaders = new Map<string, RowRecord>();
   const records: RowRecord[] = [];
   let dispatched = 0;
   let overBudget = 0;
@@ -152,28 +189,28 @@ export const planRecords = (
       product_key: plan.identity.product_key,
       fingerprint: plan.identity.fingerprint,
     };
-    const reused = reusableVerdict({
-      options,
-      identity: plan.identity,
-      cached: cached.get(plan.identity.product_key),
-      now,
-    });
-    if (reused.verdict) {
-      const result = reusedResult(reused.verdict, plan.product);
+    const verdict = reusable.get(plan.identity.fingerprint);
+    const leader = shareClassifications ? leaders.get(plan.identity.fingerprint) : undefined;
+    if (verdict) {
+      const result = reusedResult(verdict, plan.product);
       records.push({
         ...valid,
         status: 'reused',
-        classification_id: reused.verdict.classification_id,
+        classification_id: verdict.classification_id,
         result,
         finished_at: at,
       });
+    } else if (leader) {
+      records.push(followerRecord({ ...valid, follows: leader.row }, leader, at));
     } else if (dispatched < budget) {
       dispatched += 1;
       records.push({ ...valid, status: 'queued' });
+      leaders.set(plan.identity.fingerprint, records.at(-1)!);
     } else {
       overBudget += 1;
       const result = notSubmittedResult('budget_exceeded', budgetDetail);
       records.push({ ...valid, status: 'not_submitted', result, finished_at: at });
+      leaders.set(plan.identity.fingerprint, records.at(-1)!);
     }
   }
   const budgetProblem =
@@ -182,4 +219,15 @@ export const planRecords = (
         `${overBudget} row(s) after them were not submitted (budget_exceeded).`
       : null;
   return { records, budgetProblem };
+};
+
+/** A follower waits for its leader, or takes its outcome now when the leader is already final. */
+const followerRecord = (
+  follower: Omit<RowRecord, 'status'> & { follows: number },
+  leader: RowRecord,
+  at: string,
+): RowRecord => {
+  if (leader.status === 'queued') return { ...follower, status: 'following' };
+  const result = followerResult(leader, follower);
+  return { ...follower, status: result.status, result, finished_at: at };
 };

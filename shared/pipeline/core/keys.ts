@@ -97,3 +97,10 @@ const assertKeyFormat = (key: string): string => {
   if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw new Error(`derived key breaks the spec's pattern: ${key}`);
   return key;
 };
+
+/**
+ * The cache key of a verdict by its fingerprint alone. Complete writes a resolved verdict under it
+ * too (for a row with a SKU), so a later batch reuses it for any row of the same product, whatever
+ * its SKU: a row that shared the classification in this batch (property 11) is reused in the next.
+ */
+export const fingerprintKey = (fingerprint: string): string => `h:${fingerprint}`;

@@ -27,6 +27,11 @@ export const BatchOptions = z
     reuse_max_age_days: z.number().int().min(0).max(3650).default(30),
     /** Budget in USD: rows past it are `not_submitted` (`budget_exceeded`). Absent: no budget. */
     max_usd: z.number().min(0).optional(),
+    /**
+     * `classify_once`: rows of the same product (same fingerprint) share one classification,
+     * the first row's; `classify_each`: every row is classified on its own.
+     */
+    duplicates: z.enum(['classify_once', 'classify_each']).default('classify_once'),
   })
   .strict();
 export type BatchOptions = z.infer<typeof BatchOptions>;
@@ -49,8 +54,11 @@ export const OUTPUT_STATUSES = [
 export const OutputStatus = z.enum(OUTPUT_STATUSES);
 export type OutputStatus = z.infer<typeof OutputStatus>;
 
-/** While a row is on its way: queued in SQS, then held by a Row workflow. */
-export const WORKING_STATUSES = ['queued', 'submitting', 'in_progress'] as const;
+/**
+ * While a row is on its way: queued in SQS, then held by a Row workflow; or `following`, waiting
+ * for the outcome of the row it shares a classification with (`follows`), never dispatched itself.
+ */
+export const WORKING_STATUSES = ['queued', 'submitting', 'in_progress', 'following'] as const;
 export const RowStatus = z.enum([...WORKING_STATUSES, ...OUTPUT_STATUSES]);
 export type RowStatus = z.infer<typeof RowStatus>;
 
@@ -191,6 +199,12 @@ export const RowRecord = z.object({
   product_key: z.string().optional(),
   /** Hash of what decides the verdict (operation, country, description, sheet bytes). */
   fingerprint: z.string().optional(),
+  /**
+   * The earlier row of the same product (same fingerprint) whose classification this row shares
+   * (docs/architecture.md, property 11). This row is never dispatched: it takes that row's outcome
+   * at no cost (`core/same-product.ts`).
+   */
+  follows: z.number().int().min(1).optional(),
   /** 1-based attempt; a transient failure starts a new attempt with a new key. */
   attempt: z.number().int().min(1).default(1),
   /** 1-based dispatch of this attempt; a 429 puts the row back and the next dispatch is a new execution. */

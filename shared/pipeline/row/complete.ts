@@ -1,5 +1,6 @@
 import { outboxKey } from '../core/bucket-layout.js';
 import { describeCaughtError } from '../core/error-text.js';
+import { fingerprintKey } from '../core/keys.js';
 import type { PipelinePorts } from '../core/ports.js';
 import {
   isOutputStatus,
@@ -216,7 +217,7 @@ const completeFinal = async (
   const result = isOutputStatus(row.status) || outcome.kind !== 'final' ? storedResult(row) : outcome.result;
   const classificationId = result.classification_id ?? row.classification_id;
   if (result.status === 'resolved' && row.product_key && row.fingerprint && classificationId) {
-    await ports.cache.put({
+    const verdict = {
       product_key: row.product_key,
       fingerprint: row.fingerprint,
       classification_id: classificationId,
@@ -224,7 +225,12 @@ const completeFinal = async (
       result,
       pdf_key: result.verdict_pdf ? outboxKey(state.batch_id, result.verdict_pdf) : null,
       batch_id: state.batch_id,
-    });
+    };
+    await ports.cache.put(verdict);
+    // Under the fingerprint too: the next batch reuses it for every row of this product,
+    // the rows that followed this one included (docs/architecture.md, property 11).
+    const byFingerprint = fingerprintKey(row.fingerprint);
+    if (byFingerprint !== row.product_key) await ports.cache.put({ ...verdict, product_key: byFingerprint });
   }
   const finished = await finishRow(ports, state.batch_id, state.row, result, {
     countOn: completionIdOf(state),

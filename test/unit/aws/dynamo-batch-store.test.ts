@@ -81,14 +81,14 @@ describe('updateBatch', () => {
     await store.updateBatch('nightly-abc', {
       state: 'running',
       rows_total: 1002,
-      options: { reclassify: 'all', reuse_max_age_days: 7 },
+      options: { reclassify: 'all', reuse_max_age_days: 7, duplicates: 'classify_once' },
       finished_at: undefined,
     });
     const read = await store.getBatch('nightly-abc');
     expect(read).toMatchObject({
       state: 'running',
       rows_total: 1002,
-      options: { reclassify: 'all', reuse_max_age_days: 7 },
+      options: { reclassify: 'all', reuse_max_age_days: 7, duplicates: 'classify_once' },
       problems: ['first'],
       execution_id: 'exec-1',
     });

@@ -344,6 +344,60 @@ describe('a batch that timed out waiting', () => {
   });
 });
 
+describe('rows of the same product', () => {
+  /** Row 3 is the same product as row 1 (same operation, country, description). */
+  const SAME = utf8(
+    crlf(
+      'SKU;Descrição;País;Operação;NCM atual',
+      'SKU-1;Frango congelado em pedaços, sem osso;BR;import;2071400',
+      'SKU-2;Rolamento de esferas de aço, diâmetro 22 mm;BR;import;',
+      'SKU-3;Frango congelado em pedaços, sem osso;BR;import;2071400',
+    ),
+  );
+
+  it('take their leader’s outcome at no cost, and the summary counts what that saved', async () => {
+    const w = world({ [FILE_KEY]: SAME });
+    const state = await prepare(w);
+    expect((await w.batches.getRow(w.batchId, 3))?.status).toBe('following');
+    await finishRow(w, 1, {
+      status: 'resolved',
+      ncm: '0207.14.00',
+      cost_usd: '2.00',
+      classification_id: CLS[0],
+    });
+    await finishRow(w, 2, { status: 'resolved', ncm: '8482.10.10', cost_usd: '2.00' });
+
+    await finalizeBatch(w.ports, state);
+
+    const row3 = await w.batches.getRow(w.batchId, 3);
+    expect(row3).toMatchObject({
+      status: 'resolved',
+      follows: 1,
+      result: { status: 'resolved', ncm: '0207.14.00', cost_usd: '0.00', classification_id: CLS[0] },
+    });
+    expect(row3?.result?.detail).toMatch(/^Same product as row 1 /);
+    expect(w.summary()).toMatchObject({ billed_usd: 4, duplicates: { rows: 1, saved_usd: 2 }, saved_usd: 2 });
+  });
+
+  it('end with their leader when the batch timed out waiting for it', async () => {
+    const w = world({ [FILE_KEY]: SAME });
+    const state = await prepare(w);
+    await finishRow(w, 2, { status: 'resolved', cost_usd: '2.00' });
+
+    await finalizeBatch(w.ports, { ...state, wait_error: { Error: 'States.Timeout' } });
+
+    const rows = await Promise.all([1, 3].map((row) => w.batches.getRow(w.batchId, row)));
+    expect(rows.map((row) => [row?.status, row?.result?.cost_usd])).toEqual([
+      ['error', '0.00'],
+      ['error', '0.00'],
+    ]);
+    expect(rows[1]?.result?.detail).toContain(TIMED_OUT_DETAIL);
+    // One row timed out; its copy is not a second one.
+    expect(w.summary().problems.join(' ')).not.toContain('2 row(s)');
+    expect(w.summary().duplicates).toEqual({ rows: 1, saved_usd: 0 });
+  });
+});
+
 describe('a batch that failed at Prepare', () => {
   it('lists every row as not_submitted with the invalid options, and fails the batch', async () => {
     const w = world({ [FILE_KEY]: INPUT, 'inbox/lote/batch.json': '{"max_usd": "dez"}' });

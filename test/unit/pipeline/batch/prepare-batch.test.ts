@@ -524,7 +524,14 @@ describe('reuse of unchanged products', () => {
       return getMany(keys);
     };
     await w.run();
-    expect(calls).toEqual([['sku:SKU-1', 'sku:SKU-2', 'sku:SKU-3']]);
+    // Each product by its SKU and by its fingerprint alone (a verdict another SKU of it left).
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.filter((key) => key.startsWith('sku:'))).toEqual([
+      'sku:SKU-1',
+      'sku:SKU-2',
+      'sku:SKU-3',
+    ]);
+    expect(calls[0]!.filter((key) => /^h:[0-9a-f]{64}$/.test(key))).toHaveLength(3);
 
     const all = world({ [FILE_KEY]: simpleCsv(3), 'inbox/lote/batch.json': '{"reclassify":"all"}' });
     all.cache.getMany = async (keys) => {
@@ -533,6 +540,100 @@ describe('reuse of unchanged products', () => {
     };
     await all.run();
     expect(calls).toHaveLength(1);
+  });
+});
+
+describe('identical products are classified once', () => {
+  const sameProductCsv = () =>
+    csvOf('SKU;Descrição;País;Operação;NCM atual', [
+      `SKU-1;${DESCRIPTIONS[0]};BR;import;09012100`,
+      `SKU-2;${DESCRIPTIONS[1]};BR;import;`,
+      `SKU-3;${DESCRIPTIONS[0]};BR;import;09011100`, // same product as row 1
+      `SKU-4;${DESCRIPTIONS[0]};BR;export;`, // another operation: another product
+      `SKU-5;${DESCRIPTIONS[0]};BR;import;`, // same product as row 1
+      `SKU-6;${DESCRIPTIONS[1]};AR;import;`, // another country
+    ]);
+
+  it('queues the first row of a product; the others follow it and are not dispatched', async () => {
+    const w = world({ [FILE_KEY]: sameProductCsv() });
+
+    expect((await w.run()).next).toBe('wait');
+
+    expect(w.rows().map((r) => [r.row, r.status, r.follows ?? null])).toEqual([
+      [1, 'queued', null],
+      [2, 'queued', null],
+      [3, 'following', 1],
+      [4, 'queued', null],
+      [5, 'following', 1],
+      [6, 'queued', null],
+    ]);
+    expect(w.queue.sent.map((s) => s.message.row)).toEqual([1, 2, 4, 6]);
+    // Followers are not counted as dispatched: the batch wakes when its leaders are done.
+    expect(w.batches.batches.get(w.batchId)).toMatchObject({ rows_total: 6, rows_dispatched: 4 });
+    expect(w.batches.shards.get(`${w.batchId}#0`)).toEqual({ expected: 4, done: new Set() });
+  });
+
+  it('classifies every row when batch.json says duplicates: classify_each', async () => {
+    const w = world({
+      [FILE_KEY]: sameProductCsv(),
+      'inbox/lote/batch.json': JSON.stringify({ duplicates: 'classify_each' }),
+    });
+
+    await w.run();
+
+    expect(w.rows().every((r) => r.status === 'queued' && r.follows === undefined)).toBe(true);
+    expect(w.queue.sent).toHaveLength(6);
+  });
+
+  it('counts only the classified rows against the budget; a product left out leaves its copies out', async () => {
+    const w = world({
+      [FILE_KEY]: csvOf('SKU;Descrição;País;Operação', [
+        `SKU-1;${DESCRIPTIONS[0]};BR;import`,
+        `SKU-2;${DESCRIPTIONS[0]};BR;import`,
+        `SKU-3;${DESCRIPTIONS[1]};BR;import`,
+        `SKU-4;${DESCRIPTIONS[1]};BR;import`,
+      ]),
+      'inbox/lote/batch.json': JSON.stringify({ max_usd: 2 }),
+    });
+
+    await w.run();
+
+    expect(w.rows().map((r) => [r.row, r.status, r.result?.reason ?? '', r.result?.cost_usd ?? ''])).toEqual([
+      [1, 'queued', '', ''],
+      [2, 'following', '', ''],
+      [3, 'not_submitted', 'budget_exceeded', '0.00'],
+      [4, 'not_submitted', 'budget_exceeded', '0.00'],
+    ]);
+    expect(w.rows()[3]!.result?.detail).toMatch(/^Same product as row 3 .*max_usd 2/);
+  });
+
+  it('reuses a verdict for every row of the product, by SKU or by fingerprint alone', async () => {
+    const w = world({ [FILE_KEY]: sameProductCsv() });
+    const fingerprint = productFingerprint(
+      { operation: 'import', country: 'BR', description: DESCRIPTIONS[0]! },
+      null,
+    );
+    await w.cache.put({
+      // Left by a batch where another SKU of this product was classified.
+      product_key: `h:${fingerprint}`,
+      fingerprint,
+      classification_id: 'cls_7KQ2M9XW4RTB',
+      resolved_at: '2026-11-20T12:00:00.000Z',
+      result: { status: 'resolved', ncm: '0901.21.00', cost_usd: '2.00' },
+      pdf_key: null,
+      batch_id: 'earlier',
+    });
+
+    await w.run();
+
+    expect(w.rows().map((r) => [r.row, r.status, r.result?.current_ncm_matches ?? ''])).toEqual([
+      [1, 'reused', 'yes'],
+      [2, 'queued', ''],
+      [3, 'reused', 'no'],
+      [4, 'queued', ''],
+      [5, 'reused', ''],
+      [6, 'queued', ''],
+    ]);
   });
 });
 

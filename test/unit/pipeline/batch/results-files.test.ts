@@ -173,7 +173,7 @@ describe('buildReviewCsv', () => {
         { id: 'q2', text: '=1+1 material?', options: ['Aço', 'Cerâmica', 'Outro'] },
       ]),
     ];
-    const records = parseCsv(buildReviewCsv(items, ';'), ';');
+    const records = parseCsv(buildReviewCsv(items, ';', { sameProductRows: new Map([[2, [5, 9]]]) }), ';');
 
     expect(records[0]).toEqual([
       'row',
@@ -193,6 +193,7 @@ describe('buildReviewCsv', () => {
       'answer_2',
       'sheet',
       'abandons_at',
+      'same_product_rows',
     ]);
     expect(records[1]).toEqual([
       '2',
@@ -212,7 +213,9 @@ describe('buildReviewCsv', () => {
       '',
       '',
       '2026-12-21T12:00:00Z',
+      '5 9',
     ]);
+    expect(records[2]!.at(-1)).toBe('');
     expect(records[2]!.slice(7, 15)).toEqual(['q1', 'Qual o diâmetro?', '', '', '', '', '', '']);
   });
 
@@ -229,6 +232,7 @@ describe('buildReviewCsv', () => {
         'provisional_confidence',
         'sheet',
         'abandons_at',
+        'same_product_rows',
       ],
     ]);
   });

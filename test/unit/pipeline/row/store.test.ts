@@ -53,6 +53,11 @@ describe('resolved path', () => {
       batch_id: BATCH,
       result: row.result,
     });
+    // And under the fingerprint alone: any SKU of the same product reuses it next time.
+    expect(w.cache.entries.get('h:fp-1')).toEqual({
+      ...w.cache.entries.get('sku:CAF-1'),
+      product_key: 'h:fp-1',
+    });
     expect(w.leases.holders.size).toBe(0);
     // Poll frees the slot and kicks as the run leaves in_progress; Complete, freeing nothing, does not.
     expect(w.kick.reasons).toEqual(['slot_freed']);

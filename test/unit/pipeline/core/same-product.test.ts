@@ -1,0 +1,101 @@
+/** Rows of the same product share one classification: the follower's result and its settling. */
+import { describe, expect, it } from 'vitest';
+import {
+  duplicateSavings,
+  followerResult,
+  followersByLeader,
+  type RowRecord,
+  settleFollowers,
+} from '../../../../shared/pipeline/core/index.js';
+import { memoryBatchStore } from '../../../helpers/memory-ports.js';
+import { BATCH, rowRecord } from '../../../helpers/records.js';
+
+const NOW = new Date('2026-11-21T13:00:00.000Z');
+const product = (current_ncm: string | null) => ({
+  sku: null,
+  description: 'Frango congelado em pedaços, sem osso',
+  operation: 'import' as const,
+  country: 'BR',
+  current_ncm,
+  external_reference: null,
+  sheet: null,
+});
+
+describe('followerResult', () => {
+  it('copies the leader’s columns at no cost, names the leader, and compares its own declared NCM', () => {
+    const leader = rowRecord(1, {
+      status: 'resolved',
+      result: { status: 'resolved', ncm: '0207.14.00', cost_usd: '2.00', detail: 'from the sheet' },
+    });
+    const result = followerResult(leader, { product: product('02071400') as RowRecord['product'] });
+    expect(result).toMatchObject({
+      status: 'resolved',
+      ncm: '0207.14.00',
+      cost_usd: '0.00',
+      current_ncm_matches: 'yes',
+    });
+    expect(result.detail).toBe(
+      'Same product as row 1 (operation, country, description and sheet identical): classified once, there; ' +
+        'no charge for this row. from the sheet',
+    );
+  });
+
+  it('tells a follower of a row with questions where to answer them', () => {
+    const leader = rowRecord(4, {
+      status: 'pending_data',
+      result: { status: 'pending_data', questions: 'q1: ?' },
+    });
+    expect(followerResult(leader, {}).detail).toContain('answer the questions once, on row 4 of review.csv');
+  });
+});
+
+describe('settleFollowers', () => {
+  const rowsOf = () => [
+    rowRecord(1, { status: 'pending_data', result: { status: 'pending_data', cost_usd: '0.00' } }),
+    rowRecord(2, { status: 'following', follows: 1 }),
+    rowRecord(3, { status: 'queued' }),
+    rowRecord(4, { status: 'following', follows: 3 }),
+  ];
+
+  it('settles the followers of final rows, leaves the others waiting, and writes nothing the second time', async () => {
+    const store = memoryBatchStore();
+    const rows = rowsOf();
+    await store.putRows(rows);
+
+    expect(await settleFollowers(store, BATCH, rows, NOW)).toBe(1);
+    expect(rows.map((row) => row.status)).toEqual(['pending_data', 'pending_data', 'queued', 'following']);
+    expect((await store.getRow(BATCH, 2))?.status).toBe('pending_data');
+    expect(await settleFollowers(store, BATCH, rows, NOW)).toBe(0);
+  });
+
+  it('moves a follower on when its leader’s outcome changes (an answers round)', async () => {
+    const store = memoryBatchStore();
+    const rows = rowsOf();
+    await store.putRows(rows);
+    await settleFollowers(store, BATCH, rows, NOW);
+    rows[0] = {
+      ...rows[0]!,
+      status: 'resolved',
+      result: { status: 'resolved', ncm: '0207.14.00', cost_usd: '2.00' },
+    };
+
+    expect(await settleFollowers(store, BATCH, rows, NOW)).toBe(1);
+    expect(await store.getRow(BATCH, 2)).toMatchObject({
+      status: 'resolved',
+      result: { ncm: '0207.14.00', cost_usd: '0.00' },
+    });
+  });
+});
+
+describe('what sharing saved', () => {
+  it('counts followers, and saves a classification only for those whose shared one resolved', () => {
+    const rows = [
+      rowRecord(1, { status: 'resolved' }),
+      rowRecord(2, { status: 'resolved', follows: 1, result: { status: 'resolved' } }),
+      rowRecord(3, { status: 'failed', follows: 1, result: { status: 'failed' } }),
+      rowRecord(5, { status: 'following', follows: 1 }),
+    ];
+    expect(duplicateSavings(rows)).toEqual({ rows: 3, saved_usd: 2 });
+    expect(followersByLeader(rows)).toEqual(new Map([[1, [2, 3, 5]]]));
+  });
+});
