@@ -41,11 +41,14 @@ export const writeCsv = (path: string, header: readonly string[], rows: readonly
   return path;
 };
 
-/** `count` resolvable rows, one product each (distinct SKUs), cycling through the descriptions. */
+/**
+ * `count` resolvable rows, one product each: distinct SKUs, and descriptions made distinct by a
+ * lot number, so no two rows are the same product (identical products share one classification).
+ */
 export const resolvableRows = (count: number, skuPrefix: string): string[][] =>
   Array.from({ length: count }, (_, index) => [
     `${skuPrefix}-${String(index + 1).padStart(4, '0')}`,
-    RESOLVING_DESCRIPTIONS[index % RESOLVING_DESCRIPTIONS.length] as string,
+    `${RESOLVING_DESCRIPTIONS[index % RESOLVING_DESCRIPTIONS.length]}, lote ${skuPrefix}${String(index + 1).padStart(4, '0')}`,
     'import',
     'BR',
   ]);
