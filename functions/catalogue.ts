@@ -155,9 +155,10 @@ export const FUNCTION_CATALOGUE = {
     description: 'Batch workflow Prepare: read and validate the input, write rows, queue them',
     // Reads batch.json, the file and the sheets' sizes (List* makes a missing sheet a 404, not a
     // 403); writes the batch and its rows; reuses cached verdicts; queues dispatchable rows; kicks.
+    // A plan-only batch writes plan.json and plan.csv to its outbox instead.
     ports: {
       clock: 'system',
-      objects: { read: ['inbox/*'] },
+      objects: { read: ['inbox/*'], write: ['outbox/*'] },
       batches: 'readWrite',
       cache: 'read',
       queue: ['send'],

@@ -54,6 +54,7 @@ export const BATCH_WORKFLOW_STATES = [
   'WaitForRows',
   'Finalize',
   'Duplicate',
+  'Planned',
   'Done',
 ] as const;
 export const ROW_WORKFLOW_STATES = [

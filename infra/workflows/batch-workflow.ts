@@ -38,6 +38,7 @@ export class BatchWorkflow extends Construct {
         finalize: 'Finalize',
         done: 'Done',
         skipped: 'Duplicate',
+        planned: 'Planned',
       },
       skippedComment: 'Another execution owns this object version',
       prepare: props.prepare,

@@ -33,7 +33,16 @@ import { acknowledgeWorkflowRole, executionLogs, taskFailedRetry } from './workf
 
 export type PrepareWaitFinalizeProps = {
   /** State names (shared/contract.ts). */
-  states: { prepare: string; route: string; wait: string; finalize: string; done: string; skipped: string };
+  states: {
+    prepare: string;
+    route: string;
+    wait: string;
+    finalize: string;
+    done: string;
+    skipped: string;
+    /** A Succeed for Prepare's `planned` (a plan-only batch: its plan is in the outbox), if the workflow has one. */
+    planned?: string;
+  };
   /** Why the Succeed state that ends a skipped execution is there. */
   skippedComment: string;
   prepare: IFunction;
@@ -87,8 +96,14 @@ export const prepareWaitFinalize = (scope: Construct, props: PrepareWaitFinalize
 
   const route = Choice.jsonPath(scope, states.route)
     .when(Condition.stringEquals('$.prepare.next', 'wait'), wait.next(finalize))
-    .when(Condition.stringEquals('$.prepare.next', 'finalize'), finalize)
-    .otherwise(new Succeed(scope, states.skipped, { comment: props.skippedComment }));
+    .when(Condition.stringEquals('$.prepare.next', 'finalize'), finalize);
+  if (states.planned) {
+    route.when(
+      Condition.stringEquals('$.prepare.next', 'planned'),
+      new Succeed(scope, states.planned, { comment: 'Plan only: plan.json and plan.csv are in the outbox' }),
+    );
+  }
+  route.otherwise(new Succeed(scope, states.skipped, { comment: props.skippedComment }));
 
   const stateMachine = new StateMachine(scope, 'StateMachine', {
     stateMachineType: StateMachineType.STANDARD,

@@ -253,6 +253,8 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, Access[]>> = {
     ownLogs: ['logs'],
     bucket: ['s3Read'],
     'bucket/inbox/*': ['s3Read'],
+    // A plan-only batch's plan.json and plan.csv.
+    'bucket/outbox/*': ['s3Put'],
     batchTable: tableRW,
     cacheTable: ['tableRead'],
     rowsQueue: ['sqsSend'],

@@ -99,9 +99,11 @@ describe('Batch workflow definition', () => {
       Choices: [
         { Variable: '$.prepare.next', StringEquals: 'wait', Next: 'WaitForRows' },
         { Variable: '$.prepare.next', StringEquals: 'finalize', Next: 'Finalize' },
+        { Variable: '$.prepare.next', StringEquals: 'planned', Next: 'Planned' },
       ],
       Default: 'Duplicate',
     });
+    expect(batch.States.Planned).toMatchObject({ Type: 'Succeed' });
     expect(batch.States.WaitForRows).toMatchObject({
       Type: 'Task',
       Resource: 'arn:aws:states:::lambda:invoke.waitForTaskToken',

@@ -371,6 +371,7 @@ describe('batch.json and the budget', () => {
       reuse_max_age_days: 30,
       max_usd: 54,
       duplicates: 'classify_once',
+      plan_only: false,
     });
   });
 

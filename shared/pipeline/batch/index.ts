@@ -1,5 +1,6 @@
 export * from './await-rows.js';
 export * from './batch-options.js';
+export * from './batch-plan.js';
 export * from './batch-source.js';
 export * from './finalize-batch.js';
 export * from './input-file.js';
@@ -7,4 +8,6 @@ export * from './prepare-batch.js';
 export * from './results-files.js';
 export * from './reuse.js';
 export * from './row-plans.js';
+export * from './row-warnings.js';
 export * from './sheet-checker.js';
+export * from './sheet-text-layer.js';

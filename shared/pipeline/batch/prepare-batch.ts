@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { columnUses, inputWarnings, type MappedRow, outputDelimiterFor } from '../../spreadsheet/index.js';
-import { batchNameOfFolder } from '../core/bucket-layout.js';
+import { batchNameOfFolder, outboxKey } from '../core/bucket-layout.js';
 import type { PipelinePorts } from '../core/ports.js';
 import {
   type BatchOptions,
@@ -20,17 +20,23 @@ import {
 import { notSubmittedResult, stoppedResult } from '../core/row-results.js';
 import { isBatchStopError, stopFromProblem } from '../core/service-stop.js';
 import { readBatchOptions } from './batch-options.js';
+import { buildPlan, buildPlanCsv, PLAN_FILES } from './batch-plan.js';
 import { batchSourceFromEvent } from './batch-source.js';
 import { readInputFile, resolveInputSource } from './input-file.js';
+import { CSV_CONTENT_TYPE } from './results-files.js';
 import { planRecords, planRows, readCachedVerdicts } from './row-plans.js';
+import { rowWarnings } from './row-warnings.js';
 
 export const PrepareInput = z.object({ event: z.unknown(), execution_id: z.string().min(1) });
 export type PrepareInput = z.infer<typeof PrepareInput>;
 
 export const PrepareResult = z.object({
   batch_id: z.string().nullable(),
-  /** `skip`: a duplicate delivery or not a batch file. `finalize`: nothing to wait for. */
-  next: z.enum(['wait', 'finalize', 'skip']),
+  /**
+   * `skip`: a duplicate delivery or not a batch file. `finalize`: nothing to wait for.
+   * `planned`: a plan-only batch; its plan is in the outbox and nothing else happens.
+   */
+  next: z.enum(['wait', 'finalize', 'skip', 'planned']),
 });
 export type PrepareResult = z.infer<typeof PrepareResult>;
 
@@ -141,7 +147,14 @@ const prepareRows = async (ports: PreparePorts, batch: BatchRecord): Promise<Pre
   const cached = await readCachedVerdicts(ports, plans, options);
   const { records, budgetProblem } = planRecords(batch.batch_id, plans, { options, cached, now });
   const problems = [...readProblems, ...(budgetProblem === null ? [] : [budgetProblem])];
-  return queueRows(ports, batch, { records, options, shape, problems });
+  const descriptionHeader = read.columns.fields.description?.header;
+  const warnings = [...(shape.warnings ?? []), ...rowWarnings(plans, descriptionHeader)];
+  const planned = { records, options, shape: { ...shape, warnings }, problems };
+  if (options.plan_only) {
+    const fields = new Map(plans.map((plan) => [plan.mapped.row, plan.mapped.fields]));
+    return writePlanOnly(ports, batch, planned, (row) => fields.get(row));
+  }
+  return queueRows(ports, batch, planned);
 };
 
 /** The codes of the countries the service accepts, or the stop when it refuses the key. */
@@ -193,6 +206,52 @@ const queueRows = async (
   );
   await ports.kick.kick('rows_queued');
   return { batch_id: batch.batch_id, next: 'wait' };
+};
+
+/**
+ * A plan-only batch: plan.json and plan.csv in the outbox, the batch `completed` with its counts,
+ * and no row written, queued or sent. `GET /balance` gives the cap the estimate runs at.
+ */
+const writePlanOnly = async (
+  ports: PreparePorts,
+  batch: BatchRecord,
+  planned: { records: RowRecord[]; options: BatchOptions; shape: FileShape; problems: string[] },
+  fieldsOf: (row: number) => MappedRow['fields'] | undefined,
+): Promise<PrepareResult> => {
+  const now = ports.clock.now();
+  const balance = await ports.service.getBalance();
+  const { format, ...shape } = planned.shape;
+  const plan = buildPlan({
+    batch: { ...batch, ...shape },
+    records: planned.records,
+    options: planned.options,
+    problems: planned.problems,
+    balance,
+    now,
+  });
+  await ports.objects.put(
+    outboxKey(batch.batch_id, PLAN_FILES.csv),
+    buildPlanCsv(planned.records, fieldsOf, shape.delimiter),
+    CSV_CONTENT_TYPE,
+  );
+  // Last, so a plan.json in the outbox means plan.csv is there too.
+  await ports.objects.put(
+    outboxKey(batch.batch_id, PLAN_FILES.json),
+    JSON.stringify(plan, null, 2),
+    'application/json',
+  );
+  await ports.batches.updateBatch(batch.batch_id, {
+    state: 'completed',
+    options: planned.options,
+    ...shape,
+    ...(format ? { format } : {}),
+    rows_total: planned.records.length,
+    rows_dispatched: 0,
+    shard_count: 0,
+    problems: planned.problems,
+    finished_at: now.toISOString(),
+  });
+  return { batch_id: batch.batch_id, next: 'planned' };
 };
 
 /**

@@ -9,6 +9,7 @@ import { LIMITS } from '../../tcs/schemas.js';
 import { sha256Hex } from '../core/keys.js';
 import type { ObjectStore } from '../core/ports.js';
 import type { SheetRef } from '../core/records.js';
+import { pdfHasTextLayer } from './sheet-text-layer.js';
 
 export type SheetProblem = {
   reason: 'sheet_not_found' | 'sheet_too_large' | 'sheet_not_pdf';
@@ -66,7 +67,13 @@ export const sheetChecker = (objects: ObjectStore, folder: string, folderName = 
     const bytes = await objects.getBytes(key);
     if (!bytes) return notFound;
     return {
-      sheet: { key, sha256: sha256Hex(bytes), size: bytes.byteLength, file_name: posix.basename(key) },
+      sheet: {
+        key,
+        sha256: sha256Hex(bytes),
+        size: bytes.byteLength,
+        file_name: posix.basename(key),
+        text_layer: pdfHasTextLayer(bytes),
+      },
     };
   };
 

@@ -32,6 +32,11 @@ export const BatchOptions = z
      * the first row's; `classify_each`: every row is classified on its own.
      */
     duplicates: z.enum(['classify_once', 'classify_each']).default('classify_once'),
+    /**
+     * Plan only: read and validate the file, then write plan.json and plan.csv to the outbox
+     * (what it would cost and take) instead of classifying anything.
+     */
+    plan_only: z.boolean().default(false),
   })
   .strict();
 export type BatchOptions = z.infer<typeof BatchOptions>;
@@ -181,6 +186,8 @@ export const SheetRef = z.object({
   sha256: z.string(),
   size: z.number().int().min(0),
   file_name: z.string(),
+  /** false: the PDF names no font, a scan the service cannot read; absent or null: not known. */
+  text_layer: z.boolean().nullable().optional(),
 });
 export type SheetRef = z.infer<typeof SheetRef>;
 

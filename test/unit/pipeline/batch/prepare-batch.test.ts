@@ -63,6 +63,13 @@ const world = (files: Record<string, Uint8Array | string> = {}) => {
       countryCalls += 1;
       return [...ACCEPTED_COUNTRIES].map((code) => ({ code, name: code, mercosur: false }));
     },
+    getBalance: async () => ({
+      balance_credits: 0,
+      in_progress_count: 3,
+      concurrency_limit: 10,
+      plan_tier: 'profesional',
+      api_available: true,
+    }),
   } as unknown as ClassificationService;
   const objects = memoryObjectStore(files);
   const reads: string[] = [];
@@ -407,6 +414,8 @@ describe('technical sheets', () => {
       sha256: sha256Hex(pdf),
       size: pdf.byteLength,
       file_name: 'cafe.pdf',
+      // This made-up PDF names no font: no text layer.
+      text_layer: false,
     });
     expect(w.rows()[0]!.fingerprint).toBe(productFingerprint(w.rows()[0]!.product!, sha256Hex(pdf)));
     expect(w.reads.filter((key) => key.endsWith('cafe.pdf'))).toHaveLength(1);
@@ -634,6 +643,92 @@ describe('identical products are classified once', () => {
       [5, 'reused', ''],
       [6, 'queued', ''],
     ]);
+  });
+});
+
+describe('a plan-only batch', () => {
+  const PLAN_CSV = csvOf('SKU;Descrição;País;Operação;Observação', [
+    `SKU-1;${DESCRIPTIONS[0]};BR;import;a`,
+    'SKU-2;curta;BR;import;b', // rejected
+    `SKU-3;${DESCRIPTIONS[0]};BR;import;c`, // same product as row 1
+    `SKU-4;Peças diversas de reposição para manutenção;BR;import;d`, // vague
+    `SKU-5;${DESCRIPTIONS[1]};XX;import;e`, // rejected: unknown country
+  ]);
+  const outbox = (w: ReturnType<typeof world>, name: string) => {
+    const stored = w.objects.objects.get(`outbox/${w.batchId}/${name}`);
+    return stored ? Buffer.from(stored.bytes).toString('utf8') : undefined;
+  };
+
+  it('writes plan.json and plan.csv, and writes, queues and kicks nothing else', async () => {
+    const w = world({ [FILE_KEY]: PLAN_CSV, 'inbox/lote/batch.json': '{"plan_only": true}' });
+
+    expect(await w.run()).toEqual({ batch_id: w.batchId, next: 'planned' });
+
+    expect(w.rows()).toEqual([]);
+    expect(w.queue.sent).toEqual([]);
+    expect(w.kick.reasons).toEqual([]);
+    expect(w.batches.batches.get(w.batchId)).toMatchObject({
+      state: 'completed',
+      rows_total: 5,
+      rows_dispatched: 0,
+    });
+    const plan = JSON.parse(outbox(w, 'plan.json')!);
+    expect(plan.rows).toEqual({
+      total: 5,
+      classify: 2,
+      same_product: 1,
+      reuse: 0,
+      rejected: 2,
+      over_budget: 0,
+    });
+    expect(plan.rejected.map((r: { row: number; reason: string }) => [r.row, r.reason])).toEqual([
+      [2, 'description_too_short'],
+      [5, 'country_unknown'],
+    ]);
+    expect(plan.estimate).toMatchObject({
+      classifications: 2,
+      max_usd: 4,
+      cap: 10,
+      in_progress_now: 3,
+      duration_seconds: 60,
+      duration: 'about 1 min',
+    });
+    expect(
+      plan.columns.map((c: { header: string; understood_as: string | null }) => [c.header, c.understood_as]),
+    ).toEqual([
+      ['SKU', 'sku'],
+      ['Descrição', 'description'],
+      ['País', 'country'],
+      ['Operação', 'operation'],
+      ['Observação', null],
+    ]);
+    expect(plan.warnings.join(' ')).toContain(
+      'Column "Descrição", row 4: the description names a group of things',
+    );
+    // plan.csv in the input's own delimiter, one line per row.
+    const lines = outbox(w, 'plan.csv')!
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    expect(lines[0]).toBe('row;line;sku;description;plan;reason;detail;max_cost_usd');
+    expect(lines.slice(1).map((line) => line.split(';').slice(0, 5).concat(line.split(';').at(-1)!))).toEqual(
+      [
+        ['1', '2', 'SKU-1', DESCRIPTIONS[0], 'classify', '2.00'],
+        ['2', '3', 'SKU-2', 'curta', 'rejected', '0.00'],
+        ['3', '4', 'SKU-3', DESCRIPTIONS[0], 'same_product', '0.00'],
+        ['4', '5', 'SKU-4', 'Peças diversas de reposição para manutenção', 'classify', '2.00'],
+        ['5', '6', 'SKU-5', DESCRIPTIONS[1], 'rejected', '0.00'],
+      ],
+    );
+    expect(lines[3]).toContain('Same product as row 1');
+  });
+
+  it('gives every real run the same warnings in its batch record (summary.json)', async () => {
+    const w = world({ [FILE_KEY]: PLAN_CSV });
+    await w.run();
+    expect(w.batches.batches.get(w.batchId)!.warnings!.join(' ')).toContain(
+      'row 4: the description names a group',
+    );
   });
 });
 

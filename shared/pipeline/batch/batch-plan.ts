@@ -1,0 +1,196 @@
+/**
+ * The plan of a batch before anything is spent (`plan_only` in batch.json, or
+ * `npm run classify -- FILE --plan`): Prepare reads and validates the file exactly as for a run,
+ * plans every row (row-plans.ts), and instead of queueing writes these two files to the outbox.
+ * No creating endpoint is called; the service is asked only for its countries and `GET /balance`.
+ *
+ *   plan.json  how each column was understood, the rows by what would happen to them, the most
+ *              the batch can cost, how long it will take at the organisation's cap, warnings
+ *   plan.csv   one line per input row: what would happen to it and why, in the input's delimiter
+ *
+ * Pure: records and the balance in, bytes out.
+ */
+import { z } from 'zod';
+import { ColumnUse, type Delimiter, type MappedRow, writeCsv } from '../../spreadsheet/index.js';
+import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';
+import { BatchOptions, type BatchRecord, BatchSource, type RowRecord } from '../core/records.js';
+
+export const PLAN_FILES = { json: 'plan.json', csv: 'plan.csv' } as const;
+
+/** "A run takes about one minute" (the service's contract): the pace a plan assumes. */
+export const TYPICAL_RUN_SECONDS = 60;
+
+/** What would happen to a row, as plan.csv says it. */
+export const ROW_PLANS = ['classify', 'same_product', 'reuse', 'rejected', 'over_budget'] as const;
+export type RowPlanKind = (typeof ROW_PLANS)[number];
+
+const RejectedRow = z.object({
+  row: z.number().int(),
+  line: z.number().int(),
+  reason: z.string(),
+  /** Every issue of the row, each naming its column as written in the file. */
+  detail: z.string(),
+});
+
+export const BatchPlan = z.object({
+  batch_id: z.string(),
+  name: z.string(),
+  source: BatchSource.pick({ bucket: true, key: true, version_or_etag: true }),
+  planned_at: z.string(),
+  columns: z.array(ColumnUse),
+  rows: z.object({
+    total: z.number().int().min(0),
+    /** Classified: each is one classification, billed if it resolves. */
+    classify: z.number().int().min(0),
+    /** Rows of a product an earlier row classifies: they share its classification, at no cost. */
+    same_product: z.number().int().min(0),
+    /** Rows whose recent verdict would be reused, at no cost. */
+    reuse: z.number().int().min(0),
+    rejected: z.number().int().min(0),
+    /** Left out by the budget (`max_usd`). */
+    over_budget: z.number().int().min(0),
+  }),
+  rejected: z.array(RejectedRow),
+  estimate: z.object({
+    classifications: z.number().int().min(0),
+    /** Every classification resolving, each billed once: the most the batch can cost. */
+    max_usd: z.number(),
+    /** The organisation's cap (`GET /balance` `concurrency_limit`). */
+    cap: z.number().int().min(1),
+    /** Classifications of the organisation in progress when the plan was made (other clients' included). */
+    in_progress_now: z.number().int().min(0),
+    typical_run_seconds: z.number().int(),
+    /** Runs in waves of `cap`, each about a typical run long. */
+    duration_seconds: z.number().int().min(0),
+    duration: z.string(),
+    assumption: z.string(),
+  }),
+  warnings: z.array(z.string()),
+  problems: z.array(z.string()),
+  options: BatchOptions,
+  outputs: z.object({ plan_json: z.string(), plan_csv: z.string() }),
+});
+export type BatchPlan = z.infer<typeof BatchPlan>;
+
+const cents = (usd: number): number => Math.round(usd * 100) / 100;
+
+/** `about 17 h 5 min`, `about 4 min`, `nothing to wait for`. */
+export const durationText = (seconds: number): string => {
+  if (seconds <= 0) return 'nothing to wait for';
+  const minutes = Math.max(1, Math.round(seconds / 60));
+  if (minutes < 60) return `about ${minutes} min`;
+  const days = Math.floor(minutes / (24 * 60));
+  const hours = Math.floor((minutes % (24 * 60)) / 60);
+  const rest = minutes % 60;
+  return days > 0 ? `about ${days} d ${hours} h` : `about ${hours} h ${rest} min`;
+};
+
+export const rowPlanOf = (record: Pick<RowRecord, 'status' | 'follows'>): RowPlanKind => {
+  // A copy of a product the budget leaves out is left out with it: nothing is shared.
+  if (record.status === 'not_submitted') return 'over_budget';
+  if (record.follows !== undefined) return 'same_product';
+  switch (record.status) {
+    case 'reused':
+      return 'reuse';
+    case 'rejected':
+      return 'rejected';
+    default:
+      return 'classify';
+  }
+};
+
+export type PlanInput = {
+  batch: Pick<BatchRecord, 'batch_id' | 'name' | 'source' | 'columns' | 'warnings'>;
+  records: readonly RowRecord[];
+  options: BatchOptions;
+  problems: readonly string[];
+  balance: { concurrency_limit: number; in_progress_count: number };
+  now: Date;
+};
+
+export const buildPlan = (input: PlanInput): BatchPlan => {
+  const { batch, records, balance } = input;
+  const counts = Object.fromEntries(ROW_PLANS.map((kind) => [kind, 0])) as Record<RowPlanKind, number>;
+  for (const record of records) counts[rowPlanOf(record)] += 1;
+  const cap = balance.concurrency_limit;
+  const durationSeconds = Math.ceil(counts.classify / cap) * TYPICAL_RUN_SECONDS;
+  return {
+    batch_id: batch.batch_id,
+    name: batch.name,
+    source: { bucket: batch.source.bucket, key: batch.source.key, version_or_etag: batch.source.version_or_etag },
+    planned_at: input.now.toISOString(),
+    columns: [...(batch.columns ?? [])],
+    rows: { total: records.length, ...counts },
+    rejected: records
+      .filter((record) => record.status === 'rejected')
+      .map((record) => ({
+        row: record.row,
+        line: record.line,
+        reason: record.result?.reason ?? record.rejection?.reason ?? '',
+        detail: record.result?.detail ?? '',
+      })),
+    estimate: {
+      classifications: counts.classify,
+      max_usd: cents(counts.classify * PRICE_PER_RESOLVED_USD),
+      cap,
+      in_progress_now: balance.in_progress_count,
+      typical_run_seconds: TYPICAL_RUN_SECONDS,
+      duration_seconds: durationSeconds,
+      duration: durationText(durationSeconds),
+      assumption:
+        `${counts.classify} classification(s) at USD ${PRICE_PER_RESOLVED_USD.toFixed(2)} each if every one ` +
+        `resolves (failed and abandoned ones are not billed; answering questions adds nothing), run ${cap} ` +
+        `at a time at about ${TYPICAL_RUN_SECONDS} s each; other work of the organisation in progress ` +
+        `(${balance.in_progress_count} now) shares the cap and makes it longer.`,
+    },
+    warnings: [...(batch.warnings ?? [])],
+    problems: [...input.problems],
+    options: input.options,
+    outputs: { plan_json: PLAN_FILES.json, plan_csv: PLAN_FILES.csv },
+  };
+};
+
+export const PLAN_CSV_COLUMNS = [
+  'row',
+  'line',
+  'sku',
+  'description',
+  'plan',
+  'reason',
+  'detail',
+  'max_cost_usd',
+] as const;
+
+const planDetail = (record: RowRecord): string => {
+  if (record.follows !== undefined && record.status === 'following')
+    return `Same product as row ${record.follows}: shares its classification, no cost of its own.`;
+  return record.status === 'queued' ? '' : (record.result?.detail ?? '');
+};
+
+/**
+ * One line per input row, in row order. `fields` gives the SKU and description as written for
+ * rows that were rejected (they have no product).
+ */
+export const buildPlanCsv = (
+  records: readonly RowRecord[],
+  fieldsOf: (row: number) => MappedRow['fields'] | undefined,
+  delimiter: Delimiter = ',',
+): Buffer => {
+  const lines = [...records]
+    .sort((a, b) => a.row - b.row)
+    .map((record) => {
+      const fields = fieldsOf(record.row);
+      const plan = rowPlanOf(record);
+      return [
+        String(record.row),
+        String(record.line),
+        record.product?.sku ?? fields?.sku ?? '',
+        record.product?.description ?? fields?.description ?? '',
+        plan,
+        plan === 'classify' || plan === 'same_product' ? '' : (record.result?.reason ?? ''),
+        planDetail(record),
+        plan === 'classify' ? PRICE_PER_RESOLVED_USD.toFixed(2) : '0.00',
+      ];
+    });
+  return writeCsv([...PLAN_CSV_COLUMNS], lines, { delimiter });
+};
