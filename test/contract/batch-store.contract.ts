@@ -61,7 +61,12 @@ export const describeBatchStoreContract = (name: string, implementation: Impleme
         await store().updateBatch(BATCH, {
           state: 'running',
           rows_total: 1002,
-          options: { reclassify: 'all', reuse_max_age_days: 7, duplicates: 'classify_once', plan_only: false },
+          options: {
+            reclassify: 'all',
+            reuse_max_age_days: 7,
+            duplicates: 'classify_once',
+            plan_only: false,
+          },
           finished_at: undefined,
         });
 
@@ -70,7 +75,12 @@ export const describeBatchStoreContract = (name: string, implementation: Impleme
           batchRecord({
             state: 'running',
             rows_total: 1002,
-            options: { reclassify: 'all', reuse_max_age_days: 7, duplicates: 'classify_once', plan_only: false },
+            options: {
+              reclassify: 'all',
+              reuse_max_age_days: 7,
+              duplicates: 'classify_once',
+              plan_only: false,
+            },
             problems: ['first'],
             finished_at: AT,
           }),

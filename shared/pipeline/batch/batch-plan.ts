@@ -117,7 +117,11 @@ export const buildPlan = (input: PlanInput): BatchPlan => {
   return {
     batch_id: batch.batch_id,
     name: batch.name,
-    source: { bucket: batch.source.bucket, key: batch.source.key, version_or_etag: batch.source.version_or_etag },
+    source: {
+      bucket: batch.source.bucket,
+      key: batch.source.key,
+      version_or_etag: batch.source.version_or_etag,
+    },
     planned_at: input.now.toISOString(),
     columns: [...(batch.columns ?? [])],
     rows: { total: records.length, ...counts },

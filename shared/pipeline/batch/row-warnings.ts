@@ -30,7 +30,11 @@ const ASSORTED_WORDS = new Set(
 
 const WORD = /[\p{L}\p{N}]+/gu;
 const plainWords = (text: string): string[] =>
-  (text.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase().match(WORD) ?? []) as string[];
+  (text
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase()
+    .match(WORD) ?? []) as string[];
 
 /** Whether a description leaves the product undecided (see the file comment). */
 export const isVagueDescription = (description: string): boolean => {
@@ -53,7 +57,9 @@ const cut = (text: string, max = 60): string => (text.length > max ? `${text.sli
 /** The sentences for the valid rows of a plan: vague descriptions, then sheets without text. */
 export const rowWarnings = (plans: readonly RowPlan[], descriptionHeader = 'description'): string[] => {
   const valid = plans.flatMap((plan) => (plan.kind === 'valid' ? [plan] : []));
-  const vague = valid.filter((plan) => plan.product.description && isVagueDescription(plan.product.description));
+  const vague = valid.filter(
+    (plan) => plan.product.description && isVagueDescription(plan.product.description),
+  );
   const scans = valid.filter((plan) => plan.sheet?.text_layer === false);
   const warnings: string[] = [];
   if (vague.length > 0) {

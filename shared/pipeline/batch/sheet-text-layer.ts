@@ -12,7 +12,7 @@ import { inflateSync } from 'node:zlib';
 const FONT = /\/Font\b/;
 const ENCRYPTED = /\/Encrypt\b/;
 /** The dictionary of an object stream and the start of its data (up to `endstream`). */
-const OBJECT_STREAM = /\/Type\s*\/ObjStm\b[^]*?stream\r?\n/g;
+const OBJECT_STREAM = /\/Type\s*\/ObjStm\b[\s\S]*?stream\r?\n/g;
 
 const objectStreamsNameAFont = (text: string, bytes: Uint8Array): boolean => {
   for (const match of text.matchAll(OBJECT_STREAM)) {
