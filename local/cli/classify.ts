@@ -1,5 +1,5 @@
 /**
- * `npm run classify -- <file.csv|file.xlsx> [--out DIR] [--sheets DIR] [--options batch.json]`
+ * `npm run classify -- <file.csv|file.xlsx> [--out DIR] [--sheets DIR] [--options batch.json] [--plan]`
  *
  * Runs one batch through the real pipeline on this machine (local/runtime): the file, its
  * sheets and options go into the local bucket as a user would drop them on AWS, the
@@ -10,6 +10,7 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { planOptionsFile, printPlan, readPlan } from './plan.js';
 import { formatDuration, waitPrintingProgress } from './progress.js';
 import {
   dataDirOf,
@@ -34,6 +35,8 @@ const USAGE = `usage: npm run classify -- <file.csv|file.xlsx> [options]
   --data-dir DIR     local state kept between runs (default: .local-data/)
   --fresh            start from empty local state
   --cap N            use at most N slots of the organisation's cap
+  --plan             only plan: read and check the file, write plan.json and plan.csv
+                     (what it would cost and take), and classify nothing
 
 Without TCS_API_KEY and TCS_BASE_URL the built-in sandbox answers (simulated verdicts).`;
 
@@ -49,6 +52,7 @@ const parse = (argv: string[]) => {
       'data-dir': { type: 'string' },
       fresh: { type: 'boolean', default: false },
       cap: { type: 'string' },
+      plan: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -73,6 +77,7 @@ const parse = (argv: string[]) => {
     timeScale,
     cap,
     fresh: values.fresh ?? false,
+    planOnly: values.plan ?? false,
     dataDir: dataDirOf(values['data-dir']),
     outDir: values.out ? userPath(values.out) : userPath(join('out', batchName)),
     batchName,
@@ -93,17 +98,28 @@ const classify = async (args: NonNullable<ReturnType<typeof parse>>): Promise<nu
         'Verdicts are simulated by the built-in sandbox (set TCS_API_KEY and TCS_BASE_URL for the real service).',
       );
     const started = Date.now();
-    const { batchId } = await pipeline.submit({
-      file: args.file,
-      sheetsDir: args.sheetsDir,
-      ...(args.optionsFile ? { optionsFile: args.optionsFile } : {}),
-      batchName: args.batchName,
-    });
-    console.log(`Batch ${batchId}: ${shown(args.file)} (time scale ${timeScale})`);
+    const planOptions = args.planOnly ? planOptionsFile(args.optionsFile) : null;
+    const optionsFile = planOptions?.path ?? args.optionsFile;
+    const { batchId } = await pipeline
+      .submit({
+        file: args.file,
+        sheetsDir: args.sheetsDir,
+        ...(optionsFile ? { optionsFile } : {}),
+        batchName: args.batchName,
+      })
+      .finally(() => planOptions?.remove());
+    console.log(
+      `${args.planOnly ? 'Plan of batch' : 'Batch'} ${batchId}: ${shown(args.file)} (time scale ${timeScale})`,
+    );
 
     const outcome = await waitPrintingProgress(pipeline, batchId, started, signal);
 
     const written = await pipeline.copyOutbox(batchId, args.outDir);
+    const plan = args.planOnly ? readPlan(args.outDir) : null;
+    if (plan) {
+      printPlan(plan, args.file, args.outDir);
+      return 0;
+    }
     if (outcome.state === 'failed' || outcome.summary.stop) {
       // One line that says why; the files are still there for whoever wants the detail.
       console.error(

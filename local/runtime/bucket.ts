@@ -7,7 +7,13 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
-import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
 import { answersFolder, dropFolder } from '../../shared/pipeline/core/index.js';
 import { type EventEnvelope, envelope } from './rules.js';
 import { LOCAL_ACCOUNT } from './template.js';
@@ -77,7 +83,10 @@ export type DropInput = { file: string; sheetsDir?: string; optionsFile?: string
  */
 export const dropBatch = async (s3: S3Client, bucket: string, input: DropInput): Promise<EventEnvelope> => {
   const folder = dropFolder('inbox', input.batchName);
+  // The folder as it is on disk: without options, an earlier drop's batch.json (a plan-only one,
+  // say) must not apply to this batch.
   if (input.optionsFile) await putFile(s3, bucket, `${folder}batch.json`, input.optionsFile);
+  else await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: `${folder}batch.json` }));
   if (input.sheetsDir) {
     const sheets = findSheets(input.sheetsDir);
     for (let i = 0; i < sheets.length; i += UPLOADS_IN_FLIGHT) {

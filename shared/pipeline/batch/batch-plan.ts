@@ -165,21 +165,27 @@ export const PLAN_CSV_COLUMNS = [
   'max_cost_usd',
 ] as const;
 
-const planDetail = (record: RowRecord): string => {
+const planDetail = (record: RowRecord, note: string | undefined): string => {
   if (record.follows !== undefined && record.status === 'following')
     return `Same product as row ${record.follows}: shares its classification, no cost of its own.`;
-  return record.status === 'queued' ? '' : (record.result?.detail ?? '');
+  return record.status === 'queued' ? (note ?? '') : (record.result?.detail ?? '');
 };
 
-/**
- * One line per input row, in row order. `fields` gives the SKU and description as written for
- * rows that were rejected (they have no product).
- */
+/** What plan.csv knows of each row besides its record. */
+export type PlanRowContext = {
+  /** The SKU and description as written, for rows that were rejected (they have no product). */
+  fieldsOf: (row: number) => MappedRow['fields'] | undefined;
+  /** What to look at in a row to classify (row-warnings.ts `rowNotes`). */
+  noteOf: (row: number) => string | undefined;
+};
+
+/** One line per input row, in row order. */
 export const buildPlanCsv = (
   records: readonly RowRecord[],
-  fieldsOf: (row: number) => MappedRow['fields'] | undefined,
+  context: PlanRowContext,
   delimiter: Delimiter = ',',
 ): Buffer => {
+  const { fieldsOf, noteOf } = context;
   const lines = [...records]
     .sort((a, b) => a.row - b.row)
     .map((record) => {
@@ -192,7 +198,7 @@ export const buildPlanCsv = (
         record.product?.description ?? fields?.description ?? '',
         plan,
         plan === 'classify' || plan === 'same_product' ? '' : (record.result?.reason ?? ''),
-        planDetail(record),
+        planDetail(record, noteOf(record.row)),
         plan === 'classify' ? PRICE_PER_RESOLVED_USD.toFixed(2) : '0.00',
       ];
     });

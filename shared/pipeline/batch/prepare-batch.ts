@@ -20,12 +20,12 @@ import {
 import { notSubmittedResult, stoppedResult } from '../core/row-results.js';
 import { isBatchStopError, stopFromProblem } from '../core/service-stop.js';
 import { readBatchOptions } from './batch-options.js';
-import { buildPlan, buildPlanCsv, PLAN_FILES } from './batch-plan.js';
+import { buildPlan, buildPlanCsv, PLAN_FILES, type PlanRowContext } from './batch-plan.js';
 import { batchSourceFromEvent } from './batch-source.js';
 import { readInputFile, resolveInputSource } from './input-file.js';
 import { CSV_CONTENT_TYPE } from './results-files.js';
 import { planRecords, planRows, readCachedVerdicts } from './row-plans.js';
-import { rowWarnings } from './row-warnings.js';
+import { rowNotes, rowWarnings } from './row-warnings.js';
 
 export const PrepareInput = z.object({ event: z.unknown(), execution_id: z.string().min(1) });
 export type PrepareInput = z.infer<typeof PrepareInput>;
@@ -152,7 +152,11 @@ const prepareRows = async (ports: PreparePorts, batch: BatchRecord): Promise<Pre
   const planned = { records, options, shape: { ...shape, warnings }, problems };
   if (options.plan_only) {
     const fields = new Map(plans.map((plan) => [plan.mapped.row, plan.mapped.fields]));
-    return writePlanOnly(ports, batch, planned, (row) => fields.get(row));
+    const notes = rowNotes(plans);
+    return writePlanOnly(ports, batch, planned, {
+      fieldsOf: (row) => fields.get(row),
+      noteOf: (row) => notes.get(row),
+    });
   }
   return queueRows(ports, batch, planned);
 };
@@ -216,7 +220,7 @@ const writePlanOnly = async (
   ports: PreparePorts,
   batch: BatchRecord,
   planned: { records: RowRecord[]; options: BatchOptions; shape: FileShape; problems: string[] },
-  fieldsOf: (row: number) => MappedRow['fields'] | undefined,
+  rowContext: PlanRowContext,
 ): Promise<PrepareResult> => {
   const now = ports.clock.now();
   const balance = await ports.service.getBalance();
@@ -231,7 +235,7 @@ const writePlanOnly = async (
   });
   await ports.objects.put(
     outboxKey(batch.batch_id, PLAN_FILES.csv),
-    buildPlanCsv(planned.records, fieldsOf, shape.delimiter),
+    buildPlanCsv(planned.records, rowContext, shape.delimiter),
     CSV_CONTENT_TYPE,
   );
   // Last, so a plan.json in the outbox means plan.csv is there too.

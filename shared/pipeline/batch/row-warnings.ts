@@ -85,3 +85,22 @@ export const rowWarnings = (plans: readonly RowPlan[], descriptionHeader = 'desc
   }
   return warnings;
 };
+
+/** The same findings row by row, for plan.csv: row → what to look at in it. */
+export const rowNotes = (plans: readonly RowPlan[]): Map<number, string> => {
+  const notes = new Map<number, string>();
+  for (const plan of plans) {
+    if (plan.kind !== 'valid') continue;
+    const found: string[] = [];
+    if (plan.product.description && isVagueDescription(plan.product.description))
+      found.push('Vague description: expect questions before a verdict.');
+    if (plan.sheet?.text_layer === false)
+      found.push(
+        plan.product.description
+          ? 'The sheet has no text layer (a scan): only the description will be read.'
+          : 'The sheet has no text layer (a scan) and there is no description: expect failed (unreadable_pdf).',
+      );
+    if (found.length > 0) notes.set(plan.mapped.row, found.join(' '));
+  }
+  return notes;
+};

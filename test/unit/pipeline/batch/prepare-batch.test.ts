@@ -721,6 +721,7 @@ describe('a plan-only batch', () => {
       ],
     );
     expect(lines[3]).toContain('Same product as row 1');
+    expect(lines[4]).toContain('Vague description: expect questions');
   });
 
   it('gives every real run the same warnings in its batch record (summary.json)', async () => {

@@ -1,0 +1,54 @@
+/**
+ * `classify --plan`: the batch runs plan-only (`plan_only` in batch.json), so Prepare reads and
+ * validates the file exactly as a run does, then writes plan.json and plan.csv instead of
+ * classifying. This module makes the options file that asks for it and prints the plan.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BatchPlan } from '../../shared/pipeline/batch/index.js';
+import { shown } from './shared.js';
+
+/**
+ * The user's batch.json with `plan_only: true`, in a temporary folder; `remove` deletes it. A file
+ * that is not a JSON object is left as it is: Prepare refuses it with its own clear sentence, and
+ * fails the batch before anything could be sent.
+ */
+export const planOptionsFile = (optionsFile: string | undefined): { path: string; remove: () => void } => {
+  const folder = mkdtempSync(join(tmpdir(), 'ncm-plan-'));
+  const path = join(folder, 'batch.json');
+  const text = optionsFile ? readFileSync(optionsFile, 'utf8') : '{}';
+  let options: unknown;
+  try {
+    options = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch {
+    options = undefined;
+  }
+  const isObject = typeof options === 'object' && options !== null && !Array.isArray(options);
+  writeFileSync(path, isObject ? JSON.stringify({ ...(options as object), plan_only: true }) : text);
+  return { path, remove: () => rmSync(folder, { recursive: true, force: true }) };
+};
+
+/** The plan the batch wrote, from the copied outbox; null when there is none (the batch failed). */
+export const readPlan = (outDir: string): BatchPlan | null => {
+  const file = join(outDir, 'plan.json');
+  return existsSync(file) ? BatchPlan.parse(JSON.parse(readFileSync(file, 'utf8'))) : null;
+};
+
+const usd = (amount: number) => `USD ${amount.toFixed(2)}`;
+
+export const printPlan = (plan: BatchPlan, file: string, outDir: string): void => {
+  const { rows, estimate } = plan;
+  const unread = plan.columns.filter((column) => column.understood_as === null).map((c) => `"${c.header}"`);
+  console.log(
+    [
+      `Plan for ${shown(file)}: ${rows.total} rows: classify ${rows.classify}, same product as an earlier ` +
+        `row ${rows.same_product}, reuse ${rows.reuse}, rejected ${rows.rejected}, over budget ${rows.over_budget}.`,
+      `At most ${usd(estimate.max_usd)} (${estimate.classifications} classification(s), billed only when ` +
+        `resolved); ${estimate.duration} at ${estimate.cap} at once (${estimate.in_progress_now} in progress now).`,
+      ...(unread.length > 0 ? [`Passed through untouched: ${unread.join(', ')}.`] : []),
+      `Nothing was sent for classification. Plan: ${shown(outDir)}/ (plan.json, plan.csv)`,
+      ...plan.warnings.map((warning) => `Look at: ${warning}`),
+    ].join('\n'),
+  );
+};
