@@ -70,7 +70,9 @@ describe('classify, review and answer from the command line', () => {
     expect(planned.stdout).toContain('3 rows: classify 3, same product as an earlier row 0');
     expect(planned.stdout).toContain('At most USD 6.00');
     expect(planned.stdout).toContain('Nothing was sent for classification.');
-    expect(planned.stdout).toMatch(/Look at: Column "description", rows 2 and 3: the description names a group/);
+    expect(planned.stdout).toMatch(
+      /Look at: Column "description", rows 2 and 3: the description names a group/,
+    );
     expect(records(join(temp.dir, 'plan', 'plan.csv')).map((record) => record.plan)).toEqual([
       'classify',
       'classify',
