@@ -19,6 +19,7 @@
  */
 import type { z } from 'zod';
 import { isFinalStatus } from '../../tcs/schemas.js';
+import { replacePartialFiles } from '../batch/partial-results.js';
 import {
   buildResultsCsv,
   buildReviewCsv,
@@ -116,6 +117,7 @@ export const finalizeAnswers = async (
     }),
     summary,
   });
+  await replacePartialFiles(ports.objects, batchId, { results, summary, at: now.toISOString() });
   await announceAndCloseRound(ports, input, { round, roundId }, summary, { revisedAt, problemsOfRound });
 
   return {

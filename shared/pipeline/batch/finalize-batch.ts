@@ -7,7 +7,8 @@
  *   2. rows still working end now: `not_submitted` when the batch was stopped before they were
  *      sent, else `error` saying why; then rows of the same product take their leader's outcome
  *   3. reused rows get their verdict PDF copied from the earlier batch into this one's `pdfs/`
- *   4. results.csv, review.csv, summary.json to `outbox/<batch-id>/`
+ *   4. results.csv, review.csv, summary.json to `outbox/<batch-id>/` (and in place of the
+ *      partial files, when a long run left some)
  *   5. the Batch Completed event, then the batch marked `completed` (or `failed`)
  *
  * Run twice, it writes the same files: the first run's `finished_at` is kept, copied PDFs are
@@ -29,6 +30,7 @@ import {
 import { errorResult, stoppedResult } from '../core/row-results.js';
 import { followersByLeader, settleFollowers } from '../core/same-product.js';
 import { batchSourceFromEvent } from './batch-source.js';
+import { replacePartialFiles } from './partial-results.js';
 import { PrepareResult } from './prepare-batch.js';
 import {
   buildOrphanSummary,
@@ -100,11 +102,13 @@ export const finalizeBatch = async (ports: FinalizePorts, rawInput: unknown): Pr
   const summary = buildSummary({ ...batch, state: finalState, finished_at: finishedAt, problems }, rows, now);
   const review = pendingReviewItems(await ports.reviews.listByBatch(batchId), rows);
 
+  const results = buildResultsCsv(batch, rows);
   await writeOutboxFiles(ports.objects, batchId, {
-    results: buildResultsCsv(batch, rows),
+    results,
     review: buildReviewCsv(review, batch.delimiter, { sameProductRows: followersByLeader(rows) }),
     summary,
   });
+  await replacePartialFiles(ports.objects, batchId, { results, summary, at: now.toISOString() });
 
   if (!alreadyDone) {
     // Published before the batch is marked done: a crash in between publishes twice, never zero times.

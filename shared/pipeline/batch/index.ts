@@ -4,6 +4,7 @@ export * from './batch-plan.js';
 export * from './batch-source.js';
 export * from './finalize-batch.js';
 export * from './input-file.js';
+export * from './partial-results.js';
 export * from './prepare-batch.js';
 export * from './results-files.js';
 export * from './reuse.js';

@@ -65,7 +65,10 @@ export const resultOf = (row: Pick<RowRecord, 'status' | 'result'>): RowResult =
 /** The NCM columns as text Excel keeps (`0901.21.00`); already dotted values pass unchanged. */
 const NCM_COLUMNS: ReadonlySet<string> = new Set(['ncm', 'sim_code']);
 
-const resultCell = (row: RowRecord, result: RowResult, column: (typeof RESULT_COLUMNS)[number]): string => {
+/** A row's output columns as a file shows them; `status` may be a working one in a partial file. */
+export type ShownResult = { status: string } & Partial<Record<(typeof RESULT_COLUMNS)[number], string>>;
+
+const resultCell = (row: RowRecord, result: ShownResult, column: (typeof RESULT_COLUMNS)[number]): string => {
   if (column === 'row') return String(row.row);
   if (column === 'status') return result.status;
   const value = result[column] ?? '';
@@ -82,12 +85,13 @@ const resultCell = (row: RowRecord, result: RowResult, column: (typeof RESULT_CO
 export const buildResultsCsv = (
   batch: Pick<BatchRecord, 'header' | 'delimiter'>,
   rows: readonly RowRecord[],
+  resultFor: (row: RowRecord) => ShownResult = resultOf,
 ): Buffer => {
   const sorted = [...rows].sort((a, b) => a.row - b.row);
   const width = Math.max(batch.header.length, ...sorted.map((row) => row.cells.length));
   const header = [...batch.header, ...Array<string>(width - batch.header.length).fill(''), ...RESULT_COLUMNS];
   const records = sorted.map((row) => {
-    const result = resultOf(row);
+    const result = resultFor(row);
     const cells = [...row.cells, ...Array<string>(width - row.cells.length).fill('')];
     return [...cells, ...RESULT_COLUMNS.map((column) => resultCell(row, result, column))];
   });

@@ -1,0 +1,147 @@
+/**
+ * Partial results while a long batch runs: `results.partial.csv` and `summary.partial.json` in
+ * the outbox, with every row's state now, so people can work on the rows already final long
+ * before the last one ends. Written at most every `partial_every_minutes` while rows finish
+ * (Complete asks: row/complete.ts) and whenever someone asks (a request object under
+ * `requests/<batch-id>/`, or `npm run classify -- --status <batch-id>`).
+ *
+ * A row already final reads exactly as it will in results.csv; a row of the same product as one
+ * that is final takes its outcome here too (core/same-product.ts), without writing it; a row
+ * still on its way shows its working status. Finalize replaces both files' contents with the
+ * final ones, so a partial file left in the outbox never says less than results.csv.
+ */
+import { z } from 'zod';
+import { outboxKey } from '../core/bucket-layout.js';
+import type { PipelinePorts } from '../core/ports.js';
+import {
+  type BatchRecord,
+  isOutputStatus,
+  type RowRecord,
+  type RowStatus,
+  type WORKING_STATUSES,
+} from '../core/records.js';
+import { duplicateSavings, followerResult } from '../core/same-product.js';
+import {
+  BatchSummary,
+  buildResultsCsv,
+  buildSummary,
+  CSV_CONTENT_TYPE,
+  countByStatus,
+  type ShownResult,
+} from './results-files.js';
+
+export const PARTIAL_FILES = { results: 'results.partial.csv', summary: 'summary.partial.json' } as const;
+
+export const PartialSummary = BatchSummary.extend({
+  /** True while the batch runs; false once Finalize replaced it with the final state. */
+  partial: z.boolean(),
+  as_of: z.string(),
+  /** Rows still on their way, by working status (`queued`, `submitting`, `in_progress`, `following`). */
+  working: z.record(z.string(), z.number().int().min(0)),
+});
+export type PartialSummary = z.infer<typeof PartialSummary>;
+
+const WORKING_DETAIL: Record<(typeof WORKING_STATUSES)[number], string> = {
+  queued: 'Waiting for a free slot of the cap.',
+  submitting: 'Being sent to the service.',
+  in_progress: 'Being classified by the service.',
+  following: 'Waiting for the row of the same product it shares a classification with.',
+};
+
+/** Rows as they stand, followers of final rows given their outcome (not written: Finalize does). */
+export const rowsAsTheyStand = (rows: readonly RowRecord[]): RowRecord[] => {
+  const byNumber = new Map(rows.map((row) => [row.row, row]));
+  return rows.map((row) => {
+    const leader = row.follows === undefined ? undefined : byNumber.get(row.follows);
+    if (row.status !== 'following' || !leader || !isOutputStatus(leader.status)) return row;
+    const result = followerResult(leader, row);
+    return { ...row, status: result.status, result };
+  });
+};
+
+const shownResult = (row: RowRecord): ShownResult =>
+  isOutputStatus(row.status)
+    ? (row.result ?? { status: row.status })
+    : {
+        status: row.status,
+        detail: WORKING_DETAIL[row.status as (typeof WORKING_STATUSES)[number]] ?? '',
+        ...(row.classification_id ? { classification_id: row.classification_id } : {}),
+        ...(row.app_url ? { app_url: row.app_url } : {}),
+      };
+
+/** The two partial files of a batch's rows as they stand at `now`. */
+export const buildPartialFiles = (
+  batch: BatchRecord,
+  rows: readonly RowRecord[],
+  now: Date,
+): { results: Buffer; summary: PartialSummary } => {
+  const standing = rowsAsTheyStand(rows);
+  const final = standing.filter((row) => isOutputStatus(row.status));
+  const working: Partial<Record<RowStatus, number>> = {};
+  for (const row of standing)
+    if (!isOutputStatus(row.status)) working[row.status] = (working[row.status] ?? 0) + 1;
+  const summary = buildSummary({ ...batch, state: batch.state }, final, now);
+  return {
+    results: buildResultsCsv(batch, standing, shownResult),
+    summary: {
+      ...summary,
+      rows_total: standing.length,
+      by_status: countByStatus(final),
+      duplicates: duplicateSavings(standing),
+      partial: true,
+      as_of: now.toISOString(),
+      working,
+    },
+  };
+};
+
+export type PartialReport = { batch_id: string; written: boolean; why?: string };
+
+/**
+ * Writes the partial files of a batch (or of the batch an answers round resumes). A batch that
+ * has ended has its final files: nothing is written.
+ */
+export const writePartialResults = async (
+  ports: Pick<PipelinePorts, 'clock' | 'objects' | 'batches'>,
+  requestedId: string,
+): Promise<PartialReport> => {
+  const requested = await ports.batches.getBatch(requestedId);
+  const batchId = requested?.round_of ?? requestedId;
+  const batch = requested?.round_of ? await ports.batches.getBatch(batchId) : requested;
+  if (!batch) return { batch_id: batchId, written: false, why: 'no such batch' };
+  if (batch.finished_at !== undefined && !requested?.round_of)
+    return {
+      batch_id: batchId,
+      written: false,
+      why: 'the batch has ended: its final files are in the outbox',
+    };
+  const rows: RowRecord[] = [];
+  for await (const row of ports.batches.listRows(batchId)) rows.push(row);
+  const { results, summary } = buildPartialFiles(batch, rows, ports.clock.now());
+  await ports.objects.put(outboxKey(batchId, PARTIAL_FILES.results), results, CSV_CONTENT_TYPE);
+  await ports.objects.put(
+    outboxKey(batchId, PARTIAL_FILES.summary),
+    JSON.stringify(summary, null, 2),
+    'application/json',
+  );
+  return { batch_id: batchId, written: true };
+};
+
+/**
+ * Finalize's last word on the partial files, when there are any: the final results and summary
+ * in their place, marked no longer partial.
+ */
+export const replacePartialFiles = async (
+  objects: Pick<PipelinePorts['objects'], 'head' | 'put'>,
+  batchId: string,
+  final: { results: Uint8Array; summary: BatchSummary; at: string },
+): Promise<void> => {
+  if (!(await objects.head(outboxKey(batchId, PARTIAL_FILES.summary)))) return;
+  await objects.put(outboxKey(batchId, PARTIAL_FILES.results), final.results, CSV_CONTENT_TYPE);
+  const summary: PartialSummary = { ...final.summary, partial: false, as_of: final.at, working: {} };
+  await objects.put(
+    outboxKey(batchId, PARTIAL_FILES.summary),
+    JSON.stringify(summary, null, 2),
+    'application/json',
+  );
+};

@@ -1,0 +1,102 @@
+/** Partial results: every row's state now, final rows exactly as results.csv will have them. */
+import Papa from 'papaparse';
+import { describe, expect, it } from 'vitest';
+import {
+  buildResultsCsv,
+  PartialSummary,
+  replacePartialFiles,
+  writePartialResults,
+} from '../../../../shared/pipeline/batch/index.js';
+import { fixedClock, memoryBatchStore, memoryObjectStore } from '../../../helpers/memory-ports.js';
+import { BATCH, batchRecord, rowRecord } from '../../../helpers/records.js';
+
+const world = async () => {
+  const batches = memoryBatchStore();
+  const objects = memoryObjectStore({});
+  const clock = fixedClock('2026-11-21T12:15:00.000Z');
+  await batches.createBatch(batchRecord({ state: 'running', header: ['sku', 'description'] }));
+  await batches.putRows([
+    rowRecord(1, {
+      status: 'resolved',
+      result: {
+        status: 'resolved',
+        ncm: '0901.21.00',
+        cost_usd: '2.00',
+        classification_id: 'cls_7KQ2M9XW4RTB',
+      },
+    }),
+    rowRecord(2, { status: 'in_progress', classification_id: 'cls_H3N8P2QVZ6MC' }),
+    rowRecord(3, { status: 'following', follows: 1 }),
+    rowRecord(4, { status: 'queued' }),
+    rowRecord(5, { status: 'following', follows: 2 }),
+  ]);
+  const text = (name: string) => {
+    const stored = objects.objects.get(`outbox/${BATCH}/${name}`);
+    return stored ? Buffer.from(stored.bytes).toString('utf8') : undefined;
+  };
+  const csv = (name: string) =>
+    Papa.parse<Record<string, string>>(text(name)!.replace(/^\uFEFF/, ''), {
+      header: true,
+      skipEmptyLines: true,
+    }).data;
+  return { ports: { batches, objects, clock }, batches, objects, text, csv };
+};
+
+describe('writePartialResults', () => {
+  it('shows every row as it stands: final ones as they will end, the others by working status', async () => {
+    const w = await world();
+
+    expect(await writePartialResults(w.ports, BATCH)).toEqual({ batch_id: BATCH, written: true });
+
+    const rows = w.csv('results.partial.csv');
+    expect(rows.map((r) => [r.row, r.status, r.cost_usd])).toEqual([
+      ['1', 'resolved', '2.00'],
+      ['2', 'in_progress', ''],
+      ['3', 'resolved', '0.00'],
+      ['4', 'queued', ''],
+      ['5', 'following', ''],
+    ]);
+    expect(rows[1]).toMatchObject({
+      classification_id: 'cls_H3N8P2QVZ6MC',
+      detail: 'Being classified by the service.',
+    });
+    expect(rows[2]!.detail).toMatch(/^Same product as row 1 /);
+    const summary = PartialSummary.parse(JSON.parse(w.text('summary.partial.json')!));
+    expect(summary).toMatchObject({
+      partial: true,
+      as_of: '2026-11-21T12:15:00.000Z',
+      rows_total: 5,
+      billed_usd: 2,
+      working: { in_progress: 1, queued: 1, following: 1 },
+      duplicates: { rows: 2, saved_usd: 2 },
+    });
+    expect(summary.by_status).toMatchObject({ resolved: 2, error: 0 });
+    // The follower's outcome is shown, not written: Finalize writes it.
+    expect((await w.batches.getRow(BATCH, 3))?.status).toBe('following');
+  });
+
+  it('writes nothing for a batch that has ended, or one that does not exist', async () => {
+    const w = await world();
+    await w.batches.updateBatch(BATCH, { state: 'completed', finished_at: '2026-11-21T13:00:00.000Z' });
+    expect((await writePartialResults(w.ports, BATCH)).written).toBe(false);
+    expect((await writePartialResults(w.ports, 'nope')).written).toBe(false);
+    expect(w.text('results.partial.csv')).toBeUndefined();
+  });
+
+  it('is replaced by the final files at the end, and only when there was one', async () => {
+    const w = await world();
+    const final = {
+      results: buildResultsCsv({ header: [], delimiter: ',' }, []),
+      at: '2026-11-21T13:00:00.000Z',
+    };
+    const summary = PartialSummary.omit({ partial: true, as_of: true, working: true }).parse({
+      ...JSON.parse((await writePartialResults(w.ports, BATCH), w.text('summary.partial.json'))!),
+    });
+    await replacePartialFiles(w.objects, BATCH, { ...final, summary });
+    expect(JSON.parse(w.text('summary.partial.json')!)).toMatchObject({ partial: false, working: {} });
+    expect(w.text('results.partial.csv')).toBe(final.results.toString('utf8'));
+
+    await replacePartialFiles(w.objects, 'other-batch', { ...final, summary });
+    expect(w.objects.objects.has('outbox/other-batch/summary.partial.json')).toBe(false);
+  });
+});
