@@ -27,6 +27,7 @@ export const ENV = {
   rowsQueueUrl: 'ROWS_QUEUE_URL',
   rowStateMachineArn: 'ROW_STATE_MACHINE_ARN',
   dispatcherFunctionName: 'DISPATCHER_FUNCTION_NAME',
+  partialResultsFunctionName: 'PARTIAL_RESULTS_FUNCTION_NAME',
   eventBusName: 'EVENT_BUS_NAME',
   tcsBaseUrl: 'TCS_BASE_URL',
   tcsApiKeySecretArn: 'TCS_API_KEY_SECRET_ARN',
@@ -48,6 +49,7 @@ export const ENV_MEANING: Record<EnvName, string> = {
   ROWS_QUEUE_URL: 'rows queue',
   ROW_STATE_MACHINE_ARN: 'the Row workflow the dispatcher starts (its ARN, built from its fixed name)',
   DISPATCHER_FUNCTION_NAME: 'kick target (dispatch-rows)',
+  PARTIAL_RESULTS_FUNCTION_NAME: 'asked for partial results (write-partial-results)',
   EVENT_BUS_NAME: 'the default bus, where `Batch Completed` goes',
   TCS_BASE_URL: "the service's base URL",
   TCS_API_KEY_SECRET_ARN: "the key's secret (its ARN, never the key): read at cold start",
@@ -83,6 +85,8 @@ export type PortUses = {
   events?: 'put';
   /** Invokes dispatch-rows. */
   kick?: 'invoke';
+  /** Invokes write-partial-results. */
+  partials?: 'invoke';
 };
 export type PortName = keyof PortUses;
 
@@ -100,6 +104,7 @@ export const PORT_ENVIRONMENT = {
   waiters: [],
   events: [ENV.eventBusName],
   kick: [ENV.dispatcherFunctionName],
+  partials: [ENV.partialResultsFunctionName],
 } as const satisfies Record<PortName, readonly EnvName[]>;
 
 /** A setting from the CDK context a handler reads beyond its ports, set only when configured. */
@@ -129,6 +134,7 @@ const COMPLETING_A_ROW = {
   queue: ['send'], // a requeue (429, new attempt) goes back with a delay
   kick: 'invoke',
   waiters: 'wake', // the last row wakes its batch or round
+  partials: 'invoke', // at most every partial_every_minutes while rows finish
 } as const satisfies PortUses;
 
 /**
@@ -304,6 +310,16 @@ export const FUNCTION_CATALOGUE = {
     description:
       'Daily: batches with rows abandoned after 30 days unanswered get their results moved forward',
     ports: REVISING_RESULTS,
+  },
+  'write-partial-results': {
+    entry: 'functions/write-partial-results/handler.ts',
+    // Lists every row of the batch, as Finalize does.
+    timeoutSeconds: 15 * 60,
+    memoryMb: 2048,
+    description:
+      'While a batch runs: results.partial.csv and summary.partial.json with every row as it stands',
+    // Reads the batch and its rows; writes the two partial files to the batch's outbox.
+    ports: { clock: 'system', objects: { write: ['outbox/*'] }, batches: 'readWrite' },
   },
 } as const satisfies Record<HandlerName, FunctionDescription>;
 

@@ -16,6 +16,7 @@ import {
   createDynamoReviewStore,
   createEventBridgeBatchEvents,
   createLambdaDispatcherKick,
+  createLambdaPartialResultsRequests,
   createS3ObjectStore,
   createSfnBatchWaiters,
   createSfnRowWorkflows,
@@ -158,6 +159,14 @@ const portBuilders: {
       functionName: required(ENV.dispatcherFunctionName),
       // Best effort: the one-minute schedule fills the slot if the kick is lost.
       onError: (error) => logger.warn('dispatcher kick failed', error),
+    }),
+  ),
+  partials: once(() =>
+    createLambdaPartialResultsRequests({
+      client: aws().lambda,
+      functionName: required(ENV.partialResultsFunctionName),
+      // Best effort: the next finishing row asks again.
+      onError: (error) => logger.warn('partial results request failed', error),
     }),
   ),
 };

@@ -48,6 +48,7 @@ const REACH: { [P in PortName]-?: (use: NonNullable<PortUses[P]>) => string | nu
   leases: () => 'lease table: read-write',
   workflows: () => 'Row workflow: start executions',
   waiters: () => 'Batch and Answers workflows: SendTaskSuccess',
+  partials: () => 'write-partial-results: invoke',
   events: () => 'default bus: put events',
   kick: () => 'dispatch-rows: invoke',
 };

@@ -71,6 +71,7 @@ const environmentValues = (
   [ENV.rowsQueueUrl]: data.rowsQueue.queueUrl,
   [ENV.rowStateMachineArn]: rowWorkflowArn,
   [ENV.dispatcherFunctionName]: functions['dispatch-rows'].functionName,
+  [ENV.partialResultsFunctionName]: functions['write-partial-results'].functionName,
   [ENV.eventBusName]: eventBusName,
   [ENV.tcsBaseUrl]: config.tcsBaseUrl,
   // The secret's ARN, never its value: the handler reads the key at cold start.
@@ -108,7 +109,8 @@ const portGrants = (
     // Granted once the workflows exist (allowWakingWorkflows): a policy of its own.
     waiters: () => undefined,
     events: (fn) => defaultBus.grantPutEventsTo(fn),
-    kick: (fn) => grantKick(scope, functions['dispatch-rows'], fn),
+    kick: (fn) => grantInvokeOf(scope, functions['dispatch-rows'], fn),
+    partials: (fn) => grantInvokeOf(scope, functions['write-partial-results'], fn),
   };
 };
 
@@ -159,12 +161,13 @@ const grantTable = (
   }
 };
 
-const grantKick = (scope: Stack, dispatcher: NodejsFunction, fn: NodejsFunction) => {
-  dispatcher.grantInvoke(fn);
+/** The kick (dispatch-rows) and the request for partial results (write-partial-results). */
+const grantInvokeOf = (scope: Stack, target: NodejsFunction, fn: NodejsFunction) => {
+  target.grantInvoke(fn);
   acknowledge(
     roleOf(fn),
-    'grantInvoke adds <function>:* for versions and aliases of the dispatcher; no other function.',
-    wildcardResource(`${inFinding(scope, dispatcher.functionArn)}:*`),
+    'grantInvoke adds <function>:* for versions and aliases of the function it invokes; no other function.',
+    wildcardResource(`${inFinding(scope, target.functionArn)}:*`),
   );
 };
 

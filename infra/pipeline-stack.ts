@@ -42,8 +42,17 @@ import { RowWorkflow } from './workflows/row-workflow.js';
 
 export type PipelineStackProps = StackProps & { config: PipelineConfig; data: StatefulExports };
 
-/** Handlers of the Answers workflow of their own; their errors alarm apart (ten metrics per alarm). */
-const ANSWERS_HANDLERS: readonly HandlerName[] = ['prepare-answers', 'finalize-answers', 'sweep-reviews'];
+/**
+ * Handlers that move results forward outside the batch's own run (answers rounds, the sweep, the
+ * partial results): their errors alarm apart, as an alarm's metric math takes ten metrics at most.
+ * The alarm keeps its first id, `AnswersLambdaErrors`, so a deploy does not replace it.
+ */
+const ANSWERS_HANDLERS: readonly HandlerName[] = [
+  'prepare-answers',
+  'finalize-answers',
+  'sweep-reviews',
+  'write-partial-results',
+];
 
 type Functions = Readonly<Record<HandlerName, NodejsFunction>>;
 

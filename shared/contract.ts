@@ -24,6 +24,7 @@ export const HANDLER_NAMES = [
   'prepare-answers',
   'finalize-answers',
   'sweep-reviews',
+  'write-partial-results',
 ] as const;
 export type HandlerName = (typeof HANDLER_NAMES)[number];
 

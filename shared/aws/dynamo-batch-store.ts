@@ -229,6 +229,18 @@ const recordStop: OnTable<BatchStore['recordStop']> = async (table, batchId, sto
   return batch.stop;
 };
 
+const claimPartialRequest: OnTable<BatchStore['claimPartialRequest']> = async (table, batchId, at) => {
+  const result = await updateExisting(table, {
+    Key: batchKey(batchId),
+    UpdateExpression: 'SET #requested = :now',
+    condition: at.last === null ? 'attribute_not_exists(#requested)' : '#requested = :last',
+    names: { '#requested': 'partial_requested_at' },
+    values: { ':now': at.now, ...(at.last === null ? {} : { ':last': at.last }) },
+    returnNew: false,
+  });
+  return result.applied;
+};
+
 const putRows: OnTable<BatchStore['putRows']> = async ({ doc, TableName, sleep }, rows) => {
   // One request per key: BatchWriteItem rejects a call naming the same item twice. The last wins.
   const byKey = new Map<string, WriteRequest>();
@@ -370,6 +382,7 @@ export const createDynamoBatchStore = (config: DynamoAdapterConfig): BatchStore 
     getBatch: (batchId) => getBatch(table, batchId),
     updateBatch: (batchId, patch) => updateBatch(table, batchId, patch),
     recordStop: (batchId, stop) => recordStop(table, batchId, stop),
+    claimPartialRequest: (batchId, at) => claimPartialRequest(table, batchId, at),
     putRows: (rows) => putRows(table, rows),
     getRow: (batchId, row) => getRow(table, batchId, row),
     updateRow: (batchId, row, patch, options) => updateRow(table, batchId, row, patch, options),

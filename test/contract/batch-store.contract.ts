@@ -66,6 +66,7 @@ export const describeBatchStoreContract = (name: string, implementation: Impleme
             reuse_max_age_days: 7,
             duplicates: 'classify_once',
             plan_only: false,
+            partial_every_minutes: 15,
           },
           finished_at: undefined,
         });
@@ -80,6 +81,7 @@ export const describeBatchStoreContract = (name: string, implementation: Impleme
               reuse_max_age_days: 7,
               duplicates: 'classify_once',
               plan_only: false,
+              partial_every_minutes: 15,
             },
             problems: ['first'],
             finished_at: AT,
@@ -137,6 +139,23 @@ export const describeBatchStoreContract = (name: string, implementation: Impleme
 
       it('fails for a batch that does not exist', async () => {
         await expect(store().recordStop('ghost', stop('x'))).rejects.toThrow('no batch ghost');
+      });
+    });
+
+    describe('claimPartialRequest', () => {
+      it('lets one caller of each period ask: the one that still finds the last time it read', async () => {
+        // Prepare
+        await store().createBatch(batchRecord());
+
+        // Act
+        const first = await store().claimPartialRequest(BATCH, { last: null, now: AT });
+        const same = await store().claimPartialRequest(BATCH, { last: null, now: AT });
+        const next = await store().claimPartialRequest(BATCH, { last: AT, now: LATER });
+        const stale = await store().claimPartialRequest(BATCH, { last: AT, now: LATER });
+
+        // Assess
+        expect([first, same, next, stale]).toEqual([true, false, true, false]);
+        expect((await store().getBatch(BATCH))?.partial_requested_at).toBe(LATER);
       });
     });
 

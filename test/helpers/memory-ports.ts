@@ -11,6 +11,7 @@ import type {
   Clock,
   DispatcherKick,
   ObjectStore,
+  PartialResultsRequests,
   ProductCache,
   ReceivedRow,
   ReviewStore,
@@ -221,6 +222,12 @@ export const memoryBatchStore = () => {
       if (!batch.stop) batch.stop = clone(stop);
       return clone(batch.stop);
     },
+    claimPartialRequest: async (batchId, at) => {
+      const batch = mustGetBatch(batchId);
+      if ((batch.partial_requested_at ?? null) !== at.last) return false;
+      batch.partial_requested_at = at.now;
+      return true;
+    },
     putRows: async (records) => {
       for (const record of records) rows.set(rowId(record.batch_id, record.row), clone(record));
     },
@@ -395,6 +402,17 @@ export const memoryBatchEvents = () => {
     },
   };
   return events;
+};
+
+/** Records each batch whose partial results were asked for. */
+export const recordingPartials = () => {
+  const partials: PartialResultsRequests & { requested: string[] } = {
+    requested: [],
+    request: async (batchId) => {
+      partials.requested.push(batchId);
+    },
+  };
+  return partials;
 };
 
 export const countingKick = () => {

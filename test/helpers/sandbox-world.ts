@@ -20,6 +20,7 @@ import {
   memoryRowQueue,
   memoryRowWorkflows,
   memorySlotLeases,
+  recordingPartials,
 } from './memory-ports.js';
 import { fakeTimer } from './tcs-fixtures.js';
 
@@ -68,6 +69,7 @@ export const makeWorld = (service: ClassificationService = serviceFor()) => {
     queue: memoryRowQueue(clock),
     workflows: memoryRowWorkflows(),
     kick: countingKick(),
+    partials: recordingPartials(),
     waiters: {
       woken: memoryWaiters.woken,
       wake: async (token: string, output: { batch_id: string }) => {

@@ -95,6 +95,7 @@ const ENVIRONMENT: Record<HandlerName, string[]> = {
     'LEASE_SCOPE',
     'ROWS_QUEUE_URL',
     'DISPATCHER_FUNCTION_NAME',
+    'PARTIAL_RESULTS_FUNCTION_NAME',
   ],
   // Completes a row with row-complete's ports (functions/catalogue.ts), cache and queue included.
   'row-execution-ended': [
@@ -104,6 +105,7 @@ const ENVIRONMENT: Record<HandlerName, string[]> = {
     'LEASE_SCOPE',
     'ROWS_QUEUE_URL',
     'DISPATCHER_FUNCTION_NAME',
+    'PARTIAL_RESULTS_FUNCTION_NAME',
   ],
   // functions/prepare-answers: clock, service, objects, queue, batches, reviews, kick.
   'prepare-answers': [
@@ -133,6 +135,7 @@ const ENVIRONMENT: Record<HandlerName, string[]> = {
     'TCS_BASE_URL',
     'TCS_API_KEY_SECRET_ARN',
   ],
+  'write-partial-results': ['BUCKET_NAME', 'BATCH_TABLE'],
 };
 
 describe('pipeline stack: functions', () => {
@@ -328,6 +331,8 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, Access[]>> = {
     'dispatch-rows:*': ['invoke'],
     batchWorkflow: ['sendTaskSuccess'],
     answersWorkflow: ['sendTaskSuccess'],
+    'write-partial-results': ['invoke'],
+    'write-partial-results:*': ['invoke'],
   },
   'row-execution-ended': {
     ownLogs: ['logs'],
@@ -339,6 +344,8 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, Access[]>> = {
     'dispatch-rows:*': ['invoke'],
     batchWorkflow: ['sendTaskSuccess'],
     answersWorkflow: ['sendTaskSuccess'],
+    'write-partial-results': ['invoke'],
+    'write-partial-results:*': ['invoke'],
   },
   'prepare-answers': {
     ownLogs: ['logs'],
@@ -373,6 +380,11 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, Access[]>> = {
     'reviewTable/index/*': tableRW,
     defaultBus: ['putEvents'],
     apiKeySecret: ['secretRead'],
+  },
+  'write-partial-results': {
+    ownLogs: ['logs'],
+    'bucket/outbox/*': ['s3Put'],
+    batchTable: tableRW,
   },
 };
 
@@ -445,6 +457,7 @@ describe('pipeline stack: least privilege', () => {
       'prepare-answers',
       'finalize-answers',
       'sweep-reviews',
+      'write-partial-results',
     ]);
     expect(using('sqs')).toEqual([
       'prepare-batch',

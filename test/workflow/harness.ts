@@ -31,11 +31,17 @@ import { type AslDefinition, renderStateMachineDefinitions } from '../../infra/d
 import { type Sandbox, startSandbox } from '../../local/sandbox/index.js';
 import type { HandlerName } from '../../shared/contract.js';
 import { finalizeAnswers, prepareAnswers } from '../../shared/pipeline/answers/index.js';
-import { awaitRows, finalizeBatch, prepareBatch } from '../../shared/pipeline/batch/index.js';
+import {
+  awaitRows,
+  finalizeBatch,
+  prepareBatch,
+  writePartialResults,
+} from '../../shared/pipeline/batch/index.js';
 import type {
   BatchWaiters,
   ClassificationService,
   KickReason,
+  PartialResultsRequests,
   RowExecutionInput,
   RowWorkflows,
 } from '../../shared/pipeline/core/index.js';
@@ -163,7 +169,16 @@ export const startHarness = async (options: HarnessOptions = {}) => {
       waiters,
       events,
       kick,
+      partials,
     });
+  /** The invoke of write-partial-results, awaited here so a test sees its files deterministically. */
+  const partials: PartialResultsRequests & { requested: string[] } = {
+    requested: [],
+    request: async (batchId) => {
+      partials.requested.push(batchId);
+      await writePartialResults(portsOf('write-partial-results'), batchId);
+    },
+  };
   const executions = new Map<string, { input: RowExecutionInput; status: string; done: Promise<void> }>();
   const failures: unknown[] = [];
   /** Tests set these to act at a point of the run. */

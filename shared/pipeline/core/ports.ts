@@ -82,6 +82,11 @@ export type BatchStore = {
   ): Promise<void>;
   /** Sets `stop` only if the batch has none yet: the first stop is the one reported. Returns the stop in force. */
   recordStop(batchId: string, stop: BatchStop): Promise<BatchStop>;
+  /**
+   * Sets `partial_requested_at` to `now` only if it still is `last` (null: absent): of the rows
+   * finishing in the same period, one asks for partial results. True when this call set it.
+   */
+  claimPartialRequest(batchId: string, at: { last: string | null; now: string }): Promise<boolean>;
   /** Writes (overwrites) row records, 25 per BatchWrite. */
   putRows(rows: readonly RowRecord[]): Promise<void>;
   getRow(batchId: string, row: number): Promise<RowRecord | null>;
@@ -150,6 +155,12 @@ export type BatchEvents = {
 /** Asks the dispatcher to fill free slots now (async Lambda invoke); the schedule is the safety net. */
 export type DispatcherKick = { kick(reason: KickReason): Promise<void> };
 
+/**
+ * Asks for a batch's partial results (batch/partial-results.ts) to be written, without waiting:
+ * best effort, never throws; the next finishing row asks again.
+ */
+export type PartialResultsRequests = { request(batchId: string): Promise<void> };
+
 export type { SlotLeases };
 
 /** The ports of the whole pipeline; each handler wires only the ones it uses. */
@@ -166,4 +177,5 @@ export type PipelinePorts = {
   waiters: BatchWaiters;
   events: BatchEvents;
   kick: DispatcherKick;
+  partials: PartialResultsRequests;
 };

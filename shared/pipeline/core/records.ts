@@ -37,6 +37,16 @@ export const BatchOptions = z
      * (what it would cost and take) instead of classifying anything.
      */
     plan_only: z.boolean().default(false),
+    /**
+     * While the batch runs, results.partial.csv and summary.partial.json are written at most
+     * this often as rows finish; 0: only when asked for.
+     */
+    partial_every_minutes: z
+      .number()
+      .int()
+      .min(0)
+      .max(24 * 60)
+      .default(15),
   })
   .strict();
 export type BatchOptions = z.infer<typeof BatchOptions>;
@@ -171,6 +181,8 @@ export const BatchRecord = z.object({
   columns: z.array(ColumnUse).optional(),
   /** What the person who sent the file should look at in it (summary.json). */
   warnings: z.array(z.string()).optional(),
+  /** When a finishing row last asked for partial results (row/complete.ts). */
+  partial_requested_at: z.string().optional(),
   started_at: z.string(),
   finished_at: z.string().optional(),
 });

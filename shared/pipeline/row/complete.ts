@@ -89,7 +89,7 @@ const kickSafely = async (kick: PipelinePorts['kick'], reason: KickReason): Prom
 
 type CompletePorts = Pick<
   PipelinePorts,
-  'clock' | 'queue' | 'batches' | 'cache' | 'leases' | 'waiters' | 'kick'
+  'clock' | 'queue' | 'batches' | 'cache' | 'leases' | 'waiters' | 'kick' | 'partials'
 >;
 type Requeue = Extract<RowOutcome, { kind: 'requeue' }>;
 type Settled = Omit<CompleteReport, 'kicked'>;
@@ -123,7 +123,33 @@ export const completeRow = async (ports: CompletePorts, input: unknown): Promise
     : report.outcome === 'requeue'
       ? 'rows_queued'
       : null;
-  return { ...report, kicked: reason ? await kickSafely(ports.kick, reason) : false };
+  const kicked = reason ? await kickSafely(ports.kick, reason) : false;
+  // After the kick: a freed slot is refilled first, the partial results can wait a moment.
+  if (report.outcome === 'final' && report.changed && !report.batchComplete)
+    await askForPartialResults(ports, state, report.batch_id);
+  return { ...report, kicked };
+};
+
+/**
+ * A row of a running batch finished: its partial results are asked for when the last were asked
+ * for at least `partial_every_minutes` ago (batch/partial-results.ts). The batch record keeps when,
+ * and a conditional write lets one finishing row of each period ask. Never for an answers round.
+ */
+const askForPartialResults = async (
+  ports: CompletePorts,
+  state: RowState,
+  batchId: string,
+): Promise<void> => {
+  if (state.round_id !== undefined) return;
+  const batch = await ports.batches.getBatch(batchId);
+  const everyMinutes = batch?.options?.partial_every_minutes ?? 0;
+  if (!batch || batch.state !== 'running' || everyMinutes === 0) return;
+  const now = ports.clock.now();
+  const due = new Date(now.getTime() - everyMinutes * 60_000).toISOString();
+  const last = batch.partial_requested_at;
+  if (last !== undefined && last > due) return;
+  if (await ports.batches.claimPartialRequest(batchId, { last: last ?? null, now: now.toISOString() }))
+    await ports.partials.request(batchId);
 };
 
 /** The row's message back in the queue, for the attempt and dispatch of the requeue. */

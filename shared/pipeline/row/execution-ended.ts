@@ -21,7 +21,10 @@ const ENDED_WITHOUT_COMPLETE = new Set(['FAILED', 'TIMED_OUT', 'ABORTED']);
  * dispatch owns it, and the lease is released (docs/architecture.md, property 1). Null for other statuses.
  */
 export const rowExecutionEnded = async (
-  ports: Pick<PipelinePorts, 'clock' | 'queue' | 'batches' | 'cache' | 'leases' | 'waiters' | 'kick'>,
+  ports: Pick<
+    PipelinePorts,
+    'clock' | 'queue' | 'batches' | 'cache' | 'leases' | 'waiters' | 'kick' | 'partials'
+  >,
   event: unknown,
 ): Promise<CompleteReport | null> => {
   const { detail } = ExecutionStatusChange.parse(event);

@@ -81,14 +81,26 @@ describe('updateBatch', () => {
     await store.updateBatch('nightly-abc', {
       state: 'running',
       rows_total: 1002,
-      options: { reclassify: 'all', reuse_max_age_days: 7, duplicates: 'classify_once', plan_only: false },
+      options: {
+        reclassify: 'all',
+        reuse_max_age_days: 7,
+        duplicates: 'classify_once',
+        plan_only: false,
+        partial_every_minutes: 15,
+      },
       finished_at: undefined,
     });
     const read = await store.getBatch('nightly-abc');
     expect(read).toMatchObject({
       state: 'running',
       rows_total: 1002,
-      options: { reclassify: 'all', reuse_max_age_days: 7, duplicates: 'classify_once', plan_only: false },
+      options: {
+        reclassify: 'all',
+        reuse_max_age_days: 7,
+        duplicates: 'classify_once',
+        plan_only: false,
+        partial_every_minutes: 15,
+      },
       problems: ['first'],
       execution_id: 'exec-1',
     });

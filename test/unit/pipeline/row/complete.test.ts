@@ -2,7 +2,11 @@
  * The Complete task: a caught error, a workflow without outcome, the batch's wake, a retried requeue.
  */
 import { describe, expect, it } from 'vitest';
-import { type RowExecutionInput, scrubErrorText } from '../../../../shared/pipeline/core/index.js';
+import {
+  BatchOptions,
+  type RowExecutionInput,
+  scrubErrorText,
+} from '../../../../shared/pipeline/core/index.js';
 import { completeRow } from '../../../../shared/pipeline/row/index.js';
 import {
   BATCH,
@@ -65,6 +69,30 @@ describe('Complete', () => {
     expect(report.status).toBe('error');
     expect((await rowOf(w)).result?.detail).toBe('row workflow ended without an outcome');
     expect(w.leases.holders.size).toBe(0);
+  });
+
+  it('asks for partial results at most every partial_every_minutes while rows finish, never at the last', async () => {
+    const w = makeWorld();
+    await seedBatch(w, [{}, {}, {}, {}]);
+    await w.batches.updateBatch(BATCH, { options: BatchOptions.parse({ partial_every_minutes: 15 }) });
+    const final = (input: RowExecutionInput) => ({
+      ...input,
+      step: { next: 'complete', outcome: { kind: 'final', result: { status: 'failed', cost_usd: '0.00' } } },
+    });
+    const inputs = [await dispatch(w, 1), await dispatch(w, 2), await dispatch(w, 3), await dispatch(w, 4)];
+
+    await completeRow(w.ports, final(inputs[0]!));
+    await completeRow(w.ports, final(inputs[1]!));
+    expect(w.partials.requested).toEqual([BATCH]);
+
+    w.clock.advance(15 * 60_000);
+    await completeRow(w.ports, final(inputs[2]!));
+    expect(w.partials.requested).toEqual([BATCH, BATCH]);
+
+    // The last row: the final files come next, no partial ones.
+    w.clock.advance(15 * 60_000);
+    expect((await completeRow(w.ports, final(inputs[3]!))).batchComplete).toBe(true);
+    expect(w.partials.requested).toEqual([BATCH, BATCH]);
   });
 
   it('wakes the batch when its last row finishes, once, and a retried Complete changes nothing', async () => {
