@@ -97,5 +97,5 @@ describe('a plan before spending', () => {
     } finally {
       await pipeline.close();
     }
-  });
+  }, 120_000);
 });
