@@ -25,6 +25,7 @@ import {
   UsageError,
   userPath,
 } from './shared.js';
+import { partialResultsServer, status } from './status.js';
 
 const USAGE = `usage: npm run classify -- <file.csv|file.xlsx> [options]
 
@@ -37,6 +38,11 @@ const USAGE = `usage: npm run classify -- <file.csv|file.xlsx> [options]
   --cap N            use at most N slots of the organisation's cap
   --plan             only plan: read and check the file, write plan.json and plan.csv
                      (what it would cost and take), and classify nothing
+
+usage: npm run classify -- --status <batch-id> [--out DIR] [--data-dir DIR]
+
+  partial results of a batch, now: results.partial.csv and summary.partial.json in --out
+  (default out/<batch-name>/); answered by the classify running it, if one is
 
 Without TCS_API_KEY and TCS_BASE_URL the built-in sandbox answers (simulated verdicts).`;
 
@@ -53,10 +59,23 @@ const parse = (argv: string[]) => {
       fresh: { type: 'boolean', default: false },
       cap: { type: 'string' },
       plan: { type: 'boolean', default: false },
+      status: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
   if (values.help) return null;
+  if (values.status !== undefined) {
+    if (positionals.length > 0) throw new UsageError('--status takes a batch id, not a file');
+    const batchId = values.status;
+    // A batch id is `<batch name>-<10 characters>`: its results go where classify put them.
+    const batchName = batchId.replace(/-[^-]+$/, '') || batchId;
+    return {
+      kind: 'status' as const,
+      batchId,
+      dataDir: dataDirOf(values['data-dir']),
+      outDir: values.out ? userPath(values.out) : userPath(join('out', batchName)),
+    };
+  }
   const file = spreadsheetArgument(positionals, 'input file');
   const sheetsDir = sheetsFolderOption(values.sheets, file);
   const besideFile = join(dirname(file), 'batch.json');
@@ -71,6 +90,7 @@ const parse = (argv: string[]) => {
   const cap = parseCap(values.cap);
   const batchName = basename(file, extname(file));
   return {
+    kind: 'classify' as const,
     file,
     sheetsDir,
     optionsFile,
@@ -84,7 +104,12 @@ const parse = (argv: string[]) => {
   };
 };
 
-const classify = async (args: NonNullable<ReturnType<typeof parse>>): Promise<number> => {
+type Parsed = NonNullable<ReturnType<typeof parse>>;
+
+const classifyOrStatus = (args: Parsed): Promise<number> =>
+  args.kind === 'status' ? status(args) : classify(args);
+
+const classify = async (args: Extract<Parsed, { kind: 'classify' }>): Promise<number> => {
   const { pipeline, simulated, timeScale } = await startCommandPipeline({
     dataDir: args.dataDir,
     fresh: args.fresh,
@@ -112,7 +137,17 @@ const classify = async (args: NonNullable<ReturnType<typeof parse>>): Promise<nu
       `${args.planOnly ? 'Plan of batch' : 'Batch'} ${batchId}: ${shown(args.file)} (time scale ${timeScale})`,
     );
 
-    const outcome = await waitPrintingProgress(pipeline, batchId, started, signal);
+    // While it runs: partial results a finishing row asked for reach --out, and a `--status` from
+    // another terminal is answered (status.ts).
+    const servePartials = partialResultsServer(pipeline, args.dataDir, { batchId, out: args.outDir });
+    let serving = Promise.resolve();
+    const timer = setInterval(() => {
+      serving = serving.then(servePartials).catch(() => undefined);
+    }, 2_000);
+    const outcome = await waitPrintingProgress(pipeline, batchId, started, signal).finally(async () => {
+      clearInterval(timer);
+      await serving;
+    });
 
     const written = await pipeline.copyOutbox(batchId, args.outDir);
     const plan = args.planOnly ? readPlan(args.outDir) : null;
@@ -164,4 +199,4 @@ const printSummary = (summary: Record<string, unknown>, outDir: string, files: n
   );
 };
 
-runCommand('classify', USAGE, parse, classify);
+runCommand('classify', USAGE, parse, classifyOrStatus);

@@ -14,7 +14,8 @@ import {
   PutObjectCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import { answersFolder, dropFolder } from '../../shared/pipeline/core/index.js';
+import { PARTIAL_FILES } from '../../shared/pipeline/batch/index.js';
+import { answersFolder, dropFolder, outboxKey } from '../../shared/pipeline/core/index.js';
 import { type EventEnvelope, envelope } from './rules.js';
 import { LOCAL_ACCOUNT } from './template.js';
 
@@ -237,6 +238,23 @@ export const copyPrefix = async (
     written.push(target);
   }
   return written;
+};
+
+/** The partial files of a batch's outbox to outDir, summary last; their `as_of`, or null when absent. */
+export const copyPartialFiles = async (
+  s3: S3Client,
+  bucket: string,
+  batchId: string,
+  outDir: string,
+): Promise<string | null> => {
+  const summary = await getBytes(s3, bucket, outboxKey(batchId, PARTIAL_FILES.summary));
+  const results = await getBytes(s3, bucket, outboxKey(batchId, PARTIAL_FILES.results));
+  if (!summary || !results) return null;
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, PARTIAL_FILES.results), results);
+  writeFileSync(join(outDir, PARTIAL_FILES.summary), summary);
+  const asOf = (JSON.parse(new TextDecoder().decode(summary)) as { as_of?: unknown }).as_of;
+  return typeof asOf === 'string' ? asOf : null;
 };
 
 export const isDirectory = (path: string): boolean => {

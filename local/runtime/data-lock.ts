@@ -18,6 +18,16 @@ const isAlive = (pid: number): boolean => {
   }
 };
 
+/** The process of the live pipeline that holds the data folder, or null when none does. */
+export const dataDirOwner = (dataDir: string): number | null => {
+  try {
+    const owner = Number(readFileSync(join(dataDir, LOCK_FILE), 'utf8').trim());
+    return Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner) ? owner : null;
+  } catch {
+    return null;
+  }
+};
+
 /** Takes the data folder's lock; returns its release. Throws when another live run holds it. */
 export const lockDataDir = (dataDir: string): (() => void) => {
   const path = join(dataDir, LOCK_FILE);

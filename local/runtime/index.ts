@@ -1,5 +1,6 @@
 /** The local runtime: the deployable pipeline on loopback stand-ins (README.md in this folder). */
 export type { BatchOutcome, WaitOptions } from './batch-watch.js';
+export { dataDirOwner } from './data-lock.js';
 export type { CrashFault } from './lambda-pool.js';
 export {
   type LocalPipeline,

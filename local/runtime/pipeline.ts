@@ -36,7 +36,7 @@ import {
   createBatchStarts,
 } from './batch-starts.js';
 import { type BatchOutcome, createBatchWatch, createCapReader, type WaitOptions } from './batch-watch.js';
-import { copyPrefix } from './bucket.js';
+import { copyPartialFiles, copyPrefix } from './bucket.js';
 import { lockDataDir } from './data-lock.js';
 import { type EventRouting, startEventRouting } from './event-routing.js';
 import { interruptRunningBatches } from './interrupt.js';
@@ -106,6 +106,11 @@ export type LocalPipeline = {
   };
   /** Copies outbox/<batch-id>/** to outDir; returns the paths written. */
   copyOutbox(batchId: string, outDir: string): Promise<string[]>;
+  /**
+   * Copies the batch's partial files (results.partial.csv, summary.partial.json) to outDir when
+   * the outbox has them; returns their `as_of`, or null when there are none.
+   */
+  copyPartialResults(batchId: string, outDir: string): Promise<string | null>;
   /** The in-process sandbox, when one was started. */
   sandbox: Sandbox | null;
   /** 'built-in sandbox (simulated verdicts)' or the service's origin. */
@@ -357,6 +362,7 @@ const pipelineHandle = (
     tables: { batches: view.batches, reviews: view.reviews, pendingReviews: view.pendingReviews },
     progress: watch.progress,
     copyOutbox: (batchId, outDir) => copyPrefix(clients.s3, view.bucket, outboxFolder(batchId), outDir),
+    copyPartialResults: (batchId, outDir) => copyPartialFiles(clients.s3, view.bucket, batchId, outDir),
     invoke: (handler, event = {}) => pool.invoke(handler, event),
     peakMemoryMb: (handler) => pool.peakMemoryMb(handler),
     close: () => {

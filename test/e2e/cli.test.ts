@@ -83,6 +83,14 @@ describe('classify, review and answer from the command line', () => {
     expect(classified.stderr).toBe('');
     expect(classified.code).toBe(0);
     expect(classified.stdout).toMatch(/Done in .*: 3 rows \(resolved 1, pending_data 2\)/);
+    const batchId = /^Batch (\S+):/m.exec(classified.stdout)?.[1];
+    const ended = await run('classify', ['--status', batchId!, '--out', 'status', ...FAST.slice(0, 2)]);
+    expect(ended.code).toBe(0);
+    expect(ended.stdout).toContain(`Batch ${batchId} has ended`);
+    expect(existsSync(join(temp.dir, 'status', 'results.csv'))).toBe(true);
+    const unknown = await run('classify', ['--status', 'nope-0000000000', ...FAST.slice(0, 2)]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('batch nope-0000000000: no such batch');
     const review = records(join(OUT, 'review.csv'));
     expect(review.map((record) => record.sku)).toEqual(['C-2', 'C-3']);
     const [second, third] = review as [Record<string, string>, Record<string, string>];

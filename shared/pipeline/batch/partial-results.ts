@@ -95,7 +95,7 @@ export const buildPartialFiles = (
   };
 };
 
-export type PartialReport = { batch_id: string; written: boolean; why?: string };
+export type PartialReport = { batch_id: string; written: boolean; ended?: boolean; why?: string };
 
 /**
  * Writes the partial files of a batch (or of the batch an answers round resumes). A batch that
@@ -113,6 +113,7 @@ export const writePartialResults = async (
     return {
       batch_id: batchId,
       written: false,
+      ended: true,
       why: 'the batch has ended: its final files are in the outbox',
     };
   const rows: RowRecord[] = [];
