@@ -372,6 +372,7 @@ describe('batch.json and the budget', () => {
       max_usd: 54,
       duplicates: 'classify_once',
       plan_only: false,
+      partial_every_minutes: 15,
     });
   });
 
