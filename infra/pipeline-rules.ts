@@ -6,6 +6,7 @@
  *   Row workflow FAILED/TIMED_OUT/ABORTED ──────────────▶ row-execution-ended
  *   rate(1 minute) ─────────────────────────────────────▶ dispatch-rows
  *   rate(1 day) ────────────────────────────────────────▶ sweep-reviews
+ *   S3 Object Created (requests/<batch-id>/*) ──────────▶ write-partial-results
  *
  * Every construct is created on the stack itself, with the id it has always had: a resource's
  * logical id follows its path, and a new one would replace the resource on deploy.
@@ -131,4 +132,24 @@ export const sweepReviewsDaily = (scope: Stack, sweepReviews: IFunction): Rule =
         retryAttempts: 2,
       }),
     ],
+  });
+
+/** A request object dropped under `requests/<batch-id>/` asks for that batch's partial results now. */
+export const writePartialResultsOnRequest = (
+  scope: Stack,
+  bucket: IBucket,
+  writePartialResults: IFunction,
+): Rule =>
+  new Rule(scope, 'PartialResultsRequestRule', {
+    description: "An object dropped in requests/<batch-id>/ writes that batch's partial results",
+    eventPattern: {
+      source: ['aws.s3'],
+      detailType: ['Object Created'],
+      detail: {
+        bucket: { name: [bucket.bucketName] },
+        object: { key: [{ prefix: BUCKET_PREFIXES.requests }] },
+      },
+    },
+    // A lost request costs one more drop: a few retries, no dead-letter queue.
+    targets: [new LambdaFunction(writePartialResults, { retryAttempts: 2, maxEventAge: Duration.hours(1) })],
   });

@@ -34,6 +34,7 @@ import {
   runDispatcherEveryMinute,
   startWorkflowOnDrop,
   sweepReviewsDaily,
+  writePartialResultsOnRequest,
 } from './pipeline-rules.js';
 import { ROWS_QUEUE_VISIBILITY, type StatefulExports } from './stateful-stack.js';
 import { AnswersWorkflow } from './workflows/answers-workflow.js';
@@ -66,6 +67,7 @@ export class PipelineStack extends Stack {
   readonly rowEndedRule: Rule;
   readonly dispatchScheduleRule: Rule;
   readonly reviewSweepRule: Rule;
+  readonly partialResultsRequestRule: Rule;
   /** Events the batch-start rule could not deliver to the Batch workflow. */
   readonly batchStartDeadLetterQueue: Queue;
   /** Events the answers-start rule could not deliver to the Answers workflow. */
@@ -123,6 +125,11 @@ export class PipelineStack extends Stack {
     this.rowEndedRule = completeRowsOfFailedExecutions(this, this.rowWorkflow, fn['row-execution-ended']);
     this.dispatchScheduleRule = runDispatcherEveryMinute(this, fn['dispatch-rows']);
     this.reviewSweepRule = sweepReviewsDaily(this, fn['sweep-reviews']);
+    this.partialResultsRequestRule = writePartialResultsOnRequest(
+      this,
+      data.bucket,
+      fn['write-partial-results'],
+    );
 
     this.alarms = addAlarms(this, built, data, config);
   }

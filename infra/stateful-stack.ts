@@ -84,6 +84,12 @@ const bucketLifecycleRules = (config: PipelineConfig): LifecycleRule[] => {
   ];
   // Upload records of row attempts: needed while an attempt can still be retried (hours).
   lifecycleRules.push({ id: 'expire-work', prefix: BUCKET_PREFIXES.work, expiration: Duration.days(7) });
+  // A request for partial results has done its work once the function has run.
+  lifecycleRules.push({
+    id: 'expire-requests',
+    prefix: BUCKET_PREFIXES.requests,
+    expiration: Duration.days(1),
+  });
   if (config.outboxRetentionDays !== undefined) {
     lifecycleRules.push({
       id: 'expire-outbox',

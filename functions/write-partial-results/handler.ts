@@ -1,17 +1,19 @@
 /**
- * Partial results of a running batch (asked for by a finishing row, at most every
- * `partial_every_minutes`, or by a person): results.partial.csv and summary.partial.json in its
- * outbox. See shared/pipeline/batch/partial-results.ts.
+ * Partial results of a running batch, asked for by a finishing row (at most every
+ * `partial_every_minutes`), by a person invoking the function with `{ "batch_id": … }`, or by a
+ * request object dropped under `requests/<batch id>/`: results.partial.csv and
+ * summary.partial.json in its outbox. See shared/pipeline/batch/partial-results.ts.
  */
-import { z } from 'zod';
-import { writePartialResults } from '../../shared/pipeline/batch/index.js';
+import { partialResultsRequestOf, writePartialResults } from '../../shared/pipeline/batch/index.js';
 import { logger, portsFor } from '../runtime.js';
 
-const PartialResultsEvent = z.object({ batch_id: z.string().min(1) });
-
 export const handler = async (event: unknown) => {
-  const { batch_id } = PartialResultsEvent.parse(event);
-  const report = await writePartialResults(await portsFor('write-partial-results'), batch_id);
+  const batchId = partialResultsRequestOf(event);
+  if (batchId === null) {
+    logger.warn('partial results: the event names no batch');
+    return { batch_id: null, written: false, why: 'the event names no batch' };
+  }
+  const report = await writePartialResults(await portsFor('write-partial-results'), batchId);
   logger.info('partial results', report);
   return report;
 };

@@ -670,6 +670,18 @@ describe('pipeline stack: rules', () => {
       { 'Fn::GetAtt': [functionIds['sweep-reviews'], 'Arn'] },
     ]);
   });
+
+  it('an object dropped under requests/ runs write-partial-results', () => {
+    const properties = rule(synth.built.pipeline.partialResultsRequestRule);
+    expect(properties.EventPattern).toMatchObject({
+      source: ['aws.s3'],
+      'detail-type': ['Object Created'],
+      detail: { object: { key: [{ prefix: 'requests/' }] } },
+    });
+    expect(properties.Targets.map((target) => target.Arn)).toEqual([
+      { 'Fn::GetAtt': [functionIds['write-partial-results'], 'Arn'] },
+    ]);
+  });
 });
 
 describe('pipeline stack: alarms', () => {

@@ -69,6 +69,7 @@ describe('stateful stack: bucket', () => {
             NoncurrentVersionExpiration: { NoncurrentDays: TEST_CONTEXT.retentionDays },
             AbortIncompleteMultipartUpload: { DaysAfterInitiation: 7 },
           }),
+          Match.objectLike({ Id: 'expire-requests', Prefix: 'requests/', ExpirationInDays: 1 }),
           Match.objectLike({
             Id: 'expire-outbox',
             Prefix: 'outbox/',

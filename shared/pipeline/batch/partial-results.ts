@@ -11,7 +11,7 @@
  * final ones, so a partial file left in the outbox never says less than results.csv.
  */
 import { z } from 'zod';
-import { outboxKey } from '../core/bucket-layout.js';
+import { batchIdOfRequestKey, outboxKey } from '../core/bucket-layout.js';
 import type { PipelinePorts } from '../core/ports.js';
 import {
   type BatchRecord,
@@ -145,4 +145,28 @@ export const replacePartialFiles = async (
     JSON.stringify(summary, null, 2),
     'application/json',
   );
+};
+
+const PartialResultsAsked = z.object({ batch_id: z.string().min(1) });
+const RequestObjectCreated = z.object({
+  'detail-type': z.literal('Object Created'),
+  detail: z.object({ object: z.object({ key: z.string() }) }),
+});
+
+/**
+ * The batch whose partial results an event asks for: `{ "batch_id": … }` (a finishing row, a
+ * person invoking the function), or S3's *Object Created* for a request object dropped under
+ * `requests/<batch id>/`. Null for anything else.
+ */
+export const partialResultsRequestOf = (event: unknown): string | null => {
+  const asked = PartialResultsAsked.safeParse(event);
+  if (asked.success) return asked.data.batch_id;
+  const created = RequestObjectCreated.safeParse(event);
+  if (!created.success) return null;
+  try {
+    // S3 form-encodes the key in the event, as it does for a dropped spreadsheet.
+    return batchIdOfRequestKey(decodeURIComponent(created.data.detail.object.key.replace(/\+/g, ' ')));
+  } catch {
+    return null;
+  }
 };

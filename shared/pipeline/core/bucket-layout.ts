@@ -6,14 +6,16 @@
  *   answers/<batch id>/<file>.csv|.xlsx   a filled review file; new sheets beside it
  *   outbox/<batch id>/                    results.csv, review.csv, summary.json, pdfs/<verdict>.pdf
  *   work/<batch id>/uploads/<row>-<tag>.json   the sheet's file_url kept per attempt (expires in 7 days)
+ *   requests/<batch id>/<anything>        a person asks for the batch's partial results (expires in 1 day)
  */
 
-/** The four top-level prefixes, each ending with `/`. */
+/** The top-level prefixes, each ending with `/`. */
 export const BUCKET_PREFIXES = {
   inbox: 'inbox/',
   answers: 'answers/',
   outbox: 'outbox/',
   work: 'work/',
+  requests: 'requests/',
 } as const;
 export type BucketArea = keyof typeof BUCKET_PREFIXES;
 
@@ -49,3 +51,10 @@ export const verdictPdfPaths = (batchId: string, name: string): { key: string; r
  */
 export const uploadRecordKey = (batchId: string, row: number, tag: string): string =>
   `${BUCKET_PREFIXES.work}${batchId}/uploads/${row}-${tag}.json`;
+
+/** The batch a request object under `requests/<batch id>/` is about, or null for any other key. */
+export const batchIdOfRequestKey = (key: string): string | null => {
+  if (!key.startsWith(BUCKET_PREFIXES.requests)) return null;
+  const [batchId, ...rest] = key.slice(BUCKET_PREFIXES.requests.length).split('/');
+  return batchId && rest.length > 0 && rest.join('/') !== '' ? batchId : null;
+};

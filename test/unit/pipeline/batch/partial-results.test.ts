@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   buildResultsCsv,
   PartialSummary,
+  partialResultsRequestOf,
   replacePartialFiles,
   writePartialResults,
 } from '../../../../shared/pipeline/batch/index.js';
@@ -98,5 +99,30 @@ describe('writePartialResults', () => {
 
     await replacePartialFiles(w.objects, 'other-batch', { ...final, summary });
     expect(w.objects.objects.has('outbox/other-batch/summary.partial.json')).toBe(false);
+  });
+});
+
+describe('partialResultsRequestOf', () => {
+  const objectCreated = (key: string) => ({
+    'detail-type': 'Object Created',
+    source: 'aws.s3',
+    detail: { bucket: { name: 'b' }, object: { key } },
+  });
+
+  it('reads the batch from an invoke or from a request object dropped under requests/<batch-id>/', () => {
+    expect(partialResultsRequestOf({ batch_id: 'lote-7Kq2M9xW4r' })).toBe('lote-7Kq2M9xW4r');
+    expect(partialResultsRequestOf(objectCreated('requests/lote-7Kq2M9xW4r/agora.txt'))).toBe(
+      'lote-7Kq2M9xW4r',
+    );
+    expect(partialResultsRequestOf(objectCreated('requests/lote%2Bx-7Kq2M9xW4r/a'))).toBe(
+      'lote+x-7Kq2M9xW4r',
+    );
+  });
+
+  it('names no batch for other keys and other events', () => {
+    expect(partialResultsRequestOf(objectCreated('requests/lote-7Kq2M9xW4r'))).toBeNull();
+    expect(partialResultsRequestOf(objectCreated('inbox/lote/products.csv'))).toBeNull();
+    expect(partialResultsRequestOf(objectCreated('requests/%E0%A4%A/x'))).toBeNull();
+    expect(partialResultsRequestOf({ source: 'schedule' })).toBeNull();
   });
 });
