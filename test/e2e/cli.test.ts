@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Papa from 'papaparse';
 import { afterAll, describe, expect, it } from 'vitest';
-import { makeTempDir, writeCsv } from './helpers.js';
+import { makeTempDir, resolvableRows, writeCsv } from './helpers.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const temp = makeTempDir('cli');
@@ -43,6 +43,35 @@ const run = (command: string, args: string[], readerGone = false): Promise<Run> 
     });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+
+/** Starts a command and resolves once its output matches `ready`, leaving it running. */
+const startUntil = (command: string, args: string[], ready: RegExp) =>
+  new Promise<{ match: RegExpExecArray; done: Promise<Run> }>((resolve, reject) => {
+    const child = spawn(process.execPath, [join(ROOT, 'local', 'cli', 'bootstrap.mjs'), command, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, INIT_CWD: temp.dir, TCS_API_KEY: '', TCS_BASE_URL: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    let matched = false;
+    const done = new Promise<Run>((settle) => child.on('close', (code) => settle({ code, stdout, stderr })));
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+      const match = ready.exec(stdout);
+      if (match && !matched) {
+        matched = true;
+        resolve({ match, done });
+      }
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    void done.then((ended) => {
+      if (!matched) reject(new Error(`${command} ended before ${ready}: ${ended.stdout}${ended.stderr}`));
+    });
   });
 
 const records = (path: string) =>
@@ -151,4 +180,35 @@ describe('classify, review and answer from the command line', () => {
     expect(headed).toMatchObject({ code: 0, stderr: '' });
     expect(existsSync(join(DATA, 'run.lock'))).toBe(false);
   }, 240_000);
+
+  it('answers --status from another terminal while classify runs, with the batch as it stands', async () => {
+    // The same data folder as above: its synthesized assembly is reused.
+    const data = DATA;
+    writeCsv(
+      join(temp.dir, 'lento.csv'),
+      ['sku', 'description', 'operation', 'country'],
+      resolvableRows(8, 'L'),
+    );
+    // One slot: the batch is still running when the second command asks.
+    const running = await startUntil(
+      'classify',
+      ['lento.csv', '--out', 'lento', '--cap', '1', '--data-dir', data, '--time-scale', '0.03'],
+      /^Batch (\S+):/m,
+    );
+    const batchId = running.match[1]!;
+
+    const asked = await run('classify', ['--status', batchId, '--out', 'agora', '--data-dir', data]);
+    expect(asked.stderr).toBe('');
+    expect(asked.code).toBe(0);
+    expect(asked.stdout).toMatch(
+      new RegExp(`^Batch ${batchId} as of .*: \\d+/8 rows final.*still working: `, 'm'),
+    );
+    expect(records(join(temp.dir, 'agora', 'results.partial.csv'))).toHaveLength(8);
+
+    const finished = await running.done;
+    expect(finished.code).toBe(0);
+    expect(readFileSync(join(temp.dir, 'lento', 'results.partial.csv'), 'utf8')).toBe(
+      readFileSync(join(temp.dir, 'lento', 'results.csv'), 'utf8'),
+    );
+  }, 180_000);
 });
