@@ -21,17 +21,21 @@ const FAST = ['--data-dir', DATA, '--time-scale', '0.015'];
 
 type Run = { code: number | null; stdout: string; stderr: string };
 
+/** `node local/cli/bootstrap.mjs <command> <args>`, from the repository, as npm would run it. */
+const spawnCommand = (command: string, args: string[]) =>
+  spawn(process.execPath, [join(ROOT, 'local', 'cli', 'bootstrap.mjs'), command, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, INIT_CWD: temp.dir, TCS_API_KEY: '', TCS_BASE_URL: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+
 /**
  * `npm run <command> -- <args>`, without npm's banner: the bootstrap npm would run. `readerGone`:
  * the output's reader has already stopped (`| head` that is done), so every write meets a closed pipe.
  */
 const run = (command: string, args: string[], readerGone = false): Promise<Run> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'local', 'cli', 'bootstrap.mjs'), command, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, INIT_CWD: temp.dir, TCS_API_KEY: '', TCS_BASE_URL: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawnCommand(command, args);
     let stdout = '';
     let stderr = '';
     if (readerGone) child.stdout.destroy();
@@ -48,11 +52,7 @@ const run = (command: string, args: string[], readerGone = false): Promise<Run> 
 /** Starts a command and resolves once its output matches `ready`, leaving it running. */
 const startUntil = (command: string, args: string[], ready: RegExp) =>
   new Promise<{ match: RegExpExecArray; done: Promise<Run> }>((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'local', 'cli', 'bootstrap.mjs'), command, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, INIT_CWD: temp.dir, TCS_API_KEY: '', TCS_BASE_URL: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawnCommand(command, args);
     let stdout = '';
     let stderr = '';
     let matched = false;

@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { ColumnUse, type Delimiter, type MappedRow, writeCsv } from '../../spreadsheet/index.js';
 import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';
 import { BatchOptions, type BatchRecord, BatchSource, type RowRecord } from '../core/records.js';
+import { sourceShown } from './results-files.js';
 
 export const PLAN_FILES = { json: 'plan.json', csv: 'plan.csv' } as const;
 
@@ -117,11 +118,7 @@ export const buildPlan = (input: PlanInput): BatchPlan => {
   return {
     batch_id: batch.batch_id,
     name: batch.name,
-    source: {
-      bucket: batch.source.bucket,
-      key: batch.source.key,
-      version_or_etag: batch.source.version_or_etag,
-    },
+    source: sourceShown(batch.source),
     planned_at: input.now.toISOString(),
     columns: [...(batch.columns ?? [])],
     rows: { total: records.length, ...counts },

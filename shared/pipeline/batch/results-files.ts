@@ -219,6 +219,15 @@ export type BatchSummary = z.infer<typeof BatchSummary>;
 
 const cents = (usd: number): number => Math.round(usd * 100) / 100;
 
+/** Where a batch came from, as the summary and the plan show it. */
+export const sourceShown = (
+  source: BatchSource,
+): Pick<BatchSource, 'bucket' | 'key' | 'version_or_etag'> => ({
+  bucket: source.bucket,
+  key: source.key,
+  version_or_etag: source.version_or_etag,
+});
+
 export const countByStatus = (rows: readonly Pick<RowRecord, 'status' | 'result'>[]) => {
   const counts = Object.fromEntries(OUTPUT_STATUSES.map((status) => [status, 0])) as Record<
     OutputStatus,
@@ -254,11 +263,7 @@ export const buildSummary = (
   return {
     batch_id: batch.batch_id,
     name: batch.name,
-    source: {
-      bucket: batch.source.bucket,
-      key: batch.source.key,
-      version_or_etag: batch.source.version_or_etag,
-    },
+    source: sourceShown(batch.source),
     state: batch.state,
     rows_total: rows.length,
     rows_dispatched: batch.rows_dispatched,
