@@ -20,7 +20,7 @@ import {
   type RowStatus,
   type WORKING_STATUSES,
 } from '../core/records.js';
-import { duplicateSavings, followerResult } from '../core/same-product.js';
+import { duplicateSavings, followerResultsNow } from '../core/same-product.js';
 import {
   BatchSummary,
   buildResultsCsv,
@@ -50,12 +50,10 @@ const WORKING_DETAIL: Record<(typeof WORKING_STATUSES)[number], string> = {
 
 /** Rows as they stand, followers of final rows given their outcome (not written: Finalize does). */
 export const rowsAsTheyStand = (rows: readonly RowRecord[]): RowRecord[] => {
-  const byNumber = new Map(rows.map((row) => [row.row, row]));
+  const derived = followerResultsNow(rows);
   return rows.map((row) => {
-    const leader = row.follows === undefined ? undefined : byNumber.get(row.follows);
-    if (row.status !== 'following' || !leader || !isOutputStatus(leader.status)) return row;
-    const result = followerResult(leader, row);
-    return { ...row, status: result.status, result };
+    const result = derived.get(row.row);
+    return result ? { ...row, status: result.status, result } : row;
   });
 };
 
@@ -80,7 +78,7 @@ export const buildPartialFiles = (
   const working: Partial<Record<RowStatus, number>> = {};
   for (const row of standing)
     if (!isOutputStatus(row.status)) working[row.status] = (working[row.status] ?? 0) + 1;
-  const summary = buildSummary({ ...batch, state: batch.state }, final, now);
+  const summary = buildSummary(batch, final, now);
   return {
     results: buildResultsCsv(batch, standing, shownResult),
     summary: {

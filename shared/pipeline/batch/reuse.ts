@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import type { ProductRow } from '../../spreadsheet/schemas.js';
 import { fingerprintKey } from '../core/keys.js';
 import type { BatchOptions, CachedVerdict, RowResult } from '../core/records.js';
-import { currentNcmMatches } from '../core/row-results.js';
+import { currentNcmMatches, resultNcmDigits } from '../core/row-results.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -68,12 +68,6 @@ export const reusableVerdict = (input: {
   return { verdict: cached };
 };
 
-/** The cached verdict's NCM as 8 digits (results hold it dotted, `0901.21.00`), or null. */
-const verdictNcmDigits = (result: RowResult): string | null => {
-  const digits = (result.ncm ?? '').replace(/\D/g, '');
-  return digits.length === 8 ? digits : null;
-};
-
 /**
  * The result of a row that reuses a verdict: the cached columns, at no cost, with this row's
  * own comparison with its declared NCM.
@@ -95,7 +89,7 @@ export const reusedResult = (
   classification_id: verdict.classification_id,
   cost_usd: '0.00',
   // This row's own declared NCM against the verdict, the same rule as a resolved row's.
-  current_ncm_matches: currentNcmMatches(product.current_ncm, verdictNcmDigits(verdict.result)),
+  current_ncm_matches: currentNcmMatches(product.current_ncm, resultNcmDigits(verdict.result)),
   verdict_pdf: verdict.pdf_key ?? '',
 });
 

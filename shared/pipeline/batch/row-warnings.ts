@@ -54,13 +54,18 @@ const rowList = (rows: readonly number[]): string => {
 
 const cut = (text: string, max = 60): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
+type ValidPlan = Extract<RowPlan, { kind: 'valid' }>;
+
+/** The two findings, written once for the batch's sentences and plan.csv's notes. */
+const hasVagueDescription = (plan: ValidPlan): boolean =>
+  !!plan.product.description && isVagueDescription(plan.product.description);
+const hasScannedSheet = (plan: ValidPlan): boolean => plan.sheet?.text_layer === false;
+
 /** The sentences for the valid rows of a plan: vague descriptions, then sheets without text. */
 export const rowWarnings = (plans: readonly RowPlan[], descriptionHeader = 'description'): string[] => {
   const valid = plans.flatMap((plan) => (plan.kind === 'valid' ? [plan] : []));
-  const vague = valid.filter(
-    (plan) => plan.product.description && isVagueDescription(plan.product.description),
-  );
-  const scans = valid.filter((plan) => plan.sheet?.text_layer === false);
+  const vague = valid.filter(hasVagueDescription);
+  const scans = valid.filter(hasScannedSheet);
   const warnings: string[] = [];
   if (vague.length > 0) {
     const example = vague[0]!.product.description!;
@@ -92,9 +97,8 @@ export const rowNotes = (plans: readonly RowPlan[]): Map<number, string> => {
   for (const plan of plans) {
     if (plan.kind !== 'valid') continue;
     const found: string[] = [];
-    if (plan.product.description && isVagueDescription(plan.product.description))
-      found.push('Vague description: expect questions before a verdict.');
-    if (plan.sheet?.text_layer === false)
+    if (hasVagueDescription(plan)) found.push('Vague description: expect questions before a verdict.');
+    if (hasScannedSheet(plan))
       found.push(
         plan.product.description
           ? 'The sheet has no text layer (a scan): only the description will be read.'

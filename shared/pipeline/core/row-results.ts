@@ -102,6 +102,12 @@ export const currentNcmMatches = (currentNcm: string | null, chosenNcm: string |
   return declared === chosenNcm ? 'yes' : 'no';
 };
 
+/** A result's NCM as 8 digits (results hold it dotted, `0901.21.00`), or null. */
+export const resultNcmDigits = (result: Pick<RowResult, 'ncm'>): string | null => {
+  const digits = (result.ncm ?? '').replace(/\D/g, '');
+  return digits.length === 8 ? digits : null;
+};
+
 /** The web app's link, when the caller has one (the 202 body carries it; the resource does not). */
 const appUrlOf = (c: Classification, appUrl: string | null | undefined): string =>
   appUrl ?? ((c as { app_url?: unknown }).app_url as string | undefined) ?? '';

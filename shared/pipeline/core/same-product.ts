@@ -12,7 +12,7 @@
 import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';
 import type { BatchStore } from './ports.js';
 import { isOutputStatus, type OutputStatus, type RowRecord, type RowResult } from './records.js';
-import { currentNcmMatches } from './row-results.js';
+import { currentNcmMatches, resultNcmDigits } from './row-results.js';
 
 /** What a follower says about the row it follows, before that row's own detail. */
 export const followerDetail = (leaderRow: number, leaderStatus: OutputStatus): string => {
@@ -27,12 +27,6 @@ export const followerDetail = (leaderRow: number, leaderStatus: OutputStatus): s
   }
 };
 
-/** The NCM of a result as 8 digits (results hold it dotted), or null. */
-const ncmDigits = (result: RowResult): string | null => {
-  const digits = (result.ncm ?? '').replace(/\D/g, '');
-  return digits.length === 8 ? digits : null;
-};
-
 /**
  * A follower's result: its leader's columns, at no cost, with a detail naming the leader and the
  * follower's own comparison with the NCM it declared.
@@ -44,7 +38,7 @@ export const followerResult = (
   const result: RowResult = leader.result ?? {
     status: isOutputStatus(leader.status) ? leader.status : 'error',
   };
-  const ncm = ncmDigits(result);
+  const ncm = resultNcmDigits(result);
   return {
     ...result,
     detail: [followerDetail(leader.row, result.status), result.detail].filter(Boolean).join(' '),
@@ -60,6 +54,20 @@ const sameResult = (a: RowResult | undefined, b: RowResult): boolean => {
 };
 
 /**
+ * The result each follower has now, by row: derived from its leader's when the leader is final.
+ * Followers of a leader still working are left out. Pure: the partial results show these.
+ */
+export const followerResultsNow = (rows: readonly RowRecord[]): Map<number, RowResult> => {
+  const byNumber = new Map(rows.map((row) => [row.row, row]));
+  const results = new Map<number, RowResult>();
+  for (const row of rows) {
+    const leader = row.follows === undefined ? undefined : byNumber.get(row.follows);
+    if (leader && isOutputStatus(leader.status)) results.set(row.row, followerResult(leader, row));
+  }
+  return results;
+};
+
+/**
  * Every follower whose leader is final gets the result derived from it now, in `rows` too; a
  * follower already holding that result is left alone, so running this twice writes nothing more.
  * Not `onlyIfNotFinal`: a follower's `pending_data` becomes what its leader's answers led to.
@@ -71,14 +79,11 @@ export const settleFollowers = async (
   rows: RowRecord[],
   now: Date,
 ): Promise<number> => {
-  const byNumber = new Map(rows.map((row) => [row.row, row]));
+  const derived = followerResultsNow(rows);
   let changed = 0;
   for (const [index, row] of rows.entries()) {
-    if (row.follows === undefined) continue;
-    const leader = byNumber.get(row.follows);
-    if (!leader || !isOutputStatus(leader.status)) continue;
-    const result = followerResult(leader, row);
-    if (row.status === result.status && sameResult(row.result, result)) continue;
+    const result = derived.get(row.row);
+    if (!result || (row.status === result.status && sameResult(row.result, result))) continue;
     const at = now.toISOString();
     const patch = { status: result.status, result, finished_at: at, updated_at: at };
     await batches.updateRow(batchId, row.row, patch);

@@ -143,7 +143,7 @@ const askForPartialResults = async (
   if (state.round_id !== undefined) return;
   const batch = await ports.batches.getBatch(batchId);
   const everyMinutes = batch?.options?.partial_every_minutes ?? 0;
-  if (!batch || batch.state !== 'running' || everyMinutes === 0) return;
+  if (batch?.state !== 'running' || everyMinutes === 0) return;
   const now = ports.clock.now();
   const due = new Date(now.getTime() - everyMinutes * 60_000).toISOString();
   const last = batch.partial_requested_at;

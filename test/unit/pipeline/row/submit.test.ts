@@ -26,6 +26,23 @@ import {
 
 startRowSandbox();
 
+/** The service, but the answer to the first POST /classifications is lost after it was accepted. */
+const losingFirstCreateAnswer = (): ClassificationService => {
+  let loseAnswer = true;
+  const real = serviceFor();
+  return {
+    ...real,
+    createClassification: async (body, options) => {
+      const accepted = await real.createClassification(body, options);
+      if (loseAnswer) {
+        loseAnswer = false;
+        throw new TcsNetworkError('POST /classifications', 'ECONNRESET', 'socket hang up');
+      }
+      return accepted;
+    },
+  };
+};
+
 describe('Submit', () => {
   it('sends the same key on every retry of an attempt and a new key for a new attempt', async () => {
     const { keys, service } = recordingKeys(serviceFor());
@@ -64,20 +81,7 @@ describe('Submit', () => {
   });
 
   it('uploads a sheet once per attempt, so a retried Submit sends the same body under the same key', async () => {
-    let loseAnswer = true;
-    const real = serviceFor();
-    const service: ClassificationService = {
-      ...real,
-      createClassification: async (body, options) => {
-        const accepted = await real.createClassification(body, options);
-        if (loseAnswer) {
-          loseAnswer = false;
-          throw new TcsNetworkError('POST /classifications', 'ECONNRESET', 'socket hang up');
-        }
-        return accepted;
-      },
-    };
-    const w = makeWorld(service);
+    const w = makeWorld(losingFirstCreateAnswer());
     await seedBatch(w, [{ sheetBytes: tinyPdf(), external_reference: 'PO-4711' }]);
     const input = await dispatch(w, 1);
 
@@ -107,20 +111,7 @@ describe('Submit', () => {
   });
 
   it('a sheet uploaded again under the same key meets idempotency-key-reused, recorded as error', async () => {
-    let loseAnswer = true;
-    const real = serviceFor();
-    const service: ClassificationService = {
-      ...real,
-      createClassification: async (body, options) => {
-        const accepted = await real.createClassification(body, options);
-        if (loseAnswer) {
-          loseAnswer = false;
-          throw new TcsNetworkError('POST /classifications', 'ECONNRESET', 'socket hang up');
-        }
-        return accepted;
-      },
-    };
-    const w = makeWorld(service);
+    const w = makeWorld(losingFirstCreateAnswer());
     await seedBatch(w, [{ sheetBytes: tinyPdf() }]);
     const input = await dispatch(w, 1);
     // Created, answer lost: the row does not know its classification yet.
