@@ -304,8 +304,17 @@ export class StepFunctions {
     };
     this.executions.set(executionArn, execution);
     this.log('debug', 'execution started', { execution_arn: executionArn });
-    // The call answers at once; the run goes on in the background, as in AWS.
+    // The call answers at once; the run goes on in the background, as in AWS. An execution
+    // started while the process closes, or stopped before it ran, never runs: nothing would
+    // abort it again, and its timers would keep the process alive.
     setImmediate(() => {
+      if (this.closed || execution.controller.signal.aborted) {
+        if (execution.status === 'RUNNING') {
+          execution.status = 'ABORTED';
+          execution.stopDate = this.clock.now();
+        }
+        return;
+      }
       Promise.resolve()
         .then(() =>
           runner({

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --rows 300 --time-scale 0.0167 --ingest-rows 2000]`
+ * `npm run bench [-- --rows 300 --time-scale 0.0167 --ingest csv:2000,csv:100000,xlsx:100000,csv:400000]`
  *
  * One run, side by side, against fresh sandboxes with the same seed and time scale (a run
  * lasts about 1 s at the default scale, so "3 s" polling is 50 ms):
@@ -8,9 +8,10 @@
  *   naive       one classification at a time, polling every 3 s (scaled)
  *   concurrent  10 at a time, polling every 3 s (scaled), waiting out 429s
  *
- * Then ingest only: a 2,000-row file read, validated and queued by Prepare, with the
- * Prepare function's rows per second and peak memory. Prints a Markdown table (the one the
- * README quotes) and writes the numbers to `out/bench/bench.json`.
+ * Then ingest only: files of 2,000 to 400,000 rows (CSV and XLSX) read, validated, stored and
+ * queued by Prepare, with its rows per second and peak memory (`--ingest ''` skips them).
+ * Prints Markdown tables (the ones the README quotes) and writes the numbers to
+ * `out/bench/bench.json`.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -196,12 +197,60 @@ const runScript = async (
   }
 };
 
-/** Ingest only: from the drop to every row stored and queued (Prepare done). */
-const runIngest = async (workDir: string, count: number) => {
-  const folder = writeBatchFile(workDir, 'ingest', benchRows(count));
+/** One ingest of the bench: a file of `rows` rows in `format`. */
+type IngestSpec = { format: 'csv' | 'xlsx'; rows: number };
+type Ingested = IngestSpec & { seconds: number; rowsPerSecond: number; peakMemoryMb: number | null };
+
+/** `csv:2000,xlsx:100000` → the ingests, in order. */
+const parseIngests = (text: string): IngestSpec[] =>
+  text
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => {
+      const [format, rows] = part.split(':');
+      if ((format !== 'csv' && format !== 'xlsx') || !Number.isInteger(Number(rows)) || Number(rows) < 1)
+        throw new Error(`--ingest: "${part}" is not csv:<rows> or xlsx:<rows>`);
+      return { format, rows: Number(rows) };
+    });
+
+/** The ingest file: the bench's rows as CSV, or as a workbook of one sheet. */
+const writeIngestFile = async (
+  workDir: string,
+  spec: IngestSpec,
+): Promise<{ folder: string; file: string }> => {
+  const name = `ingest-${spec.format}-${spec.rows}`;
+  if (spec.format === 'csv') {
+    const folder = writeBatchFile(workDir, name, benchRows(spec.rows));
+    return { folder, file: join(folder, `${name}.csv`) };
+  }
+  const folder = join(workDir, name);
+  mkdirSync(folder, { recursive: true });
+  const { default: writeExcelFile } = await import('write-excel-file/node');
+  const sheet = [
+    ['sku', 'description', 'operation', 'country'],
+    ...benchRows(spec.rows).map((row, index) => [
+      `B-${index + 1}`,
+      row.description,
+      row.operation,
+      row.country,
+    ]),
+  ];
+  const file = join(folder, `${name}.xlsx`);
+  writeFileSync(file, await writeExcelFile(sheet).toBuffer());
+  return { folder, file };
+};
+
+/**
+ * Ingest only: from the drop to Prepare's end, every row read, validated, stored and queued. The
+ * Prepare function's own process is measured (peak resident memory, as Lambda's "Max Memory
+ * Used"); only the batch record is read while it works, so the bench does not slow it.
+ */
+const runIngest = async (workDir: string, spec: IngestSpec): Promise<Ingested> => {
+  const { folder, file } = await writeIngestFile(workDir, spec);
   // A slow sandbox: nothing much is classified while the rows go in.
   const pipeline = await startLocalPipeline({
-    dataDir: join(workDir, 'ingest-data'),
+    dataDir: join(workDir, `ingest-data-${spec.format}-${spec.rows}`),
     fresh: true,
     timeScale: 1,
     capOverride: 1,
@@ -209,24 +258,44 @@ const runIngest = async (workDir: string, count: number) => {
   });
   try {
     const startedAt = Date.now();
-    const { batchId } = await pipeline.submit({ file: join(folder, 'ingest.csv'), sheetsDir: folder });
-    const deadline = Date.now() + 10 * 60_000;
-    let progress = await pipeline.progress(batchId);
-    while (progress.stage === 'preparing' || progress.rowsTotal < count) {
-      if (Date.now() > deadline) throw new Error('ingest did not finish within 10 minutes');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      progress = await pipeline.progress(batchId);
+    const { batchId } = await pipeline.submit({ file, sheetsDir: folder });
+    const deadline = Date.now() + 60 * 60_000;
+    while (pipeline.endedInvocations('prepare-batch') === 0) {
+      if (Date.now() > deadline) throw new Error('ingest did not finish within an hour');
+      await new Promise((resolve) => setTimeout(resolve, 250));
     }
     const seconds = (Date.now() - startedAt) / 1000;
+    const batch = await pipeline.tables.batches.getBatch(batchId);
+    if (batch?.rows_total !== spec.rows)
+      throw new Error(`ingest of ${spec.rows} rows stored ${batch?.rows_total ?? 0} (batch ${batch?.state})`);
     return {
-      rows: count,
+      ...spec,
       seconds,
-      rowsPerSecond: count / seconds,
+      rowsPerSecond: spec.rows / seconds,
       peakMemoryMb: pipeline.peakMemoryMb('prepare-batch'),
     };
   } finally {
     await pipeline.close();
   }
+};
+
+/** The ingests as a Markdown table, and how Prepare's peak at the largest CSV compares to the smallest. */
+const ingestReport = (ingests: readonly Ingested[]): string => {
+  if (ingests.length === 0) return '';
+  const table = [
+    '| ingest | rows | time | rows/s | Prepare peak memory |',
+    '| --- | --- | --- | --- | --- |',
+    ...ingests.map(
+      (i) =>
+        `| ${i.format.toUpperCase()} | ${i.rows.toLocaleString('en-US')} | ${fixed(i.seconds, 1)} s | ${fixed(i.rowsPerSecond, 0)} | ${i.peakMemoryMb ?? '?'} MiB |`,
+    ),
+  ].join('\n');
+  const csv = ingests.filter((i) => i.format === 'csv' && i.peakMemoryMb !== null);
+  const smallest = csv.reduce<Ingested | null>((a, b) => (a && a.rows <= b.rows ? a : b), null);
+  const largest = csv.reduce<Ingested | null>((a, b) => (a && a.rows >= b.rows ? a : b), null);
+  if (!smallest || !largest || smallest === largest) return table;
+  const growth = (largest.peakMemoryMb! / smallest.peakMemoryMb! - 1) * 100;
+  return `${table}\n\nPrepare's peak memory at ${largest.rows.toLocaleString('en-US')} rows is ${fixed(growth, 0)} % above its peak at ${smallest.rows.toLocaleString('en-US')}.`;
 };
 
 const fixed = (value: number, digits = 2) => value.toFixed(digits);
@@ -237,14 +306,14 @@ const main = async () => {
     options: {
       rows: { type: 'string', default: '300' },
       'time-scale': { type: 'string', default: String(1 / 60) },
-      'ingest-rows': { type: 'string', default: '2000' },
+      ingest: { type: 'string', default: 'csv:2000,csv:100000,xlsx:100000,csv:400000' },
       out: { type: 'string', default: 'out/bench' },
       contenders: { type: 'string', default: 'pipeline,concurrent,naive' },
     },
   });
   const count = Number(values.rows);
   const timeScale = Number(values['time-scale']);
-  const ingestRows = Number(values['ingest-rows']);
+  const ingestSpecs = parseIngests(values.ingest as string);
   const workDir = mkdtempSync(join(tmpdir(), 'ncm-bench-'));
   const rows = benchRows(count);
   try {
@@ -263,8 +332,11 @@ const main = async () => {
           : await runScript(contender, rows, timeScale),
       );
     }
-    if (ingestRows > 0) console.log(`  ingest of ${ingestRows} rows…`);
-    const ingest = ingestRows > 0 ? await runIngest(workDir, ingestRows) : null;
+    const ingest: Ingested[] = [];
+    for (const spec of ingestSpecs) {
+      console.log(`  ingest of ${spec.rows.toLocaleString('en-US')} ${spec.format.toUpperCase()} rows…`);
+      ingest.push(await runIngest(workDir, spec));
+    }
 
     const table = [
       '| contender | wall time | slot utilisation (steady) | slot utilisation (whole run) | peak in progress | 429s | API calls per classification (budget: run/3 s + 3) |',
@@ -274,10 +346,7 @@ const main = async () => {
           `| ${r.contender} | ${fixed(r.wallSeconds, 1)} s | ${fixed(r.steadyUtilisation)} | ${fixed(r.utilisation)} | ${r.peakInProgress} | ${r.rateLimited} | ${fixed(r.callsPerClassification, 1)} (${fixed(r.callBudget, 1)}) |`,
       ),
     ].join('\n');
-    const ingestLine = !ingest
-      ? ''
-      : `Ingest only (read, validate, store, queue): ${ingest.rows} rows in ${fixed(ingest.seconds, 1)} s, ${fixed(ingest.rowsPerSecond, 0)} rows/s; Prepare's peak memory ${ingest.peakMemoryMb ?? '?'} MiB.`;
-    console.log(`\n${table}\n\n${ingestLine}`);
+    console.log(`\n${table}\n\nIngest only (read, validate, store, queue):\n\n${ingestReport(ingest)}`);
     const outDir = userPath(values.out as string);
     mkdirSync(outDir, { recursive: true });
     writeFileSync(

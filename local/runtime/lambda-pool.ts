@@ -88,6 +88,7 @@ export class LambdaPool {
   private readonly functions = new Map<string, FunctionSpec>();
   private readonly environments = new Map<string, Environment>();
   private readonly counts = new Map<string, number>();
+  private readonly ended = new Map<string, number>();
   private readonly options: LambdaPoolOptions;
   private closed = false;
 
@@ -118,7 +119,20 @@ export class LambdaPool {
     }
   }
 
+  /** How many invocations of a function have ended, with a result or an error. */
+  endedInvocations(name: string): number {
+    return this.ended.get(name) ?? 0;
+  }
+
   async invoke(name: string, event: unknown): Promise<unknown> {
+    try {
+      return await this.invokeOnce(name, event);
+    } finally {
+      this.ended.set(name, (this.ended.get(name) ?? 0) + 1);
+    }
+  }
+
+  private async invokeOnce(name: string, event: unknown): Promise<unknown> {
     if (this.closed)
       throw new LambdaInvocationError({
         errorType: 'Runtime.Closed',
@@ -185,7 +199,8 @@ export class LambdaPool {
       ],
       {
         // Plain node: not the parent's loaders (tsx, vitest); the template's NODE_OPTIONS apply.
-        execArgv: [],
+        // --expose-gc as Lambda's Node.js runtime starts it: Prepare collects between chunks.
+        execArgv: ['--expose-gc'],
         // Only the function's environment, as in Lambda: nothing of this process's leaks in.
         env: { ...fn.environment, ...this.options.environmentOf(fn) },
         stdio: ['ignore', 'pipe', 'pipe', 'ipc'],

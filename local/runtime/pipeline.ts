@@ -124,6 +124,8 @@ export type LocalPipeline = {
   invoke(handler: HandlerName, event?: unknown): Promise<unknown>;
   /** Peak memory of a function's process so far, in MiB (for the bench); null if unknown. */
   peakMemoryMb(handler: HandlerName): number | null;
+  /** How many invocations of a function have ended (for the bench: Prepare done). */
+  endedInvocations(handler: HandlerName): number;
   /** Stops everything it started; nothing is left listening. */
   close(): Promise<void>;
 };
@@ -365,6 +367,7 @@ const pipelineHandle = (
     copyPartialResults: (batchId, outDir) => copyPartialFiles(clients.s3, view.bucket, batchId, outDir),
     invoke: (handler, event = {}) => pool.invoke(handler, event),
     peakMemoryMb: (handler) => pool.peakMemoryMb(handler),
+    endedInvocations: (handler) => pool.endedInvocations(handler),
     close: () => {
       closed ??= shutdown.stopAll();
       return closed;

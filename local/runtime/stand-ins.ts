@@ -34,16 +34,64 @@ const closeHttpServer = (server: Server): Promise<void> =>
     server.close(() => resolve());
   });
 
+/** How long close() lets DynamoDB requests still being worked on finish. */
+const DYNAMO_DRAIN_MS = 10_000;
+
+/**
+ * Requests dynalite is still working on, and a wait for none. A function killed at close leaves
+ * its request behind, and dynalite reading its database after the database closed throws out of
+ * the process (a query's iterator is not among the operations its own close waits for).
+ */
+const trackRequests = (server: Server) => {
+  let active = 0;
+  const waiting = new Set<() => void>();
+  server.prependListener('request', (_request, response) => {
+    active += 1;
+    const end = response.end.bind(response);
+    let ended = false;
+    response.end = ((...args: Parameters<typeof response.end>) => {
+      if (!ended) {
+        ended = true;
+        active -= 1;
+        if (active === 0) for (const resolve of waiting) resolve();
+      }
+      return end(...args);
+    }) as typeof response.end;
+  });
+  return {
+    drained: async (timeoutMs: number): Promise<void> => {
+      if (active === 0) return;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          waiting.delete(done);
+          clearTimeout(timer);
+          resolve();
+        };
+        waiting.add(done);
+        const timer = setTimeout(done, timeoutMs);
+      });
+    },
+  };
+};
+
 export const startDynamo = async (dataDir: string): Promise<RunningServer> => {
   const path = join(dataDir, 'dynamodb');
   mkdirSync(path, { recursive: true });
   const server = dynalite({ path, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 }) as Server;
+  const requests = trackRequests(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  return { endpoint: `http://127.0.0.1:${port}`, port, close: () => closeHttpServer(server) };
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    port,
+    close: async () => {
+      await requests.drained(DYNAMO_DRAIN_MS);
+      await closeHttpServer(server);
+    },
+  };
 };
 
 const S3_SERVER_SCRIPT = fileURLToPath(new URL('./s3-server.mjs', import.meta.url));

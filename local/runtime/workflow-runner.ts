@@ -218,6 +218,11 @@ const createTokenWait = (
       },
       { executionArn: execution.executionArn },
     );
+    // A stopped execution's wait ends too: a Task still waiting would keep its timer, and the
+    // process, alive after close.
+    const stopped = () => reject(new Error('the execution was stopped'));
+    if (execution.signal.aborted) stopped();
+    else execution.signal.addEventListener('abort', stopped, { once: true });
   });
   tokenOutcome.catch(() => undefined); // observed by the Task that waits for it
   return { token, tokenOutcome };
@@ -346,6 +351,8 @@ const runExecution = async (workflow: PreparedWorkflow, execution: StartedExecut
   });
   const abort = () => run.abort();
   execution.signal.addEventListener('abort', abort, { once: true });
+  // Stopped between its start and this run: the listener would never hear it.
+  if (execution.signal.aborted) abort();
   try {
     return await run.result;
   } finally {

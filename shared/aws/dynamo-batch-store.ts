@@ -41,11 +41,10 @@ import {
   RowRecord,
   shardOfRow,
 } from '../pipeline/core/index.js';
+import { chunksOf, forEachLimited } from './calls-in-parallel.js';
 import {
-  chunksOf,
   type DynamoAdapterConfig,
   documentClient,
-  forEachLimited,
   isConditionFailure,
   queryAll,
   retryUnprocessed,

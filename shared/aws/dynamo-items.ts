@@ -89,12 +89,6 @@ export const setUpdateOf = (
   };
 };
 
-export const chunksOf = <T>(items: readonly T[], size: number): T[][] => {
-  const chunks: T[][] = [];
-  for (let start = 0; start < items.length; start += size) chunks.push(items.slice(start, start + size));
-  return chunks;
-};
-
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Tries of one batch call, the first included; the waits before tries 2.. grow 50 ms, 100 ms, … 3.2 s. */
@@ -122,25 +116,6 @@ export const retryUnprocessed = async <P>(
     await sleep(backoffMs(attempt));
     part = leftover;
   }
-};
-
-/**
- * Runs `work` on every item, at most `limit` at a time: a large batch's rows go out in
- * parallel BatchWrites without opening one connection per chunk.
- */
-export const forEachLimited = async <T>(
-  items: readonly T[],
-  limit: number,
-  work: (item: T) => Promise<void>,
-): Promise<void> => {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const item = items[next++] as T;
-      await work(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 };
 
 /** Every item of a Query, page after page (DynamoDB stops a page at 1 MB). */

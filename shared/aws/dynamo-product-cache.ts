@@ -11,8 +11,8 @@
 import { BatchGetCommand, type BatchGetCommandInput, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { ProductCache } from '../pipeline/core/index.js';
 import { CachedVerdict } from '../pipeline/core/index.js';
+import { chunksOf } from './calls-in-parallel.js';
 import {
-  chunksOf,
   type DynamoAdapterConfig,
   documentClient,
   retryUnprocessed,

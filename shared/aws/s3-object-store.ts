@@ -3,6 +3,8 @@
  * the pipeline writes. A missing object is `null`, not an error: Prepare asks for sheets
  * that may not be there, and the caller decides what that means for the row.
  */
+
+import type { Readable } from 'node:stream';
 import {
   CopyObjectCommand,
   GetObjectCommand,
@@ -11,6 +13,7 @@ import {
   PutObjectCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
 import type { ObjectStore } from '../pipeline/core/index.js';
 
 export type S3ObjectStoreConfig = { client: S3Client; bucket: string };
@@ -40,16 +43,11 @@ export const copySourceOf = (bucket: string, key: string): string =>
   `${bucket}/${key.split('/').map(encodeURIComponent).join('/')}`;
 
 /**
- * A stream's bytes, whole. PutObject needs the length up front, and `@aws-sdk/lib-storage`
- * (multipart upload of a stream of unknown length) is not a dependency; what arrives as a
- * stream here is a verdict PDF, a few hundred KB, so buffering it is the simpler choice.
+ * How much of an object one ranged GET reads when a file is read in chunks. Each range is read
+ * whole before its bytes are handed on: a connection is never left idle while Prepare writes rows
+ * (S3 closes idle ones), and memory holds one range, whatever the file's size.
  */
-const readAll = async (stream: NodeJS.ReadableStream): Promise<Uint8Array> => {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  return new Uint8Array(Buffer.concat(chunks));
-};
-
+export const RANGE_BYTES = 1024 * 1024;
 export const createS3ObjectStore = (config: S3ObjectStoreConfig): ObjectStore => {
   const { client } = config;
   const Bucket = config.bucket;
@@ -91,8 +89,37 @@ export const createS3ObjectStore = (config: S3ObjectStoreConfig): ObjectStore =>
   };
 
   const put: ObjectStore['put'] = async (key, body, contentType) => {
-    const Body = typeof body === 'string' || body instanceof Uint8Array ? body : await readAll(body);
-    await client.send(new PutObjectCommand({ Bucket, Key: key, Body, ContentType: contentType }));
+    if (typeof body === 'string' || body instanceof Uint8Array) {
+      await client.send(new PutObjectCommand({ Bucket, Key: key, Body: body, ContentType: contentType }));
+      return;
+    }
+    // A stream of unknown length (plan.csv of a large file): multipart, a part in memory at a time.
+    await new Upload({
+      client,
+      params: { Bucket, Key: key, Body: body as Readable, ContentType: contentType },
+    }).done();
+  };
+
+  const readRange = async (key: string, start: number, end: number): Promise<Uint8Array> => {
+    const { Body } = await client.send(
+      new GetObjectCommand({ Bucket, Key: key, Range: `bytes=${start}-${end - 1}` }),
+    );
+    const bytes = Body ? await Body.transformToByteArray() : new Uint8Array();
+    // A stand-in that ignores Range sends it all.
+    return bytes.byteLength > end - start ? bytes.slice(start, end) : bytes;
+  };
+
+  const source: ObjectStore['source'] = async (key) => {
+    const found = await head(key);
+    if (!found) return null;
+    return {
+      size: found.size,
+      async *read(start, end) {
+        for (let at = start; at < Math.min(end, found.size); at += RANGE_BYTES) {
+          yield await readRange(key, at, Math.min(at + RANGE_BYTES, end, found.size));
+        }
+      },
+    };
   };
 
   const copy: ObjectStore['copy'] = async (fromKey, toKey) => {
@@ -113,5 +140,5 @@ export const createS3ObjectStore = (config: S3ObjectStoreConfig): ObjectStore =>
     return keys.sort();
   };
 
-  return { head, getBytes, getPrefix, put, copy, list };
+  return { head, getBytes, getPrefix, source, put, copy, list };
 };

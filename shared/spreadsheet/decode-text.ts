@@ -107,6 +107,106 @@ const decodeMixed = (bytes: Uint8Array): Omit<DecodedText, 'hadBom'> => {
   return { text: parts.join(''), encoding: sawUtf8Sequence ? 'utf-8+windows-1252' : 'windows-1252' };
 };
 
+/** How many bytes the UTF-8 sequence a lead byte starts should have (1 for a byte no sequence starts with). */
+const utf8ExpectedLength = (lead: number): number =>
+  lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 1;
+
+/**
+ * Where a chunk's bytes stop being safe to decode alone: the start of a multi-byte sequence
+ * cut by the chunk's end, whose other bytes are in the next chunk.
+ */
+const completeLength = (bytes: Uint8Array): number => {
+  for (let i = bytes.length - 1; i >= Math.max(0, bytes.length - 3); i--) {
+    const byte = bytes[i]!;
+    if (byte < 0x80) return bytes.length;
+    if (byte >= 0xc0) return i + utf8ExpectedLength(byte) > bytes.length ? i : bytes.length;
+  }
+  return bytes.length;
+};
+
+const HIGH_CHARACTER = /[\u0080-\u{10ffff}]/u;
+
+/**
+ * `decodeText` for a file read in chunks (docs/architecture.md, §5 "Files of any size"): the
+ * same text, chunk by chunk, and the same encoding once the last chunk is in. No sequence is
+ * split across chunks: an unfinished one waits for the next. Valid UTF-8 decodes the same in
+ * both of decodeText's ways, so nothing is decoded twice when an invalid byte turns up late.
+ */
+export class TextStreamDecoder {
+  private head: Uint8Array | null = new Uint8Array(0);
+  private carry: Uint8Array = new Uint8Array(0);
+  private utf16: { decode(input: Uint8Array, options?: { stream?: boolean }): string } | null = null;
+  private utf16Encoding: 'utf-16le' | 'utf-16be' | null = null;
+  private sawInvalidByte = false;
+  private sawUtf8Sequence = false;
+  hadBom = false;
+
+  /** The text of `chunk` that is complete so far; `last` flushes what waits. */
+  decode(chunk: Uint8Array, last = false): string {
+    if (this.head) {
+      // The byte-order mark needs the first three bytes, whatever the chunk sizes.
+      const head = concatBytes(this.head, chunk);
+      if (head.length < UTF8_BOM.length && !last) {
+        this.head = head;
+        return '';
+      }
+      this.head = null;
+      return this.decodeFirst(head, last);
+    }
+    if (this.utf16) return this.utf16.decode(chunk, { stream: !last });
+    return this.decodeUtf8OrWindows1252(concatBytes(this.carry, chunk), last);
+  }
+
+  get encoding(): TextEncoding {
+    if (this.utf16Encoding) return this.utf16Encoding;
+    if (!this.sawInvalidByte) return 'utf-8';
+    return this.sawUtf8Sequence ? 'utf-8+windows-1252' : 'windows-1252';
+  }
+
+  private decodeFirst(bytes: Uint8Array, last: boolean): string {
+    for (const [bom, encoding] of [
+      [UTF16LE_BOM, 'utf-16le'],
+      [UTF16BE_BOM, 'utf-16be'],
+    ] as const) {
+      if (startsWith(bytes, bom)) {
+        this.hadBom = true;
+        this.utf16Encoding = encoding;
+        this.utf16 = new TextDecoder(encoding, { ignoreBOM: true });
+        return this.utf16.decode(bytes.subarray(bom.length), { stream: !last });
+      }
+    }
+    if (startsWith(bytes, UTF8_BOM)) {
+      this.hadBom = true;
+      return this.decodeUtf8OrWindows1252(bytes.subarray(UTF8_BOM.length), last);
+    }
+    return this.decodeUtf8OrWindows1252(bytes, last);
+  }
+
+  private decodeUtf8OrWindows1252(bytes: Uint8Array, last: boolean): string {
+    const end = last ? bytes.length : completeLength(bytes);
+    const ready = bytes.subarray(0, end);
+    this.carry = bytes.slice(end);
+    try {
+      const text = decodeWith('utf-8', ready, true);
+      if (!this.sawUtf8Sequence && HIGH_CHARACTER.test(text)) this.sawUtf8Sequence = true;
+      return text;
+    } catch {
+      this.sawInvalidByte = true;
+      const mixed = decodeMixed(ready);
+      if (mixed.encoding === 'utf-8+windows-1252') this.sawUtf8Sequence = true;
+      return mixed.text;
+    }
+  }
+}
+
+const concatBytes = (a: Uint8Array, b: Uint8Array): Uint8Array => {
+  if (a.length === 0) return b;
+  const joined = new Uint8Array(a.length + b.length);
+  joined.set(a);
+  joined.set(b, a.length);
+  return joined;
+};
+
 /**
  * What Windows-1252 puts at 0x80–0x9F (WHATWG index-windows-1252); everywhere else it is
  * Latin-1. Five bytes are unassigned and map to the C1 control of the same number.

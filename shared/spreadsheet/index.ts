@@ -1,12 +1,21 @@
 /** Public surface of the spreadsheet core: read uploads, normalise rows, write Excel-safe CSV. */
+
+export { type ByteSource, bytesSource } from './byte-source.js';
 export { COLUMN_ALIASES, columnForHeader, columnLetter, headerKey, matchColumns } from './columns.js';
 export { resolveCountryCode } from './countries.js';
 export { type DecodedText, decodeText } from './decode-text.js';
 export { SpreadsheetError, type SpreadsheetErrorLocation } from './errors.js';
-export { ColumnUse, columnUses, inputWarnings } from './input-report.js';
+export { ColumnUse, columnUses, inputWarningCollector, inputWarnings } from './input-report.js';
 export { normaliseRow, normaliseSheetPath, parseCurrentNcm, parseOperation } from './normalise-row.js';
 export { detectDelimiter } from './read-csv.js';
-export { detectFormat, readSpreadsheet } from './read-spreadsheet.js';
+export {
+  detectFormat,
+  MAX_DATA_ROWS,
+  openSpreadsheet,
+  type RowsPass,
+  readSpreadsheet,
+  type SpreadsheetFile,
+} from './read-spreadsheet.js';
 export { formatXlsxCell } from './read-xlsx.js';
 export * from './schemas.js';
 export {

@@ -7,7 +7,13 @@
 import { z } from 'zod';
 import { columnLetter } from './columns.js';
 import { parseCurrentNcm } from './normalise-row.js';
-import { type ColumnMapping, type ColumnRef, PipelineColumn, type SpreadsheetRead } from './schemas.js';
+import {
+  type ColumnMapping,
+  type ColumnRef,
+  type MappedRow,
+  PipelineColumn,
+  type SpreadsheetRead,
+} from './schemas.js';
 
 /** One column of the file and what the pipeline does with it. */
 export const ColumnUse = z.object({
@@ -38,47 +44,74 @@ const MOSTLY = 0.5;
 const SHEET_FILE_NAME = /\.pdf\s*$/i;
 const EXAMPLES = 2;
 
+/** What the warnings need of each passthrough column: how many cells are filled, how many name PDFs. */
+type ColumnTally = { filled: number; names: number; examples: string[] };
+
 /**
- * A column the pipeline does not read whose cells are mostly PDF file names: the user meant
- * them as technical sheets under a header no alias knows, and the rows would go without them.
+ * The file's warnings, from its rows one at a time (a file of any size is read in chunks): a
+ * column the pipeline does not read whose cells are mostly PDF file names (the user meant them
+ * as technical sheets under a header no alias knows, and the rows would go without them), and
+ * current NCMs of seven digits (a spreadsheet program read `02071400` as a number).
  */
-const sheetLikeColumns = (read: Pick<SpreadsheetRead, 'columns' | 'rows'>): string[] =>
-  read.columns.passthrough.flatMap((ref, position) => {
-    const filled = read.rows.map((row) => row.passthrough[position]?.trim() ?? '').filter(Boolean);
-    const names = filled.filter((value) => SHEET_FILE_NAME.test(value));
-    if (names.length === 0 || names.length < filled.length * MOSTLY) return [];
-    const sheetColumn = read.columns.fields.sheet;
+export const inputWarningCollector = (columns: ColumnMapping) => {
+  const passthrough: ColumnTally[] = columns.passthrough.map(() => ({ filled: 0, names: 0, examples: [] }));
+  let lostZeros = 0;
+  let firstLost: MappedRow | null = null;
+  return {
+    add(row: MappedRow): void {
+      passthrough.forEach((tally, position) => {
+        const value = row.passthrough[position]?.trim() ?? '';
+        if (!value) return;
+        tally.filled += 1;
+        if (!SHEET_FILE_NAME.test(value)) return;
+        tally.names += 1;
+        if (tally.examples.length < EXAMPLES) tally.examples.push(value);
+      });
+      if (
+        columns.fields.current_ncm &&
+        parseCurrentNcm(row.fields.current_ncm ?? '').flags.includes('leading_zero_probably_lost')
+      ) {
+        lostZeros += 1;
+        firstLost ??= row;
+      }
+    },
+    warnings(): string[] {
+      return [...sheetLikeColumns(columns, passthrough), ...leadingZerosLost(columns, lostZeros, firstLost)];
+    },
+  };
+};
+
+const sheetLikeColumns = (columns: ColumnMapping, tallies: readonly ColumnTally[]): string[] =>
+  columns.passthrough.flatMap((ref, position) => {
+    const tally = tallies[position]!;
+    if (tally.names === 0 || tally.names < tally.filled * MOSTLY) return [];
+    const sheetColumn = columns.fields.sheet;
     return [
       `Column ${describe(ref)} is not read, but its cells look like technical sheet file names ` +
-        `(${names.slice(0, EXAMPLES).join(', ')}): ` +
+        `(${tally.examples.join(', ')}): ` +
         (sheetColumn
           ? `only column ${describe(sheetColumn)} is read as the sheet.`
           : 'name that column "sheet" (or "ficha técnica") to send the sheets with the rows.'),
     ];
   });
 
-/** Current NCMs of seven digits: a spreadsheet program read `02071400` as a number. */
-const leadingZerosLost = (read: Pick<SpreadsheetRead, 'columns' | 'rows'>): string[] => {
-  const ref = read.columns.fields.current_ncm;
-  if (!ref) return [];
-  const lost = read.rows.filter((row) =>
-    parseCurrentNcm(row.fields.current_ncm ?? '').flags.includes('leading_zero_probably_lost'),
-  );
-  const first = lost[0];
-  if (!first) return [];
+const leadingZerosLost = (columns: ColumnMapping, lost: number, first: MappedRow | null): string[] => {
+  const ref = columns.fields.current_ncm;
+  if (!ref || !first) return [];
   const example = `${first.fields.current_ncm?.trim()}`;
   const who =
-    lost.length === 1
+    lost === 1
       ? `Row ${first.row} declares a 7-digit NCM (${example}) in column ${describe(ref)}`
-      : `${lost.length} rows declare a 7-digit NCM in column ${describe(ref)}, the first on row ${first.row} (${example})`;
+      : `${lost} rows declare a 7-digit NCM in column ${describe(ref)}, the first on row ${first.row} (${example})`;
   return [
     `${who}: a spreadsheet program probably dropped the leading zero, so it was read with one put ` +
       'back. Format that column as text to keep the zeros.',
   ];
 };
 
-/** What a person should look at in the file before paying: an empty list when nothing. */
-export const inputWarnings = (read: Pick<SpreadsheetRead, 'columns' | 'rows'>): string[] => [
-  ...sheetLikeColumns(read),
-  ...leadingZerosLost(read),
-];
+/** What a person should look at in a file read whole before paying: an empty list when nothing. */
+export const inputWarnings = (read: Pick<SpreadsheetRead, 'columns' | 'rows'>): string[] => {
+  const collector = inputWarningCollector(read.columns);
+  for (const row of read.rows) collector.add(row);
+  return collector.warnings();
+};

@@ -4,7 +4,8 @@
  * `""` escapes, CRLF/LF/CR).
  */
 import Papa from 'papaparse';
-import { decodeText, looksDoubleEncoded } from './decode-text.js';
+import { type ByteSource, bytesSource } from './byte-source.js';
+import { looksDoubleEncoded, TextStreamDecoder } from './decode-text.js';
 import { SpreadsheetError } from './errors.js';
 import { DELIMITERS, type Delimiter, type SpreadsheetProblem, type TextEncoding } from './schemas.js';
 import type { SourceRecord } from './table.js';
@@ -95,72 +96,188 @@ const SEP_DIRECTIVE = /^sep=(.)(\r\n|\r|\n)/i;
 const LINE_BREAKS = /\r\n|\r|\n/g;
 const countLineBreaks = (text: string): number => text.match(LINE_BREAKS)?.length ?? 0;
 
-export const readCsvRecords = (bytes: Uint8Array, fileName: string): CsvRecords => {
-  const decoded = decodeText(bytes);
-  if (decoded.text.includes('\u0000')) {
-    throw new SpreadsheetError(
-      'not_a_text_file',
-      fileName,
-      'is not a CSV text file (it holds binary data); upload a CSV or XLSX file',
-    );
-  }
-  let text = decoded.text;
-  let delimiter: Delimiter | null = null;
-  let firstLine = 1;
-  const directive = SEP_DIRECTIVE.exec(text);
+/**
+ * The text the delimiter, the line ending and the `sep=` line are decided on: what papaparse
+ * looks at for its line ending when it parses a whole file at once, so a file read in chunks is
+ * split exactly as it would be whole.
+ */
+const LOOK_AHEAD_CHARS = 1024 * 1024;
+
+type Newline = '\r\n' | '\n' | '\r';
+
+/** papaparse's own guess (ParserHandle.guessLineEndings), which its bare Parser does not make. */
+const guessNewline = (text: string): Newline => {
+  const unquoted = text.slice(0, LOOK_AHEAD_CHARS).replace(/"[\s\S]*?"/g, '');
+  const byCr = unquoted.split('\r');
+  const byLf = unquoted.split('\n');
+  const lfFirst = byLf.length > 1 && byLf[0]!.length < byCr[0]!.length;
+  if (byCr.length === 1 || lfFirst) return '\n';
+  const followedByLf = byCr.filter((part) => part[0] === '\n').length;
+  return followedByLf >= byCr.length / 2 ? '\r\n' : '\r';
+};
+
+/** What a CSV file is read with, decided once from its start. */
+export interface CsvLayout {
+  delimiter: Delimiter;
+  newline: Newline;
+  /** The `sep=` line's length in characters, or 0. */
+  directiveLength: number;
+}
+
+export const csvLayout = (start: string): CsvLayout => {
+  const directive = SEP_DIRECTIVE.exec(start);
   if (directive && isDelimiter(directive[1]!)) {
-    delimiter = directive[1];
-    text = text.slice(directive[0].length);
-    firstLine = 2;
+    const rest = start.slice(directive[0].length);
+    return { delimiter: directive[1], newline: guessNewline(rest), directiveLength: directive[0].length };
   }
-  delimiter ??= detectDelimiter(text);
+  return { delimiter: detectDelimiter(start), newline: guessNewline(start), directiveLength: 0 };
+};
 
+/** A CSV file read front to back, once per `read()`. */
+export interface CsvFile {
+  delimiter: Delimiter;
+  /**
+   * One read of the file's records. The pass's encoding and problems are complete once its
+   * records have all been read; a file that cannot be split into rows throws from the iteration.
+   */
+  read(): CsvPass;
+}
+
+export interface CsvPass {
+  records: AsyncIterable<SourceRecord>;
+  /** Known when the records are all read: decoding needs every byte to name the encoding. */
+  encoding(): TextEncoding;
+  problems: SpreadsheetProblem[];
+}
+
+/** Text chunks of a source, decoded as `decodeText` would decode it whole. */
+async function* decodedChunks(source: ByteSource, decoder: TextStreamDecoder): AsyncGenerator<string> {
+  for await (const chunk of source.read(0, source.size)) {
+    const text = decoder.decode(chunk);
+    if (text) yield text;
+  }
+  const rest = decoder.decode(new Uint8Array(0), true);
+  if (rest) yield rest;
+}
+
+/** At least `LOOK_AHEAD_CHARS` of text (or the whole file when it is shorter), and what follows. */
+const readAhead = async (chunks: AsyncIterator<string>): Promise<{ start: string; ended: boolean }> => {
+  let start = '';
+  while (start.length < LOOK_AHEAD_CHARS) {
+    const next = await chunks.next();
+    if (next.done) return { start, ended: true };
+    start += next.value;
+  }
+  return { start, ended: false };
+};
+
+const notText = (fileName: string) =>
+  new SpreadsheetError(
+    'not_a_text_file',
+    fileName,
+    'is not a CSV text file (it holds binary data); upload a CSV or XLSX file',
+  );
+
+export const openCsv = async (source: ByteSource, fileName: string): Promise<CsvFile> => {
+  const chunks = decodedChunks(source, new TextStreamDecoder());
+  const { start } = await readAhead(chunks);
+  await chunks.return(undefined);
+  if (start.includes('\u0000')) throw notText(fileName);
+  const layout = csvLayout(start);
+  return { delimiter: layout.delimiter, read: () => readCsvPass(source, fileName, layout) };
+};
+
+const readCsvPass = (source: ByteSource, fileName: string, layout: CsvLayout): CsvPass => {
+  const decoder = new TextStreamDecoder();
   const problems: SpreadsheetProblem[] = [];
-  if (looksDoubleEncoded(text)) {
-    problems.push({
-      code: 'text_looks_double_encoded',
-      message:
-        `${fileName}: some accents look garbled already in the file (like "Ã§" for "ç"); ` +
-        'it was probably converted twice before upload. Re-export it from the original.',
-    });
-  }
+  return {
+    records: csvRecords(source, fileName, layout, decoder, problems),
+    encoding: () => decoder.encoding,
+    problems,
+  };
+};
 
-  const records: SourceRecord[] = [];
-  let cursor = 0;
-  let line = firstLine;
-  let unterminatedQuoteLine: number | null = null;
-  Papa.parse<string[]>(text, {
-    delimiter,
-    skipEmptyLines: false,
-    step: (result, parser) => {
+async function* csvRecords(
+  source: ByteSource,
+  fileName: string,
+  layout: CsvLayout,
+  decoder: TextStreamDecoder,
+  problems: SpreadsheetProblem[],
+): AsyncGenerator<SourceRecord> {
+  const parser = new Papa.Parser({ delimiter: layout.delimiter, newline: layout.newline });
+  let line = layout.directiveLength > 0 ? 2 : 1;
+  let skip = layout.directiveLength;
+  let pending = '';
+  let sawDoubleEncoding = false;
+  let lastChar = '';
+  const chunks = decodedChunks(source, decoder);
+  for (let ended = false; !ended; ) {
+    const next = await chunks.next();
+    ended = next.done === true;
+    let text = ended ? '' : (next.value as string);
+    if (text.includes('\u0000')) throw notText(fileName);
+    if (!sawDoubleEncoding && looksDoubleEncoded(lastChar + text)) {
+      sawDoubleEncoding = true;
+      problems.unshift(doubleEncodingProblem(fileName));
+    }
+    lastChar = text.slice(-1) || lastChar;
+    if (skip > 0) {
+      const skipped = Math.min(skip, text.length);
+      text = text.slice(skipped);
+      skip -= skipped;
+    }
+    const input = pending + text;
+    if (!input) continue;
+    // Until the last chunk, the record cut by the chunk's end waits for the rest of it.
+    const parsed = parser.parse(input, 0, !ended) as Papa.ParseResult<string[]>;
+    pending = input.slice(parsed.meta.cursor);
+    const errorsByRow = new Map<number, Papa.ParseError[]>();
+    for (const error of parsed.errors) {
+      if (error.row === undefined || error.row >= parsed.data.length) continue;
+      errorsByRow.set(error.row, [...(errorsByRow.get(error.row) ?? []), error]);
+    }
+    for (const [index, cells] of parsed.data.entries()) {
       const recordLine = line;
-      // `cursor` is the offset just past the record's line break: the next record starts there.
-      line += countLineBreaks(text.slice(cursor, result.meta.cursor));
-      cursor = result.meta.cursor;
-      for (const error of result.errors) {
-        if (error.code === 'MissingQuotes') {
-          unterminatedQuoteLine = recordLine;
-          parser.abort();
-          return;
-        }
+      // Every line break of the file ends a record or sits inside a quoted cell.
+      line += 1 + cells.reduce((sum, cell) => sum + countLineBreaks(cell), 0);
+      for (const error of errorsByRow.get(index) ?? []) {
+        if (error.code === 'MissingQuotes') throw unterminatedQuote(fileName, recordLine);
         problems.push({
           code: 'csv_malformed_quotes',
           line: recordLine,
           message: `${fileName}, line ${recordLine}: a quote inside a quoted cell is not doubled ("") and was read as text`,
         });
       }
-      records.push({ line: recordLine, cells: result.data });
-    },
-  });
-  if (unterminatedQuoteLine !== null) {
-    // Everything after an unclosed quote lands in one cell: rows would vanish silently.
-    throw new SpreadsheetError(
-      'csv_unterminated_quote',
-      fileName,
-      'a quoted cell is never closed (a " without its closing "), so the rest of the file ' +
-        'cannot be split into rows; close the quote or remove it',
-      { line: unterminatedQuoteLine },
-    );
+      yield { line: recordLine, cells };
+    }
+    if (ended && parsed.errors.some((error) => error.code === 'MissingQuotes')) {
+      throw unterminatedQuote(fileName, line);
+    }
   }
-  return { encoding: decoded.encoding, delimiter, records, problems };
+}
+
+const doubleEncodingProblem = (fileName: string): SpreadsheetProblem => ({
+  code: 'text_looks_double_encoded',
+  message:
+    `${fileName}: some accents look garbled already in the file (like "Ã§" for "ç"); ` +
+    'it was probably converted twice before upload. Re-export it from the original.',
+});
+
+// Everything after an unclosed quote lands in one cell: rows would vanish silently.
+const unterminatedQuote = (fileName: string, line: number) =>
+  new SpreadsheetError(
+    'csv_unterminated_quote',
+    fileName,
+    'a quoted cell is never closed (a " without its closing "), so the rest of the file ' +
+      'cannot be split into rows; close the quote or remove it',
+    { line },
+  );
+
+/** The whole file at once: every record, for the callers that hold small files in memory. */
+export const readCsvRecords = async (bytes: Uint8Array, fileName: string): Promise<CsvRecords> => {
+  const file = await openCsv(bytesSource(bytes), fileName);
+  const pass = file.read();
+  const records: SourceRecord[] = [];
+  for await (const record of pass.records) records.push(record);
+  return { encoding: pass.encoding(), delimiter: file.delimiter, records, problems: pass.problems };
 };

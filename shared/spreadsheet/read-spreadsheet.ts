@@ -1,15 +1,23 @@
 /**
- * The one reader every entry point uses: bytes of an uploaded CSV or XLSX → header,
- * column mapping and text rows. Row values are not judged here (`normaliseRow` does that);
+ * The one reader every entry point uses: an uploaded CSV or XLSX → header, column mapping and
+ * text rows, streamed in passes (`openSpreadsheet`) or read whole for small files. Row values are not judged here (`normaliseRow` does that);
  * only what makes the whole file unusable throws a `SpreadsheetError`.
  */
+import { type ByteSource, bytesSource, readAllBytes } from './byte-source.js';
 import { mapRow, matchColumns } from './columns.js';
 import { SpreadsheetError } from './errors.js';
-import type { CsvRecords } from './read-csv.js';
-import { readCsvRecords } from './read-csv.js';
-import { readXlsxRecords } from './read-xlsx.js';
-import type { SpreadsheetFormat, SpreadsheetRead } from './schemas.js';
-import { splitHeaderAndRows } from './table.js';
+import { openCsv } from './read-csv.js';
+import { openXlsx } from './read-xlsx.js';
+import type {
+  ColumnMapping,
+  Delimiter,
+  MappedRow,
+  SpreadsheetFormat,
+  SpreadsheetProblem,
+  SpreadsheetRead,
+  TextEncoding,
+} from './schemas.js';
+import { headerOf, isBlank, type SourceRecord, toDataRecord } from './table.js';
 
 /** Every XLSX is a ZIP archive: local file header `PK\x03\x04`. */
 const ZIP_SIGNATURE = [0x50, 0x4b, 0x03, 0x04] as const;
@@ -44,42 +52,174 @@ export const detectFormat = (bytes: Uint8Array, fileName: string): SpreadsheetFo
   return 'csv';
 };
 
-export const readSpreadsheet = async (bytes: Uint8Array, fileName: string): Promise<SpreadsheetRead> => {
-  if (bytes.length === 0) {
-    throw new SpreadsheetError('file_empty', fileName, 'is empty (0 bytes)');
-  }
-  const format = detectFormat(bytes, fileName);
-  const source: SourceRead =
-    format === 'xlsx' ? await readXlsxRecords(bytes, fileName) : readCsvRecords(bytes, fileName);
-  return buildSpreadsheetRead(format, source, fileName);
-};
+/**
+ * The most data rows one file may hold: the largest bulk upload any peer accepts, and what
+ * Prepare reads, plans and writes inside one Lambda run (README, "Limits").
+ */
+export const MAX_DATA_ROWS = 400_000;
 
-/** What either reader hands over; encoding and delimiter exist for CSV only. */
-type SourceRead = Pick<CsvRecords, 'records' | 'problems'> &
-  Partial<Pick<CsvRecords, 'encoding' | 'delimiter'>>;
+/** A file opened for reading: its header and columns known, its rows read in passes. */
+export interface SpreadsheetFile {
+  format: SpreadsheetFormat;
+  /** CSV only. */
+  delimiter?: Delimiter;
+  header: string[];
+  columns: ColumnMapping;
+  /** One read of the data rows, in order; each call reads the file afresh. */
+  readRows(): RowsPass;
+}
 
-const buildSpreadsheetRead = (
-  format: SpreadsheetFormat,
-  source: SourceRead,
-  fileName: string,
-): SpreadsheetRead => {
-  const table = splitHeaderAndRows(source.records, fileName);
-  // Columns before rows: a wrong header is the thing to fix first, even in a header-only file.
-  const columns = matchColumns(table.header, fileName);
-  if (table.rows.length === 0) {
-    throw new SpreadsheetError(
-      'no_data_rows',
-      fileName,
-      'has a header row but no data rows: add one product per row below the header',
-    );
-  }
-  return {
-    format,
-    ...(source.encoding ? { encoding: source.encoding } : {}),
-    ...(source.delimiter ? { delimiter: source.delimiter } : {}),
-    header: table.header,
-    columns,
-    rows: table.rows.map((record) => mapRow(record, columns)),
-    problems: [...source.problems, ...table.problems],
+export interface RowsPass {
+  rows: AsyncIterable<MappedRow>;
+  /** What the pass found, complete once its rows are all read. */
+  finished(): { encoding?: TextEncoding; problems: SpreadsheetProblem[]; rowCount: number };
+}
+
+/** Records of either format, read afresh on each call. */
+type RecordSource = {
+  delimiter?: Delimiter;
+  read(): {
+    records: AsyncIterable<SourceRecord>;
+    encoding?: () => TextEncoding;
+    problems: SpreadsheetProblem[];
   };
 };
+
+const openRecords = async (
+  source: ByteSource,
+  format: SpreadsheetFormat,
+  fileName: string,
+): Promise<RecordSource> => {
+  if (format === 'csv') return openCsv(source, fileName);
+  const workbook = await openXlsx(source, fileName);
+  return { read: () => ({ records: workbook.records(), problems: [...workbook.problems] }) };
+};
+
+/** First bytes enough to tell the formats apart. */
+const SIGNATURE_BYTES = 8;
+
+/**
+ * Opens an uploaded file without reading it whole (docs/architecture.md, §5 "Files of any size"):
+ * its format from its first bytes, its header and columns from its first filled record. What
+ * makes the whole file unusable throws a `SpreadsheetError`, here or from a pass's rows.
+ */
+export const openSpreadsheet = async (
+  source: ByteSource,
+  fileName: string,
+  limits: { maxRows: number } = { maxRows: MAX_DATA_ROWS },
+): Promise<SpreadsheetFile> => {
+  if (source.size === 0) throw new SpreadsheetError('file_empty', fileName, 'is empty (0 bytes)');
+  const signature = await readAllBytes({ size: Math.min(source.size, SIGNATURE_BYTES), read: source.read });
+  const format = detectFormat(signature, fileName);
+  const records = await openRecords(source, format, fileName);
+  const header = await readHeader(records, fileName);
+  // Columns before rows: a wrong header is the thing to fix first, even in a header-only file.
+  const columns = matchColumns(header, fileName);
+  return {
+    format,
+    ...(records.delimiter ? { delimiter: records.delimiter } : {}),
+    header,
+    columns,
+    readRows: () => readRows(records, { header, columns, fileName, maxRows: limits.maxRows }),
+  };
+};
+
+const readHeader = async (records: RecordSource, fileName: string): Promise<string[]> => {
+  for await (const record of records.read().records) {
+    // Leaving the loop closes the read: only the file's start is fetched.
+    if (!isBlank(record.cells)) return headerOf(record);
+  }
+  throw new SpreadsheetError('file_empty', fileName, 'is empty: there is no header row and no data');
+};
+
+/** Row problems listed per kind before the rest are only counted: a summary stays readable. */
+const LISTED_PROBLEMS_PER_CODE = 50;
+
+const readRows = (
+  records: RecordSource,
+  file: { header: string[]; columns: ColumnMapping; fileName: string; maxRows: number },
+): RowsPass => {
+  const pass = records.read();
+  const tableProblems: SpreadsheetProblem[] = [];
+  let rowCount = 0;
+  async function* rows(): AsyncGenerator<MappedRow> {
+    let headerSeen = false;
+    for await (const record of pass.records) {
+      if (isBlank(record.cells)) continue;
+      if (!headerSeen) {
+        headerSeen = true;
+        continue;
+      }
+      rowCount += 1;
+      if (rowCount > file.maxRows) throw tooManyRows(file.fileName, file.maxRows, record.line);
+      const made = toDataRecord(record, rowCount, file.header.length, file.fileName);
+      if (made.problem) tableProblems.push(made.problem);
+      yield mapRow(made.record, file.columns);
+    }
+    if (rowCount === 0) {
+      throw new SpreadsheetError(
+        'no_data_rows',
+        file.fileName,
+        'has a header row but no data rows: add one product per row below the header',
+      );
+    }
+  }
+  return {
+    rows: rows(),
+    finished: () => ({
+      ...(pass.encoding ? { encoding: pass.encoding() } : {}),
+      problems: boundedProblems([...pass.problems, ...tableProblems], file.fileName),
+      rowCount,
+    }),
+  };
+};
+
+const tooManyRows = (fileName: string, maxRows: number, line: number) =>
+  new SpreadsheetError(
+    'too_many_rows',
+    fileName,
+    `has more than ${maxRows.toLocaleString('en-US')} data rows, the most one batch takes; ` +
+      `split it into files of at most ${maxRows.toLocaleString('en-US')} rows and upload each`,
+    { line },
+  );
+
+/** The first problems of each kind, then one line saying how many more there are. */
+const boundedProblems = (problems: readonly SpreadsheetProblem[], fileName: string): SpreadsheetProblem[] => {
+  const seen = new Map<SpreadsheetProblem['code'], number>();
+  const kept: SpreadsheetProblem[] = [];
+  for (const problem of problems) {
+    const count = (seen.get(problem.code) ?? 0) + 1;
+    seen.set(problem.code, count);
+    if (count <= LISTED_PROBLEMS_PER_CODE) kept.push(problem);
+  }
+  for (const [code, count] of seen) {
+    if (count > LISTED_PROBLEMS_PER_CODE) {
+      kept.push({
+        code,
+        message: `${fileName}: ${count - LISTED_PROBLEMS_PER_CODE} more rows like the ones above (${count} in all).`,
+      });
+    }
+  }
+  return kept;
+};
+
+/** Every row of an opened file, in one read: for small files (answers, tests). */
+export const readWholeFile = async (file: SpreadsheetFile): Promise<SpreadsheetRead> => {
+  const pass = file.readRows();
+  const rows: MappedRow[] = [];
+  for await (const row of pass.rows) rows.push(row);
+  const { encoding, problems } = pass.finished();
+  return {
+    format: file.format,
+    ...(encoding ? { encoding } : {}),
+    ...(file.delimiter ? { delimiter: file.delimiter } : {}),
+    header: file.header,
+    columns: file.columns,
+    rows,
+    problems,
+  };
+};
+
+/** The whole file read into memory: for small files (answers, tests). */
+export const readSpreadsheet = async (bytes: Uint8Array, fileName: string): Promise<SpreadsheetRead> =>
+  readWholeFile(await openSpreadsheet(bytesSource(bytes), fileName));

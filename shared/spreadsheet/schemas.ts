@@ -104,6 +104,8 @@ export const SPREADSHEET_ERROR_CODES = [
   'csv_unterminated_quote',
   'duplicate_column',
   'no_description_or_sheet_column',
+  'too_many_rows',
+  'file_too_large',
 ] as const;
 export const SpreadsheetErrorCode = z.enum(SPREADSHEET_ERROR_CODES);
 export type SpreadsheetErrorCode = z.infer<typeof SpreadsheetErrorCode>;

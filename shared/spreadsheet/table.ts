@@ -24,7 +24,7 @@ export interface Table {
   problems: SpreadsheetProblem[];
 }
 
-const isBlank = (cells: readonly string[]): boolean => cells.every((cell) => cell.trim() === '');
+export const isBlank = (cells: readonly string[]): boolean => cells.every((cell) => cell.trim() === '');
 
 /** Length of `cells` without its trailing empty cells. */
 const usedWidth = (cells: readonly string[]): number => {
@@ -33,35 +33,51 @@ const usedWidth = (cells: readonly string[]): number => {
   return width;
 };
 
-export const splitHeaderAndRows = (records: readonly SourceRecord[], fileName: string): Table => {
-  const filled = records.filter((record) => !isBlank(record.cells));
-  const [headerRecord, ...dataRecords] = filled;
-  if (!headerRecord) {
-    throw new SpreadsheetError('file_empty', fileName, 'is empty: there is no header row and no data');
-  }
-  // A trailing delimiter (`a;b;c;`) makes an unnamed empty last column; it is no column.
-  const width = usedWidth(headerRecord.cells);
-  const header = headerRecord.cells.slice(0, width);
+/** The header cells: the first filled record, without the unnamed empty columns a trailing delimiter makes. */
+export const headerOf = (record: SourceRecord): string[] => record.cells.slice(0, usedWidth(record.cells));
 
-  const problems: SpreadsheetProblem[] = [];
-  const rows = dataRecords.map((record, index): DataRecord => {
-    const row = index + 1;
-    const used = usedWidth(record.cells);
-    if (used > width) {
-      const extra = record.cells.slice(width, used);
-      problems.push({
+/**
+ * A data record against the header's width: short rows padded, long rows kept whole with the
+ * problem that says which cells are extra.
+ */
+export const toDataRecord = (
+  record: SourceRecord,
+  row: number,
+  width: number,
+  fileName: string,
+): { record: DataRecord; problem: SpreadsheetProblem | null } => {
+  const used = usedWidth(record.cells);
+  if (used > width) {
+    const extra = record.cells.slice(width, used);
+    return {
+      record: { row, line: record.line, cells: record.cells.slice(0, used) },
+      problem: {
         code: 'row_longer_than_header',
         row,
         line: record.line,
         message:
           `${fileName}, line ${record.line} (row ${row}): ${used} cells for ${width} columns; ` +
           `the extra cells (${extra.map((cell) => `"${cell}"`).join(', ')}) are kept after the last column`,
-      });
-      return { row, line: record.line, cells: record.cells.slice(0, used) };
-    }
-    const cells = record.cells.slice(0, width);
-    while (cells.length < width) cells.push('');
-    return { row, line: record.line, cells };
+      },
+    };
+  }
+  const cells = record.cells.slice(0, width);
+  while (cells.length < width) cells.push('');
+  return { record: { row, line: record.line, cells }, problem: null };
+};
+
+export const splitHeaderAndRows = (records: readonly SourceRecord[], fileName: string): Table => {
+  const filled = records.filter((record) => !isBlank(record.cells));
+  const [headerRecord, ...dataRecords] = filled;
+  if (!headerRecord) {
+    throw new SpreadsheetError('file_empty', fileName, 'is empty: there is no header row and no data');
+  }
+  const header = headerOf(headerRecord);
+  const problems: SpreadsheetProblem[] = [];
+  const rows = dataRecords.map((record, index): DataRecord => {
+    const made = toDataRecord(record, index + 1, header.length, fileName);
+    if (made.problem) problems.push(made.problem);
+    return made.record;
   });
   return { header, rows, problems };
 };

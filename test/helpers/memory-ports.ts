@@ -31,6 +31,7 @@ import {
   shardOfRow,
 } from '../../shared/pipeline/core/index.js';
 import type { AcquireResult, Lease, SlotLeases } from '../../shared/pipeline/dispatch/index.js';
+import { bytesSource } from '../../shared/spreadsheet/byte-source.js';
 
 const clone = <T>(value: T): T => structuredClone(value);
 
@@ -101,6 +102,11 @@ export const memoryObjectStore = (initial: Record<string, Uint8Array | string> =
     getPrefix: async (key, length) => {
       const found = objects.get(key);
       return found ? found.bytes.slice(0, length) : null;
+    },
+    // Small chunks, so every file of a test crosses chunk boundaries as a large one does on S3.
+    source: async (key) => {
+      const found = objects.get(key);
+      return found ? bytesSource(new Uint8Array(found.bytes), 4096) : null;
     },
     put: async (key, body, contentType) => {
       let bytes: Uint8Array;

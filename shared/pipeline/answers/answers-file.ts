@@ -216,7 +216,7 @@ const parseRowNumber = (value: string): number | null => {
 export const readAnswersFile = async (bytes: Uint8Array, fileName: string): Promise<AnswersFile> => {
   if (bytes.length === 0) throw new SpreadsheetError('file_empty', fileName, 'is empty (0 bytes)');
   const format = detectFormat(bytes, fileName);
-  const csv = format === 'csv' ? readCsvRecords(bytes, fileName) : null;
+  const csv = format === 'csv' ? await readCsvRecords(bytes, fileName) : null;
   const source = csv ?? (await readXlsxRecords(bytes, fileName));
   const table = splitHeaderAndRows(source.records, fileName);
   const columns = locateColumns(table.header, fileName, table.rows.length > 0);

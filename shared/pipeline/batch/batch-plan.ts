@@ -8,10 +8,10 @@
  *              the batch can cost, how long it will take at the organisation's cap, warnings
  *   plan.csv   one line per input row: what would happen to it and why, in the input's delimiter
  *
- * Pure: records and the balance in, bytes out.
+ * Pure: records and the balance in, the plan and plan.csv's lines out.
  */
 import { z } from 'zod';
-import { ColumnUse, type Delimiter, type MappedRow, writeCsv } from '../../spreadsheet/index.js';
+import { ColumnUse, type MappedRow } from '../../spreadsheet/index.js';
 import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';
 import { BatchOptions, type BatchRecord, BatchSource, type RowRecord } from '../core/records.js';
 import { sourceShown } from './results-files.js';
@@ -51,6 +51,7 @@ export const BatchPlan = z.object({
     /** Left out by the budget (`max_usd`). */
     over_budget: z.number().int().min(0),
   }),
+  /** The first rejected rows (up to `REJECTED_LISTED`); plan.csv lists every one. */
   rejected: z.array(RejectedRow),
   estimate: z.object({
     classifications: z.number().int().min(0),
@@ -100,9 +101,38 @@ export const rowPlanOf = (record: Pick<RowRecord, 'status' | 'follows'>): RowPla
   }
 };
 
+/** Rejected rows plan.json lists; plan.csv has them all. */
+export const REJECTED_LISTED = 1000;
+
+/** The rows of a plan counted by what would happen to them, chunk by chunk, with the first rejected rows. */
+export const planTally = () => {
+  const counts = Object.fromEntries(ROW_PLANS.map((kind) => [kind, 0])) as Record<RowPlanKind, number>;
+  const rejected: z.infer<typeof RejectedRow>[] = [];
+  let total = 0;
+  return {
+    add(records: readonly RowRecord[]): void {
+      for (const record of records) {
+        total += 1;
+        counts[rowPlanOf(record)] += 1;
+        if (record.status === 'rejected' && rejected.length < REJECTED_LISTED) {
+          rejected.push({
+            row: record.row,
+            line: record.line,
+            reason: record.result?.reason ?? record.rejection?.reason ?? '',
+            detail: record.result?.detail ?? '',
+          });
+        }
+      }
+    },
+    counts: () => ({ total, ...counts }),
+    rejected: () => [...rejected],
+  };
+};
+export type PlanTally = ReturnType<typeof planTally>;
+
 export type PlanInput = {
   batch: Pick<BatchRecord, 'batch_id' | 'name' | 'source' | 'columns' | 'warnings'>;
-  records: readonly RowRecord[];
+  tally: PlanTally;
   options: BatchOptions;
   problems: readonly string[];
   balance: { concurrency_limit: number; in_progress_count: number };
@@ -110,9 +140,8 @@ export type PlanInput = {
 };
 
 export const buildPlan = (input: PlanInput): BatchPlan => {
-  const { batch, records, balance } = input;
-  const counts = Object.fromEntries(ROW_PLANS.map((kind) => [kind, 0])) as Record<RowPlanKind, number>;
-  for (const record of records) counts[rowPlanOf(record)] += 1;
+  const { batch, tally, balance } = input;
+  const { total, ...counts } = tally.counts();
   const cap = balance.concurrency_limit;
   const durationSeconds = Math.ceil(counts.classify / cap) * TYPICAL_RUN_SECONDS;
   return {
@@ -121,15 +150,8 @@ export const buildPlan = (input: PlanInput): BatchPlan => {
     source: sourceShown(batch.source),
     planned_at: input.now.toISOString(),
     columns: [...(batch.columns ?? [])],
-    rows: { total: records.length, ...counts },
-    rejected: records
-      .filter((record) => record.status === 'rejected')
-      .map((record) => ({
-        row: record.row,
-        line: record.line,
-        reason: record.result?.reason ?? record.rejection?.reason ?? '',
-        detail: record.result?.detail ?? '',
-      })),
+    rows: { total, ...counts },
+    rejected: tally.rejected(),
     estimate: {
       classifications: counts.classify,
       max_usd: cents(counts.classify * PRICE_PER_RESOLVED_USD),
@@ -176,28 +198,19 @@ export type PlanRowContext = {
   noteOf: (row: number) => string | undefined;
 };
 
-/** One line per input row, in row order. */
-export const buildPlanCsv = (
-  records: readonly RowRecord[],
-  context: PlanRowContext,
-  delimiter: Delimiter = ',',
-): Buffer => {
-  const { fieldsOf, noteOf } = context;
-  const lines = [...records]
-    .sort((a, b) => a.row - b.row)
-    .map((record) => {
-      const fields = fieldsOf(record.row);
-      const plan = rowPlanOf(record);
-      return [
-        String(record.row),
-        String(record.line),
-        record.product?.sku ?? fields?.sku ?? '',
-        record.product?.description ?? fields?.description ?? '',
-        plan,
-        plan === 'classify' || plan === 'same_product' ? '' : (record.result?.reason ?? ''),
-        planDetail(record, noteOf(record.row)),
-        plan === 'classify' ? PRICE_PER_RESOLVED_USD.toFixed(2) : '0.00',
-      ];
-    });
-  return writeCsv([...PLAN_CSV_COLUMNS], lines, { delimiter });
-};
+/** plan.csv's line for each record, in the order given (Prepare gives them in row order). */
+export const planCsvRows = (records: readonly RowRecord[], context: PlanRowContext): string[][] =>
+  records.map((record) => {
+    const fields = context.fieldsOf(record.row);
+    const plan = rowPlanOf(record);
+    return [
+      String(record.row),
+      String(record.line),
+      record.product?.sku ?? fields?.sku ?? '',
+      record.product?.description ?? fields?.description ?? '',
+      plan,
+      plan === 'classify' || plan === 'same_product' ? '' : (record.result?.reason ?? ''),
+      planDetail(record, context.noteOf(record.row)),
+      plan === 'classify' ? PRICE_PER_RESOLVED_USD.toFixed(2) : '0.00',
+    ];
+  });

@@ -1,8 +1,13 @@
 /**
- * The batch's input file: which spelling of the event's key is in the bucket, and the file read
+ * The batch's input file: which spelling of the event's key is in the bucket, and the file opened
  * as a spreadsheet, or the sentence saying why it cannot be.
  */
-import { readSpreadsheet, SpreadsheetError, type SpreadsheetRead } from '../../spreadsheet/index.js';
+import {
+  MAX_DATA_ROWS,
+  openSpreadsheet,
+  SpreadsheetError,
+  type SpreadsheetFile,
+} from '../../spreadsheet/index.js';
 import type { ObjectStore } from '../core/ports.js';
 import type { BatchSource } from '../core/records.js';
 import { inputKeyCandidates, sourceForKey } from './batch-source.js';
@@ -22,13 +27,22 @@ export const resolveInputSource = async (
   return null;
 };
 
-export type InputFileRead = { read: SpreadsheetRead } | { problem: string; code: string };
+export type InputFileOpened = { file: SpreadsheetFile } | { problem: string; code: string };
 
-export const readInputFile = async (
-  objects: Pick<ObjectStore, 'getBytes'>,
+/** A file's error as the batch records it: its message names the file, then the line and column. */
+export const fileProblemOf = (error: unknown): { problem: string; code: string } | null =>
+  error instanceof SpreadsheetError ? { code: error.code, problem: error.message } : null;
+
+/**
+ * The input file opened for reading in passes (docs/architecture.md, §5 "Files of any size"): its
+ * format, header and columns are known; a row pass may still find it unreadable further on.
+ */
+export const openInputFile = async (
+  objects: Pick<ObjectStore, 'source'>,
   source: BatchSource,
-): Promise<InputFileRead> => {
-  const bytes = await objects.getBytes(source.key);
+  limits: { maxRows: number } = { maxRows: MAX_DATA_ROWS },
+): Promise<InputFileOpened> => {
+  const bytes = await objects.source(source.key);
   if (bytes === null) {
     return {
       code: 'file_not_found',
@@ -36,10 +50,10 @@ export const readInputFile = async (
     };
   }
   try {
-    return { read: await readSpreadsheet(bytes, source.file_name) };
+    return { file: await openSpreadsheet(bytes, source.file_name, limits) };
   } catch (error) {
-    // Its message names the file, then the line and column, for the person who uploaded it.
-    if (error instanceof SpreadsheetError) return { code: error.code, problem: error.message };
+    const problem = fileProblemOf(error);
+    if (problem) return problem;
     throw error;
   }
 };

@@ -2,14 +2,14 @@
  * Prepare: the first task of the Batch workflow. It records the batch once, reads batch.json and
  * the input file, plans every row (row-plans.ts), writes the rows, then queues the ones to
  * classify and kicks the dispatcher. A batch that cannot start fails here, before anything is
- * queued or billed.
+ * queued or billed. The file is streamed, a chunk of rows at a time: memory does not grow with it.
  */
+import { Readable } from 'node:stream';
 import { z } from 'zod';
-import { columnUses, inputWarnings, type MappedRow, outputDelimiterFor } from '../../spreadsheet/index.js';
+import { columnUses, outputDelimiterFor, type SpreadsheetFile, streamCsv } from '../../spreadsheet/index.js';
 import { batchNameOfFolder, outboxKey } from '../core/bucket-layout.js';
 import type { PipelinePorts } from '../core/ports.js';
 import {
-  type BatchOptions,
   BatchRecord,
   type BatchStop,
   type RowMessage,
@@ -20,12 +20,22 @@ import {
 import { notSubmittedResult, stoppedResult } from '../core/row-results.js';
 import { isBatchStopError, stopFromProblem } from '../core/service-stop.js';
 import { readBatchOptions } from './batch-options.js';
-import { buildPlan, buildPlanCsv, PLAN_FILES, type PlanRowContext } from './batch-plan.js';
+import { buildPlan, PLAN_CSV_COLUMNS, PLAN_FILES, planCsvRows, planTally } from './batch-plan.js';
 import { batchSourceFromEvent } from './batch-source.js';
-import { readInputFile, resolveInputSource } from './input-file.js';
+import { openInputFile, resolveInputSource } from './input-file.js';
+import {
+  type FileShape,
+  inChunks,
+  type PlannedBatch,
+  PREPARE_SETTINGS,
+  type PrepareSettings,
+  readsToItsEnd,
+  recordChunks,
+  surveyRows,
+} from './prepare-passes.js';
 import { CSV_CONTENT_TYPE } from './results-files.js';
-import { planRecords, planRows, readCachedVerdicts } from './row-plans.js';
-import { rowNotes, rowWarnings } from './row-warnings.js';
+import { rowPlanner, rowRecordPlanner } from './row-plans.js';
+import { rowNotes } from './row-warnings.js';
 
 export const PrepareInput = z.object({ event: z.unknown(), execution_id: z.string().min(1) });
 export type PrepareInput = z.infer<typeof PrepareInput>;
@@ -45,12 +55,13 @@ export type PreparePorts = Pick<
   'clock' | 'service' | 'objects' | 'queue' | 'batches' | 'cache' | 'kick'
 >;
 
-/** The input file's shape as the batch records it, for its output files. */
-type FileShape = Pick<BatchRecord, 'header' | 'delimiter' | 'columns' | 'warnings'> & {
-  format: BatchRecord['format'];
-};
+export { PREPARE_SETTINGS, type PrepareSettings } from './prepare-passes.js';
 
-export const prepareBatch = async (ports: PreparePorts, rawInput: PrepareInput): Promise<PrepareResult> => {
+export const prepareBatch = async (
+  ports: PreparePorts,
+  rawInput: PrepareInput,
+  settings: PrepareSettings = PREPARE_SETTINGS,
+): Promise<PrepareResult> => {
   const input = PrepareInput.parse(rawInput);
   const found = batchSourceFromEvent(input.event);
   if (!found) return { batch_id: null, next: 'skip' };
@@ -68,12 +79,12 @@ export const prepareBatch = async (ports: PreparePorts, rawInput: PrepareInput):
     started_at: now,
   });
   const created = await ports.batches.createBatch(record);
-  if (created.created) return prepareRows(ports, record);
+  if (created.created) return prepareRows(ports, record, settings);
 
   const existing = created.existing;
   if (existing.execution_id !== input.execution_id) return { batch_id: batchId, next: 'skip' };
   if (existing.state !== 'preparing') return resumePreparedBatch(ports, existing);
-  return prepareRows(ports, existing);
+  return prepareRows(ports, existing, settings);
 };
 
 /** A retried Prepare after the batch was written: send the still-queued rows again, nothing else. */
@@ -81,12 +92,15 @@ const resumePreparedBatch = async (ports: PreparePorts, batch: BatchRecord): Pro
   if (batch.state !== 'running' || batch.rows_dispatched === 0) {
     return { batch_id: batch.batch_id, next: 'finalize' };
   }
-  const messages: { message: RowMessage }[] = [];
+  let messages: { message: RowMessage }[] = [];
   for await (const row of ports.batches.listRows(batch.batch_id)) {
-    if (row.status === 'queued') {
-      messages.push({
-        message: { batch_id: row.batch_id, row: row.row, attempt: row.attempt, dispatch: row.dispatch },
-      });
+    if (row.status !== 'queued') continue;
+    messages.push({
+      message: { batch_id: row.batch_id, row: row.row, attempt: row.attempt, dispatch: row.dispatch },
+    });
+    if (messages.length >= MESSAGES_PER_SEND) {
+      await ports.queue.send(messages);
+      messages = [];
     }
   }
   if (messages.length > 0) await ports.queue.send(messages);
@@ -95,70 +109,72 @@ const resumePreparedBatch = async (ports: PreparePorts, batch: BatchRecord): Pro
 };
 
 /**
- * batch.json, the input file, the countries the service accepts, then every row planned and
- * written. Any of the first three failing fails the batch.
+ * batch.json, the input file, the countries the service accepts, then the file read twice
+ * (docs/architecture.md, §5 "Files of any size"): a first pass validates every row, finds the
+ * products that reuse a verdict and the warnings, and writes nothing; a second writes the rows
+ * chunk by chunk. A file found unreadable on the first pass fails the batch with nothing written.
  */
-const prepareRows = async (ports: PreparePorts, batch: BatchRecord): Promise<PrepareResult> => {
+const prepareRows = async (
+  ports: PreparePorts,
+  batch: BatchRecord,
+  settings: PrepareSettings,
+): Promise<PrepareResult> => {
   const { objects } = ports;
   const now = ports.clock.now();
   const at = now.toISOString();
   const source = batch.source;
 
   const optionsRead = await readBatchOptions(objects, source.folder);
-  const fileRead = await readInputFile(objects, source);
-  const read = 'read' in fileRead ? fileRead.read : null;
-  const shape: FileShape = read
+  const opened = await openInputFile(objects, source, settings);
+  const file = 'file' in opened ? opened.file : null;
+  const shape: FileShape = file
     ? {
-        header: read.header,
-        delimiter: outputDelimiterFor(read),
-        format: read.format,
-        columns: columnUses(read.header, read.columns),
-        warnings: inputWarnings(read),
+        header: file.header,
+        delimiter: outputDelimiterFor(file),
+        format: file.format,
+        columns: columnUses(file.header, file.columns),
+        warnings: [],
       }
     : { header: [], delimiter: ',' as const, format: undefined, columns: [], warnings: [] };
-
-  const readProblems = read ? read.problems.map((problem) => problem.message) : [];
   const fail = (stop: BatchStop, problems: string[], rowResult: RowResult | null) =>
-    failBatch(ports, batch, {
-      stop,
-      problems: [...problems, ...readProblems],
-      rows: read && rowResult ? read.rows : [],
-      rowResult,
-      shape,
-    });
+    failBatch(ports, batch, { stop, problems, file: rowResult ? file : null, rowResult, shape, settings });
 
   if ('problem' in optionsRead) {
-    const problems = [optionsRead.problem, ...('problem' in fileRead ? [fileRead.problem] : [])];
+    const problems = [optionsRead.problem, ...('problem' in opened ? [opened.problem] : [])];
     const stop = { type: 'invalid_options', title: 'Invalid batch.json', detail: optionsRead.problem, at };
     const rowResult = notSubmittedResult('invalid_options', `No row was submitted: ${optionsRead.problem}`);
     return fail(stop, problems, rowResult);
   }
   const options = optionsRead.options;
-  if (!read) {
-    const problem = 'problem' in fileRead ? fileRead.problem : '';
-    const code = 'code' in fileRead ? fileRead.code : 'file_unreadable';
+  if (!file) {
+    const { problem, code } = opened as { problem: string; code: string };
     return fail({ type: code, title: 'The input file cannot be read', detail: problem, at }, [problem], null);
   }
 
   const countries = await readAcceptedCountries(ports, now);
   if ('stop' in countries) return fail(countries.stop, [countries.problem], stoppedResult(countries.stop));
 
-  const plans = await planRows(ports, read, options, countries.accepted, source.folder);
-  const cached = await readCachedVerdicts(ports, plans, options);
-  const { records, budgetProblem } = planRecords(batch.batch_id, plans, { options, cached, now });
-  const problems = [...readProblems, ...(budgetProblem === null ? [] : [budgetProblem])];
-  const descriptionHeader = read.columns.fields.description?.header;
-  const warnings = [...(shape.warnings ?? []), ...rowWarnings(plans, descriptionHeader)];
-  const planned = { records, options, shape: { ...shape, warnings }, problems };
-  if (options.plan_only) {
-    const fields = new Map(plans.map((plan) => [plan.mapped.row, plan.mapped.fields]));
-    const notes = rowNotes(plans);
-    return writePlanOnly(ports, batch, planned, {
-      fieldsOf: (row) => fields.get(row),
-      noteOf: (row) => notes.get(row),
-    });
+  const planChunk = rowPlanner(ports, {
+    options,
+    acceptedCountries: countries.accepted,
+    folder: source.folder,
+    columns: file.columns,
+  });
+  const surveyed = await surveyRows(ports, file, { planChunk, options, now, settings });
+  if ('problem' in surveyed) {
+    const { problem, code } = surveyed;
+    return fail({ type: code, title: 'The input file cannot be read', detail: problem, at }, [problem], null);
   }
-  return queueRows(ports, batch, planned);
+  const planned: PlannedBatch = {
+    file,
+    planChunk,
+    keyByFingerprint: surveyed.keyByFingerprint,
+    options,
+    shape: { ...shape, warnings: surveyed.warnings },
+    readProblems: surveyed.problems,
+    settings,
+  };
+  return options.plan_only ? writePlanOnly(ports, batch, planned) : writeAndQueueRows(ports, batch, planned);
 };
 
 /** The codes of the countries the service accepts, or the stop when it refuses the key. */
@@ -175,69 +191,98 @@ const readAcceptedCountries = async (
   }
 };
 
+/** The batch's problems: the file's, then the budget's. */
+const batchProblems = (planned: PlannedBatch, budgetProblem: string | null): string[] => [
+  ...planned.readProblems,
+  ...(budgetProblem === null ? [] : [budgetProblem]),
+];
+
+/** Queued rows' messages sent this many at a time: each call of the queue port stays small. */
+const MESSAGES_PER_SEND = 500;
+
 /**
- * The rows written, the batch `running` with its counts, then the queued rows sent and the
- * dispatcher kicked. Nothing queued: straight to Finalize.
+ * The rows written chunk by chunk, then the batch `running` with its counts, then the queued rows
+ * sent and the dispatcher kicked. Only the queued rows' numbers are kept between the two (one
+ * number a row). Nothing queued: straight to Finalize.
  */
-const queueRows = async (
+const writeAndQueueRows = async (
   ports: PreparePorts,
   batch: BatchRecord,
-  planned: { records: RowRecord[]; options: BatchOptions; shape: FileShape; problems: string[] },
+  planned: PlannedBatch,
 ): Promise<PrepareResult> => {
-  const { records } = planned;
-  const queued = records.filter((record) => record.status === 'queued');
+  const planner = rowRecordPlanner(batch.batch_id, { options: planned.options, now: ports.clock.now() });
+  const queued: number[] = [];
   const shards = new Map<number, number>();
-  for (const record of queued)
-    shards.set(shardOfRow(record.row), (shards.get(shardOfRow(record.row)) ?? 0) + 1);
-
-  await ports.batches.putRows(records);
+  let total = 0;
+  for await (const { records } of recordChunks(ports, planned, planner)) {
+    await ports.batches.putRows(records);
+    total += records.length;
+    for (const record of records) {
+      if (record.status !== 'queued') continue;
+      queued.push(record.row);
+      shards.set(shardOfRow(record.row), (shards.get(shardOfRow(record.row)) ?? 0) + 1);
+    }
+  }
   await ports.batches.putCompletionShards(batch.batch_id, shards);
   // Before any message: a row finishing early counts against shard_count, which must be final.
   await ports.batches.updateBatch(batch.batch_id, {
     state: 'running',
     options: planned.options,
     ...planned.shape,
-    rows_total: records.length,
+    rows_total: total,
     rows_dispatched: queued.length,
     shard_count: shards.size,
-    problems: planned.problems,
+    problems: batchProblems(planned, planner.budgetProblem()),
   });
   if (queued.length === 0) return { batch_id: batch.batch_id, next: 'finalize' };
-  await ports.queue.send(
-    queued.map((record) => ({
-      message: { batch_id: batch.batch_id, row: record.row, attempt: 1, dispatch: 1 },
-    })),
-  );
+  for (let start = 0; start < queued.length; start += MESSAGES_PER_SEND) {
+    await ports.queue.send(
+      queued.slice(start, start + MESSAGES_PER_SEND).map((row) => ({
+        message: { batch_id: batch.batch_id, row, attempt: 1, dispatch: 1 },
+      })),
+    );
+  }
   await ports.kick.kick('rows_queued');
   return { batch_id: batch.batch_id, next: 'wait' };
 };
 
 /**
  * A plan-only batch: plan.json and plan.csv in the outbox, the batch `completed` with its counts,
- * and no row written, queued or sent. `GET /balance` gives the cap the estimate runs at.
+ * and no row written, queued or sent. plan.csv is uploaded as the second pass makes its lines.
+ * `GET /balance` gives the cap the estimate runs at.
  */
 const writePlanOnly = async (
   ports: PreparePorts,
   batch: BatchRecord,
-  planned: { records: RowRecord[]; options: BatchOptions; shape: FileShape; problems: string[] },
-  rowContext: PlanRowContext,
+  planned: PlannedBatch,
 ): Promise<PrepareResult> => {
   const now = ports.clock.now();
   const balance = await ports.service.getBalance();
+  const planner = rowRecordPlanner(batch.batch_id, { options: planned.options, now });
+  const tally = planTally();
+  async function* planLines(): AsyncGenerator<string[]> {
+    for await (const { plans, records } of recordChunks(ports, planned, planner)) {
+      tally.add(records);
+      const fields = new Map(plans.map((plan) => [plan.mapped.row, plan.mapped.fields]));
+      const notes = rowNotes(plans);
+      yield* planCsvRows(records, { fieldsOf: (row) => fields.get(row), noteOf: (row) => notes.get(row) });
+    }
+  }
   const { format, ...shape } = planned.shape;
+  await ports.objects.put(
+    outboxKey(batch.batch_id, PLAN_FILES.csv),
+    Readable.from(streamCsv(PLAN_CSV_COLUMNS, planLines(), { delimiter: shape.delimiter })),
+    CSV_CONTENT_TYPE,
+  );
+  const problems = batchProblems(planned, planner.budgetProblem());
   const plan = buildPlan({
     batch: { ...batch, ...shape },
-    records: planned.records,
+    tally,
     options: planned.options,
-    problems: planned.problems,
+    problems,
     balance,
     now,
   });
-  await ports.objects.put(
-    outboxKey(batch.batch_id, PLAN_FILES.csv),
-    buildPlanCsv(planned.records, rowContext, shape.delimiter),
-    CSV_CONTENT_TYPE,
-  );
   // Last, so a plan.json in the outbox means plan.csv is there too.
   await ports.objects.put(
     outboxKey(batch.batch_id, PLAN_FILES.json),
@@ -249,10 +294,10 @@ const writePlanOnly = async (
     options: planned.options,
     ...shape,
     ...(format ? { format } : {}),
-    rows_total: planned.records.length,
+    rows_total: plan.rows.total,
     rows_dispatched: 0,
     shard_count: 0,
-    problems: planned.problems,
+    problems,
     finished_at: now.toISOString(),
   });
   return { batch_id: batch.batch_id, next: 'planned' };
@@ -260,7 +305,8 @@ const writePlanOnly = async (
 
 /**
  * The batch stops before anything is queued or billed: the stop recorded once, every row the
- * file had stored as `rowResult` (so results.csv still lists them), the batch `failed`.
+ * file has stored as `rowResult` (so results.csv still lists them), the batch `failed`. The file
+ * is read through once before any row is written: one found unreadable gets no rows.
  */
 const failBatch = async (
   ports: PreparePorts,
@@ -268,41 +314,50 @@ const failBatch = async (
   failure: {
     stop: BatchStop;
     problems: string[];
-    rows: readonly MappedRow[];
+    file: SpreadsheetFile | null;
     rowResult: RowResult | null;
     shape: FileShape;
+    settings: PrepareSettings;
   },
 ): Promise<PrepareResult> => {
   const at = failure.stop.at;
   await ports.batches.recordStop(batch.batch_id, failure.stop);
-  const { rowResult } = failure;
-  if (rowResult && failure.rows.length > 0) {
-    await ports.batches.putRows(
-      failure.rows.map(
-        (mapped): RowRecord => ({
-          batch_id: batch.batch_id,
-          row: mapped.row,
-          line: mapped.line,
-          cells: mapped.cells,
-          status: rowResult.status,
-          attempt: 1,
-          dispatch: 1,
-          result: rowResult,
-          finished_at: at,
-          updated_at: at,
-        }),
-      ),
-    );
+  const { rowResult, file } = failure;
+  const problems = [...failure.problems];
+  let total = 0;
+  const readable = file ? await readsToItsEnd(file) : null;
+  if (readable && 'problem' in readable) problems.push(readable.problem);
+  else if (readable) problems.push(...readable.problems);
+  if (file && rowResult && readable && !('problem' in readable)) {
+    for await (const chunk of inChunks(file.readRows().rows, failure.settings.rowsPerChunk)) {
+      total += chunk.length;
+      await ports.batches.putRows(
+        chunk.map(
+          (mapped): RowRecord => ({
+            batch_id: batch.batch_id,
+            row: mapped.row,
+            line: mapped.line,
+            cells: mapped.cells,
+            status: rowResult.status,
+            attempt: 1,
+            dispatch: 1,
+            result: rowResult,
+            finished_at: at,
+            updated_at: at,
+          }),
+        ),
+      );
+    }
   }
   const { format, ...shape } = failure.shape;
   await ports.batches.updateBatch(batch.batch_id, {
     state: 'failed',
     ...shape,
     ...(format ? { format } : {}),
-    rows_total: rowResult ? failure.rows.length : 0,
+    rows_total: total,
     rows_dispatched: 0,
     shard_count: 0,
-    problems: failure.problems,
+    problems,
   });
   return { batch_id: batch.batch_id, next: 'finalize' };
 };

@@ -50,46 +50,70 @@ const rejectedResult = (rejection: RowRejection): RowResult => ({
   cost_usd: '0.00',
 });
 
-/** Validation of every row, then of the sheets the valid rows name. */
-export const planRows = async (
+/**
+ * A planner of rows, chunk by chunk: each row validated, then the sheet it names checked in the
+ * bucket (each sheet once for the whole batch, however many chunks and passes name it).
+ */
+export const rowPlanner = (
   ports: Pick<PipelinePorts, 'objects'>,
-  read: SpreadsheetRead,
-  options: BatchOptions,
-  acceptedCountries: ReadonlySet<string>,
-  folder: string,
-): Promise<RowPlan[]> => {
+  batch: {
+    options: BatchOptions;
+    acceptedCountries: ReadonlySet<string>;
+    folder: string;
+    columns: ColumnMapping;
+  },
+) => {
+  const { options, acceptedCountries, folder, columns } = batch;
   const checkSheet = sheetChecker(ports.objects, folder, `the batch folder ${folder}`);
   const defaults = {
     ...(options.operation ? { operation: options.operation } : {}),
     ...(options.country ? { country: options.country } : {}),
   };
-  const plans: RowPlan[] = [];
-  for (const mapped of read.rows) {
-    const outcome = normaliseRow(mapped, defaults, acceptedCountries, read.columns);
-    if (outcome.status === 'rejected') {
-      plans.push({ kind: 'rejected', mapped, rejection: outcome.rejection });
-      continue;
-    }
-    const product = outcome.product;
-    let sheet: SheetRef | null = null;
-    if (product.sheet !== null) {
-      const checked = await checkSheet(product.sheet);
-      if (!('sheet' in checked)) {
-        plans.push({ kind: 'rejected', mapped, rejection: sheetRejection(product, read.columns, checked) });
+  return async (rows: readonly MappedRow[]): Promise<RowPlan[]> => {
+    const plans: RowPlan[] = [];
+    for (const mapped of rows) {
+      const outcome = normaliseRow(mapped, defaults, acceptedCountries, columns);
+      if (outcome.status === 'rejected') {
+        plans.push({ kind: 'rejected', mapped, rejection: outcome.rejection });
         continue;
       }
-      sheet = checked.sheet;
+      const product = outcome.product;
+      let sheet: SheetRef | null = null;
+      if (product.sheet !== null) {
+        const checked = await checkSheet(product.sheet);
+        if (!('sheet' in checked)) {
+          plans.push({ kind: 'rejected', mapped, rejection: sheetRejection(product, columns, checked) });
+          continue;
+        }
+        sheet = checked.sheet;
+      }
+      plans.push({
+        kind: 'valid',
+        mapped,
+        product,
+        sheet,
+        identity: productIdentity(product, sheet?.sha256 ?? null),
+      });
     }
-    plans.push({
-      kind: 'valid',
-      mapped,
-      product,
-      sheet,
-      identity: productIdentity(product, sheet?.sha256 ?? null),
-    });
-  }
-  return plans;
+    return plans;
+  };
 };
+
+/** Every row of a file read whole, planned at once. */
+export const planRows = async (
+  ports: Pick<PipelinePorts, 'objects'>,
+  read: Pick<SpreadsheetRead, 'rows' | 'columns'>,
+  options: BatchOptions,
+  acceptedCountries: ReadonlySet<string>,
+  folder: string,
+): Promise<RowPlan[]> =>
+  rowPlanner(ports, { options, acceptedCountries, folder, columns: read.columns })(read.rows);
+
+/** The two cache keys a valid row may find a verdict under: its own product's, then its fingerprint's. */
+const cacheKeysOf = (identity: ProductIdentity): string[] => [
+  identity.product_key,
+  fingerprintKey(identity.fingerprint),
+];
 
 /** One cache read for the whole batch; none when the batch reclassifies everything. */
 export const readCachedVerdicts = async (
@@ -99,13 +123,62 @@ export const readCachedVerdicts = async (
 ): Promise<Map<string, CachedVerdict>> => {
   if (options.reclassify === 'all') return new Map();
   const keys = [
-    ...new Set(
-      plans.flatMap((plan) =>
-        plan.kind === 'valid' ? [plan.identity.product_key, fingerprintKey(plan.identity.fingerprint)] : [],
-      ),
-    ),
+    ...new Set(plans.flatMap((plan) => (plan.kind === 'valid' ? cacheKeysOf(plan.identity) : []))),
   ];
   return keys.length === 0 ? new Map() : ports.cache.getMany(keys);
+};
+
+/**
+ * Which products of a file read in chunks reuse a verdict, and the cache key it is under: found
+ * on a first read of the whole file, because any row of a product with a reusable verdict makes
+ * every row of it reused, the rows before it included. Holds one entry per reused product.
+ */
+export const reusableProductFinder = (
+  ports: Pick<PipelinePorts, 'cache'>,
+  reuse: { options: BatchOptions; now: Date },
+) => {
+  const keyByFingerprint = new Map<string, string>();
+  return {
+    keyByFingerprint: keyByFingerprint as ReadonlyMap<string, string>,
+    add: async (plans: readonly RowPlan[]): Promise<void> => {
+      if (reuse.options.reclassify === 'all') return;
+      const open = plans.flatMap((plan) =>
+        plan.kind === 'valid' && !keyByFingerprint.has(plan.identity.fingerprint) ? [plan] : [],
+      );
+      const keys = [...new Set(open.flatMap((plan) => cacheKeysOf(plan.identity)))];
+      if (keys.length === 0) return;
+      const cached = await ports.cache.getMany(keys);
+      for (const { identity } of open) {
+        if (keyByFingerprint.has(identity.fingerprint)) continue;
+        const key = cacheKeysOf(identity).find(
+          (candidate) => reusableVerdict({ ...reuse, identity, cached: cached.get(candidate) }).verdict,
+        );
+        if (key) keyByFingerprint.set(identity.fingerprint, key);
+      }
+    },
+  };
+};
+
+/** The verdicts a chunk's reused products take, by fingerprint (read again: only their keys were kept). */
+export const reusedVerdicts = async (
+  ports: Pick<PipelinePorts, 'cache'>,
+  plans: readonly RowPlan[],
+  keyByFingerprint: ReadonlyMap<string, string>,
+): Promise<Map<string, CachedVerdict>> => {
+  const keys = new Map<string, string>();
+  for (const plan of plans) {
+    if (plan.kind !== 'valid') continue;
+    const key = keyByFingerprint.get(plan.identity.fingerprint);
+    if (key) keys.set(plan.identity.fingerprint, key);
+  }
+  if (keys.size === 0) return new Map();
+  const cached = await ports.cache.getMany([...new Set(keys.values())]);
+  const verdicts = new Map<string, CachedVerdict>();
+  for (const [fingerprint, key] of keys) {
+    const verdict = cached.get(key);
+    if (verdict) verdicts.set(fingerprint, verdict);
+  }
+  return verdicts;
 };
 
 /** How many classifications batch.json's max_usd pays for, and what a row after them says. */
@@ -134,7 +207,7 @@ const reusableByFingerprint = (
   for (const plan of plans) {
     if (plan.kind !== 'valid' || byFingerprint.has(plan.identity.fingerprint)) continue;
     const { identity } = plan;
-    for (const key of [identity.product_key, fingerprintKey(identity.fingerprint)]) {
+    for (const key of cacheKeysOf(identity)) {
       const found = reusableVerdict({ options, identity, cached: cached.get(key), now });
       if (found.verdict) {
         byFingerprint.set(identity.fingerprint, found.verdict);
@@ -149,82 +222,96 @@ const reusableByFingerprint = (
  * Each plan as the row record Prepare writes, in file order: rejected; reused from the cache; a
  * follower of the first row of the same product (docs/architecture.md, property 11) unless the
  * batch says `duplicates: classify_each`; queued while the budget lasts; else `not_submitted`.
- * Only the rows queued count against the budget. `budgetProblem`: the batch's sentence when the
- * budget left rows out, else null.
+ * Only the rows queued count against the budget. Called chunk after chunk, in file order: it
+ * remembers each product's first row (one number per product), not the rows.
  */
+export const rowRecordPlanner = (batchId: string, reuse: { options: BatchOptions; now: Date }) => {
+  const { options, now } = reuse;
+  const at = now.toISOString();
+  const { budget, detail: budgetDetail } = budgetOf(options);
+  const budgetResult = notSubmittedResult('budget_exceeded', budgetDetail);
+  const shareClassifications = options.duplicates !== 'classify_each';
+  /** Each product's first row queued (> 0) or left out by the budget (< 0): the row the others follow. */
+  const leaders = new Map<string, number>();
+  let dispatched = 0;
+  let overBudget = 0;
+  const recordsOf = (plans: readonly RowPlan[], reusable: ReadonlyMap<string, CachedVerdict>): RowRecord[] =>
+    plans.map((plan): RowRecord => {
+      const base = {
+        batch_id: batchId,
+        row: plan.mapped.row,
+        line: plan.mapped.line,
+        cells: plan.mapped.cells,
+        attempt: 1,
+        dispatch: 1,
+        updated_at: at,
+      };
+      if (plan.kind === 'rejected') {
+        const result = rejectedResult(plan.rejection);
+        return { ...base, status: 'rejected', rejection: plan.rejection, result, finished_at: at };
+      }
+      const { fingerprint } = plan.identity;
+      const valid = {
+        ...base,
+        product: plan.product,
+        ...(plan.sheet ? { sheet: plan.sheet } : {}),
+        product_key: plan.identity.product_key,
+        fingerprint,
+      };
+      const verdict = reusable.get(fingerprint);
+      const leader = shareClassifications ? leaders.get(fingerprint) : undefined;
+      if (verdict) {
+        const result = reusedResult(verdict, plan.product);
+        return {
+          ...valid,
+          status: 'reused',
+          classification_id: verdict.classification_id,
+          result,
+          finished_at: at,
+        };
+      }
+      if (leader !== undefined) {
+        const leaderRecord =
+          leader > 0
+            ? { row: leader, status: 'queued' as const }
+            : { row: -leader, status: 'not_submitted' as const, result: budgetResult };
+        return followerRecord({ ...valid, follows: leaderRecord.row }, leaderRecord, at);
+      }
+      if (dispatched < budget) {
+        dispatched += 1;
+        leaders.set(fingerprint, plan.mapped.row);
+        return { ...valid, status: 'queued' };
+      }
+      overBudget += 1;
+      leaders.set(fingerprint, -plan.mapped.row);
+      return { ...valid, status: 'not_submitted', result: budgetResult, finished_at: at };
+    });
+  return {
+    recordsOf,
+    /** The batch's sentence when the budget left rows out, else null. */
+    budgetProblem: (): string | null =>
+      overBudget > 0
+        ? `The budget of USD ${options.max_usd} (batch.json max_usd) covers ${budget} classification(s); ` +
+          `${overBudget} row(s) after them were not submitted (budget_exceeded).`
+        : null,
+  };
+};
+
+/** Every plan of a file read whole, as records (`rowRecordPlanner` in one go). */
 export const planRecords = (
   batchId: string,
   plans: readonly RowPlan[],
   reuse: { options: BatchOptions; cached: ReadonlyMap<string, CachedVerdict>; now: Date },
 ): { records: RowRecord[]; budgetProblem: string | null } => {
-  const { options, cached, now } = reuse;
-  const at = now.toISOString();
-  const { budget, detail: budgetDetail } = budgetOf(options);
-  const reusable = reusableByFingerprint(plans, { options, cached, now });
-  const shareClassifications = options.duplicates !== 'classify_each';
-  /** The first row of each product that was queued or left out: the row the others follow. */
-  const leaders = new Map<string, RowRecord>();
-  const records: RowRecord[] = [];
-  let dispatched = 0;
-  let overBudget = 0;
-  for (const plan of plans) {
-    const base = {
-      batch_id: batchId,
-      row: plan.mapped.row,
-      line: plan.mapped.line,
-      cells: plan.mapped.cells,
-      attempt: 1,
-      dispatch: 1,
-      updated_at: at,
-    };
-    if (plan.kind === 'rejected') {
-      const result = rejectedResult(plan.rejection);
-      records.push({ ...base, status: 'rejected', rejection: plan.rejection, result, finished_at: at });
-      continue;
-    }
-    const valid = {
-      ...base,
-      product: plan.product,
-      ...(plan.sheet ? { sheet: plan.sheet } : {}),
-      product_key: plan.identity.product_key,
-      fingerprint: plan.identity.fingerprint,
-    };
-    const verdict = reusable.get(plan.identity.fingerprint);
-    const leader = shareClassifications ? leaders.get(plan.identity.fingerprint) : undefined;
-    if (verdict) {
-      const result = reusedResult(verdict, plan.product);
-      records.push({
-        ...valid,
-        status: 'reused',
-        classification_id: verdict.classification_id,
-        result,
-        finished_at: at,
-      });
-    } else if (leader) {
-      records.push(followerRecord({ ...valid, follows: leader.row }, leader, at));
-    } else if (dispatched < budget) {
-      dispatched += 1;
-      records.push({ ...valid, status: 'queued' });
-      leaders.set(plan.identity.fingerprint, records.at(-1)!);
-    } else {
-      overBudget += 1;
-      const result = notSubmittedResult('budget_exceeded', budgetDetail);
-      records.push({ ...valid, status: 'not_submitted', result, finished_at: at });
-      leaders.set(plan.identity.fingerprint, records.at(-1)!);
-    }
-  }
-  const budgetProblem =
-    overBudget > 0
-      ? `The budget of USD ${options.max_usd} (batch.json max_usd) covers ${budget} classification(s); ` +
-        `${overBudget} row(s) after them were not submitted (budget_exceeded).`
-      : null;
-  return { records, budgetProblem };
+  const planner = rowRecordPlanner(batchId, reuse);
+  const records = planner.recordsOf(plans, reusableByFingerprint(plans, reuse));
+  return { records, budgetProblem: planner.budgetProblem() };
 };
 
 /** A follower waits for its leader, or takes its outcome now when the leader is already final. */
 const followerRecord = (
   follower: Omit<RowRecord, 'status'> & { follows: number },
-  leader: RowRecord,
+  leader: Pick<RowRecord, 'row' | 'status' | 'result'>,
   at: string,
 ): RowRecord => {
   if (leader.status === 'queued') return { ...follower, status: 'following' };

@@ -43,10 +43,21 @@ export const isVagueDescription = (description: string): boolean => {
   return (head !== undefined && GROUP_HEAD_WORDS.has(head)) || words.some((word) => ASSORTED_WORDS.has(word));
 };
 
+/** How many rows a warning names before it only counts them. */
+const ROWS_NAMED = 10;
+
+/** Rows a warning names: the first ten, and how many there are in all. */
+type RowTally = { first: number[]; count: number };
+const emptyTally = (): RowTally => ({ first: [], count: 0 });
+const tally = (rows: RowTally, row: number): void => {
+  rows.count += 1;
+  if (rows.first.length < ROWS_NAMED) rows.first.push(row);
+};
+
 /** `rows 3, 7 and 12` (the first ten, then how many more). */
-const rowList = (rows: readonly number[]): string => {
-  const shown = rows.slice(0, 10).map(String);
-  const more = rows.length - shown.length;
+const rowList = ({ first, count }: RowTally): string => {
+  const shown = first.map(String);
+  const more = count - shown.length;
   if (more > 0) return `rows ${shown.join(', ')} and ${more} more`;
   if (shown.length === 1) return `row ${shown[0]}`;
   return `rows ${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
@@ -61,34 +72,72 @@ const hasVagueDescription = (plan: ValidPlan): boolean =>
   !!plan.product.description && isVagueDescription(plan.product.description);
 const hasScannedSheet = (plan: ValidPlan): boolean => plan.sheet?.text_layer === false;
 
+/** How many sheet names a warning names before it only counts them. */
+const SHEETS_NAMED = 10;
+
+/**
+ * The sentences for the valid rows of a file read in chunks: vague descriptions, then sheets
+ * without text. Holds the first rows of each finding and their counts, never the rows.
+ */
+export const rowWarningCollector = (descriptionHeader = 'description') => {
+  const vague = emptyTally();
+  let example = '';
+  const scans = emptyTally();
+  const scansAlone = emptyTally();
+  const scanNames = new Set<string>();
+  let moreScanNames = 0;
+  return {
+    add(plans: readonly RowPlan[]): void {
+      for (const plan of plans) {
+        if (plan.kind !== 'valid') continue;
+        if (hasVagueDescription(plan)) {
+          if (vague.count === 0) example = plan.product.description!;
+          tally(vague, plan.mapped.row);
+        }
+        if (hasScannedSheet(plan)) {
+          tally(scans, plan.mapped.row);
+          if (!plan.product.description) tally(scansAlone, plan.mapped.row);
+          const name = plan.sheet!.file_name;
+          if (scanNames.size < SHEETS_NAMED || scanNames.has(name)) scanNames.add(name);
+          else moreScanNames += 1;
+        }
+      }
+    },
+    warnings(): string[] {
+      const warnings: string[] = [];
+      if (vague.count > 0) {
+        warnings.push(
+          `Column "${descriptionHeader}", ${rowList(vague)}: the description ` +
+            `names a group of things rather than a product (e.g. "${cut(example)}"); the classifier will ` +
+            'most likely ask questions before it decides. Say what the product is, of what, for what, or add a technical sheet.',
+        );
+      }
+      if (scans.count > 0) {
+        const names = [...scanNames];
+        const several = names.length > 1 || moreScanNames > 0;
+        const shownNames =
+          names.map((name) => `"${name}"`).join(', ') + (moreScanNames > 0 ? ' and others' : '');
+        const alone = scansAlone.count;
+        warnings.push(
+          `Technical sheet${several ? 's' : ''} ${shownNames} ` +
+            `(${rowList(scans)}) ${several ? 'have' : 'has'} no text ` +
+            'layer (a scan): the service cannot read it' +
+            (alone > 0
+              ? `, and ${rowList(scansAlone)} ${alone === 1 ? 'has' : 'have'} no description beside it, so ` +
+                `${alone === 1 ? 'it' : 'they'} will fail (unreadable_pdf) unless you add one or a PDF with text.`
+              : '; only the description beside it will be classified.'),
+        );
+      }
+      return warnings;
+    },
+  };
+};
+
 /** The sentences for the valid rows of a plan: vague descriptions, then sheets without text. */
 export const rowWarnings = (plans: readonly RowPlan[], descriptionHeader = 'description'): string[] => {
-  const valid = plans.flatMap((plan) => (plan.kind === 'valid' ? [plan] : []));
-  const vague = valid.filter(hasVagueDescription);
-  const scans = valid.filter(hasScannedSheet);
-  const warnings: string[] = [];
-  if (vague.length > 0) {
-    const example = vague[0]!.product.description!;
-    warnings.push(
-      `Column "${descriptionHeader}", ${rowList(vague.map((plan) => plan.mapped.row))}: the description ` +
-        `names a group of things rather than a product (e.g. "${cut(example)}"); the classifier will ` +
-        'most likely ask questions before it decides. Say what the product is, of what, for what, or add a technical sheet.',
-    );
-  }
-  if (scans.length > 0) {
-    const names = [...new Set(scans.map((plan) => plan.sheet!.file_name))];
-    const alone = scans.filter((plan) => !plan.product.description).map((plan) => plan.mapped.row);
-    warnings.push(
-      `Technical sheet${names.length === 1 ? '' : 's'} ${names.map((name) => `"${name}"`).join(', ')} ` +
-        `(${rowList(scans.map((plan) => plan.mapped.row))}) ${names.length === 1 ? 'has' : 'have'} no text ` +
-        'layer (a scan): the service cannot read it' +
-        (alone.length > 0
-          ? `, and ${rowList(alone)} ${alone.length === 1 ? 'has' : 'have'} no description beside it, so ` +
-            `${alone.length === 1 ? 'it' : 'they'} will fail (unreadable_pdf) unless you add one or a PDF with text.`
-          : '; only the description beside it will be classified.'),
-    );
-  }
-  return warnings;
+  const collector = rowWarningCollector(descriptionHeader);
+  collector.add(plans);
+  return collector.warnings();
 };
 
 /** The same findings row by row, for plan.csv: row → what to look at in it. */

@@ -3,6 +3,7 @@
  * them to AWS (`shared/aws/`), the local runtime to its loopback stand-ins, unit tests to the
  * in-memory versions in `test/helpers/memory-ports.ts`. A use case never imports an SDK.
  */
+import type { ByteSource } from '../../spreadsheet/byte-source.js';
 import type { TcsClient } from '../../tcs/client.js';
 import type { SlotLeases } from '../dispatch/slot-leases.js';
 import type {
@@ -41,6 +42,8 @@ export type ObjectStore = {
   getBytes(key: string): Promise<Uint8Array | null>;
   /** First `length` bytes, to sniff a file's type without reading it all; null when absent. */
   getPrefix(key: string, length: number): Promise<Uint8Array | null>;
+  /** The object to read by ranges, without holding it whole (an input file); null when absent. */
+  source(key: string): Promise<ByteSource | null>;
   put(key: string, body: Uint8Array | string | NodeJS.ReadableStream, contentType: string): Promise<void>;
   copy(fromKey: string, toKey: string): Promise<void>;
   /** Keys under a prefix, in key order. */

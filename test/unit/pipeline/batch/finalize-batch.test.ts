@@ -23,6 +23,7 @@ import {
   memoryReviewStore,
   memoryRowQueue,
 } from '../../../helpers/memory-ports.js';
+import { objectCreatedEvent } from '../../../helpers/s3-events.js';
 import { ACCEPTED_COUNTRIES, crlf, utf8 } from '../../spreadsheet/fixtures.js';
 
 const BUCKET = 'catalogue-bucket';
@@ -30,24 +31,7 @@ const FILE_KEY = 'inbox/lote/produtos.csv';
 const TOKEN = 'AQCEAAAAKgAAAAMAAAAAAAAAAf1Zsecret-task-token-value==';
 const CLS = ['cls_7KQ2M9XW4RTB', 'cls_H3N8P2QVZ6MA', 'cls_H3N8P2QVZ6MB'] as const;
 
-const objectCreated = (key = FILE_KEY) => ({
-  version: '0',
-  id: 'e-1',
-  'detail-type': 'Object Created',
-  source: 'aws.s3',
-  account: '111122223333',
-  time: '2026-11-21T12:00:00Z',
-  region: 'sa-east-1',
-  resources: [`arn:aws:s3:::${BUCKET}`],
-  detail: {
-    version: '0',
-    bucket: { name: BUCKET },
-    object: { key, size: 100, etag: 'etag-1', sequencer: '01' },
-    'request-id': 'r-1',
-    requester: '111122223333',
-    reason: 'PutObject',
-  },
-});
+const objectCreated = (key = FILE_KEY) => objectCreatedEvent(BUCKET, key);
 
 const INPUT = utf8(
   crlf(

@@ -22,6 +22,7 @@ import {
   memoryProductCache,
   memoryRowQueue,
 } from '../../../helpers/memory-ports.js';
+import { objectCreatedEvent } from '../../../helpers/s3-events.js';
 import { ACCEPTED_COUNTRIES, crlf, utf8, xlsx } from '../../spreadsheet/fixtures.js';
 
 const BUCKET = 'catalogue-bucket';
@@ -36,24 +37,7 @@ const DESCRIPTIONS = [
   'Parafuso de aço inoxidável M8 x 40 mm',
 ];
 
-const objectCreated = (key = FILE_KEY, etag = 'etag-1') => ({
-  version: '0',
-  id: 'e-1',
-  'detail-type': 'Object Created',
-  source: 'aws.s3',
-  account: '111122223333',
-  time: '2026-11-21T12:00:00Z',
-  region: 'sa-east-1',
-  resources: [`arn:aws:s3:::${BUCKET}`],
-  detail: {
-    version: '0',
-    bucket: { name: BUCKET },
-    object: { key, size: 100, etag, sequencer: '01' },
-    'request-id': 'r-1',
-    requester: '111122223333',
-    reason: 'PutObject',
-  },
-});
+const objectCreated = (key = FILE_KEY, etag = 'etag-1') => objectCreatedEvent(BUCKET, key, etag);
 
 const world = (files: Record<string, Uint8Array | string> = {}) => {
   const clock = fixedClock('2026-11-21T12:00:00.000Z');

@@ -1,0 +1,146 @@
+/**
+ * The two reads of Prepare's input file (docs/architecture.md, §5 "Files of any size"), each a
+ * chunk of rows at a time, so memory holds a chunk and what the batch keeps per product, never
+ * the file:
+ *
+ *   survey   every row read and planned, nothing written: that the file reads to its end, which
+ *            products reuse a verdict (any of their rows may hold it), the warnings
+ *   records  every row planned again, the same way, as the records Prepare writes or plans
+ */
+import {
+  inputWarningCollector,
+  MAX_DATA_ROWS,
+  type MappedRow,
+  type SpreadsheetFile,
+} from '../../spreadsheet/index.js';
+import type { PipelinePorts } from '../core/ports.js';
+import type { BatchOptions, BatchRecord, RowRecord } from '../core/records.js';
+import { fileProblemOf } from './input-file.js';
+import { type RowPlan, reusableProductFinder, reusedVerdicts, type rowRecordPlanner } from './row-plans.js';
+import { rowWarningCollector } from './row-warnings.js';
+
+type PassPorts = Pick<PipelinePorts, 'cache'>;
+
+/** The input file's shape as the batch records it, for its output files. */
+export type FileShape = Pick<BatchRecord, 'header' | 'delimiter' | 'columns' | 'warnings'> & {
+  format: BatchRecord['format'];
+};
+
+/**
+ * How Prepare reads a file: rows held at once (read, planned, written and sent together), and the
+ * most a file may have. Tests make chunks small to prove nothing depends on holding the file.
+ */
+export type PrepareSettings = { rowsPerChunk: number; maxRows: number };
+export const PREPARE_SETTINGS: PrepareSettings = { rowsPerChunk: 500, maxRows: MAX_DATA_ROWS };
+
+/**
+ * Rows read between two full garbage collections, where the runtime offers them (Lambda's Node.js
+ * runtime starts node with --expose-gc; so does the local runtime). Between chunks nothing of the
+ * last one is alive, yet V8 lets a busy heap grow well past what is alive before it collects: a
+ * collection every few thousand rows keeps Prepare's memory where it is at 2,000 rows, for a few
+ * percent of its time (README, "Limits").
+ */
+const ROWS_BETWEEN_COLLECTIONS = 5_000;
+
+const collectGarbage = (globalThis as { gc?: () => void }).gc ?? (() => {});
+
+/** Rows of a pass in chunks of `size`, in file order. */
+export async function* inChunks<T>(items: AsyncIterable<T>, size: number): AsyncGenerator<T[]> {
+  let chunk: T[] = [];
+  let rowsSinceCollection = 0;
+  for await (const item of items) {
+    chunk.push(item);
+    if (chunk.length >= size) {
+      yield chunk;
+      rowsSinceCollection += chunk.length;
+      chunk = [];
+      if (rowsSinceCollection >= ROWS_BETWEEN_COLLECTIONS) {
+        collectGarbage();
+        rowsSinceCollection = 0;
+      }
+    }
+  }
+  if (chunk.length > 0) yield chunk;
+}
+
+/** What the first pass found, for the second. */
+export type PlannedBatch = {
+  file: SpreadsheetFile;
+  planChunk: (rows: readonly MappedRow[]) => Promise<RowPlan[]>;
+  /** The products that reuse a verdict, and the cache key it is under. */
+  keyByFingerprint: ReadonlyMap<string, string>;
+  options: BatchOptions;
+  shape: FileShape;
+  /** The file's own problems (spreadsheet/read-spreadsheet.ts), as sentences. */
+  readProblems: string[];
+  settings: PrepareSettings;
+};
+
+/**
+ * The first pass: every row read and planned, nothing written. It finds what only the whole file
+ * tells: that it can be read to its end, which products reuse a verdict (any of their rows may
+ * hold it), and the warnings.
+ */
+export const surveyRows = async (
+  ports: PassPorts,
+  file: SpreadsheetFile,
+  pass: {
+    planChunk: PlannedBatch['planChunk'];
+    options: BatchOptions;
+    now: Date;
+    settings: PrepareSettings;
+  },
+): Promise<
+  | { keyByFingerprint: ReadonlyMap<string, string>; warnings: string[]; problems: string[] }
+  | { problem: string; code: string }
+> => {
+  const reusable = reusableProductFinder(ports, { options: pass.options, now: pass.now });
+  const fileWarnings = inputWarningCollector(file.columns);
+  const planWarnings = rowWarningCollector(file.columns.fields.description?.header);
+  const rows = file.readRows();
+  try {
+    for await (const chunk of inChunks(rows.rows, pass.settings.rowsPerChunk)) {
+      for (const row of chunk) fileWarnings.add(row);
+      const plans = await pass.planChunk(chunk);
+      planWarnings.add(plans);
+      await reusable.add(plans);
+    }
+  } catch (error) {
+    const problem = fileProblemOf(error);
+    if (problem) return problem;
+    throw error;
+  }
+  return {
+    keyByFingerprint: reusable.keyByFingerprint,
+    warnings: [...fileWarnings.warnings(), ...planWarnings.warnings()],
+    problems: rows.finished().problems.map((problem) => problem.message),
+  };
+};
+
+/** The second pass: each chunk's rows planned (the same way again) as the records to write. */
+export async function* recordChunks(
+  ports: PassPorts,
+  planned: PlannedBatch,
+  planner: ReturnType<typeof rowRecordPlanner>,
+): AsyncGenerator<{ plans: RowPlan[]; records: RowRecord[] }> {
+  for await (const chunk of inChunks(planned.file.readRows().rows, planned.settings.rowsPerChunk)) {
+    const plans = await planned.planChunk(chunk);
+    const verdicts = await reusedVerdicts(ports, plans, planned.keyByFingerprint);
+    yield { plans, records: planner.recordsOf(plans, verdicts) };
+  }
+}
+
+/** A pass over the file that only reads: its problems, or why it cannot be read to its end. */
+export const readsToItsEnd = async (
+  file: SpreadsheetFile,
+): Promise<{ problems: string[] } | { problem: string; code: string }> => {
+  const rows = file.readRows();
+  try {
+    for await (const _row of rows.rows);
+  } catch (error) {
+    const problem = fileProblemOf(error);
+    if (problem) return problem;
+    throw error;
+  }
+  return { problems: rows.finished().problems.map((problem) => problem.message) };
+};

@@ -1,0 +1,116 @@
+/**
+ * A CSV read in chunks reads exactly as it does whole, wherever the chunks cut it: inside a
+ * UTF-8 sequence, between CR and LF, inside a quoted cell, in the `sep=` line.
+ */
+import { describe, expect, it } from 'vitest';
+import { bytesSource } from '../../../shared/spreadsheet/byte-source.js';
+import { decodeText, TextStreamDecoder } from '../../../shared/spreadsheet/decode-text.js';
+import {
+  openSpreadsheet,
+  readSpreadsheet,
+  readWholeFile,
+} from '../../../shared/spreadsheet/read-spreadsheet.js';
+import type { SpreadsheetRead } from '../../../shared/spreadsheet/schemas.js';
+import { crlf, thrown, utf8, windows1252 } from './fixtures.js';
+
+/** The same read as `readSpreadsheet`, from a source handing out `chunkBytes` at a time. */
+const readInChunks = async (
+  bytes: Uint8Array,
+  fileName: string,
+  chunkBytes: number,
+): Promise<SpreadsheetRead> => readWholeFile(await openSpreadsheet(bytesSource(bytes, chunkBytes), fileName));
+
+const utf16le = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+
+const FILES: [string, Uint8Array][] = [
+  [
+    'UTF-8 with a BOM, CRLF, accents and a quoted cell with a line break and a delimiter',
+    utf8(
+      crlf(
+        'SKU;Descrição;País;Observação',
+        'A-1;Café torrado em grãos;BR;"linha um\r\nlinha dois; com ; e ""aspas"""',
+        'A-2;Filé de peito de frango, congelado;AR;',
+        ';;;',
+        'A-3;Açúcar cristal — 5 kg €;UY;fim',
+      ),
+      { bom: true },
+    ),
+  ],
+  [
+    'Windows-1252 from Excel, with a sep= line',
+    windows1252(crlf('sep=;', 'Descripción;País', 'Café tostado “premium”;AR', 'Año 2024 – señal;PY')),
+  ],
+  ['UTF-16LE text from Excel', utf16le(crlf('Descrição\tPaís', 'Café torrado\tBR', 'Açúcar\tUY'))],
+  [
+    'LF only, commas, a malformed quote',
+    utf8('Description,Country\nLeather bag "soft" ok,BR\n"Coffee "beans",AR\n'),
+  ],
+  ['CR only (old Mac)', utf8('Descrição;País\rCafé;BR\rChá;AR')],
+];
+
+describe('a CSV read in chunks', () => {
+  it.each(FILES)('%s reads the same whether whole or a few bytes at a time', async (_what, bytes) => {
+    const whole = await readSpreadsheet(bytes, 'catalogo.csv');
+
+    for (const chunkBytes of [1, 2, 3, 5, 7, 64]) {
+      expect(await readInChunks(bytes, 'catalogo.csv', chunkBytes)).toEqual(whole);
+    }
+  });
+
+  it('names the encoding of a file whose only Windows-1252 byte comes after many UTF-8 chunks', async () => {
+    const bytes = Buffer.concat([
+      utf8(crlf('Descrição;País', ...Array.from({ length: 200 }, (_, i) => `Café número ${i};BR`))),
+      windows1252(crlf('Cachaça envelhecida;BR')),
+    ]);
+
+    const read = await readInChunks(bytes, 'misto.csv', 16);
+
+    expect(read.encoding).toBe('utf-8+windows-1252');
+    expect(read.encoding).toBe(decodeText(bytes).encoding);
+    expect(read.rows.at(-1)?.cells).toEqual(['Cachaça envelhecida', 'BR']);
+    expect(read.rows[0]?.cells).toEqual(['Café número 0', 'BR']);
+  });
+
+  it('decodes a sequence cut by every chunk boundary, and an accent byte last in the file', () => {
+    const bytes = Buffer.concat([utf8('ação 😀 €'), Buffer.from([0xe9])]);
+    for (const size of [1, 2, 3, 4]) {
+      const decoder = new TextStreamDecoder();
+      let text = '';
+      for (let at = 0; at < bytes.length; at += size) text += decoder.decode(bytes.subarray(at, at + size));
+      text += decoder.decode(new Uint8Array(0), true);
+      expect(text).toBe(decodeText(bytes).text);
+      expect(decoder.encoding).toBe('utf-8+windows-1252');
+    }
+  });
+
+  it('refuses binary data found past the start it opens with, and an unclosed quote, while the rows are read', async () => {
+    // Past the first MiB of text that opening the file looks at.
+    const binary = Buffer.concat([
+      utf8(`Descrição;País\r\n${'Café;BR\r\n'.repeat(130_000)}`),
+      Buffer.from([0, 1, 2, 0]),
+    ]);
+    const file = await openSpreadsheet(bytesSource(binary), 'dados.csv');
+    const error = await thrown(async () => {
+      for await (const _row of file.readRows().rows);
+    });
+    expect(error).toMatchObject({ code: 'not_a_text_file' });
+
+    const unclosed = utf8(crlf('Descrição;País', 'Café;BR', '"Chá verde;AR', 'Mate;UY'));
+    const opened = await openSpreadsheet(bytesSource(unclosed, 5), 'aspas.csv');
+    const quoteError = await thrown(async () => {
+      for await (const _row of opened.readRows().rows);
+    });
+    expect(quoteError).toMatchObject({ code: 'csv_unterminated_quote', line: 3 });
+  });
+
+  it('reads the file afresh on each pass', async () => {
+    const file = await openSpreadsheet(bytesSource(FILES[0]![1], 7), 'catalogo.csv');
+    const first = [];
+    for await (const row of file.readRows().rows) first.push(row);
+    const second = [];
+    for await (const row of file.readRows().rows) second.push(row);
+
+    expect(second).toEqual(first);
+    expect(first).toHaveLength(3);
+  });
+});
