@@ -292,10 +292,13 @@ const ingestReport = (ingests: readonly Ingested[]): string => {
   ].join('\n');
   const csv = ingests.filter((i) => i.format === 'csv' && i.peakMemoryMb !== null);
   const smallest = csv.reduce<Ingested | null>((a, b) => (a && a.rows <= b.rows ? a : b), null);
-  const largest = csv.reduce<Ingested | null>((a, b) => (a && a.rows >= b.rows ? a : b), null);
-  if (!smallest || !largest || smallest === largest) return table;
-  const growth = (largest.peakMemoryMb! / smallest.peakMemoryMb! - 1) * 100;
-  return `${table}\n\nPrepare's peak memory at ${largest.rows.toLocaleString('en-US')} rows is ${fixed(growth, 0)} % above its peak at ${smallest.rows.toLocaleString('en-US')}.`;
+  const larger = csv.filter((i) => smallest && i.rows > smallest.rows);
+  if (!smallest || larger.length === 0) return table;
+  const growth = larger.map(
+    (i) =>
+      `${fixed((i.peakMemoryMb! / smallest.peakMemoryMb! - 1) * 100, 0)} % at ${i.rows.toLocaleString('en-US')} rows`,
+  );
+  return `${table}\n\nPrepare's peak memory above its peak at ${smallest.rows.toLocaleString('en-US')} CSV rows: ${growth.join(', ')}.`;
 };
 
 const fixed = (value: number, digits = 2) => value.toFixed(digits);

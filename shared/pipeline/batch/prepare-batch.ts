@@ -25,6 +25,7 @@ import { batchSourceFromEvent } from './batch-source.js';
 import { openInputFile, resolveInputSource } from './input-file.js';
 import {
   type FileShape,
+  garbageCollector,
   inChunks,
   type PlannedBatch,
   PREPARE_SETTINGS,
@@ -235,12 +236,13 @@ const writeAndQueueRows = async (
     problems: batchProblems(planned, planner.budgetProblem()),
   });
   if (queued.length === 0) return { batch_id: batch.batch_id, next: 'finalize' };
+  const sent = garbageCollector();
   for (let start = 0; start < queued.length; start += MESSAGES_PER_SEND) {
+    const rows = queued.slice(start, start + MESSAGES_PER_SEND);
     await ports.queue.send(
-      queued.slice(start, start + MESSAGES_PER_SEND).map((row) => ({
-        message: { batch_id: batch.batch_id, row, attempt: 1, dispatch: 1 },
-      })),
+      rows.map((row) => ({ message: { batch_id: batch.batch_id, row, attempt: 1, dispatch: 1 } })),
     );
+    sent(rows.length);
   }
   await ports.kick.kick('rows_queued');
   return { batch_id: batch.batch_id, next: 'wait' };

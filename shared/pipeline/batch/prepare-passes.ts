@@ -34,30 +34,37 @@ export type PrepareSettings = { rowsPerChunk: number; maxRows: number };
 export const PREPARE_SETTINGS: PrepareSettings = { rowsPerChunk: 500, maxRows: MAX_DATA_ROWS };
 
 /**
- * Rows read between two full garbage collections, where the runtime offers them (Lambda's Node.js
- * runtime starts node with --expose-gc; so does the local runtime). Between chunks nothing of the
- * last one is alive, yet V8 lets a busy heap grow well past what is alive before it collects: a
- * collection every few thousand rows keeps Prepare's memory where it is at 2,000 rows, for a few
- * percent of its time (README, "Limits").
+ * Rows handled between two full garbage collections, where the runtime offers them (Lambda's
+ * Node.js runtime starts node with --expose-gc; so does the local runtime). Between chunks nothing
+ * of the last one is alive, yet V8 lets a busy heap grow well past what is alive before it
+ * collects: a collection every few thousand rows keeps Prepare's memory near where it is at 2,000
+ * rows, for a few percent of its time (README, "Limits").
  */
 const ROWS_BETWEEN_COLLECTIONS = 5_000;
 
 const collectGarbage = (globalThis as { gc?: () => void }).gc ?? (() => {});
 
+/** Counts rows handled and collects garbage every `ROWS_BETWEEN_COLLECTIONS`. */
+export const garbageCollector = () => {
+  let rows = 0;
+  return (handled: number): void => {
+    rows += handled;
+    if (rows < ROWS_BETWEEN_COLLECTIONS) return;
+    collectGarbage();
+    rows = 0;
+  };
+};
+
 /** Rows of a pass in chunks of `size`, in file order. */
 export async function* inChunks<T>(items: AsyncIterable<T>, size: number): AsyncGenerator<T[]> {
   let chunk: T[] = [];
-  let rowsSinceCollection = 0;
+  const handled = garbageCollector();
   for await (const item of items) {
     chunk.push(item);
     if (chunk.length >= size) {
       yield chunk;
-      rowsSinceCollection += chunk.length;
+      handled(chunk.length);
       chunk = [];
-      if (rowsSinceCollection >= ROWS_BETWEEN_COLLECTIONS) {
-        collectGarbage();
-        rowsSinceCollection = 0;
-      }
     }
   }
   if (chunk.length > 0) yield chunk;
