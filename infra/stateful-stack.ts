@@ -57,6 +57,8 @@ export const ROWS_MAX_RECEIVE_COUNT = 10;
 
 /** The review table's index of a batch's items in row order (review.csv). */
 export const REVIEW_BY_BATCH_INDEX = 'by-batch';
+/** The batch table's sparse GSI listing batches newest first (shared/aws/dynamo-batch-store.ts). */
+export const BATCHES_BY_START_INDEX = 'by-start';
 
 // SSE-S3 rather than KMS: every reader and writer (operators' uploads, the ERP export,
 // six functions) would need kms:Decrypt/GenerateDataKey grants and each request a KMS call,
@@ -132,6 +134,11 @@ const createTables = (scope: Construct) => {
   const batchTable = table('BatchTable', {
     partitionKey: { name: 'pk', type: AttributeType.STRING },
     sortKey: { name: 'sk', type: AttributeType.STRING },
+  });
+  batchTable.addGlobalSecondaryIndex({
+    indexName: BATCHES_BY_START_INDEX,
+    partitionKey: { name: 'listed', type: AttributeType.STRING },
+    sortKey: { name: 'started_at', type: AttributeType.STRING },
   });
   const reviewTable = table('ReviewTable', {
     partitionKey: { name: 'classification_id', type: AttributeType.STRING },

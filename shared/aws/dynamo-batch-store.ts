@@ -1,7 +1,9 @@
 /**
  * The batch table (`BatchStore` port): one partition per batch,
  *
- *   pk = batch#<id>   sk = batch          the BatchRecord (`complete_shards` a Number Set)
+ *   pk = batch#<id>   sk = batch          the BatchRecord (`complete_shards` a Number Set); a batch
+ *                                         (not a round) also has `listed` = batch, the partition of
+ *                                         the sparse GSI `by-start` (+ `started_at`) that lists them
  *                     sk = row#0000001    one RowRecord per input row, 7 digits so sk order is row order
  *                     sk = done#0000      a completion shard: { expected: N, done: NS of rows }
  *
@@ -30,6 +32,7 @@ import {
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
+  QueryCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { BatchStore, RowDoneResult } from '../pipeline/core/index.js';
@@ -53,7 +56,9 @@ import {
   withoutUndefined,
 } from './dynamo-items.js';
 
-const KEY_ATTRIBUTES = ['pk', 'sk'] as const;
+const KEY_ATTRIBUTES = ['pk', 'sk', 'listed'] as const;
+/** The sparse GSI's partition value: set on batch items only (not rounds, rows or shards). */
+const LISTED_BATCH = 'batch';
 const BATCH_SK = 'batch';
 const ROW_SK_PREFIX = 'row#';
 /** BatchWriteItem takes at most 25 requests. */
@@ -81,6 +86,8 @@ const toBatchItem = (record: BatchRecord) => {
     ...withoutUndefined(rest),
     pk: batchPk(record.batch_id),
     sk: BATCH_SK,
+    // An answers round is tracked like a batch but is no batch of its own: it is not listed.
+    ...(record.round_of === undefined ? { listed: LISTED_BATCH } : {}),
     ...(complete_shards.length > 0 ? { complete_shards: new Set(complete_shards) } : {}),
   };
 };
@@ -120,7 +127,13 @@ type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][
 type BatchTable = {
   doc: DynamoDBDocumentClient;
   TableName: string;
+  byStartIndex: string;
   sleep: DynamoAdapterConfig['sleep'];
+};
+
+export type DynamoBatchStoreConfig = DynamoAdapterConfig & {
+  /** Name of the sparse GSI on `listed` + `started_at` that lists batches. @default 'by-start' */
+  byStartIndex?: string;
 };
 
 /** A `BatchStore` method that takes the table first. */
@@ -168,6 +181,36 @@ const getBatch: OnTable<BatchStore['getBatch']> = async ({ doc, TableName }, bat
     new GetCommand({ TableName, Key: batchKey(batchId), ConsistentRead: true }),
   );
   return Item ? fromBatchItem(Item) : null;
+};
+
+/** A page cursor: the last item's keys, as the index gave them. Opaque to callers. */
+const cursorOf = (key: Record<string, unknown> | undefined): string | null =>
+  key ? Buffer.from(JSON.stringify(key)).toString('base64url') : null;
+
+const keyOfCursor = (cursor: string): Record<string, unknown> => {
+  try {
+    const key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
+    if (key && typeof key === 'object' && !Array.isArray(key)) return key as Record<string, unknown>;
+  } catch {
+    // Reported below, as for any value that is not a cursor.
+  }
+  throw new RangeError('not a batch page cursor');
+};
+
+const listBatches: OnTable<BatchStore['listBatches']> = async ({ doc, TableName, byStartIndex }, page) => {
+  const { Items, LastEvaluatedKey } = await doc.send(
+    new QueryCommand({
+      TableName,
+      IndexName: byStartIndex,
+      KeyConditionExpression: '#listed = :batch',
+      ExpressionAttributeNames: { '#listed': 'listed' },
+      ExpressionAttributeValues: { ':batch': LISTED_BATCH },
+      ScanIndexForward: false,
+      Limit: page.limit,
+      ...(page.after ? { ExclusiveStartKey: keyOfCursor(page.after) } : {}),
+    }),
+  );
+  return { batches: (Items ?? []).map(fromBatchItem), next: cursorOf(LastEvaluatedKey) };
 };
 
 const getRow: OnTable<BatchStore['getRow']> = async ({ doc, TableName }, batchId, row) => {
@@ -370,15 +413,17 @@ const registerWaiter: OnTable<BatchStore['registerWaiter']> = async (table, batc
   return doneResultOf(result.item);
 };
 
-export const createDynamoBatchStore = (config: DynamoAdapterConfig): BatchStore => {
+export const createDynamoBatchStore = (config: DynamoBatchStoreConfig): BatchStore => {
   const table: BatchTable = {
     doc: documentClient(config.client),
     TableName: config.tableName,
+    byStartIndex: config.byStartIndex ?? 'by-start',
     sleep: config.sleep,
   };
   return {
     createBatch: (record) => createBatch(table, record),
     getBatch: (batchId) => getBatch(table, batchId),
+    listBatches: (page) => listBatches(table, page),
     updateBatch: (batchId, patch) => updateBatch(table, batchId, patch),
     recordStop: (batchId, stop) => recordStop(table, batchId, stop),
     claimPartialRequest: (batchId, at) => claimPartialRequest(table, batchId, at),

@@ -52,6 +52,33 @@ export const describeBatchStoreContract = (name: string, implementation: Impleme
       });
     });
 
+    describe('listBatches', () => {
+      it('lists batches newest first, a page at a time, and never an answers round', async () => {
+        // Prepare
+        const started = ['2026-11-20T08:00:00.000Z', '2026-11-22T08:00:00.000Z', '2026-11-21T08:00:00.000Z'];
+        for (const [index, started_at] of started.entries())
+          await store().createBatch(batchRecord({ batch_id: `lote-${index + 1}`, started_at }));
+        await store().createBatch(
+          batchRecord({ batch_id: 'round-1', round_of: 'lote-1', started_at: '2026-11-23T08:00:00.000Z' }),
+        );
+        await store().updateBatch('lote-3', { state: 'running' });
+
+        // Act
+        const first = await store().listBatches({ limit: 2 });
+        const second = await store().listBatches({ limit: 2, after: first.next });
+
+        // Assess
+        expect(first.batches.map((batch) => batch.batch_id)).toEqual(['lote-2', 'lote-3']);
+        expect(first.batches[1]).toEqual(await store().getBatch('lote-3'));
+        expect(first.next).not.toBeNull();
+        expect(second).toEqual({ batches: [await store().getBatch('lote-1')], next: null });
+      });
+
+      it('lists nothing when there is no batch', async () => {
+        expect(await store().listBatches({ limit: 10 })).toEqual({ batches: [], next: null });
+      });
+    });
+
     describe('updateBatch', () => {
       it('sets only the given fields; an undefined member leaves the stored value as it is', async () => {
         // Prepare

@@ -216,6 +216,16 @@ export const memoryBatchStore = () => {
       return { created: true };
     },
     getBatch: async (batchId) => clone(batches.get(batchId) ?? null),
+    listBatches: async ({ limit, after }) => {
+      // Newest first, as the index orders them; the cursor is the last batch's place.
+      const placeOf = (batch: BatchRecord) => `${batch.started_at}|${batch.batch_id}`;
+      const listed = [...batches.values()]
+        .filter((batch) => batch.round_of === undefined)
+        .sort((a, b) => placeOf(b).localeCompare(placeOf(a)))
+        .filter((batch) => !after || placeOf(batch) < after);
+      const page = listed.slice(0, limit);
+      return { batches: page.map(clone), next: listed.length > limit ? placeOf(page.at(-1)!) : null };
+    },
     updateBatch: async (batchId, patch) => {
       const batch = mustGetBatch(batchId);
       batches.set(batchId, {

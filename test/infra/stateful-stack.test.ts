@@ -116,10 +116,23 @@ describe('stateful stack: tables', () => {
 
   it('have the keys shared/pipeline/README.md names', () => {
     const { batchTable, reviewTable, cacheTable, leaseTable } = synth.built.stateful;
-    expect(table(batchTable)?.Properties?.KeySchema).toEqual([
-      { AttributeName: 'pk', KeyType: 'HASH' },
-      { AttributeName: 'sk', KeyType: 'RANGE' },
-    ]);
+    expect(table(batchTable)?.Properties).toMatchObject({
+      KeySchema: [
+        { AttributeName: 'pk', KeyType: 'HASH' },
+        { AttributeName: 'sk', KeyType: 'RANGE' },
+      ],
+      // Sparse: only batch items carry `listed`, so the index lists batches and nothing else.
+      GlobalSecondaryIndexes: [
+        {
+          IndexName: 'by-start',
+          KeySchema: [
+            { AttributeName: 'listed', KeyType: 'HASH' },
+            { AttributeName: 'started_at', KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        },
+      ],
+    });
     expect(table(reviewTable)?.Properties).toMatchObject({
       KeySchema: [{ AttributeName: 'classification_id', KeyType: 'HASH' }],
       AttributeDefinitions: expect.arrayContaining([

@@ -35,6 +35,9 @@ export type ClassificationService = Pick<
 export type ObjectHead = { size: number; etag: string; versionId: string | null };
 
 /** The bucket: `inbox/` (input files, sheets, batch.json) and `outbox/` (results). */
+/** A page of batches; `next` is null on the last page. */
+export type BatchPage = { batches: BatchRecord[]; next: string | null };
+
 export type ObjectStore = {
   /** Null when there is no such object. */
   head(key: string): Promise<ObjectHead | null>;
@@ -78,6 +81,11 @@ export type BatchStore = {
   /** Conditional create. `exists` carries the record already there (a duplicate or a retried Prepare). */
   createBatch(record: BatchRecord): Promise<{ created: true } | { created: false; existing: BatchRecord }>;
   getBatch(batchId: string): Promise<BatchRecord | null>;
+  /**
+   * Batches newest first (by `started_at`), a page at a time, for people to browse (the
+   * operations console); answers rounds are not listed. `after` is the previous page's `next`.
+   */
+  listBatches(page: { limit: number; after?: string | null }): Promise<BatchPage>;
   /** SET the given top-level fields. Never touches `complete_shards` or `task_token`. */
   updateBatch(
     batchId: string,
