@@ -19,9 +19,21 @@ export type BatchOutcome = {
   outboxKeys: string[];
 };
 
+/**
+ * How long to wait before looking at a batch again. Each look lists every row (the batch keeps no
+ * counters: docs/architecture.md, property 10), so a large batch is looked at less often, a
+ * millisecond per row: every 100 s at 100,000 rows, which run for days. The wait still ends at
+ * once when the workflow ends.
+ */
+export const lookAgainAfterMs = (shortestMs: number, rowsTotal: number): number =>
+  Math.max(shortestMs, rowsTotal);
+
 export type WaitOptions = {
   onProgress?: (progress: BatchProgress) => void;
-  /** @default 1000 */
+  /**
+   * The shortest wait between two looks at the batch; a batch of more rows waits a millisecond
+   * per row (see `lookAgainAfterMs`). @default 1000
+   */
   progressEveryMs?: number;
   signal?: AbortSignal;
 };
@@ -154,7 +166,11 @@ export const createBatchWatch = (ports: BatchWatchPorts) => {
             '(it was interrupted when an earlier run stopped; drop the file again)',
         );
       }
-      await pause(options.progressEveryMs ?? 1_000, execution?.executionArn ?? null, options.signal);
+      await pause(
+        lookAgainAfterMs(options.progressEveryMs ?? 1_000, current.rowsTotal),
+        execution?.executionArn ?? null,
+        options.signal,
+      );
     }
   };
 

@@ -1,6 +1,7 @@
 /**
  * The local Lambda pool with real child processes: a background function's environment runs
- * at a lower OS priority than the others (and never higher than this process).
+ * at a lower OS priority than the others (and never higher than this process); node starts
+ * with --expose-gc, as Lambda's Node.js runtime starts it.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { getPriority, tmpdir } from 'node:os';
@@ -15,7 +16,8 @@ const nicenessReporter = (root: string, name: string): FunctionSpec => {
   mkdirSync(codeDir, { recursive: true });
   writeFileSync(
     join(codeDir, 'index.mjs'),
-    "import { getPriority } from 'node:os';\nexport const handler = async () => ({ niceness: getPriority() });\n",
+    "import { getPriority } from 'node:os';\n" +
+      'export const handler = async () => ({ niceness: getPriority(), gc: typeof globalThis.gc });\n',
   );
   return {
     logicalId: name,
@@ -58,5 +60,19 @@ describe('LambdaPool priorities', () => {
     expect(refill.niceness).toBe(own);
     expect(filing.niceness).toBe(Math.max(own, 10));
     expect(lines).toEqual([]);
+  });
+
+  it('starts node with --expose-gc, as Lambda does, and counts the invocations that ended', async () => {
+    pool = new LambdaPool({
+      functions: [nicenessReporter(root, 'prepare-batch')],
+      environmentOf: () => ({}),
+      log: () => undefined,
+    });
+    expect(pool.endedInvocations('prepare-batch')).toBe(0);
+
+    const answer = (await pool.invoke('prepare-batch', {})) as { gc: string };
+
+    expect(answer.gc).toBe('function');
+    expect(pool.endedInvocations('prepare-batch')).toBe(1);
   });
 });
