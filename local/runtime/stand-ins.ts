@@ -178,7 +178,8 @@ export const ensureTables = async (client: DynamoDBClient, tables: readonly Tabl
       ) {
         throw new Error(
           `The local table ${table.name} was created from an earlier template (its keys or indexes differ); ` +
-            'start from empty local state (fresh) to recreate it',
+            'start from empty local state to recreate it: add --fresh to the command (earlier ' +
+            "batches' files already copied to out/ stay there)",
         );
       }
       continue;
