@@ -119,6 +119,32 @@ export const describeObjectStoreContract = (name: string, implementation: Implem
       });
     });
 
+    describe('source', () => {
+      it('reads an object larger than one range whole or in part, in pieces, and null when absent', async () => {
+        // Prepare: more than two of the S3 adapter's 1 MiB ranges, every byte told apart.
+        const bytes = new Uint8Array(2.5 * 1024 * 1024).map((_, i) => (i * 7) % 251);
+        await objects().put('inbox/n/large.csv', bytes, 'text/csv');
+        const read = async (start: number, end: number) => {
+          const source = await objects().source('inbox/n/large.csv');
+          const pieces: Uint8Array[] = [];
+          for await (const piece of source!.read(start, end)) pieces.push(piece);
+          return { pieces: pieces.length, bytes: Buffer.concat(pieces) };
+        };
+
+        // Act
+        const whole = await read(0, bytes.length);
+        const middle = await read(1_000_000, 1_100_000);
+
+        // Assess
+        expect((await objects().source('inbox/n/large.csv'))?.size).toBe(bytes.length);
+        expect(whole.pieces).toBeGreaterThan(1);
+        // Compared as buffers: a deep equality of millions of elements takes seconds.
+        expect(Buffer.compare(whole.bytes, bytes)).toBe(0);
+        expect(Buffer.compare(middle.bytes, bytes.slice(1_000_000, 1_100_000))).toBe(0);
+        expect(await objects().source('inbox/n/missing.csv')).toBeNull();
+      });
+    });
+
     describe('copy', () => {
       it('copies an object to another key, keys with spaces, accents and brackets included; the source stays', async () => {
         // Prepare
