@@ -72,15 +72,20 @@ export const createS3ObjectStore = (config: S3ObjectStoreConfig): ObjectStore =>
     }
   };
 
+  /** Bytes `[start, end)` of an object, in one ranged GET. */
+  const readRange = async (key: string, start: number, end: number): Promise<Uint8Array> => {
+    const { Body } = await client.send(
+      new GetObjectCommand({ Bucket, Key: key, Range: `bytes=${start}-${end - 1}` }),
+    );
+    const bytes = Body ? await Body.transformToByteArray() : new Uint8Array();
+    // A stand-in that ignores Range sends it all.
+    return bytes.byteLength > end - start ? bytes.slice(start, end) : bytes;
+  };
+
   const getPrefix: ObjectStore['getPrefix'] = async (key, length) => {
     if (length < 1) return (await head(key)) ? new Uint8Array() : null;
     try {
-      const { Body } = await client.send(
-        new GetObjectCommand({ Bucket, Key: key, Range: `bytes=0-${Math.floor(length) - 1}` }),
-      );
-      const bytes = Body ? await Body.transformToByteArray() : new Uint8Array();
-      // A stand-in that ignores Range sends it all.
-      return bytes.byteLength > length ? bytes.slice(0, length) : bytes;
+      return await readRange(key, 0, Math.floor(length));
     } catch (error) {
       if (isMissing(error)) return null;
       if (isUnsatisfiableRange(error)) return new Uint8Array();
@@ -98,15 +103,6 @@ export const createS3ObjectStore = (config: S3ObjectStoreConfig): ObjectStore =>
       client,
       params: { Bucket, Key: key, Body: body as Readable, ContentType: contentType },
     }).done();
-  };
-
-  const readRange = async (key: string, start: number, end: number): Promise<Uint8Array> => {
-    const { Body } = await client.send(
-      new GetObjectCommand({ Bucket, Key: key, Range: `bytes=${start}-${end - 1}` }),
-    );
-    const bytes = Body ? await Body.transformToByteArray() : new Uint8Array();
-    // A stand-in that ignores Range sends it all.
-    return bytes.byteLength > end - start ? bytes.slice(start, end) : bytes;
   };
 
   const source: ObjectStore['source'] = async (key) => {

@@ -26,9 +26,9 @@ export const bytesSource = (bytes: Uint8Array, chunkBytes = MEMORY_CHUNK_BYTES):
   },
 });
 
-/** Every byte of a source, in one array: for the small files that are read whole. */
-export const readAllBytes = async (source: ByteSource): Promise<Uint8Array> => {
+/** Bytes `[start, end)` of a source, in one array: for the few that are needed at once. */
+export const readBytes = async (source: ByteSource, start: number, end: number): Promise<Uint8Array> => {
   const chunks: Uint8Array[] = [];
-  for await (const chunk of source.read(0, source.size)) chunks.push(chunk);
+  for await (const chunk of source.read(start, end)) chunks.push(chunk);
   return Buffer.concat(chunks);
 };

@@ -29,26 +29,11 @@ const startsWith = (bytes: Uint8Array, prefix: readonly number[]): boolean =>
 const decodeWith = (encoding: 'utf-8' | 'utf-16le' | 'utf-16be', bytes: Uint8Array, fatal = false): string =>
   new TextDecoder(encoding, { fatal, ignoreBOM: true }).decode(bytes);
 
+/** A whole file's text: `TextStreamDecoder` given every byte at once. */
 export const decodeText = (bytes: Uint8Array): DecodedText => {
-  if (startsWith(bytes, UTF8_BOM)) {
-    // A BOM says UTF-8, but files get edited after the fact: still check every byte.
-    return { ...decodeUtf8OrWindows1252(bytes.subarray(UTF8_BOM.length)), hadBom: true };
-  }
-  if (startsWith(bytes, UTF16LE_BOM)) {
-    return { text: decodeWith('utf-16le', bytes.subarray(2)), encoding: 'utf-16le', hadBom: true };
-  }
-  if (startsWith(bytes, UTF16BE_BOM)) {
-    return { text: decodeWith('utf-16be', bytes.subarray(2)), encoding: 'utf-16be', hadBom: true };
-  }
-  return { ...decodeUtf8OrWindows1252(bytes), hadBom: false };
-};
-
-const decodeUtf8OrWindows1252 = (bytes: Uint8Array): Omit<DecodedText, 'hadBom'> => {
-  try {
-    return { text: decodeWith('utf-8', bytes, true), encoding: 'utf-8' };
-  } catch {
-    return decodeMixed(bytes);
-  }
+  const decoder = new TextStreamDecoder();
+  const text = decoder.decode(bytes, true);
+  return { text, encoding: decoder.encoding, hadBom: decoder.hadBom };
 };
 
 /**
@@ -127,10 +112,11 @@ const completeLength = (bytes: Uint8Array): number => {
 const HIGH_CHARACTER = /[\u0080-\u{10ffff}]/u;
 
 /**
- * `decodeText` for a file read in chunks (docs/architecture.md, §5 "Files of any size"): the
- * same text, chunk by chunk, and the same encoding once the last chunk is in. No sequence is
- * split across chunks: an unfinished one waits for the next. Valid UTF-8 decodes the same in
- * both of decodeText's ways, so nothing is decoded twice when an invalid byte turns up late.
+ * The one decoder, for a file read in chunks (docs/architecture.md, §5 "Files of any size") or
+ * whole (`decodeText`): chunk by chunk, the same text as if whole, and the encoding once the last
+ * chunk is in. No sequence is split across chunks: an unfinished one waits for the next. A chunk
+ * of valid UTF-8 decodes the same strictly or byte by byte, so a chunk is decoded byte by byte
+ * only when it holds an invalid byte, and nothing is decoded again when one turns up late.
  */
 export class TextStreamDecoder {
   private head: Uint8Array | null = new Uint8Array(0);
@@ -176,6 +162,7 @@ export class TextStreamDecoder {
       }
     }
     if (startsWith(bytes, UTF8_BOM)) {
+      // A BOM says UTF-8, but files get edited after the fact: still check every byte.
       this.hadBom = true;
       return this.decodeUtf8OrWindows1252(bytes.subarray(UTF8_BOM.length), last);
     }

@@ -150,7 +150,7 @@ export interface CsvPass {
   problems: SpreadsheetProblem[];
 }
 
-/** Text chunks of a source, decoded as `decodeText` would decode it whole. */
+/** Text chunks of a source, decoded as the same bytes would be whole. */
 async function* decodedChunks(source: ByteSource, decoder: TextStreamDecoder): AsyncGenerator<string> {
   for await (const chunk of source.read(0, source.size)) {
     const text = decoder.decode(chunk);

@@ -3,7 +3,7 @@
  * text rows, streamed in passes (`openSpreadsheet`) or read whole for small files. Row values are not judged here (`normaliseRow` does that);
  * only what makes the whole file unusable throws a `SpreadsheetError`.
  */
-import { type ByteSource, bytesSource, readAllBytes } from './byte-source.js';
+import { type ByteSource, bytesSource, readBytes } from './byte-source.js';
 import { mapRow, matchColumns } from './columns.js';
 import { SpreadsheetError } from './errors.js';
 import { openCsv } from './read-csv.js';
@@ -109,7 +109,7 @@ export const openSpreadsheet = async (
   limits: { maxRows: number } = { maxRows: MAX_DATA_ROWS },
 ): Promise<SpreadsheetFile> => {
   if (source.size === 0) throw new SpreadsheetError('file_empty', fileName, 'is empty (0 bytes)');
-  const signature = await readAllBytes({ size: Math.min(source.size, SIGNATURE_BYTES), read: source.read });
+  const signature = await readBytes(source, 0, Math.min(source.size, SIGNATURE_BYTES));
   const format = detectFormat(signature, fileName);
   const records = await openRecords(source, format, fileName);
   const header = await readHeader(records, fileName);

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { BatchStop, BatchStore } from '../../shared/pipeline/core/index.js';
-import { AT, BATCH, batchRecord, LATER, rowRecord, TOKEN } from '../helpers/records.js';
+import { AT, BATCH, batchOptions, batchRecord, LATER, rowRecord, TOKEN } from '../helpers/records.js';
 import { collect, forEachNumber, type Implementation, useImplementation } from './implementation.js';
 
 const NOT_COMPLETE = { batchComplete: false, taskToken: null };
@@ -88,13 +88,7 @@ export const describeBatchStoreContract = (name: string, implementation: Impleme
         await store().updateBatch(BATCH, {
           state: 'running',
           rows_total: 1002,
-          options: {
-            reclassify: 'all',
-            reuse_max_age_days: 7,
-            duplicates: 'classify_once',
-            plan_only: false,
-            partial_every_minutes: 15,
-          },
+          options: batchOptions(),
           finished_at: undefined,
         });
 
@@ -103,13 +97,7 @@ export const describeBatchStoreContract = (name: string, implementation: Impleme
           batchRecord({
             state: 'running',
             rows_total: 1002,
-            options: {
-              reclassify: 'all',
-              reuse_max_age_days: 7,
-              duplicates: 'classify_once',
-              plan_only: false,
-              partial_every_minutes: 15,
-            },
+            options: batchOptions(),
             problems: ['first'],
             finished_at: AT,
           }),

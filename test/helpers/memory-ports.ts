@@ -8,6 +8,7 @@ import type {
   BatchEvents,
   BatchStore,
   BatchWaiters,
+  ClassificationService,
   Clock,
   DispatcherKick,
   ObjectStore,
@@ -429,6 +430,28 @@ export const recordingPartials = () => {
     },
   };
   return partials;
+};
+
+/**
+ * The service as Prepare asks it, for `countries` (the codes `GET /countries` answers) and a
+ * balance with 3 of the organisation's 10 slots in use; counts the countries calls.
+ */
+export const preparingService = (countries: Iterable<string>) => {
+  let countryCalls = 0;
+  const service = {
+    listCountries: async () => {
+      countryCalls += 1;
+      return [...countries].map((code) => ({ code, name: code, mercosur: false }));
+    },
+    getBalance: async () => ({
+      balance_credits: 0,
+      in_progress_count: 3,
+      concurrency_limit: 10,
+      plan_tier: 'profesional',
+      api_available: true,
+    }),
+  } as unknown as ClassificationService;
+  return { service, countryCalls: () => countryCalls };
 };
 
 export const countingKick = () => {

@@ -1,5 +1,6 @@
 /** Valid records for tests of the stores (contract suites, adapter tests), each with the fields a case wants to change. */
 import {
+  BatchOptions,
   BatchRecord,
   CachedVerdict,
   ReviewItem,
@@ -12,6 +13,11 @@ export const LATER = '2026-11-21T12:00:01.000Z';
 export const BATCH = 'nightly-abc';
 /** Shaped like a Step Functions task token; a secret in real life. */
 export const TOKEN = 'AAAAKgAAAAIAAAAAAAAAAsecret-task-token';
+
+/** Batch options as an update writes them: every field filled, the unset ones at their defaults. */
+export const batchOptions = (
+  given: Partial<BatchOptions> = { reclassify: 'all', reuse_max_age_days: 7 },
+): BatchOptions => BatchOptions.parse(given);
 
 export const batchRecord = (overrides: Partial<BatchRecord> = {}): BatchRecord =>
   BatchRecord.parse({

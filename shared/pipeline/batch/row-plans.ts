@@ -9,7 +9,6 @@ import {
   normaliseRow,
   type ProductRow,
   type RowRejection,
-  type SpreadsheetRead,
 } from '../../spreadsheet/index.js';
 import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';
 import { fingerprintKey } from '../core/keys.js';
@@ -99,34 +98,11 @@ export const rowPlanner = (
   };
 };
 
-/** Every row of a file read whole, planned at once. */
-export const planRows = async (
-  ports: Pick<PipelinePorts, 'objects'>,
-  read: Pick<SpreadsheetRead, 'rows' | 'columns'>,
-  options: BatchOptions,
-  acceptedCountries: ReadonlySet<string>,
-  folder: string,
-): Promise<RowPlan[]> =>
-  rowPlanner(ports, { options, acceptedCountries, folder, columns: read.columns })(read.rows);
-
 /** The two cache keys a valid row may find a verdict under: its own product's, then its fingerprint's. */
 const cacheKeysOf = (identity: ProductIdentity): string[] => [
   identity.product_key,
   fingerprintKey(identity.fingerprint),
 ];
-
-/** One cache read for the whole batch; none when the batch reclassifies everything. */
-export const readCachedVerdicts = async (
-  ports: Pick<PipelinePorts, 'cache'>,
-  plans: readonly RowPlan[],
-  options: BatchOptions,
-): Promise<Map<string, CachedVerdict>> => {
-  if (options.reclassify === 'all') return new Map();
-  const keys = [
-    ...new Set(plans.flatMap((plan) => (plan.kind === 'valid' ? cacheKeysOf(plan.identity) : []))),
-  ];
-  return keys.length === 0 ? new Map() : ports.cache.getMany(keys);
-};
 
 /**
  * Which products of a file read in chunks reuse a verdict, and the cache key it is under: found
@@ -191,31 +167,6 @@ const budgetOf = (options: BatchOptions): { budget: number; detail: string } => 
     `The batch budget (max_usd ${options.max_usd} in batch.json) covers ${budget} ` +
     `classification(s) at USD ${PRICE_PER_RESOLVED_USD.toFixed(2)}; this row came after them and was not submitted.`;
   return { budget, detail };
-};
-
-/**
- * The verdict each valid row may reuse, by fingerprint: its own product's, else one cached under
- * the fingerprint alone, else one another row of the same product in this file may reuse. Rows of
- * one product are reused together or classified together.
- */
-const reusableByFingerprint = (
-  plans: readonly RowPlan[],
-  reuse: { options: BatchOptions; cached: ReadonlyMap<string, CachedVerdict>; now: Date },
-): Map<string, CachedVerdict> => {
-  const { options, cached, now } = reuse;
-  const byFingerprint = new Map<string, CachedVerdict>();
-  for (const plan of plans) {
-    if (plan.kind !== 'valid' || byFingerprint.has(plan.identity.fingerprint)) continue;
-    const { identity } = plan;
-    for (const key of cacheKeysOf(identity)) {
-      const found = reusableVerdict({ options, identity, cached: cached.get(key), now });
-      if (found.verdict) {
-        byFingerprint.set(identity.fingerprint, found.verdict);
-        break;
-      }
-    }
-  }
-  return byFingerprint;
 };
 
 /**
@@ -295,17 +246,6 @@ export const rowRecordPlanner = (batchId: string, reuse: { options: BatchOptions
           `${overBudget} row(s) after them were not submitted (budget_exceeded).`
         : null,
   };
-};
-
-/** Every plan of a file read whole, as records (`rowRecordPlanner` in one go). */
-export const planRecords = (
-  batchId: string,
-  plans: readonly RowPlan[],
-  reuse: { options: BatchOptions; cached: ReadonlyMap<string, CachedVerdict>; now: Date },
-): { records: RowRecord[]; budgetProblem: string | null } => {
-  const planner = rowRecordPlanner(batchId, reuse);
-  const records = planner.recordsOf(plans, reusableByFingerprint(plans, reuse));
-  return { records, budgetProblem: planner.budgetProblem() };
 };
 
 /** A follower waits for its leader, or takes its outcome now when the leader is already final. */

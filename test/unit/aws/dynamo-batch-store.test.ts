@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDynamoBatchStore } from '../../../shared/aws/dynamo-batch-store.js';
 import type { BatchStop, BatchStore } from '../../../shared/pipeline/core/index.js';
 import { createTable, type LocalDynamo, startLocalDynamo } from '../../helpers/dynalite.js';
-import { AT, batchRecord, rowRecord, TOKEN } from '../../helpers/records.js';
+import { AT, batchOptions, batchRecord, rowRecord, TOKEN } from '../../helpers/records.js';
 
 let dynamo: LocalDynamo;
 let doc: DynamoDBDocumentClient;
@@ -81,26 +81,14 @@ describe('updateBatch', () => {
     await store.updateBatch('nightly-abc', {
       state: 'running',
       rows_total: 1002,
-      options: {
-        reclassify: 'all',
-        reuse_max_age_days: 7,
-        duplicates: 'classify_once',
-        plan_only: false,
-        partial_every_minutes: 15,
-      },
+      options: batchOptions(),
       finished_at: undefined,
     });
     const read = await store.getBatch('nightly-abc');
     expect(read).toMatchObject({
       state: 'running',
       rows_total: 1002,
-      options: {
-        reclassify: 'all',
-        reuse_max_age_days: 7,
-        duplicates: 'classify_once',
-        plan_only: false,
-        partial_every_minutes: 15,
-      },
+      options: batchOptions(),
       problems: ['first'],
       execution_id: 'exec-1',
     });

@@ -6,11 +6,7 @@ import {
   prepareBatch,
   productFingerprint,
 } from '../../../../shared/pipeline/batch/index.js';
-import type {
-  CachedVerdict,
-  ClassificationService,
-  RowRecord,
-} from '../../../../shared/pipeline/core/index.js';
+import type { CachedVerdict, RowRecord } from '../../../../shared/pipeline/core/index.js';
 import { sha256Hex } from '../../../../shared/pipeline/core/index.js';
 import { TcsProblemError } from '../../../../shared/tcs/errors.js';
 import { LIMITS } from '../../../../shared/tcs/schemas.js';
@@ -21,6 +17,7 @@ import {
   memoryObjectStore,
   memoryProductCache,
   memoryRowQueue,
+  preparingService,
 } from '../../../helpers/memory-ports.js';
 import { objectCreatedEvent } from '../../../helpers/s3-events.js';
 import { ACCEPTED_COUNTRIES, crlf, utf8, xlsx } from '../../spreadsheet/fixtures.js';
@@ -41,20 +38,7 @@ const objectCreated = (key = FILE_KEY, etag = 'etag-1') => objectCreatedEvent(BU
 
 const world = (files: Record<string, Uint8Array | string> = {}) => {
   const clock = fixedClock('2026-11-21T12:00:00.000Z');
-  let countryCalls = 0;
-  const service = {
-    listCountries: async () => {
-      countryCalls += 1;
-      return [...ACCEPTED_COUNTRIES].map((code) => ({ code, name: code, mercosur: false }));
-    },
-    getBalance: async () => ({
-      balance_credits: 0,
-      in_progress_count: 3,
-      concurrency_limit: 10,
-      plan_tier: 'profesional',
-      api_available: true,
-    }),
-  } as unknown as ClassificationService;
+  const { service, countryCalls } = preparingService(ACCEPTED_COUNTRIES);
   const objects = memoryObjectStore(files);
   const reads: string[] = [];
   const getBytes = objects.getBytes;
@@ -76,7 +60,7 @@ const world = (files: Record<string, Uint8Array | string> = {}) => {
   const batchId = batchSourceFromEvent(objectCreated())!.batchId;
   const rows = () =>
     [...ports.batches.rows.values()].filter((r) => r.batch_id === batchId).sort((a, b) => a.row - b.row);
-  return { ...ports, ports, run, batchId, rows, reads, countryCalls: () => countryCalls };
+  return { ...ports, ports, run, batchId, rows, reads, countryCalls };
 };
 
 const csvOf = (header: string, lines: string[]) => utf8(crlf(header, ...lines));

@@ -12,7 +12,7 @@ import {
   prepareBatch,
   productFingerprint,
 } from '../../../../shared/pipeline/batch/index.js';
-import type { ClassificationService, RowRecord } from '../../../../shared/pipeline/core/index.js';
+import type { RowRecord } from '../../../../shared/pipeline/core/index.js';
 import type { ByteSource } from '../../../../shared/spreadsheet/index.js';
 import {
   countingKick,
@@ -21,6 +21,7 @@ import {
   memoryObjectStore,
   memoryProductCache,
   memoryRowQueue,
+  preparingService,
 } from '../../../helpers/memory-ports.js';
 import { objectCreatedEvent } from '../../../helpers/s3-events.js';
 import { ACCEPTED_COUNTRIES, crlf, utf8, xlsx } from '../../spreadsheet/fixtures.js';
@@ -34,16 +35,7 @@ const objectCreated = (key = FILE_KEY) => objectCreatedEvent(BUCKET, key);
 /** Ports in memory that record how Prepare used them: rows per write, bytes per read. */
 const world = (files: Record<string, Uint8Array | string>, key = FILE_KEY) => {
   const clock = fixedClock('2026-11-21T12:00:00.000Z');
-  const service = {
-    listCountries: async () => [...ACCEPTED_COUNTRIES].map((code) => ({ code, name: code, mercosur: false })),
-    getBalance: async () => ({
-      balance_credits: 0,
-      in_progress_count: 0,
-      concurrency_limit: 10,
-      plan_tier: 'profesional',
-      api_available: true,
-    }),
-  } as unknown as ClassificationService;
+  const { service } = preparingService(ACCEPTED_COUNTRIES);
   const objects = memoryObjectStore(files);
   const chunkBytes: number[] = [];
   const source = objects.source;
