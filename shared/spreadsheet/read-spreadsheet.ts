@@ -1,7 +1,10 @@
 /**
- * The one reader every entry point uses: an uploaded CSV or XLSX → header, column mapping and
- * text rows, streamed in passes (`openSpreadsheet`) or read whole for small files. Row values are not judged here (`normaliseRow` does that);
- * only what makes the whole file unusable throws a `SpreadsheetError`.
+ * The one reader of product files: an uploaded CSV or XLSX → header, column mapping and text
+ * rows, streamed in passes (`openSpreadsheet`) or read whole for small files. (A review file has
+ * its own columns: answers-file.ts reads the same records whole, `readCsvRecords` and
+ * `readXlsxRecords`, itself.)
+ * Row values are not judged here (`normaliseRow` does that); only what makes the whole file
+ * unusable throws a `SpreadsheetError`.
  */
 import { type ByteSource, bytesSource, readBytes } from './byte-source.js';
 import { mapRow, matchColumns } from './columns.js';
@@ -203,7 +206,7 @@ const boundedProblems = (problems: readonly SpreadsheetProblem[], fileName: stri
   return kept;
 };
 
-/** Every row of an opened file, in one read: for small files (answers, tests). */
+/** Every row of an opened file, in one read: for small files (the sample data's tools, tests). */
 export const readWholeFile = async (file: SpreadsheetFile): Promise<SpreadsheetRead> => {
   const pass = file.readRows();
   const rows: MappedRow[] = [];
@@ -220,6 +223,6 @@ export const readWholeFile = async (file: SpreadsheetFile): Promise<SpreadsheetR
   };
 };
 
-/** The whole file read into memory: for small files (answers, tests). */
+/** The whole file read into memory: for small files (the sample data's tools, tests). */
 export const readSpreadsheet = async (bytes: Uint8Array, fileName: string): Promise<SpreadsheetRead> =>
   readWholeFile(await openSpreadsheet(bytesSource(bytes), fileName));
