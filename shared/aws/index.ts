@@ -9,6 +9,7 @@ export * from './eventbridge-batch-events.js';
 export * from './lambda-async-invoke.js';
 export * from './lambda-dispatcher-kick.js';
 export * from './lambda-partial-results-requests.js';
+export * from './s3-file-links.js';
 export * from './s3-object-store.js';
 export * from './secrets.js';
 export * from './sfn-workflows.js';

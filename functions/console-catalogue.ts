@@ -1,0 +1,109 @@
+/**
+ * The operations console's functions, described once as functions/catalogue.ts describes the
+ * pipeline's: each one's handler, size, the ports its handler gets and how far each reaches.
+ * The console stack grants each role from here (infra/), functions/console-runtime.ts builds
+ * the ports from here, and the local runtime runs the same functions from the template.
+ *
+ * Split by reach, not by page: reading records, making links for the browser (which can then
+ * do what the role can: put under inbox/ and answers/, get under outbox/), and dropping an
+ * answers file. No function here gets the service's key or writes a table.
+ *
+ * No aws-cdk-lib import here, nor any SDK client (see functions/catalogue.ts).
+ */
+import type { ConsoleHandlerName } from '../shared/console/api.js';
+import { ENV, type EnvName, type Prefix } from './catalogue.js';
+
+export type ConsolePortUses = {
+  clock?: 'system';
+  /** Reads batch and row records; `listBatches` queries the batch table's by-start index. */
+  batches?: 'read';
+  reviews?: 'read';
+  /** Counts the slot leases held now (slots in use of the cap). */
+  leases?: 'read';
+  objects?: { read?: readonly Prefix[]; write?: readonly Prefix[] };
+  /** Presigned requests, signed with the role: its object grants are what the browser may do. */
+  links?: 'presign';
+};
+export type ConsolePortName = keyof ConsolePortUses;
+
+export const CONSOLE_PORT_ENVIRONMENT = {
+  clock: [],
+  batches: [ENV.batchTable],
+  reviews: [ENV.reviewTable],
+  leases: [ENV.leaseTable, ENV.leaseScope],
+  objects: [ENV.bucketName],
+  links: [ENV.bucketName],
+} as const satisfies Record<ConsolePortName, readonly EnvName[]>;
+
+export type ConsoleFunctionDescription = {
+  entry: string;
+  timeoutSeconds: number;
+  memoryMb: number;
+  description: string;
+  ports: ConsolePortUses;
+  settings?: readonly 'capOverride'[];
+};
+
+export const CONSOLE_FUNCTIONS = {
+  'console-read': {
+    entry: 'functions/console-read/handler.ts',
+    // API Gateway gives up on an integration after 29 s.
+    timeoutSeconds: 29,
+    // A batch page counts every row of a running batch (a Query of its rows).
+    memoryMb: 1024,
+    description: 'Console: batches, a batch with its progress, its rows, the questions inbox',
+    // summary.json of a finished batch (saved money), which files the outbox holds.
+    ports: {
+      clock: 'system',
+      batches: 'read',
+      reviews: 'read',
+      leases: 'read',
+      objects: { read: ['outbox/*'] },
+    },
+    settings: ['capOverride'],
+  },
+  'console-files': {
+    entry: 'functions/console-files/handler.ts',
+    timeoutSeconds: 29,
+    memoryMb: 512,
+    description: 'Console: upload forms for inbox/ and answers/, links to outbox files and verdict PDFs',
+    // Writes batch.json beside the catalogue itself; signs the browser's POSTs (inbox/, answers/)
+    // and GETs (outbox/); reads a row to find its verdict PDF.
+    ports: {
+      clock: 'system',
+      batches: 'read',
+      objects: { read: ['outbox/*'], write: ['inbox/*', 'answers/*'] },
+      links: 'presign',
+    },
+  },
+  'console-answers': {
+    entry: 'functions/console-answers/handler.ts',
+    timeoutSeconds: 29,
+    memoryMb: 512,
+    description: 'Console: answers to pending rows, dropped as a review file into answers/<batch-id>/',
+    // Checks each answered row is still pending and a new sheet is there (answers/<batch>/sheets/),
+    // then writes the file the answers round reads.
+    ports: {
+      clock: 'system',
+      batches: 'read',
+      reviews: 'read',
+      objects: { read: ['answers/*'], write: ['answers/*'] },
+    },
+  },
+} as const satisfies Record<ConsoleHandlerName, ConsoleFunctionDescription>;
+
+export const describeConsoleFunction = (name: ConsoleHandlerName): ConsoleFunctionDescription =>
+  CONSOLE_FUNCTIONS[name];
+
+/** The variables the CDK app sets on a console function: its ports', then its configured settings. */
+export const consoleEnvironmentOf = (
+  name: ConsoleHandlerName,
+  configured: { capOverride: boolean },
+): EnvName[] => {
+  const { ports, settings = [] } = describeConsoleFunction(name);
+  const names = (Object.keys(ports) as ConsolePortName[]).flatMap(
+    (port): readonly EnvName[] => CONSOLE_PORT_ENVIRONMENT[port],
+  );
+  if (settings.includes('capOverride') && configured.capOverride) names.push(ENV.capOverride);
+  return [...new Set(names)];
+};

@@ -1,0 +1,387 @@
+/**
+ * The operations console's HTTP API, written once: every route, what it takes and what it
+ * answers, as zod schemas. The handlers (functions/console-*) parse requests with them, the
+ * browser app (shared/console/web/) parses responses with them, the CDK app makes one HTTP API
+ * route per entry of CONSOLE_ROUTES, and the local console serves the same table.
+ *
+ * Nothing here carries a secret: no API key, no task token, no signed URL but the short-lived
+ * ones made for the person who asked (an upload form, a download link).
+ *
+ * Messages a person reads are not written here in English only: a refusal carries a `code` and
+ * its `params`, which the page words in the reader's language, and a `detail` in English for
+ * logs and scripts.
+ */
+import { z } from 'zod';
+import { BatchOptions, OUTPUT_STATUSES, RowStatus } from '../pipeline/core/records.js';
+
+// ---------------------------------------------------------------------------
+// Routes
+// ---------------------------------------------------------------------------
+
+/** The console's Lambda functions, by what their roles may reach (functions/console-catalogue.ts). */
+export const CONSOLE_HANDLER_NAMES = ['console-read', 'console-files', 'console-answers'] as const;
+export type ConsoleHandlerName = (typeof CONSOLE_HANDLER_NAMES)[number];
+
+/**
+ * Every route: `METHOD /path` as API Gateway writes a route key (path parameters in braces),
+ * and the function that answers it. Paths are relative to the API's base URL (`apiUrl` in the
+ * page's config.json): on AWS the HTTP API's URL, locally `http://127.0.0.1:<port>/api`.
+ */
+export const CONSOLE_ROUTES = {
+  'GET /session': 'console-read',
+  'GET /batches': 'console-read',
+  'GET /batches/{batchId}': 'console-read',
+  'GET /batches/{batchId}/rows': 'console-read',
+  'GET /questions': 'console-read',
+  'POST /uploads': 'console-files',
+  'POST /answer-sheets': 'console-files',
+  'GET /batches/{batchId}/files/{file}': 'console-files',
+  'GET /batches/{batchId}/rows/{row}/verdict': 'console-files',
+  'POST /answers': 'console-answers',
+} as const satisfies Record<string, ConsoleHandlerName>;
+export type ConsoleRouteKey = keyof typeof CONSOLE_ROUTES;
+
+// ---------------------------------------------------------------------------
+// Limits a person meets
+// ---------------------------------------------------------------------------
+
+export const CONSOLE_LIMITS = {
+  /** A PDF technical sheet: the service's own limit (POST /uploads answers 413 above it). */
+  sheetBytes: 10 * 1024 * 1024,
+  /**
+   * A catalogue file. 400,000 rows of a few hundred bytes each fit well under it; a larger file
+   * is split into batches (README, "Limits").
+   */
+  catalogueBytes: 200 * 1024 * 1024,
+  /** Sheets sent with one catalogue. */
+  sheetsPerBatch: 2000,
+  /** How long an upload form or a download link works. */
+  linkSeconds: 10 * 60,
+  /** Rows on one page of a batch's rows. */
+  rowsPageMax: 200,
+  /** Batches on one page of the list. */
+  batchesPageMax: 50,
+  /** The service's limit on one answer. */
+  answerChars: 500,
+  /** Rows answered in one submission. */
+  answersPerSubmission: 500,
+} as const;
+
+/** What a file must be to be sent through the console: its extension and the type the browser declares. */
+export const UPLOAD_TYPES = {
+  csv: { extension: '.csv', contentType: 'text/csv' },
+  xlsx: {
+    extension: '.xlsx',
+    contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  },
+  pdf: { extension: '.pdf', contentType: 'application/pdf' },
+} as const;
+
+// ---------------------------------------------------------------------------
+// Refusals
+// ---------------------------------------------------------------------------
+
+export const CONSOLE_ERROR_CODES = [
+  'unauthorized',
+  'not_found',
+  'batch_not_found',
+  'row_not_found',
+  'file_not_found',
+  'verdict_not_found',
+  'invalid_request',
+  'invalid_batch_name',
+  'invalid_file_name',
+  'wrong_file_type',
+  'file_too_large',
+  'too_many_files',
+  'invalid_options',
+  'classification_not_found',
+  'not_pending',
+  'answer_missing',
+  'answer_too_long',
+  'unknown_question',
+  'sheet_not_uploaded',
+] as const;
+export const ConsoleErrorCode = z.enum(CONSOLE_ERROR_CODES);
+export type ConsoleErrorCode = z.infer<typeof ConsoleErrorCode>;
+
+/** A refusal (RFC 9457 problem details, plus our `code` and its `params` for the page's wording). */
+export const ConsoleProblem = z.object({
+  status: z.number().int(),
+  code: ConsoleErrorCode,
+  title: z.string(),
+  /** English, precise: what is wrong and where. */
+  detail: z.string(),
+  params: z.record(z.string(), z.union([z.string(), z.number()])).default({}),
+});
+export type ConsoleProblem = z.infer<typeof ConsoleProblem>;
+
+// ---------------------------------------------------------------------------
+// GET /session
+// ---------------------------------------------------------------------------
+
+export const SessionView = z.object({
+  /** Who is signed in (Cognito's username or email); locally `local operator`. */
+  user: z.string(),
+  /** `local`: loopback, no sign-in; `aws`: Cognito. */
+  where: z.enum(['local', 'aws']),
+  limits: z.object({
+    sheet_bytes: z.number(),
+    catalogue_bytes: z.number(),
+    sheets_per_batch: z.number(),
+    answer_chars: z.number(),
+  }),
+});
+export type SessionView = z.infer<typeof SessionView>;
+
+// ---------------------------------------------------------------------------
+// Batches
+// ---------------------------------------------------------------------------
+
+/** Rows by status, working ones (queued, submitting, in_progress, following) included; zeros left out. */
+export const RowCounts = z.partialRecord(RowStatus, z.number().int().min(0));
+export type RowCounts = z.infer<typeof RowCounts>;
+
+export const BatchStage = z.enum([
+  'preparing',
+  'dispatching',
+  'waiting_on_service',
+  'finalizing',
+  'completed',
+  'failed',
+  'planned',
+]);
+export type BatchStage = z.infer<typeof BatchStage>;
+
+export const BatchListItem = z.object({
+  batch_id: z.string(),
+  name: z.string(),
+  file_name: z.string(),
+  state: z.enum(['preparing', 'running', 'finalizing', 'completed', 'failed']),
+  stage: BatchStage,
+  plan_only: z.boolean(),
+  rows_total: z.number().int().min(0),
+  by_status: RowCounts,
+  billed_usd: z.number(),
+  started_at: z.string(),
+  finished_at: z.string().nullable(),
+  /** Why the batch stopped early (a 401/403 from the service, a budget, bad options), in English. */
+  stop: z.object({ title: z.string(), detail: z.string() }).nullable(),
+});
+export type BatchListItem = z.infer<typeof BatchListItem>;
+
+export const BatchList = z.object({ batches: z.array(BatchListItem), next: z.string().nullable() });
+export type BatchList = z.infer<typeof BatchList>;
+
+/** Files of a batch's outbox a person can download (GET /batches/{id}/files/{file}). */
+export const BATCH_FILES = [
+  'results.csv',
+  'review.csv',
+  'summary.json',
+  'plan.json',
+  'plan.csv',
+  'answers-report.csv',
+  'results.partial.csv',
+  'summary.partial.json',
+] as const;
+export const BatchFileName = z.enum(BATCH_FILES);
+export type BatchFileName = z.infer<typeof BatchFileName>;
+
+export const BatchView = BatchListItem.extend({
+  rows_dispatched: z.number().int().min(0),
+  saved_usd: z.number().nullable(),
+  /** Slot leases held now by every batch sharing the cap, and the cap; null when unknown. */
+  slots: z.object({ in_use: z.number().int().min(0), cap: z.number().int().min(1).nullable() }),
+  /** Rows with an output status. */
+  rows_done: z.number().int().min(0),
+  /** Seconds until the last row is expected to be final, from the pace so far; null when unknown. */
+  eta_seconds: z.number().min(0).nullable(),
+  /** Rows waiting for answers (pending_data). */
+  pending_questions: z.number().int().min(0),
+  problems: z.array(z.string()),
+  warnings: z.array(z.string()),
+  options: BatchOptions.nullable(),
+  /** Which of BATCH_FILES are in the outbox now. */
+  files: z.array(BatchFileName),
+});
+export type BatchView = z.infer<typeof BatchView>;
+
+// ---------------------------------------------------------------------------
+// GET /batches/{batchId}/rows?status=&q=&after=&limit=
+// ---------------------------------------------------------------------------
+
+export const RowsQuery = z.object({
+  /** One status, or several separated by commas. */
+  status: z
+    .string()
+    .optional()
+    .transform((value) => (value ? value.split(',').filter((part) => part !== '') : []))
+    .pipe(z.array(RowStatus)),
+  /** Searched in SKU, description, NCM (with or without dots) and external reference; case and accents ignored. */
+  q: z.string().max(120).optional(),
+  /** The last row number of the previous page. */
+  after: z.coerce.number().int().min(0).optional(),
+  limit: z.coerce.number().int().min(1).max(CONSOLE_LIMITS.rowsPageMax).default(100),
+});
+export type RowsQuery = z.infer<typeof RowsQuery>;
+
+export const RowView = z.object({
+  row: z.number().int().min(1),
+  status: RowStatus,
+  sku: z.string().nullable(),
+  description: z.string().nullable(),
+  external_reference: z.string().nullable(),
+  /** Dotted (8471.30.12); null until a verdict. */
+  ncm: z.string().nullable(),
+  ncm_description: z.string().nullable(),
+  confidence: z.number().nullable(),
+  /** A rejected, failed or error row's reason code and detail, in English. */
+  reason: z.string().nullable(),
+  detail: z.string().nullable(),
+  cost_usd: z.number(),
+  /** This row's verdict PDF can be opened (GET /batches/{id}/rows/{row}/verdict). */
+  has_verdict_pdf: z.boolean(),
+  /** The earlier row of the same product whose classification this row shares. */
+  follows: z.number().int().nullable(),
+});
+export type RowView = z.infer<typeof RowView>;
+
+export const RowList = z.object({
+  rows: z.array(RowView),
+  /** Pass as `after` for the next page; null on the last. */
+  next: z.number().int().nullable(),
+  /** Rows of the batch matching the filter, all pages. */
+  matching: z.number().int().min(0),
+  by_status: RowCounts,
+});
+export type RowList = z.infer<typeof RowList>;
+
+// ---------------------------------------------------------------------------
+// Downloads: GET /batches/{batchId}/files/{file}, GET /batches/{batchId}/rows/{row}/verdict
+// ---------------------------------------------------------------------------
+
+export const DownloadLink = z.object({
+  /** A presigned GET; open it at once, never store it. */
+  url: z.string(),
+  file_name: z.string(),
+  expires_at: z.string(),
+});
+export type DownloadLink = z.infer<typeof DownloadLink>;
+
+// ---------------------------------------------------------------------------
+// Uploads: POST /uploads, POST /answer-sheets
+// ---------------------------------------------------------------------------
+
+export const FileToSend = z.object({
+  /**
+   * The file's name; for a sheet, its path inside the batch folder as the catalogue's sheet
+   * column names it (`sheets/pump.pdf` when the folder `sheets` was chosen), POSIX slashes.
+   */
+  name: z.string().min(1).max(255),
+  size: z.number().int().min(0),
+  /** The type the browser declares (File.type); may be empty, then the extension decides. */
+  type: z.string().max(255).default(''),
+});
+export type FileToSend = z.infer<typeof FileToSend>;
+
+export const UploadRequest = z.object({
+  /** The batch's folder, `inbox/<batch_name>/`; default: the catalogue's name without extension. */
+  batch_name: z.string().max(100).optional(),
+  catalogue: FileToSend,
+  sheets: z.array(FileToSend).default([]),
+  /** batch.json, checked as Prepare checks it; written beside the catalogue before any upload. */
+  options: z.record(z.string(), z.unknown()).default({}),
+});
+export type UploadRequest = z.input<typeof UploadRequest>;
+
+/** A presigned POST: send `fields` first, then the file as the form's `file` field, to `url`. */
+export const UploadForm = z.object({
+  file_name: z.string(),
+  key: z.string(),
+  url: z.string(),
+  fields: z.record(z.string(), z.string()),
+  content_type: z.string(),
+  max_bytes: z.number().int(),
+});
+export type UploadForm = z.infer<typeof UploadForm>;
+
+export const UploadPlan = z.object({
+  batch_name: z.string(),
+  folder: z.string(),
+  /** Sheets first, the catalogue last: its arrival starts the batch, and the sheets must be there by then. */
+  forms: z.array(UploadForm),
+  expires_at: z.string(),
+});
+export type UploadPlan = z.infer<typeof UploadPlan>;
+
+export const AnswerSheetRequest = z.object({ batch_id: z.string().min(1), sheet: FileToSend });
+export type AnswerSheetRequest = z.input<typeof AnswerSheetRequest>;
+
+export const AnswerSheetForm = z.object({
+  form: UploadForm,
+  /** The sheet's path inside `answers/<batch-id>/`, for the `sheet` of an answer. */
+  sheet: z.string(),
+});
+export type AnswerSheetForm = z.infer<typeof AnswerSheetForm>;
+
+// ---------------------------------------------------------------------------
+// Questions inbox: GET /questions, POST /answers
+// ---------------------------------------------------------------------------
+
+export const QuestionView = z.object({ text: z.string(), options: z.array(z.string()) });
+
+export const PendingRowView = z.object({
+  batch_id: z.string(),
+  batch_name: z.string(),
+  row: z.number().int().min(1),
+  classification_id: z.string(),
+  sku: z.string().nullable(),
+  description: z.string().nullable(),
+  provisional_ncm: z.string().nullable(),
+  provisional_confidence: z.number().nullable(),
+  abandons_at: z.string(),
+  /** Whole days until the service abandons the classification (0: today). */
+  days_left: z.number().int(),
+  /** This row's question ids, in the group's question order. */
+  question_ids: z.array(z.string()),
+  /** Rows of the same product that resume with this row's answers. */
+  same_product_rows: z.array(z.number().int()),
+});
+export type PendingRowView = z.infer<typeof PendingRowView>;
+
+/** Rows asked exactly the same questions (same texts, same options, same order): answered once for all. */
+export const QuestionGroup = z.object({
+  key: z.string(),
+  questions: z.array(QuestionView),
+  rows: z.array(PendingRowView),
+});
+export type QuestionGroup = z.infer<typeof QuestionGroup>;
+
+export const QuestionInbox = z.object({ groups: z.array(QuestionGroup), rows: z.number().int().min(0) });
+export type QuestionInbox = z.infer<typeof QuestionInbox>;
+
+export const RowAnswers = z.object({
+  batch_id: z.string().min(1),
+  classification_id: z.string().min(1),
+  answers: z
+    .array(z.object({ question_id: z.string().min(1), answer: z.string() }))
+    .min(1)
+    .max(5),
+  /** A new technical sheet, as POST /answer-sheets named it. */
+  sheet: z.string().optional(),
+});
+export type RowAnswers = z.infer<typeof RowAnswers>;
+
+export const AnswersSubmission = z.object({
+  rows: z.array(RowAnswers).min(1).max(CONSOLE_LIMITS.answersPerSubmission),
+});
+export type AnswersSubmission = z.input<typeof AnswersSubmission>;
+
+export const AnswersAccepted = z.object({
+  /** One answers file per batch, dropped into `answers/<batch-id>/`: each starts a round. */
+  files: z.array(z.object({ batch_id: z.string(), key: z.string(), rows: z.array(z.number().int()) })),
+});
+export type AnswersAccepted = z.infer<typeof AnswersAccepted>;
+
+/** Every output status, for pages that list them in a fixed order. */
+export const SHOWN_STATUSES = [...OUTPUT_STATUSES] as const;

@@ -1,0 +1,41 @@
+/**
+ * What the console's use cases need, as small ports over the pipeline's own: they read the
+ * same batch, review and lease records the pipeline writes, and reach the bucket only to read
+ * an outbox file, to drop a file exactly where a person would (inbox/, answers/), and to make
+ * short-lived links for the browser. No service client: the TCS API key never comes near the
+ * console.
+ */
+import type { BatchStore, Clock, ObjectStore, ReviewStore, SlotLeases } from '../pipeline/core/index.js';
+
+/** Presigned requests, made with the function's own role: the browser can do no more than it. */
+export type FileLinks = {
+  /** A POST form for exactly `key`, of `contentType`, of 1..maxBytes bytes. */
+  uploadForm(input: {
+    key: string;
+    contentType: string;
+    maxBytes: number;
+    expiresSeconds: number;
+  }): Promise<{ url: string; fields: Record<string, string> }>;
+  /** A GET of `key` that the browser saves as `fileName` (`attachment`) or shows (`inline`). */
+  downloadUrl(input: {
+    key: string;
+    fileName: string;
+    disposition: 'attachment' | 'inline';
+    contentType: string;
+    expiresSeconds: number;
+  }): Promise<string>;
+};
+
+export type ConsolePorts = {
+  clock: Clock;
+  batches: Pick<BatchStore, 'getBatch' | 'listBatches' | 'listRows' | 'getRow'>;
+  reviews: Pick<ReviewStore, 'get' | 'listPending' | 'listByBatch'>;
+  leases: Pick<SlotLeases, 'list'>;
+  objects: Pick<ObjectStore, 'head' | 'getBytes' | 'put'>;
+  links: FileLinks;
+  /** The cap override in force, if the stack sets one (else the organisation's cap of 10 applies). */
+  capOverride: number | null;
+};
+
+/** Who is asking: API Gateway's JWT authorizer checked the token; these are its claims. */
+export type ConsoleUser = { name: string; where: 'local' | 'aws' };

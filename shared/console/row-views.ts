@@ -1,0 +1,95 @@
+/**
+ * A batch's rows as the results table shows them: each row as it stands (a follower of a final
+ * row takes its outcome, as the partial results show it), filtered by status, searched, and a
+ * page at a time in row order.
+ *
+ * The search is over what a person remembers of a product: SKU, description, external reference
+ * and NCM, written with or without dots; case and accents do not matter ("cafe" finds "Café").
+ */
+
+import type { RowRecord, RowResult, RowStatus } from '../pipeline/core/index.js';
+import { followerResultsNow } from '../pipeline/core/same-product.js';
+import { formatNcm } from '../spreadsheet/index.js';
+import type { RowCounts, RowList, RowsQuery, RowView } from './api.js';
+import { readRows } from './batch-views.js';
+import type { ConsolePorts } from './ports.js';
+import { batchNotFound } from './refusals.js';
+
+/** Lower case, accents and dots gone, spaces collapsed: how both the query and a cell are compared. */
+export const searchKey = (text: string): string =>
+  text
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase()
+    .replace(/[.\s]+/g, ' ')
+    .trim();
+
+const numberOrNull = (value: string | undefined): number | null => {
+  if (value === undefined || value.trim() === '') return null;
+  const number = Number(value);
+  return Number.isFinite(number) ? number : null;
+};
+
+export const rowView = (row: RowRecord, result: RowResult | undefined, status: RowStatus): RowView => ({
+  row: row.row,
+  status,
+  sku: row.product?.sku ?? null,
+  description: row.product?.description ?? null,
+  external_reference: row.product?.external_reference ?? null,
+  ncm: result?.ncm ? formatNcm(result.ncm) : null,
+  ncm_description: result?.ncm_description || null,
+  confidence: numberOrNull(result?.confidence),
+  reason: result?.reason || row.rejection?.reason || null,
+  detail: result?.detail || null,
+  cost_usd: numberOrNull(result?.cost_usd) ?? 0,
+  has_verdict_pdf: Boolean(result?.verdict_pdf),
+  follows: row.follows ?? null,
+});
+
+const matches = (view: RowView, key: string): boolean => {
+  if (key === '') return true;
+  const digits = key.replace(/\D/g, '');
+  const fields = [view.sku, view.description, view.external_reference].filter((field) => field !== null);
+  if (fields.some((field) => searchKey(field).includes(key))) return true;
+  // An NCM typed with or without its dots: compare digits only.
+  return (
+    digits.length >= 2 &&
+    digits === key.replace(/ /g, '') &&
+    (view.ncm ?? '').replace(/\D/g, '').includes(digits)
+  );
+};
+
+/** Every row as it stands now, in row order. */
+export const standingRows = (rows: readonly RowRecord[]): RowView[] => {
+  const derived = followerResultsNow(rows);
+  return rows.map((row) => {
+    const follower = derived.get(row.row);
+    return rowView(row, follower ?? row.result, follower?.status ?? row.status);
+  });
+};
+
+export const listRowViews = async (
+  ports: Pick<ConsolePorts, 'batches'>,
+  batchId: string,
+  query: RowsQuery,
+): Promise<RowList> => {
+  const batch = await ports.batches.getBatch(batchId);
+  if (!batch || batch.round_of !== undefined) throw batchNotFound(batchId);
+  const all = standingRows(await readRows(ports, batchId));
+  const byStatus: RowCounts = {};
+  for (const view of all) byStatus[view.status] = (byStatus[view.status] ?? 0) + 1;
+  const key = searchKey(query.q ?? '');
+  const statuses = new Set(query.status);
+  const matching = all.filter(
+    (view) => (statuses.size === 0 || statuses.has(view.status)) && matches(view, key),
+  );
+  const after = query.after ?? 0;
+  const from = matching.filter((view) => view.row > after);
+  const page = from.slice(0, query.limit);
+  return {
+    rows: page,
+    next: from.length > page.length ? (page.at(-1)?.row ?? null) : null,
+    matching: matching.length,
+    by_status: byStatus,
+  };
+};
