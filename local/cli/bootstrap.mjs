@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The entry of `npm run classify|answer|review|bench`: makes a fresh clone work with one
+ * The entry of `npm run classify|answer|review|bench|console`: makes a fresh clone work with one
  * command. Plain JavaScript with no dependencies, because it runs before anything is installed:
  *
  *   node_modules missing or older than package-lock.json ─▶ npm ci (once)
@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const [command, ...args] = process.argv.slice(2);
-const COMMANDS = ['classify', 'answer', 'review', 'bench'];
+const COMMANDS = ['classify', 'answer', 'review', 'bench', 'console'];
 
 if (!command || !COMMANDS.includes(command)) {
   console.error(`usage: node local/cli/bootstrap.mjs <${COMMANDS.join('|')}> [arguments]`);

@@ -129,6 +129,8 @@ export const startCommandPipeline = async (options: {
   timeScale: number | null;
   cap?: number | null;
   fresh?: boolean;
+  /** The console: uploads from a browser start batches through S3's notifications. */
+  bucketNotifications?: boolean;
 }): Promise<{ pipeline: LocalPipeline; simulated: boolean; timeScale: number }> => {
   const service = serviceFromEnvironment();
   const timeScale = options.timeScale ?? (service ? 1 : SANDBOX_TIME_SCALE);
@@ -138,6 +140,7 @@ export const startCommandPipeline = async (options: {
     timeScale,
     service,
     capOverride: options.cap ?? null,
+    bucketNotifications: options.bucketNotifications ?? false,
   });
   return { pipeline, simulated: service === null, timeScale };
 };

@@ -161,11 +161,12 @@ const isFile = (path: string): boolean => {
  * S3's EventBridge "Object Created" event. The real bucket is versioned, so each put carries a
  * new `version-id` (s3rver keeps no versions; the id is made here).
  */
-const objectCreated = (
+export const objectCreated = (
   bucket: string,
   key: string,
   object: { size: number; etag: string },
   requester: string,
+  reason: 'PutObject' | 'PostObject' | 'CopyObject' = 'PutObject',
 ): EventEnvelope => {
   const { size, etag } = object;
   const now = new Date();
@@ -187,7 +188,7 @@ const objectCreated = (
       'request-id': randomBytes(8).toString('hex').toUpperCase(),
       requester,
       'source-ip-address': '127.0.0.1',
-      reason: 'PutObject',
+      reason,
     },
   });
 };

@@ -2,6 +2,7 @@
 export type { BatchOutcome, WaitOptions } from './batch-watch.js';
 export { dataDirOwner } from './data-lock.js';
 export type { CrashFault } from './lambda-pool.js';
+export { type LocalConsole, openLocalConsole } from './local-console.js';
 export {
   type LocalPipeline,
   type LocalPipelineOptions,

@@ -12,7 +12,7 @@ import { SFNClient } from '@aws-sdk/client-sfn';
 import { type LocalAws, startLocalAws } from '../aws/index.js';
 import { type Sandbox, startSandbox } from '../sandbox/index.js';
 import { type Shutdown, STOP_RANK } from './shutdown.js';
-import { type RunningServer, startDynamo, startS3 } from './stand-ins.js';
+import { type RunningS3, type RunningServer, startDynamo, startS3 } from './stand-ins.js';
 import { LOCAL_REGION } from './template.js';
 
 /** Credentials every local client signs with; s3rver's own pair, ignored by the others. */
@@ -51,9 +51,11 @@ export type ServersInput = {
   timeScale: number;
   sandbox: SandboxSettings | undefined;
   diagnostics: Diagnostics;
+  /** S3 tells of every object created (the console's uploads come from a browser, not from this process). */
+  bucketNotifications: boolean;
 };
 
-export type Servers = { dynamo: RunningServer; s3: RunningServer; sandbox: Sandbox | null };
+export type Servers = { dynamo: RunningServer; s3: RunningS3; sandbox: Sandbox | null };
 
 const startSandboxUnlessService = (input: ServersInput): Promise<Sandbox | null> => {
   if (input.useService) return Promise.resolve(null);
@@ -76,7 +78,7 @@ export const startServers = async (input: ServersInput, shutdown: Shutdown): Pro
   const sandboxStarting = startSandboxUnlessService(input);
   const results = await Promise.allSettled([
     startDynamo(input.dataDir),
-    startS3(input.dataDir, input.buckets),
+    startS3(input.dataDir, input.buckets, { notify: input.bucketNotifications }),
     sandboxStarting,
   ]);
   // Every server that did start is stopped later, even when another one failed to.
@@ -90,7 +92,7 @@ export const startServers = async (input: ServersInput, shutdown: Shutdown): Pro
   if (failed) throw (failed as PromiseRejectedResult).reason;
   const [dynamo, s3, sandbox] = results.map(
     (result) => (result as PromiseFulfilledResult<unknown>).value,
-  ) as [RunningServer, RunningServer, Sandbox | null];
+  ) as [RunningServer, RunningS3, Sandbox | null];
   return { dynamo, s3, sandbox };
 };
 

@@ -19,6 +19,7 @@
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { ConsoleHandlerName } from '../../shared/console/api.js';
 import type { HandlerName } from '../../shared/contract.js';
 import {
   type BatchStore,
@@ -36,7 +37,8 @@ import {
   createBatchStarts,
 } from './batch-starts.js';
 import { type BatchOutcome, createBatchWatch, createCapReader, type WaitOptions } from './batch-watch.js';
-import { copyPartialFiles, copyPrefix } from './bucket.js';
+import { copyPartialFiles, copyPrefix, objectCreated } from './bucket.js';
+import { findConsoleSite } from './console-gateway.js';
 import { lockDataDir } from './data-lock.js';
 import { type EventRouting, startEventRouting } from './event-routing.js';
 import { interruptRunningBatches } from './interrupt.js';
@@ -61,7 +63,7 @@ import {
   type Shutdown,
   STOP_RANK,
 } from './shutdown.js';
-import { TemplateResolver } from './template.js';
+import { LOCAL_ACCOUNT, TemplateResolver } from './template.js';
 import { registerWorkflows } from './workflows.js';
 
 export type LocalPipelineOptions = {
@@ -79,6 +81,12 @@ export type LocalPipelineOptions = {
   crash?: CrashFault | null;
   /** Diagnostics, one line each; default silent. */
   log?: (line: string) => void;
+  /**
+   * Every object created in the bucket goes through the template's rules, as S3's EventBridge
+   * notifications do on AWS: what a browser uploads (the console) starts its batch or round.
+   * Off for the commands, which route their own drops to know the execution they started.
+   */
+  bucketNotifications?: boolean;
   /**
    * Where synthesized assemblies are cached (default `<dataDir>/cdk.out`). Tests share one
    * folder so each temporary data folder does not synthesize again.
@@ -121,11 +129,13 @@ export type LocalPipeline = {
    * Invokes a function once, synchronously, as `aws lambda invoke` would (an operator running a
    * scheduled job now, e.g. `sweep-reviews`); resolves with its result.
    */
-  invoke(handler: HandlerName, event?: unknown): Promise<unknown>;
+  invoke(handler: HandlerName | ConsoleHandlerName, event?: unknown): Promise<unknown>;
   /** Peak memory of a function's process so far, in MiB (for the bench); null if unknown. */
   peakMemoryMb(handler: HandlerName): number | null;
   /** How many invocations of a function have ended (for the bench: Prepare done). */
   endedInvocations(handler: HandlerName): number;
+  /** The console's page as the CDK app staged it for deployment; null when the app has none. */
+  consoleSite(): Promise<string | null>;
   /** Stops everything it started; nothing is left listening. */
   close(): Promise<void>;
 };
@@ -181,6 +191,7 @@ const synthesize = async (options: LocalPipelineOptions, dataDir: string, log: (
 
 /** The stand-ins listening, the template's stateful resources in them, the service this run talks to. */
 type StandIns = {
+  assembly: SynthesizedAssembly;
   localAws: LocalAws;
   resources: LocalResources;
   servers: Servers;
@@ -247,6 +258,7 @@ const startStandIns = async (
       timeScale: options.timeScale,
       sandbox: options.sandbox,
       diagnostics: options.log,
+      bucketNotifications: options.bucketNotifications ?? false,
     },
     shutdown,
   );
@@ -261,7 +273,7 @@ const startStandIns = async (
     shutdown,
   );
   await createTemplateResources({ dynamo: clients.dynamo, localAws, resources, apiKey: service.apiKey });
-  return { localAws, resources, servers, service, serviceLabel, clients };
+  return { assembly, localAws, resources, servers, service, serviceLabel, clients };
 };
 
 /** The pipeline stack's logic on the stand-ins: the functions in their processes, the workflows, the rules. */
@@ -293,7 +305,30 @@ const startPipelineStack = (
     { rules, localAws, sfn: clients.sfn, invokeAsync, background, timeScale, log },
     shutdown,
   );
+  if (options.bucketNotifications) routeBucketNotifications(servers.s3, routing, background, shutdown, log);
   return { ...standIns, ...run, pool, routing, background };
+};
+
+const REASONS = { 'ObjectCreated:Post': 'PostObject', 'ObjectCreated:Copy': 'CopyObject' } as const;
+
+/** S3's "Object Created" events, delivered to the template's rules as EventBridge would. */
+const routeBucketNotifications = (
+  s3: Servers['s3'],
+  routing: EventRouting,
+  background: BackgroundWork,
+  shutdown: Shutdown,
+  log: (line: string) => void,
+) => {
+  const unsubscribe = s3.onObjectCreated((created) => {
+    const reason = REASONS[created.eventName as keyof typeof REASONS] ?? 'PutObject';
+    const event = objectCreated(created.bucket, created.key, created, LOCAL_ACCOUNT, reason);
+    background.track(
+      routing.rules
+        .route('default', event)
+        .catch((error: unknown) => log(`routing ${created.key} failed: ${String(error)}`)),
+    );
+  });
+  shutdown.add('bucket notifications', STOP_RANK.schedulesAndListeners, async () => unsubscribe());
 };
 
 /** What the operator reads, and the batches this run starts, behind the returned handle. */
@@ -368,6 +403,7 @@ const pipelineHandle = (
     invoke: (handler, event = {}) => pool.invoke(handler, event),
     peakMemoryMb: (handler) => pool.peakMemoryMb(handler),
     endedInvocations: (handler) => pool.endedInvocations(handler),
+    consoleSite: () => findConsoleSite(running.assembly.dir, running.assembly.stacks),
     close: () => {
       closed ??= shutdown.stopAll();
       return closed;

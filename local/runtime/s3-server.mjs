@@ -4,12 +4,29 @@
 // OpenSSL 3 only offers with --openssl-legacy-provider; the flag must be given when a process
 // starts, so the runtime starts this one with it, whatever flags its own process got.
 //
-// Protocol (IPC): argv[2] = JSON { directory, buckets }; sends { ready: true, port } once
-// listening, or { error } on failure; the message 'close' stops the server and exits. If the
-// runtime goes away (IPC disconnects) this process exits too: nothing is left listening.
+// Protocol (IPC): argv[2] = JSON { directory, buckets, notify }; sends { ready: true, port } once
+// listening, or { error } on failure; with `notify`, sends { created: { bucket, key, size, etag,
+// eventName } } for every object created (S3's event notifications); the message 'close' stops
+// the server and exits. If the runtime goes away (IPC disconnects) this process exits too:
+// nothing is left listening.
+//
+// Every bucket lets a page on loopback POST to it (CORS): the local console's browser sends its
+// presigned upload forms straight here, as it sends them to S3 on AWS.
 import S3rver from 's3rver';
 
-const { directory, buckets } = JSON.parse(process.argv[2] ?? '{}');
+const { directory, buckets, notify } = JSON.parse(process.argv[2] ?? '{}');
+
+// s3rver allows one wildcard per origin: any port of the loopback address.
+const LOOPBACK_CORS = `<CORSConfiguration>
+  <CORSRule>
+    <AllowedOrigin>http://127.0.0.1:*</AllowedOrigin>
+    <AllowedMethod>POST</AllowedMethod>
+    <AllowedMethod>GET</AllowedMethod>
+    <AllowedHeader>*</AllowedHeader>
+    <ExposeHeader>ETag</ExposeHeader>
+    <MaxAgeSeconds>600</MaxAgeSeconds>
+  </CORSRule>
+</CORSConfiguration>`;
 
 const server = new S3rver({
   address: '127.0.0.1',
@@ -17,8 +34,27 @@ const server = new S3rver({
   directory,
   silent: true,
   // Signatures are checked: every local client signs with s3rver's own pair, S3RVER/S3RVER.
-  configureBuckets: buckets.map((name) => ({ name, configs: [] })),
+  configureBuckets: buckets.map((name) => ({ name, configs: [LOOPBACK_CORS] })),
 });
+
+if (notify) {
+  server.on('event', (event) => {
+    for (const record of event.Records ?? []) {
+      if (!String(record.eventName).startsWith('ObjectCreated:')) continue;
+      const { bucket, object } = record.s3;
+      process.send?.({
+        created: {
+          bucket: bucket.name,
+          // As stored: s3rver does not URL-encode the key as S3's notifications do.
+          key: String(object.key),
+          size: object.size ?? 0,
+          etag: object.eTag ?? '',
+          eventName: record.eventName,
+        },
+      });
+    }
+  });
+}
 
 const stop = async (code) => {
   try {

@@ -98,14 +98,30 @@ const S3_SERVER_SCRIPT = fileURLToPath(new URL('./s3-server.mjs', import.meta.ur
 const S3_START_TIMEOUT_MS = 30_000;
 const S3_STOP_TIMEOUT_MS = 5_000;
 
-export const startS3 = async (dataDir: string, buckets: readonly string[]): Promise<RunningServer> => {
+/** An object created in a bucket, as S3's event notification tells it. */
+export type ObjectCreated = { bucket: string; key: string; size: number; etag: string; eventName: string };
+
+export type RunningS3 = RunningServer & {
+  /** Hears every object created, when started with `notify`; returns an unsubscribe. */
+  onObjectCreated(listener: (created: ObjectCreated) => void): () => void;
+};
+
+export const startS3 = async (
+  dataDir: string,
+  buckets: readonly string[],
+  options: { notify?: boolean } = {},
+): Promise<RunningS3> => {
   const directory = join(dataDir, 's3');
   mkdirSync(directory, { recursive: true });
-  const child = fork(S3_SERVER_SCRIPT, [JSON.stringify({ directory, buckets })], {
-    execArgv: ['--openssl-legacy-provider'],
-    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-    env: { PATH: process.env.PATH ?? '' },
-  });
+  const child = fork(
+    S3_SERVER_SCRIPT,
+    [JSON.stringify({ directory, buckets, notify: options.notify ?? false })],
+    {
+      execArgv: ['--openssl-legacy-provider'],
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      env: { PATH: process.env.PATH ?? '' },
+    },
+  );
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString('utf8')).slice(-4000);
@@ -129,9 +145,17 @@ export const startS3 = async (dataDir: string, buckets: readonly string[]): Prom
     if (child.exitCode !== null) resolve();
     else child.once('exit', () => resolve());
   });
+  const listeners = new Set<(created: ObjectCreated) => void>();
+  child.on('message', (message: { created?: ObjectCreated }) => {
+    if (message.created) for (const listener of listeners) listener(message.created);
+  });
   return {
     endpoint: `http://127.0.0.1:${port}`,
     port,
+    onObjectCreated: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     close: async () => {
       if (child.exitCode === null && child.connected) child.send('close');
       const timer = setTimeout(() => child.kill('SIGKILL'), S3_STOP_TIMEOUT_MS);
