@@ -1,6 +1,8 @@
 /**
- * The CDK app: a stateful stack (bucket, tables, queues, secret) and a pipeline stack
- * (functions, workflows, rules, alarms). Three callers build it the same way:
+ * The CDK app: a stateful stack (bucket, tables, queues, secret, the console's site and
+ * distribution), a pipeline stack (functions, workflows, rules, alarms) and a console stack
+ * (sign-in, HTTP API, console functions, the page's deployment). Three callers build it the
+ * same way:
  *
  *   npx cdk synth / deploy  ─▶ `npx tsx infra/app.ts` (cdk.json) ─▶ buildApp().app.synth()
  *   test/infra               ─▶ buildApp({ context }) ─▶ Template.fromStack(...)
@@ -14,11 +16,14 @@ import { pathToFileURL } from 'node:url';
 import { Annotations, App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { type PipelineConfig, readPipelineConfig, UNSET_TCS_BASE_URL } from './config.js';
+import { type ConsoleConfig, readConsoleConfig } from './console-config.js';
+import { ConsoleStack } from './console-stack.js';
 import { PipelineStack } from './pipeline-stack.js';
 import { StatefulStack } from './stateful-stack.js';
 
 export const STATEFUL_STACK_NAME = 'NcmBatchClassifier-Stateful';
 export const PIPELINE_STACK_NAME = 'NcmBatchClassifier-Pipeline';
+export const CONSOLE_STACK_NAME = 'NcmBatchClassifier-Console';
 
 /**
  * Feature flags the app relies on, set here rather than in cdk.json so the CLI, the tests and
@@ -46,7 +51,9 @@ export type BuiltApp = {
   app: App;
   stateful: StatefulStack;
   pipeline: PipelineStack;
+  console: ConsoleStack;
   config: PipelineConfig;
+  consoleConfig: ConsoleConfig;
 };
 
 /** Builds the app without synthesizing it. Throws InvalidContextError on bad context. */
@@ -56,11 +63,13 @@ export const buildApp = (options: BuildAppOptions = {}): BuiltApp => {
     ...(options.outdir !== undefined ? { outdir: options.outdir } : {}),
   });
   const config = readPipelineConfig(app);
+  const consoleConfig = readConsoleConfig(app);
 
   const stateful = new StatefulStack(app, 'Stateful', {
     stackName: STATEFUL_STACK_NAME,
-    description: 'NCM batch classifier: bucket, tables, rows queue, API key secret',
+    description: 'NCM batch classifier: bucket, tables, rows queue, API key secret, console site',
     config,
+    console: consoleConfig,
   });
   const pipeline = new PipelineStack(app, 'Pipeline', {
     stackName: PIPELINE_STACK_NAME,
@@ -78,9 +87,21 @@ export const buildApp = (options: BuildAppOptions = {}): BuiltApp => {
     );
   }
 
+  const consoleStack = new ConsoleStack(app, 'Console', {
+    stackName: CONSOLE_STACK_NAME,
+    description: 'NCM batch classifier: operations console (sign-in, HTTP API, functions, page)',
+    config,
+    console: consoleConfig,
+    data: stateful.exported,
+    site: stateful.consoleExported,
+  });
+  // The console reads the data and serves the page from the stateful stack; it needs nothing of
+  // the pipeline's, so either redeploys alone.
+  consoleStack.addStackDependency(stateful);
+
   // Acknowledgements are recorded next to their causes (infra/nag.ts).
   if (options.nag ?? true) Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-  return { app, stateful, pipeline, config };
+  return { app, stateful, pipeline, console: consoleStack, config, consoleConfig };
 };
 
 const runAsMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;

@@ -120,7 +120,7 @@ const roleOf = (fn: NodejsFunction): IRole => {
 };
 
 /** Object grants are scoped to the one prefix the function works in (inbox/, outbox/, work/, answers/). */
-const grantObjectRead = (scope: Stack, data: PipelineData, fn: NodejsFunction, prefix: Prefix) => {
+export const grantObjectRead = (scope: Stack, data: PipelineData, fn: NodejsFunction, prefix: Prefix) => {
   data.bucket.grantRead(fn, prefix);
   acknowledge(
     roleOf(fn),
@@ -133,7 +133,7 @@ const grantObjectRead = (scope: Stack, data: PipelineData, fn: NodejsFunction, p
   );
 };
 
-const grantObjectPut = (scope: Stack, data: PipelineData, fn: NodejsFunction, prefix: Prefix) => {
+export const grantObjectPut = (scope: Stack, data: PipelineData, fn: NodejsFunction, prefix: Prefix) => {
   data.bucket.grantPut(fn, prefix);
   acknowledge(
     roleOf(fn),
@@ -143,7 +143,7 @@ const grantObjectPut = (scope: Stack, data: PipelineData, fn: NodejsFunction, pr
   );
 };
 
-const grantTable = (
+export const grantTable = (
   scope: Stack,
   data: PipelineData,
   table: ITable,

@@ -30,6 +30,84 @@ const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 export type PipelineFunctionsProps = { config: PipelineConfig };
 
+/** What a function's description gives its construct (functions/catalogue.ts, console-catalogue.ts). */
+export type DescribedFunction = {
+  entry: string;
+  timeoutSeconds: number;
+  memoryMb: number;
+  description: string;
+};
+
+/**
+ * One of the app's functions, as every one is built: its own log group and its own role (the
+ * default role attaches the managed AWSLambdaBasicExecutionRole, logs:* on every log group;
+ * this one writes its own group), Node 24 on arm64, bundled locally by esbuild, and the handler
+ * name in its metadata (the local runtime and definitions.ts read it). Ids under `scope`:
+ * `<Pascal>`, `<Pascal>Logs`, `<Pascal>Role`.
+ */
+export const buildAppFunction = (
+  scope: Construct,
+  name: string,
+  described: DescribedFunction,
+  config: Pick<PipelineConfig, 'logRetention'>,
+): { fn: NodejsFunction; logGroup: LogGroup } => {
+  const id = pascalCase(name);
+  const logGroup = new LogGroup(scope, `${id}Logs`, {
+    retention: config.logRetention,
+    // Operational logs, bounded by their retention; the data lives in the stateful stack.
+    removalPolicy: RemovalPolicy.DESTROY,
+  });
+  const role = new Role(scope, `${id}Role`, {
+    assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+    description: `${name}: writes its own log group; grants added by its stack`,
+  });
+  role.addToPrincipalPolicy(
+    new PolicyStatement({
+      actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+      resources: [logGroup.logGroupArn],
+    }),
+  );
+  const fn = new NodejsFunction(scope, id, {
+    entry: fileURLToPath(new URL(`../${described.entry}`, import.meta.url)),
+    handler: 'handler',
+    runtime: LAMBDA_RUNTIME,
+    architecture: Architecture.ARM_64,
+    timeout: Duration.seconds(described.timeoutSeconds),
+    memorySize: described.memoryMb,
+    description: described.description,
+    role,
+    logGroup,
+    projectRoot: PROJECT_ROOT,
+    depsLockFilePath: fileURLToPath(new URL('../package-lock.json', import.meta.url)),
+    environment: {
+      [ENV.serviceName]: SERVICE_NAME,
+      // Stack traces through the minified bundle point at the TypeScript source.
+      [ENV.nodeOptions]: '--enable-source-maps',
+    },
+    bundling: {
+      forceDockerBundling: false,
+      format: OutputFormat.ESM,
+      target: 'node24',
+      mainFields: ['module', 'main'],
+      // Bundled CommonJS dependencies call require(); ESM has none unless we make one.
+      banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+      // Everything in the bundle, the AWS SDK included: the code that runs is the code
+      // the lockfile pinned and the tests ran, not whatever SDK the runtime ships today.
+      externalModules: [],
+      minify: true,
+      // Step Functions' Retry/Catch match errors by name; minifying must not rename classes.
+      keepNames: true,
+      sourceMap: true,
+      sourcesContent: false,
+      charset: Charset.UTF8,
+      // Warnings and errors only: a "Done in 3ms" line per function and synthesis says nothing.
+      logLevel: LogLevel.WARNING,
+    },
+  });
+  (fn.node.defaultChild as CfnResource).addMetadata(HANDLER_METADATA_KEY, name);
+  return { fn, logGroup };
+};
+
 export class PipelineFunctions extends Construct {
   readonly functions: Readonly<Record<HandlerName, NodejsFunction>>;
   readonly logGroups: Readonly<Record<HandlerName, LogGroup>>;
@@ -39,72 +117,16 @@ export class PipelineFunctions extends Construct {
     const functions = {} as Record<HandlerName, NodejsFunction>;
     const logGroups = {} as Record<HandlerName, LogGroup>;
     for (const name of HANDLER_NAMES) {
-      const id = pascalCase(name);
-      const logGroup = new LogGroup(this, `${id}Logs`, {
-        retention: props.config.logRetention,
-        // Operational logs, bounded by their retention; the data lives in the stateful stack.
-        removalPolicy: RemovalPolicy.DESTROY,
-      });
-      // An own role instead of the default one: the default attaches the managed
-      // AWSLambdaBasicExecutionRole (logs:* on every log group); this one writes its own group.
-      const role = new Role(this, `${id}Role`, {
-        assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-        description: `${name}: writes its own log group; grants added by the pipeline stack`,
-      });
-      role.addToPrincipalPolicy(
-        new PolicyStatement({
-          actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
-          resources: [logGroup.logGroupArn],
-        }),
-      );
-      const fn = new NodejsFunction(this, id, {
-        entry: handlerEntry(name),
-        handler: 'handler',
-        runtime: LAMBDA_RUNTIME,
-        architecture: Architecture.ARM_64,
-        timeout: functionTimeout(name),
-        memorySize: describeFunction(name).memoryMb,
-        description: describeFunction(name).description,
-        role,
-        logGroup,
-        projectRoot: PROJECT_ROOT,
-        depsLockFilePath: fileURLToPath(new URL('../package-lock.json', import.meta.url)),
-        environment: {
-          [ENV.serviceName]: SERVICE_NAME,
-          // Stack traces through the minified bundle point at the TypeScript source.
-          [ENV.nodeOptions]: '--enable-source-maps',
-        },
-        bundling: {
-          forceDockerBundling: false,
-          format: OutputFormat.ESM,
-          target: 'node24',
-          mainFields: ['module', 'main'],
-          // Bundled CommonJS dependencies call require(); ESM has none unless we make one.
-          banner:
-            "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-          // Everything in the bundle, the AWS SDK included: the code that runs is the code
-          // the lockfile pinned and the tests ran, not whatever SDK the runtime ships today.
-          externalModules: [],
-          minify: true,
-          // Step Functions' Retry/Catch match errors by name; minifying must not rename classes.
-          keepNames: true,
-          sourceMap: true,
-          sourcesContent: false,
-          charset: Charset.UTF8,
-          // Warnings and errors only: thirteen "Done in 3ms" lines per synthesis say nothing.
-          logLevel: LogLevel.WARNING,
-        },
-      });
-      (fn.node.defaultChild as CfnResource).addMetadata(HANDLER_METADATA_KEY, name);
-      functions[name] = fn;
-      logGroups[name] = logGroup;
+      const built = buildAppFunction(this, name, describeFunction(name), props.config);
+      functions[name] = built.fn;
+      logGroups[name] = built.logGroup;
     }
     this.functions = functions;
     this.logGroups = logGroups;
   }
 }
 
-const pascalCase = (name: string): string =>
+export const pascalCase = (name: string): string =>
   name
     .split('-')
     .map((part) => part.charAt(0).toUpperCase() + part.slice(1))

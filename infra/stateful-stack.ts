@@ -18,9 +18,11 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { BUCKET_PREFIXES } from '../shared/pipeline/core/index.js';
 import type { PipelineConfig } from './config.js';
+import type { ConsoleConfig } from './console-config.js';
+import { ConsoleSite, type ConsoleSiteExports, exportForConsole } from './console-site.js';
 import { acknowledge } from './nag.js';
 
-export type StatefulStackProps = StackProps & { config: PipelineConfig };
+export type StatefulStackProps = StackProps & { config: PipelineConfig; console: ConsoleConfig };
 
 /**
  * What the pipeline stack needs of this one, as imports of explicitly named CloudFormation
@@ -226,6 +228,10 @@ export class StatefulStack extends Stack {
   readonly apiKeySecret: Secret;
   /** Imports for the pipeline stack; see {@link StatefulExports}. */
   readonly exported: StatefulExports;
+  /** The console's page: site bucket, distribution, the data bucket's CORS rule (console-site.ts says why here). */
+  readonly consoleSite: ConsoleSite;
+  /** Imports for the console stack. */
+  readonly consoleExported: ConsoleSiteExports;
 
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
     super(scope, id, props);
@@ -242,5 +248,12 @@ export class StatefulStack extends Stack {
     this.rowsQueue = queues.rowsQueue;
     this.apiKeySecret = createApiKeySecret(this);
     this.exported = exportForPipeline(this);
+    this.consoleSite = new ConsoleSite(this, 'ConsoleSite', {
+      config,
+      console: props.console,
+      dataBucket: this.bucket,
+      accessLogsBucket: this.accessLogsBucket,
+    });
+    this.consoleExported = exportForConsole(this, this.consoleSite);
   }
 }

@@ -4,8 +4,10 @@
  * handler, environment, timeout, async retries), the state machines (definitions) and the rules.
  * A change to the template shows up locally because nothing here is written by hand.
  */
+
 import { isAbsolute, join } from 'node:path';
 import type { AslDefinition } from '../../infra/definitions.js';
+import { HANDLER_METADATA_KEY } from '../../shared/contract.js';
 import {
   type CfnResource,
   type StackResource,
@@ -156,7 +158,12 @@ const readFunctions = (resolver: TemplateResolver, assemblyDir: string): Functio
     const name = resolver.resolveString(p.FunctionName, stack);
     if (p.MaximumRetryAttempts !== undefined) asyncRetries.set(name, Number(p.MaximumRetryAttempts));
   }
-  return resolver.resourcesOfType('AWS::Lambda::Function').map((found) => {
+  // Only the app's own handlers (named by their metadata): CDK's custom-resource functions (the
+  // console's BucketDeployment) deploy things, and nothing is deployed locally.
+  const handlers = resolver
+    .resourcesOfType('AWS::Lambda::Function')
+    .filter(({ resource }) => typeof resource.Metadata?.[HANDLER_METADATA_KEY] === 'string');
+  return handlers.map((found) => {
     const { stack, logicalId, resource } = found;
     const p = props(resource);
     const variables = (p.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {};

@@ -52,7 +52,7 @@ describe('cdk-nag AwsSolutions', () => {
     const all = acknowledgements(synth.built.app);
     expect(all.length).toBeGreaterThan(0);
     for (const { id, reason } of all) {
-      expect(id).toMatch(/^AwsSolutions-(IAM5\[(Resource|Action)::.+\]|SMG4|SQS3)$/);
+      expect(id).toMatch(/^AwsSolutions-(IAM5\[(Resource|Action)::.+\]|SMG4|SQS3|COG8|CFR2|CFR4|L1)$/);
       expect(reason.length, id).toBeGreaterThanOrEqual(40);
       expect(reason, id).not.toContain(id);
     }
@@ -61,7 +61,7 @@ describe('cdk-nag AwsSolutions', () => {
     const resources = [...new Set(all.map(({ id }) => /Resource::(.*)\]$/.exec(id)?.[1]).filter(Boolean))];
     for (const resource of resources) {
       expect(resource).toMatch(
-        /\/inbox\/\*$|\/outbox\/\*$|\/work\/\*$|\/answers\/\*$|\/index\/\*$|\.Arn>:\*$|^\*$/,
+        /\/inbox\/\*$|\/outbox\/\*$|\/work\/\*$|\/answers\/\*$|\/index\/\*$|\.Arn>:\*$|^\*$|ConsoleSiteBucketArn\/\*$|:s3:::cdk-\w+-assets-<AWS::AccountId>-<AWS::Region>\/\*$/,
       );
     }
   });
@@ -90,6 +90,34 @@ describe('cdk-nag AwsSolutions', () => {
     const workflowRole = at('/AnswersWorkflow/StateMachine/Role');
     expect(workflowRole).toContain('AwsSolutions-IAM5[Resource::*]');
     expect(workflowRole.filter((id) => /\.Arn>:\*\]$/.test(id))).toHaveLength(3);
+  });
+
+  it('the console adds acknowledgements only where they arise, none for a public or unauthenticated path', () => {
+    const all = acknowledgements(synth.built.app);
+    const at = (suffix: string) => all.filter(({ path }) => path.endsWith(suffix)).map(({ id }) => id);
+    // Its functions: the same object and review-index grants the pipeline's functions make.
+    for (const role of ['ConsoleReadRole', 'ConsoleFilesRole', 'ConsoleAnswersRole']) {
+      for (const id of at(`Console/Functions/${role}`)) {
+        expect(id, role).toMatch(
+          /IAM5\[(Action::s3:(GetObject|GetBucket|List|Abort)\*|Resource::.+\/(outbox|inbox|answers|index)\/\*)\]$/,
+        );
+      }
+    }
+    expect(at('Console/Site/Role')).toContain('AwsSolutions-IAM5[Resource::*]');
+    expect(at('Console/Site/Role')).toContain(
+      'AwsSolutions-IAM5[Resource::NcmBatchClassifier-Stateful:ConsoleSiteBucketArn/*]',
+    );
+    expect(all.filter(({ id }) => id === 'AwsSolutions-L1').map(({ path }) => path)).toEqual([
+      expect.stringMatching(/^Console\/Custom::CDKBucketDeployment/),
+    ]);
+    expect(at('Console/Auth/UserPool')).toEqual(['AwsSolutions-COG8']);
+    expect(at('Stateful/ConsoleSite/Distribution').sort()).toEqual([
+      'AwsSolutions-CFR2',
+      'AwsSolutions-CFR4',
+    ]);
+    // Never acknowledged: authorization on a route, MFA, public buckets, logging.
+    const never = /APIG1|APIG4|COG1|COG2|CFR1|CFR3|CFR7|S1$|S2$|S10|IAM4/;
+    expect(all.filter(({ id }) => never.test(id))).toEqual([]);
   });
 
   it('every acknowledgement is in use: the finding it names exists below where it is recorded', () => {

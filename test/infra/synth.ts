@@ -25,8 +25,10 @@ export type Synthesized = {
   built: BuiltApp;
   stateful: Template;
   pipeline: Template;
+  console: Template;
   statefulJson: CfnTemplate;
   pipelineJson: CfnTemplate;
+  consoleJson: CfnTemplate;
 };
 
 export type CfnResource = {
@@ -47,12 +49,15 @@ export const synthesize = (): Synthesized => {
     const built = buildApp({ context: { ...TEST_CONTEXT }, nag: true });
     const stateful = Template.fromStack(built.stateful);
     const pipeline = Template.fromStack(built.pipeline);
+    const consoleTemplate = Template.fromStack(built.console);
     shared = {
       built,
       stateful,
       pipeline,
+      console: consoleTemplate,
       statefulJson: stateful.toJSON() as CfnTemplate,
       pipelineJson: pipeline.toJSON() as CfnTemplate,
+      consoleJson: consoleTemplate.toJSON() as CfnTemplate,
     };
   }
   return shared;
@@ -82,6 +87,7 @@ export const renderReference = (value: unknown, exports: Map<string, string>): s
   const node = value as Record<string, unknown>;
   if (typeof node.Ref === 'string') return node.Ref.startsWith('AWS::') ? `{${node.Ref}}` : `<${node.Ref}>`;
   if (Array.isArray(node['Fn::GetAtt'])) return `<${(node['Fn::GetAtt'] as string[]).join('.')}>`;
+  if (typeof node['Fn::Sub'] === 'string') return node['Fn::Sub'].replace(/\$\{(AWS::\w+)\}/g, '{$1}');
   if (Array.isArray(node['Fn::Join'])) {
     const [separator, parts] = node['Fn::Join'] as [string, unknown[]];
     return parts.map((part) => renderReference(part, exports)).join(separator);
