@@ -83,6 +83,8 @@ export const UPLOAD_TYPES = {
 
 export const CONSOLE_ERROR_CODES = [
   'unauthorized',
+  'forbidden',
+  'internal',
   'not_found',
   'batch_not_found',
   'row_not_found',

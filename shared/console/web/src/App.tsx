@@ -1,0 +1,137 @@
+/** The frame: header (product, nav with the inbox badge, language, user), then the route's page. */
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { SessionView } from '../../api.js';
+import { signOut } from './auth.js';
+import type { Api } from './client.js';
+import type { ConsoleConfig } from './config.js';
+import { ConsoleContext, type ConsoleContextValue } from './context.js';
+import { formatNumber } from './format.js';
+import { useLanguage, usePoll, useRoute } from './hooks.js';
+import { plural, setLanguage } from './i18n.js';
+import { isLanguage, LANGUAGE_NAMES, LANGUAGES } from './lang.js';
+import { BatchesPage } from './pages/BatchesPage.js';
+import { BatchPage } from './pages/BatchPage.js';
+import { QuestionsPage } from './pages/QuestionsPage.js';
+import { UploadPage } from './pages/UploadPage.js';
+import { hrefOf, type PageName, type Route } from './router.js';
+
+const NAV: { page: PageName; route: Route; label: 'nav.batches' | 'nav.upload' | 'nav.questions' }[] = [
+  { page: 'batches', route: { page: 'batches', waiting: null }, label: 'nav.batches' },
+  { page: 'upload', route: { page: 'upload' }, label: 'nav.upload' },
+  { page: 'questions', route: { page: 'questions' }, label: 'nav.questions' },
+];
+
+const Header = ({ route, value }: { route: Route; value: ConsoleContextValue }) => {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const current: PageName = route.page === 'batch' ? 'batches' : route.page;
+  return (
+    <header className="topbar">
+      <a className="brand" href="#/batches">
+        <span className="brand-mark" aria-hidden="true">
+          NCM
+        </span>
+        {t('app.name')}
+      </a>
+      <nav aria-label={t('app.mainNav')} className="nav">
+        {NAV.map((item) => (
+          <a
+            key={item.page}
+            href={hrefOf(item.route)}
+            className={current === item.page ? 'nav-link active' : 'nav-link'}
+            aria-current={current === item.page ? 'page' : undefined}
+            data-testid={`nav-${item.page}`}
+          >
+            {t(item.label)}
+            {item.page === 'questions' && value.pending !== null && value.pending > 0 && (
+              <span
+                className="nav-badge"
+                data-testid="questions-badge"
+                data-count={value.pending}
+                title={plural(t, 'nav.pending', value.pending, formatNumber(language, value.pending))}
+              >
+                {formatNumber(language, value.pending)}
+              </span>
+            )}
+          </a>
+        ))}
+      </nav>
+      <div className="topbar-end">
+        <label className="lang-switch">
+          <span className="visually-hidden">{t('app.language')}</span>
+          <select
+            value={language}
+            onChange={(event) => isLanguage(event.target.value) && setLanguage(event.target.value)}
+            data-testid="language"
+          >
+            {LANGUAGES.map((lang) => (
+              <option key={lang} value={lang} lang={lang}>
+                {LANGUAGE_NAMES[lang]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <span className="user" data-testid="user" title={value.session.user}>
+          {value.session.user}
+        </span>
+        {value.config.auth && (
+          <button
+            type="button"
+            className="button button-quiet"
+            onClick={() => value.config.auth && signOut(value.config.auth)}
+            data-testid="sign-out"
+          >
+            {t('app.signOut')}
+          </button>
+        )}
+      </div>
+    </header>
+  );
+};
+
+const Page = ({ route }: { route: Route }) => {
+  const { t } = useTranslation();
+  switch (route.page) {
+    case 'batches':
+      return <BatchesPage waiting={route.waiting} />;
+    case 'batch':
+      return <BatchPage key={route.batchId} batchId={route.batchId} />;
+    case 'questions':
+      return <QuestionsPage />;
+    case 'upload':
+      return <UploadPage />;
+    case 'not_found':
+      return (
+        <div className="page">
+          <p>{t('app.notFound')}</p>
+          <a href="#/batches">{t('app.backToBatches')}</a>
+        </div>
+      );
+  }
+};
+
+export const App = ({ api, config, session }: { api: Api; config: ConsoleConfig; session: SessionView }) => {
+  const route = useRoute();
+  const [pending, setPending] = useState<number | null>(null);
+  const refreshPending = async () => setPending((await api.questions()).rows);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, at start.
+  useEffect(() => {
+    void refreshPending().catch(() => {});
+  }, []);
+  // The badge: the inbox page reports its own count; elsewhere look every 30 s.
+  usePoll(refreshPending, 30_000, route.page !== 'questions');
+  const value: ConsoleContextValue = { api, config, session, pending, setPending };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new page starts at its top.
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [route.page]);
+  return (
+    <ConsoleContext.Provider value={value}>
+      <Header route={route} value={value} />
+      <main className="main">
+        <Page route={route} />
+      </main>
+    </ConsoleContext.Provider>
+  );
+};

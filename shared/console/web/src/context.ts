@@ -1,0 +1,21 @@
+import { createContext, useContext } from 'react';
+import type { SessionView } from '../../api.js';
+import type { Api } from './client.js';
+import type { ConsoleConfig } from './config.js';
+
+export type ConsoleContextValue = {
+  api: Api;
+  config: ConsoleConfig;
+  session: SessionView;
+  /** Rows waiting for answers, as the last look at the inbox found them (the nav's badge). */
+  pending: number | null;
+  setPending: (rows: number) => void;
+};
+
+export const ConsoleContext = createContext<ConsoleContextValue | null>(null);
+
+export const useConsole = (): ConsoleContextValue => {
+  const value = useContext(ConsoleContext);
+  if (!value) throw new Error('useConsole outside ConsoleContext');
+  return value;
+};

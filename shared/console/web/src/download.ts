@@ -1,0 +1,18 @@
+/** Opening the short-lived links the API makes: at once, never kept. */
+
+/** Saves a file: a hidden `<a href download>` clicked, then removed. */
+export const downloadUrl = (url: string, fileName: string): void => {
+  const anchor = document.createElement('a');
+  anchor.href = url;
+  anchor.download = fileName;
+  anchor.rel = 'noopener';
+  anchor.style.display = 'none';
+  document.body.append(anchor);
+  anchor.click();
+  anchor.remove();
+};
+
+/** Shows a document (a verdict PDF) in a new tab. */
+export const openInNewTab = (url: string): void => {
+  window.open(url, '_blank', 'noopener,noreferrer');
+};

@@ -1,0 +1,267 @@
+/**
+ * One batch: what it is, its live progress (every 2 s while it moves), why it stopped, its
+ * problems and warnings, its files to download, and its rows (src/pages/RowsTable.tsx).
+ */
+import { type ReactNode, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { BatchFileName, BatchView } from '../../../api.js';
+import { ErrorNotice, Loading, Notice, ProgressBar, StageBadge, StatusCounts } from '../components/ui.js';
+import { useConsole } from '../context.js';
+import { downloadUrl } from '../download.js';
+import { formatDateTime, formatDuration, formatMoney, formatNumber } from '../format.js';
+import { useLanguage, useLoader, usePoll } from '../hooks.js';
+import { isLive } from '../status.js';
+import { RowsTable } from './RowsTable.js';
+
+const FILE_LABEL: Record<BatchFileName, string> = {
+  'results.csv': 'results',
+  'review.csv': 'review',
+  'summary.json': 'summary',
+  'plan.json': 'plan',
+  'plan.csv': 'plan',
+  'answers-report.csv': 'answers_report',
+  'results.partial.csv': 'results_partial',
+  'summary.partial.json': 'summary_partial',
+};
+
+const Downloads = ({ batch }: { batch: BatchView }) => {
+  const { t } = useTranslation();
+  const { api } = useConsole();
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const download = async (file: BatchFileName) => {
+    setBusy(file);
+    setError(null);
+    try {
+      const link = await api.fileLink(batch.batch_id, file);
+      downloadUrl(link.url, link.file_name);
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(null);
+    }
+  };
+  return (
+    <section className="panel" aria-labelledby="downloads-title">
+      <h2 id="downloads-title">{t('batch.downloads')}</h2>
+      {batch.files.length === 0 ? (
+        <p className="muted">{t('batch.noFiles')}</p>
+      ) : (
+        <ul className="downloads">
+          {batch.files.map((file) => (
+            <li key={file}>
+              <button
+                type="button"
+                className="button download"
+                onClick={() => download(file)}
+                disabled={busy !== null}
+                aria-busy={busy === file}
+                data-testid={`download-${file}`}
+                title={busy === file ? t('batch.preparingLink') : undefined}
+              >
+                <span className="download-icon" aria-hidden="true">
+                  ↓
+                </span>
+                <span className="download-label">{t(`batch.files.${FILE_LABEL[file]}`)}</span>
+                <span className="download-file">{file}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {error !== null && <ErrorNotice error={error} testId="download-error" />}
+    </section>
+  );
+};
+
+const Stat = ({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) => (
+  <div className="stat">
+    <dt>{label}</dt>
+    <dd data-testid={testId}>{children}</dd>
+  </div>
+);
+
+const Progress = ({ batch }: { batch: BatchView }) => {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const none = t('common.none');
+  const percent = batch.rows_total > 0 ? Math.floor((batch.rows_done / batch.rows_total) * 100) : 0;
+  return (
+    <section className="panel" aria-labelledby="progress-title">
+      <div className="panel-head">
+        <h2 id="progress-title">{t('batch.progress')}</h2>
+        <span className="progress-numbers">
+          <strong data-testid="rows-done" data-value={batch.rows_done}>
+            {formatNumber(language, batch.rows_done)}
+          </strong>{' '}
+          {t('batch.of')}{' '}
+          <strong data-testid="rows-total" data-value={batch.rows_total}>
+            {formatNumber(language, batch.rows_total)}
+          </strong>{' '}
+          {t('batch.rowsDone')} <span className="muted">({percent}%)</span>
+        </span>
+      </div>
+      <ProgressBar done={batch.rows_done} total={batch.rows_total} label={t('batch.progress')} />
+      <div className="progress-counts">
+        <StatusCounts counts={batch.by_status} />
+      </div>
+      <dl className="stats">
+        <Stat label={t('batch.slots')} testId="slots">
+          <span data-in-use={batch.slots.in_use} data-cap={batch.slots.cap ?? ''}>
+            {t('batch.slotsOf', {
+              inUse: formatNumber(language, batch.slots.in_use),
+              cap: batch.slots.cap === null ? none : formatNumber(language, batch.slots.cap),
+            })}
+          </span>
+        </Stat>
+        <Stat label={t('batch.billed')} testId="billed">
+          <span data-value={batch.billed_usd}>{formatMoney(language, batch.billed_usd)}</span>
+        </Stat>
+        <Stat label={t('batch.saved')} testId="saved">
+          {batch.saved_usd === null ? none : formatMoney(language, batch.saved_usd)}
+        </Stat>
+        <Stat label={t('batch.timeLeft')} testId="eta">
+          {batch.eta_seconds === null || !isLive(batch) ? none : formatDuration(language, batch.eta_seconds)}
+        </Stat>
+        <Stat label={t('batch.pending')} testId="pending-questions">
+          {batch.pending_questions > 0 ? (
+            <a href="#/questions">
+              {formatNumber(language, batch.pending_questions)} · {t('batch.answerThem')}
+            </a>
+          ) : (
+            formatNumber(language, 0)
+          )}
+        </Stat>
+      </dl>
+    </section>
+  );
+};
+
+const Messages = ({ batch }: { batch: BatchView }) => {
+  const { t } = useTranslation();
+  return (
+    <>
+      {batch.stop && (
+        <Notice kind="error" testId="stop">
+          <strong>{t('batch.stopTitle')}:</strong> {batch.stop.title}
+          <p className="detail">{batch.stop.detail}</p>
+        </Notice>
+      )}
+      {batch.problems.length > 0 && (
+        <Notice kind="error" testId="problems">
+          <strong>{t('batch.problems')}</strong>
+          <ul>
+            {batch.problems.map((problem) => (
+              <li key={problem}>{problem}</li>
+            ))}
+          </ul>
+        </Notice>
+      )}
+      {batch.warnings.length > 0 && (
+        <Notice kind="warn" testId="warnings">
+          <strong>{t('batch.warnings')}</strong>
+          <ul>
+            {batch.warnings.map((warning) => (
+              <li key={warning}>{warning}</li>
+            ))}
+          </ul>
+        </Notice>
+      )}
+    </>
+  );
+};
+
+const Options = ({ batch }: { batch: BatchView }) => {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const options = batch.options;
+  if (!options) return null;
+  const items: [string, string][] = [];
+  if (options.operation) {
+    items.push([
+      t('batch.option.operation'),
+      t(options.operation === 'import' ? 'upload.operationImport' : 'upload.operationExport'),
+    ]);
+  }
+  if (options.country) items.push([t('batch.option.country'), options.country]);
+  if (options.max_usd !== undefined)
+    items.push([t('batch.option.budget'), formatMoney(language, options.max_usd)]);
+  items.push([
+    t('batch.option.reclassify'),
+    t(options.reclassify === 'all' ? 'upload.reclassifyAll' : 'upload.reclassifyChanged'),
+  ]);
+  items.push([
+    t('batch.option.duplicates'),
+    t(options.duplicates === 'classify_each' ? 'upload.classifyEach' : 'upload.classifyOnce'),
+  ]);
+  return (
+    <dl className="options-line" aria-label={t('batch.options')}>
+      {items.map(([label, value]) => (
+        <div key={label}>
+          <dt>{label}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+};
+
+const Header = ({ batch }: { batch: BatchView }) => {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  return (
+    <div className="batch-head">
+      <a className="back" href="#/batches">
+        ← {t('batch.back')}
+      </a>
+      <div className="page-head">
+        <h1 data-testid="batch-name">{batch.name}</h1>
+        <StageBadge stage={batch.stage} testId="stage" />
+        {isLive(batch) && (
+          <span className="live">
+            <span className="live-dot" aria-hidden="true" />
+            {t('common.live')}
+          </span>
+        )}
+      </div>
+      <dl className="meta">
+        <div>
+          <dt>{t('batch.file')}</dt>
+          <dd>{batch.file_name}</dd>
+        </div>
+        <div>
+          <dt>{t('batch.started')}</dt>
+          <dd>{formatDateTime(language, batch.started_at)}</dd>
+        </div>
+        <div>
+          <dt>{t('batch.finished')}</dt>
+          <dd>{batch.finished_at ? formatDateTime(language, batch.finished_at) : t('batch.notFinished')}</dd>
+        </div>
+      </dl>
+      <Options batch={batch} />
+      {batch.plan_only && <p className="muted">{t('batch.planOnly')}</p>}
+    </div>
+  );
+};
+
+export const BatchPage = ({ batchId }: { batchId: string }) => {
+  const { api } = useConsole();
+  const { data: batch, error, reload } = useLoader(() => api.batch(batchId), batchId);
+  const live = batch !== null && isLive(batch);
+  usePoll(reload, 2_000, live);
+  if (batch === null) {
+    return <div className="page">{error !== null ? <ErrorNotice error={error} /> : <Loading />}</div>;
+  }
+  return (
+    <div className="page" data-testid="batch-page" data-batch-id={batch.batch_id}>
+      <Header batch={batch} />
+      {error !== null && <ErrorNotice error={error} />}
+      <Messages batch={batch} />
+      <div className="batch-grid">
+        <Progress batch={batch} />
+        <Downloads batch={batch} />
+      </div>
+      <RowsTable batchId={batch.batch_id} live={live} />
+    </div>
+  );
+};

@@ -1,0 +1,268 @@
+/**
+ * A batch's rows: filtered by status (several at once) and searched (q, 300 ms after typing
+ * stops), a page at a time. While the batch moves, the loaded rows are looked at again every 5 s.
+ */
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { RowList, RowView } from '../../../api.js';
+import { CONSOLE_LIMITS } from '../../../api.js';
+import { ErrorNotice, Loading, StatusChip } from '../components/ui.js';
+import { useConsole } from '../context.js';
+import { openInNewTab } from '../download.js';
+import { formatMoney, formatNcm, formatNumber, formatPercent } from '../format.js';
+import { useDebounced, useLanguage, usePoll } from '../hooks.js';
+import { plural } from '../i18n.js';
+import { type RowStatus, STATUS_ORDER } from '../status.js';
+
+const PAGE = 100;
+
+const Row = ({ batchId, row }: { batchId: string; row: RowView }) => {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const { api } = useConsole();
+  const [error, setError] = useState<unknown>(null);
+  const openPdf = async () => {
+    setError(null);
+    try {
+      openInNewTab((await api.verdictLink(batchId, row.row)).url);
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+  const none = <span className="muted">{t('common.none')}</span>;
+  return (
+    <tr data-testid="result-row" data-row={row.row} data-status={row.status}>
+      <th scope="row" className="num">
+        {row.row}
+      </th>
+      <td>
+        <StatusChip status={row.status} />
+        {row.follows !== null && <div className="sub">{t('rows.follows', { row: row.follows })}</div>}
+        {row.reason && (
+          <div className="sub reason" title={row.detail ?? undefined}>
+            {row.reason}
+          </div>
+        )}
+      </td>
+      <td className="mono truncate" title={row.sku ?? undefined}>
+        {row.sku ?? none}
+      </td>
+      <td className="truncate cell-wide" title={row.description ?? undefined}>
+        {row.description ?? none}
+      </td>
+      <td className="mono nowrap" data-testid="ncm">
+        {row.ncm ? formatNcm(row.ncm) : none}
+      </td>
+      <td className="truncate cell-wide" title={row.ncm_description ?? undefined}>
+        {row.ncm_description ?? none}
+      </td>
+      <td className="num">{row.confidence === null ? none : formatPercent(language, row.confidence)}</td>
+      <td className="num">{formatMoney(language, row.cost_usd)}</td>
+      <td>
+        {row.has_verdict_pdf && (
+          <button
+            type="button"
+            className="button button-small"
+            onClick={openPdf}
+            aria-label={t('rows.openPdf', { row: row.row })}
+            title={t('rows.openPdf', { row: row.row })}
+            data-testid="verdict-pdf"
+            data-row={row.row}
+          >
+            {t('rows.pdf')}
+          </button>
+        )}
+        {error !== null && <ErrorNotice error={error} testId="verdict-error" />}
+      </td>
+    </tr>
+  );
+};
+
+const StatusFilter = ({
+  selected,
+  counts,
+  onChange,
+}: {
+  selected: RowStatus[];
+  counts: RowList['by_status'];
+  onChange: (statuses: RowStatus[]) => void;
+}) => {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const shown = STATUS_ORDER.filter((status) => (counts[status] ?? 0) > 0 || selected.includes(status));
+  return (
+    <fieldset className="status-filter" data-testid="status-filter">
+      <legend className="visually-hidden">{t('rows.statusFilter')}</legend>
+      <button
+        type="button"
+        className={selected.length === 0 ? 'filter-chip on' : 'filter-chip'}
+        aria-pressed={selected.length === 0}
+        onClick={() => onChange([])}
+        data-status=""
+      >
+        {t('rows.clearFilter')}
+      </button>
+      {shown.map((status) => {
+        const on = selected.includes(status);
+        return (
+          <button
+            key={status}
+            type="button"
+            className={on ? `filter-chip on status-${status}` : `filter-chip status-${status}`}
+            aria-pressed={on}
+            data-status={status}
+            onClick={() => onChange(on ? selected.filter((s) => s !== status) : [...selected, status])}
+          >
+            <span className="chip-dot" aria-hidden="true" />
+            {t(`status.${status}`)}
+            <span className="chip-count">{formatNumber(language, counts[status] ?? 0)}</span>
+          </button>
+        );
+      })}
+    </fieldset>
+  );
+};
+
+const useRows = (batchId: string, statuses: RowStatus[], q: string, live: boolean) => {
+  const { api } = useConsole();
+  const [list, setList] = useState<RowList | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [loadingMore, setLoadingMore] = useState(false);
+  const generation = useRef(0);
+  const key = `${statuses.join(',')}|${q}`;
+
+  const load = async (limit: number, replace: boolean) => {
+    const mine = replace ? ++generation.current : generation.current;
+    try {
+      const page = await api.rows(batchId, { status: statuses, q, limit });
+      if (mine !== generation.current) return;
+      setList(page);
+      setError(null);
+    } catch (failure) {
+      if (mine === generation.current) setError(failure);
+    }
+  };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the filter's key names what reloads.
+  useEffect(() => {
+    setList(null);
+    void load(PAGE, true);
+  }, [batchId, key]);
+  // While the batch moves: the loaded rows again (up to a full page), so statuses change in place.
+  usePoll(
+    () => load(Math.min(CONSOLE_LIMITS.rowsPageMax, Math.max(PAGE, list?.rows.length ?? 0)), false),
+    5_000,
+    live && (list?.rows.length ?? 0) <= CONSOLE_LIMITS.rowsPageMax,
+  );
+
+  const loadMore = async () => {
+    if (list?.next == null) return;
+    const mine = generation.current;
+    setLoadingMore(true);
+    try {
+      const page = await api.rows(batchId, { status: statuses, q, after: list.next, limit: PAGE });
+      if (mine !== generation.current) return;
+      setList((loaded) => (loaded ? { ...page, rows: [...loaded.rows, ...page.rows] } : page));
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setLoadingMore(false);
+    }
+  };
+  return { list, error, loadMore, loadingMore };
+};
+
+export const RowsTable = ({ batchId, live }: { batchId: string; live: boolean }) => {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const [statuses, setStatuses] = useState<RowStatus[]>([]);
+  const [search, setSearch] = useState('');
+  const q = useDebounced(search.trim(), 300);
+  const { list, error, loadMore, loadingMore } = useRows(batchId, statuses, q, live);
+  const [counts, setCounts] = useState<RowList['by_status']>({});
+  // The whole batch's counts (the filter does not change them); kept while a new filter loads.
+  useEffect(() => {
+    if (list) setCounts(list.by_status);
+  }, [list]);
+
+  return (
+    <section className="panel rows-panel" aria-labelledby="rows-title">
+      <div className="panel-head">
+        <h2 id="rows-title">{t('rows.title')}</h2>
+        {list && (
+          <span className="muted" data-testid="rows-matching" data-value={list.matching}>
+            {plural(t, 'rows.matching', list.matching, formatNumber(language, list.matching))}
+          </span>
+        )}
+        <span className="spacer" />
+        <label className="search">
+          <span className="visually-hidden">{t('rows.search')}</span>
+          <input
+            type="search"
+            value={search}
+            maxLength={120}
+            placeholder={t('rows.searchPlaceholder')}
+            onChange={(event) => setSearch(event.target.value)}
+            data-testid="rows-search"
+          />
+        </label>
+      </div>
+      <StatusFilter selected={statuses} counts={counts} onChange={setStatuses} />
+      {error !== null && <ErrorNotice error={error} />}
+      {list === null && error === null && <Loading />}
+      {list !== null && list.rows.length === 0 && <p className="empty">{t('rows.empty')}</p>}
+      {list !== null && list.rows.length > 0 && (
+        <div className="table-wrap">
+          <table className="table rows-table" data-testid="rows-table">
+            <thead>
+              <tr>
+                <th scope="col" className="num">
+                  {t('rows.columns.row')}
+                </th>
+                <th scope="col">{t('rows.columns.status')}</th>
+                <th scope="col">{t('rows.columns.sku')}</th>
+                <th scope="col">{t('rows.columns.description')}</th>
+                <th scope="col">{t('rows.columns.ncm')}</th>
+                <th scope="col">{t('rows.columns.ncmDescription')}</th>
+                <th scope="col" className="num">
+                  {t('rows.columns.confidence')}
+                </th>
+                <th scope="col" className="num">
+                  {t('rows.columns.cost')}
+                </th>
+                <th scope="col">
+                  <span className="visually-hidden">{t('rows.columns.verdict')}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.rows.map((row) => (
+                <Row key={row.row} batchId={batchId} row={row} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {list !== null && (
+        <div className="more">
+          <span className="muted">
+            {t('common.showing', {
+              shown: formatNumber(language, list.rows.length),
+              total: formatNumber(language, list.matching),
+            })}
+          </span>
+          {list.next !== null && (
+            <button
+              type="button"
+              className="button"
+              onClick={loadMore}
+              disabled={loadingMore}
+              data-testid="rows-load-more"
+            >
+              {loadingMore ? t('common.loading') : t('common.loadMore')}
+            </button>
+          )}
+        </div>
+      )}
+    </section>
+  );
+};

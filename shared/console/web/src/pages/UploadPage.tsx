@@ -1,0 +1,548 @@
+/**
+ * Upload: a catalogue, its PDF sheets (chosen or dropped), the batch's name and options. Each
+ * file's problems show next to it before anything is sent; then the files go as upload-flow.ts
+ * says, each with its state, and the page moves to the batch list, which waits for the batch.
+ */
+import { type DragEvent, type ReactNode, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { UPLOAD_TYPES } from '../../../api.js';
+import { ApiError } from '../client.js';
+import { FilePicker, useFileProblemText } from '../components/files.js';
+import { ErrorNotice, Notice } from '../components/ui.js';
+import { useConsole } from '../context.js';
+import {
+  checkBatchName,
+  checkCatalogue,
+  checkSheets,
+  defaultBatchName,
+  type FileProblem,
+  pathOf,
+} from '../files.js';
+import { formatBytes, formatNumber } from '../format.js';
+import { navigate, useLanguage } from '../hooks.js';
+import { errorMessage, plural } from '../i18n.js';
+import {
+  budgetProblem,
+  countryProblem,
+  DEFAULT_OPTIONS,
+  type FileState,
+  MissingFileError,
+  requestPlan,
+  sendPlan,
+  toSend,
+  type UploadOptions,
+} from './upload-flow.js';
+
+const CATALOGUE_ACCEPT = [
+  UPLOAD_TYPES.csv.extension,
+  UPLOAD_TYPES.xlsx.extension,
+  UPLOAD_TYPES.csv.contentType,
+  UPLOAD_TYPES.xlsx.contentType,
+].join(',');
+const SHEET_ACCEPT = [UPLOAD_TYPES.pdf.extension, UPLOAD_TYPES.pdf.contentType].join(',');
+
+const isSheet = (file: File): boolean => file.name.toLowerCase().endsWith(UPLOAD_TYPES.pdf.extension);
+
+type Sending = { states: Record<string, FileState>; errors: Record<string, unknown> };
+
+const FileLine = ({
+  file,
+  problems,
+  state,
+  error,
+  serverProblem,
+  onRemove,
+  testId,
+}: {
+  file: File;
+  problems: FileProblem[];
+  state?: FileState;
+  error?: unknown;
+  serverProblem?: string;
+  onRemove?: () => void;
+  testId: string;
+}) => {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const text = useFileProblemText();
+  const bad = problems.length > 0 || serverProblem !== undefined || state === 'failed';
+  return (
+    <li
+      className={bad ? 'file-line bad' : 'file-line'}
+      data-testid={testId}
+      data-name={pathOf(file)}
+      data-state={state}
+    >
+      <div className="file-main">
+        <span className="file-name" title={pathOf(file)}>
+          {pathOf(file)}
+        </span>
+        <span className="muted nowrap">{formatBytes(language, file.size)}</span>
+        {state && (
+          <span className={`file-state file-state-${state}`} data-testid="file-state" data-state={state}>
+            {t(`upload.fileState.${state}`)}
+          </span>
+        )}
+        {onRemove && (
+          <button
+            type="button"
+            className="button button-small button-quiet"
+            onClick={onRemove}
+            aria-label={t('upload.removeFile', { name: pathOf(file) })}
+          >
+            {t('upload.remove')}
+          </button>
+        )}
+      </div>
+      {(problems.length > 0 || serverProblem) && (
+        <ul className="file-problems" data-testid="file-problems">
+          {problems.map((problem) => (
+            <li key={problem.code} data-code={problem.code}>
+              {text(problem)}
+            </li>
+          ))}
+          {serverProblem && <li>{serverProblem}</li>}
+        </ul>
+      )}
+      {error !== undefined && <ErrorNotice error={error} testId="file-error" />}
+    </li>
+  );
+};
+
+const Field = ({
+  label,
+  hint,
+  error,
+  children,
+  htmlFor,
+}: {
+  label: string;
+  hint?: string;
+  error?: string | null;
+  children: ReactNode;
+  htmlFor: string;
+}) => (
+  <div className={error ? 'field field-bad' : 'field'}>
+    <label htmlFor={htmlFor}>{label}</label>
+    {children}
+    {hint && !error && <p className="hint">{hint}</p>}
+    {error && (
+      <p className="field-error" role="alert">
+        {error}
+      </p>
+    )}
+  </div>
+);
+
+const OptionsForm = ({
+  options,
+  setOptions,
+  disabled,
+}: {
+  options: UploadOptions;
+  setOptions: (options: UploadOptions) => void;
+  disabled: boolean;
+}) => {
+  const { t } = useTranslation();
+  const id = useId();
+  const set = <K extends keyof UploadOptions>(key: K, value: UploadOptions[K]) =>
+    setOptions({ ...options, [key]: value });
+  const radios = <K extends 'reclassify' | 'duplicates'>(
+    key: K,
+    legend: string,
+    choices: readonly [UploadOptions[K], string][],
+  ) => (
+    <fieldset className="radio-group" data-testid={`option-${key}`}>
+      <legend>{legend}</legend>
+      {choices.map(([value, label]) => (
+        <label key={value} className="choice">
+          <input
+            type="radio"
+            name={`${id}-${key}`}
+            value={value}
+            checked={options[key] === value}
+            onChange={() => set(key, value)}
+          />
+          {label}
+        </label>
+      ))}
+    </fieldset>
+  );
+  return (
+    <fieldset className="options" disabled={disabled}>
+      <legend>{t('upload.options')}</legend>
+      <div className="options-grid">
+        <Field label={t('upload.operation')} htmlFor={`${id}-operation`}>
+          <select
+            id={`${id}-operation`}
+            value={options.operation}
+            onChange={(event) => set('operation', event.target.value as UploadOptions['operation'])}
+            data-testid="option-operation"
+          >
+            <option value="">{t('upload.operationFromFile')}</option>
+            <option value="import">{t('upload.operationImport')}</option>
+            <option value="export">{t('upload.operationExport')}</option>
+          </select>
+        </Field>
+        <Field
+          label={t('upload.country')}
+          hint={t('upload.countryHint')}
+          error={countryProblem(options.country) ? t('upload.countryInvalid') : null}
+          htmlFor={`${id}-country`}
+        >
+          <input
+            id={`${id}-country`}
+            value={options.country}
+            maxLength={2}
+            autoComplete="off"
+            className="input-short"
+            onChange={(event) => set('country', event.target.value.toUpperCase())}
+            data-testid="option-country"
+          />
+        </Field>
+        <Field
+          label={t('upload.budget')}
+          hint={t('upload.budgetHint')}
+          error={budgetProblem(options.budget) ? t('upload.budgetInvalid') : null}
+          htmlFor={`${id}-budget`}
+        >
+          <input
+            id={`${id}-budget`}
+            type="number"
+            min={0}
+            step="0.01"
+            inputMode="decimal"
+            className="input-medium"
+            value={options.budget}
+            onChange={(event) => set('budget', event.target.value)}
+            data-testid="option-budget"
+          />
+        </Field>
+        <div />
+        {radios('reclassify', t('upload.reclassify'), [
+          ['changed', t('upload.reclassifyChanged')],
+          ['all', t('upload.reclassifyAll')],
+        ])}
+        {radios('duplicates', t('upload.duplicates'), [
+          ['classify_once', t('upload.classifyOnce')],
+          ['classify_each', t('upload.classifyEach')],
+        ])}
+        <div className="field field-check">
+          <input
+            id={`${id}-plan`}
+            type="checkbox"
+            checked={options.planOnly}
+            onChange={(event) => set('planOnly', event.target.checked)}
+            data-testid="option-plan-only"
+          />
+          <label htmlFor={`${id}-plan`}>
+            {t('upload.planOnly')}
+            <span className="hint">{t('upload.planOnlyHint')}</span>
+          </label>
+        </div>
+      </div>
+    </fieldset>
+  );
+};
+
+/** The server's refusal, when it names one of our files (in any param), shown next to that file. */
+const serverProblemFor = (error: unknown, name: string, text: string): string | undefined =>
+  error instanceof ApiError &&
+  error.problem &&
+  Object.values(error.problem.params).some((value) => value === name)
+    ? text
+    : undefined;
+
+export const UploadPage = () => {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const { api, session } = useConsole();
+  const limits = session.limits;
+  const text = useFileProblemText();
+  const id = useId();
+  const [catalogue, setCatalogue] = useState<File | null>(null);
+  const [sheets, setSheets] = useState<File[]>([]);
+  const [batchName, setBatchName] = useState('');
+  const [nameTouched, setNameTouched] = useState(false);
+  const [options, setOptions] = useState(DEFAULT_OPTIONS);
+  const [phase, setPhase] = useState<'edit' | 'sending' | 'failed'>('edit');
+  const [sending, setSending] = useState<Sending>({ states: {}, errors: {} });
+  const [error, setError] = useState<unknown>(null);
+  const [dragging, setDragging] = useState(false);
+
+  const chooseCatalogue = (file: File) => {
+    setCatalogue(file);
+    if (!nameTouched) setBatchName(defaultBatchName(file.name));
+    setError(null);
+  };
+  const addSheets = (files: readonly File[]) => {
+    setSheets((before) => [
+      ...before.filter((old) => !files.some((file) => pathOf(file) === pathOf(old))),
+      ...files,
+    ]);
+    setError(null);
+  };
+  /** Dropped or picked together: PDFs are sheets, anything else the catalogue (checked as one). */
+  const chooseAny = (files: readonly File[]) => {
+    const pdfs = files.filter(isSheet);
+    const others = files.filter((file) => !isSheet(file));
+    if (others[0]) chooseCatalogue(others[0]);
+    if (pdfs.length > 0) addSheets(pdfs);
+  };
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    setDragging(false);
+    if (phase !== 'sending') chooseAny([...event.dataTransfer.files]);
+  };
+
+  const catalogueProblems = catalogue ? checkCatalogue(toSend(catalogue), limits) : [];
+  const sheetChecks = checkSheets(sheets.map(toSend), limits);
+  const nameProblems = checkBatchName(batchName || (catalogue ? defaultBatchName(catalogue.name) : 'x'));
+  const blocked =
+    !catalogue ||
+    catalogueProblems.length > 0 ||
+    sheetChecks.each.some((problems) => problems.length > 0) ||
+    sheetChecks.list.length > 0 ||
+    nameProblems.length > 0 ||
+    countryProblem(options.country) ||
+    budgetProblem(options.budget);
+  const total = (catalogue ? 1 : 0) + sheets.length;
+  const done = Object.values(sending.states).filter((state) => state === 'done').length;
+  const sheetBytes = sheets.reduce((sum, file) => sum + file.size, 0);
+
+  const submit = async () => {
+    if (!catalogue || blocked) return;
+    setError(null);
+    setPhase('sending');
+    const initial = Object.fromEntries(
+      [...sheets, catalogue].map((file) => [pathOf(file), 'waiting' as FileState]),
+    );
+    setSending({ states: initial, errors: {} });
+    const onState = (name: string, state: FileState, failure?: unknown) =>
+      setSending((before) => ({
+        states: { ...before.states, [name]: state },
+        errors: failure === undefined ? before.errors : { ...before.errors, [name]: failure },
+      }));
+    try {
+      const plan = await requestPlan(api, batchName, catalogue, sheets, options);
+      await sendPlan(plan, catalogue, sheets, onState);
+      navigate({ page: 'batches', waiting: plan.batch_name });
+    } catch (failure) {
+      setError(failure);
+      setPhase('failed');
+    }
+  };
+
+  const busy = phase === 'sending';
+  const problemNextTo = (name: string) => serverProblemFor(error, name, errorMessage(t, error));
+
+  return (
+    <div className="page upload-page">
+      <div className="page-head">
+        <h1>{t('upload.title')}</h1>
+      </div>
+      <p className="lead">{t('upload.intro')}</p>
+      <form
+        className="upload-grid"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit();
+        }}
+        noValidate
+      >
+        <section className="panel" aria-labelledby={`${id}-files`}>
+          <h2 id={`${id}-files`}>{t('upload.files')}</h2>
+          <label
+            className={dragging ? 'dropzone dragging' : 'dropzone'}
+            data-testid="upload-dropzone"
+            onDragOver={(event) => {
+              event.preventDefault();
+              if (!busy) setDragging(true);
+            }}
+            onDragLeave={() => setDragging(false)}
+            onDrop={onDrop}
+          >
+            <input
+              type="file"
+              multiple
+              className="visually-hidden"
+              accept={`${CATALOGUE_ACCEPT},${SHEET_ACCEPT}`}
+              disabled={busy}
+              onChange={(event) => {
+                chooseAny([...(event.target.files ?? [])]);
+                event.target.value = '';
+              }}
+              data-testid="upload-any"
+            />
+            <span className="dropzone-icon" aria-hidden="true">
+              ⇪
+            </span>
+            <span>{t('upload.drop')}</span>
+            <span className="muted">{t('upload.dropOr')}</span>
+          </label>
+
+          <div className="field">
+            <label htmlFor={`${id}-catalogue`}>{t('upload.catalogue')}</label>
+            <FilePicker
+              id={`${id}-catalogue`}
+              accept={CATALOGUE_ACCEPT}
+              disabled={busy}
+              onFiles={(files) => files[0] && chooseCatalogue(files[0])}
+              testId="upload-catalogue"
+            />
+            <p className="hint">
+              {t('upload.catalogueHint', { max: formatBytes(language, limits.catalogue_bytes) })}
+            </p>
+            {catalogue && (
+              <ul className="file-list">
+                <FileLine
+                  file={catalogue}
+                  problems={catalogueProblems}
+                  state={sending.states[catalogue.name]}
+                  error={sending.errors[catalogue.name]}
+                  serverProblem={problemNextTo(catalogue.name)}
+                  onRemove={busy ? undefined : () => setCatalogue(null)}
+                  testId="catalogue-file"
+                />
+              </ul>
+            )}
+          </div>
+
+          <div className="field">
+            <label htmlFor={`${id}-sheets`}>{t('upload.sheets')}</label>
+            <FilePicker
+              id={`${id}-sheets`}
+              accept={SHEET_ACCEPT}
+              multiple
+              disabled={busy}
+              onFiles={addSheets}
+              testId="upload-sheets"
+            />
+            <FilePicker
+              id={`${id}-sheets-folder`}
+              accept={SHEET_ACCEPT}
+              directory
+              disabled={busy}
+              onFiles={(files) => addSheets(files.filter(isSheet))}
+              testId="upload-sheets-folder"
+            />
+            <p className="hint">
+              {t('upload.sheetsHint', {
+                max: formatBytes(language, limits.sheet_bytes),
+                count: formatNumber(language, limits.sheets_per_batch),
+              })}
+            </p>
+            {sheetChecks.list.map((problem) => (
+              <p key={problem.code} className="field-error" role="alert" data-testid="sheets-problem">
+                {text(problem)}
+              </p>
+            ))}
+            {sheets.length > 0 && (
+              <>
+                <p className="muted small" data-testid="sheet-count">
+                  {plural(t, 'upload.sheetCount', sheets.length, formatNumber(language, sheets.length), {
+                    size: formatBytes(language, sheetBytes),
+                  })}
+                </p>
+                <ul className="file-list file-list-scroll">
+                  {sheets.map((file, index) => (
+                    <FileLine
+                      key={pathOf(file)}
+                      file={file}
+                      problems={sheetChecks.each[index] ?? []}
+                      state={sending.states[pathOf(file)]}
+                      error={sending.errors[pathOf(file)]}
+                      serverProblem={problemNextTo(pathOf(file))}
+                      onRemove={
+                        busy ? undefined : () => setSheets((before) => before.filter((f) => f !== file))
+                      }
+                      testId="sheet-file"
+                    />
+                  ))}
+                </ul>
+              </>
+            )}
+          </div>
+        </section>
+
+        <section className="panel" aria-labelledby={`${id}-batch`}>
+          <h2 id={`${id}-batch`}>{t('upload.batch')}</h2>
+          <Field
+            label={t('upload.batchName')}
+            hint={t('upload.batchNameHint')}
+            error={
+              nameProblems[0]
+                ? t('fileChecks.invalid_batch_name', {
+                    max: formatNumber(language, nameProblems[0].params.max),
+                  })
+                : null
+            }
+            htmlFor={`${id}-name`}
+          >
+            <input
+              id={`${id}-name`}
+              value={batchName}
+              maxLength={100}
+              disabled={busy}
+              onChange={(event) => {
+                setBatchName(event.target.value);
+                setNameTouched(true);
+              }}
+              placeholder={catalogue ? defaultBatchName(catalogue.name) : ''}
+              data-testid="upload-batch-name"
+            />
+          </Field>
+          <OptionsForm options={options} setOptions={setOptions} disabled={busy} />
+        </section>
+
+        <div className="submit-bar">
+          {/* A file's own failure shows next to it; the bar says only that the upload stopped. */}
+          {error !== null &&
+            !(error instanceof MissingFileError) &&
+            !Object.values(sending.errors).includes(error) && (
+              <ErrorNotice error={error} testId="upload-error" />
+            )}
+          {error instanceof MissingFileError && (
+            <Notice kind="error" testId="upload-error">
+              {t('upload.noFormFor', { name: error.fileName })}
+            </Notice>
+          )}
+          {phase === 'failed' && (
+            <Notice kind="error" testId="upload-failed">
+              {t('upload.failed')}
+            </Notice>
+          )}
+          {phase !== 'edit' && (
+            <span
+              className="upload-progress"
+              data-testid="upload-progress"
+              data-done={done}
+              data-total={total}
+            >
+              {t('upload.progress', {
+                done: formatNumber(language, done),
+                total: formatNumber(language, total),
+              })}
+            </span>
+          )}
+          {!catalogue && <span className="muted">{t('upload.needCatalogue')}</span>}
+          <span className="spacer" />
+          <button
+            type="submit"
+            className="button button-primary"
+            disabled={blocked || busy}
+            data-testid="upload-submit"
+          >
+            {busy
+              ? t('upload.sending')
+              : phase === 'failed'
+                ? t('upload.retry')
+                : options.planOnly
+                  ? t('upload.submitPlan')
+                  : t('upload.submit')}
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+};

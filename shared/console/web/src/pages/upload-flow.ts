@@ -1,0 +1,120 @@
+/**
+ * Sending a batch: POST /uploads for the forms, then every sheet (four at a time), then the
+ * catalogue, strictly after every sheet arrived: its arrival starts the batch.
+ */
+import type { FileToSend, UploadForm, UploadPlan } from '../../../api.js';
+import { type Api, sendForm } from '../client.js';
+import { pathOf } from '../files.js';
+
+export type FileState = 'waiting' | 'sending' | 'done' | 'failed';
+
+export type UploadOptions = {
+  operation: '' | 'import' | 'export';
+  country: string;
+  budget: string;
+  reclassify: 'changed' | 'all';
+  duplicates: 'classify_once' | 'classify_each';
+  planOnly: boolean;
+};
+
+export const DEFAULT_OPTIONS: UploadOptions = {
+  operation: '',
+  country: '',
+  budget: '',
+  reclassify: 'changed',
+  duplicates: 'classify_once',
+  planOnly: false,
+};
+
+export const countryProblem = (country: string): boolean =>
+  country.trim() !== '' && !/^[A-Za-z]{2}$/.test(country.trim());
+
+export const budgetProblem = (budget: string): boolean => {
+  if (budget.trim() === '') return false;
+  const value = Number(budget);
+  return !Number.isFinite(value) || value < 0;
+};
+
+/** batch.json as the form says it; empty fields left out (the file or the defaults decide). */
+export const optionsOf = (options: UploadOptions): Record<string, unknown> => ({
+  ...(options.operation ? { operation: options.operation } : {}),
+  ...(options.country.trim() ? { country: options.country.trim().toUpperCase() } : {}),
+  ...(options.budget.trim() ? { max_usd: Number(options.budget) } : {}),
+  reclassify: options.reclassify,
+  duplicates: options.duplicates,
+  plan_only: options.planOnly,
+});
+
+export const toSend = (file: File): FileToSend => ({ name: pathOf(file), size: file.size, type: file.type });
+
+/** Runs `work` over `items`, `limit` at a time; the first failure stops new starts and is thrown. */
+const pool = async <T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> => {
+  let next = 0;
+  let failure: unknown = null;
+  const lane = async (): Promise<void> => {
+    while (failure === null && next < items.length) {
+      const item = items[next++] as T;
+      try {
+        await work(item);
+      } catch (error) {
+        failure ??= error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  if (failure !== null) throw failure;
+};
+
+const fileFor = (form: UploadForm, files: readonly File[]): File | undefined =>
+  files.find((file) => pathOf(file) === form.file_name) ??
+  files.find((file) => form.key.endsWith(`/${pathOf(file)}`));
+
+export class MissingFileError extends Error {
+  constructor(readonly fileName: string) {
+    super(`no file chosen for the form of ${fileName}`);
+  }
+}
+
+/** Sends every form of `plan`, reporting each file's state by its name. */
+export const sendPlan = async (
+  plan: UploadPlan,
+  catalogue: File,
+  sheets: readonly File[],
+  onState: (name: string, state: FileState, error?: unknown) => void,
+): Promise<void> => {
+  const catalogueForm =
+    plan.forms.find((form) => fileFor(form, [catalogue]) !== undefined) ?? plan.forms[plan.forms.length - 1];
+  const sheetForms = plan.forms.filter((form) => form !== catalogueForm);
+  const send = async (form: UploadForm, candidates: readonly File[]): Promise<void> => {
+    const file = fileFor(form, candidates);
+    if (!file) throw new MissingFileError(form.file_name);
+    onState(pathOf(file), 'sending');
+    try {
+      await sendForm(form, file);
+      onState(pathOf(file), 'done');
+    } catch (error) {
+      onState(pathOf(file), 'failed', error);
+      throw error;
+    }
+  };
+  await pool(sheetForms, 4, (form) => send(form, sheets));
+  if (catalogueForm) await send(catalogueForm, [catalogue]);
+};
+
+export const requestPlan = (
+  api: Api,
+  batchName: string,
+  catalogue: File,
+  sheets: readonly File[],
+  options: UploadOptions,
+): Promise<UploadPlan> =>
+  api.uploads({
+    batch_name: batchName.trim() || undefined,
+    catalogue: toSend(catalogue),
+    sheets: sheets.map(toSend),
+    options: optionsOf(options),
+  });

@@ -1,0 +1,62 @@
+/**
+ * The page's routes, as the part of the URL after `#`: `#/batches`, `#/batches/<id>`,
+ * `#/questions`, `#/upload`. A batch just uploaded rides along as `#/batches?waiting=<name>`.
+ * Parsing and writing only; no DOM here (src/use-route.ts listens to the location).
+ */
+
+export type Route =
+  | { page: 'batches'; waiting: string | null }
+  | { page: 'batch'; batchId: string }
+  | { page: 'questions' }
+  | { page: 'upload' }
+  | { page: 'not_found'; path: string };
+
+export type PageName = Route['page'];
+
+const decode = (part: string): string | null => {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return null;
+  }
+};
+
+/** `#/batches/b-1?x=y` (or without `#`) → a route; an empty hash is the batch list. */
+export const parseHash = (hash: string): Route => {
+  const raw = hash.startsWith('#') ? hash.slice(1) : hash;
+  const queryAt = raw.indexOf('?');
+  const path = queryAt === -1 ? raw : raw.slice(0, queryAt);
+  const query = new URLSearchParams(queryAt === -1 ? '' : raw.slice(queryAt + 1));
+  const parts = path.split('/').filter((part) => part !== '');
+  const [first, second, ...rest] = parts;
+  if (first === undefined) return { page: 'batches', waiting: null };
+  if (first === 'batches' && second === undefined) {
+    const waiting = query.get('waiting');
+    return { page: 'batches', waiting: waiting === null || waiting === '' ? null : waiting };
+  }
+  if (first === 'batches' && second !== undefined && rest.length === 0) {
+    const batchId = decode(second);
+    if (batchId !== null && batchId !== '') return { page: 'batch', batchId };
+  }
+  if (first === 'questions' && second === undefined) return { page: 'questions' };
+  if (first === 'upload' && second === undefined) return { page: 'upload' };
+  return { page: 'not_found', path };
+};
+
+/** A route → its `#/…` href. */
+export const hrefOf = (route: Route): string => {
+  switch (route.page) {
+    case 'batches':
+      return route.waiting === null
+        ? '#/batches'
+        : `#/batches?${new URLSearchParams({ waiting: route.waiting }).toString()}`;
+    case 'batch':
+      return `#/batches/${encodeURIComponent(route.batchId)}`;
+    case 'questions':
+      return '#/questions';
+    case 'upload':
+      return '#/upload';
+    case 'not_found':
+      return `#${route.path}`;
+  }
+};
