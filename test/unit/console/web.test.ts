@@ -310,7 +310,13 @@ describe('file checks before an upload', () => {
     expect(codes(checkCatalogue({ name: `${'a'.repeat(252)}.csv`, size: 1, type: '' }, limits))).toEqual([
       'invalid_file_name',
     ]);
-    expect(codes(checkSheet({ name: 'x/y.pdf', size: 1, type: '' }, limits))).toEqual(['invalid_file_name']);
+    expect(codes(checkCatalogue({ name: 'x/y.csv', size: 1, type: '' }, limits))).toEqual([
+      'invalid_file_name',
+    ]);
+    // A sheet may keep its path inside the batch folder, never climb out of it.
+    expect(checkSheet({ name: 'sheets/y.pdf', size: 1, type: '' }, limits)).toEqual([]);
+    for (const name of ['../y.pdf', 'sheets//y.pdf', '/y.pdf', 'a\\y.pdf'])
+      expect(codes(checkSheet({ name, size: 1, type: '' }, limits))).toEqual(['invalid_file_name']);
   });
 
   it('takes PDF sheets up to the service’s size', () => {

@@ -26,16 +26,27 @@ export const MAX_BATCH_NAME = 100;
 const hasExtension = (name: string, extensions: readonly string[]): boolean =>
   extensions.some((extension) => name.toLowerCase().endsWith(extension));
 
-const checkOne = (file: FileToSend, extensions: readonly string[], maxBytes: number): FileProblem[] => {
+/** A usable name, or (where `paths`) a relative path of usable names, as the API checks it. */
+const badName = (name: string, paths: boolean): boolean => {
+  const segments = paths ? name.split('/') : [name];
+  return (
+    name.length > MAX_NAME ||
+    /[\\\p{Cc}]/u.test(name) ||
+    segments.some(
+      (segment) => segment.trim() === '' || segment === '.' || segment === '..' || segment.includes('/'),
+    )
+  );
+};
+
+const checkOne = (
+  file: FileToSend,
+  extensions: readonly string[],
+  maxBytes: number,
+  paths = false,
+): FileProblem[] => {
   const { name } = file;
   const problems: FileProblem[] = [];
-  if (
-    name.trim() === '' ||
-    name === '.' ||
-    name === '..' ||
-    name.length > MAX_NAME ||
-    /[\\/\p{Cc}]/u.test(name)
-  ) {
+  if (badName(name, paths)) {
     problems.push({ code: 'invalid_file_name', params: { name } });
   }
   const stem = extensions.find((extension) => name.toLowerCase().endsWith(extension));
@@ -53,7 +64,7 @@ export const checkCatalogue = (file: FileToSend, limits: FileLimits): FileProble
 
 /** A technical sheet: a `.pdf` of at most the service's size. */
 export const checkSheet = (file: FileToSend, limits: FileLimits): FileProblem[] =>
-  checkOne(file, SHEET_EXTENSIONS, limits.sheet_bytes);
+  checkOne(file, SHEET_EXTENSIONS, limits.sheet_bytes, true);
 
 /** Every sheet's own problems (by index), and the list's: too many, the same name twice. */
 export const checkSheets = (

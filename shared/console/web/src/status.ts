@@ -22,8 +22,12 @@ export const STATUS_ORDER: readonly RowStatus[] = [
 export const FINAL_STAGES: readonly BatchStage[] = ['completed', 'failed', 'planned'];
 
 /** A batch still moving: its page and the list keep refreshing. */
-export const isLive = (batch: Pick<BatchListItem, 'state' | 'stage'>): boolean =>
-  batch.state !== 'completed' && batch.state !== 'failed' && !FINAL_STAGES.includes(batch.stage);
+/** Rows on their way: a running batch's, or the rows an answers round resumed in a completed one. */
+const ON_THEIR_WAY: readonly RowStatus[] = ['queued', 'submitting', 'in_progress'];
+
+export const isLive = (batch: Pick<BatchListItem, 'state' | 'stage' | 'by_status'>): boolean =>
+  (batch.state !== 'completed' && batch.state !== 'failed' && !FINAL_STAGES.includes(batch.stage)) ||
+  ON_THEIR_WAY.some((status) => (batch.by_status[status] ?? 0) > 0);
 
 export const countsInOrder = (counts: RowCounts): { status: RowStatus; count: number }[] =>
   STATUS_ORDER.flatMap((status) => {

@@ -147,12 +147,17 @@ const useRows = (batchId: string, statuses: RowStatus[], q: string, live: boolea
     setList(null);
     void load(PAGE, true);
   }, [batchId, key]);
-  // While the batch moves: the loaded rows again (up to a full page), so statuses change in place.
-  usePoll(
-    () => load(Math.min(CONSOLE_LIMITS.rowsPageMax, Math.max(PAGE, list?.rows.length ?? 0)), false),
-    5_000,
-    live && (list?.rows.length ?? 0) <= CONSOLE_LIMITS.rowsPageMax,
-  );
+  // While the batch moves: the loaded rows again (up to a full page), so statuses change in place;
+  // and once more when it stops moving, so the table ends as the batch did.
+  const reloadShown = () =>
+    load(Math.min(CONSOLE_LIMITS.rowsPageMax, Math.max(PAGE, list?.rows.length ?? 0)), false);
+  usePoll(reloadShown, 2_000, live && (list?.rows.length ?? 0) <= CONSOLE_LIMITS.rowsPageMax);
+  const wasLive = useRef(live);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only the change of `live` reloads.
+  useEffect(() => {
+    if (wasLive.current && !live) void reloadShown();
+    wasLive.current = live;
+  }, [live]);
 
   const loadMore = async () => {
     if (list?.next == null) return;

@@ -1,0 +1,242 @@
+/**
+ * The operations console in real Chromium against `npm run console`'s stack (the local pipeline
+ * with S3 notifications, the gateway, the console functions in their processes, the sandbox):
+ * upload the sample catalogue with its sheets folder through the page, watch it complete, open
+ * a verdict PDF, filter and search the results, download results.csv and check it row by row
+ * against the input, then answer a pending row's questions in the inbox and see it resolve,
+ * billed once, a second submit changing nothing. Each step leaves a screenshot in
+ * out/console-screenshots/.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Papa from 'papaparse';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LocalConsole, openLocalConsole, startLocalPipeline } from '../../local/runtime/index.js';
+import { adminClassifications, E2E_ASSEMBLY_DIR, E2E_TIME_SCALE, makeTempDir } from '../e2e/helpers.js';
+import { openBrowser } from '../helpers/chromium.js';
+
+const SAMPLE = join(process.cwd(), 'sample-data');
+const temp = makeTempDir('console');
+let local: LocalConsole;
+let browser: Awaited<ReturnType<typeof openBrowser>>;
+let page: Page;
+let batchId = '';
+
+type Table = { header: string[]; rows: string[][] };
+const readCsv = (text: string): Table => {
+  const [header = [], ...rows] = Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), {
+    skipEmptyLines: true,
+  }).data;
+  return { header, rows };
+};
+
+/** Polls `check` until it holds or the deadline passes (no sleeps: the condition decides). */
+const eventually = async (check: () => Promise<boolean>, what: string, timeoutMs = 120_000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`still not true after ${timeoutMs} ms: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+};
+
+beforeAll(async () => {
+  const pipeline = await startLocalPipeline({
+    dataDir: join(temp.dir, 'data'),
+    fresh: true,
+    timeScale: E2E_TIME_SCALE,
+    assemblyDir: E2E_ASSEMBLY_DIR,
+    bucketNotifications: true,
+  });
+  local = await openLocalConsole(pipeline);
+  browser = await openBrowser({ locale: 'pt-BR' });
+  page = await browser.context.newPage();
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await local?.close();
+  temp.remove();
+}, 60_000);
+
+describe('the operations console in Chromium', () => {
+  it('uploads the sample catalogue with its sheets folder and options, and the batch starts as a drop does', async () => {
+    await page.goto(`${local.url}#/upload`);
+    await page.getByTestId('upload-catalogue').setInputFiles(join(SAMPLE, 'products.csv'));
+    await page.getByTestId('upload-sheets-folder').setInputFiles(join(SAMPLE, 'sheets'));
+    await expect.poll(() => page.getByTestId('sheet-file').count()).toBe(5);
+    expect(await page.getByTestId('sheet-file').first().getAttribute('data-name')).toMatch(
+      /^sheets\/.+\.pdf$/,
+    );
+    await page.getByTestId('option-operation').selectOption('import');
+    await page.getByTestId('option-country').fill('BR');
+    await page.getByTestId('option-budget').fill('54');
+    await browser.screenshot(page, '01-upload');
+    await page.getByTestId('upload-submit').click();
+    const row = page.locator('[data-testid="batch-row"]', { hasText: 'products' });
+    await row.waitFor({ timeout: 60_000 });
+    batchId = (await row.getAttribute('data-batch-id')) ?? '';
+    expect(batchId).toMatch(/^products-/);
+    await browser.screenshot(page, '02-batches');
+  }, 120_000);
+
+  it('shows the batch page updating without a reload until the batch completes', async () => {
+    await page.goto(`${local.url}#/batches/${encodeURIComponent(batchId)}`);
+    const stage = page.getByTestId('stage');
+    await stage.waitFor();
+    const seen = new Set<string>();
+    await eventually(async () => {
+      seen.add((await stage.getAttribute('data-stage')) ?? '');
+      return seen.has('completed');
+    }, 'the batch page shows the batch completed');
+    expect(await page.getByTestId('rows-done').getAttribute('data-value')).toBe('34');
+    expect(await page.getByTestId('rows-total').getAttribute('data-value')).toBe('34');
+    // The rows table ends as the batch did: no row left on its way.
+    await eventually(
+      async () => {
+        const statuses = await page
+          .getByTestId('result-row')
+          .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-status')));
+        return (
+          statuses.length === 34 &&
+          statuses.every((status) => !['queued', 'submitting', 'in_progress'].includes(status ?? ''))
+        );
+      },
+      'the rows table shows every row final',
+      30_000,
+    );
+    await browser.screenshot(page, '03-batch-completed');
+  }, 180_000);
+
+  it('opens a verdict PDF from a resolved row', async () => {
+    // The tab the page opens loads the presigned GET (or, headless, saves it): either way the URL
+    // it used is a PDF, which this test reads once more to look at its bytes.
+    const opened: { url: string; status: number; type: string }[] = [];
+    browser.context.on('response', (response) => {
+      if (new URL(response.url()).pathname.includes('/pdfs/'))
+        opened.push({
+          url: response.url(),
+          status: response.status(),
+          type: response.headers()['content-type'] ?? '',
+        });
+    });
+    await page.locator('[data-testid="verdict-pdf"][data-row="1"]').click();
+    await eventually(async () => opened.length > 0, 'the verdict PDF is fetched', 30_000);
+    const [first] = opened;
+    expect(first).toMatchObject({ status: 200, type: 'application/pdf' });
+    expect(new URL(first?.url ?? '').pathname).toMatch(
+      /\/outbox\/products-[^/]+\/pdfs\/00001-CAF-0101\.pdf$/,
+    );
+    const bytes = Buffer.from(await (await fetch(first?.url ?? '')).arrayBuffer());
+    expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+  }, 60_000);
+
+  it('filters the results by status and searches them', async () => {
+    await page.locator('[data-testid="status-filter"] [data-status="resolved"]').click();
+    await eventually(
+      async () => {
+        const statuses = await page
+          .getByTestId('result-row')
+          .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-status')));
+        return statuses.length > 0 && statuses.every((status) => status === 'resolved');
+      },
+      'only resolved rows are shown',
+      30_000,
+    );
+    const resolved = await page.getByTestId('result-row').count();
+    await browser.screenshot(page, '04-filtered');
+    await page.locator('[data-testid="status-filter"] [data-status=""]').click();
+    await page.getByTestId('rows-search').fill('cafe torrado');
+    await eventually(
+      async () => (await page.getByTestId('result-row').count()) === 1,
+      'the search finds one row',
+      30_000,
+    );
+    expect(await page.getByTestId('result-row').getAttribute('data-row')).toBe('1');
+    await page.getByTestId('rows-search').fill('');
+    await expect.poll(() => page.getByTestId('result-row').count()).toBe(34);
+    expect(resolved).toBeGreaterThan(15);
+  }, 60_000);
+
+  it('downloads results.csv: one row per input row, in order, with the statuses the page shows', async () => {
+    const shown = new Map(
+      await page
+        .getByTestId('result-row')
+        .evaluateAll((rows) =>
+          rows.map((row) => [row.getAttribute('data-row'), row.getAttribute('data-status')] as const),
+        ),
+    );
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('download-results.csv').click(),
+    ]);
+    const saved = join(temp.dir, 'results.csv');
+    await download.saveAs(saved);
+    expect(download.suggestedFilename()).toBe('products-results.csv');
+    const input = readCsv(readFileSync(join(SAMPLE, 'products.csv'), 'utf8'));
+    const results = readCsv(readFileSync(saved, 'utf8'));
+    expect(results.header.slice(0, input.header.length)).toEqual(input.header);
+    expect(results.rows).toHaveLength(input.rows.length);
+    const rowColumn = results.header.indexOf('row');
+    const statusColumn = results.header.indexOf('status');
+    results.rows.forEach((row, index) => {
+      expect(row.slice(0, input.header.length)).toEqual(input.rows[index]);
+      expect(row[rowColumn]).toBe(String(index + 1));
+      expect(shown.get(String(index + 1))).toBe(row[statusColumn]);
+    });
+  }, 60_000);
+
+  it('answers a pending row in the inbox; it resumes and resolves, billed once, and a second submit changes nothing', async () => {
+    const sandbox = local.pipeline.sandbox;
+    if (!sandbox) throw new Error('the console runs on the built-in sandbox here');
+    const billedBefore = sandbox.stats().billed_usd;
+    await page.getByTestId('nav-questions').click();
+    const group = page.getByTestId('question-group').first();
+    await group.waitFor();
+    await browser.screenshot(page, '05-inbox');
+    for (const options of await group.getByTestId('answer-options').all())
+      await options.locator('[data-testid="answer-option"][data-option="0"]').check();
+    for (const text of await group.getByTestId('answer-text').all())
+      await text.fill('Uso em oficina mecânica');
+    const row = group.getByTestId('question-row').first();
+    const rowNumber = Number(await row.getAttribute('data-row'));
+    let body = '';
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/answers')) body = request.postData() ?? '';
+    });
+    await group.getByTestId('submit-answers').click();
+    await page.getByTestId('answers-sent').first().waitFor();
+    const sent = page.locator(`[data-testid="sent-row"][data-row="${rowNumber}"]`);
+    await eventually(
+      async () => (await sent.getAttribute('data-final')) === 'true',
+      'the answered row is final',
+      120_000,
+    );
+    expect(await sent.getAttribute('data-status')).toBe('resolved');
+    await browser.screenshot(page, '06-answered');
+
+    expect(sandbox.stats().billed_usd).toBe(billedBefore + 2);
+    const again = await fetch(`${local.url}api/answers`, { method: 'POST', body });
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({ code: 'not_pending', params: { row: rowNumber } });
+    const classifications = await adminClassifications(sandbox.adminUrl);
+    expect(classifications.every((classification) => classification._sandbox.billed_times <= 1)).toBe(true);
+    expect(sandbox.stats().billed_usd).toBe(billedBefore + 2);
+  }, 180_000);
+
+  it('reads naturally in Spanish and English: the switch changes every page', async () => {
+    for (const [language, word] of [
+      ['es', 'Lotes'],
+      ['en', 'Batches'],
+    ] as const) {
+      await page.getByTestId('language').selectOption(language);
+      await page.goto(`${local.url}#/batches/${encodeURIComponent(batchId)}`);
+      await page.getByTestId('stage').waitFor();
+      await expect.poll(() => page.getByTestId('nav-batches').textContent()).toContain(word);
+      await browser.screenshot(page, `07-batch-${language}`);
+      await page.getByTestId('nav-questions').click();
+      await page.getByTestId('question-group').first().waitFor();
+      await browser.screenshot(page, `08-inbox-${language}`);
+    }
+  }, 60_000);
+});

@@ -1,0 +1,48 @@
+/**
+ * Debian's Chromium driven by Playwright (playwright-core: no browser download), as a person's
+ * browser: a fresh profile per test file, headless, with the flags this machine's closed network
+ * needs (no background connections that would be refused).
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Where the browser tests leave their screenshots (git-ignored; the README shows two of them). */
+export const SCREENSHOTS_DIR = join(process.cwd(), 'out', 'console-screenshots');
+
+export const openBrowser = async (options: { locale: string }) => {
+  const profile = mkdtempSync(join(tmpdir(), 'ncm-chromium-'));
+  const context: BrowserContext = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    locale: options.locale,
+    viewport: { width: 1366, height: 900 },
+    acceptDownloads: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  mkdirSync(SCREENSHOTS_DIR, { recursive: true });
+  return {
+    context,
+    /** A full-page PNG under SCREENSHOTS_DIR; returns its path. */
+    screenshot: async (page: Page, name: string) => {
+      const path = join(SCREENSHOTS_DIR, `${name}.png`);
+      await page.screenshot({ path, fullPage: true });
+      return path;
+    },
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+};
