@@ -56,6 +56,9 @@ const siteAsset = (): ISource =>
               '--outDir',
               outputDir,
               '--emptyOutDir',
+              // Synthesis runs inside the commands (npm run classify): only a failure may speak.
+              '--logLevel',
+              'error',
             ],
             { cwd: PROJECT_ROOT, stdio: ['ignore', 'ignore', 'inherit'] },
           );
