@@ -18,24 +18,11 @@ import {
 import type { ConsoleHandlerName } from '../shared/console/api.js';
 import { answerConsoleRequest, type ConsoleRequest } from '../shared/console/http.js';
 import type { ConsolePorts, ConsoleUser } from '../shared/console/ports.js';
-import { ENV, type EnvName } from './catalogue.js';
+import { ENV } from './catalogue.js';
 import { CONSOLE_FUNCTIONS, type ConsolePortName } from './console-catalogue.js';
+import { once, required } from './environment.js';
 
 export const logger = new Logger({ serviceName: process.env[ENV.serviceName] ?? 'ncm-batch-classifier' });
-
-const required = (name: EnvName): string => {
-  const value = process.env[name];
-  if (!value) throw new Error(`environment variable ${name} is not set`);
-  return value;
-};
-
-const once = <T>(build: () => T): (() => T) => {
-  let built: { value: T } | undefined;
-  return () => {
-    built ??= { value: build() };
-    return built.value;
-  };
-};
 
 const aws = once(() => createAwsClients(process.env));
 

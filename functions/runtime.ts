@@ -26,32 +26,12 @@ import {
 import type { HandlerName } from '../shared/contract.js';
 import type { PipelinePorts } from '../shared/pipeline/core/index.js';
 import { createTcsClient, type TcsClient } from '../shared/tcs/client.js';
-import {
-  ENV,
-  type EnvName,
-  FUNCTION_CATALOGUE,
-  type PortName,
-  type PortNamesOf,
-  type PortUses,
-} from './catalogue.js';
+import { ENV, FUNCTION_CATALOGUE, type PortName, type PortNamesOf, type PortUses } from './catalogue.js';
+import { once, required } from './environment.js';
 
 export const logger = new Logger({
   serviceName: process.env[ENV.serviceName] ?? 'ncm-batch-classifier',
 });
-
-const required = (name: EnvName): string => {
-  const value = process.env[name];
-  if (!value) throw new Error(`environment variable ${name} is not set`);
-  return value;
-};
-
-const once = <T>(build: () => T): (() => T) => {
-  let built: { value: T } | undefined;
-  return () => {
-    built ??= { value: build() };
-    return built.value;
-  };
-};
 
 const aws = once(() => createAwsClients(process.env));
 
