@@ -58,15 +58,6 @@ export const findSheets = (dir: string): string[] => {
   return found.sort();
 };
 
-/** A batch name is the `inbox/<name>/` folder: one path segment. */
-export const checkBatchName = (name: string): string => {
-  const trimmed = name.trim();
-  if (trimmed === '' || trimmed === '.' || trimmed === '..' || /[/\\]/.test(trimmed)) {
-    throw new Error(`Invalid batch name "${name}": it names one folder of inbox/ (no slashes)`);
-  }
-  return trimmed;
-};
-
 const putFile = async (s3: S3Client, bucket: string, key: string, file: string) => {
   const body = readFileSync(file);
   const response = await s3.send(

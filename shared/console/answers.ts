@@ -12,14 +12,12 @@
 import { createHash } from 'node:crypto';
 import { buildReviewCsv, CSV_CONTENT_TYPE, type FilledAnswers } from '../pipeline/batch/index.js';
 import { answersFolder, type ReviewItem } from '../pipeline/core/index.js';
-import { LIMITS } from '../tcs/schemas.js';
+import { characterCount, LIMITS } from '../tcs/schemas.js';
 import { type AnswersAccepted, AnswersSubmission, type RowAnswers } from './api.js';
 import type { ConsolePorts } from './ports.js';
 import { ConsoleRefusal, invalidRequest } from './refusals.js';
 
 type Checked = { item: ReviewItem; batchName: string; answers: RowAnswers };
-
-const characters = (text: string): number => [...text].length;
 
 /** The row's answers, one per question, each within the service's limit. */
 const checkAnswers = (item: ReviewItem, given: RowAnswers, where: string): void => {
@@ -45,11 +43,11 @@ const checkAnswers = (item: ReviewItem, given: RowAnswers, where: string): void 
         `${where}: the question "${question.text}" has no answer; the classifier takes one round of answers, so every question needs one.`,
         { row: item.row, question: question.text },
       );
-    if (characters(answer) > LIMITS.answerMax)
+    if (characterCount(answer) > LIMITS.answerMax)
       throw new ConsoleRefusal(
         400,
         'answer_too_long',
-        `${where}: the answer to "${question.text}" has ${characters(answer)} characters; the service takes at most ${LIMITS.answerMax}.`,
+        `${where}: the answer to "${question.text}" has ${characterCount(answer)} characters; the service takes at most ${LIMITS.answerMax}.`,
         { row: item.row, max: LIMITS.answerMax },
       );
   }

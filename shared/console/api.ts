@@ -172,6 +172,13 @@ export const BatchListItem = z.object({
 });
 export type BatchListItem = z.infer<typeof BatchListItem>;
 
+/** GET /batches?limit=&after= : `after` is the previous page's `next`. */
+export const BatchesQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(CONSOLE_LIMITS.batchesPageMax).default(20),
+  after: z.string().max(1024).optional(),
+});
+export type BatchesQuery = z.infer<typeof BatchesQuery>;
+
 export const BatchList = z.object({ batches: z.array(BatchListItem), next: z.string().nullable() });
 export type BatchList = z.infer<typeof BatchList>;
 

@@ -6,7 +6,7 @@
  *   listBatchViews ──▶ BatchList (newest first, a page at a time)
  *   batchView      ──▶ BatchView (progress: rows by status, slots in use, billed, time left)
  */
-import { BatchSummary, PARTIAL_FILES } from '../pipeline/batch/index.js';
+import { BatchSummary, cents, PARTIAL_FILES } from '../pipeline/batch/index.js';
 import {
   type BatchRecord,
   isOutputStatus,
@@ -15,24 +15,19 @@ import {
   type RowStatus,
 } from '../pipeline/core/index.js';
 import { followerResultsNow } from '../pipeline/core/same-product.js';
-import { PRICE_PER_RESOLVED_USD } from '../tcs/schemas.js';
+import { LIMITS, PRICE_PER_RESOLVED_USD } from '../tcs/schemas.js';
 import {
   BATCH_FILES,
+  type BatchesQuery,
   type BatchFileName,
   type BatchList,
   type BatchListItem,
   type BatchStage,
   type BatchView,
-  CONSOLE_LIMITS,
   type RowCounts,
 } from './api.js';
 import type { ConsolePorts } from './ports.js';
 import { batchNotFound } from './refusals.js';
-
-/** The organisation's cap (the service's limit); the dispatcher reads the live one from GET /balance. */
-export const ORGANISATION_CAP = 10;
-
-const cents = (usd: number): number => Math.round(usd * 100) / 100;
 
 /** A batch's rows counted as they stand now: followers of a final row count as its outcome. */
 export type RowTally = {
@@ -156,10 +151,9 @@ const listTally = async (ports: Pick<ConsolePorts, 'batches' | 'objects'>, batch
 
 export const listBatchViews = async (
   ports: Pick<ConsolePorts, 'batches' | 'objects'>,
-  page: { limit?: number; after?: string | null },
+  page: BatchesQuery,
 ): Promise<BatchList> => {
-  const limit = Math.min(Math.max(page.limit ?? 20, 1), CONSOLE_LIMITS.batchesPageMax);
-  const { batches, next } = await ports.batches.listBatches({ limit, after: page.after ?? null });
+  const { batches, next } = await ports.batches.listBatches({ limit: page.limit, after: page.after ?? null });
   const items = await Promise.all(
     batches.map(async (batch) => listItem(batch, await listTally(ports, batch))),
   );
@@ -206,7 +200,8 @@ export const batchView = async (ports: ConsolePorts, batchId: string): Promise<B
     saved_usd: summary?.saved_usd ?? tally.savedUsd,
     slots: {
       in_use: leases.filter((lease) => lease.expiresAt > now).length,
-      cap: ports.capOverride ?? ORGANISATION_CAP,
+      // The service's documented limit; the dispatcher reads the live one from GET /balance.
+      cap: ports.capOverride ?? LIMITS.concurrencyLimitDefault,
     },
     rows_done: tally.done,
     eta_seconds: finished ? null : secondsLeft(tally, item.rows_total, batch.started_at),

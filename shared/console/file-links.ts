@@ -9,7 +9,13 @@
  * sheets and batch.json must be there by then.
  */
 import { posix } from 'node:path';
-import { answersFolder, BatchOptions, dropFolder, outboxKey } from '../pipeline/core/index.js';
+import {
+  answersFolder,
+  BatchOptions,
+  dropFolder,
+  isBatchFolderName,
+  outboxKey,
+} from '../pipeline/core/index.js';
 import {
   type AnswerSheetForm,
   AnswerSheetRequest,
@@ -35,15 +41,14 @@ const kindOf = (name: string): UploadKind | null => {
 
 /** One folder of inbox/: no slash, not `.` or `..`, printable. */
 export const checkBatchName = (name: string): string => {
-  const trimmed = name.trim();
-  if (trimmed === '' || trimmed === '.' || trimmed === '..' || /[/\\\p{Cc}]/u.test(trimmed))
+  if (!isBatchFolderName(name))
     throw new ConsoleRefusal(
       400,
       'invalid_batch_name',
       `Batch name "${name}" is not usable: it names one folder of inbox/ (no slashes, not empty).`,
       { name },
     );
-  return trimmed;
+  return name.trim();
 };
 
 /** A relative POSIX path with no empty, `.` or `..` segment and no control characters. */

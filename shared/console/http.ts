@@ -8,6 +8,7 @@
 
 import { submitAnswers } from './answers.js';
 import {
+  BatchesQuery,
   CONSOLE_LIMITS,
   CONSOLE_ROUTES,
   type ConsoleHandlerName,
@@ -68,11 +69,9 @@ const session = (user: ConsoleUser): SessionView => ({
 const USE_CASES: Record<ConsoleRouteKey, UseCase> = {
   'GET /session': async (_ports, request) => session(request.user),
   'GET /batches': (ports, request) => {
-    const limit = Number(request.query.limit ?? 20);
-    return listBatchViews(ports, {
-      limit: Number.isInteger(limit) ? limit : 20,
-      after: request.query.after ?? null,
-    });
+    const query = BatchesQuery.safeParse(request.query);
+    if (!query.success) throw invalidRequest('batches', query.error.issues);
+    return listBatchViews(ports, query.data);
   },
   'GET /batches/{batchId}': (ports, request) => batchView(ports, param(request, 'batchId')),
   'GET /batches/{batchId}/rows': (ports, request) => {

@@ -4,25 +4,17 @@
  * page at a time in row order.
  *
  * The search is over what a person remembers of a product: SKU, description, external reference
- * and NCM, written with or without dots; case and accents do not matter ("cafe" finds "Café").
+ * and NCM, written with or without dots; case, accents and punctuation do not matter.
  */
 
 import type { RowRecord, RowResult, RowStatus } from '../pipeline/core/index.js';
 import { followerResultsNow } from '../pipeline/core/same-product.js';
 import { formatNcm } from '../spreadsheet/index.js';
+import { matchingKey } from '../spreadsheet/matching-key.js';
 import type { RowCounts, RowList, RowsQuery, RowView } from './api.js';
 import { readRows } from './batch-views.js';
 import type { ConsolePorts } from './ports.js';
 import { batchNotFound } from './refusals.js';
-
-/** Lower case, accents and dots gone, spaces collapsed: how both the query and a cell are compared. */
-export const searchKey = (text: string): string =>
-  text
-    .normalize('NFD')
-    .replace(/\p{Diacritic}/gu, '')
-    .toLowerCase()
-    .replace(/[.\s]+/g, ' ')
-    .trim();
 
 const numberOrNull = (value: string | undefined): number | null => {
   if (value === undefined || value.trim() === '') return null;
@@ -46,18 +38,15 @@ export const rowView = (row: RowRecord, result: RowResult | undefined, status: R
   follows: row.follows ?? null,
 });
 
-const matches = (view: RowView, key: string): boolean => {
-  if (key === '') return true;
-  const digits = key.replace(/\D/g, '');
-  const fields = [view.sku, view.description, view.external_reference].filter((field) => field !== null);
-  if (fields.some((field) => searchKey(field).includes(key))) return true;
-  // An NCM typed with or without its dots: compare digits only.
-  return (
-    digits.length >= 2 &&
-    digits === key.replace(/ /g, '') &&
-    (view.ncm ?? '').replace(/\D/g, '').includes(digits)
+/**
+ * Compared in the spreadsheet's matching form (accents, case, spaces and punctuation gone): `cafe`
+ * finds `Café torrado`, `0901.21` and `090121` both find the NCM `0901.21.00`.
+ */
+const matches = (view: RowView, key: string): boolean =>
+  key === '' ||
+  [view.sku, view.description, view.external_reference, view.ncm].some(
+    (field) => field !== null && matchingKey(field).includes(key),
   );
-};
 
 /** Every row as it stands now, in row order. */
 export const standingRows = (rows: readonly RowRecord[]): RowView[] => {
@@ -78,7 +67,7 @@ export const listRowViews = async (
   const all = standingRows(await readRows(ports, batchId));
   const byStatus: RowCounts = {};
   for (const view of all) byStatus[view.status] = (byStatus[view.status] ?? 0) + 1;
-  const key = searchKey(query.q ?? '');
+  const key = matchingKey(query.q ?? '');
   const statuses = new Set(query.status);
   const matching = all.filter(
     (view) => (statuses.size === 0 || statuses.has(view.status)) && matches(view, key),

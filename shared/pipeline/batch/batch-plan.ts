@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { ColumnUse, type MappedRow } from '../../spreadsheet/index.js';
 import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';
 import { BatchOptions, type BatchRecord, BatchSource, type RowRecord } from '../core/records.js';
-import { sourceShown } from './results-files.js';
+import { cents, sourceShown } from './results-files.js';
 
 export const PLAN_FILES = { json: 'plan.json', csv: 'plan.csv' } as const;
 
@@ -73,8 +73,6 @@ export const BatchPlan = z.object({
   outputs: z.object({ plan_json: z.string(), plan_csv: z.string() }),
 });
 export type BatchPlan = z.infer<typeof BatchPlan>;
-
-const cents = (usd: number): number => Math.round(usd * 100) / 100;
 
 /** `about 17 h 5 min`, `about 4 min`, `nothing to wait for`. */
 export const durationText = (seconds: number): string => {

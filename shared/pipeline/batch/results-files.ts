@@ -217,7 +217,8 @@ export const BatchSummary = z.object({
 });
 export type BatchSummary = z.infer<typeof BatchSummary>;
 
-const cents = (usd: number): number => Math.round(usd * 100) / 100;
+/** Money as the files write it: rounded to the cent. */
+export const cents = (usd: number): number => Math.round(usd * 100) / 100;
 
 /** Where a batch came from, as the summary and the plan show it. */
 export const sourceShown = (

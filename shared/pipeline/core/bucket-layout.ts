@@ -29,6 +29,15 @@ export const dropFolder = (area: DropArea, folderName: string): string =>
 /** The answers folder of a batch: the answers file and the sheets it names live here. */
 export const answersFolder = (batchId: string): string => dropFolder('answers', batchId);
 
+/**
+ * A batch name names one folder of `inbox/`: once trimmed, not empty, not `.` or `..`, and no
+ * slash, backslash or control character.
+ */
+export const isBatchFolderName = (name: string): boolean => {
+  const trimmed = name.trim();
+  return trimmed !== '' && trimmed !== '.' && trimmed !== '..' && !/[/\\\p{Cc}]/u.test(trimmed);
+};
+
 /** The batch name of an `inbox/<name>/` folder. */
 export const batchNameOfFolder = (folder: string): string =>
   folder.slice(BUCKET_PREFIXES.inbox.length, folder.endsWith('/') ? -1 : undefined);

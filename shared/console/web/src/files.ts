@@ -3,6 +3,8 @@
  * problem next to its file before anything is sent. No DOM here: a file is its name, size and
  * declared type (what POST /uploads takes).
  */
+
+import { isBatchFolderName } from '../../../pipeline/core/bucket-layout.js';
 import { type FileToSend, UPLOAD_TYPES } from '../../api.js';
 
 /** What the page checks against: GET /session's `limits`. */
@@ -105,12 +107,7 @@ export const defaultBatchName = (fileName: string): string => {
  * not `.` or `..`, no slash, backslash or control character, at most 100 characters.
  */
 export const checkBatchName = (name: string): BatchNameProblem[] => {
-  const trimmed = name.trim();
-  return trimmed === '' ||
-    trimmed === '.' ||
-    trimmed === '..' ||
-    name.length > MAX_BATCH_NAME ||
-    /[\\/\p{Cc}]/u.test(trimmed)
+  return name.length > MAX_BATCH_NAME || !isBatchFolderName(name)
     ? [{ code: 'invalid_batch_name', params: { max: MAX_BATCH_NAME } }]
     : [];
 };
