@@ -1,7 +1,8 @@
 /**
  * Names the CDK app shares with the handlers, the local runtime and the tests
  * (shared/pipeline/README.md, "Names shared by code, infra and the local runtime"): handler
- * names, Task state → handler, state names, the completion event, the log fields the alarms read.
+ * names, Task state → handler, state names, the completion event, the log fields the alarms read,
+ * the metrics and their one namespace.
  * It lives in shared/ because every side reads it and none owns it: infra builds on it, and the
  * handlers import it without importing the CDK app.
  *
@@ -101,9 +102,61 @@ export const ALARM_LOG_FIELDS = {
   leasesRecovered: 'leases_recovered',
 } as const;
 
+/**
+ * The one CloudWatch namespace of the pipeline's metrics: those the alarms' metric filters
+ * publish and those the handlers write as embedded metrics, so an operator finds both in one place.
+ */
+export const METRICS_NAMESPACE = 'NcmBatchClassifier';
+
 /** CloudWatch namespace and metric names the metric filters publish. */
 export const PIPELINE_METRICS = {
-  namespace: 'NcmBatchClassifier',
+  namespace: METRICS_NAMESPACE,
   rowsEndedInError: 'RowsEndedInError',
   leasesRecovered: 'LeasesRecovered',
+} as const;
+
+/**
+ * What the service did for the money, written by the handlers as CloudWatch embedded metrics
+ * (EMF lines in their logs, Powertools Metrics: functions/pipeline-metrics.ts) and read by the
+ * dashboard (infra/dashboard.ts). Every metric has the dimension `service` (SERVICE_NAME); the
+ * row counts also `status`, a row's final status. A batch is not a dimension: each batch id would
+ * make new custom metrics holding a handful of datapoints, and totals over batches would need a
+ * set without it anyway. Its id is a property of each line instead (`batch_id`), for Logs Insights.
+ */
+export const BUSINESS_METRICS = {
+  namespace: METRICS_NAMESPACE,
+  /** row-complete, row-execution-ended: a row got its final result (Count; service, status). */
+  rowsFinished: 'RowsFinished',
+  /** row-complete: the row's `cost_usd`, only when it cost something (None, in USD; service). */
+  billedUsd: 'BilledUsd',
+  /** row-submit: the service answered 429 to a submission; the row waits in the queue (Count; service). */
+  submissionsRateLimited: 'SubmissionsRateLimited',
+  /** row-submit: the service refused a submission, a 4xx a retry would not change (Count; service). */
+  submissionsRefused: 'SubmissionsRefused',
+  /** dispatch-rows, each run: our leases, held when it began plus the rows it started (Count; service). */
+  slotsInUse: 'SlotsInUse',
+  /** dispatch-rows: the organisation's classifications in progress that are not ours (Count; service). */
+  slotsUsedByOthers: 'SlotsUsedByOthers',
+  /** dispatch-rows: the cap in force, `concurrency_limit` or the lower override (Count; service). */
+  slotCap: 'SlotCap',
+  /** finalize-batch: a batch finished, with its totals on the same line (Count; service). */
+  batchesFinished: 'BatchesFinished',
+  /** finalize-batch: the batch's rows by final status, as in its summary (Count; service, status). */
+  batchRows: 'BatchRows',
+  /** finalize-batch: the finished batch's `billed_usd` (None, in USD; service). */
+  batchBilledUsd: 'BatchBilledUsd',
+  /** finalize-batch: the batch's `saved_usd`: reused rows, rows of one product (None, in USD; service). */
+  batchSavedUsd: 'BatchSavedUsd',
+} as const;
+
+/** The dimensions and the properties (not dimensions) of the lines BUSINESS_METRICS are written on. */
+export const BUSINESS_METRIC_FIELDS = {
+  /** Dimension on every metric: Powertools' default dimension, valued SERVICE_NAME. */
+  service: 'service',
+  /** Dimension of RowsFinished and BatchRows: an output status (`resolved`, `error`, …). */
+  status: 'status',
+  /** Property: the batch (or answers round) the line is about. */
+  batchId: 'batch_id',
+  /** Property of a refusal: the Problem's name (catalogue name, else the end of its `type`). */
+  problem: 'problem',
 } as const;

@@ -4,6 +4,7 @@
  */
 import { ALARM_LOG_FIELDS } from '../../shared/contract.js';
 import { createBalanceMemo, dispatchRows, runOptionsFor } from '../../shared/pipeline/dispatch/index.js';
+import { pipelineMetrics } from '../pipeline-metrics.js';
 import { capOverride, LEASE_TTL_MS, logger, portsFor, timeScale } from '../runtime.js';
 
 /** Well inside the function's timeout, so a run never dies holding received messages. */
@@ -23,5 +24,13 @@ export const handler = async (event: unknown) => {
   });
   // The alarm on leases held past their expiry reads this field (infra/alarms.ts).
   logger.info('dispatch finished', { ...report, [ALARM_LOG_FIELDS.leasesRecovered]: report.recovered });
+  // Only a run that counted the cap knows it (a refused or failed GET /balance does not).
+  if (report.cap !== null && report.others !== null) {
+    pipelineMetrics.slotsCounted({
+      inUse: report.held + report.started,
+      usedByOthers: report.others,
+      cap: report.cap,
+    });
+  }
   return report;
 };

@@ -1,9 +1,15 @@
 /** Batch workflow, Finalize: writes results.csv, review.csv, summary.json and announces the batch. */
 import { finalizeBatch } from '../../shared/pipeline/batch/index.js';
+import { watchFinishedBatches } from '../metric-sources.js';
+import { pipelineMetrics } from '../pipeline-metrics.js';
 import { logger, portsFor } from '../runtime.js';
 
 export const handler = async (event: unknown) => {
-  const result = await finalizeBatch(await portsFor('finalize-batch'), event);
+  const ports = await portsFor('finalize-batch');
+  // The batch's totals, as the summary its Batch Completed event carries: once per batch, as the event.
+  const batches = watchFinishedBatches(ports.events);
+  const result = await finalizeBatch({ ...ports, events: batches.events }, event);
   logger.info('batch finalized', { ...result });
+  for (const batch of batches.finished) pipelineMetrics.batchFinished(batch);
   return result;
 };

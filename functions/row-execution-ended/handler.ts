@@ -4,10 +4,14 @@
  */
 import { ALARM_LOG_FIELDS } from '../../shared/contract.js';
 import { rowExecutionEnded } from '../../shared/pipeline/row/index.js';
+import { watchFinishedRows } from '../metric-sources.js';
+import { pipelineMetrics } from '../pipeline-metrics.js';
 import { logger, portsFor } from '../runtime.js';
 
 export const handler = async (event: unknown) => {
-  const report = await rowExecutionEnded(await portsFor('row-execution-ended'), event);
+  const ports = await portsFor('row-execution-ended');
+  const rows = watchFinishedRows(ports.batches);
+  const report = await rowExecutionEnded({ ...ports, batches: rows.batches }, event);
   if (report) {
     logger.warn('row workflow ended without completing', {
       ...report,
@@ -16,5 +20,6 @@ export const handler = async (event: unknown) => {
         : {}),
     });
   }
+  for (const row of rows.finished) pipelineMetrics.rowFinished(row);
   return report;
 };

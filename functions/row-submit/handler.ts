@@ -1,12 +1,22 @@
 /** Row workflow, Submit: uploads the sheet and creates the classification with the row attempt's key. */
 import { submitRow } from '../../shared/pipeline/row/index.js';
+import { batchIdOfRowState, watchSubmissionAnswers } from '../metric-sources.js';
+import { pipelineMetrics } from '../pipeline-metrics.js';
 import { LEASE_TTL_MS, portsFor, timeScale } from '../runtime.js';
 
-export const handler = async (state: unknown) =>
-  submitRow(
-    // A 429 comes back at once (service: 'hand-back' in its description): the row returns to
-    // the queue instead of holding a Lambda.
-    await portsFor('row-submit'),
-    { leaseTtlMs: LEASE_TTL_MS, timeScale: timeScale() },
-    state,
-  );
+export const handler = async (state: unknown) => {
+  // A 429 comes back at once (service: 'hand-back' in its description): the row returns to
+  // the queue instead of holding a Lambda.
+  const ports = await portsFor('row-submit');
+  // Each 429 and refusal the service answers, counted even if Submit then fails another way.
+  const answers = watchSubmissionAnswers(ports.service, batchIdOfRowState(state) ?? 'unknown');
+  try {
+    return await submitRow(
+      { ...ports, service: answers.service },
+      { leaseTtlMs: LEASE_TTL_MS, timeScale: timeScale() },
+      state,
+    );
+  } finally {
+    for (const answer of answers.answers) pipelineMetrics.submissionAnswered(answer);
+  }
+};
