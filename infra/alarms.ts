@@ -2,7 +2,9 @@
  * Alarms on what the issue names (DLQ depth, rows ending in `error`, leases held past their
  * expiry) plus workflow failures (Batch, Row, Answers) and Lambda errors. The two pipeline metrics come from
  * CloudWatch Logs metric filters on the handlers' structured logs (shared/contract.ts,
- * ALARM_LOG_FIELDS): no metrics client in the handlers, nothing to flush.
+ * ALARM_LOG_FIELDS), a field on a line the handler writes anyway. The business metrics the
+ * handlers write as embedded metrics (BUSINESS_METRICS) feed the dashboard (dashboard.ts), which
+ * shows these alarms too.
  */
 import { Duration } from 'aws-cdk-lib';
 import {
@@ -197,16 +199,22 @@ const emailAlarms = (scope: Construct, alarmEmail: string, alarms: Alarm[]): Top
 
 export class PipelineAlarms extends Construct {
   readonly alarms: Alarm[] = [];
+  /** The alarms on the pipeline's own metrics, which the dashboard graphs with their thresholds. */
+  readonly rowsEndedInError: Alarm;
+  readonly leasesHeldPastExpiry: Alarm;
   /** Present when an alarm email was configured. */
   readonly topic?: Topic;
 
   constructor(scope: Construct, id: string, props: PipelineAlarmsProps) {
     super(scope, id);
     // The order of creation is the order of the template's resources: keep it.
+    const deadLetters = deadLetterQueueAlarms(this, props.deadLetterQueues);
+    this.rowsEndedInError = rowsEndedInErrorAlarm(this, props.rowOutcomeLogGroups);
+    this.leasesHeldPastExpiry = leasesHeldPastExpiryAlarm(this, props.dispatcherLogGroup);
     this.alarms.push(
-      ...deadLetterQueueAlarms(this, props.deadLetterQueues),
-      rowsEndedInErrorAlarm(this, props.rowOutcomeLogGroups),
-      leasesHeldPastExpiryAlarm(this, props.dispatcherLogGroup),
+      ...deadLetters,
+      this.rowsEndedInError,
+      this.leasesHeldPastExpiry,
       ...workflowAlarms(this, props),
       ...lambdaErrorAlarms(this, props.functionGroups),
     );

@@ -1,6 +1,6 @@
 /**
  * The logic: thirteen functions, the Batch, Row and Answers workflows, the EventBridge rules
- * that start them, the alarms. Everything here can be replaced by a redeploy; the data it works
+ * that start them, the alarms and the operators' dashboard. Everything here can be replaced by a redeploy; the data it works
  * on arrives as props from the stateful stack.
  *
  *   S3 Object Created (inbox/<name>/*.csv|.xlsx) ──rule──▶ Batch workflow
@@ -24,6 +24,7 @@ import type { Construct } from 'constructs';
 import { HANDLER_NAMES, type HandlerName } from '../shared/contract.js';
 import { PipelineAlarms } from './alarms.js';
 import type { PipelineConfig } from './config.js';
+import { PipelineDashboard } from './dashboard.js';
 import { allowWakingWorkflows, grantFunctionReach } from './function-reach.js';
 import { importData, type PipelineData } from './pipeline-data.js';
 import { functionTimeout, PipelineFunctions } from './pipeline-functions.js';
@@ -73,6 +74,7 @@ export class PipelineStack extends Stack {
   /** Events the answers-start rule could not deliver to the Answers workflow. */
   readonly answersStartDeadLetterQueue: Queue;
   readonly alarms: PipelineAlarms;
+  readonly dashboard: PipelineDashboard;
 
   constructor(scope: Construct, id: string, props: PipelineStackProps) {
     super(scope, id, props);
@@ -132,6 +134,11 @@ export class PipelineStack extends Stack {
     );
 
     this.alarms = addAlarms(this, built, data, config);
+    this.dashboard = new PipelineDashboard(this, 'Dashboard', {
+      alarms: this.alarms,
+      rowOutcomeLogGroups: [built.logGroups['row-complete'], built.logGroups['row-execution-ended']],
+      finalizeLogGroup: built.logGroups['finalize-batch'],
+    });
   }
 }
 
