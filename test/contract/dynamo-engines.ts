@@ -1,10 +1,18 @@
 /**
- * The DynamoDB engines the DynamoDB-backed contract suites run on. Each suite runs once per
- * engine listed in `DYNAMO_ENGINES`: another engine (DynamoDB Local, say) is one more line
- * there, a `start` that returns a client talking to it.
+ * The DynamoDB engines the DynamoDB-backed contract suites run on; each suite runs once per
+ * engine listed in `DYNAMO_ENGINES`:
+ *
+ *   dynalite        in-process stand-in (test/helpers/dynalite.ts): starts in milliseconds, and is
+ *                   what the local runtime and the adapters' unit tests (test/unit/aws) run on
+ *   DynamoDB Local  AWS's own engine in a JVM (test/helpers/dynamodb-local.ts): 1–5 s to start,
+ *                   needs Java 17; it catches what dynalite accepts and DynamoDB does not
+ *
+ * An adapter must pass on both. Another engine is one more line there, a `start` that returns
+ * a client talking to it.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { startLocalDynamo } from '../helpers/dynalite.js';
+import { startDynamoDbLocal } from '../helpers/dynamodb-local.js';
 import type { Implementation } from './implementation.js';
 
 export type RunningDynamo = { client: DynamoDBClient; close(): Promise<void> };
@@ -16,7 +24,10 @@ export type DynamoEngine = {
   start(): Promise<RunningDynamo>;
 };
 
-export const DYNAMO_ENGINES: readonly DynamoEngine[] = [{ name: 'dynalite', start: startLocalDynamo }];
+export const DYNAMO_ENGINES: readonly DynamoEngine[] = [
+  { name: 'dynalite', start: startLocalDynamo },
+  { name: 'DynamoDB Local', start: startDynamoDbLocal },
+];
 
 /**
  * An implementation on one engine: the engine starts once per suite, and every case gets a

@@ -1,6 +1,7 @@
 /**
  * dynalite, the DynamoDB stand-in, in-process on loopback: tests talk to it with the real
- * AWS SDK over the real wire protocol.
+ * AWS SDK over the real wire protocol. The table makers below use only CreateTable and
+ * DescribeTable, so they serve DynamoDB Local (dynamodb-local.ts) too.
  */
 import type { AddressInfo } from 'node:net';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
