@@ -10,3 +10,4 @@ export {
   startLocalPipeline,
 } from './pipeline.js';
 export type { BatchProgress, BatchStage } from './progress.js';
+export type { LocalStackDescription } from './stack-description.js';

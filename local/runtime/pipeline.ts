@@ -63,6 +63,7 @@ import {
   type Shutdown,
   STOP_RANK,
 } from './shutdown.js';
+import { describeLocalStack, type LocalStackDescription } from './stack-description.js';
 import { LOCAL_ACCOUNT, TemplateResolver } from './template.js';
 import { registerWorkflows } from './workflows.js';
 
@@ -136,6 +137,8 @@ export type LocalPipeline = {
   endedInvocations(handler: HandlerName): number;
   /** The console's page as the CDK app staged it for deployment; null when the app has none. */
   consoleSite(): Promise<string | null>;
+  /** A stack as DescribeStacks would describe it (outputs resolved to local names); null: no such stack. */
+  describeStack(stackName: string): LocalStackDescription | null;
   /** Stops everything it started; nothing is left listening. */
   close(): Promise<void>;
 };
@@ -404,6 +407,7 @@ const pipelineHandle = (
     peakMemoryMb: (handler) => pool.peakMemoryMb(handler),
     endedInvocations: (handler) => pool.endedInvocations(handler),
     consoleSite: () => findConsoleSite(running.assembly.dir, running.assembly.stacks),
+    describeStack: (name) => describeLocalStack(running.assembly.stacks, running.localAws.queueUrl, name),
     close: () => {
       closed ??= shutdown.stopAll();
       return closed;
