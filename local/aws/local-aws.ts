@@ -47,8 +47,11 @@ export type LocalAws = {
   region: string;
   accountId: string;
   clock: LocalAwsClock;
-  /** `AWS_ENDPOINT_URL_<SERVICE>` for the five services, to hand to code that builds its own clients. */
-  endpointEnvironment(): Record<string, string>;
+  /**
+   * `AWS_ENDPOINT_URL_<SERVICE>` for the five services, to hand to code that builds its own
+   * clients; `through`: a proxy in front of this origin (the local runtime's permission gate).
+   */
+  endpointEnvironment(through?: string): Record<string, string>;
 
   /** Creates the queue (or returns the existing one with the same attributes); returns its URL. */
   createQueue(name: string, attributes?: Record<string, string>): string;
@@ -68,6 +71,8 @@ export type LocalAws = {
     onFailure: (failure: TaskFailure) => void,
     options?: TaskTokenOptions,
   ): string;
+  /** The state machine whose execution issued a task token still waiting (null: none). */
+  stateMachineOfTaskToken(token: string): string | null;
   /** Each execution that leaves RUNNING, once. Returns an unsubscribe. */
   onExecutionEnded(listener: (execution: ExecutionRecord) => void): () => void;
   execution(executionArn: string): ExecutionRecord | null;
@@ -148,12 +153,12 @@ export const startLocalAws = async (options: LocalAwsOptions = {}): Promise<Loca
     region,
     accountId,
     clock,
-    endpointEnvironment: () => ({
-      AWS_ENDPOINT_URL_SQS: origin,
-      AWS_ENDPOINT_URL_LAMBDA: origin,
-      AWS_ENDPOINT_URL_SFN: origin,
-      AWS_ENDPOINT_URL_SECRETS_MANAGER: origin,
-      AWS_ENDPOINT_URL_EVENTBRIDGE: origin,
+    endpointEnvironment: (through = origin) => ({
+      AWS_ENDPOINT_URL_SQS: through,
+      AWS_ENDPOINT_URL_LAMBDA: through,
+      AWS_ENDPOINT_URL_SFN: through,
+      AWS_ENDPOINT_URL_SECRETS_MANAGER: through,
+      AWS_ENDPOINT_URL_EVENTBRIDGE: through,
     }),
     createQueue: (name, attributes) => queueUrl(queues.createQueue(name, attributes).queue.name),
     queueUrl,
@@ -164,6 +169,7 @@ export const startLocalAws = async (options: LocalAwsOptions = {}): Promise<Loca
     registerStateMachine: (arn, runner) => stepFunctions.registerStateMachine(arn, runner),
     createTaskToken: (onSuccess, onFailure, tokenOptions) =>
       stepFunctions.createTaskToken(onSuccess, onFailure, tokenOptions),
+    stateMachineOfTaskToken: (token) => stepFunctions.stateMachineOfTaskToken(token),
     onExecutionEnded: (listener) => stepFunctions.onExecutionEnded(listener),
     execution: (executionArn) => stepFunctions.execution(executionArn),
     putSecret: (id, value) => secrets.put(id, value),

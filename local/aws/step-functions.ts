@@ -187,6 +187,13 @@ export class StepFunctions {
     return token;
   }
 
+  /** The state machine whose execution issued a token still waiting; null for any other token. */
+  stateMachineOfTaskToken(token: string): string | null {
+    const executionArn = this.tasks.get(token)?.options.executionArn;
+    if (!executionArn) return null;
+    return executionArn.replace(':execution:', ':stateMachine:').replace(/:[^:]*$/, '');
+  }
+
   execution(executionArn: string): ExecutionRecord | null {
     const execution = this.executions.get(executionArn);
     return execution ? this.recordOf(execution) : null;

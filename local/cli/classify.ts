@@ -15,6 +15,7 @@ import { formatDuration, waitPrintingProgress } from './progress.js';
 import {
   dataDirOf,
   interruptSignal,
+  PERMISSION_CHECKS_USAGE,
   parseCap,
   parseTimeScale,
   runCommand,
@@ -36,6 +37,7 @@ const USAGE = `usage: npm run classify -- <file.csv|file.xlsx> [options]
   --data-dir DIR     local state kept between runs (default: .local-data/)
   --fresh            start from empty local state
   --cap N            use at most N slots of the organisation's cap
+${PERMISSION_CHECKS_USAGE}
   --plan             only plan: read and check the file, write plan.json and plan.csv
                      (what it would cost and take), and classify nothing
 
@@ -59,6 +61,7 @@ const parse = (argv: string[]) => {
       fresh: { type: 'boolean', default: false },
       cap: { type: 'string' },
       plan: { type: 'boolean', default: false },
+      'no-permission-checks': { type: 'boolean', default: false },
       status: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -98,6 +101,7 @@ const parse = (argv: string[]) => {
     cap,
     fresh: values.fresh ?? false,
     planOnly: values.plan ?? false,
+    permissionChecks: !values['no-permission-checks'],
     dataDir: dataDirOf(values['data-dir']),
     outDir: values.out ? userPath(values.out) : userPath(join('out', batchName)),
     batchName,
@@ -115,6 +119,7 @@ const classify = async (args: Extract<Parsed, { kind: 'classify' }>): Promise<nu
     fresh: args.fresh,
     timeScale: args.timeScale,
     cap: args.cap,
+    permissionChecks: args.permissionChecks,
   });
   const signal = interruptSignal();
   try {

@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { openLocalConsole } from '../runtime/index.js';
 import {
   dataDirOf,
+  PERMISSION_CHECKS_USAGE,
   parseCap,
   parseTimeScale,
   runCommand,
@@ -25,6 +26,7 @@ const USAGE = `usage: npm run console -- [options]
   --data-dir DIR     local state kept between runs (default: .local-data/)
   --fresh            start from empty local state
   --cap N            use at most N slots of the organisation's cap
+${PERMISSION_CHECKS_USAGE}
 
 Runs until Ctrl-C. Without TCS_API_KEY and TCS_BASE_URL the built-in sandbox answers (simulated verdicts).`;
 
@@ -40,6 +42,7 @@ const parse = (argv: string[]) => {
       'data-dir': { type: 'string' },
       fresh: { type: 'boolean', default: false },
       cap: { type: 'string' },
+      'no-permission-checks': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -53,6 +56,7 @@ const parse = (argv: string[]) => {
     timeScale: parseTimeScale(values['time-scale']),
     cap: parseCap(values.cap),
     fresh: values.fresh ?? false,
+    permissionChecks: !values['no-permission-checks'],
     dataDir: dataDirOf(values['data-dir']),
   };
 };
@@ -67,6 +71,7 @@ const runConsole = async (args: NonNullable<ReturnType<typeof parse>>): Promise<
   const { pipeline, simulated, timeScale } = await startCommandPipeline({
     dataDir: args.dataDir,
     fresh: args.fresh,
+    permissionChecks: args.permissionChecks,
     timeScale: args.timeScale,
     cap: args.cap,
     bucketNotifications: true,

@@ -131,6 +131,8 @@ export const startCommandPipeline = async (options: {
   fresh?: boolean;
   /** The console: uploads from a browser start batches through S3's notifications. */
   bucketNotifications?: boolean;
+  /** `--no-permission-checks`: the functions' calls are not weighed against their roles. */
+  permissionChecks?: boolean;
 }): Promise<{ pipeline: LocalPipeline; simulated: boolean; timeScale: number }> => {
   const service = serviceFromEnvironment();
   const timeScale = options.timeScale ?? (service ? 1 : SANDBOX_TIME_SCALE);
@@ -141,9 +143,18 @@ export const startCommandPipeline = async (options: {
     service,
     capOverride: options.cap ?? null,
     bucketNotifications: options.bucketNotifications ?? false,
+    permissionChecks: options.permissionChecks ?? true,
   });
+  if (options.permissionChecks === false) console.log(PERMISSION_CHECKS_OFF);
   return { pipeline, simulated: service === null, timeScale };
 };
+
+export const PERMISSION_CHECKS_OFF =
+  "Permission checks are off (--no-permission-checks): the functions' calls are not checked against their IAM roles.";
+
+/** `--no-permission-checks`, the same words in every command's usage. */
+export const PERMISSION_CHECKS_USAGE =
+  "  --no-permission-checks  do not check the functions' calls against their IAM roles (checked by default)";
 
 /** The command's one spreadsheet argument (`what` names it in the message): an existing .csv or .xlsx. */
 export const spreadsheetArgument = (positionals: readonly string[], what: string): string => {

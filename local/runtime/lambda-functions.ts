@@ -30,7 +30,10 @@ const SLOT_REFILL_PATH: ReadonlySet<string> = new Set<HandlerName>([
 export type FunctionsInput = {
   functions: readonly FunctionSpec[];
   localAws: LocalAws;
-  endpoints: { dynamodb: string; s3: string };
+  /** Where the functions' SDK clients send their calls (the permission gates, when on). */
+  endpoints: { dynamodb: string; s3: string; aws: string };
+  /** The session token each function signs with (names it to the permission gates); null: none. */
+  sessionTokenOf: ((functionName: string) => string) | null;
   /** The service this run talks to (the sandbox's or the real one). */
   serviceBaseUrl: string;
   timeScale: number;
@@ -39,6 +42,20 @@ export type FunctionsInput = {
   closing: AbortSignal;
   background: BackgroundWork;
   log: (line: string) => void;
+};
+
+/**
+ * The template's values naming local/aws's origin (queue URLs), re-pointed at `endpoints.aws`:
+ * the SQS client sends to the host of the queue URL it is given, not to its endpoint setting.
+ */
+const throughEndpoints = (fn: FunctionSpec, input: FunctionsInput): Record<string, string> => {
+  const origin = input.localAws.endpoint;
+  if (input.endpoints.aws === origin) return {};
+  return Object.fromEntries(
+    Object.entries(fn.environment)
+      .filter(([, value]) => value.startsWith(`${origin}/`))
+      .map(([name, value]) => [name, `${input.endpoints.aws}${value.slice(origin.length)}`]),
+  );
 };
 
 /** What a function's process sees: nothing of this process's environment but PATH. */
@@ -50,16 +67,18 @@ const environmentOf = (fn: FunctionSpec, input: FunctionsInput): Record<string, 
   AWS_DEFAULT_REGION: LOCAL_REGION,
   AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
   AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+  ...(input.sessionTokenOf ? { AWS_SESSION_TOKEN: input.sessionTokenOf(fn.name) } : {}),
   AWS_LAMBDA_FUNCTION_NAME: fn.name,
   AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
   AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(fn.memorySize),
   AWS_ENDPOINT_URL_DYNAMODB: input.endpoints.dynamodb,
   AWS_ENDPOINT_URL_S3: input.endpoints.s3,
-  ...input.localAws.endpointEnvironment(),
+  ...input.localAws.endpointEnvironment(input.endpoints.aws),
   S3_FORCE_PATH_STYLE: 'true',
   [ENV.timeScale]: String(input.timeScale),
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   // The template's placeholder (or the deployed URL) stands for the service this run talks to.
+  ...throughEndpoints(fn, input),
   ...(fn.environment[ENV.tcsBaseUrl] !== undefined ? { [ENV.tcsBaseUrl]: input.serviceBaseUrl } : {}),
 });
 

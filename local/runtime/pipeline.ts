@@ -53,6 +53,7 @@ import {
   startServers,
 } from './loopback.js';
 import { type OperatorView, openOperatorView } from './operator-view.js';
+import { GRANT_USAGE_DIR_VARIABLE, type PermissionGates, startPermissionGates } from './permissions/index.js';
 import type { BatchProgress } from './progress.js';
 import { createTemplateResources } from './provision.js';
 import { type LocalResources, readLocalResources } from './resources.js';
@@ -64,7 +65,7 @@ import {
   STOP_RANK,
 } from './shutdown.js';
 import { describeLocalStack, type LocalStackDescription } from './stack-description.js';
-import { LOCAL_ACCOUNT, TemplateResolver } from './template.js';
+import { LOCAL_ACCOUNT, type StackTemplate, TemplateResolver } from './template.js';
 import { registerWorkflows } from './workflows.js';
 
 export type LocalPipelineOptions = {
@@ -88,6 +89,13 @@ export type LocalPipelineOptions = {
    * Off for the commands, which route their own drops to know the execution they started.
    */
   bucketNotifications?: boolean;
+  /**
+   * Every call a function makes is weighed against its role in the template, and refused with
+   * AccessDenied when IAM would refuse it (permissions/). Default on; off only when asked.
+   */
+  permissionChecks?: boolean;
+  /** Tests only: changes the synthesized templates before anything is read from them (a grant removed). */
+  editTemplates?: (stacks: StackTemplate[]) => void;
   /**
    * Where synthesized assemblies are cached (default `<dataDir>/cdk.out`). Tests share one
    * folder so each temporary data folder does not synthesize again.
@@ -201,6 +209,8 @@ type StandIns = {
   service: { baseUrl: string; apiKey: string };
   serviceLabel: string;
   clients: RuntimeClients;
+  /** null when the permission checks are off. */
+  permissions: PermissionGates | null;
 };
 
 /** Everything running once the pipeline has started, for the handle it returns. */
@@ -251,6 +261,7 @@ const startStandIns = async (
   shutdown: Shutdown,
 ): Promise<StandIns> => {
   const localAws = await startLocalAwsStandIn(dataDir, options.log, shutdown);
+  options.editTemplates?.(assembly.stacks);
   const resolver = new TemplateResolver(assembly.stacks, { queueUrl: (name) => localAws.queueUrl(name) });
   const resources = readLocalResources(resolver, assembly.dir);
   const servers = await startServers(
@@ -276,7 +287,35 @@ const startStandIns = async (
     shutdown,
   );
   await createTemplateResources({ dynamo: clients.dynamo, localAws, resources, apiKey: service.apiKey });
-  return { assembly, localAws, resources, servers, service, serviceLabel, clients };
+  const permissions =
+    options.permissionChecks === false
+      ? null
+      : await startPermissionChecks(resolver, resources, servers, localAws, options.log, shutdown);
+  return { assembly, localAws, resources, servers, service, serviceLabel, clients, permissions };
+};
+
+/** The gates between the functions and the stand-ins (permissions/), and the usage they record. */
+const startPermissionChecks = async (
+  resolver: TemplateResolver,
+  resources: LocalResources,
+  servers: Servers,
+  localAws: LocalAws,
+  log: ((line: string) => void) | undefined,
+  shutdown: Shutdown,
+): Promise<PermissionGates> => {
+  const gates = await startPermissionGates({
+    resolver,
+    functions: resources.functions,
+    upstreams: { dynamodb: servers.dynamo.endpoint, s3: servers.s3.endpoint, aws: localAws.endpoint },
+    stateMachineOfTaskToken: (token) => localAws.stateMachineOfTaskToken(token),
+    log: log ?? (() => undefined),
+  });
+  shutdown.add('permission gates', STOP_RANK.servers, async () => {
+    const usageDir = process.env[GRANT_USAGE_DIR_VARIABLE];
+    if (usageDir) gates.usage.writeTo(usageDir);
+    await gates.close();
+  });
+  return gates;
 };
 
 /** The pipeline stack's logic on the stand-ins: the functions in their processes, the workflows, the rules. */
@@ -292,7 +331,12 @@ const startPipelineStack = (
     {
       functions: resources.functions,
       localAws,
-      endpoints: { dynamodb: servers.dynamo.endpoint, s3: servers.s3.endpoint },
+      endpoints: standIns.permissions?.endpoints ?? {
+        dynamodb: servers.dynamo.endpoint,
+        s3: servers.s3.endpoint,
+        aws: localAws.endpoint,
+      },
+      sessionTokenOf: standIns.permissions?.sessionTokenOf ?? null,
       serviceBaseUrl: standIns.service.baseUrl,
       timeScale,
       crash: options.crash ?? null,

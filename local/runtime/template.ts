@@ -183,6 +183,16 @@ export class TemplateResolver {
         return explicit('StateMachineName') ?? generated;
       case 'AWS::Events::EventBus':
         return explicit('Name') ?? generated;
+      case 'AWS::Logs::LogGroup':
+        return explicit('LogGroupName') ?? generated;
+      case 'AWS::IAM::Role':
+        // Role names are at most 64 characters.
+        return explicit('RoleName') ?? generated.slice(0, 64);
+      case 'AWS::Events::Rule':
+        return explicit('Name') ?? generated;
+      case 'AWS::CloudFront::Distribution':
+        // Its id, as the site bucket's policy names it (no stand-in serves it).
+        return generated;
       default:
         throw new UnsupportedTemplateError(
           `The local runtime has no stand-in for ${resource.Type} (${stack.stackName}/${logicalId})`,
@@ -236,6 +246,13 @@ export class TemplateResolver {
         return name;
       case 'AWS::Events::EventBus.Arn':
         return this.arn('events', `event-bus/${name}`);
+      // Read only by the permission checks (permissions/): a function's role, its log group.
+      case 'AWS::Events::Rule.Arn':
+        return this.arn('events', `rule/${name}`);
+      case 'AWS::Logs::LogGroup.Arn':
+        return this.arn('logs', `log-group:${name}:*`);
+      case 'AWS::IAM::Role.Arn':
+        return `arn:aws:iam::${LOCAL_ACCOUNT}:role/${name}`;
       default:
         throw new UnsupportedTemplateError(`The local runtime does not resolve Fn::GetAtt ${key}`);
     }

@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { type LocalPipeline, startLocalPipeline } from '../../local/runtime/index.js';
 import {
   adminClassifications,
+  column,
   E2E_ASSEMBLY_DIR,
   E2E_TIME_SCALE,
   makeTempDir,
@@ -43,12 +44,6 @@ const readCsvTable = (path: string): Table => {
   const text = readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
   const [header = [], ...rows] = Papa.parse<string[]>(text, { skipEmptyLines: true }).data;
   return { header, rows };
-};
-
-const column = (table: Table, name: string): number => {
-  const index = table.header.indexOf(name);
-  if (index < 0) throw new Error(`no column ${name} in ${table.header.join(',')}`);
-  return index;
 };
 
 const statusBySku = (path: string): Record<string, string> => {

@@ -53,6 +53,13 @@ export const resolvableRows = (count: number, skuPrefix: string): string[][] =>
     'BR',
   ]);
 
+/** The index of a column by its header name; a missing column is an error naming the header. */
+export const column = (table: { header: readonly string[] }, name: string): number => {
+  const index = table.header.indexOf(name);
+  if (index < 0) throw new Error(`no column ${name} in ${table.header.join(',')}`);
+  return index;
+};
+
 export const readResults = (path: string) => readSpreadsheet(readFileSync(path), 'results.csv');
 
 export type SandboxClassification = {
