@@ -11,6 +11,9 @@ import { z } from 'zod';
 import type { GrantUse } from './policy-check.js';
 import type { FunctionRole } from './role-policies.js';
 
+/** Where the test suite records the grants its runs used (git-ignored). */
+export const GRANT_USAGE_DIR = '.grant-usage';
+
 export const Grant = z.object({
   role: z.string(),
   function: z.string(),
