@@ -27,7 +27,16 @@ import type { KeyElement, TableSpec } from './resources.js';
 
 export type RunningServer = { endpoint: string; port: number; close(): Promise<void> };
 
-const closeHttpServer = (server: Server): Promise<void> =>
+/** Listens on a free port of 127.0.0.1; resolves with the port. */
+export const listenOnLoopback = async (server: Server): Promise<number> => {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  return (server.address() as AddressInfo).port;
+};
+
+export const closeHttpServer = (server: Server): Promise<void> =>
   new Promise((resolve) => {
     // Keep-alive sockets of clients would hold close() open; every client is gone by now.
     server.closeAllConnections();
@@ -79,11 +88,7 @@ export const startDynamo = async (dataDir: string): Promise<RunningServer> => {
   mkdirSync(path, { recursive: true });
   const server = dynalite({ path, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 }) as Server;
   const requests = trackRequests(server);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnLoopback(server);
   return {
     endpoint: `http://127.0.0.1:${port}`,
     port,

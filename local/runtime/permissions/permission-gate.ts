@@ -19,8 +19,7 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { RunningServer } from '../stand-ins.js';
+import { closeHttpServer, listenOnLoopback, type RunningServer } from '../stand-ins.js';
 import type { GrantUsage } from './grant-usage.js';
 import type { PolicyCheck } from './policy-check.js';
 import { type ApiRequest, type RequestedAction, UnknownOperationError } from './requested-actions.js';
@@ -275,20 +274,14 @@ export const startPermissionGate = async (input: GateInput): Promise<RunningServ
       res.end(`the permission check failed: ${error instanceof Error ? error.message : String(error)}`);
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnLoopback(server);
   return {
     endpoint: `http://127.0.0.1:${port}`,
     port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        gate.agent.destroy();
-        server.close(() => resolve());
-      }),
+    close: async () => {
+      gate.agent.destroy();
+      await closeHttpServer(server);
+    },
   };
 };
 
