@@ -9,6 +9,7 @@
  * sheets and batch.json must be there by then.
  */
 import { posix } from 'node:path';
+import { isPendingPdfCopy } from '../pipeline/batch/index.js';
 import {
   answersFolder,
   BatchOptions,
@@ -268,9 +269,11 @@ export const verdictLink = async (
   // A row of the same product shows its leader's verdict until Finalize writes it on the row.
   const leader =
     !row.result && row.follows !== undefined ? await ports.batches.getRow(batchId, row.follows) : null;
-  const relative = (row.result ?? leader?.result)?.verdict_pdf;
-  const key = relative ? outboxKey(batchId, relative) : null;
-  if (!relative || !key || !(await ports.objects.head(key)))
+  const result = row.result ?? leader?.result;
+  const relative = result?.verdict_pdf;
+  // A reused row names the earlier batch's PDF (its key) until Finalize copies it into this outbox.
+  const key = !relative ? null : isPendingPdfCopy(result) ? relative : outboxKey(batchId, relative);
+  if (!relative || !key?.startsWith('outbox/') || !(await ports.objects.head(key)))
     throw new ConsoleRefusal(
       404,
       'verdict_not_found',

@@ -380,6 +380,24 @@ describe('downloads', () => {
     expect((await verdict('99')).body).toMatchObject({ code: 'row_not_found' });
     expect((await verdict('1e3')).status).toBe(404);
   });
+
+  it("links a reused row's verdict in the earlier batch's outbox until Finalize copies it", async () => {
+    const world = consoleWorld();
+    await runningBatch(world);
+    const earlier = 'outbox/nightly-old/pdfs/00007-SKU-1.pdf';
+    world.ports.objects.set(earlier, '%PDF-1.7');
+    await world.ports.batches.putRows([
+      rowRecord(1, {
+        status: 'reused',
+        result: { ...resolvedRow(1).result, status: 'reused', cost_usd: '0.00', verdict_pdf: earlier },
+      }),
+    ]);
+    const response = await world.call('console-files', 'GET /batches/{batchId}/rows/{row}/verdict', {
+      params: { batchId: 'nightly-abc', row: '1' },
+    });
+    expect(response.body).toMatchObject({ file_name: '00007-SKU-1.pdf' });
+    expect(world.ports.links.downloads[0]).toMatchObject({ key: earlier, disposition: 'inline' });
+  });
 });
 
 describe('questions and answers', () => {
