@@ -66,18 +66,38 @@ export type Prefix = `${(typeof BUCKET_PREFIXES)[BucketArea]}*`;
  * nor granted. Keys are listed in the order the grants are made, which is the order of the
  * statements in the function's policy.
  */
+/**
+ * The DynamoDB operations a function's code calls on a table, followed from its handler through
+ * the use cases to the adapter: its role is granted these and nothing else (a run that needs
+ * another is refused locally with AccessDenied; one never used fails the grant usage test).
+ */
+export type TableOperation =
+  | 'GetItem'
+  | 'PutItem'
+  | 'UpdateItem'
+  | 'Query'
+  | 'Scan'
+  | 'BatchGetItem'
+  | 'BatchWriteItem';
+export type TableUse = readonly TableOperation[];
+
 export type PortUses = {
   clock?: 'system';
   /** `hand-back`: a 429 comes back at once instead of being waited out (row-submit requeues). */
   service?: 'wait' | 'hand-back';
-  objects?: { read?: readonly Prefix[]; write?: readonly Prefix[] };
-  /** `send` also covers a message put back as a fresh copy. */
+  /**
+   * Keys read (GetObject, and ListBucket so a missing key is a 404, not a 403) and written
+   * (PutObject); `streams`: uploads of unknown length go in parts (lib-storage), which an
+   * aborted upload cleans up (AbortMultipartUpload).
+   */
+  objects?: { read?: readonly Prefix[]; write?: readonly Prefix[]; streams?: true };
+  /** `send` also covers a message put back as a fresh copy; `consume`: receive and delete. */
   queue?: readonly ('consume' | 'send')[];
-  /** Every function records progress on its batch or row: read-write for all. */
-  batches?: 'readWrite';
-  reviews?: 'read' | 'readWrite';
-  cache?: 'read' | 'readWrite';
-  leases?: 'readWrite';
+  batches?: TableUse;
+  /** The review table and its by-batch index. */
+  reviews?: TableUse;
+  cache?: TableUse;
+  leases?: TableUse;
   /** Starts Row workflow executions. */
   workflows?: 'start';
   /** Wakes the Batch and Answers workflows (SendTaskSuccess). */
@@ -123,14 +143,19 @@ export type FunctionDescription = {
   description: string;
   ports: PortUses;
   settings?: readonly Setting[];
+  /**
+   * Grants kept although no test run uses them, each with why: a path the tests do not reach
+   * needs it. Keyed `<port> <IAM action>` (`batches dynamodb:Query`).
+   */
+  kept?: Readonly<Record<string, string>>;
 };
 
 /** Completing a row: row-complete, and row-execution-ended when the Row workflow died before Complete. */
 const COMPLETING_A_ROW = {
   clock: 'system',
-  batches: 'readWrite',
-  cache: 'readWrite',
-  leases: 'readWrite',
+  batches: ['GetItem', 'UpdateItem'],
+  cache: ['PutItem'],
+  leases: ['UpdateItem'],
   queue: ['send'], // a requeue (429, new attempt) goes back with a delay
   kick: 'invoke',
   waiters: 'wake', // the last row wakes its batch or round
@@ -146,8 +171,8 @@ const COMPLETING_A_ROW = {
 const REVISING_RESULTS = {
   clock: 'system',
   objects: { read: ['outbox/*'], write: ['outbox/*'] },
-  batches: 'readWrite',
-  reviews: 'readWrite',
+  batches: ['GetItem', 'Query', 'UpdateItem'],
+  reviews: ['Query', 'UpdateItem'],
   events: 'put',
   service: 'wait',
 } as const satisfies PortUses;
@@ -164,12 +189,18 @@ export const FUNCTION_CATALOGUE = {
     // A plan-only batch writes plan.json and plan.csv to its outbox instead.
     ports: {
       clock: 'system',
-      objects: { read: ['inbox/*'], write: ['outbox/*'] },
-      batches: 'readWrite',
-      cache: 'read',
+      objects: { read: ['inbox/*'], write: ['outbox/*'], streams: true },
+      batches: ['GetItem', 'PutItem', 'UpdateItem', 'Query', 'BatchWriteItem'],
+      cache: ['BatchGetItem'],
       queue: ['send'],
       kick: 'invoke',
       service: 'wait',
+    },
+    kept: {
+      'batches dynamodb:GetItem':
+        'A duplicate delivery of the same S3 event finds the batch another Prepare already created.',
+      'batches dynamodb:Query': 'A retried Prepare finds the rows it already wrote.',
+      'objects s3:AbortMultipartUpload': 'A plan.csv of 5 MiB or more goes up in parts.',
     },
   },
   'await-rows': {
@@ -179,7 +210,11 @@ export const FUNCTION_CATALOGUE = {
     description:
       'Batch WaitForRows and Answers WaitForAnswers: keep the task token, wake at once if already done',
     // Keeps the task token on the batch (or round) record; wakes at once when all rows are done.
-    ports: { batches: 'readWrite', waiters: 'wake' },
+    ports: { batches: ['UpdateItem'], waiters: 'wake' },
+    kept: {
+      'waiters states:SendTaskSuccess':
+        'Every row finished before the task token was stored: await-rows wakes the workflow itself.',
+    },
   },
   'finalize-batch': {
     entry: 'functions/finalize-batch/handler.ts',
@@ -190,8 +225,8 @@ export const FUNCTION_CATALOGUE = {
     ports: {
       clock: 'system',
       objects: { read: ['outbox/*'], write: ['outbox/*'] },
-      batches: 'readWrite',
-      reviews: 'read',
+      batches: ['GetItem', 'UpdateItem', 'Query'],
+      reviews: ['Query'],
       events: 'put',
     },
   },
@@ -206,14 +241,17 @@ export const FUNCTION_CATALOGUE = {
     // a stopped batch's rows as not_submitted, waking the batch if it was the last.
     ports: {
       clock: 'system',
-      batches: 'readWrite',
-      leases: 'readWrite',
+      batches: ['GetItem', 'UpdateItem'],
+      leases: ['GetItem', 'PutItem', 'UpdateItem'],
       queue: ['consume', 'send'],
       service: 'wait',
       workflows: 'start',
       waiters: 'wake',
     },
     settings: ['capOverride'],
+    kept: {
+      'waiters states:SendTaskSuccess': "A stopped batch's last rows end here, and the batch is woken.",
+    },
   },
   'row-submit': {
     entry: 'functions/row-submit/handler.ts',
@@ -228,7 +266,7 @@ export const FUNCTION_CATALOGUE = {
       // keeps the sheet's file_url, so every retry of an attempt sends the same body under the
       // same Idempotency-Key (a new upload = a new URL).
       objects: { read: ['inbox/*', 'answers/*', 'work/*'], write: ['work/*'] },
-      batches: 'readWrite',
+      batches: ['GetItem', 'UpdateItem'],
       service: 'hand-back',
     },
   },
@@ -239,7 +277,7 @@ export const FUNCTION_CATALOGUE = {
     description: 'Row workflow Poll: read the classification, renew the lease, decide the next step',
     // Renews the lease; releases it once the run has left in_progress and kicks, so a freed slot
     // is refilled at once.
-    ports: { clock: 'system', batches: 'readWrite', leases: 'readWrite', service: 'wait', kick: 'invoke' },
+    ports: { clock: 'system', leases: ['UpdateItem'], service: 'wait', kick: 'invoke' },
   },
   'row-store': {
     entry: 'functions/row-store/handler.ts',
@@ -247,7 +285,13 @@ export const FUNCTION_CATALOGUE = {
     memoryMb: 512,
     description: 'Row workflow Store: resolved verdict to the row and its PDF to the outbox',
     // outbox/<batch>/pdfs/<verdict>
-    ports: { clock: 'system', objects: { write: ['outbox/*'] }, batches: 'readWrite', service: 'wait' },
+    ports: {
+      clock: 'system',
+      objects: { write: ['outbox/*'], streams: true },
+      batches: ['GetItem'],
+      service: 'wait',
+    },
+    kept: { 'objects s3:AbortMultipartUpload': 'A verdict PDF of 5 MiB or more goes up in parts.' },
   },
   'row-review': {
     entry: 'functions/row-review/handler.ts',
@@ -255,7 +299,7 @@ export const FUNCTION_CATALOGUE = {
     memoryMb: 256,
     description: 'Row workflow Review: pending_data questions to the review table',
     // Reads the classification (its questions and provisional candidates) from the service.
-    ports: { clock: 'system', batches: 'readWrite', reviews: 'readWrite', service: 'wait' },
+    ports: { clock: 'system', batches: ['GetItem'], reviews: ['GetItem', 'PutItem'], service: 'wait' },
   },
   'row-complete': {
     entry: 'functions/row-complete/handler.ts',
@@ -286,8 +330,8 @@ export const FUNCTION_CATALOGUE = {
     ports: {
       clock: 'system',
       objects: { read: ['answers/*'], write: ['outbox/*'] },
-      batches: 'readWrite',
-      reviews: 'readWrite',
+      batches: ['GetItem', 'PutItem', 'UpdateItem', 'Query'],
+      reviews: ['Query', 'UpdateItem'],
       queue: ['send'],
       kick: 'invoke',
       service: 'wait',
@@ -309,7 +353,8 @@ export const FUNCTION_CATALOGUE = {
     memoryMb: 2048,
     description:
       'Daily: batches with rows abandoned after 30 days unanswered get their results moved forward',
-    ports: REVISING_RESULTS,
+    // Scans the review table for the items of abandoned classifications.
+    ports: { ...REVISING_RESULTS, reviews: ['Query', 'UpdateItem', 'Scan'] },
   },
   'write-partial-results': {
     entry: 'functions/write-partial-results/handler.ts',
@@ -319,7 +364,7 @@ export const FUNCTION_CATALOGUE = {
     description:
       'While a batch runs: results.partial.csv and summary.partial.json with every row as it stands',
     // Reads the batch and its rows; writes the two partial files to the batch's outbox.
-    ports: { clock: 'system', objects: { write: ['outbox/*'] }, batches: 'readWrite' },
+    ports: { clock: 'system', objects: { write: ['outbox/*'] }, batches: ['GetItem', 'Query'] },
   },
 } as const satisfies Record<HandlerName, FunctionDescription>;
 

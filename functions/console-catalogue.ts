@@ -11,15 +11,15 @@
  * No aws-cdk-lib import here, nor any SDK client (see functions/catalogue.ts).
  */
 import type { ConsoleHandlerName } from '../shared/console/api.js';
-import { ENV, type EnvName, type Prefix } from './catalogue.js';
+import { ENV, type EnvName, type Prefix, type TableUse } from './catalogue.js';
 
 export type ConsolePortUses = {
   clock?: 'system';
-  /** Reads batch and row records; `listBatches` queries the batch table's by-start index. */
-  batches?: 'read';
-  reviews?: 'read';
-  /** Counts the slot leases held now (slots in use of the cap). */
-  leases?: 'read';
+  /** Reads batch and row records; `listByStart`: lists batches on the table's by-start index. */
+  batches?: { operations: TableUse; listByStart?: true };
+  reviews?: TableUse;
+  /** Reads the slot leases held now (slots in use of the cap). */
+  leases?: TableUse;
   objects?: { read?: readonly Prefix[]; write?: readonly Prefix[] };
   /** Presigned requests, signed with the role: its object grants are what the browser may do. */
   links?: 'presign';
@@ -42,6 +42,8 @@ export type ConsoleFunctionDescription = {
   description: string;
   ports: ConsolePortUses;
   settings?: readonly 'capOverride'[];
+  /** Grants kept although no test run uses them, each with why (functions/catalogue.ts, `kept`). */
+  kept?: Readonly<Record<string, string>>;
 };
 
 export const CONSOLE_FUNCTIONS = {
@@ -55,9 +57,10 @@ export const CONSOLE_FUNCTIONS = {
     // summary.json of a finished batch (saved money), which files the outbox holds.
     ports: {
       clock: 'system',
-      batches: 'read',
-      reviews: 'read',
-      leases: 'read',
+      batches: { operations: ['GetItem', 'Query'], listByStart: true },
+      // The questions inbox: every pending item, across batches.
+      reviews: ['Scan'],
+      leases: ['GetItem'],
       objects: { read: ['outbox/*'] },
     },
     settings: ['capOverride'],
@@ -71,7 +74,7 @@ export const CONSOLE_FUNCTIONS = {
     // and GETs (outbox/); reads a row to find its verdict PDF.
     ports: {
       clock: 'system',
-      batches: 'read',
+      batches: { operations: ['GetItem'] },
       objects: { read: ['outbox/*'], write: ['inbox/*', 'answers/*'] },
       links: 'presign',
     },
@@ -85,8 +88,8 @@ export const CONSOLE_FUNCTIONS = {
     // then writes the file the answers round reads.
     ports: {
       clock: 'system',
-      batches: 'read',
-      reviews: 'read',
+      batches: { operations: ['GetItem'] },
+      reviews: ['GetItem'],
       objects: { read: ['answers/*'], write: ['answers/*'] },
     },
   },

@@ -12,7 +12,7 @@ import {
 } from '../functions/console-catalogue.js';
 import { CONSOLE_HANDLER_NAMES, type ConsoleHandlerName } from '../shared/console/api.js';
 import type { PipelineConfig } from './config.js';
-import { grantObjectPut, grantObjectRead, grantTable } from './function-reach.js';
+import { grantObjects, grantTable } from './function-reach.js';
 import type { PipelineData } from './pipeline-data.js';
 import { buildAppFunction } from './pipeline-functions.js';
 import { BATCHES_BY_START_INDEX } from './stateful-stack.js';
@@ -64,21 +64,20 @@ const environmentValues = ({ data, config }: ConsoleFunctionsProps): Partial<Rec
 const grantConsoleReach = (scope: Stack, data: PipelineData, fn: NodejsFunction, ports: ConsolePortUses) => {
   const grants: { [P in ConsolePortName]-?: (use: NonNullable<ConsolePortUses[P]>) => void } = {
     clock: () => undefined,
-    batches: () => {
-      grantTable(scope, data, data.batchTable, fn, 'read');
+    batches: ({ operations, listByStart }) => {
+      grantTable(scope, data, data.batchTable, fn, operations, 'Batches');
+      if (!listByStart) return;
       fn.addToRolePolicy(
         new PolicyStatement({
+          sid: 'BatchesByStart',
           actions: ['dynamodb:Query'],
           resources: [`${data.batchTable.tableArn}/index/${BATCHES_BY_START_INDEX}`],
         }),
       );
     },
-    reviews: () => grantTable(scope, data, data.reviewTable, fn, 'read'),
-    leases: () => grantTable(scope, data, data.leaseTable, fn, 'read'),
-    objects: ({ read = [], write = [] }) => {
-      for (const prefix of read) grantObjectRead(scope, data, fn, prefix);
-      for (const prefix of write) grantObjectPut(scope, data, fn, prefix);
-    },
+    reviews: (use) => grantTable(scope, data, data.reviewTable, fn, use, 'Reviews'),
+    leases: (use) => grantTable(scope, data, data.leaseTable, fn, use, 'Leases'),
+    objects: (use) => grantObjects(scope, data, fn, use),
     links: () => undefined,
   };
   for (const [port, use] of Object.entries(ports)) {

@@ -34,18 +34,18 @@ const code = (text: string) => `\`${text}\``;
 const REACH: { [P in PortName]-?: (use: NonNullable<PortUses[P]>) => string | null } = {
   clock: () => null,
   service: () => "the key's secret: read",
-  objects: ({ read = [], write = [] }) => {
+  objects: ({ read = [], write = [], streams }) => {
     const access = [
       ...(read.length > 0 ? [`read ${read.map(code).join(', ')}`] : []),
-      ...(write.length > 0 ? [`write ${write.map(code).join(', ')}`] : []),
+      ...(write.length > 0 ? [`write ${write.map(code).join(', ')}${streams ? ' (in parts)' : ''}`] : []),
     ];
     return `bucket: ${access.join(', ')}`;
   },
   queue: (uses) => `rows queue: ${uses.join(', ')}`,
-  batches: () => 'batch table: read-write',
-  reviews: (use) => `review table and its indexes: ${use === 'read' ? 'read' : 'read-write'}`,
-  cache: (use) => `product cache: ${use === 'read' ? 'read' : 'read-write'}`,
-  leases: () => 'lease table: read-write',
+  batches: (use) => `batch table: ${use.join(', ')}`,
+  reviews: (use) => `review table and its indexes: ${use.join(', ')}`,
+  cache: (use) => `product cache: ${use.join(', ')}`,
+  leases: (use) => `lease table: ${use.join(', ')}`,
   workflows: () => 'Row workflow: start executions',
   waiters: () => 'Batch and Answers workflows: SendTaskSuccess',
   partials: () => 'write-partial-results: invoke',

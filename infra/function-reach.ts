@@ -12,7 +12,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { EventBus, type IEventBus } from 'aws-cdk-lib/aws-events';
 import { type IRole, Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { type IStateMachine, StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
+import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import {
   describeFunction,
   ENV,
@@ -21,10 +21,11 @@ import {
   type PortName,
   type PortUses,
   type Prefix,
+  type TableUse,
 } from '../functions/catalogue.js';
 import { HANDLER_NAMES, type HandlerName } from '../shared/contract.js';
 import type { PipelineConfig } from './config.js';
-import { acknowledge, inFinding, wildcardAction, wildcardResource } from './nag.js';
+import { acknowledge, inFinding, wildcardResource } from './nag.js';
 import type { PipelineData } from './pipeline-data.js';
 
 export type FunctionReachProps = {
@@ -79,38 +80,39 @@ const environmentValues = (
   ...(config.capOverride !== undefined ? { [ENV.capOverride]: String(config.capOverride) } : {}),
 });
 
-/** One grant per port, at the reach the catalogue gives it. */
+/** One statement per port (its Sid names the port), with exactly the actions the catalogue gives it. */
 const portGrants = (
   scope: Stack,
   { functions, data, rowWorkflowArn }: FunctionReachProps,
   defaultBus: IEventBus,
 ): PortGrants => {
-  const rowWorkflow = StateMachine.fromStateMachineArn(scope, 'RowWorkflowByName', rowWorkflowArn);
-  const table = (source: ITable) => (fn: NodejsFunction, use: 'read' | 'readWrite') =>
-    grantTable(scope, data, source, fn, use);
+  const table = (source: ITable, sid: string) => (fn: NodejsFunction, use: TableUse) =>
+    grantTable(scope, data, source, fn, use, sid);
   return {
     clock: () => undefined,
-    service: (fn) => data.apiKeySecret.grantRead(fn),
-    objects: (fn, { read = [], write = [] }) => {
-      for (const prefix of read) grantObjectRead(scope, data, fn, prefix);
-      for (const prefix of write) grantObjectPut(scope, data, fn, prefix);
-    },
-    queue: (fn, uses) => {
-      for (const use of uses) {
-        if (use === 'send') data.rowsQueue.grantSendMessages(fn);
-        else data.rowsQueue.grantConsumeMessages(fn);
-      }
-    },
-    batches: table(data.batchTable),
-    reviews: table(data.reviewTable),
-    cache: table(data.cacheTable),
-    leases: table(data.leaseTable),
-    workflows: (fn) => rowWorkflow.grantStartExecution(fn),
+    service: (fn) => allow(fn, 'Service', ['secretsmanager:GetSecretValue'], [data.apiKeySecret.secretArn]),
+    objects: (fn, use) => grantObjects(scope, data, fn, use),
+    queue: (fn, uses) =>
+      allow(
+        fn,
+        'Queue',
+        uses.flatMap((use) =>
+          use === 'send' ? ['sqs:SendMessage'] : ['sqs:ReceiveMessage', 'sqs:DeleteMessage'],
+        ),
+        [data.rowsQueue.queueArn],
+      ),
+    batches: table(data.batchTable, 'Batches'),
+    reviews: table(data.reviewTable, 'Reviews'),
+    cache: table(data.cacheTable, 'Cache'),
+    leases: table(data.leaseTable, 'Leases'),
+    workflows: (fn) => allow(fn, 'Workflows', ['states:StartExecution'], [rowWorkflowArn]),
     // Granted once the workflows exist (allowWakingWorkflows): a policy of its own.
     waiters: () => undefined,
-    events: (fn) => defaultBus.grantPutEventsTo(fn),
-    kick: (fn) => grantInvokeOf(scope, functions['dispatch-rows'], fn),
-    partials: (fn) => grantInvokeOf(scope, functions['write-partial-results'], fn),
+    events: (fn) => allow(fn, 'Events', ['events:PutEvents'], [defaultBus.eventBusArn]),
+    // Invoked by name, never by version or alias: the function's ARN alone.
+    kick: (fn) => allow(fn, 'Kick', ['lambda:InvokeFunction'], [functions['dispatch-rows'].functionArn]),
+    partials: (fn) =>
+      allow(fn, 'Partials', ['lambda:InvokeFunction'], [functions['write-partial-results'].functionArn]),
   };
 };
 
@@ -119,56 +121,73 @@ const roleOf = (fn: NodejsFunction): IRole => {
   return fn.role;
 };
 
-/** Object grants are scoped to the one prefix the function works in (inbox/, outbox/, work/, answers/). */
-export const grantObjectRead = (scope: Stack, data: PipelineData, fn: NodejsFunction, prefix: Prefix) => {
-  data.bucket.grantRead(fn, prefix);
-  acknowledge(
-    roleOf(fn),
-    `grantRead's action set (GetObject* covers GetObjectVersion for a given version; List* makes a ` +
-      `missing key a 404, not a 403) on ${prefix} only.`,
-    wildcardAction('s3:GetObject*'),
-    wildcardAction('s3:GetBucket*'),
-    wildcardAction('s3:List*'),
-    wildcardResource(`${inFinding(scope, data.bucket.bucketArn)}/${prefix}`),
-  );
+/** A statement in the function's role; its Sid names the port, which the grant usage test reads. */
+const allow = (fn: NodejsFunction, sid: string, actions: string[], resources: string[]) =>
+  fn.addToRolePolicy(new PolicyStatement({ sid, actions, resources }));
+
+/** `outbox/*` → `Outbox`, for a Sid. */
+const sidOf = (prefix: Prefix) => prefix.charAt(0).toUpperCase() + prefix.slice(1, -2);
+
+/**
+ * Object grants are scoped to the prefixes the function works in (inbox/, outbox/, work/,
+ * answers/); ListBucket, on the bucket, makes a missing key a 404 rather than a 403.
+ */
+export const grantObjects = (
+  scope: Stack,
+  data: PipelineData,
+  fn: NodejsFunction,
+  { read = [], write = [], streams }: NonNullable<PortUses['objects']>,
+) => {
+  const bucket = data.bucket.bucketArn;
+  if (read.length > 0) {
+    allow(fn, 'ObjectsList', ['s3:ListBucket'], [bucket]);
+    allow(
+      fn,
+      'ObjectsRead',
+      ['s3:GetObject'],
+      read.map((prefix) => `${bucket}/${prefix}`),
+    );
+  }
+  for (const prefix of write) {
+    allow(
+      fn,
+      `ObjectsWrite${sidOf(prefix)}`,
+      streams ? ['s3:PutObject', 's3:AbortMultipartUpload'] : ['s3:PutObject'],
+      [`${bucket}/${prefix}`],
+    );
+  }
+  for (const prefix of [...new Set([...read, ...write])]) {
+    acknowledge(
+      roleOf(fn),
+      `Object keys are per batch: the grant is scoped to ${prefix} only.`,
+      wildcardResource(`${inFinding(scope, bucket)}/${prefix}`),
+    );
+  }
 };
 
-export const grantObjectPut = (scope: Stack, data: PipelineData, fn: NodejsFunction, prefix: Prefix) => {
-  data.bucket.grantPut(fn, prefix);
-  acknowledge(
-    roleOf(fn),
-    `grantPut on ${prefix} only: object keys are per batch; Abort* ends its own multipart uploads.`,
-    wildcardAction('s3:Abort*'),
-    wildcardResource(`${inFinding(scope, data.bucket.bucketArn)}/${prefix}`),
-  );
-};
-
+/** Exactly the operations the catalogue names, on the table (and the review table's indexes). */
 export const grantTable = (
   scope: Stack,
   data: PipelineData,
   table: ITable,
   fn: NodejsFunction,
-  use: 'read' | 'readWrite',
+  use: TableUse,
+  sid: string,
 ) => {
-  if (use === 'read') table.grantReadData(fn);
-  else table.grantReadWriteData(fn);
-  if (table === data.reviewTable) {
+  const indexes = table === data.reviewTable ? [`${data.reviewTable.tableArn}/index/*`] : [];
+  allow(
+    fn,
+    sid,
+    use.map((operation) => `dynamodb:${operation}`),
+    [table.tableArn, ...indexes],
+  );
+  if (indexes.length > 0) {
     acknowledge(
       roleOf(fn),
-      "The review table's indexes (by-batch is queried for review.csv); CDK grants them as <table>/index/*.",
+      "The review table's indexes (by-batch is queried for review.csv); CDK names them as <table>/index/*.",
       wildcardResource(`${inFinding(scope, data.reviewTable.tableArn)}/index/*`),
     );
   }
-};
-
-/** The kick (dispatch-rows) and the request for partial results (write-partial-results). */
-const grantInvokeOf = (scope: Stack, target: NodejsFunction, fn: NodejsFunction) => {
-  target.grantInvoke(fn);
-  acknowledge(
-    roleOf(fn),
-    'grantInvoke adds <function>:* for versions and aliases of the function it invokes; no other function.',
-    wildcardResource(`${inFinding(scope, target.functionArn)}:*`),
-  );
 };
 
 /**
@@ -189,6 +208,7 @@ export const allowWakingWorkflows = (
       roles: [roleOf(functions[name])],
       statements: [
         new PolicyStatement({
+          sid: 'Waiters',
           actions: ['states:SendTaskSuccess'],
           resources: workflows.map((workflow) => workflow.stateMachineArn),
         }),

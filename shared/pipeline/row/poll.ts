@@ -5,7 +5,7 @@ import { type RowStepConfig, runOf } from './row-state.js';
 
 /** Poll: read the classification, keep the lease alive, decide what comes next. */
 export const pollRow = async (
-  ports: Pick<PipelinePorts, 'clock' | 'service' | 'batches' | 'leases' | 'kick'>,
+  ports: Pick<PipelinePorts, 'clock' | 'service' | 'leases' | 'kick'>,
   config: RowStepConfig,
   input: unknown,
 ): Promise<RowStep> => {
