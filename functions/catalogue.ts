@@ -145,7 +145,7 @@ export type FunctionDescription = {
   settings?: readonly Setting[];
   /**
    * Grants kept although no test run uses them, each with why: a path the tests do not reach
-   * needs it. Keyed `<port> <IAM action>` (`batches dynamodb:Query`).
+   * needs it. Keyed `<statement Sid> <IAM action>` (`Batches dynamodb:Query`; function-reach.ts names the statements).
    */
   kept?: Readonly<Record<string, string>>;
 };
@@ -197,10 +197,10 @@ export const FUNCTION_CATALOGUE = {
       service: 'wait',
     },
     kept: {
-      'batches dynamodb:GetItem':
+      'Batches dynamodb:GetItem':
         'A duplicate delivery of the same S3 event finds the batch another Prepare already created.',
-      'batches dynamodb:Query': 'A retried Prepare finds the rows it already wrote.',
-      'objects s3:AbortMultipartUpload': 'A plan.csv of 5 MiB or more goes up in parts.',
+      'Batches dynamodb:Query': 'A retried Prepare finds the rows it already wrote.',
+      'ObjectsWriteOutbox s3:AbortMultipartUpload': 'A plan.csv of 5 MiB or more goes up in parts.',
     },
   },
   'await-rows': {
@@ -212,7 +212,7 @@ export const FUNCTION_CATALOGUE = {
     // Keeps the task token on the batch (or round) record; wakes at once when all rows are done.
     ports: { batches: ['UpdateItem'], waiters: 'wake' },
     kept: {
-      'waiters states:SendTaskSuccess':
+      'Waiters states:SendTaskSuccess':
         'Every row finished before the task token was stored: await-rows wakes the workflow itself.',
     },
   },
@@ -250,7 +250,7 @@ export const FUNCTION_CATALOGUE = {
     },
     settings: ['capOverride'],
     kept: {
-      'waiters states:SendTaskSuccess': "A stopped batch's last rows end here, and the batch is woken.",
+      'Waiters states:SendTaskSuccess': "A stopped batch's last rows end here, and the batch is woken.",
     },
   },
   'row-submit': {
@@ -291,7 +291,9 @@ export const FUNCTION_CATALOGUE = {
       batches: ['GetItem'],
       service: 'wait',
     },
-    kept: { 'objects s3:AbortMultipartUpload': 'A verdict PDF of 5 MiB or more goes up in parts.' },
+    kept: {
+      'ObjectsWriteOutbox s3:AbortMultipartUpload': 'A verdict PDF of 5 MiB or more goes up in parts.',
+    },
   },
   'row-review': {
     entry: 'functions/row-review/handler.ts',
@@ -314,6 +316,13 @@ export const FUNCTION_CATALOGUE = {
     memoryMb: 256,
     description: 'Row workflow FAILED/TIMED_OUT/ABORTED: complete the row as error, release the lease',
     ports: COMPLETING_A_ROW,
+    kept: {
+      'Cache dynamodb:PutItem':
+        'An execution that died after Store recorded the resolved verdict, before Complete: this completion caches it.',
+      'Waiters states:SendTaskSuccess': 'The row whose execution died was the last of its batch or round.',
+      'Queue sqs:SendMessage':
+        "Complete's port set, shared with row-complete: an ended execution completes its row as an error, which never requeues.",
+    },
   },
   'prepare-answers': {
     entry: 'functions/prepare-answers/handler.ts',
@@ -335,6 +344,11 @@ export const FUNCTION_CATALOGUE = {
       queue: ['send'],
       kick: 'invoke',
       service: 'wait',
+    },
+    kept: {
+      'ObjectsList s3:ListBucket':
+        'A sheet the answers file names that is not beside it is reported on its row (a 404), not a failed round (a 403).',
+      'Batches dynamodb:Query': 'A retried PrepareAnswers finds the rows it already resumed.',
     },
   },
   'finalize-answers': {

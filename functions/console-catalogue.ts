@@ -78,6 +78,11 @@ export const CONSOLE_FUNCTIONS = {
       objects: { read: ['outbox/*'], write: ['inbox/*', 'answers/*'] },
       links: 'presign',
     },
+    kept: {
+      'ObjectsList s3:ListBucket': 'A link to a file that is not there answers 404, not 500.',
+      'ObjectsWriteAnswers s3:PutObject':
+        'The form for a new sheet sent with answers (answers/<batch-id>/sheets/).',
+    },
   },
   'console-answers': {
     entry: 'functions/console-answers/handler.ts',
@@ -91,6 +96,11 @@ export const CONSOLE_FUNCTIONS = {
       batches: { operations: ['GetItem'] },
       reviews: ['GetItem'],
       objects: { read: ['answers/*'], write: ['answers/*'] },
+    },
+    kept: {
+      'ObjectsRead s3:GetObject': 'An answer naming a new sheet: the sheet must be there (its head is read).',
+      'ObjectsList s3:ListBucket':
+        'An answer naming a sheet not uploaded is refused as such (a 404), not a 500.',
     },
   },
 } as const satisfies Record<ConsoleHandlerName, ConsoleFunctionDescription>;

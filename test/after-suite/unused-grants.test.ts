@@ -25,10 +25,8 @@ const keptOf = (name: string): Readonly<Record<string, string>> =>
     ? (describeConsoleFunction(name as ConsoleHandlerName).kept ?? {})
     : (describeFunction(name as HandlerName).kept ?? {});
 
-/** `ObjectsWriteOutbox` → `objects`: each statement's Sid begins with its port's name. */
-const portOf = (grant: Grant): string => (grant.sid?.match(/^[A-Z][a-z]+/)?.[0] ?? '').toLowerCase();
-
-const keyOf = (grant: Grant) => `${portOf(grant)} ${grant.actionPattern}`;
+/** A statement's Sid names its port and what for (`ObjectsWriteOutbox`): the catalogue's `kept` keys. */
+const keyOf = (grant: Grant) => `${grant.sid ?? '(no Sid)'} ${grant.actionPattern}`;
 
 describe('grants the suite used', () => {
   it('every grant of every role was used by a run, or its catalogue entry says why it is kept', () => {

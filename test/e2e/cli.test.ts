@@ -179,7 +179,9 @@ describe('classify, review and answer from the command line', () => {
     const headed = await run('review', ['list', ...FAST.slice(0, 2)], true);
     expect(headed).toMatchObject({ code: 0, stderr: '' });
     expect(existsSync(join(DATA, 'run.lock'))).toBe(false);
-  }, 240_000);
+    // Six real commands, the first synthesizing the app into its fresh data folder: on two cores
+    // shared with the rest of the suite that alone can take minutes.
+  }, 360_000);
 
   it('answers --status from another terminal while classify runs, with the batch as it stands', async () => {
     // The same data folder as above: its synthesized assembly is reused.
