@@ -229,6 +229,10 @@ export const FUNCTION_CATALOGUE = {
       reviews: ['Query'],
       events: 'put',
     },
+    kept: {
+      'ObjectsList s3:ListBucket':
+        'A batch that never wrote partial files: the head of summary.partial.json is a 404, not a 403.',
+    },
   },
   'dispatch-rows': {
     entry: 'functions/dispatch-rows/handler.ts',
@@ -251,6 +255,8 @@ export const FUNCTION_CATALOGUE = {
     settings: ['capOverride'],
     kept: {
       'Waiters states:SendTaskSuccess': "A stopped batch's last rows end here, and the batch is woken.",
+      'Queue sqs:SendMessage':
+        'A message it cannot start now (no slot, a lost race, a stop) goes back as a fresh copy.',
     },
   },
   'row-submit': {
@@ -309,6 +315,12 @@ export const FUNCTION_CATALOGUE = {
     memoryMb: 256,
     description: 'Row workflow Complete: final row result or requeue, release the lease, kick',
     ports: COMPLETING_A_ROW,
+    kept: {
+      'Kick lambda:InvokeFunction':
+        'Complete released the lease itself (Poll had not) or requeued: the freed slot is refilled at once.',
+      'Partials lambda:InvokeFunction':
+        'At most every partial_every_minutes while rows finish (a batch option).',
+    },
   },
   'row-execution-ended': {
     entry: 'functions/row-execution-ended/handler.ts',
@@ -320,6 +332,10 @@ export const FUNCTION_CATALOGUE = {
       'Cache dynamodb:PutItem':
         'An execution that died after Store recorded the resolved verdict, before Complete: this completion caches it.',
       'Waiters states:SendTaskSuccess': 'The row whose execution died was the last of its batch or round.',
+      'Kick lambda:InvokeFunction':
+        'The lease the dead execution held is released: the freed slot is refilled at once.',
+      'Partials lambda:InvokeFunction':
+        'The row changed to error while its batch runs: partial results may be due.',
       'Queue sqs:SendMessage':
         "Complete's port set, shared with row-complete: an ended execution completes its row as an error, which never requeues.",
     },
@@ -358,6 +374,10 @@ export const FUNCTION_CATALOGUE = {
     memoryMb: 2048,
     description: 'Answers workflow FinalizeAnswers: revised results.csv, summary.json, review.csv, event',
     ports: REVISING_RESULTS,
+    kept: {
+      'ObjectsList s3:ListBucket':
+        'A batch that never wrote partial files: the head of summary.partial.json is a 404, not a 403.',
+    },
   },
   'sweep-reviews': {
     entry: 'functions/sweep-reviews/handler.ts',
@@ -369,6 +389,10 @@ export const FUNCTION_CATALOGUE = {
       'Daily: batches with rows abandoned after 30 days unanswered get their results moved forward',
     // Scans the review table for the items of abandoned classifications.
     ports: { ...REVISING_RESULTS, reviews: ['Query', 'UpdateItem', 'Scan'] },
+    kept: {
+      'ObjectsList s3:ListBucket':
+        'A batch that never wrote partial files: the head of summary.partial.json is a 404, not a 403.',
+    },
   },
   'write-partial-results': {
     entry: 'functions/write-partial-results/handler.ts',
