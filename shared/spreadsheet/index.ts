@@ -5,6 +5,7 @@ export { COLUMN_ALIASES, columnForHeader, columnLetter, headerKey, matchColumns 
 export { resolveCountryCode } from './countries.js';
 export { type DecodedText, decodeText } from './decode-text.js';
 export { SpreadsheetError, type SpreadsheetErrorLocation } from './errors.js';
+export { FALLBACK_LANGUAGE, headerLanguage, LANGUAGES, Language } from './header-language.js';
 export { ColumnUse, columnUses, inputWarningCollector, inputWarnings } from './input-report.js';
 export { normaliseRow, normaliseSheetPath, parseCurrentNcm, parseOperation } from './normalise-row.js';
 export { detectDelimiter } from './read-csv.js';
@@ -28,3 +29,12 @@ export {
   streamCsv,
   writeCsv,
 } from './write-csv.js';
+export {
+  fittingWidth,
+  streamWorkbook,
+  textWidth,
+  type WorkbookWriter,
+  workbookBytes,
+  XLSX_CONTENT_TYPE,
+  xlsxText,
+} from './write-xlsx.js';

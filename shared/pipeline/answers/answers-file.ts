@@ -21,6 +21,7 @@ import { readCsvRecords } from '../../spreadsheet/read-csv.js';
 import { readXlsxRecords } from '../../spreadsheet/read-xlsx.js';
 import { splitHeaderAndRows } from '../../spreadsheet/table.js';
 import type { REVIEW_LEADING_COLUMNS, REVIEW_TRAILING_COLUMNS } from '../batch/results-files.js';
+import { REVIEW_HEADER_KEYS } from '../batch/workbook-labels.js';
 
 // ---------------------------------------------------------------------------
 // Schemas
@@ -102,7 +103,8 @@ export class AnswersFileError extends Error {
 /**
  * The columns of `buildReviewCsv` this module reads (`satisfies`: renaming one there breaks the
  * build here). Headers are compared by `headerKey`, so `Answer 1`, `ANSWER_1` and
- * `answer-1 (resposta)` all are `answer_1`.
+ * `answer-1 (resposta)` all are `answer_1`; review.xlsx's headers in any of its languages
+ * (`Resposta 1`, `Respuesta 1`) are the columns they stand for (batch/workbook-labels.ts).
  */
 const ROW_COLUMN = 'row' satisfies (typeof REVIEW_LEADING_COLUMNS)[number];
 const CLASSIFICATION_ID_COLUMN = 'classification_id' satisfies (typeof REVIEW_LEADING_COLUMNS)[number];
@@ -128,7 +130,7 @@ const quoted = (values: readonly string[]): string => values.map((value) => `"${
 const locateColumns = (header: readonly string[], fileName: string, hasRows: boolean): ReviewColumns => {
   const positions = new Map<string, number[]>();
   header.forEach((text, index) => {
-    const key = headerKey(text);
+    const key = REVIEW_HEADER_KEYS.get(headerKey(text)) ?? headerKey(text);
     positions.set(key, [...(positions.get(key) ?? []), index]);
   });
   const single = (key: string, name: string): number | undefined => {
@@ -162,8 +164,9 @@ const locateColumns = (header: readonly string[], fileName: string, hasRows: boo
     throw new AnswersFileError(
       'not_a_review_file',
       fileName,
-      `is not a review.csv: it has no ${missing.join(' and no ')}. Send back the review.csv the batch ` +
-        `wrote, with the answer columns filled in. Columns found: ${found.length > 0 ? quoted(found) : '(none)'}`,
+      `is not a review.csv: it has no ${missing.join(' and no ')}. Send back the review.csv or ` +
+        `review.xlsx the batch wrote, with the answer columns filled in. ` +
+        `Columns found: ${found.length > 0 ? quoted(found) : '(none)'}`,
     );
   }
 

@@ -11,8 +11,9 @@
  *      unbilled) or it was answered elsewhere (the web app) and has since resolved or failed;
  *      then rows of the same product take their leader's new outcome (one answer resumes them all)
  *   4. review items of rows that have settled are closed
- *   5. the earlier results.csv and summary.json kept as results.rev<N>.csv and summary.rev<N>.json
- *      when results.csv changes; then results.csv, summary.json and review.csv written anew
+ *   5. the earlier results.csv, results.xlsx and summary.json kept as results.rev<N>.csv,
+ *      results.rev<N>.xlsx and summary.rev<N>.json when results.csv changes; then results.csv and
+ *      .xlsx, review.csv and .xlsx and summary.json written anew
  *   6. the Batch Completed event (with `round_id`), then the round marked `completed` (or `failed`)
  *
  * Run twice, it writes the same files and no second revision (results-revisions.ts says how).
@@ -27,6 +28,7 @@ import {
   pendingReviewItems,
   writeOutboxFiles,
 } from '../batch/results-files.js';
+import { outboxWorkbooks } from '../batch/results-workbook.js';
 import { describeCaughtError } from '../core/error-text.js';
 import type { PipelinePorts } from '../core/ports.js';
 import {
@@ -110,11 +112,12 @@ export const finalizeAnswers = async (
     revisedAt,
   });
 
+  const review = pendingReviewItems(items, rows);
+  const sameProductRows = followersByLeader(rows);
   await writeOutboxFiles(ports.objects, batchId, {
     results,
-    review: buildReviewCsv(pendingReviewItems(items, rows), batch.delimiter, {
-      sameProductRows: followersByLeader(rows),
-    }),
+    review: buildReviewCsv(review, batch.delimiter, { sameProductRows }),
+    workbooks: outboxWorkbooks({ batch, rows, summary, review, sameProductRows, now }),
     summary,
   });
   await replacePartialFiles(ports.objects, batchId, { results, summary, at: now.toISOString() });

@@ -1,7 +1,7 @@
 /**
- * Revisions of a batch's results: before FinalizeAnswers replaces results.csv and summary.json,
- * the earlier ones are kept beside them as results.rev<N>.csv and summary.rev<N>.json, when the
- * new results.csv differs.
+ * Revisions of a batch's results: before FinalizeAnswers replaces results.csv, results.xlsx and
+ * summary.json, the earlier ones are kept beside them as results.rev<N>.csv, results.rev<N>.xlsx
+ * and summary.rev<N>.json, when the new results.csv differs (the workbook says what the CSV says).
  *
  * Run twice, it makes no second revision: a revision is made only when the new results.csv
  * differs from the one in the outbox, and a copy left by a run that stopped before writing the
@@ -16,13 +16,13 @@ import { OUTPUT_FILES } from '../batch/results-files.js';
 import { outboxKey } from '../core/bucket-layout.js';
 import type { ObjectStore } from '../core/ports.js';
 
-/** `results.rev<N>.csv` and `summary.rev<N>.json` beside the current files. */
+/** `results.rev<N>.csv`, `results.rev<N>.xlsx` and `summary.rev<N>.json` beside the current files. */
 export const revisionFile = (name: string, revision: number): string =>
   name.replace(/(\.[a-z]+)$/, `.rev${revision}$1`);
 const REVISION_OF_RESULTS = /\/results\.rev([1-9][0-9]*)\.csv$/;
 
 /**
- * Keeps the outbox's results.csv and summary.json as revision N before they are replaced, when
+ * Keeps the outbox's results.csv, results.xlsx and summary.json as revision N before they are replaced, when
  * the new results.csv differs; returns the revision the new files are. See the file comment.
  */
 export const keepRevision = async (
@@ -31,7 +31,6 @@ export const keepRevision = async (
   nextResults: Uint8Array,
 ): Promise<number> => {
   const resultsKey = outboxKey(batchId, OUTPUT_FILES.results);
-  const summaryKey = outboxKey(batchId, OUTPUT_FILES.summary);
   const kept = (await objects.list(outboxKey(batchId, 'results.rev')))
     .map((key) => REVISION_OF_RESULTS.exec(key)?.[1])
     .filter((n): n is string => n !== undefined)
@@ -49,9 +48,12 @@ export const keepRevision = async (
   const revision = copiedBefore ? highest : highest + 1;
   if (!copiedBefore)
     await objects.copy(resultsKey, outboxKey(batchId, revisionFile(OUTPUT_FILES.results, revision)));
-  const summaryRevisionKey = outboxKey(batchId, revisionFile(OUTPUT_FILES.summary, revision));
-  if ((await objects.head(summaryKey)) && !(await objects.head(summaryRevisionKey))) {
-    await objects.copy(summaryKey, summaryRevisionKey);
+  // The workbook and the summary beside it, each unless a run that stopped already copied it.
+  for (const file of [OUTPUT_FILES.results_workbook, OUTPUT_FILES.summary]) {
+    const revisionKey = outboxKey(batchId, revisionFile(file, revision));
+    if ((await objects.head(outboxKey(batchId, file))) && !(await objects.head(revisionKey))) {
+      await objects.copy(outboxKey(batchId, file), revisionKey);
+    }
   }
   return revision;
 };

@@ -7,8 +7,8 @@
  *   2. rows still working end now: `not_submitted` when the batch was stopped before they were
  *      sent, else `error` saying why; then rows of the same product take their leader's outcome
  *   3. reused rows get their verdict PDF copied from the earlier batch into this one's `pdfs/`
- *   4. results.csv, review.csv, summary.json to `outbox/<batch-id>/` (and in place of the
- *      partial files, when a long run left some)
+ *   4. results.csv and .xlsx, review.csv and .xlsx, summary.json to `outbox/<batch-id>/` (and in
+ *      place of the partial files, when a long run left some)
  *   5. the Batch Completed event, then the batch marked `completed` (or `failed`)
  *
  * Run twice, it writes the same files: the first run's `finished_at` is kept, copied PDFs are
@@ -43,6 +43,7 @@ import {
   resultOf,
   writeOutboxFiles,
 } from './results-files.js';
+import { outboxWorkbooks } from './results-workbook.js';
 import { isPendingPdfCopy } from './reuse.js';
 
 /** The Batch workflow's state: the S3 event's fields (read by `batchSourceFromEvent`) plus these. */
@@ -102,10 +103,12 @@ export const finalizeBatch = async (ports: FinalizePorts, rawInput: unknown): Pr
   const summary = buildSummary({ ...batch, state: finalState, finished_at: finishedAt, problems }, rows, now);
   const review = pendingReviewItems(await ports.reviews.listByBatch(batchId), rows);
 
+  const sameProductRows = followersByLeader(rows);
   const results = buildResultsCsv(batch, rows);
   await writeOutboxFiles(ports.objects, batchId, {
     results,
-    review: buildReviewCsv(review, batch.delimiter, { sameProductRows: followersByLeader(rows) }),
+    review: buildReviewCsv(review, batch.delimiter, { sameProductRows }),
+    workbooks: outboxWorkbooks({ batch, rows, summary, review, sameProductRows, now }),
     summary,
   });
   await replacePartialFiles(ports.objects, batchId, { results, summary, at: now.toISOString() });
@@ -143,6 +146,7 @@ const finalizeOrphan = async (
   await writeOutboxFiles(ports.objects, batchId, {
     results: buildResultsCsv(EMPTY_SHAPE, []),
     review: buildReviewCsv([]),
+    workbooks: outboxWorkbooks({ batch: EMPTY_SHAPE, rows: [], summary, review: [], now }),
     summary,
   });
   await ports.events.batchCompleted(summary);

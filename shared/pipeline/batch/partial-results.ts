@@ -1,16 +1,18 @@
 /**
- * Partial results while a long batch runs: `results.partial.csv` and `summary.partial.json` in
- * the outbox, with every row's state now, so people can work on the rows already final long
+ * Partial results while a long batch runs: `results.partial.csv`, `results.partial.xlsx` and
+ * `summary.partial.json` in the outbox, with every row's state now, so people can work on the rows already final long
  * before the last one ends. Written at most every `partial_every_minutes` while rows finish
  * (Complete asks: row/complete.ts) and whenever someone asks (a request object under
  * `requests/<batch-id>/`, or `npm run classify -- --status <batch-id>`).
  *
  * A row already final reads exactly as it will in results.csv; a row of the same product as one
  * that is final takes its outcome here too (core/same-product.ts), without writing it; a row
- * still on its way shows its working status. Finalize replaces both files' contents with the
+ * still on its way shows its working status. Finalize replaces the files' contents with the
  * final ones, so a partial file left in the outbox never says less than results.csv.
  */
+import type { Readable } from 'node:stream';
 import { z } from 'zod';
+import { XLSX_CONTENT_TYPE } from '../../spreadsheet/write-xlsx.js';
 import { batchIdOfRequestKey, outboxKey } from '../core/bucket-layout.js';
 import type { PipelinePorts } from '../core/ports.js';
 import {
@@ -27,10 +29,16 @@ import {
   buildSummary,
   CSV_CONTENT_TYPE,
   countByStatus,
+  OUTPUT_FILES,
   type ShownResult,
 } from './results-files.js';
+import { resultsWorkbook } from './results-workbook.js';
 
-export const PARTIAL_FILES = { results: 'results.partial.csv', summary: 'summary.partial.json' } as const;
+export const PARTIAL_FILES = {
+  results: 'results.partial.csv',
+  results_workbook: 'results.partial.xlsx',
+  summary: 'summary.partial.json',
+} as const;
 
 export const PartialSummary = BatchSummary.extend({
   /** True while the batch runs; false once Finalize replaced it with the final state. */
@@ -67,29 +75,30 @@ const shownResult = (row: RowRecord): ShownResult =>
         ...(row.app_url ? { app_url: row.app_url } : {}),
       };
 
-/** The two partial files of a batch's rows as they stand at `now`. */
+/** The partial files of a batch's rows as they stand at `now`; the workbook is made as it is uploaded. */
 export const buildPartialFiles = (
   batch: BatchRecord,
   rows: readonly RowRecord[],
   now: Date,
-): { results: Buffer; summary: PartialSummary } => {
+): { results: Buffer; resultsWorkbook: () => Readable; summary: PartialSummary } => {
   const standing = rowsAsTheyStand(rows);
   const final = standing.filter((row) => isOutputStatus(row.status));
   const working: Partial<Record<RowStatus, number>> = {};
   for (const row of standing)
     if (!isOutputStatus(row.status)) working[row.status] = (working[row.status] ?? 0) + 1;
-  const summary = buildSummary(batch, final, now);
+  const summary: PartialSummary = {
+    ...buildSummary(batch, final, now),
+    rows_total: standing.length,
+    by_status: countByStatus(final),
+    duplicates: duplicateSavings(standing),
+    partial: true,
+    as_of: now.toISOString(),
+    working,
+  };
   return {
     results: buildResultsCsv(batch, standing, shownResult),
-    summary: {
-      ...summary,
-      rows_total: standing.length,
-      by_status: countByStatus(final),
-      duplicates: duplicateSavings(standing),
-      partial: true,
-      as_of: now.toISOString(),
-      working,
-    },
+    resultsWorkbook: () => resultsWorkbook({ batch, rows: standing, summary, resultFor: shownResult }),
+    summary,
   };
 };
 
@@ -116,8 +125,13 @@ export const writePartialResults = async (
     };
   const rows: RowRecord[] = [];
   for await (const row of ports.batches.listRows(batchId)) rows.push(row);
-  const { results, summary } = buildPartialFiles(batch, rows, ports.clock.now());
+  const { results, resultsWorkbook, summary } = buildPartialFiles(batch, rows, ports.clock.now());
   await ports.objects.put(outboxKey(batchId, PARTIAL_FILES.results), results, CSV_CONTENT_TYPE);
+  await ports.objects.put(
+    outboxKey(batchId, PARTIAL_FILES.results_workbook),
+    resultsWorkbook(),
+    XLSX_CONTENT_TYPE,
+  );
   await ports.objects.put(
     outboxKey(batchId, PARTIAL_FILES.summary),
     JSON.stringify(summary, null, 2),
@@ -128,15 +142,19 @@ export const writePartialResults = async (
 
 /**
  * Finalize's last word on the partial files, when there are any: the final results and summary
- * in their place, marked no longer partial.
+ * in their place, marked no longer partial; the workbook a copy of the final results.xlsx.
  */
 export const replacePartialFiles = async (
-  objects: Pick<PipelinePorts['objects'], 'head' | 'put'>,
+  objects: Pick<PipelinePorts['objects'], 'head' | 'put' | 'copy'>,
   batchId: string,
   final: { results: Uint8Array; summary: BatchSummary; at: string },
 ): Promise<void> => {
   if (!(await objects.head(outboxKey(batchId, PARTIAL_FILES.summary)))) return;
   await objects.put(outboxKey(batchId, PARTIAL_FILES.results), final.results, CSV_CONTENT_TYPE);
+  await objects.copy(
+    outboxKey(batchId, OUTPUT_FILES.results_workbook),
+    outboxKey(batchId, PARTIAL_FILES.results_workbook),
+  );
   const summary: PartialSummary = { ...final.summary, partial: false, as_of: final.at, working: {} };
   await objects.put(
     outboxKey(batchId, PARTIAL_FILES.summary),

@@ -6,8 +6,10 @@
  *   review.csv    the pending_data rows with their questions and empty answer columns
  *   summary.json  counts, money, timings, problems; also the detail of the Batch Completed event
  */
+import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import { ColumnUse, type Delimiter, formatNcm, writeCsv } from '../../spreadsheet/index.js';
+import { XLSX_CONTENT_TYPE } from '../../spreadsheet/write-xlsx.js';
 import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';
 import { outboxKey } from '../core/bucket-layout.js';
 import type { ObjectStore } from '../core/ports.js';
@@ -32,21 +34,37 @@ export const OUTPUT_FILES = {
   review: 'review.csv',
   summary: 'summary.json',
   pdfs: 'pdfs/',
+  results_workbook: 'results.xlsx',
+  review_workbook: 'review.xlsx',
 } as const;
 
 export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
 
+/** The two workbooks beside the CSVs, each made as it is uploaded (results-workbook.ts). */
+export type OutboxWorkbooks = { results: () => Readable; review: () => Readable };
+
 /**
- * A batch's outputs in its outbox, as Finalize and FinalizeAnswers write them: results.csv,
- * review.csv, then summary.json, last, so a summary in the outbox means the others are there.
+ * A batch's outputs in its outbox, as Finalize and FinalizeAnswers write them: results.csv and
+ * results.xlsx, review.csv and review.xlsx, then summary.json, last, so a summary in the outbox
+ * means the others are there.
  */
 export const writeOutboxFiles = async (
   objects: Pick<ObjectStore, 'put'>,
   batchId: string,
-  files: { results: Uint8Array; review: Uint8Array; summary: unknown },
+  files: { results: Uint8Array; review: Uint8Array; workbooks: OutboxWorkbooks; summary: unknown },
 ): Promise<void> => {
   await objects.put(outboxKey(batchId, OUTPUT_FILES.results), files.results, CSV_CONTENT_TYPE);
+  await objects.put(
+    outboxKey(batchId, OUTPUT_FILES.results_workbook),
+    files.workbooks.results(),
+    XLSX_CONTENT_TYPE,
+  );
   await objects.put(outboxKey(batchId, OUTPUT_FILES.review), files.review, CSV_CONTENT_TYPE);
+  await objects.put(
+    outboxKey(batchId, OUTPUT_FILES.review_workbook),
+    files.workbooks.review(),
+    XLSX_CONTENT_TYPE,
+  );
   await objects.put(
     outboxKey(batchId, OUTPUT_FILES.summary),
     JSON.stringify(files.summary, null, 2),
@@ -213,7 +231,15 @@ export const BatchSummary = z.object({
   columns: z.array(ColumnUse),
   stop: BatchStop.nullable(),
   options: BatchOptions.nullable(),
-  outputs: z.object({ results: z.string(), review: z.string(), summary: z.string(), pdfs: z.string() }),
+  outputs: z.object({
+    results: z.string(),
+    review: z.string(),
+    summary: z.string(),
+    pdfs: z.string(),
+    /** Absent in the summaries of batches finished before the workbooks were written. */
+    results_workbook: z.string().optional(),
+    review_workbook: z.string().optional(),
+  }),
 });
 export type BatchSummary = z.infer<typeof BatchSummary>;
 

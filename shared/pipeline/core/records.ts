@@ -8,6 +8,7 @@
  *        └── completion shards: which dispatched rows have finished, 1,000 rows per shard
  */
 import { z } from 'zod';
+import { Language } from '../../spreadsheet/header-language.js';
 import { ColumnUse } from '../../spreadsheet/input-report.js';
 import { ProductRow, RowRejection, SpreadsheetFormat } from '../../spreadsheet/schemas.js';
 import { ClassificationId, CountryCode, Operation, Question } from '../../tcs/schemas.js';
@@ -47,6 +48,11 @@ export const BatchOptions = z
       .min(0)
       .max(24 * 60)
       .default(15),
+    /**
+     * The language of the workbooks' labels (results.xlsx, review.xlsx): `pt`, `es` or `en`.
+     * Absent: the language of the input's own headers. The CSVs keep their column names.
+     */
+    language: Language.optional(),
   })
   .strict();
 export type BatchOptions = z.infer<typeof BatchOptions>;

@@ -1,0 +1,319 @@
+/**
+ * review.xlsx: the questions of the rows waiting for answers, made to be answered in Excel or
+ * LibreOffice and dropped back into `answers/<batch-id>/` like a filled review.csv (the answers
+ * round reads either: answers/answers-file.ts).
+ *
+ *   one row per waiting product (rows of the same product resume with it), in row order:
+ *   Linha │ SKU │ Referência │ Descrição │ ID │ NCM provisória │ Confiança │ (ID da pergunta 1) │
+ *   Pergunta 1 │ Resposta 1 ▾ │ … │ Nova ficha técnica │ Abandonada em │ Dias restantes │ Linhas do mesmo produto
+ *
+ * An answer cell offers the question's suggested answers as an in-cell drop-down (data validation
+ * over a hidden sheet, so options may hold commas and be long) and still takes a typed answer,
+ * with a warning, since the service's options are suggestions; a question without options takes
+ * free text of up to 500 characters. Only the answer cells and the new-sheet cells are unlocked;
+ * the sheet is protected without a password, so nothing else is changed by mistake, and anyone
+ * who needs to can lift it. The question ids stay in hidden columns: the round matches answers to
+ * questions by them.
+ */
+import type { Readable } from 'node:stream';
+import type ExcelJS from 'exceljs';
+import { formatNcm } from '../../spreadsheet/write-csv.js';
+import {
+  BODY_FONT,
+  type CellValue,
+  fittingWidth,
+  LINE_HEIGHT,
+  PRINT_SETUP,
+  streamWorkbook,
+  styleHeader,
+  textWidth,
+  type WorkbookWriter,
+  wrappedLines,
+  xlsxText,
+} from '../../spreadsheet/write-xlsx.js';
+import { LIMITS } from '../../tcs/schemas.js';
+import type { BatchRecord, ReviewItem } from '../core/records.js';
+import { type WorkbookWords, wordsForBatch } from './workbook-labels.js';
+
+const DAY_MS = 86_400_000;
+/** A row grows to show this many lines of its longest wrapped text; the rest is read in the cell. */
+const MAX_LINES_SHOWN = 8;
+
+/** Whole days until the service abandons the classification, as the console counts them. */
+export const daysLeft = (abandonsAt: string, now: Date): number =>
+  Math.max(0, Math.floor((Date.parse(abandonsAt) - now.getTime()) / DAY_MS));
+
+const column = (n: number): string => {
+  let letters = '';
+  for (let rest = n; rest > 0; rest = Math.floor((rest - 1) / 26)) {
+    letters = String.fromCharCode(65 + ((rest - 1) % 26)) + letters;
+  }
+  return letters;
+};
+
+export type ReviewWorkbookInput = {
+  batch: Pick<BatchRecord, 'header' | 'options'>;
+  /** The items still waiting, as review.csv lists them (`pendingReviewItems`). */
+  items: readonly ReviewItem[];
+  /** Leader row → the rows of the same product that resume with its answers. */
+  sameProductRows?: ReadonlyMap<number, readonly number[]>;
+  now: Date;
+};
+
+/** review.xlsx as a stream: give it to an upload as its body. */
+export const reviewWorkbook = (input: ReviewWorkbookInput): Readable =>
+  streamWorkbook((workbook) => writeReviewWorkbook(workbook, input));
+
+/** One column of the questions sheet: its header, how wide, and its cell for an item. */
+type ReviewColumnSpec = {
+  header: string;
+  /** The texts its width must fit, besides the header. */
+  fits: (string | null | undefined)[];
+  max: number;
+  value: (item: ReviewItem, line: number) => CellValue;
+  numFmt?: string;
+  wrap?: boolean;
+  hidden?: boolean;
+  /** The n of the question whose answer the column takes: unlocked, with its drop-down. */
+  answer?: number;
+};
+
+const orNull = (text: string | null | undefined): CellValue => (text ? xlsxText(text) : null);
+
+const reviewColumns = (
+  items: readonly ReviewItem[],
+  words: WorkbookWords,
+  input: Pick<ReviewWorkbookInput, 'sameProductRows' | 'now'>,
+): ReviewColumnSpec[] => {
+  const r = words.review;
+  const groups = Math.max(1, ...items.map((item) => item.questions.length));
+  const sameProduct = (item: ReviewItem) => (input.sameProductRows?.get(item.row) ?? []).join(' ');
+  const columns: ReviewColumnSpec[] = [
+    { header: r.row, fits: [], max: 8, value: (item) => item.row },
+    { header: r.sku, fits: items.map((i) => i.sku), max: 24, value: (item) => orNull(item.sku) },
+    {
+      header: r.external_reference,
+      fits: items.map((i) => i.external_reference),
+      max: 24,
+      value: (item) => orNull(item.external_reference),
+    },
+    {
+      header: r.description,
+      fits: items.map((i) => i.description),
+      max: 50,
+      wrap: true,
+      value: (item) => orNull(item.description),
+    },
+    {
+      header: r.classification_id,
+      fits: items.map((i) => i.classification_id),
+      max: 24,
+      value: (item) => item.classification_id,
+    },
+    {
+      header: r.provisional_ncm,
+      fits: ['0000.00.00'],
+      max: 16,
+      value: (item) => (item.provisional_ncm ? xlsxText(formatNcm(item.provisional_ncm)) : null),
+    },
+    {
+      header: r.provisional_confidence,
+      fits: ['100%'],
+      max: 24,
+      numFmt: '0%',
+      value: (item) => (item.provisional_confidence === null ? null : item.provisional_confidence / 100),
+    },
+  ];
+  for (let i = 0; i < groups; i += 1) {
+    const question = (item: ReviewItem) => item.questions[i];
+    columns.push(
+      {
+        header: r.questionId(i + 1),
+        fits: [],
+        max: 12,
+        hidden: true,
+        value: (item) => orNull(question(item)?.id),
+      },
+      {
+        header: r.question(i + 1),
+        fits: items.map((item) => question(item)?.text),
+        max: 50,
+        wrap: true,
+        value: (item) => orNull(question(item)?.text),
+      },
+      {
+        header: r.answer(i + 1),
+        fits: items.flatMap((item) => question(item)?.options ?? []),
+        max: 40,
+        wrap: true,
+        answer: i + 1,
+        value: () => null,
+      },
+    );
+  }
+  const abandons = columns.length + 2;
+  columns.push(
+    { header: r.sheet, fits: [], max: 30, value: () => null },
+    {
+      header: r.abandons_at,
+      fits: [words.dateFormat],
+      max: 24,
+      numFmt: words.dateFormat,
+      value: (item) => new Date(item.abandons_at),
+    },
+    {
+      header: r.days_left,
+      fits: ['30'],
+      max: 16,
+      // Counted again whenever the workbook is opened; the value written is today's count.
+      value: (item, line) => ({
+        formula: `MAX(0,INT(${column(abandons)}${line}-NOW()))`,
+        result: daysLeft(item.abandons_at, input.now),
+      }),
+    },
+    {
+      header: r.same_product_rows,
+      fits: items.map(sameProduct),
+      max: 30,
+      value: (item) => orNull(sameProduct(item)),
+    },
+  );
+  return columns;
+};
+
+/** An answer cell's rule: the suggested answers as a drop-down, else free text within the service's limit. */
+const answerValidation = (list: string | undefined, words: WorkbookWords): ExcelJS.DataValidation =>
+  list
+    ? {
+        type: 'list',
+        allowBlank: true,
+        formulae: [list],
+        showInputMessage: true,
+        promptTitle: words.hints.answerTitle,
+        prompt: words.hints.pickOrType,
+        // A warning, not a refusal: the service's options are suggestions, a typed answer is valid.
+        showErrorMessage: true,
+        errorStyle: 'warning',
+        errorTitle: words.hints.notSuggestedTitle,
+        error: words.hints.notSuggested,
+      }
+    : {
+        type: 'textLength',
+        operator: 'lessThanOrEqual',
+        allowBlank: true,
+        formulae: [LIMITS.answerMax],
+        showInputMessage: true,
+        promptTitle: words.hints.answerTitle,
+        prompt: words.hints.typeFreely,
+        showErrorMessage: true,
+        errorStyle: 'stop',
+        errorTitle: words.hints.tooLongTitle,
+        error: words.hints.tooLong,
+      };
+
+const ANSWER_FILL = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFF2CC' } } as const;
+const ANSWER_BORDER = { bottom: { style: 'thin', color: { argb: 'FFBF9000' } } } as const;
+
+const writeReviewWorkbook = async (workbook: WorkbookWriter, input: ReviewWorkbookInput): Promise<void> => {
+  const words = wordsForBatch(input.batch);
+  const items = [...input.items].sort((a, b) => a.row - b.row);
+  const columns = reviewColumns(items, words, input);
+  const widths = columns.map((spec) =>
+    fittingWidth([spec.header.length, ...spec.fits.map((text) => textWidth(text ?? ''))], {
+      min: 8,
+      max: spec.max,
+    }),
+  );
+  const options = optionRanges(items, words.sheets.options);
+  const sheet = workbook.addWorksheet(words.sheets.review, {
+    views: [{ state: 'frozen', ySplit: 1 }],
+    pageSetup: PRINT_SETUP,
+  });
+  sheet.columns = columns.map((spec, i) => ({
+    header: xlsxText(spec.header),
+    width: widths[i],
+    hidden: spec.hidden ?? false,
+  }));
+  styleHeader(sheet.getRow(1));
+  sheet.getRow(1).commit();
+
+  const sheetColumn = columns.findIndex((spec) => spec.header === words.review.sheet) + 1;
+  items.forEach((item, index) => {
+    const values = columns.map((spec) => spec.value(item, index + 2));
+    const row = sheet.addRow(values);
+    const lines = columns.map((spec, i) =>
+      spec.wrap && typeof values[i] === 'string' ? wrappedLines(values[i], widths[i] ?? 8) : 1,
+    );
+    row.height = LINE_HEIGHT * Math.min(MAX_LINES_SHOWN, Math.max(...lines));
+    columns.forEach((spec, i) => {
+      const cell = row.getCell(i + 1);
+      cell.font = BODY_FONT;
+      cell.alignment = { vertical: 'top', wrapText: spec.wrap ?? false };
+      if (spec.numFmt) cell.numFmt = spec.numFmt;
+      const question = spec.answer === undefined ? undefined : item.questions[spec.answer - 1];
+      if (!question) return;
+      cell.protection = { locked: false };
+      cell.fill = ANSWER_FILL;
+      cell.border = ANSWER_BORDER;
+      cell.dataValidation = answerValidation(options.get(`${item.classification_id} ${question.id}`), words);
+    });
+    const sheetCell = row.getCell(sheetColumn);
+    sheetCell.protection = { locked: false };
+    // `any`: no rule, only the hint when the cell is chosen (ExcelJS writes it; its types omit it).
+    sheetCell.dataValidation = {
+      type: 'any',
+      allowBlank: true,
+      showInputMessage: true,
+      prompt: words.hints.sheet,
+    } as never;
+    row.commit();
+  });
+
+  sheet.autoFilter = {
+    from: { row: 1, column: 1 },
+    to: { row: Math.max(1, items.length + 1), column: columns.length },
+  };
+  await sheet.protect('', {
+    selectLockedCells: true,
+    selectUnlockedCells: true,
+    formatColumns: true,
+    formatRows: true,
+    autoFilter: true,
+  });
+  sheet.commit();
+  // After the questions sheet: the first sheet is the one a reader (and the answers round) opens.
+  await writeOptionsSheet(workbook, items, words);
+};
+
+const withOptions = (items: readonly ReviewItem[]) =>
+  items.flatMap((item) =>
+    item.questions.filter((question) => question.options.length > 0).map((question) => ({ item, question })),
+  );
+
+/**
+ * Where each question's suggested answers lie on the hidden sheet: one line per question that has
+ * options, the options across it. Keyed by `<classification id> <question id>`.
+ */
+const optionRanges = (items: readonly ReviewItem[], sheetName: string): Map<string, string> => {
+  const quoted = `'${sheetName.replace(/'/g, "''")}'`;
+  return new Map(
+    withOptions(items).map(({ item, question }, i) => [
+      `${item.classification_id} ${question.id}`,
+      `${quoted}!$A$${i + 1}:$${column(question.options.length)}$${i + 1}`,
+    ]),
+  );
+};
+
+/** The hidden sheet `optionRanges` points into, protected like the questions. */
+const writeOptionsSheet = async (
+  workbook: WorkbookWriter,
+  items: readonly ReviewItem[],
+  words: WorkbookWords,
+) => {
+  const sheet = workbook.addWorksheet(words.sheets.options, { state: 'hidden' });
+  for (const { question } of withOptions(items)) {
+    sheet.addRow(question.options.map((option) => xlsxText(option))).commit();
+  }
+  await sheet.protect('', { selectLockedCells: true, selectUnlockedCells: true });
+  sheet.commit();
+};

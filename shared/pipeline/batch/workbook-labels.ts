@@ -1,0 +1,422 @@
+/**
+ * The words of results.xlsx and review.xlsx in Portuguese, Spanish and English: column headers,
+ * statuses, the summary sheet, the hints of the answer cells. The CSVs keep their stable column
+ * names for machines; the workbooks are for people, in the batch's language (`language` in
+ * batch.json, else the language of the input's own headers: spreadsheet/header-language.ts).
+ *
+ * The statuses read as the console shows them (shared/console/web/src/locales), so a row is
+ * called the same thing on the page and in the workbook.
+ */
+import { headerKey } from '../../spreadsheet/columns.js';
+import { headerLanguage, LANGUAGES, type Language } from '../../spreadsheet/header-language.js';
+import { LIMITS } from '../../tcs/schemas.js';
+import type { BATCH_STATES, BatchRecord, ResultColumn, RowStatus } from '../core/records.js';
+
+export type ReviewColumn =
+  | 'row'
+  | 'sku'
+  | 'external_reference'
+  | 'description'
+  | 'classification_id'
+  | 'provisional_ncm'
+  | 'provisional_confidence'
+  | 'sheet'
+  | 'abandons_at'
+  | 'days_left'
+  | 'same_product_rows';
+
+export type WorkbookWords = {
+  /** Dates and times as the language's readers write them (every time in a workbook is UTC). */
+  dateFormat: string;
+  sheets: { results: string; summary: string; review: string; options: string };
+  results: Record<ResultColumn, string>;
+  status: Record<RowStatus, string>;
+  batchState: Record<(typeof BATCH_STATES)[number], string>;
+  /** Cell values the service gives as codes: `yes`/`no`, confidence bands, duty kinds. */
+  values: Record<string, string>;
+  review: Record<ReviewColumn, string> & {
+    questionId: (n: number) => string;
+    question: (n: number) => string;
+    answer: (n: number) => string;
+  };
+  summary: {
+    item: string;
+    value: string;
+    batch: string;
+    name: string;
+    state: string;
+    source: string;
+    rowsTotal: string;
+    billed: string;
+    saved: string;
+    duplicates: string;
+    mismatches: string;
+    startedAt: string;
+    finishedAt: string;
+    revision: string;
+    asOf: string;
+    problems: string;
+    warnings: string;
+    none: string;
+  };
+  hints: {
+    answerTitle: string;
+    pickOrType: string;
+    typeFreely: string;
+    notSuggestedTitle: string;
+    notSuggested: string;
+    tooLongTitle: string;
+    tooLong: string;
+    sheet: string;
+  };
+};
+
+const PT: WorkbookWords = {
+  dateFormat: 'dd/mm/yyyy hh:mm',
+  sheets: { results: 'Resultados', summary: 'Resumo', review: 'Perguntas', options: 'Opções' },
+  results: {
+    row: 'Linha',
+    status: 'Situação',
+    reason: 'Motivo',
+    detail: 'Detalhe',
+    classification_id: 'ID da classificação',
+    app_url: 'Link no app',
+    title: 'Título',
+    ncm: 'NCM',
+    ncm_description: 'Descrição da NCM',
+    sim_code: 'Código SIM',
+    confidence: 'Confiança',
+    confidence_band: 'Faixa de confiança',
+    alternatives: 'Alternativas',
+    import_duty_applicable: 'Imposto de importação aplicável',
+    duty_kind: 'Tarifa aplicada',
+    statistical_rate: 'Taxa de estatística',
+    aec: 'TEC',
+    export_duty: 'Imposto de exportação',
+    export_refund: 'Reintegro na exportação',
+    tariff_source: 'Fonte das tarifas',
+    verdict_pdf: 'Parecer (PDF)',
+    questions: 'Perguntas',
+    current_ncm_matches: 'NCM declarada confere',
+    cost_usd: 'Custo (USD)',
+  },
+  status: {
+    resolved: 'Resolvida',
+    pending_data: 'Aguardando respostas',
+    failed: 'Falhou',
+    abandoned: 'Abandonada',
+    rejected: 'Rejeitada',
+    reused: 'Reaproveitada',
+    not_submitted: 'Não enviada',
+    error: 'Erro',
+    queued: 'Na fila',
+    submitting: 'Enviando',
+    in_progress: 'Em andamento',
+    following: 'Vinculada',
+  },
+  batchState: {
+    preparing: 'Preparando',
+    running: 'Em andamento',
+    finalizing: 'Finalizando',
+    completed: 'Concluído',
+    failed: 'Falhou',
+  },
+  values: {
+    yes: 'Sim',
+    no: 'Não',
+    high: 'Alta',
+    medium: 'Média',
+    low: 'Baixa',
+    intrazone: 'Intrazona (Mercosul)',
+    extrazone: 'Extrazona',
+  },
+  review: {
+    row: 'Linha',
+    sku: 'SKU',
+    external_reference: 'Referência externa',
+    description: 'Descrição',
+    classification_id: 'ID da classificação',
+    provisional_ncm: 'NCM provisória',
+    provisional_confidence: 'Confiança provisória',
+    sheet: 'Nova ficha técnica (PDF)',
+    abandons_at: 'Abandonada em (UTC)',
+    days_left: 'Dias restantes',
+    same_product_rows: 'Linhas do mesmo produto',
+    questionId: (n) => `ID da pergunta ${n}`,
+    question: (n) => `Pergunta ${n}`,
+    answer: (n) => `Resposta ${n}`,
+  },
+  summary: {
+    item: 'Item',
+    value: 'Valor',
+    batch: 'Lote',
+    name: 'Nome',
+    state: 'Estado',
+    source: 'Arquivo enviado',
+    rowsTotal: 'Linhas',
+    billed: 'Cobrado (USD)',
+    saved: 'Economizado (USD)',
+    duplicates: 'Linhas que aproveitaram a classificação de outra do mesmo produto',
+    mismatches: 'Linhas cuja NCM declarada difere do parecer',
+    startedAt: 'Início (UTC)',
+    finishedAt: 'Fim (UTC)',
+    revision: 'Revisão dos resultados',
+    asOf: 'Situação em (UTC)',
+    problems: 'Problemas',
+    warnings: 'Avisos',
+    none: 'Nenhum',
+  },
+  hints: {
+    answerTitle: 'Resposta',
+    pickOrType: 'Escolha uma das respostas sugeridas na lista ou escreva a sua (até 500 caracteres).',
+    typeFreely: 'Escreva a resposta com suas palavras (até 500 caracteres).',
+    notSuggestedTitle: 'Resposta fora da lista',
+    notSuggested:
+      'Esta resposta não está entre as sugeridas. Ela será enviada como você a escreveu. Continuar?',
+    tooLongTitle: 'Resposta longa demais',
+    tooLong: 'O serviço aceita respostas de até 500 caracteres.',
+    sheet: 'Opcional: o caminho de uma nova ficha em PDF, enviada junto com esta planilha.',
+  },
+};
+
+const ES: WorkbookWords = {
+  dateFormat: 'dd/mm/yyyy hh:mm',
+  sheets: { results: 'Resultados', summary: 'Resumen', review: 'Preguntas', options: 'Opciones' },
+  results: {
+    row: 'Fila',
+    status: 'Estado',
+    reason: 'Motivo',
+    detail: 'Detalle',
+    classification_id: 'ID de la clasificación',
+    app_url: 'Enlace en la app',
+    title: 'Título',
+    ncm: 'NCM',
+    ncm_description: 'Descripción de la NCM',
+    sim_code: 'Código SIM',
+    confidence: 'Confianza',
+    confidence_band: 'Nivel de confianza',
+    alternatives: 'Alternativas',
+    import_duty_applicable: 'Derecho de importación aplicable',
+    duty_kind: 'Arancel aplicado',
+    statistical_rate: 'Tasa de estadística',
+    aec: 'AEC',
+    export_duty: 'Derecho de exportación',
+    export_refund: 'Reintegro de exportación',
+    tariff_source: 'Fuente de los aranceles',
+    verdict_pdf: 'Dictamen (PDF)',
+    questions: 'Preguntas',
+    current_ncm_matches: 'NCM declarada coincide',
+    cost_usd: 'Costo (USD)',
+  },
+  status: {
+    resolved: 'Resuelta',
+    pending_data: 'Espera respuestas',
+    failed: 'Falló',
+    abandoned: 'Abandonada',
+    rejected: 'Rechazada',
+    reused: 'Reutilizada',
+    not_submitted: 'No enviada',
+    error: 'Error',
+    queued: 'En cola',
+    submitting: 'Enviando',
+    in_progress: 'En curso',
+    following: 'Vinculada',
+  },
+  batchState: {
+    preparing: 'Preparando',
+    running: 'En curso',
+    finalizing: 'Finalizando',
+    completed: 'Completado',
+    failed: 'Falló',
+  },
+  values: {
+    yes: 'Sí',
+    no: 'No',
+    high: 'Alta',
+    medium: 'Media',
+    low: 'Baja',
+    intrazone: 'Intrazona (Mercosur)',
+    extrazone: 'Extrazona',
+  },
+  review: {
+    row: 'Fila',
+    sku: 'SKU',
+    external_reference: 'Referencia externa',
+    description: 'Descripción',
+    classification_id: 'ID de la clasificación',
+    provisional_ncm: 'NCM provisoria',
+    provisional_confidence: 'Confianza provisoria',
+    sheet: 'Nueva ficha técnica (PDF)',
+    abandons_at: 'Se abandona el (UTC)',
+    days_left: 'Días restantes',
+    same_product_rows: 'Filas del mismo producto',
+    questionId: (n) => `ID de la pregunta ${n}`,
+    question: (n) => `Pregunta ${n}`,
+    answer: (n) => `Respuesta ${n}`,
+  },
+  summary: {
+    item: 'Dato',
+    value: 'Valor',
+    batch: 'Lote',
+    name: 'Nombre',
+    state: 'Estado',
+    source: 'Archivo enviado',
+    rowsTotal: 'Filas',
+    billed: 'Facturado (USD)',
+    saved: 'Ahorrado (USD)',
+    duplicates: 'Filas que aprovecharon la clasificación de otra del mismo producto',
+    mismatches: 'Filas cuya NCM declarada difiere del dictamen',
+    startedAt: 'Inicio (UTC)',
+    finishedAt: 'Fin (UTC)',
+    revision: 'Revisión de los resultados',
+    asOf: 'Estado al (UTC)',
+    problems: 'Problemas',
+    warnings: 'Avisos',
+    none: 'Ninguno',
+  },
+  hints: {
+    answerTitle: 'Respuesta',
+    pickOrType: 'Elija una de las respuestas sugeridas de la lista o escriba la suya (hasta 500 caracteres).',
+    typeFreely: 'Escriba la respuesta con sus palabras (hasta 500 caracteres).',
+    notSuggestedTitle: 'Respuesta fuera de la lista',
+    notSuggested: 'Esta respuesta no está entre las sugeridas. Se enviará tal como la escribió. ¿Continuar?',
+    tooLongTitle: 'Respuesta demasiado larga',
+    tooLong: 'El servicio acepta respuestas de hasta 500 caracteres.',
+    sheet: 'Opcional: la ruta de una nueva ficha en PDF, enviada junto con esta planilla.',
+  },
+};
+
+const EN: WorkbookWords = {
+  dateFormat: 'yyyy-mm-dd hh:mm',
+  sheets: { results: 'Results', summary: 'Summary', review: 'Questions', options: 'Options' },
+  results: {
+    row: 'Row',
+    status: 'Status',
+    reason: 'Reason',
+    detail: 'Detail',
+    classification_id: 'Classification ID',
+    app_url: 'Link in the app',
+    title: 'Title',
+    ncm: 'NCM',
+    ncm_description: 'NCM description',
+    sim_code: 'SIM code',
+    confidence: 'Confidence',
+    confidence_band: 'Confidence band',
+    alternatives: 'Alternatives',
+    import_duty_applicable: 'Import duty applicable',
+    duty_kind: 'Duty applied',
+    statistical_rate: 'Statistical rate',
+    aec: 'Common external tariff',
+    export_duty: 'Export duty',
+    export_refund: 'Export refund',
+    tariff_source: 'Tariff source',
+    verdict_pdf: 'Verdict (PDF)',
+    questions: 'Questions',
+    current_ncm_matches: 'Declared NCM matches',
+    cost_usd: 'Cost (USD)',
+  },
+  status: {
+    resolved: 'Resolved',
+    pending_data: 'Needs answers',
+    failed: 'Failed',
+    abandoned: 'Abandoned',
+    rejected: 'Rejected',
+    reused: 'Reused',
+    not_submitted: 'Not submitted',
+    error: 'Error',
+    queued: 'Queued',
+    submitting: 'Submitting',
+    in_progress: 'In progress',
+    following: 'Following',
+  },
+  batchState: {
+    preparing: 'Preparing',
+    running: 'Running',
+    finalizing: 'Finalizing',
+    completed: 'Completed',
+    failed: 'Failed',
+  },
+  values: {
+    yes: 'Yes',
+    no: 'No',
+    high: 'High',
+    medium: 'Medium',
+    low: 'Low',
+    intrazone: 'Intra-zone (Mercosur)',
+    extrazone: 'Extra-zone',
+  },
+  review: {
+    row: 'Row',
+    sku: 'SKU',
+    external_reference: 'External reference',
+    description: 'Description',
+    classification_id: 'Classification ID',
+    provisional_ncm: 'Provisional NCM',
+    provisional_confidence: 'Provisional confidence',
+    sheet: 'New technical sheet (PDF)',
+    abandons_at: 'Abandoned on (UTC)',
+    days_left: 'Days left',
+    same_product_rows: 'Rows of the same product',
+    questionId: (n) => `Question ${n} ID`,
+    question: (n) => `Question ${n}`,
+    answer: (n) => `Answer ${n}`,
+  },
+  summary: {
+    item: 'Item',
+    value: 'Value',
+    batch: 'Batch',
+    name: 'Name',
+    state: 'State',
+    source: 'File sent',
+    rowsTotal: 'Rows',
+    billed: 'Billed (USD)',
+    saved: 'Saved (USD)',
+    duplicates: 'Rows that shared the classification of another row of the same product',
+    mismatches: 'Rows whose declared NCM differs from the verdict',
+    startedAt: 'Started (UTC)',
+    finishedAt: 'Finished (UTC)',
+    revision: 'Revision of the results',
+    asOf: 'As of (UTC)',
+    problems: 'Problems',
+    warnings: 'Warnings',
+    none: 'None',
+  },
+  hints: {
+    answerTitle: 'Answer',
+    pickOrType: 'Pick one of the suggested answers from the list, or type your own (up to 500 characters).',
+    typeFreely: 'Type the answer in your own words (up to 500 characters).',
+    notSuggestedTitle: 'Answer not in the list',
+    notSuggested: 'This answer is not one of the suggested ones. It will be sent as you wrote it. Continue?',
+    tooLongTitle: 'Answer too long',
+    tooLong: 'The service takes answers of up to 500 characters.',
+    sheet: 'Optional: the path of a new PDF technical sheet, sent along with this workbook.',
+  },
+};
+
+export const WORKBOOK_WORDS: Readonly<Record<Language, WorkbookWords>> = { pt: PT, es: ES, en: EN };
+
+/** The batch's language: `language` in batch.json, else the one its input's headers are written in. */
+export const workbookLanguage = (batch: Pick<BatchRecord, 'header' | 'options'>): Language =>
+  batch.options?.language ?? headerLanguage(batch.header);
+
+export const wordsForBatch = (batch: Pick<BatchRecord, 'header' | 'options'>): WorkbookWords =>
+  WORKBOOK_WORDS[workbookLanguage(batch)];
+
+/**
+ * The review.xlsx headers of every language, as header keys, → the review.csv column each one is
+ * (`Resposta 2` → `answer2`): the answers round finds its columns in a workbook as in a CSV.
+ */
+export const REVIEW_HEADER_KEYS: ReadonlyMap<string, string> = new Map(
+  LANGUAGES.flatMap((language) => {
+    const r = WORKBOOK_WORDS[language].review;
+    return [
+      [headerKey(r.row), 'row'],
+      [headerKey(r.classification_id), 'classificationid'],
+      [headerKey(r.sheet), 'sheet'],
+      ...Array.from({ length: LIMITS.questionsMax }, (_, i) => [
+        [headerKey(r.questionId(i + 1)), `question${i + 1}id`],
+        [headerKey(r.answer(i + 1)), `answer${i + 1}`],
+      ]).flat(),
+    ] as [string, string][];
+  }),
+);

@@ -1,0 +1,107 @@
+/**
+ * Writing XLSX workbooks people open in Excel and LibreOffice (spreadsheets.md, Writing output),
+ * through ExcelJS's streaming writer: each row is compressed into the ZIP as it is committed, so
+ * a workbook of 100,000 rows never sits whole in memory, and an S3 upload reads it as it is made.
+ *
+ * Strings are inline (no shared-strings table, which would hold every distinct text until the
+ * end). Every text cell is a string cell: a description that starts with `=` is shown, never
+ * evaluated (OWASP "CSV Injection", CWE-1236). The only formulas in a workbook are the ones its
+ * layout writes itself.
+ */
+import { PassThrough, type Readable } from 'node:stream';
+import ExcelJS from 'exceljs';
+
+export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+export type WorkbookWriter = ExcelJS.stream.xlsx.WorkbookWriter;
+export type WorksheetWriter = ExcelJS.Worksheet;
+export type CellValue = ExcelJS.CellValue;
+
+/** The font of every cell a layout styles: one the three programs show alike (LibreOffice: Carlito). */
+export const BODY_FONT = { name: 'Calibri', size: 11 } as const;
+
+/** Printed across the page, the header row repeated on every page. */
+export const PRINT_SETUP = { orientation: 'landscape', printTitlesRow: '1:1' } as const;
+
+/** The header row of every sheet: white on dark blue, bold. */
+const HEADER_STYLE = {
+  font: { ...BODY_FONT, bold: true, color: { argb: 'FFFFFFFF' } },
+  fill: { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FF1F4E78' } },
+  alignment: { vertical: 'middle' },
+} as const;
+
+export const styleHeader = (row: ExcelJS.Row): void => {
+  row.eachCell((cell) => {
+    Object.assign(cell, HEADER_STYLE);
+  });
+};
+
+/** What one cell of Excel holds at most; the rest of a longer text is cut, with an ellipsis. */
+export const MAX_CELL_CHARACTERS = 32_767;
+
+const NOT_IN_XML =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters removed
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * Text as a string cell takes it: characters XML 1.0 cannot carry (controls, a lone surrogate,
+ * U+FFFE/U+FFFF) dropped, since one of them makes the whole file unreadable, and cut to what a
+ * cell holds.
+ */
+export const xlsxText = (text: string): string => {
+  const clean = text.replace(NOT_IN_XML, '');
+  return clean.length <= MAX_CELL_CHARACTERS ? clean : `${clean.slice(0, MAX_CELL_CHARACTERS - 1)}…`;
+};
+
+/**
+ * A column width (in characters) that fits the longest text of the column, header included,
+ * within bounds: wider than 60 is wrapped or read in the cell, not on screen.
+ */
+export const fittingWidth = (lengths: Iterable<number>, bounds = { min: 6, max: 60 }): number => {
+  let longest = 0;
+  for (const length of lengths) if (length > longest) longest = length;
+  return Math.min(bounds.max, Math.max(bounds.min, longest + 2));
+};
+
+/** The longest line of a cell's text: what its width must fit. */
+export const textWidth = (text: string): number =>
+  text.includes('\n') ? Math.max(...text.split('\n').map((line) => line.length)) : text.length;
+
+/** The default row height, in points, of one line of `BODY_FONT`. */
+export const LINE_HEIGHT = 15;
+
+/**
+ * How many lines a wrapped text takes in a column `width` characters wide: a row's height is
+ * written, since neither program makes a row taller for wrapped text of a file it opens.
+ */
+export const wrappedLines = (text: string, width: number): number =>
+  text
+    .split('\n')
+    .reduce((lines, line) => lines + Math.max(1, Math.ceil(line.length / Math.max(1, width - 2))), 0);
+
+/**
+ * A workbook as a stream of bytes, produced while `write` adds its sheets and rows: pass it to an
+ * upload as its body. A failure while writing fails the stream, and with it the upload.
+ */
+export const streamWorkbook = (write: (workbook: WorkbookWriter) => Promise<void> | void): Readable => {
+  const body = new PassThrough();
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    stream: body,
+    useStyles: true,
+    useSharedStrings: false,
+  });
+  (async () => {
+    await write(workbook);
+    await workbook.commit();
+  })().catch((error: unknown) => body.destroy(error instanceof Error ? error : new Error(String(error))));
+  return body;
+};
+
+/** The whole workbook's bytes: for small workbooks and tests. */
+export const workbookBytes = async (
+  write: (workbook: WorkbookWriter) => Promise<void> | void,
+): Promise<Buffer> => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of streamWorkbook(write)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+};
