@@ -79,17 +79,31 @@ export const wrappedLines = (text: string, width: number): number =>
     .split('\n')
     .reduce((lines, line) => lines + Math.max(1, Math.ceil(line.length / Math.max(1, width - 2))), 0);
 
+/** ExcelJS's writer, with the ZIP archive it appends each part to (not in its types). */
+type ZipAppend = (source: unknown, data: { name: string; date?: Date }) => unknown;
+type WriterWithZip = WorkbookWriter & { zip: { append: ZipAppend } };
+
 /**
  * A workbook as a stream of bytes, produced while `write` adds its sheets and rows: pass it to an
  * upload as its body. A failure while writing fails the stream, and with it the upload.
+ *
+ * `at` dates the workbook (its properties and every ZIP entry) instead of the clock, so the same
+ * content at the same `at` is the same bytes: a step run twice writes the same file.
  */
-export const streamWorkbook = (write: (workbook: WorkbookWriter) => Promise<void> | void): Readable => {
+export const streamWorkbook = (
+  write: (workbook: WorkbookWriter) => Promise<void> | void,
+  at: Date = new Date(),
+): Readable => {
   const body = new PassThrough();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
     stream: body,
     useStyles: true,
     useSharedStrings: false,
-  });
+    created: at,
+    modified: at,
+  } as Partial<ExcelJS.stream.xlsx.WorkbookStreamWriterOptions>) as WriterWithZip;
+  const append = workbook.zip.append.bind(workbook.zip);
+  workbook.zip.append = (source, data) => append(source, { ...data, date: at });
   (async () => {
     await write(workbook);
     await workbook.commit();
@@ -100,8 +114,9 @@ export const streamWorkbook = (write: (workbook: WorkbookWriter) => Promise<void
 /** The whole workbook's bytes: for small workbooks and tests. */
 export const workbookBytes = async (
   write: (workbook: WorkbookWriter) => Promise<void> | void,
+  at?: Date,
 ): Promise<Buffer> => {
   const chunks: Buffer[] = [];
-  for await (const chunk of streamWorkbook(write)) chunks.push(chunk as Buffer);
+  for await (const chunk of streamWorkbook(write, at)) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
 };

@@ -117,7 +117,7 @@ export const finalizeAnswers = async (
   await writeOutboxFiles(ports.objects, batchId, {
     results,
     review: buildReviewCsv(review, batch.delimiter, { sameProductRows }),
-    workbooks: outboxWorkbooks({ batch, rows, summary, review, sameProductRows, now }),
+    workbooks: outboxWorkbooks({ batch, rows, summary, review, sameProductRows }),
     summary,
   });
   await replacePartialFiles(ports.objects, batchId, { results, summary, at: now.toISOString() });

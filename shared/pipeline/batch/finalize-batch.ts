@@ -108,7 +108,7 @@ export const finalizeBatch = async (ports: FinalizePorts, rawInput: unknown): Pr
   await writeOutboxFiles(ports.objects, batchId, {
     results,
     review: buildReviewCsv(review, batch.delimiter, { sameProductRows }),
-    workbooks: outboxWorkbooks({ batch, rows, summary, review, sameProductRows, now }),
+    workbooks: outboxWorkbooks({ batch, rows, summary, review, sameProductRows }),
     summary,
   });
   await replacePartialFiles(ports.objects, batchId, { results, summary, at: now.toISOString() });
@@ -146,7 +146,7 @@ const finalizeOrphan = async (
   await writeOutboxFiles(ports.objects, batchId, {
     results: buildResultsCsv(EMPTY_SHAPE, []),
     review: buildReviewCsv([]),
-    workbooks: outboxWorkbooks({ batch: EMPTY_SHAPE, rows: [], summary, review: [], now }),
+    workbooks: outboxWorkbooks({ batch: EMPTY_SHAPE, rows: [], summary, review: [] }),
     summary,
   });
   await ports.events.batchCompleted(summary);

@@ -15,3 +15,4 @@ export * from './row-warnings.js';
 export * from './sheet-checker.js';
 export * from './sheet-text-layer.js';
 export * from './workbook-labels.js';
+export * from './workbook-language.js';

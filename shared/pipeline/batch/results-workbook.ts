@@ -33,7 +33,8 @@ import {
 } from '../core/records.js';
 import { type BatchSummary, type OutboxWorkbooks, resultOf, type ShownResult } from './results-files.js';
 import { reviewWorkbook } from './review-workbook.js';
-import { type WorkbookWords, wordsForBatch } from './workbook-labels.js';
+import type { WorkbookWords } from './workbook-labels.js';
+import { wordsForBatch } from './workbook-language.js';
 
 /** How a result column's text becomes a cell. */
 type CellKind = 'text' | 'integer' | 'percent' | 'rate' | 'usd' | 'code' | 'status' | 'coded' | 'link';
@@ -160,14 +161,17 @@ export type ResultsWorkbookInput = {
   resultFor?: (row: RowRecord) => ShownResult;
 };
 
-/** The outbox's two workbooks, made from what its CSVs are made from. */
+/** The time a workbook is as of: its summary's (a run twice writes the same bytes). */
+export const summaryTime = (summary: ShownSummary): Date =>
+  new Date((summary.partial ? summary.as_of : undefined) ?? summary.finished_at);
+
+/** The outbox's two workbooks, made from what its CSVs are made from, both as of the summary's time. */
 export const outboxWorkbooks = (input: {
   batch: Pick<BatchRecord, 'header' | 'options'>;
   rows: readonly RowRecord[];
   summary: ShownSummary;
   review: readonly ReviewItem[];
   sameProductRows?: ReadonlyMap<number, readonly number[]>;
-  now: Date;
 }): OutboxWorkbooks => ({
   results: () => resultsWorkbook({ batch: input.batch, rows: input.rows, summary: input.summary }),
   review: () =>
@@ -175,13 +179,13 @@ export const outboxWorkbooks = (input: {
       batch: input.batch,
       items: input.review,
       ...(input.sameProductRows ? { sameProductRows: input.sameProductRows } : {}),
-      now: input.now,
+      at: summaryTime(input.summary),
     }),
 });
 
 /** results.xlsx as a stream: give it to an upload as its body. */
 export const resultsWorkbook = (input: ResultsWorkbookInput): Readable =>
-  streamWorkbook((workbook) => writeResultsWorkbook(workbook, input));
+  streamWorkbook((workbook) => writeResultsWorkbook(workbook, input), summaryTime(input.summary));
 
 const writeResultsWorkbook = async (workbook: WorkbookWriter, input: ResultsWorkbookInput): Promise<void> => {
   const words = wordsForBatch(input.batch);

@@ -33,7 +33,8 @@ import {
 } from '../../spreadsheet/write-xlsx.js';
 import { LIMITS } from '../../tcs/schemas.js';
 import type { BatchRecord, ReviewItem } from '../core/records.js';
-import { type WorkbookWords, wordsForBatch } from './workbook-labels.js';
+import type { WorkbookWords } from './workbook-labels.js';
+import { wordsForBatch } from './workbook-language.js';
 
 const DAY_MS = 86_400_000;
 /** A row grows to show this many lines of its longest wrapped text; the rest is read in the cell. */
@@ -57,12 +58,13 @@ export type ReviewWorkbookInput = {
   items: readonly ReviewItem[];
   /** Leader row → the rows of the same product that resume with its answers. */
   sameProductRows?: ReadonlyMap<number, readonly number[]>;
-  now: Date;
+  /** What the workbook is as of: the days left are counted from it, and it dates the file. */
+  at: Date;
 };
 
 /** review.xlsx as a stream: give it to an upload as its body. */
 export const reviewWorkbook = (input: ReviewWorkbookInput): Readable =>
-  streamWorkbook((workbook) => writeReviewWorkbook(workbook, input));
+  streamWorkbook((workbook) => writeReviewWorkbook(workbook, input), input.at);
 
 /** One column of the questions sheet: its header, how wide, and its cell for an item. */
 type ReviewColumnSpec = {
@@ -83,7 +85,7 @@ const orNull = (text: string | null | undefined): CellValue => (text ? xlsxText(
 const reviewColumns = (
   items: readonly ReviewItem[],
   words: WorkbookWords,
-  input: Pick<ReviewWorkbookInput, 'sameProductRows' | 'now'>,
+  input: Pick<ReviewWorkbookInput, 'sameProductRows' | 'at'>,
 ): ReviewColumnSpec[] => {
   const r = words.review;
   const groups = Math.max(1, ...items.map((item) => item.questions.length));
@@ -168,7 +170,7 @@ const reviewColumns = (
       // Counted again whenever the workbook is opened; the value written is today's count.
       value: (item, line) => ({
         formula: `MAX(0,INT(${column(abandons)}${line}-NOW()))`,
-        result: daysLeft(item.abandons_at, input.now),
+        result: daysLeft(item.abandons_at, input.at),
       }),
     },
     {

@@ -1,16 +1,13 @@
 /**
  * The words of results.xlsx and review.xlsx in Portuguese, Spanish and English: column headers,
  * statuses, the summary sheet, the hints of the answer cells. The CSVs keep their stable column
- * names for machines; the workbooks are for people, in the batch's language (`language` in
- * batch.json, else the language of the input's own headers: spreadsheet/header-language.ts).
+ * names for machines; the workbooks are for people, in the batch's language (workbook-language.ts).
  *
  * The statuses read as the console shows them (shared/console/web/src/locales), so a row is
  * called the same thing on the page and in the workbook.
  */
-import { headerKey } from '../../spreadsheet/columns.js';
-import { headerLanguage, LANGUAGES, type Language } from '../../spreadsheet/header-language.js';
-import { LIMITS } from '../../tcs/schemas.js';
-import type { BATCH_STATES, BatchRecord, ResultColumn, RowStatus } from '../core/records.js';
+import type { Language } from '../../spreadsheet/header-language.js';
+import type { BATCH_STATES, ResultColumn, RowStatus } from '../core/records.js';
 
 export type ReviewColumn =
   | 'row'
@@ -394,29 +391,3 @@ const EN: WorkbookWords = {
 };
 
 export const WORKBOOK_WORDS: Readonly<Record<Language, WorkbookWords>> = { pt: PT, es: ES, en: EN };
-
-/** The batch's language: `language` in batch.json, else the one its input's headers are written in. */
-export const workbookLanguage = (batch: Pick<BatchRecord, 'header' | 'options'>): Language =>
-  batch.options?.language ?? headerLanguage(batch.header);
-
-export const wordsForBatch = (batch: Pick<BatchRecord, 'header' | 'options'>): WorkbookWords =>
-  WORKBOOK_WORDS[workbookLanguage(batch)];
-
-/**
- * The review.xlsx headers of every language, as header keys, → the review.csv column each one is
- * (`Resposta 2` → `answer2`): the answers round finds its columns in a workbook as in a CSV.
- */
-export const REVIEW_HEADER_KEYS: ReadonlyMap<string, string> = new Map(
-  LANGUAGES.flatMap((language) => {
-    const r = WORKBOOK_WORDS[language].review;
-    return [
-      [headerKey(r.row), 'row'],
-      [headerKey(r.classification_id), 'classificationid'],
-      [headerKey(r.sheet), 'sheet'],
-      ...Array.from({ length: LIMITS.questionsMax }, (_, i) => [
-        [headerKey(r.questionId(i + 1)), `question${i + 1}id`],
-        [headerKey(r.answer(i + 1)), `answer${i + 1}`],
-      ]).flat(),
-    ] as [string, string][];
-  }),
-);

@@ -151,7 +151,10 @@ describe('finalizeAnswers', () => {
     for (const [key, bytes] of files) {
       expect(Buffer.from(w.objects.objects.get(key)!.bytes).toString('base64'), key).toBe(bytes);
     }
-    expect(await w.objects.list(outbox('results.rev'))).toEqual([outbox('results.rev1.csv')]);
+    expect(await w.objects.list(outbox('results.rev'))).toEqual([
+      outbox('results.rev1.csv'),
+      outbox('results.rev1.xlsx'),
+    ]);
     expect(w.events.published).toHaveLength(1);
 
     // The same file dropped again: nothing answered twice, nothing billed twice, no new revision.
@@ -160,7 +163,10 @@ describe('finalizeAnswers', () => {
     expect(again.finalized).toMatchObject({ resumed: 0, still_pending: 2, revision: 1 });
     expect(answersPosted()).toBe(2);
     expect(sandbox.stats().billed_usd).toBe(6);
-    expect(await w.objects.list(outbox('results.rev'))).toEqual([outbox('results.rev1.csv')]);
+    expect(await w.objects.list(outbox('results.rev'))).toEqual([
+      outbox('results.rev1.csv'),
+      outbox('results.rev1.xlsx'),
+    ]);
     expect(summaryOf(w)).toMatchObject({ round_id: again.prepare.round_id, revision: 1, billed_usd: 6 });
   });
 
@@ -178,12 +184,18 @@ describe('finalizeAnswers', () => {
       return put(key, ...rest);
     };
     await expect(finalizeAnswers(w.ports, { ...event, prepare })).rejects.toThrow('SlowDown');
-    expect(await w.objects.list(outbox('results.rev'))).toEqual([outbox('results.rev1.csv')]);
+    expect(await w.objects.list(outbox('results.rev'))).toEqual([
+      outbox('results.rev1.csv'),
+      outbox('results.rev1.xlsx'),
+    ]);
     w.ports.objects.put = put;
 
     expect(await finalizeAnswers(w.ports, { ...event, prepare })).toMatchObject({ revision: 1 });
 
-    expect(await w.objects.list(outbox('results.rev'))).toEqual([outbox('results.rev1.csv')]);
+    expect(await w.objects.list(outbox('results.rev'))).toEqual([
+      outbox('results.rev1.csv'),
+      outbox('results.rev1.xlsx'),
+    ]);
     expect(w.objects.text(outbox('results.rev1.csv'))).toBe(firstResults);
     expect(w.objects.text(outbox('summary.rev1.json'))).toBe(firstSummary);
     expect(csvRecords(w, 'results.csv')[1]!.status).toBe('resolved');

@@ -288,6 +288,8 @@ describe('buildSummary', () => {
       review: 'review.csv',
       summary: 'summary.json',
       pdfs: 'pdfs/',
+      results_workbook: 'results.xlsx',
+      review_workbook: 'review.xlsx',
     });
   });
 
