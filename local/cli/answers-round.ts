@@ -78,9 +78,9 @@ export const runAnswersRound = async (input: AnswersRoundInput): Promise<number>
     [
       `Done in ${formatDuration(Date.now() - started)}: ${report.length} answered row(s) read (${outcomes || 'none'}).`,
       `Resumed ${round.rowsTotal}${statuses ? `: ${statuses}` : ''}; billed $${round.billedUsd.toFixed(2)}.`,
-      `The batch has ${pending} row(s) still waiting for answers (review.csv).`,
-      `Results: ${shown(input.outDir)}/ (${written.length} files: results.csv revision ${summary.revision ?? 0}, ` +
-        `review.csv, ${ANSWERS_REPORT_FILE}, summary.json)`,
+      `The batch has ${pending} row(s) still waiting for answers (review.xlsx, review.csv).`,
+      `Results: ${shown(input.outDir)}/ (${written.length} files: results.xlsx and .csv revision ` +
+        `${summary.revision ?? 0}, review.xlsx and .csv, ${ANSWERS_REPORT_FILE}, summary.json)`,
     ].join('\n'),
   );
   for (const entry of report.filter((e) => e.outcome !== 'resumed')) {

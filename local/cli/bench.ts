@@ -1,5 +1,6 @@
 /**
- * `npm run bench [-- --rows 300 --time-scale 0.0167 --ingest csv:2000,csv:100000,xlsx:100000,csv:400000]`
+ * `npm run bench [-- --rows 300 --time-scale 0.0167 --ingest csv:2000,csv:100000,xlsx:100000,csv:400000
+ *   --workbook 10000,100000 --contenders pipeline,concurrent,naive]`
  *
  * One run, side by side, against fresh sandboxes with the same seed and time scale (a run
  * lasts about 1 s at the default scale, so "3 s" polling is 50 ms):
@@ -10,6 +11,9 @@
  *
  * Then ingest only: files of 2,000 to 400,000 rows (CSV and XLSX) read, validated, stored and
  * queued by Prepare, with its rows per second and peak memory (`--ingest ''` skips them).
+ * Then results.xlsx alone: 10,000 and 100,000 rows streamed out of row records, each in a child
+ * process, with what writing it added to memory (../bench/workbook-memory.ts; `--workbook ''`
+ * skips it). `--contenders none` skips the contenders.
  * Prints Markdown tables (the ones the README quotes) and writes the numbers to
  * `out/bench/bench.json`.
  */
@@ -20,6 +24,12 @@ import { parseArgs } from 'node:util';
 import { writeCsv } from '../../shared/spreadsheet/write-csv.js';
 import { createTcsClient } from '../../shared/tcs/client.js';
 import { type BenchRow, runConcurrent, runNaive } from './../bench/baselines.js';
+import {
+  measureWorkbook,
+  parseWorkbookSizes,
+  type WorkbookMeasured,
+  workbookReport,
+} from './../bench/workbook-memory.js';
 import { startLocalPipeline } from '../runtime/index.js';
 import { type Sandbox, startSandbox } from '../sandbox/index.js';
 import { userPath } from './shared.js';
@@ -310,6 +320,7 @@ const main = async () => {
       rows: { type: 'string', default: '300' },
       'time-scale': { type: 'string', default: String(1 / 60) },
       ingest: { type: 'string', default: 'csv:2000,csv:100000,xlsx:100000,csv:400000' },
+      workbook: { type: 'string', default: '10000,100000' },
       out: { type: 'string', default: 'out/bench' },
       contenders: { type: 'string', default: 'pipeline,concurrent,naive' },
     },
@@ -317,6 +328,7 @@ const main = async () => {
   const count = Number(values.rows);
   const timeScale = Number(values['time-scale']);
   const ingestSpecs = parseIngests(values.ingest as string);
+  const workbookSizes = parseWorkbookSizes(values.workbook as string);
   const workDir = mkdtempSync(join(tmpdir(), 'ncm-bench-'));
   const rows = benchRows(count);
   try {
@@ -340,6 +352,11 @@ const main = async () => {
       console.log(`  ingest of ${spec.rows.toLocaleString('en-US')} ${spec.format.toUpperCase()} rows…`);
       ingest.push(await runIngest(workDir, spec));
     }
+    const workbook: WorkbookMeasured[] = [];
+    for (const rows of workbookSizes) {
+      console.log(`  results.xlsx of ${rows.toLocaleString('en-US')} rows…`);
+      workbook.push(await measureWorkbook(workDir, rows));
+    }
 
     const table = [
       '| contender | wall time | slot utilisation (steady) | slot utilisation (whole run) | peak in progress | 429s | API calls per classification (budget: run/3 s + 3) |',
@@ -350,11 +367,15 @@ const main = async () => {
       ),
     ].join('\n');
     console.log(`\n${table}\n\nIngest only (read, validate, store, queue):\n\n${ingestReport(ingest)}`);
+    if (workbook.length > 0)
+      console.log(
+        `\nresults.xlsx alone (row records → resultsWorkbook → file; memory of its own process):\n\n${workbookReport(workbook)}`,
+      );
     const outDir = userPath(values.out as string);
     mkdirSync(outDir, { recursive: true });
     writeFileSync(
       join(outDir, 'bench.json'),
-      `${JSON.stringify({ at: new Date().toISOString(), rows: count, timeScale, results, ingest }, null, 2)}\n`,
+      `${JSON.stringify({ at: new Date().toISOString(), rows: count, timeScale, results, ingest, workbook }, null, 2)}\n`,
     );
   } finally {
     rmSync(workDir, { recursive: true, force: true });

@@ -196,7 +196,7 @@ const printSummary = (summary: Record<string, unknown>, outDir: string, files: n
     [
       `Done in ${formatDuration(elapsedMs)}: ${summary.rows_total ?? 0} rows${counts ? ` (${counts})` : ''}.`,
       `Billed ${money(summary.billed_usd)}, saved ${money(summary.saved_usd)} by reusing earlier verdicts.`,
-      `Results: ${shown(outDir)}/ (${files} files: results.csv, review.csv, summary.json, pdfs/)`,
+      `Results: ${shown(outDir)}/ (${files} files: results.xlsx and .csv, review.xlsx and .csv, summary.json, pdfs/)`,
       // Said where the user looks, not only in summary.json: a column of sheets under a header
       // no alias knows would otherwise go unnoticed.
       ...warningsOf(summary).map((warning) => `Look at: ${warning}`),

@@ -98,7 +98,7 @@ const printStatus = (batchId: string, out: string) => {
         `${final.length ? ` (${final.map(([s, n]) => `${s} ${n}`).join(', ')})` : ''}` +
         `${working.length ? `; still working: ${working.map(([s, n]) => `${s} ${n}`).join(', ')}` : ''}.`,
       `Billed so far $${summary.billed_usd.toFixed(2)}.`,
-      `Partial results: ${shown(out)}/ (${PARTIAL_FILES.results}, ${PARTIAL_FILES.summary})`,
+      `Partial results: ${shown(out)}/ (${PARTIAL_FILES.results_workbook}, ${PARTIAL_FILES.results}, ${PARTIAL_FILES.summary})`,
     ].join('\n'),
   );
 };
@@ -118,7 +118,7 @@ export const status = async (args: { batchId: string; dataDir: string; outDir: s
   }
   if (answer.ended) {
     console.log(
-      `Batch ${args.batchId} has ended: its final results are in ${shown(args.outDir)}/ (results.csv, summary.json).`,
+      `Batch ${args.batchId} has ended: its final results are in ${shown(args.outDir)}/ (results.xlsx, results.csv, summary.json).`,
     );
     return 0;
   }

@@ -242,8 +242,11 @@ export const copyPartialFiles = async (
   const summary = await getBytes(s3, bucket, outboxKey(batchId, PARTIAL_FILES.summary));
   const results = await getBytes(s3, bucket, outboxKey(batchId, PARTIAL_FILES.results));
   if (!summary || !results) return null;
+  // Absent when an older run wrote the partial files: the CSV and the summary still go out.
+  const workbook = await getBytes(s3, bucket, outboxKey(batchId, PARTIAL_FILES.results_workbook));
   mkdirSync(outDir, { recursive: true });
   writeFileSync(join(outDir, PARTIAL_FILES.results), results);
+  if (workbook) writeFileSync(join(outDir, PARTIAL_FILES.results_workbook), workbook);
   writeFileSync(join(outDir, PARTIAL_FILES.summary), summary);
   const asOf = (JSON.parse(new TextDecoder().decode(summary)) as { as_of?: unknown }).as_of;
   return typeof asOf === 'string' ? asOf : null;

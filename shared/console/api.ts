@@ -184,12 +184,15 @@ export type BatchList = z.infer<typeof BatchList>;
 
 /** Files of a batch's outbox a person can download (GET /batches/{id}/files/{file}). */
 export const BATCH_FILES = [
+  'results.xlsx',
   'results.csv',
+  'review.xlsx',
   'review.csv',
   'summary.json',
   'plan.json',
   'plan.csv',
   'answers-report.csv',
+  'results.partial.xlsx',
   'results.partial.csv',
   'summary.partial.json',
 ] as const;

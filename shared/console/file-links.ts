@@ -17,6 +17,7 @@ import {
   isBatchFolderName,
   outboxKey,
 } from '../pipeline/core/index.js';
+import { XLSX_CONTENT_TYPE } from '../spreadsheet/write-xlsx.js';
 import {
   type AnswerSheetForm,
   AnswerSheetRequest,
@@ -215,6 +216,7 @@ const CONTENT_TYPES: Record<string, string> = {
   '.csv': 'text/csv; charset=utf-8',
   '.json': 'application/json',
   '.pdf': 'application/pdf',
+  '.xlsx': XLSX_CONTENT_TYPE,
 };
 
 const link = async (

@@ -70,7 +70,9 @@ describe('checkBatch', () => {
       ),
     ).toEqual({
       outbox: [
+        `outbox/${good.batchId}/results.xlsx is missing`,
         `outbox/${good.batchId}/review.csv is missing`,
+        `outbox/${good.batchId}/review.xlsx is missing`,
         `outbox/${good.batchId}/summary.json is missing`,
       ],
     });

@@ -9,6 +9,7 @@ import {
   buildResultsCsv,
   buildReviewCsv,
   buildSummary,
+  outboxWorkbooks,
 } from '../../../shared/pipeline/batch/index.js';
 import {
   BatchRecord,
@@ -18,6 +19,7 @@ import {
   type RowResult,
 } from '../../../shared/pipeline/core/index.js';
 import type { DescribedStack, SmokeCatalogue, SmokePorts } from '../../../shared/smoke/index.js';
+import { XLSX_CONTENT_TYPE } from '../../../shared/spreadsheet/index.js';
 import {
   fixedClock,
   memoryBatchStore,
@@ -184,9 +186,12 @@ export const fakeDeployment = (catalogue: SmokeCatalogue, behaviour: Behaviour =
     for (const result of Object.values(OUTCOMES).filter((found) => found.verdict_pdf))
       await store.put(outboxKey(batchId, result.verdict_pdf as string), PDF_BYTES, 'application/pdf');
     const done = { ...batch, state: 'completed' as const, finished_at: at };
-    await store.put(outboxKey(batchId, 'results.csv'), buildResultsCsv(batch, rows), 'text/csv');
-    await store.put(outboxKey(batchId, 'review.csv'), buildReviewCsv([item]), 'text/csv');
     const summary = buildSummary(done, rows, world.time.now());
+    const workbooks = outboxWorkbooks({ batch, rows, summary, review: [item] });
+    await store.put(outboxKey(batchId, 'results.csv'), buildResultsCsv(batch, rows), 'text/csv');
+    await store.put(outboxKey(batchId, 'results.xlsx'), workbooks.results(), XLSX_CONTENT_TYPE);
+    await store.put(outboxKey(batchId, 'review.csv'), buildReviewCsv([item]), 'text/csv');
+    await store.put(outboxKey(batchId, 'review.xlsx'), workbooks.review(), XLSX_CONTENT_TYPE);
     await store.put(outboxKey(batchId, 'summary.json'), JSON.stringify(summary, null, 2), 'application/json');
     await world.batches.updateBatch(batchId, { state: 'completed', finished_at: at });
     ended = true;

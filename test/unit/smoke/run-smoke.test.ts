@@ -78,9 +78,9 @@ describe('runSmoke on a deployment that works', () => {
     expect(said.slice(-12)).toEqual([
       'Rows: resolved 2 · pending_data 1',
       'Billed: USD 4.00 (at most USD 6.00)',
-      `Files in outbox/${world.batchId}/: pdfs/00001-SMOKE-BOM-0207.pdf, pdfs/00002-SMOKE-ROL-6204.pdf, results.csv, review.csv, summary.json`,
+      `Files in outbox/${world.batchId}/: pdfs/00001-SMOKE-BOM-0207.pdf, pdfs/00002-SMOKE-ROL-6204.pdf, results.csv, results.xlsx, review.csv, review.xlsx, summary.json`,
       'Checks:',
-      `  ok    outbox: outbox/${world.batchId}/ holds results.csv, review.csv, summary.json`,
+      `  ok    outbox: outbox/${world.batchId}/ holds results.csv, results.xlsx, review.csv, review.xlsx, summary.json`,
       '  ok    results.csv: 3 rows, one per input row, each with an output status; 2 verdicts with an NCM of 8 digits',
       '  ok    row outcomes: every row resolved or waits for answers (pending_data), at least one resolved',
       '  ok    verdict PDFs: 2 PDFs named in results.csv, each in the bucket and starting with %PDF-',

@@ -102,12 +102,15 @@ export const en = {
     options: 'Options',
     planOnly: 'Plan only: nothing is classified, the plan estimates cost and time.',
     files: {
-      results: 'Results',
-      review: 'Review file',
+      results_workbook: 'Results (Excel)',
+      results: 'Results (CSV)',
+      review_workbook: 'Questions to answer (Excel)',
+      review: 'Review file (CSV)',
       summary: 'Summary',
       plan: 'Plan',
       answers_report: 'Answers report',
-      results_partial: 'Partial results',
+      results_partial_workbook: 'Partial results (Excel)',
+      results_partial: 'Partial results (CSV)',
       summary_partial: 'Partial summary',
     },
     option: {

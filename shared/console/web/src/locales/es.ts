@@ -100,12 +100,15 @@ export const es: Messages = {
     options: 'Opciones',
     planOnly: 'Solo plan: no se clasifica nada; el plan estima costo y tiempo.',
     files: {
-      results: 'Resultados',
-      review: 'Archivo de revisión',
+      results_workbook: 'Resultados (Excel)',
+      results: 'Resultados (CSV)',
+      review_workbook: 'Preguntas por responder (Excel)',
+      review: 'Archivo de revisión (CSV)',
       summary: 'Resumen',
       plan: 'Plan',
       answers_report: 'Informe de respuestas',
-      results_partial: 'Resultados parciales',
+      results_partial_workbook: 'Resultados parciales (Excel)',
+      results_partial: 'Resultados parciales (CSV)',
       summary_partial: 'Resumen parcial',
     },
     option: {

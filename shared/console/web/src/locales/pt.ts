@@ -100,12 +100,15 @@ export const pt: Messages = {
     options: 'Opções',
     planOnly: 'Só plano: nada é classificado; o plano estima custo e tempo.',
     files: {
-      results: 'Resultados',
-      review: 'Arquivo de revisão',
+      results_workbook: 'Resultados (Excel)',
+      results: 'Resultados (CSV)',
+      review_workbook: 'Perguntas para responder (Excel)',
+      review: 'Arquivo de revisão (CSV)',
       summary: 'Resumo',
       plan: 'Plano',
       answers_report: 'Relatório de respostas',
-      results_partial: 'Resultados parciais',
+      results_partial_workbook: 'Resultados parciais (Excel)',
+      results_partial: 'Resultados parciais (CSV)',
       summary_partial: 'Resumo parcial',
     },
     option: {

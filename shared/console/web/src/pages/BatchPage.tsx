@@ -14,12 +14,15 @@ import { isLive } from '../status.js';
 import { RowsTable } from './RowsTable.js';
 
 const FILE_LABEL: Record<BatchFileName, string> = {
+  'results.xlsx': 'results_workbook',
   'results.csv': 'results',
+  'review.xlsx': 'review_workbook',
   'review.csv': 'review',
   'summary.json': 'summary',
   'plan.json': 'plan',
   'plan.csv': 'plan',
   'answers-report.csv': 'answers_report',
+  'results.partial.xlsx': 'results_partial_workbook',
   'results.partial.csv': 'results_partial',
   'summary.partial.json': 'summary_partial',
 };
