@@ -37,6 +37,8 @@ export const readPlan = (outDir: string): BatchPlan | null => {
 
 const usd = (amount: number) => `USD ${amount.toFixed(2)}`;
 
+const LANGUAGE_NAMES = { pt: 'Portuguese', es: 'Spanish', en: 'English' } as const;
+
 export const printPlan = (plan: BatchPlan, file: string, outDir: string): void => {
   const { rows, estimate } = plan;
   const unread = plan.columns.filter((column) => column.understood_as === null).map((c) => `"${c.header}"`);
@@ -47,6 +49,10 @@ export const printPlan = (plan: BatchPlan, file: string, outDir: string): void =
       `At most ${usd(estimate.max_usd)} (${estimate.classifications} classification(s), billed only when ` +
         `resolved); ${estimate.duration} at ${estimate.cap} at once (${estimate.in_progress_now} in progress now).`,
       ...(unread.length > 0 ? [`Passed through untouched: ${unread.join(', ')}.`] : []),
+      `Workbooks (results.xlsx, review.xlsx) in ${LANGUAGE_NAMES[plan.workbooks.language]}` +
+        (plan.workbooks.from === 'headers'
+          ? ` (the language of the file's headers; "language" in batch.json chooses another).`
+          : ' (batch.json).'),
       `Nothing was sent for classification. Plan: ${shown(outDir)}/ (plan.json, plan.csv)`,
       ...plan.warnings.map((warning) => `Look at: ${warning}`),
     ].join('\n'),

@@ -11,10 +11,12 @@
  * Pure: records and the balance in, the plan and plan.csv's lines out.
  */
 import { z } from 'zod';
+import { Language } from '../../spreadsheet/header-language.js';
 import { ColumnUse, type MappedRow } from '../../spreadsheet/index.js';
 import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';
 import { BatchOptions, type BatchRecord, BatchSource, type RowRecord } from '../core/records.js';
 import { cents, sourceShown } from './results-files.js';
+import { workbookLanguage } from './workbook-language.js';
 
 export const PLAN_FILES = { json: 'plan.json', csv: 'plan.csv' } as const;
 
@@ -70,6 +72,8 @@ export const BatchPlan = z.object({
   warnings: z.array(z.string()),
   problems: z.array(z.string()),
   options: BatchOptions,
+  /** The language results.xlsx and review.xlsx would be labelled in, and what decided it. */
+  workbooks: z.object({ language: Language, from: z.enum(['batch.json', 'headers']) }),
   outputs: z.object({ plan_json: z.string(), plan_csv: z.string() }),
 });
 export type BatchPlan = z.infer<typeof BatchPlan>;
@@ -129,7 +133,7 @@ export const planTally = () => {
 export type PlanTally = ReturnType<typeof planTally>;
 
 export type PlanInput = {
-  batch: Pick<BatchRecord, 'batch_id' | 'name' | 'source' | 'columns' | 'warnings'>;
+  batch: Pick<BatchRecord, 'batch_id' | 'name' | 'source' | 'columns' | 'warnings' | 'header'>;
   tally: PlanTally;
   options: BatchOptions;
   problems: readonly string[];
@@ -167,6 +171,10 @@ export const buildPlan = (input: PlanInput): BatchPlan => {
     warnings: [...(batch.warnings ?? [])],
     problems: [...input.problems],
     options: input.options,
+    workbooks: {
+      language: workbookLanguage({ header: batch.header, options: input.options }),
+      from: input.options.language ? 'batch.json' : 'headers',
+    },
     outputs: { plan_json: PLAN_FILES.json, plan_csv: PLAN_FILES.csv },
   };
 };

@@ -627,6 +627,15 @@ describe('a plan-only batch', () => {
     return stored ? Buffer.from(stored.bytes).toString('utf8') : undefined;
   };
 
+  it("says the workbooks would be in the language batch.json names, over the headers' language", async () => {
+    const w = world({
+      [FILE_KEY]: PLAN_CSV,
+      'inbox/lote/batch.json': '{"plan_only": true, "language": "es"}',
+    });
+    expect(await w.run()).toEqual({ batch_id: w.batchId, next: 'planned' });
+    expect(JSON.parse(outbox(w, 'plan.json')!).workbooks).toEqual({ language: 'es', from: 'batch.json' });
+  });
+
   it('writes plan.json and plan.csv, and writes, queues and kicks nothing else', async () => {
     const w = world({ [FILE_KEY]: PLAN_CSV, 'inbox/lote/batch.json': '{"plan_only": true}' });
 
@@ -661,6 +670,8 @@ describe('a plan-only batch', () => {
       duration_seconds: 60,
       duration: 'about 1 min',
     });
+    // Portuguese headers: the workbooks would be in Portuguese, and the plan says why.
+    expect(plan.workbooks).toEqual({ language: 'pt', from: 'headers' });
     expect(
       plan.columns.map((c: { header: string; understood_as: string | null }) => [c.header, c.understood_as]),
     ).toEqual([
