@@ -1,7 +1,8 @@
 /**
  * The console's browser app, the parts that need no browser: the three languages say the same
  * things, numbers and dates read right in each, the PKCE challenge, the hash routes, the file
- * checks made before an upload, and the row ranges the inbox looks at again.
+ * checks made before an upload, the row ranges the inbox looks at again, and the batch.json the
+ * upload form writes.
  */
 import { describe, expect, it } from 'vitest';
 import { CONSOLE_ERROR_CODES, CONSOLE_LIMITS } from '../../../shared/console/api.js';
@@ -29,9 +30,11 @@ import { LANGUAGES, pickLanguage } from '../../../shared/console/web/src/lang.js
 import { en } from '../../../shared/console/web/src/locales/en.js';
 import { es } from '../../../shared/console/web/src/locales/es.js';
 import { pt } from '../../../shared/console/web/src/locales/pt.js';
+import { DEFAULT_OPTIONS, optionsOf } from '../../../shared/console/web/src/pages/upload-flow.js';
 import { base64url, challengeOf, randomToken } from '../../../shared/console/web/src/pkce.js';
 import { hrefOf, parseHash, type Route } from '../../../shared/console/web/src/router.js';
 import { rowRanges } from '../../../shared/console/web/src/row-ranges.js';
+import { BatchOptions } from '../../../shared/pipeline/core/index.js';
 
 /** Every leaf of a messages object, as `a.b.c` → its text. */
 const leaves = (value: unknown, prefix = ''): Map<string, unknown> => {
@@ -364,5 +367,14 @@ describe('rows looked at again', () => {
       { after: 899, limit: 1 },
     ]);
     expect(CONSOLE_LIMITS.rowsPageMax).toBe(200);
+  });
+});
+
+describe('batch.json from the upload form', () => {
+  it('names the workbook language only when one is chosen, and BatchOptions accepts what it writes', () => {
+    expect(optionsOf(DEFAULT_OPTIONS)).not.toHaveProperty('language');
+    const chosen = optionsOf({ ...DEFAULT_OPTIONS, language: 'es', country: 'ar', budget: '12.5' });
+    expect(chosen).toMatchObject({ language: 'es', country: 'AR', max_usd: 12.5 });
+    expect(BatchOptions.parse(chosen).language).toBe('es');
   });
 });

@@ -218,7 +218,25 @@ const OptionsForm = ({
             data-testid="option-budget"
           />
         </Field>
-        <div />
+        <Field label={t('upload.language')} hint={t('upload.languageHint')} htmlFor={`${id}-language`}>
+          <select
+            id={`${id}-language`}
+            value={options.language}
+            onChange={(event) => set('language', event.target.value as UploadOptions['language'])}
+            data-testid="option-language"
+          >
+            <option value="">{t('upload.languageFromFile')}</option>
+            <option value="pt" lang="pt">
+              Português
+            </option>
+            <option value="es" lang="es">
+              Español
+            </option>
+            <option value="en" lang="en">
+              English
+            </option>
+          </select>
+        </Field>
         {radios('reclassify', t('upload.reclassify'), [
           ['changed', t('upload.reclassifyChanged')],
           ['all', t('upload.reclassifyAll')],

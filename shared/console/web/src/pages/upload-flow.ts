@@ -15,6 +15,8 @@ export type UploadOptions = {
   reclassify: 'changed' | 'all';
   duplicates: 'classify_once' | 'classify_each';
   planOnly: boolean;
+  /** The workbooks' language; '' leaves it to the file's headers. */
+  language: '' | 'pt' | 'es' | 'en';
 };
 
 export const DEFAULT_OPTIONS: UploadOptions = {
@@ -24,6 +26,7 @@ export const DEFAULT_OPTIONS: UploadOptions = {
   reclassify: 'changed',
   duplicates: 'classify_once',
   planOnly: false,
+  language: '',
 };
 
 export const countryProblem = (country: string): boolean =>
@@ -43,6 +46,7 @@ export const optionsOf = (options: UploadOptions): Record<string, unknown> => ({
   reclassify: options.reclassify,
   duplicates: options.duplicates,
   plan_only: options.planOnly,
+  ...(options.language ? { language: options.language } : {}),
 });
 
 export const toSend = (file: File): FileToSend => ({ name: pathOf(file), size: file.size, type: file.type });
