@@ -3,7 +3,7 @@
  * with S3 notifications, the gateway, the console functions in their processes, the sandbox):
  * upload the sample catalogue with its sheets folder through the page, watch it complete, open
  * a verdict PDF, filter and search the results, download results.csv and check it row by row
- * against the input, then answer a pending row's questions in the inbox and see it resolve,
+ * against the input, and results.xlsx in the language chosen at upload, then answer a pending row's questions in the inbox and see it resolve,
  * billed once, a second submit changing nothing. Each step leaves a screenshot in
  * out/console-screenshots/.
  */
@@ -13,6 +13,8 @@ import Papa from 'papaparse';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalConsole, openLocalConsole, startLocalPipeline } from '../../local/runtime/index.js';
+import { WORKBOOK_WORDS } from '../../shared/pipeline/batch/index.js';
+import { readXlsxRecords } from '../../shared/spreadsheet/read-xlsx.js';
 import { adminClassifications, E2E_ASSEMBLY_DIR, E2E_TIME_SCALE, makeTempDir } from '../e2e/helpers.js';
 import { openBrowser } from '../helpers/chromium.js';
 
@@ -71,6 +73,8 @@ describe('the operations console in Chromium', () => {
     await page.getByTestId('option-operation').selectOption('import');
     await page.getByTestId('option-country').fill('BR');
     await page.getByTestId('option-budget').fill('54');
+    // Portuguese headers, Spanish workbooks: the choice must win over the headers' language.
+    await page.getByTestId('option-language').selectOption('es');
     await browser.screenshot(page, '01-upload');
     await page.getByTestId('upload-submit').click();
     const row = page.locator('[data-testid="batch-row"]', { hasText: 'products' });
@@ -184,6 +188,41 @@ describe('the operations console in Chromium', () => {
       expect(row[rowColumn]).toBe(String(index + 1));
       expect(shown.get(String(index + 1))).toBe(row[statusColumn]);
     });
+  }, 60_000);
+
+  it('downloads results.xlsx: the same rows, labelled in the language chosen at upload', async () => {
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('download-results.xlsx').click(),
+    ]);
+    const saved = join(temp.dir, 'results.xlsx');
+    await download.saveAs(saved);
+    expect(download.suggestedFilename()).toBe('products-results.xlsx');
+    const csv = readCsv(readFileSync(join(temp.dir, 'results.csv'), 'utf8'));
+    const [header, ...rows] = (await readXlsxRecords(readFileSync(saved), 'results.xlsx')).records.map(
+      (record) => record.cells,
+    );
+    const input = readCsv(readFileSync(join(SAMPLE, 'products.csv'), 'utf8'));
+    const spanish = WORKBOOK_WORDS.es;
+    const inputWidth = csv.header.indexOf('row');
+    expect(header?.slice(0, inputWidth)).toEqual(csv.header.slice(0, inputWidth));
+    expect(header?.slice(inputWidth, inputWidth + 3)).toEqual([
+      spanish.results.row,
+      spanish.results.status,
+      spanish.results.reason,
+    ]);
+    expect(rows).toHaveLength(csv.rows.length);
+    const ncm = csv.header.indexOf('ncm');
+    rows.forEach((row, index) => {
+      const expected = csv.rows[index] ?? [];
+      expect(row.slice(0, input.header.length)).toEqual(input.rows[index]);
+      expect(row[inputWidth + 1]).toBe(
+        spanish.status[expected[inputWidth + 1] as keyof typeof spanish.status],
+      );
+      expect(row[ncm]).toBe(expected[ncm]);
+    });
+    // The batch page says the choice too.
+    expect(await page.locator('dl.options-line').textContent()).toContain('Español');
   }, 60_000);
 
   it('answers a pending row in the inbox; it resumes and resolves, billed once, and a second submit changes nothing', async () => {

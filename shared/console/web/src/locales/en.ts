@@ -119,6 +119,7 @@ export const en = {
       budget: 'Budget',
       reclassify: 'Reclassify',
       duplicates: 'Duplicates',
+      language: 'Workbook language',
     },
   },
   rows: {

@@ -117,6 +117,7 @@ export const es: Messages = {
       budget: 'Presupuesto',
       reclassify: 'Reclasificar',
       duplicates: 'Repetidos',
+      language: 'Idioma de las planillas',
     },
   },
   rows: {

@@ -117,6 +117,7 @@ export const pt: Messages = {
       budget: 'Orçamento',
       reclassify: 'Reclassificar',
       duplicates: 'Repetidos',
+      language: 'Idioma das planilhas',
     },
   },
   rows: {

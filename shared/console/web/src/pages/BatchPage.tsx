@@ -13,6 +13,9 @@ import { useLanguage, useLoader, usePoll } from '../hooks.js';
 import { isLive } from '../status.js';
 import { RowsTable } from './RowsTable.js';
 
+/** Each language by its own name, as the upload form lists them. */
+const WORKBOOK_LANGUAGE_NAMES = { pt: 'Português', es: 'Español', en: 'English' } as const;
+
 const FILE_LABEL: Record<BatchFileName, string> = {
   'results.xlsx': 'results_workbook',
   'results.csv': 'results',
@@ -197,6 +200,7 @@ const Options = ({ batch }: { batch: BatchView }) => {
     t('batch.option.duplicates'),
     t(options.duplicates === 'classify_each' ? 'upload.classifyEach' : 'upload.classifyOnce'),
   ]);
+  if (options.language) items.push([t('batch.option.language'), WORKBOOK_LANGUAGE_NAMES[options.language]]);
   return (
     <dl className="options-line" aria-label={t('batch.options')}>
       {items.map(([label, value]) => (
