@@ -32,11 +32,15 @@ export { formatXlsxCell, formatXlsxDate, formatXlsxNumber } from './xlsx-cells.j
 export interface XlsxRecords {
   records: SourceRecord[];
   problems: SpreadsheetProblem[];
+  /** The names of the sheets after the first, which are not read. */
+  otherSheets: string[];
 }
 
 export interface XlsxWorkbook {
   /** e.g. other_sheets_ignored. */
   problems: SpreadsheetProblem[];
+  /** The names of the sheets after the first, which are not read. */
+  otherSheets: string[];
   /** The first sheet's rows in order, streamed afresh on each call (may be called more than once). */
   records(): AsyncIterable<SourceRecord>;
 }
@@ -302,6 +306,7 @@ export const openXlsx = async (source: ByteSource, fileName: string): Promise<Xl
     };
     return {
       problems: otherSheetsProblem(fileName, workbook.sheets),
+      otherSheets: workbook.sheets.slice(1).map((sheet) => sheet.name),
       records: () => sheetRecords(zip, sheetPath, context, fileName),
     };
   } catch (error) {
@@ -314,5 +319,5 @@ export const readXlsxRecords = async (bytes: Uint8Array, fileName: string): Prom
   const workbook = await openXlsx(bytesSource(bytes), fileName);
   const records: SourceRecord[] = [];
   for await (const record of workbook.records()) records.push(record);
-  return { records, problems: workbook.problems };
+  return { records, problems: workbook.problems, otherSheets: workbook.otherSheets };
 };

@@ -3,8 +3,8 @@
  * through ExcelJS's streaming writer: each row is compressed into the ZIP as it is committed, so
  * a workbook of 100,000 rows never sits whole in memory, and an S3 upload reads it as it is made.
  *
- * Strings are inline (no shared-strings table, which would hold every distinct text until the
- * end). Every text cell is a string cell: a description that starts with `=` is shown, never
+ * Strings are written in their cells (`t="str"`), with no shared-strings table, which would hold
+ * every distinct text until the end. Every text cell is a string cell: a description that starts with `=` is shown, never
  * evaluated (OWASP "CSV Injection", CWE-1236). The only formulas in a workbook are the ones its
  * layout writes itself.
  */

@@ -21,7 +21,7 @@ import { readCsvRecords } from '../../spreadsheet/read-csv.js';
 import { readXlsxRecords } from '../../spreadsheet/read-xlsx.js';
 import { splitHeaderAndRows } from '../../spreadsheet/table.js';
 import type { REVIEW_LEADING_COLUMNS, REVIEW_TRAILING_COLUMNS } from '../batch/results-files.js';
-import { REVIEW_HEADER_KEYS } from '../batch/workbook-language.js';
+import { OPTIONS_SHEET_NAMES, REVIEW_HEADER_KEYS } from '../batch/workbook-language.js';
 
 // ---------------------------------------------------------------------------
 // Schemas
@@ -210,6 +210,17 @@ const parseRowNumber = (value: string): number | null => {
 };
 
 /**
+ * A review.xlsx carries our hidden sheet of suggested answers after the questions: not a sheet
+ * the user added, so not worth a word. Any other sheet is still reported as not read.
+ */
+const withoutOwnOptionsSheet = <T extends { problems: SpreadsheetProblem[]; otherSheets: string[] }>(
+  read: T,
+): T =>
+  read.otherSheets.every((name) => OPTIONS_SHEET_NAMES.has(name))
+    ? { ...read, problems: read.problems.filter((problem) => problem.code !== 'other_sheets_ignored') }
+    : read;
+
+/**
  * Reads a returned review.csv (or the XLSX a user saved it as). Built on the same readers as
  * every other entry point (decoding, delimiter detection, quoting, blank rows), but not on
  * `readSpreadsheet`: its column matching is for product files, and would refuse a review file
@@ -220,7 +231,7 @@ export const readAnswersFile = async (bytes: Uint8Array, fileName: string): Prom
   if (bytes.length === 0) throw new SpreadsheetError('file_empty', fileName, 'is empty (0 bytes)');
   const format = detectFormat(bytes, fileName);
   const csv = format === 'csv' ? await readCsvRecords(bytes, fileName) : null;
-  const source = csv ?? (await readXlsxRecords(bytes, fileName));
+  const source = csv ?? withoutOwnOptionsSheet(await readXlsxRecords(bytes, fileName));
   const table = splitHeaderAndRows(source.records, fileName);
   const columns = locateColumns(table.header, fileName, table.rows.length > 0);
   const rows = table.rows.map((record): AnswersFileRow => {

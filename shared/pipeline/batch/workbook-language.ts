@@ -16,6 +16,11 @@ export const workbookLanguage = (batch: Pick<BatchRecord, 'header' | 'options'>)
 export const wordsForBatch = (batch: Pick<BatchRecord, 'header' | 'options'>): WorkbookWords =>
   WORKBOOK_WORDS[workbookLanguage(batch)];
 
+/** The hidden sheet of suggested answers review.xlsx carries, by its name in each language. */
+export const OPTIONS_SHEET_NAMES: ReadonlySet<string> = new Set(
+  LANGUAGES.map((language) => WORKBOOK_WORDS[language].sheets.options),
+);
+
 /**
  * The review.xlsx headers of every language, as header keys, → the review.csv column each one is
  * (`Resposta 2` → `answer2`): the answers round finds its columns in a workbook as in a CSV.

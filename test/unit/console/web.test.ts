@@ -30,7 +30,7 @@ import { LANGUAGES, pickLanguage } from '../../../shared/console/web/src/lang.js
 import { en } from '../../../shared/console/web/src/locales/en.js';
 import { es } from '../../../shared/console/web/src/locales/es.js';
 import { pt } from '../../../shared/console/web/src/locales/pt.js';
-import { DEFAULT_OPTIONS, optionsOf } from '../../../shared/console/web/src/pages/upload-flow.js';
+import { DEFAULT_OPTIONS, optionsOf } from '../../../shared/console/web/src/pages/upload-options.js';
 import { base64url, challengeOf, randomToken } from '../../../shared/console/web/src/pkce.js';
 import { hrefOf, parseHash, type Route } from '../../../shared/console/web/src/router.js';
 import { rowRanges } from '../../../shared/console/web/src/row-ranges.js';

@@ -16,11 +16,18 @@ import {
   planAnswers,
   readAnswersFile,
 } from '../../../../shared/pipeline/answers/index.js';
-import { buildReviewCsv } from '../../../../shared/pipeline/batch/index.js';
+import { buildReviewCsv, reviewWorkbook } from '../../../../shared/pipeline/batch/index.js';
 import type { ReviewItem } from '../../../../shared/pipeline/core/index.js';
-import { deriveAnswersKey } from '../../../../shared/pipeline/core/index.js';
+import { BatchOptions, deriveAnswersKey } from '../../../../shared/pipeline/core/index.js';
 import { neutraliseFormula, SpreadsheetError } from '../../../../shared/spreadsheet/index.js';
-import { thrown, xlsx } from '../../spreadsheet/fixtures.js';
+import { thrown, xlsx, xlsxSheets } from '../../spreadsheet/fixtures.js';
+
+const NOW = new Date('2026-11-21T12:00:00.000Z');
+const streamBytes = async (stream: NodeJS.ReadableStream): Promise<Uint8Array> => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return new Uint8Array(Buffer.concat(chunks));
+};
 
 // ---------------------------------------------------------------------------
 // Fixtures
@@ -370,6 +377,45 @@ describe('readAnswersFile', () => {
     const error = await thrown(() => readAnswersFile(new Uint8Array(), 'review.csv'));
     expect(error).toBeInstanceOf(SpreadsheetError);
     expect(error).toMatchObject({ code: 'file_empty' });
+  });
+
+  it('reads review.xlsx by its headers in any language, saying nothing of its own options sheet', async () => {
+    for (const language of ['pt', 'es', 'en'] as const) {
+      const bytes = await streamBytes(
+        reviewWorkbook({
+          batch: { header: [], options: BatchOptions.parse({ language }) },
+          items: ITEMS,
+          at: NOW,
+        }),
+      );
+      const file = await readAnswersFile(bytes, 'review.xlsx');
+      expect(file.problems, language).toEqual([]);
+      expect(
+        file.rows.map((row) => [row.row, row.classification_id]),
+        language,
+      ).toEqual(ITEMS.map((entry) => [entry.row, entry.classification_id]));
+    }
+  });
+
+  it('still reports a sheet the user added to review.xlsx as not read', async () => {
+    const bytes = await xlsxSheets([
+      {
+        sheet: 'Perguntas',
+        data: [
+          [
+            { value: 'Linha' },
+            { value: 'ID da classificação' },
+            { value: 'Resposta 1' },
+            { value: 'ID da pergunta 1' },
+          ],
+        ],
+      },
+      { sheet: 'Opções', data: [[{ value: 'Rolamento' }]] },
+      { sheet: 'Minhas notas', data: [[{ value: 'ligar para o fornecedor' }]] },
+    ]);
+    const file = await readAnswersFile(new Uint8Array(bytes), 'review.xlsx');
+    expect(file.problems.map((problem) => problem.code)).toEqual(['other_sheets_ignored']);
+    expect(file.problems[0]?.message).toContain('"Minhas notas"');
   });
 });
 

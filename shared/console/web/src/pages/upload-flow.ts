@@ -5,49 +5,17 @@
 import type { FileToSend, UploadForm, UploadPlan } from '../../../api.js';
 import { type Api, sendForm } from '../client.js';
 import { pathOf } from '../files.js';
+import { optionsOf, type UploadOptions } from './upload-options.js';
+
+export {
+  budgetProblem,
+  countryProblem,
+  DEFAULT_OPTIONS,
+  optionsOf,
+  type UploadOptions,
+} from './upload-options.js';
 
 export type FileState = 'waiting' | 'sending' | 'done' | 'failed';
-
-export type UploadOptions = {
-  operation: '' | 'import' | 'export';
-  country: string;
-  budget: string;
-  reclassify: 'changed' | 'all';
-  duplicates: 'classify_once' | 'classify_each';
-  planOnly: boolean;
-  /** The workbooks' language; '' leaves it to the file's headers. */
-  language: '' | 'pt' | 'es' | 'en';
-};
-
-export const DEFAULT_OPTIONS: UploadOptions = {
-  operation: '',
-  country: '',
-  budget: '',
-  reclassify: 'changed',
-  duplicates: 'classify_once',
-  planOnly: false,
-  language: '',
-};
-
-export const countryProblem = (country: string): boolean =>
-  country.trim() !== '' && !/^[A-Za-z]{2}$/.test(country.trim());
-
-export const budgetProblem = (budget: string): boolean => {
-  if (budget.trim() === '') return false;
-  const value = Number(budget);
-  return !Number.isFinite(value) || value < 0;
-};
-
-/** batch.json as the form says it; empty fields left out (the file or the defaults decide). */
-export const optionsOf = (options: UploadOptions): Record<string, unknown> => ({
-  ...(options.operation ? { operation: options.operation } : {}),
-  ...(options.country.trim() ? { country: options.country.trim().toUpperCase() } : {}),
-  ...(options.budget.trim() ? { max_usd: Number(options.budget) } : {}),
-  reclassify: options.reclassify,
-  duplicates: options.duplicates,
-  plan_only: options.planOnly,
-  ...(options.language ? { language: options.language } : {}),
-});
 
 export const toSend = (file: File): FileToSend => ({ name: pathOf(file), size: file.size, type: file.type });
 
