@@ -366,7 +366,10 @@ const main = async () => {
           `| ${r.contender} | ${fixed(r.wallSeconds, 1)} s | ${fixed(r.steadyUtilisation)} | ${fixed(r.utilisation)} | ${r.peakInProgress} | ${r.rateLimited} | ${fixed(r.callsPerClassification, 1)} (${fixed(r.callBudget, 1)}) |`,
       ),
     ].join('\n');
-    console.log(`\n${table}\n\nIngest only (read, validate, store, queue):\n\n${ingestReport(ingest)}`);
+    // A part left out (`--contenders none`, `--ingest ''`, `--workbook ''`) prints nothing.
+    if (results.length > 0) console.log(`\n${table}`);
+    if (ingest.length > 0)
+      console.log(`\nIngest only (read, validate, store, queue):\n\n${ingestReport(ingest)}`);
     if (workbook.length > 0)
       console.log(
         `\nresults.xlsx alone (row records → resultsWorkbook → file; memory of its own process):\n\n${workbookReport(workbook)}`,

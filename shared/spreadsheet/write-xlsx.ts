@@ -10,6 +10,7 @@
  */
 import { PassThrough, type Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
+import { columnLetter } from './columns.js';
 
 export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -79,9 +80,88 @@ export const wrappedLines = (text: string, width: number): number =>
     .split('\n')
     .reduce((lines, line) => lines + Math.max(1, Math.ceil(line.length / Math.max(1, width - 2))), 0);
 
-/** ExcelJS's writer, with the ZIP archive it appends each part to (not in its types). */
+/** ExcelJS's writer, with the ZIP archive it appends each part to and its sheets (not in its types). */
 type ZipAppend = (source: unknown, data: { name: string; date?: Date }) => unknown;
-type WriterWithZip = WorkbookWriter & { zip: { append: ZipAppend } };
+type FilterCorner = { row: number; column: number };
+type WriterWithZip = WorkbookWriter & {
+  zip: { append: ZipAppend };
+  _worksheets: ({ name: string; autoFilter?: { from: FilterCorner; to: FilterCorner } | null } | undefined)[];
+};
+
+const xmlEscape = (text: string): string =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/**
+ * workbook.xml with a hidden `_xlnm._FilterDatabase` name per sheet that has a filter, as Excel
+ * writes it: LibreOffice shows a sheet's filter only when that name says where it is, and ExcelJS
+ * writes only the sheet's `<autoFilter>` (its defined names cannot be local to a sheet).
+ */
+const withFilterNames = (xml: string, sheets: WriterWithZip['_worksheets']): string => {
+  const names = sheets
+    .filter((sheet) => sheet !== undefined)
+    .map((sheet, position) => {
+      const filter = sheet.autoFilter;
+      if (!filter) return '';
+      const corner = ({ row, column }: FilterCorner) => `$${columnLetter(column - 1)}$${row}`;
+      const range = `'${sheet.name.replace(/'/g, "''")}'!${corner(filter.from)}:${corner(filter.to)}`;
+      return `<definedName name="_xlnm._FilterDatabase" localSheetId="${position}" hidden="1">${xmlEscape(range)}</definedName>`;
+    })
+    .join('');
+  if (names === '') return xml;
+  return xml.includes('<definedNames>')
+    ? xml.replace('<definedNames>', `<definedNames>${names}`)
+    : xml.replace('</sheets>', `</sheets><definedNames>${names}</definedNames>`);
+};
+
+/** A sheet's data validations in ExcelJS's streaming writer (there, not in its types). */
+type SheetValidations = { dataValidations: { add(range: string, rule: ExcelJS.DataValidation): void } };
+
+/** A rule over a range of cells (`J2:J40`, or one cell as `J10:J10`). */
+export const addValidation = (sheet: WorksheetWriter, range: string, rule: ExcelJS.DataValidation): void =>
+  (sheet as unknown as SheetValidations).dataValidations.add(range, rule);
+
+/** Rows between two waits for the ZIP to take what a sheet has written. */
+const ROWS_PER_WAIT = 500;
+
+/** The sheet's stream inside ExcelJS 4.4.0 (pinned in package.json) and the ZIP entry it feeds. */
+type SheetStream = { pipes?: NodeJS.WritableStream[] };
+
+/** Resolves when `target` can take more, or can take nothing any more (closed, failed). */
+const drainOf = (target: NodeJS.WritableStream & { writableNeedDrain?: boolean }): Promise<void> =>
+  target.writableNeedDrain
+    ? new Promise((resolve) => {
+        const done = () => {
+          for (const event of ['drain', 'close', 'error']) target.off(event, done);
+          resolve();
+        };
+        for (const event of ['drain', 'close', 'error']) target.once(event, done);
+      })
+    : Promise.resolve();
+
+/**
+ * Adds rows to a sheet, committing each, and every few hundred rows waits until the ZIP has
+ * compressed what the sheet wrote. ExcelJS's writer never waits by itself: a loop that adds rows
+ * without a pause holds the whole sheet's XML (about 1 KB a row) before any of it is compressed.
+ * Waiting here also passes on the upload's pace: a slow reader of the workbook slows the writing,
+ * instead of the writing piling up in memory.
+ */
+export const addRows = async <T>(
+  sheet: WorksheetWriter,
+  items: Iterable<T>,
+  addRow: (item: T, line: number) => ExcelJS.Row,
+): Promise<number> => {
+  let line = 1;
+  for (const item of items) {
+    line += 1;
+    addRow(item, line).commit();
+    if (line % ROWS_PER_WAIT === 0) {
+      const { pipes = [] } = (sheet as unknown as { stream: SheetStream }).stream;
+      // No entry yet while the ZIP still writes an earlier part: let it run, the rows wait in the sheet.
+      await (pipes.length > 0 ? Promise.all(pipes.map(drainOf)) : new Promise(setImmediate));
+    }
+  }
+  return line - 1;
+};
 
 /**
  * A workbook as a stream of bytes, produced while `write` adds its sheets and rows: pass it to an
@@ -103,7 +183,14 @@ export const streamWorkbook = (
     modified: at,
   } as Partial<ExcelJS.stream.xlsx.WorkbookStreamWriterOptions>) as WriterWithZip;
   const append = workbook.zip.append.bind(workbook.zip);
-  workbook.zip.append = (source, data) => append(source, { ...data, date: at });
+  workbook.zip.append = (source, data) =>
+    append(
+      // workbook.xml is the last part written, once every sheet is committed with its filter.
+      typeof source === 'string' && data.name.endsWith('xl/workbook.xml')
+        ? withFilterNames(source, workbook._worksheets)
+        : source,
+      { ...data, date: at },
+    );
   (async () => {
     await write(workbook);
     await workbook.commit();

@@ -37,7 +37,11 @@ const PAGE_LIMIT = 100;
 
 /** `YYYY-MM-DD` (UTC) of the day before the earliest time: the listing filters by calendar day. */
 const dayBefore = (times: readonly string[]): string => {
-  const earliest = Math.min(...times.map((time) => Date.parse(time)).filter(Number.isFinite));
+  // A loop, not `Math.min(...times)`: spread over many items it overflows the call stack.
+  const earliest = times
+    .map((time) => Date.parse(time))
+    .filter(Number.isFinite)
+    .reduce((first, time) => Math.min(first, time), Number.POSITIVE_INFINITY);
   return new Date(earliest - DAY_MS).toISOString().slice(0, 10);
 };
 

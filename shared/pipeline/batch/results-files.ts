@@ -100,13 +100,22 @@ const resultCell = (row: RowRecord, result: ShownResult, column: (typeof RESULT_
  * the same name as a result column (a re-uploaded results.csv has `status`), both are kept: the
  * input's column is the user's data, ours comes after it, and their positions tell them apart.
  */
+/**
+ * How many input columns results files carry: the header's, or more when a row is longer. A loop,
+ * not `Math.max(...rows)`: spread over 400,000 rows it overflows the call stack.
+ */
+export const resultsInputWidth = (
+  batch: Pick<BatchRecord, 'header'>,
+  rows: readonly Pick<RowRecord, 'cells'>[],
+): number => rows.reduce((width, row) => Math.max(width, row.cells.length), batch.header.length);
+
 export const buildResultsCsv = (
   batch: Pick<BatchRecord, 'header' | 'delimiter'>,
   rows: readonly RowRecord[],
   resultFor: (row: RowRecord) => ShownResult = resultOf,
 ): Buffer => {
   const sorted = [...rows].sort((a, b) => a.row - b.row);
-  const width = Math.max(batch.header.length, ...sorted.map((row) => row.cells.length));
+  const width = resultsInputWidth(batch, sorted);
   const header = [...batch.header, ...Array<string>(width - batch.header.length).fill(''), ...RESULT_COLUMNS];
   const records = sorted.map((row) => {
     const result = resultFor(row);
@@ -150,6 +159,10 @@ export const reviewQuestionColumns = (n: number): string[] => [
   `answer_${n}`,
 ];
 
+/** The most questions any item asks: the review files' question groups (a loop, for any count). */
+export const mostQuestions = (items: readonly Pick<ReviewItem, 'questions'>[]): number =>
+  items.reduce((most, item) => Math.max(most, item.questions.length), 0);
+
 /** Answers filled in by a program rather than a person (`npm run review -- answer`): by question id. */
 export type FilledAnswers = ReadonlyMap<string, { answers: ReadonlyMap<string, string>; sheet?: string }>;
 
@@ -164,7 +177,7 @@ export const buildReviewCsv = (
 ): Buffer => {
   const { filled = new Map(), sameProductRows = new Map() } = context;
   const sorted = [...items].sort((a, b) => a.row - b.row);
-  const groups = Math.max(0, ...sorted.map((item) => item.questions.length));
+  const groups = mostQuestions(sorted);
   const header = [
     ...REVIEW_LEADING_COLUMNS,
     ...Array.from({ length: groups }, (_, i) => reviewQuestionColumns(i + 1)).flat(),

@@ -12,6 +12,7 @@
 import type { Readable } from 'node:stream';
 import { formatNcm } from '../../spreadsheet/write-csv.js';
 import {
+  addRows,
   BODY_FONT,
   type CellValue,
   fittingWidth,
@@ -31,7 +32,13 @@ import {
   type RowRecord,
   type RowStatus,
 } from '../core/records.js';
-import { type BatchSummary, type OutboxWorkbooks, resultOf, type ShownResult } from './results-files.js';
+import {
+  type BatchSummary,
+  type OutboxWorkbooks,
+  resultOf,
+  resultsInputWidth,
+  type ShownResult,
+} from './results-files.js';
 import { reviewWorkbook } from './review-workbook.js';
 import type { WorkbookWords } from './workbook-labels.js';
 import { wordsForBatch } from './workbook-language.js';
@@ -45,7 +52,9 @@ const KIND: Readonly<Record<ResultColumn, CellKind>> = {
   reason: 'text',
   detail: 'text',
   classification_id: 'text',
-  app_url: 'link',
+  // Text, not a link: a workbook holds every link until its sheet ends, and the verdict PDF is the one
+  // people open from here.
+  app_url: 'text',
   title: 'text',
   ncm: 'code',
   ncm_description: 'text',
@@ -101,9 +110,8 @@ const statusStyle = (status: string) => {
     : {};
 };
 
-/** A link only to what a person can open: the web, or a file beside the workbook (`pdfs/…`). */
-const isOpenableLink = (target: string): boolean =>
-  /^https?:\/\/[^\s]+$/i.test(target) || /^pdfs\/[^/\\:]+\.pdf$/i.test(target);
+/** A link only to a verdict PDF beside the workbook (`pdfs/…`), never to anything a cell could name. */
+const isOpenableLink = (target: string): boolean => /^pdfs\/[^/\\:]+\.pdf$/i.test(target);
 
 const numberOf = (text: string): number | null => {
   const value = Number(text);
@@ -191,7 +199,7 @@ const writeResultsWorkbook = async (workbook: WorkbookWriter, input: ResultsWork
   const words = wordsForBatch(input.batch);
   const resultFor = input.resultFor ?? resultOf;
   const rows = [...input.rows].sort((a, b) => a.row - b.row);
-  const width = Math.max(input.batch.header.length, ...rows.map((row) => row.cells.length));
+  const width = resultsInputWidth(input.batch, rows);
   const inputHeader = [...input.batch.header, ...Array<string>(width - input.batch.header.length).fill('')];
   const header = [...inputHeader, ...RESULT_COLUMNS.map((column) => words.results[column])];
 
@@ -237,20 +245,14 @@ const writeResultsWorkbook = async (workbook: WorkbookWriter, input: ResultsWork
   sheet.getRow(1).commit();
 
   const statusColumn = width + RESULT_COLUMNS.indexOf('status') + 1;
-  const linkColumns = (['app_url', 'verdict_pdf'] as const).map(
-    (column) => width + RESULT_COLUMNS.indexOf(column) + 1,
-  );
-  for (const row of rows) {
+  const pdfColumn = width + RESULT_COLUMNS.indexOf('verdict_pdf') + 1;
+  await addRows(sheet, rows, (row) => {
     const added = sheet.addRow(cellsOf(row));
-    const status = resultFor(row).status;
-    Object.assign(added.getCell(statusColumn), statusStyle(status));
-    for (const column of linkColumns) {
-      const cell = added.getCell(column);
-      if (typeof cell.value === 'object' && cell.value !== null && 'hyperlink' in cell.value)
-        cell.font = LINK_FONT;
-    }
-    added.commit();
-  }
+    Object.assign(added.getCell(statusColumn), statusStyle(resultFor(row).status));
+    const pdf = added.getCell(pdfColumn);
+    if (typeof pdf.value === 'object' && pdf.value !== null && 'hyperlink' in pdf.value) pdf.font = LINK_FONT;
+    return added;
+  });
   sheet.autoFilter = {
     from: { row: 1, column: 1 },
     to: { row: Math.max(1, rows.length + 1), column: header.length },

@@ -17,8 +17,11 @@
  */
 import type { Readable } from 'node:stream';
 import type ExcelJS from 'exceljs';
+import { columnLetter } from '../../spreadsheet/columns.js';
 import { formatNcm } from '../../spreadsheet/write-csv.js';
 import {
+  addRows,
+  addValidation,
   BODY_FONT,
   type CellValue,
   fittingWidth,
@@ -33,6 +36,7 @@ import {
 } from '../../spreadsheet/write-xlsx.js';
 import { LIMITS } from '../../tcs/schemas.js';
 import type { BatchRecord, ReviewItem } from '../core/records.js';
+import { mostQuestions } from './results-files.js';
 import type { WorkbookWords } from './workbook-labels.js';
 import { wordsForBatch } from './workbook-language.js';
 
@@ -44,13 +48,8 @@ const MAX_LINES_SHOWN = 8;
 export const daysLeft = (abandonsAt: string, now: Date): number =>
   Math.max(0, Math.floor((Date.parse(abandonsAt) - now.getTime()) / DAY_MS));
 
-const column = (n: number): string => {
-  let letters = '';
-  for (let rest = n; rest > 0; rest = Math.floor((rest - 1) / 26)) {
-    letters = String.fromCharCode(65 + ((rest - 1) % 26)) + letters;
-  }
-  return letters;
-};
+/** A column's letters from its number (1-based). */
+const column = (n: number): string => columnLetter(n - 1);
 
 export type ReviewWorkbookInput = {
   batch: Pick<BatchRecord, 'header' | 'options'>;
@@ -88,7 +87,7 @@ const reviewColumns = (
   input: Pick<ReviewWorkbookInput, 'sameProductRows' | 'at'>,
 ): ReviewColumnSpec[] => {
   const r = words.review;
-  const groups = Math.max(1, ...items.map((item) => item.questions.length));
+  const groups = Math.max(1, mostQuestions(items));
   const sameProduct = (item: ReviewItem) => (input.sameProductRows?.get(item.row) ?? []).join(' ');
   const columns: ReviewColumnSpec[] = [
     { header: r.row, fits: [], max: 8, value: (item) => item.row },
@@ -240,8 +239,13 @@ const writeReviewWorkbook = async (workbook: WorkbookWriter, input: ReviewWorkbo
   sheet.getRow(1).commit();
 
   const sheetColumn = columns.findIndex((spec) => spec.header === words.review.sheet) + 1;
-  items.forEach((item, index) => {
-    const values = columns.map((spec) => spec.value(item, index + 2));
+  // Each rule is added under a one-cell range (`J10:J10`), not as `cell.dataValidation`: ExcelJS
+  // merges alike rules of neighbouring cells after sorting their addresses as text, so from row 10
+  // on (`J10` sorts before `J2`) it would write overlapping ranges for one rule.
+  const validate = (address: string, rule: ExcelJS.DataValidation) =>
+    addValidation(sheet, `${address}:${address}`, rule);
+  const written = await addRows(sheet, items, (item, line) => {
+    const values = columns.map((spec) => spec.value(item, line));
     const row = sheet.addRow(values);
     const lines = columns.map((spec, i) =>
       spec.wrap && typeof values[i] === 'string' ? wrappedLines(values[i], widths[i] ?? 8) : 1,
@@ -257,19 +261,24 @@ const writeReviewWorkbook = async (workbook: WorkbookWriter, input: ReviewWorkbo
       cell.protection = { locked: false };
       cell.fill = ANSWER_FILL;
       cell.border = ANSWER_BORDER;
-      cell.dataValidation = answerValidation(options.get(`${item.classification_id} ${question.id}`), words);
+      validate(
+        cell.address,
+        answerValidation(options.get(`${item.classification_id} ${question.id}`), words),
+      );
     });
-    const sheetCell = row.getCell(sheetColumn);
-    sheetCell.protection = { locked: false };
-    // `any`: no rule, only the hint when the cell is chosen (ExcelJS writes it; its types omit it).
-    sheetCell.dataValidation = {
+    row.getCell(sheetColumn).protection = { locked: false };
+    return row;
+  });
+  if (written > 0) {
+    // `any`: no rule, only the hint when a cell of the new-sheet column is chosen (ExcelJS writes it;
+    // its types omit it). One range for the whole column.
+    addValidation(sheet, `${column(sheetColumn)}2:${column(sheetColumn)}${written + 1}`, {
       type: 'any',
       allowBlank: true,
       showInputMessage: true,
       prompt: words.hints.sheet,
-    } as never;
-    row.commit();
-  });
+    } as never);
+  }
 
   sheet.autoFilter = {
     from: { row: 1, column: 1 },

@@ -1,0 +1,938 @@
+/**
+ * results.xlsx and review.xlsx as bytes: the real ExcelJS output, unzipped and read back by the
+ * project's own readers (readXlsxRecords, readAnswersFile) and by looking at the sheet XML, then
+ * compared with what results.csv and review.csv say for the same records.
+ */
+import { strFromU8, strToU8, type Unzipped, unzipSync, zipSync } from 'fflate';
+import Papa from 'papaparse';
+import { describe, expect, it } from 'vitest';
+import { planAnswers, readAnswersFile } from '../../../../shared/pipeline/answers/index.js';
+import {
+  buildResultsCsv,
+  buildSummary,
+  daysLeft,
+  resultsWorkbook,
+  reviewWorkbook,
+  WORKBOOK_WORDS,
+  type WorkbookWords,
+  wordsForBatch,
+  workbookLanguage,
+} from '../../../../shared/pipeline/batch/index.js';
+import {
+  type BatchRecord,
+  OUTPUT_STATUSES,
+  RESULT_COLUMNS,
+  type ResultColumn,
+  type ReviewItem,
+  type RowRecord,
+  type RowResult,
+} from '../../../../shared/pipeline/core/index.js';
+import { formatXlsxNumber, readXlsxRecords } from '../../../../shared/spreadsheet/read-xlsx.js';
+import { restoreNeutralisedField } from '../../../../shared/spreadsheet/write-csv.js';
+import { PRICE_PER_RESOLVED_USD } from '../../../../shared/tcs/schemas.js';
+import {
+  batchOptions,
+  batchRecord,
+  classificationId,
+  reviewItem,
+  rowRecord,
+} from '../../../helpers/records.js';
+
+// ---------------------------------------------------------------------------
+// The records: one row of every output status, formula-looking descriptions, a control character
+// ---------------------------------------------------------------------------
+
+const NOW = new Date('2026-11-21T13:00:00.000Z');
+const HEADER_PT = ['SKU', 'Descrição', 'Operação', 'País', 'NCM atual', 'Observações'];
+const HEADER_EN = ['SKU', 'Description', 'Operation', 'Country', 'Current NCM', 'Notes'];
+
+const batch = (overrides: Partial<BatchRecord> = {}): BatchRecord =>
+  batchRecord({
+    header: HEADER_PT,
+    delimiter: ';',
+    state: 'completed',
+    rows_total: 8,
+    rows_dispatched: 6,
+    finished_at: '2026-11-21T12:59:00.000Z',
+    warnings: ['A coluna "Observações" não foi lida'],
+    ...overrides,
+  });
+
+const done = (n: number, cells: string[], result: RowResult): RowRecord =>
+  rowRecord(n, { cells, status: result.status, result });
+
+const ROWS: RowRecord[] = [
+  // Out of order on purpose: both files list rows by number.
+  done(2, ['CAF-2', '=SUM(A1:A9)', 'importação', 'BR', '02071400', ''], {
+    status: 'reused',
+    classification_id: classificationId(2),
+    title: 'Frango congelado',
+    ncm: '0207.14.00',
+    confidence: '88',
+    confidence_band: 'medium',
+    export_duty: '5',
+    export_refund: '3.25',
+    verdict_pdf: 'pdfs/00002-CAF-2.pdf',
+    current_ncm_matches: 'no',
+    cost_usd: '0.00',
+  }),
+  done(1, ['CAF-1', 'Café torrado em grãos, pacote de 1 kg', 'importação', 'BR', '09012100', 'ok'], {
+    status: 'resolved',
+    classification_id: classificationId(1),
+    app_url: `https://app.example.com/classifications/${classificationId(1)}`,
+    title: 'Café torrado',
+    ncm: '0901.21.00',
+    ncm_description: 'Café torrado, não descafeinado, em grão',
+    sim_code: '0901.21.00.10',
+    confidence: '97',
+    confidence_band: 'high',
+    alternatives: '0901.22.00 (12%); 2101.11.10 (4%)',
+    import_duty_applicable: '10',
+    duty_kind: 'extrazone',
+    statistical_rate: '0.5',
+    aec: '12.6',
+    tariff_source: 'TEC (Resolução Gecex 272/2021)',
+    verdict_pdf: 'pdfs/00001-CAF-1.pdf',
+    current_ncm_matches: 'yes',
+    cost_usd: '2.00',
+  }),
+  done(3, ['ROL-3', '+55 caixa de rolamentos sortidos', 'importação', 'BR', '', ''], {
+    status: 'pending_data',
+    detail:
+      'awaiting answers to 2 questions (see review.csv); provisional proposal 8482.10.10 (41%), not a verdict',
+    classification_id: classificationId(3),
+    app_url: `https://app.example.com/classifications/${classificationId(3)}`,
+    questions: 'Qual é o produto? (Rolamento / Junta) | De que material é feito?',
+    cost_usd: '0.00',
+  }),
+  done(4, ['PAR-4', '-desconto especial no parafuso', 'exportação', 'AR', '', ''], {
+    status: 'failed',
+    reason: 'insufficient_information',
+    detail: 'the service could not classify the product (insufficient_information); not billed',
+    classification_id: classificationId(4),
+    cost_usd: '0.00',
+  }),
+  done(5, ['@cmd', '@cmd|calc', '', '', '', ''], {
+    status: 'rejected',
+    reason: 'description_too_short',
+    detail: 'Column "Descrição" has 9 characters.',
+  }),
+  done(6, ['PAR-6', 'Parafuso\u0007 sextavado M8 de aço inox', 'importação', 'BR', '', ''], {
+    status: 'not_submitted',
+    reason: 'budget_exceeded',
+    detail: 'the batch budget of US$ 10.00 was reached before this row',
+  }),
+  // A row longer than the header: its extra cell gets an unnamed column.
+  done(7, ['PAR-7', 'Porca sextavada M8', 'importação', 'BR', '', '', 'célula extra'], {
+    status: 'error',
+    reason: 'internal_error',
+    detail: '-1: the row could not be processed',
+  }),
+  done(8, ['ROL-8', 'Rolamento de esferas blindado 6204', 'importação', 'BR', '84821010', ''], {
+    status: 'abandoned',
+    classification_id: classificationId(8),
+    // Not a link anyone should be able to click: shown as text.
+    app_url: 'javascript:alert(1)',
+    detail: 'the questions were not answered within 30 days; not billed',
+    cost_usd: '0.00',
+  }),
+];
+
+const ITEMS: ReviewItem[] = [
+  reviewItem(3, {
+    sku: 'ROL-3',
+    description: '+55 caixa de rolamentos sortidos',
+    questions: [
+      {
+        id: 'q1',
+        text: 'Qual é o produto?',
+        options: ['Rolamento de esferas', 'Junta, "O-ring"', 'Outro & similar'],
+      },
+      { id: 'q2', text: 'De que material é feito?', options: [] },
+    ],
+    provisional_ncm: '84821010',
+    provisional_confidence: 41,
+    abandons_at: '2026-12-21T12:00:00.000Z',
+  }),
+  reviewItem(9, {
+    sku: 'VAL-9',
+    external_reference: 'PED-2026/117',
+    description: '=HYPERLINK("http://evil.example")',
+    questions: [
+      { id: 'mat', text: 'Material do corpo?', options: ['Aço', 'Latão'] },
+      { id: 'ros', text: 'É roscada?', options: ['Sim', 'Não'] },
+      { id: 'uso', text: 'Para que serve?', options: [] },
+    ],
+    provisional_ncm: null,
+    provisional_confidence: null,
+    abandons_at: '2026-12-01T08:30:00.000Z',
+  }),
+  reviewItem(12, {
+    sku: 'JUN-12',
+    description: 'Junta de vedação',
+    questions: [{ id: 'q1', text: 'Qual a aplicação?', options: ['Automotiva', 'Industrial'] }],
+    provisional_confidence: 60,
+    abandons_at: '2026-11-22T12:00:00.000Z',
+  }),
+];
+const SAME_PRODUCT = new Map<number, readonly number[]>([[3, [5, 7]]]);
+
+const streamBytes = async (stream: NodeJS.ReadableStream): Promise<Uint8Array> => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return new Uint8Array(Buffer.concat(chunks));
+};
+
+const resultsBytes = (given: BatchRecord, rows = ROWS) =>
+  streamBytes(resultsWorkbook({ batch: given, rows, summary: buildSummary(given, rows, NOW) }));
+
+const reviewBytes = (given: BatchRecord, items = ITEMS) =>
+  streamBytes(reviewWorkbook({ batch: given, items, sameProductRows: SAME_PRODUCT, at: NOW }));
+
+// ---------------------------------------------------------------------------
+// Reading the XML of a workbook
+// ---------------------------------------------------------------------------
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+const unescapeXml = (text: string): string =>
+  text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, name: string) =>
+    name.startsWith('#x')
+      ? String.fromCodePoint(Number.parseInt(name.slice(2), 16))
+      : name.startsWith('#')
+        ? String.fromCodePoint(Number(name.slice(1)))
+        : (ENTITIES[name] ?? whole),
+  );
+const escapeXml = (text: string): string =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+const attributesOf = (tag: string): Record<string, string> =>
+  Object.fromEntries(
+    [...tag.matchAll(/([\w:]+)="([^"]*)"/g)].map(([, key, value]) => [key!, unescapeXml(value!)]),
+  );
+
+/** Elements named `name`: their attributes and inner XML. */
+const elements = (xml: string, name: string): { attributes: Record<string, string>; inner: string }[] =>
+  [...xml.matchAll(new RegExp(`<${name}\\b([^>]*?)(?:/>|>([\\s\\S]*?)</${name}>)`, 'g'))].map((match) => ({
+    attributes: attributesOf(match[1] ?? ''),
+    inner: match[2] ?? '',
+  }));
+
+const letters = (column: number): string => {
+  let text = '';
+  for (let rest = column; rest > 0; rest = Math.floor((rest - 1) / 26))
+    text = String.fromCharCode(65 + ((rest - 1) % 26)) + text;
+  return text;
+};
+const columnOf = (reference: string): number =>
+  [...reference.replace(/[$\d]/g, '')].reduce((n, letter) => n * 26 + letter.charCodeAt(0) - 64, 0);
+const rowOf = (reference: string): number => Number(reference.replace(/[^\d]/g, ''));
+
+/** `J2 J4:K5` → every cell it covers. */
+const cellsIn = (sqref: string): string[] =>
+  sqref.split(/\s+/).flatMap((range) => {
+    const [from, to = from] = range.split(':') as [string, string?];
+    const cells: string[] = [];
+    for (let column = columnOf(from); column <= columnOf(to!); column += 1)
+      for (let row = rowOf(from); row <= rowOf(to!); row += 1) cells.push(`${letters(column)}${row}`);
+    return cells;
+  });
+
+type XmlCell = { style: number; type: string | undefined; formula: string | undefined; text: string };
+
+const xmlOf = (files: Unzipped, path: string): string => {
+  const part = files[path];
+  if (!part) throw new Error(`no part ${path} in the workbook: ${Object.keys(files).join(', ')}`);
+  return strFromU8(part);
+};
+
+/** Every cell of a sheet's XML by reference, with the text it holds (ExcelJS writes no shared strings). */
+const sheetCells = (xml: string): Map<string, XmlCell> =>
+  new Map(
+    elements(xml, 'c').map(({ attributes, inner }) => {
+      const value = elements(inner, 'v')[0]?.inner;
+      if (attributes.t === 's') throw new Error(`${attributes.r} is a shared string`);
+      const text =
+        attributes.t === 'inlineStr'
+          ? elements(inner, 't')
+              .map(({ inner: t }) => unescapeXml(t))
+              .join('')
+          : unescapeXml(value ?? '');
+      const formula = elements(inner, 'f')[0]?.inner;
+      return [
+        attributes.r!,
+        {
+          style: Number(attributes.s ?? 0),
+          type: attributes.t,
+          formula: formula === undefined ? undefined : unescapeXml(formula),
+          text,
+        },
+      ];
+    }),
+  );
+
+/** The sheets in tab order, with the part each one is in. */
+const sheetsOf = (files: Unzipped): { name: string; state: string; path: string }[] => {
+  const targets = new Map(
+    elements(xmlOf(files, 'xl/_rels/workbook.xml.rels'), 'Relationship').map(({ attributes }) => [
+      attributes.Id!,
+      attributes.Target!,
+    ]),
+  );
+  return elements(xmlOf(files, 'xl/workbook.xml'), 'sheet').map(({ attributes }) => {
+    const target = targets.get(attributes['r:id']!)!;
+    return {
+      name: attributes.name!,
+      state: attributes.state ?? 'visible',
+      path: target.startsWith('/') ? target.slice(1) : `xl/${target}`,
+    };
+  });
+};
+
+const sheetXml = (files: Unzipped, name: string): string => {
+  const sheet = sheetsOf(files).find((entry) => entry.name === name);
+  if (!sheet) throw new Error(`no sheet "${name}"`);
+  return xmlOf(files, sheet.path);
+};
+
+const BUILT_IN_FORMATS: Record<number, string> = { 0: 'General', 9: '0%', 10: '0.00%' };
+
+type CellStyle = { numFmt: string; locked: boolean; fill: string | undefined };
+
+/** cellXfs by index: the number format, whether the cell is locked, its solid fill colour. */
+const cellStyles = (files: Unzipped): CellStyle[] => {
+  const styles = xmlOf(files, 'xl/styles.xml');
+  const formats = new Map(
+    elements(styles, 'numFmt').map(({ attributes }) => [Number(attributes.numFmtId), attributes.formatCode!]),
+  );
+  const fills = elements(elements(styles, 'fills')[0]!.inner, 'fill').map(
+    ({ inner }) => elements(inner, 'fgColor')[0]?.attributes.rgb,
+  );
+  return elements(elements(styles, 'cellXfs')[0]!.inner, 'xf').map(({ attributes, inner }) => {
+    const id = Number(attributes.numFmtId ?? 0);
+    const locked = elements(inner, 'protection')[0]?.attributes.locked;
+    return {
+      numFmt: formats.get(id) ?? BUILT_IN_FORMATS[id] ?? `#${id}`,
+      locked: !(locked === '0' || locked === 'false'),
+      fill: fills[Number(attributes.fillId ?? 0)],
+    };
+  });
+};
+
+// ---------------------------------------------------------------------------
+// What results.csv says, as the workbook shows it
+// ---------------------------------------------------------------------------
+
+const parseCsv = (bytes: Buffer): string[][] => {
+  const text = bytes.toString('utf8');
+  expect(text.startsWith('\uFEFF')).toBe(true);
+  return Papa.parse<string[]>(text.slice(1), { delimiter: ';', newline: '\r\n', skipEmptyLines: true }).data;
+};
+
+const PERCENT: ReadonlySet<ResultColumn> = new Set([
+  'confidence',
+  'import_duty_applicable',
+  'statistical_rate',
+  'aec',
+  'export_duty',
+  'export_refund',
+]);
+const NUMBERS: ReadonlySet<ResultColumn> = new Set(['row', 'cost_usd']);
+const CODED: ReadonlySet<ResultColumn> = new Set(['confidence_band', 'duty_kind', 'current_ncm_matches']);
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the characters a workbook cannot hold
+const NOT_IN_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g;
+
+/** A number's meaning, compared as text without float noise: `2.00` and `2` are the same. */
+const numberText = (text: string): string => (text === '' ? '' : formatXlsxNumber(Number(text)));
+
+/** A results.csv cell, as the workbook should hold it (read by readXlsxRecords), for comparing. */
+const csvMeaning = (column: ResultColumn | null, csv: string, words: WorkbookWords): string => {
+  const text = restoreNeutralisedField(csv);
+  if (column === null) return text.replace(NOT_IN_XML, '');
+  if (column === 'status') return words.status[text as RowResult['status']];
+  if (CODED.has(column)) return text === '' ? '' : (words.values[text] ?? text);
+  if (PERCENT.has(column) || NUMBERS.has(column)) return numberText(text);
+  return text;
+};
+
+/** A workbook cell read back, with percentages turned back into the service's units (×100). */
+const workbookMeaning = (column: ResultColumn | null, cell: string): string => {
+  if (column !== null && PERCENT.has(column)) return cell === '' ? '' : formatXlsxNumber(Number(cell) * 100);
+  if (column !== null && NUMBERS.has(column)) return numberText(cell);
+  return cell;
+};
+
+const padded = (cells: readonly string[], length: number): string[] => [
+  ...cells,
+  ...Array<string>(Math.max(0, length - cells.length)).fill(''),
+];
+
+// ---------------------------------------------------------------------------
+// results.xlsx
+// ---------------------------------------------------------------------------
+
+describe('results.xlsx holds the rows and values of results.csv, read back by the project’s XLSX reader', async () => {
+  const given = batch();
+  const words = WORKBOOK_WORDS.pt;
+  const bytes = await resultsBytes(given);
+  const read = await readXlsxRecords(bytes, 'results.xlsx');
+  const [header, ...records] = read.records.map((record) => record.cells);
+  const csv = parseCsv(buildResultsCsv(given, ROWS));
+  const [csvHeader, ...csvRows] = csv;
+  const width = 7; // six headers, and the unnamed column of row 7's extra cell
+  const columnAt = (i: number): ResultColumn | null => (i < width ? null : RESULT_COLUMNS[i - width]!);
+  const at = (column: ResultColumn) => width + RESULT_COLUMNS.indexOf(column);
+  const byRow = (n: number) => records[n - 1]!;
+
+  it('names the input columns as the input did, then the result columns in the batch’s language', () => {
+    expect(header).toEqual([...HEADER_PT, '', ...RESULT_COLUMNS.map((column) => words.results[column])]);
+    expect(csvHeader).toEqual([...HEADER_PT, '', ...RESULT_COLUMNS]);
+    expect(header).toEqual(
+      csvHeader!.map((name, i) => (i < width ? name : words.results[name as ResultColumn])),
+    );
+  });
+
+  it('has one record per row, in row order, with the same values as results.csv', () => {
+    expect(records).toHaveLength(ROWS.length);
+    expect(csvRows).toHaveLength(ROWS.length);
+    records.forEach((record, index) => {
+      const length = csvHeader!.length;
+      expect(padded(record, length).map((cell, i) => workbookMeaning(columnAt(i), cell))).toEqual(
+        padded(csvRows[index]!, length).map((cell, i) => csvMeaning(columnAt(i), cell, words)),
+      );
+    });
+  });
+
+  it('words statuses and coded values, and writes percentages and money as numbers', () => {
+    expect(records.map((record) => record[at('status')])).toEqual([
+      'Resolvida',
+      'Reaproveitada',
+      'Aguardando respostas',
+      'Falhou',
+      'Rejeitada',
+      'Não enviada',
+      'Erro',
+      'Abandonada',
+    ]);
+    const resolved = byRow(1);
+    expect(resolved[at('confidence')]).toBe('0.97');
+    expect(resolved[at('confidence_band')]).toBe('Alta');
+    expect(resolved[at('duty_kind')]).toBe('Extrazona');
+    expect(resolved[at('current_ncm_matches')]).toBe('Sim');
+    expect(resolved[at('import_duty_applicable')]).toBe('0.1');
+    expect(resolved[at('statistical_rate')]).toBe('0.005');
+    expect(resolved[at('aec')]).toBe('0.126');
+    expect(resolved[at('cost_usd')]).toBe('2');
+    expect(byRow(2)[at('current_ncm_matches')]).toBe('Não');
+    expect(byRow(2)[at('confidence_band')]).toBe('Média');
+  });
+
+  it('keeps NCM and SIM codes as the dotted text of the CSV, leading zeros included', () => {
+    expect(byRow(1)[at('ncm')]).toBe('0901.21.00');
+    expect(byRow(1)[at('sim_code')]).toBe('0901.21.00.10');
+    expect(byRow(2)[at('ncm')]).toBe('0207.14.00');
+    expect(csvRows[0]![at('ncm')]).toBe('0901.21.00');
+    // The input's own NCM cell stays text too: its leading zero is not lost.
+    expect(byRow(1)[HEADER_PT.indexOf('NCM atual')]).toBe('09012100');
+  });
+
+  it('shows formula-looking input as the text it is, and drops the control character results.csv keeps', () => {
+    const descriptions = records.map((record) => record[HEADER_PT.indexOf('Descrição')]);
+    expect(descriptions.slice(1, 6)).toEqual([
+      '=SUM(A1:A9)',
+      '+55 caixa de rolamentos sortidos',
+      '-desconto especial no parafuso',
+      '@cmd|calc',
+      'Parafuso sextavado M8 de aço inox',
+    ]);
+    expect(csvRows[1]![1]).toBe("'=SUM(A1:A9)");
+    expect(csvRows[5]![1]).toBe('Parafuso\u0007 sextavado M8 de aço inox');
+    expect(byRow(7)[6]).toBe('célula extra');
+  });
+
+  const files = unzipSync(bytes);
+  const sheets = sheetsOf(files);
+  const sheet = sheetXml(files, words.sheets.results);
+  const cells = sheetCells(sheet);
+  const styles = cellStyles(files);
+  const ref = (column: ResultColumn | number, row: number) =>
+    `${letters(typeof column === 'number' ? column + 1 : at(column) + 1)}${row + 1}`;
+
+  it('names its two sheets in the batch’s language, results first', () => {
+    expect(sheets.map((entry) => [entry.name, entry.state])).toEqual([
+      ['Resultados', 'visible'],
+      ['Resumo', 'visible'],
+    ]);
+  });
+
+  it('writes formula-looking text as string cells, with no formula anywhere in the sheet', () => {
+    for (const row of [2, 3, 4, 5]) {
+      const cell = cells.get(ref(1, row))!;
+      expect(cell.text).toMatch(/^[=+\-@]/);
+      expect(['str', 'inlineStr', 's']).toContain(cell.type);
+      expect(cell.formula).toBeUndefined();
+    }
+    expect(sheet).not.toContain('<f>');
+    expect(sheet).not.toContain('<f ');
+  });
+
+  it('freezes the header row and puts an autofilter over every row and column', () => {
+    const pane = elements(sheet, 'pane')[0]?.attributes;
+    expect(pane).toMatchObject({ state: 'frozen', ySplit: '1', topLeftCell: 'A2' });
+    const filter = elements(sheet, 'autoFilter')[0]?.attributes;
+    expect(filter?.ref).toBe(`A1:${letters(header!.length)}${ROWS.length + 1}`);
+  });
+
+  it('makes each column as wide as its longest text, up to 60 characters', () => {
+    const widths = new Map<number, number>();
+    for (const { attributes } of elements(sheet, 'col'))
+      for (let c = Number(attributes.min); c <= Number(attributes.max); c += 1)
+        widths.set(c, Number(attributes.width));
+    // `Café torrado em grãos, pacote de 1 kg`: 37 characters, and 2 to spare.
+    expect(widths.get(2)).toBe(39);
+    // The pending row's detail is longer than 60: wrapped or read in the cell, not on screen.
+    expect(widths.get(at('detail') + 1)).toBe(60);
+    for (const width of widths.values()) {
+      expect(width).toBeGreaterThanOrEqual(6);
+      expect(width).toBeLessThanOrEqual(60);
+    }
+  });
+
+  it('links each verdict PDF to its pdfs/ path, and nothing else: the app URL stays text, a javascript: one too', () => {
+    const rels = new Map(
+      elements(xmlOf(files, 'xl/worksheets/_rels/sheet1.xml.rels'), 'Relationship').map(({ attributes }) => [
+        attributes.Id!,
+        attributes,
+      ]),
+    );
+    const links = new Map(
+      elements(sheet, 'hyperlink').map(({ attributes }) => [attributes.ref!, rels.get(attributes['r:id']!)!]),
+    );
+    const linksIn = (column: ResultColumn) =>
+      [...links]
+        .filter(([at]) => columnOf(at) === columnOf(ref(column, 1)))
+        .sort(([a], [b]) => rowOf(a) - rowOf(b))
+        .map(([, rel]) => rel.Target);
+    expect(linksIn('verdict_pdf')).toEqual(['pdfs/00001-CAF-1.pdf', 'pdfs/00002-CAF-2.pdf']);
+    expect(linksIn('app_url')).toEqual([]);
+    expect(cells.get(ref('app_url', 1))?.text).toBe(
+      `https://app.example.com/classifications/${classificationId(1)}`,
+    );
+    expect(links.size).toBe(2);
+    for (const rel of links.values()) {
+      expect(rel.Type).toMatch(/\/hyperlink$/);
+      expect(rel.TargetMode).toBe('External');
+    }
+    expect(cells.get(ref('app_url', 8))?.text).toBe('javascript:alert(1)');
+    expect(byRow(8)[at('app_url')]).toBe('javascript:alert(1)');
+  });
+
+  it('formats confidence as 0%, rates as 0.00% and cost as US$, and colours the status cells', () => {
+    const format = (column: ResultColumn, row: number) => styles[cells.get(ref(column, row))!.style]!.numFmt;
+    expect(format('confidence', 1)).toBe('0%');
+    for (const column of ['import_duty_applicable', 'statistical_rate', 'aec'] as const)
+      expect(format(column, 1)).toBe('0.00%');
+    expect(format('cost_usd', 1)).toBe('"US$" #,##0.00');
+    expect(format('export_refund', 2)).toBe('0.00%');
+    // Numbers, not text that looks like one: no `t` (a number is the default type).
+    for (const column of ['row', 'confidence', 'aec', 'cost_usd'] as const)
+      expect(cells.get(ref(column, 1))?.type, column).toBeUndefined();
+    expect(cells.get(ref('ncm', 1))?.type).toBe('str');
+    const fill = (row: number) => styles[cells.get(ref('status', row))!.style]!.fill;
+    expect(fill(1)).toBe('FFC6EFCE');
+    expect(fill(4)).toBe('FFFFC7CE');
+    expect(fill(3)).toBe('FFFFEB9C');
+  });
+
+  it('has a summary sheet with the count of every status, what was billed and saved, and the warnings', () => {
+    const summary = buildSummary(given, ROWS, NOW);
+    const summaryCells = sheetCells(sheetXml(files, words.sheets.summary));
+    const lines = new Map<string, string>();
+    for (let row = 2; summaryCells.has(`A${row}`); row += 1) {
+      const label = summaryCells.get(`A${row}`)!.text;
+      if (!lines.has(label)) lines.set(label, summaryCells.get(`B${row}`)?.text ?? '');
+    }
+    expect(summaryCells.get('A1')?.text).toBe('Item');
+    for (const status of OUTPUT_STATUSES) {
+      expect(lines.get(words.status[status]), status).toBe(String(summary.by_status[status]));
+      expect(summary.by_status[status], status).toBe(1);
+    }
+    expect(lines.get(words.summary.rowsTotal)).toBe('8');
+    expect(Number(lines.get(words.summary.billed))).toBe(2);
+    expect(Number(lines.get(words.summary.saved))).toBe(PRICE_PER_RESOLVED_USD);
+    expect(lines.get(words.summary.mismatches)).toBe('1');
+    expect(lines.get(words.summary.warnings)).toBe('A coluna "Observações" não foi lida');
+    expect(lines.get(words.summary.problems)).toBe(words.summary.none);
+    expect(lines.get(words.summary.state)).toBe('Concluído');
+  });
+});
+
+// ---------------------------------------------------------------------------
+// review.xlsx
+// ---------------------------------------------------------------------------
+
+/** The questions sheet's header, in a language: what readAnswersFile must find its columns in. */
+const reviewHeader = (words: WorkbookWords, groups: number): string[] => {
+  const r = words.review;
+  return [
+    r.row,
+    r.sku,
+    r.external_reference,
+    r.description,
+    r.classification_id,
+    r.provisional_ncm,
+    r.provisional_confidence,
+    ...Array.from({ length: groups }, (_, i) => [
+      r.questionId(i + 1),
+      r.question(i + 1),
+      r.answer(i + 1),
+    ]).flat(),
+    r.sheet,
+    r.abandons_at,
+    r.days_left,
+    r.same_product_rows,
+  ];
+};
+
+const ITEMS_BY_ID = new Map(ITEMS.map((item) => [item.classification_id, item]));
+
+describe('review.xlsx is read back by the answers round in each of its languages', () => {
+  for (const language of ['pt', 'es', 'en'] as const) {
+    it(`finds its columns in the ${language} workbook, with every question id and every answer empty`, async () => {
+      const given = batch({ options: batchOptions({ language }) });
+      const bytes = await reviewBytes(given);
+      const words = WORKBOOK_WORDS[language];
+
+      const records = (await readXlsxRecords(bytes, 'review.xlsx')).records;
+      expect(records[0]!.cells).toEqual(reviewHeader(words, 3));
+      expect(records[1]!.cells.slice(0, 7)).toEqual([
+        '3',
+        'ROL-3',
+        '',
+        '+55 caixa de rolamentos sortidos',
+        ITEMS[0]!.classification_id,
+        '8482.10.10',
+        '0.41',
+      ]);
+
+      const file = await readAnswersFile(bytes, 'review.xlsx');
+      expect(file.format).toBe('xlsx');
+      expect(file.rows).toEqual(
+        ITEMS.map((item, index) => ({
+          line: index + 2,
+          row: item.row,
+          classification_id: item.classification_id,
+          answers: item.questions.map((question, n) => ({ n: n + 1, question_id: question.id, answer: '' })),
+          sheet: null,
+        })),
+      );
+      const plan = planAnswers({ file, items: ITEMS_BY_ID, statusOf: () => 'pending_data' });
+      expect(plan.resume).toEqual([]);
+      expect(plan.report.map((entry) => entry.outcome)).toEqual([
+        'skipped_unanswered',
+        'skipped_unanswered',
+        'skipped_unanswered',
+      ]);
+    });
+  }
+});
+
+describe('review.xlsx guides each answer cell and protects everything else', async () => {
+  const words = WORKBOOK_WORDS.pt;
+  const bytes = await reviewBytes(batch());
+  const files = unzipSync(bytes);
+  const sheets = sheetsOf(files);
+  const sheet = sheetXml(files, words.sheets.review);
+  const cells = sheetCells(sheet);
+  const options = sheetCells(sheetXml(files, words.sheets.options));
+  const styles = cellStyles(files);
+  const header = reviewHeader(words, 3);
+  const column = (name: string) => header.indexOf(name) + 1;
+  const answerCell = (item: number, n: number) => `${letters(column(words.review.answer(n)))}${item + 2}`;
+  const validations = elements(sheet, 'dataValidation').map(({ attributes, inner }) => ({
+    attributes,
+    formula: unescapeXml(elements(inner, 'formula1')[0]?.inner ?? ''),
+    cells: cellsIn(attributes.sqref ?? ''),
+  }));
+  const validationOf = (cell: string) => validations.filter((validation) => validation.cells.includes(cell));
+
+  it('puts the questions first and its options on a hidden sheet after them', () => {
+    expect(sheets.map((entry) => [entry.name, entry.state])).toEqual([
+      ['Perguntas', 'visible'],
+      ['Opções', 'hidden'],
+    ]);
+  });
+
+  it('offers each question’s options, and exactly them, as a list over the hidden sheet, with a warning', () => {
+    let lists = 0;
+    ITEMS.forEach((item, index) => {
+      item.questions.forEach((question, n) => {
+        if (question.options.length === 0) return;
+        lists += 1;
+        const [validation, ...more] = validationOf(answerCell(index, n + 1));
+        expect(more).toEqual([]);
+        expect(validation?.attributes).toMatchObject({
+          type: 'list',
+          errorStyle: 'warning',
+          allowBlank: '1',
+        });
+        const match = /^'((?:[^']|'')+)'!(\$?[A-Z]+\$?\d+:\$?[A-Z]+\$?\d+)$/.exec(validation!.formula);
+        expect(match, validation!.formula).not.toBeNull();
+        expect(match![1]!.replace(/''/g, "'")).toBe(words.sheets.options);
+        const range = cellsIn(match![2]!.replace(/\$/g, ''));
+        expect(range.map((cell) => options.get(cell)?.text)).toEqual(question.options);
+        // Nothing else on that line of the hidden sheet.
+        const line = rowOf(range[0]!);
+        expect([...options.keys()].filter((cell) => rowOf(cell) === line)).toEqual(range);
+      });
+    });
+    expect(lists).toBe(4);
+  });
+
+  it('takes free text of up to 500 characters where a question has no options, and refuses longer', () => {
+    for (const [index, n] of [
+      [0, 2],
+      [1, 3],
+    ] as const) {
+      const [validation, ...more] = validationOf(answerCell(index, n));
+      expect(more).toEqual([]);
+      expect(validation?.attributes).toMatchObject({
+        type: 'textLength',
+        operator: 'lessThanOrEqual',
+        errorStyle: 'stop',
+      });
+      expect(validation?.formula).toBe('500');
+    }
+  });
+
+  it('leaves the answer cells of questions a row does not have without a rule, and locked', () => {
+    for (const [index, n] of [
+      [0, 3],
+      [2, 2],
+      [2, 3],
+    ] as const) {
+      const cell = answerCell(index, n);
+      expect(validationOf(cell)).toEqual([]);
+      expect(styles[cells.get(cell)?.style ?? 0]!.locked).toBe(true);
+    }
+  });
+
+  it('unlocks the answer cells and the new-sheet cells, and only them', () => {
+    const unlocked = [...cells]
+      .filter(([, cell]) => !styles[cell.style]!.locked)
+      .map(([at]) => at)
+      .sort();
+    const expected = [
+      ...ITEMS.flatMap((item, index) => item.questions.map((_, n) => answerCell(index, n + 1))),
+      ...ITEMS.map((_, index) => `${letters(column(words.review.sheet))}${index + 2}`),
+    ].sort();
+    expect(unlocked).toEqual(expected);
+  });
+
+  it('protects the sheet without a password', () => {
+    const protection = elements(sheet, 'sheetProtection');
+    expect(protection).toHaveLength(1);
+    expect(protection[0]!.attributes.sheet).toBe('1');
+    for (const attribute of ['password', 'hashValue', 'saltValue', 'spinCount', 'algorithmName'])
+      expect(protection[0]!.attributes).not.toHaveProperty(attribute);
+  });
+
+  it('hides the question id columns, and only them', () => {
+    const hidden = elements(sheet, 'col')
+      .filter(({ attributes }) => attributes.hidden === '1' || attributes.hidden === 'true')
+      .flatMap(({ attributes }) =>
+        Array.from(
+          { length: Number(attributes.max) - Number(attributes.min) + 1 },
+          (_, i) => Number(attributes.min) + i,
+        ),
+      );
+    expect(hidden).toEqual([1, 2, 3].map((n) => column(words.review.questionId(n))));
+  });
+
+  it('counts the days left with a formula over the abandon date, its result written for today', () => {
+    const abandons = letters(column(words.review.abandons_at));
+    const days = letters(column(words.review.days_left));
+    ITEMS.forEach((item, index) => {
+      const line = index + 2;
+      const cell = cells.get(`${days}${line}`)!;
+      expect(cell.formula).toBe(`MAX(0,INT(${abandons}${line}-NOW()))`);
+      expect(Number(cell.text)).toBe(daysLeft(item.abandons_at, NOW));
+      expect(styles[cells.get(`${abandons}${line}`)!.style]!.numFmt).toBe(words.dateFormat);
+    });
+    expect([...cells.values()].filter((cell) => cell.formula !== undefined)).toHaveLength(ITEMS.length);
+    expect(daysLeft(ITEMS[0]!.abandons_at, NOW)).toBe(29);
+    // The description that looks like a formula is a string.
+    expect(cells.get(`${letters(column(words.review.description))}3`)).toMatchObject({
+      text: '=HYPERLINK("http://evil.example")',
+      formula: undefined,
+    });
+  });
+});
+
+// ---------------------------------------------------------------------------
+// Answers typed into review.xlsx
+// ---------------------------------------------------------------------------
+
+/** Puts `text` into an empty cell of the sheet XML as an inline string, as a spreadsheet program would. */
+const fillCell = (xml: string, cell: string, text: string): string => {
+  const pattern = new RegExp(`<c r="${cell}"([^>]*?)(?:/>|></c>)`);
+  if (!pattern.test(xml)) throw new Error(`no empty cell ${cell} in the sheet`);
+  return xml.replace(
+    pattern,
+    (_, attributes: string) =>
+      `<c r="${cell}"${attributes.replace(/\s+t="[^"]*"/, '')} t="inlineStr"><is><t xml:space="preserve">${escapeXml(text)}</t></is></c>`,
+  );
+};
+
+describe('answers typed into review.xlsx resume their classifications with exactly those answers', async () => {
+  const words = WORKBOOK_WORDS.pt;
+  const bytes = await reviewBytes(batch());
+  const files = unzipSync(bytes);
+  const path = sheetsOf(files)[0]!.path;
+  const header = reviewHeader(words, 3);
+  const cellFor = (name: string, item: number) => `${letters(header.indexOf(name) + 1)}${item + 2}`;
+  const ANSWERS: Record<string, string[]> = {
+    [ITEMS[0]!.classification_id]: ['Junta, "O-ring"', '  Aço cromo; 52100 & <inox> '],
+    [ITEMS[1]!.classification_id]: ['Latão', 'Não', '=vedação de água quente'],
+  };
+  let xml = xmlOf(files, path);
+  ITEMS.forEach((item, index) => {
+    (ANSWERS[item.classification_id] ?? []).forEach((answer, n) => {
+      xml = fillCell(xml, cellFor(words.review.answer(n + 1), index), answer);
+    });
+  });
+  xml = fillCell(xml, cellFor(words.review.sheet, 1), 'fichas/valvula-9.pdf');
+  const filled = zipSync({ ...files, [path]: strToU8(xml) });
+
+  it('reads the typed answers and the new sheet back from the cells they were typed in', async () => {
+    const file = await readAnswersFile(filled, 'review.xlsx');
+    expect(file.rows.map((row) => [row.row, row.answers.map((a) => a.answer), row.sheet])).toEqual([
+      [3, ['Junta, "O-ring"', 'Aço cromo; 52100 & <inox>'], null],
+      [9, ['Latão', 'Não', '=vedação de água quente'], 'fichas/valvula-9.pdf'],
+      [12, [''], null],
+    ]);
+  });
+
+  it('plans the answered rows to resume with their question ids, and leaves the unanswered one waiting', async () => {
+    const file = await readAnswersFile(filled, 'review.xlsx');
+    const plan = planAnswers({ file, items: ITEMS_BY_ID, statusOf: () => 'pending_data' });
+    expect(plan.report.map((entry) => [entry.row, entry.outcome])).toEqual([
+      [3, 'resumed'],
+      [9, 'resumed'],
+      [12, 'skipped_unanswered'],
+    ]);
+    expect(plan.resume.map((row) => [row.classification_id, row.row, row.answers, row.sheet])).toEqual([
+      [
+        ITEMS[0]!.classification_id,
+        3,
+        [
+          { question_id: 'q1', answer: 'Junta, "O-ring"' },
+          { question_id: 'q2', answer: 'Aço cromo; 52100 & <inox>' },
+        ],
+        null,
+      ],
+      [
+        ITEMS[1]!.classification_id,
+        9,
+        [
+          { question_id: 'mat', answer: 'Latão' },
+          { question_id: 'ros', answer: 'Não' },
+          { question_id: 'uso', answer: '=vedação de água quente' },
+        ],
+        'fichas/valvula-9.pdf',
+      ],
+    ]);
+  });
+});
+
+// ---------------------------------------------------------------------------
+// Language
+// ---------------------------------------------------------------------------
+
+describe('the workbooks speak the batch’s language: its option first, else its headers’', () => {
+  it('takes the language option over the headers', () => {
+    expect(workbookLanguage(batch())).toBe('pt');
+    expect(workbookLanguage(batch({ options: batchOptions({ language: 'es' }) }))).toBe('es');
+    expect(workbookLanguage(batch({ header: HEADER_EN }))).toBe('en');
+    expect(workbookLanguage(batch({ header: HEADER_EN, options: batchOptions({ language: 'pt' }) }))).toBe(
+      'pt',
+    );
+    expect(wordsForBatch(batch({ header: ['SKU', 'NCM'] }))).toBe(WORKBOOK_WORDS.en);
+  });
+
+  it('labels both workbooks in Spanish when the option says es, though the headers are Portuguese', async () => {
+    const given = batch({ options: batchOptions({ language: 'es' }) });
+    const results = await resultsBytes(given);
+    const [header, first] = (await readXlsxRecords(results, 'results.xlsx')).records.map((r) => r.cells);
+    expect(header).toEqual([...HEADER_PT, '', ...RESULT_COLUMNS.map((c) => WORKBOOK_WORDS.es.results[c])]);
+    expect(header).toContain('Derecho de importación aplicable');
+    expect(first![7 + RESULT_COLUMNS.indexOf('status')]).toBe('Resuelta');
+    expect(first![7 + RESULT_COLUMNS.indexOf('duty_kind')]).toBe('Extrazona');
+    expect(first![7 + RESULT_COLUMNS.indexOf('current_ncm_matches')]).toBe('Sí');
+    expect(sheetsOf(unzipSync(results)).map((sheet) => sheet.name)).toEqual(['Resultados', 'Resumen']);
+    const review = unzipSync(await reviewBytes(given));
+    expect(sheetsOf(review).map((sheet) => sheet.name)).toEqual(['Preguntas', 'Opciones']);
+    const formulas = elements(sheetXml(review, 'Preguntas'), 'formula1').map(({ inner }) =>
+      unescapeXml(inner),
+    );
+    expect(formulas).toContain("'Opciones'!$A$1:$C$1");
+  });
+
+  it('labels both workbooks in English when the headers are English', async () => {
+    const given = batch({ header: HEADER_EN });
+    const results = await resultsBytes(given);
+    const [header, first] = (await readXlsxRecords(results, 'results.xlsx')).records.map((r) => r.cells);
+    expect(header!.slice(7, 10)).toEqual(['Row', 'Status', 'Reason']);
+    expect(first![7 + RESULT_COLUMNS.indexOf('status')]).toBe('Resolved');
+    expect(first![7 + RESULT_COLUMNS.indexOf('confidence_band')]).toBe('High');
+    expect(sheetsOf(unzipSync(results)).map((sheet) => sheet.name)).toEqual(['Results', 'Summary']);
+    const review = await reviewBytes(given);
+    expect(sheetsOf(unzipSync(review)).map((sheet) => sheet.name)).toEqual(['Questions', 'Options']);
+    const records = (await readXlsxRecords(review, 'review.xlsx')).records;
+    expect(records[0]!.cells.slice(0, 8)).toEqual([
+      'Row',
+      'SKU',
+      'External reference',
+      'Description',
+      'Classification ID',
+      'Provisional NCM',
+      'Provisional confidence',
+      'Question 1 ID',
+    ]);
+  });
+});
+
+describe('review.xlsx of many waiting products', async () => {
+  // Alike rules on neighbouring rows: where a writer that sorts addresses as text (J10 before J2)
+  // would merge them into overlapping ranges.
+  const many = Array.from({ length: 14 }, (_, i) =>
+    reviewItem(i + 1, {
+      sku: `P-${i + 1}`,
+      questions: [
+        { id: 'q1', text: 'Qual é o produto?', options: ['Rolamento', 'Junta'] },
+        { id: 'q2', text: 'De que material?', options: [] },
+      ],
+    }),
+  );
+  const words = WORKBOOK_WORDS.pt;
+  const files = unzipSync(await reviewBytes(batch(), many));
+  const sheet = sheetXml(files, words.sheets.review);
+  const header = reviewHeader(words, 2);
+  const covering = (cell: string) =>
+    elements(sheet, 'dataValidation').filter(({ attributes }) =>
+      cellsIn(attributes.sqref ?? '').includes(cell),
+    );
+
+  it('gives every answer cell exactly one rule, and no two rules a cell in common', () => {
+    for (let row = 2; row <= many.length + 1; row++) {
+      for (const n of [1, 2]) {
+        const rules = covering(`${letters(header.indexOf(words.review.answer(n)) + 1)}${row}`);
+        expect(rules.map(({ attributes }) => attributes.type)).toEqual([n === 1 ? 'list' : 'textLength']);
+      }
+    }
+    const all = elements(sheet, 'dataValidation').flatMap(({ attributes }) =>
+      cellsIn(attributes.sqref ?? ''),
+    );
+    expect(new Set(all).size).toBe(all.length);
+  });
+});
