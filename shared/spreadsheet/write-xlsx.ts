@@ -123,12 +123,18 @@ export const addValidation = (sheet: WorksheetWriter, range: string, rule: Excel
 /** Rows between two waits for the ZIP to take what a sheet has written. */
 const ROWS_PER_WAIT = 500;
 
+/** A writable of Node's or of the `readable-stream` package (archiver's), which lacks `writableNeedDrain`. */
+type AnyWritable = NodeJS.WritableStream & {
+  writableNeedDrain?: boolean;
+  _writableState?: { needDrain?: boolean };
+};
+
 /** The sheet's stream inside ExcelJS 4.4.0 (pinned in package.json) and the ZIP entry it feeds. */
-type SheetStream = { pipes?: NodeJS.WritableStream[] };
+type SheetStream = { pipes?: AnyWritable[] };
 
 /** Resolves when `target` can take more, or can take nothing any more (closed, failed). */
-const drainOf = (target: NodeJS.WritableStream & { writableNeedDrain?: boolean }): Promise<void> =>
-  target.writableNeedDrain
+const drainOf = (target: AnyWritable): Promise<void> =>
+  (target.writableNeedDrain ?? target._writableState?.needDrain)
     ? new Promise((resolve) => {
         const done = () => {
           for (const event of ['drain', 'close', 'error']) target.off(event, done);
