@@ -3,8 +3,8 @@
  * statuses, the summary sheet, the hints of the answer cells. The CSVs keep their stable column
  * names for machines; the workbooks are for people, in the batch's language (workbook-language.ts).
  *
- * The statuses read as the console shows them (shared/console/web/src/locales), so a row is
- * called the same thing on the page and in the workbook.
+ * The statuses are the console's too (its locales take them from here), so a row is called the
+ * same thing on the page and in the workbook.
  */
 import type { Language } from '../../spreadsheet/header-language.js';
 import type { BATCH_STATES, ResultColumn, RowStatus } from '../core/records.js';

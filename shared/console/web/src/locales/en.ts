@@ -3,6 +3,8 @@
  * object's, and test/unit/console/web.test.ts checks it too. Counts are passed formatted as
  * `n`; keys ending in `_one` / `_other` are chosen by src/i18n.ts's `plural` (1 or not).
  */
+import { WORKBOOK_WORDS } from '../../../../pipeline/batch/workbook-labels.js';
+
 export const en = {
   app: {
     name: 'NCM console',
@@ -31,20 +33,8 @@ export const en = {
     updated: 'Updated {{time}}',
     showing: 'Showing {{shown}} of {{total}}',
   },
-  status: {
-    resolved: 'Resolved',
-    pending_data: 'Needs answers',
-    failed: 'Failed',
-    abandoned: 'Abandoned',
-    rejected: 'Rejected',
-    reused: 'Reused',
-    not_submitted: 'Not submitted',
-    error: 'Error',
-    queued: 'Queued',
-    submitting: 'Submitting',
-    in_progress: 'In progress',
-    following: 'Following',
-  },
+  // The words the workbooks use too: a row is called the same on the page and in results.xlsx.
+  status: WORKBOOK_WORDS.en.status,
   stage: {
     preparing: 'Preparing',
     dispatching: 'Dispatching',

@@ -1,4 +1,5 @@
 /** Español (latinoamericano neutro). Same keys as en.ts. */
+import { WORKBOOK_WORDS } from '../../../../pipeline/batch/workbook-labels.js';
 import type { Messages } from './en.js';
 
 export const es: Messages = {
@@ -29,20 +30,8 @@ export const es: Messages = {
     updated: 'Actualizado a las {{time}}',
     showing: 'Mostrando {{shown}} de {{total}}',
   },
-  status: {
-    resolved: 'Resuelta',
-    pending_data: 'Espera respuestas',
-    failed: 'Falló',
-    abandoned: 'Abandonada',
-    rejected: 'Rechazada',
-    reused: 'Reutilizada',
-    not_submitted: 'No enviada',
-    error: 'Error',
-    queued: 'En cola',
-    submitting: 'Enviando',
-    in_progress: 'En curso',
-    following: 'Vinculada',
-  },
+  // The words the workbooks use too: a row is called the same on the page and in results.xlsx.
+  status: WORKBOOK_WORDS.es.status,
   stage: {
     preparing: 'Preparando',
     dispatching: 'Enviando filas',

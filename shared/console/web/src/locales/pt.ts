@@ -1,4 +1,5 @@
 /** Português (Brasil). Same keys as en.ts. */
+import { WORKBOOK_WORDS } from '../../../../pipeline/batch/workbook-labels.js';
 import type { Messages } from './en.js';
 
 export const pt: Messages = {
@@ -29,20 +30,8 @@ export const pt: Messages = {
     updated: 'Atualizado às {{time}}',
     showing: 'Mostrando {{shown}} de {{total}}',
   },
-  status: {
-    resolved: 'Resolvida',
-    pending_data: 'Aguardando respostas',
-    failed: 'Falhou',
-    abandoned: 'Abandonada',
-    rejected: 'Rejeitada',
-    reused: 'Reaproveitada',
-    not_submitted: 'Não enviada',
-    error: 'Erro',
-    queued: 'Na fila',
-    submitting: 'Enviando',
-    in_progress: 'Em andamento',
-    following: 'Vinculada',
-  },
+  // The words the workbooks use too: a row is called the same on the page and in results.xlsx.
+  status: WORKBOOK_WORDS.pt.status,
   stage: {
     preparing: 'Preparando',
     dispatching: 'Enviando linhas',
