@@ -170,7 +170,8 @@ const COMPLETING_A_ROW = {
  */
 const REVISING_RESULTS = {
   clock: 'system',
-  objects: { read: ['outbox/*'], write: ['outbox/*'] },
+  // `streams`: results.xlsx and review.xlsx are uploaded as they are written.
+  objects: { read: ['outbox/*'], write: ['outbox/*'], streams: true },
   batches: ['GetItem', 'Query', 'UpdateItem'],
   reviews: ['Query', 'UpdateItem'],
   events: 'put',
@@ -220,11 +221,13 @@ export const FUNCTION_CATALOGUE = {
     entry: 'functions/finalize-batch/handler.ts',
     timeoutSeconds: 15 * 60,
     memoryMb: 2048,
-    description: 'Batch workflow Finalize: results.csv, review.csv, summary.json, reused PDFs, event',
-    // Writes the outbox and copies reused verdict PDFs from earlier batches' outboxes.
+    description:
+      'Batch workflow Finalize: results.csv and .xlsx, review.csv and .xlsx, summary.json, reused PDFs, event',
+    // Writes the outbox (the workbooks uploaded as they are written) and copies reused verdict
+    // PDFs from earlier batches' outboxes.
     ports: {
       clock: 'system',
-      objects: { read: ['outbox/*'], write: ['outbox/*'] },
+      objects: { read: ['outbox/*'], write: ['outbox/*'], streams: true },
       batches: ['GetItem', 'UpdateItem', 'Query'],
       reviews: ['Query'],
       events: 'put',
@@ -232,6 +235,8 @@ export const FUNCTION_CATALOGUE = {
     kept: {
       'ObjectsList s3:ListBucket':
         'A batch that never wrote partial files: the head of summary.partial.json is a 404, not a 403.',
+      'ObjectsWriteOutbox s3:AbortMultipartUpload':
+        'A results.xlsx of 5 MiB or more (about 30,000 rows) goes up in parts.',
     },
   },
   'dispatch-rows': {
@@ -372,11 +377,14 @@ export const FUNCTION_CATALOGUE = {
     // Rewrites the whole results.csv and summary.json, as finalize-batch writes them.
     timeoutSeconds: 15 * 60,
     memoryMb: 2048,
-    description: 'Answers workflow FinalizeAnswers: revised results.csv, summary.json, review.csv, event',
+    description:
+      'Answers workflow FinalizeAnswers: revised results.csv and .xlsx, summary.json, review.csv and .xlsx, event',
     ports: REVISING_RESULTS,
     kept: {
       'ObjectsList s3:ListBucket':
         'A batch that never wrote partial files: the head of summary.partial.json is a 404, not a 403.',
+      'ObjectsWriteOutbox s3:AbortMultipartUpload':
+        'A results.xlsx of 5 MiB or more (about 30,000 rows) goes up in parts.',
     },
   },
   'sweep-reviews': {
@@ -392,6 +400,8 @@ export const FUNCTION_CATALOGUE = {
     kept: {
       'ObjectsList s3:ListBucket':
         'A batch that never wrote partial files: the head of summary.partial.json is a 404, not a 403.',
+      'ObjectsWriteOutbox s3:AbortMultipartUpload':
+        'A results.xlsx of 5 MiB or more (about 30,000 rows) goes up in parts.',
     },
   },
   'write-partial-results': {
@@ -400,9 +410,18 @@ export const FUNCTION_CATALOGUE = {
     timeoutSeconds: 15 * 60,
     memoryMb: 2048,
     description:
-      'While a batch runs: results.partial.csv and summary.partial.json with every row as it stands',
-    // Reads the batch and its rows; writes the two partial files to the batch's outbox.
-    ports: { clock: 'system', objects: { write: ['outbox/*'] }, batches: ['GetItem', 'Query'] },
+      'While a batch runs: results.partial.csv and .xlsx, summary.partial.json, every row as it stands',
+    // Reads the batch and its rows; writes the partial files to the batch's outbox, the workbook
+    // uploaded as it is written.
+    ports: {
+      clock: 'system',
+      objects: { write: ['outbox/*'], streams: true },
+      batches: ['GetItem', 'Query'],
+    },
+    kept: {
+      'ObjectsWriteOutbox s3:AbortMultipartUpload':
+        'A results.xlsx of 5 MiB or more (about 30,000 rows) goes up in parts.',
+    },
   },
 } as const satisfies Record<HandlerName, FunctionDescription>;
 

@@ -244,7 +244,8 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
   'finalize-batch': {
     ownLogs: LOGS,
     bucket: ['s3:ListBucket'],
-    'bucket/outbox/*': ['s3:GetObject', 's3:PutObject'],
+    // The workbooks go up as they are written: in parts when large.
+    'bucket/outbox/*': ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'],
     batchTable: d('GetItem', 'Query', 'UpdateItem'),
     reviewTable: d('Query'),
     'reviewTable/index/*': d('Query'),
@@ -325,7 +326,8 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
   'finalize-answers': {
     ownLogs: LOGS,
     bucket: ['s3:ListBucket'],
-    'bucket/outbox/*': ['s3:GetObject', 's3:PutObject'],
+    // The workbooks go up as they are written: in parts when large.
+    'bucket/outbox/*': ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'],
     batchTable: d('GetItem', 'Query', 'UpdateItem'),
     reviewTable: d('Query', 'UpdateItem'),
     'reviewTable/index/*': d('Query', 'UpdateItem'),
@@ -336,7 +338,8 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
   'sweep-reviews': {
     ownLogs: LOGS,
     bucket: ['s3:ListBucket'],
-    'bucket/outbox/*': ['s3:GetObject', 's3:PutObject'],
+    // The workbooks go up as they are written: in parts when large.
+    'bucket/outbox/*': ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'],
     batchTable: d('GetItem', 'Query', 'UpdateItem'),
     reviewTable: d('Query', 'Scan', 'UpdateItem'),
     'reviewTable/index/*': d('Query', 'Scan', 'UpdateItem'),
@@ -345,7 +348,8 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
   },
   'write-partial-results': {
     ownLogs: LOGS,
-    'bucket/outbox/*': ['s3:PutObject'],
+    // results.partial.xlsx goes up as it is written: in parts when large.
+    'bucket/outbox/*': ['s3:AbortMultipartUpload', 's3:PutObject'],
     batchTable: d('GetItem', 'Query'),
   },
 };
