@@ -3,7 +3,7 @@
  * project's own readers (readXlsxRecords, readAnswersFile) and by looking at the sheet XML, then
  * compared with what results.csv and review.csv say for the same records.
  */
-import { strFromU8, strToU8, type Unzipped, unzipSync, zipSync } from 'fflate';
+import { strToU8, type Unzipped, unzipSync, zipSync } from 'fflate';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { planAnswers, readAnswersFile } from '../../../../shared/pipeline/answers/index.js';
@@ -23,165 +23,48 @@ import {
   OUTPUT_STATUSES,
   RESULT_COLUMNS,
   type ResultColumn,
-  type ReviewItem,
-  type RowRecord,
   type RowResult,
 } from '../../../../shared/pipeline/core/index.js';
 import { formatXlsxNumber, readXlsxRecords } from '../../../../shared/spreadsheet/read-xlsx.js';
 import { restoreNeutralisedField } from '../../../../shared/spreadsheet/write-csv.js';
 import { PRICE_PER_RESOLVED_USD } from '../../../../shared/tcs/schemas.js';
+import { batchOptions, classificationId, reviewItem } from '../../../helpers/records.js';
 import {
-  batchOptions,
-  batchRecord,
-  classificationId,
-  reviewItem,
-  rowRecord,
-} from '../../../helpers/records.js';
+  HEADER_PT,
+  NOW,
+  ROWS,
+  reviewHeader,
+  SAME_PRODUCT,
+  streamBytes,
+  waitingItems,
+  workbookBatch,
+} from '../../../helpers/workbook-records.js';
+import {
+  cellsCoveredBy,
+  columnLetters,
+  columnNumber,
+  elementsNamed,
+  partXml,
+  rowNumber,
+  sheetCells,
+  sheetXml,
+  unescapeXml,
+  withInlineString,
+  workbookSheets,
+} from '../../../helpers/xlsx-xml.js';
 
 // ---------------------------------------------------------------------------
-// The records: one row of every output status, formula-looking descriptions, a control character
+// The records (in workbook-records.ts): one row of every output status, formula-looking
+// descriptions, a control character
 // ---------------------------------------------------------------------------
 
-const NOW = new Date('2026-11-21T13:00:00.000Z');
-const HEADER_PT = ['SKU', 'Descrição', 'Operação', 'País', 'NCM atual', 'Observações'];
 const HEADER_EN = ['SKU', 'Description', 'Operation', 'Country', 'Current NCM', 'Notes'];
 
-const batch = (overrides: Partial<BatchRecord> = {}): BatchRecord =>
-  batchRecord({
-    header: HEADER_PT,
-    delimiter: ';',
-    state: 'completed',
-    rows_total: 8,
-    rows_dispatched: 6,
-    finished_at: '2026-11-21T12:59:00.000Z',
-    warnings: ['A coluna "Observações" não foi lida'],
-    ...overrides,
-  });
-
-const done = (n: number, cells: string[], result: RowResult): RowRecord =>
-  rowRecord(n, { cells, status: result.status, result });
-
-const ROWS: RowRecord[] = [
-  // Out of order on purpose: both files list rows by number.
-  done(2, ['CAF-2', '=SUM(A1:A9)', 'importação', 'BR', '02071400', ''], {
-    status: 'reused',
-    classification_id: classificationId(2),
-    title: 'Frango congelado',
-    ncm: '0207.14.00',
-    confidence: '88',
-    confidence_band: 'medium',
-    export_duty: '5',
-    export_refund: '3.25',
-    verdict_pdf: 'pdfs/00002-CAF-2.pdf',
-    current_ncm_matches: 'no',
-    cost_usd: '0.00',
-  }),
-  done(1, ['CAF-1', 'Café torrado em grãos, pacote de 1 kg', 'importação', 'BR', '09012100', 'ok'], {
-    status: 'resolved',
-    classification_id: classificationId(1),
-    app_url: `https://app.example.com/classifications/${classificationId(1)}`,
-    title: 'Café torrado',
-    ncm: '0901.21.00',
-    ncm_description: 'Café torrado, não descafeinado, em grão',
-    sim_code: '0901.21.00.10',
-    confidence: '97',
-    confidence_band: 'high',
-    alternatives: '0901.22.00 (12%); 2101.11.10 (4%)',
-    import_duty_applicable: '10',
-    duty_kind: 'extrazone',
-    statistical_rate: '0.5',
-    aec: '12.6',
-    tariff_source: 'TEC (Resolução Gecex 272/2021)',
-    verdict_pdf: 'pdfs/00001-CAF-1.pdf',
-    current_ncm_matches: 'yes',
-    cost_usd: '2.00',
-  }),
-  done(3, ['ROL-3', '+55 caixa de rolamentos sortidos', 'importação', 'BR', '', ''], {
-    status: 'pending_data',
-    detail:
-      'awaiting answers to 2 questions (see review.csv); provisional proposal 8482.10.10 (41%), not a verdict',
-    classification_id: classificationId(3),
-    app_url: `https://app.example.com/classifications/${classificationId(3)}`,
-    questions: 'Qual é o produto? (Rolamento / Junta) | De que material é feito?',
-    cost_usd: '0.00',
-  }),
-  done(4, ['PAR-4', '-desconto especial no parafuso', 'exportação', 'AR', '', ''], {
-    status: 'failed',
-    reason: 'insufficient_information',
-    detail: 'the service could not classify the product (insufficient_information); not billed',
-    classification_id: classificationId(4),
-    cost_usd: '0.00',
-  }),
-  done(5, ['@cmd', '@cmd|calc', '', '', '', ''], {
-    status: 'rejected',
-    reason: 'description_too_short',
-    detail: 'Column "Descrição" has 9 characters.',
-  }),
-  done(6, ['PAR-6', 'Parafuso\u0007 sextavado M8 de aço inox', 'importação', 'BR', '', ''], {
-    status: 'not_submitted',
-    reason: 'budget_exceeded',
-    detail: 'the batch budget of US$ 10.00 was reached before this row',
-  }),
-  // A row longer than the header: its extra cell gets an unnamed column.
-  done(7, ['PAR-7', 'Porca sextavada M8', 'importação', 'BR', '', '', 'célula extra'], {
-    status: 'error',
-    reason: 'internal_error',
-    detail: '-1: the row could not be processed',
-  }),
-  done(8, ['ROL-8', 'Rolamento de esferas blindado 6204', 'importação', 'BR', '84821010', ''], {
-    status: 'abandoned',
-    classification_id: classificationId(8),
-    // Not a link anyone should be able to click: shown as text.
-    app_url: 'javascript:alert(1)',
-    detail: 'the questions were not answered within 30 days; not billed',
-    cost_usd: '0.00',
-  }),
-];
-
-const ITEMS: ReviewItem[] = [
-  reviewItem(3, {
-    sku: 'ROL-3',
-    description: '+55 caixa de rolamentos sortidos',
-    questions: [
-      {
-        id: 'q1',
-        text: 'Qual é o produto?',
-        options: ['Rolamento de esferas', 'Junta, "O-ring"', 'Outro & similar'],
-      },
-      { id: 'q2', text: 'De que material é feito?', options: [] },
-    ],
-    provisional_ncm: '84821010',
-    provisional_confidence: 41,
-    abandons_at: '2026-12-21T12:00:00.000Z',
-  }),
-  reviewItem(9, {
-    sku: 'VAL-9',
-    external_reference: 'PED-2026/117',
-    description: '=HYPERLINK("http://evil.example")',
-    questions: [
-      { id: 'mat', text: 'Material do corpo?', options: ['Aço', 'Latão'] },
-      { id: 'ros', text: 'É roscada?', options: ['Sim', 'Não'] },
-      { id: 'uso', text: 'Para que serve?', options: [] },
-    ],
-    provisional_ncm: null,
-    provisional_confidence: null,
-    abandons_at: '2026-12-01T08:30:00.000Z',
-  }),
-  reviewItem(12, {
-    sku: 'JUN-12',
-    description: 'Junta de vedação',
-    questions: [{ id: 'q1', text: 'Qual a aplicação?', options: ['Automotiva', 'Industrial'] }],
-    provisional_confidence: 60,
-    abandons_at: '2026-11-22T12:00:00.000Z',
-  }),
-];
-const SAME_PRODUCT = new Map<number, readonly number[]>([[3, [5, 7]]]);
-
-const streamBytes = async (stream: NodeJS.ReadableStream): Promise<Uint8Array> => {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return new Uint8Array(Buffer.concat(chunks));
-};
+const ITEMS = waitingItems([
+  '2026-12-21T12:00:00.000Z',
+  '2026-12-01T08:30:00.000Z',
+  '2026-11-22T12:00:00.000Z',
+]);
 
 const resultsBytes = (given: BatchRecord, rows = ROWS) =>
   streamBytes(resultsWorkbook({ batch: given, rows, summary: buildSummary(given, rows, NOW) }));
@@ -190,109 +73,8 @@ const reviewBytes = (given: BatchRecord, items = ITEMS) =>
   streamBytes(reviewWorkbook({ batch: given, items, sameProductRows: SAME_PRODUCT, at: NOW }));
 
 // ---------------------------------------------------------------------------
-// Reading the XML of a workbook
+// Reading the styles of a workbook (its XML read by xlsx-xml.ts)
 // ---------------------------------------------------------------------------
-
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-const unescapeXml = (text: string): string =>
-  text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, name: string) =>
-    name.startsWith('#x')
-      ? String.fromCodePoint(Number.parseInt(name.slice(2), 16))
-      : name.startsWith('#')
-        ? String.fromCodePoint(Number(name.slice(1)))
-        : (ENTITIES[name] ?? whole),
-  );
-const escapeXml = (text: string): string =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
-const attributesOf = (tag: string): Record<string, string> =>
-  Object.fromEntries(
-    [...tag.matchAll(/([\w:]+)="([^"]*)"/g)].map(([, key, value]) => [key!, unescapeXml(value!)]),
-  );
-
-/** Elements named `name`: their attributes and inner XML. */
-const elements = (xml: string, name: string): { attributes: Record<string, string>; inner: string }[] =>
-  [...xml.matchAll(new RegExp(`<${name}\\b([^>]*?)(?:/>|>([\\s\\S]*?)</${name}>)`, 'g'))].map((match) => ({
-    attributes: attributesOf(match[1] ?? ''),
-    inner: match[2] ?? '',
-  }));
-
-const letters = (column: number): string => {
-  let text = '';
-  for (let rest = column; rest > 0; rest = Math.floor((rest - 1) / 26))
-    text = String.fromCharCode(65 + ((rest - 1) % 26)) + text;
-  return text;
-};
-const columnOf = (reference: string): number =>
-  [...reference.replace(/[$\d]/g, '')].reduce((n, letter) => n * 26 + letter.charCodeAt(0) - 64, 0);
-const rowOf = (reference: string): number => Number(reference.replace(/[^\d]/g, ''));
-
-/** `J2 J4:K5` → every cell it covers. */
-const cellsIn = (sqref: string): string[] =>
-  sqref.split(/\s+/).flatMap((range) => {
-    const [from, to = from] = range.split(':') as [string, string?];
-    const cells: string[] = [];
-    for (let column = columnOf(from); column <= columnOf(to!); column += 1)
-      for (let row = rowOf(from); row <= rowOf(to!); row += 1) cells.push(`${letters(column)}${row}`);
-    return cells;
-  });
-
-type XmlCell = { style: number; type: string | undefined; formula: string | undefined; text: string };
-
-const xmlOf = (files: Unzipped, path: string): string => {
-  const part = files[path];
-  if (!part) throw new Error(`no part ${path} in the workbook: ${Object.keys(files).join(', ')}`);
-  return strFromU8(part);
-};
-
-/** Every cell of a sheet's XML by reference, with the text it holds (ExcelJS writes no shared strings). */
-const sheetCells = (xml: string): Map<string, XmlCell> =>
-  new Map(
-    elements(xml, 'c').map(({ attributes, inner }) => {
-      const value = elements(inner, 'v')[0]?.inner;
-      if (attributes.t === 's') throw new Error(`${attributes.r} is a shared string`);
-      const text =
-        attributes.t === 'inlineStr'
-          ? elements(inner, 't')
-              .map(({ inner: t }) => unescapeXml(t))
-              .join('')
-          : unescapeXml(value ?? '');
-      const formula = elements(inner, 'f')[0]?.inner;
-      return [
-        attributes.r!,
-        {
-          style: Number(attributes.s ?? 0),
-          type: attributes.t,
-          formula: formula === undefined ? undefined : unescapeXml(formula),
-          text,
-        },
-      ];
-    }),
-  );
-
-/** The sheets in tab order, with the part each one is in. */
-const sheetsOf = (files: Unzipped): { name: string; state: string; path: string }[] => {
-  const targets = new Map(
-    elements(xmlOf(files, 'xl/_rels/workbook.xml.rels'), 'Relationship').map(({ attributes }) => [
-      attributes.Id!,
-      attributes.Target!,
-    ]),
-  );
-  return elements(xmlOf(files, 'xl/workbook.xml'), 'sheet').map(({ attributes }) => {
-    const target = targets.get(attributes['r:id']!)!;
-    return {
-      name: attributes.name!,
-      state: attributes.state ?? 'visible',
-      path: target.startsWith('/') ? target.slice(1) : `xl/${target}`,
-    };
-  });
-};
-
-const sheetXml = (files: Unzipped, name: string): string => {
-  const sheet = sheetsOf(files).find((entry) => entry.name === name);
-  if (!sheet) throw new Error(`no sheet "${name}"`);
-  return xmlOf(files, sheet.path);
-};
 
 const BUILT_IN_FORMATS: Record<number, string> = { 0: 'General', 9: '0%', 10: '0.00%' };
 
@@ -300,16 +82,19 @@ type CellStyle = { numFmt: string; locked: boolean; fill: string | undefined };
 
 /** cellXfs by index: the number format, whether the cell is locked, its solid fill colour. */
 const cellStyles = (files: Unzipped): CellStyle[] => {
-  const styles = xmlOf(files, 'xl/styles.xml');
+  const styles = partXml(files, 'xl/styles.xml');
   const formats = new Map(
-    elements(styles, 'numFmt').map(({ attributes }) => [Number(attributes.numFmtId), attributes.formatCode!]),
+    elementsNamed(styles, 'numFmt').map(({ attributes }) => [
+      Number(attributes.numFmtId),
+      attributes.formatCode!,
+    ]),
   );
-  const fills = elements(elements(styles, 'fills')[0]!.inner, 'fill').map(
-    ({ inner }) => elements(inner, 'fgColor')[0]?.attributes.rgb,
+  const fills = elementsNamed(elementsNamed(styles, 'fills')[0]!.inner, 'fill').map(
+    ({ inner }) => elementsNamed(inner, 'fgColor')[0]?.attributes.rgb,
   );
-  return elements(elements(styles, 'cellXfs')[0]!.inner, 'xf').map(({ attributes, inner }) => {
+  return elementsNamed(elementsNamed(styles, 'cellXfs')[0]!.inner, 'xf').map(({ attributes, inner }) => {
     const id = Number(attributes.numFmtId ?? 0);
-    const locked = elements(inner, 'protection')[0]?.attributes.locked;
+    const locked = elementsNamed(inner, 'protection')[0]?.attributes.locked;
     return {
       numFmt: formats.get(id) ?? BUILT_IN_FORMATS[id] ?? `#${id}`,
       locked: !(locked === '0' || locked === 'false'),
@@ -372,7 +157,7 @@ const padded = (cells: readonly string[], length: number): string[] => [
 // ---------------------------------------------------------------------------
 
 describe('results.xlsx holds the rows and values of results.csv, read back by the project’s XLSX reader', async () => {
-  const given = batch();
+  const given = workbookBatch();
   const words = WORKBOOK_WORDS.pt;
   const bytes = await resultsBytes(given);
   const read = await readXlsxRecords(bytes, 'results.xlsx');
@@ -451,12 +236,12 @@ describe('results.xlsx holds the rows and values of results.csv, read back by th
   });
 
   const files = unzipSync(bytes);
-  const sheets = sheetsOf(files);
+  const sheets = workbookSheets(files);
   const sheet = sheetXml(files, words.sheets.results);
-  const cells = sheetCells(sheet);
+  const cells = sheetCells(files, words.sheets.results);
   const styles = cellStyles(files);
   const ref = (column: ResultColumn | number, row: number) =>
-    `${letters(typeof column === 'number' ? column + 1 : at(column) + 1)}${row + 1}`;
+    `${columnLetters(typeof column === 'number' ? column + 1 : at(column) + 1)}${row + 1}`;
 
   it('names its two sheets in the batch’s language, results first', () => {
     expect(sheets.map((entry) => [entry.name, entry.state])).toEqual([
@@ -477,15 +262,15 @@ describe('results.xlsx holds the rows and values of results.csv, read back by th
   });
 
   it('freezes the header row and puts an autofilter over every row and column', () => {
-    const pane = elements(sheet, 'pane')[0]?.attributes;
+    const pane = elementsNamed(sheet, 'pane')[0]?.attributes;
     expect(pane).toMatchObject({ state: 'frozen', ySplit: '1', topLeftCell: 'A2' });
-    const filter = elements(sheet, 'autoFilter')[0]?.attributes;
-    expect(filter?.ref).toBe(`A1:${letters(header!.length)}${ROWS.length + 1}`);
+    const filter = elementsNamed(sheet, 'autoFilter')[0]?.attributes;
+    expect(filter?.ref).toBe(`A1:${columnLetters(header!.length)}${ROWS.length + 1}`);
   });
 
   it('makes each column as wide as its longest text, up to 60 characters', () => {
     const widths = new Map<number, number>();
-    for (const { attributes } of elements(sheet, 'col'))
+    for (const { attributes } of elementsNamed(sheet, 'col'))
       for (let c = Number(attributes.min); c <= Number(attributes.max); c += 1)
         widths.set(c, Number(attributes.width));
     // `Café torrado em grãos, pacote de 1 kg`: 37 characters, and 2 to spare.
@@ -500,18 +285,20 @@ describe('results.xlsx holds the rows and values of results.csv, read back by th
 
   it('links each verdict PDF to its pdfs/ path, and nothing else: the app URL stays text, a javascript: one too', () => {
     const rels = new Map(
-      elements(xmlOf(files, 'xl/worksheets/_rels/sheet1.xml.rels'), 'Relationship').map(({ attributes }) => [
-        attributes.Id!,
-        attributes,
-      ]),
+      elementsNamed(partXml(files, 'xl/worksheets/_rels/sheet1.xml.rels'), 'Relationship').map(
+        ({ attributes }) => [attributes.Id!, attributes],
+      ),
     );
     const links = new Map(
-      elements(sheet, 'hyperlink').map(({ attributes }) => [attributes.ref!, rels.get(attributes['r:id']!)!]),
+      elementsNamed(sheet, 'hyperlink').map(({ attributes }) => [
+        attributes.ref!,
+        rels.get(attributes['r:id']!)!,
+      ]),
     );
     const linksIn = (column: ResultColumn) =>
       [...links]
-        .filter(([at]) => columnOf(at) === columnOf(ref(column, 1)))
-        .sort(([a], [b]) => rowOf(a) - rowOf(b))
+        .filter(([at]) => columnNumber(at) === columnNumber(ref(column, 1)))
+        .sort(([a], [b]) => rowNumber(a) - rowNumber(b))
         .map(([, rel]) => rel.Target);
     expect(linksIn('verdict_pdf')).toEqual(['pdfs/00001-CAF-1.pdf', 'pdfs/00002-CAF-2.pdf']);
     expect(linksIn('app_url')).toEqual([]);
@@ -546,7 +333,7 @@ describe('results.xlsx holds the rows and values of results.csv, read back by th
 
   it('has a summary sheet with the count of every status, what was billed and saved, and the warnings', () => {
     const summary = buildSummary(given, ROWS, NOW);
-    const summaryCells = sheetCells(sheetXml(files, words.sheets.summary));
+    const summaryCells = sheetCells(files, words.sheets.summary);
     const lines = new Map<string, string>();
     for (let row = 2; summaryCells.has(`A${row}`); row += 1) {
       const label = summaryCells.get(`A${row}`)!.text;
@@ -571,35 +358,12 @@ describe('results.xlsx holds the rows and values of results.csv, read back by th
 // review.xlsx
 // ---------------------------------------------------------------------------
 
-/** The questions sheet's header, in a language: what readAnswersFile must find its columns in. */
-const reviewHeader = (words: WorkbookWords, groups: number): string[] => {
-  const r = words.review;
-  return [
-    r.row,
-    r.sku,
-    r.external_reference,
-    r.description,
-    r.classification_id,
-    r.provisional_ncm,
-    r.provisional_confidence,
-    ...Array.from({ length: groups }, (_, i) => [
-      r.questionId(i + 1),
-      r.question(i + 1),
-      r.answer(i + 1),
-    ]).flat(),
-    r.sheet,
-    r.abandons_at,
-    r.days_left,
-    r.same_product_rows,
-  ];
-};
-
 const ITEMS_BY_ID = new Map(ITEMS.map((item) => [item.classification_id, item]));
 
 describe('review.xlsx is read back by the answers round in each of its languages', () => {
   for (const language of ['pt', 'es', 'en'] as const) {
     it(`finds its columns in the ${language} workbook, with every question id and every answer empty`, async () => {
-      const given = batch({ options: batchOptions({ language }) });
+      const given = workbookBatch({ options: batchOptions({ language }) });
       const bytes = await reviewBytes(given);
       const words = WORKBOOK_WORDS[language];
 
@@ -639,20 +403,21 @@ describe('review.xlsx is read back by the answers round in each of its languages
 
 describe('review.xlsx guides each answer cell and protects everything else', async () => {
   const words = WORKBOOK_WORDS.pt;
-  const bytes = await reviewBytes(batch());
+  const bytes = await reviewBytes(workbookBatch());
   const files = unzipSync(bytes);
-  const sheets = sheetsOf(files);
+  const sheets = workbookSheets(files);
   const sheet = sheetXml(files, words.sheets.review);
-  const cells = sheetCells(sheet);
-  const options = sheetCells(sheetXml(files, words.sheets.options));
+  const cells = sheetCells(files, words.sheets.review);
+  const options = sheetCells(files, words.sheets.options);
   const styles = cellStyles(files);
   const header = reviewHeader(words, 3);
   const column = (name: string) => header.indexOf(name) + 1;
-  const answerCell = (item: number, n: number) => `${letters(column(words.review.answer(n)))}${item + 2}`;
-  const validations = elements(sheet, 'dataValidation').map(({ attributes, inner }) => ({
+  const answerCell = (item: number, n: number) =>
+    `${columnLetters(column(words.review.answer(n)))}${item + 2}`;
+  const validations = elementsNamed(sheet, 'dataValidation').map(({ attributes, inner }) => ({
     attributes,
-    formula: unescapeXml(elements(inner, 'formula1')[0]?.inner ?? ''),
-    cells: cellsIn(attributes.sqref ?? ''),
+    formula: unescapeXml(elementsNamed(inner, 'formula1')[0]?.inner ?? ''),
+    cells: cellsCoveredBy(attributes.sqref ?? ''),
   }));
   const validationOf = (cell: string) => validations.filter((validation) => validation.cells.includes(cell));
 
@@ -679,11 +444,11 @@ describe('review.xlsx guides each answer cell and protects everything else', asy
         const match = /^'((?:[^']|'')+)'!(\$?[A-Z]+\$?\d+:\$?[A-Z]+\$?\d+)$/.exec(validation!.formula);
         expect(match, validation!.formula).not.toBeNull();
         expect(match![1]!.replace(/''/g, "'")).toBe(words.sheets.options);
-        const range = cellsIn(match![2]!.replace(/\$/g, ''));
+        const range = cellsCoveredBy(match![2]!.replace(/\$/g, ''));
         expect(range.map((cell) => options.get(cell)?.text)).toEqual(question.options);
         // Nothing else on that line of the hidden sheet.
-        const line = rowOf(range[0]!);
-        expect([...options.keys()].filter((cell) => rowOf(cell) === line)).toEqual(range);
+        const line = rowNumber(range[0]!);
+        expect([...options.keys()].filter((cell) => rowNumber(cell) === line)).toEqual(range);
       });
     });
     expect(lists).toBe(4);
@@ -724,13 +489,13 @@ describe('review.xlsx guides each answer cell and protects everything else', asy
       .sort();
     const expected = [
       ...ITEMS.flatMap((item, index) => item.questions.map((_, n) => answerCell(index, n + 1))),
-      ...ITEMS.map((_, index) => `${letters(column(words.review.sheet))}${index + 2}`),
+      ...ITEMS.map((_, index) => `${columnLetters(column(words.review.sheet))}${index + 2}`),
     ].sort();
     expect(unlocked).toEqual(expected);
   });
 
   it('protects the sheet without a password', () => {
-    const protection = elements(sheet, 'sheetProtection');
+    const protection = elementsNamed(sheet, 'sheetProtection');
     expect(protection).toHaveLength(1);
     expect(protection[0]!.attributes.sheet).toBe('1');
     for (const attribute of ['password', 'hashValue', 'saltValue', 'spinCount', 'algorithmName'])
@@ -738,7 +503,7 @@ describe('review.xlsx guides each answer cell and protects everything else', asy
   });
 
   it('hides the question id columns, and only them', () => {
-    const hidden = elements(sheet, 'col')
+    const hidden = elementsNamed(sheet, 'col')
       .filter(({ attributes }) => attributes.hidden === '1' || attributes.hidden === 'true')
       .flatMap(({ attributes }) =>
         Array.from(
@@ -750,8 +515,8 @@ describe('review.xlsx guides each answer cell and protects everything else', asy
   });
 
   it('counts the days left with a formula over the abandon date, its result written for today', () => {
-    const abandons = letters(column(words.review.abandons_at));
-    const days = letters(column(words.review.days_left));
+    const abandons = columnLetters(column(words.review.abandons_at));
+    const days = columnLetters(column(words.review.days_left));
     ITEMS.forEach((item, index) => {
       const line = index + 2;
       const cell = cells.get(`${days}${line}`)!;
@@ -762,7 +527,7 @@ describe('review.xlsx guides each answer cell and protects everything else', asy
     expect([...cells.values()].filter((cell) => cell.formula !== undefined)).toHaveLength(ITEMS.length);
     expect(daysLeft(ITEMS[0]!.abandons_at, NOW)).toBe(29);
     // The description that looks like a formula is a string.
-    expect(cells.get(`${letters(column(words.review.description))}3`)).toMatchObject({
+    expect(cells.get(`${columnLetters(column(words.review.description))}3`)).toMatchObject({
       text: '=HYPERLINK("http://evil.example")',
       formula: undefined,
     });
@@ -773,35 +538,24 @@ describe('review.xlsx guides each answer cell and protects everything else', asy
 // Answers typed into review.xlsx
 // ---------------------------------------------------------------------------
 
-/** Puts `text` into an empty cell of the sheet XML as an inline string, as a spreadsheet program would. */
-const fillCell = (xml: string, cell: string, text: string): string => {
-  const pattern = new RegExp(`<c r="${cell}"([^>]*?)(?:/>|></c>)`);
-  if (!pattern.test(xml)) throw new Error(`no empty cell ${cell} in the sheet`);
-  return xml.replace(
-    pattern,
-    (_, attributes: string) =>
-      `<c r="${cell}"${attributes.replace(/\s+t="[^"]*"/, '')} t="inlineStr"><is><t xml:space="preserve">${escapeXml(text)}</t></is></c>`,
-  );
-};
-
 describe('answers typed into review.xlsx resume their classifications with exactly those answers', async () => {
   const words = WORKBOOK_WORDS.pt;
-  const bytes = await reviewBytes(batch());
+  const bytes = await reviewBytes(workbookBatch());
   const files = unzipSync(bytes);
-  const path = sheetsOf(files)[0]!.path;
+  const path = workbookSheets(files)[0]!.path;
   const header = reviewHeader(words, 3);
-  const cellFor = (name: string, item: number) => `${letters(header.indexOf(name) + 1)}${item + 2}`;
+  const cellFor = (name: string, item: number) => `${columnLetters(header.indexOf(name) + 1)}${item + 2}`;
   const ANSWERS: Record<string, string[]> = {
     [ITEMS[0]!.classification_id]: ['Junta, "O-ring"', '  Aço cromo; 52100 & <inox> '],
     [ITEMS[1]!.classification_id]: ['Latão', 'Não', '=vedação de água quente'],
   };
-  let xml = xmlOf(files, path);
+  let xml = partXml(files, path);
   ITEMS.forEach((item, index) => {
     (ANSWERS[item.classification_id] ?? []).forEach((answer, n) => {
-      xml = fillCell(xml, cellFor(words.review.answer(n + 1), index), answer);
+      xml = withInlineString(xml, cellFor(words.review.answer(n + 1), index), answer);
     });
   });
-  xml = fillCell(xml, cellFor(words.review.sheet, 1), 'fichas/valvula-9.pdf');
+  xml = withInlineString(xml, cellFor(words.review.sheet, 1), 'fichas/valvula-9.pdf');
   const filled = zipSync({ ...files, [path]: strToU8(xml) });
 
   it('reads the typed answers and the new sheet back from the cells they were typed in', async () => {
@@ -851,17 +605,17 @@ describe('answers typed into review.xlsx resume their classifications with exact
 
 describe('the workbooks speak the batch’s language: its option first, else its headers’', () => {
   it('takes the language option over the headers', () => {
-    expect(workbookLanguage(batch())).toBe('pt');
-    expect(workbookLanguage(batch({ options: batchOptions({ language: 'es' }) }))).toBe('es');
-    expect(workbookLanguage(batch({ header: HEADER_EN }))).toBe('en');
-    expect(workbookLanguage(batch({ header: HEADER_EN, options: batchOptions({ language: 'pt' }) }))).toBe(
-      'pt',
-    );
-    expect(wordsForBatch(batch({ header: ['SKU', 'NCM'] }))).toBe(WORKBOOK_WORDS.en);
+    expect(workbookLanguage(workbookBatch())).toBe('pt');
+    expect(workbookLanguage(workbookBatch({ options: batchOptions({ language: 'es' }) }))).toBe('es');
+    expect(workbookLanguage(workbookBatch({ header: HEADER_EN }))).toBe('en');
+    expect(
+      workbookLanguage(workbookBatch({ header: HEADER_EN, options: batchOptions({ language: 'pt' }) })),
+    ).toBe('pt');
+    expect(wordsForBatch(workbookBatch({ header: ['SKU', 'NCM'] }))).toBe(WORKBOOK_WORDS.en);
   });
 
   it('labels both workbooks in Spanish when the option says es, though the headers are Portuguese', async () => {
-    const given = batch({ options: batchOptions({ language: 'es' }) });
+    const given = workbookBatch({ options: batchOptions({ language: 'es' }) });
     const results = await resultsBytes(given);
     const [header, first] = (await readXlsxRecords(results, 'results.xlsx')).records.map((r) => r.cells);
     expect(header).toEqual([...HEADER_PT, '', ...RESULT_COLUMNS.map((c) => WORKBOOK_WORDS.es.results[c])]);
@@ -869,25 +623,25 @@ describe('the workbooks speak the batch’s language: its option first, else its
     expect(first![7 + RESULT_COLUMNS.indexOf('status')]).toBe('Resuelta');
     expect(first![7 + RESULT_COLUMNS.indexOf('duty_kind')]).toBe('Extrazona');
     expect(first![7 + RESULT_COLUMNS.indexOf('current_ncm_matches')]).toBe('Sí');
-    expect(sheetsOf(unzipSync(results)).map((sheet) => sheet.name)).toEqual(['Resultados', 'Resumen']);
+    expect(workbookSheets(unzipSync(results)).map((sheet) => sheet.name)).toEqual(['Resultados', 'Resumen']);
     const review = unzipSync(await reviewBytes(given));
-    expect(sheetsOf(review).map((sheet) => sheet.name)).toEqual(['Preguntas', 'Opciones']);
-    const formulas = elements(sheetXml(review, 'Preguntas'), 'formula1').map(({ inner }) =>
+    expect(workbookSheets(review).map((sheet) => sheet.name)).toEqual(['Preguntas', 'Opciones']);
+    const formulas = elementsNamed(sheetXml(review, 'Preguntas'), 'formula1').map(({ inner }) =>
       unescapeXml(inner),
     );
     expect(formulas).toContain("'Opciones'!$A$1:$C$1");
   });
 
   it('labels both workbooks in English when the headers are English', async () => {
-    const given = batch({ header: HEADER_EN });
+    const given = workbookBatch({ header: HEADER_EN });
     const results = await resultsBytes(given);
     const [header, first] = (await readXlsxRecords(results, 'results.xlsx')).records.map((r) => r.cells);
     expect(header!.slice(7, 10)).toEqual(['Row', 'Status', 'Reason']);
     expect(first![7 + RESULT_COLUMNS.indexOf('status')]).toBe('Resolved');
     expect(first![7 + RESULT_COLUMNS.indexOf('confidence_band')]).toBe('High');
-    expect(sheetsOf(unzipSync(results)).map((sheet) => sheet.name)).toEqual(['Results', 'Summary']);
+    expect(workbookSheets(unzipSync(results)).map((sheet) => sheet.name)).toEqual(['Results', 'Summary']);
     const review = await reviewBytes(given);
-    expect(sheetsOf(unzipSync(review)).map((sheet) => sheet.name)).toEqual(['Questions', 'Options']);
+    expect(workbookSheets(unzipSync(review)).map((sheet) => sheet.name)).toEqual(['Questions', 'Options']);
     const records = (await readXlsxRecords(review, 'review.xlsx')).records;
     expect(records[0]!.cells.slice(0, 8)).toEqual([
       'Row',
@@ -915,23 +669,23 @@ describe('review.xlsx of many waiting products', async () => {
     }),
   );
   const words = WORKBOOK_WORDS.pt;
-  const files = unzipSync(await reviewBytes(batch(), many));
+  const files = unzipSync(await reviewBytes(workbookBatch(), many));
   const sheet = sheetXml(files, words.sheets.review);
   const header = reviewHeader(words, 2);
   const covering = (cell: string) =>
-    elements(sheet, 'dataValidation').filter(({ attributes }) =>
-      cellsIn(attributes.sqref ?? '').includes(cell),
+    elementsNamed(sheet, 'dataValidation').filter(({ attributes }) =>
+      cellsCoveredBy(attributes.sqref ?? '').includes(cell),
     );
 
   it('gives every answer cell exactly one rule, and no two rules a cell in common', () => {
     for (let row = 2; row <= many.length + 1; row++) {
       for (const n of [1, 2]) {
-        const rules = covering(`${letters(header.indexOf(words.review.answer(n)) + 1)}${row}`);
+        const rules = covering(`${columnLetters(header.indexOf(words.review.answer(n)) + 1)}${row}`);
         expect(rules.map(({ attributes }) => attributes.type)).toEqual([n === 1 ? 'list' : 'textLength']);
       }
     }
-    const all = elements(sheet, 'dataValidation').flatMap(({ attributes }) =>
-      cellsIn(attributes.sqref ?? ''),
+    const all = elementsNamed(sheet, 'dataValidation').flatMap(({ attributes }) =>
+      cellsCoveredBy(attributes.sqref ?? ''),
     );
     expect(new Set(all).size).toBe(all.length);
   });
