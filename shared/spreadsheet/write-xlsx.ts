@@ -1,12 +1,13 @@
 /**
- * Writing XLSX workbooks people open in Excel and LibreOffice (spreadsheets.md, Writing output),
- * through ExcelJS's streaming writer: each row is compressed into the ZIP as it is committed, so
- * a workbook of 100,000 rows never sits whole in memory, and an S3 upload reads it as it is made.
+ * Writing XLSX workbooks people open in Excel and LibreOffice (docs/architecture.md, section 10),
+ * through ExcelJS's streaming writer: rows are compressed into the ZIP as they are committed
+ * (`addRows` waits for it every few hundred rows), so a workbook of 100,000 rows never sits whole
+ * in memory, and an S3 upload reads it as it is made.
  *
  * Strings are written in their cells (`t="str"`), with no shared-strings table, which would hold
- * every distinct text until the end. Every text cell is a string cell: a description that starts with `=` is shown, never
- * evaluated (OWASP "CSV Injection", CWE-1236). The only formulas in a workbook are the ones its
- * layout writes itself.
+ * every distinct text until the end. Every text cell is a string cell: a description that starts
+ * with `=` is shown, never evaluated (OWASP "CSV Injection", CWE-1236). The only formulas in a
+ * workbook are the ones its layout writes itself.
  */
 import { PassThrough, type Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
