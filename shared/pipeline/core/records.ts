@@ -33,10 +33,7 @@ export const BatchOptions = z
      * the first row's; `classify_each`: every row is classified on its own.
      */
     duplicates: z.enum(['classify_once', 'classify_each']).default('classify_once'),
-    /**
-     * Plan only: read and validate the file, then write plan.json and plan.csv to the outbox
-     * (what it would cost and take) instead of classifying anything.
-     */
+    /** Plan only: read and check the file, write plan.json and plan.csv, classify nothing. */
     plan_only: z.boolean().default(false),
     /**
      * While the batch runs, results.partial.csv and summary.partial.json are written at most
@@ -48,10 +45,7 @@ export const BatchOptions = z
       .min(0)
       .max(24 * 60)
       .default(15),
-    /**
-     * The language of the workbooks' labels (results.xlsx, review.xlsx): `pt`, `es` or `en`.
-     * Absent: the language of the input's own headers. The CSVs keep their column names.
-     */
+    /** The workbooks' labels (`pt`, `es`, `en`); absent: the input headers' language. */
     language: Language.optional(),
   })
   .strict();
