@@ -11,13 +11,27 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, posix } from 'node:path';
-import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
+import { join } from 'node:path';
+import { strToU8, type Unzipped, unzipSync, zipSync } from 'fflate';
 import Papa from 'papaparse';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type LocalPipeline, startLocalPipeline } from '../../local/runtime/index.js';
 import { type AnswersFileRow, readAnswersFile } from '../../shared/pipeline/answers/answers-file.js';
 import { readXlsxRecords } from '../../shared/spreadsheet/read-xlsx.js';
+import {
+  cellsCoveredBy,
+  elementsNamed,
+  partXml,
+  rowNumber,
+  sheetCells,
+  sheetNamed,
+  sqrefCovers,
+  unescapeXml,
+  withInlineString,
+  workbookPartPath,
+  workbookSheets,
+  type XlsxSheet,
+} from '../helpers/xlsx-xml.js';
 import {
   adminClassifications,
   column,
@@ -72,188 +86,72 @@ const bySku = (table: Table, name: string): Record<string, string> =>
   Object.fromEntries(table.rows.map((row) => [row[column(table, 'sku')], row[column(table, name)] ?? '']));
 
 // ---------------------------------------------------------------------------
-// Reading and writing an xlsx's parts, as a program that opens one would
+// Reading and writing an xlsx's parts, as a program that opens one would (through xlsx-xml.ts)
 // ---------------------------------------------------------------------------
 
-const unescapeXml = (text: string): string =>
-  text.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|lt|gt|quot|apos|amp);/g, (_, entity: string) => {
-    if (entity.startsWith('#x')) return String.fromCodePoint(Number.parseInt(entity.slice(2), 16));
-    if (entity.startsWith('#')) return String.fromCodePoint(Number(entity.slice(1)));
-    return { lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' }[entity] as string;
-  });
-
-const escapeXml = (text: string): string =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
-const attributesOf = (tag: string): Record<string, string> =>
-  Object.fromEntries(
-    [...tag.matchAll(/([\w:]+)="([^"]*)"/g)].map(([, name, value]) => [name, unescapeXml(value!)]),
-  );
-
-/** The concatenated `<t>` texts of a rich or plain string item (`<si>`, `<is>`). */
-const runsText = (xml: string): string =>
-  [...xml.matchAll(/<t(?:\s[^>]*)?>([\s\S]*?)<\/t>/g)].map(([, text]) => unescapeXml(text!)).join('');
-
-const columnNumber = (letters: string): number =>
-  [...letters].reduce((total, letter) => total * 26 + letter.charCodeAt(0) - 64, 0);
-
-const columnLetters = (n: number): string => {
-  let letters = '';
-  for (let rest = n; rest > 0; rest = Math.floor((rest - 1) / 26))
-    letters = String.fromCharCode(65 + ((rest - 1) % 26)) + letters;
-  return letters;
-};
-
-const splitReference = (reference: string): { column: number; row: number } => {
-  const match = /^\$?([A-Z]+)\$?([0-9]+)$/.exec(reference);
-  if (!match) throw new Error(`not a cell reference: ${reference}`);
-  return { column: columnNumber(match[1]!), row: Number(match[2]) };
-};
-
 type Validation = { type: string; sqref: string; formula1: string | null };
-type Sheet = { name: string; state: string; path: string };
 
 type Workbook = {
-  parts: Record<string, Uint8Array>;
-  sheets: Sheet[];
+  parts: Unzipped;
+  sheets: XlsxSheet[];
   part(path: string): string;
   /** A sheet's cells as the user sees their text, by reference (`J3`). */
-  cells(sheet: Sheet): Map<string, string>;
-  validations(sheet: Sheet): Validation[];
+  cells(sheet: XlsxSheet): Map<string, string>;
+  validations(sheet: XlsxSheet): Validation[];
   /** 1-based numbers of the columns `<cols>` hides. */
-  hiddenColumns(sheet: Sheet): Set<number>;
+  hiddenColumns(sheet: XlsxSheet): Set<number>;
   /** Whether the cell's style unlocks it (`<protection locked="0">` in its `cellXfs` entry). */
-  unlocked(sheet: Sheet, reference: string): boolean;
+  unlocked(sheet: XlsxSheet, reference: string): boolean;
 };
 
 /** Finds every part through xl/workbook.xml and xl/_rels/workbook.xml.rels, as a reader must. */
 const openWorkbook = (bytes: Uint8Array): Workbook => {
   const parts = unzipSync(bytes);
-  const part = (path: string): string => {
-    const data = parts[path];
-    if (!data) throw new Error(`no part ${path} in ${Object.keys(parts).join(', ')}`);
-    return strFromU8(data);
-  };
-  const relationships = [...part('xl/_rels/workbook.xml.rels').matchAll(/<Relationship\b[^>]*>/g)].map(
-    ([tag]) => attributesOf(tag),
-  );
-  const target = (relation: Record<string, string> | undefined): string => {
-    const to = relation?.Target ?? '';
-    return to.startsWith('/') ? to.slice(1) : posix.normalize(posix.join('xl', to));
-  };
-  const sheets = [...part('xl/workbook.xml').matchAll(/<sheet\b[^>]*>/g)].map(([tag]) => {
-    const attributes = attributesOf(tag);
-    const relation = relationships.find((r) => r.Id === attributes['r:id']);
-    return { name: attributes.name ?? '', state: attributes.state ?? 'visible', path: target(relation) };
-  });
-  const stringsRelation = relationships.find((r) => r.Type?.endsWith('/sharedStrings'));
-  const strings = stringsRelation
-    ? [...part(target(stringsRelation)).matchAll(/<si>([\s\S]*?)<\/si>/g)].map(([, item]) => runsText(item!))
-    : [];
-  const stylesRelation = relationships.find((r) => r.Type?.endsWith('/styles'));
-  const cellXfs = /<cellXfs\b[^>]*>([\s\S]*?)<\/cellXfs>/.exec(part(target(stylesRelation)))?.[1] ?? '';
-  const xfs = [...cellXfs.matchAll(/<xf\b[^>]*?(?:\/>|>[\s\S]*?<\/xf>)/g)].map(([xf]) => xf);
-
-  const cellTags = (sheet: Sheet) => {
-    const data = /<sheetData>([\s\S]*?)<\/sheetData>/.exec(part(sheet.path))?.[1] ?? '';
-    return [...data.matchAll(/<c\b([^>]*?)(?:\/>|>([\s\S]*?)<\/c>)/g)].map(([, attributes, inner]) => ({
-      attributes: attributesOf(attributes!),
-      inner: inner ?? '',
-    }));
-  };
+  const part = (path: string): string => partXml(parts, path);
+  const stylesPath = workbookPartPath(parts, 'styles');
+  if (stylesPath === undefined) throw new Error('the workbook has no styles part');
+  const cellXfs = elementsNamed(part(stylesPath), 'cellXfs')[0]?.inner ?? '';
+  const xfs = elementsNamed(cellXfs, 'xf');
   return {
     parts,
-    sheets,
+    sheets: workbookSheets(parts),
     part,
     cells: (sheet) =>
-      new Map(
-        cellTags(sheet).map(({ attributes, inner }) => {
-          const value = /<v>([\s\S]*?)<\/v>/.exec(inner)?.[1];
-          const text =
-            attributes.t === 'inlineStr'
-              ? runsText(/<is>([\s\S]*?)<\/is>/.exec(inner)?.[1] ?? '')
-              : attributes.t === 's'
-                ? (strings[Number(value)] ?? '')
-                : unescapeXml(value ?? '');
-          return [attributes.r ?? '', text];
-        }),
-      ),
+      new Map([...sheetCells(parts, sheet.name)].map(([reference, cell]) => [reference, cell.text])),
     validations: (sheet) =>
-      [...part(sheet.path).matchAll(/<dataValidation\b([^>]*?)(?:\/>|>([\s\S]*?)<\/dataValidation>)/g)].map(
-        ([, attributes, inner]) => {
-          const { type = 'none', sqref = '' } = attributesOf(attributes!);
-          const formula = /<formula1>([\s\S]*?)<\/formula1>/.exec(inner ?? '')?.[1];
-          return { type, sqref, formula1: formula === undefined ? null : unescapeXml(formula) };
-        },
-      ),
+      elementsNamed(part(sheet.path), 'dataValidation').map(({ attributes, inner }) => {
+        const { type = 'none', sqref = '' } = attributes;
+        const formula = elementsNamed(inner, 'formula1')[0]?.inner;
+        return { type, sqref, formula1: formula === undefined ? null : unescapeXml(formula) };
+      }),
     hiddenColumns: (sheet) => {
       const hidden = new Set<number>();
-      for (const [tag] of part(sheet.path).matchAll(/<col\b[^>]*>/g)) {
-        const { min, max, hidden: flag } = attributesOf(tag);
+      for (const { attributes } of elementsNamed(part(sheet.path), 'col')) {
+        const { min, max, hidden: flag } = attributes;
         if (flag !== '1' && flag !== 'true') continue;
         for (let n = Number(min); n <= Number(max); n++) hidden.add(n);
       }
       return hidden;
     },
     unlocked: (sheet, reference) => {
-      const cell = cellTags(sheet).find(({ attributes }) => attributes.r === reference);
-      const xf = xfs[Number(cell?.attributes.s ?? 0)] ?? '';
-      const locked = /<protection\b[^>]*\blocked="([^"]*)"/.exec(xf)?.[1];
+      const style = sheetCells(parts, sheet.name).get(reference)?.style ?? 0;
+      const locked = elementsNamed(xfs[style]?.inner ?? '', 'protection')[0]?.attributes.locked;
       return locked === '0' || locked === 'false';
     },
   };
 };
 
-const sheetNamed = (workbook: Workbook, name: string): Sheet => {
-  const sheet = workbook.sheets.find((s) => s.name === name);
-  if (!sheet) throw new Error(`no sheet ${name}: ${workbook.sheets.map((s) => s.name).join(', ')}`);
-  return sheet;
-};
-
 /** The validation whose sqref (`J3`, `M2:M3`, `J2 J4`) covers the cell. */
-const validationAt = (validations: readonly Validation[], reference: string): Validation | undefined => {
-  const cell = splitReference(reference);
-  return validations.find((validation) =>
-    validation.sqref.split(/\s+/).some((range) => {
-      const [from, to = from] = range.split(':') as [string, string?];
-      const start = splitReference(from);
-      const end = splitReference(to as string);
-      return (
-        cell.column >= start.column &&
-        cell.column <= end.column &&
-        cell.row >= start.row &&
-        cell.row <= end.row
-      );
-    }),
-  );
-};
+const validationAt = (validations: readonly Validation[], reference: string): Validation | undefined =>
+  validations.find((validation) => sqrefCovers(validation.sqref, reference));
 
 /** A list validation's options: its range (`'Opções'!$A$3:$E$3`, quoted or not) read on its sheet. */
 const listOptions = (workbook: Workbook, formula: string): string[] => {
-  const match = /^(?:'((?:[^']|'')+)'|([^!]+))!(\$?[A-Z]+\$?[0-9]+):(\$?[A-Z]+\$?[0-9]+)$/.exec(formula);
+  const match = /^(?:'((?:[^']|'')+)'|([^!]+))!(\$?[A-Z]+\$?[0-9]+:\$?[A-Z]+\$?[0-9]+)$/.exec(formula);
   if (!match) throw new Error(`not a range on a sheet: ${formula}`);
   const name = match[1] === undefined ? (match[2] as string) : match[1].replace(/''/g, "'");
-  const cells = workbook.cells(sheetNamed(workbook, name));
-  const start = splitReference(match[3]!);
-  const end = splitReference(match[4]!);
-  const options: string[] = [];
-  for (let row = start.row; row <= end.row; row++) {
-    for (let col = start.column; col <= end.column; col++)
-      options.push(cells.get(`${columnLetters(col)}${row}`) ?? '');
-  }
-  return options;
-};
-
-/** A cell's text replaced by an inline string, its style (the unlocked answer style) kept. */
-const withInlineString = (xml: string, reference: string, text: string): string => {
-  const pattern = new RegExp(`<c r="${reference}"((?:\\s[^>]*?)?)(?:/>|>[\\s\\S]*?</c>)`);
-  const match = pattern.exec(xml);
-  if (!match) throw new Error(`the sheet has no cell ${reference} to answer in`);
-  const style = attributesOf(match[1] ?? '').s;
-  const cell =
-    `<c r="${reference}"${style === undefined ? '' : ` s="${style}"`} t="inlineStr">` +
-    `<is><t xml:space="preserve">${escapeXml(text)}</t></is></c>`;
-  return xml.slice(0, match.index) + cell + xml.slice(match.index + match[0].length);
+  const cells = workbook.cells(sheetNamed(workbook.parts, name));
+  return cellsCoveredBy(match[3]!).map((reference) => cells.get(reference) ?? '');
 };
 
 // ---------------------------------------------------------------------------
@@ -293,7 +191,7 @@ const questionRows = (workbook: Workbook): WaitingRow[] => {
     if (!found) throw new Error(`no column "${header}" in ${[...headers.keys()].join(', ')}`);
     return found;
   };
-  const lines = [...new Set([...cells.keys()].map((reference) => splitReference(reference).row))]
+  const lines = [...new Set([...cells.keys()].map((reference) => rowNumber(reference)))]
     .filter((line) => line > 1)
     .sort((a, b) => a - b);
   return lines.map((line) => {
