@@ -24,6 +24,7 @@ import {
   partXml,
   rowNumber,
   sheetCells,
+  sheetLinks,
   sheetNamed,
   sqrefCovers,
   unescapeXml,
@@ -575,6 +576,15 @@ describe('review.xlsx through the local runtime and LibreOffice', () => {
         Object.keys(statuses).map((sku) => [sku, { status: PT_STATUS[statuses[sku]!], ncm: ncms[sku] }]),
       ),
     );
+
+    // Each verdict PDF is a link that opens a PDF beside the workbook; every resolved row has one.
+    const links = sheetLinks(unzipSync(readFileSync(join(after, 'results.xlsx'))), 'Resultados');
+    const resolvedRows = Object.values(statuses).filter((status) => status === 'resolved').length;
+    expect(links.size).toBe(resolvedRows);
+    for (const target of links.values()) {
+      expect(target, target).toMatch(/^pdfs\/[^/]+\.pdf$/);
+      expect(readFileSync(join(after, target)).subarray(0, 5).toString('latin1'), target).toBe('%PDF-');
+    }
 
     // The earlier results kept beside them: the CSV as it was, the workbook still waiting on A and B.
     expect(readFileSync(join(after, 'results.rev1.csv')).equals(resultsCsvBefore as Buffer)).toBe(true);
