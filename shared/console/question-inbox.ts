@@ -5,12 +5,11 @@
  * review.csv lists it (batch/results-files.ts, pendingReviewItems).
  */
 import { createHash } from 'node:crypto';
+import { daysLeft } from '../pipeline/batch/index.js';
 import type { ReviewItem, RowRecord } from '../pipeline/core/index.js';
 import type { PendingRowView, QuestionGroup, QuestionInbox } from './api.js';
 import { readRows } from './batch-views.js';
 import type { ConsolePorts } from './ports.js';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Same texts and options in the same order: one key. */
 export const questionsKey = (questions: ReviewItem['questions']): string =>
@@ -34,7 +33,7 @@ const pendingRow = (
   provisional_ncm: item.provisional_ncm,
   provisional_confidence: item.provisional_confidence,
   abandons_at: item.abandons_at,
-  days_left: Math.max(0, Math.floor((Date.parse(item.abandons_at) - now.getTime()) / DAY_MS)),
+  days_left: daysLeft(item.abandons_at, now),
   question_ids: item.questions.map((question) => question.id),
   same_product_rows: sameProductRows,
 });

@@ -22,8 +22,9 @@ export const revisionFile = (name: string, revision: number): string =>
 const REVISION_OF_RESULTS = /\/results\.rev([1-9][0-9]*)\.csv$/;
 
 /**
- * Keeps the outbox's results.csv, results.xlsx and summary.json as revision N before they are replaced, when
- * the new results.csv differs; returns the revision the new files are. See the file comment.
+ * Keeps the outbox's results.csv, results.xlsx and summary.json as revision N before they are
+ * replaced, when the new results.csv differs; returns the revision the new files are. See the
+ * file comment.
  */
 export const keepRevision = async (
   objects: ObjectStore,

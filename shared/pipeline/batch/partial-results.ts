@@ -1,7 +1,7 @@
 /**
  * Partial results while a long batch runs: `results.partial.csv`, `results.partial.xlsx` and
- * `summary.partial.json` in the outbox, with every row's state now, so people can work on the rows already final long
- * before the last one ends. Written at most every `partial_every_minutes` while rows finish
+ * `summary.partial.json` in the outbox, with every row's state now, so people can work on the
+ * rows already final long before the last one ends. Written at most every `partial_every_minutes` while rows finish
  * (Complete asks: row/complete.ts) and whenever someone asks (a request object under
  * `requests/<batch-id>/`, or `npm run classify -- --status <batch-id>`).
  *

@@ -84,6 +84,9 @@ const NUMBER_FORMATS: Partial<Record<CellKind, string>> = {
 
 const LINK_FONT = { ...BODY_FONT, color: { argb: 'FF0563C1' }, underline: true } as const;
 
+/** A row still on its way (a partial file): light grey. */
+const WORKING = { fill: 'FFF2F2F2', font: 'FF404040' };
+
 /** Status cells coloured as people expect: green done, amber waiting on them, red failed, grey not run. */
 const STATUS_COLOURS: Readonly<Record<RowStatus, { fill: string; font: string }>> = {
   resolved: { fill: 'FFC6EFCE', font: 'FF006100' },
@@ -94,10 +97,10 @@ const STATUS_COLOURS: Readonly<Record<RowStatus, { fill: string; font: string }>
   rejected: { fill: 'FFFCE4D6', font: 'FF843C0C' },
   abandoned: { fill: 'FFE7E6E6', font: 'FF3A3838' },
   not_submitted: { fill: 'FFEDEDED', font: 'FF3A3838' },
-  queued: { fill: 'FFF2F2F2', font: 'FF404040' },
-  submitting: { fill: 'FFF2F2F2', font: 'FF404040' },
-  in_progress: { fill: 'FFF2F2F2', font: 'FF404040' },
-  following: { fill: 'FFF2F2F2', font: 'FF404040' },
+  queued: WORKING,
+  submitting: WORKING,
+  in_progress: WORKING,
+  following: WORKING,
 };
 
 const statusStyle = (status: string) => {

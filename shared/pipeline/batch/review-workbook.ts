@@ -44,7 +44,7 @@ const DAY_MS = 86_400_000;
 /** A row grows to show this many lines of its longest wrapped text; the rest is read in the cell. */
 const MAX_LINES_SHOWN = 8;
 
-/** Whole days until the service abandons the classification, as the console counts them. */
+/** Whole days until the service abandons the classification (the console's inbox shows them too). */
 export const daysLeft = (abandonsAt: string, now: Date): number =>
   Math.max(0, Math.floor((Date.parse(abandonsAt) - now.getTime()) / DAY_MS));
 
@@ -77,6 +77,8 @@ type ReviewColumnSpec = {
   hidden?: boolean;
   /** The n of the question whose answer the column takes: unlocked, with its drop-down. */
   answer?: number;
+  /** The column of a new technical sheet's path: unlocked, with a hint. */
+  newSheet?: true;
 };
 
 const orNull = (text: string | null | undefined): CellValue => (text ? xlsxText(text) : null);
@@ -154,7 +156,7 @@ const reviewColumns = (
   }
   const abandons = columns.length + 2;
   columns.push(
-    { header: r.sheet, fits: [], max: 30, value: () => null },
+    { header: r.sheet, fits: [], max: 30, newSheet: true, value: () => null },
     {
       header: r.abandons_at,
       fits: [words.dateFormat],
@@ -238,7 +240,7 @@ const writeReviewWorkbook = async (workbook: WorkbookWriter, input: ReviewWorkbo
   styleHeader(sheet.getRow(1));
   sheet.getRow(1).commit();
 
-  const sheetColumn = columns.findIndex((spec) => spec.header === words.review.sheet) + 1;
+  const sheetColumn = columns.findIndex((spec) => spec.newSheet) + 1;
   // Each rule is added under a one-cell range (`J10:J10`), not as `cell.dataValidation`: ExcelJS
   // merges alike rules of neighbouring cells after sorting their addresses as text, so from row 10
   // on (`J10` sorts before `J2`) it would write overlapping ranges for one rule.
