@@ -1,0 +1,9 @@
+/**
+ * The console page's one front door into the code it shares with the pipeline: the API's
+ * schemas, the rows' statuses with their words in each language, and the bucket layout's
+ * rules. The page (web/) imports from here and nowhere else under shared/, so what the browser
+ * bundle takes from the pipeline is one list, read in one place.
+ */
+export * from './api.js';
+export { isBatchFolderName } from '../pipeline/core/bucket-layout.js';
+export { WORKBOOK_WORDS } from '../pipeline/batch/workbook-labels.js';
