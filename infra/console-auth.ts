@@ -2,7 +2,7 @@
  * Who may use the console: a Cognito user pool of people an administrator created (no sign-up),
  * signing in with their email, a strong password and a TOTP app (MFA required), through the
  * hosted UI; the page is a public client (no secret) using the authorization code grant with
- * PKCE (shared/console/web/src/auth.ts) and sends the ID token to the API.
+ * PKCE (web/src/auth.ts) and sends the ID token to the API.
  */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import {

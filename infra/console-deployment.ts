@@ -1,5 +1,5 @@
 /**
- * Puts the console's page in the site bucket: the browser app (vite build of shared/console/web)
+ * Puts the console's page in the site bucket: the browser app (vite build of web/)
  * and its config.json (the API URL and the hosted UI's settings, known only at deploy time),
  * then invalidates the distribution so the new page is served at once.
  *
@@ -18,9 +18,9 @@ import { Construct } from 'constructs';
 import { acknowledge, inFinding, wildcardAction, wildcardResource } from './nag.js';
 
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
-const WEB_ROOT = 'shared/console/web';
+const WEB_ROOT = 'web';
 
-/** The page's config.json (shared/console/web/src/config.ts, ConsoleConfig). */
+/** The page's config.json (web/src/config.ts, ConsoleConfig). */
 export type ConsolePageConfig = {
   apiUrl: string;
   auth: { region: string; userPoolId: string; clientId: string; domain: string; redirectUri: string };
@@ -34,10 +34,11 @@ export type ConsoleDeploymentProps = {
 };
 
 /**
- * The browser app, built by vite from the repository root (its imports reach shared/console and
- * shared/pipeline). Hashed by output: the source folder alone does not hold everything the
- * build reads. Never Docker: the build needs the repository's node_modules, so a failed local
- * build fails synthesis instead of falling back to the image (which must still be named).
+ * The browser app, built by vite from the repository root (it imports the shared code through
+ * shared/console/web-contract.ts). Hashed by output: the source folder alone does not hold
+ * everything the build reads. Never Docker: the build needs the repository's node_modules, so a
+ * failed local build fails synthesis instead of falling back to the image (which must still be
+ * named).
  */
 const siteAsset = (): ISource =>
   Source.asset(fileURLToPath(new URL(`../${WEB_ROOT}`, import.meta.url)), {

@@ -4,7 +4,7 @@
  * function's bundle can be found. Synthesis takes several seconds (ten esbuild bundles), so
  * the assembly is cached under a hash of everything that shapes it:
  *
- *   infra/ functions/ shared/ (file contents) + package-lock.json + tsconfig.json + cdk.json
+ *   infra/ functions/ shared/ web/ (file contents) + package-lock.json + tsconfig.json + cdk.json
  *   + the context  ──sha256──▶  <assemblyDir>/<hash>/   (manifest.json, templates, asset.*)
  *
  * A cache hit never imports aws-cdk-lib. A miss synthesizes into a temporary folder and
@@ -30,7 +30,7 @@ import type { StackTemplate } from './template.js';
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** What synthesis reads besides the context. */
-const INPUT_FOLDERS = ['infra', 'functions', 'shared'] as const;
+const INPUT_FOLDERS = ['infra', 'functions', 'shared', 'web'] as const;
 const INPUT_FILES = ['package-lock.json', 'tsconfig.json', 'cdk.json'] as const;
 
 /** Written last into a finished assembly folder. */

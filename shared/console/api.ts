@@ -1,8 +1,9 @@
 /**
  * The operations console's HTTP API, written once: every route, what it takes and what it
  * answers, as zod schemas. The handlers (functions/console-*) parse requests with them, the
- * browser app (shared/console/web/) parses responses with them, the CDK app makes one HTTP API
- * route per entry of CONSOLE_ROUTES, and the local console serves the same table.
+ * browser app (web/, through shared/console/web-contract.ts) parses responses with them, the
+ * CDK app makes one HTTP API route per entry of CONSOLE_ROUTES, and the local console serves
+ * the same table.
  *
  * Nothing here carries a secret: no API key, no task token, no signed URL but the short-lived
  * ones made for the person who asked (an upload form, a download link).

@@ -4,6 +4,7 @@
  * rules. The page (web/) imports from here and nowhere else under shared/, so what the browser
  * bundle takes from the pipeline is one list, read in one place.
  */
-export * from './api.js';
-export { isBatchFolderName } from '../pipeline/core/bucket-layout.js';
+
 export { WORKBOOK_WORDS } from '../pipeline/batch/workbook-labels.js';
+export { isBatchFolderName } from '../pipeline/core/bucket-layout.js';
+export * from './api.js';

@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CONSOLE_ERROR_CODES, CONSOLE_LIMITS } from '../../../shared/console/api.js';
-import { ConsoleConfig } from '../../../shared/console/web/src/config.js';
+import { BatchOptions } from '../../../shared/pipeline/core/index.js';
+import { ConsoleConfig } from '../../../web/src/config.js';
 import {
   checkBatchName,
   checkCatalogue,
@@ -14,7 +15,7 @@ import {
   checkSheets,
   defaultBatchName,
   pathOf,
-} from '../../../shared/console/web/src/files.js';
+} from '../../../web/src/files.js';
 import {
   formatBytes,
   formatDateTime,
@@ -25,16 +26,15 @@ import {
   formatOr,
   formatPercent,
   formatShortDateTime,
-} from '../../../shared/console/web/src/format.js';
-import { LANGUAGES, pickLanguage } from '../../../shared/console/web/src/lang.js';
-import { en } from '../../../shared/console/web/src/locales/en.js';
-import { es } from '../../../shared/console/web/src/locales/es.js';
-import { pt } from '../../../shared/console/web/src/locales/pt.js';
-import { DEFAULT_OPTIONS, optionsOf } from '../../../shared/console/web/src/pages/upload-options.js';
-import { base64url, challengeOf, randomToken } from '../../../shared/console/web/src/pkce.js';
-import { hrefOf, parseHash, type Route } from '../../../shared/console/web/src/router.js';
-import { rowRanges } from '../../../shared/console/web/src/row-ranges.js';
-import { BatchOptions } from '../../../shared/pipeline/core/index.js';
+} from '../../../web/src/format.js';
+import { LANGUAGES, pickLanguage } from '../../../web/src/lang.js';
+import { en } from '../../../web/src/locales/en.js';
+import { es } from '../../../web/src/locales/es.js';
+import { pt } from '../../../web/src/locales/pt.js';
+import { DEFAULT_OPTIONS, optionsOf } from '../../../web/src/pages/upload-options.js';
+import { base64url, challengeOf, randomToken } from '../../../web/src/pkce.js';
+import { hrefOf, parseHash, type Route } from '../../../web/src/router.js';
+import { rowRanges } from '../../../web/src/row-ranges.js';
 
 /** Every leaf of a messages object, as `a.b.c` → its text. */
 const leaves = (value: unknown, prefix = ''): Map<string, unknown> => {

@@ -1,5 +1,5 @@
 /** Español (latinoamericano neutro). Same keys as en.ts. */
-import { WORKBOOK_WORDS } from '../../../../pipeline/batch/workbook-labels.js';
+import { WORKBOOK_WORDS } from '../../../shared/console/web-contract.js';
 import type { Messages } from './en.js';
 
 export const es: Messages = {

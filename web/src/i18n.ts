@@ -4,7 +4,7 @@
  */
 import i18next, { type TFunction } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { type ConsoleProblem, RowView } from '../../api.js';
+import { type ConsoleProblem, RowView } from '../../shared/console/web-contract.js';
 import { ApiError } from './client.js';
 import { formatBytes, formatNumber, formatOr } from './format.js';
 import { isLanguage, LANGUAGES, type Language, pickLanguage } from './lang.js';

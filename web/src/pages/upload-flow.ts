@@ -2,7 +2,7 @@
  * Sending a batch: POST /uploads for the forms, then every sheet (four at a time), then the
  * catalogue, strictly after every sheet arrived: its arrival starts the batch.
  */
-import type { FileToSend, UploadForm, UploadPlan } from '../../../api.js';
+import type { FileToSend, UploadForm, UploadPlan } from '../../../shared/console/web-contract.js';
 import { type Api, sendForm } from '../client.js';
 import { pathOf } from '../files.js';
 import { optionsOf, type UploadOptions } from './upload-options.js';

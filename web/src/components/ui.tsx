@@ -1,7 +1,7 @@
 /** The small pieces every page uses: status chips, stage badges, error notices, a progress bar. */
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { BatchStage, RowCounts } from '../../../api.js';
+import type { BatchStage, RowCounts } from '../../../shared/console/web-contract.js';
 import { formatNumber } from '../format.js';
 import { useLanguage } from '../hooks.js';
 import { errorDetail, errorMessage } from '../i18n.js';

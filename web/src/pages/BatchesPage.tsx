@@ -4,7 +4,7 @@
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { BatchList, BatchListItem } from '../../../api.js';
+import type { BatchList, BatchListItem } from '../../../shared/console/web-contract.js';
 import { ErrorNotice, Loading, Notice, StageBadge, StatusCounts } from '../components/ui.js';
 import { useConsole } from '../context.js';
 import { formatDateTime, formatMoney, formatNumber, formatShortDateTime } from '../format.js';

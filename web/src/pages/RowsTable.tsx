@@ -4,8 +4,8 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { RowList, RowView } from '../../../api.js';
-import { CONSOLE_LIMITS } from '../../../api.js';
+import type { RowList, RowView } from '../../../shared/console/web-contract.js';
+import { CONSOLE_LIMITS } from '../../../shared/console/web-contract.js';
 import { ErrorNotice, Loading, StatusChip } from '../components/ui.js';
 import { useConsole } from '../context.js';
 import { openInNewTab } from '../download.js';

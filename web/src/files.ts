@@ -4,8 +4,7 @@
  * declared type (what POST /uploads takes).
  */
 
-import { isBatchFolderName } from '../../../pipeline/core/bucket-layout.js';
-import { type FileToSend, UPLOAD_TYPES } from '../../api.js';
+import { type FileToSend, isBatchFolderName, UPLOAD_TYPES } from '../../shared/console/web-contract.js';
 
 /** What the page checks against: GET /session's `limits`. */
 export type FileLimits = { sheet_bytes: number; catalogue_bytes: number; sheets_per_batch: number };

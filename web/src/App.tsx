@@ -1,7 +1,7 @@
 /** The frame: header (product, nav with the inbox badge, language, user), then the route's page. */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SessionView } from '../../api.js';
+import type { SessionView } from '../../shared/console/web-contract.js';
 import { signOut } from './auth.js';
 import type { Api } from './client.js';
 import type { ConsoleConfig } from './config.js';

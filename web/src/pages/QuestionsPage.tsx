@@ -5,8 +5,8 @@
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { AnswersAccepted, PendingRowView, QuestionInbox } from '../../../api.js';
-import { CONSOLE_LIMITS } from '../../../api.js';
+import type { AnswersAccepted, PendingRowView, QuestionInbox } from '../../../shared/console/web-contract.js';
+import { CONSOLE_LIMITS } from '../../../shared/console/web-contract.js';
 import { ErrorNotice, Loading, Notice, StatusChip } from '../components/ui.js';
 import { useConsole } from '../context.js';
 import { formatNcm, formatNumber } from '../format.js';

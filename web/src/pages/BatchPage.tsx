@@ -4,7 +4,7 @@
  */
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { BatchFileName, BatchView } from '../../../api.js';
+import type { BatchFileName, BatchView } from '../../../shared/console/web-contract.js';
 import { ErrorNotice, Loading, Notice, ProgressBar, StageBadge, StatusCounts } from '../components/ui.js';
 import { useConsole } from '../context.js';
 import { downloadUrl } from '../download.js';

@@ -5,7 +5,7 @@
  */
 import { type DragEvent, type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { UPLOAD_TYPES } from '../../../api.js';
+import { UPLOAD_TYPES } from '../../../shared/console/web-contract.js';
 import { ApiError } from '../client.js';
 import { FilePicker, useFileProblemText } from '../components/files.js';
 import { ErrorNotice, Notice } from '../components/ui.js';

@@ -3,7 +3,7 @@
  * object's, and test/unit/console/web.test.ts checks it too. Counts are passed formatted as
  * `n`; keys ending in `_one` / `_other` are chosen by src/i18n.ts's `plural` (1 or not).
  */
-import { WORKBOOK_WORDS } from '../../../../pipeline/batch/workbook-labels.js';
+import { WORKBOOK_WORDS } from '../../../shared/console/web-contract.js';
 
 export const en = {
   app: {

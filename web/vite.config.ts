@@ -15,11 +15,12 @@ export default defineConfig({
   base: './',
   plugins: [react()],
   resolve: {
-    // shared/console/api.ts reaches a module that imports node:path (see src/shims/node-path.ts).
+    // The front door (shared/console/web-contract.ts) reaches a module that imports node:path
+    // (see src/shims/node-path.ts).
     alias: [{ find: /^node:path$/, replacement: here('./src/shims/node-path.ts') }],
   },
   build: {
-    outDir: process.env.CONSOLE_WEB_OUT_DIR ?? here('../../../out/console-web'),
+    outDir: process.env.CONSOLE_WEB_OUT_DIR ?? here('../out/console-web'),
     emptyOutDir: true,
     target: 'es2022',
     // One page for a few operators, React and zod included: one 470 kB file (140 kB gzipped) is

@@ -1,5 +1,5 @@
 /** Row statuses and batch stages in the order the page shows them, and which are still moving. */
-import type { BatchListItem, BatchStage, RowCounts, RowView } from '../../api.js';
+import type { BatchListItem, BatchStage, RowCounts, RowView } from '../../shared/console/web-contract.js';
 
 export type RowStatus = RowView['status'];
 

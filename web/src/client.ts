@@ -20,7 +20,7 @@ import {
   type UploadForm,
   UploadPlan,
   type UploadRequest,
-} from '../../api.js';
+} from '../../shared/console/web-contract.js';
 import { idToken, signIn, signInAgain } from './auth.js';
 import type { ConsoleConfig } from './config.js';
 

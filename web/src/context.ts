@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import type { SessionView } from '../../api.js';
+import type { SessionView } from '../../shared/console/web-contract.js';
 import type { Api } from './client.js';
 import type { ConsoleConfig } from './config.js';
 

@@ -10,7 +10,7 @@ import {
   type PendingRowView,
   type QuestionGroup,
   type RowAnswers,
-} from '../../../api.js';
+} from '../../../shared/console/web-contract.js';
 import { sendForm } from '../client.js';
 import { FilePicker, useFileProblemText } from '../components/files.js';
 import { ErrorNotice } from '../components/ui.js';
