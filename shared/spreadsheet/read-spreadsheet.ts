@@ -57,7 +57,7 @@ export const detectFormat = (bytes: Uint8Array, fileName: string): SpreadsheetFo
 
 /**
  * The most data rows one file may hold: the largest bulk upload any peer accepts, and what
- * Prepare reads, plans and writes inside one Lambda run (README, "Limits").
+ * Prepare reads, plans and writes inside one Lambda run (docs/options.md, "Limits").
  */
 export const MAX_DATA_ROWS = 400_000;
 

@@ -38,7 +38,7 @@ export const PREPARE_SETTINGS: PrepareSettings = { rowsPerChunk: 500, maxRows: M
  * Node.js runtime starts node with --expose-gc; so does the local runtime). Between chunks nothing
  * of the last one is alive, yet V8 lets a busy heap grow well past what is alive before it
  * collects: a collection every few thousand rows keeps Prepare's memory near where it is at 2,000
- * rows, for a few percent of its time (README, "Limits").
+ * rows, for a few percent of its time (docs/options.md, "Limits").
  */
 const ROWS_BETWEEN_COLLECTIONS = 5_000;
 
