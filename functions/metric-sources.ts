@@ -3,7 +3,7 @@
  * case's report does not carry them: in what passes through the ports the handler gives it. Each
  * wraps one port for one invocation, changes nothing it passes on, and keeps what it saw:
  *
- *   batches.updateRow   the final result Complete records on a row (status, cost_usd)
+ *   batches.moveRow     the final result Complete records on a row (a `finished` move: status, cost_usd)
  *   service             what the service answered Submit's POSTs: a 429, a refusal
  *   events              the summary Finalize announces in the Batch Completed event
  *
@@ -23,18 +23,18 @@ const usd = (text: string | undefined): number => {
 };
 
 /**
- * Rows this invocation gave their final result: an `onlyIfNotFinal` write of a `result` that
- * applied. A repeated Complete finds the row final, its write does not apply, and nothing is
- * counted twice; a requeue writes no result.
+ * Rows this invocation gave their final result: a `finished` move that applied. A repeated
+ * Complete finds the row final, the move's guard refuses it, and nothing is counted twice; a
+ * requeue is another move.
  */
 export const watchFinishedRows = (batches: BatchStore) => {
   const finished: FinishedRow[] = [];
   const watched: BatchStore = {
     ...batches,
-    updateRow: async (batchId, row, patch, options) => {
-      const applied = await batches.updateRow(batchId, row, patch, options);
-      if (applied && options?.onlyIfNotFinal && patch.result) {
-        finished.push({ batchId, row, status: patch.result.status, billedUsd: usd(patch.result.cost_usd) });
+    moveRow: async (batchId, row, move) => {
+      const applied = await batches.moveRow(batchId, row, move);
+      if (applied && move.move === 'finished') {
+        finished.push({ batchId, row, status: move.result.status, billedUsd: usd(move.result.cost_usd) });
       }
       return applied;
     },

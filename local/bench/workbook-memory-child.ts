@@ -18,7 +18,8 @@
 import { createWriteStream, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { buildResultsCsv, buildSummary, resultOf } from '../../shared/pipeline/batch/results-files.js';
+import { buildResultsCsv, buildSummary } from '../../shared/pipeline/batch/results-files.js';
+import { resultNow } from '../../shared/pipeline/core/row-life.js';
 import { resultsWorkbook } from '../../shared/pipeline/batch/results-workbook.js';
 import {
   BatchRecord,
@@ -337,7 +338,7 @@ const main = async () => {
       batch,
       rows,
       summary,
-      // The default, resultOf, with a sample every 1,000 calls: the loop never yields to the timer.
+      // The default, resultNow, with a sample every 1,000 calls: the loop never yields to the timer.
       // The last row's result is asked for in each pass (widths, then writing): the last ask is
       // when every other row is written, so what is held then, after a collection, is what stays.
       resultFor: (row) => {
@@ -350,7 +351,7 @@ const main = async () => {
           atLastRow = now();
           collectingMs += performance.now() - collectedAt;
         }
-        return resultOf(row);
+        return resultNow(row);
       },
     });
     // Resolves when the file is written and closed; fails with the workbook's stream.

@@ -2,24 +2,16 @@
  * How `classify` shows a batch moving: one live line on a terminal, plain lines when the
  * output is a file or a CI log. Pure formatting here; the CLI decides when to print.
  */
-import { OUTPUT_STATUSES } from '../../shared/pipeline/core/index.js';
+import {
+  OUTPUT_STATUSES,
+  type RowStatus,
+  STATUS_ORDER,
+  STATUS_WORDS,
+} from '../../shared/pipeline/core/index.js';
 import type { BatchProgress, LocalPipeline } from '../runtime/index.js';
 
-/** Short names so the line fits 100 columns. */
-const LABELS: Record<string, string> = {
-  queued: 'queued',
-  submitting: 'submitting',
-  in_progress: 'running',
-  following: 'same product',
-  resolved: 'resolved',
-  pending_data: 'questions',
-  failed: 'failed',
-  abandoned: 'abandoned',
-  rejected: 'rejected',
-  reused: 'reused',
-  not_submitted: 'not sent',
-  error: 'error',
-};
+/** The statuses' English words, as the workbooks and the console write them, in lower case mid-line. */
+const wordOf = (status: RowStatus): string => STATUS_WORDS.en[status].toLowerCase();
 
 export const finishedRows = (progress: BatchProgress): number =>
   OUTPUT_STATUSES.reduce((sum, status) => sum + (progress.byStatus[status] ?? 0), 0);
@@ -66,11 +58,10 @@ export const formatProgressLine = (
   options: { startedAtMs: number; nowMs: number; live: boolean },
 ): string => {
   const done = finishedRows(progress);
-  // A fixed order, so the line does not jump about as counts appear.
-  const counts = Object.keys(LABELS)
-    .map((status) => [status, progress.byStatus[status] ?? 0] as const)
+  // The one order statuses are shown in, so the line does not jump about as counts appear.
+  const counts = STATUS_ORDER.map((status) => [status, progress.byStatus[status] ?? 0] as const)
     .filter(([, count]) => count > 0)
-    .map(([status, count]) => `${LABELS[status] ?? status} ${count}`)
+    .map(([status, count]) => `${wordOf(status)} ${count}`)
     .join(' · ');
   const slots =
     progress.cap === null ? `slots ${progress.leasesHeld}` : `slots ${progress.leasesHeld}/${progress.cap}`;

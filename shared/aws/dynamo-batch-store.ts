@@ -35,15 +35,8 @@ import {
   QueryCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import type { BatchStore, RowDoneResult } from '../pipeline/core/index.js';
-import {
-  BatchRecord,
-  BatchStop,
-  isOutputStatus,
-  OUTPUT_STATUSES,
-  RowRecord,
-  shardOfRow,
-} from '../pipeline/core/index.js';
+import type { BatchStore, RowDoneResult, RowGuard } from '../pipeline/core/index.js';
+import { BatchRecord, BatchStop, changeOf, RowRecord, shardOfRow } from '../pipeline/core/index.js';
 import { chunksOf, forEachLimited } from './calls-in-parallel.js';
 import {
   type DynamoAdapterConfig,
@@ -114,11 +107,29 @@ const doneResultOf = (batch: Record<string, unknown>): RowDoneResult => {
   return { batchComplete: complete, taskToken: complete ? token : null };
 };
 
-/** `NOT (#status IN (:final0, …))`: the row has not reached an output status. */
-const NOT_FINAL = {
-  condition: `NOT (#status IN (${OUTPUT_STATUSES.map((_, i) => `:final${i}`).join(', ')}))`,
-  names: { '#status': 'status' },
-  values: Object.fromEntries(OUTPUT_STATUSES.map((status, i) => [`:final${i}`, status])),
+/**
+ * A move's guard (core/row-life.ts) as a condition: the row's status among the guard's, and its
+ * attempt, dispatch or round the guard's. Its own placeholders (`#g…`), beside setUpdateOf's `#f…`.
+ */
+const guardCondition = (guard: RowGuard) => {
+  const names: Record<string, string> = { '#gstatus': 'status' };
+  const values: Record<string, unknown> = {};
+  guard.statuses.forEach((status, i) => {
+    values[`:gstatus${i}`] = status;
+  });
+  const parts = [`#gstatus IN (${guard.statuses.map((_, i) => `:gstatus${i}`).join(', ')})`];
+  for (const field of ['attempt', 'dispatch'] as const) {
+    if (guard[field] === undefined) continue;
+    names[`#g${field}`] = field;
+    values[`:g${field}`] = guard[field];
+    parts.push(`#g${field} = :g${field}`);
+  }
+  if (guard.round_id !== undefined) {
+    Object.assign(names, { '#ground': 'round', '#ground_id': 'round_id' });
+    values[':ground_id'] = guard.round_id;
+    parts.push('#ground.#ground_id = :ground_id');
+  }
+  return { condition: parts.join(' AND '), names, values };
 };
 
 type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
@@ -306,47 +317,22 @@ const putRows: OnTable<BatchStore['putRows']> = async ({ doc, TableName, sleep }
   );
 };
 
-const updateRow: OnTable<BatchStore['updateRow']> = async (table, batchId, row, patch, options) => {
-  const onlyIfNotFinal = options?.onlyIfNotFinal === true;
-  const update = setUpdateOf(patch, ['batch_id', 'row']);
-  if (!update) {
-    const found = await getRow(table, batchId, row);
-    if (!found) throw missingRow(batchId, row);
-    return !(onlyIfNotFinal && isOutputStatus(found.status));
-  }
+const moveRow: OnTable<BatchStore['moveRow']> = async (table, batchId, row, move) => {
+  const { set, guard } = changeOf(move);
+  const update = setUpdateOf(set, ['batch_id', 'row']);
+  if (!update) throw new Error(`move ${move.move} of row ${batchId}:${row} sets nothing`);
+  const guarded = guardCondition(guard);
   const result = await updateExisting(table, {
     Key: rowKey(batchId, row),
     UpdateExpression: update.UpdateExpression,
-    condition: onlyIfNotFinal ? NOT_FINAL.condition : undefined,
-    names: { ...update.ExpressionAttributeNames, ...(onlyIfNotFinal ? NOT_FINAL.names : {}) },
-    values: { ...update.ExpressionAttributeValues, ...(onlyIfNotFinal ? NOT_FINAL.values : {}) },
+    condition: guarded.condition,
+    names: { ...update.ExpressionAttributeNames, ...guarded.names },
+    values: { ...update.ExpressionAttributeValues, ...guarded.values },
   });
   if (result.applied) return true;
-  // Refused: a missing row is a bug upstream; a final row is the expected "late step" case.
-  if (!onlyIfNotFinal || !(await getRow(table, batchId, row))) throw missingRow(batchId, row);
+  // Refused: a missing row is a bug upstream; a row the guard refuses has moved on (a late step).
+  if (!(await getRow(table, batchId, row))) throw missingRow(batchId, row);
   return false;
-};
-
-const markSubmitting: OnTable<BatchStore['markSubmitting']> = async (table, batchId, row, dispatched, at) => {
-  const result = await updateExisting(table, {
-    Key: rowKey(batchId, row),
-    UpdateExpression: 'SET #status = :submitting, #updated = :at',
-    condition: '#status IN (:queued, :submitting) AND #attempt = :attempt AND #dispatch = :dispatch',
-    names: {
-      '#status': 'status',
-      '#updated': 'updated_at',
-      '#attempt': 'attempt',
-      '#dispatch': 'dispatch',
-    },
-    values: {
-      ':submitting': 'submitting',
-      ':queued': 'queued',
-      ':at': at,
-      ':attempt': dispatched.attempt,
-      ':dispatch': dispatched.dispatch,
-    },
-  });
-  return result.applied;
 };
 
 const listRows: OnTable<BatchStore['listRows']> = async function* ({ doc, TableName }, batchId) {
@@ -429,8 +415,7 @@ export const createDynamoBatchStore = (config: DynamoBatchStoreConfig): BatchSto
     claimPartialRequest: (batchId, at) => claimPartialRequest(table, batchId, at),
     putRows: (rows) => putRows(table, rows),
     getRow: (batchId, row) => getRow(table, batchId, row),
-    updateRow: (batchId, row, patch, options) => updateRow(table, batchId, row, patch, options),
-    markSubmitting: (batchId, row, dispatched, at) => markSubmitting(table, batchId, row, dispatched, at),
+    moveRow: (batchId, row, move) => moveRow(table, batchId, row, move),
     listRows: (batchId) => listRows(table, batchId),
     putCompletionShards: (batchId, expected) => putCompletionShards(table, batchId, expected),
     markRowDone: (batchId, row) => markRowDone(table, batchId, row),

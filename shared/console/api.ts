@@ -13,7 +13,8 @@
  * logs and scripts.
  */
 import { z } from 'zod';
-import { BatchOptions, OUTPUT_STATUSES, RowStatus } from '../pipeline/core/records.js';
+import { BatchOptions } from '../pipeline/core/records.js';
+import { OUTPUT_STATUSES, RowStatus } from '../pipeline/core/row-statuses.js';
 
 // ---------------------------------------------------------------------------
 // Routes

@@ -7,14 +7,8 @@
  *   batchView      ──▶ BatchView (progress: rows by status, slots in use, billed, time left)
  */
 import { BatchSummary, cents, PARTIAL_FILES } from '../pipeline/batch/index.js';
-import {
-  type BatchRecord,
-  isOutputStatus,
-  outboxKey,
-  type RowRecord,
-  type RowStatus,
-} from '../pipeline/core/index.js';
-import { followerResultsNow } from '../pipeline/core/same-product.js';
+import { type BatchRecord, outboxKey, type RowRecord, type RowStatus } from '../pipeline/core/index.js';
+import { isFinalResult, leadersOf, resultNow } from '../pipeline/core/row-life.js';
 import { LIMITS, PRICE_PER_RESOLVED_USD } from '../tcs/schemas.js';
 import {
   BATCH_FILES,
@@ -41,21 +35,21 @@ export type RowTally = {
 };
 
 export const tallyRows = (rows: readonly RowRecord[]): RowTally => {
-  const derived = followerResultsNow(rows);
+  const leaderOf = leadersOf(rows);
   const byStatus: Partial<Record<RowStatus, number>> = {};
   let done = 0;
   let billed = 0;
   let savedRows = 0;
   let lastFinishedAt: string | null = null;
   for (const row of rows) {
-    const follower = derived.get(row.row);
-    const status = follower?.status ?? row.status;
+    const shown = resultNow(row, leaderOf(row));
+    const { status } = shown;
     byStatus[status] = (byStatus[status] ?? 0) + 1;
-    if (!isOutputStatus(status)) continue;
+    if (!isFinalResult(shown)) continue;
     done += 1;
-    const cost = Number((follower ?? row.result)?.cost_usd ?? 0);
+    const cost = Number(shown.cost_usd ?? 0);
     if (Number.isFinite(cost)) billed += cost;
-    if (status === 'reused' || (follower && status === 'resolved')) savedRows += 1;
+    if (status === 'reused' || (row.follows !== undefined && status === 'resolved')) savedRows += 1;
     if (row.finished_at && (lastFinishedAt === null || row.finished_at > lastFinishedAt))
       lastFinishedAt = row.finished_at;
   }

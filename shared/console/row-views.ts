@@ -8,7 +8,7 @@
  */
 
 import type { RowRecord, RowResult, RowStatus } from '../pipeline/core/index.js';
-import { followerResultsNow } from '../pipeline/core/same-product.js';
+import { isFinalResult, leadersOf, resultNow } from '../pipeline/core/row-life.js';
 import { formatNcm } from '../spreadsheet/index.js';
 import { matchingKey } from '../spreadsheet/matching-key.js';
 import type { RowCounts, RowList, RowsQuery, RowView } from './api.js';
@@ -50,10 +50,10 @@ const matches = (view: RowView, key: string): boolean =>
 
 /** Every row as it stands now, in row order. */
 export const standingRows = (rows: readonly RowRecord[]): RowView[] => {
-  const derived = followerResultsNow(rows);
+  const leaderOf = leadersOf(rows);
   return rows.map((row) => {
-    const follower = derived.get(row.row);
-    return rowView(row, follower ?? row.result, follower?.status ?? row.status);
+    const shown = resultNow(row, leaderOf(row));
+    return rowView(row, isFinalResult(shown) ? shown : row.result, shown.status);
   });
 };
 

@@ -226,92 +226,17 @@ export const describeBatchStoreContract = (name: string, implementation: Impleme
       });
     });
 
-    describe('updateRow', () => {
-      it('sets the given fields and leaves the others; an undefined member changes nothing', async () => {
-        // Prepare
-        await store().putRows([rowRecord(1, { finished_at: AT }), rowRecord(2)]);
-
-        // Act
-        const applied = await store().updateRow(BATCH, 1, {
-          status: 'submitting',
-          attempt: 2,
-          finished_at: undefined,
-        });
-
-        // Assess
-        expect(applied).toBe(true);
-        expect(await store().getRow(BATCH, 1)).toEqual(
-          rowRecord(1, { status: 'submitting', attempt: 2, finished_at: AT }),
-        );
-        expect(await store().getRow(BATCH, 2)).toEqual(rowRecord(2));
+    describe('moveRow', () => {
+      const round = (round_id: string) => ({
+        round_id,
+        answers: [{ question_id: 'q1', answer: 'aço inoxidável' }],
+        answers_key: `key-${round_id}`,
+        answered_by: 'ana@example.com',
+        answered_at: AT,
       });
+      const resolved = { status: 'resolved' as const, ncm: '73181500' };
 
-      it('never moves a row to another key, even when a patch carries batch_id or row', async () => {
-        // Prepare
-        await store().putRows([rowRecord(1)]);
-        const sneaky = { status: 'in_progress', batch_id: 'other', row: 2 } as Parameters<
-          BatchStore['updateRow']
-        >[2];
-
-        // Act
-        await store().updateRow(BATCH, 1, sneaky);
-
-        // Assess
-        expect(await store().getRow(BATCH, 1)).toEqual(rowRecord(1, { status: 'in_progress' }));
-        expect(await store().getRow(BATCH, 2)).toBeNull();
-        expect(await store().getRow('other', 2)).toBeNull();
-      });
-
-      it('with onlyIfNotFinal, writes while the row is working and refuses once it is final', async () => {
-        // Prepare
-        await store().putRows([rowRecord(1)]);
-        const options = { onlyIfNotFinal: true };
-        const resolved = {
-          status: 'resolved' as const,
-          result: { status: 'resolved' as const, ncm: '73181500' },
-          finished_at: AT,
-        };
-
-        // Act
-        const working = await store().updateRow(BATCH, 1, { status: 'in_progress' }, options);
-        const finishing = await store().updateRow(BATCH, 1, resolved, options);
-        const late = await store().updateRow(
-          BATCH,
-          1,
-          { status: 'error', result: { status: 'error' } },
-          options,
-        );
-        const empty = await store().updateRow(BATCH, 1, {}, options);
-
-        // Assess
-        expect([working, finishing, late, empty]).toEqual([true, true, false, false]);
-        expect(await store().getRow(BATCH, 1)).toEqual(rowRecord(1, resolved));
-      });
-
-      it('without onlyIfNotFinal, writes a final row too: the caller asked for it', async () => {
-        // Prepare
-        await store().putRows([rowRecord(1, { status: 'resolved', result: { status: 'resolved' } })]);
-
-        // Act
-        const applied = await store().updateRow(BATCH, 1, { updated_at: LATER });
-
-        // Assess
-        expect(applied).toBe(true);
-        expect((await store().getRow(BATCH, 1))?.updated_at).toBe(LATER);
-      });
-
-      it('fails for a row that does not exist, with or without onlyIfNotFinal, and creates none', async () => {
-        await expect(store().updateRow(BATCH, 3, { status: 'queued' })).rejects.toThrow(`no row ${BATCH}:3`);
-        await expect(
-          store().updateRow(BATCH, 3, { status: 'queued' }, { onlyIfNotFinal: true }),
-        ).rejects.toThrow(`no row ${BATCH}:3`);
-        await expect(store().updateRow(BATCH, 3, {})).rejects.toThrow(`no row ${BATCH}:3`);
-        expect(await store().getRow(BATCH, 3)).toBeNull();
-      });
-    });
-
-    describe('markSubmitting', () => {
-      it('marks a row waiting under this attempt and dispatch, queued or already submitting', async () => {
+      it('claimed: marks a row waiting under this attempt and dispatch, queued or already submitting', async () => {
         // Prepare
         await store().putRows([
           rowRecord(1, { attempt: 2, dispatch: 3 }),
@@ -319,8 +244,18 @@ export const describeBatchStoreContract = (name: string, implementation: Impleme
         ]);
 
         // Act
-        const queued = await store().markSubmitting(BATCH, 1, { attempt: 2, dispatch: 3 }, LATER);
-        const again = await store().markSubmitting(BATCH, 2, { attempt: 1, dispatch: 1 }, LATER);
+        const queued = await store().moveRow(BATCH, 1, {
+          move: 'claimed',
+          attempt: 2,
+          dispatch: 3,
+          at: LATER,
+        });
+        const again = await store().moveRow(BATCH, 2, {
+          move: 'claimed',
+          attempt: 1,
+          dispatch: 1,
+          at: LATER,
+        });
 
         // Assess
         expect([queued, again]).toEqual([true, true]);
@@ -332,7 +267,7 @@ export const describeBatchStoreContract = (name: string, implementation: Impleme
         );
       });
 
-      it('never overwrites a later step: in progress, another dispatch or attempt, or final', async () => {
+      it('claimed: never overwrites a later step: in progress, another dispatch or attempt, or final', async () => {
         // Prepare
         const later = [
           rowRecord(1, { status: 'in_progress' }),
@@ -345,16 +280,178 @@ export const describeBatchStoreContract = (name: string, implementation: Impleme
         // Act
         const applied = [];
         for (const row of [1, 2, 3, 4])
-          applied.push(await store().markSubmitting(BATCH, row, { attempt: 1, dispatch: 1 }, LATER));
+          applied.push(
+            await store().moveRow(BATCH, row, { move: 'claimed', attempt: 1, dispatch: 1, at: LATER }),
+          );
 
         // Assess
         expect(applied).toEqual([false, false, false, false]);
         expect(await collect(store().listRows(BATCH))).toEqual(later);
       });
 
-      it('answers false for a row that does not exist, and creates none', async () => {
-        expect(await store().markSubmitting(BATCH, 9, { attempt: 1, dispatch: 1 }, LATER)).toBe(false);
-        expect(await store().getRow(BATCH, 9)).toBeNull();
+      it('submitted: sets its fields and leaves the others; an absent app_url changes nothing', async () => {
+        // Prepare
+        await store().putRows([
+          rowRecord(1, { status: 'submitting', app_url: 'https://app/c/1' }),
+          rowRecord(2),
+        ]);
+
+        // Act
+        const applied = await store().moveRow(BATCH, 1, {
+          move: 'submitted',
+          classification_id: 'cls_7KQ2M9XW4RTB',
+          submitted_attempt: 1,
+          submitted_at: AT,
+          app_url: undefined,
+          at: LATER,
+        });
+
+        // Assess
+        expect(applied).toBe(true);
+        expect(await store().getRow(BATCH, 1)).toEqual(
+          rowRecord(1, {
+            status: 'in_progress',
+            app_url: 'https://app/c/1',
+            classification_id: 'cls_7KQ2M9XW4RTB',
+            submitted_attempt: 1,
+            submitted_at: AT,
+            updated_at: LATER,
+          }),
+        );
+        expect(await store().getRow(BATCH, 2)).toEqual(rowRecord(2));
+      });
+
+      it('finished: writes while the row is working and refuses once it is final', async () => {
+        // Prepare
+        await store().putRows([rowRecord(1)]);
+
+        // Act
+        const working = await store().moveRow(BATCH, 1, {
+          move: 'requeued',
+          attempt: 1,
+          dispatch: 2,
+          at: AT,
+        });
+        const finishing = await store().moveRow(BATCH, 1, { move: 'finished', result: resolved, at: AT });
+        const late = await store().moveRow(BATCH, 1, {
+          move: 'finished',
+          result: { status: 'error' },
+          at: LATER,
+        });
+        const requeue = await store().moveRow(BATCH, 1, {
+          move: 'requeued',
+          attempt: 2,
+          dispatch: 1,
+          at: LATER,
+        });
+
+        // Assess
+        expect([working, finishing, late, requeue]).toEqual([true, true, false, false]);
+        expect(await store().getRow(BATCH, 1)).toEqual(
+          rowRecord(1, { dispatch: 2, status: 'resolved', result: resolved, finished_at: AT }),
+        );
+      });
+
+      it("followed: a follower takes its leader's outcome, again when it changes, never while dispatched", async () => {
+        // Prepare
+        await store().putRows([
+          rowRecord(1, { status: 'following', follows: 9 }),
+          rowRecord(2, { status: 'pending_data', follows: 9, result: { status: 'pending_data' } }),
+          rowRecord(3, { status: 'in_progress' }),
+        ]);
+
+        // Act
+        const applied = [];
+        for (const row of [1, 2, 3])
+          applied.push(await store().moveRow(BATCH, row, { move: 'followed', result: resolved, at: LATER }));
+
+        // Assess
+        expect(applied).toEqual([true, true, false]);
+        expect((await store().getRow(BATCH, 2))?.result).toEqual(resolved);
+        expect((await store().getRow(BATCH, 3))?.status).toBe('in_progress');
+      });
+
+      it('resumed: only a row waiting for answers goes back to work, with its round, from dispatch 1', async () => {
+        // Prepare
+        await store().putRows([
+          rowRecord(1, { status: 'pending_data', dispatch: 4, result: { status: 'pending_data' } }),
+          rowRecord(2, { status: 'resolved', result: resolved }),
+        ]);
+
+        // Act
+        const pending = await store().moveRow(BATCH, 1, { move: 'resumed', round: round('r1'), at: LATER });
+        const twice = await store().moveRow(BATCH, 1, { move: 'resumed', round: round('r2'), at: LATER });
+        const final = await store().moveRow(BATCH, 2, { move: 'resumed', round: round('r1'), at: LATER });
+
+        // Assess
+        expect([pending, twice, final]).toEqual([true, false, false]);
+        expect(await store().getRow(BATCH, 1)).toMatchObject({
+          status: 'queued',
+          dispatch: 1,
+          round: { round_id: 'r1' },
+          result: { status: 'pending_data' },
+        });
+      });
+
+      it('returned: only the round that took the row gives it back to review', async () => {
+        // Prepare
+        await store().putRows([
+          rowRecord(1, { status: 'queued', round: round('r1'), result: { status: 'pending_data' } }),
+        ]);
+
+        // Act
+        const other = await store().moveRow(BATCH, 1, { move: 'returned', round_id: 'r2', at: LATER });
+        const own = await store().moveRow(BATCH, 1, { move: 'returned', round_id: 'r1', at: LATER });
+
+        // Assess
+        expect([other, own]).toEqual([false, true]);
+        expect(await store().getRow(BATCH, 1)).toMatchObject({ status: 'pending_data', updated_at: LATER });
+      });
+
+      it('settled elsewhere and amended: from waiting for answers, and within the same final status', async () => {
+        // Prepare
+        const reused = { status: 'reused' as const, verdict_pdf: 'outbox/old/pdfs/1.pdf' };
+        await store().putRows([
+          rowRecord(1, { status: 'pending_data', result: { status: 'pending_data' } }),
+          rowRecord(2, { status: 'reused', result: reused }),
+          rowRecord(3, { status: 'queued' }),
+        ]);
+
+        // Act
+        const settled = await store().moveRow(BATCH, 1, {
+          move: 'settled_elsewhere',
+          result: resolved,
+          at: LATER,
+        });
+        const notPending = await store().moveRow(BATCH, 3, {
+          move: 'settled_elsewhere',
+          result: resolved,
+          at: LATER,
+        });
+        const amended = await store().moveRow(BATCH, 2, {
+          move: 'amended',
+          result: { ...reused, verdict_pdf: 'pdfs/00002.pdf' },
+          at: LATER,
+        });
+        const otherStatus = await store().moveRow(BATCH, 2, { move: 'amended', result: resolved, at: LATER });
+
+        // Assess
+        expect([settled, notPending, amended, otherStatus]).toEqual([true, false, true, false]);
+        expect(await store().getRow(BATCH, 1)).toMatchObject({ status: 'resolved', result: resolved });
+        expect(await store().getRow(BATCH, 2)).toMatchObject({
+          status: 'reused',
+          result: { verdict_pdf: 'pdfs/00002.pdf' },
+        });
+      });
+
+      it('fails for a row that does not exist, whatever the move, and creates none', async () => {
+        await expect(
+          store().moveRow(BATCH, 3, { move: 'finished', result: resolved, at: AT }),
+        ).rejects.toThrow(`no row ${BATCH}:3`);
+        await expect(
+          store().moveRow(BATCH, 3, { move: 'claimed', attempt: 1, dispatch: 1, at: AT }),
+        ).rejects.toThrow(`no row ${BATCH}:3`);
+        expect(await store().getRow(BATCH, 3)).toBeNull();
       });
     });
 

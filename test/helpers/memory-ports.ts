@@ -21,10 +21,12 @@ import type {
   RowWorkflows,
 } from '../../shared/pipeline/core/index.js';
 import {
+  afterMove,
   BatchRecord,
   CachedVerdict,
-  isOutputStatus,
+  changeOf,
   type KickReason,
+  passesGuard,
   ReviewItem,
   type RowExecutionInput,
   RowMessage,
@@ -56,6 +58,8 @@ export const fixedClock = (iso = '2026-11-21T12:00:00.000Z') => {
   let now = new Date(iso).getTime();
   const clock: Clock & { advance(ms: number): void; set(iso: string): void } = {
     now: () => new Date(now),
+    // Production spans as they are, as on AWS: a test's thresholds read as the policy writes them.
+    span: (productionMs) => productionMs,
     advance: (ms) => {
       now += ms;
     },
@@ -205,10 +209,20 @@ export const memoryBatchStore = () => {
     batches: typeof batches;
     rows: typeof rows;
     shards: typeof shards;
+    placeRow: (batchId: string, row: number, fields: Partial<Omit<RowRecord, 'batch_id' | 'row'>>) => void;
   } = {
     batches,
     rows,
     shards,
+    /**
+     * Not a port method: puts a row where a test needs it, as if earlier steps had moved it there
+     * (a row already final, one claimed by a dispatcher that died).
+     */
+    placeRow: (batchId, row, fields) => {
+      const record = rows.get(rowId(batchId, row));
+      if (!record) throw new Error(`no row ${batchId}:${row}`);
+      rows.set(rowId(batchId, row), { ...record, ...setFieldsOf(fields, ['batch_id', 'row']) });
+    },
     createBatch: async (record) => {
       const existing = batches.get(record.batch_id);
       if (existing) return { created: false, existing: clone(existing) };
@@ -249,22 +263,12 @@ export const memoryBatchStore = () => {
       for (const record of records) rows.set(rowId(record.batch_id, record.row), clone(record));
     },
     getRow: async (batchId, row) => clone(rows.get(rowId(batchId, row)) ?? null),
-    updateRow: async (batchId, row, patch, options) => {
+    moveRow: async (batchId, row, move) => {
       const record = rows.get(rowId(batchId, row));
       if (!record) throw new Error(`no row ${batchId}:${row}`);
-      if (options?.onlyIfNotFinal && isOutputStatus(record.status)) return false;
-      rows.set(rowId(batchId, row), { ...record, ...setFieldsOf(patch, ['batch_id', 'row']) });
+      if (!passesGuard(record, changeOf(move).guard)) return false;
+      rows.set(rowId(batchId, row), clone(afterMove(record, move)));
       return true;
-    },
-    markSubmitting: async (batchId, row, dispatched, at) => {
-      const record = rows.get(rowId(batchId, row));
-      const waiting =
-        record !== undefined &&
-        (record.status === 'queued' || record.status === 'submitting') &&
-        record.attempt === dispatched.attempt &&
-        record.dispatch === dispatched.dispatch;
-      if (waiting) rows.set(rowId(batchId, row), { ...record, status: 'submitting', updated_at: at });
-      return waiting;
     },
     listRows: async function* (batchId) {
       const found = [...rows.values()].filter((record) => record.batch_id === batchId);

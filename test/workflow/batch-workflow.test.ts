@@ -133,11 +133,11 @@ describe('Batch workflow, from the synthesized definition', () => {
   it('a Row execution that fails outright (Complete keeps failing) still ends its row and frees its lease', async () => {
     harness = await startHarness();
     // Complete cannot write the row's outcome: its Retry gives up and the execution FAILS.
-    const updateRow = harness.batches.updateRow.bind(harness.batches);
+    const moveRow = harness.batches.moveRow.bind(harness.batches);
     let broken = true;
-    harness.batches.updateRow = async (batchId, row, patch, options) => {
-      if (broken && patch.result) throw new Error('ProvisionedThroughputExceededException');
-      return updateRow(batchId, row, patch, options);
+    harness.batches.moveRow = async (batchId, row, move) => {
+      if (broken && 'result' in move) throw new Error('ProvisionedThroughputExceededException');
+      return moveRow(batchId, row, move);
     };
     // From the EventBridge rule's run on, the table accepts writes again.
     harness.hooks.rowExecutionFailed = () => {

@@ -31,14 +31,10 @@ import {
 import { outboxWorkbooks } from '../batch/results-workbook.js';
 import { describeCaughtError } from '../core/error-text.js';
 import type { PipelinePorts } from '../core/ports.js';
-import {
-  type BatchRecord,
-  finalizeInputWith,
-  isOutputStatus,
-  type ReviewItem,
-  type RowRecord,
-} from '../core/records.js';
+import { type BatchRecord, finalizeInputWith, type ReviewItem, type RowRecord } from '../core/records.js';
+import { afterMove, type RowMove } from '../core/row-life.js';
 import { errorResult } from '../core/row-results.js';
+import { isOutputStatus } from '../core/row-statuses.js';
 import { followersByLeader, settleFollowers } from '../core/same-product.js';
 import { answersSourceFromEvent } from './answers-source.js';
 import { lookAgainAtPendingRows } from './look-again-at-pending-rows.js';
@@ -294,10 +290,10 @@ const returnUnsentRows = async (
   let returned = 0;
   for (const [index, row] of rows.entries()) {
     if (!isRowOfRound(row, roundId) || row.status !== 'queued') continue;
-    const patch = { status: 'pending_data' as const, updated_at: now.toISOString() };
-    await ports.batches.updateRow(batchId, row.row, patch);
+    const move: RowMove = { move: 'returned', round_id: roundId, at: now.toISOString() };
+    if (!(await ports.batches.moveRow(batchId, row.row, move))) continue;
     if (row.classification_id) await ports.reviews.update(row.classification_id, { state: 'pending' });
-    rows[index] = { ...row, ...patch };
+    rows[index] = afterMove(row, move);
     returned += 1;
   }
   return returned;
@@ -305,7 +301,7 @@ const returnUnsentRows = async (
 
 /**
  * The round's rows still working get an `error` now, in `rows` too, keeping their classification
- * and link so the user can follow it. `onlyIfNotFinal`: a row finishing at this moment keeps its result.
+ * and link so the user can follow it. A row finishing at this moment keeps its result (the move's guard).
  */
 const endUnfinishedRoundRows = async (
   ports: Pick<FinalizeAnswersPorts, 'batches'>,
@@ -322,14 +318,9 @@ const endUnfinishedRoundRows = async (
       ...(row.classification_id ? { classification_id: row.classification_id } : {}),
       ...(row.result?.app_url ? { app_url: row.result.app_url } : {}),
     });
-    const patch = {
-      status: 'error' as const,
-      result,
-      finished_at: now.toISOString(),
-      updated_at: now.toISOString(),
-    };
-    if (await ports.batches.updateRow(batchId, row.row, patch, { onlyIfNotFinal: true })) {
-      rows[index] = { ...row, ...patch };
+    const move: RowMove = { move: 'finished', result, at: now.toISOString() };
+    if (await ports.batches.moveRow(batchId, row.row, move)) {
+      rows[index] = afterMove(row, move);
       ended += 1;
     } else {
       rows[index] = (await ports.batches.getRow(batchId, row.row)) ?? row;

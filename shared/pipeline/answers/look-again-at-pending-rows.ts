@@ -5,8 +5,9 @@
  * the row's result.
  */
 import type { PipelinePorts } from '../core/ports.js';
-import type { OutputStatus, RowRecord } from '../core/records.js';
-import { settledResult } from '../core/row-results.js';
+import type { RowRecord } from '../core/records.js';
+import { afterMove, type RowMove } from '../core/row-life.js';
+import { resultOfClassification } from '../core/row-results.js';
 import { readClassifications } from './read-classifications.js';
 
 const RESOLVED_ELSEWHERE_NOTE =
@@ -17,7 +18,7 @@ const RESOLVED_ELSEWHERE_NOTE =
  * Every `pending_data` row as the service sees it now. `abandoned` (30 days unanswered) and, when
  * someone answered in the web app, `resolved` or `failed` become the row's result; anything else
  * (still pending, running again, unknown to the service) leaves the row as it is. Not
- * `onlyIfNotFinal`: pending_data is an output status, and the service's final word replaces it.
+ * The `settled_elsewhere` move: pending_data is an output status, and the service's final word replaces it.
  */
 export const lookAgainAtPendingRows = async (
   ports: Pick<PipelinePorts, 'service' | 'batches'>,
@@ -35,7 +36,7 @@ export const lookAgainAtPendingRows = async (
     const c = found.get(row.classification_id!);
     if (!c) continue;
     const appUrl = row.result?.app_url ?? row.app_url;
-    const settled = settledResult(c, {
+    const settled = resultOfClassification(c, {
       currentNcm: row.product?.current_ncm ?? null,
       verdictPdf: null,
       appUrl: appUrl ?? null,
@@ -46,17 +47,11 @@ export const lookAgainAtPendingRows = async (
       settled.status === 'resolved'
         ? { ...settled, detail: [RESOLVED_ELSEWHERE_NOTE, settled.detail].filter(Boolean).join('; ') }
         : settled;
+    const move: RowMove = { move: 'settled_elsewhere', result, at: now.toISOString() };
+    if (!(await ports.batches.moveRow(batchId, row.row, move))) continue;
+    rows[rows.indexOf(row)] = afterMove(row, move);
     if (settled.status === 'abandoned') counts.abandoned += 1;
     else counts.settledElsewhere += 1;
-    const patch = {
-      status: result.status as OutputStatus,
-      result,
-      finished_at: now.toISOString(),
-      updated_at: now.toISOString(),
-    };
-    await ports.batches.updateRow(batchId, row.row, patch);
-    const index = rows.indexOf(row);
-    rows[index] = { ...row, ...patch };
   }
   return counts;
 };

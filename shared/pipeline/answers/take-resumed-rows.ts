@@ -10,6 +10,7 @@ import { answersFolder } from '../core/bucket-layout.js';
 import { deriveAnswersKey } from '../core/keys.js';
 import type { ObjectStore, PipelinePorts } from '../core/ports.js';
 import type { RowRecord, SheetRef } from '../core/records.js';
+import { afterMove, type RowMove } from '../core/row-life.js';
 import type { AnswersPlan, AnswersReportEntry, ResumeRow } from './plan-answers.js';
 
 export type TakeResumedRowsPorts = Pick<PipelinePorts, 'objects' | 'batches' | 'reviews'>;
@@ -110,17 +111,21 @@ const takeRow = async (
   // The row first, then its item: a retry in between finds the row taken by this round and the
   // item still pending, and plans it again. The other order would leave the item `answered`
   // and the row `pending_data`, which a retry reads as already answered: a row never resumed.
-  // Not `onlyIfNotFinal`: pending_data is an output status, and this is the one place a final
-  // row goes back to work; `rowAwaitsRound` above is the guard.
-  const patch = { status: 'queued' as const, round: rowRound, dispatch: 1, updated_at: taking.now };
-  await ports.batches.updateRow(taking.batchId, row.row, patch);
+  // A retry finds the row already taken by this round (`rowAwaitsRound`) and leaves it as it is;
+  // the move's guard refuses a row another round took since it was read.
+  const move: RowMove = { move: 'resumed', round: rowRound, at: taking.now };
+  const taken = row.status === 'queued' || (await ports.batches.moveRow(taking.batchId, row.row, move));
+  if (!taken) {
+    const now = await ports.batches.getRow(taking.batchId, resume.row);
+    return { notSent: { outcome: 'not_pending', detail: rowNotPendingDetail(resume, now) } };
+  }
   await ports.reviews.update(resume.classification_id, {
     state: 'answered',
     answers: resume.answers,
     answered_by: rowRound.answered_by,
     answered_at: rowRound.answered_at,
   });
-  return { row: { ...row, ...patch } };
+  return { row: row.status === 'queued' ? row : afterMove(row, move) };
 };
 
 /**

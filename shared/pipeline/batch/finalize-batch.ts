@@ -21,12 +21,11 @@ import type { PipelinePorts } from '../core/ports.js';
 import {
   type BatchRecord,
   finalizeInputWith,
-  isOutputStatus,
-  type OutputStatus,
   type RowRecord,
   type RowResult,
   verdictPdfName,
 } from '../core/records.js';
+import { afterMove, isFinalResult, isOutputStatus, type RowMove, resultNow } from '../core/row-life.js';
 import { errorResult, stoppedResult } from '../core/row-results.js';
 import { followersByLeader, settleFollowers } from '../core/same-product.js';
 import { batchSourceFromEvent } from './batch-source.js';
@@ -40,7 +39,6 @@ import {
   countByStatus,
   OUTPUT_FILES,
   pendingReviewItems,
-  resultOf,
   writeOutboxFiles,
 } from './results-files.js';
 import { outboxWorkbooks } from './results-workbook.js';
@@ -207,7 +205,7 @@ const EMPTY_SHAPE: Pick<BatchRecord, 'header' | 'delimiter'> = { header: [], del
 /**
  * Rows still working get their final status now, in `rows` too. A row the batch's stop kept
  * from being sent is `not_submitted` with the stop's type, as the dispatcher would have made it;
- * any other is an `error`. `onlyIfNotFinal`: a row finishing at this moment keeps its result.
+ * any other is an `error`. A row finishing at this moment keeps its result (the move's guard).
  */
 const endUnfinishedRows = async (
   ports: Pick<FinalizePorts, 'batches'>,
@@ -221,14 +219,9 @@ const endUnfinishedRows = async (
     // A follower ends with its leader (settleFollowers), which this loop ends first.
     if (isOutputStatus(row.status) || row.status === 'following') continue;
     const result = batch.stop && row.status === 'queued' ? stoppedResult(batch.stop) : errorResult(detail);
-    const patch = {
-      status: result.status as OutputStatus,
-      result,
-      finished_at: now.toISOString(),
-      updated_at: now.toISOString(),
-    };
-    if (await ports.batches.updateRow(batch.batch_id, row.row, patch, { onlyIfNotFinal: true })) {
-      rows[index] = { ...row, ...patch };
+    const move: RowMove = { move: 'finished', result, at: now.toISOString() };
+    if (await ports.batches.moveRow(batch.batch_id, row.row, move)) {
+      rows[index] = afterMove(row, move);
       if (result.status === 'error') ended += 1;
     } else {
       rows[index] = (await ports.batches.getRow(batch.batch_id, row.row)) ?? row;
@@ -249,8 +242,8 @@ const copyReusedPdfs = async (
   now: Date,
 ): Promise<void> => {
   for (const [index, row] of rows.entries()) {
-    const result = resultOf(row);
-    if (!isPendingPdfCopy(result)) continue;
+    const result = resultNow(row);
+    if (!isFinalResult(result) || !isPendingPdfCopy(result)) continue;
     const ncm = (result.ncm ?? '').replace(/\D/g, '');
     const name = verdictPdfName(row.row, row.product?.sku ?? null, ncm === '' ? null : ncm);
     const from = result.verdict_pdf!;
@@ -266,7 +259,11 @@ const copyReusedPdfs = async (
         detail: `${result.detail ?? ''} The verdict PDF of the earlier batch is no longer stored.`.trim(),
       };
     }
-    await ports.batches.updateRow(batchId, row.row, { result: updated, updated_at: now.toISOString() });
+    await ports.batches.moveRow(batchId, row.row, {
+      move: 'amended',
+      result: updated,
+      at: now.toISOString(),
+    });
     rows[index] = { ...row, result: updated };
   }
 };

@@ -15,14 +15,9 @@ import { z } from 'zod';
 import { XLSX_CONTENT_TYPE } from '../../spreadsheet/write-xlsx.js';
 import { batchIdOfRequestKey, outboxKey } from '../core/bucket-layout.js';
 import type { PipelinePorts } from '../core/ports.js';
-import {
-  type BatchRecord,
-  isOutputStatus,
-  type RowRecord,
-  type RowStatus,
-  type WORKING_STATUSES,
-} from '../core/records.js';
-import { duplicateSavings, followerResultsNow } from '../core/same-product.js';
+import type { BatchRecord, RowRecord } from '../core/records.js';
+import { isOutputStatus, type RowStatus, rowsAsTheyStand } from '../core/row-life.js';
+import { duplicateSavings } from '../core/same-product.js';
 import {
   BatchSummary,
   buildResultsCsv,
@@ -30,7 +25,6 @@ import {
   CSV_CONTENT_TYPE,
   countByStatus,
   OUTPUT_FILES,
-  type ShownResult,
 } from './results-files.js';
 import { resultsWorkbook } from './results-workbook.js';
 
@@ -48,32 +42,6 @@ export const PartialSummary = BatchSummary.extend({
   working: z.record(z.string(), z.number().int().min(0)),
 });
 export type PartialSummary = z.infer<typeof PartialSummary>;
-
-const WORKING_DETAIL: Record<(typeof WORKING_STATUSES)[number], string> = {
-  queued: 'Waiting for a free slot of the cap.',
-  submitting: 'Being sent to the service.',
-  in_progress: 'Being classified by the service.',
-  following: 'Waiting for the row of the same product it shares a classification with.',
-};
-
-/** Rows as they stand, followers of final rows given their outcome (not written: Finalize does). */
-export const rowsAsTheyStand = (rows: readonly RowRecord[]): RowRecord[] => {
-  const derived = followerResultsNow(rows);
-  return rows.map((row) => {
-    const result = derived.get(row.row);
-    return result ? { ...row, status: result.status, result } : row;
-  });
-};
-
-const shownResult = (row: RowRecord): ShownResult =>
-  isOutputStatus(row.status)
-    ? (row.result ?? { status: row.status })
-    : {
-        status: row.status,
-        detail: WORKING_DETAIL[row.status as (typeof WORKING_STATUSES)[number]] ?? '',
-        ...(row.classification_id ? { classification_id: row.classification_id } : {}),
-        ...(row.app_url ? { app_url: row.app_url } : {}),
-      };
 
 /** The partial files of a batch's rows as they stand at `now`; the workbook is made as it is uploaded. */
 export const buildPartialFiles = (
@@ -96,8 +64,8 @@ export const buildPartialFiles = (
     working,
   };
   return {
-    results: buildResultsCsv(batch, standing, shownResult),
-    resultsWorkbook: () => resultsWorkbook({ batch, rows: standing, summary, resultFor: shownResult }),
+    results: buildResultsCsv(batch, standing),
+    resultsWorkbook: () => resultsWorkbook({ batch, rows: standing, summary }),
     summary,
   };
 };

@@ -17,6 +17,7 @@ import {
   type RowResult,
   shardOfRow,
 } from '../core/records.js';
+import { bornRow } from '../core/row-life.js';
 import { notSubmittedResult, stoppedResult } from '../core/row-results.js';
 import { isBatchStopError, stopFromProblem } from '../core/service-stop.js';
 import { readBatchOptions } from './batch-options.js';
@@ -335,18 +336,19 @@ const failBatch = async (
       total += chunk.length;
       await ports.batches.putRows(
         chunk.map(
-          (mapped): RowRecord => ({
-            batch_id: batch.batch_id,
-            row: mapped.row,
-            line: mapped.line,
-            cells: mapped.cells,
-            status: rowResult.status,
-            attempt: 1,
-            dispatch: 1,
-            result: rowResult,
-            finished_at: at,
-            updated_at: at,
-          }),
+          (mapped): RowRecord =>
+            bornRow(
+              {
+                batch_id: batch.batch_id,
+                row: mapped.row,
+                line: mapped.line,
+                cells: mapped.cells,
+                attempt: 1,
+                dispatch: 1,
+                updated_at: at,
+              },
+              { as: 'final', result: rowResult },
+            ),
         ),
       );
     }

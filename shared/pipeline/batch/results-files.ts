@@ -19,14 +19,17 @@ import {
   BatchSource,
   BatchState,
   BatchStop,
-  isOutputStatus,
-  OUTPUT_STATUSES,
-  type OutputStatus,
   RESULT_COLUMNS,
   type ReviewItem,
   type RowRecord,
-  type RowResult,
 } from '../core/records.js';
+import {
+  isFinalResult,
+  OUTPUT_STATUSES,
+  type OutputStatus,
+  resultNow,
+  type ShownResult,
+} from '../core/row-life.js';
 import { duplicateSavings } from '../core/same-product.js';
 
 export const OUTPUT_FILES = {
@@ -72,19 +75,12 @@ export const writeOutboxFiles = async (
   );
 };
 
-/** A row's output columns; a row that somehow has none yet reads as its status alone. */
-export const resultOf = (row: Pick<RowRecord, 'status' | 'result'>): RowResult =>
-  row.result ?? { status: isOutputStatus(row.status) ? row.status : 'error' };
-
 // ---------------------------------------------------------------------------
 // results.csv
 // ---------------------------------------------------------------------------
 
 /** The NCM columns as text Excel keeps (`0901.21.00`); already dotted values pass unchanged. */
 const NCM_COLUMNS: ReadonlySet<string> = new Set(['ncm', 'sim_code']);
-
-/** A row's output columns as a file shows them; `status` may be a working one in a partial file. */
-export type ShownResult = { status: string } & Partial<Record<(typeof RESULT_COLUMNS)[number], string>>;
 
 const resultCell = (row: RowRecord, result: ShownResult, column: (typeof RESULT_COLUMNS)[number]): string => {
   if (column === 'row') return String(row.row);
@@ -112,7 +108,7 @@ export const resultsInputWidth = (
 export const buildResultsCsv = (
   batch: Pick<BatchRecord, 'header' | 'delimiter'>,
   rows: readonly RowRecord[],
-  resultFor: (row: RowRecord) => ShownResult = resultOf,
+  resultFor: (row: RowRecord) => ShownResult = (row) => resultNow(row),
 ): Buffer => {
   const sorted = [...rows].sort((a, b) => a.row - b.row);
   const width = resultsInputWidth(batch, sorted);
@@ -268,12 +264,15 @@ export const sourceShown = (
   version_or_etag: source.version_or_etag,
 });
 
-export const countByStatus = (rows: readonly Pick<RowRecord, 'status' | 'result'>[]) => {
+export const countByStatus = (rows: readonly RowRecord[]) => {
   const counts = Object.fromEntries(OUTPUT_STATUSES.map((status) => [status, 0])) as Record<
     OutputStatus,
     number
   >;
-  for (const row of rows) counts[resultOf(row).status] += 1;
+  for (const row of rows) {
+    const shown = resultNow(row);
+    if (isFinalResult(shown)) counts[shown.status] += 1;
+  }
   return counts;
 };
 
@@ -293,7 +292,7 @@ export const buildSummary = (
   rows: readonly RowRecord[],
   now: Date,
 ): BatchSummary => {
-  const results = rows.map(resultOf);
+  const results = rows.map((row) => resultNow(row));
   const billed = results.reduce((sum, result) => {
     const cost = Number(result.cost_usd ?? 0);
     return Number.isFinite(cost) ? sum + cost : sum;

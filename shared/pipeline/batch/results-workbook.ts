@@ -25,20 +25,13 @@ import {
 } from '../../spreadsheet/write-xlsx.js';
 import {
   type BatchRecord,
-  OUTPUT_STATUSES,
   RESULT_COLUMNS,
   type ResultColumn,
   type ReviewItem,
   type RowRecord,
-  type RowStatus,
 } from '../core/records.js';
-import {
-  type BatchSummary,
-  type OutboxWorkbooks,
-  resultOf,
-  resultsInputWidth,
-  type ShownResult,
-} from './results-files.js';
+import { OUTPUT_STATUSES, type RowStatus, resultNow, type ShownResult } from '../core/row-life.js';
+import { type BatchSummary, type OutboxWorkbooks, resultsInputWidth } from './results-files.js';
 import { reviewWorkbook } from './review-workbook.js';
 import type { WorkbookWords } from './workbook-labels.js';
 import { wordsForBatch } from './workbook-language.js';
@@ -200,7 +193,7 @@ export const resultsWorkbook = (input: ResultsWorkbookInput): Readable =>
 
 const writeResultsWorkbook = async (workbook: WorkbookWriter, input: ResultsWorkbookInput): Promise<void> => {
   const words = wordsForBatch(input.batch);
-  const resultFor = input.resultFor ?? resultOf;
+  const resultFor = input.resultFor ?? ((row: RowRecord) => resultNow(row));
   const rows = [...input.rows].sort((a, b) => a.row - b.row);
   const width = resultsInputWidth(input.batch, rows);
   const inputHeader = [...input.batch.header, ...Array<string>(width - input.batch.header.length).fill('')];

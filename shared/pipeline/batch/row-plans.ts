@@ -11,11 +11,10 @@ import {
   type RowRejection,
 } from '../../spreadsheet/index.js';
 import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';
-import { fingerprintKey } from '../core/keys.js';
 import type { PipelinePorts } from '../core/ports.js';
 import type { BatchOptions, CachedVerdict, RowRecord, RowResult, SheetRef } from '../core/records.js';
+import { bornRow, isFinalResult, resultNow, reuseKeysOf } from '../core/row-life.js';
 import { notSubmittedResult } from '../core/row-results.js';
-import { followerResult } from '../core/same-product.js';
 import { type ProductIdentity, productIdentity, reusableVerdict, reusedResult } from './reuse.js';
 import { type SheetProblem, sheetChecker } from './sheet-checker.js';
 
@@ -98,12 +97,6 @@ export const rowPlanner = (
   };
 };
 
-/** The two cache keys a valid row may find a verdict under: its own product's, then its fingerprint's. */
-const cacheKeysOf = (identity: ProductIdentity): string[] => [
-  identity.product_key,
-  fingerprintKey(identity.fingerprint),
-];
-
 /**
  * Which products of a file read in chunks reuse a verdict, and the cache key it is under: found
  * on a first read of the whole file, because any row of a product with a reusable verdict makes
@@ -121,12 +114,12 @@ export const reusableProductFinder = (
       const open = plans.flatMap((plan) =>
         plan.kind === 'valid' && !keyByFingerprint.has(plan.identity.fingerprint) ? [plan] : [],
       );
-      const keys = [...new Set(open.flatMap((plan) => cacheKeysOf(plan.identity)))];
+      const keys = [...new Set(open.flatMap((plan) => reuseKeysOf(plan.identity)))];
       if (keys.length === 0) return;
       const cached = await ports.cache.getMany(keys);
       for (const { identity } of open) {
         if (keyByFingerprint.has(identity.fingerprint)) continue;
-        const key = cacheKeysOf(identity).find(
+        const key = reuseKeysOf(identity).find(
           (candidate) => reusableVerdict({ ...reuse, identity, cached: cached.get(candidate) }).verdict,
         );
         if (key) keyByFingerprint.set(identity.fingerprint, key);
@@ -198,8 +191,10 @@ export const rowRecordPlanner = (batchId: string, reuse: { options: BatchOptions
         updated_at: at,
       };
       if (plan.kind === 'rejected') {
-        const result = rejectedResult(plan.rejection);
-        return { ...base, status: 'rejected', rejection: plan.rejection, result, finished_at: at };
+        return bornRow(
+          { ...base, rejection: plan.rejection },
+          { as: 'final', result: rejectedResult(plan.rejection) },
+        );
       }
       const { fingerprint } = plan.identity;
       const valid = {
@@ -212,30 +207,30 @@ export const rowRecordPlanner = (batchId: string, reuse: { options: BatchOptions
       const verdict = reusable.get(fingerprint);
       const leader = shareClassifications ? leaders.get(fingerprint) : undefined;
       if (verdict) {
-        const result = reusedResult(verdict, plan.product);
-        return {
-          ...valid,
-          status: 'reused',
-          classification_id: verdict.classification_id,
-          result,
-          finished_at: at,
-        };
+        return bornRow(
+          { ...valid, classification_id: verdict.classification_id },
+          { as: 'final', result: reusedResult(verdict, plan.product) },
+        );
       }
       if (leader !== undefined) {
-        const leaderRecord =
-          leader > 0
-            ? { row: leader, status: 'queued' as const }
-            : { row: -leader, status: 'not_submitted' as const, result: budgetResult };
-        return followerRecord({ ...valid, follows: leaderRecord.row }, leaderRecord, at);
+        const follower = bornRow({ ...valid, follows: Math.abs(leader) }, { as: 'following' });
+        if (leader > 0) return follower;
+        // Its leader was left out by the budget: the follower shares that outcome now.
+        const shown = resultNow(follower, {
+          row: -leader,
+          status: budgetResult.status,
+          result: budgetResult,
+        });
+        return isFinalResult(shown) ? bornRow(follower, { as: 'final', result: shown }) : follower;
       }
       if (dispatched < budget) {
         dispatched += 1;
         leaders.set(fingerprint, plan.mapped.row);
-        return { ...valid, status: 'queued' };
+        return bornRow(valid, { as: 'queued' });
       }
       overBudget += 1;
       leaders.set(fingerprint, -plan.mapped.row);
-      return { ...valid, status: 'not_submitted', result: budgetResult, finished_at: at };
+      return bornRow(valid, { as: 'final', result: budgetResult });
     });
   return {
     recordsOf,
@@ -246,15 +241,4 @@ export const rowRecordPlanner = (batchId: string, reuse: { options: BatchOptions
           `${overBudget} row(s) after them were not submitted (budget_exceeded).`
         : null,
   };
-};
-
-/** A follower waits for its leader, or takes its outcome now when the leader is already final. */
-const followerRecord = (
-  follower: Omit<RowRecord, 'status'> & { follows: number },
-  leader: Pick<RowRecord, 'row' | 'status' | 'result'>,
-  at: string,
-): RowRecord => {
-  if (leader.status === 'queued') return { ...follower, status: 'following' };
-  const result = followerResult(leader, follower);
-  return { ...follower, status: result.status, result, finished_at: at };
 };

@@ -3,11 +3,12 @@
  * statuses, the summary sheet, the hints of the answer cells. The CSVs keep their stable column
  * names for machines; the workbooks are for people, in the batch's language (workbook-language.ts).
  *
- * The statuses are the console's too (its locales take them from here), so a row is called the
- * same thing on the page and in the workbook.
+ * The statuses' words are the ones every reader shares (core/row-statuses.ts): a row is called
+ * the same thing in the workbook, on the page and on the command line.
  */
 import type { Language } from '../../spreadsheet/header-language.js';
-import type { BATCH_STATES, ResultColumn, RowStatus } from '../core/records.js';
+import type { BATCH_STATES, ResultColumn } from '../core/records.js';
+import { type RowStatus, STATUS_WORDS } from '../core/row-statuses.js';
 
 export type ReviewColumn =
   | 'row'
@@ -27,7 +28,7 @@ export type WorkbookWords = {
   dateFormat: string;
   sheets: { results: string; summary: string; review: string; options: string };
   results: Record<ResultColumn, string>;
-  status: Record<RowStatus, string>;
+  status: Readonly<Record<RowStatus, string>>;
   batchState: Record<(typeof BATCH_STATES)[number], string>;
   /** Cell values the service gives as codes: `yes`/`no`, confidence bands, duty kinds. */
   values: Record<string, string>;
@@ -97,20 +98,7 @@ const PT: WorkbookWords = {
     current_ncm_matches: 'NCM declarada confere',
     cost_usd: 'Custo (USD)',
   },
-  status: {
-    resolved: 'Resolvida',
-    pending_data: 'Aguardando respostas',
-    failed: 'Falhou',
-    abandoned: 'Abandonada',
-    rejected: 'Rejeitada',
-    reused: 'Reaproveitada',
-    not_submitted: 'Não enviada',
-    error: 'Erro',
-    queued: 'Na fila',
-    submitting: 'Enviando',
-    in_progress: 'Em andamento',
-    following: 'Vinculada',
-  },
+  status: STATUS_WORDS.pt,
   batchState: {
     preparing: 'Preparando',
     running: 'Em andamento',
@@ -205,20 +193,7 @@ const ES: WorkbookWords = {
     current_ncm_matches: 'NCM declarada coincide',
     cost_usd: 'Costo (USD)',
   },
-  status: {
-    resolved: 'Resuelta',
-    pending_data: 'Espera respuestas',
-    failed: 'Falló',
-    abandoned: 'Abandonada',
-    rejected: 'Rechazada',
-    reused: 'Reutilizada',
-    not_submitted: 'No enviada',
-    error: 'Error',
-    queued: 'En cola',
-    submitting: 'Enviando',
-    in_progress: 'En curso',
-    following: 'Vinculada',
-  },
+  status: STATUS_WORDS.es,
   batchState: {
     preparing: 'Preparando',
     running: 'En curso',
@@ -312,20 +287,7 @@ const EN: WorkbookWords = {
     current_ncm_matches: 'Declared NCM matches',
     cost_usd: 'Cost (USD)',
   },
-  status: {
-    resolved: 'Resolved',
-    pending_data: 'Needs answers',
-    failed: 'Failed',
-    abandoned: 'Abandoned',
-    rejected: 'Rejected',
-    reused: 'Reused',
-    not_submitted: 'Not submitted',
-    error: 'Error',
-    queued: 'Queued',
-    submitting: 'Submitting',
-    in_progress: 'In progress',
-    following: 'Following',
-  },
+  status: STATUS_WORDS.en,
   batchState: {
     preparing: 'Preparing',
     running: 'Running',

@@ -16,8 +16,21 @@ import type {
   RowMessage,
   RowRecord,
 } from './records.js';
+import type { RowMove } from './row-life.js';
 
-export type Clock = { now(): Date };
+/**
+ * Time as the core reads it. Thresholds and delays are written in production time (5 min of
+ * run, 5 s before a message is offered again); the core sizes every one of them through `span`
+ * before comparing or choosing, and never learns how time runs where it is. On AWS a span is
+ * itself; the local runtime, which runs the service and the workflows' Waits faster, hands its
+ * functions a clock whose spans are shorter in the same proportion (docs/architecture.md,
+ * section 6, "Time scale").
+ */
+export type Clock = {
+  now(): Date;
+  /** The real milliseconds that `productionMs` of production time take here. */
+  span(productionMs: number): number;
+};
 
 /** The calls of the service the pipeline makes. */
 export type ClassificationService = Pick<
@@ -98,30 +111,15 @@ export type BatchStore = {
    * finishing in the same period, one asks for partial results. True when this call set it.
    */
   claimPartialRequest(batchId: string, at: { last: string | null; now: string }): Promise<boolean>;
-  /** Writes (overwrites) row records, 25 per BatchWrite. */
+  /** Writes (overwrites) row records as Prepare made them (row-life.ts `bornRow`), 25 per BatchWrite. */
   putRows(rows: readonly RowRecord[]): Promise<void>;
   getRow(batchId: string, row: number): Promise<RowRecord | null>;
   /**
-   * SET fields of a row. With `onlyIfNotFinal`, does nothing (returns false) when the row
-   * already has an output status: a late or repeated step must not overwrite a final result.
+   * Moves a row (core/row-life.ts): writes the move's fields only if the row passes its guard, in
+   * one conditional write. False when the guard refused it (a late or repeated step: the row has
+   * moved on); throws when the batch has no such row.
    */
-  updateRow(
-    batchId: string,
-    row: number,
-    patch: Partial<Omit<RowRecord, 'batch_id' | 'row'>>,
-    options?: { onlyIfNotFinal?: boolean },
-  ): Promise<boolean>;
-  /**
-   * Sets the row `submitting` (and `updated_at`) only while it still waits under this message:
-   * `queued` or `submitting`, at this attempt and dispatch. False when it did not apply (a later
-   * step of the row got there first, or the row is final).
-   */
-  markSubmitting(
-    batchId: string,
-    row: number,
-    dispatched: { attempt: number; dispatch: number },
-    at: string,
-  ): Promise<boolean>;
+  moveRow(batchId: string, row: number, move: RowMove): Promise<boolean>;
   /** Every row of the batch in row order (paged Query). */
   listRows(batchId: string): AsyncIterable<RowRecord>;
   /** Creates the completion shards with how many dispatched rows each must see finish. */

@@ -12,6 +12,7 @@ import { Language } from '../../spreadsheet/header-language.js';
 import { ColumnUse } from '../../spreadsheet/input-report.js';
 import { ProductRow, RowRejection, SpreadsheetFormat } from '../../spreadsheet/schemas.js';
 import { ClassificationId, CountryCode, Operation, Question } from '../../tcs/schemas.js';
+import { OutputStatus, RowStatus } from './row-statuses.js';
 
 // ---------------------------------------------------------------------------
 // batch.json: per-batch defaults and policy
@@ -52,33 +53,8 @@ export const BatchOptions = z
 export type BatchOptions = z.infer<typeof BatchOptions>;
 
 // ---------------------------------------------------------------------------
-// Output statuses and result columns
+// Result columns (the statuses are row-statuses.ts)
 // ---------------------------------------------------------------------------
-
-/** Every row ends in exactly one of these (docs/architecture.md, property 7). */
-export const OUTPUT_STATUSES = [
-  'resolved',
-  'pending_data',
-  'failed',
-  'abandoned',
-  'rejected',
-  'reused',
-  'not_submitted',
-  'error',
-] as const;
-export const OutputStatus = z.enum(OUTPUT_STATUSES);
-export type OutputStatus = z.infer<typeof OutputStatus>;
-
-/**
- * While a row is on its way: queued in SQS, then held by a Row workflow; or `following`, waiting
- * for the outcome of the row it shares a classification with (`follows`), never dispatched itself.
- */
-export const WORKING_STATUSES = ['queued', 'submitting', 'in_progress', 'following'] as const;
-export const RowStatus = z.enum([...WORKING_STATUSES, ...OUTPUT_STATUSES]);
-export type RowStatus = z.infer<typeof RowStatus>;
-
-export const isOutputStatus = (status: RowStatus): status is OutputStatus =>
-  (OUTPUT_STATUSES as readonly string[]).includes(status);
 
 /**
  * Columns `results.csv` appends after the input's own columns, in this order, by these names

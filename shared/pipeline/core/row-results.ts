@@ -193,7 +193,7 @@ export type SettledContext = { currentNcm: string | null; verdictPdf: string | n
  * mapping for every path that reads one: Store, and the answers round's look at rows still
  * pending. Null while the classification is not settled.
  */
-export const settledResult = (c: Classification, ctx: SettledContext): RowResult | null => {
+export const resultOfClassification = (c: Classification, ctx: SettledContext): RowResult | null => {
   switch (c.status) {
     case 'resolved':
       return resolvedResult(c, ctx);

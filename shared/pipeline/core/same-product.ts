@@ -7,45 +7,13 @@
  * A follower's result is always derived from its leader's, never stored independently: Finalize,
  * FinalizeAnswers and the partial results derive it again whenever the leader's changes (an
  * answers round, a classification abandoned), so one answer resumes every row of the product.
- * Pure but for `settleFollowers`, which writes what changed through the batch store.
+ * What a follower shows is row-life.ts's `resultNow`; here, the writes and counts around it. Pure but
+ * for `settleFollowers`, which moves what changed through the batch store.
  */
 import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';
 import type { BatchStore } from './ports.js';
-import { isOutputStatus, type OutputStatus, type RowRecord, type RowResult } from './records.js';
-import { currentNcmMatches, resultNcmDigits } from './row-results.js';
-
-/** What a follower says about the row it follows, before that row's own detail. */
-export const followerDetail = (leaderRow: number, leaderStatus: OutputStatus): string => {
-  const shared = `Same product as row ${leaderRow} (operation, country, description and sheet identical)`;
-  switch (leaderStatus) {
-    case 'resolved':
-      return `${shared}: classified once, there; no charge for this row.`;
-    case 'pending_data':
-      return `${shared}: answer the questions once, on row ${leaderRow} of review.csv; this row resumes with it.`;
-    default:
-      return `${shared}: this row shares its outcome.`;
-  }
-};
-
-/**
- * A follower's result: its leader's columns, at no cost, with a detail naming the leader and the
- * follower's own comparison with the NCM it declared.
- */
-export const followerResult = (
-  leader: Pick<RowRecord, 'row' | 'status' | 'result'>,
-  follower: Pick<RowRecord, 'product'>,
-): RowResult => {
-  const result: RowResult = leader.result ?? {
-    status: isOutputStatus(leader.status) ? leader.status : 'error',
-  };
-  const ncm = resultNcmDigits(result);
-  return {
-    ...result,
-    detail: [followerDetail(leader.row, result.status), result.detail].filter(Boolean).join(' '),
-    cost_usd: '0.00',
-    ...(ncm ? { current_ncm_matches: currentNcmMatches(follower.product?.current_ncm ?? null, ncm) } : {}),
-  };
-};
+import type { RowRecord, RowResult } from './records.js';
+import { afterMove, isFinalResult, leadersOf, type RowMove, resultNow } from './row-life.js';
 
 const sameResult = (a: RowResult | undefined, b: RowResult): boolean => {
   if (!a) return false;
@@ -54,41 +22,29 @@ const sameResult = (a: RowResult | undefined, b: RowResult): boolean => {
 };
 
 /**
- * The result each follower has now, by row: derived from its leader's when the leader is final.
- * Followers of a leader still working are left out. Pure: the partial results show these.
- */
-export const followerResultsNow = (rows: readonly RowRecord[]): Map<number, RowResult> => {
-  const byNumber = new Map(rows.map((row) => [row.row, row]));
-  const results = new Map<number, RowResult>();
-  for (const row of rows) {
-    const leader = row.follows === undefined ? undefined : byNumber.get(row.follows);
-    if (leader && isOutputStatus(leader.status)) results.set(row.row, followerResult(leader, row));
-  }
-  return results;
-};
-
-/**
  * Every follower whose leader is final gets the result derived from it now, in `rows` too; a
  * follower already holding that result is left alone, so running this twice writes nothing more.
- * Not `onlyIfNotFinal`: a follower's `pending_data` becomes what its leader's answers led to.
+ * The `followed` move, from any status a follower holds: its `pending_data` becomes what its leader's answers led to.
  * Returns how many rows changed.
  */
 export const settleFollowers = async (
-  batches: Pick<BatchStore, 'updateRow'>,
+  batches: Pick<BatchStore, 'moveRow'>,
   batchId: string,
   rows: RowRecord[],
   now: Date,
 ): Promise<number> => {
-  const derived = followerResultsNow(rows);
+  const leaderOf = leadersOf(rows);
   let changed = 0;
   for (const [index, row] of rows.entries()) {
-    const result = derived.get(row.row);
-    if (!result || (row.status === result.status && sameResult(row.result, result))) continue;
-    const at = now.toISOString();
-    const patch = { status: result.status, result, finished_at: at, updated_at: at };
-    await batches.updateRow(batchId, row.row, patch);
-    rows[index] = { ...row, ...patch };
-    changed += 1;
+    const leader = leaderOf(row);
+    if (!leader) continue;
+    const result = resultNow(row, leader);
+    if (!isFinalResult(result) || (row.status === result.status && sameResult(row.result, result))) continue;
+    const move: RowMove = { move: 'followed', result, at: now.toISOString() };
+    if (await batches.moveRow(batchId, row.row, move)) {
+      rows[index] = afterMove(row, move);
+      changed += 1;
+    }
   }
   return changed;
 };

@@ -31,6 +31,10 @@ import { drainOnStop, endStopped } from './stopped-rows.js';
 /** How long a message waits (production seconds) before it is offered again when no slot was free. */
 const NO_SLOT_RETRY_SECONDS = 5;
 
+/** A delay of production seconds as SQS takes it: the clock's span of it, in whole seconds, at least one. */
+const queueDelaySeconds = (clock: Ports['clock'], productionSeconds: number): number =>
+  Math.max(1, Math.ceil(clock.span(productionSeconds * 1000) / 1000));
+
 type Ports = Pick<
   PipelinePorts,
   'clock' | 'service' | 'queue' | 'batches' | 'leases' | 'workflows' | 'waiters'
@@ -106,7 +110,12 @@ const dispatchOne = async (
       row_key: deriveRowKey(message.batch_id, message.row),
       holder,
     }),
-    ports.batches.markSubmitting(message.batch_id, message.row, message, now.toISOString()),
+    ports.batches.moveRow(message.batch_id, message.row, {
+      move: 'claimed',
+      attempt: message.attempt,
+      dispatch: message.dispatch,
+      at: now.toISOString(),
+    }),
   ]);
   if (startedRun.status === 'rejected') {
     // The message comes back after its visibility timeout and is started then, by the same name.
@@ -155,7 +164,7 @@ export const dispatchRows = async (ports: Ports, config: DispatchConfig): Promis
   const recovered = config.recoverExpired === false ? [] : await ports.leases.recoverExpired(startedAt);
   const report = emptyReport(recovered.length);
 
-  const retrySeconds = Math.max(1, Math.ceil(NO_SLOT_RETRY_SECONDS * config.timeScale));
+  const retrySeconds = queueDelaySeconds(ports.clock, NO_SLOT_RETRY_SECONDS);
   // A freed slot's message is received while the slots are counted, not after.
   const [counted, early] = await Promise.all([
     countSlots(ports, config.balanceMemo, config.capOverride, startedAt),

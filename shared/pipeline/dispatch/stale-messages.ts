@@ -1,6 +1,7 @@
 /** Whether a row message received from the queue is still its row's work. */
 import type { PipelinePorts } from '../core/ports.js';
-import { isOutputStatus, type RowMessage } from '../core/records.js';
+import type { RowMessage } from '../core/records.js';
+import { isOutputStatus } from '../core/row-statuses.js';
 import { isSuperseded } from '../row/row-state.js';
 
 /**

@@ -1,18 +1,16 @@
 import { outboxKey } from '../core/bucket-layout.js';
 import { describeCaughtError } from '../core/error-text.js';
-import { fingerprintKey } from '../core/keys.js';
 import type { PipelinePorts } from '../core/ports.js';
 import {
-  isOutputStatus,
   type KickReason,
   type RowOutcome,
   type RowRecord,
   type RowResult,
   RowState,
-  type RowStatus,
 } from '../core/records.js';
+import { isFinalResult, isOutputStatus, type RowStatus, resultNow, reuseKeysOf } from '../core/row-life.js';
 import { errorResult } from '../core/row-results.js';
-import { completionIdOf, isSuperseded, loadRow, storedResult } from './row-state.js';
+import { completionIdOf, isSuperseded, loadRow } from './row-state.js';
 
 export type CompleteReport = {
   batch_id: string;
@@ -50,12 +48,7 @@ export const finishRow = async (
 ): Promise<FinishReport> => {
   const countOn = options.countOn ?? batchId;
   const at = ports.clock.now().toISOString();
-  const changed = await ports.batches.updateRow(
-    batchId,
-    row,
-    { status: result.status, result, finished_at: at, updated_at: at },
-    { onlyIfNotFinal: true },
-  );
+  const changed = await ports.batches.moveRow(batchId, row, { move: 'finished', result, at });
   // Counted whether or not this call wrote the result: a retry after a crash between the
   // two writes must still count the row (a set ADD: counting twice is counting once).
   const done = await ports.batches.markRowDone(countOn, row);
@@ -205,17 +198,12 @@ const requeueRow = async (
   outcome: Requeue,
 ): Promise<Settled> => {
   const leaseReleased = await ports.leases.release(state.holder);
-  const changed = await ports.batches.updateRow(
-    state.batch_id,
-    state.row,
-    {
-      status: 'queued',
-      attempt: outcome.attempt,
-      dispatch: outcome.dispatch,
-      updated_at: ports.clock.now().toISOString(),
-    },
-    { onlyIfNotFinal: true },
-  );
+  const changed = await ports.batches.moveRow(state.batch_id, state.row, {
+    move: 'requeued',
+    attempt: outcome.attempt,
+    dispatch: outcome.dispatch,
+    at: ports.clock.now().toISOString(),
+  });
   if (changed) await sendRequeued(ports, state, outcome);
   return {
     batch_id: state.batch_id,
@@ -240,11 +228,11 @@ const completeFinal = async (
   row: RowRecord,
   outcome: RowOutcome,
 ): Promise<Settled> => {
-  const result = isOutputStatus(row.status) || outcome.kind !== 'final' ? storedResult(row) : outcome.result;
+  const shown = resultNow(row);
+  const result = isFinalResult(shown) || outcome.kind !== 'final' ? (shown as RowResult) : outcome.result;
   const classificationId = result.classification_id ?? row.classification_id;
   if (result.status === 'resolved' && row.product_key && row.fingerprint && classificationId) {
     const verdict = {
-      product_key: row.product_key,
       fingerprint: row.fingerprint,
       classification_id: classificationId,
       resolved_at: row.finished_at ?? ports.clock.now().toISOString(),
@@ -252,11 +240,8 @@ const completeFinal = async (
       pdf_key: result.verdict_pdf ? outboxKey(state.batch_id, result.verdict_pdf) : null,
       batch_id: state.batch_id,
     };
-    await ports.cache.put(verdict);
-    // Under the fingerprint too: the next batch reuses it for every row of this product,
-    // the rows that followed this one included (docs/architecture.md, property 11).
-    const byFingerprint = fingerprintKey(row.fingerprint);
-    if (byFingerprint !== row.product_key) await ports.cache.put({ ...verdict, product_key: byFingerprint });
+    const keys = reuseKeysOf({ product_key: row.product_key, fingerprint: row.fingerprint });
+    for (const product_key of keys) await ports.cache.put({ ...verdict, product_key });
   }
   const finished = await finishRow(ports, state.batch_id, state.row, result, {
     countOn: completionIdOf(state),

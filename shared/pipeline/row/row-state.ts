@@ -10,8 +10,6 @@ import type { RowRecord, RowResult, RowState, RowStep } from '../core/records.js
 export type RowStepConfig = {
   /** Expiry of a slot lease; Poll pushes it forward by this much once a third of it has gone. */
   leaseTtlMs: number;
-  /** The local runtime's time scale (1 on AWS): elapsed-time thresholds scale by it. */
-  timeScale: number;
 };
 
 export type Run = { classification_id: string; submitted_at: string };
@@ -55,7 +53,3 @@ export const isSuperseded = (
   row: Pick<RowRecord, 'attempt' | 'dispatch'>,
   mine: { attempt: number; dispatch: number },
 ): boolean => row.attempt > mine.attempt || (row.attempt === mine.attempt && row.dispatch > mine.dispatch);
-
-/** The result a final row already holds (a row made final without one keeps at least its status). */
-export const storedResult = (row: RowRecord): RowResult =>
-  row.result ?? { status: row.status as RowResult['status'] };

@@ -4,7 +4,7 @@ import type { PipelinePorts } from '../core/ports.js';
 import type { BatchStop, RowRecord, RowResult, RowState, RowStep } from '../core/records.js';
 import { answersNotSentResult, stoppedResult } from '../core/row-results.js';
 import { followAcceptedRun, followClassification } from './route-classification.js';
-import { finalStep, type RowStepConfig } from './row-state.js';
+import { finalStep } from './row-state.js';
 import { sheetFileUrl } from './sheet-upload.js';
 import { submitFailure } from './submit-failure.js';
 
@@ -24,7 +24,6 @@ import { submitFailure } from './submit-failure.js';
  */
 export const submitAnswers = async (
   ports: Pick<PipelinePorts, 'clock' | 'service' | 'objects' | 'batches'>,
-  config: RowStepConfig,
   context: { state: RowState; roundId: string; row: RowRecord; stop: BatchStop | undefined; now: Date },
 ): Promise<RowStep> => {
   const { state, roundId, row, stop, now } = context;
@@ -34,7 +33,7 @@ export const submitAnswers = async (
     throw new Error(`row ${state.row_key}: not taken by answers round ${roundId}`);
   }
   const follow = (submittedAt: string): Promise<RowStep> =>
-    followClassification(ports, config, state, { id: classificationId, submittedAt });
+    followClassification(ports, state, { id: classificationId, submittedAt });
   const notSent = (failure: RowResult): RowStep =>
     finalStep(answersNotSentResult(row.result, failure, classificationId), {
       classification_id: classificationId,
@@ -67,13 +66,12 @@ export const submitAnswers = async (
   }
 
   const postedAt = now.toISOString();
-  await ports.batches.updateRow(
-    state.batch_id,
-    state.row,
-    { status: 'in_progress', round: { ...round, posted_at: postedAt }, updated_at: postedAt },
-    { onlyIfNotFinal: true },
-  );
-  return followAcceptedRun(ports, config, state, {
+  await ports.batches.moveRow(state.batch_id, state.row, {
+    move: 'answers_posted',
+    round: { ...round, posted_at: postedAt },
+    at: postedAt,
+  });
+  return followAcceptedRun(ports, state, {
     id: classificationId,
     submittedAt: postedAt,
     status: accepted.classification.status,

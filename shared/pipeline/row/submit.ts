@@ -7,17 +7,11 @@ import type { ProductRow } from '../../spreadsheet/schemas.js';
 import { uploadRecordKey } from '../core/bucket-layout.js';
 import { deriveCreationKey, deriveRowKey } from '../core/keys.js';
 import type { PipelinePorts } from '../core/ports.js';
-import { isOutputStatus, type RowRecord, RowState, type RowStep } from '../core/records.js';
+import { type RowRecord, RowState, type RowStep } from '../core/records.js';
+import { isFinalResult, resultNow } from '../core/row-life.js';
 import { errorResult, stoppedResult } from '../core/row-results.js';
 import { followAcceptedRun, followClassification } from './route-classification.js';
-import {
-  completionIdOf,
-  finalStep,
-  isSuperseded,
-  loadRow,
-  type RowStepConfig,
-  storedResult,
-} from './row-state.js';
+import { completionIdOf, finalStep, isSuperseded, loadRow } from './row-state.js';
 import { sheetFileUrl } from './sheet-upload.js';
 import { submitAnswers } from './submit-answers.js';
 import { submitFailure } from './submit-failure.js';
@@ -28,11 +22,7 @@ type SubmitPorts = Pick<PipelinePorts, 'clock' | 'service' | 'objects' | 'batche
  * Submit: upload the sheet (if any) and create the classification with the attempt's key.
  * Primary course: row ─▶ key ─▶ [upload] ─▶ POST ─▶ row in_progress ─▶ wait 3 s.
  */
-export const submitRow = async (
-  ports: SubmitPorts,
-  config: RowStepConfig,
-  input: unknown,
-): Promise<RowStep> => {
+export const submitRow = async (ports: SubmitPorts, input: unknown): Promise<RowStep> => {
   const state = RowState.parse(input);
   const now = ports.clock.now();
   // The row and the record its stop is kept on (the batch's, or the answers round's) at once: a
@@ -42,8 +32,9 @@ export const submitRow = async (
     ports.batches.getBatch(completionIdOf(state)),
   ]);
   // A late duplicate (the row was finished meanwhile): its result stands.
-  if (isOutputStatus(row.status)) {
-    return finalStep(storedResult(row), {
+  const shown = resultNow(row);
+  if (isFinalResult(shown)) {
+    return finalStep(shown, {
       classification_id: row.classification_id,
       submitted_at: row.submitted_at,
     });
@@ -54,7 +45,7 @@ export const submitRow = async (
     );
   }
   if (state.round_id !== undefined)
-    return submitAnswers(ports, config, { state, roundId: state.round_id, row, stop: stopRecord?.stop, now });
+    return submitAnswers(ports, { state, roundId: state.round_id, row, stop: stopRecord?.stop, now });
   if (stopRecord?.stop) return finalStep(stoppedResult(stopRecord.stop));
   const product = row.product;
   if (!product) return finalStep(errorResult('the row has no product to classify', { reason: 'no_product' }));
@@ -63,18 +54,17 @@ export const submitRow = async (
   // dispatch after a lost Complete): look at it instead of creating again. Replaying the
   // POST would be safe for 24 hours only; after that the same key would create a second one.
   if (row.classification_id && row.submitted_attempt === state.attempt) {
-    return followClassification(ports, config, state, {
+    return followClassification(ports, state, {
       id: row.classification_id,
       submittedAt: row.submitted_at ?? now.toISOString(),
     });
   }
-  return createClassification(ports, config, { state, row, product, now });
+  return createClassification(ports, { state, row, product, now });
 };
 
 /** The POST of this attempt, under its deterministic key, and what the row does after it. */
 const createClassification = async (
   ports: SubmitPorts,
-  config: RowStepConfig,
   context: { state: RowState; row: RowRecord; product: ProductRow; now: Date },
 ): Promise<RowStep> => {
   const { state, row, product, now } = context;
@@ -111,20 +101,15 @@ const createClassification = async (
   const id = accepted.classification.id;
   // A replay of this attempt's creation: the run started at the first submission.
   const submittedAt = row.classification_id === id && row.submitted_at ? row.submitted_at : now.toISOString();
-  await ports.batches.updateRow(
-    state.batch_id,
-    state.row,
-    {
-      status: 'in_progress',
-      classification_id: id,
-      submitted_attempt: state.attempt,
-      ...(accepted.classification.app_url ? { app_url: accepted.classification.app_url } : {}),
-      submitted_at: submittedAt,
-      updated_at: now.toISOString(),
-    },
-    { onlyIfNotFinal: true },
-  );
-  return followAcceptedRun(ports, config, state, {
+  await ports.batches.moveRow(state.batch_id, state.row, {
+    move: 'submitted',
+    classification_id: id,
+    submitted_attempt: state.attempt,
+    app_url: accepted.classification.app_url ?? undefined,
+    submitted_at: submittedAt,
+    at: now.toISOString(),
+  });
+  return followAcceptedRun(ports, state, {
     id,
     submittedAt,
     status: accepted.classification.status,

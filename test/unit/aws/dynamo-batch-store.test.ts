@@ -179,76 +179,73 @@ describe('rows', () => {
   });
 });
 
-describe('updateRow', () => {
+describe('moveRow', () => {
+  const LATER = '2026-11-21T12:00:01.000Z';
+  const resolved = { status: 'resolved' as const, ncm: '73181500' };
+
   beforeEach(async () => {
     await store.putRows([rowRecord(1), rowRecord(2)]);
   });
 
-  it('sets the given fields and leaves the others', async () => {
-    expect(await store.updateRow('nightly-abc', 1, { status: 'submitting', attempt: 2 })).toBe(true);
-    expect(await store.getRow('nightly-abc', 1)).toEqual(rowRecord(1, { status: 'submitting', attempt: 2 }));
+  it('sets the fields of its move and leaves the others', async () => {
+    expect(await store.moveRow('nightly-abc', 1, { move: 'requeued', attempt: 2, dispatch: 1, at: AT })).toBe(
+      true,
+    );
+    expect(await store.getRow('nightly-abc', 1)).toEqual(rowRecord(1, { status: 'queued', attempt: 2 }));
   });
 
-  it('with onlyIfNotFinal, writes while the row is working and refuses once it is final', async () => {
-    const options = { onlyIfNotFinal: true };
-    expect(await store.updateRow('nightly-abc', 1, { status: 'in_progress' }, options)).toBe(true);
-    const resolved = {
-      status: 'resolved' as const,
-      result: { status: 'resolved' as const, ncm: '73181500' },
-    };
-    expect(await store.updateRow('nightly-abc', 1, { ...resolved, finished_at: AT }, options)).toBe(true);
+  it('finished: writes while the row is working and refuses once it is final', async () => {
+    expect(await store.moveRow('nightly-abc', 1, { move: 'finished', result: resolved, at: AT })).toBe(true);
 
     // A late or repeated step: the final result stays.
     expect(
-      await store.updateRow('nightly-abc', 1, { status: 'error', result: { status: 'error' } }, options),
+      await store.moveRow('nightly-abc', 1, { move: 'finished', result: { status: 'error' }, at: LATER }),
     ).toBe(false);
-    expect(await store.updateRow('nightly-abc', 1, {}, options)).toBe(false);
-    expect(await store.getRow('nightly-abc', 1)).toMatchObject({ ...resolved, finished_at: AT });
-
-    // Without the option the write applies: the caller asked for it.
-    expect(await store.updateRow('nightly-abc', 1, { updated_at: '2026-11-22T00:00:00.000Z' })).toBe(true);
-    expect((await store.getRow('nightly-abc', 1))?.updated_at).toBe('2026-11-22T00:00:00.000Z');
+    expect(await store.getRow('nightly-abc', 1)).toMatchObject({
+      status: 'resolved',
+      result: resolved,
+      finished_at: AT,
+    });
   });
 
-  it('fails for a row that does not exist, with or without onlyIfNotFinal, creating nothing', async () => {
-    await expect(store.updateRow('nightly-abc', 3, { status: 'queued' })).rejects.toThrow(
-      'no row nightly-abc:3',
-    );
+  it('fails for a row that does not exist, whatever the move, creating nothing', async () => {
     await expect(
-      store.updateRow('nightly-abc', 3, { status: 'queued' }, { onlyIfNotFinal: true }),
+      store.moveRow('nightly-abc', 3, { move: 'requeued', attempt: 1, dispatch: 2, at: AT }),
+    ).rejects.toThrow('no row nightly-abc:3');
+    await expect(
+      store.moveRow('nightly-abc', 3, { move: 'finished', result: resolved, at: AT }),
     ).rejects.toThrow('no row nightly-abc:3');
     expect(await rawItem('row#0000003')).toBeUndefined();
   });
-});
 
-describe('markSubmitting', () => {
-  const LATER = '2026-11-21T12:00:01.000Z';
-
-  it('marks a row waiting under this attempt and dispatch, queued or already submitting', async () => {
+  it('claimed: marks a row waiting under this attempt and dispatch, queued or already submitting', async () => {
     await store.putRows([rowRecord(1, { attempt: 2, dispatch: 3 }), rowRecord(2, { status: 'submitting' })]);
-    expect(await store.markSubmitting('nightly-abc', 1, { attempt: 2, dispatch: 3 }, LATER)).toBe(true);
-    expect(await store.markSubmitting('nightly-abc', 2, { attempt: 1, dispatch: 1 }, LATER)).toBe(true);
+    const claim = (attempt: number, dispatch: number) => ({
+      move: 'claimed' as const,
+      attempt,
+      dispatch,
+      at: LATER,
+    });
+    expect(await store.moveRow('nightly-abc', 1, claim(2, 3))).toBe(true);
+    expect(await store.moveRow('nightly-abc', 2, claim(1, 1))).toBe(true);
     expect(await store.getRow('nightly-abc', 1)).toEqual(
       rowRecord(1, { attempt: 2, dispatch: 3, status: 'submitting', updated_at: LATER }),
     );
   });
 
-  it('never overwrites a later step: in progress, requeued as another dispatch, or final', async () => {
+  it('claimed: never overwrites a later step: in progress, requeued as another dispatch, or final', async () => {
     await store.putRows([
       rowRecord(1, { status: 'in_progress' }),
       rowRecord(2, { dispatch: 2 }),
       rowRecord(3, { status: 'resolved', result: { status: 'resolved' } }),
     ]);
     for (const row of [1, 2, 3])
-      expect(await store.markSubmitting('nightly-abc', row, { attempt: 1, dispatch: 1 }, LATER)).toBe(false);
+      expect(
+        await store.moveRow('nightly-abc', row, { move: 'claimed', attempt: 1, dispatch: 1, at: LATER }),
+      ).toBe(false);
     expect((await store.getRow('nightly-abc', 1))?.status).toBe('in_progress');
     expect((await store.getRow('nightly-abc', 2))?.status).toBe('queued');
     expect((await store.getRow('nightly-abc', 3))?.updated_at).toBe(AT);
-  });
-
-  it('creates nothing for a row that does not exist', async () => {
-    expect(await store.markSubmitting('nightly-abc', 9, { attempt: 1, dispatch: 1 }, LATER)).toBe(false);
-    expect(await rawItem('row#0000009')).toBeUndefined();
   });
 });
 

@@ -484,7 +484,7 @@ describe('questions and answers', () => {
       state: 'answered',
       answered_at: '2026-11-21T11:00:00.000Z',
     });
-    await world.ports.batches.updateRow('nightly-abc', 3, { status: 'in_progress' });
+    world.ports.batches.placeRow('nightly-abc', 3, { status: 'in_progress' });
     const response = await world.call('console-answers', 'POST /answers', {
       body: {
         rows: [5, 3].map((row) => ({

@@ -148,7 +148,7 @@ describe('runSmoke on a deployment that is broken', () => {
   it('fails when the batch table says otherwise than results.csv', async () => {
     const { outcome } = await smoke({
       afterEnd: async (found) => {
-        await found.batches.updateRow(found.batchId as string, 1, { status: 'error' });
+        found.batches.placeRow(found.batchId as string, 1, { status: 'error' });
       },
     });
 

@@ -74,7 +74,7 @@ const runRoundRows = async (w: World, roundId: string) => {
     const c = await w.real.getClassification(rowOf(w, row).classification_id!);
     expect(c.status).toBe('resolved');
     const result = resolvedResult(c, { currentNcm: null, verdictPdf: null });
-    await w.batches.updateRow(BATCH, row, { status: 'resolved', result }, { onlyIfNotFinal: true });
+    w.batches.placeRow(BATCH, row, { status: 'resolved', result });
     await w.batches.markRowDone(roundId, row);
   }
 };
@@ -265,15 +265,15 @@ describe('finalizeAnswers', () => {
     const w = makeWorld();
     const found = await seedFinishedBatch(w);
     const event = drop(w, fillReviewCsv(w, { 2: 'all', 4: 'all' }), 'e1');
-    const updateRow = w.batches.updateRow;
+    const moveRow = w.batches.moveRow;
     let calls = 0;
-    w.ports.batches.updateRow = async (...args) => {
+    w.ports.batches.moveRow = async (...args) => {
       calls += 1;
       if (calls === 2) throw new Error('InternalServerError');
-      return updateRow(...args);
+      return moveRow(...args);
     };
     await expect(prepareAnswers(w.ports, { event, execution_id: 'x-1' })).rejects.toThrow();
-    w.ports.batches.updateRow = updateRow;
+    w.ports.batches.moveRow = moveRow;
     const roundId = answersSourceFromEvent(event)!.roundId;
     expect(rowOf(w, 2)).toMatchObject({ status: 'queued', round: { round_id: roundId } });
 

@@ -194,13 +194,13 @@ describe('prepareAnswers', () => {
     const w = makeWorld();
     const found = await seedFinishedBatch(w);
     const event = drop(w, fillReviewCsv(w, { 2: 'all', 4: 'all' }), 'e1');
-    const updateRow = w.batches.updateRow;
+    const moveRow = w.batches.moveRow;
     let calls = 0;
     // Row 2 and its item are written, then the step dies before row 4.
-    w.ports.batches.updateRow = async (...args) => {
+    w.ports.batches.moveRow = async (...args) => {
       calls += 1;
       if (calls === 2) throw new Error('ProvisionedThroughputExceededException');
-      return updateRow(...args);
+      return moveRow(...args);
     };
     await expect(prepareAnswers(w.ports, { event, execution_id: 'x-1' })).rejects.toThrow(/Throughput/);
     expect((await w.reviews.get(found[1]!.id))?.state).toBe('answered');

@@ -107,7 +107,7 @@ const prepare = async (w: World) => {
 
 /** What the row side does when a row ends: its result on the row, the row counted done. */
 const finishRow = async (w: World, row: number, result: RowResult) => {
-  await w.batches.updateRow(w.batchId, row, { status: result.status, result }, { onlyIfNotFinal: true });
+  w.batches.placeRow(w.batchId, row, { status: result.status, result });
   return w.batches.markRowDone(w.batchId, row);
 };
 
@@ -272,7 +272,7 @@ describe('a batch that timed out waiting', () => {
     const w = world();
     const state = await prepare(w);
     await finishRow(w, 1, { status: 'resolved', ncm: '0207.14.00', cost_usd: '2.00' });
-    await w.batches.updateRow(w.batchId, 3, { status: 'in_progress', classification_id: CLS[1] });
+    w.batches.placeRow(w.batchId, 3, { status: 'in_progress', classification_id: CLS[1] });
 
     const result = await finalizeBatch(w.ports, {
       ...state,
@@ -291,13 +291,17 @@ describe('a batch that timed out waiting', () => {
   it('a row finishing at that very moment keeps its own result', async () => {
     const w = world();
     const state = await prepare(w);
-    const updateRow = w.batches.updateRow;
+    const moveRow = w.batches.moveRow;
     // Row 1 finishes between Finalize's read and its write.
-    w.batches.updateRow = async (batchId, row, patch, options) => {
-      if (row === 1 && options?.onlyIfNotFinal) {
-        await updateRow(batchId, 1, { status: 'resolved', result: { status: 'resolved', cost_usd: '2.00' } });
+    w.batches.moveRow = async (batchId, row, move) => {
+      if (row === 1 && move.move === 'finished') {
+        await moveRow(batchId, 1, {
+          move: 'finished',
+          result: { status: 'resolved', cost_usd: '2.00' },
+          at: move.at,
+        });
       }
-      return updateRow(batchId, row, patch, options);
+      return moveRow(batchId, row, move);
     };
 
     await finalizeBatch(w.ports, { ...state, wait_error: { Error: 'States.Timeout' } });

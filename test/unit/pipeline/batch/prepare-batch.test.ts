@@ -240,7 +240,7 @@ describe('at-least-once delivery', () => {
     const w = world({ [FILE_KEY]: simpleCsv(3) });
     await w.run();
     // Row 1 is already under way when the retry comes.
-    await w.batches.updateRow(w.batchId, 1, { status: 'in_progress', classification_id: 'cls_7KQ2M9XW4RTB' });
+    w.batches.placeRow(w.batchId, 1, { status: 'in_progress', classification_id: 'cls_7KQ2M9XW4RTB' });
 
     const retry = await w.run();
 

@@ -2,9 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   duplicateSavings,
-  followerResult,
   followersByLeader,
   type RowRecord,
+  resultNow,
   settleFollowers,
 } from '../../../../shared/pipeline/core/index.js';
 import { memoryBatchStore } from '../../../helpers/memory-ports.js';
@@ -21,13 +21,17 @@ const product = (current_ncm: string | null) => ({
   sheet: null,
 });
 
-describe('followerResult', () => {
+describe('resultNow of a follower', () => {
   it('copies the leader’s columns at no cost, names the leader, and compares its own declared NCM', () => {
     const leader = rowRecord(1, {
       status: 'resolved',
       result: { status: 'resolved', ncm: '0207.14.00', cost_usd: '2.00', detail: 'from the sheet' },
     });
-    const result = followerResult(leader, { product: product('02071400') as RowRecord['product'] });
+    const follower = {
+      ...rowRecord(2, { status: 'following', follows: 1 }),
+      product: product('02071400') as RowRecord['product'],
+    };
+    const result = resultNow(follower, leader);
     expect(result).toMatchObject({
       status: 'resolved',
       ncm: '0207.14.00',
@@ -45,7 +49,9 @@ describe('followerResult', () => {
       status: 'pending_data',
       result: { status: 'pending_data', questions: 'q1: ?' },
     });
-    expect(followerResult(leader, {}).detail).toContain('answer the questions once, on row 4 of review.csv');
+    expect(resultNow(rowRecord(5, { status: 'following', follows: 4 }), leader).detail).toContain(
+      'answer the questions once, on row 4 of review.csv',
+    );
   });
 });
 

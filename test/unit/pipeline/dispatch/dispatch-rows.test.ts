@@ -43,10 +43,9 @@ const LEASE_TTL_MS = 10 * 60_000;
 const DISPATCH: DispatchConfig = {
   capOverride: null,
   leaseTtlMs: LEASE_TTL_MS,
-  timeScale: 1,
   maxRuntimeMs: 60_000,
 };
-const STEPS: RowStepConfig = { leaseTtlMs: LEASE_TTL_MS, timeScale: 1 };
+const STEPS: RowStepConfig = { leaseTtlMs: LEASE_TTL_MS };
 
 startSandboxPerFile('dispatch-rows');
 
@@ -159,7 +158,7 @@ describe('dispatchRows: slots', () => {
     expect(report).toMatchObject({ cap: 8, others: 3, held: 0, free: 5, started: 5 });
 
     // Our own submitted rows count in in_progress_count too, and are not "others".
-    for (const input of w.workflows.started.values()) await submitRow(w.ports, STEPS, input);
+    for (const input of w.workflows.started.values()) await submitRow(w.ports, input);
     expect((await w.ports.service.getBalance()).in_progress_count).toBe(8);
     const next = await dispatchRows(w.ports, DISPATCH);
     expect(next).toMatchObject({ cap: 10, others: 3, held: 5, free: 2, started: 2 });
@@ -353,11 +352,11 @@ describe('dispatchRows: messages', () => {
   it('drops stale and duplicate messages, and starts a claimed row whose start never happened', async () => {
     const w = makeWorld();
     await seedBatch(w, 6);
-    await w.batches.updateRow(BATCH, 1, { status: 'resolved', result: { status: 'resolved' } }); // final
-    await w.batches.updateRow(BATCH, 2, { dispatch: 2 }); // the message is an older dispatch
-    await w.batches.updateRow(BATCH, 3, { attempt: 2 }); // an older attempt
-    await w.batches.updateRow(BATCH, 4, { status: 'in_progress' }); // a redelivery: its execution runs
-    await w.batches.updateRow(BATCH, 5, { status: 'submitting' }); // claimed, then the dispatcher died
+    w.batches.placeRow(BATCH, 1, { status: 'resolved', result: { status: 'resolved' } }); // final
+    w.batches.placeRow(BATCH, 2, { dispatch: 2 }); // the message is an older dispatch
+    w.batches.placeRow(BATCH, 3, { attempt: 2 }); // an older attempt
+    w.batches.placeRow(BATCH, 4, { status: 'in_progress' }); // a redelivery: its execution runs
+    w.batches.placeRow(BATCH, 5, { status: 'submitting' }); // claimed, then the dispatcher died
 
     const report = await dispatchRows(w.ports, DISPATCH);
 
@@ -415,7 +414,7 @@ describe('dispatchRows: messages', () => {
     const w = makeWorld();
     await seedBatch(w, 1);
     const { start } = w.workflows;
-    const { markSubmitting } = w.batches;
+    const { moveRow } = w.batches;
     let submitDone!: () => void;
     const submitted = new Promise<void>((resolve) => {
       submitDone = resolve;
@@ -425,16 +424,16 @@ describe('dispatchRows: messages', () => {
       ...w.workflows,
       start: async (name, input) => {
         const fate = await start(name, input);
-        await submitRow(w.ports, STEPS, input);
+        await submitRow(w.ports, input);
         submitDone();
         return fate;
       },
     };
     w.ports.batches = {
       ...w.batches,
-      markSubmitting: async (...args) => {
-        await submitted;
-        return markSubmitting(...args);
+      moveRow: async (...args) => {
+        if (args[2].move === 'claimed') await submitted;
+        return moveRow(...args);
       },
     };
 
@@ -500,7 +499,7 @@ describe('dispatchRows: answers rounds', () => {
       fileName: 'r.csv',
       now: w.clock.now(),
     });
-    await w.batches.updateRow(BATCH, 1, {
+    w.batches.placeRow(BATCH, 1, {
       status: 'queued',
       classification_id: 'cls_01JD9Q3Z8X7W6V5T4S3R2Q1P0N',
       result: {
@@ -571,7 +570,7 @@ describe('dispatchRows: the balance', () => {
       const w = makeWorld(serviceFor(sandbox.keys[key]));
       await seedBatch(w, 2);
       await seedBatch(w, 1, 'other-batch');
-      await w.batches.updateRow(BATCH, 2, { status: 'submitting' }); // has an execution: left to it
+      w.batches.placeRow(BATCH, 2, { status: 'submitting' }); // has an execution: left to it
 
       const report = await dispatchRows(w.ports, DISPATCH);
 
@@ -631,10 +630,10 @@ describe('dispatcher and Row workflows together', () => {
           step.next
         ];
       };
-      if (execution.next === 'Submit') await run((s) => submitRow(w.ports, STEPS, s));
+      if (execution.next === 'Submit') await run((s) => submitRow(w.ports, s));
       else if (execution.next === 'Poll') await run((s) => pollRow(w.ports, STEPS, s));
-      else if (execution.next === 'Store') await run((s) => storeRow(w.ports, STEPS, s));
-      else if (execution.next === 'Review') await run((s) => reviewRow(w.ports, STEPS, s));
+      else if (execution.next === 'Store') await run((s) => storeRow(w.ports, s));
+      else if (execution.next === 'Review') await run((s) => reviewRow(w.ports, s));
       else if (execution.next === 'Complete') {
         await completeRow(w.ports, execution.state);
         execution.next = 'done';

@@ -33,7 +33,7 @@ export { makeWorld, sandbox, serviceFor, type World } from '../../../helpers/san
 
 export const BATCH = 'nightly-7Kq2M9xW4r';
 export const TOKEN = 'AQCEAAAAKgAAAAMAAAAAAAAAAbatch-task-token-secret';
-export const CONFIG: RowStepConfig = { leaseTtlMs: 10 * 60_000, timeScale: 1 };
+export const CONFIG: RowStepConfig = { leaseTtlMs: 10 * 60_000 };
 const COFFEE = 'Café torrado em grãos, embalagem de 1 kg';
 
 /** Registers the file's sandbox hooks; every Row task test file calls it once at its top. */
@@ -124,7 +124,7 @@ export const dispatch = async (
     now: w.clock.now().getTime(),
   });
   expect(lease.acquired).toBe(true);
-  await w.batches.updateRow(BATCH, row, { status: 'submitting', attempt, dispatch: dispatchNo });
+  w.batches.placeRow(BATCH, row, { status: 'submitting', attempt, dispatch: dispatchNo });
   return {
     batch_id: BATCH,
     row,
@@ -161,7 +161,7 @@ export const runRowWorkflow = async (
       return false;
     }
   };
-  let going = await task('Submit', (s) => submitRow(w.ports, CONFIG, s));
+  let going = await task('Submit', (s) => submitRow(w.ports, s));
   while (going) {
     const step = state.step as RowStep;
     if (step.next === 'complete') break;
@@ -170,8 +170,8 @@ export const runRowWorkflow = async (
       sandbox.advanceClock(step.wait_seconds ?? 1);
       w.clock.advance((step.wait_seconds ?? 1) * 1000);
       going = await task('Poll', (s) => pollRow(w.ports, CONFIG, s));
-    } else if (step.next === 'store') going = await task('Store', (s) => storeRow(w.ports, CONFIG, s));
-    else going = await task('Review', (s) => reviewRow(w.ports, CONFIG, s));
+    } else if (step.next === 'store') going = await task('Store', (s) => storeRow(w.ports, s));
+    else going = await task('Review', (s) => reviewRow(w.ports, s));
   }
   steps.push('Complete');
   return { state, report: await completeRow(w.ports, state), steps };

@@ -13,7 +13,6 @@ import { rowExecutionEnded, submitRow } from '../../../../shared/pipeline/row/in
 import { openRound } from '../../../helpers/memory-ports.js';
 import {
   BATCH,
-  CONFIG,
   classificationOf,
   dispatch,
   fillCap,
@@ -71,7 +70,7 @@ describe('answers round', () => {
       fileName: 'review.csv',
       now: w.clock.now(),
     });
-    await w.batches.updateRow(BATCH, row.row, {
+    w.batches.placeRow(BATCH, row.row, {
       status: 'queued',
       dispatch: 1,
       round: {
@@ -120,7 +119,7 @@ describe('answers round', () => {
     expect(c.answers.map((a) => a.answer)).toEqual(answers.map((a) => a.answer));
 
     // A late duplicate of the round's execution: the row's result stands, nothing is posted.
-    const late = await submitRow(w.ports, CONFIG, input);
+    const late = await submitRow(w.ports, input);
     expect(late.outcome).toMatchObject({ kind: 'final', result: { status: 'resolved' } });
     expect(keys).toHaveLength(1);
     expect(sandbox.stats().billed_usd).toBe(2);
@@ -131,11 +130,11 @@ describe('answers round', () => {
     const w = makeWorld(service);
     const { row, item } = await pendingRow(w);
     await takeIntoRound(w, row, answersTo(item));
-    const first = await submitRow(w.ports, CONFIG, await dispatchRound(w, 1));
+    const first = await submitRow(w.ports, await dispatchRound(w, 1));
     expect(first).toMatchObject({ next: 'wait', classification_id: row.classification_id });
 
     w.clock.advance(2_000);
-    const again = await submitRow(w.ports, CONFIG, await dispatchRound(w, 1, 2));
+    const again = await submitRow(w.ports, await dispatchRound(w, 1, 2));
     expect(again).toMatchObject({ next: 'wait', submitted_at: first.submitted_at });
     expect(keys).toHaveLength(1);
   });

@@ -10,7 +10,6 @@ import { TcsNetworkError } from '../../../../shared/tcs/errors.js';
 import { tinyPdf } from '../../../helpers/tcs-fixtures.js';
 import {
   BATCH,
-  CONFIG,
   classificationOf,
   dispatch,
   fillCap,
@@ -52,12 +51,12 @@ describe('Submit', () => {
 
     // The service does the work and the answer is lost, on every try of the client.
     sandbox.setFaults({ reset_after: 1 });
-    await expect(submitRow(w.ports, CONFIG, input)).rejects.toBeInstanceOf(TcsNetworkError);
+    await expect(submitRow(w.ports, input)).rejects.toBeInstanceOf(TcsNetworkError);
     expect(sandbox.stats().created).toBe(1);
 
     // The workflow's Retry: the same key finds the same classification.
     sandbox.setFaults({ reset_after: 0 });
-    const step = await submitRow(w.ports, CONFIG, input);
+    const step = await submitRow(w.ports, input);
     expect(step).toMatchObject({ next: 'wait', wait_seconds: 3 });
     expect(sandbox.stats().created).toBe(1);
     const row = await rowOf(w);
@@ -66,11 +65,11 @@ describe('Submit', () => {
     // Submit run again once the row holds this attempt's classification: it looks at it
     // (no third POST) and keeps the time of the first submission.
     w.clock.advance(5_000);
-    expect((await submitRow(w.ports, CONFIG, input)).submitted_at).toBe(step.submitted_at);
+    expect((await submitRow(w.ports, input)).submitted_at).toBe(step.submitted_at);
     expect(keys).toHaveLength(2);
 
     // A new attempt is a new key and a new classification (spec, rule 4).
-    const second = await submitRow(w.ports, CONFIG, { ...input, attempt: 2, holder: rowHolder(BATCH, 1, 2) });
+    const second = await submitRow(w.ports, { ...input, attempt: 2, holder: rowHolder(BATCH, 1, 2) });
     expect(second.classification_id).not.toBe(step.classification_id);
     expect(sandbox.stats().created).toBe(2);
     expect(new Set(keys.slice(0, 2)).size).toBe(1);
@@ -85,8 +84,8 @@ describe('Submit', () => {
     await seedBatch(w, [{ sheetBytes: tinyPdf(), external_reference: 'PO-4711' }]);
     const input = await dispatch(w, 1);
 
-    await expect(submitRow(w.ports, CONFIG, input)).rejects.toBeInstanceOf(TcsNetworkError);
-    const step = await submitRow(w.ports, CONFIG, input);
+    await expect(submitRow(w.ports, input)).rejects.toBeInstanceOf(TcsNetworkError);
+    const step = await submitRow(w.ports, input);
 
     expect(step.next).toBe('wait');
     const stats = sandbox.stats();
@@ -115,11 +114,11 @@ describe('Submit', () => {
     await seedBatch(w, [{ sheetBytes: tinyPdf() }]);
     const input = await dispatch(w, 1);
     // Created, answer lost: the row does not know its classification yet.
-    await expect(submitRow(w.ports, CONFIG, input)).rejects.toBeInstanceOf(TcsNetworkError);
+    await expect(submitRow(w.ports, input)).rejects.toBeInstanceOf(TcsNetworkError);
     // Without the kept upload record a retry would upload again: a new file_url, another body.
     for (const key of await w.objects.list('work/')) w.objects.objects.delete(key);
 
-    const step = await submitRow(w.ports, CONFIG, input);
+    const step = await submitRow(w.ports, input);
 
     expect(step.outcome).toMatchObject({
       kind: 'final',
@@ -200,7 +199,7 @@ describe('Submit', () => {
     await seedBatch(w, [{}]);
     const input = await dispatch(w, 1);
     const result: RowResult = { status: 'failed', reason: 'unexpected_format', cost_usd: '0.00' };
-    await w.batches.updateRow(BATCH, 1, { status: 'failed', result });
+    w.batches.placeRow(BATCH, 1, { status: 'failed', result });
 
     const { report, steps } = await runRowWorkflow(w, input);
 

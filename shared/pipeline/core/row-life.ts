@@ -1,0 +1,278 @@
+/**
+ * A row's life: how it is born at Prepare, every move it may make after, the guard that keeps
+ * each move safe when a step runs twice or late, the result it shows at any moment, and the keys
+ * its verdict is reused under. Every step of the workflows moves a row through `BatchStore.moveRow`
+ * with one of these moves; the adapters turn a move into one conditional write (docs/architecture.md,
+ * property 7: every row ends in exactly one output row).
+ *
+ *   born queued ─▶ claimed (submitting) ─▶ submitted (in_progress) ─▶ finished (an output status)
+ *        ▲              │                        │
+ *        └── requeued ◀─┴────────────────────────┘          (429, or a new attempt)
+ *   born following ─▶ followed (its leader's outcome, again whenever the leader's changes)
+ *   pending_data ─▶ resumed (queued, with answers) ─▶ answers posted (in_progress) ─▶ finished
+ *        ▲               └── returned (the round never sent them)
+ *        └── settled elsewhere (answered or abandoned outside the pipeline) ─▶ an output status
+ *   any output ─▶ amended (the same status, its columns completed: a reused verdict's PDF)
+ *
+ * A guard names the statuses a move may start from (and the attempt, dispatch or round it belongs
+ * to): a late Complete finds the row already final and changes nothing; a dispatcher that claims
+ * a row another dispatch owns is refused.
+ */
+import { fingerprintKey } from './keys.js';
+import type { RowRecord, RowResult } from './records.js';
+import { currentNcmMatches, resultNcmDigits } from './row-results.js';
+import {
+  isOutputStatus,
+  OUTPUT_STATUSES,
+  type OutputStatus,
+  type RowStatus,
+  WORKING_STATUSES,
+  type WorkingStatus,
+} from './row-statuses.js';
+
+export * from './row-statuses.js';
+
+// ---------------------------------------------------------------------------
+// Birth: what Prepare makes of each row
+// ---------------------------------------------------------------------------
+
+/** A row record before its life starts: everything but where it stands. */
+export type UnbornRow = Omit<RowRecord, 'status' | 'result' | 'finished_at'>;
+
+export type Birth =
+  /** Sent to the rows queue, within the budget. */
+  | { as: 'queued' }
+  /** An earlier row of the same product is queued: this one waits for its outcome. */
+  | { as: 'following' }
+  /** Final at Prepare: rejected, reused, or left out by the budget or a stop. */
+  | { as: 'final'; result: RowResult };
+
+export const bornRow = (row: UnbornRow, birth: Birth): RowRecord =>
+  birth.as === 'final'
+    ? { ...row, status: birth.result.status, result: birth.result, finished_at: row.updated_at }
+    : { ...row, status: birth.as };
+
+// ---------------------------------------------------------------------------
+// Moves
+// ---------------------------------------------------------------------------
+
+type Answers = NonNullable<RowRecord['round']>;
+
+export type RowMove = {
+  at: string;
+} /** The dispatcher claims the row for its message (attempt, dispatch): before it starts an execution. */ & (
+  | { move: 'claimed'; attempt: number; dispatch: number }
+  /** Submit's creation was accepted: the classification runs at the service. */
+  | {
+      move: 'submitted';
+      classification_id: string;
+      submitted_attempt: number;
+      submitted_at: string;
+      app_url?: string | undefined;
+    }
+  /** Submit's POST of an answers round's answers was accepted: the classification runs again. */
+  | { move: 'answers_posted'; round: Answers }
+  /** Back to the queue as a later attempt or dispatch (a 429, a transient failure). */
+  | { move: 'requeued'; attempt: number; dispatch: number }
+  /** The row's output: its classification's verdict, a failure, or the pipeline's error. */
+  | { move: 'finished'; result: RowResult }
+  /** A follower takes its leader's outcome (core/same-product.ts), again whenever that changes. */
+  | { move: 'followed'; result: RowResult }
+  /** An answers round takes a row waiting for answers back to work. */
+  | { move: 'resumed'; round: Answers }
+  /** The round that took the row never sent its answers: it waits for answers again. */
+  | { move: 'returned'; round_id: string }
+  /** A row waiting for answers whose classification settled outside the pipeline. */
+  | { move: 'settled_elsewhere'; result: RowResult }
+  /** A final row's columns completed; its status stays (a reused verdict's PDF copied). */
+  | { move: 'amended'; result: RowResult }
+);
+
+/** Which rows a move may apply to: the status it starts from, and whose row it must still be. */
+export type RowGuard = {
+  statuses: readonly RowStatus[];
+  attempt?: number;
+  dispatch?: number;
+  round_id?: string;
+};
+
+/** The fields a move sets and its guard: what an adapter writes in one conditional update. */
+export type RowChange = { set: Partial<Omit<RowRecord, 'batch_id' | 'row'>>; guard: RowGuard };
+
+const STILL_WORKING: RowGuard = { statuses: WORKING_STATUSES };
+/** A follower is never dispatched: it waits, or holds its leader's outcome. */
+const FOLLOWER: RowGuard = { statuses: ['following', ...OUTPUT_STATUSES] };
+
+const final = (result: RowResult, at: string) => ({
+  status: result.status,
+  result,
+  finished_at: at,
+  updated_at: at,
+});
+
+export const changeOf = (move: RowMove): RowChange => {
+  const { at } = move;
+  switch (move.move) {
+    case 'claimed':
+      // `submitting` too: a dispatcher that died after claiming is followed by a redelivery.
+      return {
+        set: { status: 'submitting', updated_at: at },
+        guard: { statuses: ['queued', 'submitting'], attempt: move.attempt, dispatch: move.dispatch },
+      };
+    case 'submitted':
+      return {
+        set: {
+          status: 'in_progress',
+          classification_id: move.classification_id,
+          submitted_attempt: move.submitted_attempt,
+          ...(move.app_url ? { app_url: move.app_url } : {}),
+          submitted_at: move.submitted_at,
+          updated_at: at,
+        },
+        guard: STILL_WORKING,
+      };
+    case 'answers_posted':
+      return { set: { status: 'in_progress', round: move.round, updated_at: at }, guard: STILL_WORKING };
+    case 'requeued':
+      return {
+        set: { status: 'queued', attempt: move.attempt, dispatch: move.dispatch, updated_at: at },
+        guard: STILL_WORKING,
+      };
+    case 'finished':
+      return { set: final(move.result, at), guard: STILL_WORKING };
+    case 'followed':
+      // Not only from `following`: a follower's pending_data becomes what its leader's answers led to.
+      return { set: final(move.result, at), guard: FOLLOWER };
+    case 'resumed':
+      // The one move from an output status back to work. The round restarts dispatching at 1.
+      return {
+        set: { status: 'queued', round: move.round, dispatch: 1, updated_at: at },
+        guard: { statuses: ['pending_data'] },
+      };
+    case 'returned':
+      return {
+        set: { status: 'pending_data', updated_at: at },
+        guard: { statuses: ['queued'], round_id: move.round_id },
+      };
+    case 'settled_elsewhere':
+      return { set: final(move.result, at), guard: { statuses: ['pending_data'] } };
+    case 'amended':
+      return { set: { result: move.result, updated_at: at }, guard: { statuses: [move.result.status] } };
+  }
+};
+
+/** The row as a move leaves it: what a caller keeps of a row it moved, and what the in-memory adapter stores. */
+export const afterMove = <Row extends RowRecord>(row: Row, move: RowMove): Row => {
+  const { set } = changeOf(move);
+  const defined = Object.entries(set).filter(([, value]) => value !== undefined);
+  return { ...row, ...Object.fromEntries(defined) };
+};
+
+/** Whether a row passes a move's guard: the in-memory adapter's check, the DynamoDB condition's twin. */
+export const passesGuard = (
+  row: Pick<RowRecord, 'status' | 'attempt' | 'dispatch' | 'round'>,
+  guard: RowGuard,
+) =>
+  guard.statuses.includes(row.status) &&
+  (guard.attempt === undefined || row.attempt === guard.attempt) &&
+  (guard.dispatch === undefined || row.dispatch === guard.dispatch) &&
+  (guard.round_id === undefined || row.round?.round_id === guard.round_id);
+
+// ---------------------------------------------------------------------------
+// The result a row shows
+// ---------------------------------------------------------------------------
+
+/** A row's output columns as a file or a page shows them; `status` may be a working one while it runs. */
+export type ShownResult = { status: RowStatus } & Partial<Omit<RowResult, 'status'>>;
+
+const WORKING_DETAIL: Record<WorkingStatus, string> = {
+  queued: 'Waiting for a free slot of the cap.',
+  submitting: 'Being sent to the service.',
+  in_progress: 'Being classified by the service.',
+  following: 'Waiting for the row of the same product it shares a classification with.',
+};
+
+/** What a follower says about the row it follows, before that row's own detail. */
+export const followerDetail = (leaderRow: number, leaderStatus: OutputStatus): string => {
+  const shared = `Same product as row ${leaderRow} (operation, country, description and sheet identical)`;
+  switch (leaderStatus) {
+    case 'resolved':
+      return `${shared}: classified once, there; no charge for this row.`;
+    case 'pending_data':
+      return `${shared}: answer the questions once, on row ${leaderRow} of review.csv; this row resumes with it.`;
+    default:
+      return `${shared}: this row shares its outcome.`;
+  }
+};
+
+/**
+ * A follower's outcome: its leader's columns, at no cost, with a detail naming the leader and the
+ * follower's own comparison with the NCM it declared (docs/architecture.md, property 11).
+ */
+const followerOutcome = (
+  leader: Pick<RowRecord, 'row' | 'status' | 'result'> & { status: OutputStatus },
+  follower: Pick<RowRecord, 'product'>,
+): RowResult => {
+  const result: RowResult = leader.result ?? { status: leader.status };
+  const ncm = resultNcmDigits(result);
+  return {
+    ...result,
+    detail: [followerDetail(leader.row, result.status), result.detail].filter(Boolean).join(' '),
+    cost_usd: '0.00',
+    ...(ncm ? { current_ncm_matches: currentNcmMatches(follower.product?.current_ncm ?? null, ncm) } : {}),
+  };
+};
+
+/**
+ * The result a row shows now. A follower whose leader is final shows its leader's outcome at no
+ * cost, whether or not that was written yet (pass the leader); a final row its result (a row made
+ * final without one keeps at least its status); a working row where it is on its way.
+ */
+export const resultNow = (
+  row: Pick<RowRecord, 'status' | 'result' | 'follows' | 'product' | 'classification_id' | 'app_url'>,
+  leader?: Pick<RowRecord, 'row' | 'status' | 'result'> | undefined,
+): ShownResult => {
+  if (row.follows !== undefined && leader && isOutputStatus(leader.status))
+    return followerOutcome({ ...leader, status: leader.status }, row);
+  if (isOutputStatus(row.status)) return row.result ?? { status: row.status };
+  return {
+    status: row.status,
+    detail: WORKING_DETAIL[row.status as WorkingStatus],
+    ...(row.classification_id ? { classification_id: row.classification_id } : {}),
+    ...(row.app_url ? { app_url: row.app_url } : {}),
+  };
+};
+
+/** A shown result that is an output: the row has ended (for now). */
+export const isFinalResult = (shown: ShownResult): shown is RowResult => isOutputStatus(shown.status);
+
+/** The leader of each follower among `rows`, for `resultNow`. */
+export const leadersOf = (rows: readonly RowRecord[]): ((row: RowRecord) => RowRecord | undefined) => {
+  const byNumber = new Map(rows.map((row) => [row.row, row]));
+  return (row) => (row.follows === undefined ? undefined : byNumber.get(row.follows));
+};
+
+/** Each row as it stands: followers of final leaders given their outcome (not written: Finalize does). */
+export const rowsAsTheyStand = (rows: readonly RowRecord[]): RowRecord[] => {
+  const leaderOf = leadersOf(rows);
+  return rows.map((row) => {
+    const shown = resultNow(row, leaderOf(row));
+    return row.follows !== undefined && isFinalResult(shown)
+      ? { ...row, status: shown.status, result: shown }
+      : row;
+  });
+};
+
+// ---------------------------------------------------------------------------
+// Reuse
+// ---------------------------------------------------------------------------
+
+/**
+ * The keys a product's resolved verdict is kept under in the product cache, in the order Prepare
+ * looks them up: its own product key (`sku:` or `h:`), then its fingerprint's, so a later batch
+ * reuses it for every row of the product, the rows that followed it included (docs/architecture.md,
+ * property 11).
+ */
+export const reuseKeysOf = (row: { product_key: string; fingerprint: string }): string[] => [
+  ...new Set([row.product_key, fingerprintKey(row.fingerprint)]),
+];
