@@ -2,9 +2,9 @@
  * Who may use the console: a Cognito user pool of people an administrator created (no sign-up),
  * signing in with their email, a strong password and a TOTP app (MFA required), through the
  * hosted UI; the page is a public client (no secret) using the authorization code grant with
- * PKCE (web/src/auth.ts) and sends the ID token to the API.
+ * PKCE and a nonce (web/src/auth.ts, oidc-client-ts) and sends the ID token to the API.
  */
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import {
   AccountRecovery,
   FeaturePlan,
@@ -51,7 +51,8 @@ export class ConsoleAuth extends Construct {
       supportedIdentityProviders: [UserPoolClientIdentityProvider.COGNITO],
       preventUserExistenceErrors: true,
       enableTokenRevocation: true,
-      // Short-lived tokens: the page keeps only the ID token and signs in again when it expires.
+      // Short-lived tokens: the page sends only the ID token, never refreshes, and signs in again
+      // when it expires.
       idTokenValidity: Duration.minutes(60),
       accessTokenValidity: Duration.minutes(60),
       refreshTokenValidity: Duration.minutes(60),
@@ -66,6 +67,14 @@ export class ConsoleAuth extends Construct {
   /** The hosted UI's base URL, `https://<prefix>.auth.<region>.amazoncognito.com`. */
   get hostedUiUrl(): string {
     return this.domain.baseUrl();
+  }
+
+  /**
+   * The user pool's issuer, written as the API's JWT authorizer writes it: the page's OpenID
+   * authority (its discovery document lists the hosted UI's endpoints).
+   */
+  get issuer(): string {
+    return `https://cognito-idp.${Stack.of(this).region}.amazonaws.com/${this.userPool.userPoolId}`;
   }
 }
 

@@ -23,7 +23,7 @@ const WEB_ROOT = 'web';
 /** The page's config.json (web/src/config.ts, ConsoleConfig). */
 export type ConsolePageConfig = {
   apiUrl: string;
-  auth: { region: string; userPoolId: string; clientId: string; domain: string; redirectUri: string };
+  auth: { authority: string; clientId: string; domain: string; redirectUri: string };
 };
 
 export type ConsoleDeploymentProps = {
@@ -71,9 +71,12 @@ const siteAsset = (): ISource =>
 
 export class ConsoleDeployment extends Construct {
   readonly deployment: BucketDeployment;
+  /** What config.json says, tokens unresolved. */
+  readonly page: ConsolePageConfig;
 
   constructor(scope: Construct, id: string, props: ConsoleDeploymentProps) {
     super(scope, id);
+    this.page = props.page;
     const logGroup = new LogGroup(this, 'Logs', {
       retention: props.logRetention,
       removalPolicy: RemovalPolicy.DESTROY,

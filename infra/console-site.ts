@@ -17,7 +17,8 @@
  * headers policy) cannot name them back, a cycle CloudFormation refuses even within one stack.
  * connect-src allows them by region instead (`https://*.execute-api.<region>.amazonaws.com`,
  * `https://*.s3.<region>.amazonaws.com`, the presigned POST's virtual-hosted URL); the hosted
- * UI, whose domain prefix is chosen in advance (console-config.ts), is named exactly.
+ * UI, whose domain prefix is chosen in advance (console-config.ts), is named exactly, and so is
+ * Cognito's regional endpoint, where the page reads the user pool's OpenID discovery document.
  */
 import { Aws, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import {
@@ -83,6 +84,7 @@ const securityHeaders = (scope: Construct, props: ConsoleSiteProps) => {
     `https://*.execute-api.${stack.region}.${stack.urlSuffix}`,
     `https://*.s3.${stack.region}.${stack.urlSuffix}`,
     hostedUiBaseUrl(scope, props.console),
+    `https://cognito-idp.${stack.region}.amazonaws.com`,
   ];
   const csp = [
     "default-src 'self'",

@@ -67,8 +67,7 @@ export class ConsoleStack extends Stack {
       page: {
         apiUrl: this.api.url,
         auth: {
-          region: this.region,
-          userPoolId: this.auth.userPool.userPoolId,
+          authority: this.auth.issuer,
           clientId: this.auth.client.userPoolClientId,
           domain: this.auth.hostedUiUrl,
           redirectUri: this.auth.redirectUri,

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Papa from 'papaparse';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type LocalConsole, openLocalConsole, startLocalPipeline } from '../../local/runtime/index.js';
 import { WORKBOOK_WORDS } from '../../shared/pipeline/batch/index.js';
 import { readXlsxRecords } from '../../shared/spreadsheet/read-xlsx.js';
@@ -33,14 +33,8 @@ const readCsv = (text: string): Table => {
   return { header, rows };
 };
 
-/** Polls `check` until it holds or the deadline passes (no sleeps: the condition decides). */
-const eventually = async (check: () => Promise<boolean>, what: string, timeoutMs = 120_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`still not true after ${timeoutMs} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-};
+/** vi.waitFor's retries, every 250 ms until the deadline (the condition decides, not a sleep). */
+const within = (timeout: number) => ({ timeout, interval: 250 });
 
 beforeAll(async () => {
   const pipeline = await startLocalPipeline({
@@ -89,26 +83,23 @@ describe('the operations console in Chromium', () => {
     const stage = page.getByTestId('stage');
     await stage.waitFor();
     const seen = new Set<string>();
-    await eventually(async () => {
+    await vi.waitFor(async () => {
       seen.add((await stage.getAttribute('data-stage')) ?? '');
-      return seen.has('completed');
-    }, 'the batch page shows the batch completed');
+      expect(seen.has('completed'), 'the batch page shows the batch completed').toBe(true);
+    }, within(120_000));
     expect(await page.getByTestId('rows-done').getAttribute('data-value')).toBe('34');
     expect(await page.getByTestId('rows-total').getAttribute('data-value')).toBe('34');
     // The rows table ends as the batch did: no row left on its way.
-    await eventually(
-      async () => {
-        const statuses = await page
-          .getByTestId('result-row')
-          .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-status')));
-        return (
-          statuses.length === 34 &&
-          statuses.every((status) => !['queued', 'submitting', 'in_progress'].includes(status ?? ''))
-        );
-      },
-      'the rows table shows every row final',
-      30_000,
-    );
+    await vi.waitFor(async () => {
+      const statuses = await page
+        .getByTestId('result-row')
+        .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-status')));
+      expect(
+        statuses.length === 34 &&
+          statuses.every((status) => !['queued', 'submitting', 'in_progress'].includes(status ?? '')),
+        'the rows table shows every row final',
+      ).toBe(true);
+    }, within(30_000));
     await browser.screenshot(page, '03-batch-completed');
   }, 180_000);
 
@@ -125,7 +116,10 @@ describe('the operations console in Chromium', () => {
         });
     });
     await page.locator('[data-testid="verdict-pdf"][data-row="1"]').click();
-    await eventually(async () => opened.length > 0, 'the verdict PDF is fetched', 30_000);
+    await vi.waitFor(
+      () => expect(opened.length > 0, 'the verdict PDF is fetched').toBe(true),
+      within(30_000),
+    );
     const [first] = opened;
     expect(first).toMatchObject({ status: 200, type: 'application/pdf' });
     expect(new URL(first?.url ?? '').pathname).toMatch(
@@ -137,24 +131,22 @@ describe('the operations console in Chromium', () => {
 
   it('filters the results by status and searches them', async () => {
     await page.locator('[data-testid="status-filter"] [data-status="resolved"]').click();
-    await eventually(
-      async () => {
-        const statuses = await page
-          .getByTestId('result-row')
-          .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-status')));
-        return statuses.length > 0 && statuses.every((status) => status === 'resolved');
-      },
-      'only resolved rows are shown',
-      30_000,
-    );
+    await vi.waitFor(async () => {
+      const statuses = await page
+        .getByTestId('result-row')
+        .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-status')));
+      expect(
+        statuses.length > 0 && statuses.every((status) => status === 'resolved'),
+        'only resolved rows are shown',
+      ).toBe(true);
+    }, within(30_000));
     const resolved = await page.getByTestId('result-row').count();
     await browser.screenshot(page, '04-filtered');
     await page.locator('[data-testid="status-filter"] [data-status=""]').click();
     await page.getByTestId('rows-search').fill('cafe torrado');
-    await eventually(
-      async () => (await page.getByTestId('result-row').count()) === 1,
-      'the search finds one row',
-      30_000,
+    await vi.waitFor(
+      async () => expect(await page.getByTestId('result-row').count(), 'the search finds one row').toBe(1),
+      within(30_000),
     );
     expect(await page.getByTestId('result-row').getAttribute('data-row')).toBe('1');
     await page.getByTestId('rows-search').fill('');
@@ -246,10 +238,9 @@ describe('the operations console in Chromium', () => {
     await group.getByTestId('submit-answers').click();
     await page.getByTestId('answers-sent').first().waitFor();
     const sent = page.locator(`[data-testid="sent-row"][data-row="${rowNumber}"]`);
-    await eventually(
-      async () => (await sent.getAttribute('data-final')) === 'true',
-      'the answered row is final',
-      120_000,
+    await vi.waitFor(
+      async () => expect(await sent.getAttribute('data-final'), 'the answered row is final').toBe('true'),
+      within(120_000),
     );
     expect(await sent.getAttribute('data-status')).toBe('resolved');
     await browser.screenshot(page, '06-answered');

@@ -314,6 +314,15 @@ describe('console stack: least privilege', () => {
     },
   );
 
+  it("the page's config.json signs in at the user pool's issuer, the one the API's authorizer trusts", () => {
+    const stack = synth.built.console;
+    const [, authorizer] = only(json, 'AWS::ApiGatewayV2::Authorizer');
+    const { auth } = stack.deployment.page;
+    expect(render(stack.resolve(auth.authority))).toBe(render(props(authorizer).JwtConfiguration.Issuer));
+    expect(render(stack.resolve(auth.clientId))).toBe(render(props(authorizer).JwtConfiguration.Audience[0]));
+    expect(render(stack.resolve(auth.redirectUri))).toBe(`${origin}/`);
+  });
+
   it('the page deployment writes only the site bucket and invalidates only through its own role', () => {
     const [deploymentId, deployment] = only(json, 'Custom::CDKBucketDeployment');
     expect(deploymentId).toBeDefined();
@@ -412,7 +421,7 @@ describe('console site (stateful stack): private bucket behind CloudFront', () =
     expect(props(logs).OwnershipControls).toEqual({ Rules: [{ ObjectOwnership: 'ObjectWriter' }] });
   });
 
-  it('its CSP allows scripts from the page only, and the hosted UI the console stack makes', () => {
+  it('its CSP allows scripts from the page only, the hosted UI the console stack makes, and its user pool', () => {
     const [, policy] = only(stateful, 'AWS::CloudFront::ResponseHeadersPolicy');
     const headers = props(policy).ResponseHeadersPolicyConfig.SecurityHeadersConfig;
     const csp = render(headers.ContentSecurityPolicy.ContentSecurityPolicy);
@@ -422,6 +431,8 @@ describe('console site (stateful stack): private bucket behind CloudFront', () =
     const [, domain] = only(json, 'AWS::Cognito::UserPoolDomain');
     const connect = /connect-src ([^;]+)/.exec(csp)?.[1]?.split(' ') ?? [];
     expect(connect).toContain(`https://${render(props(domain).Domain)}.auth.{AWS::Region}.amazoncognito.com`);
+    // The page's OpenID authority, the user pool's issuer: its discovery document is read there.
+    expect(connect).toContain('https://cognito-idp.{AWS::Region}.amazonaws.com');
     expect(connect).toContain('https://*.execute-api.{AWS::Region}.{AWS::URLSuffix}');
     expect(connect).toContain('https://*.s3.{AWS::Region}.{AWS::URLSuffix}');
     expect(headers).toMatchObject({

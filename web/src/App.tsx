@@ -2,7 +2,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SessionView } from '../../shared/console/web-contract.js';
-import { signOut } from './auth.js';
 import type { Api } from './client.js';
 import type { ConsoleConfig } from './config.js';
 import { ConsoleContext, type ConsoleContextValue } from './context.js';
@@ -75,11 +74,11 @@ const Header = ({ route, value }: { route: Route; value: ConsoleContextValue }) 
         <span className="user" data-testid="user" title={value.session.user}>
           {value.session.user}
         </span>
-        {value.config.auth && (
+        {value.signOut && (
           <button
             type="button"
             className="button button-quiet"
-            onClick={() => value.config.auth && signOut(value.config.auth)}
+            onClick={() => void value.signOut?.()}
             data-testid="sign-out"
           >
             {t('app.signOut')}
@@ -111,7 +110,17 @@ const Page = ({ route }: { route: Route }) => {
   }
 };
 
-export const App = ({ api, config, session }: { api: Api; config: ConsoleConfig; session: SessionView }) => {
+export const App = ({
+  api,
+  config,
+  session,
+  signOut,
+}: {
+  api: Api;
+  config: ConsoleConfig;
+  session: SessionView;
+  signOut: (() => Promise<void>) | null;
+}) => {
   const route = useRoute();
   const [pending, setPending] = useState<number | null>(null);
   const refreshPending = async () => setPending((await api.questions()).rows);
@@ -121,7 +130,7 @@ export const App = ({ api, config, session }: { api: Api; config: ConsoleConfig;
   }, []);
   // The badge: the inbox page reports its own count; elsewhere look every 30 s.
   usePoll(refreshPending, 30_000, route.page !== 'questions');
-  const value: ConsoleContextValue = { api, config, session, pending, setPending };
+  const value: ConsoleContextValue = { api, config, session, signOut, pending, setPending };
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new page starts at its top.
   useEffect(() => {
     window.scrollTo(0, 0);

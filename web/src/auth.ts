@@ -1,123 +1,125 @@
 /**
- * Sign-in on AWS: OAuth 2.0 authorization code with PKCE against the Cognito hosted UI, by hand.
+ * Sign-in on AWS: OpenID Connect's authorization code flow with PKCE against the Cognito user
+ * pool, through oidc-client-ts (the state, the nonce, the S256 challenge, the code exchange and
+ * the tokens' expiry are its work, not this page's).
  *
- *   1. signIn(): a verifier and a state go to sessionStorage; the browser goes to
- *      `${domain}/oauth2/authorize?…&code_challenge=S256(verifier)&state=…`.
- *   2. Cognito sends it back to redirectUri with `?code=…&state=…`; completeSignIn() checks the
- *      state, trades the code and the verifier at `${domain}/oauth2/token` for tokens, keeps
- *      them in sessionStorage (gone when the tab closes) and puts back the page the person was on.
- *   3. Every API call carries `Authorization: Bearer <id_token>`; a 401 starts again at 1.
+ *   1. At start, a callback in the URL (`?code=…&state=…`, or `?error=…`) is finished: the state
+ *      must be one this tab stored, the code is traded with its verifier at the token endpoint,
+ *      the ID token must carry the nonce sent. Then, with no live ID token, the browser leaves
+ *      for the hosted UI, and comes back to the hash it was on.
+ *   2. Every API call carries `Authorization: Bearer <id_token>`; a 401 signs in again.
+ *   3. Sign-out forgets the tokens and leaves through the hosted UI's /logout.
  *
- * Locally (config.auth null) none of this runs.
+ * Tokens and pending sign-ins live in sessionStorage: gone when the tab closes. Locally
+ * (config.auth null) none of this runs.
  */
+import { UserManager, WebStorageStateStore } from 'oidc-client-ts';
 import type { CognitoConfig } from './config.js';
-import { challengeOf, randomToken } from './pkce.js';
 
-const KEYS = {
-  tokens: 'ncm-console.tokens',
-  verifier: 'ncm-console.pkce-verifier',
-  state: 'ncm-console.oauth-state',
-  returnTo: 'ncm-console.return-to',
-  signedInAt: 'ncm-console.signed-in-at',
-} as const;
+const SIGNED_IN_AT = 'ncm-console.signed-in-at';
 
 /** A 401 this soon after signing in is not an expired token: signing in again would loop. */
 const FRESH_MS = 60_000;
 
-type Tokens = { id_token: string; expires_at: number };
+/** An ID token with less left than this is not sent: the call could outlive it. */
+const MIN_SECONDS_LEFT = 60;
 
-const readTokens = (): Tokens | null => {
-  try {
-    const value = JSON.parse(sessionStorage.getItem(KEYS.tokens) ?? 'null') as Tokens | null;
-    return value && typeof value.id_token === 'string' && typeof value.expires_at === 'number' ? value : null;
-  } catch {
-    return null;
-  }
-};
-
-/** The ID token while it has a minute left, else null. */
-export const idToken = (): string | null => {
-  const tokens = readTokens();
-  return tokens && tokens.expires_at - 60_000 > Date.now() ? tokens.id_token : null;
-};
-
-/** Leaves for the hosted UI; the promise never settles (the page unloads). */
-export const signIn = async (auth: CognitoConfig): Promise<never> => {
-  const verifier = randomToken();
-  const state = randomToken();
-  sessionStorage.setItem(KEYS.verifier, verifier);
-  sessionStorage.setItem(KEYS.state, state);
-  sessionStorage.setItem(KEYS.returnTo, window.location.hash);
-  sessionStorage.removeItem(KEYS.tokens);
-  const query = new URLSearchParams({
-    response_type: 'code',
+const managerFor = (auth: CognitoConfig): UserManager => {
+  const store = new WebStorageStateStore({ store: window.sessionStorage });
+  return new UserManager({
+    authority: auth.authority,
     client_id: auth.clientId,
     redirect_uri: auth.redirectUri,
+    response_type: 'code',
     scope: 'openid email profile',
-    code_challenge_method: 'S256',
-    code_challenge: await challengeOf(verifier),
-    state,
+    userStore: store,
+    stateStore: store,
+    // Cognito's discovery document names no end_session_endpoint: its hosted UI's /logout is
+    // Cognito's own (client_id and logout_uri, see signOut).
+    metadataSeed: { end_session_endpoint: `${auth.domain}/logout` },
+    // Cognito has no prompt=none to renew in a hidden frame, and the page's CSP allows no frame:
+    // when the ID token runs out, the page signs in again.
+    automaticSilentRenew: false,
+    monitorSession: false,
+    loadUserInfo: false,
   });
-  // URLSearchParams writes spaces as `+`: scope=openid+email+profile.
-  window.location.assign(`${auth.domain}/oauth2/authorize?${query.toString()}`);
-  return new Promise<never>(() => {});
 };
 
-const exchangeCode = async (auth: CognitoConfig, code: string, verifier: string): Promise<Tokens> => {
-  const response = await fetch(`${auth.domain}/oauth2/token`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'authorization_code',
-      client_id: auth.clientId,
-      code,
-      redirect_uri: auth.redirectUri,
-      code_verifier: verifier,
-    }),
-  });
-  if (!response.ok) throw new Error(`sign-in: the token endpoint answered HTTP ${response.status}`);
-  const body = (await response.json()) as { id_token?: unknown; expires_in?: unknown };
-  if (typeof body.id_token !== 'string') throw new Error('sign-in: the token endpoint gave no id_token');
-  const seconds = typeof body.expires_in === 'number' ? body.expires_in : 3600;
-  return { id_token: body.id_token, expires_at: Date.now() + seconds * 1000 };
-};
+/** A one-off value the ID token must carry back (OpenID Connect's nonce): replay protection. */
+const newNonce = (): string => crypto.randomUUID();
 
-/**
- * At start: finishes a sign-in when the URL carries Cognito's answer, then makes sure there is a
- * token (else leaves for the hosted UI). Resolves once the page may call the API.
- */
-export const ensureSignedIn = async (auth: CognitoConfig): Promise<void> => {
-  const url = new URL(window.location.href);
-  const code = url.searchParams.get('code');
-  const state = url.searchParams.get('state');
-  const error = url.searchParams.get('error');
-  if (code !== null || error !== null) {
-    const expected = sessionStorage.getItem(KEYS.state);
-    const verifier = sessionStorage.getItem(KEYS.verifier);
-    const returnTo = sessionStorage.getItem(KEYS.returnTo) ?? '';
-    sessionStorage.removeItem(KEYS.state);
-    sessionStorage.removeItem(KEYS.verifier);
-    sessionStorage.removeItem(KEYS.returnTo);
-    window.history.replaceState(null, '', `${url.origin}${url.pathname}${returnTo}`);
-    if (error !== null) throw new Error(`sign-in: ${url.searchParams.get('error_description') ?? error}`);
-    if (code !== null && state !== null && state === expected && verifier !== null) {
-      sessionStorage.setItem(KEYS.tokens, JSON.stringify(await exchangeCode(auth, code, verifier)));
-      sessionStorage.setItem(KEYS.signedInAt, String(Date.now()));
+/** The sign-in of one page load (on AWS only: locally main.tsx makes none). */
+export const createSignIn = (auth: CognitoConfig) => {
+  const manager = managerFor(auth);
+
+  /** Leaves for the hosted UI; the promise never settles (the page unloads). */
+  const leaveToSignIn = async (): Promise<never> => {
+    await manager.signinRedirect({ nonce: newNonce(), state: window.location.hash });
+    return new Promise<never>(() => {});
+  };
+
+  /** The ID token while it has a minute left, else null. */
+  const idToken = async (): Promise<string | null> => {
+    const user = await manager.getUser();
+    const left = user?.expires_in ?? 0;
+    return user?.id_token && left > MIN_SECONDS_LEFT ? user.id_token : null;
+  };
+
+  const finishSignIn = async (url: URL): Promise<void> => {
+    // The code and the state leave the address bar whatever happens: a reload must not replay them.
+    const page = `${url.origin}${url.pathname}`;
+    try {
+      const user = await manager.signinRedirectCallback(url.href);
+      sessionStorage.setItem(SIGNED_IN_AT, String(Date.now()));
+      window.history.replaceState(null, '', `${page}${typeof user.state === 'string' ? user.state : ''}`);
+    } catch (error) {
+      window.history.replaceState(null, '', page);
+      throw new Error(`sign-in: ${error instanceof Error ? error.message : String(error)}`);
     }
-  }
-  if (idToken() === null) await signIn(auth);
-};
+  };
 
-/** After a 401: signs in again, unless the sign-in was just now (then the caller reports the 401). */
-export const signInAgain = async (auth: CognitoConfig): Promise<false> => {
-  const at = Number(sessionStorage.getItem(KEYS.signedInAt) ?? 0);
-  if (Date.now() - at < FRESH_MS) return false;
-  return signIn(auth);
-};
+  return {
+    idToken,
+    leaveToSignIn,
 
-/** Forgets the tokens and signs out of the hosted UI, which comes back to redirectUri. */
-export const signOut = (auth: CognitoConfig): void => {
-  sessionStorage.removeItem(KEYS.tokens);
-  const query = new URLSearchParams({ client_id: auth.clientId, logout_uri: auth.redirectUri });
-  window.location.assign(`${auth.domain}/logout?${query.toString()}`);
+    /**
+     * At start: finishes a sign-in when the URL carries the hosted UI's answer (a state this tab
+     * did not send is refused: it throws), then makes sure there is an ID token (else leaves for
+     * the hosted UI). Resolves once the page may call the API.
+     */
+    ensureSignedIn: async (): Promise<void> => {
+      const url = new URL(window.location.href);
+      const answered = url.searchParams.has('code') || url.searchParams.has('error');
+      if (answered && url.searchParams.has('state')) await finishSignIn(url);
+      if ((await idToken()) === null) await leaveToSignIn();
+    },
+
+    /** After a 401: signs in again, unless the sign-in was just now (then the caller reports the 401). */
+    signInAgain: async (): Promise<false> => {
+      const at = Number(sessionStorage.getItem(SIGNED_IN_AT) ?? 0);
+      if (Date.now() - at < FRESH_MS) return false;
+      await manager.removeUser();
+      return leaveToSignIn();
+    },
+
+    /**
+     * Forgets the tokens, then leaves through the hosted UI's /logout, which comes back to
+     * redirectUri. The user is removed first so oidc-client-ts adds no id_token_hint: Cognito's
+     * /logout takes client_id and logout_uri, and the ID token stays out of URLs and their logs.
+     */
+    signOut: async (): Promise<void> => {
+      await manager.removeUser();
+      sessionStorage.removeItem(SIGNED_IN_AT);
+      try {
+        await manager.signoutRedirect({
+          extraQueryParams: { client_id: auth.clientId, logout_uri: auth.redirectUri },
+        });
+      } catch {
+        // The discovery document did not answer: the tokens are gone all the same, and the
+        // page, reloaded, starts a new sign-in.
+        window.location.assign(auth.redirectUri);
+      }
+    },
+  };
 };
+export type SignIn = ReturnType<typeof createSignIn>;

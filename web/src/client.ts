@@ -21,7 +21,7 @@ import {
   UploadPlan,
   type UploadRequest,
 } from '../../shared/console/web-contract.js';
-import { idToken, signIn, signInAgain } from './auth.js';
+import type { SignIn } from './auth.js';
 import type { ConsoleConfig } from './config.js';
 
 /** A refusal: the API's problem when it sent one, else what went wrong on the way. */
@@ -63,7 +63,8 @@ const problemOf = async (response: Response): Promise<ApiError> => {
   );
 };
 
-export const createApi = (config: ConsoleConfig) => {
+/** The API at config.apiUrl; with a sign-in (AWS), every call carries its ID token. */
+export const createApi = (config: ConsoleConfig, signIn: SignIn | null) => {
   const call = async <S extends z.ZodType>(
     key: ConsoleRouteKey,
     schema: S,
@@ -77,9 +78,9 @@ export const createApi = (config: ConsoleConfig) => {
     const url = `${config.apiUrl}${pathOf(key, options.params ?? {})}${search.size > 0 ? `?${search}` : ''}`;
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-    if (config.auth) {
-      const token = idToken();
-      if (token === null) return signIn(config.auth);
+    if (signIn) {
+      const token = await signIn.idToken();
+      if (token === null) return signIn.leaveToSignIn();
       headers.Authorization = `Bearer ${token}`;
     }
     let response: Response;
@@ -92,7 +93,7 @@ export const createApi = (config: ConsoleConfig) => {
     } catch (error) {
       throw new ApiError(0, null, error instanceof Error ? error.message : String(error));
     }
-    if (response.status === 401 && config.auth) await signInAgain(config.auth);
+    if (response.status === 401 && signIn) await signIn.signInAgain();
     if (!response.ok) throw await problemOf(response);
     return schema.parse(await response.json());
   };

@@ -7,6 +7,8 @@ export type ConsoleContextValue = {
   api: Api;
   config: ConsoleConfig;
   session: SessionView;
+  /** Leaves through the hosted UI's sign-out; null locally, where nobody signs in. */
+  signOut: (() => Promise<void>) | null;
   /** Rows waiting for answers, as the last look at the inbox found them (the nav's badge). */
   pending: number | null;
   setPending: (rows: number) => void;

@@ -6,7 +6,7 @@ import './no-eval.js';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.js';
-import { ensureSignedIn } from './auth.js';
+import { createSignIn } from './auth.js';
 import { createApi } from './client.js';
 import { ConsoleConfig } from './config.js';
 import { errorMessage, initI18n } from './i18n.js';
@@ -37,12 +37,13 @@ const start = async (): Promise<void> => {
   root.render(<p className="main muted">{i18next.t('app.loading')}</p>);
   try {
     const config = await loadConfig();
-    if (config.auth) await ensureSignedIn(config.auth);
-    const api = createApi(config);
+    const signIn = config.auth ? createSignIn(config.auth) : null;
+    await signIn?.ensureSignedIn();
+    const api = createApi(config, signIn);
     const session = await api.session();
     root.render(
       <StrictMode>
-        <App api={api} config={config} session={session} />
+        <App api={api} config={config} session={session} signOut={signIn?.signOut ?? null} />
       </StrictMode>,
     );
   } catch (error) {

@@ -1,6 +1,6 @@
 /**
  * The console's browser app, the parts that need no browser: the three languages say the same
- * things, numbers and dates read right in each, the PKCE challenge, the hash routes, the file
+ * things, numbers and dates read right in each, config.json, the hash routes, the file
  * checks made before an upload, the row ranges the inbox looks at again, and the batch.json the
  * upload form writes.
  */
@@ -32,7 +32,6 @@ import { en } from '../../../web/src/locales/en.js';
 import { es } from '../../../web/src/locales/es.js';
 import { pt } from '../../../web/src/locales/pt.js';
 import { DEFAULT_OPTIONS, optionsOf } from '../../../web/src/pages/upload-options.js';
-import { base64url, challengeOf, randomToken } from '../../../web/src/pkce.js';
 import { hrefOf, parseHash, type Route } from '../../../web/src/router.js';
 import { rowRanges } from '../../../web/src/row-ranges.js';
 
@@ -203,25 +202,6 @@ describe('formatting in each language', () => {
   });
 });
 
-describe('PKCE', () => {
-  it('challenges with BASE64URL(SHA-256(verifier)) (RFC 7636, appendix B)', async () => {
-    expect(await challengeOf('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk')).toBe(
-      'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-    );
-  });
-
-  it('writes base64url without padding, + or /', () => {
-    expect(base64url(new Uint8Array([251, 255, 191]))).toBe('-_-_');
-    expect(base64url(new Uint8Array([1]))).toBe('AQ');
-  });
-
-  it('makes verifiers of 43 unreserved characters, different each time', () => {
-    const a = randomToken();
-    expect(a).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(randomToken()).not.toBe(a);
-  });
-});
-
 describe('config.json', () => {
   it('takes a local config without sign-in, and an AWS one with Cognito', () => {
     expect(ConsoleConfig.parse({ apiUrl: 'http://127.0.0.1:8787/api/', auth: null })).toEqual({
@@ -231,15 +211,21 @@ describe('config.json', () => {
     const aws = ConsoleConfig.parse({
       apiUrl: 'https://abc.execute-api.sa-east-1.amazonaws.com',
       auth: {
-        region: 'sa-east-1',
-        userPoolId: 'sa-east-1_AbC',
+        authority: 'https://cognito-idp.sa-east-1.amazonaws.com/sa-east-1_AbC/',
         clientId: 'client',
         domain: 'https://ncm.auth.sa-east-1.amazoncognito.com/',
         redirectUri: 'https://console.example.com/',
       },
     });
-    expect(aws.auth?.domain).toBe('https://ncm.auth.sa-east-1.amazoncognito.com');
+    expect(aws.auth).toEqual({
+      authority: 'https://cognito-idp.sa-east-1.amazonaws.com/sa-east-1_AbC',
+      clientId: 'client',
+      domain: 'https://ncm.auth.sa-east-1.amazoncognito.com',
+      redirectUri: 'https://console.example.com/',
+    });
     expect(() => ConsoleConfig.parse({ apiUrl: 'x' })).toThrow();
+    // Without the issuer the page could not find the hosted UI's endpoints.
+    expect(() => ConsoleConfig.parse({ apiUrl: 'x', auth: { ...aws.auth, authority: undefined } })).toThrow();
   });
 });
 
