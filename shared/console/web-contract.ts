@@ -5,6 +5,6 @@
  * bundle takes from the pipeline is one list, read in one place.
  */
 
-export { WORKBOOK_WORDS } from '../pipeline/batch/workbook-labels.js';
 export { isBatchFolderName } from '../pipeline/core/bucket-layout.js';
+export { STATUS_ORDER, STATUS_WORDS, WORKING_STATUSES } from '../pipeline/core/row-statuses.js';
 export * from './api.js';

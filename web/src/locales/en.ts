@@ -3,7 +3,7 @@
  * object's, and test/unit/console/web.test.ts checks it too. Counts are passed formatted as
  * `n`; keys ending in `_one` / `_other` are chosen by src/i18n.ts's `plural` (1 or not).
  */
-import { WORKBOOK_WORDS } from '../../../shared/console/web-contract.js';
+import { STATUS_WORDS } from '../../../shared/console/web-contract.js';
 
 export const en = {
   app: {
@@ -34,7 +34,7 @@ export const en = {
     showing: 'Showing {{shown}} of {{total}}',
   },
   // The words the workbooks use too: a row is called the same on the page and in results.xlsx.
-  status: WORKBOOK_WORDS.en.status,
+  status: STATUS_WORDS.en,
   stage: {
     preparing: 'Preparing',
     dispatching: 'Dispatching',

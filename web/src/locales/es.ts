@@ -1,5 +1,5 @@
 /** Español (latinoamericano neutro). Same keys as en.ts. */
-import { WORKBOOK_WORDS } from '../../../shared/console/web-contract.js';
+import { STATUS_WORDS } from '../../../shared/console/web-contract.js';
 import type { Messages } from './en.js';
 
 export const es: Messages = {
@@ -31,7 +31,7 @@ export const es: Messages = {
     showing: 'Mostrando {{shown}} de {{total}}',
   },
   // The words the workbooks use too: a row is called the same on the page and in results.xlsx.
-  status: WORKBOOK_WORDS.es.status,
+  status: STATUS_WORDS.es,
   stage: {
     preparing: 'Preparando',
     dispatching: 'Enviando filas',

@@ -1,5 +1,5 @@
 /** Português (Brasil). Same keys as en.ts. */
-import { WORKBOOK_WORDS } from '../../../shared/console/web-contract.js';
+import { STATUS_WORDS } from '../../../shared/console/web-contract.js';
 import type { Messages } from './en.js';
 
 export const pt: Messages = {
@@ -31,7 +31,7 @@ export const pt: Messages = {
     showing: 'Mostrando {{shown}} de {{total}}',
   },
   // The words the workbooks use too: a row is called the same on the page and in results.xlsx.
-  status: WORKBOOK_WORDS.pt.status,
+  status: STATUS_WORDS.pt,
   stage: {
     preparing: 'Preparando',
     dispatching: 'Enviando linhas',
