@@ -32,7 +32,6 @@ export const ENV = {
   tcsBaseUrl: 'TCS_BASE_URL',
   tcsApiKeySecretArn: 'TCS_API_KEY_SECRET_ARN',
   capOverride: 'CAP_OVERRIDE',
-  timeScale: 'TIME_SCALE',
 } as const;
 export type EnvName = (typeof ENV)[keyof typeof ENV];
 
@@ -54,7 +53,6 @@ export const ENV_MEANING: Record<EnvName, string> = {
   TCS_BASE_URL: "the service's base URL",
   TCS_API_KEY_SECRET_ARN: "the key's secret (its ARN, never the key): read at cold start",
   CAP_OVERRIDE: "a lower cap than the organisation's `concurrency_limit`, only with context `capOverride`",
-  TIME_SCALE: 'local runtime only (default 1): scales elapsed-time thresholds',
 };
 
 /** A key prefix of the bucket; a function's object grants are scoped to the ones it works in. */

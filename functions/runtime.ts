@@ -28,6 +28,7 @@ import type { PipelinePorts } from '../shared/pipeline/core/index.js';
 import { createTcsClient, type TcsClient } from '../shared/tcs/client.js';
 import { ENV, FUNCTION_CATALOGUE, type PortName, type PortNamesOf, type PortUses } from './catalogue.js';
 import { once, required } from './environment.js';
+import { processClock } from './host-clock.js';
 
 export const logger = new Logger({
   serviceName: process.env[ENV.serviceName] ?? 'ncm-batch-classifier',
@@ -76,11 +77,6 @@ const service = (rateLimited: NonNullable<PortUses['service']>): Promise<TcsClie
   return client;
 };
 
-export const timeScale = (): number => {
-  const scale = Number(process.env[ENV.timeScale] ?? '1');
-  return Number.isFinite(scale) && scale > 0 ? scale : 1;
-};
-
 /** Long enough to cover the slow poll interval (30 s) many times over; Poll renews it once a third has gone. */
 export const LEASE_TTL_MS = 10 * 60 * 1000;
 
@@ -93,7 +89,11 @@ export const capOverride = (): number | null => {
   return cap;
 };
 
-const systemClock = { now: () => new Date() };
+/**
+ * Read once, when the bundle loads: the system clock, or the one the host of this process set
+ * before loading it (functions/host-clock.ts says why the host supplies it).
+ */
+export const clock = processClock();
 
 /**
  * How each port is built, given how the function uses it; each but the clock and the service
@@ -103,7 +103,7 @@ const systemClock = { now: () => new Date() };
 const portBuilders: {
   [P in keyof PipelinePorts]: (use: NonNullable<PortUses[P]>) => PipelinePorts[P] | Promise<PipelinePorts[P]>;
 } = {
-  clock: () => systemClock,
+  clock: () => clock,
   service: (rateLimited) => service(rateLimited),
   objects: once(() => createS3ObjectStore({ client: aws().s3, bucket: required(ENV.bucketName) })),
   queue: once(() =>

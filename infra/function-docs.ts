@@ -69,7 +69,6 @@ const functionRow = (name: (typeof HANDLER_NAMES)[number]): string => {
 
 const setOn = (variable: EnvName): string => {
   if (ON_EVERY_FUNCTION.includes(variable)) return 'every function';
-  if (variable === ENV.timeScale) return 'none on AWS; the local runtime sets it on every function';
   return HANDLER_NAMES.filter((name) => environmentOf(name, ALL_SETTINGS).includes(variable))
     .map(code)
     .join(', ');

@@ -5,19 +5,18 @@
 import { ALARM_LOG_FIELDS } from '../../shared/contract.js';
 import { createBalanceMemo, dispatchRows, runOptionsFor } from '../../shared/pipeline/dispatch/index.js';
 import { pipelineMetrics } from '../pipeline-metrics.js';
-import { capOverride, LEASE_TTL_MS, logger, portsFor, timeScale } from '../runtime.js';
+import { capOverride, LEASE_TTL_MS, logger, portsFor } from '../runtime.js';
 
 /** Well inside the function's timeout, so a run never dies holding received messages. */
 const MAX_RUNTIME_MS = 40_000;
 
 /** Others' use of the cap, remembered for 5 s (production time) by a warm container. */
-const balanceMemo = createBalanceMemo(5_000 * timeScale());
+const balanceMemo = createBalanceMemo(5_000);
 
 export const handler = async (event: unknown) => {
   const report = await dispatchRows(await portsFor('dispatch-rows'), {
     capOverride: capOverride(),
     leaseTtlMs: LEASE_TTL_MS,
-    timeScale: timeScale(),
     maxRuntimeMs: MAX_RUNTIME_MS,
     balanceMemo,
     ...runOptionsFor(event),

@@ -3,7 +3,7 @@
  * lease while it runs, releases it (and kicks the dispatcher) once it has left in_progress.
  */
 import { pollRow } from '../../shared/pipeline/row/index.js';
-import { LEASE_TTL_MS, portsFor, timeScale } from '../runtime.js';
+import { LEASE_TTL_MS, portsFor } from '../runtime.js';
 
 export const handler = async (state: unknown) =>
-  pollRow(await portsFor('row-poll'), { leaseTtlMs: LEASE_TTL_MS, timeScale: timeScale() }, state);
+  pollRow(await portsFor('row-poll'), { leaseTtlMs: LEASE_TTL_MS }, state);

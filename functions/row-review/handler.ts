@@ -1,6 +1,5 @@
 /** Row workflow, Review: files the classifier's questions in the review table. */
 import { reviewRow } from '../../shared/pipeline/row/index.js';
-import { LEASE_TTL_MS, portsFor, timeScale } from '../runtime.js';
+import { portsFor } from '../runtime.js';
 
-export const handler = async (state: unknown) =>
-  reviewRow(await portsFor('row-review'), { leaseTtlMs: LEASE_TTL_MS, timeScale: timeScale() }, state);
+export const handler = async (state: unknown) => reviewRow(await portsFor('row-review'), state);

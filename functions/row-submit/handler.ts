@@ -2,7 +2,7 @@
 import { submitRow } from '../../shared/pipeline/row/index.js';
 import { batchIdOfRowState, watchSubmissionAnswers } from '../metric-sources.js';
 import { pipelineMetrics } from '../pipeline-metrics.js';
-import { LEASE_TTL_MS, portsFor, timeScale } from '../runtime.js';
+import { portsFor } from '../runtime.js';
 
 export const handler = async (state: unknown) => {
   // A 429 comes back at once (service: 'hand-back' in its description): the row returns to
@@ -11,11 +11,7 @@ export const handler = async (state: unknown) => {
   // Each 429 and refusal the service answers, counted even if Submit then fails another way.
   const answers = watchSubmissionAnswers(ports.service, batchIdOfRowState(state) ?? 'unknown');
   try {
-    return await submitRow(
-      { ...ports, service: answers.service },
-      { leaseTtlMs: LEASE_TTL_MS, timeScale: timeScale() },
-      state,
-    );
+    return await submitRow({ ...ports, service: answers.service }, state);
   } finally {
     for (const answer of answers.answers) pipelineMetrics.submissionAnswered(answer);
   }

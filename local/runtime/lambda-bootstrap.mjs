@@ -2,7 +2,8 @@
 // local/runtime/lambda-pool.ts that loads the function's bundle (the asset `cdk synth`
 // produced) by file URL, as Lambda's Node runtime does, and runs invocations sent over IPC.
 //
-//   argv[2] = JSON { codeDir, handler: "index.handler", functionName, functionArn, memorySize, timeoutSeconds }
+//   argv[2] = JSON { codeDir, handler: "index.handler", functionName, functionArn, memorySize, timeoutSeconds,
+//                    clock: { key, timeScale } }
 //   ◀ { type: 'ready' } | { type: 'init-error', errorType, errorMessage, trace }
 //   ▶ { id, event (JSON text), deadline (epoch ms), crash? }
 //   ◀ { type: 'result', id, payload (JSON text) } | { type: 'error', id, errorType, errorMessage, trace }
@@ -29,6 +30,15 @@ process.on('unhandledRejection', (reason) => {
   process.exit(128);
 });
 process.on('disconnect', () => process.exit(0));
+
+// The handlers' clock, the one port the host of a Lambda process supplies (functions/host-clock.ts
+// reads it): real time, and spans of production time shortened by the run's time scale, as the
+// sandbox's runs and the workflows' Waits are. Set before the bundle is imported, which reads it
+// once; the bundle itself knows nothing of a time scale.
+if (config.clock) {
+  const { key, timeScale } = config.clock;
+  globalThis[Symbol.for(key)] = { now: () => new Date(), span: (productionMs) => productionMs * timeScale };
+}
 
 const loadHandler = async () => {
   const dot = config.handler.lastIndexOf('.');

@@ -75,7 +75,6 @@ const environmentOf = (fn: FunctionSpec, input: FunctionsInput): Record<string, 
   AWS_ENDPOINT_URL_S3: input.endpoints.s3,
   ...input.localAws.endpointEnvironment(input.endpoints.aws),
   S3_FORCE_PATH_STYLE: 'true',
-  [ENV.timeScale]: String(input.timeScale),
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   // The template's placeholder (or the deployed URL) stands for the service this run talks to.
   ...throughEndpoints(fn, input),
@@ -117,6 +116,7 @@ export const startLambdaFunctions = (
   const pool = new LambdaPool({
     functions: input.functions,
     environmentOf: (fn) => environmentOf(fn, input),
+    timeScale: input.timeScale,
     crash: input.crash,
     background: (fn) => !SLOT_REFILL_PATH.has(fn.name),
     log: input.log,

@@ -23,6 +23,7 @@ import { readFileSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { HOST_CLOCK_KEY } from '../../functions/host-clock.js';
 import type { HandlerName } from '../../shared/contract.js';
 import type { FunctionSpec } from './resources.js';
 
@@ -78,6 +79,11 @@ export type LambdaPoolOptions = {
   functions: readonly FunctionSpec[];
   /** Variables added to each function's own (endpoints, region, credentials…). */
   environmentOf: (fn: FunctionSpec) => Record<string, string>;
+  /**
+   * How much faster than production time runs here: each process's clock (functions/host-clock.ts)
+   * takes a span of production time in this fraction of it. @default 1
+   */
+  timeScale?: number;
   crash?: CrashFault | null;
   /** Functions whose processes run at a lower OS priority (see above). @default none */
   background?: (fn: FunctionSpec) => boolean;
@@ -195,6 +201,7 @@ export class LambdaPool {
           functionArn: fn.arn,
           memorySize: fn.memorySize,
           timeoutSeconds: fn.timeoutSeconds,
+          clock: { key: HOST_CLOCK_KEY, timeScale: this.options.timeScale ?? 1 },
         }),
       ],
       {

@@ -27,7 +27,8 @@ export type FileLinks = {
 };
 
 export type ConsolePorts = {
-  clock: Clock;
+  /** Wall-clock time only: the console compares dates people read, no production spans. */
+  clock: Pick<Clock, 'now'>;
   batches: Pick<BatchStore, 'getBatch' | 'listBatches' | 'listRows' | 'getRow'>;
   reviews: Pick<ReviewStore, 'get' | 'listPending' | 'listByBatch'>;
   leases: Pick<SlotLeases, 'list'>;

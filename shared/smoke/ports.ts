@@ -41,8 +41,11 @@ export type DeploymentData = {
   reviews: Pick<ReviewStore, 'listByBatch'>;
 };
 
-/** Time, and a wait between two looks at the deployment (an abort ends the wait early). */
-export type SmokeClock = Clock & { sleep(ms: number, signal?: AbortSignal): Promise<void> };
+/**
+ * Wall-clock time (the smoke watches a deployment on AWS, where spans are production ones), and
+ * a wait between two looks at the deployment (an abort ends the wait early).
+ */
+export type SmokeClock = Pick<Clock, 'now'> & { sleep(ms: number, signal?: AbortSignal): Promise<void> };
 
 export type SmokePorts = {
   stacks: StackLookup;

@@ -40,6 +40,7 @@ import {
 import type {
   BatchWaiters,
   ClassificationService,
+  Clock,
   KickReason,
   PartialResultsRequests,
   RowExecutionInput,
@@ -107,15 +108,24 @@ export type HarnessOptions = {
   cap?: number;
 };
 
+/** How much faster than production the sandbox runs here, and so the use cases' clock. */
+const TIME_SCALE = 0.002;
+
 export const startHarness = async (options: HarnessOptions = {}) => {
-  const sandbox: Sandbox = await startSandbox({ port: 0, timeScale: 0.002, log: 'silent', seed: 'workflow' });
+  const sandbox: Sandbox = await startSandbox({
+    port: 0,
+    timeScale: TIME_SCALE,
+    log: 'silent',
+    seed: 'workflow',
+  });
   const real = createTcsClient({
     baseUrl: sandbox.baseUrl,
     apiKey: sandbox.keys.classify,
     retry: { retryRateLimited: false, baseDelayMs: 5, maxDelayMs: 20 },
   });
   const service = options.service ? options.service(real) : real;
-  const clock = { now: () => new Date() };
+  // Real time, production spans shortened as the sandbox's runs are: what the local runtime hands its functions.
+  const clock: Clock = { now: () => new Date(), span: (productionMs) => productionMs * TIME_SCALE };
   const objects = memoryObjectStore();
   const queue = memoryRowQueue(clock);
   const batches = memoryBatchStore();
@@ -123,7 +133,7 @@ export const startHarness = async (options: HarnessOptions = {}) => {
   const cache = memoryProductCache();
   const leases = memorySlotLeases();
   const events = memoryBatchEvents();
-  const stepConfig: RowStepConfig = { leaseTtlMs: 60_000, timeScale: 0.002 };
+  const stepConfig: RowStepConfig = { leaseTtlMs: 60_000 };
 
   /** Every lease release, in order, with the holders still held after it: for "released on every path". */
   const releases: string[] = [];
@@ -192,10 +202,10 @@ export const startHarness = async (options: HarnessOptions = {}) => {
       const run = rowMachine.run(asJson(input), {
         overrides: {
           taskResourceLocalHandlers: localHandlersFor(rowDefinition, {
-            Submit: async (state) => asJson(await submitRow(portsOf('row-submit'), stepConfig, state)),
+            Submit: async (state) => asJson(await submitRow(portsOf('row-submit'), state)),
             Poll: async (state) => asJson(await pollRow(portsOf('row-poll'), stepConfig, state)),
-            Store: async (state) => asJson(await storeRow(portsOf('row-store'), stepConfig, state)),
-            Review: async (state) => asJson(await reviewRow(portsOf('row-review'), stepConfig, state)),
+            Store: async (state) => asJson(await storeRow(portsOf('row-store'), state)),
+            Review: async (state) => asJson(await reviewRow(portsOf('row-review'), state)),
             Complete: async (state) => asJson(await completeRow(portsOf('row-complete'), state)),
           }),
           waitTimeOverrides: { WaitForRun: 5 },
@@ -236,7 +246,6 @@ export const startHarness = async (options: HarnessOptions = {}) => {
         dispatchRows(portsOf('dispatch-rows'), {
           capOverride: options.cap ?? null,
           leaseTtlMs: 60_000,
-          timeScale: 0.002,
           maxRuntimeMs: 5_000,
           freedSlot: reason === 'slot_freed',
         }),

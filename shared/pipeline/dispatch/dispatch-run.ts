@@ -9,8 +9,6 @@ export type DispatchConfig = {
   /** A lower cap than the organisation's `concurrency_limit` (CAP_OVERRIDE); null for none. */
   capOverride: number | null;
   leaseTtlMs: number;
-  /** The local runtime's time scale (1 on AWS): scales how long a message waits when no slot is free. */
-  timeScale: number;
   /** Stop receiving after this long, leaving time to finish the messages in hand. */
   maxRuntimeMs: number;
   /**

@@ -4,7 +4,7 @@
  */
 import type { TcsProblemError } from '../../tcs/errors.js';
 import { scrubErrorText } from '../core/error-text.js';
-import type { PipelinePorts } from '../core/ports.js';
+import type { Clock, PipelinePorts } from '../core/ports.js';
 import { isBatchStopError } from '../core/service-stop.js';
 
 /**
@@ -13,14 +13,17 @@ import { isBatchStopError } from '../core/service-stop.js';
  * always comes fresh from the leases, so a remembered reading never hides our own changes.
  */
 export type BalanceMemo = {
-  recall(now: number): { cap: number; others: number } | null;
+  /** The reading while it is younger than the memo's age, which the clock sizes. */
+  recall(now: number, clock: Pick<Clock, 'span'>): { cap: number; others: number } | null;
   remember(now: number, reading: { cap: number; others: number }): void;
 };
 
+/** A memo that keeps a reading for `maxAgeMs` of production time. */
 export const createBalanceMemo = (maxAgeMs: number): BalanceMemo => {
   let kept: { at: number; cap: number; others: number } | null = null;
   return {
-    recall: (now) => (kept && now - kept.at < maxAgeMs ? { cap: kept.cap, others: kept.others } : null),
+    recall: (now, clock) =>
+      kept && now - kept.at < clock.span(maxAgeMs) ? { cap: kept.cap, others: kept.others } : null,
     remember: (now, reading) => {
       kept = { at: now, ...reading };
     },
@@ -37,12 +40,12 @@ export type SlotCount =
  * leases are read at once: as near the same moment as two reads can be, and one round trip.
  */
 export const countSlots = async (
-  ports: Pick<PipelinePorts, 'service' | 'leases'>,
+  ports: Pick<PipelinePorts, 'clock' | 'service' | 'leases'>,
   memo: BalanceMemo | undefined,
   capOverride: number | null,
   now: number,
 ): Promise<SlotCount> => {
-  const remembered = memo?.recall(now) ?? null;
+  const remembered = memo?.recall(now, ports.clock) ?? null;
   const [balance, leases] = await Promise.all([
     remembered
       ? null

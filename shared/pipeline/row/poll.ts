@@ -13,11 +13,7 @@ export const pollRow = async (
   const run = runOf(state);
   const c = await ports.service.getClassification(run.classification_id);
   const now = ports.clock.now();
-  const step = routeClassification(c, state, {
-    submittedAt: run.submitted_at,
-    now,
-    timeScale: config.timeScale,
-  });
+  const step = routeClassification(c, state, { submittedAt: run.submitted_at, now }, ports.clock);
   if (step.next === 'wait') {
     // Renewed once a third of the TTL has gone, not on every poll: one write every few
     // minutes instead of every 3 s, and still far from expiring between two polls.

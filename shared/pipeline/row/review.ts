@@ -3,7 +3,7 @@ import type { PipelinePorts } from '../core/ports.js';
 import { type ReviewItem, RowState, type RowStep } from '../core/records.js';
 import { pendingResult } from '../core/row-results.js';
 import { classificationInStatus } from './route-classification.js';
-import { finalStep, loadRow, type RowStepConfig } from './row-state.js';
+import { finalStep, loadRow } from './row-state.js';
 
 /**
  * When an unanswered classification will be abandoned. The spec has no "pending since"
@@ -21,11 +21,10 @@ export const abandonsAt = (c: Pick<Classification, 'created_at'>, now: Date): st
 /** Review: the questions to the review table; the row ends `pending_data` and frees its slot. */
 export const reviewRow = async (
   ports: Pick<PipelinePorts, 'clock' | 'service' | 'batches' | 'reviews'>,
-  config: RowStepConfig,
   input: unknown,
 ): Promise<RowStep> => {
   const state = RowState.parse(input);
-  const found = await classificationInStatus(ports, config, state, 'pending_data');
+  const found = await classificationInStatus(ports, state, 'pending_data');
   if ('rerouted' in found) return found.rerouted;
   const { classification: c, run } = found;
   const now = ports.clock.now();

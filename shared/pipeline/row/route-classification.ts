@@ -4,11 +4,11 @@
  * creation, answers already posted, a Store or Review run again after the state moved on).
  */
 import { Classification, LIMITS } from '../../tcs/schemas.js';
-import type { PipelinePorts } from '../core/ports.js';
+import type { Clock, PipelinePorts } from '../core/ports.js';
 import type { RowState, RowStep } from '../core/records.js';
 import { abandonedResult, failedResult } from '../core/row-results.js';
 import { decideAfterPoll } from './row-decisions.js';
-import { finalStep, type RowStepConfig, type Run, runOf } from './row-state.js';
+import { finalStep, type Run, runOf } from './row-state.js';
 
 /** SQS's longest message delay: how often a row left to reconciliation is looked at. */
 export const RECONCILE_DELAY_SECONDS = 900;
@@ -17,12 +17,14 @@ export const RECONCILE_DELAY_SECONDS = 900;
  * What a row does after reading its classification: shared by Poll and by the steps that
  * find the classification elsewhere than they expected (a replayed creation, a Store or a
  * Review run again after the state moved on). The row's attempt, dispatch and answers round
- * come from its state; `submittedAt` is when this run began.
+ * come from its state; `submittedAt` is when this run began, `now` the moment it is looked at,
+ * and `clock` sizes the poll policy's thresholds.
  */
 export const routeClassification = (
   c: Classification,
   state: Pick<RowState, 'attempt' | 'dispatch' | 'round_id'>,
-  at: { submittedAt: string; now: Date; timeScale: number },
+  at: { submittedAt: string; now: Date },
+  clock: Pick<Clock, 'span'>,
 ): RowStep => {
   const run: Run = { classification_id: c.id, submitted_at: at.submittedAt };
   const elapsedMs = at.now.getTime() - Date.parse(at.submittedAt);
@@ -30,7 +32,7 @@ export const routeClassification = (
     classification: c,
     attempt: state.attempt,
     elapsedSeconds: Number.isFinite(elapsedMs) ? Math.max(0, elapsedMs / 1000) : 0,
-    timeScale: at.timeScale,
+    clock,
   });
   switch (decision.next) {
     case 'wait':
@@ -95,15 +97,15 @@ export const classificationOf = async (
 /** GET the classification and route it: for a run whose classification is found elsewhere than expected. */
 export const followClassification = async (
   ports: Pick<PipelinePorts, 'clock' | 'service'>,
-  config: Pick<RowStepConfig, 'timeScale'>,
   state: Pick<RowState, 'attempt' | 'dispatch' | 'round_id'>,
   run: { id: string; submittedAt: string },
 ): Promise<RowStep> =>
-  routeClassification(await ports.service.getClassification(run.id), state, {
-    submittedAt: run.submittedAt,
-    now: ports.clock.now(),
-    timeScale: config.timeScale,
-  });
+  routeClassification(
+    await ports.service.getClassification(run.id),
+    state,
+    { submittedAt: run.submittedAt, now: ports.clock.now() },
+    ports.clock,
+  );
 
 /**
  * After an accepted POST (a creation, or answers): a run in progress is polled in 3 s, as the
@@ -111,7 +113,6 @@ export const followClassification = async (
  */
 export const followAcceptedRun = (
   ports: Pick<PipelinePorts, 'clock' | 'service'>,
-  config: Pick<RowStepConfig, 'timeScale'>,
   state: Pick<RowState, 'attempt' | 'dispatch' | 'round_id'>,
   run: { id: string; submittedAt: string; status: string },
 ): Promise<RowStep> | RowStep =>
@@ -122,7 +123,7 @@ export const followAcceptedRun = (
         classification_id: run.id,
         submitted_at: run.submittedAt,
       }
-    : followClassification(ports, config, state, run);
+    : followClassification(ports, state, run);
 
 /**
  * The classification Store or Review was routed with, while it still has the status that step
@@ -130,7 +131,6 @@ export const followAcceptedRun = (
  */
 export const classificationInStatus = async (
   ports: Pick<PipelinePorts, 'clock' | 'service'>,
-  config: Pick<RowStepConfig, 'timeScale'>,
   state: RowState,
   expected: 'resolved' | 'pending_data',
 ): Promise<{ classification: Classification; run: Run } | { rerouted: RowStep }> => {
@@ -138,10 +138,11 @@ export const classificationInStatus = async (
   const c = await classificationOf(ports, state, run.classification_id);
   if (c.status === expected) return { classification: c, run };
   return {
-    rerouted: routeClassification(c, state, {
-      submittedAt: run.submitted_at,
-      now: ports.clock.now(),
-      timeScale: config.timeScale,
-    }),
+    rerouted: routeClassification(
+      c,
+      state,
+      { submittedAt: run.submitted_at, now: ports.clock.now() },
+      ports.clock,
+    ),
   };
 };

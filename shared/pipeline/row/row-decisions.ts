@@ -11,6 +11,7 @@
  *                           └─ polled too long ─▶ hand over to reconciliation
  */
 import { type Classification, isFinalStatus, type KnownStatus, LIMITS } from '../../tcs/schemas.js';
+import type { Clock } from '../core/ports.js';
 
 /**
  * Failure reasons worth a new attempt: the run broke for reasons outside the product's
@@ -63,25 +64,26 @@ export const decideAfterPoll = (input: {
   elapsedSeconds: number;
   policy?: PollPolicy;
   /**
-   * The local runtime's time scale (1 on AWS). Thresholds compare run time scaled by it;
-   * `waitSeconds` stays in production seconds because Wait states take whole seconds on
+   * Sizes the policy's thresholds: the elapsed seconds are real ones, the thresholds production
+   * ones. `waitSeconds` stays in production seconds because Wait states take whole seconds on
    * AWS and the local runner scales every Wait itself.
    */
-  timeScale?: number;
+  clock: Pick<Clock, 'span'>;
 }): RowDecision => {
   const policy = input.policy ?? DEFAULT_POLL_POLICY;
-  const scale = input.timeScale ?? 1;
+  const reached = (productionSeconds: number) =>
+    input.elapsedSeconds * 1000 >= input.clock.span(productionSeconds * 1000);
   const { status, failure_reason } = input.classification;
 
   if (!isFinalStatus(status) && status !== 'pending_data') {
     // in_progress, or a status added after v1: not finished (spec, States).
-    if (input.elapsedSeconds >= policy.giveUpAfterSeconds * scale) {
+    if (reached(policy.giveUpAfterSeconds)) {
       return {
         next: 'reconcile',
         detail: `still ${status} after ${Math.round(input.elapsedSeconds)} s; left to reconciliation`,
       };
     }
-    const slow = input.elapsedSeconds >= policy.slowAfterSeconds * scale;
+    const slow = reached(policy.slowAfterSeconds);
     return {
       next: 'wait',
       waitSeconds: slow ? policy.slowIntervalSeconds : policy.intervalSeconds,

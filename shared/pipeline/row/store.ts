@@ -7,16 +7,15 @@ import type { PipelinePorts } from '../core/ports.js';
 import { RowState, type RowStep, verdictPdfName } from '../core/records.js';
 import { resolvedResult } from '../core/row-results.js';
 import { classificationInStatus } from './route-classification.js';
-import { finalStep, loadRow, type RowStepConfig } from './row-state.js';
+import { finalStep, loadRow } from './row-state.js';
 
 /** Store: the verdict PDF to the batch's outbox and the verdict's columns as the row's result. */
 export const storeRow = async (
   ports: Pick<PipelinePorts, 'clock' | 'service' | 'objects' | 'batches'>,
-  config: RowStepConfig,
   input: unknown,
 ): Promise<RowStep> => {
   const state = RowState.parse(input);
-  const found = await classificationInStatus(ports, config, state, 'resolved');
+  const found = await classificationInStatus(ports, state, 'resolved');
   if ('rerouted' in found) return found.rerouted;
   const { classification: c, run } = found;
   const row = await loadRow(ports.batches, state.batch_id, state.row);

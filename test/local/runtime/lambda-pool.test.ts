@@ -1,24 +1,42 @@
 /**
  * The local Lambda pool with real child processes: a background function's environment runs
  * at a lower OS priority than the others (and never higher than this process); node starts
- * with --expose-gc, as Lambda's Node.js runtime starts it.
+ * with --expose-gc, as Lambda's Node.js runtime starts it; each process finds the clock its
+ * host set before its bundle loads (functions/host-clock.ts).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { HOST_CLOCK_KEY } from '../../../functions/host-clock.js';
 import { LambdaPool } from '../../../local/runtime/lambda-pool.js';
 import type { FunctionSpec } from '../../../local/runtime/resources.js';
 
 /** A bundle folder whose handler answers with its own process's niceness. */
-const nicenessReporter = (root: string, name: string): FunctionSpec => {
-  const codeDir = join(root, name);
-  mkdirSync(codeDir, { recursive: true });
-  writeFileSync(
-    join(codeDir, 'index.mjs'),
+const nicenessReporter = (root: string, name: string): FunctionSpec =>
+  bundleFolder(
+    root,
+    name,
     "import { getPriority } from 'node:os';\n" +
       'export const handler = async () => ({ niceness: getPriority(), gc: typeof globalThis.gc });\n',
   );
+
+/**
+ * A bundle folder whose handler answers with what the clock its host set says, read when the
+ * module loads, as functions/runtime.ts reads it.
+ */
+const clockReporter = (root: string, name: string): FunctionSpec =>
+  bundleFolder(
+    root,
+    name,
+    `const clock = globalThis[Symbol.for(${JSON.stringify(HOST_CLOCK_KEY)})];\n` +
+      'export const handler = async () => ({ fiveMinutes: clock.span(300_000), now: clock.now().getTime() });\n',
+  );
+
+const bundleFolder = (root: string, name: string, code: string): FunctionSpec => {
+  const codeDir = join(root, name);
+  mkdirSync(codeDir, { recursive: true });
+  writeFileSync(join(codeDir, 'index.mjs'), code);
   return {
     logicalId: name,
     name,
@@ -74,5 +92,21 @@ describe('LambdaPool priorities', () => {
 
     expect(answer.gc).toBe('function');
     expect(pool.endedInvocations('prepare-batch')).toBe(1);
+  });
+
+  it('sets the clock of each process before loading its bundle: real time, production spans shortened by the time scale', async () => {
+    pool = new LambdaPool({
+      functions: [clockReporter(root, 'row-poll')],
+      environmentOf: () => ({}),
+      timeScale: 0.02,
+      log: () => undefined,
+    });
+    const before = Date.now();
+
+    const answer = (await pool.invoke('row-poll', {})) as { fiveMinutes: number; now: number };
+
+    expect(answer.fiveMinutes).toBeCloseTo(6_000, 6);
+    expect(answer.now).toBeGreaterThanOrEqual(before);
+    expect(answer.now).toBeLessThanOrEqual(Date.now());
   });
 });

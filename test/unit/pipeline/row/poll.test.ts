@@ -37,7 +37,7 @@ describe('Poll', () => {
     const w = makeWorld(service);
     await seedBatch(w, [{}]);
     const input = await dispatch(w, 1);
-    const submitted = await submitRow(w.ports, CONFIG, input);
+    const submitted = await submitRow(w.ports, input);
     w.clock.advance(6 * 60 * 60 * 1000 + 1);
 
     const polled = await pollRow(w.ports, CONFIG, { ...input, step: submitted });
@@ -48,7 +48,7 @@ describe('Poll', () => {
     expect([...w.leases.holders.keys()]).toEqual([]);
 
     // The next dispatch of the same attempt looks at the same classification: no new POST.
-    const again = await submitRow(w.ports, CONFIG, await dispatch(w, 1, 1, 2));
+    const again = await submitRow(w.ports, await dispatch(w, 1, 1, 2));
     expect(keys).toHaveLength(1);
     expect(again).toMatchObject({ classification_id: submitted.classification_id, next: 'complete' });
     expect(again.outcome).toMatchObject({ kind: 'requeue', dispatch: 3, delay_seconds: 900 });

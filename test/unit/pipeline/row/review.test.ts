@@ -5,7 +5,6 @@ import { describe, expect, it } from 'vitest';
 import { reviewRow } from '../../../../shared/pipeline/row/index.js';
 import {
   BATCH,
-  CONFIG,
   classificationOf,
   dispatch,
   makeWorld,
@@ -50,7 +49,7 @@ describe('Review', () => {
 
     // A retried Review does not reset an item someone started answering.
     await w.reviews.update(c.id, { state: 'answered' });
-    await reviewRow(w.ports, CONFIG, {
+    await reviewRow(w.ports, {
       ...(await dispatch(w, 1)),
       step: { next: 'review', classification_id: c.id, submitted_at: row.submitted_at },
     });

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_POLL_POLICY, decideAfterPoll } from '../../../../shared/pipeline/row/index.js';
 
+/** Production spans as they are: the clock on AWS. */
+const production = { span: (productionMs: number) => productionMs };
+
 const poll = (
   status: string,
   extra: { failure_reason?: string | null; attempt?: number; elapsed?: number } = {},
@@ -9,6 +12,7 @@ const poll = (
     classification: { status, failure_reason: extra.failure_reason ?? null },
     attempt: extra.attempt ?? 1,
     elapsedSeconds: extra.elapsed ?? 10,
+    clock: production,
   });
 
 describe('decideAfterPoll', () => {
@@ -62,13 +66,15 @@ describe('decideAfterPoll', () => {
     },
   );
 
-  it('scales thresholds with the local time scale but keeps waits in production seconds', () => {
+  it('sizes thresholds through the clock but keeps waits in production seconds', () => {
+    // A clock on which production time runs a hundred times faster, as the local runtime's can.
+    const faster = { span: (productionMs: number) => productionMs * 0.01 };
     const at = (elapsedSeconds: number) =>
       decideAfterPoll({
         classification: { status: 'in_progress', failure_reason: null },
         attempt: 1,
         elapsedSeconds,
-        timeScale: 0.01,
+        clock: faster,
       });
     expect(at(DEFAULT_POLL_POLICY.slowAfterSeconds * 0.01 - 0.1)).toEqual({ next: 'wait', waitSeconds: 3 });
     expect(at(DEFAULT_POLL_POLICY.slowAfterSeconds * 0.01)).toEqual({ next: 'wait', waitSeconds: 30 });
