@@ -1,5 +1,5 @@
 import '../../local/polyfills.js';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StateMachine as LocalStateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
@@ -429,16 +429,33 @@ describe('the rendered definitions run locally', () => {
 
 describe('bundling, as the local runtime synthesizes', () => {
   let outdir: string;
-  afterAll(() => rmSync(outdir, { recursive: true, force: true }));
-
-  it('bundles every handler into one ESM file with a require shim and a source map, found by asset metadata', () => {
+  let assembly: ReturnType<ReturnType<typeof buildApp>['app']['synth']>;
+  beforeAll(() => {
     outdir = mkdtempSync(join(tmpdir(), 'ncm-cdk-out-'));
     const { app } = buildApp({
       context: { tcsBaseUrl: TEST_CONTEXT.tcsBaseUrl, 'aws:cdk:enable-asset-metadata': true },
       outdir,
       nag: false,
     });
-    const assembly = app.synth();
+    // esbuild bundles every handler with the AWS SDK inside: seconds, not milliseconds.
+    assembly = app.synth();
+  }, 120_000);
+  afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
+  /** Every function of every stack whose code is an asset folder, with that folder. */
+  const functionAssets = () =>
+    assembly.stacks.flatMap((stack) =>
+      resourcesOfType(stack.template as CfnTemplate, 'AWS::Lambda::Function').flatMap(
+        ([logicalId, resource]) => {
+          const assetPath = resource.Metadata?.['aws:asset:path'];
+          return typeof assetPath === 'string'
+            ? [{ at: `${stack.stackName}/${logicalId}`, resource, dir: join(assembly.directory, assetPath) }]
+            : [];
+        },
+      ),
+    );
+
+  it('bundles every handler into one ESM file with a require shim and a source map, found by asset metadata', () => {
     const fromAssembly = renderStateMachineDefinitions(assembly);
     expect(fromAssembly.taskHandlers).toEqual(TASK_HANDLERS);
 
@@ -455,6 +472,33 @@ describe('bundling, as the local runtime synthesizes', () => {
       bundled.add(name);
     }
     expect([...bundled].sort()).toEqual([...HANDLER_NAMES].sort());
-    // esbuild bundles thirteen handlers with the AWS SDK inside: seconds, not milliseconds.
-  }, 120_000);
+  });
+
+  it('ships no knob of the local runtime: no TIME_SCALE in any environment or bundle, no local-only package', () => {
+    const assets = functionAssets();
+    // The pipeline's handlers and the console's functions, at least.
+    expect(assets.length).toBeGreaterThan(HANDLER_NAMES.length);
+    const found: string[] = [];
+    let packagedModules = 0;
+    for (const { at, resource, dir } of assets) {
+      const environment = (resource.Properties?.Environment as { Variables?: object } | undefined)?.Variables;
+      if (environment && 'TIME_SCALE' in environment) found.push(`${at}: TIME_SCALE in its environment`);
+      for (const file of readdirSync(dir).filter((name) => /\.(mjs|js|cjs)$/.test(name))) {
+        if (readFileSync(join(dir, file), 'utf8').includes('TIME_SCALE'))
+          found.push(`${at}: TIME_SCALE in ${file}`);
+        // The source map names every module esbuild put in the bundle, node_modules path and all.
+        const map = join(dir, `${file}.map`);
+        if (!existsSync(map)) continue;
+        const sources = (JSON.parse(readFileSync(map, 'utf8')) as { sources: string[] }).sources;
+        for (const source of sources) {
+          if (source.includes('node_modules/')) packagedModules += 1;
+          const local = /node_modules\/(s3rver|pdfkit|pdfjs-dist)\//.exec(source);
+          if (local) found.push(`${at}: ${local[1]} bundled (${source})`);
+        }
+      }
+    }
+    expect(found).toEqual([]);
+    // The maps do name the packages bundled (the AWS SDK, at least): the look above saw them.
+    expect(packagedModules).toBeGreaterThan(0);
+  });
 });
