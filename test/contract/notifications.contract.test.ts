@@ -4,11 +4,11 @@
  */
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { LambdaClient } from '@aws-sdk/client-lambda';
+import { expect, vi } from 'vitest';
 import { type LocalAws, startLocalAws } from '../../local/aws/index.js';
 import { createEventBridgeBatchEvents, createLambdaDispatcherKick } from '../../shared/aws/index.js';
 import { KickEvent, type KickReason } from '../../shared/pipeline/core/index.js';
 import { countingKick, memoryBatchEvents } from '../helpers/memory-ports.js';
-import { waitFor } from '../sandbox/helpers/wait-for.js';
 import type { Implementation } from './implementation.js';
 import {
   describeBatchEventsContract,
@@ -52,9 +52,13 @@ const onLocalEventBridge = (): Implementation<EventsSubject> =>
     return {
       events: createEventBridgeBatchEvents({ client, eventBusName }),
       published: (count) =>
-        waitFor(() => details().length >= count && details(), {
-          what: `${count} event(s) on ${eventBusName}`,
-        }),
+        vi.waitFor(
+          () => {
+            expect(details().length, `${count} event(s) on ${eventBusName}`).toBeGreaterThanOrEqual(count);
+            return details();
+          },
+          { timeout: 10_000, interval: 20 },
+        ),
     };
   });
 
@@ -76,9 +80,13 @@ const onLocalLambda = (): Implementation<KickSubject> =>
         },
       }),
       received: (count) =>
-        waitFor(() => reasons.length >= count && [...reasons], {
-          what: `${count} kick(s) of ${functionName}`,
-        }),
+        vi.waitFor(
+          () => {
+            expect(reasons.length, `${count} kick(s) of ${functionName}`).toBeGreaterThanOrEqual(count);
+            return [...reasons];
+          },
+          { timeout: 10_000, interval: 20 },
+        ),
     };
   });
 

@@ -1,10 +1,10 @@
 /** The RowWorkflows and BatchWaiters contracts, in memory and on the local Step Functions stand-in. */
 import { randomUUID } from 'node:crypto';
 import { SFNClient } from '@aws-sdk/client-sfn';
+import { expect, vi } from 'vitest';
 import { type LocalAws, startLocalAws } from '../../local/aws/index.js';
 import { createSfnBatchWaiters, createSfnRowWorkflows } from '../../shared/aws/index.js';
 import { memoryBatchWaiters, memoryRowWorkflows } from '../helpers/memory-ports.js';
-import { waitFor } from '../sandbox/helpers/wait-for.js';
 import type { Implementation } from './implementation.js';
 import {
   describeBatchWaitersContract,
@@ -63,7 +63,10 @@ const onLocalRowWorkflows = (): Implementation<WorkflowsSubject> => {
         runsOf: async (name) => runs.filter((run) => run.name === name).map((run) => run.input),
         finish: async (name) => {
           finishers.get(name)?.();
-          await waitFor(() => ended.has(name), { what: `execution ${name} to end`, timeoutMs: 5_000 });
+          await vi.waitFor(() => expect(ended.has(name), `execution ${name} to end`).toBe(true), {
+            timeout: 5_000,
+            interval: 20,
+          });
         },
         advance: (ms) => aws.clock.advance(ms),
       };

@@ -6,7 +6,7 @@
  * the same data folder starts with every slot free and never submits the stopped batch's rows.
  */
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { startLocalPipeline } from '../../local/runtime/index.js';
 import { E2E_ASSEMBLY_DIR, makeTempDir, resolvableRows, sumOf, writeCsv } from './helpers.js';
 
@@ -28,13 +28,8 @@ const start = (fresh: boolean) =>
     sandbox: { seed: 'e2e-interrupted', concurrencyLimit: CAP },
   });
 
-const waitFor = async (probe: () => Promise<boolean>, what: string, timeoutMs = 20_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-};
+/** How long each step it waits for may take, in real time, looked at every 50 ms. */
+const WAIT = { timeout: 20_000, interval: 50 };
 
 describe('closing while a batch runs', () => {
   it('releases the leases, ends in-flight rows as error and submits nothing more', async () => {
@@ -44,9 +39,13 @@ describe('closing while a batch runs', () => {
     let batchId: string;
     try {
       ({ batchId } = await first.submit({ file }));
-      await waitFor(
-        async () => ((await first.progress(batchId)).byStatus.in_progress ?? 0) >= 2,
-        'rows in progress',
+      await vi.waitFor(
+        async () =>
+          expect(
+            (await first.progress(batchId)).byStatus.in_progress ?? 0,
+            'rows in progress',
+          ).toBeGreaterThanOrEqual(2),
+        WAIT,
       );
     } finally {
       // Act
@@ -71,9 +70,13 @@ describe('closing while a batch runs', () => {
       const outcome = await second.waitForBatch(nextId, { progressEveryMs: 100 });
       expect(outcome.state).toBe('completed');
       expect((outcome.summary.by_status as Record<string, number>).resolved).toBe(2);
-      await waitFor(
-        async () => ((await second.progress(batchId)).byStatus.queued ?? 0) === 0,
-        'the stopped batch’s queue drained',
+      await vi.waitFor(
+        async () =>
+          expect(
+            (await second.progress(batchId)).byStatus.queued ?? 0,
+            'the stopped batch’s queue drained',
+          ).toBe(0),
+        WAIT,
       );
       const stopped = await second.progress(batchId);
       expect(stopped.byStatus.not_submitted ?? 0).toBe(ROWS - (stopped.byStatus.error ?? 0));

@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Papa from 'papaparse';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { startLocalPipeline } from '../../local/runtime/index.js';
 import { E2E_ASSEMBLY_DIR, E2E_TIME_SCALE, makeTempDir, resolvableRows, writeCsv } from './helpers.js';
 
@@ -21,17 +21,6 @@ const records = (path: string) =>
     header: true,
     skipEmptyLines: true,
   }).data;
-
-/** Polls `check` until it answers, or fails after `ms`. */
-const eventually = async <T>(check: () => Promise<T | null>, ms: number, what: string): Promise<T> => {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const found = await check();
-    if (found !== null) return found;
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-};
 
 describe('partial results while a batch runs', () => {
   it('appear while rows are still working, agree with the final files, and end as the final state', async () => {
@@ -59,10 +48,13 @@ describe('partial results while a batch runs', () => {
       const during = join(temp.dir, 'during');
 
       // A finishing row asked for them: they appear while the batch still runs.
-      const asked = await eventually(
-        async () => (await pipeline.tables.batches.getBatch(batchId))?.partial_requested_at ?? null,
-        60_000,
-        'a finishing row asks for partial results',
+      const asked = await vi.waitFor(
+        async () => {
+          const requested = (await pipeline.tables.batches.getBatch(batchId))?.partial_requested_at;
+          expect(requested, 'a finishing row asks for partial results').toBeTypeOf('string');
+          return requested;
+        },
+        { timeout: 60_000, interval: 100 },
       );
       expect(asked).toMatch(/^2\d{3}-/);
       // And a person asks, while rows are still working.

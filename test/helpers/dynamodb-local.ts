@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { vi } from 'vitest';
 import type { LocalDynamo } from './dynalite.js';
 
 /** How long a JVM may take to answer (1–5 s here); under vitest's 30 s hook timeout, so ours speaks. */
@@ -129,26 +130,30 @@ const startOn = async (port: number): Promise<Started> => {
   const endpoint = `http://127.0.0.1:${port}`;
   // One try per request: the SDK's retries would add their back-off to the wait.
   const probe = clientFor(endpoint, 1);
-  const deadline = Date.now() + START_TIMEOUT_MS;
   try {
-    for (;;) {
-      const answered = await probe.send(new ListTablesCommand({})).then(
-        () => true,
-        () => false,
-      );
-      const died = seen.exit;
-      if (died?.error?.code === 'ENOENT') throw new Error(JAVA_MISSING);
-      if (died)
-        throw new Error(
-          `DynamoDB Local exited (${died.error?.message ?? died.signal ?? `code ${died.code}`}) before ` +
-            `answering on port ${port}; it needs Java 17 or later (\`java -version\` says which runs). ` +
-            `Its output:\n${output.trim()}`,
+    // Each look ends the wait with the JVM's exit if it stopped (to fail at once, saying why),
+    // with null once it answers, or throws to look again.
+    const died = await vi.waitFor(
+      async () => {
+        const answered = await probe.send(new ListTablesCommand({})).then(
+          () => true,
+          () => false,
         );
-      if (answered) return { child, exited, endpoint };
-      if (Date.now() > deadline)
-        throw new Error(`DynamoDB Local did not answer on port ${port} within ${START_TIMEOUT_MS} ms`);
-      await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
-    }
+        if (seen.exit) return seen.exit;
+        if (!answered)
+          throw new Error(`DynamoDB Local did not answer on port ${port} within ${START_TIMEOUT_MS} ms`);
+        return null;
+      },
+      { timeout: START_TIMEOUT_MS, interval: POLL_INTERVAL_MS },
+    );
+    if (died?.error?.code === 'ENOENT') throw new Error(JAVA_MISSING);
+    if (died)
+      throw new Error(
+        `DynamoDB Local exited (${died.error?.message ?? died.signal ?? `code ${died.code}`}) before ` +
+          `answering on port ${port}; it needs Java 17 or later (\`java -version\` says which runs). ` +
+          `Its output:\n${output.trim()}`,
+      );
+    return { child, exited, endpoint };
   } catch (error) {
     await stop(child, exited);
     throw error;

@@ -8,11 +8,12 @@ import {
   LambdaClient,
   ResourceNotFoundException,
 } from '@aws-sdk/client-lambda';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FunctionErrorReport, type LocalAws, startLocalAws } from '../../../local/aws/index.js';
-import { waitFor } from '../../sandbox/helpers/wait-for.js';
 
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+/** For what the stand-ins do in the background, in real time. */
+const WAIT = { timeout: 10_000, interval: 20 };
 const json = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
 const parsed = (payload: Uint8Array | undefined) => JSON.parse(new TextDecoder().decode(payload)) as unknown;
 
@@ -78,7 +79,7 @@ describe('Lambda stand-in', () => {
     expect(seen).toEqual([]);
 
     release();
-    await waitFor(() => seen.length === 1, { what: 'the background invocation' });
+    await vi.waitFor(() => expect(seen, 'the background invocation').toHaveLength(1), WAIT);
     expect(seen).toEqual([{ kick: true }]);
   });
 
@@ -106,7 +107,7 @@ describe('Lambda stand-in', () => {
     aws.registerFunction('ping', async () => 'pong');
 
     await lambda.send(new InvokeCommand({ FunctionName: 'row-complete', InvocationType: 'Event' }));
-    await waitFor(() => reports.length === 1, { what: 'the error report' });
+    await vi.waitFor(() => expect(reports, 'the error report').toHaveLength(1), WAIT);
     const after = await lambda.send(new InvokeCommand({ FunctionName: 'ping' }));
 
     expect(reports[0]).toMatchObject({ functionName: 'row-complete', invocationType: 'Event' });

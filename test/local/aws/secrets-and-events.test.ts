@@ -8,11 +8,12 @@ import {
   ResourceNotFoundException,
   SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type LocalAws, type RecordedEvent, startLocalAws } from '../../../local/aws/index.js';
-import { waitFor } from '../../sandbox/helpers/wait-for.js';
 
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+/** For what the stand-ins do in the background, in real time. */
+const WAIT = { timeout: 10_000, interval: 20 };
 
 describe('Secrets Manager stand-in', () => {
   let aws: LocalAws;
@@ -91,7 +92,7 @@ describe('EventBridge stand-in', () => {
         ],
       }),
     );
-    await waitFor(() => heard.length === 1, { what: 'the listener' });
+    await vi.waitFor(() => expect(heard, 'the listener').toHaveLength(1), WAIT);
 
     expect(response.FailedEntryCount).toBe(0);
     expect(response.Entries).toHaveLength(1);

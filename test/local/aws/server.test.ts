@@ -7,9 +7,8 @@ import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { ListExecutionsCommand, SendTaskSuccessCommand, SFNClient } from '@aws-sdk/client-sfn';
 import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { type LocalAwsLog, startLocalAws } from '../../../local/aws/index.js';
-import { waitFor } from '../../sandbox/helpers/wait-for.js';
 
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 
@@ -35,7 +34,10 @@ describe('local AWS server', () => {
     const pendingPoll = sqs
       .send(new ReceiveMessageCommand({ QueueUrl, WaitTimeSeconds: 20 }))
       .catch((error: unknown) => error);
-    await waitFor(() => events.includes('sqs long poll waiting'), { what: 'the long poll to wait' });
+    await vi.waitFor(() => expect(events, 'the long poll to wait').toContain('sqs long poll waiting'), {
+      timeout: 10_000,
+      interval: 20,
+    });
 
     // Act
     const started = Date.now();

@@ -21,9 +21,8 @@ import {
   SQSClient,
   SQSServiceException,
 } from '@aws-sdk/client-sqs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type LocalAws, type LocalAwsLog, startLocalAws } from '../../../local/aws/index.js';
-import { waitFor } from '../../sandbox/helpers/wait-for.js';
 
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 const sqsClient = (aws: LocalAws) =>
@@ -65,11 +64,14 @@ describe('SQS stand-in', () => {
   };
   /** Until the stand-in says a receive on `queue` is waiting: then a send tests the wake-up. */
   const longPollWaiting = (queue: string, count = 1) =>
-    waitFor(
+    vi.waitFor(
       () =>
-        logged.filter((entry) => entry.event === 'sqs long poll waiting' && entry.fields.queue === queue)
-          .length >= count,
-      { what: `a long poll on ${queue}`, timeoutMs: 5_000 },
+        expect(
+          logged.filter((entry) => entry.event === 'sqs long poll waiting' && entry.fields.queue === queue)
+            .length,
+          `a long poll on ${queue}`,
+        ).toBeGreaterThanOrEqual(count),
+      { timeout: 5_000, interval: 20 },
     );
 
   beforeEach(async () => {

@@ -17,7 +17,7 @@ import {
   StopExecutionCommand,
   TaskTimedOut,
 } from '@aws-sdk/client-sfn';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   type ExecutionRecord,
   type LocalAws,
@@ -25,9 +25,10 @@ import {
   startLocalAws,
   type TaskFailure,
 } from '../../../local/aws/index.js';
-import { waitFor } from '../../sandbox/helpers/wait-for.js';
 
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+/** For what the stand-ins do in the background, in real time. */
+const WAIT = { timeout: 10_000, interval: 20 };
 
 /** A runner that holds each execution until the test settles it. */
 const controllableRunner = () => {
@@ -81,7 +82,7 @@ describe('Step Functions stand-in', () => {
     const conflicting = await sfn
       .send(new StartExecutionCommand({ stateMachineArn: rowWorkflow, name: 'b1-r7-a1', input: '{"row":8}' }))
       .catch((caught: unknown) => caught);
-    await waitFor(() => runs.started.length === 1, { what: 'the runner to start' });
+    await vi.waitFor(() => expect(runs.started, 'the runner to start').toHaveLength(1), WAIT);
 
     // Assess
     expect(first.executionArn).toBe('arn:aws:states:us-east-1:000000000000:execution:RowWorkflow:b1-r7-a1');
@@ -100,10 +101,10 @@ describe('Step Functions stand-in', () => {
     const { executionArn } = await sfn.send(
       new StartExecutionCommand({ stateMachineArn: rowWorkflow, name: 'done-once', input }),
     );
-    await waitFor(() => runs.started.length === 1, { what: 'the runner to start' });
+    await vi.waitFor(() => expect(runs.started, 'the runner to start').toHaveLength(1), WAIT);
 
     runs.succeed('done-once', { outcome: 'stored' });
-    await waitFor(() => ended.length === 1, { what: 'the end listener' });
+    await vi.waitFor(() => expect(ended, 'the end listener').toHaveLength(1), WAIT);
     const described = await sfn.send(new DescribeExecutionCommand({ executionArn }));
     const restart = await sfn
       .send(new StartExecutionCommand({ stateMachineArn: rowWorkflow, name: 'done-once', input }))
@@ -121,10 +122,10 @@ describe('Step Functions stand-in', () => {
     const { executionArn } = await sfn.send(
       new StartExecutionCommand({ stateMachineArn: rowWorkflow, name: 'boom' }),
     );
-    await waitFor(() => runs.started.length === 1, { what: 'the runner to start' });
+    await vi.waitFor(() => expect(runs.started, 'the runner to start').toHaveLength(1), WAIT);
 
     runs.fail('boom', Object.assign(new Error('Lambda crashed'), { name: 'States.TaskFailed' }));
-    await waitFor(() => ended.length === 1, { what: 'the end listener' });
+    await vi.waitFor(() => expect(ended, 'the end listener').toHaveLength(1), WAIT);
     const described = await sfn.send(new DescribeExecutionCommand({ executionArn }));
 
     expect(described).toMatchObject({
@@ -139,11 +140,11 @@ describe('Step Functions stand-in', () => {
     const { executionArn } = await sfn.send(
       new StartExecutionCommand({ stateMachineArn: rowWorkflow, name: 'stop-me' }),
     );
-    await waitFor(() => runs.started.length === 1, { what: 'the runner to start' });
+    await vi.waitFor(() => expect(runs.started, 'the runner to start').toHaveLength(1), WAIT);
 
     await sfn.send(new StopExecutionCommand({ executionArn, error: 'Operator', cause: 'stopped by hand' }));
     runs.succeed('stop-me', 'too late');
-    await waitFor(() => ended.length === 1, { what: 'the end listener' });
+    await vi.waitFor(() => expect(ended, 'the end listener').toHaveLength(1), WAIT);
     const described = await sfn.send(new DescribeExecutionCommand({ executionArn }));
 
     expect(runs.started[0]?.signal.aborted).toBe(true);
@@ -155,9 +156,9 @@ describe('Step Functions stand-in', () => {
     for (const name of ['a', 'b', 'c']) {
       await sfn.send(new StartExecutionCommand({ stateMachineArn: rowWorkflow, name }));
     }
-    await waitFor(() => runs.started.length === 3, { what: 'three runs' });
+    await vi.waitFor(() => expect(runs.started, 'three runs').toHaveLength(3), WAIT);
     runs.succeed('b', {});
-    await waitFor(() => ended.length === 1, { what: 'b to end' });
+    await vi.waitFor(() => expect(ended, 'b to end').toHaveLength(1), WAIT);
 
     const all = await sfn.send(new ListExecutionsCommand({ stateMachineArn: rowWorkflow }));
     const running = await sfn.send(
@@ -269,9 +270,9 @@ describe('Step Functions task tokens', () => {
     aws.onExecutionEnded((execution) => ended.push(execution));
 
     await sfn.send(new StartExecutionCommand({ stateMachineArn, name: 'batch-1' }));
-    await waitFor(() => token !== '', { what: 'the token' });
+    await vi.waitFor(() => expect(token, 'the token').not.toBe(''), WAIT);
     finish();
-    await waitFor(() => ended.length === 1, { what: 'the execution to end' });
+    await vi.waitFor(() => expect(ended, 'the execution to end').toHaveLength(1), WAIT);
     const late = await sfn
       .send(new SendTaskSuccessCommand({ taskToken: token, output: '{}' }))
       .catch((caught: unknown) => caught);

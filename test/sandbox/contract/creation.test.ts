@@ -3,7 +3,7 @@
  * Classification per status, the run's stages and length, determinism, and each validation
  * rule of the creation body.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Sandbox, startSandbox } from '../../../local/sandbox/index.js';
 import {
   admin,
@@ -16,7 +16,6 @@ import {
   PAST_ANY_RUN_SECONDS,
   request,
 } from '../helpers/http.js';
-import { waitFor } from '../helpers/wait-for.js';
 
 const ID = /^cls_[23456789ABCDEFGHJKMNPQRSTVWXYZ]{12}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
@@ -198,12 +197,13 @@ describe('a run', () => {
     try {
       const started = Date.now();
       const { body } = await api(fast).post('/classifications', creation(), { idempotencyKey: newKey() });
-      const final = await waitFor(
+      const final = await vi.waitFor(
         async () => {
           const current = await api(fast).get(`/classifications/${body.id}`);
-          return current.body.status === 'in_progress' ? null : current.body;
+          expect(current.body.status, 'run end').not.toBe('in_progress');
+          return current.body;
         },
-        { timeoutMs: 5_000, what: 'run end' },
+        { timeout: 5_000, interval: 20 },
       );
       const elapsed = Date.now() - started;
       expect(final.status).toBe('resolved');

@@ -3,10 +3,9 @@
  * flight, key format, 24-hour lifetime on the sandbox clock, per organisation, and billing
  * once.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Sandbox, startSandbox } from '../../../local/sandbox/index.js';
 import { admin, api, creation, expectProblem, newKey, PAST_ANY_RUN_SECONDS } from '../helpers/http.js';
-import { waitFor } from '../helpers/wait-for.js';
 
 let sb: Sandbox;
 let client: ReturnType<typeof api>;
@@ -165,9 +164,11 @@ describe('409 idempotency-key-in-flight', () => {
     try {
       const key = newKey('inflight');
       const first = api(slow).post('/classifications', creation(), { idempotencyKey: key });
-      await waitFor(async () => (await admin(slow).stats()).idempotency_in_flight === 1, {
-        what: 'first request in flight',
-      });
+      await vi.waitFor(
+        async () =>
+          expect((await admin(slow).stats()).idempotency_in_flight, 'first request in flight').toBe(1),
+        { timeout: 10_000, interval: 20 },
+      );
       const second = await api(slow).post('/classifications', creation(), { idempotencyKey: key });
       expectProblem(second, 'idempotency-key-in-flight', 409);
       expect(Number(second.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
