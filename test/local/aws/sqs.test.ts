@@ -46,15 +46,6 @@ const counts = async (sqs: SQSClient, QueueUrl: string) => {
   };
 };
 
-/** Resolves with the promise's value, or fails the test if it takes longer than `ms` of real time. */
-const within = <T>(ms: number, promise: Promise<T>): Promise<T> =>
-  Promise.race([
-    promise,
-    new Promise<never>((_, reject) =>
-      setTimeout(() => reject(new Error(`not settled within ${ms} ms`)), ms).unref(),
-    ),
-  ]);
-
 describe('SQS stand-in', () => {
   let aws: LocalAws;
   let sqs: SQSClient;
@@ -81,6 +72,7 @@ describe('SQS stand-in', () => {
   });
 
   afterEach(async () => {
+    vi.useRealTimers(); // also after a test that timed out with its timers frozen
     sqs.destroy();
     await aws.close();
   });
@@ -91,7 +83,9 @@ describe('SQS stand-in', () => {
     const body = JSON.stringify({ description: 'Café torrado em grão, 1 kg — exportação 🇧🇷' });
 
     // Act
+    const beforeSend = aws.clock.now();
     const sent = await sqs.send(new SendMessageCommand({ QueueUrl, MessageBody: body }));
+    const afterSend = aws.clock.now();
     const { Messages } = await sqs.send(
       new ReceiveMessageCommand({
         QueueUrl,
@@ -107,7 +101,9 @@ describe('SQS stand-in', () => {
     expect(message?.MessageId).toBe(sent.MessageId);
     expect(message?.Body).toBe(body);
     expect(message?.Attributes?.ApproximateReceiveCount).toBe('1');
-    expect(Math.abs(Number(message?.Attributes?.SentTimestamp) - aws.clock.now())).toBeLessThan(5_000);
+    // Stamped by the stand-in's clock while the send was under way.
+    expect(Number(message?.Attributes?.SentTimestamp)).toBeGreaterThanOrEqual(beforeSend);
+    expect(Number(message?.Attributes?.SentTimestamp)).toBeLessThanOrEqual(afterSend);
     expect(await counts(sqs, QueueUrl!)).toEqual({ visible: 0, notVisible: 1, delayed: 0 });
 
     await sqs.send(new DeleteMessageCommand({ QueueUrl, ReceiptHandle: message?.ReceiptHandle }));
@@ -307,33 +303,36 @@ describe('SQS stand-in', () => {
   });
 
   it('answers a long poll as soon as a message is sent meanwhile', async () => {
+    // Timers frozen: the poll can neither end at its 10 s nor look again on a timer of its own,
+    // so only the send can answer it (were the wake-up missing, it would never answer).
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const QueueUrl = aws.createQueue('long-poll');
-    const started = Date.now();
     const polling = sqs.send(new ReceiveMessageCommand({ QueueUrl, WaitTimeSeconds: 10 }));
     // The receive must be waiting before the send for this to test the wake-up, not a short poll.
     await longPollWaiting('long-poll');
     await sqs.send(new SendMessageCommand({ QueueUrl, MessageBody: 'wake up' }));
 
-    const { Messages } = await within(5_000, polling);
+    const { Messages } = await polling;
     expect(Messages?.map((message) => message.Body)).toEqual(['wake up']);
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('ends a long poll with a delayed message when the clock reaches it, and empty at its deadline', async () => {
+    // Timers frozen, as above: only the clock's jump can answer these polls, not their 20 s.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const QueueUrl = aws.createQueue('long-poll-delay');
     await sqs.send(new SendMessageCommand({ QueueUrl, MessageBody: 'later', DelaySeconds: 300 }));
 
     const waiting = sqs.send(new ReceiveMessageCommand({ QueueUrl, WaitTimeSeconds: 20 }));
     await longPollWaiting('long-poll-delay');
     aws.clock.advance(300_000);
-    const delivered = await within(5_000, waiting);
+    const delivered = await waiting;
 
     const empty = sqs.send(
       new ReceiveMessageCommand({ QueueUrl: aws.createQueue('idle'), WaitTimeSeconds: 20 }),
     );
     await longPollWaiting('idle');
     aws.clock.advance(20_000);
-    const nothing = await within(5_000, empty);
+    const nothing = await empty;
 
     expect(delivered.Messages?.map((message) => message.Body)).toEqual(['later']);
     expect(nothing.Messages ?? []).toEqual([]);

@@ -197,6 +197,7 @@ describe('a run', () => {
     try {
       const started = Date.now();
       const { body } = await api(fast).post('/classifications', creation(), { idempotencyKey: newKey() });
+      // The run ends on real time alone: nothing moves the sandbox clock here.
       const final = await vi.waitFor(
         async () => {
           const current = await api(fast).get(`/classifications/${body.id}`);
@@ -205,10 +206,10 @@ describe('a run', () => {
         },
         { timeout: 5_000, interval: 20 },
       );
-      const elapsed = Date.now() - started;
       expect(final.status).toBe('resolved');
-      expect(elapsed).toBeGreaterThanOrEqual(85);
-      expect(elapsed).toBeLessThan(3_000);
+      // It took real time (a lower bound only: how much longer a busy machine takes to look is
+      // not the sandbox's doing); its length is read off the record's own timestamps.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(85);
       const run = Date.parse(final.resolved_at) - Date.parse(final.created_at);
       expect(run).toBeGreaterThanOrEqual(89);
       expect(run).toBeLessThanOrEqual(151);
