@@ -1,6 +1,6 @@
 /**
  * The console's API, independent of how requests arrive: API Gateway's events on AWS
- * (functions/console-http.ts), the local console's HTTP server locally. A request names its
+ * (functions/console-runtime.ts), the local console's HTTP server locally. A request names its
  * route key (`GET /batches/{batchId}`), its path parameters, query and body, and who is asking;
  * the answer is a status and a JSON body. A refusal (refusals.ts) becomes a problem response;
  * anything else thrown becomes a 500 that says nothing of its cause (the handler logs it).

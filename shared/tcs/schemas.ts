@@ -1,6 +1,6 @@
 /**
- * Zod schemas for every resource of the Tariff Classification Service v1
- * (`shared/spec/tariff-classification-service-v1.md`). The schema is the type:
+ * Zod schemas for every resource of the Tariff Classification Service v1, as its interface
+ * specification ("the spec", docs/architecture.md) defines them. The schema is the type:
  * every TypeScript type of the service is inferred from here.
  *
  * Two families:

@@ -1,7 +1,7 @@
 /**
  * The page's routes, as the part of the URL after `#`: `#/batches`, `#/batches/<id>`,
  * `#/questions`, `#/upload`. A batch just uploaded rides along as `#/batches?waiting=<name>`.
- * Parsing and writing only; no DOM here (src/use-route.ts listens to the location).
+ * Parsing and writing only; no DOM here (useRoute in web/src/hooks.ts listens to the location).
  */
 
 export type Route =
