@@ -1,9 +1,10 @@
 /**
- * The thirteen Lambda functions, one per `functions/<name>/handler.ts`, built the same way: Node 24
- * on arm64, bundled locally by esbuild (no Docker) into one ESM file with the AWS SDK inside,
- * each with its own role and log group. Entry, timeout, memory and description come from the
- * function's description (functions/catalogue.ts); what it may reach is granted from the same
- * description (function-reach.ts).
+ * The pipeline's Lambda functions, one per handler name (HANDLER_NAMES, shared/contract.ts; each
+ * `functions/<name>/handler.ts`), built the same way: Node 24 on arm64, bundled locally by
+ * esbuild (no Docker) into one ESM file with the AWS SDK inside, each with its own role and log
+ * group. Entry, timeout, memory and description come from the function's description
+ * (functions/catalogue.ts); what it may reach is granted from the same description
+ * (function-reach.ts).
  */
 import { fileURLToPath } from 'node:url';
 import { type CfnResource, Duration, RemovalPolicy } from 'aws-cdk-lib';

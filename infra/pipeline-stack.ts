@@ -1,6 +1,6 @@
 /**
- * The logic: thirteen functions, the Batch, Row and Answers workflows, the EventBridge rules
- * that start them, the alarms and the operators' dashboard. Everything here can be replaced by a redeploy; the data it works
+ * The logic: a function per handler name, the Batch, Row and Answers workflows, the EventBridge
+ * rules that start them, the alarms and the operators' dashboard. Everything here can be replaced by a redeploy; the data it works
  * on arrives as props from the stateful stack.
  *
  *   S3 Object Created (inbox/<name>/*.csv|.xlsx) ──rule──▶ Batch workflow

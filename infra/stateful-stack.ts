@@ -62,9 +62,10 @@ export const REVIEW_BY_BATCH_INDEX = 'by-batch';
 /** The batch table's sparse GSI listing batches newest first (shared/aws/dynamo-batch-store.ts). */
 export const BATCHES_BY_START_INDEX = 'by-start';
 
-// SSE-S3 rather than KMS: every reader and writer (operators' uploads, the ERP export,
-// six functions) would need kms:Decrypt/GenerateDataKey grants and each request a KMS call,
-// for no gain in who can read the objects, which IAM and the bucket policy already decide.
+// SSE-S3 rather than KMS: every reader and writer (operators' uploads, the ERP export, every
+// function that reads or writes objects) would need kms:Decrypt/GenerateDataKey grants and each
+// request a KMS call, for no gain in who can read the objects, which IAM and the bucket policy
+// already decide.
 // Access-log delivery also only accepts SSE-S3 targets.
 const createAccessLogsBucket = (scope: Construct, config: PipelineConfig) =>
   new Bucket(scope, 'AccessLogsBucket', {

@@ -1,5 +1,5 @@
 /**
- * What the three DynamoDB adapters share: the document client, items without `undefined`,
+ * What the DynamoDB adapters built on it share: the document client, items without `undefined`,
  * SET expressions built from a patch, and the retry of a batch call's unprocessed part.
  *
  * Architecture, property 10: only single-item conditional writes, ADD, BatchWrite, Query
