@@ -19,13 +19,13 @@ import { createWriteStream, readFileSync, statSync, writeFileSync } from 'node:f
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { buildResultsCsv, buildSummary } from '../../shared/pipeline/batch/results-files.js';
-import { resultNow } from '../../shared/pipeline/core/row-life.js';
 import { resultsWorkbook } from '../../shared/pipeline/batch/results-workbook.js';
 import {
   BatchRecord,
   type RowRecord,
   RowRecord as RowRecordSchema,
 } from '../../shared/pipeline/core/records.js';
+import { resultNow } from '../../shared/pipeline/core/row-life.js';
 
 const MIB = 1024 * 1024;
 
