@@ -346,6 +346,30 @@ const listRows: OnTable<BatchStore['listRows']> = async function* ({ doc, TableN
   for await (const item of items) yield fromRowItem(item);
 };
 
+/** Rows whose sort key is past `after`'s: `row#` keys are zero-padded, so key order is row order. */
+const rowsPage: OnTable<BatchStore['rowsPage']> = async ({ doc, TableName }, batchId, page) => {
+  if (!Number.isInteger(page.limit) || page.limit < 1 || page.limit > 1_000)
+    throw new RangeError(`limit must be an integer in 1..1000, got ${page.limit}`);
+  const { Items = [], LastEvaluatedKey } = await doc.send(
+    new QueryCommand({
+      TableName,
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: {
+        ':pk': batchPk(batchId),
+        ':from': rowSk((page.after ?? 0) + 1),
+        ':to': `${ROW_SK_PREFIX}~`,
+      },
+      ScanIndexForward: true,
+      ConsistentRead: true,
+      Limit: page.limit,
+    }),
+  );
+  const rows = Items.map(fromRowItem);
+  // A full page may be the last: the next Query then returns nothing, which is cheaper than counting.
+  const next = LastEvaluatedKey && rows.length > 0 ? rows[rows.length - 1]!.row : null;
+  return { rows, next };
+};
+
 const putCompletionShards: OnTable<BatchStore['putCompletionShards']> = async (
   { doc, TableName },
   batchId,
@@ -416,6 +440,7 @@ export const createDynamoBatchStore = (config: DynamoBatchStoreConfig): BatchSto
     putRows: (rows) => putRows(table, rows),
     getRow: (batchId, row) => getRow(table, batchId, row),
     moveRow: (batchId, row, move) => moveRow(table, batchId, row, move),
+    rowsPage: (batchId, page) => rowsPage(table, batchId, page),
     listRows: (batchId) => listRows(table, batchId),
     putCompletionShards: (batchId, expected) => putCompletionShards(table, batchId, expected),
     markRowDone: (batchId, row) => markRowDone(table, batchId, row),

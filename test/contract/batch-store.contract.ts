@@ -221,6 +221,34 @@ export const describeBatchStoreContract = (name: string, implementation: Impleme
         expect(listed[1099]).toEqual(rowRecord(1100, { cells: [padding] }));
       });
 
+      it('pages the batch’s rows in row order, each once, a page never holding more than its limit', async () => {
+        // Prepare: completion shards and another batch's rows sit in the same table.
+        await store().putRows(Array.from({ length: 25 }, (_, i) => rowRecord(25 - i)));
+        await store().createBatch(batchRecord({ shard_count: 1 }));
+        await store().putCompletionShards(BATCH, new Map([[0, 25]]));
+        await store().putRows([rowRecord(3, { batch_id: 'other-batch' })]);
+
+        // Act
+        const pages: number[][] = [];
+        let after: number | null = null;
+        do {
+          const page = await store().rowsPage(BATCH, { after, limit: 10 });
+          pages.push(page.rows.map((row) => row.row));
+          after = page.next;
+        } while (after !== null);
+        const fromRow = await store().rowsPage(BATCH, { after: 20, limit: 10 });
+
+        // Assess
+        expect(pages.flat()).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+        expect(pages.every((page) => page.length <= 10)).toBe(true);
+        expect(pages.slice(0, 2)).toEqual([
+          [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+          [11, 12, 13, 14, 15, 16, 17, 18, 19, 20],
+        ]);
+        expect(fromRow).toEqual({ rows: [21, 22, 23, 24, 25].map((row) => rowRecord(row)), next: null });
+        expect(await store().rowsPage('ghost', { after: null, limit: 10 })).toEqual({ rows: [], next: null });
+      });
+
       it('lists nothing for a batch without rows', async () => {
         expect(await collect(store().listRows('ghost'))).toEqual([]);
       });

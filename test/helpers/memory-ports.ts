@@ -270,6 +270,14 @@ export const memoryBatchStore = () => {
       rows.set(rowId(batchId, row), clone(afterMove(record, move)));
       return true;
     },
+    rowsPage: async (batchId, page) => {
+      const after = page.after ?? 0;
+      const found = [...rows.values()]
+        .filter((record) => record.batch_id === batchId && record.row > after)
+        .sort((a, b) => a.row - b.row);
+      const taken = found.slice(0, page.limit).map(clone);
+      return { rows: taken, next: found.length > page.limit ? taken[taken.length - 1]!.row : null };
+    },
     listRows: async function* (batchId) {
       const found = [...rows.values()].filter((record) => record.batch_id === batchId);
       found.sort((a, b) => a.row - b.row);

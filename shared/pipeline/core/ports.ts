@@ -89,6 +89,9 @@ export type RowDoneResult = {
   taskToken: string | null;
 };
 
+/** A page of a batch's rows (`BatchStore.rowsPage`). */
+export type RowsPage = { rows: RowRecord[]; next: number | null };
+
 /** The batch table: one batch record, its row records and its completion shards. */
 export type BatchStore = {
   /** Conditional create. `exists` carries the record already there (a duplicate or a retried Prepare). */
@@ -120,6 +123,12 @@ export type BatchStore = {
    * moved on); throws when the batch has no such row.
    */
   moveRow(batchId: string, row: number, move: RowMove): Promise<boolean>;
+  /**
+   * One page of the batch's rows in row order: at most `limit` rows after row `after` (null: from
+   * the first). `next` is the row to pass as `after` for the following page, null after the last.
+   * What a step that must not hold a whole batch reads (one Query, whatever the batch's size).
+   */
+  rowsPage(batchId: string, page: { after: number | null; limit: number }): Promise<RowsPage>;
   /** Every row of the batch in row order (paged Query). */
   listRows(batchId: string): AsyncIterable<RowRecord>;
   /** Creates the completion shards with how many dispatched rows each must see finish. */
