@@ -3,6 +3,7 @@ export type { BatchOutcome, WaitOptions } from './batch-watch.js';
 export { dataDirOwner } from './data-lock.js';
 export type { CrashFault } from './lambda-pool.js';
 export { type LocalConsole, openLocalConsole } from './local-console.js';
+export type { RequestCount } from './permissions/request-counts.js';
 export {
   type LocalPipeline,
   type LocalPipelineOptions,

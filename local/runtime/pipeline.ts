@@ -24,6 +24,7 @@ import type { HandlerName } from '../../shared/contract.js';
 import {
   type BatchStore,
   outboxFolder,
+  outboxKey,
   type ReviewItem,
   type ReviewStore,
 } from '../../shared/pipeline/core/index.js';
@@ -37,7 +38,7 @@ import {
   createBatchStarts,
 } from './batch-starts.js';
 import { type BatchOutcome, createBatchWatch, createCapReader, type WaitOptions } from './batch-watch.js';
-import { copyPartialFiles, copyPrefix, objectCreated } from './bucket.js';
+import { copyPartialFiles, copyPrefix, getBytes, objectCreated } from './bucket.js';
 import { findConsoleSite } from './console-gateway.js';
 import { lockDataDir } from './data-lock.js';
 import { type EventRouting, startEventRouting } from './event-routing.js';
@@ -54,6 +55,7 @@ import {
 } from './loopback.js';
 import { type OperatorView, openOperatorView } from './operator-view.js';
 import { GRANT_USAGE_DIR_VARIABLE, type PermissionGates, startPermissionGates } from './permissions/index.js';
+import type { RequestCount } from './permissions/request-counts.js';
 import type { BatchProgress } from './progress.js';
 import { createTemplateResources } from './provision.js';
 import { type LocalResources, readLocalResources } from './resources.js';
@@ -143,6 +145,15 @@ export type LocalPipeline = {
   peakMemoryMb(handler: HandlerName): number | null;
   /** How many invocations of a function have ended (for the bench: Prepare done). */
   endedInvocations(handler: HandlerName): number;
+  /**
+   * The requests the functions made to DynamoDB, S3 and local/aws since the start or the last
+   * reset, by function, service and API operation (for the bench); empty when the permission
+   * checks are off, since the gates are what counts them.
+   */
+  functionRequests(): RequestCount[];
+  resetFunctionRequests(): void;
+  /** One file of a batch's outbox (`results.csv`, `summary.json`…); null when it is not there. */
+  outboxFile(batchId: string, name: string): Promise<Uint8Array | null>;
   /** The console's page as the CDK app staged it for deployment; null when the app has none. */
   consoleSite(): Promise<string | null>;
   /** A stack as DescribeStacks would describe it (outputs resolved to local names); null: no such stack. */
@@ -450,6 +461,9 @@ const pipelineHandle = (
     invoke: (handler, event = {}) => pool.invoke(handler, event),
     peakMemoryMb: (handler) => pool.peakMemoryMb(handler),
     endedInvocations: (handler) => pool.endedInvocations(handler),
+    functionRequests: () => running.permissions?.requests.snapshot() ?? [],
+    resetFunctionRequests: () => running.permissions?.requests.reset(),
+    outboxFile: (batchId, name) => getBytes(clients.s3, view.bucket, outboxKey(batchId, name)),
     consoleSite: () => findConsoleSite(running.assembly.dir, running.assembly.stacks),
     describeStack: (name) => describeLocalStack(running.assembly.stacks, running.localAws.queueUrl, name),
     close: () => {
@@ -459,4 +473,4 @@ const pipelineHandle = (
   };
 };
 
-export type { BatchOutcome, BatchProgress, HandlerName, WaitOptions };
+export type { BatchOutcome, BatchProgress, HandlerName, RequestCount, WaitOptions };

@@ -14,6 +14,7 @@ import type { TemplateResolver } from '../template.js';
 import { createGrantUsage, type GrantUsage } from './grant-usage.js';
 import { startPermissionGate } from './permission-gate.js';
 import { createPolicyCheck } from './policy-check.js';
+import { createRequestCounts, type RequestCounts } from './request-counts.js';
 import { dynamodbRequestActions, localAwsActions, s3Actions } from './requested-actions.js';
 import { type FunctionRole, readFunctionRoles, readResourcePolicies } from './role-policies.js';
 
@@ -26,6 +27,8 @@ export type PermissionGates = {
   /** The session token a function's process signs with: it names the function to the gates. */
   sessionTokenOf(functionName: string): string;
   usage: GrantUsage;
+  /** The requests each function made through the gates, by API operation (request-counts.ts). */
+  requests: RequestCounts;
   roles: ReadonlyMap<string, FunctionRole>;
   close(): Promise<void>;
 };
@@ -49,7 +52,8 @@ export const startPermissionGates = async (input: PermissionGatesInput): Promise
     const name = tokens.get(token);
     return name === undefined ? null : (roles.get(name) ?? null);
   };
-  const common = { roleOfSession, check, usage, log: input.log };
+  const requests = createRequestCounts();
+  const common = { roleOfSession, check, usage, counts: requests, log: input.log };
   const started: RunningServer[] = [];
   try {
     const gate = async (server: Promise<RunningServer>) => {
@@ -87,6 +91,7 @@ export const startPermissionGates = async (input: PermissionGatesInput): Promise
       endpoints,
       sessionTokenOf: (functionName) => `ncm-local.${run}.${functionName}`,
       usage,
+      requests,
       roles,
       close: async () => {
         await Promise.all(started.map((server) => server.close()));

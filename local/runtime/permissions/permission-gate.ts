@@ -22,6 +22,7 @@ import {
 import { closeHttpServer, listenOnLoopback, type RunningServer } from '../stand-ins.js';
 import type { GrantUsage } from './grant-usage.js';
 import type { PolicyCheck } from './policy-check.js';
+import { apiOperationOf, type RequestCounts } from './request-counts.js';
 import { type ApiRequest, type RequestedAction, UnknownOperationError } from './requested-actions.js';
 import type { FunctionRole } from './role-policies.js';
 
@@ -36,6 +37,8 @@ export type GateInput = {
   roleOfSession(token: string): FunctionRole | null;
   check: PolicyCheck;
   usage: GrantUsage;
+  /** When given, every request a function makes is counted by its API operation, allowed or not. */
+  counts?: RequestCounts;
   log: (line: string) => void;
 };
 
@@ -252,6 +255,7 @@ const handle = async (gate: Gate, req: IncomingMessage, res: ServerResponse) => 
     headers: req.headers,
     body: body.rest ? null : body.head,
   };
+  input.counts?.record(role.functionName, apiOperationOf(input.protocol, request, form !== null));
   const asked = requestedOf(gate, role, request, form?.get('key') ?? null);
   if (asked.refused !== undefined) return reply(res, denial(input.protocol, req, asked.refused));
   for (const requested of asked.requested) {
