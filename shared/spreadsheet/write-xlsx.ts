@@ -154,11 +154,11 @@ const drainOf = (target: AnyWritable): Promise<void> =>
  */
 export const addRows = async <T>(
   sheet: WorksheetWriter,
-  items: Iterable<T>,
+  items: Iterable<T> | AsyncIterable<T>,
   addRow: (item: T, line: number) => ExcelJS.Row,
 ): Promise<number> => {
   let line = 1;
-  for (const item of items) {
+  for await (const item of items) {
     line += 1;
     addRow(item, line).commit();
     if (line % ROWS_PER_WAIT === 0) {

@@ -116,7 +116,7 @@ export const finalizeAnswers = async (
     workbooks: outboxWorkbooks({ batch, rows, summary, review, sameProductRows }),
     summary,
   });
-  await replacePartialFiles(ports.objects, batchId, { results, summary, at: now.toISOString() });
+  await replacePartialFiles(ports.objects, batchId, { summary, at: now.toISOString() });
   await announceAndCloseRound(ports, input, { round, roundId }, summary, { revisedAt, problemsOfRound });
 
   return {

@@ -4,12 +4,17 @@
  *
  * Primary course:
  *   1. find the batch: Prepare's result, else the event (the same id, derived without I/O)
- *   2. rows still working end now: `not_submitted` when the batch was stopped before they were
- *      sent, else `error` saying why; then rows of the same product take their leader's outcome
- *   3. reused rows get their verdict PDF copied from the earlier batch into this one's `pdfs/`
- *   4. results.csv and .xlsx, review.csv and .xlsx, summary.json to `outbox/<batch-id>/` (and in
- *      place of the partial files, when a long run left some)
+ *   2. one pass over the batch, a page at a time: rows still working end now (`not_submitted`
+ *      when the batch was stopped before they were sent, else `error` saying why); rows of the
+ *      same product take their leader's outcome; what each row shows is added up for the summary
+ *   3. each verdict PDF reused from an earlier batch copied once into this one's `pdfs/`
+ *   4. results.csv and .xlsx written as the batch is read again (uploads in parts on AWS),
+ *      review.csv and .xlsx, then summary.json, to `outbox/<batch-id>/` (and in place of the
+ *      partial files, when a long run left some)
  *   5. the Batch Completed event, then the batch marked `completed` (or `failed`)
+ *
+ * Nothing grows with the batch's rows but counts: a page of rows, the leaders its followers name,
+ * one entry per reused PDF and per row waiting for answers.
  *
  * Run twice, it writes the same files: the first run's `finished_at` is kept, copied PDFs are
  * not copied again, and the event is not published again once the batch is marked done.
@@ -25,9 +30,14 @@ import {
   type RowResult,
   verdictPdfName,
 } from '../core/records.js';
-import { afterMove, isFinalResult, isOutputStatus, type RowMove, resultNow } from '../core/row-life.js';
+import {
+  afterMove,
+  isFinalResult,
+  isOutputStatus,
+  type RowMove,
+  type ShownResult,
+} from '../core/row-life.js';
 import { errorResult, stoppedResult } from '../core/row-results.js';
-import { followersByLeader, settleFollowers } from '../core/same-product.js';
 import { batchSourceFromEvent } from './batch-source.js';
 import { replacePartialFiles } from './partial-results.js';
 import { PrepareResult } from './prepare-batch.js';
@@ -35,14 +45,17 @@ import {
   buildOrphanSummary,
   buildResultsCsv,
   buildReviewCsv,
-  buildSummary,
   countByStatus,
   OUTPUT_FILES,
-  pendingReviewItems,
+  type ShownRow,
+  streamResultsCsv,
+  summaryTally,
   writeOutboxFiles,
 } from './results-files.js';
-import { outboxWorkbooks } from './results-workbook.js';
+import { outboxWorkbooks, resultsWorkbook, summaryTime } from './results-workbook.js';
 import { isPendingPdfCopy } from './reuse.js';
+import { reviewWorkbook } from './review-workbook.js';
+import { standingRowPages, standingRows } from './standing-rows.js';
 
 /** The Batch workflow's state: the S3 event's fields (read by `batchSourceFromEvent`) plus these. */
 export const FinalizeInput = finalizeInputWith(PrepareResult);
@@ -89,34 +102,43 @@ export const finalizeBatch = async (ports: FinalizePorts, rawInput: unknown): Pr
     await ports.batches.updateBatch(batchId, { state: 'finalizing' });
   }
 
-  const rows: RowRecord[] = [];
-  for await (const row of ports.batches.listRows(batchId)) rows.push(row);
+  // One pass reads the batch a page at a time: rows still working end, followers take their
+  // leader's outcome, and what each row shows is added up. Nothing of it is held but counts.
+  const read = await readToFinalize(ports, batch, unfinishedDetailFor(input), now);
+  const pdfLinks = await copyReusedPdfs(ports.objects, batchId, read.pdfCopies);
 
-  const endedNow = await endUnfinishedRows(ports, batch, rows, unfinishedDetailFor(input), now);
-  await settleFollowers(ports.batches, batchId, rows, now);
-  await copyReusedPdfs(ports, batchId, rows, now);
-
-  const problems = finalProblems(batch, input, caughtProblems, endedNow);
+  const problems = finalProblems(batch, input, caughtProblems, read.endedNow);
   const finishedAt = batch.finished_at ?? now.toISOString();
-  const summary = buildSummary({ ...batch, state: finalState, finished_at: finishedAt, problems }, rows, now);
-  const review = pendingReviewItems(await ports.reviews.listByBatch(batchId), rows);
+  const summary = read.tally.summary({ ...batch, state: finalState, finished_at: finishedAt, problems }, now);
+  const review = (await ports.reviews.listByBatch(batchId))
+    .filter((item) => item.state === 'pending' && read.pendingRows.has(item.row))
+    .sort((a, b) => a.row - b.row);
 
-  const sameProductRows = followersByLeader(rows);
-  const results = buildResultsCsv(batch, rows);
+  // The results files read the batch again as they are written: an upload's body is made as it goes.
+  const shownRows = () => withPdfLinks(standingRows(ports.batches, batchId), pdfLinks);
+  const { sameProductRows } = read;
   await writeOutboxFiles(ports.objects, batchId, {
-    results,
+    results: () => streamResultsCsv(batch, read.width, shownRows()),
     review: buildReviewCsv(review, batch.delimiter, { sameProductRows }),
-    workbooks: outboxWorkbooks({ batch, rows, summary, review, sameProductRows }),
+    workbooks: {
+      results: () => resultsWorkbook({ batch, summary, width: read.width, shownRows: shownRows() }),
+      review: () => reviewWorkbook({ batch, items: review, sameProductRows, at: summaryTime(summary) }),
+    },
     summary,
   });
-  await replacePartialFiles(ports.objects, batchId, { results, summary, at: now.toISOString() });
+  await replacePartialFiles(ports.objects, batchId, { summary, at: now.toISOString() });
 
   if (!alreadyDone) {
     // Published before the batch is marked done: a crash in between publishes twice, never zero times.
     await ports.events.batchCompleted(summary);
     await ports.batches.updateBatch(batchId, { state: finalState, finished_at: finishedAt, problems });
   }
-  return { batch_id: batchId, state: finalState, rows_total: rows.length, by_status: summary.by_status };
+  return {
+    batch_id: batchId,
+    state: finalState,
+    rows_total: summary.rows_total,
+    by_status: summary.by_status,
+  };
 };
 
 /** No batch record (Prepare failed before writing it): a summary saying so, from the event alone. */
@@ -202,68 +224,141 @@ const finalProblems = (
 
 const EMPTY_SHAPE: Pick<BatchRecord, 'header' | 'delimiter'> = { header: [], delimiter: ',' };
 
-/**
- * Rows still working get their final status now, in `rows` too. A row the batch's stop kept
- * from being sent is `not_submitted` with the stop's type, as the dispatcher would have made it;
- * any other is an `error`. A row finishing at this moment keeps its result (the move's guard).
- */
-const endUnfinishedRows = async (
-  ports: Pick<FinalizePorts, 'batches'>,
-  batch: BatchRecord,
-  rows: RowRecord[],
-  detail: string,
-  now: Date,
-): Promise<number> => {
-  let ended = 0;
-  for (const [index, row] of rows.entries()) {
-    // A follower ends with its leader (settleFollowers), which this loop ends first.
-    if (isOutputStatus(row.status) || row.status === 'following') continue;
-    const result = batch.stop && row.status === 'queued' ? stoppedResult(batch.stop) : errorResult(detail);
-    const move: RowMove = { move: 'finished', result, at: now.toISOString() };
-    if (await ports.batches.moveRow(batch.batch_id, row.row, move)) {
-      rows[index] = afterMove(row, move);
-      if (result.status === 'error') ended += 1;
-    } else {
-      rows[index] = (await ports.batches.getRow(batch.batch_id, row.row)) ?? row;
+/** Rows' moves and PDF copies at once, a page at a time: bounded, never one request after another. */
+const IN_FLIGHT = 16;
+
+/** Runs `work` on every item, at most IN_FLIGHT at a time, and returns the results in order. */
+const mapInFlight = async <T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> => {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index] as T);
     }
-  }
-  return ended;
+  };
+  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, items.length) }, worker));
+  return results;
+};
+
+/** What Finalize learns in its pass over the batch, besides the rows it moved. */
+type FinalizeRead = {
+  tally: ReturnType<typeof summaryTally>;
+  /** Rows ended `error` now (a batch timed out, a row lost). */
+  endedNow: number;
+  /** The input columns results files carry: the header's, or more when a row is longer. */
+  width: number;
+  /** Reused verdicts' PDFs, by the key they are kept under, and the name each gets in this batch. */
+  pdfCopies: Map<string, string>;
+  /** Rows waiting for answers under their own classification (their review items are listed). */
+  pendingRows: Set<number>;
+  /** The rows that resume with a waiting row's answers (review.csv's `same_product_rows`). */
+  sameProductRows: Map<number, number[]>;
 };
 
 /**
- * Prepare left each reused row's cached PDF key in `verdict_pdf` (reuse.ts): copy it into this
- * batch's `pdfs/` under this row's name and write the relative name back. A PDF no longer
- * stored (retention) leaves the column empty and says so; the verdict itself still stands.
+ * The pass over the batch. On each page: rows still working end now (a row the batch's stop kept
+ * from being sent is `not_submitted` with the stop's type, as the dispatcher would have made it;
+ * any other is an `error`; a row finishing at this moment keeps its result, by the move's guard),
+ * then followers whose leader's outcome is not yet theirs take it (core/same-product.ts).
+ */
+const readToFinalize = async (
+  ports: Pick<FinalizePorts, 'batches'>,
+  batch: BatchRecord,
+  detail: string,
+  now: Date,
+): Promise<FinalizeRead> => {
+  const at = now.toISOString();
+  const read: FinalizeRead = {
+    tally: summaryTally(),
+    endedNow: 0,
+    width: batch.header.length,
+    pdfCopies: new Map(),
+    pendingRows: new Set(),
+    sameProductRows: new Map(),
+  };
+  const endWorking = (rows: RowRecord[]) =>
+    mapInFlight(rows, async (row): Promise<RowRecord> => {
+      // A follower ends with its leader, below.
+      if (isOutputStatus(row.status) || row.status === 'following') return row;
+      const result = batch.stop && row.status === 'queued' ? stoppedResult(batch.stop) : errorResult(detail);
+      const move: RowMove = { move: 'finished', result, at };
+      if (!(await ports.batches.moveRow(batch.batch_id, row.row, move)))
+        return (await ports.batches.getRow(batch.batch_id, row.row)) ?? row;
+      if (result.status === 'error') read.endedNow += 1;
+      return afterMove(row, move);
+    });
+  for await (const page of standingRowPages(ports.batches, batch.batch_id, { beforeShowing: endWorking })) {
+    const settling = page.filter(
+      ({ row, result }) => row.follows !== undefined && needsSettling(row, result),
+    );
+    await mapInFlight(settling, ({ row, result }) =>
+      ports.batches.moveRow(batch.batch_id, row.row, { move: 'followed', result: result as RowResult, at }),
+    );
+    for (const { row, result } of page) {
+      read.tally.add(row, result);
+      read.width = Math.max(read.width, row.cells.length);
+      if (isFinalResult(result) && isPendingPdfCopy(result) && !read.pdfCopies.has(result.verdict_pdf!)) {
+        const ncm = (result.ncm ?? '').replace(/\D/g, '');
+        // The first row of this batch that reuses it names it; every other row links there.
+        read.pdfCopies.set(
+          result.verdict_pdf!,
+          `${OUTPUT_FILES.pdfs}${verdictPdfName(row.row, row.product?.sku ?? null, ncm === '' ? null : ncm)}`,
+        );
+      }
+      if (result.status !== 'pending_data') continue;
+      if (row.follows === undefined) read.pendingRows.add(row.row);
+      else read.sameProductRows.set(row.follows, [...(read.sameProductRows.get(row.follows) ?? []), row.row]);
+    }
+  }
+  return read;
+};
+
+/** A follower whose stored outcome is not yet the one its leader's gives it. */
+const needsSettling = (row: RowRecord, shown: ShownResult): boolean => {
+  if (!isFinalResult(shown)) return false;
+  if (row.status !== shown.status || !row.result) return true;
+  const stored = row.result;
+  const columns = new Set([...Object.keys(stored), ...Object.keys(shown)]) as Set<keyof RowResult>;
+  return [...columns].some((column) => (stored[column] ?? '') !== (shown[column] ?? ''));
+};
+
+/**
+ * Prepare left each reused row's cached PDF key in `verdict_pdf` (reuse.ts): each such PDF is
+ * copied once into this batch's `pdfs/`, however many rows reuse it, under the name of the first.
+ * A PDF no longer stored (retention) leaves the column empty and says so; the verdict still
+ * stands. Returns the link each kept key becomes ('' when gone).
  */
 const copyReusedPdfs = async (
-  ports: Pick<FinalizePorts, 'objects' | 'batches'>,
+  objects: Pick<FinalizePorts['objects'], 'head' | 'copy'>,
   batchId: string,
-  rows: RowRecord[],
-  now: Date,
-): Promise<void> => {
-  for (const [index, row] of rows.entries()) {
-    const result = resultNow(row);
-    if (!isFinalResult(result) || !isPendingPdfCopy(result)) continue;
-    const ncm = (result.ncm ?? '').replace(/\D/g, '');
-    const name = verdictPdfName(row.row, row.product?.sku ?? null, ncm === '' ? null : ncm);
-    const from = result.verdict_pdf!;
-    let updated: RowResult;
+  copies: ReadonlyMap<string, string>,
+): Promise<Map<string, string>> => {
+  const links = await mapInFlight([...copies], async ([from, name]): Promise<[string, string]> => {
     // Checked first rather than caught: a transient copy failure must retry, not empty the column.
-    if (await ports.objects.head(from)) {
-      await ports.objects.copy(from, outboxKey(batchId, `${OUTPUT_FILES.pdfs}${name}`));
-      updated = { ...result, verdict_pdf: `${OUTPUT_FILES.pdfs}${name}` };
-    } else {
-      updated = {
-        ...result,
-        verdict_pdf: '',
-        detail: `${result.detail ?? ''} The verdict PDF of the earlier batch is no longer stored.`.trim(),
-      };
-    }
-    await ports.batches.moveRow(batchId, row.row, {
-      move: 'amended',
-      result: updated,
-      at: now.toISOString(),
-    });
-    rows[index] = { ...row, result: updated };
-  }
+    if (!(await objects.head(from))) return [from, ''];
+    if (!(await objects.head(outboxKey(batchId, name)))) await objects.copy(from, outboxKey(batchId, name));
+    return [from, name];
+  });
+  return new Map(links);
 };
+
+/** Reused rows link the copy in this batch's `pdfs/` (or say the earlier one is gone). */
+async function* withPdfLinks(rows: AsyncIterable<ShownRow>, links: ReadonlyMap<string, string>) {
+  for await (const shown of rows) {
+    const { result } = shown;
+    const link =
+      isFinalResult(result) && isPendingPdfCopy(result) ? links.get(result.verdict_pdf!) : undefined;
+    if (link === undefined) yield shown;
+    else if (link !== '') yield { ...shown, result: { ...result, verdict_pdf: link } };
+    else
+      yield {
+        ...shown,
+        result: {
+          ...result,
+          verdict_pdf: '',
+          detail: `${result.detail ?? ''} The verdict PDF of the earlier batch is no longer stored.`.trim(),
+        },
+      };
+  }
+}

@@ -115,10 +115,11 @@ export const writePartialResults = async (
 export const replacePartialFiles = async (
   objects: Pick<PipelinePorts['objects'], 'head' | 'put' | 'copy'>,
   batchId: string,
-  final: { results: Uint8Array; summary: BatchSummary; at: string },
+  final: { summary: BatchSummary; at: string },
 ): Promise<void> => {
   if (!(await objects.head(outboxKey(batchId, PARTIAL_FILES.summary)))) return;
-  await objects.put(outboxKey(batchId, PARTIAL_FILES.results), final.results, CSV_CONTENT_TYPE);
+  // Copies of the final files, written just before: a large batch's results are not made twice.
+  await objects.copy(outboxKey(batchId, OUTPUT_FILES.results), outboxKey(batchId, PARTIAL_FILES.results));
   await objects.copy(
     outboxKey(batchId, OUTPUT_FILES.results_workbook),
     outboxKey(batchId, PARTIAL_FILES.results_workbook),

@@ -6,9 +6,10 @@
  *   review.csv    the pending_data rows with their questions and empty answer columns
  *   summary.json  counts, money, timings, problems; also the detail of the Batch Completed event
  */
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { ColumnUse, type Delimiter, formatNcm, writeCsv } from '../../spreadsheet/index.js';
+import { streamCsv } from '../../spreadsheet/write-csv.js';
 import { XLSX_CONTENT_TYPE } from '../../spreadsheet/write-xlsx.js';
 import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';
 import { outboxKey } from '../core/bucket-layout.js';
@@ -30,7 +31,6 @@ import {
   resultNow,
   type ShownResult,
 } from '../core/row-life.js';
-import { duplicateSavings } from '../core/same-product.js';
 
 export const OUTPUT_FILES = {
   results: 'results.csv',
@@ -54,9 +54,16 @@ export type OutboxWorkbooks = { results: () => Readable; review: () => Readable 
 export const writeOutboxFiles = async (
   objects: Pick<ObjectStore, 'put'>,
   batchId: string,
-  files: { results: Uint8Array; review: Uint8Array; workbooks: OutboxWorkbooks; summary: unknown },
+  files: {
+    /** The bytes, or a stream of them made as the batch is read (an upload in parts on AWS). */
+    results: Uint8Array | (() => Readable);
+    review: Uint8Array;
+    workbooks: OutboxWorkbooks;
+    summary: unknown;
+  },
 ): Promise<void> => {
-  await objects.put(outboxKey(batchId, OUTPUT_FILES.results), files.results, CSV_CONTENT_TYPE);
+  const results = typeof files.results === 'function' ? files.results() : files.results;
+  await objects.put(outboxKey(batchId, OUTPUT_FILES.results), results, CSV_CONTENT_TYPE);
   await objects.put(
     outboxKey(batchId, OUTPUT_FILES.results_workbook),
     files.workbooks.results(),
@@ -89,21 +96,31 @@ const resultCell = (row: RowRecord, result: ShownResult, column: (typeof RESULT_
   return NCM_COLUMNS.has(column) ? formatNcm(value) : value;
 };
 
-/**
- * One record per row, in row order. The input's header and cells come first as they were read.
- * A row longer than the header kept its extra cells (spreadsheet core); the header gets as many
- * unnamed columns so the result columns stay aligned for every row. When an input header has
- * the same name as a result column (a re-uploaded results.csv has `status`), both are kept: the
- * input's column is the user's data, ours comes after it, and their positions tell them apart.
- */
-/**
- * How many input columns results files carry: the header's, or more when a row is longer. A loop,
- * not `Math.max(...rows)`: spread over 400,000 rows it overflows the call stack.
- */
+/** A row and the output columns it shows. */
+export type ShownRow = { row: RowRecord; result: ShownResult };
+
+/** Input columns results files carry: the header's, or a longer row's (a loop: a spread overflows the stack). */
 export const resultsInputWidth = (
   batch: Pick<BatchRecord, 'header'>,
   rows: readonly Pick<RowRecord, 'cells'>[],
 ): number => rows.reduce((width, row) => Math.max(width, row.cells.length), batch.header.length);
+
+/**
+ * One record per row, in row order: the input's cells as read (a longer row's extra cells under
+ * unnamed columns), then ours. An input column named like ours (a re-uploaded results.csv has
+ * `status`) is kept: it is the user's data, and the positions tell the two apart.
+ */
+const resultsCsvHeader = (batch: Pick<BatchRecord, 'header'>, width: number): string[] => [
+  ...batch.header,
+  ...Array<string>(width - batch.header.length).fill(''),
+  ...RESULT_COLUMNS,
+];
+
+const resultsCsvRecord = ({ row, result }: ShownRow, width: number): string[] => [
+  ...row.cells,
+  ...Array<string>(width - row.cells.length).fill(''),
+  ...RESULT_COLUMNS.map((column) => resultCell(row, result, column)),
+];
 
 export const buildResultsCsv = (
   batch: Pick<BatchRecord, 'header' | 'delimiter'>,
@@ -112,13 +129,20 @@ export const buildResultsCsv = (
 ): Buffer => {
   const sorted = [...rows].sort((a, b) => a.row - b.row);
   const width = resultsInputWidth(batch, sorted);
-  const header = [...batch.header, ...Array<string>(width - batch.header.length).fill(''), ...RESULT_COLUMNS];
-  const records = sorted.map((row) => {
-    const result = resultFor(row);
-    const cells = [...row.cells, ...Array<string>(width - row.cells.length).fill('')];
-    return [...cells, ...RESULT_COLUMNS.map((column) => resultCell(row, result, column))];
-  });
-  return writeCsv(header, records, { delimiter: batch.delimiter });
+  const records = sorted.map((row) => resultsCsvRecord({ row, result: resultFor(row) }, width));
+  return writeCsv(resultsCsvHeader(batch, width), records, { delimiter: batch.delimiter });
+};
+
+/** The same bytes as `buildResultsCsv`, written as the rows are read: an upload's body (Finalize). */
+export const streamResultsCsv = (
+  batch: Pick<BatchRecord, 'header' | 'delimiter'>,
+  width: number,
+  shownRows: AsyncIterable<ShownRow>,
+): Readable => {
+  async function* records() {
+    for await (const shown of shownRows) yield resultsCsvRecord(shown, width);
+  }
+  return Readable.from(streamCsv(resultsCsvHeader(batch, width), records(), { delimiter: batch.delimiter }));
 };
 
 // ---------------------------------------------------------------------------
@@ -279,47 +303,70 @@ export const countByStatus = (rows: readonly RowRecord[]) => {
 /** `no` is what the row side and reuse write; `false` is accepted so a variant spelling still counts. */
 const isMismatch = (value: string | undefined): boolean => value === 'no' || value === 'false';
 
-/**
- * Built from named fields only: the batch record also holds the Batch workflow's task token,
- * a secret that must never reach a file or an event.
- */
-export const buildSummary = (
-  batch: Pick<
-    BatchRecord,
-    'batch_id' | 'name' | 'source' | 'state' | 'rows_dispatched' | 'stop' | 'problems'
-  > &
-    Partial<Pick<BatchRecord, 'started_at' | 'finished_at' | 'options' | 'columns' | 'warnings'>>,
-  rows: readonly RowRecord[],
-  now: Date,
-): BatchSummary => {
-  const results = rows.map((row) => resultNow(row));
-  const billed = results.reduce((sum, result) => {
-    const cost = Number(result.cost_usd ?? 0);
-    return Number.isFinite(cost) ? sum + cost : sum;
-  }, 0);
-  const reused = results.filter((result) => result.status === 'reused').length;
-  const duplicates = duplicateSavings(rows);
+type SummaryOf = Pick<
+  BatchRecord,
+  'batch_id' | 'name' | 'source' | 'state' | 'rows_dispatched' | 'stop' | 'problems'
+> &
+  Partial<Pick<BatchRecord, 'started_at' | 'finished_at' | 'options' | 'columns' | 'warnings'>>;
+
+/** summary.json's counts added up a row at a time, from what each row shows (a follower: its leader's). */
+export const summaryTally = () => {
+  const counts = countByStatus([]);
+  let rows = 0;
+  let billed = 0;
+  let reused = 0;
+  let mismatches = 0;
+  let followers = 0;
+  let followersResolved = 0;
   return {
-    batch_id: batch.batch_id,
-    name: batch.name,
-    source: sourceShown(batch.source),
-    state: batch.state,
-    rows_total: rows.length,
-    rows_dispatched: batch.rows_dispatched,
-    by_status: countByStatus(rows),
-    billed_usd: cents(billed),
-    saved_usd: cents(reused * PRICE_PER_RESOLVED_USD + duplicates.saved_usd),
-    duplicates,
-    current_ncm_mismatches: results.filter((result) => isMismatch(result.current_ncm_matches)).length,
-    started_at: batch.started_at ?? null,
-    finished_at: batch.finished_at ?? now.toISOString(),
-    problems: [...batch.problems],
-    warnings: [...(batch.warnings ?? [])],
-    columns: [...(batch.columns ?? [])],
-    stop: batch.stop ?? null,
-    options: batch.options ?? null,
-    outputs: { ...OUTPUT_FILES },
+    add(row: Pick<RowRecord, 'follows'>, shown: ShownResult): void {
+      rows += 1;
+      if (isFinalResult(shown)) counts[shown.status] += 1;
+      const cost = Number(shown.cost_usd ?? 0);
+      if (Number.isFinite(cost)) billed += cost;
+      if (shown.status === 'reused') reused += 1;
+      if (isMismatch(shown.current_ncm_matches)) mismatches += 1;
+      if (row.follows !== undefined) {
+        followers += 1;
+        if (shown.status === 'resolved') followersResolved += 1;
+      }
+    },
+    /**
+     * Built from named fields only: the batch record also holds the Batch workflow's task token,
+     * a secret that must never reach a file or an event.
+     */
+    summary(batch: SummaryOf, now: Date): BatchSummary {
+      const duplicates = { rows: followers, saved_usd: cents(followersResolved * PRICE_PER_RESOLVED_USD) };
+      return {
+        batch_id: batch.batch_id,
+        name: batch.name,
+        source: sourceShown(batch.source),
+        state: batch.state,
+        rows_total: rows,
+        rows_dispatched: batch.rows_dispatched,
+        by_status: { ...counts },
+        billed_usd: cents(billed),
+        saved_usd: cents(reused * PRICE_PER_RESOLVED_USD + duplicates.saved_usd),
+        duplicates,
+        current_ncm_mismatches: mismatches,
+        started_at: batch.started_at ?? null,
+        finished_at: batch.finished_at ?? now.toISOString(),
+        problems: [...batch.problems],
+        warnings: [...(batch.warnings ?? [])],
+        columns: [...(batch.columns ?? [])],
+        stop: batch.stop ?? null,
+        options: batch.options ?? null,
+        outputs: { ...OUTPUT_FILES },
+      };
+    },
   };
+};
+
+/** summary.json of rows held in memory, each showing what it holds. */
+export const buildSummary = (batch: SummaryOf, rows: readonly RowRecord[], now: Date): BatchSummary => {
+  const tally = summaryTally();
+  for (const row of rows) tally.add(row, resultNow(row));
+  return tally.summary(batch, now);
 };
 
 /** summary.json of a batch that has no record (Prepare failed before creating it). */

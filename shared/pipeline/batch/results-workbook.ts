@@ -31,7 +31,12 @@ import {
   type RowRecord,
 } from '../core/records.js';
 import { OUTPUT_STATUSES, type RowStatus, resultNow, type ShownResult } from '../core/row-life.js';
-import { type BatchSummary, type OutboxWorkbooks, resultsInputWidth } from './results-files.js';
+import {
+  type BatchSummary,
+  type OutboxWorkbooks,
+  resultsInputWidth,
+  type ShownRow,
+} from './results-files.js';
 import { reviewWorkbook } from './review-workbook.js';
 import type { WorkbookWords } from './workbook-labels.js';
 import { wordsForBatch } from './workbook-language.js';
@@ -159,11 +164,30 @@ export type ShownSummary = BatchSummary & {
 
 export type ResultsWorkbookInput = {
   batch: Pick<BatchRecord, 'header' | 'options'>;
-  rows: readonly RowRecord[];
   summary: ShownSummary;
-  /** A row's output columns; a partial file shows rows still on their way with their working status. */
-  resultFor?: (row: RowRecord) => ShownResult;
-};
+} & (
+  | {
+      rows: readonly RowRecord[];
+      /** A row's output columns; a partial file shows rows still on their way with their working status. */
+      resultFor?: (row: RowRecord) => ShownResult;
+    }
+  | {
+      /** The rows in row order, each with what it shows, read as the workbook is written (Finalize). */
+      shownRows: AsyncIterable<ShownRow>;
+      /** How many input columns: the header's, or more when a row is longer (`resultsInputWidth`). */
+      width: number;
+    }
+);
+
+/**
+ * Column widths fit the first rows a person sees: measuring every row would mean reading a large
+ * batch twice, and a column sized to one long cell on row 90,000 helps nobody.
+ */
+const ROWS_MEASURED_FOR_WIDTH = 1_000;
+
+async function* inRowOrder(rows: readonly RowRecord[], resultFor: (row: RowRecord) => ShownResult) {
+  for (const row of [...rows].sort((a, b) => a.row - b.row)) yield { row, result: resultFor(row) };
+}
 
 /** The time a workbook is as of: its summary's (a run twice writes the same bytes). */
 export const summaryTime = (summary: ShownSummary): Date =>
@@ -193,14 +217,17 @@ export const resultsWorkbook = (input: ResultsWorkbookInput): Readable =>
 
 const writeResultsWorkbook = async (workbook: WorkbookWriter, input: ResultsWorkbookInput): Promise<void> => {
   const words = wordsForBatch(input.batch);
-  const resultFor = input.resultFor ?? ((row: RowRecord) => resultNow(row));
-  const rows = [...input.rows].sort((a, b) => a.row - b.row);
-  const width = resultsInputWidth(input.batch, rows);
+  const { width, shownRows } =
+    'shownRows' in input
+      ? input
+      : {
+          width: resultsInputWidth(input.batch, input.rows),
+          shownRows: inRowOrder(input.rows, input.resultFor ?? ((row: RowRecord) => resultNow(row))),
+        };
   const inputHeader = [...input.batch.header, ...Array<string>(width - input.batch.header.length).fill('')];
   const header = [...inputHeader, ...RESULT_COLUMNS.map((column) => words.results[column])];
 
-  const cellsOf = (row: RowRecord): CellValue[] => {
-    const result = resultFor(row);
+  const cellsOf = ({ row, result }: ShownRow): CellValue[] => {
     const inputCells = Array.from({ length: width }, (_, i) => {
       const cell = row.cells[i] ?? '';
       return cell === '' ? null : xlsxText(cell);
@@ -217,12 +244,23 @@ const writeResultsWorkbook = async (workbook: WorkbookWriter, input: ResultsWork
     ];
   };
 
-  // Widths need every row first: the columns are written before the first row.
+  // Widths before the first row: the columns are written first. The first rows are held to measure them.
+  const iterator = shownRows[Symbol.asyncIterator]();
+  const measured: ShownRow[] = [];
+  for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+    measured.push(next.value);
+    if (measured.length === ROWS_MEASURED_FOR_WIDTH) break;
+  }
   const widths = header.map((text) => textWidth(text));
-  for (const row of rows) {
-    cellsOf(row).forEach((value, i) => {
+  for (const shown of measured) {
+    cellsOf(shown).forEach((value, i) => {
       widths[i] = Math.max(widths[i] ?? 0, shownWidth(value));
     });
+  }
+  async function* allRows(): AsyncGenerator<ShownRow> {
+    yield* measured;
+    if (measured.length < ROWS_MEASURED_FOR_WIDTH) return;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
   }
 
   const sheet = workbook.addWorksheet(words.sheets.results, {
@@ -242,16 +280,16 @@ const writeResultsWorkbook = async (workbook: WorkbookWriter, input: ResultsWork
 
   const statusColumn = width + RESULT_COLUMNS.indexOf('status') + 1;
   const pdfColumn = width + RESULT_COLUMNS.indexOf('verdict_pdf') + 1;
-  await addRows(sheet, rows, (row) => {
-    const added = sheet.addRow(cellsOf(row));
-    Object.assign(added.getCell(statusColumn), statusStyle(resultFor(row).status));
+  const written = await addRows(sheet, allRows(), (shown) => {
+    const added = sheet.addRow(cellsOf(shown));
+    Object.assign(added.getCell(statusColumn), statusStyle(shown.result.status));
     const pdf = added.getCell(pdfColumn);
     if (typeof pdf.value === 'object' && pdf.value !== null && 'hyperlink' in pdf.value) pdf.font = LINK_FONT;
     return added;
   });
   sheet.autoFilter = {
     from: { row: 1, column: 1 },
-    to: { row: Math.max(1, rows.length + 1), column: header.length },
+    to: { row: Math.max(1, written + 1), column: header.length },
   };
   sheet.commit();
 

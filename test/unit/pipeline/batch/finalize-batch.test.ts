@@ -188,7 +188,38 @@ describe('a batch whose rows all finished', () => {
     expect(reused[header.indexOf('current_ncm_matches')]).toBe('yes');
     expect(w.objects.text(`outbox/${w.batchId}/pdfs/00004-SKU-4.pdf`)).toBe('%PDF-1.7 verdict');
     expect(w.objects.text('outbox/earlier-x/pdfs/00007-SKU-4.pdf')).toBe('%PDF-1.7 verdict');
-    expect((await w.batches.getRow(w.batchId, 4))?.result?.verdict_pdf).toBe('pdfs/00004-SKU-4.pdf');
+    // The row keeps where the verdict was kept: results files link the copy, no row is rewritten.
+    expect((await w.batches.getRow(w.batchId, 4))?.result?.verdict_pdf).toBe(
+      'outbox/earlier-x/pdfs/00007-SKU-4.pdf',
+    );
+  });
+
+  it('copies a verdict PDF reused by many rows once, every row linking the one copy', async () => {
+    const rows = Array.from(
+      { length: 6 },
+      (_, i) => `SKU-${10 + i};Café torrado em grãos, não descafeinado;BR;import;09012100;`,
+    );
+    const w = world({ [FILE_KEY]: utf8(crlf('SKU;Descrição;País;Operação;NCM atual;Nota', ...rows)) });
+    await seedReusedVerdict(w);
+    // Kept under the product's fingerprint too, as Complete keeps it: every variant's SKU finds it.
+    const cached = (await w.cache.getMany(['sku:SKU-4'])).get('sku:SKU-4')!;
+    await w.cache.put({ ...cached, product_key: `h:${cached.fingerprint}` });
+    const copies: string[] = [];
+    const { copy } = w.objects;
+    w.objects.copy = async (from, to) => {
+      copies.push(to);
+      return copy(from, to);
+    };
+    const state = await prepare(w);
+
+    await finalizeBatch(w.ports, state);
+
+    const [header, ...records] = w.csv('results.csv');
+    expect(records.map((record) => record[header!.indexOf('status')])).toEqual(Array(6).fill('reused'));
+    expect(new Set(records.map((record) => record[header!.indexOf('verdict_pdf')]))).toEqual(
+      new Set(['pdfs/00001-SKU-10.pdf']),
+    );
+    expect(copies).toEqual([`outbox/${w.batchId}/pdfs/00001-SKU-10.pdf`]);
   });
 
   it('writes review.csv with the pending row’s questions', async () => {
@@ -451,9 +482,10 @@ describe('reused PDFs no longer stored', () => {
 
     await finalizeBatch(w.ports, state);
 
-    const row4 = await w.batches.getRow(w.batchId, 4);
-    expect(row4?.result?.verdict_pdf).toBe('');
-    expect(row4?.result?.detail).toContain('no longer stored');
+    const [header, ...records] = w.csv('results.csv');
+    const row4 = records[3]!;
+    expect(row4[header!.indexOf('verdict_pdf')]).toBe('');
+    expect(row4[header!.indexOf('detail')]).toContain('no longer stored');
   });
 });
 

@@ -96,12 +96,13 @@ describe('writePartialResults', () => {
     expect(w.objects.objects.has(`outbox/${BATCH}/results.partial.xlsx`)).toBe(true);
     // Finalize has written the final workbook by then; the partial one becomes a copy of it.
     await w.objects.put(`outbox/${BATCH}/results.xlsx`, 'final workbook', 'application/octet-stream');
-    await replacePartialFiles(w.objects, BATCH, { ...final, summary });
+    await w.objects.put(`outbox/${BATCH}/results.csv`, final.results, 'text/csv');
+    await replacePartialFiles(w.objects, BATCH, { at: final.at, summary });
     expect(JSON.parse(w.text('summary.partial.json')!)).toMatchObject({ partial: false, working: {} });
     expect(w.text('results.partial.csv')).toBe(final.results.toString('utf8'));
     expect(w.text('results.partial.xlsx')).toBe('final workbook');
 
-    await replacePartialFiles(w.objects, 'other-batch', { ...final, summary });
+    await replacePartialFiles(w.objects, 'other-batch', { at: final.at, summary });
     expect(w.objects.objects.has('outbox/other-batch/summary.partial.json')).toBe(false);
   });
 });
