@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- --rows 300 --time-scale 0.0167 --ingest csv:2000,csv:100000,xlsx:100000,csv:400000
- *   --workbook 10000,100000 --contenders pipeline,concurrent,naive]`
+ *   --workbook 10000,100000 --contenders pipeline,concurrent,naive --nightly 100000:200,400000:2000]`
  *
  * One run, side by side, against fresh sandboxes with the same seed and time scale (a run
  * lasts about 1 s at the default scale, so "3 s" polling is 50 ms):
@@ -14,6 +14,10 @@
  * Then results.xlsx alone: 10,000 and 100,000 rows streamed out of row records, each in a child
  * process, with what writing it added to memory (../bench/workbook-memory.ts; `--workbook ''`
  * skips it). `--contenders none` skips the contenders.
+ * Last, only when asked (`--nightly ROWS:PRODUCTS,…`), the nightly export at our users' sizes:
+ * an ERP's export classified on night 1 and dropped again unchanged on night 2, each night's
+ * phases, peak memory per function, requests per row and checks (../bench/nightly.ts), written
+ * to `out/bench/nightly.json`; a check that fails the run sets a non-zero exit code.
  * Prints Markdown tables (the ones the README quotes) and writes the numbers to
  * `out/bench/bench.json`.
  */
@@ -24,6 +28,9 @@ import { parseArgs } from 'node:util';
 import { writeCsv } from '../../shared/spreadsheet/write-csv.js';
 import { createTcsClient } from '../../shared/tcs/client.js';
 import { type BenchRow, runConcurrent, runNaive } from './../bench/baselines.js';
+import { runNightly } from '../bench/nightly.js';
+import { parseNightlySizes, sizeLabel } from '../bench/nightly-export.js';
+import { nightChecks, nightlyReport, type SizeMeasured } from '../bench/nightly-report.js';
 import {
   measureWorkbook,
   parseWorkbookSizes,
@@ -313,6 +320,26 @@ const ingestReport = (ingests: readonly Ingested[]): string => {
 
 const fixed = (value: number, digits = 2) => value.toFixed(digits);
 
+/** The nightly tables and checks; the numbers to nightly.json; a failed check that fails the run, the exit code. */
+const reportNightly = (nightly: readonly SizeMeasured[], timeScale: number, outDir: string) => {
+  console.log(
+    `\nThe nightly export (time scale ${timeScale}; night 2 is the same file dropped again):\n\n${nightlyReport(nightly)}`,
+  );
+  const checks = nightly.flatMap((size) => size.nights.flatMap((night) => nightChecks(size, night)));
+  console.log(`\n${checks.map((check) => check.line).join('\n')}`);
+  writeFileSync(
+    join(outDir, 'nightly.json'),
+    `${JSON.stringify({ at: new Date().toISOString(), timeScale, sizes: nightly, checks }, null, 2)}\n`,
+  );
+  const failing = checks.filter((check) => !check.holds && check.failsRun);
+  if (failing.length > 0) {
+    console.error(
+      `bench: ${failing.length} nightly check${failing.length === 1 ? '' : 's'} failed (FAIL lines above)`,
+    );
+    process.exitCode = 1;
+  }
+};
+
 const main = async () => {
   const { values } = parseArgs({
     args: process.argv.slice(2),
@@ -323,12 +350,16 @@ const main = async () => {
       workbook: { type: 'string', default: '10000,100000' },
       out: { type: 'string', default: 'out/bench' },
       contenders: { type: 'string', default: 'pipeline,concurrent,naive' },
+      nightly: { type: 'string', default: '' },
+      'nightly-time-scale': { type: 'string', default: '0.02' },
     },
   });
   const count = Number(values.rows);
   const timeScale = Number(values['time-scale']);
   const ingestSpecs = parseIngests(values.ingest as string);
   const workbookSizes = parseWorkbookSizes(values.workbook as string);
+  const nightlySizes = parseNightlySizes(values.nightly as string);
+  const nightlyTimeScale = Number(values['nightly-time-scale']);
   const workDir = mkdtempSync(join(tmpdir(), 'ncm-bench-'));
   const rows = benchRows(count);
   try {
@@ -357,6 +388,17 @@ const main = async () => {
       console.log(`  results.xlsx of ${rows.toLocaleString('en-US')} rows…`);
       workbook.push(await measureWorkbook(workDir, rows));
     }
+    const nightly: SizeMeasured[] = [];
+    for (const size of nightlySizes) {
+      console.log(`  the nightly export, ${sizeLabel(size)} (rows:products), two nights…`);
+      nightly.push(
+        await runNightly(workDir, size, {
+          timeScale: nightlyTimeScale,
+          assemblyDir: join(workDir, 'nightly-cdk.out'),
+          log: (line) => console.log(line),
+        }),
+      );
+    }
 
     const table = [
       '| contender | wall time | slot utilisation (steady) | slot utilisation (whole run) | peak in progress | 429s | API calls per classification (budget: run/3 s + 3) |',
@@ -380,6 +422,7 @@ const main = async () => {
       join(outDir, 'bench.json'),
       `${JSON.stringify({ at: new Date().toISOString(), rows: count, timeScale, results, ingest, workbook }, null, 2)}\n`,
     );
+    if (nightly.length > 0) reportNightly(nightly, nightlyTimeScale, outDir);
   } finally {
     rmSync(workDir, { recursive: true, force: true });
   }
