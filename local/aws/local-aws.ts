@@ -38,6 +38,11 @@ export type LocalAwsOptions = {
   accountId?: string;
   /** Coalesces state-file writes (default 250 ms). */
   persistDebounceMs?: number;
+  /**
+   * Scales each queue's MessageRetentionPeriod, as the local runtime scales its Waits and
+   * timeouts (default 1: SQS's own); nothing else of SQS is scaled (sqs-queues.ts says why).
+   */
+  timeScale?: number;
 };
 
 export type LocalAws = {
@@ -102,7 +107,7 @@ export const startLocalAws = async (options: LocalAwsOptions = {}): Promise<Loca
   const log = logSinkOf(options.log);
   const clock = options.clock ?? createLocalAwsClock();
 
-  const queues = new SqsQueues({ clock, region, accountId });
+  const queues = new SqsQueues({ clock, region, accountId, timeScale: options.timeScale ?? 1 });
   let writer: DebouncedWriter | null = null;
   if (dataDir !== null) {
     const saved = loadLocalAwsState(dataDir);

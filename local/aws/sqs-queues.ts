@@ -12,6 +12,13 @@
  *   in flight ──delete with that receipt──▶ gone
  *             ──visibility runs out──▶ visible again (the old receipt is now stale)
  *   visible with receiveCount ≥ maxReceiveCount ──next receive──▶ moved to the DLQ
+ *   any ──MessageRetentionPeriod × timeScale after its send──▶ gone, received or not, as SQS deletes it
+ *
+ * Retention is the one duration scaled here, by the local runtime's time scale like its Waits and
+ * timeouts: a batch that outlives the queue's 14 days of retention locally loses its messages as
+ * it would on AWS. Delays are not (their senders size them: the dispatcher's through its clock, a
+ * requeue's from the service's Retry-After), nor visibility timeouts, which must outlast a
+ * function's real run.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { LocalAwsClock } from './clock.js';
@@ -252,17 +259,27 @@ export type ReceiveInput = { maxMessages: number; visibilityTimeoutSeconds?: num
 
 export type QueueCounts = { visible: number; notVisible: number; delayed: number };
 
-export type SqsQueuesOptions = { clock: LocalAwsClock; region: string; accountId: string };
+export type SqsQueuesOptions = {
+  clock: LocalAwsClock;
+  region: string;
+  accountId: string;
+  /** Scales every queue's MessageRetentionPeriod (the local runtime's time scale); default 1. */
+  timeScale?: number;
+};
 
 export class SqsQueues {
   private readonly queues = new Map<string, StoredQueue>();
   private readonly listeners = new Set<(queueName: string) => void>();
   private readonly clock: LocalAwsClock;
+  private readonly timeScale: number;
   readonly region: string;
   readonly accountId: string;
 
-  constructor({ clock, region, accountId }: SqsQueuesOptions) {
+  constructor({ clock, region, accountId, timeScale = 1 }: SqsQueuesOptions) {
+    if (!(Number.isFinite(timeScale) && timeScale > 0))
+      throw new RangeError(`timeScale must be a number above 0, got ${timeScale}`);
     this.clock = clock;
+    this.timeScale = timeScale;
     this.region = region;
     this.accountId = accountId;
   }
@@ -495,7 +512,7 @@ export class SqsQueues {
   counts(queue: StoredQueue): QueueCounts {
     const now = this.clock.now();
     const counts: QueueCounts = { visible: 0, notVisible: 0, delayed: 0 };
-    const retentionMs = settingsOf(queue).messageRetentionSeconds * 1000;
+    const retentionMs = this.retentionMs(settingsOf(queue));
     for (const message of queue.messages) {
       if (message.sentAt + retentionMs <= now) continue;
       if (message.visibleAt <= now) counts.visible += 1;
@@ -545,8 +562,13 @@ export class SqsQueues {
     return parsed;
   }
 
+  /** How long a message is kept after its send, in the stand-in clock's milliseconds. */
+  private retentionMs(settings: QueueSettings): number {
+    return settings.messageRetentionSeconds * 1000 * this.timeScale;
+  }
+
   private dropExpired(queue: StoredQueue, settings: QueueSettings, now: number): boolean {
-    const retentionMs = settings.messageRetentionSeconds * 1000;
+    const retentionMs = this.retentionMs(settings);
     const before = queue.messages.length;
     queue.messages = queue.messages.filter((message) => message.sentAt + retentionMs > now);
     return queue.messages.length !== before;

@@ -23,12 +23,15 @@ type Diagnostics = ((line: string) => void) | undefined;
 
 export const startLocalAwsStandIn = async (
   dataDir: string,
+  timeScale: number,
   diagnostics: Diagnostics,
   shutdown: Shutdown,
 ): Promise<LocalAws> => {
   const localAws = await startLocalAws({
     port: 0,
     dataDir: join(dataDir, 'aws'),
+    // The queues' retention passes as fast as the workflows' Waits and timeouts.
+    timeScale,
     log: diagnostics
       ? (level, event, fields) => diagnostics(`aws ${level}: ${event} ${JSON.stringify(fields ?? {})}`)
       : 'silent',

@@ -271,7 +271,7 @@ const startStandIns = async (
   assembly: SynthesizedAssembly,
   shutdown: Shutdown,
 ): Promise<StandIns> => {
-  const localAws = await startLocalAwsStandIn(dataDir, options.log, shutdown);
+  const localAws = await startLocalAwsStandIn(dataDir, options.timeScale, options.log, shutdown);
   options.editTemplates?.(assembly.stacks);
   const resolver = new TemplateResolver(assembly.stacks, { queueUrl: (name) => localAws.queueUrl(name) });
   const resources = readLocalResources(resolver, assembly.dir);

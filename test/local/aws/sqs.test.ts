@@ -382,6 +382,65 @@ describe('SQS stand-in', () => {
   });
 });
 
+describe('SQS stand-in retention', () => {
+  it("deletes a message once the queue's retention has passed since its send, received or not", async () => {
+    // Prepare: retention read from the queue, as the template sets it (14 days).
+    const aws = await startLocalAws({ log: 'silent' });
+    const sqs = sqsClient(aws);
+    try {
+      const QueueUrl = aws.createQueue('kept', {
+        MessageRetentionPeriod: '1209600',
+        VisibilityTimeout: '60',
+      });
+      await sqs.send(new SendMessageCommand({ QueueUrl, MessageBody: 'old, in flight' }));
+      await sqs.send(new ReceiveMessageCommand({ QueueUrl }));
+      aws.clock.advance(7 * 86_400_000);
+      await sqs.send(new SendMessageCommand({ QueueUrl, MessageBody: 'a week younger' }));
+
+      // Act: the first message's 14 days are up; the second has a week left.
+      aws.clock.advance(7 * 86_400_000);
+      const afterFourteenDays = await counts(sqs, QueueUrl);
+      const received = await sqs.send(new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: 10 }));
+
+      // Assess
+      expect(afterFourteenDays).toEqual({ visible: 1, notVisible: 0, delayed: 0 });
+      expect(received.Messages?.map((message) => message.Body)).toEqual(['a week younger']);
+    } finally {
+      sqs.destroy();
+      await aws.close();
+    }
+  });
+
+  it('scales the retention by the time scale, as the local runtime scales its Waits and timeouts', async () => {
+    // Prepare: 14 days of retention at a time scale of 1/100,000 last about 12 s of the clock.
+    const aws = await startLocalAws({ log: 'silent', timeScale: 1e-5 });
+    const sqs = sqsClient(aws);
+    try {
+      const QueueUrl = aws.createQueue('scaled', { MessageRetentionPeriod: '1209600' });
+      await sqs.send(new SendMessageCommand({ QueueUrl, MessageBody: 'waits' }));
+
+      // Act
+      aws.clock.advance(12_000);
+      const before = await counts(sqs, QueueUrl);
+      aws.clock.advance(96);
+      const after = await counts(sqs, QueueUrl);
+      const received = await sqs.send(new ReceiveMessageCommand({ QueueUrl }));
+
+      // Assess: 1,209,600 s × 1e-5 = 12.096 s
+      expect(before).toEqual({ visible: 1, notVisible: 0, delayed: 0 });
+      expect(after).toEqual({ visible: 0, notVisible: 0, delayed: 0 });
+      expect(received.Messages ?? []).toEqual([]);
+    } finally {
+      sqs.destroy();
+      await aws.close();
+    }
+  });
+
+  it('refuses a time scale that is not a number above 0', async () => {
+    await expect(startLocalAws({ log: 'silent', timeScale: 0 })).rejects.toThrow(/timeScale/);
+  });
+});
+
 describe('SQS stand-in persistence', () => {
   let dataDir: string;
 
