@@ -10,23 +10,20 @@
  * still on its way shows its working status. Finalize replaces the files' contents with the
  * final ones, so a partial file left in the outbox never says less than results.csv.
  */
-import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import { XLSX_CONTENT_TYPE } from '../../spreadsheet/write-xlsx.js';
 import { batchIdOfRequestKey, outboxKey } from '../core/bucket-layout.js';
 import type { PipelinePorts } from '../core/ports.js';
-import type { BatchRecord, RowRecord } from '../core/records.js';
-import { isOutputStatus, type RowStatus, rowsAsTheyStand } from '../core/row-life.js';
-import { duplicateSavings } from '../core/same-product.js';
+import { isFinalResult, type RowStatus } from '../core/row-life.js';
 import {
   BatchSummary,
-  buildResultsCsv,
-  buildSummary,
   CSV_CONTENT_TYPE,
-  countByStatus,
   OUTPUT_FILES,
+  streamResultsCsv,
+  summaryTally,
 } from './results-files.js';
 import { resultsWorkbook } from './results-workbook.js';
+import { standingRowPages, standingRows } from './standing-rows.js';
 
 export const PARTIAL_FILES = {
   results: 'results.partial.csv',
@@ -42,33 +39,6 @@ export const PartialSummary = BatchSummary.extend({
   working: z.record(z.string(), z.number().int().min(0)),
 });
 export type PartialSummary = z.infer<typeof PartialSummary>;
-
-/** The partial files of a batch's rows as they stand at `now`; the workbook is made as it is uploaded. */
-export const buildPartialFiles = (
-  batch: BatchRecord,
-  rows: readonly RowRecord[],
-  now: Date,
-): { results: Buffer; resultsWorkbook: () => Readable; summary: PartialSummary } => {
-  const standing = rowsAsTheyStand(rows);
-  const final = standing.filter((row) => isOutputStatus(row.status));
-  const working: Partial<Record<RowStatus, number>> = {};
-  for (const row of standing)
-    if (!isOutputStatus(row.status)) working[row.status] = (working[row.status] ?? 0) + 1;
-  const summary: PartialSummary = {
-    ...buildSummary(batch, final, now),
-    rows_total: standing.length,
-    by_status: countByStatus(final),
-    duplicates: duplicateSavings(standing),
-    partial: true,
-    as_of: now.toISOString(),
-    working,
-  };
-  return {
-    results: buildResultsCsv(batch, standing),
-    resultsWorkbook: () => resultsWorkbook({ batch, rows: standing, summary }),
-    summary,
-  };
-};
 
 export type PartialReport = { batch_id: string; written: boolean; ended?: boolean; why?: string };
 
@@ -91,13 +61,40 @@ export const writePartialResults = async (
       ended: true,
       why: 'the batch has ended: its final files are in the outbox',
     };
-  const rows: RowRecord[] = [];
-  for await (const row of ports.batches.listRows(batchId)) rows.push(row);
-  const { results, resultsWorkbook, summary } = buildPartialFiles(batch, rows, ports.clock.now());
-  await ports.objects.put(outboxKey(batchId, PARTIAL_FILES.results), results, CSV_CONTENT_TYPE);
+  // One pass adds up the rows as they stand; the files read the batch again as they are written.
+  const now = ports.clock.now();
+  const tally = summaryTally();
+  const working: Partial<Record<RowStatus, number>> = {};
+  let rowsTotal = 0;
+  let followers = 0;
+  let width = batch.header.length;
+  for await (const page of standingRowPages(ports.batches, batchId)) {
+    for (const { row, result } of page) {
+      rowsTotal += 1;
+      width = Math.max(width, row.cells.length);
+      if (row.follows !== undefined) followers += 1;
+      if (isFinalResult(result)) tally.add(row, result);
+      else working[result.status] = (working[result.status] ?? 0) + 1;
+    }
+  }
+  const finalSoFar = tally.summary(batch, now);
+  const summary: PartialSummary = {
+    ...finalSoFar,
+    rows_total: rowsTotal,
+    // Every row sharing another's classification, whether or not that one has finished.
+    duplicates: { ...finalSoFar.duplicates, rows: followers },
+    partial: true,
+    as_of: now.toISOString(),
+    working,
+  };
+  await ports.objects.put(
+    outboxKey(batchId, PARTIAL_FILES.results),
+    streamResultsCsv(batch, width, standingRows(ports.batches, batchId)),
+    CSV_CONTENT_TYPE,
+  );
   await ports.objects.put(
     outboxKey(batchId, PARTIAL_FILES.results_workbook),
-    resultsWorkbook(),
+    resultsWorkbook({ batch, summary, width, shownRows: standingRows(ports.batches, batchId) }),
     XLSX_CONTENT_TYPE,
   );
   await ports.objects.put(

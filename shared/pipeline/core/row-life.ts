@@ -252,17 +252,6 @@ export const leadersOf = (rows: readonly RowRecord[]): ((row: RowRecord) => RowR
   return (row) => (row.follows === undefined ? undefined : byNumber.get(row.follows));
 };
 
-/** Each row as it stands: followers of final leaders given their outcome (not written: Finalize does). */
-export const rowsAsTheyStand = (rows: readonly RowRecord[]): RowRecord[] => {
-  const leaderOf = leadersOf(rows);
-  return rows.map((row) => {
-    const shown = resultNow(row, leaderOf(row));
-    return row.follows !== undefined && isFinalResult(shown)
-      ? { ...row, status: shown.status, result: shown }
-      : row;
-  });
-};
-
 // ---------------------------------------------------------------------------
 // Reuse
 // ---------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import {
   productFingerprint,
   TIMED_OUT_DETAIL,
 } from '../../../../shared/pipeline/batch/index.js';
+import { ROWS_PER_PAGE } from '../../../../shared/pipeline/batch/standing-rows.js';
 import type { ClassificationService } from '../../../../shared/pipeline/core/index.js';
 import { OUTPUT_STATUSES, type RowResult } from '../../../../shared/pipeline/core/index.js';
 import {
@@ -470,6 +471,37 @@ describe('a batch that failed at Prepare', () => {
 
     expect(result.state).toBe('failed');
     expect(result.by_status.error).toBe(3);
+  });
+});
+
+describe('a batch larger than a page', () => {
+  it('is read a page at a time, never whole, and every row still ends in one output row', async () => {
+    const lines = Array.from(
+      { length: 1_234 },
+      (_, i) => `SKU-${i + 1};Parafuso sextavado M${10 + (i % 7)} com porca;BR;import;;`,
+    );
+    const w = world({ [FILE_KEY]: utf8(crlf('SKU;Descrição;País;Operação;NCM atual;Nota', ...lines)) });
+    const state = await prepare(w);
+    const pages: number[] = [];
+    const { rowsPage } = w.batches;
+    w.batches.listRows = () => {
+      throw new Error('Finalize read the whole batch');
+    };
+    w.batches.rowsPage = async (batchId, page) => {
+      const read = await rowsPage(batchId, page);
+      pages.push(read.rows.length);
+      return read;
+    };
+
+    const result = await finalizeBatch(w.ports, { ...state, wait_error: { Error: 'States.Timeout' } });
+
+    expect(Math.max(...pages)).toBeLessThanOrEqual(ROWS_PER_PAGE);
+    expect(pages.reduce((sum, rows) => sum + rows, 0)).toBeGreaterThanOrEqual(1_234);
+    expect(result.rows_total).toBe(1_234);
+    const [header, ...records] = w.csv('results.csv');
+    expect(records.map((record) => Number(record[header!.indexOf('row')]))).toEqual(
+      Array.from({ length: 1_234 }, (_, i) => i + 1),
+    );
   });
 });
 
