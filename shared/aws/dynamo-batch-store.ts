@@ -6,6 +6,8 @@
  *                                         the sparse GSI `by-start` (+ `started_at`) that lists them
  *                     sk = row#0000001    one RowRecord per input row, 7 digits so sk order is row order
  *                     sk = done#0000      a completion shard: { expected: N, done: NS of rows }
+ *   pk = backlogs     sk = open           `batch_ids`: SS of the batches whose queued rows are not all
+ *                                         in the rows queue yet (the dispatcher's list to top up)
  *
  * Counting the batch's rows finished is two single-item writes, each an idempotent set ADD
  * (docs/architecture.md, property 10: no transactions, no counters that a retry could count twice):
@@ -68,6 +70,13 @@ const rowSk = (row: number) => {
 };
 
 const shardSk = (shard: number) => `done#${String(shard).padStart(4, '0')}`;
+
+/**
+ * The one item listing the batches with a backlog: read whole by every dispatcher run that tops
+ * windows up, written only when a batch's backlog opens or closes. A set of batch ids stays far
+ * under the 400 KB item limit for thousands of batches at once.
+ */
+const BACKLOGS_KEY = { pk: 'backlogs', sk: 'open' };
 
 /** A Number Set as read (absent when empty: DynamoDB has no empty sets) as sorted numbers. */
 const numbersOf = (set: unknown): number[] =>
@@ -370,6 +379,59 @@ const rowsPage: OnTable<BatchStore['rowsPage']> = async ({ doc, TableName }, bat
   return { rows, next };
 };
 
+const listBacklogs: OnTable<BatchStore['listBacklogs']> = async ({ doc, TableName }) => {
+  const { Item } = await doc.send(new GetCommand({ TableName, Key: BACKLOGS_KEY, ConsistentRead: true }));
+  const ids = Item?.batch_ids;
+  return ids instanceof Set ? [...ids].map(String).sort() : [];
+};
+
+const markBacklog: OnTable<BatchStore['markBacklog']> = async ({ doc, TableName }, batchId, open) => {
+  await doc.send(
+    new UpdateCommand({
+      TableName,
+      Key: BACKLOGS_KEY,
+      UpdateExpression: open ? 'ADD batch_ids :ids' : 'DELETE batch_ids :ids',
+      ExpressionAttributeValues: { ':ids': new Set([batchId]) },
+    }),
+  );
+};
+
+/** The window's nested attributes (`queue_window.<field>`), named once for both writes. */
+const WINDOW_NAMES = {
+  '#window': 'queue_window',
+  '#through': 'enqueued_through',
+  '#passed': 'passed_through',
+  '#until': 'topping_up_until',
+};
+
+const claimTopUp: OnTable<BatchStore['claimTopUp']> = async (table, batchId, hold) => {
+  const result = await updateExisting(table, {
+    Key: batchKey(batchId),
+    UpdateExpression: 'SET #window.#until = :until',
+    // ISO times of one format compare as strings do.
+    condition:
+      '#window.#through = :through AND (attribute_not_exists(#window.#until) OR #window.#until <= :now)',
+    names: {
+      '#window': WINDOW_NAMES['#window'],
+      '#through': WINDOW_NAMES['#through'],
+      '#until': WINDOW_NAMES['#until'],
+    },
+    values: { ':until': hold.until, ':through': hold.enqueuedThrough, ':now': hold.now },
+  });
+  return result.applied;
+};
+
+const advanceWindow: OnTable<BatchStore['advanceWindow']> = async (table, batchId, advance) => {
+  const result = await updateExisting(table, {
+    Key: batchKey(batchId),
+    UpdateExpression: 'SET #window.#through = :to, #window.#passed = :passed REMOVE #window.#until',
+    condition: '#window.#through = :from',
+    names: WINDOW_NAMES,
+    values: { ':to': advance.to, ':passed': advance.passedThrough, ':from': advance.from },
+  });
+  return result.applied;
+};
+
 const putCompletionShards: OnTable<BatchStore['putCompletionShards']> = async (
   { doc, TableName },
   batchId,
@@ -442,6 +504,10 @@ export const createDynamoBatchStore = (config: DynamoBatchStoreConfig): BatchSto
     moveRow: (batchId, row, move) => moveRow(table, batchId, row, move),
     rowsPage: (batchId, page) => rowsPage(table, batchId, page),
     listRows: (batchId) => listRows(table, batchId),
+    listBacklogs: () => listBacklogs(table),
+    markBacklog: (batchId, open) => markBacklog(table, batchId, open),
+    claimTopUp: (batchId, hold) => claimTopUp(table, batchId, hold),
+    advanceWindow: (batchId, advance) => advanceWindow(table, batchId, advance),
     putCompletionShards: (batchId, expected) => putCompletionShards(table, batchId, expected),
     markRowDone: (batchId, row) => markRowDone(table, batchId, row),
     registerWaiter: (batchId, taskToken) => registerWaiter(table, batchId, taskToken),

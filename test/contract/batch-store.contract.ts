@@ -174,6 +174,96 @@ export const describeBatchStoreContract = (name: string, implementation: Impleme
       });
     });
 
+    describe('the queue window and the backlogs', () => {
+      const window = { size: 20, enqueued_through: 20, passed_through: 0 };
+      const until = '2026-11-21T12:01:00.000Z';
+
+      it('lists the batches with a backlog: opening twice lists once, closing takes one off', async () => {
+        // Act
+        await store().markBacklog('lote-b', true);
+        await store().markBacklog('lote-a', true);
+        await store().markBacklog('lote-b', true);
+        const both = await store().listBacklogs();
+        await store().markBacklog('lote-b', false);
+        await store().markBacklog('lote-b', false);
+        await store().markBacklog('ghost', false);
+
+        // Assess: the list is no batch of its own.
+        expect(both).toEqual(['lote-a', 'lote-b']);
+        expect(await store().listBacklogs()).toEqual(['lote-a']);
+        expect(await store().listBatches({ limit: 10 })).toEqual({ batches: [], next: null });
+      });
+
+      it('lists no backlog before any was opened, and none once the last is closed', async () => {
+        expect(await store().listBacklogs()).toEqual([]);
+        await store().markBacklog(BATCH, true);
+        await store().markBacklog(BATCH, false);
+        expect(await store().listBacklogs()).toEqual([]);
+      });
+
+      it('lets one dispatcher top a window up: held until its hold runs out, and only at the end it read', async () => {
+        // Prepare
+        await store().createBatch(batchRecord({ state: 'running', queue_window: window }));
+
+        // Act
+        const first = await store().claimTopUp(BATCH, { now: AT, until, enqueuedThrough: 20 });
+        const whileHeld = await store().claimTopUp(BATCH, { now: LATER, until, enqueuedThrough: 20 });
+        const afterHold = await store().claimTopUp(BATCH, {
+          now: until,
+          until: '2026-11-21T12:02:00.000Z',
+          enqueuedThrough: 20,
+        });
+        const staleEnd = await store().claimTopUp(BATCH, {
+          now: '2026-11-21T12:09:00.000Z',
+          until,
+          enqueuedThrough: 10,
+        });
+
+        // Assess
+        expect([first, whileHeld, afterHold, staleEnd]).toEqual([true, false, true, false]);
+        expect((await store().getBatch(BATCH))?.queue_window).toEqual({
+          ...window,
+          topping_up_until: '2026-11-21T12:02:00.000Z',
+        });
+      });
+
+      it('advances the window from the end it read, releasing the hold; a second advance from there is refused', async () => {
+        // Prepare
+        await store().createBatch(batchRecord({ state: 'running', queue_window: window }));
+        await store().claimTopUp(BATCH, { now: AT, until, enqueuedThrough: 20 });
+
+        // Act
+        const moved = await store().advanceWindow(BATCH, { from: 20, to: 31, passedThrough: 9 });
+        const again = await store().advanceWindow(BATCH, { from: 20, to: 42, passedThrough: 12 });
+        const nextClaim = await store().claimTopUp(BATCH, { now: AT, until, enqueuedThrough: 31 });
+
+        // Assess: released, so the next dispatcher may claim at once.
+        expect([moved, again, nextClaim]).toEqual([true, false, true]);
+        expect((await store().getBatch(BATCH))?.queue_window).toEqual({
+          size: 20,
+          enqueued_through: 31,
+          passed_through: 9,
+          topping_up_until: until,
+        });
+      });
+
+      it('claims and advances nothing of a batch without a window, or of no batch, and creates none', async () => {
+        // Prepare
+        await store().createBatch(batchRecord({ state: 'running' }));
+
+        // Act
+        const claimed = await store().claimTopUp(BATCH, { now: AT, until, enqueuedThrough: 0 });
+        const advanced = await store().advanceWindow(BATCH, { from: 0, to: 5, passedThrough: 0 });
+        const ghostClaimed = await store().claimTopUp('ghost', { now: AT, until, enqueuedThrough: 0 });
+        const ghostAdvanced = await store().advanceWindow('ghost', { from: 0, to: 5, passedThrough: 0 });
+
+        // Assess
+        expect([claimed, advanced, ghostClaimed, ghostAdvanced]).toEqual([false, false, false, false]);
+        expect((await store().getBatch(BATCH))?.queue_window).toBeUndefined();
+        expect(await store().getBatch('ghost')).toBeNull();
+      });
+    });
+
     describe('putRows, getRow and listRows', () => {
       it('writes more than 25 rows; of a row given twice, the last wins; a later put overwrites', async () => {
         // Prepare

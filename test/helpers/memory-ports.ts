@@ -192,6 +192,8 @@ export const memoryBatchStore = () => {
   const batches = new Map<string, BatchRecord>();
   const rows = new Map<string, RowRecord>();
   const shards = new Map<string, { expected: number; done: Set<number> }>();
+  /** The batches with a backlog: one item's string set in DynamoDB. */
+  const backlogs = new Set<string>();
   const rowId = (batchId: string, row: number) => `${batchId}#${row}`;
 
   const doneResult = (batch: BatchRecord): RowDoneResult => {
@@ -209,11 +211,13 @@ export const memoryBatchStore = () => {
     batches: typeof batches;
     rows: typeof rows;
     shards: typeof shards;
+    backlogs: typeof backlogs;
     placeRow: (batchId: string, row: number, fields: Partial<Omit<RowRecord, 'batch_id' | 'row'>>) => void;
   } = {
     batches,
     rows,
     shards,
+    backlogs,
     /**
      * Not a port method: puts a row where a test needs it, as if earlier steps had moved it there
      * (a row already final, one claimed by a dispatcher that died).
@@ -282,6 +286,29 @@ export const memoryBatchStore = () => {
       const found = [...rows.values()].filter((record) => record.batch_id === batchId);
       found.sort((a, b) => a.row - b.row);
       for (const record of found) yield clone(record);
+    },
+    listBacklogs: async () => [...backlogs].sort(),
+    markBacklog: async (batchId, open) => {
+      if (open) backlogs.add(batchId);
+      else backlogs.delete(batchId);
+    },
+    claimTopUp: async (batchId, hold) => {
+      const window = batches.get(batchId)?.queue_window;
+      if (!window || window.enqueued_through !== hold.enqueuedThrough) return false;
+      if (window.topping_up_until !== undefined && window.topping_up_until > hold.now) return false;
+      window.topping_up_until = hold.until;
+      return true;
+    },
+    advanceWindow: async (batchId, advance) => {
+      const batch = batches.get(batchId);
+      const window = batch?.queue_window;
+      if (!batch || !window || window.enqueued_through !== advance.from) return false;
+      batch.queue_window = {
+        size: window.size,
+        enqueued_through: advance.to,
+        passed_through: advance.passedThrough,
+      };
+      return true;
     },
     putCompletionShards: async (batchId, expected) => {
       // A retried Prepare sets `expected` again but keeps the rows a shard has already seen finish.

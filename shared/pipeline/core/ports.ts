@@ -131,6 +131,30 @@ export type BatchStore = {
   rowsPage(batchId: string, page: { after: number | null; limit: number }): Promise<RowsPage>;
   /** Every row of the batch in row order (paged Query). */
   listRows(batchId: string): AsyncIterable<RowRecord>;
+  /**
+   * The batches whose queued rows are not all in the rows queue yet, kept on one item so the
+   * dispatcher finds them without reading every batch (docs/architecture.md, property 3).
+   */
+  listBacklogs(): Promise<string[]>;
+  /** Puts the batch on that list (`open`) or takes it off: a set ADD or DELETE, idempotent. */
+  markBacklog(batchId: string, open: boolean): Promise<void>;
+  /**
+   * Takes the top-up of the batch's `queue_window` until `until`, only if no other dispatcher
+   * holds it (or its hold ran out by `now`) and the window still ends at `enqueuedThrough`. True
+   * when this call took it; false for a batch without a window.
+   */
+  claimTopUp(
+    batchId: string,
+    hold: { now: string; until: string; enqueuedThrough: number },
+  ): Promise<boolean>;
+  /**
+   * After the top-up's messages went out: the window ends at `to` and rows up to `passedThrough`
+   * have left it, only if it still ends at `from`; the hold is released. True when this call moved it.
+   */
+  advanceWindow(
+    batchId: string,
+    advance: { from: number; to: number; passedThrough: number },
+  ): Promise<boolean>;
   /** Creates the completion shards with how many dispatched rows each must see finish. */
   putCompletionShards(batchId: string, expected: ReadonlyMap<number, number>): Promise<void>;
   /** Idempotent: counts `row` as finished (a number-set ADD), and the batch when it was the last. */

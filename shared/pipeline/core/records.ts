@@ -120,6 +120,27 @@ export const BatchStop = z.object({
 });
 export type BatchStop = z.infer<typeof BatchStop>;
 
+/**
+ * A batch's share of the rows queue (docs/architecture.md, property 3): the queue holds at most
+ * `size` of its messages; its other queued rows wait in the batch table, and the dispatcher sends
+ * the next ones as the window drains (dispatch/rows-window.ts).
+ *
+ *   row 1 … passed_through │ … enqueued_through │ … last row
+ *   left the window        │ each queued row    │ queued rows wait here,
+ *   (none waits on it)     │ has its message    │ with no message yet
+ */
+export const QueueWindow = z.object({
+  /** The most messages of the batch the rows queue holds at once. */
+  size: z.number().int().min(1),
+  /** The last row considered for a message: every queued row up to it has had its message sent. */
+  enqueued_through: z.number().int().min(0),
+  /** Rows up to it have all left the window: counting what it holds starts after it. */
+  passed_through: z.number().int().min(0),
+  /** A dispatcher tops the window up until then (ISO time): the others leave it alone meanwhile. */
+  topping_up_until: z.string().optional(),
+});
+export type QueueWindow = z.infer<typeof QueueWindow>;
+
 export const BATCH_STATES = ['preparing', 'running', 'finalizing', 'completed', 'failed'] as const;
 export const BatchState = z.enum(BATCH_STATES);
 
@@ -137,8 +158,15 @@ export const BatchRecord = z.object({
   /** The input's list separator, reused for the output (`;` for a pt-BR Excel file). */
   delimiter: z.enum([',', ';', '\t']).default(','),
   rows_total: z.number().int().min(0).default(0),
-  /** Rows sent to the rows queue; the others were final at Prepare (rejected, reused, not_submitted). */
+  /** Rows to classify, queued at Prepare; the others were final at Prepare (rejected, reused, not_submitted). */
   rows_dispatched: z.number().int().min(0).default(0),
+  /** The batch's window of the rows queue; absent before Prepare queued anything. */
+  queue_window: QueueWindow.optional(),
+  /**
+   * How long WaitForRows waits for the last row, in seconds: sized by Prepare from the rows to
+   * classify at the cap (batch/batch-plan.ts, `waitSecondsFor`), so a retried Prepare says it again.
+   */
+  wait_seconds: z.number().int().min(1).optional(),
   shard_count: z.number().int().min(0).default(0),
   /** Shards whose rows have all finished (a number set in DynamoDB: adding is idempotent). */
   complete_shards: z.array(z.number().int().min(0)).default([]),
