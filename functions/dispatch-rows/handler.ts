@@ -4,11 +4,15 @@
  */
 import { ALARM_LOG_FIELDS } from '../../shared/contract.js';
 import { createBalanceMemo, dispatchRows, runOptionsFor } from '../../shared/pipeline/dispatch/index.js';
+import { describeFunction } from '../catalogue.js';
 import { pipelineMetrics } from '../pipeline-metrics.js';
 import { capOverride, LEASE_TTL_MS, logger, portsFor } from '../runtime.js';
 
 /** Well inside the function's timeout, so a run never dies holding received messages. */
 const MAX_RUNTIME_MS = 40_000;
+
+/** A run dies at its function's timeout at the latest: a top-up it holds is free again by then. */
+const TOP_UP_HOLD_MS = describeFunction('dispatch-rows').timeoutSeconds * 1000;
 
 /** Others' use of the cap, remembered for 5 s (production time) by a warm container. */
 const balanceMemo = createBalanceMemo(5_000);
@@ -19,6 +23,7 @@ export const handler = async (event: unknown) => {
     leaseTtlMs: LEASE_TTL_MS,
     maxRuntimeMs: MAX_RUNTIME_MS,
     balanceMemo,
+    topUpHoldMs: TOP_UP_HOLD_MS,
     ...runOptionsFor(event),
   });
   // The alarm on leases held past their expiry reads this field (infra/alarms.ts).

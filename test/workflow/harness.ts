@@ -248,6 +248,9 @@ export const startHarness = async (options: HarnessOptions = {}) => {
           leaseTtlMs: 60_000,
           maxRuntimeMs: 5_000,
           freedSlot: reason === 'slot_freed',
+          // The "schedule" tops the windows up first, as the real one does.
+          topUpFirst: reason === undefined,
+          topUpHoldMs: 5_000,
         }),
       )
       .catch((error: unknown) => failures.push(error));

@@ -17,6 +17,10 @@
  *
  * A kick for a freed slot (`freedSlot`) receives its one message while it counts: that slot is
  * known to be free, and the time from a run's end to the next POST is the slot the cap loses.
+ *
+ * The queue holds a window of each batch's rows, not all of them (rows-window.ts): the schedule's
+ * run tops every window up first, and any run that finds the queue empty with slots free tops
+ * them up and looks again.
  */
 import { deriveRowKey } from '../core/keys.js';
 import type { PipelinePorts, ReceivedRow } from '../core/ports.js';
@@ -25,6 +29,7 @@ import { completionIdOf } from '../row/row-state.js';
 import type { DispatchConfig, DispatchReport } from './dispatch-run.js';
 import { rowExecutionName, rowHolder } from './execution-names.js';
 import { countSlots } from './free-slots.js';
+import { topUpWindows } from './rows-window.js';
 import { isStaleOrDuplicate } from './stale-messages.js';
 import { drainOnStop, endStopped } from './stopped-rows.js';
 
@@ -155,7 +160,19 @@ const emptyReport = (recovered: number): DispatchReport => ({
   notSubmitted: 0,
   deferred: 0,
   startFailures: 0,
+  toppedUp: 0,
+  topUpFailures: 0,
 });
+
+/** Tops every window up, counted in `report`; how many messages it sent. */
+const windowTopUp =
+  (ports: Ports, config: DispatchConfig, report: DispatchReport) => async (): Promise<number> => {
+    const done = await topUpWindows(ports, { holdMs: config.topUpHoldMs });
+    report.toppedUp += done.sent;
+    report.topUpFailures += done.failures;
+    if (done.detail !== undefined) report.topUpDetail = done.detail;
+    return done.sent;
+  };
 
 /** One dispatcher run. */
 export const dispatchRows = async (ports: Ports, config: DispatchConfig): Promise<DispatchReport> => {
@@ -163,6 +180,8 @@ export const dispatchRows = async (ports: Ports, config: DispatchConfig): Promis
   const timeLeft = () => ports.clock.now().getTime() - startedAt < config.maxRuntimeMs;
   const recovered = config.recoverExpired === false ? [] : await ports.leases.recoverExpired(startedAt);
   const report = emptyReport(recovered.length);
+  const topUp = windowTopUp(ports, config, report);
+  if (config.topUpFirst) await topUp();
 
   const retrySeconds = queueDelaySeconds(ports.clock, NO_SLOT_RETRY_SECONDS);
   // A freed slot's message is received while the slots are counted, not after.
@@ -175,7 +194,8 @@ export const dispatchRows = async (ports: Ports, config: DispatchConfig): Promis
     // Not ours to start now: visible again at once for a stop's drain, in a few seconds otherwise.
     for (const received of early) await putBack(ports, received, counted.kind === 'stop' ? 0 : retrySeconds);
     report.deferred += early.length;
-    if (counted.kind === 'stop') return drainOnStop(ports, config, counted.error, startedAt, report);
+    if (counted.kind === 'stop')
+      return drainOnStop(ports, config, { error: counted.error, startedAt, topUp }, report);
     return { ...report, outcome: 'balance_unavailable', detail: counted.detail };
   }
   const { cap, others, held } = counted;
@@ -186,7 +206,7 @@ export const dispatchRows = async (ports: Ports, config: DispatchConfig): Promis
     report.deferred += early.length;
     return { ...report, outcome: 'no_free_slots' };
   }
-  await fillSlots(ports, config, { cap, others, free, early, retrySeconds, timeLeft }, report);
+  await fillSlots(ports, config, { cap, others, free, early, retrySeconds, timeLeft, topUp }, report);
   return report;
 };
 
@@ -204,10 +224,11 @@ const fillSlots = async (
     early: ReceivedRow[];
     retrySeconds: number;
     timeLeft: () => boolean;
+    topUp: () => Promise<number>;
   },
   report: DispatchReport,
 ): Promise<void> => {
-  const { cap, others, retrySeconds, timeLeft } = run;
+  const { cap, others, retrySeconds, timeLeft, topUp } = run;
   let free = run.free;
   const readBatch = batchReader(ports.batches);
   let filling = true;
@@ -223,6 +244,9 @@ const fillSlots = async (
         if (free <= 0) break;
       }
       messages = await ports.queue.receive(Math.min(free, 10));
+      // Empty with slots free: the windows may have drained. Topped up, the queue is looked at again.
+      if (messages.length === 0 && (await topUp()) > 0)
+        messages = await ports.queue.receive(Math.min(free, 10));
       report.received += messages.length;
     }
     if (messages.length === 0) break;

@@ -21,18 +21,29 @@ export type DispatchConfig = {
   recoverExpired?: boolean;
   /** Kicked by a row that released its lease: fill that slot first, counting meanwhile. */
   freedSlot?: boolean;
+  /**
+   * Top every batch's window of the rows queue up before filling slots (the schedule's run); any
+   * run tops them up when it finds the queue empty with slots free (rows-window.ts).
+   */
+  topUpFirst?: boolean;
+  /** How long a run may hold a batch's top-up, in real ms: the dispatcher's longest life (its timeout). */
+  topUpHoldMs: number;
 };
 
 /**
- * How a run goes, from what started it. A kick fills fast: a freed slot's message first, and no
- * look for leases whose holder died (the schedule's run, every minute, does that; a full scope
- * makes acquire recover them anyway). Anything else is a full run.
+ * How a run goes, from what started it. A kick fills fast: a freed slot's message first, no look
+ * for leases whose holder died (the schedule's run, every minute, does that; a full scope makes
+ * acquire recover them anyway), and windows topped up only if the queue runs dry. Anything else
+ * is a full run.
  */
-export const runOptionsFor = (event: unknown): Pick<DispatchConfig, 'recoverExpired' | 'freedSlot'> => {
+export const runOptionsFor = (
+  event: unknown,
+): Pick<DispatchConfig, 'recoverExpired' | 'freedSlot' | 'topUpFirst'> => {
   const kick = KickEvent.safeParse(event);
   return {
     recoverExpired: !kick.success,
     freedSlot: kick.success && kick.data.reason === 'slot_freed',
+    topUpFirst: !kick.success,
   };
 };
 
@@ -64,6 +75,11 @@ export type DispatchReport = {
   /** Messages put back because no lease was free. */
   deferred: number;
   startFailures: number;
+  /** Messages sent from the batch table to top windows up (rows-window.ts). */
+  toppedUp: number;
+  /** Batches whose top-up failed (left for the next run); `topUpDetail` says the last one's error, scrubbed. */
+  topUpFailures: number;
+  topUpDetail?: string;
   /** Why the run ended early, scrubbed. */
   detail?: string;
 };

@@ -36,19 +36,27 @@ export const endStopped = async (
 
 /**
  * The key was refused (401/403): nothing can be submitted. Every visible message's batch
- * records the stop (once: the first stop stands) and its queued row ends `not_submitted`.
+ * records the stop (once: the first stop stands) and its queued row ends `not_submitted`; a
+ * batch's rows still in the batch table come as its window is topped up.
  */
 export const drainOnStop = async (
   ports: Pick<PipelinePorts, 'clock' | 'queue' | 'batches' | 'waiters'>,
   config: Pick<DispatchConfig, 'maxRuntimeMs'>,
-  error: TcsProblemError,
-  startedAt: number,
+  run: {
+    error: TcsProblemError;
+    startedAt: number;
+    /** Sends the next rows of the batches' windows (rows-window.ts); how many it sent. */
+    topUp: () => Promise<number>;
+  },
   report: DispatchReport,
 ): Promise<DispatchReport> => {
+  const { error, startedAt } = run;
   const stop = stopFromProblem(error, ports.clock.now());
   const stops = new Map<string, BatchStop>();
   while (ports.clock.now().getTime() - startedAt < config.maxRuntimeMs) {
     const messages = await ports.queue.receive(10);
+    // Their backlogs come through the windows too: the queue is empty only once nothing is left.
+    if (messages.length === 0 && (await run.topUp()) > 0) continue;
     if (messages.length === 0) break;
     report.received += messages.length;
     for (const { message, receipt } of messages) {

@@ -44,6 +44,7 @@ const DISPATCH: DispatchConfig = {
   capOverride: null,
   leaseTtlMs: LEASE_TTL_MS,
   maxRuntimeMs: 60_000,
+  topUpHoldMs: 60_000,
 };
 const STEPS: RowStepConfig = { leaseTtlMs: LEASE_TTL_MS };
 
@@ -215,17 +216,19 @@ describe('dispatchRows: slots', () => {
 });
 
 describe('runOptionsFor', () => {
-  it('fills a freed slot first on its kick, skips the look for dead holders on any kick, runs fully otherwise', () => {
+  it('fills a freed slot first on its kick, skips the look for dead holders and the top-up on any kick, runs fully otherwise', () => {
     expect(runOptionsFor({ source: 'kick', reason: 'slot_freed' })).toEqual({
       recoverExpired: false,
       freedSlot: true,
+      topUpFirst: false,
     });
     expect(runOptionsFor({ source: 'kick', reason: 'rows_queued' })).toEqual({
       recoverExpired: false,
       freedSlot: false,
+      topUpFirst: false,
     });
     for (const other of [{ source: 'schedule' }, null, { source: 'kick', reason: 'whatever' }])
-      expect(runOptionsFor(other)).toEqual({ recoverExpired: true, freedSlot: false });
+      expect(runOptionsFor(other)).toEqual({ recoverExpired: true, freedSlot: false, topUpFirst: true });
   });
 });
 

@@ -1,0 +1,216 @@
+/**
+ * The rows queue holds a window of each batch's messages, never its whole backlog
+ * (docs/architecture.md, property 3). SQS deletes a message 14 days after its send, so a batch
+ * with more rows than its cap gets through in 14 days would lose its last ones if Prepare sent
+ * them all. Prepare sends the first window (`openWindow`); the dispatcher sends the next queued
+ * rows as the window drains, reading them from the batch table a page at a time (`topUpWindows`).
+ *
+ *   batch table:  row 1 … passed_through │ … enqueued_through │ … last row
+ *                 left the window        │ queued rows have   │ queued rows wait here,
+ *                                        │ their message      │ no message yet
+ *   rows queue:                          └── ≤ size messages ─┘
+ *
+ * A top-up, for each batch on the backlogs list (BatchStore.listBacklogs):
+ *
+ *   batch not running ─────────────────────────────────────────▶ off the list
+ *   held by another dispatcher ────────────────────────────────▶ left to it
+ *   count the queued rows of (passed_through, enqueued_through]
+ *     at least half the window ────────────────────────────────▶ nothing to do
+ *     fewer ─▶ claimTopUp (a hold, only while the window ends where it was counted)
+ *           ─▶ the next queued rows after enqueued_through, up to a full window
+ *           ─▶ send ─▶ advanceWindow (only from the end it read; releases the hold)
+ *           ─▶ nothing left after them ──────────────────────────▶ off the list
+ *
+ * Two dispatchers, and one that dies:
+ *
+ *   A: count 8 of 20 ─▶ claim ✓ ─▶ send rows 141…152 ─▶ advance 140 → 152 ✓
+ *   B: count 8 of 20 ─▶ claim ✗ (A holds it): B leaves the window to A
+ *   A': claim ✓ ─▶ send 141…152 ─✗ dies before advancing: the window still ends at 140
+ *   B, once A's hold ran out: claim ✓ ─▶ sends 141…152 again ─▶ advance ✓
+ *
+ * The cursor moves only after the send, so a dispatcher that dies between reading the rows and
+ * sending them loses nothing; its hold runs out and the next one sends the same rows. The rows
+ * whose messages did go out get a second one, which is harmless: a row is started once, by its
+ * `claimed` move and its execution's name (property 4). The hold keeps that rare.
+ */
+import { scrubErrorText } from '../core/error-text.js';
+import type { PipelinePorts } from '../core/ports.js';
+import type { QueueWindow, RowMessage, RowRecord } from '../core/records.js';
+
+/**
+ * Rows of a batch the rows queue holds for each slot of the cap. Ten runs a slot is about ten
+ * minutes of work at a run a minute: far more than the minute between two scheduled dispatcher
+ * runs, so a freed slot does not wait on a top-up; yet small enough that a message is received
+ * within a week even when a thousand batches share the cap, well inside SQS's 14 days.
+ */
+export const WINDOW_ROWS_PER_SLOT = 10;
+/** The most a window holds, whatever cap the balance reports (the service's is 10). */
+export const MAX_WINDOW_ROWS = 300;
+
+/** The window of a batch run at `cap` classifications at once. */
+export const windowSizeFor = (cap: number): number =>
+  Math.min(MAX_WINDOW_ROWS, Math.max(1, Math.floor(cap)) * WINDOW_ROWS_PER_SLOT);
+
+/** A window is topped up once fewer than this many of its messages are left. */
+const refillBelow = (size: number): number => Math.ceil(size / 2);
+
+/** Rows read at a time from the batch table while counting or finding the next rows. */
+const ROWS_PER_READ = 200;
+
+/** While a row is one of these, a message of the window may still be its: it has not left the window. */
+const IN_THE_WINDOW: ReadonlySet<RowRecord['status']> = new Set(['queued', 'submitting', 'in_progress']);
+
+type WindowPorts = Pick<PipelinePorts, 'clock' | 'queue' | 'batches'>;
+
+export type TopUpConfig = {
+  /**
+   * How long a dispatcher holds a batch's top-up, in real milliseconds: the dispatcher's own
+   * longest life (its function's timeout), after which nobody holds it.
+   */
+  holdMs: number;
+};
+
+/**
+ * The window Prepare opens, from the batch's queued rows in row order (only the first `size` are
+ * needed, with how many there are): the rows to send now and the window they leave.
+ */
+export const openWindow = (input: {
+  size: number;
+  firstQueued: readonly number[];
+  queuedCount: number;
+  rowsTotal: number;
+}): { send: number[]; window: QueueWindow; backlog: boolean } => {
+  const send = input.firstQueued.slice(0, input.size);
+  const backlog = input.queuedCount > send.length;
+  return {
+    send,
+    // With nothing left behind, every row of the batch has been considered.
+    window: {
+      size: input.size,
+      enqueued_through: backlog ? (send.at(-1) ?? 0) : input.rowsTotal,
+      passed_through: 0,
+    },
+    backlog,
+  };
+};
+
+/** A queued row's message: the attempt and dispatch it waits under. */
+export const rowMessageOf = (row: RowRecord): RowMessage => ({
+  batch_id: row.batch_id,
+  row: row.row,
+  attempt: row.attempt,
+  dispatch: row.dispatch,
+});
+
+/**
+ * The window's queued rows, read from `passed_through` to `enqueued_through`, and how far the rows
+ * that have left it reach (the leading rows neither queued nor running).
+ */
+const countWaiting = async (
+  ports: Pick<WindowPorts, 'batches'>,
+  batchId: string,
+  window: QueueWindow,
+): Promise<{ waiting: number; passedThrough: number }> => {
+  let waiting = 0;
+  let passedThrough = window.passed_through;
+  let leading = true;
+  let after: number | null = window.passed_through;
+  while (after !== null && after < window.enqueued_through) {
+    const limit = Math.min(ROWS_PER_READ, window.enqueued_through - after);
+    const page = await ports.batches.rowsPage(batchId, { after, limit });
+    for (const row of page.rows) {
+      if (row.row > window.enqueued_through) break;
+      if (row.status === 'queued') waiting += 1;
+      if (leading && !IN_THE_WINDOW.has(row.status)) passedThrough = row.row;
+      else leading = false;
+    }
+    after = page.next;
+  }
+  return { waiting, passedThrough };
+};
+
+/** Up to `wanted` queued rows after `enqueuedThrough`, where the reading stopped, and whether it read to the end. */
+const nextQueuedRows = async (
+  ports: Pick<WindowPorts, 'batches'>,
+  batchId: string,
+  enqueuedThrough: number,
+  wanted: number,
+): Promise<{ rows: RowRecord[]; through: number; exhausted: boolean }> => {
+  const rows: RowRecord[] = [];
+  let through = enqueuedThrough;
+  let after: number | null = enqueuedThrough;
+  while (after !== null) {
+    const page = await ports.batches.rowsPage(batchId, { after, limit: ROWS_PER_READ });
+    for (const row of page.rows) {
+      // A row an answers round took has its own message (PrepareAnswers sends it).
+      if (row.status === 'queued' && row.round === undefined) rows.push(row);
+      through = row.row;
+      if (rows.length >= wanted) return { rows, through, exhausted: false };
+    }
+    after = page.next;
+  }
+  return { rows, through, exhausted: true };
+};
+
+export type TopUp = {
+  /** `sent`: the window was topped up; `full`: at least half of it is left; `held`: another dispatcher is at it; `closed`: the backlog is done. */
+  outcome: 'sent' | 'full' | 'held' | 'closed';
+  sent: number;
+};
+
+/** One batch's window topped up when it has drained below half (see the file's comment). */
+export const topUpWindow = async (
+  ports: WindowPorts,
+  batchId: string,
+  config: TopUpConfig,
+): Promise<TopUp> => {
+  const batch = await ports.batches.getBatch(batchId);
+  const window = batch?.queue_window;
+  // A batch finalized (a timeout, a stop) or gone sends nothing more: Finalize settled its rows.
+  if (!window || batch.state !== 'running') {
+    await ports.batches.markBacklog(batchId, false);
+    return { outcome: 'closed', sent: 0 };
+  }
+  const now = ports.clock.now();
+  if (window.topping_up_until !== undefined && window.topping_up_until > now.toISOString())
+    return { outcome: 'held', sent: 0 };
+  const { waiting, passedThrough } = await countWaiting(ports, batchId, window);
+  if (waiting >= refillBelow(window.size)) return { outcome: 'full', sent: 0 };
+  const claimed = await ports.batches.claimTopUp(batchId, {
+    now: now.toISOString(),
+    until: new Date(now.getTime() + config.holdMs).toISOString(),
+    enqueuedThrough: window.enqueued_through,
+  });
+  if (!claimed) return { outcome: 'held', sent: 0 };
+
+  const next = await nextQueuedRows(ports, batchId, window.enqueued_through, window.size - waiting);
+  if (next.rows.length > 0) await ports.queue.send(next.rows.map((row) => ({ message: rowMessageOf(row) })));
+  await ports.batches.advanceWindow(batchId, {
+    from: window.enqueued_through,
+    to: next.through,
+    passedThrough,
+  });
+  if (next.exhausted) await ports.batches.markBacklog(batchId, false);
+  return { outcome: next.exhausted && next.rows.length === 0 ? 'closed' : 'sent', sent: next.rows.length };
+};
+
+export type TopUpReport = { sent: number; failures: number; detail?: string };
+
+/**
+ * Every batch with a backlog topped up where it needs it. A batch whose top-up fails is left
+ * for the next run (counted, its error kept): the others are not held up by it.
+ */
+export const topUpWindows = async (ports: WindowPorts, config: TopUpConfig): Promise<TopUpReport> => {
+  const report: TopUpReport = { sent: 0, failures: 0 };
+  for (const batchId of await ports.batches.listBacklogs()) {
+    try {
+      report.sent += (await topUpWindow(ports, batchId, config)).sent;
+    } catch (error) {
+      report.failures += 1;
+      report.detail = scrubErrorText(
+        `top-up of ${batchId}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
+  return report;
+};
