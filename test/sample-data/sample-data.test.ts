@@ -156,6 +156,8 @@ const sampleWorld = () => {
   const clock = fixedClock('2026-11-21T12:00:00.000Z');
   const service = {
     listCountries: async () => [...sandboxClassifier.countries],
+    // Prepare sizes the batch's window of the rows queue and its wait from the cap.
+    getBalance: async () => ({ concurrency_limit: 10, in_progress_count: 0 }),
   } as unknown as ClassificationService;
   const ports = {
     clock,

@@ -23,6 +23,44 @@ export const PLAN_FILES = { json: 'plan.json', csv: 'plan.csv' } as const;
 /** "A run takes about one minute" (the service's contract): the pace a plan assumes. */
 export const TYPICAL_RUN_SECONDS = 60;
 
+/** How long `classifications` take at `cap` at once: waves of the cap, each about a typical run. */
+export const estimatedSeconds = (classifications: number, cap: number): number =>
+  Math.ceil(classifications / Math.max(1, cap)) * TYPICAL_RUN_SECONDS;
+
+/**
+ * The wait is the estimate times this: room for what the estimate leaves out (other clients and
+ * batches sharing the cap, runs longer than a minute, retries, 429s, a slot refilled late).
+ */
+export const WAIT_MARGIN = 3;
+/** The shortest wait: the fixed 72 h every batch had before its wait was sized. */
+export const MIN_WAIT_SECONDS = 72 * 3600;
+/**
+ * The longest: a Standard execution of Step Functions runs at most a year, and Prepare and
+ * Finalize (15 min each, with their retries) get the 3 h the workflow keeps around the wait.
+ */
+export const MAX_WAIT_SECONDS = 365 * 24 * 3600 - 3 * 3600;
+
+/**
+ * How long the Batch workflow's WaitForRows waits for the last row before Finalize takes the batch
+ * as it stands (docs/architecture.md, property 3): the estimate with its margin, between
+ * {@link MIN_WAIT_SECONDS} and {@link MAX_WAIT_SECONDS}, and never past a deployment's own
+ * ceiling (`batchTimeoutHours`).
+ */
+export const waitSecondsFor = (classifications: number, cap: number, ceilingSeconds: number | null): number =>
+  Math.min(
+    ceilingSeconds ?? MAX_WAIT_SECONDS,
+    MAX_WAIT_SECONDS,
+    Math.max(MIN_WAIT_SECONDS, estimatedSeconds(classifications, cap) * WAIT_MARGIN),
+  );
+
+/** The cap a batch runs at: the organisation's, or a deployment's lower one (`capOverride`). */
+export const capOf = (concurrencyLimit: number, capOverride: number | null): number =>
+  Math.min(capOverride ?? concurrencyLimit, concurrencyLimit);
+
+/** What a deployment sets that Prepare reads: a lower cap, and a ceiling on the wait. */
+export type PrepareDeployment = { capOverride: number | null; maxWaitSeconds: number | null };
+export const DEFAULT_DEPLOYMENT: PrepareDeployment = { capOverride: null, maxWaitSeconds: null };
+
 /** What would happen to a row, as plan.csv says it. */
 export const ROW_PLANS = ['classify', 'same_product', 'reuse', 'rejected', 'over_budget'] as const;
 export type RowPlanKind = (typeof ROW_PLANS)[number];
@@ -59,7 +97,7 @@ export const BatchPlan = z.object({
     classifications: z.number().int().min(0),
     /** Every classification resolving, each billed once: the most the batch can cost. */
     max_usd: z.number(),
-    /** The organisation's cap (`GET /balance` `concurrency_limit`). */
+    /** The cap the batch runs at: the organisation's (`GET /balance` `concurrency_limit`), or a deployment's lower one. */
     cap: z.number().int().min(1),
     /** Classifications of the organisation in progress when the plan was made (other clients' included). */
     in_progress_now: z.number().int().min(0),
@@ -67,6 +105,9 @@ export const BatchPlan = z.object({
     /** Runs in waves of `cap`, each about a typical run long. */
     duration_seconds: z.number().int().min(0),
     duration: z.string(),
+    /** How long the Batch workflow waits for the last row before it finalizes what there is (`waitSecondsFor`). */
+    wait_seconds: z.number().int().min(1),
+    wait: z.string(),
     assumption: z.string(),
   }),
   warnings: z.array(z.string()),
@@ -138,14 +179,17 @@ export type PlanInput = {
   options: BatchOptions;
   problems: readonly string[];
   balance: { concurrency_limit: number; in_progress_count: number };
+  deployment?: PrepareDeployment;
   now: Date;
 };
 
 export const buildPlan = (input: PlanInput): BatchPlan => {
   const { batch, tally, balance } = input;
+  const deployment = input.deployment ?? DEFAULT_DEPLOYMENT;
   const { total, ...counts } = tally.counts();
-  const cap = balance.concurrency_limit;
-  const durationSeconds = Math.ceil(counts.classify / cap) * TYPICAL_RUN_SECONDS;
+  const cap = capOf(balance.concurrency_limit, deployment.capOverride);
+  const durationSeconds = estimatedSeconds(counts.classify, cap);
+  const waitSeconds = waitSecondsFor(counts.classify, cap, deployment.maxWaitSeconds);
   return {
     batch_id: batch.batch_id,
     name: batch.name,
@@ -162,11 +206,15 @@ export const buildPlan = (input: PlanInput): BatchPlan => {
       typical_run_seconds: TYPICAL_RUN_SECONDS,
       duration_seconds: durationSeconds,
       duration: durationText(durationSeconds),
+      wait_seconds: waitSeconds,
+      wait: durationText(waitSeconds),
       assumption:
         `${counts.classify} classification(s) at USD ${PRICE_PER_RESOLVED_USD.toFixed(2)} each if every one ` +
         `resolves (failed and abandoned ones are not billed; answering questions adds nothing), run ${cap} ` +
         `at a time at about ${TYPICAL_RUN_SECONDS} s each; other work of the organisation in progress ` +
-        `(${balance.in_progress_count} now) shares the cap and makes it longer.`,
+        `(${balance.in_progress_count} now) shares the cap and makes it longer. The batch waits up to ` +
+        `${durationText(waitSeconds).replace(/^about /, '')} for its last row, then its results are ` +
+        `written as they stand.`,
     },
     warnings: [...(batch.warnings ?? [])],
     problems: [...input.problems],

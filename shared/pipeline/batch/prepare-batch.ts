@@ -1,32 +1,39 @@
 /**
  * Prepare: the first task of the Batch workflow. It records the batch once, reads batch.json and
- * the input file, plans every row (row-plans.ts), writes the rows, then queues the ones to
- * classify and kicks the dispatcher. A batch that cannot start fails here, before anything is
- * queued or billed. The file is streamed, a chunk of rows at a time: memory does not grow with it.
+ * the input file, plans every row (row-plans.ts), writes the rows, then sends the first window of
+ * the ones to classify to the rows queue (first-window.ts; the dispatcher sends the rest as it
+ * drains), sizes how long the workflow waits for them, and kicks the dispatcher. A batch that
+ * cannot start fails here, before anything is queued or billed. The file is streamed, a chunk of
+ * rows at a time: memory does not grow with it.
  */
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { columnUses, outputDelimiterFor, type SpreadsheetFile, streamCsv } from '../../spreadsheet/index.js';
 import { batchNameOfFolder, outboxKey } from '../core/bucket-layout.js';
 import type { PipelinePorts } from '../core/ports.js';
-import {
-  BatchRecord,
-  type BatchStop,
-  type RowMessage,
-  type RowRecord,
-  type RowResult,
-  shardOfRow,
-} from '../core/records.js';
+import { BatchRecord, type BatchStop, type RowRecord, type RowResult, shardOfRow } from '../core/records.js';
 import { bornRow } from '../core/row-life.js';
 import { notSubmittedResult, stoppedResult } from '../core/row-results.js';
 import { isBatchStopError, stopFromProblem } from '../core/service-stop.js';
+import { windowSizeFor } from '../dispatch/rows-window.js';
 import { readBatchOptions } from './batch-options.js';
-import { buildPlan, PLAN_CSV_COLUMNS, PLAN_FILES, planCsvRows, planTally } from './batch-plan.js';
+import {
+  buildPlan,
+  capOf,
+  DEFAULT_DEPLOYMENT,
+  MIN_WAIT_SECONDS,
+  PLAN_CSV_COLUMNS,
+  PLAN_FILES,
+  type PrepareDeployment,
+  planCsvRows,
+  planTally,
+  waitSecondsFor,
+} from './batch-plan.js';
 import { batchSourceFromEvent } from './batch-source.js';
+import { firstWindowCollector, sendFirstWindow, sendWindowAgain } from './first-window.js';
 import { openInputFile, resolveInputSource } from './input-file.js';
 import {
   type FileShape,
-  garbageCollector,
   inChunks,
   type PlannedBatch,
   PREPARE_SETTINGS,
@@ -49,6 +56,11 @@ export const PrepareResult = z.object({
    * `planned`: a plan-only batch; its plan is in the outbox and nothing else happens.
    */
   next: z.enum(['wait', 'finalize', 'skip', 'planned']),
+  /**
+   * With `wait`: how long WaitForRows waits for the last row (its `TimeoutSecondsPath`), sized
+   * from the rows to classify at the cap (batch-plan.ts, `waitSecondsFor`).
+   */
+  wait_seconds: z.number().int().min(1).optional(),
 });
 export type PrepareResult = z.infer<typeof PrepareResult>;
 
@@ -59,10 +71,15 @@ export type PreparePorts = Pick<
 
 export { PREPARE_SETTINGS, type PrepareSettings } from './prepare-passes.js';
 
+/**
+ * `settings`: how the file is read; `deployment`: a lower cap and a ceiling on the wait, as the
+ * deployment configures them (the handler reads them from its environment).
+ */
 export const prepareBatch = async (
   ports: PreparePorts,
   rawInput: PrepareInput,
   settings: PrepareSettings = PREPARE_SETTINGS,
+  deployment: PrepareDeployment = DEFAULT_DEPLOYMENT,
 ): Promise<PrepareResult> => {
   const input = PrepareInput.parse(rawInput);
   const found = batchSourceFromEvent(input.event);
@@ -81,33 +98,22 @@ export const prepareBatch = async (
     started_at: now,
   });
   const created = await ports.batches.createBatch(record);
-  if (created.created) return prepareRows(ports, record, settings);
+  if (created.created) return prepareRows(ports, record, { settings, deployment });
 
   const existing = created.existing;
   if (existing.execution_id !== input.execution_id) return { batch_id: batchId, next: 'skip' };
   if (existing.state !== 'preparing') return resumePreparedBatch(ports, existing);
-  return prepareRows(ports, existing, settings);
+  return prepareRows(ports, existing, { settings, deployment });
 };
 
-/** A retried Prepare after the batch was written: send the still-queued rows again, nothing else. */
+/** A retried Prepare after the batch was written: its window sent again, the same wait, nothing else. */
 const resumePreparedBatch = async (ports: PreparePorts, batch: BatchRecord): Promise<PrepareResult> => {
   if (batch.state !== 'running' || batch.rows_dispatched === 0) {
     return { batch_id: batch.batch_id, next: 'finalize' };
   }
-  let messages: { message: RowMessage }[] = [];
-  for await (const row of ports.batches.listRows(batch.batch_id)) {
-    if (row.status !== 'queued') continue;
-    messages.push({
-      message: { batch_id: row.batch_id, row: row.row, attempt: row.attempt, dispatch: row.dispatch },
-    });
-    if (messages.length >= MESSAGES_PER_SEND) {
-      await ports.queue.send(messages);
-      messages = [];
-    }
-  }
-  if (messages.length > 0) await ports.queue.send(messages);
+  await sendWindowAgain(ports, batch);
   await ports.kick.kick('rows_queued');
-  return { batch_id: batch.batch_id, next: 'wait' };
+  return { batch_id: batch.batch_id, next: 'wait', wait_seconds: batch.wait_seconds ?? MIN_WAIT_SECONDS };
 };
 
 /**
@@ -119,7 +125,7 @@ const resumePreparedBatch = async (ports: PreparePorts, batch: BatchRecord): Pro
 const prepareRows = async (
   ports: PreparePorts,
   batch: BatchRecord,
-  settings: PrepareSettings,
+  { settings, deployment }: { settings: PrepareSettings; deployment: PrepareDeployment },
 ): Promise<PrepareResult> => {
   const { objects } = ports;
   const now = ports.clock.now();
@@ -176,7 +182,9 @@ const prepareRows = async (
     readProblems: surveyed.problems,
     settings,
   };
-  return options.plan_only ? writePlanOnly(ports, batch, planned) : writeAndQueueRows(ports, batch, planned);
+  return options.plan_only
+    ? writePlanOnly(ports, batch, planned, deployment)
+    : writeAndQueueRows(ports, batch, planned, deployment);
 };
 
 /** The codes of the countries the service accepts, or the stop when it refuses the key. */
@@ -199,54 +207,57 @@ const batchProblems = (planned: PlannedBatch, budgetProblem: string | null): str
   ...(budgetProblem === null ? [] : [budgetProblem]),
 ];
 
-/** Queued rows' messages sent this many at a time: each call of the queue port stays small. */
-const MESSAGES_PER_SEND = 500;
+/**
+ * The cap the batch runs at (GET /balance, lowered by the deployment's override): the window's
+ * size and the wait follow from it.
+ */
+const readCap = async (ports: Pick<PreparePorts, 'service'>, deployment: PrepareDeployment) =>
+  capOf((await ports.service.getBalance()).concurrency_limit, deployment.capOverride);
 
 /**
- * The rows written chunk by chunk, then the batch `running` with its counts, then the queued rows
- * sent and the dispatcher kicked. Only the queued rows' numbers are kept between the two (one
- * number a row). Nothing queued: straight to Finalize.
+ * The rows written chunk by chunk, then the batch `running` with its counts, its window and its
+ * wait, then the first window sent and the dispatcher kicked. Between the two only the window's
+ * first rows are kept (a number each). Nothing queued: straight to Finalize.
  */
 const writeAndQueueRows = async (
   ports: PreparePorts,
   batch: BatchRecord,
   planned: PlannedBatch,
+  deployment: PrepareDeployment,
 ): Promise<PrepareResult> => {
+  const cap = await readCap(ports, deployment);
   const planner = rowRecordPlanner(batch.batch_id, { options: planned.options, now: ports.clock.now() });
-  const queued: number[] = [];
+  const window = firstWindowCollector(windowSizeFor(cap));
   const shards = new Map<number, number>();
   let total = 0;
   for await (const { records } of recordChunks(ports, planned, planner)) {
     await ports.batches.putRows(records);
     total += records.length;
+    window.add(records);
     for (const record of records) {
       if (record.status !== 'queued') continue;
-      queued.push(record.row);
       shards.set(shardOfRow(record.row), (shards.get(shardOfRow(record.row)) ?? 0) + 1);
     }
   }
   await ports.batches.putCompletionShards(batch.batch_id, shards);
+  const opened = window.open(total);
+  const waitSeconds = waitSecondsFor(window.queued(), cap, deployment.maxWaitSeconds);
   // Before any message: a row finishing early counts against shard_count, which must be final.
   await ports.batches.updateBatch(batch.batch_id, {
     state: 'running',
     options: planned.options,
     ...planned.shape,
     rows_total: total,
-    rows_dispatched: queued.length,
+    rows_dispatched: window.queued(),
     shard_count: shards.size,
+    queue_window: opened.window,
+    wait_seconds: waitSeconds,
     problems: batchProblems(planned, planner.budgetProblem()),
   });
-  if (queued.length === 0) return { batch_id: batch.batch_id, next: 'finalize' };
-  const sent = garbageCollector();
-  for (let start = 0; start < queued.length; start += MESSAGES_PER_SEND) {
-    const rows = queued.slice(start, start + MESSAGES_PER_SEND);
-    await ports.queue.send(
-      rows.map((row) => ({ message: { batch_id: batch.batch_id, row, attempt: 1, dispatch: 1 } })),
-    );
-    sent(rows.length);
-  }
+  if (window.queued() === 0) return { batch_id: batch.batch_id, next: 'finalize' };
+  await sendFirstWindow(ports, batch.batch_id, opened);
   await ports.kick.kick('rows_queued');
-  return { batch_id: batch.batch_id, next: 'wait' };
+  return { batch_id: batch.batch_id, next: 'wait', wait_seconds: waitSeconds };
 };
 
 /**
@@ -258,6 +269,7 @@ const writePlanOnly = async (
   ports: PreparePorts,
   batch: BatchRecord,
   planned: PlannedBatch,
+  deployment: PrepareDeployment,
 ): Promise<PrepareResult> => {
   const now = ports.clock.now();
   const balance = await ports.service.getBalance();
@@ -284,6 +296,7 @@ const writePlanOnly = async (
     options: planned.options,
     problems,
     balance,
+    deployment,
     now,
   });
   // Last, so a plan.json in the outbox means plan.csv is there too.

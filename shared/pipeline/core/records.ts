@@ -121,13 +121,9 @@ export const BatchStop = z.object({
 export type BatchStop = z.infer<typeof BatchStop>;
 
 /**
- * A batch's share of the rows queue (docs/architecture.md, property 3): the queue holds at most
- * `size` of its messages; its other queued rows wait in the batch table, and the dispatcher sends
- * the next ones as the window drains (dispatch/rows-window.ts).
- *
- *   row 1 … passed_through │ … enqueued_through │ … last row
- *   left the window        │ each queued row    │ queued rows wait here,
- *   (none waits on it)     │ has its message    │ with no message yet
+ * A batch's share of the rows queue (docs/architecture.md, property 3): at most `size` of its
+ * messages; its later queued rows wait in the batch table until the dispatcher sends them as the
+ * window drains (dispatch/rows-window.ts, which draws the window's two ends).
  */
 export const QueueWindow = z.object({
   /** The most messages of the batch the rows queue holds at once. */

@@ -51,6 +51,8 @@ const world = (files: Record<string, Uint8Array | string> = { [FILE_KEY]: INPUT 
     service: {
       listCountries: async () =>
         [...ACCEPTED_COUNTRIES].map((code) => ({ code, name: code, mercosur: false })),
+      // Prepare sizes the batch's window of the rows queue and its wait from the cap.
+      getBalance: async () => ({ concurrency_limit: 10, in_progress_count: 0 }),
     } as unknown as ClassificationService,
     objects: memoryObjectStore(files),
     queue: memoryRowQueue(clock),

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   batchSourceFromEvent,
+  MIN_WAIT_SECONDS,
   type PrepareInput,
   prepareBatch,
   productFingerprint,
@@ -55,8 +56,8 @@ const world = (files: Record<string, Uint8Array | string> = {}) => {
     cache: memoryProductCache(),
     kick: countingKick(),
   };
-  const run = (input: Partial<PrepareInput> = {}) =>
-    prepareBatch(ports, { event: objectCreated(), execution_id: 'exec-1', ...input });
+  const run = (input: Partial<PrepareInput> = {}, deployment?: Parameters<typeof prepareBatch>[3]) =>
+    prepareBatch(ports, { event: objectCreated(), execution_id: 'exec-1', ...input }, undefined, deployment);
   const batchId = batchSourceFromEvent(objectCreated())!.batchId;
   const rows = () =>
     [...ports.batches.rows.values()].filter((r) => r.batch_id === batchId).sort((a, b) => a.row - b.row);
@@ -70,13 +71,59 @@ const simpleCsv = (count = 3) =>
     DESCRIPTIONS.slice(0, count).map((description, i) => `SKU-${i + 1};${description};BR;importação`),
   );
 
+describe('the rows queue gets a window of the batch, and the wait is sized from it', () => {
+  const manyRows = (count: number) =>
+    csvOf(
+      'SKU;Descrição;País;Operação',
+      Array.from(
+        { length: count },
+        (_, i) => `SKU-${i + 1};${DESCRIPTIONS[i % 5]}, lote ${i + 1};BR;importação`,
+      ),
+    );
+
+  it('sends the first window of a larger batch, leaves the rest in the table and lists its backlog', async () => {
+    // Prepare: a deployment cap of 2 (under the balance's 10): a window of 20 rows out of 45.
+    const w = world({ [FILE_KEY]: manyRows(45) });
+
+    // Act
+    const result = await w.run({}, { capOverride: 2, maxWaitSeconds: null });
+
+    // Assess
+    expect(result).toEqual({ batch_id: w.batchId, next: 'wait', wait_seconds: MIN_WAIT_SECONDS });
+    expect(w.queue.sent.map((s) => s.message.row)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(w.rows().every((row) => row.status === 'queued')).toBe(true);
+    expect(w.batches.batches.get(w.batchId)).toMatchObject({
+      rows_dispatched: 45,
+      queue_window: { size: 20, enqueued_through: 20, passed_through: 0 },
+    });
+    expect(await w.batches.listBacklogs()).toEqual([w.batchId]);
+    expect(w.kick.reasons).toEqual(['rows_queued']);
+  });
+
+  it('waits three times the estimate at the cap once that passes 72 h, and no longer than the deployment allows', async () => {
+    // Prepare: 1,500 rows at a cap of 1 are 1,500 runs of a minute; three times that is 75 h.
+    const file = { [FILE_KEY]: manyRows(1_500) };
+    const sized = world(file);
+    const capped = world(file);
+
+    // Act
+    const result = await sized.run({}, { capOverride: 1, maxWaitSeconds: null });
+    const cappedResult = await capped.run({}, { capOverride: 1, maxWaitSeconds: 48 * 3600 });
+
+    // Assess
+    expect(result.wait_seconds).toBe(75 * 3600);
+    expect(sized.batches.batches.get(sized.batchId)?.wait_seconds).toBe(75 * 3600);
+    expect(cappedResult.wait_seconds).toBe(48 * 3600);
+  });
+});
+
 describe('a batch file becomes rows', () => {
   it('writes every row, queues the valid ones in order, runs the batch and kicks the dispatcher', async () => {
     const w = world({ [FILE_KEY]: simpleCsv(3) });
 
     const result = await w.run();
 
-    expect(result).toEqual({ batch_id: w.batchId, next: 'wait' });
+    expect(result).toEqual({ batch_id: w.batchId, next: 'wait', wait_seconds: MIN_WAIT_SECONDS });
     expect(w.rows().map((r) => [r.row, r.status])).toEqual([
       [1, 'queued'],
       [2, 'queued'],
@@ -99,6 +146,9 @@ describe('a batch file becomes rows', () => {
       rows_total: 3,
       rows_dispatched: 3,
       shard_count: 1,
+      // The balance's cap of 10: a window of 100 holds every row, nothing is left behind.
+      queue_window: { size: 100, enqueued_through: 3, passed_through: 0 },
+      wait_seconds: MIN_WAIT_SECONDS,
       header: ['SKU', 'Descrição', 'País', 'Operação'],
       delimiter: ';',
       format: 'csv',
@@ -155,7 +205,7 @@ describe('a batch file becomes rows', () => {
     const result = await w.run({ event: objectCreated(key) });
 
     const batchId = batchSourceFromEvent(objectCreated(key))!.batchId;
-    expect(result).toEqual({ batch_id: batchId, next: 'wait' });
+    expect(result).toEqual({ batch_id: batchId, next: 'wait', wait_seconds: MIN_WAIT_SECONDS });
     expect(w.batches.batches.get(batchId)).toMatchObject({ format: 'xlsx', delimiter: ';', rows_total: 1 });
   });
 
@@ -244,7 +294,7 @@ describe('at-least-once delivery', () => {
 
     const retry = await w.run();
 
-    expect(retry).toEqual({ batch_id: w.batchId, next: 'wait' });
+    expect(retry).toEqual({ batch_id: w.batchId, next: 'wait', wait_seconds: MIN_WAIT_SECONDS });
     expect(w.rows()[0]).toMatchObject({ status: 'in_progress', classification_id: 'cls_7KQ2M9XW4RTB' });
     expect(w.queue.sent.slice(3).map((s) => s.message)).toEqual([
       { batch_id: w.batchId, row: 2, attempt: 1, dispatch: 1 },
@@ -271,9 +321,30 @@ describe('at-least-once delivery', () => {
       started_at: '2026-11-21T11:59:00.000Z',
     });
 
-    expect(await w.run()).toEqual({ batch_id: w.batchId, next: 'wait' });
+    expect(await w.run()).toEqual({ batch_id: w.batchId, next: 'wait', wait_seconds: MIN_WAIT_SECONDS });
     expect(w.queue.sent).toHaveLength(2);
     expect(w.batches.batches.get(w.batchId)).toMatchObject({ state: 'running', rows_total: 2 });
+  });
+
+  it('a retried Prepare of a batch larger than its window sends the window again and lists its backlog', async () => {
+    // Prepare: a cap of 1 makes a window of 10 rows out of 12; row 1 is under way, the list was lost.
+    const lines = Array.from(
+      { length: 12 },
+      (_, i) => `SKU-${i + 1};${DESCRIPTIONS[i % 5]}, lote ${i + 1};BR;importação`,
+    );
+    const w = world({ [FILE_KEY]: csvOf('SKU;Descrição;País;Operação', lines) });
+    const deployment = { capOverride: 1, maxWaitSeconds: null };
+    await w.run({}, deployment);
+    w.batches.placeRow(w.batchId, 1, { status: 'submitting' });
+    await w.batches.markBacklog(w.batchId, false);
+
+    // Act
+    const retry = await w.run({}, deployment);
+
+    // Assess: the same wait; rows 2–10 again (never 11–12, which wait in the table); listed again.
+    expect(retry).toEqual({ batch_id: w.batchId, next: 'wait', wait_seconds: MIN_WAIT_SECONDS });
+    expect(w.queue.sent.slice(10).map((s) => s.message.row)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(await w.batches.listBacklogs()).toEqual([w.batchId]);
   });
 
   it('a retried Prepare of a failed batch goes to Finalize without sending anything', async () => {

@@ -1,0 +1,69 @@
+/**
+ * What Prepare puts in the rows queue: the first window of the batch's queued rows, never the
+ * whole batch (docs/architecture.md, property 3). SQS keeps a message 14 days; the rows after the
+ * window wait in the batch table, and the dispatcher sends them as the window drains
+ * (dispatch/rows-window.ts), so no message waits longer than a window takes to run.
+ */
+import type { PipelinePorts } from '../core/ports.js';
+import type { BatchRecord, RowMessage, RowRecord } from '../core/records.js';
+import { openWindow, rowMessageOf } from '../dispatch/rows-window.js';
+
+type WindowPorts = Pick<PipelinePorts, 'queue' | 'batches'>;
+
+export type OpenedWindow = ReturnType<typeof openWindow>;
+
+/**
+ * While Prepare writes the rows chunk by chunk: the first `size` queued rows (one number each)
+ * and how many rows are queued in all. Nothing else of the batch is kept.
+ */
+export const firstWindowCollector = (size: number) => {
+  const first: number[] = [];
+  let queued = 0;
+  return {
+    add(records: readonly RowRecord[]): void {
+      for (const record of records) {
+        if (record.status !== 'queued') continue;
+        queued += 1;
+        if (first.length < size) first.push(record.row);
+      }
+    },
+    queued: () => queued,
+    open: (rowsTotal: number): OpenedWindow =>
+      openWindow({ size, firstQueued: first, queuedCount: queued, rowsTotal }),
+  };
+};
+
+/**
+ * The batch on the backlogs list when rows are left behind, then the window's messages, once the
+ * batch is `running` with its window. Listed first: a Prepare that dies between the two is
+ * retried and sends the window again (`sendWindowAgain`).
+ */
+export const sendFirstWindow = async (ports: WindowPorts, batchId: string, opened: OpenedWindow) => {
+  if (opened.backlog) await ports.batches.markBacklog(batchId, true);
+  await ports.queue.send(
+    opened.send.map((row) => ({ message: { batch_id: batchId, row, attempt: 1, dispatch: 1 } })),
+  );
+};
+
+/** Rows read at a time when a retried Prepare looks for its window's queued rows. */
+const ROWS_PER_READ = 500;
+
+/**
+ * A retried Prepare after the batch was written: the queued rows of its window sent again (those
+ * whose message went out get a second one, which starts nothing twice: property 4), and the batch
+ * listed again when rows were left behind. Read a page at a time up to the window's end. A batch
+ * written before windows existed had every queued row sent: its window is the whole batch.
+ */
+export const sendWindowAgain = async (ports: WindowPorts, batch: BatchRecord): Promise<void> => {
+  const through = batch.queue_window?.enqueued_through ?? batch.rows_total;
+  if (through < batch.rows_total) await ports.batches.markBacklog(batch.batch_id, true);
+  let after: number | null = 0;
+  while (after !== null && after < through) {
+    const page = await ports.batches.rowsPage(batch.batch_id, { after, limit: ROWS_PER_READ });
+    const messages: { message: RowMessage }[] = page.rows
+      .filter((row) => row.row <= through && row.status === 'queued' && row.round === undefined)
+      .map((row) => ({ message: rowMessageOf(row) }));
+    if (messages.length > 0) await ports.queue.send(messages);
+    after = page.next;
+  }
+};
