@@ -5,6 +5,7 @@
  * reads the same as one running now. An answers round reads the same way: its record, and the
  * rows of its batch that it took.
  */
+import { standingRows } from '../../shared/pipeline/batch/standing-rows.js';
 import type { BatchStore, SlotLeases } from '../../shared/pipeline/core/index.js';
 
 export type BatchStage =
@@ -65,11 +66,12 @@ export const readBatchProgress = async (
   let rows = 0;
   const roundOf = batch?.round_of ?? null;
   if (batch) {
-    for await (const row of ports.batches.listRows(roundOf ?? batchId)) {
+    // As the rows stand: a follower shows its leader's outcome (it is never written itself).
+    for await (const { row, result } of standingRows(ports.batches, roundOf ?? batchId)) {
       if (roundOf !== null && row.round?.round_id !== batchId) continue;
       rows += 1;
-      byStatus[row.status] = (byStatus[row.status] ?? 0) + 1;
-      const cost = Number(row.result?.cost_usd ?? 0);
+      byStatus[result.status] = (byStatus[result.status] ?? 0) + 1;
+      const cost = Number(result.cost_usd ?? 0);
       if (Number.isFinite(cost)) billedUsd += cost;
     }
   }

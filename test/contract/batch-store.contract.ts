@@ -470,25 +470,6 @@ export const describeBatchStoreContract = (name: string, implementation: Impleme
         );
       });
 
-      it("followed: a follower takes its leader's outcome, again when it changes, never while dispatched", async () => {
-        // Prepare
-        await store().putRows([
-          rowRecord(1, { status: 'following', follows: 9 }),
-          rowRecord(2, { status: 'pending_data', follows: 9, result: { status: 'pending_data' } }),
-          rowRecord(3, { status: 'in_progress' }),
-        ]);
-
-        // Act
-        const applied = [];
-        for (const row of [1, 2, 3])
-          applied.push(await store().moveRow(BATCH, row, { move: 'followed', result: resolved, at: LATER }));
-
-        // Assess
-        expect(applied).toEqual([true, true, false]);
-        expect((await store().getRow(BATCH, 2))?.result).toEqual(resolved);
-        expect((await store().getRow(BATCH, 3))?.status).toBe('in_progress');
-      });
-
       it('resumed: only a row waiting for answers goes back to work, with its round, from dispatch 1', async () => {
         // Prepare
         await store().putRows([

@@ -32,10 +32,10 @@ import { outboxWorkbooks } from '../batch/results-workbook.js';
 import { describeCaughtError } from '../core/error-text.js';
 import type { PipelinePorts } from '../core/ports.js';
 import { type BatchRecord, finalizeInputWith, type ReviewItem, type RowRecord } from '../core/records.js';
-import { afterMove, type RowMove } from '../core/row-life.js';
+import { afterMove, type RowMove, withFollowersDerived } from '../core/row-life.js';
 import { errorResult } from '../core/row-results.js';
 import { isOutputStatus } from '../core/row-statuses.js';
-import { followersByLeader, settleFollowers } from '../core/same-product.js';
+import { followersByLeader } from '../core/same-product.js';
 import { answersSourceFromEvent } from './answers-source.js';
 import { lookAgainAtPendingRows } from './look-again-at-pending-rows.js';
 import { PrepareAnswersResult } from './prepare-answers.js';
@@ -96,24 +96,25 @@ export const finalizeAnswers = async (
   if (input.error) roundProblems.push(`The answers round failed: ${describeCaughtError(input.error)}`);
   roundProblems.push(...(await endRoundRows(ports, input, { batchId, roundId, round }, rows, now)));
   roundProblems.push(...(await lookAgainWithProblems(ports, batchId, rows, now)));
-  await settleFollowers(ports.batches, batchId, rows, now);
-  const items = await settleReviewItems(ports, batchId, rows);
+  // Followers are not written: they show their leader's outcome here, as wherever they are read.
+  const standing = withFollowersDerived(rows);
+  const items = await settleReviewItems(ports, batchId, standing);
 
   const revisedAt = round?.finished_at ?? now.toISOString();
   const problemsOfRound = uniqueSentences([...(round?.problems ?? []), ...roundProblems]);
-  const results = buildResultsCsv(batch, rows);
+  const results = buildResultsCsv(batch, standing);
   const revision = await keepRevision(ports.objects, batchId, results);
-  const summary = revisedSummary({ batch, round, roundId, rows, items, now }, problemsOfRound, {
+  const summary = revisedSummary({ batch, round, roundId, rows: standing, items, now }, problemsOfRound, {
     revision,
     revisedAt,
   });
 
-  const review = pendingReviewItems(items, rows);
-  const sameProductRows = followersByLeader(rows);
+  const review = pendingReviewItems(items, standing);
+  const sameProductRows = followersByLeader(standing);
   await writeOutboxFiles(ports.objects, batchId, {
     results,
     review: buildReviewCsv(review, batch.delimiter, { sameProductRows }),
-    workbooks: outboxWorkbooks({ batch, rows, summary, review, sameProductRows }),
+    workbooks: outboxWorkbooks({ batch, rows: standing, summary, review, sameProductRows }),
     summary,
   });
   await replacePartialFiles(ports.objects, batchId, { summary, at: now.toISOString() });

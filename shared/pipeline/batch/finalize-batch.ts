@@ -5,8 +5,8 @@
  * Primary course:
  *   1. find the batch: Prepare's result, else the event (the same id, derived without I/O)
  *   2. one pass over the batch, a page at a time: rows still working end now (`not_submitted`
- *      when the batch was stopped before they were sent, else `error` saying why); rows of the
- *      same product take their leader's outcome; what each row shows is added up for the summary
+ *      when the batch was stopped before they were sent, else `error` saying why); what each row
+ *      shows (a row of the same product as another: that one's outcome) is added up
  *   3. each verdict PDF reused from an earlier batch copied once into this one's `pdfs/`
  *   4. results.csv and .xlsx written as the batch is read again (uploads in parts on AWS),
  *      review.csv and .xlsx, then summary.json, to `outbox/<batch-id>/` (and in place of the
@@ -23,20 +23,8 @@ import type { z } from 'zod';
 import { outboxKey } from '../core/bucket-layout.js';
 import { describeCaughtError } from '../core/error-text.js';
 import type { PipelinePorts } from '../core/ports.js';
-import {
-  type BatchRecord,
-  finalizeInputWith,
-  type RowRecord,
-  type RowResult,
-  verdictPdfName,
-} from '../core/records.js';
-import {
-  afterMove,
-  isFinalResult,
-  isOutputStatus,
-  type RowMove,
-  type ShownResult,
-} from '../core/row-life.js';
+import { type BatchRecord, finalizeInputWith, type RowRecord, verdictPdfName } from '../core/records.js';
+import { afterMove, isFinalResult, isOutputStatus, type RowMove } from '../core/row-life.js';
 import { errorResult, stoppedResult } from '../core/row-results.js';
 import { batchSourceFromEvent } from './batch-source.js';
 import { replacePartialFiles } from './partial-results.js';
@@ -259,8 +247,8 @@ type FinalizeRead = {
 /**
  * The pass over the batch. On each page: rows still working end now (a row the batch's stop kept
  * from being sent is `not_submitted` with the stop's type, as the dispatcher would have made it;
- * any other is an `error`; a row finishing at this moment keeps its result, by the move's guard),
- * then followers whose leader's outcome is not yet theirs take it (core/same-product.ts).
+ * any other is an `error`; a row finishing at this moment keeps its result, by the move's guard).
+ * Followers are not written: each shows its leader's outcome as it is read (core/same-product.ts).
  */
 const readToFinalize = async (
   ports: Pick<FinalizePorts, 'batches'>,
@@ -289,12 +277,6 @@ const readToFinalize = async (
       return afterMove(row, move);
     });
   for await (const page of standingRowPages(ports.batches, batch.batch_id, { beforeShowing: endWorking })) {
-    const settling = page.filter(
-      ({ row, result }) => row.follows !== undefined && needsSettling(row, result),
-    );
-    await mapInFlight(settling, ({ row, result }) =>
-      ports.batches.moveRow(batch.batch_id, row.row, { move: 'followed', result: result as RowResult, at }),
-    );
     for (const { row, result } of page) {
       read.tally.add(row, result);
       read.width = Math.max(read.width, row.cells.length);
@@ -312,15 +294,6 @@ const readToFinalize = async (
     }
   }
   return read;
-};
-
-/** A follower whose stored outcome is not yet the one its leader's gives it. */
-const needsSettling = (row: RowRecord, shown: ShownResult): boolean => {
-  if (!isFinalResult(shown)) return false;
-  if (row.status !== shown.status || !row.result) return true;
-  const stored = row.result;
-  const columns = new Set([...Object.keys(stored), ...Object.keys(shown)]) as Set<keyof RowResult>;
-  return [...columns].some((column) => (stored[column] ?? '') !== (shown[column] ?? ''));
 };
 
 /**

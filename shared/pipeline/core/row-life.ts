@@ -8,7 +8,7 @@
  *   born queued ─▶ claimed (submitting) ─▶ submitted (in_progress) ─▶ finished (an output status)
  *        ▲              │                        │
  *        └── requeued ◀─┴────────────────────────┘          (429, or a new attempt)
- *   born following ─▶ followed (its leader's outcome, again whenever the leader's changes)
+ *   born following: never moves; it shows its leader's outcome wherever it is read (resultNow)
  *   pending_data ─▶ resumed (queued, with answers) ─▶ answers posted (in_progress) ─▶ finished
  *        ▲               └── returned (the round never sent them)
  *        └── settled elsewhere (answered or abandoned outside the pipeline) ─▶ an output status
@@ -23,7 +23,6 @@ import type { RowRecord, RowResult } from './records.js';
 import { currentNcmMatches, resultNcmDigits } from './row-results.js';
 import {
   isOutputStatus,
-  OUTPUT_STATUSES,
   type OutputStatus,
   type RowStatus,
   WORKING_STATUSES,
@@ -76,8 +75,6 @@ export type RowMove = {
   | { move: 'requeued'; attempt: number; dispatch: number }
   /** The row's output: its classification's verdict, a failure, or the pipeline's error. */
   | { move: 'finished'; result: RowResult }
-  /** A follower takes its leader's outcome (core/same-product.ts), again whenever that changes. */
-  | { move: 'followed'; result: RowResult }
   /** An answers round takes a row waiting for answers back to work. */
   | { move: 'resumed'; round: Answers }
   /** The round that took the row never sent its answers: it waits for answers again. */
@@ -100,8 +97,6 @@ export type RowGuard = {
 export type RowChange = { set: Partial<Omit<RowRecord, 'batch_id' | 'row'>>; guard: RowGuard };
 
 const STILL_WORKING: RowGuard = { statuses: WORKING_STATUSES };
-/** A follower is never dispatched: it waits, or holds its leader's outcome. */
-const FOLLOWER: RowGuard = { statuses: ['following', ...OUTPUT_STATUSES] };
 
 const final = (result: RowResult, at: string) => ({
   status: result.status,
@@ -140,9 +135,6 @@ export const changeOf = (move: RowMove): RowChange => {
       };
     case 'finished':
       return { set: final(move.result, at), guard: STILL_WORKING };
-    case 'followed':
-      // Not only from `following`: a follower's pending_data becomes what its leader's answers led to.
-      return { set: final(move.result, at), guard: FOLLOWER };
     case 'resumed':
       // The one move from an output status back to work. The round restarts dispatching at 1.
       return {
@@ -250,6 +242,22 @@ export const isFinalResult = (shown: ShownResult): shown is RowResult => isOutpu
 export const leadersOf = (rows: readonly RowRecord[]): ((row: RowRecord) => RowRecord | undefined) => {
   const byNumber = new Map(rows.map((row) => [row.row, row]));
   return (row) => (row.follows === undefined ? undefined : byNumber.get(row.follows));
+};
+
+/**
+ * The rows with every follower whose leader is final showing that outcome (status and result),
+ * in memory: for a step that holds a batch's rows (FinalizeAnswers) and reads them as they stand.
+ * Nothing is written: a follower's outcome is derived wherever it is read, so a batch's followers
+ * cost no write however many there are.
+ */
+export const withFollowersDerived = (rows: readonly RowRecord[]): RowRecord[] => {
+  const leaderOf = leadersOf(rows);
+  return rows.map((row) => {
+    const leader = leaderOf(row);
+    if (!leader) return row;
+    const shown = resultNow(row, leader);
+    return isFinalResult(shown) ? { ...row, status: shown.status, result: shown } : row;
+  });
 };
 
 // ---------------------------------------------------------------------------

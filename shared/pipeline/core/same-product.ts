@@ -4,50 +4,13 @@
  *   row 3  (first of its fingerprint)  ─▶ classified, billed once
  *   row 9  follows 3                   ─▶ never dispatched; takes row 3's outcome at USD 0.00
  *
- * A follower's result is always derived from its leader's, never stored independently: Finalize,
- * FinalizeAnswers and the partial results derive it again whenever the leader's changes (an
- * answers round, a classification abandoned), so one answer resumes every row of the product.
- * What a follower shows is row-life.ts's `resultNow`; here, the writes and counts around it. Pure but
- * for `settleFollowers`, which moves what changed through the batch store.
+ * A follower's result is always derived from its leader's, never stored: the results files, the
+ * partial results, the console and the progress line derive it as they read (row-life.ts,
+ * `resultNow`), so a leader resumed by answers, abandoned or answered elsewhere carries its
+ * followers along, and one answer resumes every row of the product. Pure.
  */
 import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';
-import type { BatchStore } from './ports.js';
-import type { RowRecord, RowResult } from './records.js';
-import { afterMove, isFinalResult, leadersOf, type RowMove, resultNow } from './row-life.js';
-
-const sameResult = (a: RowResult | undefined, b: RowResult): boolean => {
-  if (!a) return false;
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)]) as Set<keyof RowResult>;
-  return [...keys].every((key) => (a[key] ?? '') === (b[key] ?? ''));
-};
-
-/**
- * Every follower whose leader is final gets the result derived from it now, in `rows` too; a
- * follower already holding that result is left alone, so running this twice writes nothing more.
- * The `followed` move, from any status a follower holds: its `pending_data` becomes what its leader's answers led to.
- * Returns how many rows changed.
- */
-export const settleFollowers = async (
-  batches: Pick<BatchStore, 'moveRow'>,
-  batchId: string,
-  rows: RowRecord[],
-  now: Date,
-): Promise<number> => {
-  const leaderOf = leadersOf(rows);
-  let changed = 0;
-  for (const [index, row] of rows.entries()) {
-    const leader = leaderOf(row);
-    if (!leader) continue;
-    const result = resultNow(row, leader);
-    if (!isFinalResult(result) || (row.status === result.status && sameResult(row.result, result))) continue;
-    const move: RowMove = { move: 'followed', result, at: now.toISOString() };
-    if (await batches.moveRow(batchId, row.row, move)) {
-      rows[index] = afterMove(row, move);
-      changed += 1;
-    }
-  }
-  return changed;
-};
+import type { RowRecord } from './records.js';
 
 /** Rows by the row they follow: review.csv lists a product once, with the rows it covers. */
 export const followersByLeader = (

@@ -5,10 +5,9 @@ import {
   followersByLeader,
   type RowRecord,
   resultNow,
-  settleFollowers,
+  withFollowersDerived,
 } from '../../../../shared/pipeline/core/index.js';
-import { memoryBatchStore } from '../../../helpers/memory-ports.js';
-import { BATCH, rowRecord } from '../../../helpers/records.js';
+import { rowRecord } from '../../../helpers/records.js';
 
 const NOW = new Date('2026-11-21T13:00:00.000Z');
 const product = (current_ncm: string | null) => ({
@@ -55,7 +54,7 @@ describe('resultNow of a follower', () => {
   });
 });
 
-describe('settleFollowers', () => {
+describe('withFollowersDerived', () => {
   const rowsOf = () => [
     rowRecord(1, { status: 'pending_data', result: { status: 'pending_data', cost_usd: '0.00' } }),
     rowRecord(2, { status: 'following', follows: 1 }),
@@ -63,30 +62,29 @@ describe('settleFollowers', () => {
     rowRecord(4, { status: 'following', follows: 3 }),
   ];
 
-  it('settles the followers of final rows, leaves the others waiting, and writes nothing the second time', async () => {
-    const store = memoryBatchStore();
+  it('shows the followers of final rows their leader’s outcome, leaves the others waiting, and writes nothing', () => {
     const rows = rowsOf();
-    await store.putRows(rows);
 
-    expect(await settleFollowers(store, BATCH, rows, NOW)).toBe(1);
-    expect(rows.map((row) => row.status)).toEqual(['pending_data', 'pending_data', 'queued', 'following']);
-    expect((await store.getRow(BATCH, 2))?.status).toBe('pending_data');
-    expect(await settleFollowers(store, BATCH, rows, NOW)).toBe(0);
+    const standing = withFollowersDerived(rows);
+
+    expect(standing.map((row) => row.status)).toEqual([
+      'pending_data',
+      'pending_data',
+      'queued',
+      'following',
+    ]);
+    expect(rows.map((row) => row.status)).toEqual(['pending_data', 'following', 'queued', 'following']);
   });
 
-  it('moves a follower on when its leader’s outcome changes (an answers round)', async () => {
-    const store = memoryBatchStore();
+  it('moves a follower on when its leader’s outcome changes (an answers round)', () => {
     const rows = rowsOf();
-    await store.putRows(rows);
-    await settleFollowers(store, BATCH, rows, NOW);
     rows[0] = {
       ...rows[0]!,
       status: 'resolved',
       result: { status: 'resolved', ncm: '0207.14.00', cost_usd: '2.00' },
     };
 
-    expect(await settleFollowers(store, BATCH, rows, NOW)).toBe(1);
-    expect(await store.getRow(BATCH, 2)).toMatchObject({
+    expect(withFollowersDerived(rows)[1]).toMatchObject({
       status: 'resolved',
       result: { ncm: '0207.14.00', cost_usd: '0.00' },
     });
