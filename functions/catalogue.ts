@@ -32,6 +32,7 @@ export const ENV = {
   tcsBaseUrl: 'TCS_BASE_URL',
   tcsApiKeySecretArn: 'TCS_API_KEY_SECRET_ARN',
   capOverride: 'CAP_OVERRIDE',
+  batchTimeoutHours: 'BATCH_TIMEOUT_HOURS',
 } as const;
 export type EnvName = (typeof ENV)[keyof typeof ENV];
 
@@ -53,6 +54,8 @@ export const ENV_MEANING: Record<EnvName, string> = {
   TCS_BASE_URL: "the service's base URL",
   TCS_API_KEY_SECRET_ARN: "the key's secret (its ARN, never the key): read at cold start",
   CAP_OVERRIDE: "a lower cap than the organisation's `concurrency_limit`, only with context `capOverride`",
+  BATCH_TIMEOUT_HOURS:
+    'the most a batch waits for its rows, a ceiling on the wait Prepare sizes; only with context `batchTimeoutHours`',
 };
 
 /** A key prefix of the bucket; a function's object grants are scoped to the ones it works in. */
@@ -126,8 +129,11 @@ export const PORT_ENVIRONMENT = {
 } as const satisfies Record<PortName, readonly EnvName[]>;
 
 /** A setting from the CDK context a handler reads beyond its ports, set only when configured. */
-export type Setting = 'capOverride';
-const SETTING_ENVIRONMENT = { capOverride: ENV.capOverride } as const satisfies Record<Setting, EnvName>;
+export type Setting = 'capOverride' | 'batchTimeoutHours';
+const SETTING_ENVIRONMENT = {
+  capOverride: ENV.capOverride,
+  batchTimeoutHours: ENV.batchTimeoutHours,
+} as const satisfies Record<Setting, EnvName>;
 
 export type FunctionDescription = {
   /** The handler, from the repository root; its export is `handler`. */
@@ -184,8 +190,10 @@ export const FUNCTION_CATALOGUE = {
     memoryMb: 2048,
     description: 'Batch workflow Prepare: read and validate the input, write rows, queue them',
     // Reads batch.json, the file and the sheets' sizes (List* makes a missing sheet a 404, not a
-    // 403); writes the batch and its rows; reuses cached verdicts; queues dispatchable rows; kicks.
-    // A plan-only batch writes plan.json and plan.csv to its outbox instead.
+    // 403); writes the batch and its rows; reuses cached verdicts; queues the first window of the
+    // dispatchable rows and lists the batch's backlog; kicks. The cap (GET /balance, and a lower
+    // one configured) sizes the window and the wait. A plan-only batch writes plan.json and plan.csv
+    // to its outbox instead.
     ports: {
       clock: 'system',
       objects: { read: ['inbox/*'], write: ['outbox/*'], streams: true },
@@ -195,6 +203,7 @@ export const FUNCTION_CATALOGUE = {
       kick: 'invoke',
       service: 'wait',
     },
+    settings: ['capOverride', 'batchTimeoutHours'],
     kept: {
       'Batches dynamodb:GetItem':
         'A duplicate delivery of the same S3 event finds the batch another Prepare already created.',
@@ -245,10 +254,12 @@ export const FUNCTION_CATALOGUE = {
     description: 'Fill free slot leases from the rows queue, one Row workflow per row',
     // Balance, slots, receive, lease, StartExecution; a message it cannot start now goes back as
     // a fresh copy (not counted toward the DLQ). Records a batch-level stop (401/403) and finishes
-    // a stopped batch's rows as not_submitted, waking the batch if it was the last.
+    // a stopped batch's rows as not_submitted, waking the batch if it was the last. Tops each
+    // batch's window of the queue up: the backlogs item, the window's rows a page at a time
+    // (Query), the hold and the window's ends (UpdateItem).
     ports: {
       clock: 'system',
-      batches: ['GetItem', 'UpdateItem'],
+      batches: ['GetItem', 'UpdateItem', 'Query'],
       leases: ['GetItem', 'PutItem', 'UpdateItem'],
       queue: ['consume', 'send'],
       service: 'wait',

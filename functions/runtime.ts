@@ -26,7 +26,14 @@ import {
 import type { HandlerName } from '../shared/contract.js';
 import type { PipelinePorts } from '../shared/pipeline/core/index.js';
 import { createTcsClient, type TcsClient } from '../shared/tcs/client.js';
-import { ENV, FUNCTION_CATALOGUE, type PortName, type PortNamesOf, type PortUses } from './catalogue.js';
+import {
+  ENV,
+  type EnvName,
+  FUNCTION_CATALOGUE,
+  type PortName,
+  type PortNamesOf,
+  type PortUses,
+} from './catalogue.js';
 import { once, required } from './environment.js';
 import { processClock } from './host-clock.js';
 
@@ -80,13 +87,22 @@ const service = (rateLimited: NonNullable<PortUses['service']>): Promise<TcsClie
 /** Long enough to cover the slow poll interval (30 s) many times over; Poll renews it once a third has gone. */
 export const LEASE_TTL_MS = 10 * 60 * 1000;
 
-export const capOverride = (): number | null => {
-  const raw = process.env[ENV.capOverride];
+/** A positive integer setting of the environment, or null when it is not set. */
+const positiveSetting = (name: EnvName): number | null => {
+  const raw = process.env[name];
   if (!raw) return null;
-  const cap = Number(raw);
-  if (!Number.isInteger(cap) || cap < 1)
-    throw new Error(`${ENV.capOverride} must be a positive integer, got ${raw}`);
-  return cap;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1)
+    throw new Error(`${name} must be a positive integer, got ${raw}`);
+  return value;
+};
+
+export const capOverride = (): number | null => positiveSetting(ENV.capOverride);
+
+/** The ceiling a deployment puts on a batch's wait for its rows, in seconds; null: none. */
+export const maxWaitSeconds = (): number | null => {
+  const hours = positiveSetting(ENV.batchTimeoutHours);
+  return hours === null ? null : hours * 3600;
 };
 
 /**

@@ -9,6 +9,7 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IConstruct } from 'constructs';
 import { z } from 'zod';
+import { BATCH_WAIT } from '../shared/contract.js';
 
 /**
  * The spec gives no production address (every path is relative to `{base_url}`), so there is
@@ -52,8 +53,12 @@ export const PipelineContext = z
      * outbox of the batch that resolved them, so this must outlast `reuse_max_age_days`.
      */
     outboxRetentionDays: optional(positiveInt(3653)),
-    /** How long the Batch workflow waits for its rows (WaitForRows timeout). */
-    batchTimeoutHours: z.preprocess((v) => (v === '' ? undefined : v), positiveInt(24 * 300).default(72)),
+    /**
+     * The most the Batch workflow waits for its rows (WaitForRows): Prepare sizes each batch's wait
+     * from its rows at the cap (72 h to a year) and never passes this. Absent: no ceiling but the
+     * year. Also how long an answers round waits (72 h when absent).
+     */
+    batchTimeoutHours: optional(positiveInt(Math.floor(BATCH_WAIT.longestSeconds / 3600))),
     /** The cap scope: all batches of one organisation (one API key) share a scope. */
     leaseScope: z.preprocess(
       (v) => (v === '' ? undefined : v),

@@ -24,7 +24,7 @@ export const TABLES_BEGIN =
 export const TABLES_END = '<!-- functions:end -->';
 
 /** Every setting configured: the tables show what a function may be given. */
-const ALL_SETTINGS = { capOverride: true } as const;
+const ALL_SETTINGS = { capOverride: true, batchTimeoutHours: true } as const;
 /** Set on every function by infra/pipeline-functions.ts, not by a port. */
 const ON_EVERY_FUNCTION: readonly EnvName[] = [ENV.serviceName, ENV.nodeOptions];
 

@@ -44,7 +44,10 @@ export const grantFunctionReach = (scope: Stack, props: FunctionReachProps): voi
   const defaultBus = EventBus.fromEventBusName(scope, 'DefaultBus', 'default');
   const values = environmentValues(props, defaultBus.eventBusName);
   const grants = portGrants(scope, props, defaultBus);
-  const configured = { capOverride: props.config.capOverride !== undefined };
+  const configured = {
+    capOverride: props.config.capOverride !== undefined,
+    batchTimeoutHours: props.config.batchTimeoutHours !== undefined,
+  };
   for (const name of HANDLER_NAMES) {
     const fn = props.functions[name];
     for (const variable of environmentOf(name, configured)) {
@@ -78,6 +81,9 @@ const environmentValues = (
   // The secret's ARN, never its value: the handler reads the key at cold start.
   [ENV.tcsApiKeySecretArn]: data.apiKeySecret.secretArn,
   ...(config.capOverride !== undefined ? { [ENV.capOverride]: String(config.capOverride) } : {}),
+  ...(config.batchTimeoutHours !== undefined
+    ? { [ENV.batchTimeoutHours]: String(config.batchTimeoutHours) }
+    : {}),
 });
 
 /** One statement per port (its Sid names the port), with exactly the actions the catalogue gives it. */

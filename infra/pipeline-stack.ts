@@ -21,7 +21,7 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
-import { HANDLER_NAMES, type HandlerName } from '../shared/contract.js';
+import { BATCH_WAIT, HANDLER_NAMES, type HandlerName } from '../shared/contract.js';
 import { PipelineAlarms } from './alarms.js';
 import type { PipelineConfig } from './config.js';
 import { PipelineDashboard } from './dashboard.js';
@@ -147,7 +147,9 @@ const buildWorkflows = (scope: Stack, fn: Functions, config: PipelineConfig, row
     prepare: fn['prepare-batch'],
     awaitRows: fn['await-rows'],
     finalize: fn['finalize-batch'],
-    waitForRowsTimeout: Duration.hours(config.batchTimeoutHours),
+    longestWaitForRows: Duration.seconds(
+      Math.min(BATCH_WAIT.longestSeconds, (config.batchTimeoutHours ?? Number.POSITIVE_INFINITY) * 3600),
+    ),
     logRetention: config.logRetention,
   }).stateMachine,
   row: new RowWorkflow(scope, 'RowWorkflow', {
@@ -163,8 +165,11 @@ const buildWorkflows = (scope: Stack, fn: Functions, config: PipelineConfig, row
     prepareAnswers: fn['prepare-answers'],
     awaitRows: fn['await-rows'],
     finalizeAnswers: fn['finalize-answers'],
-    // A round waits for its rows as long as a batch does.
-    waitForAnswersTimeout: Duration.hours(config.batchTimeoutHours),
+    // A round resumes the rows someone answered, never a whole catalogue: a fixed wait, the
+    // deployment's ceiling when it sets one, else the shortest a batch waits.
+    waitForAnswersTimeout: config.batchTimeoutHours
+      ? Duration.hours(config.batchTimeoutHours)
+      : Duration.seconds(BATCH_WAIT.shortestSeconds),
     logRetention: config.logRetention,
   }).stateMachine,
 });

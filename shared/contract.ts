@@ -79,6 +79,23 @@ export const ANSWERS_WORKFLOW_STATES = [
 ] as const;
 
 /**
+ * How long the Batch workflow's WaitForRows waits for the last row before Finalize takes the batch
+ * as it stands. Prepare sizes it from the rows to classify at the cap, within these bounds
+ * (shared/pipeline/batch/batch-plan.ts, `waitSecondsFor`), and returns it where the definition's
+ * TimeoutSecondsPath reads it (infra/workflows/batch-workflow.ts).
+ */
+export const BATCH_WAIT = {
+  /** Where the seconds are in the workflow's state: Prepare's result is at `$.prepare`. */
+  secondsPath: '$.prepare.wait_seconds',
+  /** The fixed 72 h every batch waited before its wait was sized: never less. */
+  shortestSeconds: 72 * 3600,
+  /** What the workflow keeps around the wait for Prepare and Finalize (15 min each, with retries). */
+  aroundSeconds: 3 * 3600,
+  /** A Standard execution runs at most a year: the wait gets the year less the time around it. */
+  longestSeconds: 365 * 24 * 3600 - 3 * 3600,
+} as const;
+
+/**
  * The event Finalize puts on the default bus when a batch completes, and FinalizeAnswers when an
  * answers round moved the batch's results forward (detail carries `round_id` then); detail = summary.json.
  */

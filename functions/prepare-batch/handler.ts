@@ -1,12 +1,18 @@
 /** Batch workflow, Prepare: reads the dropped file and its options, stores the rows, queues the dispatchable ones. */
-import { prepareBatch } from '../../shared/pipeline/batch/index.js';
-import { logger, portsFor } from '../runtime.js';
+import { PREPARE_SETTINGS, prepareBatch } from '../../shared/pipeline/batch/index.js';
+import { capOverride, logger, maxWaitSeconds, portsFor } from '../runtime.js';
 
 export const handler = async (event: unknown) => {
   const result = await prepareBatch(
     await portsFor('prepare-batch'),
     event as Parameters<typeof prepareBatch>[1],
+    PREPARE_SETTINGS,
+    { capOverride: capOverride(), maxWaitSeconds: maxWaitSeconds() },
   );
-  logger.info('batch prepared', { batch_id: result.batch_id, next: result.next });
+  logger.info('batch prepared', {
+    batch_id: result.batch_id,
+    next: result.next,
+    wait_seconds: result.wait_seconds,
+  });
   return result;
 };

@@ -49,7 +49,7 @@ export class AnswersWorkflow extends Construct {
       finalize: props.finalizeAnswers,
       // The round record is a BatchRecord of its own: await-rows keeps the token there.
       waitRecordPath: '$.prepare.round_id',
-      waitTimeout: props.waitForAnswersTimeout,
+      waitTimeout: { fixed: props.waitForAnswersTimeout },
       logId: 'answers-workflow',
       logRetention: props.logRetention,
     });

@@ -7,21 +7,27 @@
  *      └── Catch States.ALL ($.error) ───────────────────────────────────────────────┤
  *                          WaitForRows Catch States.ALL ($.wait_error), timeout too ─┘
  *
- * The shape is prepare-wait-finalize.ts's, shared with the Answers workflow.
+ * The shape is prepare-wait-finalize.ts's, shared with the Answers workflow. WaitForRows waits as
+ * long as Prepare says the batch may need (`$.prepare.wait_seconds`, its TimeoutSecondsPath):
+ * the rows to classify at the cap, with a margin, from 72 h to a year (shared/contract.ts, BATCH_WAIT).
  */
 import type { Duration } from 'aws-cdk-lib';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import { BATCH_WAIT } from '../../shared/contract.js';
 import { prepareWaitFinalize } from './prepare-wait-finalize.js';
 
 export type BatchWorkflowProps = {
   prepare: IFunction;
   awaitRows: IFunction;
   finalize: IFunction;
-  /** How long WaitForRows waits for the last row before the batch is finalized as it stands. */
-  waitForRowsTimeout: Duration;
+  /**
+   * The longest WaitForRows may wait for the last row before the batch is finalized as it stands:
+   * Prepare's sized wait never passes it (a year at most, or the deployment's `batchTimeoutHours`).
+   */
+  longestWaitForRows: Duration;
   logRetention: RetentionDays;
 };
 
@@ -45,7 +51,7 @@ export class BatchWorkflow extends Construct {
       awaitRows: props.awaitRows,
       finalize: props.finalize,
       waitRecordPath: '$.prepare.batch_id',
-      waitTimeout: props.waitForRowsTimeout,
+      waitTimeout: { path: BATCH_WAIT.secondsPath, longest: props.longestWaitForRows },
       logId: 'batch-workflow',
       logRetention: props.logRetention,
     });

@@ -8,6 +8,10 @@
  *      └── Catch States.ALL ($.error) ─────────────────────────────────┤
  *                  <wait> Catch States.ALL ($.wait_error), timeout too ┘
  *
+ * The wait's timeout is fixed (an answers round), or read from the state where <prepare> put it
+ * (`TimeoutSecondsPath`: the Batch workflow, whose Prepare sizes it from the batch); the
+ * execution's own timeout is the longest wait plus the 3 h Prepare and Finalize may take.
+ *
  * JSONPath only (no JSONata, no Assign, no ItemReader): the local runtime executes these very
  * definitions with aws-local-stepfunctions, which supports none of those.
  */
@@ -29,6 +33,7 @@ import {
 } from 'aws-cdk-lib/aws-stepfunctions';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
+import { BATCH_WAIT } from '../../shared/contract.js';
 import { acknowledgeWorkflowRole, executionLogs, taskFailedRetry } from './workflow-defaults.js';
 
 export type PrepareWaitFinalizeProps = {
@@ -51,8 +56,11 @@ export type PrepareWaitFinalizeProps = {
   finalize: IFunction;
   /** Where Prepare's result names the record the rows count on (a batch id, or a round id). */
   waitRecordPath: string;
-  /** How long the wait lasts before the work is finalized as it stands. */
-  waitTimeout: Duration;
+  /**
+   * How long the wait lasts before the work is finalized as it stands: always the same, or the
+   * seconds at `path` in the state (a positive integer <prepare> put there), at most `longest`.
+   */
+  waitTimeout: { fixed: Duration } | { path: string; longest: Duration };
   /** Execution log group id (`<stack>-<id>`). */
   logId: string;
   logRetention: RetentionDays;
@@ -88,7 +96,10 @@ export const prepareWaitFinalize = (scope: Construct, props: PrepareWaitFinalize
       task_token: JsonPath.taskToken,
     }),
     resultPath: '$.rows',
-    taskTimeout: Timeout.duration(props.waitTimeout),
+    taskTimeout:
+      'fixed' in props.waitTimeout
+        ? Timeout.duration(props.waitTimeout.fixed)
+        : Timeout.at(props.waitTimeout.path),
   })
     // A failed await-rows must not finalize work whose rows are still running.
     .addRetry(taskFailedRetry(2))
@@ -108,8 +119,10 @@ export const prepareWaitFinalize = (scope: Construct, props: PrepareWaitFinalize
   const stateMachine = new StateMachine(scope, 'StateMachine', {
     stateMachineType: StateMachineType.STANDARD,
     definitionBody: DefinitionBody.fromChainable(prepare.next(route)),
-    // Prepare and finalize (15 min each, with retries) around the wait for the rows.
-    timeout: props.waitTimeout.plus(Duration.hours(3)),
+    // Prepare and finalize (15 min each, with retries) around the longest wait for the rows.
+    timeout: ('fixed' in props.waitTimeout ? props.waitTimeout.fixed : props.waitTimeout.longest).plus(
+      Duration.seconds(BATCH_WAIT.aroundSeconds),
+    ),
     logs: executionLogs(scope, props.logId, props.logRetention),
     tracingEnabled: true,
   });

@@ -15,7 +15,9 @@
  * at a SecondsPath (the Row workflow's `$.step.wait_seconds`: 3 s, 30 s for long runs) are
  * read from that task's result, so the poll interval keeps its ratio to the service's run
  * time. Retry intervals are IntervalSeconds × BackoffRate^n × timeScale. Task and execution
- * timeouts are scaled too, never below a minute (see README).
+ * timeouts are scaled too, never below a minute (see README), a Task's TimeoutSecondsPath too
+ * (the Batch workflow's WaitForRows: `$.prepare.wait_seconds`, sized by Prepare): read, as a
+ * SecondsPath is, from the result of the Task whose ResultPath holds the path (`timeoutPaths`).
  */
 import '../polyfills.js';
 import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
@@ -93,7 +95,8 @@ const adaptDefinition = (
   const states: Record<string, AslState> = {};
   for (const [name, state] of Object.entries(definition.States)) {
     const plan = plans.get(name);
-    if (!plan) {
+    // Its seconds come from the state: timeoutPaths reads them, scaled, through the context.
+    if (!plan || typeof state.TimeoutSecondsPath === 'string') {
       states[name] = state;
       continue;
     }
@@ -127,27 +130,99 @@ const valueAt = (value: unknown, path: readonly string[]): unknown =>
     value,
   );
 
+/** For each Task, the states whose seconds its result holds, and where inside the result. */
+type PathSources = Map<string, { reader: string; inResult: string[] }[]>;
+
 /**
- * For each Wait with a SecondsPath, the Tasks whose result lands under that path, and where
- * inside the result the seconds are: `ResultPath $.step` + `SecondsPath $.step.wait_seconds`
- * → the result's `wait_seconds`.
+ * For each state of `type` whose `field` is a path in the state (a Wait's SecondsPath, a Task's
+ * TimeoutSecondsPath), the Tasks whose result lands under that path, and where inside the result
+ * the seconds are: `ResultPath $.step` + `SecondsPath $.step.wait_seconds` → the result's
+ * `wait_seconds`.
  */
-const waitSources = (definition: AslDefinition) => {
-  const sources = new Map<string, { waitState: string; inResult: string[] }[]>();
-  for (const [waitState, wait] of Object.entries(definition.States)) {
-    if (wait.Type !== 'Wait' || typeof wait.SecondsPath !== 'string') continue;
-    const secondsPath = dottedPath(wait.SecondsPath);
-    if (!secondsPath) continue;
+const pathSources = (
+  definition: AslDefinition,
+  type: 'Wait' | 'Task',
+  field: 'SecondsPath' | 'TimeoutSecondsPath',
+): PathSources => {
+  const sources: PathSources = new Map();
+  for (const [reader, state] of Object.entries(definition.States)) {
+    const path = state.Type === type && typeof state[field] === 'string' ? dottedPath(state[field]) : null;
+    if (!path) continue;
     for (const [taskState, task] of Object.entries(definition.States)) {
       if (task.Type !== 'Task' || task.ResultPath === null) continue;
       const resultPath = dottedPath(typeof task.ResultPath === 'string' ? task.ResultPath : '$');
-      if (!resultPath?.every((key, index) => secondsPath[index] === key)) continue;
+      if (!resultPath?.every((key, index) => path[index] === key)) continue;
       const list = sources.get(taskState) ?? [];
-      list.push({ waitState, inResult: secondsPath.slice(resultPath.length) });
+      list.push({ reader, inResult: path.slice(resultPath.length) });
       sources.set(taskState, list);
     }
   }
   return sources;
+};
+
+const waitSources = (definition: AslDefinition): PathSources =>
+  pathSources(definition, 'Wait', 'SecondsPath');
+
+/** Keeps the seconds a Task's result holds for the states that read them (see pathSources). */
+const rememberSeconds = (
+  sources: PathSources,
+  seconds: Map<string, number>,
+  taskState: string,
+  result: unknown,
+) => {
+  for (const source of sources.get(taskState) ?? []) {
+    const value = valueAt(result, source.inResult);
+    if (typeof value === 'number') seconds.set(source.reader, value);
+    else seconds.delete(source.reader);
+  }
+};
+
+/** Where, in the context, a Task finds the seconds of its TimeoutSecondsPath (see timeoutPaths). */
+const TIMEOUTS_IN_CONTEXT = 'LocalTimeoutSeconds';
+
+/**
+ * A Task's TimeoutSecondsPath as aws-local-stepfunctions can follow it. Step Functions reads the
+ * path in the state's input; the library reads it in the Task's effective input, after
+ * `Parameters`, where `$.prepare.wait_seconds` is not. So the seconds are taken, as a Wait's
+ * SecondsPath's are, from the result of the Task whose ResultPath holds the path, and the Task
+ * reads them from the execution's context (`$$.LocalTimeoutSeconds.<state>`), through `scale`.
+ * A value missing there is missing to the library too: the Task fails, as on AWS.
+ */
+export const timeoutPaths = (definition: AslDefinition, scale: (seconds: number) => number) => {
+  const sources = pathSources(definition, 'Task', 'TimeoutSecondsPath');
+  const readers = Object.entries(definition.States)
+    .filter(([, state]) => state.Type === 'Task' && typeof state.TimeoutSecondsPath === 'string')
+    .map(([name]) => name);
+  const states = Object.fromEntries(
+    Object.entries(definition.States).map(([name, state]) => [
+      name,
+      readers.includes(name) ? { ...state, TimeoutSecondsPath: `$$.${TIMEOUTS_IN_CONTEXT}.${name}` } : state,
+    ]),
+  );
+  return {
+    definition: { ...definition, States: states } as AslDefinition,
+    /** One execution's: the context entry to run it with, and what to tell of each Task's result. */
+    forExecution: () => {
+      const seconds = new Map<string, number>();
+      const inContext = Object.defineProperties(
+        {},
+        Object.fromEntries(
+          readers.map((name) => {
+            const read = () => {
+              const value = seconds.get(name);
+              return value === undefined ? undefined : scale(value);
+            };
+            return [name, { enumerable: true, get: read }];
+          }),
+        ),
+      );
+      return {
+        context: { [TIMEOUTS_IN_CONTEXT]: inContext },
+        remember: (taskState: string, result: unknown) =>
+          rememberSeconds(sources, seconds, taskState, result),
+      };
+    },
+  };
 };
 
 /** Read-only views whose properties are computed when the library reads them. */
@@ -173,7 +248,8 @@ type PreparedWorkflow = {
   definition: AslDefinition;
   plans: ReadonlyMap<string, TaskPlan>;
   machine: StateMachine;
-  sources: ReturnType<typeof waitSources>;
+  sources: PathSources;
+  timeouts: ReturnType<typeof timeoutPaths>;
   usesToken: boolean;
 };
 
@@ -181,6 +257,8 @@ type PreparedWorkflow = {
 type ExecutionMemory = {
   /** Seconds the next Wait will read, by Wait state. */
   waitSeconds: Map<string, number>;
+  /** Seconds the Tasks with a TimeoutSecondsPath will read. */
+  timeouts: ReturnType<ReturnType<typeof timeoutPaths>['forExecution']>;
   /** Each state's consecutive failures. */
   failures: Map<string, { count: number; errorName: string }>;
   /** The answer to the execution's task token; resolves to null at once when no Task waits for one. */
@@ -192,13 +270,16 @@ const prepareWorkflow = (options: WorkflowRunnerOptions): PreparedWorkflow => {
   for (const [name, state] of Object.entries(options.spec.definition.States)) {
     if (state.Type === 'Task') plans.set(name, planTask(name, state, options));
   }
-  const definition = adaptDefinition(options.spec.definition, plans, options);
+  const timeouts = timeoutPaths(adaptDefinition(options.spec.definition, plans, options), (seconds) =>
+    scaledTimeout(seconds, options.timeScale),
+  );
+  const { definition } = timeouts;
   const machine = new StateMachine(definition as unknown as StateMachineDefinition, {
     validationOptions: { checkArn: true },
   });
   const sources = waitSources(definition);
   const usesToken = [...plans.values()].some((plan) => plan.kind === 'token');
-  return { options, definition, plans, machine, sources, usesToken };
+  return { options, definition, plans, machine, sources, timeouts, usesToken };
 };
 
 /** The execution's task token (null when no Task waits for one) and the answer it will get. */
@@ -241,20 +322,6 @@ const invocationOf = (stateName: string, plan: TaskPlan, input: Json, options: W
   return { functionName, event: plan.kind === 'function' ? input : parameters.Payload };
 };
 
-/** Remembers the seconds a Task's result holds for the Waits that read them (see waitSources). */
-const rememberWaitSeconds = (
-  workflow: PreparedWorkflow,
-  memory: ExecutionMemory,
-  stateName: string,
-  result: unknown,
-) => {
-  for (const source of workflow.sources.get(stateName) ?? []) {
-    const seconds = valueAt(result, source.inResult);
-    if (typeof seconds === 'number') memory.waitSeconds.set(source.waitState, seconds);
-    else memory.waitSeconds.delete(source.waitState);
-  }
-};
-
 /** The local handler of one Task state: invoke, remember, and answer as the Task's resource does. */
 const taskHandler =
   (workflow: PreparedWorkflow, memory: ExecutionMemory, stateName: string, plan: TaskPlan) =>
@@ -271,7 +338,8 @@ const taskHandler =
     } catch (error) {
       throw failed(taskErrorOf(error));
     }
-    rememberWaitSeconds(workflow, memory, stateName, result);
+    rememberSeconds(workflow.sources, memory.waitSeconds, stateName, result);
+    memory.timeouts.remember(stateName, result);
     if (plan.kind === 'invoke')
       return { ExecutedVersion: '$LATEST', Payload: result, StatusCode: 200 } as Json;
     if (plan.kind === 'token') {
@@ -330,7 +398,8 @@ const retryIntervalOverrides = (workflow: PreparedWorkflow, memory: ExecutionMem
 
 const runExecution = async (workflow: PreparedWorkflow, execution: StartedExecution) => {
   const { token, tokenOutcome } = createTokenWait(workflow, execution);
-  const memory: ExecutionMemory = { waitSeconds: new Map(), failures: new Map(), tokenOutcome };
+  const timeouts = workflow.timeouts.forExecution();
+  const memory: ExecutionMemory = { waitSeconds: new Map(), timeouts, failures: new Map(), tokenOutcome };
   const taskResourceLocalHandlers = Object.fromEntries(
     [...workflow.plans].map(([stateName, plan]) => [
       stateName,
@@ -347,6 +416,7 @@ const runExecution = async (workflow: PreparedWorkflow, execution: StartedExecut
       Execution: { Id: execution.executionArn, Name: execution.name },
       StateMachine: { Id: execution.stateMachineArn, Name: workflow.options.spec.name },
       Task: { Token: token },
+      ...timeouts.context,
     } as never,
   });
   const abort = () => run.abort();

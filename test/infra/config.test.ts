@@ -15,7 +15,6 @@ describe('CDK context', () => {
       tcsBaseUrl: UNSET_TCS_BASE_URL,
       tcsBaseUrlConfigured: false,
       retentionDays: 90,
-      batchTimeoutHours: 72,
       leaseScope: 'org',
       logRetention: RetentionDays.THREE_MONTHS,
     });
@@ -51,6 +50,8 @@ describe('CDK context', () => {
     [{ capOverride: 'ten' }, /capOverride/],
     [{ retentionDays: -1 }, /retentionDays/],
     [{ batchTimeoutHours: 1.5 }, /batchTimeoutHours/],
+    // Past a Standard execution's year less the 3 h around the wait.
+    [{ batchTimeoutHours: 8758 }, /batchTimeoutHours/],
     [{ leaseScope: 'two words' }, /leaseScope/],
     [{ alarmEmail: 'not-an-address' }, /alarmEmail/],
     [{ retentionDays: 90, outboxRetentionDays: 30 }, /outboxRetentionDays[\s\S]*at least retentionDays/],

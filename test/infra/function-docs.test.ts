@@ -35,11 +35,12 @@ describe('functions/catalogue.ts', () => {
       const variables = json.Resources[functionIds[name]]?.Properties?.Environment as {
         Variables: Record<string, unknown>;
       };
-      // The test context sets capOverride, so dispatch-rows gets CAP_OVERRIDE.
+      // The test context sets capOverride and batchTimeoutHours: dispatch-rows gets CAP_OVERRIDE,
+      // prepare-batch both.
       expect(Object.keys(variables.Variables), name).toEqual([
         ENV.serviceName,
         ENV.nodeOptions,
-        ...environmentOf(name, { capOverride: true }),
+        ...environmentOf(name, { capOverride: true, batchTimeoutHours: true }),
       ]);
     }
   });

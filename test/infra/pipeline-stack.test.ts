@@ -63,6 +63,9 @@ const ENVIRONMENT: Record<HandlerName, string[]> = {
     'DISPATCHER_FUNCTION_NAME',
     'TCS_BASE_URL',
     'TCS_API_KEY_SECRET_ARN',
+    // The test context sets both: the cap sizes the window and the wait, the ceiling caps the wait.
+    'CAP_OVERRIDE',
+    'BATCH_TIMEOUT_HOURS',
   ],
   'await-rows': ['BATCH_TABLE'],
   'finalize-batch': ['BUCKET_NAME', 'BATCH_TABLE', 'REVIEW_TABLE', 'EVENT_BUS_NAME'],
@@ -253,7 +256,8 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
   },
   'dispatch-rows': {
     ownLogs: LOGS,
-    batchTable: d('GetItem', 'UpdateItem'),
+    // Query: a batch's window of the rows queue is counted and topped up a page of rows at a time.
+    batchTable: d('GetItem', 'Query', 'UpdateItem'),
     leaseTable: d('GetItem', 'PutItem', 'UpdateItem'),
     rowsQueue: ['sqs:DeleteMessage', 'sqs:ReceiveMessage', 'sqs:SendMessage'],
     apiKeySecret: SECRET,

@@ -2,6 +2,7 @@ import '../../local/polyfills.js';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Template } from 'aws-cdk-lib/assertions';
 import { StateMachine as LocalStateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../infra/app.js';
@@ -10,6 +11,7 @@ import {
   type RenderedDefinitions,
   renderStateMachineDefinitions,
 } from '../../infra/definitions.js';
+import { timeoutPaths } from '../../local/runtime/workflow-runner.js';
 import {
   ANSWERS_WORKFLOW_STATES,
   BATCH_WORKFLOW_STATES,
@@ -112,10 +114,12 @@ describe('Batch workflow definition', () => {
         Payload: { 'batch_id.$': '$.prepare.batch_id', 'task_token.$': '$$.Task.Token' },
       },
       ResultPath: '$.rows',
-      TimeoutSeconds: TEST_CONTEXT.batchTimeoutHours * 3600,
+      // As long as Prepare says this batch may need (its rows at the cap, with a margin).
+      TimeoutSecondsPath: '$.prepare.wait_seconds',
       Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.wait_error', Next: 'Finalize' }],
       Next: 'Finalize',
     });
+    expect(batch.States.WaitForRows?.TimeoutSeconds).toBeUndefined();
     expect(batch.States.Finalize).toMatchObject({
       Type: 'Task',
       Resource: rendered.functionArns['finalize-batch'],
@@ -128,7 +132,20 @@ describe('Batch workflow definition', () => {
     expect(batch.States.Finalize?.Catch).toBeUndefined();
     expect(batch.States.Duplicate).toMatchObject({ Type: 'Succeed' });
     expect(batch.States.Done).toEqual({ Type: 'Succeed' });
-    expect(batch.TimeoutSeconds).toBeGreaterThan(TEST_CONTEXT.batchTimeoutHours * 3600);
+    // The longest wait (the context's ceiling here), plus the 3 h for Prepare and Finalize.
+    expect(batch.TimeoutSeconds).toBe((TEST_CONTEXT.batchTimeoutHours + 3) * 3600);
+  });
+
+  it('waits at most a year less the time around the wait without a ceiling: a Standard execution runs a year', () => {
+    const built = buildApp({
+      context: { tcsBaseUrl: 'https://api.example.com/v1', 'aws:cdk:bundling-stacks': [] },
+      nag: false,
+    });
+    const { batch, answers } = renderStateMachineDefinitions(Template.fromStack(built.pipeline).toJSON());
+    expect(batch.TimeoutSeconds).toBe(365 * 24 * 3600);
+    expect(batch.States.WaitForRows?.TimeoutSecondsPath).toBe('$.prepare.wait_seconds');
+    // An answers round keeps a fixed wait: 72 h without a ceiling.
+    expect(answers.States.WaitForAnswers?.TimeoutSeconds).toBe(72 * 3600);
   });
 
   it('retries Lambda service errors everywhere and handler failures a bounded number of times', () => {
@@ -286,7 +303,11 @@ const run = async (
   input: Record<string, unknown>,
   handlers: Record<string, (input: Record<string, unknown>) => unknown>,
 ) => {
-  const machine = new LocalStateMachine(definition as StateMachineDefinition, {
+  // WaitForRows' TimeoutSecondsPath followed in the state, as Step Functions does (the library
+  // would look in the Task's effective input): the local runner's way, unscaled.
+  const timeouts = timeoutPaths(definition, (seconds) => seconds);
+  const execution = timeouts.forExecution();
+  const machine = new LocalStateMachine(timeouts.definition as StateMachineDefinition, {
     validationOptions: { checkArn: true },
   });
   const visited: string[] = [];
@@ -295,11 +316,13 @@ const run = async (
       state,
       async (taskInput: Record<string, unknown>) => {
         visited.push(state);
-        return handler(taskInput);
+        const result = await handler(taskInput);
+        execution.remember(state, result);
+        return result;
       },
     ]),
   );
-  const execution = machine.run(input as Parameters<LocalStateMachine['run']>[0], {
+  const running = machine.run(input as Parameters<LocalStateMachine['run']>[0], {
     overrides: {
       taskResourceLocalHandlers: taskResourceLocalHandlers as never,
       waitTimeOverrides: { WaitForRun: 0 },
@@ -308,9 +331,10 @@ const run = async (
     context: {
       Execution: { Id: 'arn:aws:states:us-east-1:000000000000:execution:batch:e1' },
       Task: { Token: 'token-1' },
+      ...execution.context,
     } as never,
   });
-  return { output: (await execution.result) as Record<string, unknown>, visited };
+  return { output: (await running.result) as Record<string, unknown>, visited };
 };
 
 describe('the rendered definitions run locally', () => {
@@ -353,7 +377,12 @@ describe('the rendered definitions run locally', () => {
       rendered.batch,
       { detail: { object: { key: 'inbox/n/p.csv' } } },
       {
-        Prepare: (input) => ({ next: 'wait', batch_id: 'b1', execution_id: input.execution_id }),
+        Prepare: (input) => ({
+          next: 'wait',
+          batch_id: 'b1',
+          execution_id: input.execution_id,
+          wait_seconds: 259_200,
+        }),
         WaitForRows: (input) => ({ woken: input }),
         Finalize: (state) => ({ keys: Object.keys(state).sort() }),
       },

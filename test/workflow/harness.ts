@@ -28,6 +28,7 @@ import { ExecutionError, StateMachine, type StateMachineDefinition } from 'aws-l
 import { selectPorts } from '../../functions/catalogue.js';
 import { buildApp } from '../../infra/app.js';
 import { type AslDefinition, renderStateMachineDefinitions } from '../../infra/definitions.js';
+import { timeoutPaths } from '../../local/runtime/workflow-runner.js';
 import { type Sandbox, startSandbox } from '../../local/sandbox/index.js';
 import type { HandlerName } from '../../shared/contract.js';
 import { finalizeAnswers, prepareAnswers } from '../../shared/pipeline/answers/index.js';
@@ -156,10 +157,20 @@ export const startHarness = async (options: HarnessOptions = {}) => {
   };
 
   const { batch: batchDefinition, row: rowDefinition, answers: answersDefinition } = synthesizedDefinitions();
-  const machineOf = (definition: AslDefinition) =>
-    new StateMachine(definition as unknown as StateMachineDefinition, {
+  // WaitForRows' TimeoutSecondsPath followed as Step Functions does, not in the Task's
+  // effective input where the library would look (the local runner does the same, scaled). The
+  // Batch workflow's year-long execution timeout is left out: Node's timers overflow past 24.8
+  // days and would fire at once (the local runner scales it under that).
+  const machineOf = (definition: AslDefinition) => {
+    const timeouts = timeoutPaths(definition, (seconds) => seconds);
+    const { TimeoutSeconds, ...rest } = timeouts.definition;
+    const runnable =
+      TimeoutSeconds !== undefined && TimeoutSeconds * 1000 < 2 ** 31 ? timeouts.definition : rest;
+    const machine = new StateMachine(runnable as unknown as StateMachineDefinition, {
       validationOptions: { checkArn: true },
     });
+    return { machine, timeouts };
+  };
   const batchMachine = machineOf(batchDefinition);
   const rowMachine = machineOf(rowDefinition);
   const answersMachine = machineOf(answersDefinition);
@@ -199,7 +210,7 @@ export const startHarness = async (options: HarnessOptions = {}) => {
     start: async (name, input) => {
       if (executions.has(name)) return 'already_started';
       workflows.started.push(name);
-      const run = rowMachine.run(asJson(input), {
+      const run = rowMachine.machine.run(asJson(input), {
         overrides: {
           taskResourceLocalHandlers: localHandlersFor(rowDefinition, {
             Submit: async (state) => asJson(await submitRow(portsOf('row-submit'), state)),
@@ -342,16 +353,27 @@ export const startHarness = async (options: HarnessOptions = {}) => {
    * schedule running meanwhile, then lets the Row executions and the dispatcher settle.
    */
   const runParent = async (
-    machine: StateMachine,
+    parent: ReturnType<typeof machineOf>,
     workflow: string,
     event: unknown,
     overrides: { taskResourceLocalHandlers: LocalHandlers; retryIntervalOverrides: Record<string, number> },
   ) => {
     const executionId = `arn:aws:states:us-east-1:000000000000:execution:${workflow}:${randomUUID()}`;
     const taskToken = `token-${randomUUID()}`;
+    const timeouts = parent.timeouts.forExecution();
+    const taskResourceLocalHandlers = Object.fromEntries(
+      Object.entries(overrides.taskResourceLocalHandlers).map(([state, handler]) => [
+        state,
+        async (input: Json) => {
+          const result = await handler(input);
+          timeouts.remember(state, result);
+          return result;
+        },
+      ]),
+    );
     const schedule = setInterval(() => void dispatch(), 25);
     try {
-      const run = machine.run(asJson(event), {
+      const run = parent.machine.run(asJson(event), {
         context: {
           Execution: {
             Id: executionId,
@@ -359,8 +381,9 @@ export const startHarness = async (options: HarnessOptions = {}) => {
             StartTime: new Date().toISOString(),
           },
           Task: { Token: taskToken },
+          ...timeouts.context,
         } as never,
-        overrides,
+        overrides: { ...overrides, taskResourceLocalHandlers },
       });
       const output = (await run.result) as Record<string, unknown>;
       await Promise.all([...executions.values()].map((execution) => execution.done));

@@ -11,6 +11,7 @@
  * Pure: records and the balance in, the plan and plan.csv's lines out.
  */
 import { z } from 'zod';
+import { BATCH_WAIT } from '../../contract.js';
 import { Language } from '../../spreadsheet/header-language.js';
 import { ColumnUse, type MappedRow } from '../../spreadsheet/index.js';
 import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';
@@ -33,12 +34,9 @@ export const estimatedSeconds = (classifications: number, cap: number): number =
  */
 export const WAIT_MARGIN = 3;
 /** The shortest wait: the fixed 72 h every batch had before its wait was sized. */
-export const MIN_WAIT_SECONDS = 72 * 3600;
-/**
- * The longest: a Standard execution of Step Functions runs at most a year, and Prepare and
- * Finalize (15 min each, with their retries) get the 3 h the workflow keeps around the wait.
- */
-export const MAX_WAIT_SECONDS = 365 * 24 * 3600 - 3 * 3600;
+export const MIN_WAIT_SECONDS = BATCH_WAIT.shortestSeconds;
+/** The longest: a Standard execution's year, less the 3 h the workflow keeps for Prepare and Finalize. */
+export const MAX_WAIT_SECONDS = BATCH_WAIT.longestSeconds;
 
 /**
  * How long the Batch workflow's WaitForRows waits for the last row before Finalize takes the batch
