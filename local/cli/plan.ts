@@ -47,7 +47,8 @@ export const printPlan = (plan: BatchPlan, file: string, outDir: string): void =
       `Plan for ${shown(file)}: ${rows.total} rows: classify ${rows.classify}, same product as an earlier ` +
         `row ${rows.same_product}, reuse ${rows.reuse}, rejected ${rows.rejected}, over budget ${rows.over_budget}.`,
       `At most ${usd(estimate.max_usd)} (${estimate.classifications} classification(s), billed only when ` +
-        `resolved); ${estimate.duration} at ${estimate.cap} at once (${estimate.in_progress_now} in progress now).`,
+        `resolved); ${estimate.duration} at ${estimate.cap} at once (${estimate.in_progress_now} in progress now); ` +
+        `its results are written after the last row, or as they stand after ${estimate.wait.replace(/^about /, '')}.`,
       ...(unread.length > 0 ? [`Passed through untouched: ${unread.join(', ')}.`] : []),
       `Workbooks (results.xlsx, review.xlsx) in ${LANGUAGE_NAMES[plan.workbooks.language]}` +
         (plan.workbooks.from === 'headers'

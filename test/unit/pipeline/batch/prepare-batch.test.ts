@@ -2,10 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   batchSourceFromEvent,
+  MAX_WAIT_SECONDS,
   MIN_WAIT_SECONDS,
   type PrepareInput,
   prepareBatch,
   productFingerprint,
+  WAIT_MARGIN,
+  waitSecondsFor,
 } from '../../../../shared/pipeline/batch/index.js';
 import type { CachedVerdict, RowRecord } from '../../../../shared/pipeline/core/index.js';
 import { sha256Hex } from '../../../../shared/pipeline/core/index.js';
@@ -98,6 +101,15 @@ describe('the rows queue gets a window of the batch, and the wait is sized from 
     });
     expect(await w.batches.listBacklogs()).toEqual([w.batchId]);
     expect(w.kick.reasons).toEqual(['rows_queued']);
+  });
+
+  it("sizes the wait of any batch between 72 h and a Standard execution's year, under a ceiling", () => {
+    // 400,000 rows at the service's cap of 10: 40,000 runs of a minute, about 28 days; 83 days with the margin.
+    expect(waitSecondsFor(400_000, 10, null)).toBe(40_000 * 60 * WAIT_MARGIN);
+    expect(waitSecondsFor(3, 10, null)).toBe(MIN_WAIT_SECONDS);
+    expect(waitSecondsFor(400_000, 1, null)).toBe(MAX_WAIT_SECONDS);
+    expect(MAX_WAIT_SECONDS).toBe(365 * 24 * 3600 - 3 * 3600);
+    expect(waitSecondsFor(400_000, 10, 24 * 3600)).toBe(24 * 3600);
   });
 
   it('waits three times the estimate at the cap once that passes 72 h, and no longer than the deployment allows', async () => {
@@ -740,6 +752,9 @@ describe('a plan-only batch', () => {
       in_progress_now: 3,
       duration_seconds: 60,
       duration: 'about 1 min',
+      // Three times the estimate is far under 72 h: the batch would wait 72 h for its last row.
+      wait_seconds: MIN_WAIT_SECONDS,
+      wait: 'about 3 d 0 h',
     });
     // Portuguese headers: the workbooks would be in Portuguese, and the plan says why.
     expect(plan.workbooks).toEqual({ language: 'pt', from: 'headers' });
