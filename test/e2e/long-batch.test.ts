@@ -1,5 +1,5 @@
 /**
- * End to end (d): a batch that lasts far longer than the rows queue keeps a message. At a time
+ * End to end: a batch that lasts far longer than the rows queue keeps a message. At a time
  * scale of 7/1,000,000 the queue's 14 days of retention pass in 8.5 s and the old fixed 72 h wait
  * in 1.8 s, while the local runtime takes about 0.15 s of real time a row: 100 rows at a cap of 1
  * last about a month of simulated time (the poll policy's 6 h slow path, 151 ms, is never
