@@ -196,20 +196,28 @@ export const topUpWindow = async (
 
 export type TopUpReport = { sent: number; failures: number; detail?: string };
 
+const failureText = (what: string, error: unknown) =>
+  scrubErrorText(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+
 /**
- * Every batch with a backlog topped up where it needs it. A batch whose top-up fails is left
- * for the next run (counted, its error kept): the others are not held up by it.
+ * Every batch with a backlog topped up where it needs it. A top-up that fails is left for the
+ * next run (counted, its error kept), never the dispatcher's failure: filling the slots goes on,
+ * and the other batches are not held up by it.
  */
 export const topUpWindows = async (ports: WindowPorts, config: TopUpConfig): Promise<TopUpReport> => {
   const report: TopUpReport = { sent: 0, failures: 0 };
-  for (const batchId of await ports.batches.listBacklogs()) {
+  let batchIds: string[];
+  try {
+    batchIds = await ports.batches.listBacklogs();
+  } catch (error) {
+    return { ...report, failures: 1, detail: failureText('the backlogs', error) };
+  }
+  for (const batchId of batchIds) {
     try {
       report.sent += (await topUpWindow(ports, batchId, config)).sent;
     } catch (error) {
       report.failures += 1;
-      report.detail = scrubErrorText(
-        `top-up of ${batchId}: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      report.detail = failureText(`top-up of ${batchId}`, error);
     }
   }
   return report;

@@ -318,6 +318,26 @@ describe('topUpWindows', () => {
   });
 });
 
+describe('topUpWindows when the backlogs cannot be read', () => {
+  it('reports the failure and sends nothing, without failing', async () => {
+    // Prepare
+    const w = memoryWorld();
+    w.batches.listBacklogs = async () => {
+      throw new Error('ThrottlingException: Rate exceeded');
+    };
+
+    // Act
+    const report = await topUpWindows(w.ports, HOLD);
+
+    // Assess
+    expect(report).toEqual({
+      sent: 0,
+      failures: 1,
+      detail: 'the backlogs: ThrottlingException: Rate exceeded',
+    });
+  });
+});
+
 describe('dispatchRows and the windows', () => {
   startSandboxPerFile('rows-window');
   const DISPATCH: DispatchConfig = {
