@@ -1,8 +1,8 @@
 /**
  * Names the CDK app shares with the handlers, the local runtime and the tests
  * (shared/pipeline/README.md, "Names shared by code, infra and the local runtime"): handler
- * names, Task state → handler, state names, the completion event, the log fields the alarms read,
- * the metrics and their one namespace.
+ * names, Task state → handler, state names, the Batch workflow's wait for its rows, the completion
+ * event, the log fields the alarms read, the metrics and their one namespace.
  * It lives in shared/ because every side reads it and none owns it: infra builds on it, and the
  * handlers import it without importing the CDK app.
  *
