@@ -6,17 +6,25 @@
  */
 import type { PipelinePorts } from '../core/ports.js';
 import type { BatchRecord, RowMessage, RowRecord } from '../core/records.js';
-import { openWindow, rowMessageOf } from '../dispatch/rows-window.js';
+import {
+  openingWindowSize,
+  openWindow,
+  rowMessageOf,
+  WHOLE_BATCH_MAX_QUEUED,
+  windowSizeFor,
+} from '../dispatch/rows-window.js';
 
 type WindowPorts = Pick<PipelinePorts, 'queue' | 'batches'>;
 
 export type OpenedWindow = ReturnType<typeof openWindow>;
 
 /**
- * While Prepare writes the rows chunk by chunk: the first `size` queued rows (one number each)
- * and how many rows are queued in all. Nothing else of the batch is kept.
+ * While Prepare writes the rows chunk by chunk: the first queued rows (one number each, enough for
+ * a batch sent whole) and how many rows are queued in all. Nothing else of the batch is kept.
  */
-export const firstWindowCollector = (size: number) => {
+export const firstWindowCollector = (cap: number) => {
+  // Enough first rows for a window sent whole (openingWindowSize): known only once all are counted.
+  const keep = Math.max(WHOLE_BATCH_MAX_QUEUED, windowSizeFor(cap));
   const first: number[] = [];
   let queued = 0;
   return {
@@ -24,12 +32,17 @@ export const firstWindowCollector = (size: number) => {
       for (const record of records) {
         if (record.status !== 'queued') continue;
         queued += 1;
-        if (first.length < size) first.push(record.row);
+        if (first.length < keep) first.push(record.row);
       }
     },
     queued: () => queued,
     open: (rowsTotal: number): OpenedWindow =>
-      openWindow({ size, firstQueued: first, queuedCount: queued, rowsTotal }),
+      openWindow({
+        size: openingWindowSize(cap, queued, rowsTotal),
+        firstQueued: first,
+        queuedCount: queued,
+        rowsTotal,
+      }),
   };
 };
 

@@ -15,7 +15,6 @@ import { BatchRecord, type BatchStop, type RowRecord, type RowResult, shardOfRow
 import { bornRow } from '../core/row-life.js';
 import { notSubmittedResult, stoppedResult } from '../core/row-results.js';
 import { isBatchStopError, stopFromProblem } from '../core/service-stop.js';
-import { windowSizeFor } from '../dispatch/rows-window.js';
 import { readBatchOptions } from './batch-options.js';
 import {
   buildPlan,
@@ -227,7 +226,7 @@ const writeAndQueueRows = async (
 ): Promise<PrepareResult> => {
   const cap = await readCap(ports, deployment);
   const planner = rowRecordPlanner(batch.batch_id, { options: planned.options, now: ports.clock.now() });
-  const window = firstWindowCollector(windowSizeFor(cap));
+  const window = firstWindowCollector(cap);
   const shards = new Map<number, number>();
   let total = 0;
   for await (const { records } of recordChunks(ports, planned, planner)) {

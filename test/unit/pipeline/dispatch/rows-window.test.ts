@@ -14,9 +14,11 @@ import {
   type DispatchConfig,
   dispatchRows,
   MAX_WINDOW_ROWS,
+  openingWindowSize,
   openWindow,
   topUpWindow,
   topUpWindows,
+  WHOLE_BATCH_MAX_QUEUED,
   windowSizeFor,
 } from '../../../../shared/pipeline/dispatch/index.js';
 import { ProductRow } from '../../../../shared/spreadsheet/schemas.js';
@@ -117,6 +119,16 @@ describe('the window Prepare opens', () => {
     expect([1, 2, 10].map(windowSizeFor)).toEqual([10, 20, 100]);
     expect(windowSizeFor(1000)).toBe(MAX_WINDOW_ROWS);
     expect(windowSizeFor(0)).toBe(10);
+  });
+
+  it('sends a batch whole when its queued rows are few and sparse among its rows, as an ERP export of variants', () => {
+    // 100,000 rows of 200 products: one queued row in 500; topping up would walk 500 rows a message.
+    expect(openingWindowSize(10, 200, 100_000)).toBe(200);
+    expect(openingWindowSize(10, WHOLE_BATCH_MAX_QUEUED, 400_000)).toBe(WHOLE_BATCH_MAX_QUEUED);
+    // Dense (every row a product of its own), or too many to wait in the queue: a window.
+    expect(openingWindowSize(1, 100, 100)).toBe(windowSizeFor(1));
+    expect(openingWindowSize(10, WHOLE_BATCH_MAX_QUEUED + 1, 400_000)).toBe(windowSizeFor(10));
+    expect(openingWindowSize(10, 50, 120)).toBe(windowSizeFor(10));
   });
 
   it('sends the first rows of a larger batch and leaves a backlog', () => {
