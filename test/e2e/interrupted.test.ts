@@ -67,7 +67,11 @@ describe('closing while a batch runs', () => {
       // a new batch runs with every slot.
       const next = writeCsv(join(temp.dir, 'next.csv'), HEADER, resolvableRows(2, 'X'));
       const { batchId: nextId } = await second.submit({ file: next });
-      const outcome = await second.waitForBatch(nextId, { progressEveryMs: 100 });
+      // A deadline of its own: a batch that never completes says so here, not as the test's timeout.
+      const outcome = await second.waitForBatch(nextId, {
+        progressEveryMs: 100,
+        signal: AbortSignal.timeout(60_000),
+      });
       expect(outcome.state).toBe('completed');
       expect((outcome.summary.by_status as Record<string, number>).resolved).toBe(2);
       await vi.waitFor(
