@@ -37,9 +37,9 @@ import {
   QueryCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { chunksOf, forEachLimited } from '../pipeline/core/calls-in-parallel.js';
 import type { BatchStore, RowDoneResult, RowGuard } from '../pipeline/core/index.js';
 import { BatchRecord, BatchStop, changeOf, RowRecord, shardOfRow } from '../pipeline/core/index.js';
-import { chunksOf, forEachLimited } from './calls-in-parallel.js';
 import {
   type DynamoAdapterConfig,
   documentClient,

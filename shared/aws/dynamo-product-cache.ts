@@ -9,9 +9,9 @@
  * whereas failing would stop every batch that names that product.
  */
 import { BatchGetCommand, type BatchGetCommandInput, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { chunksOf } from '../pipeline/core/calls-in-parallel.js';
 import type { ProductCache } from '../pipeline/core/index.js';
 import { CachedVerdict } from '../pipeline/core/index.js';
-import { chunksOf } from './calls-in-parallel.js';
 import {
   type DynamoAdapterConfig,
   documentClient,

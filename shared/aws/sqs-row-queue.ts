@@ -17,9 +17,9 @@ import {
   type SendMessageBatchRequestEntry,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
+import { chunksOf, forEachLimited } from '../pipeline/core/calls-in-parallel.js';
 import type { ReceivedRow, RowQueue } from '../pipeline/core/index.js';
 import { RowMessage } from '../pipeline/core/index.js';
-import { chunksOf, forEachLimited } from './calls-in-parallel.js';
 
 export type SqsRowQueueConfig = {
   client: SQSClient;

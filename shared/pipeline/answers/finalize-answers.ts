@@ -26,6 +26,7 @@ import {
   buildReviewCsv,
   buildSummary,
   pendingReviewItems,
+  pendingRowsOf,
   writeOutboxFiles,
 } from '../batch/results-files.js';
 import { outboxWorkbooks } from '../batch/results-workbook.js';
@@ -109,7 +110,7 @@ export const finalizeAnswers = async (
     revisedAt,
   });
 
-  const review = pendingReviewItems(items, standing);
+  const review = pendingReviewItems(items, pendingRowsOf(standing));
   const sameProductRows = followersByLeader(standing);
   await writeOutboxFiles(ports.objects, batchId, {
     results,

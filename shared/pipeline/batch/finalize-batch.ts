@@ -21,6 +21,7 @@
  */
 import type { z } from 'zod';
 import { outboxKey } from '../core/bucket-layout.js';
+import { mapLimited } from '../core/calls-in-parallel.js';
 import { describeCaughtError } from '../core/error-text.js';
 import type { PipelinePorts } from '../core/ports.js';
 import { type BatchRecord, finalizeInputWith, type RowRecord, verdictPdfName } from '../core/records.js';
@@ -35,6 +36,7 @@ import {
   buildReviewCsv,
   countByStatus,
   OUTPUT_FILES,
+  pendingReviewItems,
   type ShownRow,
   streamResultsCsv,
   summaryTally,
@@ -98,9 +100,7 @@ export const finalizeBatch = async (ports: FinalizePorts, rawInput: unknown): Pr
   const problems = finalProblems(batch, input, caughtProblems, read.endedNow);
   const finishedAt = batch.finished_at ?? now.toISOString();
   const summary = read.tally.summary({ ...batch, state: finalState, finished_at: finishedAt, problems }, now);
-  const review = (await ports.reviews.listByBatch(batchId))
-    .filter((item) => item.state === 'pending' && read.pendingRows.has(item.row))
-    .sort((a, b) => a.row - b.row);
+  const review = pendingReviewItems(await ports.reviews.listByBatch(batchId), read.pendingRows);
 
   // The results files read the batch again as they are written: an upload's body is made as it goes.
   const shownRows = () => withPdfLinks(standingRows(ports.batches, batchId), pdfLinks);
@@ -215,20 +215,6 @@ const EMPTY_SHAPE: Pick<BatchRecord, 'header' | 'delimiter'> = { header: [], del
 /** Rows' moves and PDF copies at once, a page at a time: bounded, never one request after another. */
 const IN_FLIGHT = 16;
 
-/** Runs `work` on every item, at most IN_FLIGHT at a time, and returns the results in order. */
-const mapInFlight = async <T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> => {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, items.length) }, worker));
-  return results;
-};
-
 /** What Finalize learns in its pass over the batch, besides the rows it moved. */
 type FinalizeRead = {
   tally: ReturnType<typeof summaryTally>;
@@ -266,7 +252,7 @@ const readToFinalize = async (
     sameProductRows: new Map(),
   };
   const endWorking = (rows: RowRecord[]) =>
-    mapInFlight(rows, async (row): Promise<RowRecord> => {
+    mapLimited(rows, IN_FLIGHT, async (row): Promise<RowRecord> => {
       // A follower ends with its leader, below.
       if (isOutputStatus(row.status) || row.status === 'following') return row;
       const result = batch.stop && row.status === 'queued' ? stoppedResult(batch.stop) : errorResult(detail);
@@ -307,7 +293,7 @@ const copyReusedPdfs = async (
   batchId: string,
   copies: ReadonlyMap<string, string>,
 ): Promise<Map<string, string>> => {
-  const links = await mapInFlight([...copies], async ([from, name]): Promise<[string, string]> => {
+  const links = await mapLimited([...copies], IN_FLIGHT, async ([from, name]): Promise<[string, string]> => {
     // Checked first rather than caught: a transient copy failure must retry, not empty the column.
     if (!(await objects.head(from))) return [from, ''];
     if (!(await objects.head(outboxKey(batchId, name)))) await objects.copy(from, outboxKey(batchId, name));

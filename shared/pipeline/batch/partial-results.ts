@@ -65,24 +65,17 @@ export const writePartialResults = async (
   const now = ports.clock.now();
   const tally = summaryTally();
   const working: Partial<Record<RowStatus, number>> = {};
-  let rowsTotal = 0;
-  let followers = 0;
   let width = batch.header.length;
   for await (const page of standingRowPages(ports.batches, batchId)) {
     for (const { row, result } of page) {
-      rowsTotal += 1;
+      // A working row counts among the rows (and as a follower) but under no output status.
+      tally.add(row, result);
       width = Math.max(width, row.cells.length);
-      if (row.follows !== undefined) followers += 1;
-      if (isFinalResult(result)) tally.add(row, result);
-      else working[result.status] = (working[result.status] ?? 0) + 1;
+      if (!isFinalResult(result)) working[result.status] = (working[result.status] ?? 0) + 1;
     }
   }
-  const finalSoFar = tally.summary(batch, now);
   const summary: PartialSummary = {
-    ...finalSoFar,
-    rows_total: rowsTotal,
-    // Every row sharing another's classification, whether or not that one has finished.
-    duplicates: { ...finalSoFar.duplicates, rows: followers },
+    ...tally.summary(batch, now),
     partial: true,
     as_of: now.toISOString(),
     working,

@@ -149,16 +149,16 @@ export const streamResultsCsv = (
 // review.csv
 // ---------------------------------------------------------------------------
 
+/** The rows waiting for answers among `rows`, for `pendingReviewItems`. */
+export const pendingRowsOf = (rows: readonly Pick<RowRecord, 'row' | 'status'>[]): Set<number> =>
+  new Set(rows.filter((row) => row.status === 'pending_data').map((row) => row.row));
+
 /** Review items still waiting for answers whose row is still `pending_data`, in row order. */
 export const pendingReviewItems = (
   items: readonly ReviewItem[],
-  rows: readonly Pick<RowRecord, 'row' | 'status'>[],
-): ReviewItem[] => {
-  const pendingRows = new Set(rows.filter((row) => row.status === 'pending_data').map((row) => row.row));
-  return items
-    .filter((item) => item.state === 'pending' && pendingRows.has(item.row))
-    .sort((a, b) => a.row - b.row);
-};
+  pendingRows: ReadonlySet<number>,
+): ReviewItem[] =>
+  items.filter((item) => item.state === 'pending' && pendingRows.has(item.row)).sort((a, b) => a.row - b.row);
 
 export const REVIEW_LEADING_COLUMNS = [
   'row',

@@ -9,7 +9,6 @@
  * `resultNow`), so a leader resumed by answers, abandoned or answered elsewhere carries its
  * followers along, and one answer resumes every row of the product. Pure.
  */
-import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';
 import type { RowRecord } from './records.js';
 
 /** Rows by the row they follow: review.csv lists a product once, with the rows it covers. */
@@ -23,16 +22,4 @@ export const followersByLeader = (
   }
   for (const followers of byLeader.values()) followers.sort((a, b) => a - b);
   return byLeader;
-};
-
-/**
- * What sharing classifications saved: the rows that followed another, and what their own
- * classifications would have cost (those whose shared classification resolved).
- */
-export const duplicateSavings = (
-  rows: readonly Pick<RowRecord, 'follows' | 'status' | 'result'>[],
-): { rows: number; saved_usd: number } => {
-  const followers = rows.filter((row) => row.follows !== undefined);
-  const resolved = followers.filter((row) => (row.result?.status ?? row.status) === 'resolved').length;
-  return { rows: followers.length, saved_usd: Math.round(resolved * PRICE_PER_RESOLVED_USD * 100) / 100 };
 };

@@ -7,6 +7,7 @@ import {
   buildReviewCsv,
   buildSummary,
   pendingReviewItems,
+  pendingRowsOf,
 } from '../../../../shared/pipeline/batch/index.js';
 import {
   type BatchRecord,
@@ -244,7 +245,7 @@ describe('buildReviewCsv', () => {
       row(2, [], { status: 'pending_data' }),
       row(3, [], { status: 'resolved' }),
     ];
-    expect(pendingReviewItems(items, rows).map((item) => item.row)).toEqual([1]);
+    expect(pendingReviewItems(items, pendingRowsOf(rows)).map((item) => item.row)).toEqual([1]);
   });
 });
 

@@ -1,13 +1,13 @@
 /** Rows of the same product share one classification: the follower's result and its settling. */
 import { describe, expect, it } from 'vitest';
+import { summaryTally } from '../../../../shared/pipeline/batch/index.js';
 import {
-  duplicateSavings,
   followersByLeader,
   type RowRecord,
   resultNow,
   withFollowersDerived,
 } from '../../../../shared/pipeline/core/index.js';
-import { rowRecord } from '../../../helpers/records.js';
+import { batchRecord, rowRecord } from '../../../helpers/records.js';
 
 const NOW = new Date('2026-11-21T13:00:00.000Z');
 const product = (current_ncm: string | null) => ({
@@ -99,7 +99,9 @@ describe('what sharing saved', () => {
       rowRecord(3, { status: 'failed', follows: 1, result: { status: 'failed' } }),
       rowRecord(5, { status: 'following', follows: 1 }),
     ];
-    expect(duplicateSavings(rows)).toEqual({ rows: 3, saved_usd: 2 });
+    const tally = summaryTally();
+    for (const row of rows) tally.add(row, resultNow(row));
+    expect(tally.summary(batchRecord(), NOW).duplicates).toEqual({ rows: 3, saved_usd: 2 });
     expect(followersByLeader(rows)).toEqual(new Map([[1, [2, 3, 5]]]));
   });
 });

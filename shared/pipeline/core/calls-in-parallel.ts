@@ -1,4 +1,7 @@
-/** Splitting work into the batches AWS APIs take, and running a few of those calls at once. */
+/**
+ * Splitting work into the batches AWS APIs take, and running a few calls at once: never one
+ * request after another for every row, never one connection per row. Adapters and use cases share it.
+ */
 
 export const chunksOf = <T>(items: readonly T[], size: number): T[][] => {
   const chunks: T[][] = [];
@@ -23,4 +26,18 @@ export const forEachLimited = async <T>(
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+};
+
+/** `forEachLimited` that keeps each item's result, in the items' order. */
+export const mapLimited = async <T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> => {
+  const results: R[] = new Array(items.length);
+  const indexes = items.map((_, index) => index);
+  await forEachLimited(indexes, limit, async (index) => {
+    results[index] = await work(items[index] as T);
+  });
+  return results;
 };
