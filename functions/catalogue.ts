@@ -177,7 +177,8 @@ const REVISING_RESULTS = {
   // `streams`: results.xlsx and review.xlsx are uploaded as they are written.
   objects: { read: ['outbox/*'], write: ['outbox/*'], streams: true },
   batches: ['GetItem', 'Query', 'UpdateItem'],
-  reviews: ['Query', 'UpdateItem'],
+  // BatchGetItem: the items of other batches' classifications that rows of this batch joined.
+  reviews: ['Query', 'UpdateItem', 'BatchGetItem'],
   events: 'put',
   service: 'wait',
 } as const satisfies PortUses;
@@ -198,6 +199,9 @@ export const FUNCTION_CATALOGUE = {
       clock: 'system',
       objects: { read: ['inbox/*'], write: ['outbox/*'], streams: true },
       batches: ['GetItem', 'PutItem', 'UpdateItem', 'Query', 'BatchWriteItem'],
+      // A product still waiting for answers from an earlier batch: its rows join that
+      // classification (one conditional UpdateItem per product, a PutItem per joined row).
+      reviews: ['UpdateItem', 'PutItem'],
       cache: ['BatchGetItem'],
       queue: ['send'],
       kick: 'invoke',
@@ -236,7 +240,8 @@ export const FUNCTION_CATALOGUE = {
       clock: 'system',
       objects: { read: ['outbox/*'], write: ['outbox/*'], streams: true },
       batches: ['GetItem', 'UpdateItem', 'Query'],
-      reviews: ['Query'],
+      // BatchGetItem: the items of other batches' classifications that rows of this batch joined.
+      reviews: ['Query', 'BatchGetItem'],
       events: 'put',
     },
     kept: {
@@ -321,7 +326,15 @@ export const FUNCTION_CATALOGUE = {
     memoryMb: 256,
     description: 'Row workflow Review: pending_data questions to the review table',
     // Reads the classification (its questions and provisional candidates) from the service.
-    ports: { clock: 'system', batches: ['GetItem'], reviews: ['GetItem', 'PutItem'], service: 'wait' },
+    // Keeps the product's pending classification in the product cache: a later batch of the same
+    // product joins it instead of asking again.
+    ports: {
+      clock: 'system',
+      batches: ['GetItem'],
+      reviews: ['GetItem', 'PutItem'],
+      cache: ['PutItem'],
+      service: 'wait',
+    },
   },
   'row-complete': {
     entry: 'functions/row-complete/handler.ts',
@@ -370,7 +383,7 @@ export const FUNCTION_CATALOGUE = {
       clock: 'system',
       objects: { read: ['answers/*'], write: ['outbox/*'] },
       batches: ['GetItem', 'PutItem', 'UpdateItem', 'Query'],
-      reviews: ['Query', 'UpdateItem'],
+      reviews: ['Query', 'UpdateItem', 'BatchGetItem'],
       queue: ['send'],
       kick: 'invoke',
       service: 'wait',
@@ -405,7 +418,7 @@ export const FUNCTION_CATALOGUE = {
     description:
       'Daily: batches with rows abandoned after 30 days unanswered get their results moved forward',
     // Scans the review table for the items of abandoned classifications.
-    ports: { ...REVISING_RESULTS, reviews: ['Query', 'UpdateItem', 'Scan'] },
+    ports: { ...REVISING_RESULTS, reviews: ['Query', 'UpdateItem', 'BatchGetItem', 'Scan'] },
     kept: {
       'ObjectsList s3:ListBucket':
         'A batch that never wrote partial files: the head of summary.partial.json is a 404, not a 403.',

@@ -4,6 +4,9 @@
  * once; `getMany` reads them 100 per BatchGetItem (its limit), retrying what DynamoDB
  * leaves unprocessed.
  *
+ * A product's classification still waiting for answers is kept beside it under
+ * `pending#<product key>` (`getPending`, `putPending`): Prepare joins it instead of asking again.
+ *
  * An entry that no longer parses (written by an older release whose columns differ) counts
  * as a miss rather than an error: the row is classified again and `put` replaces the entry,
  * whereas failing would stop every batch that names that product.
@@ -11,13 +14,16 @@
 import { BatchGetCommand, type BatchGetCommandInput, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { chunksOf } from '../pipeline/core/calls-in-parallel.js';
 import type { ProductCache } from '../pipeline/core/index.js';
-import { CachedVerdict } from '../pipeline/core/index.js';
+import { CachedVerdict, PendingClassification } from '../pipeline/core/index.js';
 import {
   type DynamoAdapterConfig,
   documentClient,
   retryUnprocessed,
   withoutUndefined,
 } from './dynamo-items.js';
+
+/** Where a product's pending classification is kept (`getPending`). */
+const pendingKeyOf = (productKey: string) => `pending#${productKey}`;
 
 /** BatchGetItem takes at most 100 keys. */
 const BATCH_GET_SIZE = 100;
@@ -28,10 +34,11 @@ export const createDynamoProductCache = (config: DynamoAdapterConfig): ProductCa
   const doc = documentClient(config.client);
   const TableName = config.tableName;
 
-  const getMany: ProductCache['getMany'] = async (productKeys) => {
-    const found = new Map<string, CachedVerdict>();
+  /** The stored items under `keys` (any count, repeats allowed), 100 per BatchGetItem. */
+  const readItems = async (keys: readonly string[]): Promise<Record<string, unknown>[]> => {
+    const items: Record<string, unknown>[] = [];
     // BatchGetItem rejects a call naming the same key twice.
-    const unique = [...new Set(productKeys)];
+    const unique = [...new Set(keys)];
     for (const chunk of chunksOf(unique, BATCH_GET_SIZE)) {
       const request: KeysAndAttributes = { Keys: chunk.map((product_key) => ({ product_key })) };
       await retryUnprocessed(
@@ -41,10 +48,7 @@ export const createDynamoProductCache = (config: DynamoAdapterConfig): ProductCa
           const { Responses, UnprocessedKeys } = await doc.send(
             new BatchGetCommand({ RequestItems: { [TableName]: part } }),
           );
-          for (const item of Responses?.[TableName] ?? []) {
-            const verdict = CachedVerdict.safeParse(item);
-            if (verdict.success) found.set(verdict.data.product_key, verdict.data);
-          }
+          items.push(...(Responses?.[TableName] ?? []));
           const left = UnprocessedKeys?.[TableName];
           const count = left?.Keys?.length ?? 0;
           return { leftover: left && count > 0 ? left : null, count };
@@ -52,12 +56,46 @@ export const createDynamoProductCache = (config: DynamoAdapterConfig): ProductCa
         config.sleep,
       );
     }
+    return items;
+  };
+
+  const getMany: ProductCache['getMany'] = async (productKeys) => {
+    const found = new Map<string, CachedVerdict>();
+    for (const item of await readItems(productKeys)) {
+      const verdict = CachedVerdict.safeParse(item);
+      if (verdict.success) found.set(verdict.data.product_key, verdict.data);
+    }
     return found;
+  };
+
+  // A product's pending classification is an item of its own, `pending#<product key>`, beside
+  // its verdict: a product may have an older verdict and a newer classification waiting.
+  const getPending: ProductCache['getPending'] = async (productKeys) => {
+    const found = new Map<string, PendingClassification>();
+    for (const item of await readItems(productKeys.map(pendingKeyOf))) {
+      const pending = PendingClassification.safeParse({ ...item, product_key: item.pending_of });
+      if (pending.success) found.set(pending.data.product_key, pending.data);
+    }
+    return found;
+  };
+
+  const putPending: ProductCache['putPending'] = async (pending) => {
+    const parsed = PendingClassification.parse(pending);
+    await doc.send(
+      new PutCommand({
+        TableName,
+        Item: withoutUndefined({
+          ...parsed,
+          product_key: pendingKeyOf(parsed.product_key),
+          pending_of: parsed.product_key,
+        }),
+      }),
+    );
   };
 
   const put: ProductCache['put'] = async (verdict) => {
     await doc.send(new PutCommand({ TableName, Item: withoutUndefined(CachedVerdict.parse(verdict)) }));
   };
 
-  return { getMany, put };
+  return { getMany, put, getPending, putPending };
 };

@@ -25,7 +25,9 @@ import {
   BatchRecord,
   CachedVerdict,
   changeOf,
+  joinedRowName,
   type KickReason,
+  PendingClassification,
   passesGuard,
   ReviewItem,
   type RowExecutionInput,
@@ -339,24 +341,41 @@ export const memoryBatchStore = () => {
 
 export const memoryReviewStore = () => {
   const items = new Map<string, ReviewItem>();
-  const store: ReviewStore & { items: typeof items } = {
+  /** Rows of later batches that joined a classification, by `<batch_id>#<row>`: the index `join` writes. */
+  const joins = new Map<string, { batch_id: string; row: number; joins: string }>();
+  const store: ReviewStore & { items: typeof items; joins: typeof joins } = {
     items,
+    joins,
     // Parsed on the way in, as the adapter does: a malformed item is refused, not stored.
     put: async (item) => {
-      const parsed = ReviewItem.parse(item);
+      const { owner: _owner, ...parsed } = ReviewItem.parse(item);
       items.set(parsed.classification_id, parsed);
     },
     get: async (id) => clone(items.get(id) ?? null),
-    listByBatch: async (batchId) =>
-      [...items.values()]
-        .filter((item) => item.batch_id === batchId)
-        .sort((a, b) => a.row - b.row)
-        .map(clone),
+    listByBatch: async (batchId) => {
+      const own = [...items.values()].filter((item) => item.batch_id === batchId).map(clone);
+      const joined = [...joins.values()].flatMap((join) => {
+        const target = items.get(join.joins);
+        if (join.batch_id !== batchId || !target) return [];
+        const owner = { batch_id: target.batch_id, row: target.row };
+        return [{ ...clone(target), batch_id: join.batch_id, row: join.row, owner }];
+      });
+      return [...own, ...joined].sort((a, b) => a.row - b.row);
+    },
+    join: async (id, rows, at) => {
+      const item = items.get(id);
+      if (!item || item.state !== 'pending' || !(item.abandons_at > at)) return false;
+      const names = rows.map(joinedRowName);
+      items.set(id, { ...item, joined: [...new Set([...(item.joined ?? []), ...names])].sort() });
+      for (const row of rows)
+        joins.set(joinedRowName(row), { batch_id: row.batch_id, row: row.row, joins: id });
+      return true;
+    },
     listPending: async () => [...items.values()].filter((item) => item.state === 'pending').map(clone),
     update: async (id, patch) => {
       const item = items.get(id);
       if (!item) throw new Error(`no review item ${id}`);
-      items.set(id, { ...item, ...setFieldsOf(patch, ['classification_id']) });
+      items.set(id, { ...item, ...setFieldsOf(patch, ['classification_id', 'joined', 'owner']) });
     },
   };
   return store;
@@ -364,8 +383,22 @@ export const memoryReviewStore = () => {
 
 export const memoryProductCache = () => {
   const entries = new Map<string, CachedVerdict>();
-  const cache: ProductCache & { entries: typeof entries } = {
+  const pending = new Map<string, PendingClassification>();
+  const cache: ProductCache & { entries: typeof entries; pending: typeof pending } = {
     entries,
+    pending,
+    getPending: async (keys) => {
+      const found = new Map<string, PendingClassification>();
+      for (const key of keys) {
+        const entry = pending.get(key);
+        if (entry) found.set(key, clone(entry));
+      }
+      return found;
+    },
+    putPending: async (entry) => {
+      const parsed = PendingClassification.parse(entry);
+      pending.set(parsed.product_key, parsed);
+    },
     getMany: async (keys) => {
       const found = new Map<string, CachedVerdict>();
       for (const key of keys) {

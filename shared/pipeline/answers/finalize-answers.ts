@@ -10,6 +10,9 @@
  *   3. look again at every row still `pending_data`: the service may have abandoned it (30 days,
  *      unbilled) or it was answered elsewhere (the web app) and has since resolved or failed;
  *      then rows of the same product take their leader's new outcome (one answer resumes them all)
+ *   3b. rows of other batches that joined a classification this batch's rows settled (a re-run
+ *      of the same file while it waited: docs/answers-round.md, "A re-run does not ask again")
+ *      take its outcome at no cost, and each such batch's results move forward too
  *   4. review items of rows that have settled are closed
  *   5. the earlier results.csv, results.xlsx and summary.json kept as results.rev<N>.csv,
  *      results.rev<N>.xlsx and summary.rev<N>.json when results.csv changes; then results.csv and
@@ -30,9 +33,17 @@ import {
   writeOutboxFiles,
 } from '../batch/results-files.js';
 import { outboxWorkbooks } from '../batch/results-workbook.js';
+import { mapLimited } from '../core/calls-in-parallel.js';
 import { describeCaughtError } from '../core/error-text.js';
 import type { PipelinePorts } from '../core/ports.js';
-import { type BatchRecord, finalizeInputWith, type ReviewItem, type RowRecord } from '../core/records.js';
+import {
+  type BatchRecord,
+  finalizeInputWith,
+  joinedRowOf,
+  type ReviewItem,
+  type RowRecord,
+  type RowResult,
+} from '../core/records.js';
 import { afterMove, type RowMove, withFollowersDerived } from '../core/row-life.js';
 import { errorResult } from '../core/row-results.js';
 import { isOutputStatus } from '../core/row-statuses.js';
@@ -83,7 +94,9 @@ const nothing = (batchId: string | null, roundId: string | null): FinalizeAnswer
 export const finalizeAnswers = async (
   ports: FinalizeAnswersPorts,
   rawInput: unknown,
-): Promise<FinalizeAnswersResult> => {
+  /** `settleJoined: false`: this run revises a batch another run settled rows of (no chain back). */
+  options: { settleJoined?: boolean } = {},
+): Promise<FinalizeAnswersResult & { joined_batches?: FinalizeAnswersResult[] }> => {
   const input = FinalizeAnswersInput.parse(rawInput);
   const found = await findBatchAndRound(ports, input, rawInput);
   if ('nothing' in found) return found.nothing;
@@ -96,9 +109,12 @@ export const finalizeAnswers = async (
   const roundProblems: string[] = [];
   if (input.error) roundProblems.push(`The answers round failed: ${describeCaughtError(input.error)}`);
   roundProblems.push(...(await endRoundRows(ports, input, { batchId, roundId, round }, rows, now)));
-  roundProblems.push(...(await lookAgainWithProblems(ports, batchId, rows, now)));
+  const itemsBefore = await ports.reviews.listByBatch(batchId);
+  roundProblems.push(...(await lookAgainWithProblems(ports, batchId, rows, now, itemsBefore)));
   // Followers are not written: they show their leader's outcome here, as wherever they are read.
   const standing = withFollowersDerived(rows);
+  const joinedBatches =
+    options.settleJoined === false ? [] : await settleJoinedRows(ports, batchId, standing, itemsBefore, now);
   const items = await settleReviewItems(ports, batchId, standing);
 
   const revisedAt = round?.finished_at ?? now.toISOString();
@@ -120,6 +136,7 @@ export const finalizeAnswers = async (
   });
   await replacePartialFiles(ports.objects, batchId, { summary, at: now.toISOString() });
   await announceAndCloseRound(ports, input, { round, roundId }, summary, { revisedAt, problemsOfRound });
+  const revisedElsewhere = await reviseJoinedBatches(ports, batchId, joinedBatches);
 
   return {
     batch_id: batchId,
@@ -128,7 +145,118 @@ export const finalizeAnswers = async (
     still_pending: summary.by_status.pending_data,
     abandoned: summary.by_status.abandoned,
     revision,
+    ...(revisedElsewhere.length > 0 ? { joined_batches: revisedElsewhere } : {}),
   };
+};
+
+// ---------------------------------------------------------------------------
+// Rows of other batches joined to a classification this batch settled
+// ---------------------------------------------------------------------------
+
+/** Outcomes the service gives a classification: the ones every row waiting on it takes. */
+const SETTLED_BY_SERVICE = new Set(['resolved', 'failed', 'abandoned']);
+
+/** Moves of other batches' rows a run writes at once. */
+const JOINED_IN_FLIGHT = 8;
+
+/** Batches whose results another batch's run moves forward at once (each reads its whole batch). */
+const BATCHES_IN_FLIGHT = 2;
+
+/**
+ * The outcome a row that waited on the same classification takes: the settling row's, at no cost
+ * (one classification, billed once, where its answers were sent), its PDF left where it was stored.
+ */
+export const joinedOutcome = (result: RowResult, settledBy: { batch_id: string; row: number }): RowResult => {
+  const pdf = result.verdict_pdf ? ` (verdict PDF: outbox/${settledBy.batch_id}/${result.verdict_pdf})` : '';
+  return {
+    ...result,
+    detail: [
+      `Settled with classification ${result.classification_id ?? ''} of batch ${settledBy.batch_id}, row ` +
+        `${settledBy.row}, that this row waited on${pdf}; billed there once, no charge here`,
+      result.detail,
+    ]
+      .filter(Boolean)
+      .join('; '),
+    verdict_pdf: '',
+    cost_usd: '0.00',
+  };
+};
+
+/** Every row waiting on the item's classification (the row that asked, and the rows that joined it). */
+const rowsWaitingOn = (item: ReviewItem): { batch_id: string; row: number }[] => [
+  item.owner ?? { batch_id: item.batch_id, row: item.row },
+  ...(item.joined ?? []).flatMap((name) => {
+    const row = joinedRowOf(name);
+    return row ? [row] : [];
+  }),
+];
+
+/**
+ * Step 3b. For each classification still open on the review table that a row of this batch has
+ * now settled (resolved, failed or abandoned at the service), the rows of other batches waiting on
+ * it take that outcome (the `settled_elsewhere` move, guarded: only a row still `pending_data`),
+ * a few at a time. Returns the other batches involved: their results move forward after this
+ * batch's (`reviseJoinedBatches`), also when a crashed earlier run had already moved their rows.
+ */
+const settleJoinedRows = async (
+  ports: Pick<FinalizeAnswersPorts, 'batches'>,
+  batchId: string,
+  rows: readonly RowRecord[],
+  items: readonly ReviewItem[],
+  now: Date,
+): Promise<string[]> => {
+  const rowByNumber = new Map(rows.map((row) => [row.row, row]));
+  const moves: { batch_id: string; row: number; result: RowResult }[] = [];
+  for (const item of items) {
+    if (item.state === 'closed') continue;
+    const row = rowByNumber.get(item.row);
+    if (!row?.result || row.classification_id !== item.classification_id) continue;
+    if (!SETTLED_BY_SERVICE.has(row.status)) continue;
+    const result = joinedOutcome(row.result, { batch_id: batchId, row: row.row });
+    for (const waiting of rowsWaitingOn(item)) {
+      if (waiting.batch_id === batchId) continue;
+      moves.push({ ...waiting, result });
+    }
+  }
+  const at = now.toISOString();
+  await mapLimited(moves, JOINED_IN_FLIGHT, async (move) => {
+    try {
+      await ports.batches.moveRow(move.batch_id, move.row, {
+        move: 'settled_elsewhere',
+        result: move.result,
+        at,
+      });
+    } catch {
+      // A joined batch whose Prepare never wrote the row (it failed after joining): nothing waits there.
+    }
+  });
+  return [...new Set(moves.map((move) => move.batch_id))].sort();
+};
+
+/** The other batches' results moved forward, as the daily sweep does (no round), for completed ones. */
+const reviseJoinedBatches = async (
+  ports: FinalizeAnswersPorts,
+  batchId: string,
+  batchIds: readonly string[],
+): Promise<FinalizeAnswersResult[]> => {
+  const revised = await mapLimited(batchIds, BATCHES_IN_FLIGHT, async (other) => {
+    const batch = await ports.batches.getBatch(other);
+    // A batch still running writes its results at its own end and reads the rows as they are then.
+    if (batch?.state !== 'completed') return null;
+    return finalizeAnswers(
+      ports,
+      {
+        prepare: {
+          batch_id: other,
+          round_id: null,
+          next: 'finalize',
+          detail: `rows waiting on classifications settled by batch ${batchId}`,
+        },
+      },
+      { settleJoined: false },
+    );
+  });
+  return revised.filter((result): result is FinalizeAnswersResult => result !== null);
 };
 
 /** The batch this run finalizes and, when it has one, its answers round. */
@@ -193,8 +321,18 @@ const lookAgainWithProblems = async (
   batchId: string,
   rows: RowRecord[],
   now: Date,
+  items: readonly ReviewItem[],
 ): Promise<string[]> => {
-  const lookedAgain = await lookAgainAtPendingRows(ports, batchId, rows, now);
+  // A row that joined another batch's classification, or whose classification was answered
+  // through another batch's row, is not where it was billed: it shows no cost.
+  const billedElsewhere = new Set(
+    items
+      .filter((item) => item.owner !== undefined || (item.answers !== undefined && item.state !== 'pending'))
+      .map((item) => item.row),
+  );
+  const lookedAgain = await lookAgainAtPendingRows(ports, batchId, rows, now, {
+    billedHere: (row) => !billedElsewhere.has(row.row),
+  });
   const problems: string[] = [];
   if (lookedAgain.abandoned > 0) {
     problems.push(

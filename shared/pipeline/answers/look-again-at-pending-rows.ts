@@ -25,6 +25,8 @@ export const lookAgainAtPendingRows = async (
   batchId: string,
   rows: RowRecord[],
   now: Date,
+  /** false: the row waited on a classification billed in another batch (it joined it): no cost here. */
+  options: { billedHere?: (row: RowRecord) => boolean } = {},
 ): Promise<{ abandoned: number; settledElsewhere: number }> => {
   const pending = rows.filter((row) => row.status === 'pending_data' && row.classification_id);
   const found = await readClassifications(
@@ -43,9 +45,16 @@ export const lookAgainAtPendingRows = async (
     });
     if (settled === null) continue;
     // The verdict PDF was not stored here: the note says where to find it.
+    const billed = options.billedHere?.(row) ?? true;
     const result =
       settled.status === 'resolved'
-        ? { ...settled, detail: [RESOLVED_ELSEWHERE_NOTE, settled.detail].filter(Boolean).join('; ') }
+        ? {
+            ...settled,
+            detail: [RESOLVED_ELSEWHERE_NOTE, billed ? '' : 'billed once, not in this batch', settled.detail]
+              .filter(Boolean)
+              .join('; '),
+            ...(billed ? {} : { cost_usd: '0.00' }),
+          }
         : settled;
     const move: RowMove = { move: 'settled_elsewhere', result, at: now.toISOString() };
     if (!(await ports.batches.moveRow(batchId, row.row, move))) continue;

@@ -14,6 +14,7 @@
  */
 
 import type { PipelinePorts } from '../core/ports.js';
+import { joinedRowOf } from '../core/records.js';
 import {
   type FinalizeAnswersPorts,
   type FinalizeAnswersResult,
@@ -64,6 +65,11 @@ export const sweepAbandonedReviews = async (ports: SweepReviewsPorts): Promise<S
     if (!item) continue; // another client's, or an item already settled
     abandoned += 1;
     abandonedBatches.add(item.batch_id);
+    // Rows of later batches that joined it instead of asking again are abandoned with it.
+    for (const name of item.joined ?? []) {
+      const joined = joinedRowOf(name);
+      if (joined) abandonedBatches.add(joined.batch_id);
+    }
   }
 
   const batches: FinalizeAnswersResult[] = [];

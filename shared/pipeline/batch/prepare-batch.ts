@@ -63,10 +63,15 @@ export const PrepareResult = z.object({
 });
 export type PrepareResult = z.infer<typeof PrepareResult>;
 
+/**
+ * `reviews`: rows of a product still waiting for answers from an earlier batch join that
+ * classification through it; without it (a caller that never joins) they are classified again.
+ */
 export type PreparePorts = Pick<
   PipelinePorts,
   'clock' | 'service' | 'objects' | 'queue' | 'batches' | 'cache' | 'kick'
->;
+> &
+  Partial<Pick<PipelinePorts, 'reviews'>>;
 
 export { PREPARE_SETTINGS, type PrepareSettings } from './prepare-passes.js';
 
@@ -167,7 +172,13 @@ const prepareRows = async (
     folder: source.folder,
     columns: file.columns,
   });
-  const surveyed = await surveyRows(ports, file, { planChunk, options, now, settings });
+  const surveyed = await surveyRows(ports, file, {
+    planChunk,
+    options,
+    now,
+    settings,
+    batchId: batch.batch_id,
+  });
   if ('problem' in surveyed) {
     const { problem, code } = surveyed;
     return fail({ type: code, title: 'The input file cannot be read', detail: problem, at }, [problem], null);
@@ -176,6 +187,7 @@ const prepareRows = async (
     file,
     planChunk,
     keyByFingerprint: surveyed.keyByFingerprint,
+    openByFingerprint: surveyed.openByFingerprint,
     options,
     shape: { ...shape, warnings: surveyed.warnings },
     readProblems: surveyed.problems,
@@ -225,11 +237,13 @@ const writeAndQueueRows = async (
   deployment: PrepareDeployment,
 ): Promise<PrepareResult> => {
   const cap = await readCap(ports, deployment);
-  const planner = rowRecordPlanner(batch.batch_id, { options: planned.options, now: ports.clock.now() });
+  const now = ports.clock.now();
+  const planner = rowRecordPlanner(batch.batch_id, { options: planned.options, now });
   const window = firstWindowCollector(cap);
   const shards = new Map<number, number>();
   let total = 0;
-  for await (const { records } of recordChunks(ports, planned, planner)) {
+  const join = { batchId: batch.batch_id, now, write: true };
+  for await (const { records } of recordChunks(ports, planned, planner, join)) {
     await ports.batches.putRows(records);
     total += records.length;
     window.add(records);
@@ -275,7 +289,8 @@ const writePlanOnly = async (
   const planner = rowRecordPlanner(batch.batch_id, { options: planned.options, now });
   const tally = planTally();
   async function* planLines(): AsyncGenerator<string[]> {
-    for await (const { plans, records } of recordChunks(ports, planned, planner)) {
+    const join = { batchId: batch.batch_id, now, write: false };
+    for await (const { plans, records } of recordChunks(ports, planned, planner, join)) {
       tally.add(records);
       const fields = new Map(plans.map((plan) => [plan.mapped.row, plan.mapped.fields]));
       const notes = rowNotes(plans);

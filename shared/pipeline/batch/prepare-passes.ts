@@ -14,12 +14,19 @@ import {
   type SpreadsheetFile,
 } from '../../spreadsheet/index.js';
 import type { PipelinePorts } from '../core/ports.js';
-import type { BatchOptions, BatchRecord, RowRecord } from '../core/records.js';
+import type { BatchOptions, BatchRecord, PendingClassification, RowRecord } from '../core/records.js';
 import { fileProblemOf } from './input-file.js';
-import { type RowPlan, reusableProductFinder, reusedVerdicts, type rowRecordPlanner } from './row-plans.js';
+import {
+  classificationJoiner,
+  openClassificationFinder,
+  type RowPlan,
+  reusableProductFinder,
+  reusedVerdicts,
+  type rowRecordPlanner,
+} from './row-plans.js';
 import { rowWarningCollector } from './row-warnings.js';
 
-type PassPorts = Pick<PipelinePorts, 'cache'>;
+type PassPorts = Pick<PipelinePorts, 'cache'> & Partial<Pick<PipelinePorts, 'reviews'>>;
 
 /** The input file's shape as the batch records it, for its output files. */
 export type FileShape = Pick<BatchRecord, 'header' | 'delimiter' | 'columns' | 'warnings'> & {
@@ -76,6 +83,8 @@ export type PlannedBatch = {
   planChunk: (rows: readonly MappedRow[]) => Promise<RowPlan[]>;
   /** The products that reuse a verdict, and the cache key it is under. */
   keyByFingerprint: ReadonlyMap<string, string>;
+  /** The products waiting for answers to an earlier batch's classification (they join it). */
+  openByFingerprint: ReadonlyMap<string, PendingClassification>;
   options: BatchOptions;
   shape: FileShape;
   /** The file's own problems (spreadsheet/read-spreadsheet.ts), as sentences. */
@@ -96,12 +105,19 @@ export const surveyRows = async (
     options: BatchOptions;
     now: Date;
     settings: PrepareSettings;
+    batchId: string;
   },
 ): Promise<
-  | { keyByFingerprint: ReadonlyMap<string, string>; warnings: string[]; problems: string[] }
+  | {
+      keyByFingerprint: ReadonlyMap<string, string>;
+      openByFingerprint: ReadonlyMap<string, PendingClassification>;
+      warnings: string[];
+      problems: string[];
+    }
   | { problem: string; code: string }
 > => {
   const reusable = reusableProductFinder(ports, { options: pass.options, now: pass.now });
+  const open = openClassificationFinder(ports, { batchId: pass.batchId, now: pass.now });
   const fileWarnings = inputWarningCollector(file.columns);
   const planWarnings = rowWarningCollector(file.columns.fields.description?.header);
   const rows = file.readRows();
@@ -111,6 +127,7 @@ export const surveyRows = async (
       const plans = await pass.planChunk(chunk);
       planWarnings.add(plans);
       await reusable.add(plans);
+      await open.add(plans, reusable.keyByFingerprint);
     }
   } catch (error) {
     const problem = fileProblemOf(error);
@@ -119,21 +136,33 @@ export const surveyRows = async (
   }
   return {
     keyByFingerprint: reusable.keyByFingerprint,
+    openByFingerprint: open.openByFingerprint,
     warnings: [...fileWarnings.warnings(), ...planWarnings.warnings()],
     problems: rows.finished().problems.map((problem) => problem.message),
   };
 };
 
-/** The second pass: each chunk's rows planned (the same way again) as the records to write. */
+/**
+ * The second pass: each chunk's rows planned (the same way again) as the records to write. Rows
+ * that join an earlier batch's open classification are added to its review item first
+ * (`classificationJoiner`); a plan-only batch (`join.write` false) writes nothing.
+ */
 export async function* recordChunks(
   ports: PassPorts,
   planned: PlannedBatch,
   planner: ReturnType<typeof rowRecordPlanner>,
+  join: { batchId: string; now: Date; write: boolean },
 ): AsyncGenerator<{ plans: RowPlan[]; records: RowRecord[] }> {
+  const joinChunk = classificationJoiner(
+    ports,
+    { ...join, options: planned.options },
+    planned.openByFingerprint,
+  );
   for await (const chunk of inChunks(planned.file.readRows().rows, planned.settings.rowsPerChunk)) {
     const plans = await planned.planChunk(chunk);
     const verdicts = await reusedVerdicts(ports, plans, planned.keyByFingerprint);
-    yield { plans, records: planner.recordsOf(plans, verdicts) };
+    const joins = await joinChunk(plans, verdicts);
+    yield { plans, records: planner.recordsOf(plans, verdicts, joins) };
   }
 }
 

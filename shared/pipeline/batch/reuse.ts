@@ -7,11 +7,16 @@
  * A cached verdict is reused when the batch allows it (`reclassify: changed`), the product's
  * fingerprint is unchanged and the verdict is recent enough. The SKU keys the product so a
  * changed description of the same SKU is seen as a change, not as a new product.
+ *
+ * A product whose classification from an earlier batch still waits for answers (its pending
+ * entry in the product cache, same key and fingerprint, not past `abandons_at`) is not asked
+ * again: its rows join that classification (`openClassificationOf`, `joinedResult`), whatever
+ * `reclassify` says, since a new classification would ask the same questions again.
  */
 import { createHash } from 'node:crypto';
 import type { ProductRow } from '../../spreadsheet/schemas.js';
 import { fingerprintKey } from '../core/keys.js';
-import type { BatchOptions, CachedVerdict, RowResult } from '../core/records.js';
+import type { BatchOptions, CachedVerdict, PendingClassification, RowResult } from '../core/records.js';
 import { currentNcmMatches, resultNcmDigits } from '../core/row-results.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -96,3 +101,44 @@ export const reusedResult = (
 /** Relative names written to results.csv start with `pdfs/`; anything else is a source key to copy. */
 export const isPendingPdfCopy = (result: RowResult | undefined): boolean =>
   result?.status === 'reused' && !!result.verdict_pdf && !result.verdict_pdf.startsWith('pdfs/');
+
+/**
+ * The earlier batch's classification this product may join, or null: the product cache's pending
+ * entry for its key, with the same fingerprint, of another batch, not yet past `abandons_at`. Only
+ * a candidate: the review item decides, when the rows join it (`ReviewStore.join`).
+ */
+export const openClassificationOf = (input: {
+  batchId: string;
+  identity: ProductIdentity;
+  pending: PendingClassification | undefined;
+  now: Date;
+}): PendingClassification | null => {
+  const { batchId, identity, pending, now } = input;
+  if (!pending || pending.batch_id === batchId) return null;
+  if (pending.product_key !== identity.product_key || pending.fingerprint !== identity.fingerprint)
+    return null;
+  if (!(Date.parse(pending.abandons_at) > now.getTime())) return null;
+  return pending;
+};
+
+/** `reason` of a row that joined an earlier batch's classification (until it settles). */
+export const JOINED_REASON = 'joined_earlier_classification';
+
+/**
+ * The result of a row that joined an earlier batch's classification waiting for answers: the
+ * same questions (review.csv lists them on this row too), naming that classification, at no cost.
+ */
+export const joinedResult = (
+  pending: PendingClassification,
+  _product: Pick<ProductRow, 'current_ncm'>,
+): RowResult => ({
+  ...pending.result,
+  status: 'pending_data',
+  reason: JOINED_REASON,
+  detail:
+    `Waits on the answers of classification ${pending.classification_id}, asked by row ${pending.row} of ` +
+    `batch ${pending.batch_id} (same product, unchanged): not classified again, no charge. Answer its ` +
+    'questions once, here or in that batch, and every row waiting on it resumes.',
+  classification_id: pending.classification_id,
+  cost_usd: '0.00',
+});

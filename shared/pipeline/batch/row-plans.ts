@@ -11,11 +11,26 @@ import {
   type RowRejection,
 } from '../../spreadsheet/index.js';
 import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';
+import { forEachLimited } from '../core/calls-in-parallel.js';
 import type { PipelinePorts } from '../core/ports.js';
-import type { BatchOptions, CachedVerdict, RowRecord, RowResult, SheetRef } from '../core/records.js';
+import type {
+  BatchOptions,
+  CachedVerdict,
+  PendingClassification,
+  RowRecord,
+  RowResult,
+  SheetRef,
+} from '../core/records.js';
 import { bornRow, isFinalResult, resultNow, reuseKeysOf } from '../core/row-life.js';
 import { notSubmittedResult } from '../core/row-results.js';
-import { type ProductIdentity, productIdentity, reusableVerdict, reusedResult } from './reuse.js';
+import {
+  joinedResult,
+  openClassificationOf,
+  type ProductIdentity,
+  productIdentity,
+  reusableVerdict,
+  reusedResult,
+} from './reuse.js';
 import { type SheetProblem, sheetChecker } from './sheet-checker.js';
 
 /** What each row comes to at Prepare, before it is written. */
@@ -128,6 +143,90 @@ export const reusableProductFinder = (
   };
 };
 
+/**
+ * Which products of the file wait for answers to a classification of an earlier batch
+ * (docs/answers-round.md, "A re-run does not ask again"): found on the first read, one lookup of
+ * the product cache's pending entries per chunk, for the products that reuse no verdict. Holds one
+ * small entry per such product; `reclassify: all` joins too (asking again would ask the same
+ * questions again).
+ */
+export const openClassificationFinder = (
+  ports: Pick<PipelinePorts, 'cache'>,
+  batch: { batchId: string; now: Date },
+) => {
+  const openByFingerprint = new Map<string, PendingClassification>();
+  const looked = new Set<string>();
+  return {
+    openByFingerprint: openByFingerprint as ReadonlyMap<string, PendingClassification>,
+    add: async (plans: readonly RowPlan[], reused: ReadonlyMap<string, string>): Promise<void> => {
+      const fresh = new Map<string, ProductIdentity>();
+      for (const plan of plans) {
+        if (plan.kind !== 'valid') continue;
+        const { fingerprint } = plan.identity;
+        if (reused.has(fingerprint) || looked.has(fingerprint)) continue;
+        looked.add(fingerprint);
+        fresh.set(fingerprint, plan.identity);
+      }
+      if (fresh.size === 0) return;
+      const keys = [...new Set([...fresh.values()].map((identity) => identity.product_key))];
+      const pending = await ports.cache.getPending(keys);
+      for (const [fingerprint, identity] of fresh) {
+        const open = openClassificationOf({ ...batch, identity, pending: pending.get(identity.product_key) });
+        if (open) openByFingerprint.set(fingerprint, open);
+      }
+    },
+  };
+};
+
+/** Each open classification joined for a chunk's rows, written in parallel: `join` at most 8 at a time. */
+const JOINS_IN_FLIGHT = 8;
+
+/**
+ * The second read's joins: the rows of a chunk that join an open classification are added to its
+ * review item (`ReviewStore.join`), a product at a time, the products of a chunk in parallel, before
+ * the chunk's records are planned. A join the item refuses (answered, closed, abandoned since the
+ * first read) drops the product: its rows are classified as if nothing were open. With shared
+ * classifications only each product's first row joins (the rest follow it); with `classify_each`
+ * every row does. `write: false` (a plan-only batch) writes nothing and takes every open one.
+ */
+export const classificationJoiner = (
+  ports: Partial<Pick<PipelinePorts, 'reviews'>>,
+  batch: { batchId: string; options: BatchOptions; now: Date; write: boolean },
+  open: ReadonlyMap<string, PendingClassification>,
+) => {
+  const joinable = new Map(open);
+  const joined = new Set<string>();
+  const everyRow = batch.options.duplicates === 'classify_each';
+  return async (
+    plans: readonly RowPlan[],
+    reused: ReadonlyMap<string, CachedVerdict>,
+  ): Promise<ReadonlyMap<string, PendingClassification>> => {
+    const rowsByFingerprint = new Map<string, number[]>();
+    for (const plan of plans) {
+      if (plan.kind !== 'valid') continue;
+      const { fingerprint } = plan.identity;
+      if (reused.has(fingerprint) || !joinable.has(fingerprint)) continue;
+      if (!everyRow && (joined.has(fingerprint) || rowsByFingerprint.has(fingerprint))) continue;
+      rowsByFingerprint.set(fingerprint, [...(rowsByFingerprint.get(fingerprint) ?? []), plan.mapped.row]);
+    }
+    const { reviews } = ports;
+    if (batch.write && reviews) {
+      const at = batch.now.toISOString();
+      await forEachLimited([...rowsByFingerprint], JOINS_IN_FLIGHT, async ([fingerprint, rows]) => {
+        const pending = joinable.get(fingerprint)!;
+        const rowsJoining = rows.map((row) => ({ batch_id: batch.batchId, row }));
+        if (!(await reviews.join(pending.classification_id, rowsJoining, at))) joinable.delete(fingerprint);
+      });
+    } else if (!reviews) {
+      // No review table to join through: every product is classified as if nothing were open.
+      joinable.clear();
+    }
+    for (const fingerprint of rowsByFingerprint.keys())
+      if (joinable.has(fingerprint)) joined.add(fingerprint);
+    return joinable;
+  };
+};
+
 /** The verdicts a chunk's reused products take, by fingerprint (read again: only their keys were kept). */
 export const reusedVerdicts = async (
   ports: Pick<PipelinePorts, 'cache'>,
@@ -179,7 +278,12 @@ export const rowRecordPlanner = (batchId: string, reuse: { options: BatchOptions
   const leaders = new Map<string, number>();
   let dispatched = 0;
   let overBudget = 0;
-  const recordsOf = (plans: readonly RowPlan[], reusable: ReadonlyMap<string, CachedVerdict>): RowRecord[] =>
+  let joinedRows = 0;
+  const recordsOf = (
+    plans: readonly RowPlan[],
+    reusable: ReadonlyMap<string, CachedVerdict>,
+    joins: ReadonlyMap<string, PendingClassification> = new Map(),
+  ): RowRecord[] =>
     plans.map((plan): RowRecord => {
       const base = {
         batch_id: batchId,
@@ -212,6 +316,16 @@ export const rowRecordPlanner = (batchId: string, reuse: { options: BatchOptions
           { as: 'final', result: reusedResult(verdict, plan.product) },
         );
       }
+      const open = joins.get(fingerprint);
+      if (open && leader === undefined) {
+        // Waits for the answers of an earlier batch's classification: no new one, no charge.
+        joinedRows += 1;
+        if (shareClassifications) leaders.set(fingerprint, plan.mapped.row);
+        return bornRow(
+          { ...valid, classification_id: open.classification_id },
+          { as: 'final', result: joinedResult(open, plan.product) },
+        );
+      }
       if (leader !== undefined) {
         const follower = bornRow({ ...valid, follows: Math.abs(leader) }, { as: 'following' });
         if (leader > 0) return follower;
@@ -234,6 +348,8 @@ export const rowRecordPlanner = (batchId: string, reuse: { options: BatchOptions
     });
   return {
     recordsOf,
+    /** Rows that joined an earlier batch's classification waiting for answers, so far. */
+    joinedRows: (): number => joinedRows,
     /** The batch's sentence when the budget left rows out, else null. */
     budgetProblem: (): string | null =>
       overBudget > 0

@@ -11,6 +11,7 @@ import type {
   BatchStop,
   CachedVerdict,
   KickReason,
+  PendingClassification,
   ReviewItem,
   RowExecutionInput,
   RowMessage,
@@ -166,7 +167,23 @@ export type BatchStore = {
 export type ReviewStore = {
   put(item: ReviewItem): Promise<void>;
   get(classificationId: string): Promise<ReviewItem | null>;
+  /**
+   * The batch's items in row order, with the items of other batches' classifications that rows
+   * of this batch joined (`join`), each as this batch sees it: `batch_id` and `row` are the
+   * joined row's, `owner` the row that asked.
+   */
   listByBatch(batchId: string): Promise<ReviewItem[]>;
+  /**
+   * Rows of a later batch join the classification instead of asking again: only while its item
+   * is `pending` and not past `abandons_at` (`at`), one conditional write that adds them to
+   * `joined`; then each row is indexed under its batch for `listByBatch`. False when refused
+   * (the item is answered, closed, abandoned or gone): the rows must be classified themselves.
+   */
+  join(
+    classificationId: string,
+    rows: readonly { batch_id: string; row: number }[],
+    at: string,
+  ): Promise<boolean>;
   /** Every item still waiting for answers, across batches (the daily sweep; a Scan on AWS). */
   listPending(): Promise<ReviewItem[]>;
   update(classificationId: string, patch: Partial<Omit<ReviewItem, 'classification_id'>>): Promise<void>;
@@ -176,6 +193,13 @@ export type ProductCache = {
   /** The cached verdicts among `productKeys` (any count; the adapter pages). */
   getMany(productKeys: readonly string[]): Promise<Map<string, CachedVerdict>>;
   put(verdict: CachedVerdict): Promise<void>;
+  /**
+   * The classifications waiting for answers among `productKeys` (one pointer per product, the
+   * last one put; any count, the adapter pages): Prepare's one lookup per chunk.
+   */
+  getPending(productKeys: readonly string[]): Promise<Map<string, PendingClassification>>;
+  /** Keeps (replaces) the product's pending classification (the Review step). */
+  putPending(pending: PendingClassification): Promise<void>;
 };
 
 /** Step Functions: start a Row workflow execution; the name makes a repeated start a no-op. */

@@ -274,8 +274,45 @@ export const ReviewItem = z.object({
   answered_at: z.string().optional(),
   answered_by: z.string().optional(),
   answers: z.array(z.object({ question_id: z.string(), answer: z.string() })).optional(),
+  /**
+   * Rows of later batches that joined this classification instead of asking again
+   * (docs/answers-round.md, "A re-run does not ask again"), each `<batch_id>#<row>`: the one
+   * answer settles them too. Added by `ReviewStore.join`, never by `put` or `update`.
+   */
+  joined: z.array(z.string()).optional(),
+  /**
+   * Present only on an item as `listByBatch` lists it for a batch whose row joined it: the batch
+   * and row that asked the questions (`batch_id` and `row` are then the joined batch's and row's).
+   */
+  owner: z.object({ batch_id: z.string(), row: z.number().int().min(1) }).optional(),
 });
 export type ReviewItem = z.infer<typeof ReviewItem>;
+
+/** `<batch_id>#<row>`: how a joined row is named on its review item (`ReviewItem.joined`). */
+export const joinedRowName = (row: { batch_id: string; row: number }): string => `${row.batch_id}#${row.row}`;
+export const joinedRowOf = (name: string): { batch_id: string; row: number } | null => {
+  const at = name.lastIndexOf('#');
+  const row = Number(name.slice(at + 1));
+  return at > 0 && Number.isInteger(row) && row >= 1 ? { batch_id: name.slice(0, at), row } : null;
+};
+
+/**
+ * A product's classification waiting for answers, kept in the product cache beside its verdict
+ * (by `product_key`) by the Review step: Prepare of a later batch of the same product (same key,
+ * same fingerprint) joins it instead of asking again. Only a pointer: the review item says whether
+ * it is still open (`ReviewStore.join` refuses one that is not).
+ */
+export const PendingClassification = z.object({
+  product_key: z.string(),
+  fingerprint: z.string(),
+  classification_id: ClassificationId,
+  batch_id: z.string(),
+  row: z.number().int().min(1),
+  abandons_at: z.string(),
+  /** The asking row's pending result (questions, provisional proposal, app_url). */
+  result: RowResult,
+});
+export type PendingClassification = z.infer<typeof PendingClassification>;
 
 /** The last resolved verdict of a product, for reuse by later batches. */
 export const CachedVerdict = z.object({

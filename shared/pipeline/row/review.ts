@@ -18,9 +18,14 @@ export const abandonsAt = (c: Pick<Classification, 'created_at'>, now: Date): st
   return new Date(from + LIMITS.pendingDataLifetimeDays * 24 * 60 * 60 * 1000).toISOString();
 };
 
-/** Review: the questions to the review table; the row ends `pending_data` and frees its slot. */
+/**
+ * Review: the questions to the review table; the row ends `pending_data` and frees its slot. The
+ * product's pending classification goes to the product cache too, beside its verdict, so a later
+ * batch of the same product joins it instead of asking again (docs/answers-round.md, "A re-run
+ * does not ask again"; batch/row-plans.ts, `openClassificationFinder`).
+ */
 export const reviewRow = async (
-  ports: Pick<PipelinePorts, 'clock' | 'service' | 'batches' | 'reviews'>,
+  ports: Pick<PipelinePorts, 'clock' | 'service' | 'batches' | 'reviews' | 'cache'>,
   input: unknown,
 ): Promise<RowStep> => {
   const state = RowState.parse(input);
@@ -29,8 +34,11 @@ export const reviewRow = async (
   const { classification: c, run } = found;
   const now = ports.clock.now();
   const row = await loadRow(ports.batches, state.batch_id, state.row);
+  const result = pendingResult(c, { appUrl: row.app_url ?? null });
   // Written once: a retried Review must not reset an item someone has started answering.
-  if (!(await ports.reviews.get(c.id))) {
+  const existing = await ports.reviews.get(c.id);
+  const abandons = existing?.abandons_at ?? abandonsAt(c, now);
+  if (!existing) {
     const provisional = c.candidates_are_provisional
       ? ([...c.candidates].sort((a, b) => a.rank - b.rank)[0] ?? null)
       : null;
@@ -44,11 +52,24 @@ export const reviewRow = async (
       questions: c.questions,
       provisional_ncm: provisional?.ncm ?? null,
       provisional_confidence: provisional?.confidence ?? null,
-      abandons_at: abandonsAt(c, now),
+      abandons_at: abandons,
       state: 'pending',
       created_at: now.toISOString(),
     };
     await ports.reviews.put(item);
   }
-  return finalStep(pendingResult(c, { appUrl: row.app_url ?? null }), run);
+  // After the item: a pointer to an item not yet written would be joined by nothing. A retry
+  // writes it again (the same pointer). Only the row that asked: a round's row asks nothing new.
+  if (row.product_key && row.fingerprint && (!existing || existing.state === 'pending')) {
+    await ports.cache.putPending({
+      product_key: row.product_key,
+      fingerprint: row.fingerprint,
+      classification_id: c.id,
+      batch_id: state.batch_id,
+      row: state.row,
+      abandons_at: abandons,
+      result,
+    });
+  }
+  return finalStep(result, run);
 };
