@@ -73,4 +73,29 @@ export const describeProductCacheContract = (name: string, implementation: Imple
       await expect(cache().put(broken)).rejects.toThrow();
       expect((await cache().getMany(['sku:bad'])).size).toBe(0);
     });
+
+    it('keeps a pending classification per product beside its verdict, the last one put', async () => {
+      // Prepare
+      const pending = (classification: string, row: number) => ({
+        product_key: 'sku:A-1',
+        fingerprint: 'fp-1',
+        classification_id: classification,
+        batch_id: 'nightly-abc',
+        row,
+        abandons_at: '2026-12-21T12:00:00.000Z',
+        result: { status: 'pending_data' as const, classification_id: classification, cost_usd: '0.00' },
+      });
+      await cache().put(cachedVerdict('sku:A-1'));
+
+      // Act
+      await cache().putPending(pending('cls_AAAAAAAAAAAA', 2));
+      await cache().putPending(pending('cls_BBBBBBBBBBBB', 3));
+
+      // Assess: the verdict untouched, the pending entry the last one, absent keys absent.
+      expect((await cache().getMany(['sku:A-1'])).get('sku:A-1')).toEqual(cachedVerdict('sku:A-1'));
+      const found = await cache().getPending(['sku:A-1', 'sku:missing', 'sku:A-1']);
+      expect([...found.keys()]).toEqual(['sku:A-1']);
+      expect(found.get('sku:A-1')).toEqual(pending('cls_BBBBBBBBBBBB', 3));
+      expect((await cache().getPending([])).size).toBe(0);
+    });
   });

@@ -138,4 +138,52 @@ export const describeReviewStoreContract = (name: string, implementation: Implem
       await expect(reviews().update(missing, {})).rejects.toThrow(`no review item ${missing}`);
       expect(await reviews().get(missing)).toBeNull();
     });
+
+    it('joins rows of a later batch to a pending item: listed under that batch as it sees it, once', async () => {
+      // Prepare
+      await reviews().put(reviewItem(1));
+      const later = [
+        { batch_id: 'later-batch', row: 4 },
+        { batch_id: 'later-batch', row: 9 },
+      ];
+
+      // Act: joined twice (a retried Prepare), the second time with one row again.
+      expect(await reviews().join(classificationId(1), later, '2026-11-22T00:00:00.000Z')).toBe(true);
+      expect(await reviews().join(classificationId(1), [later[0]!], '2026-11-22T00:00:00.000Z')).toBe(true);
+
+      // Assess: the item names the rows waiting on it; the later batch lists it on its own rows.
+      expect((await reviews().get(classificationId(1)))?.joined).toEqual(['later-batch#4', 'later-batch#9']);
+      const listed = await reviews().listByBatch('later-batch');
+      expect(listed.map((item) => [item.classification_id, item.batch_id, item.row, item.owner])).toEqual([
+        [classificationId(1), 'later-batch', 4, { batch_id: BATCH, row: 1 }],
+        [classificationId(1), 'later-batch', 9, { batch_id: BATCH, row: 1 }],
+      ]);
+      // The asking batch still lists it as its own; the daily sweep sees it once.
+      expect((await reviews().listByBatch(BATCH)).map((item) => [item.row, item.owner])).toEqual([
+        [1, undefined],
+      ]);
+      expect((await reviews().listPending()).map((item) => item.classification_id)).toEqual([
+        classificationId(1),
+      ]);
+      // Its state is the item's: answered once, answered wherever it is listed.
+      await reviews().update(classificationId(1), { state: 'answered' });
+      expect((await reviews().listByBatch('later-batch')).map((item) => item.state)).toEqual([
+        'answered',
+        'answered',
+      ]);
+    });
+
+    it('refuses to join an item no longer pending, past abandons_at, or absent', async () => {
+      // Prepare
+      await reviews().put(reviewItem(1, { state: 'answered' }));
+      await reviews().put(reviewItem(2));
+      const row = [{ batch_id: 'later-batch', row: 1 }];
+
+      // Act and Assess
+      expect(await reviews().join(classificationId(1), row, '2026-11-22T00:00:00.000Z')).toBe(false);
+      expect(await reviews().join(classificationId(2), row, '2026-12-22T00:00:00.000Z')).toBe(false);
+      expect(await reviews().join(classificationId(3), row, '2026-11-22T00:00:00.000Z')).toBe(false);
+      expect(await reviews().listByBatch('later-batch')).toEqual([]);
+      expect((await reviews().get(classificationId(2)))?.joined).toBeUndefined();
+    });
   });
