@@ -55,6 +55,7 @@ export const BATCH_WORKFLOW_STATES = [
   'RouteAfterPrepare',
   'WaitForRows',
   'Finalize',
+  'FinalizeAgain',
   'Duplicate',
   'Planned',
   'Done',

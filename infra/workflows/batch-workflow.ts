@@ -2,10 +2,13 @@
  * The Batch workflow: one Standard execution per input object version.
  *
  *   Prepare ─▶ RouteAfterPrepare ─┬─ wait ──────▶ WaitForRows (.waitForTaskToken) ─┐
- *      │                          ├─ finalize ──────────────────────────────────────┼─▶ Finalize ─▶ Done
- *      │                          └─ otherwise ─▶ Duplicate (Succeed)                │
- *      └── Catch States.ALL ($.error) ───────────────────────────────────────────────┤
+ *      │                          ├─ finalize ──────────────────────────────────────┼─▶ Finalize ─▶ FinalizeAgain ─▶ Done
+ *      │                          └─ otherwise ─▶ Duplicate (Succeed)                │      ▲             │
+ *      └── Catch States.ALL ($.error) ───────────────────────────────────────────────┤      └── again ────┘
  *                          WaitForRows Catch States.ALL ($.wait_error), timeout too ─┘
+ *
+ * Finalize settles a batch's rows in legs: while one answers `next: "again"` (its time spent, rows
+ * left), FinalizeAgain calls it again with where it stopped (`$.finalized.settling`).
  *
  * The shape is prepare-wait-finalize.ts's, shared with the Answers workflow. WaitForRows waits as
  * long as Prepare says the batch may need (`$.prepare.wait_seconds`, its TimeoutSecondsPath):
@@ -42,6 +45,7 @@ export class BatchWorkflow extends Construct {
         route: 'RouteAfterPrepare',
         wait: 'WaitForRows',
         finalize: 'Finalize',
+        again: 'FinalizeAgain',
         done: 'Done',
         skipped: 'Duplicate',
         planned: 'Planned',

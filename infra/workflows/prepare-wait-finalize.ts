@@ -3,10 +3,13 @@
  * token, finalize what came of it. One Standard execution per dropped object version.
  *
  *   <prepare> ─▶ <route> ─┬─ wait ──────▶ <wait> (.waitForTaskToken) ─┐
- *      │                  ├─ finalize ─────────────────────────────────┼─▶ <finalize> ─▶ <done>
- *      │                  └─ otherwise ─▶ <skipped> (Succeed)          │
- *      └── Catch States.ALL ($.error) ─────────────────────────────────┤
+ *      │                  ├─ finalize ─────────────────────────────────┼─▶ <finalize> ─▶ [<again>] ─▶ <done>
+ *      │                  └─ otherwise ─▶ <skipped> (Succeed)          │        ▲            │
+ *      └── Catch States.ALL ($.error) ─────────────────────────────────┤        └── again ───┘
  *                  <wait> Catch States.ALL ($.wait_error), timeout too ┘
+ *
+ * <again>, when the workflow has it, calls <finalize> again while its last answer (`$.finalized`)
+ * says `next: "again"`: work that did not fit one invocation goes on in the next.
  *
  * The wait's timeout is fixed (an answers round), or read from the state where <prepare> put it
  * (`TimeoutSecondsPath`: the Batch workflow, whose Prepare sizes it from the batch); the
@@ -47,6 +50,8 @@ export type PrepareWaitFinalizeProps = {
     skipped: string;
     /** A Succeed for Prepare's `planned` (a plan-only batch: its plan is in the outbox), if the workflow has one. */
     planned?: string;
+    /** A Choice that calls <finalize> again while it answers `next: "again"`, if the workflow has one. */
+    again?: string;
   };
   /** Why the Succeed state that ends a skipped execution is there. */
   skippedComment: string;
@@ -71,11 +76,24 @@ export const prepareWaitFinalize = (scope: Construct, props: PrepareWaitFinalize
   const finalize = LambdaInvoke.jsonPath(scope, states.finalize, {
     lambdaFunction: props.finalize,
     payloadResponseOnly: true,
-    // The whole state: the S3 event, $.prepare, and $.rows or $.error / $.wait_error.
-    resultPath: '$.summary',
-  })
-    .addRetry(taskFailedRetry(3))
-    .next(new Succeed(scope, states.done));
+    // The whole state: the S3 event, $.prepare, $.rows or $.error / $.wait_error, and the last
+    // leg's answer when it is called again.
+    resultPath: '$.finalized',
+  }).addRetry(taskFailedRetry(3));
+  const done = new Succeed(scope, states.done);
+  if (states.again) {
+    finalize.next(
+      Choice.jsonPath(scope, states.again)
+        .when(
+          Condition.and(
+            Condition.isPresent('$.finalized.next'),
+            Condition.stringEquals('$.finalized.next', 'again'),
+          ),
+          finalize,
+        )
+        .otherwise(done),
+    );
+  } else finalize.next(done);
 
   const prepare = LambdaInvoke.jsonPath(scope, states.prepare, {
     lambdaFunction: props.prepare,

@@ -123,8 +123,22 @@ describe('Batch workflow definition', () => {
     expect(batch.States.Finalize).toMatchObject({
       Type: 'Task',
       Resource: rendered.functionArns['finalize-batch'],
-      ResultPath: '$.summary',
-      Next: 'Done',
+      ResultPath: '$.finalized',
+      Next: 'FinalizeAgain',
+    });
+    // Finalize settles rows in legs: called again while it answers `next: "again"`.
+    expect(batch.States.FinalizeAgain).toEqual({
+      Type: 'Choice',
+      Choices: [
+        {
+          And: [
+            { Variable: '$.finalized.next', IsPresent: true },
+            { Variable: '$.finalized.next', StringEquals: 'again' },
+          ],
+          Next: 'Finalize',
+        },
+      ],
+      Default: 'Done',
     });
     // The whole state goes to Finalize: no Parameters, no InputPath.
     expect(batch.States.Finalize?.Parameters).toBeUndefined();
@@ -195,7 +209,7 @@ describe('Answers workflow definition', () => {
     expect(answers.States.FinalizeAnswers).toMatchObject({
       Type: 'Task',
       Resource: rendered.functionArns['finalize-answers'],
-      ResultPath: '$.summary',
+      ResultPath: '$.finalized',
       Next: 'AnswersDone',
     });
     expect(answers.States.FinalizeAnswers?.Parameters).toBeUndefined();
@@ -397,10 +411,34 @@ describe('the rendered definitions run locally', () => {
         Payload: { batch_id: 'b1', task_token: 'token-1' },
       },
     });
-    expect(waited.output.summary).toEqual({ keys: ['detail', 'prepare', 'rows'] });
+    expect(waited.output.finalized).toEqual({ keys: ['detail', 'prepare', 'rows'] });
 
     const duplicate = await run(rendered.batch, { detail: {} }, { Prepare: () => ({ next: 'duplicate' }) });
     expect(duplicate.visited).toEqual(['Prepare']);
+  });
+
+  it('batch: calls Finalize again while it answers "again", each leg given where the last stopped', async () => {
+    const legs: unknown[] = [];
+    const looped = await run(
+      rendered.batch,
+      { detail: { object: { key: 'inbox/n/p.csv' } } },
+      {
+        Prepare: () => ({ next: 'finalize', batch_id: 'b1' }),
+        Finalize: (state) => {
+          legs.push(state.finalized ?? null);
+          return legs.length < 3
+            ? { next: 'again', settling: { settled_through: legs.length * 500, ended_now: 0 } }
+            : { next: 'done', state: 'completed' };
+        },
+      },
+    );
+    expect(looped.visited).toEqual(['Prepare', 'Finalize', 'Finalize', 'Finalize']);
+    expect(legs).toEqual([
+      null,
+      { next: 'again', settling: { settled_through: 500, ended_now: 0 } },
+      { next: 'again', settling: { settled_through: 1000, ended_now: 0 } },
+    ]);
+    expect(looped.output.finalized).toEqual({ next: 'done', state: 'completed' });
   });
 
   const answersEvent = { detail: { object: { key: 'answers/b1/review.csv' } } };
@@ -428,7 +466,7 @@ describe('the rendered definitions run locally', () => {
         Payload: { batch_id: 'b1~abc', task_token: 'token-1' },
       },
     });
-    expect(waited.output.summary).toEqual({ keys: ['detail', 'prepare', 'rows'] });
+    expect(waited.output.finalized).toEqual({ keys: ['detail', 'prepare', 'rows'] });
   });
 
   it('answers: nothing resumed goes straight to FinalizeAnswers; a skip stops; a failed prepare is finalized', async () => {
@@ -437,7 +475,7 @@ describe('the rendered definitions run locally', () => {
       FinalizeAnswers: (state) => ({ keys: Object.keys(state).sort() }),
     });
     expect(nothing.visited).toEqual(['PrepareAnswers', 'FinalizeAnswers']);
-    expect(nothing.output.summary).toEqual({ keys: ['detail', 'prepare'] });
+    expect(nothing.output.finalized).toEqual({ keys: ['detail', 'prepare'] });
 
     const skipped = await run(rendered.answers, answersEvent, {
       PrepareAnswers: () => ({ next: 'skip', batch_id: null, round_id: null }),
@@ -452,7 +490,7 @@ describe('the rendered definitions run locally', () => {
     });
     // PrepareAnswers is retried (States.TaskFailed, twice), then caught into FinalizeAnswers.
     expect(failed.visited).toEqual(['PrepareAnswers', 'PrepareAnswers', 'PrepareAnswers', 'FinalizeAnswers']);
-    expect(failed.output.summary).toMatchObject({ error: { Error: 'Error' }, keys: ['detail', 'error'] });
+    expect(failed.output.finalized).toMatchObject({ error: { Error: 'Error' }, keys: ['detail', 'error'] });
   });
 });
 

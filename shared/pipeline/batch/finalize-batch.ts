@@ -4,29 +4,34 @@
  *
  * Primary course:
  *   1. find the batch: Prepare's result, else the event (the same id, derived without I/O)
- *   2. one pass over the batch, a page at a time: rows still working end now (`not_submitted`
- *      when the batch was stopped before they were sent, else `error` saying why); what each row
- *      shows (a row of the same product as another: that one's outcome) is added up
- *   3. each verdict PDF reused from an earlier batch copied once into this one's `pdfs/`
+ *   2. the settling pass, a page at a time: rows still working end now (`not_submitted` when the
+ *      batch was stopped before they were sent, else `error` saying why), and each verdict PDF
+ *      reused from an earlier batch is copied once into this one's `pdfs/`
+ *   3. the tally pass: what each row shows (a row of the same product as another: that one's
+ *      outcome) is added up, and the rows waiting for answers are found
  *   4. results.csv and .xlsx written as the batch is read again (uploads in parts on AWS),
  *      review.csv and .xlsx, then summary.json, to `outbox/<batch-id>/` (and in place of the
  *      partial files, when a long run left some)
  *   5. the Batch Completed event, then the batch marked `completed` (or `failed`)
  *
+ * The settling pass is the only one that writes per row, and it goes on in the next invocation
+ * when a leg's time is spent: Finalize answers `next: "again"` with where it stopped, and the
+ * workflow calls it again (infra/workflows/prepare-wait-finalize.ts). The passes that only read
+ * and write files are bounded by the largest batch Prepare accepts (docs/benchmark.md measures
+ * them at that size).
+ *
  * Nothing grows with the batch's rows but counts: a page of rows, the leaders its followers name,
- * one entry per reused PDF and per row waiting for answers.
+ * the PDFs copied lately, one entry per row waiting for answers.
  *
  * Run twice, it writes the same files: the first run's `finished_at` is kept, copied PDFs are
  * not copied again, and the event is not published again once the batch is marked done.
  */
-import type { z } from 'zod';
-import { outboxKey } from '../core/bucket-layout.js';
-import { mapLimited } from '../core/calls-in-parallel.js';
+import { z } from 'zod';
+import { reusedPdfRelative } from '../core/bucket-layout.js';
 import { describeCaughtError } from '../core/error-text.js';
 import type { PipelinePorts } from '../core/ports.js';
-import { type BatchRecord, finalizeInputWith, type RowRecord, verdictPdfName } from '../core/records.js';
-import { afterMove, isFinalResult, isOutputStatus, type RowMove } from '../core/row-life.js';
-import { errorResult, stoppedResult } from '../core/row-results.js';
+import { type BatchRecord, finalizeInputWith } from '../core/records.js';
+import { isFinalResult } from '../core/row-life.js';
 import { batchSourceFromEvent } from './batch-source.js';
 import { replacePartialFiles } from './partial-results.js';
 import { PrepareResult } from './prepare-batch.js';
@@ -35,7 +40,6 @@ import {
   buildResultsCsv,
   buildReviewCsv,
   countByStatus,
-  OUTPUT_FILES,
   pendingReviewItems,
   type ShownRow,
   streamResultsCsv,
@@ -45,10 +49,14 @@ import {
 import { outboxWorkbooks, resultsWorkbook, summaryTime } from './results-workbook.js';
 import { isPendingPdfCopy } from './reuse.js';
 import { reviewWorkbook } from './review-workbook.js';
-import { standingRowPages, standingRows } from './standing-rows.js';
+import { SettlingProgress, settleRows } from './settle-rows.js';
+import { ROWS_PER_PAGE, standingRowPages, standingRows } from './standing-rows.js';
 
 /** The Batch workflow's state: the S3 event's fields (read by `batchSourceFromEvent`) plus these. */
-export const FinalizeInput = finalizeInputWith(PrepareResult);
+export const FinalizeInput = finalizeInputWith(PrepareResult).extend({
+  /** The previous leg's answer (`$.finalized`), when Finalize is called again. */
+  finalized: z.object({ settling: SettlingProgress.optional() }).passthrough().nullish(),
+});
 export type FinalizeInput = z.infer<typeof FinalizeInput>;
 
 export type FinalizeResult = {
@@ -56,9 +64,20 @@ export type FinalizeResult = {
   state: string;
   rows_total: number;
   by_status: Record<string, number>;
+  /** `again`: the settling pass goes on in the next invocation, from `settling`. */
+  next: 'again' | 'done';
+  settling?: SettlingProgress;
 };
 
 export type FinalizePorts = Pick<PipelinePorts, 'clock' | 'objects' | 'batches' | 'reviews' | 'events'>;
+
+export type FinalizeSettings = {
+  /** Production time one leg settles rows for before handing on (a Lambda runs for 15 min at most). */
+  legMs: number;
+  /** Rows read a page. */
+  pageSize: number;
+};
+export const FINALIZE_SETTINGS: FinalizeSettings = { legMs: 8 * 60_000, pageSize: ROWS_PER_PAGE };
 
 export const TIMED_OUT_DETAIL = 'the row did not finish before the batch timed out';
 const PREPARE_FAILED_DETAIL = 'the batch failed before the row could be processed';
@@ -69,9 +88,14 @@ const skipped = (batchId: string | null): FinalizeResult => ({
   state: 'skipped',
   rows_total: 0,
   by_status: countByStatus([]),
+  next: 'done',
 });
 
-export const finalizeBatch = async (ports: FinalizePorts, rawInput: unknown): Promise<FinalizeResult> => {
+export const finalizeBatch = async (
+  ports: FinalizePorts,
+  rawInput: unknown,
+  settings: FinalizeSettings = FINALIZE_SETTINGS,
+): Promise<FinalizeResult> => {
   const input = FinalizeInput.parse(rawInput);
   // A duplicate delivery's workflow never owns the batch: it must not finalize it.
   if (input.prepare?.next === 'skip') return skipped(input.prepare.batch_id);
@@ -92,18 +116,33 @@ export const finalizeBatch = async (ports: FinalizePorts, rawInput: unknown): Pr
     await ports.batches.updateBatch(batchId, { state: 'finalizing' });
   }
 
-  // One pass reads the batch a page at a time: rows still working end, followers take their
-  // leader's outcome, and what each row shows is added up. Nothing of it is held but counts.
-  const read = await readToFinalize(ports, batch, unfinishedDetailFor(input), now);
-  const pdfLinks = await copyReusedPdfs(ports.objects, batchId, read.pdfCopies);
+  const settling = await settleRows(ports, batch, {
+    detail: unfinishedDetailFor(input),
+    now,
+    from: input.finalized?.settling ?? { settled_through: 0, ended_now: 0 },
+    until: now.getTime() + ports.clock.span(settings.legMs),
+    pageSize: settings.pageSize,
+  });
+  if (settling.next === 'again') {
+    return {
+      batch_id: batchId,
+      state: batch.state,
+      rows_total: batch.rows_total,
+      by_status: countByStatus([]),
+      next: 'again',
+      settling: settling.progress,
+    };
+  }
 
-  const problems = finalProblems(batch, input, caughtProblems, read.endedNow);
+  // Read-only from here: what each row shows is added up, then the files are written.
+  const read = await tallyRows(ports, batch, settings.pageSize);
+  const problems = finalProblems(batch, input, caughtProblems, settling.progress.ended_now);
   const finishedAt = batch.finished_at ?? now.toISOString();
   const summary = read.tally.summary({ ...batch, state: finalState, finished_at: finishedAt, problems }, now);
   const review = pendingReviewItems(await ports.reviews.listByBatch(batchId), read.pendingRows);
 
   // The results files read the batch again as they are written: an upload's body is made as it goes.
-  const shownRows = () => withPdfLinks(standingRows(ports.batches, batchId), pdfLinks);
+  const shownRows = () => withPdfLinks(standingRows(ports.batches, batchId, { pageSize: settings.pageSize }));
   const { sameProductRows } = read;
   await writeOutboxFiles(ports.objects, batchId, {
     results: () => streamResultsCsv(batch, read.width, shownRows()),
@@ -126,6 +165,7 @@ export const finalizeBatch = async (ports: FinalizePorts, rawInput: unknown): Pr
     state: finalState,
     rows_total: summary.rows_total,
     by_status: summary.by_status,
+    next: 'done',
   };
 };
 
@@ -158,7 +198,13 @@ const finalizeOrphan = async (
     summary,
   });
   await ports.events.batchCompleted(summary);
-  return { batch_id: batchId, state: summary.state, rows_total: 0, by_status: summary.by_status };
+  return {
+    batch_id: batchId,
+    state: summary.state,
+    rows_total: 0,
+    by_status: summary.by_status,
+    next: 'done',
+  };
 };
 
 /** The state the batch ends in; `alreadyDone`: an earlier Finalize ran to the end. */
@@ -212,68 +258,32 @@ const finalProblems = (
 
 const EMPTY_SHAPE: Pick<BatchRecord, 'header' | 'delimiter'> = { header: [], delimiter: ',' };
 
-/** Rows' moves and PDF copies at once, a page at a time: bounded, never one request after another. */
-const IN_FLIGHT = 16;
-
-/** What Finalize learns in its pass over the batch, besides the rows it moved. */
-type FinalizeRead = {
+/** What the tally pass learns: the counts, and what the review files list. */
+type TallyRead = {
   tally: ReturnType<typeof summaryTally>;
-  /** Rows ended `error` now (a batch timed out, a row lost). */
-  endedNow: number;
   /** The input columns results files carry: the header's, or more when a row is longer. */
   width: number;
-  /** Reused verdicts' PDFs, by the key they are kept under, and the name each gets in this batch. */
-  pdfCopies: Map<string, string>;
   /** Rows waiting for answers under their own classification (their review items are listed). */
   pendingRows: Set<number>;
   /** The rows that resume with a waiting row's answers (review.csv's `same_product_rows`). */
   sameProductRows: Map<number, number[]>;
 };
 
-/**
- * The pass over the batch. On each page: rows still working end now (a row the batch's stop kept
- * from being sent is `not_submitted` with the stop's type, as the dispatcher would have made it;
- * any other is an `error`; a row finishing at this moment keeps its result, by the move's guard).
- * Followers are not written: each shows its leader's outcome as it is read (core/same-product.ts).
- */
-const readToFinalize = async (
+const tallyRows = async (
   ports: Pick<FinalizePorts, 'batches'>,
   batch: BatchRecord,
-  detail: string,
-  now: Date,
-): Promise<FinalizeRead> => {
-  const at = now.toISOString();
-  const read: FinalizeRead = {
+  pageSize: number,
+): Promise<TallyRead> => {
+  const read: TallyRead = {
     tally: summaryTally(),
-    endedNow: 0,
     width: batch.header.length,
-    pdfCopies: new Map(),
     pendingRows: new Set(),
     sameProductRows: new Map(),
   };
-  const endWorking = (rows: RowRecord[]) =>
-    mapLimited(rows, IN_FLIGHT, async (row): Promise<RowRecord> => {
-      // A follower ends with its leader, below.
-      if (isOutputStatus(row.status) || row.status === 'following') return row;
-      const result = batch.stop && row.status === 'queued' ? stoppedResult(batch.stop) : errorResult(detail);
-      const move: RowMove = { move: 'finished', result, at };
-      if (!(await ports.batches.moveRow(batch.batch_id, row.row, move)))
-        return (await ports.batches.getRow(batch.batch_id, row.row)) ?? row;
-      if (result.status === 'error') read.endedNow += 1;
-      return afterMove(row, move);
-    });
-  for await (const page of standingRowPages(ports.batches, batch.batch_id, { beforeShowing: endWorking })) {
+  for await (const page of standingRowPages(ports.batches, batch.batch_id, { pageSize })) {
     for (const { row, result } of page) {
       read.tally.add(row, result);
       read.width = Math.max(read.width, row.cells.length);
-      if (isFinalResult(result) && isPendingPdfCopy(result) && !read.pdfCopies.has(result.verdict_pdf!)) {
-        const ncm = (result.ncm ?? '').replace(/\D/g, '');
-        // The first row of this batch that reuses it names it; every other row links there.
-        read.pdfCopies.set(
-          result.verdict_pdf!,
-          `${OUTPUT_FILES.pdfs}${verdictPdfName(row.row, row.product?.sku ?? null, ncm === '' ? null : ncm)}`,
-        );
-      }
       if (result.status !== 'pending_data') continue;
       if (row.follows === undefined) read.pendingRows.add(row.row);
       else read.sameProductRows.set(row.follows, [...(read.sameProductRows.get(row.follows) ?? []), row.row]);
@@ -282,42 +292,12 @@ const readToFinalize = async (
   return read;
 };
 
-/**
- * Prepare left each reused row's cached PDF key in `verdict_pdf` (reuse.ts): each such PDF is
- * copied once into this batch's `pdfs/`, however many rows reuse it, under the name of the first.
- * A PDF no longer stored (retention) leaves the column empty and says so; the verdict still
- * stands. Returns the link each kept key becomes ('' when gone).
- */
-const copyReusedPdfs = async (
-  objects: Pick<FinalizePorts['objects'], 'head' | 'copy'>,
-  batchId: string,
-  copies: ReadonlyMap<string, string>,
-): Promise<Map<string, string>> => {
-  const links = await mapLimited([...copies], IN_FLIGHT, async ([from, name]): Promise<[string, string]> => {
-    // Checked first rather than caught: a transient copy failure must retry, not empty the column.
-    if (!(await objects.head(from))) return [from, ''];
-    if (!(await objects.head(outboxKey(batchId, name)))) await objects.copy(from, outboxKey(batchId, name));
-    return [from, name];
-  });
-  return new Map(links);
-};
-
-/** Reused rows link the copy in this batch's `pdfs/` (or say the earlier one is gone). */
-async function* withPdfLinks(rows: AsyncIterable<ShownRow>, links: ReadonlyMap<string, string>) {
+/** Reused rows link the copy in this batch's `pdfs/`, named from the kept key alone. */
+async function* withPdfLinks(rows: AsyncIterable<ShownRow>) {
   for await (const shown of rows) {
     const { result } = shown;
-    const link =
-      isFinalResult(result) && isPendingPdfCopy(result) ? links.get(result.verdict_pdf!) : undefined;
-    if (link === undefined) yield shown;
-    else if (link !== '') yield { ...shown, result: { ...result, verdict_pdf: link } };
-    else
-      yield {
-        ...shown,
-        result: {
-          ...result,
-          verdict_pdf: '',
-          detail: `${result.detail ?? ''} The verdict PDF of the earlier batch is no longer stored.`.trim(),
-        },
-      };
+    if (isFinalResult(result) && isPendingPdfCopy(result))
+      yield { ...shown, result: { ...result, verdict_pdf: reusedPdfRelative(result.verdict_pdf!) } };
+    else yield shown;
   }
 }

@@ -5,6 +5,7 @@
  *   inbox/<batch name>/<file>.csv|.xlsx   a catalogue; its batch.json and sheets beside it
  *   answers/<batch id>/<file>.csv|.xlsx   a filled review file; new sheets beside it
  *   outbox/<batch id>/                    results.csv, review.csv, summary.json, pdfs/<verdict>.pdf
+ *                                         (a reused verdict's: pdfs/<batch that made it>/<verdict>.pdf)
  *   work/<batch id>/uploads/<row>-<tag>.json   the sheet's file_url kept per attempt (expires in 7 days)
  *   requests/<batch id>/<anything>        a person asks for the batch's partial results (expires in 1 day)
  */
@@ -52,6 +53,22 @@ export const outboxKey = (batchId: string, relative: string): string => `${outbo
 export const verdictPdfPaths = (batchId: string, name: string): { key: string; relative: string } => {
   const relative = `pdfs/${name}`;
   return { key: outboxKey(batchId, relative), relative };
+};
+
+/**
+ * Where a verdict PDF reused from an earlier batch is copied in this batch's outbox, relative to
+ * it: under the folder of the batch that made it, by the name it has there
+ * (`outbox/<earlier>/pdfs/<name>` ─▶ `pdfs/<earlier>/<name>`). Names are unique within a batch,
+ * so the path is unique across batches, and it is found from the kept key alone: every row and
+ * every pass of Finalize names the same copy without a table of copies (one per classification,
+ * however many rows reuse it).
+ */
+export const reusedPdfRelative = (keptKey: string): string => {
+  const [area, madeBy, folder, ...name] = keptKey.split('/');
+  if (`${area}/` === BUCKET_PREFIXES.outbox && madeBy && folder === 'pdfs' && name.length > 0)
+    return `pdfs/${madeBy}/${name.join('/')}`;
+  // Not an outbox PDF (never written so by Complete): kept under its whole key, still unique.
+  return `pdfs/earlier/${keptKey.replace(/^\/+/, '')}`;
 };
 
 /**

@@ -111,7 +111,11 @@ const prepare = async (w: World) => {
 /** What the row side does when a row ends: its result on the row, the row counted done. */
 const finishRow = async (w: World, row: number, result: RowResult) => {
   w.batches.placeRow(w.batchId, row, { status: result.status, result });
-  return w.batches.markRowDone(w.batchId, row);
+  return w.batches.markRowDone(w.batchId, row, {
+    status: result.status,
+    billed_cents: 0,
+    at: w.clock.now().toISOString(),
+  });
 };
 
 describe('a batch whose rows all finished', () => {
@@ -181,15 +185,15 @@ describe('a batch whose rows all finished', () => {
     expect(records[2]![header.indexOf('detail')]).toContain('Column "Descrição"');
   });
 
-  it('copies the reused verdict’s PDF into this batch and names it by row and SKU', async () => {
+  it('copies the reused verdict’s PDF into this batch, under the batch that made it and its name there', async () => {
     const { w } = await run();
     const header = w.csv('results.csv')[0]!;
     const reused = w.csv('results.csv')[4]!;
 
-    expect(reused[header.indexOf('verdict_pdf')]).toBe('pdfs/00004-SKU-4.pdf');
+    expect(reused[header.indexOf('verdict_pdf')]).toBe('pdfs/earlier-x/00007-SKU-4.pdf');
     expect(reused[header.indexOf('cost_usd')]).toBe('0.00');
     expect(reused[header.indexOf('current_ncm_matches')]).toBe('yes');
-    expect(w.objects.text(`outbox/${w.batchId}/pdfs/00004-SKU-4.pdf`)).toBe('%PDF-1.7 verdict');
+    expect(w.objects.text(`outbox/${w.batchId}/pdfs/earlier-x/00007-SKU-4.pdf`)).toBe('%PDF-1.7 verdict');
     expect(w.objects.text('outbox/earlier-x/pdfs/00007-SKU-4.pdf')).toBe('%PDF-1.7 verdict');
     // The row keeps where the verdict was kept: results files link the copy, no row is rewritten.
     expect((await w.batches.getRow(w.batchId, 4))?.result?.verdict_pdf).toBe(
@@ -220,9 +224,9 @@ describe('a batch whose rows all finished', () => {
     const [header, ...records] = w.csv('results.csv');
     expect(records.map((record) => record[header!.indexOf('status')])).toEqual(Array(6).fill('reused'));
     expect(new Set(records.map((record) => record[header!.indexOf('verdict_pdf')]))).toEqual(
-      new Set(['pdfs/00001-SKU-10.pdf']),
+      new Set(['pdfs/earlier-x/00007-SKU-4.pdf']),
     );
-    expect(copies).toEqual([`outbox/${w.batchId}/pdfs/00001-SKU-10.pdf`]);
+    expect(copies).toEqual([`outbox/${w.batchId}/pdfs/earlier-x/00007-SKU-4.pdf`]);
   });
 
   it('writes review.csv with the pending row’s questions', async () => {
@@ -276,6 +280,7 @@ describe('a batch whose rows all finished', () => {
       state: 'completed',
       rows_total: 4,
       by_status: summary.by_status,
+      next: 'done',
     });
   });
 
@@ -511,6 +516,45 @@ describe('a batch larger than a page', () => {
     expect(records.map((record) => Number(record[header!.indexOf('row')]))).toEqual(
       Array.from({ length: 1_234 }, (_, i) => i + 1),
     );
+  });
+});
+
+describe('a batch whose settling does not fit one invocation', () => {
+  it('settles in legs, each going on where the last stopped, and writes the files once at the end', async () => {
+    const lines = Array.from(
+      { length: 1_234 },
+      (_, i) => `SKU-${i + 1};Parafuso sextavado M${10 + (i % 7)} com porca;BR;import;;`,
+    );
+    const w = world({ [FILE_KEY]: utf8(crlf('SKU;Descrição;País;Operação;NCM atual;Nota', ...lines)) });
+    const state = await prepare(w);
+    const input = { ...state, wait_error: { Error: 'States.Timeout' } };
+    const settings = { legMs: 60_000, pageSize: 500 };
+    // Each page read takes the leg's whole time: a leg settles one page, then hands on.
+    const { rowsPage } = w.batches;
+    w.batches.rowsPage = async (batchId, page) => {
+      w.clock.advance(60_000);
+      return rowsPage(batchId, page);
+    };
+
+    const legs = [await finalizeBatch(w.ports, input, settings)];
+    // Nothing is written before the last leg: no summary yet, the batch still running.
+    expect(w.text('summary.json')).toBeUndefined();
+    expect(legs[0]!.state).toBe('running');
+    while (legs.at(-1)!.next === 'again')
+      legs.push(await finalizeBatch(w.ports, { ...input, finalized: legs.at(-1) }, settings));
+
+    expect(legs.map((leg) => [leg.next, leg.settling?.settled_through])).toEqual([
+      ['again', 500],
+      ['again', 1_000],
+      ['done', undefined],
+    ]);
+    const summary = w.summary();
+    expect(summary.rows_total).toBe(1_234);
+    expect(summary.by_status.error).toBe(1_234);
+    expect(summary.problems.join(' ')).toContain('stopped waiting for its rows');
+    expect(legs.at(-1)).toMatchObject({ state: 'completed', next: 'done' });
+    const [header, ...records] = w.csv('results.csv');
+    expect(records.map((record) => record[header!.indexOf('status')])).toEqual(Array(1_234).fill('error'));
   });
 });
 
