@@ -70,6 +70,11 @@ export type NightMeasured = NightOutput & {
   peakMemoryMb: Record<string, number | null>;
   /** The requests the functions made during the night, through the permission gates. */
   requests: RequestCount[];
+  /**
+   * Invocations of each function that ended during the night (the scheduled dispatcher's too);
+   * absent in reports from before they were counted.
+   */
+  invocations?: Record<string, number>;
 };
 
 export type SizeMeasured = NightlySize & { nights: NightMeasured[] };
@@ -159,7 +164,7 @@ const nightColumns = (sizes: readonly SizeMeasured[]) =>
     size.nights.map((night) => ({ size, night, label: `${sizeLabel(size)} night ${night.night}` })),
   );
 
-/** The three tables: phases and outputs, peak memory per function, requests per row. */
+/** The tables: phases and outputs, peak memory per function, requests per row, invocations per function. */
 export const nightlyReport = (sizes: readonly SizeMeasured[]): string => {
   const columns = nightColumns(sizes);
   if (columns.length === 0) return '';
@@ -221,5 +226,12 @@ export const nightlyReport = (sizes: readonly SizeMeasured[]): string => {
       ['S3, all', ...serviceTotal('S3')],
     ],
   );
-  return [phases, memory, requests].join('\n\n');
+  const invoked = functions.filter((name) =>
+    columns.some(({ night }) => (night.invocations?.[name] ?? 0) > 0),
+  );
+  const invocations = table(
+    ['Lambda invocations', ...columns.map(({ label }) => label)],
+    invoked.map((name) => [name, ...columns.map(({ night }) => count(night.invocations?.[name] ?? 0))]),
+  );
+  return [phases, memory, requests, ...(invoked.length > 0 ? [invocations] : [])].join('\n\n');
 };

@@ -95,12 +95,18 @@ const measureNight = async (
   const sandbox = pipeline.sandbox as Sandbox;
   const billedBefore = sandbox.stats().billed_usd;
   pipeline.resetFunctionRequests();
+  const invokedBefore = Object.fromEntries(
+    HANDLER_NAMES.map((name) => [name, pipeline.endedInvocations(name)]),
+  );
   const droppedAtMs = Date.now();
   const { batchId } = await pipeline.submit({ file, batchName: EXPORT_NAME });
   const { seen, outboxKeys } = await watchStates(pipeline, batchId, droppedAtMs, say);
   // Read at the end, before anything else runs: the scheduled dispatcher goes on after it.
   const requests = pipeline.functionRequests();
   const peakMemoryMb = Object.fromEntries(HANDLER_NAMES.map((name) => [name, pipeline.peakMemoryMb(name)]));
+  const invocations = Object.fromEntries(
+    HANDLER_NAMES.map((name) => [name, pipeline.endedInvocations(name) - (invokedBefore[name] ?? 0)]),
+  );
   const billedUsd = Math.round((sandbox.stats().billed_usd - billedBefore) * 100) / 100;
 
   const bytes = await pipeline.outboxFile(batchId, 'results.csv');
@@ -116,6 +122,7 @@ const measureNight = async (
     billedUsd,
     peakMemoryMb,
     requests,
+    invocations,
     ...outputOf(table.rows, pdfs),
   };
 };

@@ -162,6 +162,7 @@ describe('the tables', () => {
             ],
             pdfs: 1_700,
             byStatus: { reused: 1_700, pending_data: 200, failed: 100 },
+            invocations: { 'prepare-batch': 1, 'finalize-batch': 3, 'sweep-reviews': 0 },
           }),
         ],
       },
@@ -186,6 +187,12 @@ describe('the tables', () => {
         '| S3 PutObject | 0.0215 | 0 |',
         '| DynamoDB, all | 0.0400 | 0.0400 |',
         '| S3, all | 0.0215 | 0.850 |',
+        '',
+        // Night 1 predates the count: its column says none; a function never invoked has no line.
+        '| Lambda invocations | 2,000:50 night 1 | 2,000:50 night 2 |',
+        '| --- | --- | --- |',
+        '| prepare-batch | 0 | 1 |',
+        '| finalize-batch | 0 | 3 |',
       ].join('\n'),
     );
   });
