@@ -105,7 +105,7 @@ describe('Answers workflow, from the synthesized definition', () => {
     expect(roundId).toMatch(new RegExp(`^${batchId}~`));
     // WaitForAnswers' result is the wake the round's last row sent.
     expect(output.rows).toEqual({ batch_id: roundId });
-    expect(output.summary).toMatchObject({
+    expect(output.finalized).toMatchObject({
       batch_id: batchId,
       round_id: roundId,
       resumed: 2,
@@ -176,11 +176,11 @@ describe('Answers workflow, from the synthesized definition', () => {
     const second = await harness.runAnswers({ ...event, id: 'redelivered' });
 
     // Assert: the second execution went from PrepareAnswers to AnswersSkipped.
-    expect(first.summary).toMatchObject({ round_id: roundId, resumed: 1 });
+    expect(first.finalized).toMatchObject({ round_id: roundId, resumed: 1 });
     expect(second.prepare).toMatchObject({ batch_id: batchId, round_id: roundId, next: 'skip' });
     expect((second.prepare as { detail: string }).detail).toContain('duplicate delivery');
     expect(second).not.toHaveProperty('rows');
-    expect(second).not.toHaveProperty('summary');
+    expect(second).not.toHaveProperty('finalized');
     // Nothing sent, started, billed, written or published by it.
     expect(sent).toHaveLength(1);
     expect(harness.workflows.started).toHaveLength(startedAfterFirst);
@@ -217,7 +217,7 @@ describe('Answers workflow, from the synthesized definition', () => {
     const roundId = (output.prepare as { round_id: string }).round_id;
     expect(output.prepare).toMatchObject({ batch_id: batchId, next: 'finalize' });
     expect(output).not.toHaveProperty('rows');
-    expect(output.summary).toMatchObject({ round_id: roundId, resumed: 0, still_pending: 1, revision: 0 });
+    expect(output.finalized).toMatchObject({ round_id: roundId, resumed: 0, still_pending: 1, revision: 0 });
     const round = harness.batches.batches.get(roundId);
     expect(round).toMatchObject({ round_of: batchId, state: 'completed', rows_total: 0 });
     expect(round?.task_token).toBeUndefined();

@@ -60,7 +60,7 @@ describe('Batch workflow, from the synthesized definition', () => {
       '',
       'no country',
     ]);
-    expect(output.summary).toMatchObject({
+    expect(output.finalized).toMatchObject({
       state: 'completed',
       rows_total: 6,
       by_status: expect.objectContaining({ resolved: 2, rejected: 3, pending_data: 1 }),

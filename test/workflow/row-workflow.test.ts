@@ -55,7 +55,7 @@ describe('Row workflow, from the synthesized definition', () => {
     const pdf = harness.objects.objects.get(`outbox/${batchId}/${row.result?.verdict_pdf}`);
     expect(new TextDecoder().decode(pdf?.bytes.slice(0, 5))).toBe('%PDF-');
     expect(harness.sandbox.stats().billed_usd).toBe(2);
-    expect(output.summary).toMatchObject({ state: 'completed', rows_total: 1 });
+    expect(output.finalized).toMatchObject({ state: 'completed', rows_total: 1 });
     expect(harness.waiters.woken).toEqual([batchId]);
     expectLeasesReleased(harness);
   });
