@@ -133,6 +133,13 @@ type AnyWritable = NodeJS.WritableStream & {
 /** The sheet's stream inside ExcelJS 4.4.0 (pinned in package.json) and the ZIP entry it feeds. */
 type SheetStream = { pipes?: AnyWritable[] };
 
+/**
+ * ExcelJS's streaming sheet keeps every formula cell it wrote (`_formulae`, by address) for
+ * formulas shared with later cells, which no layout here writes: emptied after each row, a sheet
+ * with a formula a row (a verdict PDF's link, review.xlsx's days left) holds none of them.
+ */
+type SheetFormulas = { _formulae?: Record<string, unknown> };
+
 /** Resolves when `target` can take more, or can take nothing any more (closed, failed). */
 const drainOf = (target: AnyWritable): Promise<void> =>
   (target.writableNeedDrain ?? target._writableState?.needDrain)
@@ -161,6 +168,8 @@ export const addRows = async <T>(
   for await (const item of items) {
     line += 1;
     addRow(item, line).commit();
+    const formulas = sheet as unknown as SheetFormulas;
+    if (formulas._formulae) formulas._formulae = {};
     if (line % ROWS_PER_WAIT === 0) {
       const { pipes = [] } = (sheet as unknown as { stream: SheetStream }).stream;
       // No entry yet while the ZIP still writes an earlier part: let it run, the rows wait in the sheet.

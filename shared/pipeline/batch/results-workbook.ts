@@ -50,8 +50,7 @@ const KIND: Readonly<Record<ResultColumn, CellKind>> = {
   reason: 'text',
   detail: 'text',
   classification_id: 'text',
-  // Text, not a link: a workbook holds every link until its sheet ends, and the verdict PDF is the one
-  // people open from here.
+  // Text, not a link: the verdict PDF beside the workbook is the one thing people open from here.
   app_url: 'text',
   title: 'text',
   ncm: 'code',
@@ -111,8 +110,26 @@ const statusStyle = (status: string) => {
     : {};
 };
 
-/** A link only to a verdict PDF beside the workbook (`pdfs/…`), never to anything a cell could name. */
-const isOpenableLink = (target: string): boolean => /^pdfs\/[^/\\:]+\.pdf$/i.test(target);
+/** The longest text Excel takes in a formula's string. */
+const HYPERLINK_TEXT_MAX = 255;
+
+/**
+ * A link only to a verdict PDF beside the workbook (`pdfs/…`), never to anything a cell could name;
+ * at most what a formula's string may hold.
+ */
+const isOpenableLink = (target: string): boolean =>
+  /^pdfs\/[^/\\:"]+\.pdf$/i.test(target) && target.length <= HYPERLINK_TEXT_MAX;
+
+/**
+ * A verdict PDF's link as a HYPERLINK formula, its path as the value every program shows. Not a
+ * cell hyperlink: those are kept, with a relationship each, until the sheet's last row, about
+ * 0.3 KB for every linked row of a large batch; a formula needs nothing after its row. The path
+ * is one `isOpenableLink` let through, so the formula says nothing but where the PDF is.
+ */
+const pdfLink = (target: string): CellValue => ({
+  formula: `HYPERLINK("${target}","${target}")`,
+  result: target,
+});
 
 const numberOf = (text: string): number | null => {
   const value = Number(text);
@@ -138,7 +155,7 @@ export const resultCell = (column: ResultColumn, text: string, words: WorkbookWo
     case 'coded':
       return words.values[text] ?? xlsxText(text);
     case 'link':
-      return isOpenableLink(text) ? { text: xlsxText(text), hyperlink: text } : xlsxText(text);
+      return isOpenableLink(text) ? pdfLink(text) : xlsxText(text);
     default:
       return xlsxText(text);
   }
@@ -151,6 +168,8 @@ const shownWidth = (value: CellValue): number => {
   if (typeof value === 'string') return textWidth(value);
   if (typeof value === 'object' && 'text' in value && typeof value.text === 'string')
     return textWidth(value.text);
+  if (typeof value === 'object' && 'result' in value && typeof value.result === 'string')
+    return textWidth(value.result);
   return 10;
 };
 
@@ -284,7 +303,7 @@ const writeResultsWorkbook = async (workbook: WorkbookWriter, input: ResultsWork
     const added = sheet.addRow(cellsOf(shown));
     Object.assign(added.getCell(statusColumn), statusStyle(shown.result.status));
     const pdf = added.getCell(pdfColumn);
-    if (typeof pdf.value === 'object' && pdf.value !== null && 'hyperlink' in pdf.value) pdf.font = LINK_FONT;
+    if (typeof pdf.value === 'object' && pdf.value !== null && 'formula' in pdf.value) pdf.font = LINK_FONT;
     return added;
   });
   sheet.autoFilter = {

@@ -457,6 +457,20 @@ describe('review.xlsx saved again by LibreOffice keeps its drop-downs and is sti
   });
 });
 
+describe('LibreOffice opens the verdict PDFs’ links', () => {
+  it('keeps each verdict PDF a HYPERLINK to its pdfs/ path, showing the path, in the copy it saves', () => {
+    const content = strFromU8(unzipSync(readFileSync(output('ods', 'results.ods')))['content.xml']!);
+    const links = elementsNamed(content, 'table:table-cell')
+      .map(({ attributes }) => attributes['table:formula'])
+      .filter((formula) => formula !== undefined)
+      .map((formula) => unescapeXml(formula));
+    expect(links).toEqual([
+      'of:=HYPERLINK("pdfs/00001-CAF-1.pdf";"pdfs/00001-CAF-1.pdf")',
+      'of:=HYPERLINK("pdfs/00002-CAF-2.pdf";"pdfs/00002-CAF-2.pdf")',
+    ]);
+  });
+});
+
 describe('LibreOffice opens the workbooks with their filters on', () => {
   it('shows the filter buttons over every row and column of both workbooks', () => {
     const ranges = (name: string) =>

@@ -250,15 +250,21 @@ describe('results.xlsx holds the rows and values of results.csv, read back by th
     ]);
   });
 
-  it('writes formula-looking text as string cells, with no formula anywhere in the sheet', () => {
+  it('writes formula-looking text as string cells; the only formulas are the verdict PDFs’ links', () => {
     for (const row of [2, 3, 4, 5]) {
       const cell = cells.get(ref(1, row))!;
       expect(cell.text).toMatch(/^[=+\-@]/);
       expect(['str', 'inlineStr', 's']).toContain(cell.type);
       expect(cell.formula).toBeUndefined();
     }
-    expect(sheet).not.toContain('<f>');
-    expect(sheet).not.toContain('<f ');
+    const formulas = [...cells].filter(([, cell]) => cell.formula !== undefined);
+    expect(formulas.map(([at]) => columnNumber(at))).toEqual([
+      columnNumber(ref('verdict_pdf', 1)),
+      columnNumber(ref('verdict_pdf', 1)),
+    ]);
+    for (const [, cell] of formulas)
+      expect(cell.formula).toMatch(/^HYPERLINK\("pdfs\/[\w.-]+\.pdf","pdfs\/[\w.-]+\.pdf"\)$/);
+    expect(elementsNamed(sheet, 'f')).toHaveLength(2);
   });
 
   it('freezes the header row and puts an autofilter over every row and column', () => {
@@ -284,32 +290,31 @@ describe('results.xlsx holds the rows and values of results.csv, read back by th
   });
 
   it('links each verdict PDF to its pdfs/ path, and nothing else: the app URL stays text, a javascript: one too', () => {
-    const rels = new Map(
-      elementsNamed(partXml(files, 'xl/worksheets/_rels/sheet1.xml.rels'), 'Relationship').map(
-        ({ attributes }) => [attributes.Id!, attributes],
-      ),
-    );
+    // A HYPERLINK formula showing the path, not a cell hyperlink: the sheet keeps no relationship per row.
     const links = new Map(
-      elementsNamed(sheet, 'hyperlink').map(({ attributes }) => [
-        attributes.ref!,
-        rels.get(attributes['r:id']!)!,
-      ]),
+      [...cells]
+        .filter(([, cell]) => cell.formula !== undefined)
+        .map(([at, cell]) => [at, /^HYPERLINK\("([^"]+)","([^"]+)"\)$/.exec(cell.formula!)] as const),
     );
     const linksIn = (column: ResultColumn) =>
       [...links]
         .filter(([at]) => columnNumber(at) === columnNumber(ref(column, 1)))
         .sort(([a], [b]) => rowNumber(a) - rowNumber(b))
-        .map(([, rel]) => rel.Target);
+        .map(([, match]) => match?.[1]);
     expect(linksIn('verdict_pdf')).toEqual(['pdfs/00001-CAF-1.pdf', 'pdfs/00002-CAF-2.pdf']);
     expect(linksIn('app_url')).toEqual([]);
+    expect(links.size).toBe(2);
+    for (const [at, match] of links) {
+      // The link shows its path: the value every program reads without calculating.
+      expect(match?.[2]).toBe(match?.[1]);
+      expect(cells.get(at)?.text).toBe(match?.[1]);
+      expect(cells.get(at)?.type).toBe('str');
+    }
+    expect(files['xl/worksheets/_rels/sheet1.xml.rels']).toBeUndefined();
+    expect(elementsNamed(sheet, 'hyperlink')).toEqual([]);
     expect(cells.get(ref('app_url', 1))?.text).toBe(
       `https://app.example.com/classifications/${classificationId(1)}`,
     );
-    expect(links.size).toBe(2);
-    for (const rel of links.values()) {
-      expect(rel.Type).toMatch(/\/hyperlink$/);
-      expect(rel.TargetMode).toBe('External');
-    }
     expect(cells.get(ref('app_url', 8))?.text).toBe('javascript:alert(1)');
     expect(byRow(8)[at('app_url')]).toBe('javascript:alert(1)');
   });
