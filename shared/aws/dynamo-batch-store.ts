@@ -5,7 +5,8 @@
  *                                         (not a round) also has `listed` = batch, the partition of
  *                                         the sparse GSI `by-start` (+ `started_at`) that lists them
  *                     sk = row#0000001    one RowRecord per input row, 7 digits so sk order is row order
- *                     sk = done#0000      a completion shard: { expected: N, done: NS of rows }
+ *                     sk = done#0000      a completion shard: { expected: N, done: NS of rows,
+ *                                         followers: M of row → its followers, and its counts }
  *   pk = backlogs     sk = open           `batch_ids`: SS of the batches whose queued rows are not all
  *                                         in the rows queue yet (the dispatcher's list to top up)
  *
@@ -17,6 +18,21 @@
  *                            batch:    ADD complete_shards {1} ── ALL_NEW: size ≥ shard_count?
  *                                                             │ yes: the task token, if stored
  *   registerWaiter(token) ─▶ batch:    SET task_token ─────── ALL_NEW: same rule
+ *
+ * The counts a page of the console reads instead of the rows (`FinishedRows`) ride on the same two
+ * writes. The shard's write is conditional on the row not being in `done` yet, so a repeat counts
+ * nothing; it adds the row by the status it shows (`done_rows_<status>`), its followers by the
+ * same status (`done_followers_<status>`, the shard's `followers` entry for the row, server-side)
+ * and its billed cents. The write that completes a shard adds the shard's counts to the batch item,
+ * conditional on the shard not being in `complete_shards` yet, so they are rolled up once:
+ *
+ *   markRowDone(1234, resolved) ─▶ done#0001: ADD done {1234}, done_rows_resolved 1, …
+ *                                             IF NOT contains(done, 1234)
+ *                              ─▶ batch (shard complete): ADD complete_shards {1}, its counts
+ *                                             IF NOT contains(complete_shards, 1)
+ *
+ * A reader (`finishedRows`) adds the batch item's counts to those of the shards still open: read
+ * after the batch item, a shard completing meanwhile is counted once, from the shard.
  *
  * Each write returns the item as it is after the write, so whichever of "last shard
  * completes" and "workflow stores its token" happens second sees both, and wakes the
@@ -38,8 +54,17 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { chunksOf, forEachLimited } from '../pipeline/core/calls-in-parallel.js';
-import type { BatchStore, RowDoneResult, RowGuard } from '../pipeline/core/index.js';
-import { BatchRecord, BatchStop, changeOf, RowRecord, shardOfRow } from '../pipeline/core/index.js';
+import type { BatchStore, OutputStatus, RowDoneResult, RowGuard } from '../pipeline/core/index.js';
+import {
+  BatchRecord,
+  BatchStop,
+  changeOf,
+  FinishedRows,
+  OUTPUT_STATUSES,
+  RowRecord,
+  shardOfRow,
+} from '../pipeline/core/index.js';
+import { addFinished } from '../pipeline/core/row-counts.js';
 import {
   type DynamoAdapterConfig,
   documentClient,
@@ -78,12 +103,46 @@ const shardSk = (shard: number) => `done#${String(shard).padStart(4, '0')}`;
  */
 const BACKLOGS_KEY = { pk: 'backlogs', sk: 'open' };
 
+/** The counts' attributes, on a completion shard and on the batch item alike. */
+const COUNTED = {
+  rows: (status: OutputStatus) => `done_rows_${status}`,
+  followers: (status: OutputStatus) => `done_followers_${status}`,
+  billedCents: 'done_billed_cents',
+  lastAt: 'done_last_at',
+} as const;
+
+const COUNT_ATTRIBUTES = [
+  ...OUTPUT_STATUSES.flatMap((status) => [COUNTED.rows(status), COUNTED.followers(status)]),
+  COUNTED.billedCents,
+  COUNTED.lastAt,
+];
+
+/** The counts an item carries (absent attributes: nothing counted). */
+const finishedOf = (item: Record<string, unknown>): FinishedRows => {
+  const rows: FinishedRows['rows'] = {};
+  const followers: FinishedRows['followers'] = {};
+  for (const status of OUTPUT_STATUSES) {
+    const led = Number(item[COUNTED.rows(status)] ?? 0);
+    const followed = Number(item[COUNTED.followers(status)] ?? 0);
+    if (led > 0) rows[status] = led;
+    if (followed > 0) followers[status] = followed;
+  }
+  const lastAt = item[COUNTED.lastAt];
+  return FinishedRows.parse({
+    rows,
+    followers,
+    billed_cents: Number(item[COUNTED.billedCents] ?? 0),
+    ...(typeof lastAt === 'string' ? { last_at: lastAt } : {}),
+  });
+};
+
 /** A Number Set as read (absent when empty: DynamoDB has no empty sets) as sorted numbers. */
 const numbersOf = (set: unknown): number[] =>
   set instanceof Set ? [...set].map(Number).sort((a, b) => a - b) : [];
 
 const toBatchItem = (record: BatchRecord) => {
-  const { complete_shards, ...rest } = record;
+  // `finished` is only ever added to, by markRowDone: a new batch has counted nothing.
+  const { complete_shards, shards, finished: _counted, ...rest } = record;
   return {
     ...withoutUndefined(rest),
     pk: batchPk(record.batch_id),
@@ -91,13 +150,17 @@ const toBatchItem = (record: BatchRecord) => {
     // An answers round is tracked like a batch but is no batch of its own: it is not listed.
     ...(record.round_of === undefined ? { listed: LISTED_BATCH } : {}),
     ...(complete_shards.length > 0 ? { complete_shards: new Set(complete_shards) } : {}),
+    ...(shards && shards.length > 0 ? { shards: new Set(shards) } : {}),
   };
 };
 
 const fromBatchItem = (item: Record<string, unknown>): BatchRecord =>
   BatchRecord.parse({
-    ...withoutKeys(item, KEY_ATTRIBUTES),
+    ...withoutKeys(item, [...KEY_ATTRIBUTES, ...COUNT_ATTRIBUTES]),
     complete_shards: numbersOf(item.complete_shards),
+    ...(item.shards instanceof Set ? { shards: numbersOf(item.shards) } : {}),
+    // Absent until a shard completes: a batch reads back as it was written.
+    ...(COUNT_ATTRIBUTES.some((attribute) => attribute in item) ? { finished: finishedOf(item) } : {}),
   });
 
 const toRowItem = (record: RowRecord) => ({
@@ -260,7 +323,7 @@ const createBatch: OnTable<BatchStore['createBatch']> = async (table, record) =>
 
 const updateBatch: OnTable<BatchStore['updateBatch']> = async (table, batchId, patch) => {
   // Guarded at run time too: a cast must not let a patch overwrite the completion state.
-  const update = setUpdateOf(patch, ['batch_id', 'complete_shards', 'task_token']);
+  const update = setUpdateOf(patch, ['batch_id', 'complete_shards', 'task_token', 'shards', 'finished']);
   if (!update) {
     if (!(await getBatch(table, batchId))) throw missingBatch(batchId);
     return;
@@ -433,10 +496,18 @@ const advanceWindow: OnTable<BatchStore['advanceWindow']> = async (table, batchI
 };
 
 const putCompletionShards: OnTable<BatchStore['putCompletionShards']> = async (
-  { doc, TableName },
+  table,
   batchId,
   expected,
+  followers = new Map(),
 ) => {
+  const { doc, TableName } = table;
+  const followersByShard = new Map<number, Record<string, number>>();
+  for (const [row, count] of followers) {
+    if (count <= 0) continue;
+    const shard = shardOfRow(row);
+    followersByShard.set(shard, { ...followersByShard.get(shard), [String(row)]: count });
+  }
   for (const [shard, count] of expected) {
     if (!Number.isInteger(shard) || shard < 0 || shard > 9_999)
       throw new RangeError(`shard must be an integer in 0..9999, got ${shard}`);
@@ -445,33 +516,145 @@ const putCompletionShards: OnTable<BatchStore['putCompletionShards']> = async (
       new UpdateCommand({
         TableName,
         Key: { pk: batchPk(batchId), sk: shardSk(shard) },
-        UpdateExpression: 'SET expected = :expected',
-        ExpressionAttributeValues: { ':expected': count },
+        UpdateExpression: 'SET expected = :expected, #followers = :followers',
+        ExpressionAttributeNames: { '#followers': 'followers' },
+        ExpressionAttributeValues: { ':expected': count, ':followers': followersByShard.get(shard) ?? {} },
       }),
     );
   }
+  if (expected.size === 0) return;
+  const listed = await updateExisting(table, {
+    Key: batchKey(batchId),
+    UpdateExpression: 'ADD shards :shards',
+    values: { ':shards': new Set(expected.keys()) },
+  });
+  if (!listed.applied) throw missingBatch(batchId);
 };
 
-const markRowDone: OnTable<BatchStore['markRowDone']> = async (table, batchId, row) => {
-  const shard = shardOfRow(row);
-  const counted = await updateExisting(table, {
-    Key: { pk: batchPk(batchId), sk: shardSk(shard) },
-    UpdateExpression: 'ADD done :rows',
-    values: { ':rows': new Set([row]) },
-    returnNew: true,
-  });
-  if (!counted.applied) throw new Error(`no completion shard ${shard} for batch ${batchId}`);
-  if (numbersOf(counted.item.done).length < Number(counted.item.expected ?? 0))
-    return { batchComplete: false, taskToken: null };
+const shardKey = (batchId: string, shard: number) => ({ pk: batchPk(batchId), sk: shardSk(shard) });
 
+/** An item read whole and consistently, or null. */
+const getItem = async ({ doc, TableName }: BatchTable, Key: Record<string, string>) =>
+  (await doc.send(new GetCommand({ TableName, Key, ConsistentRead: true }))).Item ?? null;
+
+/**
+ * The shard's counts added to the batch item with the shard, once: a repeat (a retried Complete
+ * that finds its shard complete) is refused by the condition and reads the batch as it is.
+ */
+const completeShard = async (
+  table: BatchTable,
+  batchId: string,
+  shard: number,
+  counted: FinishedRows,
+): Promise<RowDoneResult> => {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':shards': new Set([shard]), ':shard': shard };
+  const adds = ['complete_shards :shards'];
+  const add = (attribute: string, count: number) => {
+    if (count <= 0) return;
+    const n = adds.length;
+    names[`#c${n}`] = attribute;
+    values[`:c${n}`] = count;
+    adds.push(`#c${n} :c${n}`);
+  };
+  for (const [status, count] of Object.entries(counted.rows) as [OutputStatus, number][])
+    add(COUNTED.rows(status), count);
+  for (const [status, count] of Object.entries(counted.followers) as [OutputStatus, number][])
+    add(COUNTED.followers(status), count);
+  add(COUNTED.billedCents, counted.billed_cents);
   const completed = await updateExisting(table, {
     Key: batchKey(batchId),
-    UpdateExpression: 'ADD complete_shards :shards',
-    values: { ':shards': new Set([shard]) },
+    UpdateExpression: `ADD ${adds.join(', ')}`,
+    condition: 'NOT contains(complete_shards, :shard)',
+    names,
+    values,
     returnNew: true,
   });
-  if (!completed.applied) throw missingBatch(batchId);
-  return doneResultOf(completed.item);
+  if (completed.applied) {
+    // Its own write, once a shard: shards complete in any order, and the batch keeps the latest.
+    if (counted.last_at)
+      await updateExisting(table, {
+        Key: batchKey(batchId),
+        UpdateExpression: 'SET #last = :last',
+        condition: '(attribute_not_exists(#last) OR #last < :last)',
+        names: { '#last': COUNTED.lastAt },
+        values: { ':last': counted.last_at },
+      });
+    return doneResultOf(completed.item);
+  }
+  const batch = await getItem(table, batchKey(batchId));
+  if (!batch) throw missingBatch(batchId);
+  return doneResultOf(batch);
+};
+
+const markRowDone: OnTable<BatchStore['markRowDone']> = async (table, batchId, row, finish) => {
+  const shard = shardOfRow(row);
+  if (!Number.isInteger(finish.billed_cents) || finish.billed_cents < 0)
+    throw new RangeError(`billed_cents must be a whole number of cents, got ${finish.billed_cents}`);
+  const counted = await updateExisting(table, {
+    Key: shardKey(batchId, shard),
+    UpdateExpression:
+      'ADD done :rows, #led :one, #cents :cents ' +
+      'SET #followed = if_not_exists(#followed, :zero) + if_not_exists(#followers.#row, :zero), #last = :at',
+    condition: 'NOT contains(done, :row)',
+    names: {
+      '#led': COUNTED.rows(finish.status),
+      '#followed': COUNTED.followers(finish.status),
+      '#followers': 'followers',
+      '#row': String(row),
+      '#cents': COUNTED.billedCents,
+      '#last': COUNTED.lastAt,
+    },
+    values: {
+      ':rows': new Set([row]),
+      ':row': row,
+      ':one': 1,
+      ':zero': 0,
+      ':cents': finish.billed_cents,
+      ':at': finish.at,
+    },
+    returnNew: true,
+  });
+  // Refused: the row was counted before (a retry, which counts nothing), or there is no such shard.
+  const item = counted.applied ? counted.item : await getItem(table, shardKey(batchId, shard));
+  if (!item) throw new Error(`no completion shard ${shard} for batch ${batchId}`);
+  if (numbersOf(item.done).length < Number(item.expected ?? 0))
+    return { batchComplete: false, taskToken: null };
+  return completeShard(table, batchId, shard, finishedOf(item));
+};
+
+/** The shards whose rows may have finished and are not rolled up yet: sent, and not complete. */
+const openShardsOf = (batch: BatchRecord): number[] => {
+  const complete = new Set(batch.complete_shards);
+  const window = batch.queue_window;
+  // No row past the window's end has had its message: its shard has counted nothing yet.
+  const lastSent = window
+    ? window.enqueued_through >= 1
+      ? shardOfRow(window.enqueued_through)
+      : -1
+    : Infinity;
+  return (batch.shards ?? []).filter((shard) => !complete.has(shard) && shard <= lastSent);
+};
+
+/** Reads of open shards in flight at once. */
+const SHARD_READS_IN_FLIGHT = 8;
+
+const finishedRows: OnTable<BatchStore['finishedRows']> = async (table, batch) => {
+  const names = Object.fromEntries(COUNT_ATTRIBUTES.map((attribute, i) => [`#c${i}`, attribute]));
+  let total = batch.finished ?? FinishedRows.parse({});
+  await forEachLimited(openShardsOf(batch), SHARD_READS_IN_FLIGHT, async (shard) => {
+    const { Item } = await table.doc.send(
+      new GetCommand({
+        TableName: table.TableName,
+        Key: shardKey(batch.batch_id, shard),
+        ConsistentRead: true,
+        ProjectionExpression: Object.keys(names).join(', '),
+        ExpressionAttributeNames: names,
+      }),
+    );
+    if (Item) total = addFinished(total, finishedOf(Item));
+  });
+  return total;
 };
 
 const registerWaiter: OnTable<BatchStore['registerWaiter']> = async (table, batchId, taskToken) => {
@@ -508,8 +691,10 @@ export const createDynamoBatchStore = (config: DynamoBatchStoreConfig): BatchSto
     markBacklog: (batchId, open) => markBacklog(table, batchId, open),
     claimTopUp: (batchId, hold) => claimTopUp(table, batchId, hold),
     advanceWindow: (batchId, advance) => advanceWindow(table, batchId, advance),
-    putCompletionShards: (batchId, expected) => putCompletionShards(table, batchId, expected),
-    markRowDone: (batchId, row) => markRowDone(table, batchId, row),
+    putCompletionShards: (batchId, expected, followers) =>
+      putCompletionShards(table, batchId, expected, followers),
+    markRowDone: (batchId, row, finish) => markRowDone(table, batchId, row, finish),
+    finishedRows: (batch) => finishedRows(table, batch),
     registerWaiter: (batchId, taskToken) => registerWaiter(table, batchId, taskToken),
   };
 };

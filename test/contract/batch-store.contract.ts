@@ -8,6 +8,8 @@ import { AT, BATCH, batchOptions, batchRecord, LATER, rowRecord, TOKEN } from '.
 import { collect, forEachNumber, type Implementation, useImplementation } from './implementation.js';
 
 const NOT_COMPLETE = { batchComplete: false, taskToken: null };
+/** How a row finished, as markRowDone counts it: resolved, billed USD 2.00. */
+const DONE = { status: 'resolved', billed_cents: 200, at: AT } as const;
 
 export const describeBatchStoreContract = (name: string, implementation: Implementation<BatchStore>) =>
   describe(`BatchStore contract: ${name}`, () => {
@@ -574,10 +576,12 @@ export const describeBatchStoreContract = (name: string, implementation: Impleme
 
         // Act
         const early: unknown[] = [];
-        await forEachNumber(1001, 1003, async (row) => early.push(await store().markRowDone(BATCH, row)));
-        await forEachNumber(1, 999, async (row) => early.push(await store().markRowDone(BATCH, row)));
+        await forEachNumber(1001, 1003, async (row) =>
+          early.push(await store().markRowDone(BATCH, row, DONE)),
+        );
+        await forEachNumber(1, 999, async (row) => early.push(await store().markRowDone(BATCH, row, DONE)));
         const shardsBeforeLast = (await store().getBatch(BATCH))?.complete_shards;
-        const last = await store().markRowDone(BATCH, 1000);
+        const last = await store().markRowDone(BATCH, 1000, DONE);
 
         // Assess
         expect(registered).toEqual(NOT_COMPLETE);
@@ -593,8 +597,8 @@ export const describeBatchStoreContract = (name: string, implementation: Impleme
         await prepareTwoShards();
 
         // Act
-        for (let i = 0; i < 5; i++) await store().markRowDone(BATCH, 1001);
-        const second = await store().markRowDone(BATCH, 1002);
+        for (let i = 0; i < 5; i++) await store().markRowDone(BATCH, 1001, DONE);
+        const second = await store().markRowDone(BATCH, 1002, DONE);
 
         // Assess
         expect(second).toEqual(NOT_COMPLETE);
@@ -605,11 +609,11 @@ export const describeBatchStoreContract = (name: string, implementation: Impleme
         // Prepare
         await prepareTwoShards();
         await store().registerWaiter(BATCH, TOKEN);
-        await forEachNumber(1, 1003, (row) => store().markRowDone(BATCH, row));
+        await forEachNumber(1, 1003, (row) => store().markRowDone(BATCH, row, DONE));
 
         // Act
-        const lastAgain = await store().markRowDone(BATCH, 1003);
-        const firstAgain = await store().markRowDone(BATCH, 1);
+        const lastAgain = await store().markRowDone(BATCH, 1003, DONE);
+        const firstAgain = await store().markRowDone(BATCH, 1, DONE);
 
         // Assess
         expect(lastAgain).toEqual({ batchComplete: true, taskToken: TOKEN });
@@ -619,10 +623,10 @@ export const describeBatchStoreContract = (name: string, implementation: Impleme
       it('says complete without a token until the workflow registers; registering then says complete', async () => {
         // Prepare
         await prepareTwoShards();
-        await forEachNumber(1, 1002, (row) => store().markRowDone(BATCH, row));
+        await forEachNumber(1, 1002, (row) => store().markRowDone(BATCH, row, DONE));
 
         // Act
-        const last = await store().markRowDone(BATCH, 1003);
+        const last = await store().markRowDone(BATCH, 1003, DONE);
         const registered = await store().registerWaiter(BATCH, TOKEN);
         const registeredAgain = await store().registerWaiter(BATCH, TOKEN);
 
@@ -647,16 +651,111 @@ export const describeBatchStoreContract = (name: string, implementation: Impleme
       it('keeps the rows already done when a retried Prepare writes the shards again', async () => {
         // Prepare
         await prepareTwoShards();
-        await store().markRowDone(BATCH, 1001);
-        await store().markRowDone(BATCH, 1002);
+        await store().markRowDone(BATCH, 1001, DONE);
+        await store().markRowDone(BATCH, 1002, DONE);
 
         // Act
         await prepareTwoShards();
-        const last = await store().markRowDone(BATCH, 1003);
+        const last = await store().markRowDone(BATCH, 1003, DONE);
 
         // Assess
         expect(last).toEqual(NOT_COMPLETE);
         expect((await store().getBatch(BATCH))?.complete_shards).toEqual([1]);
+      });
+
+      it('counts each row once with its followers, by the status it shows, however often it is marked', async () => {
+        // Prepare: row 1 leads 4 followers, row 1002 leads 2; shard 0 expects rows 1 and 2.
+        await store().createBatch(batchRecord({ shard_count: 2, rows_dispatched: 5 }));
+        await store().putCompletionShards(
+          BATCH,
+          new Map([
+            [0, 2],
+            [1, 3],
+          ]),
+          new Map([
+            [1, 4],
+            [1002, 2],
+          ]),
+        );
+        const finish = (
+          status: 'resolved' | 'failed' | 'pending_data' | 'error',
+          cents: number,
+          at: string,
+        ) => ({
+          status,
+          billed_cents: cents,
+          at,
+        });
+
+        // Act: every mark repeated, a repeat saying something else too (a late Complete).
+        for (let i = 0; i < 3; i++) {
+          await store().markRowDone(BATCH, 1, finish('resolved', 200, AT));
+          await store().markRowDone(BATCH, 1001, finish('failed', 0, AT));
+          await store().markRowDone(BATCH, 1002, finish('pending_data', 200, AT));
+        }
+        await store().markRowDone(BATCH, 1002, finish('error', 0, LATER));
+        const open = await store().getBatch(BATCH);
+        const whileOpen = await store().finishedRows(open!);
+
+        // Assess: nothing complete yet, every count from the open shards.
+        expect(open?.shards).toEqual([0, 1]);
+        expect(open?.complete_shards).toEqual([]);
+        expect(whileOpen).toEqual({
+          rows: { resolved: 1, failed: 1, pending_data: 1 },
+          followers: { resolved: 4, pending_data: 2 },
+          billed_cents: 400,
+          last_at: AT,
+        });
+      });
+
+      it('rolls a shard’s counts up onto the batch once, as it completes; the total stays exact', async () => {
+        // Prepare
+        await store().createBatch(batchRecord({ shard_count: 2, rows_dispatched: 5 }));
+        await store().putCompletionShards(
+          BATCH,
+          new Map([
+            [0, 2],
+            [1, 3],
+          ]),
+          new Map([[2, 3]]),
+        );
+        const resolved = { status: 'resolved', billed_cents: 200, at: AT } as const;
+        await store().markRowDone(BATCH, 1, resolved);
+        await store().markRowDone(BATCH, 1001, resolved);
+
+        // Act: shard 0 completes, then its last row is marked again (a retried Complete).
+        await store().markRowDone(BATCH, 2, { status: 'error', billed_cents: 0, at: LATER });
+        await store().markRowDone(BATCH, 2, { status: 'error', billed_cents: 0, at: LATER });
+        const afterShard0 = await store().getBatch(BATCH);
+        const total0 = await store().finishedRows(afterShard0!);
+        await store().markRowDone(BATCH, 1002, resolved);
+        await store().markRowDone(BATCH, 1003, resolved);
+        await store().markRowDone(BATCH, 1003, resolved);
+        const afterAll = await store().getBatch(BATCH);
+
+        // Assess
+        expect(afterShard0?.complete_shards).toEqual([0]);
+        expect(afterShard0?.finished).toEqual({
+          rows: { resolved: 1, error: 1 },
+          followers: { error: 3 },
+          billed_cents: 200,
+          last_at: LATER,
+        });
+        expect(total0).toEqual({
+          rows: { resolved: 2, error: 1 },
+          followers: { error: 3 },
+          billed_cents: 400,
+          last_at: LATER,
+        });
+        expect(afterAll?.complete_shards).toEqual([0, 1]);
+        const everything = {
+          rows: { resolved: 4, error: 1 },
+          followers: { error: 3 },
+          billed_cents: 800,
+          last_at: LATER,
+        };
+        expect(afterAll?.finished).toEqual(everything);
+        expect(await store().finishedRows(afterAll!)).toEqual(everything);
       });
 
       it('fails for a row whose shard was never created, and registering on an unknown batch', async () => {
@@ -664,10 +763,10 @@ export const describeBatchStoreContract = (name: string, implementation: Impleme
         await prepareTwoShards();
 
         // Act and Assess
-        await expect(store().markRowDone(BATCH, 2001)).rejects.toThrow(
+        await expect(store().markRowDone(BATCH, 2001, DONE)).rejects.toThrow(
           `no completion shard 2 for batch ${BATCH}`,
         );
-        await expect(store().markRowDone('ghost', 1)).rejects.toThrow(
+        await expect(store().markRowDone('ghost', 1, DONE)).rejects.toThrow(
           'no completion shard 0 for batch ghost',
         );
         await expect(store().registerWaiter('ghost', TOKEN)).rejects.toThrow('no batch ghost');

@@ -25,6 +25,7 @@ import {
   BatchRecord,
   CachedVerdict,
   changeOf,
+  type FinishedRows,
   joinedRowName,
   type KickReason,
   PendingClassification,
@@ -35,6 +36,7 @@ import {
   type RowRecord,
   shardOfRow,
 } from '../../shared/pipeline/core/index.js';
+import { addFinished, NOTHING_FINISHED } from '../../shared/pipeline/core/row-counts.js';
 import type { AcquireResult, Lease, SlotLeases } from '../../shared/pipeline/dispatch/index.js';
 import { bytesSource } from '../../shared/spreadsheet/byte-source.js';
 
@@ -194,6 +196,9 @@ export const memoryBatchStore = () => {
   const batches = new Map<string, BatchRecord>();
   const rows = new Map<string, RowRecord>();
   const shards = new Map<string, { expected: number; done: Set<number> }>();
+  /** Each shard's followers by row, and its counts (the shard item's `followers` and `done_…`). */
+  const shardFollowers = new Map<string, Map<number, number>>();
+  const shardCounts = new Map<string, FinishedRows>();
   /** The batches with a backlog: one item's string set in DynamoDB. */
   const backlogs = new Set<string>();
   const rowId = (batchId: string, row: number) => `${batchId}#${row}`;
@@ -233,7 +238,13 @@ export const memoryBatchStore = () => {
       const existing = batches.get(record.batch_id);
       if (existing) return { created: false, existing: clone(existing) };
       // A number set in DynamoDB: read back ascending, each shard once.
-      batches.set(record.batch_id, { ...clone(record), complete_shards: ascending(record.complete_shards) });
+      // `finished` is only ever added to, by markRowDone: a new batch has counted nothing.
+      const { finished: _counted, ...written } = clone(record);
+      batches.set(record.batch_id, {
+        ...written,
+        complete_shards: ascending(record.complete_shards),
+        ...(record.shards ? { shards: ascending(record.shards) } : {}),
+      });
       return { created: true };
     },
     getBatch: async (batchId) => clone(batches.get(batchId) ?? null),
@@ -251,7 +262,7 @@ export const memoryBatchStore = () => {
       const batch = mustGetBatch(batchId);
       batches.set(batchId, {
         ...batch,
-        ...setFieldsOf(patch, ['batch_id', 'complete_shards', 'task_token']),
+        ...setFieldsOf(patch, ['batch_id', 'complete_shards', 'task_token', 'shards', 'finished']),
       });
     },
     recordStop: async (batchId, stop) => {
@@ -312,23 +323,60 @@ export const memoryBatchStore = () => {
       };
       return true;
     },
-    putCompletionShards: async (batchId, expected) => {
+    putCompletionShards: async (batchId, expected, followers = new Map()) => {
+      const batch = mustGetBatch(batchId);
       // A retried Prepare sets `expected` again but keeps the rows a shard has already seen finish.
       for (const [shard, count] of expected) {
         const id = `${batchId}#${shard}`;
         shards.set(id, { expected: count, done: shards.get(id)?.done ?? new Set() });
+        shardFollowers.set(
+          id,
+          new Map([...followers].filter(([row, n]) => shardOfRow(row) === shard && n > 0)),
+        );
       }
+      if (expected.size > 0) batch.shards = ascending([...(batch.shards ?? []), ...expected.keys()]);
     },
-    markRowDone: async (batchId, row) => {
+    markRowDone: async (batchId, row, finish) => {
       const shardNo = shardOfRow(row);
-      const shard = shards.get(`${batchId}#${shardNo}`);
+      const id = `${batchId}#${shardNo}`;
+      const shard = shards.get(id);
       if (!shard) throw new Error(`no completion shard ${shardNo} for batch ${batchId}`);
-      shard.done.add(row);
+      if (!Number.isInteger(finish.billed_cents) || finish.billed_cents < 0)
+        throw new RangeError(`billed_cents must be a whole number of cents, got ${finish.billed_cents}`);
+      // Counted with the row's first ADD only, as the adapter's condition does.
+      if (!shard.done.has(row)) {
+        shard.done.add(row);
+        const followed = shardFollowers.get(id)?.get(row) ?? 0;
+        shardCounts.set(
+          id,
+          addFinished(shardCounts.get(id) ?? NOTHING_FINISHED, {
+            rows: { [finish.status]: 1 },
+            followers: followed > 0 ? { [finish.status]: followed } : {},
+            billed_cents: finish.billed_cents,
+            last_at: finish.at,
+          }),
+        );
+      }
       // While its shard is incomplete a row cannot be the batch's last: the batch is not read.
       if (shard.done.size < shard.expected) return { batchComplete: false, taskToken: null };
       const batch = mustGetBatch(batchId);
-      batch.complete_shards = ascending([...batch.complete_shards, shardNo]);
+      if (!batch.complete_shards.includes(shardNo)) {
+        batch.complete_shards = ascending([...batch.complete_shards, shardNo]);
+        batch.finished = addFinished(
+          batch.finished ?? NOTHING_FINISHED,
+          shardCounts.get(id) ?? NOTHING_FINISHED,
+        );
+      }
       return doneResult(batch);
+    },
+    finishedRows: async (batch) => {
+      const complete = new Set(batch.complete_shards);
+      let total = clone(batch.finished ?? NOTHING_FINISHED);
+      for (const shardNo of batch.shards ?? []) {
+        const counted = shardCounts.get(`${batch.batch_id}#${shardNo}`);
+        if (counted && !complete.has(shardNo)) total = addFinished(total, counted);
+      }
+      return total;
     },
     registerWaiter: async (batchId, taskToken) => {
       const batch = mustGetBatch(batchId);

@@ -29,6 +29,7 @@ import {
   waitSecondsFor,
 } from './batch-plan.js';
 import { batchSourceFromEvent } from './batch-source.js';
+import { bornRowsCounter } from './born-rows.js';
 import { firstWindowCollector, sendFirstWindow, sendWindowAgain } from './first-window.js';
 import { openInputFile, resolveInputSource } from './input-file.js';
 import {
@@ -241,18 +242,20 @@ const writeAndQueueRows = async (
   const planner = rowRecordPlanner(batch.batch_id, { options: planned.options, now });
   const window = firstWindowCollector(cap);
   const shards = new Map<number, number>();
+  const born = bornRowsCounter();
   let total = 0;
   const join = { batchId: batch.batch_id, now, write: true };
   for await (const { records } of recordChunks(ports, planned, planner, join)) {
     await ports.batches.putRows(records);
     total += records.length;
     window.add(records);
+    born.add(records);
     for (const record of records) {
       if (record.status !== 'queued') continue;
       shards.set(shardOfRow(record.row), (shards.get(shardOfRow(record.row)) ?? 0) + 1);
     }
   }
-  await ports.batches.putCompletionShards(batch.batch_id, shards);
+  await ports.batches.putCompletionShards(batch.batch_id, shards, born.followers());
   const opened = window.open(total);
   const waitSeconds = waitSecondsFor(window.queued(), cap, deployment.maxWaitSeconds);
   // Before any message: a row finishing early counts against shard_count, which must be final.
@@ -262,6 +265,7 @@ const writeAndQueueRows = async (
     ...planned.shape,
     rows_total: total,
     rows_dispatched: window.queued(),
+    born: born.born(),
     shard_count: shards.size,
     queue_window: opened.window,
     wait_seconds: waitSeconds,

@@ -20,6 +20,8 @@ const LEADERS_KEPT = 5_000;
 
 export type StandingRowsOptions = {
   pageSize?: number;
+  /** Start after this row (a page of the console continuing); absent: from the first. */
+  after?: number | null;
   /**
    * Runs on each page before its rows are shown: Finalize ends the rows still working there, and
    * returns the page as those moves left it, so their followers show the ended outcome.
@@ -38,7 +40,7 @@ export async function* standingRowPages(
     leaders.set(leader.row, leader);
     if (leaders.size > LEADERS_KEPT) leaders.delete(leaders.keys().next().value as number);
   };
-  let after: number | null = null;
+  let after: number | null = options.after ?? null;
   do {
     const page = await batches.rowsPage(batchId, { after, limit: options.pageSize ?? ROWS_PER_PAGE });
     const rows = options.beforeShowing ? await options.beforeShowing(page.rows) : page.rows;

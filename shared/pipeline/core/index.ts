@@ -3,6 +3,7 @@ export * from './error-text.js';
 export * from './keys.js';
 export * from './ports.js';
 export * from './records.js';
+export * from './row-counts.js';
 export * from './row-life.js';
 export * from './row-results.js';
 export * from './same-product.js';

@@ -17,7 +17,9 @@ import type {
   RowMessage,
   RowRecord,
 } from './records.js';
+import type { FinishedRows } from './row-counts.js';
 import type { RowMove } from './row-life.js';
+import type { OutputStatus } from './row-statuses.js';
 
 /**
  * Time as the core reads it. Thresholds and delays are written in production time (5 min of
@@ -90,6 +92,12 @@ export type RowDoneResult = {
   taskToken: string | null;
 };
 
+/**
+ * How a row finished, as `markRowDone` counts it: the status it shows (its followers show the
+ * same), what it billed, and when.
+ */
+export type RowFinish = { status: OutputStatus; billed_cents: number; at: string };
+
 /** A page of a batch's rows (`BatchStore.rowsPage`). */
 export type RowsPage = { rows: RowRecord[]; next: number | null };
 
@@ -103,10 +111,10 @@ export type BatchStore = {
    * operations console); answers rounds are not listed. `after` is the previous page's `next`.
    */
   listBatches(page: { limit: number; after?: string | null }): Promise<BatchPage>;
-  /** SET the given top-level fields. Never touches `complete_shards` or `task_token`. */
+  /** SET the given top-level fields. Never touches the completion state (shards, counts, token). */
   updateBatch(
     batchId: string,
-    patch: Partial<Omit<BatchRecord, 'batch_id' | 'complete_shards' | 'task_token'>>,
+    patch: Partial<Omit<BatchRecord, 'batch_id' | 'complete_shards' | 'task_token' | 'shards' | 'finished'>>,
   ): Promise<void>;
   /** Sets `stop` only if the batch has none yet: the first stop is the one reported. Returns the stop in force. */
   recordStop(batchId: string, stop: BatchStop): Promise<BatchStop>;
@@ -156,10 +164,28 @@ export type BatchStore = {
     batchId: string,
     advance: { from: number; to: number; passedThrough: number },
   ): Promise<boolean>;
-  /** Creates the completion shards with how many dispatched rows each must see finish. */
-  putCompletionShards(batchId: string, expected: ReadonlyMap<number, number>): Promise<void>;
-  /** Idempotent: counts `row` as finished (a number-set ADD), and the batch when it was the last. */
-  markRowDone(batchId: string, row: number): Promise<RowDoneResult>;
+  /**
+   * Creates the completion shards with how many dispatched rows each must see finish, and how many
+   * rows follow each dispatched row that has followers (by row; absent: none), so a row is counted
+   * with its followers; lists the shards on the batch record (`shards`).
+   */
+  putCompletionShards(
+    batchId: string,
+    expected: ReadonlyMap<number, number>,
+    followers?: ReadonlyMap<number, number>,
+  ): Promise<void>;
+  /**
+   * Idempotent: counts `row` as finished (a number-set ADD) with its followers, by the status it
+   * shows, in the same conditional write (a repeat counts nothing), and the batch when it was the
+   * last of its shard and of the batch.
+   */
+  markRowDone(batchId: string, row: number, finish: RowFinish): Promise<RowDoneResult>;
+  /**
+   * The rows counted finished so far: the batch's roll-up of its complete shards plus what each
+   * open shard with rows sent has counted (one read each: a handful, bounded by the batch's queue
+   * window, whatever the batch's size). `batch` as `getBatch` just read it.
+   */
+  finishedRows(batch: BatchRecord): Promise<FinishedRows>;
   /** Stores the Batch workflow's task token; tells whether the rows had already all finished. */
   registerWaiter(batchId: string, taskToken: string): Promise<RowDoneResult>;
 };

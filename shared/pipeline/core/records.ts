@@ -12,6 +12,7 @@ import { Language } from '../../spreadsheet/header-language.js';
 import { ColumnUse } from '../../spreadsheet/input-report.js';
 import { ProductRow, RowRejection, SpreadsheetFormat } from '../../spreadsheet/schemas.js';
 import { ClassificationId, CountryCode, Operation, Question } from '../../tcs/schemas.js';
+import { BornRows, FinishedRows } from './row-counts.js';
 import { OutputStatus, RowStatus } from './row-statuses.js';
 
 // ---------------------------------------------------------------------------
@@ -166,6 +167,12 @@ export const BatchRecord = z.object({
   shard_count: z.number().int().min(0).default(0),
   /** Shards whose rows have all finished (a number set in DynamoDB: adding is idempotent). */
   complete_shards: z.array(z.number().int().min(0)).default([]),
+  /** The completion shards Prepare created (a number set in DynamoDB), so the open ones are read by key. */
+  shards: z.array(z.number().int().min(0)).optional(),
+  /** Rows final or following at Prepare (absent on a batch prepared before they were counted). */
+  born: BornRows.optional(),
+  /** Rows counted finished in the complete shards; only `markRowDone` writes it. */
+  finished: FinishedRows.optional(),
   /** Present once the Batch workflow waits for its rows. A secret: never logged, never written out. */
   task_token: z.string().optional(),
   stop: BatchStop.optional(),

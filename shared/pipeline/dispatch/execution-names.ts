@@ -35,3 +35,16 @@ export const rowExecutionName = (message: RowMessage): string => {
 /** `<batch-id>:<row>#a<attempt>[#q<round>]`: the slot lease of one row attempt (or answers round). */
 export const rowHolder = (batchId: string, row: number, attempt: number, roundId?: string): string =>
   `${deriveRowKey(batchId, row)}#a${attempt}${roundId ? `#q${shortDigest(roundId)}` : ''}`;
+
+/**
+ * Whether a lease is held by a row attempt of this batch (`rowHolder`), or of its answers round
+ * `roundId`: what a page counts as the batch's rows in flight, without reading them.
+ */
+export const holdsForBatch = (holder: string, batchId: string, roundId?: string): boolean => {
+  const prefix = `${batchId}:`;
+  if (!holder.startsWith(prefix)) return false;
+  // `<row>#a<attempt>` then the round's tag, if any: another batch whose id starts the same fails here.
+  const rest = /^\d+#a\d+(?:#q(.+))?$/.exec(holder.slice(prefix.length));
+  if (!rest) return false;
+  return roundId === undefined ? rest[1] === undefined : rest[1] === shortDigest(roundId);
+};

@@ -1,6 +1,6 @@
 import { outboxKey } from '../core/bucket-layout.js';
 import { describeCaughtError } from '../core/error-text.js';
-import type { PipelinePorts } from '../core/ports.js';
+import type { PipelinePorts, RowFinish } from '../core/ports.js';
 import {
   type KickReason,
   type RowOutcome,
@@ -32,6 +32,27 @@ export type CompleteReport = {
 
 type FinishReport = { changed: boolean; batchComplete: boolean; woke: boolean };
 
+/** The result a row has, when a call that meant to give it `meant` found it already final. */
+const resultKept = async (
+  batches: PipelinePorts['batches'],
+  batchId: string,
+  row: number,
+  meant: RowResult,
+): Promise<RowResult> => {
+  const record = await batches.getRow(batchId, row);
+  return record && isOutputStatus(record.status) ? (record.result ?? { status: record.status }) : meant;
+};
+
+/** How markRowDone counts a finished row: its status and what it billed, in whole cents. */
+export const finishOf = (result: RowResult, at: string): RowFinish => {
+  const cost = Number(result.cost_usd ?? 0);
+  return {
+    status: result.status,
+    billed_cents: Number.isFinite(cost) && cost > 0 ? Math.round(cost * 100) : 0,
+    at,
+  };
+};
+
 /** Where a finished row is counted: its batch, or the answers round it ran in (`countOn`). */
 type FinishOptions = { countOn?: string | undefined };
 
@@ -50,8 +71,10 @@ export const finishRow = async (
   const at = ports.clock.now().toISOString();
   const changed = await ports.batches.moveRow(batchId, row, { move: 'finished', result, at });
   // Counted whether or not this call wrote the result: a retry after a crash between the
-  // two writes must still count the row (a set ADD: counting twice is counting once).
-  const done = await ports.batches.markRowDone(countOn, row);
+  // two writes must still count the row (a set ADD: counting twice is counting once). By the
+  // result the row keeps: when this call did not write it, another one may have, first.
+  const kept = changed ? result : await resultKept(ports.batches, batchId, row, result);
+  const done = await ports.batches.markRowDone(countOn, row, finishOf(kept, at));
   // Every call that sees the batch complete wakes it: a retry may be the only one left to
   // do it, and waking an already woken token is a no-op (BatchWaiters).
   if (done.batchComplete && done.taskToken) {

@@ -14,6 +14,8 @@ let doc: DynamoDBDocumentClient;
 let tableName: string;
 let tableCount = 0;
 let store: BatchStore;
+/** How a row finished, as markRowDone counts it: resolved, billed USD 2.00. */
+const DONE = { status: 'resolved', billed_cents: 200, at: AT } as const;
 
 const rawItem = async (sk: string, batchId = 'nightly-abc') =>
   (await doc.send(new GetCommand({ TableName: tableName, Key: { pk: `batch#${batchId}`, sk } }))).Item;
@@ -265,8 +267,19 @@ describe('completion', () => {
 
   it('creates one item per shard with its expected count', async () => {
     await prepare();
-    expect(await rawItem('done#0000')).toEqual({ pk: `batch#${BATCH}`, sk: 'done#0000', expected: 1000 });
-    expect(await rawItem('done#0001')).toEqual({ pk: `batch#${BATCH}`, sk: 'done#0001', expected: 3 });
+    expect(await rawItem('done#0000')).toEqual({
+      pk: `batch#${BATCH}`,
+      sk: 'done#0000',
+      expected: 1000,
+      followers: {},
+    });
+    expect(await rawItem('done#0001')).toEqual({
+      pk: `batch#${BATCH}`,
+      sk: 'done#0001',
+      expected: 3,
+      followers: {},
+    });
+    expect((await store.getBatch(BATCH))?.shards).toEqual([0, 1]);
   });
 
   it('completes the batch only when every row of every shard is done, and returns the token then', async () => {
@@ -274,22 +287,22 @@ describe('completion', () => {
     expect(await store.registerWaiter(BATCH, TOKEN)).toEqual({ batchComplete: false, taskToken: null });
 
     const early: unknown[] = [];
-    await forRows(1001, 1003, async (row) => early.push(await store.markRowDone(BATCH, row)));
-    await forRows(1, 999, async (row) => early.push(await store.markRowDone(BATCH, row)));
+    await forRows(1001, 1003, async (row) => early.push(await store.markRowDone(BATCH, row, DONE)));
+    await forRows(1, 999, async (row) => early.push(await store.markRowDone(BATCH, row, DONE)));
     expect(early).toHaveLength(1002);
     expect(
       early.every((result) => JSON.stringify(result) === '{"batchComplete":false,"taskToken":null}'),
     ).toBe(true);
     expect((await store.getBatch(BATCH))?.complete_shards).toEqual([1]);
 
-    expect(await store.markRowDone(BATCH, 1000)).toEqual({ batchComplete: true, taskToken: TOKEN });
+    expect(await store.markRowDone(BATCH, 1000, DONE)).toEqual({ batchComplete: true, taskToken: TOKEN });
     expect((await store.getBatch(BATCH))?.complete_shards).toEqual([0, 1]);
   });
 
   it('counts a repeated row once: repeats never complete a shard early', async () => {
     await prepare();
-    for (let i = 0; i < 5; i++) await store.markRowDone(BATCH, 1001);
-    expect(await store.markRowDone(BATCH, 1002)).toEqual({ batchComplete: false, taskToken: null });
+    for (let i = 0; i < 5; i++) await store.markRowDone(BATCH, 1001, DONE);
+    expect(await store.markRowDone(BATCH, 1002, DONE)).toEqual({ batchComplete: false, taskToken: null });
     expect((await rawItem('done#0001'))?.done).toEqual(new Set([1001, 1002]));
     expect((await store.getBatch(BATCH))?.complete_shards).toEqual([]);
   });
@@ -297,30 +310,32 @@ describe('completion', () => {
   it('answers the same again when the last row is marked again (a retried Complete wakes idempotently)', async () => {
     await prepare();
     await store.registerWaiter(BATCH, TOKEN);
-    await forRows(1, 1003, (row) => store.markRowDone(BATCH, row));
-    expect(await store.markRowDone(BATCH, 1003)).toEqual({ batchComplete: true, taskToken: TOKEN });
-    expect(await store.markRowDone(BATCH, 1)).toEqual({ batchComplete: true, taskToken: TOKEN });
+    await forRows(1, 1003, (row) => store.markRowDone(BATCH, row, DONE));
+    expect(await store.markRowDone(BATCH, 1003, DONE)).toEqual({ batchComplete: true, taskToken: TOKEN });
+    expect(await store.markRowDone(BATCH, 1, DONE)).toEqual({ batchComplete: true, taskToken: TOKEN });
   });
 
   it('says complete without a token until the workflow registers, then registerWaiter says complete', async () => {
     await prepare();
-    await forRows(1, 1002, (row) => store.markRowDone(BATCH, row));
-    expect(await store.markRowDone(BATCH, 1003)).toEqual({ batchComplete: true, taskToken: null });
+    await forRows(1, 1002, (row) => store.markRowDone(BATCH, row, DONE));
+    expect(await store.markRowDone(BATCH, 1003, DONE)).toEqual({ batchComplete: true, taskToken: null });
     expect(await store.registerWaiter(BATCH, TOKEN)).toEqual({ batchComplete: true, taskToken: TOKEN });
   });
 
   it('keeps the rows already done when a retried Prepare writes the shards again', async () => {
     await prepare();
-    await store.markRowDone(BATCH, 1001);
-    await store.markRowDone(BATCH, 1002);
+    await store.markRowDone(BATCH, 1001, DONE);
+    await store.markRowDone(BATCH, 1002, DONE);
     await prepare();
-    expect(await store.markRowDone(BATCH, 1003)).toMatchObject({ batchComplete: false });
+    expect(await store.markRowDone(BATCH, 1003, DONE)).toMatchObject({ batchComplete: false });
     expect((await store.getBatch(BATCH))?.complete_shards).toEqual([1]);
   });
 
   it('fails for a row whose shard was never created, and for an unknown batch', async () => {
     await prepare();
-    await expect(store.markRowDone(BATCH, 2001)).rejects.toThrow(`no completion shard 2 for batch ${BATCH}`);
+    await expect(store.markRowDone(BATCH, 2001, DONE)).rejects.toThrow(
+      `no completion shard 2 for batch ${BATCH}`,
+    );
     expect(await rawItem('done#0002')).toBeUndefined();
     await expect(store.registerWaiter('ghost', TOKEN)).rejects.toThrow('no batch ghost');
   });

@@ -75,7 +75,11 @@ const runRoundRows = async (w: World, roundId: string) => {
     expect(c.status).toBe('resolved');
     const result = resolvedResult(c, { currentNcm: null, verdictPdf: null });
     w.batches.placeRow(BATCH, row, { status: 'resolved', result });
-    await w.batches.markRowDone(roundId, row);
+    await w.batches.markRowDone(roundId, row, {
+      status: 'resolved',
+      billed_cents: 200,
+      at: '2026-11-21T12:00:00.000Z',
+    });
   }
 };
 

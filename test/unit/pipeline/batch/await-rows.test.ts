@@ -5,6 +5,8 @@ import { type BatchRecord, shardOfRow } from '../../../../shared/pipeline/core/i
 import { memoryBatchStore, memoryBatchWaiters } from '../../../helpers/memory-ports.js';
 
 const TOKEN = 'AQCEAAAAKgAAAAMAAAAAAAAAAeX1secret+task/token==';
+/** How each row here finished, as markRowDone counts it. */
+const RESOLVED = { status: 'resolved', billed_cents: 200, at: '2026-11-21T12:00:00.000Z' } as const;
 
 const setup = async (dispatchedRows: number[]) => {
   const batches = memoryBatchStore();
@@ -40,8 +42,8 @@ const setup = async (dispatchedRows: number[]) => {
 describe('awaitRows', () => {
   it('wakes the workflow at once when every row already finished', async () => {
     const ports = await setup([1, 2]);
-    await ports.batches.markRowDone('lote-abc', 1);
-    await ports.batches.markRowDone('lote-abc', 2);
+    await ports.batches.markRowDone('lote-abc', 1, RESOLVED);
+    await ports.batches.markRowDone('lote-abc', 2, RESOLVED);
 
     const result = await awaitRows(ports, { batch_id: 'lote-abc', task_token: TOKEN });
 
@@ -51,13 +53,16 @@ describe('awaitRows', () => {
 
   it('keeps the token and waits when rows are still running; the last row gets the token', async () => {
     const ports = await setup([1, 2]);
-    await ports.batches.markRowDone('lote-abc', 1);
+    await ports.batches.markRowDone('lote-abc', 1, RESOLVED);
 
     const result = await awaitRows(ports, { batch_id: 'lote-abc', task_token: TOKEN });
 
     expect(result).toEqual({ batch_id: 'lote-abc', already_complete: false });
     expect(ports.waiters.woken).toHaveLength(0);
-    expect(await ports.batches.markRowDone('lote-abc', 2)).toEqual({ batchComplete: true, taskToken: TOKEN });
+    expect(await ports.batches.markRowDone('lote-abc', 2, RESOLVED)).toEqual({
+      batchComplete: true,
+      taskToken: TOKEN,
+    });
   });
 
   it('never returns the token', async () => {

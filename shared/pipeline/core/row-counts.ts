@@ -1,0 +1,118 @@
+/**
+ * A batch's rows counted without reading them (docs/architecture.md, the batch table): what
+ * Prepare knew as it wrote them (`born`), the dispatched rows counted as they finished, each with
+ * its followers (`FinishedRows`, kept by `BatchStore.markRowDone`), and the slot leases the
+ * batch's rows hold now. What a page or a progress line shows of a running batch costs the same
+ * at 100 rows and at 400,000:
+ *
+ *   output status s   born.final[s] + finished.rows[s] + finished.followers[s]
+ *   following         born.following − Σ finished.followers
+ *   working           rows_dispatched − Σ finished.rows: in_progress as many as leases held, the rest queued
+ *
+ * A row between its lease's release and its count (Store, Review, Complete: seconds) shows as
+ * queued; `submitting` is never told apart from `in_progress`. A finished batch reads its
+ * summary.json instead: Finalize ends rows still working without counting them.
+ */
+import { z } from 'zod';
+import type { BatchRecord } from './records.js';
+import { OUTPUT_STATUSES, OutputStatus, type RowStatus } from './row-statuses.js';
+
+/** Rows by the output status they show, zeros left out. */
+export const OutputCounts = z.partialRecord(OutputStatus, z.number().int().min(0));
+export type OutputCounts = z.infer<typeof OutputCounts>;
+
+/**
+ * What Prepare knew of a batch's rows as it wrote them: the rows final at birth (rejected, reused,
+ * left out by the budget, and their followers) by status, and the followers waiting on a queued row.
+ */
+export const BornRows = z.object({
+  final: OutputCounts.default({}),
+  following: z.number().int().min(0).default(0),
+  billed_cents: z.number().int().min(0).default(0),
+});
+export type BornRows = z.infer<typeof BornRows>;
+
+/**
+ * Dispatched rows counted as they finished (`BatchStore.markRowDone`): on each completion shard,
+ * and on the batch item once a shard is complete (its counts rolled up in the same write that
+ * adds it to `complete_shards`). A follower shows its leader's outcome, so it is counted with it.
+ */
+export const FinishedRows = z.object({
+  /** The dispatched rows, by the status they finished with. */
+  rows: OutputCounts.default({}),
+  /** Their followers, by the same status. */
+  followers: OutputCounts.default({}),
+  billed_cents: z.number().int().min(0).default(0),
+  /** When the last counted row finished (ISO), for the pace. */
+  last_at: z.string().optional(),
+});
+export type FinishedRows = z.infer<typeof FinishedRows>;
+
+export const NOTHING_FINISHED: FinishedRows = { rows: {}, followers: {}, billed_cents: 0 };
+
+const sumOf = (counts: OutputCounts): number => Object.values(counts).reduce((sum, n) => sum + (n ?? 0), 0);
+
+/** Two counts added up; the later `last_at`. */
+export const addFinished = (a: FinishedRows, b: FinishedRows): FinishedRows => {
+  const add = (x: OutputCounts, y: OutputCounts) => {
+    const total: OutputCounts = { ...x };
+    for (const [status, count] of Object.entries(y) as [OutputStatus, number][])
+      total[status] = (total[status] ?? 0) + count;
+    return total;
+  };
+  const lastAt = [a.last_at, b.last_at]
+    .filter((at): at is string => at !== undefined)
+    .sort()
+    .at(-1);
+  return {
+    rows: add(a.rows, b.rows),
+    followers: add(a.followers, b.followers),
+    billed_cents: a.billed_cents + b.billed_cents,
+    ...(lastAt ? { last_at: lastAt } : {}),
+  };
+};
+
+export type CountedRows = {
+  /** Rows by the status they show now, zeros left out. */
+  byStatus: Partial<Record<RowStatus, number>>;
+  rows: number;
+  /** Rows with an output status. */
+  done: number;
+  billedCents: number;
+  /** Rows that cost nothing thanks to an earlier verdict: reused, or following a resolved row. */
+  savedRows: number;
+  /** When the last counted row finished, for the pace; null before any. */
+  lastFinishedAt: string | null;
+};
+
+/** The counts of a batch (or an answers round) now; `inFlight`: leases its rows hold. */
+export const countedRows = (
+  batch: Pick<BatchRecord, 'rows_total' | 'rows_dispatched' | 'born'>,
+  finished: FinishedRows,
+  inFlight: number,
+): CountedRows => {
+  const byStatus: Partial<Record<RowStatus, number>> = {};
+  const put = (status: RowStatus, count: number) => {
+    if (count > 0) byStatus[status] = count;
+  };
+  let done = 0;
+  for (const status of OUTPUT_STATUSES) {
+    const count =
+      (batch.born?.final[status] ?? 0) + (finished.rows[status] ?? 0) + (finished.followers[status] ?? 0);
+    put(status, count);
+    done += count;
+  }
+  put('following', Math.max(0, (batch.born?.following ?? 0) - sumOf(finished.followers)));
+  const working = Math.max(0, batch.rows_dispatched - sumOf(finished.rows));
+  const running = Math.min(working, Math.max(0, inFlight));
+  put('in_progress', running);
+  put('queued', working - running);
+  return {
+    byStatus,
+    rows: batch.rows_total,
+    done,
+    billedCents: (batch.born?.billed_cents ?? 0) + finished.billed_cents,
+    savedRows: (byStatus.reused ?? 0) + (finished.followers.resolved ?? 0),
+    lastFinishedAt: finished.last_at ?? null,
+  };
+};
