@@ -1,12 +1,15 @@
 /**
- * Where a batch stands, read the way an operator would read it on AWS: the batch record and
- * its rows in the batch table, the slot leases in the lease table, the money from the rows'
- * `cost_usd`. Nothing here is kept in memory by the runtime, so a batch from an earlier run
- * reads the same as one running now. An answers round reads the same way: its record, and the
- * rows of its batch that it took.
+ * Where a batch stands, read the way an operator would read it on AWS: the batch record and its
+ * counters in the batch table (core/row-counts.ts: what Prepare counted, the rows counted as they
+ * finished, never the rows themselves, so a line costs the same at 100 rows and at 400,000), the
+ * slot leases in the lease table. Nothing here is kept in memory by the runtime, so a batch from
+ * an earlier run reads the same as one running now. An answers round reads the same way: its
+ * record and its own counters (the rows it resumed).
  */
-import { standingRows } from '../../shared/pipeline/batch/standing-rows.js';
+
 import type { BatchStore, SlotLeases } from '../../shared/pipeline/core/index.js';
+import { countedRows } from '../../shared/pipeline/core/row-counts.js';
+import { holdsForBatch } from '../../shared/pipeline/dispatch/execution-names.js';
 
 export type BatchStage =
   | 'preparing'
@@ -61,30 +64,27 @@ export const readBatchProgress = async (
     ports.leases.list(),
     ports.cap(),
   ]);
-  const byStatus: Record<string, number> = {};
-  let billedUsd = 0;
-  let rows = 0;
   const roundOf = batch?.round_of ?? null;
+  let byStatus: Record<string, number> = {};
+  let billedUsd = 0;
   if (batch) {
-    // As the rows stand: a follower shows its leader's outcome (it is never written itself).
-    for await (const { row, result } of standingRows(ports.batches, roundOf ?? batchId)) {
-      if (roundOf !== null && row.round?.round_id !== batchId) continue;
-      rows += 1;
-      byStatus[result.status] = (byStatus[result.status] ?? 0) + 1;
-      const cost = Number(result.cost_usd ?? 0);
-      if (Number.isFinite(cost)) billedUsd += cost;
-    }
+    const finished = await ports.batches.finishedRows(batch);
+    const round = roundOf === null ? undefined : batchId;
+    const inFlight = leases.filter((lease) => holdsForBatch(lease.holder, roundOf ?? batchId, round)).length;
+    const counted = countedRows(batch, finished, inFlight);
+    byStatus = counted.byStatus;
+    billedUsd = counted.billedCents / 100;
   }
   const state = batch?.state ?? 'submitted';
   return {
     batchId,
     state,
-    rowsTotal: Math.max(batch?.rows_total ?? 0, rows),
+    rowsTotal: batch?.rows_total ?? 0,
     byStatus,
     stage: stageOf(state, byStatus),
     leasesHeld: leases.length,
     cap,
-    billedUsd: Math.round(billedUsd * 100) / 100,
+    billedUsd,
     startedAt: batch?.started_at ?? null,
     roundOf,
   };

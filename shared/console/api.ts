@@ -262,10 +262,19 @@ export type RowView = z.infer<typeof RowView>;
 
 export const RowList = z.object({
   rows: z.array(RowView),
-  /** Pass as `after` for the next page; null on the last. */
+  /**
+   * Pass as `after` for the next page; null on the last. A filtered page reads a bounded number of
+   * rows: it may end before `limit` rows matched, with `next` where its reading stopped.
+   */
   next: z.number().int().nullable(),
-  /** Rows of the batch matching the filter, all pages. */
-  matching: z.number().int().min(0),
+  /**
+   * Rows of the batch matching the filter, all pages, from the batch's counters: every row without
+   * a filter, the statuses' counts with one. Null with a search (`q`): its matches are found a page
+   * at a time and not counted; a page may then hold fewer than `limit` rows (even none) and still
+   * have a `next`.
+   */
+  matching: z.number().int().min(0).nullable(),
+  /** The whole batch's rows by status, from its counters (a finished batch: its summary.json). */
   by_status: RowCounts,
 });
 export type RowList = z.infer<typeof RowList>;

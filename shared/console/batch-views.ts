@@ -1,14 +1,18 @@
 /**
- * Batches as the console shows them, read from the records the pipeline keeps (no counters of
- * their own): a running batch's rows are counted as they stand, a finished batch's money saved
- * comes from its summary.json. Pure but for the ports.
+ * Batches as the console shows them, read from the records the pipeline keeps: a running batch
+ * from its counters (core/row-counts.ts: the batch record, its open completion shards, the leases
+ * its rows hold), never its rows, so a refresh costs the same at 100 rows and at 400,000; a
+ * finished batch from its summary.json, which Finalize (and an answers round's FinalizeAnswers)
+ * writes. Pure but for the ports.
  *
  *   listBatchViews ──▶ BatchList (newest first, a page at a time)
  *   batchView      ──▶ BatchView (progress: rows by status, slots in use, billed, time left)
  */
 import { BatchSummary, cents, PARTIAL_FILES } from '../pipeline/batch/index.js';
-import { type BatchRecord, outboxKey, type RowRecord, type RowStatus } from '../pipeline/core/index.js';
-import { isFinalResult, leadersOf, resultNow } from '../pipeline/core/row-life.js';
+import { type BatchRecord, outboxKey } from '../pipeline/core/index.js';
+import { countedRows } from '../pipeline/core/row-counts.js';
+import { holdsForBatch } from '../pipeline/dispatch/execution-names.js';
+import type { Lease } from '../pipeline/dispatch/slot-leases.js';
 import { LIMITS, PRICE_PER_RESOLVED_USD } from '../tcs/schemas.js';
 import {
   BATCH_FILES,
@@ -34,42 +38,30 @@ export type RowTally = {
   lastFinishedAt: string | null;
 };
 
-export const tallyRows = (rows: readonly RowRecord[]): RowTally => {
-  const leaderOf = leadersOf(rows);
-  const byStatus: Partial<Record<RowStatus, number>> = {};
-  let done = 0;
-  let billed = 0;
-  let savedRows = 0;
-  let lastFinishedAt: string | null = null;
-  for (const row of rows) {
-    const shown = resultNow(row, leaderOf(row));
-    const { status } = shown;
-    byStatus[status] = (byStatus[status] ?? 0) + 1;
-    if (!isFinalResult(shown)) continue;
-    done += 1;
-    const cost = Number(shown.cost_usd ?? 0);
-    if (Number.isFinite(cost)) billed += cost;
-    if (status === 'reused' || (row.follows !== undefined && status === 'resolved')) savedRows += 1;
-    if (row.finished_at && (lastFinishedAt === null || row.finished_at > lastFinishedAt))
-      lastFinishedAt = row.finished_at;
-  }
-  return {
-    byStatus,
-    rows: rows.length,
-    done,
-    billedUsd: cents(billed),
-    savedUsd: cents(savedRows * PRICE_PER_RESOLVED_USD),
-    lastFinishedAt,
-  };
+/** The leases held now by the rows of this batch (or answers round): its rows in flight. */
+const inFlightOf = (batch: BatchRecord, leases: readonly Lease[], nowMs: number): number => {
+  const rowsOf = batch.round_of ?? batch.batch_id;
+  const round = batch.round_of === undefined ? undefined : batch.batch_id;
+  return leases.filter((lease) => lease.expiresAt > nowMs && holdsForBatch(lease.holder, rowsOf, round))
+    .length;
 };
 
-export const readRows = async (
-  ports: Pick<ConsolePorts, 'batches'>,
-  batchId: string,
-): Promise<RowRecord[]> => {
-  const rows: RowRecord[] = [];
-  for await (const row of ports.batches.listRows(batchId)) rows.push(row);
-  return rows;
+/** A batch's rows from its counters: the batch record, its open shards' counts, the leases held. */
+export const countedTally = async (
+  ports: Pick<ConsolePorts, 'batches' | 'clock'>,
+  batch: BatchRecord,
+  leases: readonly Lease[],
+): Promise<RowTally> => {
+  const finished = await ports.batches.finishedRows(batch);
+  const counted = countedRows(batch, finished, inFlightOf(batch, leases, ports.clock.now().getTime()));
+  return {
+    byStatus: counted.byStatus,
+    rows: counted.rows,
+    done: counted.done,
+    billedUsd: cents(counted.billedCents / 100),
+    savedUsd: cents(counted.savedRows * PRICE_PER_RESOLVED_USD),
+    lastFinishedAt: counted.lastFinishedAt,
+  };
 };
 
 const stageOf = (batch: BatchRecord, byStatus: RowCounts): BatchStage => {
@@ -135,21 +127,29 @@ const tallyOfSummary = (summary: BatchSummary): RowTally => {
 };
 
 /**
- * The list reads a finished batch's counts from its summary.json (one small object) and counts
- * only running batches' rows: a page of twenty batches must not read every row of each.
+ * A batch's counts as a page shows them: a finished batch's from its summary.json (one small
+ * object, rewritten when an answers round moves its results), a running one's from its counters.
+ * Neither reads a row.
  */
-const listTally = async (ports: Pick<ConsolePorts, 'batches' | 'objects'>, batch: BatchRecord) => {
+export const batchTally = async (
+  ports: Pick<ConsolePorts, 'batches' | 'objects' | 'clock'>,
+  batch: BatchRecord,
+  leases: readonly Lease[],
+): Promise<RowTally> => {
   const summary = isFinished(batch) ? await readSummary(ports, batch.batch_id) : null;
-  return summary ? tallyOfSummary(summary) : tallyRows(await readRows(ports, batch.batch_id));
+  return summary ? tallyOfSummary(summary) : countedTally(ports, batch, leases);
 };
 
 export const listBatchViews = async (
-  ports: Pick<ConsolePorts, 'batches' | 'objects'>,
+  ports: Pick<ConsolePorts, 'batches' | 'objects' | 'clock' | 'leases'>,
   page: BatchesQuery,
 ): Promise<BatchList> => {
-  const { batches, next } = await ports.batches.listBatches({ limit: page.limit, after: page.after ?? null });
+  const [{ batches, next }, leases] = await Promise.all([
+    ports.batches.listBatches({ limit: page.limit, after: page.after ?? null }),
+    ports.leases.list(),
+  ]);
   const items = await Promise.all(
-    batches.map(async (batch) => listItem(batch, await listTally(ports, batch))),
+    batches.map(async (batch) => listItem(batch, await batchTally(ports, batch, leases))),
   );
   return { batches: items, next };
 };
@@ -176,22 +176,15 @@ const outboxFiles = async (ports: Pick<ConsolePorts, 'objects'>, batchId: string
 export const batchView = async (ports: ConsolePorts, batchId: string): Promise<BatchView> => {
   const batch = await ports.batches.getBatch(batchId);
   if (!batch || batch.round_of !== undefined) throw batchNotFound(batchId);
-  const [rows, leases, files] = await Promise.all([
-    readRows(ports, batchId),
-    ports.leases.list(),
-    outboxFiles(ports, batchId),
-  ]);
-  const tally = tallyRows(rows);
+  const [leases, files] = await Promise.all([ports.leases.list(), outboxFiles(ports, batchId)]);
+  const tally = await batchTally(ports, batch, leases);
   const item = listItem(batch, tally);
   const finished = isFinished(batch);
-  const summary = finished && files.includes('summary.json') ? await readSummary(ports, batchId) : null;
   const now = ports.clock.now().getTime();
   return {
     ...item,
     rows_dispatched: batch.rows_dispatched,
-    // A finished batch's saving is its summary's; counted from the rows, a reused verdict whose
-    // batch is gone would count the same, but the summary is what the files say.
-    saved_usd: summary?.saved_usd ?? tally.savedUsd,
+    saved_usd: tally.savedUsd,
     slots: {
       in_use: leases.filter((lease) => lease.expiresAt > now).length,
       // The service's documented limit; the dispatcher reads the live one from GET /balance.

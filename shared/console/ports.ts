@@ -29,7 +29,11 @@ export type FileLinks = {
 export type ConsolePorts = {
   /** Wall-clock time only: the console compares dates people read, no production spans. */
   clock: Pick<Clock, 'now'>;
-  batches: Pick<BatchStore, 'getBatch' | 'listBatches' | 'listRows' | 'getRow'>;
+  /**
+   * A batch's page reads its counters (`finishedRows`) and its rows a page at a time; only the
+   * questions inbox reads the rows of its batches whole (`listRows`).
+   */
+  batches: Pick<BatchStore, 'getBatch' | 'listBatches' | 'getRow' | 'rowsPage' | 'finishedRows' | 'listRows'>;
   reviews: Pick<ReviewStore, 'get' | 'listPending' | 'listByBatch'>;
   leases: Pick<SlotLeases, 'list'>;
   objects: Pick<ObjectStore, 'head' | 'getBytes' | 'put'>;

@@ -8,8 +8,17 @@ import { createHash } from 'node:crypto';
 import { daysLeft } from '../pipeline/batch/index.js';
 import type { ReviewItem, RowRecord } from '../pipeline/core/index.js';
 import type { PendingRowView, QuestionGroup, QuestionInbox } from './api.js';
-import { readRows } from './batch-views.js';
 import type { ConsolePorts } from './ports.js';
+
+/**
+ * Every row of a batch with pending items: which rows follow a pending row is known only from the
+ * rows (no index names them), so the inbox still reads its batches whole.
+ */
+const readRows = async (ports: Pick<ConsolePorts, 'batches'>, batchId: string): Promise<RowRecord[]> => {
+  const rows: RowRecord[] = [];
+  for await (const row of ports.batches.listRows(batchId)) rows.push(row);
+  return rows;
+};
 
 /** Same texts and options in the same order: one key. */
 export const questionsKey = (questions: ReviewItem['questions']): string =>

@@ -1,20 +1,38 @@
 /**
  * A batch's rows as the results table shows them: each row as it stands (a follower of a final
  * row takes its outcome, as the partial results show it), filtered by status, searched, and a
- * page at a time in row order.
+ * page at a time in row order, read from the batch table a page at a time too:
+ *
+ *   no filter   one page of the store (the page's rows and one more, to know whether more follow),
+ *               and the leaders its followers name
+ *   a filter    store pages until `limit` rows match or ROWS_READ_PER_REQUEST rows were read; then
+ *               what matched so far, with `next` where the reading stopped: the next request goes on
+ *
+ * The counts (`by_status`, `matching`) are the batch's counters (batch-views.ts), never a count of
+ * rows read: a search's matches are not counted (`matching` null).
  *
  * The search is over what a person remembers of a product: SKU, description, external reference
  * and NCM, written with or without dots; case, accents and punctuation do not matter.
  */
 
+import type { ShownRow } from '../pipeline/batch/results-files.js';
+import { standingRowPages } from '../pipeline/batch/standing-rows.js';
 import type { RowRecord, RowResult, RowStatus } from '../pipeline/core/index.js';
-import { isFinalResult, leadersOf, resultNow } from '../pipeline/core/row-life.js';
+import { isFinalResult } from '../pipeline/core/row-life.js';
 import { formatNcm } from '../spreadsheet/index.js';
 import { matchingKey } from '../spreadsheet/matching-key.js';
 import type { RowCounts, RowList, RowsQuery, RowView } from './api.js';
-import { readRows } from './batch-views.js';
+import { batchTally } from './batch-views.js';
 import type { ConsolePorts } from './ports.js';
 import { batchNotFound } from './refusals.js';
+
+/**
+ * The most rows one filtered or searched request reads from the store: a rare status among
+ * 400,000 rows is found over several requests, each as cheap as a few pages.
+ */
+export const ROWS_READ_PER_REQUEST = 2_000;
+/** Rows of one store page read for a filtered or searched request. */
+const STORE_PAGE_ROWS = 500;
 
 const numberOrNull = (value: string | undefined): number | null => {
   if (value === undefined || value.trim() === '') return null;
@@ -38,6 +56,10 @@ export const rowView = (row: RowRecord, result: RowResult | undefined, status: R
   follows: row.follows ?? null,
 });
 
+/** A row as it stands, as the table shows it. */
+const viewOf = ({ row, result }: ShownRow): RowView =>
+  rowView(row, isFinalResult(result) ? result : row.result, result.status);
+
 /**
  * Compared in the spreadsheet's matching form (accents, case, spaces and punctuation gone): `cafe`
  * finds `Café torrado`, `0901.21` and `090121` both find the NCM `0901.21.00`.
@@ -48,37 +70,67 @@ const matches = (view: RowView, key: string): boolean =>
     (field) => field !== null && matchingKey(field).includes(key),
   );
 
-/** Every row as it stands now, in row order. */
-export const standingRows = (rows: readonly RowRecord[]): RowView[] => {
-  const leaderOf = leadersOf(rows);
-  return rows.map((row) => {
-    const shown = resultNow(row, leaderOf(row));
-    return rowView(row, isFinalResult(shown) ? shown : row.result, shown.status);
-  });
+/** Rows matching the request's filter, all pages, from the counters; null for a search. */
+const matchingOf = (counts: RowCounts, rowsTotal: number, statuses: readonly RowStatus[], q: string) => {
+  if (q !== '') return null;
+  if (statuses.length === 0) return rowsTotal;
+  return statuses.reduce((sum, status) => sum + (counts[status] ?? 0), 0);
+};
+
+/** One page of rows as they stand, read a store page at a time from `after`. */
+const readPage = async (
+  ports: Pick<ConsolePorts, 'batches'>,
+  batchId: string,
+  query: { after: number | null; limit: number; statuses: ReadonlySet<RowStatus>; key: string },
+): Promise<{ rows: RowView[]; next: number | null }> => {
+  const filtered = query.statuses.size > 0 || query.key !== '';
+  // Unfiltered: the page's rows and one more, which says whether another page follows.
+  const pageSize = filtered ? STORE_PAGE_ROWS : query.limit + 1;
+  const found: RowView[] = [];
+  let read = 0;
+  let lastRead: number | null = null;
+  for await (const page of standingRowPages(ports.batches, batchId, { after: query.after, pageSize })) {
+    for (const shown of page) {
+      read += 1;
+      lastRead = shown.row.row;
+      const view = viewOf(shown);
+      if ((query.statuses.size === 0 || query.statuses.has(view.status)) && matches(view, query.key))
+        found.push(view);
+      if (found.length > query.limit) {
+        const rows = found.slice(0, query.limit);
+        return { rows, next: rows.at(-1)?.row ?? null };
+      }
+    }
+    // Filtered and read enough for one request: what matched so far; the next request goes on.
+    if (!filtered || read >= ROWS_READ_PER_REQUEST) {
+      const exhausted = page.length < pageSize;
+      return { rows: found, next: exhausted || !filtered ? null : lastRead };
+    }
+  }
+  return { rows: found, next: null };
 };
 
 export const listRowViews = async (
-  ports: Pick<ConsolePorts, 'batches'>,
+  ports: Pick<ConsolePorts, 'batches' | 'objects' | 'clock' | 'leases'>,
   batchId: string,
   query: RowsQuery,
 ): Promise<RowList> => {
   const batch = await ports.batches.getBatch(batchId);
   if (!batch || batch.round_of !== undefined) throw batchNotFound(batchId);
-  const all = standingRows(await readRows(ports, batchId));
-  const byStatus: RowCounts = {};
-  for (const view of all) byStatus[view.status] = (byStatus[view.status] ?? 0) + 1;
   const key = matchingKey(query.q ?? '');
-  const statuses = new Set(query.status);
-  const matching = all.filter(
-    (view) => (statuses.size === 0 || statuses.has(view.status)) && matches(view, key),
-  );
-  const after = query.after ?? 0;
-  const from = matching.filter((view) => view.row > after);
-  const page = from.slice(0, query.limit);
+  const [tally, page] = await Promise.all([
+    ports.leases.list().then((leases) => batchTally(ports, batch, leases)),
+    readPage(ports, batchId, {
+      after: query.after ?? null,
+      limit: query.limit,
+      statuses: new Set(query.status),
+      key,
+    }),
+  ]);
   return {
-    rows: page,
-    next: from.length > page.length ? (page.at(-1)?.row ?? null) : null,
-    matching: matching.length,
-    by_status: byStatus,
+    rows: page.rows,
+    next: page.next,
+    matching: matchingOf(tally.byStatus, Math.max(batch.rows_total, tally.rows), query.status, key),
+    by_status: tally.byStatus,
   };
 };

@@ -51,6 +51,7 @@ const RowStatus = RowView.shape.status;
 type PluralKey =
   | 'nav.pending'
   | 'rows.matching'
+  | 'rows.found'
   | 'upload.sheetCount'
   | 'questions.group'
   | 'questions.daysLeft'

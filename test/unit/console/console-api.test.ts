@@ -9,6 +9,7 @@ import { logger } from '../../../functions/console-runtime.js';
 import { CONSOLE_LIMITS, CONSOLE_ROUTES } from '../../../shared/console/api.js';
 import { readAnswersFile } from '../../../shared/pipeline/answers/index.js';
 import { consoleWorld } from '../../helpers/console-world.js';
+import { seedCountedBatch } from '../../helpers/counted-batch.js';
 import { batchRecord, classificationId, reviewItem, rowRecord } from '../../helpers/records.js';
 
 // Each request logs a line; the tests read responses, not logs.
@@ -39,16 +40,22 @@ const resolvedRow = (row: number, overrides: Record<string, unknown> = {}) =>
     ...overrides,
   });
 
+/** A running batch as the pipeline leaves it, its counters included: 2 resolved, 1 pending, 1 queued. */
 const runningBatch = async (world: ReturnType<typeof consoleWorld>) => {
-  await world.ports.batches.createBatch(
+  await seedCountedBatch(
+    world.ports.batches,
     batchRecord({ state: 'running', rows_total: 4, started_at: '2026-11-21T12:00:00.000Z' }),
+    [
+      resolvedRow(1),
+      resolvedRow(2),
+      rowRecord(3, {
+        status: 'pending_data',
+        classification_id: classificationId(3),
+        result: { status: 'pending_data' },
+      }),
+      rowRecord(4, { status: 'queued' }),
+    ],
   );
-  await world.ports.batches.putRows([
-    resolvedRow(1),
-    resolvedRow(2),
-    rowRecord(3, { status: 'pending_data', classification_id: classificationId(3) }),
-    rowRecord(4, { status: 'queued' }),
-  ]);
 };
 
 describe('who may call', () => {
@@ -156,8 +163,11 @@ describe('batches', () => {
 
   it('shows a batch with its progress: rows done, slots in use of the cap, time left at the pace so far', async () => {
     const world = consoleWorld();
-    await runningBatch(world);
-    await world.ports.batches.putRows([resolvedRow(3)]);
+    await seedCountedBatch(
+      world.ports.batches,
+      batchRecord({ state: 'running', rows_total: 4, started_at: '2026-11-21T12:00:00.000Z' }),
+      [resolvedRow(1), resolvedRow(2), resolvedRow(3), rowRecord(4, { status: 'queued' })],
+    );
     await world.ports.leases.acquire({
       holder: 'nightly-abc#4#1',
       cap: 10,

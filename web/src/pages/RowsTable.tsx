@@ -1,6 +1,8 @@
 /**
  * A batch's rows: filtered by status (several at once) and searched (q, 300 ms after typing
  * stops), a page at a time. While the batch moves, the loaded rows are looked at again every 5 s.
+ * A filtered page may come back short (the server reads a bounded number of rows a request) with
+ * more to load; a search's matches are not counted, so it says how many were found so far.
  */
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -193,9 +195,15 @@ export const RowsTable = ({ batchId, live }: { batchId: string; live: boolean })
     <section className="panel rows-panel" aria-labelledby="rows-title">
       <div className="panel-head">
         <h2 id="rows-title">{t('rows.title')}</h2>
-        {list && (
+        {list && list.matching !== null && (
           <span className="muted" data-testid="rows-matching" data-value={list.matching}>
             {plural(t, 'rows.matching', list.matching, formatNumber(language, list.matching))}
+          </span>
+        )}
+        {/* A search's matches are not counted: the ones found in the rows read so far. */}
+        {list && list.matching === null && (
+          <span className="muted" data-testid="rows-found" data-value={list.rows.length}>
+            {plural(t, 'rows.found', list.rows.length, formatNumber(language, list.rows.length))}
           </span>
         )}
         <span className="spacer" />
@@ -214,7 +222,9 @@ export const RowsTable = ({ batchId, live }: { batchId: string; live: boolean })
       <StatusFilter selected={statuses} counts={counts} onChange={setStatuses} />
       {error !== null && <ErrorNotice error={error} />}
       {list === null && error === null && <Loading />}
-      {list !== null && list.rows.length === 0 && <p className="empty">{t('rows.empty')}</p>}
+      {list !== null && list.rows.length === 0 && (
+        <p className="empty">{list.next === null ? t('rows.empty') : t('rows.notFoundYet')}</p>
+      )}
       {list !== null && list.rows.length > 0 && (
         <div className="table-wrap">
           <table className="table rows-table" data-testid="rows-table">
@@ -249,12 +259,14 @@ export const RowsTable = ({ batchId, live }: { batchId: string; live: boolean })
       )}
       {list !== null && (
         <div className="more">
-          <span className="muted">
-            {t('common.showing', {
-              shown: formatNumber(language, list.rows.length),
-              total: formatNumber(language, list.matching),
-            })}
-          </span>
+          {list.matching !== null && (
+            <span className="muted">
+              {t('common.showing', {
+                shown: formatNumber(language, list.rows.length),
+                total: formatNumber(language, list.matching),
+              })}
+            </span>
+          )}
           {list.next !== null && (
             <button
               type="button"
