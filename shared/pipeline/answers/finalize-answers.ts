@@ -19,39 +19,38 @@
  *      .xlsx, review.csv and .xlsx and summary.json written anew
  *   6. the Batch Completed event (with `round_id`), then the round marked `completed` (or `failed`)
  *
+ * It never holds the batch: steps 2 to 4 work on the rows in play (the round's, those waiting for
+ * answers, those the review items name), found in one pass a page at a time; step 5 adds the batch
+ * up in a second pass and writes each file as the batch is read again (outbox-rows.ts), the new
+ * results.csv compared with the old by its sha256. Step 2 is round-rows.ts, step 3b joined-rows.ts.
+ *
  * Run twice, it writes the same files and no second revision (results-revisions.ts says how).
  */
 import type { z } from 'zod';
 import { isFinalStatus } from '../../tcs/schemas.js';
+import { outboxRows, sha256Of, type TallyRead, tallyBatch } from '../batch/outbox-rows.js';
 import { replacePartialFiles } from '../batch/partial-results.js';
 import {
-  buildResultsCsv,
   buildReviewCsv,
-  buildSummary,
   pendingReviewItems,
-  pendingRowsOf,
+  streamResultsCsv,
   writeOutboxFiles,
 } from '../batch/results-files.js';
-import { outboxWorkbooks } from '../batch/results-workbook.js';
-import { mapLimited } from '../core/calls-in-parallel.js';
+import { resultsWorkbook, summaryTime } from '../batch/results-workbook.js';
+import { reviewWorkbook } from '../batch/review-workbook.js';
+import { ROWS_PER_PAGE } from '../batch/standing-rows.js';
 import { describeCaughtError } from '../core/error-text.js';
 import type { PipelinePorts } from '../core/ports.js';
-import {
-  type BatchRecord,
-  finalizeInputWith,
-  joinedRowOf,
-  type ReviewItem,
-  type RowRecord,
-  type RowResult,
-} from '../core/records.js';
-import { afterMove, type RowMove, withFollowersDerived } from '../core/row-life.js';
-import { errorResult } from '../core/row-results.js';
-import { isOutputStatus } from '../core/row-statuses.js';
-import { followersByLeader } from '../core/same-product.js';
+import { type BatchRecord, finalizeInputWith, type ReviewItem, type RowRecord } from '../core/records.js';
 import { answersSourceFromEvent } from './answers-source.js';
+import { reviseJoinedBatches, settleJoinedRows } from './joined-rows.js';
 import { lookAgainAtPendingRows } from './look-again-at-pending-rows.js';
 import { PrepareAnswersResult } from './prepare-answers.js';
 import { keepRevision } from './results-revisions.js';
+import { endRoundRows } from './round-rows.js';
+
+export { joinedOutcome } from './joined-rows.js';
+export { ROUND_TIMED_OUT_DETAIL } from './round-rows.js';
 
 /** The Answers workflow's state: the S3 event's fields (read by `answersSourceFromEvent`) plus these. */
 export const FinalizeAnswersInput = finalizeInputWith(PrepareAnswersResult);
@@ -75,12 +74,6 @@ export type FinalizeAnswersPorts = Pick<
   'clock' | 'service' | 'objects' | 'batches' | 'reviews' | 'events'
 >;
 
-export const ROUND_TIMED_OUT_DETAIL =
-  'the answered row did not finish before the answers round timed out; its answers may still be processed ' +
-  'by the service (see app_url)';
-const ROUND_FAILED_DETAIL = 'the answers round failed before the answered row finished';
-const ROUND_UNFINISHED_DETAIL = 'the answered row had not finished when the answers round was finalized';
-
 const nothing = (batchId: string | null, roundId: string | null): FinalizeAnswersResult => ({
   batch_id: batchId,
   round_id: roundId,
@@ -89,6 +82,9 @@ const nothing = (batchId: string | null, roundId: string | null): FinalizeAnswer
   abandoned: 0,
   revision: 0,
 });
+
+/** Rows read a page at a time. */
+const PAGE_SIZE = ROWS_PER_PAGE;
 
 /** The primary course above, steps 1 to 6 in order. */
 export const finalizeAnswers = async (
@@ -103,40 +99,45 @@ export const finalizeAnswers = async (
   const { batch, batchId, roundId, round } = found;
   const now = ports.clock.now();
 
-  const rows: RowRecord[] = [];
-  for await (const row of ports.batches.listRows(batchId)) rows.push(row);
-
+  const itemsBefore = await ports.reviews.listByBatch(batchId);
+  const rows = await rowsInPlay(ports.batches, batchId, roundId, itemsBefore);
   const roundProblems: string[] = [];
   if (input.error) roundProblems.push(`The answers round failed: ${describeCaughtError(input.error)}`);
   roundProblems.push(...(await endRoundRows(ports, input, { batchId, roundId, round }, rows, now)));
-  const itemsBefore = await ports.reviews.listByBatch(batchId);
   roundProblems.push(...(await lookAgainWithProblems(ports, batchId, rows, now, itemsBefore)));
-  // Followers are not written: they show their leader's outcome here, as wherever they are read.
-  const standing = withFollowersDerived(rows);
   const joinedBatches =
-    options.settleJoined === false ? [] : await settleJoinedRows(ports, batchId, standing, itemsBefore, now);
-  const items = await settleReviewItems(ports, batchId, standing);
+    options.settleJoined === false ? [] : await settleJoinedRows(ports, batchId, rows, itemsBefore, now);
+  const items = await settleReviewItems(ports, batchId, rows);
 
+  // Read-only from here: the batch added up, then its files written as it is read again. Followers
+  // are not written: they show their leader's outcome as they are read (core/same-product.ts).
+  const read = await tallyBatch(ports.batches, batch, PAGE_SIZE);
+  const shownRows = () => outboxRows(ports.batches, batchId, PAGE_SIZE);
+  const results = () => streamResultsCsv(batch, read.width, shownRows());
+  const revision = await keepRevision(ports.objects, batchId, await sha256Of(results()));
   const revisedAt = round?.finished_at ?? now.toISOString();
   const problemsOfRound = uniqueSentences([...(round?.problems ?? []), ...roundProblems]);
-  const results = buildResultsCsv(batch, standing);
-  const revision = await keepRevision(ports.objects, batchId, results);
-  const summary = revisedSummary({ batch, round, roundId, rows: standing, items, now }, problemsOfRound, {
+  const summary = revisedSummary({ batch, round, roundId, read, items, now }, problemsOfRound, {
     revision,
     revisedAt,
   });
 
-  const review = pendingReviewItems(items, pendingRowsOf(standing));
-  const sameProductRows = followersByLeader(standing);
+  const review = pendingReviewItems(items, read.pendingRows);
+  const { sameProductRows } = read;
   await writeOutboxFiles(ports.objects, batchId, {
     results,
     review: buildReviewCsv(review, batch.delimiter, { sameProductRows }),
-    workbooks: outboxWorkbooks({ batch, rows: standing, summary, review, sameProductRows }),
+    workbooks: {
+      results: () => resultsWorkbook({ batch, summary, width: read.width, shownRows: shownRows() }),
+      review: () => reviewWorkbook({ batch, items: review, sameProductRows, at: summaryTime(summary) }),
+    },
     summary,
   });
   await replacePartialFiles(ports.objects, batchId, { summary, at: now.toISOString() });
   await announceAndCloseRound(ports, input, { round, roundId }, summary, { revisedAt, problemsOfRound });
-  const revisedElsewhere = await reviseJoinedBatches(ports, batchId, joinedBatches);
+  const revisedElsewhere = await reviseJoinedBatches(ports, batchId, joinedBatches, (revise) =>
+    finalizeAnswers(ports, revise, { settleJoined: false }),
+  );
 
   return {
     batch_id: batchId,
@@ -149,114 +150,29 @@ export const finalizeAnswers = async (
   };
 };
 
-// ---------------------------------------------------------------------------
-// Rows of other batches joined to a classification this batch settled
-// ---------------------------------------------------------------------------
-
-/** Outcomes the service gives a classification: the ones every row waiting on it takes. */
-const SETTLED_BY_SERVICE = new Set(['resolved', 'failed', 'abandoned']);
-
-/** Moves of other batches' rows a run writes at once. */
-const JOINED_IN_FLIGHT = 8;
-
-/** Batches whose results another batch's run moves forward at once (each reads its whole batch). */
-const BATCHES_IN_FLIGHT = 2;
-
 /**
- * The outcome a row that waited on the same classification takes: the settling row's, at no cost
- * (one classification, billed once, where its answers were sent), its PDF left where it was stored.
+ * The rows this run may move, found in one pass a page at a time: the round's, those waiting for
+ * answers (the service may have settled them since), and those the batch's review items name. They
+ * grow with the questions asked, not with the batch.
  */
-export const joinedOutcome = (result: RowResult, settledBy: { batch_id: string; row: number }): RowResult => {
-  const pdf = result.verdict_pdf ? ` (verdict PDF: outbox/${settledBy.batch_id}/${result.verdict_pdf})` : '';
-  return {
-    ...result,
-    detail: [
-      `Settled with classification ${result.classification_id ?? ''} of batch ${settledBy.batch_id}, row ` +
-        `${settledBy.row}, that this row waited on${pdf}; billed there once, no charge here`,
-      result.detail,
-    ]
-      .filter(Boolean)
-      .join('; '),
-    verdict_pdf: '',
-    cost_usd: '0.00',
-  };
-};
-
-/** Every row waiting on the item's classification (the row that asked, and the rows that joined it). */
-const rowsWaitingOn = (item: ReviewItem): { batch_id: string; row: number }[] => [
-  item.owner ?? { batch_id: item.batch_id, row: item.row },
-  ...(item.joined ?? []).flatMap((name) => {
-    const row = joinedRowOf(name);
-    return row ? [row] : [];
-  }),
-];
-
-/**
- * Step 3b. For each classification still open on the review table that a row of this batch has
- * now settled (resolved, failed or abandoned at the service), the rows of other batches waiting on
- * it take that outcome (the `settled_elsewhere` move, guarded: only a row still `pending_data`),
- * a few at a time. Returns the other batches involved: their results move forward after this
- * batch's (`reviseJoinedBatches`), also when a crashed earlier run had already moved their rows.
- */
-const settleJoinedRows = async (
-  ports: Pick<FinalizeAnswersPorts, 'batches'>,
+const rowsInPlay = async (
+  batches: Pick<FinalizeAnswersPorts['batches'], 'rowsPage'>,
   batchId: string,
-  rows: readonly RowRecord[],
+  roundId: string | null,
   items: readonly ReviewItem[],
-  now: Date,
-): Promise<string[]> => {
-  const rowByNumber = new Map(rows.map((row) => [row.row, row]));
-  const moves: { batch_id: string; row: number; result: RowResult }[] = [];
-  for (const item of items) {
-    if (item.state === 'closed') continue;
-    const row = rowByNumber.get(item.row);
-    if (!row?.result || row.classification_id !== item.classification_id) continue;
-    if (!SETTLED_BY_SERVICE.has(row.status)) continue;
-    const result = joinedOutcome(row.result, { batch_id: batchId, row: row.row });
-    for (const waiting of rowsWaitingOn(item)) {
-      if (waiting.batch_id === batchId) continue;
-      moves.push({ ...waiting, result });
+): Promise<RowRecord[]> => {
+  const named = new Set(items.map((item) => item.row));
+  const rows: RowRecord[] = [];
+  let after: number | null = null;
+  do {
+    const page = await batches.rowsPage(batchId, { after, limit: PAGE_SIZE });
+    for (const row of page.rows) {
+      const ofRound = roundId !== null && row.round?.round_id === roundId;
+      if (ofRound || row.status === 'pending_data' || named.has(row.row)) rows.push(row);
     }
-  }
-  const at = now.toISOString();
-  await mapLimited(moves, JOINED_IN_FLIGHT, async (move) => {
-    try {
-      await ports.batches.moveRow(move.batch_id, move.row, {
-        move: 'settled_elsewhere',
-        result: move.result,
-        at,
-      });
-    } catch {
-      // A joined batch whose Prepare never wrote the row (it failed after joining): nothing waits there.
-    }
-  });
-  return [...new Set(moves.map((move) => move.batch_id))].sort();
-};
-
-/** The other batches' results moved forward, as the daily sweep does (no round), for completed ones. */
-const reviseJoinedBatches = async (
-  ports: FinalizeAnswersPorts,
-  batchId: string,
-  batchIds: readonly string[],
-): Promise<FinalizeAnswersResult[]> => {
-  const revised = await mapLimited(batchIds, BATCHES_IN_FLIGHT, async (other) => {
-    const batch = await ports.batches.getBatch(other);
-    // A batch still running writes its results at its own end and reads the rows as they are then.
-    if (batch?.state !== 'completed') return null;
-    return finalizeAnswers(
-      ports,
-      {
-        prepare: {
-          batch_id: other,
-          round_id: null,
-          next: 'finalize',
-          detail: `rows waiting on classifications settled by batch ${batchId}`,
-        },
-      },
-      { settleJoined: false },
-    );
-  });
-  return revised.filter((result): result is FinalizeAnswersResult => result !== null);
+    after = page.next;
+  } while (after !== null);
+  return rows;
 };
 
 /** The batch this run finalizes and, when it has one, its answers round. */
@@ -285,34 +201,6 @@ const findBatchAndRound = async (
   const found = roundId === null ? null : await ports.batches.getBatch(roundId);
   const round = found?.round_of === batchId ? found : null;
   return { batch, batchId, roundId, round };
-};
-
-/** Why the round's unfinished rows end as `error`: its wait timed out or stopped, it failed, or neither. */
-const unfinishedRowDetail = (input: FinalizeAnswersInput): string =>
-  input.wait_error
-    ? input.wait_error.Error.startsWith('States.') && input.wait_error.Error.includes('Timeout')
-      ? ROUND_TIMED_OUT_DETAIL
-      : `the answers round stopped waiting (${input.wait_error.Error}) before the answered row finished`
-    : input.error
-      ? ROUND_FAILED_DETAIL
-      : ROUND_UNFINISHED_DETAIL;
-
-/** Step 2; returns the sentences it adds to the round's problems. */
-const endRoundRows = async (
-  ports: Pick<FinalizeAnswersPorts, 'batches' | 'reviews'>,
-  input: FinalizeAnswersInput,
-  target: Pick<FinalizeTarget, 'batchId' | 'roundId' | 'round'>,
-  rows: RowRecord[],
-  now: Date,
-): Promise<string[]> => {
-  const { batchId, roundId, round } = target;
-  if (!round || roundId === null) return [];
-  if (round.state === 'preparing') {
-    const returned = await returnUnsentRows(ports, batchId, roundId, rows, now);
-    return returned > 0 ? [`${returned} answered row(s) were not sent and wait for answers again.`] : [];
-  }
-  const ended = await endUnfinishedRoundRows(ports, batchId, roundId, rows, unfinishedRowDetail(input), now);
-  return ended > 0 ? [`${ended} answered row(s) had not finished and are marked error.`] : [];
 };
 
 /** Step 3; returns the sentences it adds to the round's problems. */
@@ -350,16 +238,16 @@ const lookAgainWithProblems = async (
 /** Step 5's summary.json: the batch's summary with the round's problems, and what the rounds changed. */
 const revisedSummary = (
   of: Pick<FinalizeTarget, 'batch' | 'round' | 'roundId'> & {
-    rows: readonly RowRecord[];
+    read: TallyRead;
     items: readonly ReviewItem[];
     now: Date;
   },
   problemsOfRound: readonly string[],
   revised: { revision: number; revisedAt: string },
 ) => {
-  const { batch, round, roundId, rows, items, now } = of;
+  const { batch, round, roundId, read, items, now } = of;
   return {
-    ...buildSummary(
+    ...read.tally.summary(
       {
         ...batch,
         problems: uniqueSentences([
@@ -371,13 +259,12 @@ const revisedSummary = (
           ),
         ]),
       },
-      rows,
       now,
     ),
     round_id: roundId,
     revision: revised.revision,
     /** Answers rounds that resumed at least one row of the batch. */
-    rounds: new Set(rows.flatMap((row) => (row.round ? [row.round.round_id] : []))).size,
+    rounds: read.rounds.size,
     /** Review items someone answered (resumed, then closed once the row finished). */
     answered: items.filter((item) => item.answers !== undefined && item.state !== 'pending').length,
     revised_at: revised.revisedAt,
@@ -412,62 +299,6 @@ const announceAndCloseRound = async (
 };
 
 const uniqueSentences = (sentences: readonly string[]): string[] => [...new Set(sentences)];
-
-const isRowOfRound = (row: RowRecord, roundId: string): boolean => row.round?.round_id === roundId;
-
-/**
- * A round that never left `preparing` sent no message: its rows' answers never reached the
- * service. They go back to `pending_data` (their result still the pending one) and their items
- * to `pending`, so the same file sent again resumes them instead of finding them answered.
- */
-const returnUnsentRows = async (
-  ports: Pick<FinalizeAnswersPorts, 'batches' | 'reviews'>,
-  batchId: string,
-  roundId: string,
-  rows: RowRecord[],
-  now: Date,
-): Promise<number> => {
-  let returned = 0;
-  for (const [index, row] of rows.entries()) {
-    if (!isRowOfRound(row, roundId) || row.status !== 'queued') continue;
-    const move: RowMove = { move: 'returned', round_id: roundId, at: now.toISOString() };
-    if (!(await ports.batches.moveRow(batchId, row.row, move))) continue;
-    if (row.classification_id) await ports.reviews.update(row.classification_id, { state: 'pending' });
-    rows[index] = afterMove(row, move);
-    returned += 1;
-  }
-  return returned;
-};
-
-/**
- * The round's rows still working get an `error` now, in `rows` too, keeping their classification
- * and link so the user can follow it. A row finishing at this moment keeps its result (the move's guard).
- */
-const endUnfinishedRoundRows = async (
-  ports: Pick<FinalizeAnswersPorts, 'batches'>,
-  batchId: string,
-  roundId: string,
-  rows: RowRecord[],
-  detail: string,
-  now: Date,
-): Promise<number> => {
-  let ended = 0;
-  for (const [index, row] of rows.entries()) {
-    if (!isRowOfRound(row, roundId) || isOutputStatus(row.status)) continue;
-    const result = errorResult(detail, {
-      ...(row.classification_id ? { classification_id: row.classification_id } : {}),
-      ...(row.result?.app_url ? { app_url: row.result.app_url } : {}),
-    });
-    const move: RowMove = { move: 'finished', result, at: now.toISOString() };
-    if (await ports.batches.moveRow(batchId, row.row, move)) {
-      rows[index] = afterMove(row, move);
-      ended += 1;
-    } else {
-      rows[index] = (await ports.batches.getRow(batchId, row.row)) ?? row;
-    }
-  }
-  return ended;
-};
 
 /**
  * Review items follow their rows: `closed` once the row has settled; `pending` again when an

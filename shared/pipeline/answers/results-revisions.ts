@@ -12,6 +12,7 @@
  *   results.csv (v2) ─▶ round 2 changes rows ─▶ results.rev2.csv = v2, results.csv = v3 (revision 2)
  *   results.csv (v3) ─▶ round 3 changes none ─▶ no copy, results.csv = v3 (revision 2)
  */
+import { createHash } from 'node:crypto';
 import { OUTPUT_FILES } from '../batch/results-files.js';
 import { outboxKey } from '../core/bucket-layout.js';
 import type { ObjectStore } from '../core/ports.js';
@@ -21,15 +22,24 @@ export const revisionFile = (name: string, revision: number): string =>
   name.replace(/(\.[a-z]+)$/, `.rev${revision}$1`);
 const REVISION_OF_RESULTS = /\/results\.rev([1-9][0-9]*)\.csv$/;
 
+/** The sha256 of a stored object, read by ranges (a results.csv of 400,000 rows is never held); null: absent. */
+const storedSha256 = async (objects: Pick<ObjectStore, 'source'>, key: string): Promise<string | null> => {
+  const source = await objects.source(key);
+  if (source === null) return null;
+  const hash = createHash('sha256');
+  for await (const chunk of source.read(0, source.size)) hash.update(chunk);
+  return hash.digest('hex');
+};
+
 /**
  * Keeps the outbox's results.csv, results.xlsx and summary.json as revision N before they are
- * replaced, when the new results.csv differs; returns the revision the new files are. See the
- * file comment.
+ * replaced, when the new results.csv (known by its sha256: it is streamed, never held) differs;
+ * returns the revision the new files are. See the file comment.
  */
 export const keepRevision = async (
   objects: ObjectStore,
   batchId: string,
-  nextResults: Uint8Array,
+  nextResultsSha256: string,
 ): Promise<number> => {
   const resultsKey = outboxKey(batchId, OUTPUT_FILES.results);
   const kept = (await objects.list(outboxKey(batchId, 'results.rev')))
@@ -37,15 +47,15 @@ export const keepRevision = async (
     .filter((n): n is string => n !== undefined)
     .map(Number);
   const highest = Math.max(0, ...kept);
-  const current = await objects.getBytes(resultsKey);
-  if (current === null || Buffer.from(current).equals(nextResults)) return highest;
+  const current = await storedSha256(objects, resultsKey);
+  if (current === null || current === nextResultsSha256) return highest;
 
   // A run that copied and stopped before writing the new results.csv: its copy is this revision.
   const last =
     highest > 0
-      ? await objects.getBytes(outboxKey(batchId, revisionFile(OUTPUT_FILES.results, highest)))
+      ? await storedSha256(objects, outboxKey(batchId, revisionFile(OUTPUT_FILES.results, highest)))
       : null;
-  const copiedBefore = last !== null && Buffer.from(last).equals(Buffer.from(current));
+  const copiedBefore = last === current;
   const revision = copiedBefore ? highest : highest + 1;
   if (!copiedBefore)
     await objects.copy(resultsKey, outboxKey(batchId, revisionFile(OUTPUT_FILES.results, revision)));

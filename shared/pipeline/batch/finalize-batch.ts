@@ -27,12 +27,11 @@
  * not copied again, and the event is not published again once the batch is marked done.
  */
 import { z } from 'zod';
-import { reusedPdfRelative } from '../core/bucket-layout.js';
 import { describeCaughtError } from '../core/error-text.js';
 import type { PipelinePorts } from '../core/ports.js';
 import { type BatchRecord, finalizeInputWith } from '../core/records.js';
-import { isFinalResult } from '../core/row-life.js';
 import { batchSourceFromEvent } from './batch-source.js';
+import { outboxRows, tallyBatch } from './outbox-rows.js';
 import { replacePartialFiles } from './partial-results.js';
 import { PrepareResult } from './prepare-batch.js';
 import {
@@ -41,16 +40,13 @@ import {
   buildReviewCsv,
   countByStatus,
   pendingReviewItems,
-  type ShownRow,
   streamResultsCsv,
-  summaryTally,
   writeOutboxFiles,
 } from './results-files.js';
 import { outboxWorkbooks, resultsWorkbook, summaryTime } from './results-workbook.js';
-import { isPendingPdfCopy } from './reuse.js';
 import { reviewWorkbook } from './review-workbook.js';
 import { SettlingProgress, settleRows } from './settle-rows.js';
-import { ROWS_PER_PAGE, standingRowPages, standingRows } from './standing-rows.js';
+import { ROWS_PER_PAGE } from './standing-rows.js';
 
 /** The Batch workflow's state: the S3 event's fields (read by `batchSourceFromEvent`) plus these. */
 export const FinalizeInput = finalizeInputWith(PrepareResult).extend({
@@ -135,14 +131,14 @@ export const finalizeBatch = async (
   }
 
   // Read-only from here: what each row shows is added up, then the files are written.
-  const read = await tallyRows(ports, batch, settings.pageSize);
+  const read = await tallyBatch(ports.batches, batch, settings.pageSize);
   const problems = finalProblems(batch, input, caughtProblems, settling.progress.ended_now);
   const finishedAt = batch.finished_at ?? now.toISOString();
   const summary = read.tally.summary({ ...batch, state: finalState, finished_at: finishedAt, problems }, now);
   const review = pendingReviewItems(await ports.reviews.listByBatch(batchId), read.pendingRows);
 
   // The results files read the batch again as they are written: an upload's body is made as it goes.
-  const shownRows = () => withPdfLinks(standingRows(ports.batches, batchId, { pageSize: settings.pageSize }));
+  const shownRows = () => outboxRows(ports.batches, batchId, settings.pageSize);
   const { sameProductRows } = read;
   await writeOutboxFiles(ports.objects, batchId, {
     results: () => streamResultsCsv(batch, read.width, shownRows()),
@@ -257,47 +253,3 @@ const finalProblems = (
 };
 
 const EMPTY_SHAPE: Pick<BatchRecord, 'header' | 'delimiter'> = { header: [], delimiter: ',' };
-
-/** What the tally pass learns: the counts, and what the review files list. */
-type TallyRead = {
-  tally: ReturnType<typeof summaryTally>;
-  /** The input columns results files carry: the header's, or more when a row is longer. */
-  width: number;
-  /** Rows waiting for answers under their own classification (their review items are listed). */
-  pendingRows: Set<number>;
-  /** The rows that resume with a waiting row's answers (review.csv's `same_product_rows`). */
-  sameProductRows: Map<number, number[]>;
-};
-
-const tallyRows = async (
-  ports: Pick<FinalizePorts, 'batches'>,
-  batch: BatchRecord,
-  pageSize: number,
-): Promise<TallyRead> => {
-  const read: TallyRead = {
-    tally: summaryTally(),
-    width: batch.header.length,
-    pendingRows: new Set(),
-    sameProductRows: new Map(),
-  };
-  for await (const page of standingRowPages(ports.batches, batch.batch_id, { pageSize })) {
-    for (const { row, result } of page) {
-      read.tally.add(row, result);
-      read.width = Math.max(read.width, row.cells.length);
-      if (result.status !== 'pending_data') continue;
-      if (row.follows === undefined) read.pendingRows.add(row.row);
-      else read.sameProductRows.set(row.follows, [...(read.sameProductRows.get(row.follows) ?? []), row.row]);
-    }
-  }
-  return read;
-};
-
-/** Reused rows link the copy in this batch's `pdfs/`, named from the kept key alone. */
-async function* withPdfLinks(rows: AsyncIterable<ShownRow>) {
-  for await (const shown of rows) {
-    const { result } = shown;
-    if (isFinalResult(result) && isPendingPdfCopy(result))
-      yield { ...shown, result: { ...result, verdict_pdf: reusedPdfRelative(result.verdict_pdf!) } };
-    else yield shown;
-  }
-}

@@ -174,6 +174,36 @@ describe('finalizeAnswers', () => {
     expect(summaryOf(w)).toMatchObject({ round_id: again.prepare.round_id, revision: 1, billed_usd: 6 });
   });
 
+  it('reads the batch a page at a time, never whole, holding only the rows in play', async () => {
+    const w = makeWorld();
+    await seedFinishedBatch(w);
+    const event = drop(w, fillReviewCsv(w, { 2: 'all' }), 'e1');
+    const prepare = await prepareAnswers(w.ports, { event, execution_id: 'exec-e1' });
+    await runRoundRows(w, prepare.round_id!);
+    const pages: number[] = [];
+    const { rowsPage } = w.batches;
+    w.batches.listRows = () => {
+      throw new Error('FinalizeAnswers read the whole batch');
+    };
+    w.batches.rowsPage = async (batchId, page) => {
+      pages.push(page.limit);
+      return rowsPage(batchId, page);
+    };
+
+    const finalized = await finalizeAnswers(w.ports, { ...event, prepare });
+
+    expect(finalized).toMatchObject({ resumed: 1, revision: 1 });
+    expect(pages.length).toBeGreaterThan(0);
+    expect(Math.max(...pages)).toBeLessThanOrEqual(500);
+    expect(csvRecords(w, 'results.csv').map((r) => [r.row, r.status])).toEqual([
+      ['1', 'resolved'],
+      ['2', 'resolved'],
+      ['3', 'pending_data'],
+      ['4', 'pending_data'],
+      ['5', 'pending_data'],
+    ]);
+  });
+
   it('a run that stopped after keeping the revision reuses it when run again', async () => {
     const w = makeWorld();
     await seedFinishedBatch(w);

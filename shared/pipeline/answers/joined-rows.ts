@@ -1,0 +1,113 @@
+/**
+ * FinalizeAnswers' step 3b (finalize-answers.ts): rows of other batches that joined a
+ * classification this batch's rows settled (a re-run of the same file while it waited:
+ * docs/answers-round.md, "A re-run does not ask again") take its outcome at no cost, and each
+ * such batch's results move forward too.
+ */
+import { mapLimited } from '../core/calls-in-parallel.js';
+import type { PipelinePorts } from '../core/ports.js';
+import { joinedRowOf, type ReviewItem, type RowRecord, type RowResult } from '../core/records.js';
+
+/** Outcomes the service gives a classification: the ones every row waiting on it takes. */
+const SETTLED_BY_SERVICE = new Set(['resolved', 'failed', 'abandoned']);
+
+/** Moves of other batches' rows a run writes at once. */
+const JOINED_IN_FLIGHT = 8;
+
+/** Batches whose results another batch's run moves forward at once (each reads its whole batch). */
+const BATCHES_IN_FLIGHT = 2;
+
+/**
+ * The outcome a row that waited on the same classification takes: the settling row's, at no cost
+ * (one classification, billed once, where its answers were sent), its PDF left where it was stored.
+ */
+export const joinedOutcome = (result: RowResult, settledBy: { batch_id: string; row: number }): RowResult => {
+  const pdf = result.verdict_pdf ? ` (verdict PDF: outbox/${settledBy.batch_id}/${result.verdict_pdf})` : '';
+  return {
+    ...result,
+    detail: [
+      `Settled with classification ${result.classification_id ?? ''} of batch ${settledBy.batch_id}, row ` +
+        `${settledBy.row}, that this row waited on${pdf}; billed there once, no charge here`,
+      result.detail,
+    ]
+      .filter(Boolean)
+      .join('; '),
+    verdict_pdf: '',
+    cost_usd: '0.00',
+  };
+};
+
+/** Every row waiting on the item's classification (the row that asked, and the rows that joined it). */
+const rowsWaitingOn = (item: ReviewItem): { batch_id: string; row: number }[] => [
+  item.owner ?? { batch_id: item.batch_id, row: item.row },
+  ...(item.joined ?? []).flatMap((name) => {
+    const row = joinedRowOf(name);
+    return row ? [row] : [];
+  }),
+];
+
+/**
+ * Step 3b. For each classification still open on the review table that a row of this batch has
+ * now settled (resolved, failed or abandoned at the service), the rows of other batches waiting on
+ * it take that outcome (the `settled_elsewhere` move, guarded: only a row still `pending_data`),
+ * a few at a time. Returns the other batches involved: their results move forward after this
+ * batch's (`reviseJoinedBatches`), also when a crashed earlier run had already moved their rows.
+ */
+export const settleJoinedRows = async (
+  ports: Pick<PipelinePorts, 'batches'>,
+  batchId: string,
+  rows: readonly RowRecord[],
+  items: readonly ReviewItem[],
+  now: Date,
+): Promise<string[]> => {
+  const rowByNumber = new Map(rows.map((row) => [row.row, row]));
+  const moves: { batch_id: string; row: number; result: RowResult }[] = [];
+  for (const item of items) {
+    if (item.state === 'closed') continue;
+    const row = rowByNumber.get(item.row);
+    if (!row?.result || row.classification_id !== item.classification_id) continue;
+    if (!SETTLED_BY_SERVICE.has(row.status)) continue;
+    const result = joinedOutcome(row.result, { batch_id: batchId, row: row.row });
+    for (const waiting of rowsWaitingOn(item)) {
+      if (waiting.batch_id === batchId) continue;
+      moves.push({ ...waiting, result });
+    }
+  }
+  const at = now.toISOString();
+  await mapLimited(moves, JOINED_IN_FLIGHT, async (move) => {
+    try {
+      await ports.batches.moveRow(move.batch_id, move.row, {
+        move: 'settled_elsewhere',
+        result: move.result,
+        at,
+      });
+    } catch {
+      // A joined batch whose Prepare never wrote the row (it failed after joining): nothing waits there.
+    }
+  });
+  return [...new Set(moves.map((move) => move.batch_id))].sort();
+};
+
+/** The other batches' results moved forward, as the daily sweep does (no round), for completed ones. */
+export const reviseJoinedBatches = async <Revised>(
+  ports: Pick<PipelinePorts, 'batches'>,
+  batchId: string,
+  batchIds: readonly string[],
+  /** FinalizeAnswers itself, without a round and without settling joined rows in turn. */
+  revise: (input: unknown) => Promise<Revised>,
+): Promise<Revised[]> => {
+  const revised = await mapLimited(batchIds, BATCHES_IN_FLIGHT, async (other) => {
+    const batch = await ports.batches.getBatch(other);
+    // A batch still running writes its results at its own end and reads the rows as they are then.
+    if (batch?.state !== 'completed') return null;
+    return revise({
+      prepare: {
+        batch_id: other,
+        round_id: null,
+        next: 'finalize',
+        detail: `rows waiting on classifications settled by batch ${batchId}`,
+      },
+    });
+  });
+  return revised.filter((result): result is Revised => result !== null);
+};

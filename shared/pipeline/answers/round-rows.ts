@@ -1,0 +1,104 @@
+/**
+ * FinalizeAnswers' step 2 (finalize-answers.ts): the round's rows still working end now: back to
+ * `pending_data` when the round never left `preparing` (their answers were never sent), else
+ * `error` saying why. The rows given are the ones in play (the round's among them); each moved
+ * row is replaced in place by what the move left.
+ */
+import type { PipelinePorts } from '../core/ports.js';
+import type { BatchRecord, RowRecord } from '../core/records.js';
+import { afterMove, type RowMove } from '../core/row-life.js';
+import { errorResult } from '../core/row-results.js';
+import { isOutputStatus } from '../core/row-statuses.js';
+import type { FinalizeAnswersInput } from './finalize-answers.js';
+
+type RoundRowsPorts = Pick<PipelinePorts, 'batches' | 'reviews'>;
+
+export const ROUND_TIMED_OUT_DETAIL =
+  'the answered row did not finish before the answers round timed out; its answers may still be processed ' +
+  'by the service (see app_url)';
+const ROUND_FAILED_DETAIL = 'the answers round failed before the answered row finished';
+const ROUND_UNFINISHED_DETAIL = 'the answered row had not finished when the answers round was finalized';
+
+const isRowOfRound = (row: RowRecord, roundId: string): boolean => row.round?.round_id === roundId;
+
+/** Why the round's unfinished rows end as `error`: its wait timed out or stopped, it failed, or neither. */
+const unfinishedRowDetail = (input: FinalizeAnswersInput): string =>
+  input.wait_error
+    ? input.wait_error.Error.startsWith('States.') && input.wait_error.Error.includes('Timeout')
+      ? ROUND_TIMED_OUT_DETAIL
+      : `the answers round stopped waiting (${input.wait_error.Error}) before the answered row finished`
+    : input.error
+      ? ROUND_FAILED_DETAIL
+      : ROUND_UNFINISHED_DETAIL;
+
+/** Step 2; returns the sentences it adds to the round's problems. */
+export const endRoundRows = async (
+  ports: RoundRowsPorts,
+  input: FinalizeAnswersInput,
+  target: { batchId: string; roundId: string | null; round: BatchRecord | null },
+  rows: RowRecord[],
+  now: Date,
+): Promise<string[]> => {
+  const { batchId, roundId, round } = target;
+  if (!round || roundId === null) return [];
+  if (round.state === 'preparing') {
+    const returned = await returnUnsentRows(ports, batchId, roundId, rows, now);
+    return returned > 0 ? [`${returned} answered row(s) were not sent and wait for answers again.`] : [];
+  }
+  const ended = await endUnfinishedRoundRows(ports, batchId, roundId, rows, unfinishedRowDetail(input), now);
+  return ended > 0 ? [`${ended} answered row(s) had not finished and are marked error.`] : [];
+};
+
+/**
+ * A round that never left `preparing` sent no message: its rows' answers never reached the
+ * service. They go back to `pending_data` (their result still the pending one) and their items
+ * to `pending`, so the same file sent again resumes them instead of finding them answered.
+ */
+const returnUnsentRows = async (
+  ports: RoundRowsPorts,
+  batchId: string,
+  roundId: string,
+  rows: RowRecord[],
+  now: Date,
+): Promise<number> => {
+  let returned = 0;
+  for (const [index, row] of rows.entries()) {
+    if (!isRowOfRound(row, roundId) || row.status !== 'queued') continue;
+    const move: RowMove = { move: 'returned', round_id: roundId, at: now.toISOString() };
+    if (!(await ports.batches.moveRow(batchId, row.row, move))) continue;
+    if (row.classification_id) await ports.reviews.update(row.classification_id, { state: 'pending' });
+    rows[index] = afterMove(row, move);
+    returned += 1;
+  }
+  return returned;
+};
+
+/**
+ * The round's rows still working get an `error` now, in `rows` too, keeping their classification
+ * and link so the user can follow it. A row finishing at this moment keeps its result (the move's guard).
+ */
+const endUnfinishedRoundRows = async (
+  ports: Pick<RoundRowsPorts, 'batches'>,
+  batchId: string,
+  roundId: string,
+  rows: RowRecord[],
+  detail: string,
+  now: Date,
+): Promise<number> => {
+  let ended = 0;
+  for (const [index, row] of rows.entries()) {
+    if (!isRowOfRound(row, roundId) || isOutputStatus(row.status)) continue;
+    const result = errorResult(detail, {
+      ...(row.classification_id ? { classification_id: row.classification_id } : {}),
+      ...(row.result?.app_url ? { app_url: row.result.app_url } : {}),
+    });
+    const move: RowMove = { move: 'finished', result, at: now.toISOString() };
+    if (await ports.batches.moveRow(batchId, row.row, move)) {
+      rows[index] = afterMove(row, move);
+      ended += 1;
+    } else {
+      rows[index] = (await ports.batches.getRow(batchId, row.row)) ?? row;
+    }
+  }
+  return ended;
+};

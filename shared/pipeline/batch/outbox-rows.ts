@@ -1,0 +1,80 @@
+/**
+ * What a batch's outbox files are written from, read a page at a time (Finalize, and
+ * FinalizeAnswers when the answers move a batch's results forward): a tally pass that adds up
+ * what each row shows and finds the rows waiting for answers, and the rows again as the files
+ * show them, a reused verdict linking its copy in this batch's `pdfs/`.
+ *
+ * What is held grows with the rows waiting for answers (review.csv lists them), never with the
+ * batch's rows.
+ */
+import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { reusedPdfRelative } from '../core/bucket-layout.js';
+import type { BatchStore } from '../core/ports.js';
+import type { BatchRecord } from '../core/records.js';
+import { isFinalResult } from '../core/row-life.js';
+import { type ShownRow, summaryTally } from './results-files.js';
+import { isPendingPdfCopy } from './reuse.js';
+import { standingRowPages, standingRows } from './standing-rows.js';
+
+type RowsRead = Pick<BatchStore, 'rowsPage' | 'getRow'>;
+
+/** What the tally pass learns: the counts, and what the review files list. */
+export type TallyRead = {
+  tally: ReturnType<typeof summaryTally>;
+  /** The input columns results files carry: the header's, or more when a row is longer. */
+  width: number;
+  /** Rows waiting for answers under their own classification (their review items are listed). */
+  pendingRows: Set<number>;
+  /** The rows that resume with a waiting row's answers (review.csv's `same_product_rows`). */
+  sameProductRows: Map<number, number[]>;
+  /** The answers rounds that resumed a row of the batch. */
+  rounds: Set<string>;
+};
+
+/** The tally pass. */
+export const tallyBatch = async (
+  batches: RowsRead,
+  batch: Pick<BatchRecord, 'batch_id' | 'header'>,
+  pageSize: number,
+): Promise<TallyRead> => {
+  const read: TallyRead = {
+    tally: summaryTally(),
+    width: batch.header.length,
+    pendingRows: new Set(),
+    sameProductRows: new Map(),
+    rounds: new Set(),
+  };
+  for await (const page of standingRowPages(batches, batch.batch_id, { pageSize })) {
+    for (const { row, result } of page) {
+      read.tally.add(row, result);
+      read.width = Math.max(read.width, row.cells.length);
+      if (row.round) read.rounds.add(row.round.round_id);
+      if (result.status !== 'pending_data') continue;
+      if (row.follows === undefined) read.pendingRows.add(row.row);
+      else read.sameProductRows.set(row.follows, [...(read.sameProductRows.get(row.follows) ?? []), row.row]);
+    }
+  }
+  return read;
+};
+
+/** Reused rows link the copy in this batch's `pdfs/`, named from the kept key alone. */
+async function* withPdfLinks(rows: AsyncIterable<ShownRow>): AsyncGenerator<ShownRow> {
+  for await (const shown of rows) {
+    const { result } = shown;
+    if (isFinalResult(result) && isPendingPdfCopy(result))
+      yield { ...shown, result: { ...result, verdict_pdf: reusedPdfRelative(result.verdict_pdf!) } };
+    else yield shown;
+  }
+}
+
+/** The batch's rows as the outbox files show them, read again a page at a time. */
+export const outboxRows = (batches: RowsRead, batchId: string, pageSize: number): AsyncGenerator<ShownRow> =>
+  withPdfLinks(standingRows(batches, batchId, { pageSize }));
+
+/** The sha256 of a stream's bytes, read as they come (a results.csv compared without holding it). */
+export const sha256Of = async (stream: Readable): Promise<string> => {
+  const hash = createHash('sha256');
+  for await (const chunk of stream) hash.update(chunk as Uint8Array);
+  return hash.digest('hex');
+};
