@@ -1,7 +1,8 @@
 /**
  * The batch table (`BatchStore` port): one partition per batch,
  *
- *   pk = batch#<id>   sk = batch          the BatchRecord (`complete_shards` a Number Set); a batch
+ *   pk = batch#<id>   sk = batch          the BatchRecord (`complete_shards`, `shards` Number Sets;
+ *                                         the counts of its complete shards, `done_…`); a batch
  *                                         (not a round) also has `listed` = batch, the partition of
  *                                         the sparse GSI `by-start` (+ `started_at`) that lists them
  *                     sk = row#0000001    one RowRecord per input row, 7 digits so sk order is row order
@@ -31,8 +32,11 @@
  *                              ─▶ batch (shard complete): ADD complete_shards {1}, its counts
  *                                             IF NOT contains(complete_shards, 1)
  *
- * A reader (`finishedRows`) adds the batch item's counts to those of the shards still open: read
- * after the batch item, a shard completing meanwhile is counted once, from the shard.
+ * A third write, once a shard, keeps the batch's latest `done_last_at` (shards complete in any
+ * order): a conditional SET, only if later. A refused mark reads the shard (and then the batch)
+ * back to answer as the first did. A reader (`finishedRows`) adds the batch item's counts to
+ * those of the shards still open: read after the batch item, a shard completing meanwhile is
+ * counted once, from the shard.
  *
  * Each write returns the item as it is after the write, so whichever of "last shard
  * completes" and "workflow stores its token" happens second sees both, and wakes the
