@@ -24,14 +24,15 @@
  * what is live does not.
  */
 import { spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { S3Client } from '@aws-sdk/client-s3';
+import { createS3ObjectStore } from '../../shared/aws/s3-object-store.js';
 import type { FinalizePorts } from '../../shared/pipeline/batch/finalize-batch.js';
-import type { BatchStore, ObjectStore } from '../../shared/pipeline/core/ports.js';
+import type { BatchStore } from '../../shared/pipeline/core/ports.js';
 import {
   BatchRecord,
   type ReviewItem,
@@ -323,41 +324,12 @@ const benchPorts = (
   };
 
   const bytes: Record<string, number> = {};
-  const perChunkMs = (length: number) =>
-    options.uploadMibPerSecond > 0 ? (length / MIB / options.uploadMibPerSecond) * 1000 : 0;
-  const objects: Pick<ObjectStore, 'head' | 'put' | 'copy'> = {
-    // The earlier batch's PDFs are there; nothing of this batch's outbox is yet.
-    head: async (key) =>
-      key.startsWith(`outbox/${EARLIER_BATCH}/`) ? { size: 40_000, etag: '"pdf"', versionId: null } : null,
-    copy: async () => {},
-    put: async (key, body) => {
-      const name = key.split('/').at(-1)!;
-      if (typeof body === 'string' || body instanceof Uint8Array) {
-        bytes[name] =
-          (bytes[name] ?? 0) + (typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
-        if (options.out) writeFileSync(join(options.out, `${rows}-${name}`), body);
-        return;
-      }
-      let owed = 0;
-      const sink = new Writable({
-        // One chunk at a time, at the pace asked: an upload that reads no faster than it sends.
-        highWaterMark: 64 * 1024,
-        write(chunk: Buffer, _encoding, done) {
-          bytes[name] = (bytes[name] ?? 0) + chunk.length;
-          owed += perChunkMs(chunk.length);
-          if (owed < 5) return done();
-          const wait = owed;
-          owed = 0;
-          sleep(wait).then(() => done(), done);
-        },
-      });
-      if (options.out) {
-        const file = createWriteStream(join(options.out, `${rows}-${name}`));
-        await pipeline(body as NodeJS.ReadableStream, file);
-        bytes[name] = file.bytesWritten;
-      } else await pipeline(body as NodeJS.ReadableStream, sink);
-    },
-  };
+  const objects = createS3ObjectStore({
+    client: benchS3Client(rows, options, (name, length) => {
+      bytes[name] = (bytes[name] ?? 0) + length;
+    }),
+    bucket: 'bench',
+  });
   const ports = {
     clock: { now: () => new Date(AT), span: (ms: number) => ms },
     objects,
@@ -366,6 +338,107 @@ const benchPorts = (
     events: { batchCompleted: async () => {} },
   } as unknown as FinalizePorts;
   return { ports, bytes, pages: () => pages, sample: batch.rowRecord };
+};
+
+/** The parts of a multipart upload by upload id, kept on disk with `--out` only. */
+const uploadedParts = new Map<string, { name: string; parts: Map<number, string> }>();
+
+/**
+ * An S3 client whose requests never leave the process: the real S3 adapter and its uploads in
+ * parts (shared/aws/s3-object-store.ts) run as on AWS, and each request's body is read to its end
+ * at the pace asked, its size kept (with `--out`, its bytes too).
+ */
+const benchS3Client = (rows: number, options: Options, received: (name: string, length: number) => void) => {
+  const perByteMs = options.uploadMibPerSecond > 0 ? 1000 / MIB / options.uploadMibPerSecond : 0;
+  const readBody = async (body: unknown, name: string, file: string | null): Promise<void> => {
+    const write = file ? createWriteStream(file) : null;
+    const chunks: Iterable<Uint8Array> | AsyncIterable<Uint8Array> =
+      body instanceof Uint8Array || typeof body === 'string'
+        ? [typeof body === 'string' ? Buffer.from(body) : body]
+        : body && typeof body === 'object' && Symbol.asyncIterator in body
+          ? (body as AsyncIterable<Uint8Array>)
+          : [];
+    let owed = 0;
+    for await (const chunk of chunks) {
+      received(name, chunk.byteLength);
+      write?.write(chunk);
+      owed += chunk.byteLength * perByteMs;
+      if (owed >= 5) {
+        await sleep(owed);
+        owed = 0;
+      }
+    }
+    if (write) await new Promise((resolve) => write.end(resolve));
+  };
+  const answer = (body = '', headers: Record<string, string> = {}) => ({
+    response: { statusCode: 200, headers: { ...headers }, body: Readable.from([Buffer.from(body)]) },
+  });
+  let uploads = 0;
+  return new S3Client({
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' },
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    requestHandler: {
+      handle: async (request: {
+        method: string;
+        path: string;
+        query?: Record<string, string | string[] | null>;
+        body?: unknown;
+      }) => {
+        const name = decodeURIComponent(request.path.split('/').at(-1) ?? '');
+        const query = request.query ?? {};
+        const out = options.out ? join(options.out, `${rows}-${name}`) : null;
+        if (request.method === 'POST' && 'uploads' in query) {
+          const id = `upload-${++uploads}`;
+          uploadedParts.set(id, { name, parts: new Map() });
+          return answer(
+            `<?xml version="1.0" encoding="UTF-8"?><InitiateMultipartUploadResult><Bucket>bench</Bucket><Key>${name}</Key><UploadId>${id}</UploadId></InitiateMultipartUploadResult>`,
+          );
+        }
+        if (request.method === 'PUT' && typeof query.partNumber === 'string') {
+          const upload = uploadedParts.get(String(query.uploadId))!;
+          const part = out ? `${out}.part${query.partNumber}` : null;
+          if (part) upload.parts.set(Number(query.partNumber), part);
+          await readBody(request.body, name, part);
+          return answer('', { etag: `"part-${query.partNumber}"` });
+        }
+        if (request.method === 'POST' && typeof query.uploadId === 'string') {
+          await readBody(request.body, `${name} (complete)`, null);
+          const upload = uploadedParts.get(query.uploadId)!;
+          if (out) {
+            const whole = createWriteStream(out);
+            for (const [, part] of [...upload.parts].sort(([a], [b]) => a - b)) {
+              whole.write(readFileSync(part));
+              rmSync(part);
+            }
+            await new Promise((resolve) => whole.end(resolve));
+          }
+          uploadedParts.delete(query.uploadId);
+          return answer(
+            `<?xml version="1.0" encoding="UTF-8"?><CompleteMultipartUploadResult><Bucket>bench</Bucket><Key>${name}</Key><ETag>"whole"</ETag></CompleteMultipartUploadResult>`,
+          );
+        }
+        if (
+          request.method === 'PUT' &&
+          !('x-amz-copy-source' in (request as { headers?: object }).headers!)
+        ) {
+          await readBody(request.body, name, out);
+          return answer('', { etag: '"whole"' });
+        }
+        if (request.method === 'PUT')
+          return answer(
+            '<?xml version="1.0" encoding="UTF-8"?><CopyObjectResult><ETag>"copy"</ETag></CopyObjectResult>',
+          );
+        if (request.method === 'HEAD') {
+          // The earlier batch's PDFs are there; nothing of this batch's outbox is yet.
+          if (request.path.includes(`/${EARLIER_BATCH}/`))
+            return answer('', { etag: '"pdf"', 'content-length': '40000' });
+          return { response: { statusCode: 404, headers: {}, body: Readable.from([]) } };
+        }
+        throw new Error(`the bench's S3 does not answer ${request.method} ${request.path}`);
+      },
+    },
+  });
 };
 
 // ---------------------------------------------------------------------------
@@ -464,7 +537,8 @@ const spawnChild = (rows: number, step: Step, mode: Mode, options: Options): Pro
     const child = spawn(
       process.execPath,
       ['--expose-gc', '--import', 'tsx', SELF, '--child', JSON.stringify({ rows, step, mode, options })],
-      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+      // The SDK's notice about Node versions is not the measurement's.
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_NO_WARNINGS: '1' } },
     );
     let out = '';
     child.stdout.setEncoding('utf8');

@@ -98,9 +98,13 @@ export const createS3ObjectStore = (config: S3ObjectStoreConfig): ObjectStore =>
       await client.send(new PutObjectCommand({ Bucket, Key: key, Body: body, ContentType: contentType }));
       return;
     }
-    // A stream of unknown length (plan.csv of a large file): multipart, a part in memory at a time.
+    // A stream of unknown length (results.csv and .xlsx of a large batch, plan.csv of a large
+    // file): multipart, one part sent at a time. The SDK's default of 4 parts at once would hold
+    // 4 parts of 5 MiB, and the one being filled, for a body made no faster than one part is sent:
+    // with one, reading the body waits while a part goes, and the writers wait with it.
     await new Upload({
       client,
+      queueSize: 1,
       params: { Bucket, Key: key, Body: body as Readable, ContentType: contentType },
     }).done();
   };

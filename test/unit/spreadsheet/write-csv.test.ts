@@ -85,6 +85,21 @@ describe('streamCsv', () => {
     expect(fromSync).toEqual(writeCsv(header, rows, { delimiter: ';' }));
     expect(fromAsync).toEqual(fromSync);
   });
+
+  it('yields many records a chunk, not one, with the bytes unchanged', async () => {
+    const header = ['Descrição', 'NCM'];
+    const rows = Array.from({ length: 5_000 }, (_, i) => [
+      `Café torrado, lote ${i}; ção`,
+      formatNcm('09012100'),
+    ]);
+    const chunks = (await Readable.from(streamCsv(header, rows, { delimiter: ';' })).toArray()) as Buffer[];
+    expect(Buffer.concat(chunks)).toEqual(writeCsv(header, rows, { delimiter: ';' }));
+    // About 200 KB of records: a handful of chunks of at least 32 K characters, the last one less.
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(chunks.length).toBeLessThan(20);
+    for (const chunk of chunks.slice(0, -1))
+      expect(chunk.toString('utf8').length).toBeGreaterThanOrEqual(32 * 1024);
+  });
 });
 
 describe('formatNcm', () => {
