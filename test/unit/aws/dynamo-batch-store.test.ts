@@ -331,6 +331,53 @@ describe('completion', () => {
     expect((await store.getBatch(BATCH))?.complete_shards).toEqual([1]);
   });
 
+  it('reads the counts of the complete shards from the batch item and only the open shards with rows sent', async () => {
+    // Prepare: shards 0, 1, 2 and 5; the queue window has sent rows up to 2500 (shards 0 to 2).
+    await store.createBatch(
+      batchRecord({
+        state: 'running',
+        shard_count: 4,
+        rows_dispatched: 5,
+        queue_window: { size: 30, enqueued_through: 2500, passed_through: 0 },
+      }),
+    );
+    await store.putCompletionShards(
+      BATCH,
+      new Map([
+        [0, 1],
+        [1, 1],
+        [2, 2],
+        [5, 2],
+      ]),
+      new Map([[1001, 9]]),
+    );
+    await store.markRowDone(BATCH, 1, DONE);
+    await store.markRowDone(BATCH, 1001, { status: 'failed', billed_cents: 0, at: AT });
+    await store.markRowDone(BATCH, 2001, { status: 'error', billed_cents: 0, at: AT });
+    // Not a row a running batch would finish (its message was never sent): it shows the shard is not read.
+    await store.markRowDone(BATCH, 5001, DONE);
+
+    // Act
+    const batch = await store.getBatch(BATCH);
+    const counted = await store.finishedRows(batch!);
+
+    // Assess: shards 0 and 1 from the batch item (rolled up once), shard 2 read, shard 5 not.
+    expect(batch?.complete_shards).toEqual([0, 1]);
+    expect(batch?.finished).toEqual({
+      rows: { resolved: 1, failed: 1 },
+      followers: { failed: 9 },
+      billed_cents: 200,
+      last_at: AT,
+    });
+    expect(counted).toEqual({
+      rows: { resolved: 1, failed: 1, error: 1 },
+      followers: { failed: 9 },
+      billed_cents: 200,
+      last_at: AT,
+    });
+    expect((await rawItem('done#0002'))?.done_rows_error).toBe(1);
+  });
+
   it('fails for a row whose shard was never created, and for an unknown batch', async () => {
     await prepare();
     await expect(store.markRowDone(BATCH, 2001, DONE)).rejects.toThrow(
