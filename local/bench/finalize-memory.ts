@@ -39,6 +39,7 @@ import {
   type RowRecord,
   RowRecord as RowRecordSchema,
 } from '../../shared/pipeline/core/records.js';
+import { afterMove, bornRow } from '../../shared/pipeline/core/row-life.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(here, '..', '..');
@@ -208,11 +209,18 @@ const syntheticBatch = (rows: number, products: number, running: boolean) => {
       product_key: `sku:${sku}`,
       fingerprint: `fp-${product.toString(16).padStart(16, '0')}`,
     } satisfies Partial<RowRecord>;
-    if (row !== first) return { ...base, status: 'following', follows: first };
+    if (row !== first) return bornRow({ ...base, follows: first }, { as: 'following' });
     const id = classificationId(product + 1);
     const appUrl = `https://app.tcs.example/app/classifications/${id}`;
     if (running && product % 5 === 4)
-      return { ...base, status: 'in_progress', classification_id: id, app_url: appUrl, submitted_at: AT };
+      return afterMove(bornRow(base, { as: 'queued' }), {
+        move: 'submitted',
+        classification_id: id,
+        submitted_attempt: 1,
+        submitted_at: AT,
+        app_url: appUrl,
+        at: AT,
+      });
     const outcome = outcomeOf(product);
     const title = description.split(',')[0]!;
     const verdict = {
@@ -267,16 +275,10 @@ const syntheticBatch = (rows: number, products: number, running: boolean) => {
                 title,
                 cost_usd: '0.00',
               };
-    return {
-      ...base,
-      status: result.status,
-      classification_id: id,
-      submitted_attempt: 1,
-      app_url: appUrl,
-      submitted_at: AT,
-      result,
-      finished_at: AT,
-    };
+    return bornRow(
+      { ...base, classification_id: id, submitted_attempt: 1, app_url: appUrl, submitted_at: AT },
+      { as: 'final', result: result! },
+    );
   };
 
   const reviewItems = (): ReviewItem[] =>
