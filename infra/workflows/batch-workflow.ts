@@ -2,13 +2,16 @@
  * The Batch workflow: one Standard execution per input object version.
  *
  *   Prepare ─▶ RouteAfterPrepare ─┬─ wait ──────▶ WaitForRows (.waitForTaskToken) ─┐
+ *      ▲                          ├─ again ─▶ Prepare                                │
  *      │                          ├─ finalize ──────────────────────────────────────┼─▶ Finalize ─▶ FinalizeAgain ─▶ Done
  *      │                          └─ otherwise ─▶ Duplicate (Succeed)                │      ▲             │
  *      └── Catch States.ALL ($.error) ───────────────────────────────────────────────┤      └── again ────┘
  *                          WaitForRows Catch States.ALL ($.wait_error), timeout too ─┘
  *
- * Finalize settles a batch's rows in legs: while one answers `next: "again"` (its time spent, rows
- * left), FinalizeAgain calls it again with where it stopped (`$.finalized.settling`).
+ * Prepare and Finalize work in legs: while Prepare answers `next: "again"` (its time spent, rows
+ * left to write), RouteAfterPrepare calls it again with the whole state, its answer at
+ * `$.prepare.written_through`; while Finalize does, FinalizeAgain calls it again with where it
+ * stopped (`$.finalized.settling`).
  *
  * The shape is prepare-wait-finalize.ts's, shared with the Answers workflow. WaitForRows waits as
  * long as Prepare says the batch may need (`$.prepare.wait_seconds`, its TimeoutSecondsPath):

@@ -9,7 +9,8 @@
  *                  <wait> Catch States.ALL ($.wait_error), timeout too ┘
  *
  * <again>, when the workflow has it, calls <finalize> again while its last answer (`$.finalized`)
- * says `next: "again"`: work that did not fit one invocation goes on in the next.
+ * says `next: "again"`, and <route> calls <prepare> again while its answer (`$.prepare`) says so:
+ * work that did not fit one invocation goes on in the next.
  *
  * The wait's timeout is fixed (an answers round), or read from the state where <prepare> put it
  * (`TimeoutSecondsPath`: the Batch workflow, whose Prepare sizes it from the batch); the
@@ -50,7 +51,10 @@ export type PrepareWaitFinalizeProps = {
     skipped: string;
     /** A Succeed for Prepare's `planned` (a plan-only batch: its plan is in the outbox), if the workflow has one. */
     planned?: string;
-    /** A Choice that calls <finalize> again while it answers `next: "again"`, if the workflow has one. */
+    /**
+     * A Choice that calls <finalize> again while it answers `next: "again"`, if the workflow has
+     * one; <route> then also calls <prepare> again while it answers so.
+     */
     again?: string;
   };
   /** Why the Succeed state that ends a skipped execution is there. */
@@ -132,6 +136,8 @@ export const prepareWaitFinalize = (scope: Construct, props: PrepareWaitFinalize
       new Succeed(scope, states.planned, { comment: 'Plan only: plan.json and plan.csv are in the outbox' }),
     );
   }
+  // <prepare> again, given the whole state (its last answer at $.prepare): it goes on from there.
+  if (states.again) route.when(Condition.stringEquals('$.prepare.next', 'again'), prepare);
   route.otherwise(new Succeed(scope, states.skipped, { comment: props.skippedComment }));
 
   const stateMachine = new StateMachine(scope, 'StateMachine', {

@@ -102,6 +102,8 @@ describe('Batch workflow definition', () => {
         { Variable: '$.prepare.next', StringEquals: 'wait', Next: 'WaitForRows' },
         { Variable: '$.prepare.next', StringEquals: 'finalize', Next: 'Finalize' },
         { Variable: '$.prepare.next', StringEquals: 'planned', Next: 'Planned' },
+        // Prepare writes a batch's rows in legs: called again while it answers "again".
+        { Variable: '$.prepare.next', StringEquals: 'again', Next: 'Prepare' },
       ],
       Default: 'Duplicate',
     });
@@ -415,6 +417,29 @@ describe('the rendered definitions run locally', () => {
 
     const duplicate = await run(rendered.batch, { detail: {} }, { Prepare: () => ({ next: 'duplicate' }) });
     expect(duplicate.visited).toEqual(['Prepare']);
+  });
+
+  it('batch: calls Prepare again while it answers "again", each leg given the last one’s answer', async () => {
+    const legs: unknown[] = [];
+    const looped = await run(
+      rendered.batch,
+      { detail: { object: { key: 'inbox/n/p.csv' } } },
+      {
+        Prepare: (input) => {
+          legs.push((input.event as { prepare?: unknown }).prepare ?? null);
+          return legs.length < 3
+            ? { next: 'again', batch_id: 'b1', written_through: legs.length * 500 }
+            : { next: 'finalize', batch_id: 'b1' };
+        },
+        Finalize: () => ({ next: 'done' }),
+      },
+    );
+    expect(looped.visited).toEqual(['Prepare', 'Prepare', 'Prepare', 'Finalize']);
+    expect(legs).toEqual([
+      null,
+      { next: 'again', batch_id: 'b1', written_through: 500 },
+      { next: 'again', batch_id: 'b1', written_through: 1000 },
+    ]);
   });
 
   it('batch: calls Finalize again while it answers "again", each leg given where the last stopped', async () => {

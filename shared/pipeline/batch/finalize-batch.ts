@@ -68,7 +68,7 @@ export type FinalizeResult = {
 export type FinalizePorts = Pick<PipelinePorts, 'clock' | 'objects' | 'batches' | 'reviews' | 'events'>;
 
 export type FinalizeSettings = {
-  /** Production time one leg settles rows for before handing on (a Lambda runs for 15 min at most). */
+  /** How long one leg settles rows before handing on (a Lambda runs for 15 min at most). */
   legMs: number;
   /** Rows read a page. */
   pageSize: number;
@@ -116,7 +116,8 @@ export const finalizeBatch = async (
     detail: unfinishedDetailFor(input),
     now,
     from: input.finalized?.settling ?? { settled_through: 0, ended_now: 0 },
-    until: now.getTime() + ports.clock.span(settings.legMs),
+    // Real time, not a span: the 15 minutes a Lambda runs do not shrink with the local time scale.
+    until: now.getTime() + settings.legMs,
     pageSize: settings.pageSize,
   });
   if (settling.next === 'again') {

@@ -54,8 +54,14 @@ export const PrepareResult = z.object({
   /**
    * `skip`: a duplicate delivery or not a batch file. `finalize`: nothing to wait for.
    * `planned`: a plan-only batch; its plan is in the outbox and nothing else happens.
+   * `again`: the rows are not all written yet; Prepare goes on in its next invocation.
    */
-  next: z.enum(['wait', 'finalize', 'skip', 'planned']),
+  next: z.enum(['wait', 'finalize', 'skip', 'planned', 'again']),
+  /**
+   * With `again`: the rows up to this one are written; the workflow calls Prepare again, which
+   * goes on from there (a leg's time was spent: `PrepareSettings.legMs`).
+   */
+  written_through: z.number().int().min(0).optional(),
   /**
    * With `wait`: how long WaitForRows waits for the last row (its `TimeoutSecondsPath`), sized
    * from the rows to classify at the cap (batch-plan.ts, `waitSecondsFor`).
@@ -102,13 +108,38 @@ export const prepareBatch = async (
     state: 'preparing',
     started_at: now,
   });
+  const leg = {
+    settings,
+    deployment,
+    writtenThrough: 0,
+    until: ports.clock.now().getTime() + settings.legMs,
+  };
   const created = await ports.batches.createBatch(record);
-  if (created.created) return prepareRows(ports, record, { settings, deployment });
+  if (created.created) return prepareRows(ports, record, leg);
 
   const existing = created.existing;
   if (existing.execution_id !== input.execution_id) return { batch_id: batchId, next: 'skip' };
   if (existing.state !== 'preparing') return resumePreparedBatch(ports, existing);
-  return prepareRows(ports, existing, { settings, deployment });
+  return prepareRows(ports, existing, { ...leg, writtenThrough: writtenBefore(input.event) });
+};
+
+/**
+ * Where the last leg stopped: the workflow hands Prepare its whole state as the event, with the
+ * last leg's answer at `prepare` (infra/workflows/prepare-wait-finalize.ts); 0 on a first leg.
+ */
+const writtenBefore = (event: unknown): number => {
+  const last = PrepareResult.safeParse((event as { prepare?: unknown } | null)?.prepare);
+  return last.success && last.data.next === 'again' ? (last.data.written_through ?? 0) : 0;
+};
+
+/** One invocation's part of the work: how the file is read, and where this leg starts and stops. */
+type PrepareLeg = {
+  settings: PrepareSettings;
+  deployment: PrepareDeployment;
+  /** Rows up to this one were written by an earlier leg. */
+  writtenThrough: number;
+  /** When this leg hands on (epoch ms, real time: a Lambda's 15 minutes do not shrink locally). */
+  until: number;
 };
 
 /** A retried Prepare after the batch was written: its window sent again, the same wait, nothing else. */
@@ -130,8 +161,9 @@ const resumePreparedBatch = async (ports: PreparePorts, batch: BatchRecord): Pro
 const prepareRows = async (
   ports: PreparePorts,
   batch: BatchRecord,
-  { settings, deployment }: { settings: PrepareSettings; deployment: PrepareDeployment },
+  leg: PrepareLeg,
 ): Promise<PrepareResult> => {
+  const { settings, deployment } = leg;
   const { objects } = ports;
   const now = ports.clock.now();
   const at = now.toISOString();
@@ -196,7 +228,7 @@ const prepareRows = async (
   };
   return options.plan_only
     ? writePlanOnly(ports, batch, planned, deployment)
-    : writeAndQueueRows(ports, batch, planned, deployment);
+    : writeAndQueueRows(ports, batch, planned, leg);
 };
 
 /** The codes of the countries the service accepts, or the stop when it refuses the key. */
@@ -230,14 +262,18 @@ const readCap = async (ports: Pick<PreparePorts, 'service'>, deployment: Prepare
  * The rows written chunk by chunk, then the batch `running` with its counts, its window and its
  * wait, then the first window sent and the dispatcher kicked. Between the two only the window's
  * first rows are kept (a number each). Nothing queued: straight to Finalize.
+ *
+ * In legs: when this leg's time is spent with rows left, Prepare answers `again` with the last row
+ * written, and the next leg plans every row again (planning is deterministic and holds no row)
+ * but writes only those after it: the counts, the window and the shards come out the same.
  */
 const writeAndQueueRows = async (
   ports: PreparePorts,
   batch: BatchRecord,
   planned: PlannedBatch,
-  deployment: PrepareDeployment,
+  leg: PrepareLeg,
 ): Promise<PrepareResult> => {
-  const cap = await readCap(ports, deployment);
+  const cap = await readCap(ports, leg.deployment);
   const now = ports.clock.now();
   const planner = rowRecordPlanner(batch.batch_id, { options: planned.options, now });
   const window = firstWindowCollector(cap);
@@ -245,8 +281,16 @@ const writeAndQueueRows = async (
   const born = bornRowsCounter();
   let total = 0;
   const join = { batchId: batch.batch_id, now, write: true };
+  let writtenThrough = leg.writtenThrough;
   for await (const { records } of recordChunks(ports, planned, planner, join)) {
-    await ports.batches.putRows(records);
+    const last = records.at(-1)?.row ?? 0;
+    if (last > leg.writtenThrough) {
+      // At least one chunk a leg, so every leg moves on.
+      if (writtenThrough > leg.writtenThrough && ports.clock.now().getTime() >= leg.until)
+        return { batch_id: batch.batch_id, next: 'again', written_through: writtenThrough };
+      await ports.batches.putRows(records);
+      writtenThrough = last;
+    }
     total += records.length;
     window.add(records);
     born.add(records);
@@ -257,7 +301,7 @@ const writeAndQueueRows = async (
   }
   await ports.batches.putCompletionShards(batch.batch_id, shards, born.followers());
   const opened = window.open(total);
-  const waitSeconds = waitSecondsFor(window.queued(), cap, deployment.maxWaitSeconds);
+  const waitSeconds = waitSecondsFor(window.queued(), cap, leg.deployment.maxWaitSeconds);
   // Before any message: a row finishing early counts against shard_count, which must be final.
   await ports.batches.updateBatch(batch.batch_id, {
     state: 'running',

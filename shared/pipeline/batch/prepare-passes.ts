@@ -37,8 +37,17 @@ export type FileShape = Pick<BatchRecord, 'header' | 'delimiter' | 'columns' | '
  * How Prepare reads a file: rows held at once (read, planned, written and sent together), and the
  * most a file may have. Tests make chunks small to prove nothing depends on holding the file.
  */
-export type PrepareSettings = { rowsPerChunk: number; maxRows: number };
-export const PREPARE_SETTINGS: PrepareSettings = { rowsPerChunk: 500, maxRows: MAX_DATA_ROWS };
+export type PrepareSettings = {
+  rowsPerChunk: number;
+  maxRows: number;
+  /** How long one leg writes rows before handing on to the next invocation (a Lambda runs 15 min at most). */
+  legMs: number;
+};
+export const PREPARE_SETTINGS: PrepareSettings = {
+  rowsPerChunk: 500,
+  maxRows: MAX_DATA_ROWS,
+  legMs: 8 * 60_000,
+};
 
 /**
  * Rows handled between two full garbage collections, where the runtime offers them (Lambda's

@@ -142,6 +142,46 @@ describe('Prepare streams the file', () => {
     });
   });
 
+  it('writes in legs when a leg’s time is spent, each going on where the last stopped, to the same batch', async () => {
+    const files = { [FILE_KEY]: catalogue(2_000, 40) };
+    const legged = world(files);
+    const whole = world(files);
+    // Each write takes a leg's whole time: a leg writes one chunk, then hands on.
+    const { putRows } = legged.batches;
+    legged.batches.putRows = async (rows) => {
+      legged.clock.advance(60_000);
+      return putRows(rows);
+    };
+    const settings = { ...SMALL, legMs: 60_000 };
+    const event = objectCreated();
+
+    const legs = [await prepareBatch(legged, { event, execution_id: 'exec-1' }, settings)];
+    while (legs.at(-1)!.next === 'again') {
+      // The workflow hands Prepare its whole state, the last leg's answer at `prepare`.
+      legs.push(
+        await prepareBatch(
+          legged,
+          { event: { ...event, prepare: legs.at(-1) }, execution_id: 'exec-1' },
+          settings,
+        ),
+      );
+    }
+    await whole.run(SMALL);
+
+    expect(legs).toHaveLength(40);
+    expect(legs.slice(0, 3).map((leg) => leg.written_through)).toEqual([50, 100, 150]);
+    expect(legs.at(-1)).toMatchObject({ next: 'wait', batch_id: legged.batchId });
+    // Every chunk written once, and the batch the same as one leg makes it.
+    expect(legged.writes).toEqual(whole.writes);
+    // Rows are stamped when written: the legs' clock moved on, nothing else differs.
+    const unstamped = (rows: RowRecord[]) => rows.map(({ updated_at: _at, ...row }) => row);
+    expect(unstamped(legged.rows())).toEqual(unstamped(whole.rows()));
+    expect(legged.batches.batches.get(legged.batchId)).toEqual(whole.batches.batches.get(whole.batchId));
+    expect(legged.queue.sent.map((entry) => entry.message.row)).toEqual(
+      whole.queue.sent.map((entry) => entry.message.row),
+    );
+  });
+
   it('reuses a verdict for every row of a product when only a late row holds it, earlier chunks included', async () => {
     const w = world({ [FILE_KEY]: catalogue(1_000, 100) });
     // Row 1,000 is product 0 (1,000 % 100), like rows 100, 200, …; only its own SKU has a verdict.
