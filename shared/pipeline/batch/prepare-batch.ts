@@ -8,11 +8,10 @@
  */
 import { Readable } from 'node:stream';
 import { z } from 'zod';
-import { columnUses, outputDelimiterFor, type SpreadsheetFile, streamCsv } from '../../spreadsheet/index.js';
+import { columnUses, outputDelimiterFor, streamCsv } from '../../spreadsheet/index.js';
 import { batchNameOfFolder, outboxKey } from '../core/bucket-layout.js';
 import type { PipelinePorts } from '../core/ports.js';
-import { BatchRecord, type BatchStop, type RowRecord, type RowResult, shardOfRow } from '../core/records.js';
-import { bornRow } from '../core/row-life.js';
+import { BatchRecord, type BatchStop, type RowResult, shardOfRow } from '../core/records.js';
 import { notSubmittedResult, stoppedResult } from '../core/row-results.js';
 import { isBatchStopError, stopFromProblem } from '../core/service-stop.js';
 import { readBatchOptions } from './batch-options.js';
@@ -30,15 +29,14 @@ import {
 } from './batch-plan.js';
 import { batchSourceFromEvent } from './batch-source.js';
 import { bornRowsCounter } from './born-rows.js';
+import { failBatch } from './fail-batch.js';
 import { firstWindowCollector, sendFirstWindow, sendWindowAgain } from './first-window.js';
 import { openInputFile, resolveInputSource } from './input-file.js';
 import {
   type FileShape,
-  inChunks,
   type PlannedBatch,
   PREPARE_SETTINGS,
   type PrepareSettings,
-  readsToItsEnd,
   recordChunks,
   surveyRows,
 } from './prepare-passes.js';
@@ -379,64 +377,4 @@ const writePlanOnly = async (
     finished_at: now.toISOString(),
   });
   return { batch_id: batch.batch_id, next: 'planned' };
-};
-
-/**
- * The batch stops before anything is queued or billed: the stop recorded once, every row the
- * file has stored as `rowResult` (so results.csv still lists them), the batch `failed`. The file
- * is read through once before any row is written: one found unreadable gets no rows.
- */
-const failBatch = async (
-  ports: PreparePorts,
-  batch: BatchRecord,
-  failure: {
-    stop: BatchStop;
-    problems: string[];
-    file: SpreadsheetFile | null;
-    rowResult: RowResult | null;
-    shape: FileShape;
-    settings: PrepareSettings;
-  },
-): Promise<PrepareResult> => {
-  const at = failure.stop.at;
-  await ports.batches.recordStop(batch.batch_id, failure.stop);
-  const { rowResult, file } = failure;
-  const problems = [...failure.problems];
-  let total = 0;
-  const readable = file ? await readsToItsEnd(file) : null;
-  if (readable && 'problem' in readable) problems.push(readable.problem);
-  else if (readable) problems.push(...readable.problems);
-  if (file && rowResult && readable && !('problem' in readable)) {
-    for await (const chunk of inChunks(file.readRows().rows, failure.settings.rowsPerChunk)) {
-      total += chunk.length;
-      await ports.batches.putRows(
-        chunk.map(
-          (mapped): RowRecord =>
-            bornRow(
-              {
-                batch_id: batch.batch_id,
-                row: mapped.row,
-                line: mapped.line,
-                cells: mapped.cells,
-                attempt: 1,
-                dispatch: 1,
-                updated_at: at,
-              },
-              { as: 'final', result: rowResult },
-            ),
-        ),
-      );
-    }
-  }
-  const { format, ...shape } = failure.shape;
-  await ports.batches.updateBatch(batch.batch_id, {
-    state: 'failed',
-    ...shape,
-    ...(format ? { format } : {}),
-    rows_total: total,
-    rows_dispatched: 0,
-    shard_count: 0,
-    problems,
-  });
-  return { batch_id: batch.batch_id, next: 'finalize' };
 };

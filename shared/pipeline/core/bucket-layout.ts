@@ -49,6 +49,21 @@ export const outboxFolder = (batchId: string): string => `${BUCKET_PREFIXES.outb
 /** A file in a batch's outbox, by its path relative to the outbox (`results.csv`, `pdfs/x.pdf`). */
 export const outboxKey = (batchId: string, relative: string): string => `${outboxFolder(batchId)}${relative}`;
 
+/**
+ * File name of a row's verdict PDF inside `outbox/<batch-id>/pdfs/`: the row number (padded
+ * so a folder listing sorts in input order) and the SKU, else the NCM, cleaned to a safe name.
+ */
+export const verdictPdfName = (row: number, sku: string | null, ncm: string | null): string => {
+  const label = (sku ?? ncm ?? '')
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^[-.]+|[-.]+$/g, '')
+    .slice(0, 60);
+  const number = String(row).padStart(5, '0');
+  return label ? `${number}-${label}.pdf` : `${number}.pdf`;
+};
+
 /** A row's verdict PDF: its object key, and its path relative to the outbox (the CSV's `verdict_pdf`). */
 export const verdictPdfPaths = (batchId: string, name: string): { key: string; relative: string } => {
   const relative = `pdfs/${name}`;

@@ -8,50 +8,14 @@
  *        └── completion shards: which dispatched rows have finished, 1,000 rows per shard
  */
 import { z } from 'zod';
-import { Language } from '../../spreadsheet/header-language.js';
 import { ColumnUse } from '../../spreadsheet/input-report.js';
 import { ProductRow, RowRejection, SpreadsheetFormat } from '../../spreadsheet/schemas.js';
-import { ClassificationId, CountryCode, Operation, Question } from '../../tcs/schemas.js';
+import { ClassificationId, Question } from '../../tcs/schemas.js';
+import { BatchOptions } from './batch-options-schema.js';
 import { BornRows, FinishedRows } from './row-counts.js';
 import { OutputStatus, RowStatus } from './row-statuses.js';
 
-// ---------------------------------------------------------------------------
-// batch.json: per-batch defaults and policy
-// ---------------------------------------------------------------------------
-
-export const BatchOptions = z
-  .object({
-    /** For rows whose operation cell is empty. */
-    operation: Operation.optional(),
-    /** For rows whose country cell is empty. */
-    country: CountryCode.optional(),
-    /** `changed` reuses a recent verdict of an unchanged product; `all` classifies every row again. */
-    reclassify: z.enum(['changed', 'all']).default('changed'),
-    reuse_max_age_days: z.number().int().min(0).max(3650).default(30),
-    /** Budget in USD: rows past it are `not_submitted` (`budget_exceeded`). Absent: no budget. */
-    max_usd: z.number().min(0).optional(),
-    /**
-     * `classify_once`: rows of the same product (same fingerprint) share one classification,
-     * the first row's; `classify_each`: every row is classified on its own.
-     */
-    duplicates: z.enum(['classify_once', 'classify_each']).default('classify_once'),
-    /** Plan only: read and check the file, write plan.json and plan.csv, classify nothing. */
-    plan_only: z.boolean().default(false),
-    /**
-     * While the batch runs, results.partial.csv and summary.partial.json are written at most
-     * this often as rows finish; 0: only when asked for.
-     */
-    partial_every_minutes: z
-      .number()
-      .int()
-      .min(0)
-      .max(24 * 60)
-      .default(15),
-    /** The workbooks' labels (`pt`, `es`, `en`); absent: the input headers' language. */
-    language: Language.optional(),
-  })
-  .strict();
-export type BatchOptions = z.infer<typeof BatchOptions>;
+export { BatchOptions } from './batch-options-schema.js';
 
 // ---------------------------------------------------------------------------
 // Result columns (the statuses are row-statuses.ts)
@@ -425,18 +389,3 @@ export const RowState = RowExecutionInput.extend({
   error: CaughtError.optional(),
 });
 export type RowState = z.infer<typeof RowState>;
-
-/**
- * File name of a row's verdict PDF inside `outbox/<batch-id>/pdfs/`: the row number (padded
- * so a folder listing sorts in input order) and the SKU, else the NCM, cleaned to a safe name.
- */
-export const verdictPdfName = (row: number, sku: string | null, ncm: string | null): string => {
-  const label = (sku ?? ncm ?? '')
-    .normalize('NFD')
-    .replace(/\p{Diacritic}/gu, '')
-    .replace(/[^A-Za-z0-9._-]+/g, '-')
-    .replace(/^[-.]+|[-.]+$/g, '')
-    .slice(0, 60);
-  const number = String(row).padStart(5, '0');
-  return label ? `${number}-${label}.pdf` : `${number}.pdf`;
-};

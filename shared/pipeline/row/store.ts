@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { TcsError } from '../../tcs/errors.js';
-import { verdictPdfPaths } from '../core/bucket-layout.js';
+import { verdictPdfName, verdictPdfPaths } from '../core/bucket-layout.js';
 import { scrubErrorText } from '../core/error-text.js';
 import type { PipelinePorts } from '../core/ports.js';
-import { RowState, type RowStep, verdictPdfName } from '../core/records.js';
+import { RowState, type RowStep } from '../core/records.js';
 import { resolvedResult } from '../core/row-results.js';
 import { classificationInStatus } from './route-classification.js';
 import { finalStep, loadRow } from './row-state.js';

@@ -1,0 +1,42 @@
+/**
+ * batch.json as a record: per-batch defaults and policy, kept on the batch record and read by
+ * Prepare (batch/batch-options.ts reads the file). A schema of its own, beside records.ts, which
+ * re-exports it.
+ */
+import { z } from 'zod';
+import { Language } from '../../spreadsheet/header-language.js';
+import { CountryCode, Operation } from '../../tcs/schemas.js';
+
+export const BatchOptions = z
+  .object({
+    /** For rows whose operation cell is empty. */
+    operation: Operation.optional(),
+    /** For rows whose country cell is empty. */
+    country: CountryCode.optional(),
+    /** `changed` reuses a recent verdict of an unchanged product; `all` classifies every row again. */
+    reclassify: z.enum(['changed', 'all']).default('changed'),
+    reuse_max_age_days: z.number().int().min(0).max(3650).default(30),
+    /** Budget in USD: rows past it are `not_submitted` (`budget_exceeded`). Absent: no budget. */
+    max_usd: z.number().min(0).optional(),
+    /**
+     * `classify_once`: rows of the same product (same fingerprint) share one classification,
+     * the first row's; `classify_each`: every row is classified on its own.
+     */
+    duplicates: z.enum(['classify_once', 'classify_each']).default('classify_once'),
+    /** Plan only: read and check the file, write plan.json and plan.csv, classify nothing. */
+    plan_only: z.boolean().default(false),
+    /**
+     * While the batch runs, results.partial.csv and summary.partial.json are written at most
+     * this often as rows finish; 0: only when asked for.
+     */
+    partial_every_minutes: z
+      .number()
+      .int()
+      .min(0)
+      .max(24 * 60)
+      .default(15),
+    /** The workbooks' labels (`pt`, `es`, `en`); absent: the input headers' language. */
+    language: Language.optional(),
+  })
+  .strict();
+export type BatchOptions = z.infer<typeof BatchOptions>;
