@@ -66,6 +66,8 @@ const ENVIRONMENT: Record<HandlerName, string[]> = {
     // The test context sets both: the cap sizes the window and the wait, the ceiling caps the wait.
     'CAP_OVERRIDE',
     'BATCH_TIMEOUT_HOURS',
+    // A product still waiting for answers from an earlier batch: its rows join that review item.
+    'REVIEW_TABLE',
   ],
   'await-rows': ['BATCH_TABLE'],
   'finalize-batch': ['BUCKET_NAME', 'BATCH_TABLE', 'REVIEW_TABLE', 'EVENT_BUS_NAME'],
@@ -89,7 +91,7 @@ const ENVIRONMENT: Record<HandlerName, string[]> = {
   ],
   'row-store': ['BUCKET_NAME', 'BATCH_TABLE', 'TCS_BASE_URL', 'TCS_API_KEY_SECRET_ARN'],
   // Not in the README's table, but its handler reads the classification (functions/row-review).
-  'row-review': ['BATCH_TABLE', 'REVIEW_TABLE', 'TCS_BASE_URL', 'TCS_API_KEY_SECRET_ARN'],
+  'row-review': ['BATCH_TABLE', 'REVIEW_TABLE', 'CACHE_TABLE', 'TCS_BASE_URL', 'TCS_API_KEY_SECRET_ARN'],
   'row-complete': [
     'BATCH_TABLE',
     'CACHE_TABLE',
@@ -233,6 +235,9 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
     'bucket/outbox/*': ['s3:AbortMultipartUpload', 's3:PutObject'],
     batchTable: d('BatchWriteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'),
     cacheTable: d('BatchGetItem'),
+    // Rows of a product still waiting for answers join its review item (a conditional update).
+    reviewTable: d('PutItem', 'UpdateItem'),
+    'reviewTable/index/*': d('PutItem', 'UpdateItem'),
     rowsQueue: SEND,
     'dispatch-rows': INVOKE,
     apiKeySecret: SECRET,
@@ -250,8 +255,9 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
     // The workbooks go up as they are written: in parts when large.
     'bucket/outbox/*': ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'],
     batchTable: d('GetItem', 'Query', 'UpdateItem'),
-    reviewTable: d('Query'),
-    'reviewTable/index/*': d('Query'),
+    // BatchGetItem: the items rows of this batch joined, listed under it by reference.
+    reviewTable: d('BatchGetItem', 'Query'),
+    'reviewTable/index/*': d('BatchGetItem', 'Query'),
     defaultBus: ['events:PutEvents'],
   },
   'dispatch-rows': {
@@ -289,6 +295,8 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
   'row-review': {
     ownLogs: LOGS,
     batchTable: d('GetItem'),
+    // Where the next night's Prepare finds the product's open classification.
+    cacheTable: d('PutItem'),
     reviewTable: d('GetItem', 'PutItem'),
     'reviewTable/index/*': d('GetItem', 'PutItem'),
     apiKeySecret: SECRET,
@@ -321,8 +329,8 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
     'bucket/answers/*': ['s3:GetObject'],
     'bucket/outbox/*': ['s3:PutObject'],
     batchTable: d('GetItem', 'PutItem', 'Query', 'UpdateItem'),
-    reviewTable: d('Query', 'UpdateItem'),
-    'reviewTable/index/*': d('Query', 'UpdateItem'),
+    reviewTable: d('BatchGetItem', 'Query', 'UpdateItem'),
+    'reviewTable/index/*': d('BatchGetItem', 'Query', 'UpdateItem'),
     rowsQueue: SEND,
     'dispatch-rows': INVOKE,
     apiKeySecret: SECRET,
@@ -333,8 +341,8 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
     // The workbooks go up as they are written: in parts when large.
     'bucket/outbox/*': ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'],
     batchTable: d('GetItem', 'Query', 'UpdateItem'),
-    reviewTable: d('Query', 'UpdateItem'),
-    'reviewTable/index/*': d('Query', 'UpdateItem'),
+    reviewTable: d('BatchGetItem', 'Query', 'UpdateItem'),
+    'reviewTable/index/*': d('BatchGetItem', 'Query', 'UpdateItem'),
     defaultBus: ['events:PutEvents'],
     apiKeySecret: SECRET,
   },
@@ -345,8 +353,8 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
     // The workbooks go up as they are written: in parts when large.
     'bucket/outbox/*': ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'],
     batchTable: d('GetItem', 'Query', 'UpdateItem'),
-    reviewTable: d('Query', 'Scan', 'UpdateItem'),
-    'reviewTable/index/*': d('Query', 'Scan', 'UpdateItem'),
+    reviewTable: d('BatchGetItem', 'Query', 'Scan', 'UpdateItem'),
+    'reviewTable/index/*': d('BatchGetItem', 'Query', 'Scan', 'UpdateItem'),
     defaultBus: ['events:PutEvents'],
     apiKeySecret: SECRET,
   },
