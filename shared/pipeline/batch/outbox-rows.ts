@@ -52,7 +52,12 @@ export const tallyBatch = async (
       if (row.round) read.rounds.add(row.round.round_id);
       if (result.status !== 'pending_data') continue;
       if (row.follows === undefined) read.pendingRows.add(row.row);
-      else read.sameProductRows.set(row.follows, [...(read.sameProductRows.get(row.follows) ?? []), row.row]);
+      else {
+        // Pushed, not copied: a product of 2,000 waiting rows would copy its list 2,000 times.
+        const followers = read.sameProductRows.get(row.follows);
+        if (followers) followers.push(row.row);
+        else read.sameProductRows.set(row.follows, [row.row]);
+      }
     }
   }
   return read;
