@@ -7,12 +7,14 @@
  *            products reuse a verdict (any of their rows may hold it), the warnings
  *   records  every row planned again, the same way, as the records Prepare writes or plans
  */
+
 import {
   inputWarningCollector,
   MAX_DATA_ROWS,
   type MappedRow,
   type SpreadsheetFile,
 } from '../../spreadsheet/index.js';
+import { garbageCollector } from '../core/garbage-collection.js';
 import type { PipelinePorts } from '../core/ports.js';
 import type { BatchOptions, BatchRecord, PendingClassification, RowRecord } from '../core/records.js';
 import { fileProblemOf } from './input-file.js';
@@ -47,28 +49,6 @@ export const PREPARE_SETTINGS: PrepareSettings = {
   rowsPerChunk: 500,
   maxRows: MAX_DATA_ROWS,
   legMs: 8 * 60_000,
-};
-
-/**
- * Rows handled between two full garbage collections, where the runtime offers them (Lambda's
- * Node.js runtime starts node with --expose-gc; so does the local runtime). Between chunks nothing
- * of the last one is alive, yet V8 lets a busy heap grow well past what is alive before it
- * collects: a collection every few thousand rows keeps Prepare's memory near where it is at 2,000
- * rows, for a few percent of its time (docs/options.md, "Limits").
- */
-const ROWS_BETWEEN_COLLECTIONS = 5_000;
-
-const collectGarbage = (globalThis as { gc?: () => void }).gc ?? (() => {});
-
-/** Counts rows handled and collects garbage every `ROWS_BETWEEN_COLLECTIONS`. */
-export const garbageCollector = () => {
-  let rows = 0;
-  return (handled: number): void => {
-    rows += handled;
-    if (rows < ROWS_BETWEEN_COLLECTIONS) return;
-    collectGarbage();
-    rows = 0;
-  };
 };
 
 /** Rows of a pass in chunks of `size`, in file order. */

@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { outboxKey, reusedPdfRelative } from '../core/bucket-layout.js';
 import { mapLimited } from '../core/calls-in-parallel.js';
+import { garbageCollector } from '../core/garbage-collection.js';
 import type { PipelinePorts } from '../core/ports.js';
 import type { BatchRecord, RowRecord } from '../core/records.js';
 import { isOutputStatus } from '../core/row-life.js';
@@ -66,8 +67,10 @@ export const settleRows = async (
     if (copied.size > COPIES_KEPT) copied.delete(copied.values().next().value as string);
   };
   let after: number | null = progress.settled_through === 0 ? null : progress.settled_through;
+  const handled = garbageCollector();
   do {
     const page = await ports.batches.rowsPage(batch.batch_id, { after, limit: options.pageSize });
+    handled(page.rows.length);
     const working = page.rows.filter((row) => !isOutputStatus(row.status) && row.status !== 'following');
     const reused = new Map<string, RowRecord>();
     for (const row of page.rows) {

@@ -8,6 +8,7 @@
  *   page 1: rows 1..500     row 3 leads 9 and 420  ─▶ row 3 kept once a follower names it
  *   page 2: rows 501..1000  row 777 follows 3      ─▶ row 3 from the kept leaders, or read again
  */
+import { garbageCollector } from '../core/garbage-collection.js';
 import type { BatchStore } from '../core/ports.js';
 import type { RowRecord } from '../core/records.js';
 import { resultNow } from '../core/row-life.js';
@@ -41,8 +42,10 @@ export async function* standingRowPages(
     if (leaders.size > LEADERS_KEPT) leaders.delete(leaders.keys().next().value as number);
   };
   let after: number | null = options.after ?? null;
+  const handled = garbageCollector();
   do {
     const page = await batches.rowsPage(batchId, { after, limit: options.pageSize ?? ROWS_PER_PAGE });
+    handled(page.rows.length);
     const rows = options.beforeShowing ? await options.beforeShowing(page.rows) : page.rows;
     const inPage = new Map(rows.map((row) => [row.row, row]));
     const shown: ShownRow[] = [];
