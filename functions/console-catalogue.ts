@@ -51,7 +51,7 @@ export const CONSOLE_FUNCTIONS = {
     entry: 'functions/console-read/handler.ts',
     // API Gateway gives up on an integration after 29 s.
     timeoutSeconds: 29,
-    // A batch page counts every row of a running batch (a Query of its rows).
+    // The questions inbox still reads the batches holding questions whole; a batch page reads counters.
     memoryMb: 1024,
     description: 'Console: batches, a batch with its progress, its rows, the questions inbox',
     // summary.json of a finished batch (saved money), which files the outbox holds.

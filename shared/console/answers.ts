@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { buildReviewCsv, CSV_CONTENT_TYPE, type FilledAnswers } from '../pipeline/batch/index.js';
-import { answersFolder, type ReviewItem } from '../pipeline/core/index.js';
+import { answersFolder, joinedRowOf, type ReviewItem } from '../pipeline/core/index.js';
 import { characterCount, LIMITS } from '../tcs/schemas.js';
 import { type AnswersAccepted, AnswersSubmission, type RowAnswers } from './api.js';
 import type { ConsolePorts } from './ports.js';
@@ -59,7 +59,10 @@ const checkPending = async (
   given: RowAnswers,
 ): Promise<Checked> => {
   const item = await ports.reviews.get(given.classification_id);
-  if (!item || item.batch_id !== given.batch_id)
+  // A later batch's rows that joined this classification are answered with it: the answers go
+  // to the batch that asked, whose round settles every batch waiting on it.
+  const joinedFrom = item?.joined?.some((name) => joinedRowOf(name)?.batch_id === given.batch_id) ?? false;
+  if (!item || (item.batch_id !== given.batch_id && !joinedFrom))
     throw new ConsoleRefusal(
       404,
       'classification_not_found',

@@ -472,6 +472,30 @@ describe('questions and answers', () => {
     ]);
   });
 
+  it('takes answers given from a later batch whose row joined the classification, for the batch that asked', async () => {
+    const world = await pendingWorld();
+    const joined = await world.ports.reviews.join(
+      classificationId(3),
+      [{ batch_id: 'nightly-def', row: 12 }],
+      '2026-11-21T12:00:00.000Z',
+    );
+    expect(joined).toBe(true);
+    const response = await world.call('console-answers', 'POST /answers', {
+      body: {
+        rows: [
+          {
+            batch_id: 'nightly-def',
+            classification_id: classificationId(3),
+            answers: [{ question_id: 'q1', answer: 'aço' }],
+          },
+        ],
+      },
+    });
+    expect(response.status).toBe(201);
+    // One round, in the batch that asked: it settles the joined row of nightly-def too.
+    expect(response.body.files).toEqual([expect.objectContaining({ batch_id: 'nightly-abc', rows: [3] })]);
+  });
+
   it('the same answers sent twice land on the same file', async () => {
     const world = await pendingWorld();
     const body = {
