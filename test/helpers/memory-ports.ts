@@ -412,7 +412,7 @@ export const memoryReviewStore = () => {
     },
     join: async (id, rows, at) => {
       const item = items.get(id);
-      if (!item || item.state !== 'pending' || !(item.abandons_at > at)) return false;
+      if (item?.state !== 'pending' || !(item.abandons_at > at)) return false;
       const names = rows.map(joinedRowName);
       items.set(id, { ...item, joined: [...new Set([...(item.joined ?? []), ...names])].sort() });
       for (const row of rows)

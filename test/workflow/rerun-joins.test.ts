@@ -48,8 +48,10 @@ const recording =
 const outboxCsv = (h: Harness, batchId: string, name: string): Record<string, string>[] => {
   const text = h.objects.text(`outbox/${batchId}/${name}`);
   if (text === undefined) throw new Error(`no outbox/${batchId}/${name}`);
-  return Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: true })
-    .data;
+  return Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ''), {
+    header: true,
+    skipEmptyLines: true,
+  }).data;
 };
 
 const runBatch = async (h: Harness, csv: string) => {
@@ -63,7 +65,9 @@ const answeredReview = async (h: Harness, batchId: string): Promise<Buffer> => {
   const filled = new Map(
     items.map((item) => [
       item.classification_id,
-      { answers: new Map(item.questions.map((q) => [q.id, q.options[0] ?? 'Rolamento de esferas'] as const)) },
+      {
+        answers: new Map(item.questions.map((q) => [q.id, q.options[0] ?? 'Rolamento de esferas'] as const)),
+      },
     ]),
   );
   return buildReviewCsv(items, ',', { filled: filled satisfies FilledAnswers });

@@ -90,8 +90,9 @@ describe('writePartialResults', () => {
       results: buildResultsCsv({ header: [], delimiter: ',' }, []),
       at: '2026-11-21T13:00:00.000Z',
     };
+    await writePartialResults(w.ports, BATCH);
     const summary = PartialSummary.omit({ partial: true, as_of: true, working: true }).parse({
-      ...JSON.parse((await writePartialResults(w.ports, BATCH), w.text('summary.partial.json'))!),
+      ...JSON.parse(w.text('summary.partial.json')!),
     });
     expect(w.objects.objects.has(`outbox/${BATCH}/results.partial.xlsx`)).toBe(true);
     // Finalize has written the final workbook by then; the partial one becomes a copy of it.
