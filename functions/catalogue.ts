@@ -392,11 +392,13 @@ export const FUNCTION_CATALOGUE = {
       'ObjectsList s3:ListBucket':
         'A sheet the answers file names that is not beside it is reported on its row (a 404), not a failed round (a 403).',
       'Batches dynamodb:Query': 'A retried PrepareAnswers finds the rows it already resumed.',
+      'Reviews dynamodb:BatchGetItem':
+        "Answers for a batch whose rows joined an earlier batch's classification: its items are read by key.",
     },
   },
   'finalize-answers': {
     entry: 'functions/finalize-answers/handler.ts',
-    // Rewrites the whole results.csv and summary.json, as finalize-batch writes them.
+    // Rewrites results.csv and .xlsx and summary.json as finalize-batch writes them, a page of rows at a time.
     timeoutSeconds: 15 * 60,
     memoryMb: 2048,
     description:
@@ -407,6 +409,8 @@ export const FUNCTION_CATALOGUE = {
         'A batch that never wrote partial files: the head of summary.partial.json is a 404, not a 403.',
       'ObjectsWriteOutbox s3:AbortMultipartUpload':
         'A results.xlsx of 5 MiB or more (about 30,000 rows) goes up in parts.',
+      'Reviews dynamodb:BatchGetItem':
+        "A batch whose rows joined an earlier batch's classification: its items are read by key.",
     },
   },
   'sweep-reviews': {
@@ -424,6 +428,8 @@ export const FUNCTION_CATALOGUE = {
         'A batch that never wrote partial files: the head of summary.partial.json is a 404, not a 403.',
       'ObjectsWriteOutbox s3:AbortMultipartUpload':
         'A results.xlsx of 5 MiB or more (about 30,000 rows) goes up in parts.',
+      'Reviews dynamodb:BatchGetItem':
+        "A batch whose rows joined an earlier batch's classification: its items are read by key.",
     },
   },
   'write-partial-results': {

@@ -24,7 +24,7 @@ import {
   partXml,
   rowNumber,
   sheetCells,
-  sheetLinks,
+  sheetFormulaLinks,
   sheetNamed,
   sqrefCovers,
   unescapeXml,
@@ -578,7 +578,7 @@ describe('review.xlsx through the local runtime and LibreOffice', () => {
     );
 
     // Each verdict PDF is a link that opens a PDF beside the workbook; every resolved row has one.
-    const links = sheetLinks(unzipSync(readFileSync(join(after, 'results.xlsx'))), 'Resultados');
+    const links = sheetFormulaLinks(unzipSync(readFileSync(join(after, 'results.xlsx'))), 'Resultados');
     const resolvedRows = Object.values(statuses).filter((status) => status === 'resolved').length;
     expect(links.size).toBe(resolvedRows);
     for (const target of links.values()) {

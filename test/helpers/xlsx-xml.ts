@@ -158,25 +158,17 @@ export const sheetNamed = (files: Unzipped, name: string): XlsxSheet => {
 export const sheetXml = (files: Unzipped, name: string): string =>
   partXml(files, sheetNamed(files, name).path);
 
-/** The hyperlinks of the sheet named `name`: cell reference → the target its relationship names. */
-export const sheetLinks = (files: Unzipped, name: string): Map<string, string> => {
-  const { path } = sheetNamed(files, name);
-  const relsPath = posix.join(posix.dirname(path), '_rels', `${posix.basename(path)}.rels`);
-  const targets = new Map(
-    files[relsPath]
-      ? elementsNamed(partXml(files, relsPath), 'Relationship').map(({ attributes }) => [
-          attributes.Id ?? '',
-          attributes.Target ?? '',
-        ])
-      : [],
+/**
+ * A sheet's links written as `HYPERLINK("target","text")` formulas (how results.xlsx links its
+ * verdict PDFs: no relationship per row), by cell reference.
+ */
+export const sheetFormulaLinks = (files: Unzipped, name: string): Map<string, string> =>
+  new Map(
+    [...sheetCells(files, name)].flatMap(([at, cell]) => {
+      const target = /^HYPERLINK\("([^"]+)"/.exec(cell.formula ?? '')?.[1];
+      return target === undefined ? [] : [[at, target] as const];
+    }),
   );
-  return new Map(
-    elementsNamed(partXml(files, path), 'hyperlink').map(({ attributes }) => [
-      attributes.ref ?? '',
-      targets.get(attributes['r:id'] ?? '') ?? '',
-    ]),
-  );
-};
 
 /** The shared strings (`<si>` of the sharedStrings part, or xl/sharedStrings.xml) in order; none when the workbook has none (ExcelJS writes none). */
 export const sharedStrings = (files: Unzipped): string[] => {

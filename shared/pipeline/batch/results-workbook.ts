@@ -114,11 +114,14 @@ const statusStyle = (status: string) => {
 const HYPERLINK_TEXT_MAX = 255;
 
 /**
- * A link only to a verdict PDF beside the workbook (`pdfs/…`), never to anything a cell could name;
- * at most what a formula's string may hold.
+ * A link only to a verdict PDF beside the workbook (`pdfs/…`, or `pdfs/<batch>/…` for one reused
+ * from the batch that made it: core/bucket-layout.ts, `reusedPdfRelative`), never to anything a
+ * cell could name, never out of `pdfs/`; at most what a formula's string may hold.
  */
 const isOpenableLink = (target: string): boolean =>
-  /^pdfs\/[^/\\:"]+\.pdf$/i.test(target) && target.length <= HYPERLINK_TEXT_MAX;
+  /^pdfs\/([^/\\:"]+\/)?[^/\\:"]+\.pdf$/i.test(target) &&
+  !target.split('/').some((part) => part === '..' || part === '.') &&
+  target.length <= HYPERLINK_TEXT_MAX;
 
 /**
  * A verdict PDF's link as a HYPERLINK formula, its path as the value every program shows. Not a

@@ -1,4 +1,5 @@
 /** Finalize: rows → results.csv, review.csv, summary.json, reused PDFs, the completion event. */
+import { unzipSync } from 'fflate';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import {
@@ -25,6 +26,7 @@ import {
   memoryRowQueue,
 } from '../../../helpers/memory-ports.js';
 import { objectCreatedEvent } from '../../../helpers/s3-events.js';
+import { sheetCells, workbookSheets } from '../../../helpers/xlsx-xml.js';
 import { ACCEPTED_COUNTRIES, crlf, utf8 } from '../../spreadsheet/fixtures.js';
 
 const BUCKET = 'catalogue-bucket';
@@ -194,6 +196,15 @@ describe('a batch whose rows all finished', () => {
     expect(reused[header.indexOf('cost_usd')]).toBe('0.00');
     expect(reused[header.indexOf('current_ncm_matches')]).toBe('yes');
     expect(w.objects.text(`outbox/${w.batchId}/pdfs/earlier-x/00007-SKU-4.pdf`)).toBe('%PDF-1.7 verdict');
+    // results.xlsx links the copy too, one folder down in pdfs/.
+    const workbook = unzipSync(w.objects.objects.get(`outbox/${w.batchId}/results.xlsx`)!.bytes);
+    const [resultsSheet] = workbookSheets(workbook);
+    const formulas = [...sheetCells(workbook, resultsSheet!.name).values()].flatMap((cell) =>
+      cell.formula ? [cell.formula] : [],
+    );
+    expect(formulas).toContain(
+      'HYPERLINK("pdfs/earlier-x/00007-SKU-4.pdf","pdfs/earlier-x/00007-SKU-4.pdf")',
+    );
     expect(w.objects.text('outbox/earlier-x/pdfs/00007-SKU-4.pdf')).toBe('%PDF-1.7 verdict');
     // The row keeps where the verdict was kept: results files link the copy, no row is rewritten.
     expect((await w.batches.getRow(w.batchId, 4))?.result?.verdict_pdf).toBe(
