@@ -6,35 +6,17 @@
  */
 import { cents } from '../pipeline/batch/index.js';
 import {
-  type BatchRecord,
   OUTPUT_STATUSES,
   type OutputStatus,
-  type ReviewItem,
   type RowRecord,
   resultNcmDigits,
 } from '../pipeline/core/index.js';
-import { type CatalogueRow, maxCostUsd, type SmokeCatalogue } from './catalogue.js';
+import { type CatalogueRow, maxCostUsd } from './catalogue.js';
+import type { Observation, SmokeCheck } from './observation.js';
 import type { ResultsRow, ResultsTable } from './results-table.js';
 import { checkSummary } from './summary-check.js';
 
-/** Everything the checks look at, read from the deployment after the batch ended. */
-export type Observation = {
-  batchId: string;
-  catalogue: Pick<SmokeCatalogue, 'rows' | 'options'>;
-  /** Keys under `outbox/<batch-id>/`, relative to it (`results.csv`, `pdfs/…`). */
-  files: readonly string[];
-  /** null: there is no results.csv. */
-  results: ResultsTable | { problem: string } | null;
-  /** summary.json's text; null: there is none. */
-  summaryText: string | null;
-  batch: BatchRecord | null;
-  rows: readonly RowRecord[];
-  reviews: readonly ReviewItem[];
-  /** The first bytes of each verdict PDF results.csv names, by its path in the outbox; null: absent. */
-  pdfs: ReadonlyMap<string, Uint8Array | null>;
-};
-
-export type SmokeCheck = { name: string; held: string; problems: string[] };
+export type { Observation, SmokeCheck } from './observation.js';
 
 /** What a working deployment gives a catalogue known to be good: a verdict, or questions to answer. */
 const HEALTHY_STATUSES: ReadonlySet<string> = new Set(['resolved', 'reused', 'pending_data']);

@@ -4,7 +4,7 @@
  */
 import { BatchSummary } from '../pipeline/batch/index.js';
 import { OUTPUT_STATUSES, type OutputStatus } from '../pipeline/core/index.js';
-import type { Observation, SmokeCheck } from './checks.js';
+import type { Observation, SmokeCheck } from './observation.js';
 
 const usd = (amount: number) => `USD ${amount.toFixed(2)}`;
 

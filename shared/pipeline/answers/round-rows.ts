@@ -5,13 +5,15 @@
  * row is replaced in place by what the move left.
  */
 import type { PipelinePorts } from '../core/ports.js';
-import type { BatchRecord, RowRecord } from '../core/records.js';
+import type { BatchRecord, CaughtError, RowRecord } from '../core/records.js';
 import { afterMove, type RowMove } from '../core/row-life.js';
 import { errorResult } from '../core/row-results.js';
 import { isOutputStatus } from '../core/row-statuses.js';
-import type { FinalizeAnswersInput } from './finalize-answers.js';
 
 type RoundRowsPorts = Pick<PipelinePorts, 'batches' | 'reviews'>;
+
+/** How the round's wait ended, as FinalizeAnswers' input says (`error`, `wait_error`). */
+type RoundEnd = { error?: CaughtError | null | undefined; wait_error?: CaughtError | null | undefined };
 
 export const ROUND_TIMED_OUT_DETAIL =
   'the answered row did not finish before the answers round timed out; its answers may still be processed ' +
@@ -22,7 +24,7 @@ const ROUND_UNFINISHED_DETAIL = 'the answered row had not finished when the answ
 const isRowOfRound = (row: RowRecord, roundId: string): boolean => row.round?.round_id === roundId;
 
 /** Why the round's unfinished rows end as `error`: its wait timed out or stopped, it failed, or neither. */
-const unfinishedRowDetail = (input: FinalizeAnswersInput): string =>
+const unfinishedRowDetail = (input: RoundEnd): string =>
   input.wait_error
     ? input.wait_error.Error.startsWith('States.') && input.wait_error.Error.includes('Timeout')
       ? ROUND_TIMED_OUT_DETAIL
@@ -34,7 +36,7 @@ const unfinishedRowDetail = (input: FinalizeAnswersInput): string =>
 /** Step 2; returns the sentences it adds to the round's problems. */
 export const endRoundRows = async (
   ports: RoundRowsPorts,
-  input: FinalizeAnswersInput,
+  input: RoundEnd,
   target: { batchId: string; roundId: string | null; round: BatchRecord | null },
   rows: RowRecord[],
   now: Date,

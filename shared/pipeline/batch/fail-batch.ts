@@ -4,9 +4,9 @@
  * says why, and the batch `failed`, before anything is queued or billed (prepare-batch.ts).
  */
 import type { SpreadsheetFile } from '../../spreadsheet/index.js';
+import type { PipelinePorts } from '../core/ports.js';
 import type { BatchRecord, BatchStop, RowRecord, RowResult } from '../core/records.js';
 import { bornRow } from '../core/row-life.js';
-import type { PreparePorts, PrepareResult } from './prepare-batch.js';
 import { type FileShape, inChunks, type PrepareSettings, readsToItsEnd } from './prepare-passes.js';
 
 /**
@@ -15,7 +15,7 @@ import { type FileShape, inChunks, type PrepareSettings, readsToItsEnd } from '.
  * is read through once before any row is written: one found unreadable gets no rows.
  */
 export const failBatch = async (
-  ports: PreparePorts,
+  ports: Pick<PipelinePorts, 'batches'>,
   batch: BatchRecord,
   failure: {
     stop: BatchStop;
@@ -25,7 +25,7 @@ export const failBatch = async (
     shape: FileShape;
     settings: PrepareSettings;
   },
-): Promise<PrepareResult> => {
+): Promise<{ batch_id: string; next: 'finalize' }> => {
   const at = failure.stop.at;
   await ports.batches.recordStop(batch.batch_id, failure.stop);
   const { rowResult, file } = failure;

@@ -14,7 +14,6 @@
  * summary.json instead: Finalize ends rows still working without counting them.
  */
 import { z } from 'zod';
-import type { BatchRecord } from './records.js';
 import { OUTPUT_STATUSES, OutputStatus, type RowStatus } from './row-statuses.js';
 
 /** Rows by the output status they show, zeros left out. */
@@ -87,7 +86,8 @@ export type CountedRows = {
 
 /** The counts of a batch (or an answers round) now; `inFlight`: leases its rows hold. */
 export const countedRows = (
-  batch: Pick<BatchRecord, 'rows_total' | 'rows_dispatched' | 'born'>,
+  // The batch record's fields (records.ts imports this file's schemas, so they are named here).
+  batch: { rows_total: number; rows_dispatched: number; born?: BornRows | undefined },
   finished: FinishedRows,
   inFlight: number,
 ): CountedRows => {
