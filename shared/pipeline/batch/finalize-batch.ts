@@ -5,10 +5,11 @@
  * Primary course:
  *   1. find the batch: Prepare's result, else the event (the same id, derived without I/O)
  *   2. the settling pass, a page at a time: rows still working end now (`not_submitted` when the
- *      batch was stopped before they were sent, else `error` saying why), and each verdict PDF
- *      reused from an earlier batch is copied once into this one's `pdfs/`
- *   3. the tally pass: what each row shows (a row of the same product as another: that one's
- *      outcome) is added up, and the rows waiting for answers are found
+ *      batch was stopped before they were sent, else `error` saying why), each verdict PDF
+ *      reused from an earlier batch is copied once into this one's `pdfs/`, and what each row
+ *      shows (a row of the same product as another: that one's outcome) is added up, with the rows
+ *      waiting for answers
+ *   3. when the settling took more than one leg, a tally pass adds the batch up again instead
  *   4. results.csv and .xlsx written as the batch is read again (uploads in parts on AWS),
  *      review.csv and .xlsx, then summary.json, to `outbox/<batch-id>/` (and in place of the
  *      partial files, when a long run left some)
@@ -31,7 +32,7 @@ import { describeCaughtError } from '../core/error-text.js';
 import type { PipelinePorts } from '../core/ports.js';
 import { type BatchRecord, finalizeInputWith } from '../core/records.js';
 import { batchSourceFromEvent } from './batch-source.js';
-import { outboxRows, tallyBatch } from './outbox-rows.js';
+import { batchTally, outboxRows, tallyBatch } from './outbox-rows.js';
 import { replacePartialFiles } from './partial-results.js';
 import { PrepareResult } from './prepare-batch.js';
 import {
@@ -112,14 +113,22 @@ export const finalizeBatch = async (
     await ports.batches.updateBatch(batchId, { state: 'finalizing' });
   }
 
-  const settling = await settleRows(ports, batch, {
-    detail: unfinishedDetailFor(input),
-    now,
-    from: input.finalized?.settling ?? { settled_through: 0, ended_now: 0 },
-    // Real time, not a span: the 15 minutes a Lambda runs do not shrink with the local time scale.
-    until: now.getTime() + settings.legMs,
-    pageSize: settings.pageSize,
-  });
+  const from = input.finalized?.settling ?? { settled_through: 0, ended_now: 0 };
+  // A settling pass from the first row adds the batch up as it goes: no tally pass after it.
+  const tallied = from.settled_through === 0 ? batchTally(batch) : null;
+  const settling = await settleRows(
+    ports,
+    batch,
+    {
+      detail: unfinishedDetailFor(input),
+      now,
+      from,
+      // Real time, not a span: the 15 minutes a Lambda runs do not shrink with the local time scale.
+      until: now.getTime() + settings.legMs,
+      pageSize: settings.pageSize,
+    },
+    tallied?.add,
+  );
   if (settling.next === 'again') {
     return {
       batch_id: batchId,
@@ -132,7 +141,7 @@ export const finalizeBatch = async (
   }
 
   // Read-only from here: what each row shows is added up, then the files are written.
-  const read = await tallyBatch(ports.batches, batch, settings.pageSize);
+  const read = tallied?.read ?? (await tallyBatch(ports.batches, batch, settings.pageSize));
   const problems = finalProblems(batch, input, caughtProblems, settling.progress.ended_now);
   const finishedAt = batch.finished_at ?? now.toISOString();
   const summary = read.tally.summary({ ...batch, state: finalState, finished_at: finishedAt, problems }, now);

@@ -32,12 +32,8 @@ export type TallyRead = {
   rounds: Set<string>;
 };
 
-/** The tally pass. */
-export const tallyBatch = async (
-  batches: RowsRead,
-  batch: Pick<BatchRecord, 'batch_id' | 'header'>,
-  pageSize: number,
-): Promise<TallyRead> => {
+/** Adds pages of shown rows up, as the tally pass reads them or the settling pass shows them. */
+export const batchTally = (batch: Pick<BatchRecord, 'header'>) => {
   const read: TallyRead = {
     tally: summaryTally(),
     width: batch.header.length,
@@ -45,7 +41,7 @@ export const tallyBatch = async (
     sameProductRows: new Map(),
     rounds: new Set(),
   };
-  for await (const page of standingRowPages(batches, batch.batch_id, { pageSize })) {
+  const add = (page: readonly ShownRow[]): void => {
     for (const { row, result } of page) {
       read.tally.add(row, result);
       read.width = Math.max(read.width, row.cells.length);
@@ -59,7 +55,18 @@ export const tallyBatch = async (
         else read.sameProductRows.set(row.follows, [row.row]);
       }
     }
-  }
+  };
+  return { add, read };
+};
+
+/** The tally pass: the batch read a page at a time and added up. */
+export const tallyBatch = async (
+  batches: RowsRead,
+  batch: Pick<BatchRecord, 'batch_id' | 'header'>,
+  pageSize: number,
+): Promise<TallyRead> => {
+  const { add, read } = batchTally(batch);
+  for await (const page of standingRowPages(batches, batch.batch_id, { pageSize })) add(page);
   return read;
 };
 

@@ -6,17 +6,18 @@
  *   leg 2: rows 12501.. to the last                          ─▶ { next: done }
  *
  * On each page: rows still working end now, and each verdict PDF a reused row names is copied
- * into this batch's `pdfs/` unless it is there already.
+ * into this batch's `pdfs/` unless it is there already; then the page is shown as the moves left it.
  */
 import { z } from 'zod';
 import { outboxKey, reusedPdfRelative } from '../core/bucket-layout.js';
 import { mapLimited } from '../core/calls-in-parallel.js';
-import { garbageCollector } from '../core/garbage-collection.js';
 import type { PipelinePorts } from '../core/ports.js';
 import type { BatchRecord, RowRecord } from '../core/records.js';
-import { isOutputStatus } from '../core/row-life.js';
+import { afterMove, isOutputStatus, type RowMove } from '../core/row-life.js';
 import { errorResult, stoppedResult } from '../core/row-results.js';
+import type { ShownRow } from './results-files.js';
 import { isPendingPdfCopy } from './reuse.js';
+import { standingRowPages } from './standing-rows.js';
 
 /** Where the settling pass stopped when a leg's time ran out: the next leg goes on from there. */
 export const SettlingProgress = z.object({
@@ -53,11 +54,15 @@ export type SettleOptions = {
  * its result, by the move's guard), and each PDF a reused row names is copied into this batch's
  * `pdfs/` (core/bucket-layout.ts, `reusedPdfRelative`) unless it is there already. Followers are
  * not written: each shows its leader's outcome where it is read (core/same-product.ts).
+ *
+ * Each page is then shown, as the moves left it, to `onShown`: a pass that starts at the first row
+ * adds the batch up as it settles it, so Finalize reads the batch once less.
  */
 export const settleRows = async (
   ports: SettlePorts,
   batch: BatchRecord,
   options: SettleOptions,
+  onShown: (page: ShownRow[]) => void = () => {},
 ): Promise<{ next: 'again' | 'done'; progress: SettlingProgress }> => {
   const at = options.now.toISOString();
   const progress = { ...options.from };
@@ -66,32 +71,46 @@ export const settleRows = async (
     copied.add(key);
     if (copied.size > COPIES_KEPT) copied.delete(copied.values().next().value as string);
   };
-  let after: number | null = progress.settled_through === 0 ? null : progress.settled_through;
-  const handled = garbageCollector();
-  do {
-    const page = await ports.batches.rowsPage(batch.batch_id, { after, limit: options.pageSize });
-    handled(page.rows.length);
-    const working = page.rows.filter((row) => !isOutputStatus(row.status) && row.status !== 'following');
+  const settlePage = async (rows: RowRecord[]): Promise<RowRecord[]> => {
     const reused = new Map<string, RowRecord>();
-    for (const row of page.rows) {
+    for (const row of rows) {
       const key = isPendingPdfCopy(row.result) ? row.result!.verdict_pdf! : null;
       if (key !== null && !copied.has(key) && !reused.has(key)) reused.set(key, row);
     }
-    const ended = await mapLimited(working, IN_FLIGHT, async (row) => {
+    const settled = await mapLimited(rows, IN_FLIGHT, async (row): Promise<RowRecord> => {
+      if (isOutputStatus(row.status) || row.status === 'following') return row;
       const result =
         batch.stop && row.status === 'queued' ? stoppedResult(batch.stop) : errorResult(options.detail);
-      const moved = await ports.batches.moveRow(batch.batch_id, row.row, { move: 'finished', result, at });
-      return moved && result.status === 'error' ? 1 : 0;
+      const move: RowMove = { move: 'finished', result, at };
+      if (!(await ports.batches.moveRow(batch.batch_id, row.row, move)))
+        return (await ports.batches.getRow(batch.batch_id, row.row)) ?? row;
+      if (result.status === 'error') progress.ended_now += 1;
+      return afterMove(row, move);
     });
     await mapLimited([...reused], IN_FLIGHT, async ([key, row]) => {
       await copyReusedPdf(ports, batch.batch_id, key, row, at);
       remember(key);
     });
-    progress.ended_now += ended.reduce((sum: number, one) => sum + one, 0);
-    progress.settled_through = page.rows.at(-1)?.row ?? progress.settled_through;
-    after = page.next;
-    if (after !== null && ports.clock.now().getTime() >= options.until) return { next: 'again', progress };
-  } while (after !== null);
+    return settled;
+  };
+  const pages = standingRowPages(ports.batches, batch.batch_id, {
+    after: progress.settled_through === 0 ? null : progress.settled_through,
+    pageSize: options.pageSize,
+    beforeShowing: settlePage,
+  });
+  const through = (page: ShownRow[]) => page.at(-1)?.row.row ?? progress.settled_through;
+  let next = await pages.next();
+  while (!next.done) {
+    onShown(next.value);
+    progress.settled_through = through(next.value);
+    next = await pages.next();
+    // Checked between pages, a leg settling one at least: when its time is spent and a page is
+    // left, that page (settled as it was read, not shown) is the last this leg did.
+    if (!next.done && ports.clock.now().getTime() >= options.until) {
+      progress.settled_through = through(next.value);
+      return { next: 'again', progress };
+    }
+  }
   return { next: 'done', progress };
 };
 
