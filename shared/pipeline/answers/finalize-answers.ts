@@ -39,6 +39,7 @@ import {
 import { resultsWorkbook, summaryTime } from '../batch/results-workbook.js';
 import { reviewWorkbook } from '../batch/review-workbook.js';
 import { ROWS_PER_PAGE } from '../batch/standing-rows.js';
+import { mapLimited } from '../core/calls-in-parallel.js';
 import { describeCaughtError } from '../core/error-text.js';
 import type { PipelinePorts } from '../core/ports.js';
 import { type BatchRecord, finalizeInputWith, type ReviewItem, type RowRecord } from '../core/records.js';
@@ -312,19 +313,20 @@ const settleReviewItems = async (
 ): Promise<ReviewItem[]> => {
   const rowByNumber = new Map(rows.map((row) => [row.row, row]));
   const items = await ports.reviews.listByBatch(batchId);
-  return Promise.all(
-    items.map(async (item) => {
-      const row = rowByNumber.get(item.row);
-      const sameClassification = row?.classification_id === item.classification_id;
-      if (item.state !== 'closed' && row !== undefined && isFinalStatus(row.status)) {
-        await ports.reviews.update(item.classification_id, { state: 'closed' });
-        return { ...item, state: 'closed' as const };
-      }
-      if (item.state === 'answered' && row?.status === 'pending_data' && sameClassification) {
-        await ports.reviews.update(item.classification_id, { state: 'pending' });
-        return { ...item, state: 'pending' as const };
-      }
-      return item;
-    }),
-  );
+  return mapLimited(items, ITEMS_IN_FLIGHT, async (item) => {
+    const row = rowByNumber.get(item.row);
+    const sameClassification = row?.classification_id === item.classification_id;
+    if (item.state !== 'closed' && row !== undefined && isFinalStatus(row.status)) {
+      await ports.reviews.update(item.classification_id, { state: 'closed' });
+      return { ...item, state: 'closed' as const };
+    }
+    if (item.state === 'answered' && row?.status === 'pending_data' && sameClassification) {
+      await ports.reviews.update(item.classification_id, { state: 'pending' });
+      return { ...item, state: 'pending' as const };
+    }
+    return item;
+  });
 };
+
+/** Review items updated at once. */
+const ITEMS_IN_FLIGHT = 16;

@@ -4,11 +4,15 @@
  * elsewhere (the web app) and it has since resolved or failed. The service's final word becomes
  * the row's result.
  */
+import { forEachLimited } from '../core/calls-in-parallel.js';
 import type { PipelinePorts } from '../core/ports.js';
 import type { RowRecord } from '../core/records.js';
 import { afterMove, type RowMove } from '../core/row-life.js';
 import { resultOfClassification } from '../core/row-results.js';
 import { readClassifications } from './read-classifications.js';
+
+/** Moves written at once. */
+const IN_FLIGHT = 16;
 
 const RESOLVED_ELSEWHERE_NOTE =
   'answered outside this batch (e.g. in the web app) and resolved there; the verdict PDF was not stored ' +
@@ -17,8 +21,9 @@ const RESOLVED_ELSEWHERE_NOTE =
 /**
  * Every `pending_data` row as the service sees it now. `abandoned` (30 days unanswered) and, when
  * someone answered in the web app, `resolved` or `failed` become the row's result; anything else
- * (still pending, running again, unknown to the service) leaves the row as it is. Not
- * The `settled_elsewhere` move: pending_data is an output status, and the service's final word replaces it.
+ * (still pending, running again, unknown to the service) leaves the row as it is. The
+ * `settled_elsewhere` move: pending_data is an output status, and the service's final word
+ * replaces it. The rows are moved a few at a time, never one after another.
  */
 export const lookAgainAtPendingRows = async (
   ports: Pick<PipelinePorts, 'service' | 'batches'>,
@@ -28,22 +33,25 @@ export const lookAgainAtPendingRows = async (
   /** false: the row waited on a classification billed in another batch (it joined it): no cost here. */
   options: { billedHere?: (row: RowRecord) => boolean } = {},
 ): Promise<{ abandoned: number; settledElsewhere: number }> => {
-  const pending = rows.filter((row) => row.status === 'pending_data' && row.classification_id);
+  const pending = rows.flatMap((row, index) =>
+    row.status === 'pending_data' && row.classification_id ? [index] : [],
+  );
   const found = await readClassifications(
     ports.service,
-    pending.map((row) => row.classification_id!),
+    pending.map((index) => rows[index]!.classification_id!),
   );
   const counts = { abandoned: 0, settledElsewhere: 0 };
-  for (const row of pending) {
+  await forEachLimited(pending, IN_FLIGHT, async (index) => {
+    const row = rows[index]!;
     const c = found.get(row.classification_id!);
-    if (!c) continue;
+    if (!c) return;
     const appUrl = row.result?.app_url ?? row.app_url;
     const settled = resultOfClassification(c, {
       currentNcm: row.product?.current_ncm ?? null,
       verdictPdf: null,
       appUrl: appUrl ?? null,
     });
-    if (settled === null) continue;
+    if (settled === null) return;
     // The verdict PDF was not stored here: the note says where to find it.
     const billed = options.billedHere?.(row) ?? true;
     const result =
@@ -57,10 +65,10 @@ export const lookAgainAtPendingRows = async (
           }
         : settled;
     const move: RowMove = { move: 'settled_elsewhere', result, at: now.toISOString() };
-    if (!(await ports.batches.moveRow(batchId, row.row, move))) continue;
-    rows[rows.indexOf(row)] = afterMove(row, move);
+    if (!(await ports.batches.moveRow(batchId, row.row, move))) return;
+    rows[index] = afterMove(row, move);
     if (settled.status === 'abandoned') counts.abandoned += 1;
     else counts.settledElsewhere += 1;
-  }
+  });
   return counts;
 };

@@ -12,7 +12,7 @@
  *   results.csv (v2) ─▶ round 2 changes rows ─▶ results.rev2.csv = v2, results.csv = v3 (revision 2)
  *   results.csv (v3) ─▶ round 3 changes none ─▶ no copy, results.csv = v3 (revision 2)
  */
-import { createHash } from 'node:crypto';
+import { sha256Of } from '../batch/outbox-rows.js';
 import { OUTPUT_FILES } from '../batch/results-files.js';
 import { outboxKey } from '../core/bucket-layout.js';
 import type { ObjectStore } from '../core/ports.js';
@@ -25,10 +25,7 @@ const REVISION_OF_RESULTS = /\/results\.rev([1-9][0-9]*)\.csv$/;
 /** The sha256 of a stored object, read by ranges (a results.csv of 400,000 rows is never held); null: absent. */
 const storedSha256 = async (objects: Pick<ObjectStore, 'source'>, key: string): Promise<string | null> => {
   const source = await objects.source(key);
-  if (source === null) return null;
-  const hash = createHash('sha256');
-  for await (const chunk of source.read(0, source.size)) hash.update(chunk);
-  return hash.digest('hex');
+  return source === null ? null : sha256Of(source.read(0, source.size));
 };
 
 /**

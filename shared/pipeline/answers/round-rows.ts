@@ -4,6 +4,7 @@
  * `error` saying why. The rows given are the ones in play (the round's among them); each moved
  * row is replaced in place by what the move left.
  */
+import { mapLimited } from '../core/calls-in-parallel.js';
 import type { PipelinePorts } from '../core/ports.js';
 import type { BatchRecord, CaughtError, RowRecord } from '../core/records.js';
 import { afterMove, type RowMove } from '../core/row-life.js';
@@ -63,16 +64,16 @@ const returnUnsentRows = async (
   rows: RowRecord[],
   now: Date,
 ): Promise<number> => {
-  let returned = 0;
-  for (const [index, row] of rows.entries()) {
-    if (!isRowOfRound(row, roundId) || row.status !== 'queued') continue;
+  const unsent = indexesWhere(rows, (row) => isRowOfRound(row, roundId) && row.status === 'queued');
+  const returned = await mapLimited(unsent, IN_FLIGHT, async (index) => {
+    const row = rows[index]!;
     const move: RowMove = { move: 'returned', round_id: roundId, at: now.toISOString() };
-    if (!(await ports.batches.moveRow(batchId, row.row, move))) continue;
+    if (!(await ports.batches.moveRow(batchId, row.row, move))) return 0;
     if (row.classification_id) await ports.reviews.update(row.classification_id, { state: 'pending' });
     rows[index] = afterMove(row, move);
-    returned += 1;
-  }
-  return returned;
+    return 1;
+  });
+  return sum(returned);
 };
 
 /**
@@ -87,9 +88,9 @@ const endUnfinishedRoundRows = async (
   detail: string,
   now: Date,
 ): Promise<number> => {
-  let ended = 0;
-  for (const [index, row] of rows.entries()) {
-    if (!isRowOfRound(row, roundId) || isOutputStatus(row.status)) continue;
+  const working = indexesWhere(rows, (row) => isRowOfRound(row, roundId) && !isOutputStatus(row.status));
+  const ended = await mapLimited(working, IN_FLIGHT, async (index) => {
+    const row = rows[index]!;
     const result = errorResult(detail, {
       ...(row.classification_id ? { classification_id: row.classification_id } : {}),
       ...(row.result?.app_url ? { app_url: row.result.app_url } : {}),
@@ -97,10 +98,18 @@ const endUnfinishedRoundRows = async (
     const move: RowMove = { move: 'finished', result, at: now.toISOString() };
     if (await ports.batches.moveRow(batchId, row.row, move)) {
       rows[index] = afterMove(row, move);
-      ended += 1;
-    } else {
-      rows[index] = (await ports.batches.getRow(batchId, row.row)) ?? row;
+      return 1;
     }
-  }
-  return ended;
+    rows[index] = (await ports.batches.getRow(batchId, row.row)) ?? row;
+    return 0;
+  });
+  return sum(ended);
 };
+
+/** Moves written at once: a round's rows are never moved one after another. */
+const IN_FLIGHT = 16;
+
+const indexesWhere = (rows: readonly RowRecord[], test: (row: RowRecord) => boolean): number[] =>
+  rows.flatMap((row, index) => (test(row) ? [index] : []));
+
+const sum = (counts: readonly number[]): number => counts.reduce((total, count) => total + count, 0);

@@ -84,9 +84,12 @@ async function* withPdfLinks(rows: AsyncIterable<ShownRow>): AsyncGenerator<Show
 export const outboxRows = (batches: RowsRead, batchId: string, pageSize: number): AsyncGenerator<ShownRow> =>
   withPdfLinks(standingRows(batches, batchId, { pageSize }));
 
-/** The sha256 of a stream's bytes, read as they come (a results.csv compared without holding it). */
-export const sha256Of = async (stream: Readable): Promise<string> => {
+/**
+ * The sha256 of bytes read as they come (a results.csv being made, or one stored, read by ranges):
+ * two results files compared without holding either.
+ */
+export const sha256Of = async (chunks: AsyncIterable<Uint8Array> | Readable): Promise<string> => {
   const hash = createHash('sha256');
-  for await (const chunk of stream) hash.update(chunk as Uint8Array);
+  for await (const chunk of chunks) hash.update(chunk as Uint8Array);
   return hash.digest('hex');
 };
