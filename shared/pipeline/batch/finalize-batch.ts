@@ -32,7 +32,7 @@ import { describeCaughtError } from '../core/error-text.js';
 import type { PipelinePorts } from '../core/ports.js';
 import { type BatchRecord, finalizeInputWith } from '../core/records.js';
 import { batchSourceFromEvent } from './batch-source.js';
-import { batchTally, outboxRows, tallyBatch } from './outbox-rows.js';
+import { outboxRows, pageTally, tallyBatch } from './outbox-rows.js';
 import { replacePartialFiles } from './partial-results.js';
 import { PrepareResult } from './prepare-batch.js';
 import {
@@ -115,7 +115,7 @@ export const finalizeBatch = async (
 
   const from = input.finalized?.settling ?? { settled_through: 0, ended_now: 0 };
   // A settling pass from the first row adds the batch up as it goes: no tally pass after it.
-  const tallied = from.settled_through === 0 ? batchTally(batch) : null;
+  const tallied = from.settled_through === 0 ? pageTally(batch) : null;
   const settling = await settleRows(
     ports,
     batch,

@@ -12,7 +12,7 @@ import type { Readable } from 'node:stream';
 import { reusedPdfRelative } from '../core/bucket-layout.js';
 import type { BatchStore } from '../core/ports.js';
 import type { BatchRecord } from '../core/records.js';
-import { isFinalResult } from '../core/row-life.js';
+import { isFinalResult, type RowStatus } from '../core/row-life.js';
 import { type ShownRow, summaryTally } from './results-files.js';
 import { isPendingPdfCopy } from './reuse.js';
 import { standingRowPages, standingRows } from './standing-rows.js';
@@ -30,22 +30,26 @@ export type TallyRead = {
   sameProductRows: Map<number, number[]>;
   /** The answers rounds that resumed a row of the batch. */
   rounds: Set<string>;
+  /** Rows still working, by status (a running batch's partial results say them). */
+  working: Partial<Record<RowStatus, number>>;
 };
 
 /** Adds pages of shown rows up, as the tally pass reads them or the settling pass shows them. */
-export const batchTally = (batch: Pick<BatchRecord, 'header'>) => {
+export const pageTally = (batch: Pick<BatchRecord, 'header'>) => {
   const read: TallyRead = {
     tally: summaryTally(),
     width: batch.header.length,
     pendingRows: new Set(),
     sameProductRows: new Map(),
     rounds: new Set(),
+    working: {},
   };
   const add = (page: readonly ShownRow[]): void => {
     for (const { row, result } of page) {
       read.tally.add(row, result);
       read.width = Math.max(read.width, row.cells.length);
       if (row.round) read.rounds.add(row.round.round_id);
+      if (!isFinalResult(result)) read.working[result.status] = (read.working[result.status] ?? 0) + 1;
       if (result.status !== 'pending_data') continue;
       if (row.follows === undefined) read.pendingRows.add(row.row);
       else {
@@ -65,7 +69,7 @@ export const tallyBatch = async (
   batch: Pick<BatchRecord, 'batch_id' | 'header'>,
   pageSize: number,
 ): Promise<TallyRead> => {
-  const { add, read } = batchTally(batch);
+  const { add, read } = pageTally(batch);
   for await (const page of standingRowPages(batches, batch.batch_id, { pageSize })) add(page);
   return read;
 };

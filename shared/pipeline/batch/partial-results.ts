@@ -14,16 +14,10 @@ import { z } from 'zod';
 import { XLSX_CONTENT_TYPE } from '../../spreadsheet/write-xlsx.js';
 import { batchIdOfRequestKey, outboxKey } from '../core/bucket-layout.js';
 import type { PipelinePorts } from '../core/ports.js';
-import { isFinalResult, type RowStatus } from '../core/row-life.js';
-import {
-  BatchSummary,
-  CSV_CONTENT_TYPE,
-  OUTPUT_FILES,
-  streamResultsCsv,
-  summaryTally,
-} from './results-files.js';
+import { tallyBatch } from './outbox-rows.js';
+import { BatchSummary, CSV_CONTENT_TYPE, OUTPUT_FILES, streamResultsCsv } from './results-files.js';
 import { resultsWorkbook } from './results-workbook.js';
-import { standingRowPages, standingRows } from './standing-rows.js';
+import { ROWS_PER_PAGE, standingRows } from './standing-rows.js';
 
 export const PARTIAL_FILES = {
   results: 'results.partial.csv',
@@ -63,17 +57,8 @@ export const writePartialResults = async (
     };
   // One pass adds up the rows as they stand; the files read the batch again as they are written.
   const now = ports.clock.now();
-  const tally = summaryTally();
-  const working: Partial<Record<RowStatus, number>> = {};
-  let width = batch.header.length;
-  for await (const page of standingRowPages(ports.batches, batchId)) {
-    for (const { row, result } of page) {
-      // A working row counts among the rows (and as a follower) but under no output status.
-      tally.add(row, result);
-      width = Math.max(width, row.cells.length);
-      if (!isFinalResult(result)) working[result.status] = (working[result.status] ?? 0) + 1;
-    }
-  }
+  // A working row counts among the rows (and as a follower) but under no output status.
+  const { tally, width, working } = await tallyBatch(ports.batches, batch, ROWS_PER_PAGE);
   const summary: PartialSummary = {
     ...tally.summary(batch, now),
     partial: true,
