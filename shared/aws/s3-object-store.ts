@@ -6,12 +6,15 @@
 
 import type { Readable } from 'node:stream';
 import {
+  CompleteMultipartUploadCommand,
   CopyObjectCommand,
+  CreateMultipartUploadCommand,
   GetObjectCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
   type S3Client,
+  UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { ObjectStore } from '../pipeline/core/index.js';
@@ -140,5 +143,39 @@ export const createS3ObjectStore = (config: S3ObjectStoreConfig): ObjectStore =>
     return keys.sort();
   };
 
-  return { head, getBytes, getPrefix, source, put, copy, list };
+  return { head, getBytes, getPrefix, source, put, copy, list, ...uploadsInParts(client, Bucket) };
+};
+
+/** Uploads that outlive an invocation: the upload's id and its parts' ETags travel between legs. */
+const uploadsInParts = (
+  client: S3Client,
+  Bucket: string,
+): Pick<ObjectStore, 'startUpload' | 'uploadPart' | 'completeUpload'> => {
+  const startUpload: ObjectStore['startUpload'] = async (key, contentType) => {
+    const started = await client.send(
+      new CreateMultipartUploadCommand({ Bucket, Key: key, ContentType: contentType }),
+    );
+    if (!started.UploadId) throw new Error(`S3 started no upload for ${key}`);
+    return started.UploadId;
+  };
+
+  const uploadPart: ObjectStore['uploadPart'] = async (key, uploadId, partNumber, bytes) => {
+    const sent = await client.send(
+      new UploadPartCommand({ Bucket, Key: key, UploadId: uploadId, PartNumber: partNumber, Body: bytes }),
+    );
+    if (!sent.ETag) throw new Error(`S3 gave part ${partNumber} of ${key} no ETag`);
+    return sent.ETag;
+  };
+
+  const completeUpload: ObjectStore['completeUpload'] = async (key, uploadId, parts) => {
+    await client.send(
+      new CompleteMultipartUploadCommand({
+        Bucket,
+        Key: key,
+        UploadId: uploadId,
+        MultipartUpload: { Parts: parts.map((part) => ({ PartNumber: part.number, ETag: part.etag })) },
+      }),
+    );
+  };
+  return { startUpload, uploadPart, completeUpload };
 };

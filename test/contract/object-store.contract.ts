@@ -4,7 +4,7 @@
  */
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { ObjectStore } from '../../shared/pipeline/core/index.js';
+import { MIN_PART_BYTES, type ObjectStore } from '../../shared/pipeline/core/index.js';
 import { type Implementation, useImplementation } from './implementation.js';
 
 const text = (bytes: Uint8Array | null) => (bytes === null ? null : new TextDecoder().decode(bytes));
@@ -208,6 +208,34 @@ export const describeObjectStoreContract = (name: string, implementation: Implem
           'inbox/bb/other.csv',
         ]);
         expect(await objects().list('answers/')).toEqual([]);
+      });
+    });
+
+    describe('an upload in parts', () => {
+      it('puts the parts named together in order, a part sent again replacing the first', async () => {
+        // Prepare: a first part at S3's least size, sent twice (a retried leg), and a short last part.
+        const first = new Uint8Array(MIN_PART_BYTES).fill(0x61);
+        const again = new Uint8Array(MIN_PART_BYTES).fill(0x62);
+        const last = new TextEncoder().encode('fim\r\n');
+        const key = 'outbox/b/results.csv';
+        const uploadId = await objects().startUpload(key, 'text/csv');
+
+        // Act: the parts out of order, as two legs could send them
+        const lastTag = await objects().uploadPart(key, uploadId, 2, last);
+        await objects().uploadPart(key, uploadId, 1, first);
+        const againTag = await objects().uploadPart(key, uploadId, 1, again);
+        expect(await objects().head(key)).toBeNull();
+        await objects().completeUpload(key, uploadId, [
+          { number: 1, etag: againTag },
+          { number: 2, etag: lastTag },
+        ]);
+
+        // Assess
+        const stored = await objects().getBytes(key);
+        expect(stored?.byteLength).toBe(MIN_PART_BYTES + last.byteLength);
+        expect(stored?.[0]).toBe(0x62);
+        expect(stored?.[MIN_PART_BYTES - 1]).toBe(0x62);
+        expect(new TextDecoder().decode(stored!.slice(MIN_PART_BYTES))).toBe('fim\r\n');
       });
     });
   });

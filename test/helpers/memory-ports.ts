@@ -28,6 +28,7 @@ import {
   type FinishedRows,
   joinedRowName,
   type KickReason,
+  MIN_PART_BYTES,
   PendingClassification,
   passesGuard,
   ReviewItem,
@@ -74,9 +75,30 @@ export const fixedClock = (iso = '2026-11-21T12:00:00.000Z') => {
   return clock;
 };
 
-export const memoryObjectStore = (initial: Record<string, Uint8Array | string> = {}) => {
+/**
+ * The bucket in memory. `minPartBytes`: the least size of an upload's part but the last, S3's 5 MiB
+ * unless a test writes files in legs at a smaller scale.
+ */
+export const memoryObjectStore = (
+  initial: Record<string, Uint8Array | string> = {},
+  { minPartBytes = MIN_PART_BYTES }: { minPartBytes?: number } = {},
+) => {
   const objects = new Map<string, { bytes: Uint8Array; contentType: string; version: number }>();
   let versions = 0;
+  type OpenUpload = {
+    key: string;
+    contentType: string;
+    parts: Map<number, { bytes: Uint8Array; etag: string }>;
+  };
+  const uploads = new Map<string, OpenUpload>();
+  const completed: string[] = [];
+  let uploadIds = 0;
+  const openUpload = (key: string, uploadId: string): OpenUpload => {
+    const upload = uploads.get(uploadId);
+    if (!upload || upload.key !== key)
+      throw Object.assign(new Error(`NoSuchUpload: ${uploadId}`), { name: 'NoSuchUpload' });
+    return upload;
+  };
   const toBytes = (body: Uint8Array | string) =>
     typeof body === 'string' ? new TextEncoder().encode(body) : new Uint8Array(body);
   for (const [key, body] of Object.entries(initial))
@@ -84,6 +106,10 @@ export const memoryObjectStore = (initial: Record<string, Uint8Array | string> =
 
   const store: ObjectStore & {
     objects: typeof objects;
+    /** Uploads started and not completed, by id. */
+    uploads: typeof uploads;
+    /** Keys whose upload in parts completed, in order. */
+    completed: string[];
     text(key: string): string | undefined;
     set(key: string, body: Uint8Array | string): void;
   } = {
@@ -134,6 +160,40 @@ export const memoryObjectStore = (initial: Record<string, Uint8Array | string> =
       objects.set(toKey, { ...found, version: ++versions });
     },
     list: async (prefix) => [...objects.keys()].filter((key) => key.startsWith(prefix)).sort(),
+    startUpload: async (key, contentType) => {
+      const id = `upload-${++uploadIds}`;
+      uploads.set(id, { key, contentType, parts: new Map() });
+      return id;
+    },
+    uploadPart: async (key, uploadId, partNumber, bytes) => {
+      const upload = openUpload(key, uploadId);
+      const etag = etagOf(bytes);
+      upload.parts.set(partNumber, { bytes: new Uint8Array(bytes), etag });
+      return etag;
+    },
+    // As S3 does: the parts named, in order, each as sent; a part under the least size but the last refused.
+    completeUpload: async (key, uploadId, parts) => {
+      const upload = openUpload(key, uploadId);
+      const chosen = parts.map((part, i) => {
+        const sent = upload.parts.get(part.number);
+        if (!sent || sent.etag !== part.etag) throw new Error(`InvalidPart: part ${part.number} of ${key}`);
+        if (i < parts.length - 1 && sent.bytes.byteLength < minPartBytes)
+          throw new Error(
+            `EntityTooSmall: part ${part.number} of ${key} holds ${sent.bytes.byteLength} bytes`,
+          );
+        if (i > 0 && part.number <= parts[i - 1]!.number) throw new Error(`InvalidPartOrder: ${key}`);
+        return sent.bytes;
+      });
+      objects.set(key, {
+        bytes: new Uint8Array(Buffer.concat(chosen)),
+        contentType: upload.contentType,
+        version: ++versions,
+      });
+      uploads.delete(uploadId);
+      completed.push(key);
+    },
+    uploads,
+    completed,
   };
   return store;
 };

@@ -67,7 +67,23 @@ export type ObjectStore = {
   copy(fromKey: string, toKey: string): Promise<void>;
   /** Keys under a prefix, in key order. */
   list(prefix: string): Promise<string[]>;
+  /**
+   * An upload that outlives an invocation (a results file Finalize writes across legs): started
+   * once, its parts sent as they fill, by whichever leg fills them, and put together at the end.
+   * Every part but the last holds at least `MIN_PART_BYTES` (S3's rule); a part sent again under
+   * its number replaces the first (a retried leg). Returns the upload's id.
+   */
+  startUpload(key: string, contentType: string): Promise<string>;
+  /** Returns the part's ETag, which `completeUpload` names it by. */
+  uploadPart(key: string, uploadId: string, partNumber: number, bytes: Uint8Array): Promise<string>;
+  completeUpload(key: string, uploadId: string, parts: readonly UploadedPart[]): Promise<void>;
 };
+
+/** A part of an upload in parts, as `completeUpload` names it. */
+export type UploadedPart = { number: number; etag: string };
+
+/** The least a part of an upload may hold, but the last (S3's rule). */
+export const MIN_PART_BYTES = 5 * 1024 * 1024;
 
 export type ReceivedRow = {
   message: RowMessage;
