@@ -1,6 +1,8 @@
 /**
  * Writing XLSX workbooks people open in Excel and LibreOffice (docs/architecture.md, section 10),
- * through ExcelJS's streaming writer: rows are compressed into the ZIP as they are committed
+ * through ExcelJS's streaming writer (review.xlsx; results.xlsx is written as text by xlsx-parts.ts
+ * into zip-in-legs.ts, so that it can be written across invocations, and shares the helpers here
+ * for text, widths and fonts): rows are compressed into the ZIP as they are committed
  * (`addRows` waits for it every few hundred rows), so a workbook of 100,000 rows never sits whole
  * in memory, and an S3 upload reads it as it is made.
  *

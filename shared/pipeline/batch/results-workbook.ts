@@ -1,191 +1,237 @@
 /**
- * results.xlsx: the same rows and values as results.csv, made to be opened by a person. Pure
- * layout over records; the bytes stream out as rows are added (spreadsheet/write-xlsx.ts).
+ * results.xlsx: the same rows and values as results.csv, made to be opened by a person (the layout:
+ * results-sheet-xml.ts). Written without a library, so that it can be written in legs: Finalize
+ * adds rows until its invocation's time is spent, pauses, and the next invocation resumes the
+ * same file from a small JSON progress record (`ResultsWorkbookProgress`) and appends to the same
+ * upload. The archive is spreadsheet/zip-in-legs.ts; the big sheet its one streamed entry.
  *
- *   sheet 1 (Resultados | Resultados | Results)  every input row, input order: the input's cells as
- *           read (always text), then the result columns under headers in the batch's language;
- *           header frozen, autofilter, widths that fit; NCM and SIM codes as dotted text; money
- *           and percentages as numbers with formats; the status worded and coloured; the verdict
- *           PDF a link to `pdfs/…` beside the workbook
- *   sheet 2 (Resumo | Resumen | Summary)  counts by status, billed, saved, problems, warnings
+ *   open    the content types, then the results sheet's head: columns sized from the first rows,
+ *           the header row
+ *   add     a row's XML, gathered; deflated into the file when about 256 KB of text is waiting
+ *   pause   what is gathered deflated now; the progress: input columns, rows written, the archive's
+ *           state (never rows: a few hundred bytes, however long the batch)
+ *   finish  the results sheet's end (its filter down to the last row), the summary sheet,
+ *           workbook.xml, the small parts (relationships, styles, theme, properties), the directory
+ *
+ * The same rows, summary and `at` give the same bytes whether written in one leg or several, when
+ * each pause comes `betweenChunks` (right after an `add` that returned bytes: nothing gathered, so
+ * the pause deflates nothing). A pause anywhere else ends a deflate chunk there, which one leg
+ * would not: a file as valid, its parts the same once unzipped, its bytes a little different.
+ * Carrying the gathered text to the next leg instead would put up to 256 KB of rows in the progress.
  */
-import type { Readable } from 'node:stream';
-import { formatNcm } from '../../spreadsheet/write-csv.js';
+import { Readable } from 'node:stream';
+import { z } from 'zod';
 import {
-  addRows,
-  BODY_FONT,
-  type CellValue,
-  fittingWidth,
-  PRINT_SETUP,
-  streamWorkbook,
-  styleHeader,
-  textWidth,
-  type WorkbookWriter,
-  xlsxText,
-} from '../../spreadsheet/write-xlsx.js';
+  appPropertiesXml,
+  contentTypesXml,
+  corePropertiesXml,
+  rootRelationshipsXml,
+  sheetPath,
+  stylesXml,
+  workbookRelationshipsXml,
+  workbookXml,
+} from '../../spreadsheet/xlsx-parts.js';
+import { THEME_XML } from '../../spreadsheet/xlsx-theme.js';
 import {
-  type BatchRecord,
-  RESULT_COLUMNS,
-  type ResultColumn,
-  type ReviewItem,
-  type RowRecord,
-} from '../core/records.js';
-import { OUTPUT_STATUSES, type RowStatus, resultNow, type ShownResult } from '../core/row-life.js';
+  addWholeEntry,
+  appendToEntry,
+  closeEntry,
+  finishZip,
+  openEntry,
+  startZip,
+  ZipProgress,
+} from '../../spreadsheet/zip-in-legs.js';
+import type { BatchRecord, ReviewItem, RowRecord } from '../core/records.js';
+import { resultNow, type ShownResult } from '../core/row-life.js';
+import { type OutboxWorkbooks, resultsInputWidth, type ShownRow } from './results-files.js';
 import {
-  type BatchSummary,
-  type OutboxWorkbooks,
-  resultsInputWidth,
-  type ShownRow,
-} from './results-files.js';
+  measuredWidths,
+  type ResultsLayout,
+  resultsFilterRange,
+  resultsLayout,
+  resultsRowXml,
+  resultsSheetHead,
+  resultsSheetTail,
+  resultsStyles,
+  type ShownSummary,
+  summarySheetXml,
+} from './results-sheet-xml.js';
 import { reviewWorkbook } from './review-workbook.js';
-import type { WorkbookWords } from './workbook-labels.js';
 import { wordsForBatch } from './workbook-language.js';
 
-/** How a result column's text becomes a cell. */
-type CellKind = 'text' | 'integer' | 'percent' | 'rate' | 'usd' | 'code' | 'status' | 'coded' | 'link';
-
-const KIND: Readonly<Record<ResultColumn, CellKind>> = {
-  row: 'integer',
-  status: 'status',
-  reason: 'text',
-  detail: 'text',
-  classification_id: 'text',
-  // Text, not a link: the verdict PDF beside the workbook is the one thing people open from here.
-  app_url: 'text',
-  title: 'text',
-  ncm: 'code',
-  ncm_description: 'text',
-  sim_code: 'code',
-  confidence: 'percent',
-  confidence_band: 'coded',
-  alternatives: 'text',
-  import_duty_applicable: 'rate',
-  duty_kind: 'coded',
-  statistical_rate: 'rate',
-  aec: 'rate',
-  export_duty: 'rate',
-  export_refund: 'rate',
-  tariff_source: 'text',
-  verdict_pdf: 'link',
-  questions: 'text',
-  current_ncm_matches: 'coded',
-  cost_usd: 'usd',
-};
-
-/** Percent units as the service gives them (14 means 14 %), shown as Excel percentages. */
-const NUMBER_FORMATS: Partial<Record<CellKind, string>> = {
-  percent: '0%',
-  rate: '0.00%',
-  usd: '"US$" #,##0.00',
-};
-
-const LINK_FONT = { ...BODY_FONT, color: { argb: 'FF0563C1' }, underline: true } as const;
-
-/** A row still on its way (a partial file): light grey. */
-const WORKING = { fill: 'FFF2F2F2', font: 'FF404040' };
-
-/** Status cells coloured as people expect: green done, amber waiting on them, red failed, grey not run. */
-const STATUS_COLOURS: Readonly<Record<RowStatus, { fill: string; font: string }>> = {
-  resolved: { fill: 'FFC6EFCE', font: 'FF006100' },
-  reused: { fill: 'FFDDEBF7', font: 'FF1F4E78' },
-  pending_data: { fill: 'FFFFEB9C', font: 'FF9C5700' },
-  failed: { fill: 'FFFFC7CE', font: 'FF9C0006' },
-  error: { fill: 'FFFFC7CE', font: 'FF9C0006' },
-  rejected: { fill: 'FFFCE4D6', font: 'FF843C0C' },
-  abandoned: { fill: 'FFE7E6E6', font: 'FF3A3838' },
-  not_submitted: { fill: 'FFEDEDED', font: 'FF3A3838' },
-  queued: WORKING,
-  submitting: WORKING,
-  in_progress: WORKING,
-  following: WORKING,
-};
-
-const statusStyle = (status: string) => {
-  const colours = STATUS_COLOURS[status as RowStatus];
-  return colours
-    ? {
-        fill: { type: 'pattern', pattern: 'solid', fgColor: { argb: colours.fill } } as const,
-        font: { ...BODY_FONT, color: { argb: colours.font } },
-      }
-    : {};
-};
-
-/** The longest text Excel takes in a formula's string. */
-const HYPERLINK_TEXT_MAX = 255;
+export type { ShownSummary } from './results-sheet-xml.js';
 
 /**
- * A link only to a verdict PDF beside the workbook (`pdfs/…`, or `pdfs/<batch>/…` for one reused
- * from the batch that made it: core/bucket-layout.ts, `reusedPdfRelative`), never to anything a
- * cell could name, never out of `pdfs/`; at most what a formula's string may hold.
+ * Column widths fit the first rows a person sees: measuring every row would mean reading a large
+ * batch twice, and a column sized to one long cell on row 90,000 helps nobody.
  */
-const isOpenableLink = (target: string): boolean =>
-  /^pdfs\/([^/\\:"]+\/)?[^/\\:"]+\.pdf$/i.test(target) &&
-  !target.split('/').some((part) => part === '..' || part === '.') &&
-  target.length <= HYPERLINK_TEXT_MAX;
+export const ROWS_MEASURED_FOR_WIDTH = 1_000;
 
-/**
- * A verdict PDF's link as a HYPERLINK formula, its path as the value every program shows. Not a
- * cell hyperlink: those are kept, with a relationship each, until the sheet's last row, about
- * 0.3 KB for every linked row of a large batch; a formula needs nothing after its row. The path
- * is one `isOpenableLink` let through, so the formula says nothing but where the PDF is.
- */
-const pdfLink = (target: string): CellValue => ({
-  formula: `HYPERLINK("${target}","${target}")`,
-  result: target,
+/** About how much sheet text waits before it is deflated: large chunks compress as well as one stream. */
+const CHUNK_CHARACTERS = 256 * 1024;
+
+/** Where a results.xlsx being written stands between two legs. */
+export const ResultsWorkbookProgress = z.object({
+  /** Input columns: the header's, or more when a row is longer (`resultsInputWidth`). */
+  width: z.number().int().min(0),
+  /** Rows written so far, in every leg. */
+  rows: z.number().int().min(0),
+  /** The archive: bytes written, its entries, the results sheet's running CRC and sizes, its date. */
+  zip: ZipProgress,
 });
+export type ResultsWorkbookProgress = z.infer<typeof ResultsWorkbookProgress>;
 
-const numberOf = (text: string): number | null => {
-  const value = Number(text);
-  return text.trim() !== '' && Number.isFinite(value) ? value : null;
+export type ResultsWorkbookWriter = {
+  /** Adds the next row (row order); returns workbook bytes ready so far (often empty): append them to the upload. */
+  add(shown: ShownRow): Uint8Array;
+  /** Deflates what is gathered: the bytes to append, and the progress the next leg resumes from. */
+  pause(): { bytes: Uint8Array; progress: ResultsWorkbookProgress };
+  /** The rest of the file: the sheet's end (autofilter to the last row written), the summary sheet, workbook.xml, the directory. */
+  finish(summary: ShownSummary): Uint8Array;
+  /**
+   * No sheet text waits to be deflated (just after an `add` that returned bytes, or a resume): a
+   * pause now ends no chunk of its own, so the file is byte for byte the one a single leg writes.
+   */
+  readonly betweenChunks: boolean;
 };
 
-/** The cell of one result column; the text when it is not what the column expects. */
-export const resultCell = (column: ResultColumn, text: string, words: WorkbookWords): CellValue => {
-  if (text === '') return null;
-  const kind = KIND[column];
-  const number = numberOf(text);
-  switch (kind) {
-    case 'integer':
-    case 'usd':
-      return number ?? xlsxText(text);
-    case 'percent':
-    case 'rate':
-      return number === null ? xlsxText(text) : number / 100;
-    case 'code':
-      return xlsxText(formatNcm(text));
-    case 'status':
-      return words.status[text as RowStatus] ?? xlsxText(text);
-    case 'coded':
-      return words.values[text] ?? xlsxText(text);
-    case 'link':
-      return isOpenableLink(text) ? pdfLink(text) : xlsxText(text);
-    default:
-      return xlsxText(text);
-  }
+type WorkbookBatch = Pick<BatchRecord, 'header' | 'options'>;
+
+const RESULTS_SHEET = sheetPath(0);
+const SUMMARY_SHEET = sheetPath(1);
+const NOTHING = new Uint8Array(0);
+
+/**
+ * The parts after the results sheet, each whole: the summary, workbook.xml (its filter down to the
+ * last row), and the small parts that depend only on the batch's language and the date. Written
+ * at the finish, so the progress between legs lists no entry but the two the sheet follows.
+ */
+const partsAfterSheet = (
+  layout: ResultsLayout,
+  summary: ShownSummary,
+  rows: number,
+  at: Date,
+): [string, string][] => {
+  const { words } = layout;
+  return [
+    [SUMMARY_SHEET, summarySheetXml(summary, words)],
+    [
+      'xl/workbook.xml',
+      workbookXml([
+        { name: words.sheets.results, autoFilter: resultsFilterRange(layout, rows), printTitleRow: true },
+        { name: words.sheets.summary, printTitleRow: true },
+      ]),
+    ],
+    ['xl/_rels/workbook.xml.rels', workbookRelationshipsXml(2)],
+    ['xl/styles.xml', stylesXml(resultsStyles(words))],
+    ['xl/theme/theme1.xml', THEME_XML],
+    ['_rels/.rels', rootRelationshipsXml()],
+    ['docProps/app.xml', appPropertiesXml([words.sheets.results, words.sheets.summary])],
+    ['docProps/core.xml', corePropertiesXml(at)],
+  ];
 };
 
-/** What a cell shows, for the width of its column. */
-const shownWidth = (value: CellValue): number => {
-  if (value === null || value === undefined) return 0;
-  if (typeof value === 'number') return String(Math.round(value * 10_000) / 100).length + 2;
-  if (typeof value === 'string') return textWidth(value);
-  if (typeof value === 'object' && 'text' in value && typeof value.text === 'string')
-    return textWidth(value.text);
-  if (typeof value === 'object' && 'result' in value && typeof value.result === 'string')
-    return textWidth(value.result);
-  return 10;
+/** A writer over the archive as it stands: `gathered` sheet text not deflated yet, `ready` bytes not returned yet. */
+const writerAt = (
+  layout: ResultsLayout,
+  start: { zip: ZipProgress; rows: number; gathered: string[]; ready: Uint8Array[] },
+): ResultsWorkbookWriter => {
+  let { zip, rows, gathered } = start;
+  let gatheredLength = gathered.reduce((sum, text) => sum + text.length, 0);
+  const ready = start.ready;
+  let finished = false;
+
+  const deflateGathered = () => {
+    if (gathered.length === 0) return;
+    const step = appendToEntry(zip, gathered.join(''));
+    zip = step.zip;
+    ready.push(step.bytes);
+    gathered = [];
+    gatheredLength = 0;
+  };
+  const takeReady = (): Uint8Array => {
+    const bytes = ready.length === 0 ? NOTHING : ready.length === 1 ? ready[0]! : Buffer.concat(ready);
+    ready.length = 0;
+    return bytes;
+  };
+  const notFinished = (doing: string) => {
+    if (finished) throw new Error(`results.xlsx: cannot ${doing} a workbook already finished`);
+  };
+
+  return {
+    get betweenChunks() {
+      return gathered.length === 0;
+    },
+    add(shown) {
+      notFinished('add a row to');
+      rows += 1;
+      const xml = resultsRowXml(layout, shown, rows + 1);
+      gathered.push(xml);
+      gatheredLength += xml.length;
+      if (gatheredLength < CHUNK_CHARACTERS) return NOTHING;
+      deflateGathered();
+      return takeReady();
+    },
+    pause() {
+      notFinished('pause');
+      deflateGathered();
+      return { bytes: takeReady(), progress: { width: layout.width, rows, zip } };
+    },
+    finish(summary) {
+      notFinished('finish');
+      finished = true;
+      gathered.push(resultsSheetTail(layout, rows));
+      deflateGathered();
+      const closed = closeEntry(zip);
+      zip = closed.zip;
+      ready.push(closed.bytes);
+      for (const [name, xml] of partsAfterSheet(layout, summary, rows, new Date(zip.at))) {
+        const step = addWholeEntry(zip, name, xml);
+        zip = step.zip;
+        ready.push(step.bytes);
+      }
+      ready.push(finishZip(zip));
+      return takeReady();
+    },
+  };
 };
 
-/** The summary a results workbook's second sheet shows: a batch's, a revision's or a partial one. */
-export type ShownSummary = BatchSummary & {
-  revision?: number;
-  partial?: boolean;
-  as_of?: string;
-  working?: Record<string, number>;
+/**
+ * A new results.xlsx. `measured`: the first rows (up to ROWS_MEASURED_FOR_WIDTH), read ahead to
+ * size the columns; they are not added by this call. `at` dates the workbook (its properties and
+ * every ZIP entry) instead of the clock: a step run twice writes the same file.
+ */
+export const openResultsWorkbook = (input: {
+  batch: WorkbookBatch;
+  width: number;
+  measured: readonly ShownRow[];
+  at: Date;
+}): ResultsWorkbookWriter => {
+  const layout = resultsLayout(input.batch.header, input.width, wordsForBatch(input.batch));
+  // The content types first, where programs that sniff a file's kind look for them.
+  const types = addWholeEntry(startZip(input.at), '[Content_Types].xml', contentTypesXml(2));
+  const opened = openEntry(types.zip, RESULTS_SHEET);
+  const ready: Uint8Array[] = [types.bytes, opened.bytes];
+  const head = resultsSheetHead(layout, measuredWidths(layout, input.measured));
+  return writerAt(layout, { zip: opened.zip, rows: 0, gathered: [head], ready });
+};
+
+/** The results.xlsx a previous leg paused, for the same batch: add the next rows, pause again or finish. */
+export const resumeResultsWorkbook = (
+  batch: WorkbookBatch,
+  progress: ResultsWorkbookProgress,
+): ResultsWorkbookWriter => {
+  const { width, rows, zip } = ResultsWorkbookProgress.parse(progress);
+  if (zip.open?.name !== RESULTS_SHEET)
+    throw new Error(
+      `results.xlsx: the progress has no results sheet open to resume (${zip.open?.name ?? 'none'})`,
+    );
+  const layout = resultsLayout(batch.header, width, wordsForBatch(batch));
+  return writerAt(layout, { zip, rows, gathered: [], ready: [] });
 };
 
 export type ResultsWorkbookInput = {
-  batch: Pick<BatchRecord, 'header' | 'options'>;
+  batch: WorkbookBatch;
   summary: ShownSummary;
 } & (
   | {
@@ -201,12 +247,6 @@ export type ResultsWorkbookInput = {
     }
 );
 
-/**
- * Column widths fit the first rows a person sees: measuring every row would mean reading a large
- * batch twice, and a column sized to one long cell on row 90,000 helps nobody.
- */
-const ROWS_MEASURED_FOR_WIDTH = 1_000;
-
 async function* inRowOrder(rows: readonly RowRecord[], resultFor: (row: RowRecord) => ShownResult) {
   for (const row of [...rows].sort((a, b) => a.row - b.row)) yield { row, result: resultFor(row) };
 }
@@ -215,9 +255,51 @@ async function* inRowOrder(rows: readonly RowRecord[], resultFor: (row: RowRecor
 export const summaryTime = (summary: ShownSummary): Date =>
   new Date((summary.partial ? summary.as_of : undefined) ?? summary.finished_at);
 
+/** The whole workbook in one leg, a chunk at a time, the rows read as the chunks are taken. */
+async function* resultsWorkbookChunks(input: ResultsWorkbookInput): AsyncGenerator<Uint8Array> {
+  const { width, shownRows } =
+    'shownRows' in input
+      ? input
+      : {
+          width: resultsInputWidth(input.batch, input.rows),
+          shownRows: inRowOrder(input.rows, input.resultFor ?? ((row: RowRecord) => resultNow(row))),
+        };
+  const iterator = shownRows[Symbol.asyncIterator]();
+  try {
+    const measured: ShownRow[] = [];
+    let next = await iterator.next();
+    for (; !next.done && measured.length < ROWS_MEASURED_FOR_WIDTH; next = await iterator.next())
+      measured.push(next.value);
+    const workbook = openResultsWorkbook({
+      batch: input.batch,
+      width,
+      measured,
+      at: summaryTime(input.summary),
+    });
+    for (const shown of measured.splice(0)) {
+      const bytes = workbook.add(shown);
+      if (bytes.length > 0) yield bytes;
+    }
+    for (; !next.done; next = await iterator.next()) {
+      const bytes = workbook.add(next.value);
+      if (bytes.length > 0) yield bytes;
+    }
+    yield workbook.finish(input.summary);
+  } finally {
+    await iterator.return?.();
+  }
+}
+
+/**
+ * results.xlsx as a stream: give it to an upload as its body. Rows are read only as fast as the
+ * upload takes the bytes, so a slow reader slows the writing instead of it piling up in memory.
+ */
+export const resultsWorkbook = (input: ResultsWorkbookInput): Readable =>
+  Readable.from(resultsWorkbookChunks(input), { objectMode: false });
+
 /** The outbox's two workbooks, made from what its CSVs are made from, both as of the summary's time. */
 export const outboxWorkbooks = (input: {
-  batch: Pick<BatchRecord, 'header' | 'options'>;
+  batch: WorkbookBatch;
   rows: readonly RowRecord[];
   summary: ShownSummary;
   review: readonly ReviewItem[];
@@ -232,157 +314,3 @@ export const outboxWorkbooks = (input: {
       at: summaryTime(input.summary),
     }),
 });
-
-/** results.xlsx as a stream: give it to an upload as its body. */
-export const resultsWorkbook = (input: ResultsWorkbookInput): Readable =>
-  streamWorkbook((workbook) => writeResultsWorkbook(workbook, input), summaryTime(input.summary));
-
-const writeResultsWorkbook = async (workbook: WorkbookWriter, input: ResultsWorkbookInput): Promise<void> => {
-  const words = wordsForBatch(input.batch);
-  const { width, shownRows } =
-    'shownRows' in input
-      ? input
-      : {
-          width: resultsInputWidth(input.batch, input.rows),
-          shownRows: inRowOrder(input.rows, input.resultFor ?? ((row: RowRecord) => resultNow(row))),
-        };
-  const inputHeader = [...input.batch.header, ...Array<string>(width - input.batch.header.length).fill('')];
-  const header = [...inputHeader, ...RESULT_COLUMNS.map((column) => words.results[column])];
-
-  const cellsOf = ({ row, result }: ShownRow): CellValue[] => {
-    const inputCells = Array.from({ length: width }, (_, i) => {
-      const cell = row.cells[i] ?? '';
-      return cell === '' ? null : xlsxText(cell);
-    });
-    return [
-      ...inputCells,
-      ...RESULT_COLUMNS.map((column) =>
-        resultCell(
-          column,
-          column === 'row' ? String(row.row) : column === 'status' ? result.status : (result[column] ?? ''),
-          words,
-        ),
-      ),
-    ];
-  };
-
-  // Widths before the first row: the columns are written first. The first rows are held to measure them.
-  const iterator = shownRows[Symbol.asyncIterator]();
-  const measured: ShownRow[] = [];
-  for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
-    measured.push(next.value);
-    if (measured.length === ROWS_MEASURED_FOR_WIDTH) break;
-  }
-  const widths = header.map((text) => textWidth(text));
-  for (const shown of measured) {
-    cellsOf(shown).forEach((value, i) => {
-      widths[i] = Math.max(widths[i] ?? 0, shownWidth(value));
-    });
-  }
-  async function* allRows(): AsyncGenerator<ShownRow> {
-    yield* measured;
-    if (measured.length < ROWS_MEASURED_FOR_WIDTH) return;
-    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
-  }
-
-  const sheet = workbook.addWorksheet(words.sheets.results, {
-    views: [{ state: 'frozen', ySplit: 1, xSplit: 0 }],
-    pageSetup: PRINT_SETUP,
-  });
-  sheet.columns = header.map((text, i) => {
-    const kind = i < width ? 'text' : KIND[RESULT_COLUMNS[i - width]!];
-    return {
-      header: xlsxText(text),
-      width: fittingWidth([widths[i] ?? 0]),
-      ...(NUMBER_FORMATS[kind] ? { style: { numFmt: NUMBER_FORMATS[kind] } } : {}),
-    };
-  });
-  styleHeader(sheet.getRow(1));
-  sheet.getRow(1).commit();
-
-  const statusColumn = width + RESULT_COLUMNS.indexOf('status') + 1;
-  const pdfColumn = width + RESULT_COLUMNS.indexOf('verdict_pdf') + 1;
-  const written = await addRows(sheet, allRows(), (shown) => {
-    const added = sheet.addRow(cellsOf(shown));
-    Object.assign(added.getCell(statusColumn), statusStyle(shown.result.status));
-    const pdf = added.getCell(pdfColumn);
-    if (typeof pdf.value === 'object' && pdf.value !== null && 'formula' in pdf.value) pdf.font = LINK_FONT;
-    return added;
-  });
-  sheet.autoFilter = {
-    from: { row: 1, column: 1 },
-    to: { row: Math.max(1, written + 1), column: header.length },
-  };
-  sheet.commit();
-
-  addSummarySheet(workbook, input.summary, words);
-};
-
-const asDate = (iso: string | null | undefined): Date | null => {
-  if (!iso) return null;
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? null : date;
-};
-
-/** The second sheet: one label and one value a line; problems and warnings one a line. */
-const addSummarySheet = (workbook: WorkbookWriter, summary: ShownSummary, words: WorkbookWords): void => {
-  const w = words.summary;
-  const sheet = workbook.addWorksheet(words.sheets.summary, {
-    views: [{ state: 'frozen', ySplit: 1 }],
-    pageSetup: { ...PRINT_SETUP, orientation: 'portrait' },
-  });
-  const lines: [string, CellValue, string?][] = [
-    [w.batch, summary.batch_id],
-    [w.name, summary.name === null ? null : xlsxText(summary.name)],
-    [w.state, words.batchState[summary.state] ?? summary.state],
-    [w.source, summary.source ? xlsxText(summary.source.key) : null],
-    ...(summary.revision ? [[w.revision, summary.revision] as [string, CellValue]] : []),
-    [w.rowsTotal, summary.rows_total],
-    ...OUTPUT_STATUSES.map((status): [string, CellValue] => [
-      words.status[status],
-      summary.by_status[status] ?? 0,
-    ]),
-    ...Object.entries(summary.working ?? {}).map(([status, count]): [string, CellValue] => [
-      words.status[status as RowStatus] ?? status,
-      count,
-    ]),
-    [w.billed, summary.billed_usd, NUMBER_FORMATS.usd],
-    [w.saved, summary.saved_usd, NUMBER_FORMATS.usd],
-    [w.duplicates, summary.duplicates.rows],
-    [w.mismatches, summary.current_ncm_mismatches],
-    [w.startedAt, asDate(summary.started_at), words.dateFormat],
-    [
-      summary.partial ? w.asOf : w.finishedAt,
-      asDate(summary.partial ? summary.as_of : summary.finished_at),
-      words.dateFormat,
-    ],
-    ...listLines(w.problems, summary.problems, w.none),
-    ...listLines(w.warnings, summary.warnings, w.none),
-  ];
-  const labelWidth = fittingWidth(
-    lines.map(([label]) => label.length),
-    { min: 12, max: 70 },
-  );
-  const valueWidth = fittingWidth(
-    lines.map(([, value]) => shownWidth(value)),
-    { min: 14, max: 100 },
-  );
-  sheet.columns = [
-    { header: w.item, width: labelWidth },
-    { header: w.value, width: valueWidth },
-  ];
-  styleHeader(sheet.getRow(1));
-  sheet.getRow(1).commit();
-  for (const [label, value, numFmt] of lines) {
-    const row = sheet.addRow([label, value]);
-    row.getCell(1).font = { ...BODY_FONT, bold: true };
-    const cell = row.getCell(2);
-    cell.alignment = { horizontal: 'left', vertical: 'top', wrapText: true };
-    if (numFmt) cell.numFmt = numFmt;
-    row.commit();
-  }
-  sheet.commit();
-};
-
-const listLines = (label: string, items: readonly string[], none: string): [string, CellValue][] =>
-  items.length === 0 ? [[label, none]] : items.map((item, i) => [i === 0 ? label : '', xlsxText(item)]);
