@@ -234,11 +234,12 @@ export const FUNCTION_CATALOGUE = {
     memoryMb: 2048,
     description:
       'Batch workflow Finalize: results.csv and .xlsx, review.csv and .xlsx, summary.json, reused PDFs, event',
-    // Writes the outbox (the workbooks uploaded as they are written) and copies reused verdict
-    // PDFs from earlier batches' outboxes.
+    // Writes the outbox (results files in parts across its legs, review.xlsx as it is written)
+    // and copies reused verdict PDFs from earlier batches' outboxes; keeps in `work/` what one leg
+    // hands the next (the tally, bytes not yet a part).
     ports: {
       clock: 'system',
-      objects: { read: ['outbox/*'], write: ['outbox/*'], streams: true },
+      objects: { read: ['outbox/*', 'work/*'], write: ['outbox/*', 'work/*'], streams: true },
       batches: ['GetItem', 'UpdateItem', 'Query'],
       // BatchGetItem: the items of other batches' classifications that rows of this batch joined.
       reviews: ['Query', 'BatchGetItem'],
@@ -248,7 +249,7 @@ export const FUNCTION_CATALOGUE = {
       'ObjectsList s3:ListBucket':
         'A batch that never wrote partial files: the head of summary.partial.json is a 404, not a 403.',
       'ObjectsWriteOutbox s3:AbortMultipartUpload':
-        'A results.xlsx of 5 MiB or more (about 30,000 rows) goes up in parts.',
+        'A review.xlsx of 5 MiB or more goes up in parts as it is written, and a failed one is aborted.',
     },
   },
   'dispatch-rows': {

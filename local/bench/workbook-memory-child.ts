@@ -18,8 +18,9 @@
 import { createWriteStream, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { buildResultsCsv, buildSummary } from '../../shared/pipeline/batch/results-files.js';
+import { buildResultsCsv } from '../../shared/pipeline/batch/results-files.js';
 import { resultsWorkbook } from '../../shared/pipeline/batch/results-workbook.js';
+import { buildSummary } from '../../shared/pipeline/batch/summary-tally.js';
 import {
   BatchRecord,
   type RowRecord,

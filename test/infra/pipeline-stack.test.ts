@@ -252,8 +252,10 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
   'finalize-batch': {
     ownLogs: LOGS,
     bucket: ['s3:ListBucket'],
-    // The workbooks go up as they are written: in parts when large.
+    // The results files go up in parts across its legs, review.xlsx as it is written.
     'bucket/outbox/*': ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'],
+    // What one leg hands the next: the tally, the bytes of a file not yet a part.
+    'bucket/work/*': ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'],
     batchTable: d('GetItem', 'Query', 'UpdateItem'),
     // BatchGetItem: the items rows of this batch joined, listed under it by reference.
     reviewTable: d('BatchGetItem', 'Query'),

@@ -9,42 +9,45 @@
  *      reused from an earlier batch is copied once into this one's `pdfs/`, and what each row
  *      shows (a row of the same product as another: that one's outcome) is added up, with the rows
  *      waiting for answers
- *   3. when the settling took more than one leg, a tally pass adds the batch up again instead
- *   4. results.csv and .xlsx written as the batch is read again (uploads in parts on AWS),
- *      review.csv and .xlsx, then summary.json, to `outbox/<batch-id>/` (and in place of the
+ *   3. the results pass: results.csv and .xlsx written together as the batch is read again, each
+ *      an upload in parts (results-in-legs.ts)
+ *   4. review.csv and .xlsx, then summary.json, to `outbox/<batch-id>/` (and in place of the
  *      partial files, when a long run left some)
  *   5. the Batch Completed event, then the batch marked `completed` (or `failed`)
  *
- * The settling pass is the only one that writes per row, and it goes on in the next invocation
- * when a leg's time is spent: Finalize answers `next: "again"` with where it stopped, and the
- * workflow calls it again (infra/workflows/prepare-wait-finalize.ts). The passes that only read
- * and write files are bounded by the largest batch Prepare accepts (docs/benchmark.md measures
- * them at that size).
+ * Steps 2 and 3 go on in the next invocation when a leg's time is spent: Finalize answers
+ * `next: "again"` with where it stopped, and the workflow calls it again
+ * (infra/workflows/prepare-wait-finalize.ts). What is too large for the workflow's state waits in
+ * the bucket's `work/`: the tally, and the bytes of each file not yet sent as a part. So no
+ * invocation's work grows with the batch: a leg settles or writes for `legMs`, a page at least.
  *
- * Nothing grows with the batch's rows but counts: a page of rows, the leaders its followers name,
- * the PDFs copied lately, one entry per row waiting for answers.
+ * Nothing held grows with the batch's rows but counts: a page of rows, the leaders its followers
+ * name, the PDFs copied lately, a part of each file, one entry per row waiting for answers.
  *
  * Run twice, it writes the same files: the first run's `finished_at` is kept, copied PDFs are
  * not copied again, and the event is not published again once the batch is marked done.
  */
 import { z } from 'zod';
+import { finalizeWorkKey } from '../core/bucket-layout.js';
 import { describeCaughtError } from '../core/error-text.js';
 import type { PipelinePorts } from '../core/ports.js';
 import { type BatchRecord, finalizeInputWith } from '../core/records.js';
 import { batchSourceFromEvent } from './batch-source.js';
-import { outboxRows, pageTally, tallyBatch } from './outbox-rows.js';
+import { pageTally, type TallyRead, TallyState, tallyState } from './outbox-rows.js';
 import { replacePartialFiles } from './partial-results.js';
 import { PrepareResult } from './prepare-batch.js';
 import {
+  type BatchSummary,
   buildOrphanSummary,
   buildResultsCsv,
   buildReviewCsv,
   countByStatus,
   pendingReviewItems,
-  streamResultsCsv,
   writeOutboxFiles,
+  writeReviewFiles,
 } from './results-files.js';
-import { outboxWorkbooks, resultsWorkbook, summaryTime } from './results-workbook.js';
+import { outboxResults, ResultsWriting, writeResultsFiles } from './results-in-legs.js';
+import { outboxWorkbooks, summaryTime } from './results-workbook.js';
 import { reviewWorkbook } from './review-workbook.js';
 import { SettlingProgress, settleRows } from './settle-rows.js';
 import { ROWS_PER_PAGE } from './standing-rows.js';
@@ -52,7 +55,14 @@ import { ROWS_PER_PAGE } from './standing-rows.js';
 /** The Batch workflow's state: the S3 event's fields (read by `batchSourceFromEvent`) plus these. */
 export const FinalizeInput = finalizeInputWith(PrepareResult).extend({
   /** The previous leg's answer (`$.finalized`), when Finalize is called again. */
-  finalized: z.object({ settling: SettlingProgress.optional() }).passthrough().nullish(),
+  finalized: z
+    .object({
+      settling: SettlingProgress.optional(),
+      writing: ResultsWriting.optional(),
+      finished_at: z.string().optional(),
+    })
+    .passthrough()
+    .nullish(),
 });
 export type FinalizeInput = z.infer<typeof FinalizeInput>;
 
@@ -61,20 +71,29 @@ export type FinalizeResult = {
   state: string;
   rows_total: number;
   by_status: Record<string, number>;
-  /** `again`: the settling pass goes on in the next invocation, from `settling`. */
+  /** `again`: the settling pass goes on in the next invocation, from `settling`, or the results pass from `writing`. */
   next: 'again' | 'done';
   settling?: SettlingProgress;
+  writing?: ResultsWriting;
+  /** When the batch finished, as the first leg saw it: every leg's summary says the same. */
+  finished_at?: string;
 };
 
 export type FinalizePorts = Pick<PipelinePorts, 'clock' | 'objects' | 'batches' | 'reviews' | 'events'>;
 
 export type FinalizeSettings = {
-  /** How long one leg settles rows before handing on (a Lambda runs for 15 min at most). */
+  /** How long one leg settles rows or writes files before handing on (a Lambda runs for 15 min at most). */
   legMs: number;
   /** Rows read a page. */
   pageSize: number;
+  /** A part of a results file's upload: at least S3's least part size. */
+  partBytes: number;
 };
-export const FINALIZE_SETTINGS: FinalizeSettings = { legMs: 8 * 60_000, pageSize: ROWS_PER_PAGE };
+export const FINALIZE_SETTINGS: FinalizeSettings = {
+  legMs: 8 * 60_000,
+  pageSize: ROWS_PER_PAGE,
+  partBytes: 8 * 1024 * 1024,
+};
 
 export const TIMED_OUT_DETAIL = 'the row did not finish before the batch timed out';
 const PREPARE_FAILED_DETAIL = 'the batch failed before the row could be processed';
@@ -114,53 +133,59 @@ export const finalizeBatch = async (
   }
 
   const from = input.finalized?.settling ?? { settled_through: 0, ended_now: 0 };
-  // A settling pass from the first row adds the batch up as it goes: no tally pass after it.
-  const tallied = from.settled_through === 0 ? pageTally(batch) : null;
-  const settling = await settleRows(
-    ports,
+  const writingFrom = input.finalized?.writing ?? null;
+  // Real time, not a span: the 15 minutes a Lambda runs do not shrink with the local time scale.
+  const until = now.getTime() + settings.legMs;
+  const finishedAt = batch.finished_at ?? input.finalized?.finished_at ?? now.toISOString();
+  const handOn = (progress: Pick<FinalizeResult, 'settling' | 'writing'>): FinalizeResult => ({
+    batch_id: batchId,
+    state: batch.state,
+    rows_total: batch.rows_total,
+    by_status: countByStatus([]),
+    next: 'again',
+    finished_at: finishedAt,
+    ...progress,
+  });
+
+  // The settling pass adds the batch up as it goes; a leg that hands on keeps the tally in `work/`.
+  const tallied = pageTally(
     batch,
-    {
-      detail: unfinishedDetailFor(input),
-      now,
-      from,
-      // Real time, not a span: the 15 minutes a Lambda runs do not shrink with the local time scale.
-      until: now.getTime() + settings.legMs,
-      pageSize: settings.pageSize,
-    },
-    tallied?.add,
+    from.settled_through === 0 ? undefined : await loadTally(ports, batchId, from),
   );
-  if (settling.next === 'again') {
-    return {
-      batch_id: batchId,
-      state: batch.state,
-      rows_total: batch.rows_total,
-      by_status: countByStatus([]),
-      next: 'again',
-      settling: settling.progress,
-    };
+  let settled = from;
+  if (!writingFrom) {
+    const settling = await settleRows(
+      ports,
+      batch,
+      { detail: unfinishedDetailFor(input), now, from, until, pageSize: settings.pageSize },
+      tallied.add,
+    );
+    settled = settling.progress;
+    if (settling.next === 'again') {
+      await saveTally(ports, batchId, settled, tallied.read);
+      return handOn({ settling: settled });
+    }
   }
 
-  // Read-only from here: what each row shows is added up, then the files are written.
-  const read = tallied?.read ?? (await tallyBatch(ports.batches, batch, settings.pageSize));
-  const problems = finalProblems(batch, input, caughtProblems, settling.progress.ended_now);
-  const finishedAt = batch.finished_at ?? now.toISOString();
+  // Read-only from here: the files are written from the tally and the rows read again.
+  const { read } = tallied;
+  const problems = finalProblems(batch, input, caughtProblems, settled.ended_now);
   const summary = read.tally.summary({ ...batch, state: finalState, finished_at: finishedAt, problems }, now);
-  const review = pendingReviewItems(await ports.reviews.listByBatch(batchId), read.pendingRows);
-
-  // The results files read the batch again as they are written: an upload's body is made as it goes.
-  const shownRows = () => outboxRows(ports.batches, batchId, settings.pageSize);
-  const { sameProductRows } = read;
-  await writeOutboxFiles(ports.objects, batchId, {
-    results: () => streamResultsCsv(batch, read.width, shownRows()),
-    review: buildReviewCsv(review, batch.delimiter, { sameProductRows }),
-    workbooks: {
-      results: () => resultsWorkbook({ batch, summary, width: read.width, shownRows: shownRows() }),
-      review: () => reviewWorkbook({ batch, items: review, sameProductRows, at: summaryTime(summary) }),
-    },
+  const results = await writeResultsFiles(ports, batch, writingFrom, {
+    targets: outboxResults(batchId),
+    width: read.width,
     summary,
+    at: summaryTime(summary),
+    until,
+    pageSize: settings.pageSize,
+    partBytes: settings.partBytes,
   });
-  await replacePartialFiles(ports.objects, batchId, { summary, at: now.toISOString() });
+  if (results.next === 'again') {
+    if (!writingFrom) await saveTally(ports, batchId, settled, read);
+    return handOn({ settling: settled, writing: results.writing });
+  }
 
+  await writeLastFiles(ports, batch, read, summary, now);
   if (!alreadyDone) {
     // Published before the batch is marked done: a crash in between publishes twice, never zero times.
     await ports.events.batchCompleted(summary);
@@ -173,6 +198,46 @@ export const finalizeBatch = async (
     by_status: summary.by_status,
     next: 'done',
   };
+};
+
+/** After the results files: the review files and summary.json, in place of any partial files too. */
+const writeLastFiles = async (
+  ports: FinalizePorts,
+  batch: BatchRecord,
+  read: TallyRead,
+  summary: BatchSummary,
+  now: Date,
+): Promise<void> => {
+  const review = pendingReviewItems(await ports.reviews.listByBatch(batch.batch_id), read.pendingRows);
+  const { sameProductRows } = read;
+  await writeReviewFiles(ports.objects, batch.batch_id, {
+    review: buildReviewCsv(review, batch.delimiter, { sameProductRows }),
+    workbook: () => reviewWorkbook({ batch, items: review, sameProductRows, at: summaryTime(summary) }),
+    summary,
+  });
+  await replacePartialFiles(ports.objects, batch.batch_id, { summary, at: now.toISOString() });
+};
+
+/** The tally as the settling pass left it at `settled_through`, for the legs after it. */
+const tallyKey = (batchId: string, settling: SettlingProgress) =>
+  finalizeWorkKey(batchId, `tally.${settling.settled_through}.json`);
+
+const saveTally = async (
+  ports: Pick<FinalizePorts, 'objects'>,
+  batchId: string,
+  settling: SettlingProgress,
+  read: TallyRead,
+): Promise<void> =>
+  ports.objects.put(tallyKey(batchId, settling), JSON.stringify(tallyState(read)), 'application/json');
+
+const loadTally = async (
+  ports: Pick<FinalizePorts, 'objects'>,
+  batchId: string,
+  settling: SettlingProgress,
+): Promise<TallyState> => {
+  const bytes = await ports.objects.getBytes(tallyKey(batchId, settling));
+  if (!bytes) throw new Error(`The tally Finalize kept at row ${settling.settled_through} is gone.`);
+  return TallyState.parse(JSON.parse(new TextDecoder().decode(bytes)));
 };
 
 /** No batch record (Prepare failed before writing it): a summary saying so, from the event alone. */

@@ -14,5 +14,6 @@ export * from './row-plans.js';
 export * from './row-warnings.js';
 export * from './sheet-checker.js';
 export * from './sheet-text-layer.js';
+export * from './summary-tally.js';
 export * from './workbook-labels.js';
 export * from './workbook-language.js';

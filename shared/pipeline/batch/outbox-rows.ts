@@ -9,13 +9,15 @@
  */
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import { z } from 'zod';
 import { reusedPdfRelative } from '../core/bucket-layout.js';
 import type { BatchStore } from '../core/ports.js';
 import type { BatchRecord } from '../core/records.js';
-import { isFinalResult, type RowStatus } from '../core/row-life.js';
-import { type ShownRow, summaryTally } from './results-files.js';
+import { isFinalResult, RowStatus } from '../core/row-life.js';
+import type { ShownRow } from './results-files.js';
 import { isPendingPdfCopy } from './reuse.js';
 import { standingRowPages, standingRows } from './standing-rows.js';
+import { SummaryCounts, summaryTally } from './summary-tally.js';
 
 type RowsRead = Pick<BatchStore, 'rowsPage' | 'getRow'>;
 
@@ -34,16 +36,48 @@ export type TallyRead = {
   working: Partial<Record<RowStatus, number>>;
 };
 
+/**
+ * A tally as a record, kept between Finalize's legs (in the bucket's `work/`: the rows waiting
+ * for answers can be many more than a workflow's state holds).
+ */
+export const TallyState = z.object({
+  counts: SummaryCounts,
+  width: z.number().int().min(0),
+  pending_rows: z.array(z.number().int()),
+  same_product_rows: z.array(z.tuple([z.number().int(), z.array(z.number().int())])),
+  rounds: z.array(z.string()),
+  working: z.partialRecord(RowStatus, z.number().int().min(0)),
+});
+export type TallyState = z.infer<typeof TallyState>;
+
+export const tallyState = (read: TallyRead): TallyState => ({
+  counts: read.tally.counts(),
+  width: read.width,
+  pending_rows: [...read.pendingRows],
+  same_product_rows: [...read.sameProductRows],
+  rounds: [...read.rounds],
+  working: { ...read.working },
+});
+
 /** Adds pages of shown rows up, as the tally pass reads them or the settling pass shows them. */
-export const pageTally = (batch: Pick<BatchRecord, 'header'>) => {
-  const read: TallyRead = {
-    tally: summaryTally(),
-    width: batch.header.length,
-    pendingRows: new Set(),
-    sameProductRows: new Map(),
-    rounds: new Set(),
-    working: {},
-  };
+export const pageTally = (batch: Pick<BatchRecord, 'header'>, from?: TallyState) => {
+  const read: TallyRead = from
+    ? {
+        tally: summaryTally(from.counts),
+        width: from.width,
+        pendingRows: new Set(from.pending_rows),
+        sameProductRows: new Map(from.same_product_rows),
+        rounds: new Set(from.rounds),
+        working: { ...from.working },
+      }
+    : {
+        tally: summaryTally(),
+        width: batch.header.length,
+        pendingRows: new Set(),
+        sameProductRows: new Map(),
+        rounds: new Set(),
+        working: {},
+      };
   const add = (page: readonly ShownRow[]): void => {
     for (const { row, result } of page) {
       read.tally.add(row, result);
@@ -84,9 +118,13 @@ async function* withPdfLinks(rows: AsyncIterable<ShownRow>): AsyncGenerator<Show
   }
 }
 
-/** The batch's rows as the outbox files show them, read again a page at a time. */
-export const outboxRows = (batches: RowsRead, batchId: string, pageSize: number): AsyncGenerator<ShownRow> =>
-  withPdfLinks(standingRows(batches, batchId, { pageSize }));
+/** The batch's rows as the outbox files show them, read again a page at a time (after a row: a later leg). */
+export const outboxRows = (
+  batches: RowsRead,
+  batchId: string,
+  pageSize: number,
+  after: number | null = null,
+): AsyncGenerator<ShownRow> => withPdfLinks(standingRows(batches, batchId, { pageSize, after }));
 
 /**
  * The sha256 of bytes read as they come (a results.csv being made, or one stored, read by ranges):

@@ -11,7 +11,6 @@ import { z } from 'zod';
 import { ColumnUse, type Delimiter, formatNcm, writeCsv } from '../../spreadsheet/index.js';
 import { streamCsv } from '../../spreadsheet/write-csv.js';
 import { XLSX_CONTENT_TYPE } from '../../spreadsheet/write-xlsx.js';
-import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';
 import { outboxKey } from '../core/bucket-layout.js';
 import type { ObjectStore } from '../core/ports.js';
 import {
@@ -69,12 +68,21 @@ export const writeOutboxFiles = async (
     files.workbooks.results(),
     XLSX_CONTENT_TYPE,
   );
+  await writeReviewFiles(objects, batchId, {
+    review: files.review,
+    workbook: files.workbooks.review,
+    summary: files.summary,
+  });
+};
+
+/** The outbox's last files, once the results files are there: review.csv and .xlsx, then summary.json. */
+export const writeReviewFiles = async (
+  objects: Pick<ObjectStore, 'put'>,
+  batchId: string,
+  files: { review: Uint8Array; workbook: () => Readable; summary: unknown },
+): Promise<void> => {
   await objects.put(outboxKey(batchId, OUTPUT_FILES.review), files.review, CSV_CONTENT_TYPE);
-  await objects.put(
-    outboxKey(batchId, OUTPUT_FILES.review_workbook),
-    files.workbooks.review(),
-    XLSX_CONTENT_TYPE,
-  );
+  await objects.put(outboxKey(batchId, OUTPUT_FILES.review_workbook), files.workbook(), XLSX_CONTENT_TYPE);
   await objects.put(
     outboxKey(batchId, OUTPUT_FILES.summary),
     JSON.stringify(files.summary, null, 2),
@@ -110,13 +118,13 @@ export const resultsInputWidth = (
  * unnamed columns), then ours. An input column named like ours (a re-uploaded results.csv has
  * `status`) is kept: it is the user's data, and the positions tell the two apart.
  */
-const resultsCsvHeader = (batch: Pick<BatchRecord, 'header'>, width: number): string[] => [
+export const resultsCsvHeader = (batch: Pick<BatchRecord, 'header'>, width: number): string[] => [
   ...batch.header,
   ...Array<string>(width - batch.header.length).fill(''),
   ...RESULT_COLUMNS,
 ];
 
-const resultsCsvRecord = ({ row, result }: ShownRow, width: number): string[] => [
+export const resultsCsvRecord = ({ row, result }: ShownRow, width: number): string[] => [
   ...row.cells,
   ...Array<string>(width - row.cells.length).fill(''),
   ...RESULT_COLUMNS.map((column) => resultCell(row, result, column)),
@@ -298,75 +306,6 @@ export const countByStatus = (rows: readonly RowRecord[]) => {
     if (isFinalResult(shown)) counts[shown.status] += 1;
   }
   return counts;
-};
-
-/** `no` is what the row side and reuse write; `false` is accepted so a variant spelling still counts. */
-const isMismatch = (value: string | undefined): boolean => value === 'no' || value === 'false';
-
-type SummaryOf = Pick<
-  BatchRecord,
-  'batch_id' | 'name' | 'source' | 'state' | 'rows_dispatched' | 'stop' | 'problems'
-> &
-  Partial<Pick<BatchRecord, 'started_at' | 'finished_at' | 'options' | 'columns' | 'warnings'>>;
-
-/** summary.json's counts added up a row at a time, from what each row shows (a follower: its leader's). */
-export const summaryTally = () => {
-  const counts = countByStatus([]);
-  let rows = 0;
-  let billed = 0;
-  let reused = 0;
-  let mismatches = 0;
-  let followers = 0;
-  let followersResolved = 0;
-  return {
-    add(row: Pick<RowRecord, 'follows'>, shown: ShownResult): void {
-      rows += 1;
-      if (isFinalResult(shown)) counts[shown.status] += 1;
-      const cost = Number(shown.cost_usd ?? 0);
-      if (Number.isFinite(cost)) billed += cost;
-      if (shown.status === 'reused') reused += 1;
-      if (isMismatch(shown.current_ncm_matches)) mismatches += 1;
-      if (row.follows !== undefined) {
-        followers += 1;
-        if (shown.status === 'resolved') followersResolved += 1;
-      }
-    },
-    /**
-     * Built from named fields only: the batch record also holds the Batch workflow's task token,
-     * a secret that must never reach a file or an event.
-     */
-    summary(batch: SummaryOf, now: Date): BatchSummary {
-      const duplicates = { rows: followers, saved_usd: cents(followersResolved * PRICE_PER_RESOLVED_USD) };
-      return {
-        batch_id: batch.batch_id,
-        name: batch.name,
-        source: sourceShown(batch.source),
-        state: batch.state,
-        rows_total: rows,
-        rows_dispatched: batch.rows_dispatched,
-        by_status: { ...counts },
-        billed_usd: cents(billed),
-        saved_usd: cents(reused * PRICE_PER_RESOLVED_USD + duplicates.saved_usd),
-        duplicates,
-        current_ncm_mismatches: mismatches,
-        started_at: batch.started_at ?? null,
-        finished_at: batch.finished_at ?? now.toISOString(),
-        problems: [...batch.problems],
-        warnings: [...(batch.warnings ?? [])],
-        columns: [...(batch.columns ?? [])],
-        stop: batch.stop ?? null,
-        options: batch.options ?? null,
-        outputs: { ...OUTPUT_FILES },
-      };
-    },
-  };
-};
-
-/** summary.json of rows held in memory, each showing what it holds. */
-export const buildSummary = (batch: SummaryOf, rows: readonly RowRecord[], now: Date): BatchSummary => {
-  const tally = summaryTally();
-  for (const row of rows) tally.add(row, resultNow(row));
-  return tally.summary(batch, now);
 };
 
 /** summary.json of a batch that has no record (Prepare failed before creating it). */

@@ -105,8 +105,9 @@ export const settleRows = async (
     progress.settled_through = through(next.value);
     next = await pages.next();
     // Checked between pages, a leg settling one at least: when its time is spent and a page is
-    // left, that page (settled as it was read, not shown) is the last this leg did.
+    // left, that page (settled as it was read) is the last this leg did, and is shown too.
     if (!next.done && ports.clock.now().getTime() >= options.until) {
+      onShown(next.value);
       progress.settled_through = through(next.value);
       return { next: 'again', progress };
     }

@@ -7,6 +7,7 @@
  *   outbox/<batch id>/                    results.csv, review.csv, summary.json, pdfs/<verdict>.pdf
  *                                         (a reused verdict's: pdfs/<batch that made it>/<verdict>.pdf)
  *   work/<batch id>/uploads/<row>-<tag>.json   the sheet's file_url kept per attempt (expires in 7 days)
+ *   work/<batch id>/finalize/<name>            what Finalize hands from one leg to the next (7 days)
  *   requests/<batch id>/<anything>        a person asks for the batch's partial results (expires in 1 day)
  */
 
@@ -92,6 +93,14 @@ export const reusedPdfRelative = (keptKey: string): string => {
  */
 export const uploadRecordKey = (batchId: string, row: number, tag: string): string =>
   `${BUCKET_PREFIXES.work}${batchId}/uploads/${row}-${tag}.json`;
+
+/**
+ * What one of Finalize's legs leaves the next in the bucket, too large for the workflow's state:
+ * the tally so far, the bytes of a results file not yet sent as a part. Each name says the point
+ * it was written at, so a retried leg reads what its first attempt read, not what it wrote.
+ */
+export const finalizeWorkKey = (batchId: string, name: string): string =>
+  `${BUCKET_PREFIXES.work}${batchId}/finalize/${name}`;
 
 /** The batch a request object under `requests/<batch id>/` is about, or null for any other key. */
 export const batchIdOfRequestKey = (key: string): string | null => {

@@ -46,7 +46,10 @@ const INPUT = utf8(
   ),
 );
 
-const world = (files: Record<string, Uint8Array | string> = { [FILE_KEY]: INPUT }) => {
+const world = (
+  files: Record<string, Uint8Array | string> = { [FILE_KEY]: INPUT },
+  { minPartBytes }: { minPartBytes?: number } = {},
+) => {
   const clock = fixedClock('2026-11-21T12:00:00.000Z');
   const ports = {
     clock,
@@ -56,7 +59,7 @@ const world = (files: Record<string, Uint8Array | string> = { [FILE_KEY]: INPUT 
       // Prepare sizes the batch's window of the rows queue and its wait from the cap.
       getBalance: async () => ({ concurrency_limit: 10, in_progress_count: 0 }),
     } as unknown as ClassificationService,
-    objects: memoryObjectStore(files),
+    objects: memoryObjectStore(files, { minPartBytes }),
     queue: memoryRowQueue(clock),
     batches: memoryBatchStore(),
     cache: memoryProductCache(),
@@ -521,8 +524,8 @@ describe('a batch larger than a page', () => {
     const result = await finalizeBatch(w.ports, { ...state, wait_error: { Error: 'States.Timeout' } });
 
     expect(Math.max(...pages)).toBeLessThanOrEqual(ROWS_PER_PAGE);
-    // Three passes: settled and added up at once, then results.csv, then results.xlsx.
-    expect(pages.reduce((sum, rows) => sum + rows, 0)).toBe(3 * 1_234);
+    // Two passes: settled and added up at once, then results.csv and .xlsx written together.
+    expect(pages.reduce((sum, rows) => sum + rows, 0)).toBe(2 * 1_234);
     expect(result.rows_total).toBe(1_234);
     const [header, ...records] = w.csv('results.csv');
     expect(records.map((record) => Number(record[header!.indexOf('row')]))).toEqual(
@@ -531,43 +534,91 @@ describe('a batch larger than a page', () => {
   });
 });
 
-describe('a batch whose settling does not fit one invocation', () => {
-  it('settles in legs, each going on where the last stopped, and writes the files once at the end', async () => {
-    const lines = Array.from(
-      { length: 2_234 },
-      (_, i) => `SKU-${i + 1};Parafuso sextavado M${10 + (i % 7)} com porca;BR;import;;`,
-    );
-    const w = world({ [FILE_KEY]: utf8(crlf('SKU;Descrição;País;Operação;NCM atual;Nota', ...lines)) });
+describe('a batch whose Finalize does not fit one invocation', () => {
+  const LINES = Array.from(
+    { length: 2_234 },
+    (_, i) => `SKU-${i + 1};Parafuso sextavado M${10 + (i % 7)} com porca, aço zincado, ${i};BR;import;;`,
+  );
+  const FILES = { [FILE_KEY]: utf8(crlf('SKU;Descrição;País;Operação;NCM atual;Nota', ...LINES)) };
+  // Parts of 32 KiB: the files cross many part boundaries, as a large batch's do at 8 MiB.
+  const PART_BYTES = 32 * 1024;
+  const finalizedInLegs = async () => {
+    const w = world(FILES, { minPartBytes: PART_BYTES });
     const state = await prepare(w);
     const input = { ...state, wait_error: { Error: 'States.Timeout' } };
-    const settings = { legMs: 60_000, pageSize: 500 };
-    // Each page read takes the leg's whole time: a leg settles the page it reads and the one it
-    // reads next to know whether any is left, then hands on.
+    // Each page read takes the leg's whole time: a leg settles or writes what it reads, then hands on.
     const { rowsPage } = w.batches;
     w.batches.rowsPage = async (batchId, page) => {
       w.clock.advance(60_000);
       return rowsPage(batchId, page);
     };
-
+    const settings = { legMs: 60_000, pageSize: 500, partBytes: PART_BYTES };
     const legs = [await finalizeBatch(w.ports, input, settings)];
-    // Nothing is written before the last leg: no summary yet, the batch still running.
+    // Nothing is in the outbox before the last leg: no summary yet, the batch still running.
     expect(w.text('summary.json')).toBeUndefined();
     expect(legs[0]!.state).toBe('running');
-    while (legs.at(-1)!.next === 'again')
-      legs.push(await finalizeBatch(w.ports, { ...input, finalized: legs.at(-1) }, settings));
+    while (legs.at(-1)!.next === 'again') {
+      // What a leg hands on goes through the workflow's state: JSON, and small.
+      const handed = JSON.stringify(legs.at(-1));
+      expect(handed.length).toBeLessThan(4_096);
+      legs.push(await finalizeBatch(w.ports, { ...input, finalized: JSON.parse(handed) }, settings));
+    }
+    return { w, legs };
+  };
+  const finalizedAtOnce = async () => {
+    const w = world(FILES);
+    const state = await prepare(w);
+    await finalizeBatch(w.ports, { ...state, wait_error: { Error: 'States.Timeout' } });
+    return w;
+  };
 
-    expect(legs.map((leg) => [leg.next, leg.settling?.settled_through])).toEqual([
-      ['again', 1_000],
-      ['again', 2_000],
-      ['done', undefined],
-    ]);
+  it('settles, then writes the results files, in legs, each going on where the last stopped', async () => {
+    const { w, legs } = await finalizedInLegs();
+
+    const settling = legs.filter((leg) => leg.next === 'again' && !leg.writing);
+    const writing = legs.filter((leg) => leg.writing);
+    expect(settling.map((leg) => leg.settling?.settled_through)).toEqual([1_000, 2_000]);
+    expect(writing.length).toBeGreaterThanOrEqual(2);
+    const through = writing.map((leg) => leg.writing!.written_through);
+    expect(through).toEqual([...through].sort((a, b) => a - b));
+    expect(new Set(through).size).toBe(through.length);
+    expect(legs.at(-1)).toMatchObject({ state: 'completed', next: 'done' });
+    // Every leg dates the batch alike: the summary says when the first leg saw it finish.
+    expect(new Set(legs.slice(0, -1).map((leg) => leg.finished_at)).size).toBe(1);
+    expect(w.summary().finished_at).toBe(legs[0]!.finished_at);
     const summary = w.summary();
     expect(summary.rows_total).toBe(2_234);
     expect(summary.by_status.error).toBe(2_234);
-    expect(summary.problems.join(' ')).toContain('stopped waiting for its rows');
-    expect(legs.at(-1)).toMatchObject({ state: 'completed', next: 'done' });
+    // Both files were uploads in parts, put together once, none left open.
+    expect(w.objects.completed).toEqual([
+      `outbox/${w.batchId}/results.csv`,
+      `outbox/${w.batchId}/results.xlsx`,
+    ]);
+    expect(w.objects.uploads.size).toBe(0);
     const [header, ...records] = w.csv('results.csv');
-    expect(records.map((record) => record[header!.indexOf('status')])).toEqual(Array(2_234).fill('error'));
+    expect(records.map((record) => Number(record[header!.indexOf('row')]))).toEqual(
+      Array.from({ length: 2_234 }, (_, i) => i + 1),
+    );
+  });
+
+  it('writes the same bytes as a Finalize that fits one invocation', async () => {
+    const { w } = await finalizedInLegs();
+    const once = await finalizedAtOnce();
+
+    for (const name of ['results.csv', 'results.xlsx', 'review.csv', 'summary.json']) {
+      const inLegs = w.objects.objects.get(`outbox/${w.batchId}/${name}`)?.bytes;
+      const atOnce = once.objects.objects.get(`outbox/${once.batchId}/${name}`)?.bytes;
+      expect(inLegs, name).toBeDefined();
+      expect(Buffer.from(inLegs!).equals(Buffer.from(atOnce!)), name).toBe(true);
+    }
+    // The workbook opens to every row, in order.
+    const workbook = unzipSync(w.objects.objects.get(`outbox/${w.batchId}/results.xlsx`)!.bytes);
+    const [resultsSheet] = workbookSheets(workbook);
+    const rowNumbers = [...sheetCells(workbook, resultsSheet!.name).keys()].map((at) =>
+      Number(/\d+$/.exec(at)![0]),
+    );
+    expect(Math.max(...rowNumbers)).toBe(2_235);
+    expect(new Set(rowNumbers).size).toBe(2_235);
   });
 });
 
