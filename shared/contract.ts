@@ -75,6 +75,7 @@ export const ANSWERS_WORKFLOW_STATES = [
   'RouteAfterPrepareAnswers',
   'WaitForAnswers',
   'FinalizeAnswers',
+  'FinalizeAnswersAgain',
   'AnswersSkipped',
   'AnswersDone',
 ] as const;

@@ -1,13 +1,19 @@
 /**
  * Answers workflow, FinalizeAnswers: moves the batch's results forward after an answers round
  * (results.csv and summary.json rewritten, the earlier ones kept as results.rev<N>.csv and
- * summary.rev<N>.json, review.csv of what is still pending) and announces it.
+ * summary.rev<N>.json, review.csv of what is still pending) and announces it; in legs, the
+ * workflow calling it again while it answers `next: "again"`.
  */
 import { finalizeAnswers } from '../../shared/pipeline/answers/index.js';
 import { logger, portsFor } from '../runtime.js';
 
 export const handler = async (event: unknown) => {
   const result = await finalizeAnswers(await portsFor('finalize-answers'), event);
-  logger.info('answers finalized', { ...result });
+  if ('next' in result)
+    logger.info('answers finalize leg handed on', {
+      batch_id: result.run.batch_id,
+      pass: result.run.revision.pass,
+    });
+  else logger.info('answers finalized', { ...result });
   return result;
 };

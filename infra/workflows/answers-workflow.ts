@@ -5,12 +5,14 @@
  * the round id.
  *
  *   PrepareAnswers ─▶ RouteAfterPrepareAnswers ─┬─ wait ─────▶ WaitForAnswers (.waitForTaskToken) ─┐
- *      │                                        ├─ finalize ─────────────────────────────────────────┼─▶ FinalizeAnswers ─▶ AnswersDone
+ *      │                                        ├─ finalize ─────────────────────────────────────────┼─▶ FinalizeAnswers ─▶ FinalizeAnswersAgain ─▶ AnswersDone
  *      │                                        └─ otherwise ─▶ AnswersSkipped (Succeed)              │
  *      └── Catch States.ALL ($.error) ───────────────────────────────────────────────────────────────┤
  *                                   WaitForAnswers Catch States.ALL ($.wait_error), timeout too ─────┘
  *
- * The shape is prepare-wait-finalize.ts's, shared with the Batch workflow.
+ * FinalizeAnswersAgain calls FinalizeAnswers again while it answers `next: "again"`: a batch's
+ * files are revised in legs, as Finalize writes them. The shape is prepare-wait-finalize.ts's,
+ * shared with the Batch workflow.
  */
 import type { Duration } from 'aws-cdk-lib';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -40,6 +42,7 @@ export class AnswersWorkflow extends Construct {
         route: 'RouteAfterPrepareAnswers',
         wait: 'WaitForAnswers',
         finalize: 'FinalizeAnswers',
+        again: 'FinalizeAnswersAgain',
         done: 'AnswersDone',
         skipped: 'AnswersSkipped',
       },

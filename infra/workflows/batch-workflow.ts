@@ -53,6 +53,7 @@ export class BatchWorkflow extends Construct {
         skipped: 'Duplicate',
         planned: 'Planned',
       },
+      prepareInLegs: true,
       skippedComment: 'Another execution owns this object version',
       prepare: props.prepare,
       awaitRows: props.awaitRows,

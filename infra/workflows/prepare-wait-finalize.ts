@@ -51,12 +51,11 @@ export type PrepareWaitFinalizeProps = {
     skipped: string;
     /** A Succeed for Prepare's `planned` (a plan-only batch: its plan is in the outbox), if the workflow has one. */
     planned?: string;
-    /**
-     * A Choice that calls <finalize> again while it answers `next: "again"`, if the workflow has
-     * one; <route> then also calls <prepare> again while it answers so.
-     */
+    /** A Choice that calls <finalize> again while it answers `next: "again"`, if the workflow has one. */
     again?: string;
   };
+  /** <route> calls <prepare> again while it answers `next: "again"` (a Prepare that writes in legs). */
+  prepareInLegs?: boolean;
   /** Why the Succeed state that ends a skipped execution is there. */
   skippedComment: string;
   prepare: IFunction;
@@ -137,7 +136,7 @@ export const prepareWaitFinalize = (scope: Construct, props: PrepareWaitFinalize
     );
   }
   // <prepare> again, given the whole state (its last answer at $.prepare): it goes on from there.
-  if (states.again) route.when(Condition.stringEquals('$.prepare.next', 'again'), prepare);
+  if (props.prepareInLegs) route.when(Condition.stringEquals('$.prepare.next', 'again'), prepare);
   route.otherwise(new Succeed(scope, states.skipped, { comment: props.skippedComment }));
 
   const stateMachine = new StateMachine(scope, 'StateMachine', {

@@ -212,7 +212,21 @@ describe('Answers workflow definition', () => {
       Type: 'Task',
       Resource: rendered.functionArns['finalize-answers'],
       ResultPath: '$.finalized',
-      Next: 'AnswersDone',
+      Next: 'FinalizeAnswersAgain',
+    });
+    // FinalizeAnswers revises a batch's files in legs: called again while it answers `next: "again"`.
+    expect(answers.States.FinalizeAnswersAgain).toEqual({
+      Type: 'Choice',
+      Choices: [
+        {
+          And: [
+            { Variable: '$.finalized.next', IsPresent: true },
+            { Variable: '$.finalized.next', StringEquals: 'again' },
+          ],
+          Next: 'FinalizeAnswers',
+        },
+      ],
+      Default: 'AnswersDone',
     });
     expect(answers.States.FinalizeAnswers?.Parameters).toBeUndefined();
     expect(answers.States.FinalizeAnswers?.InputPath).toBeUndefined();

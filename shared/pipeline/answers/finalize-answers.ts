@@ -20,42 +20,31 @@
  *   6. the Batch Completed event (with `round_id`), then the round marked `completed` (or `failed`)
  *
  * It never holds the batch: steps 2 to 4 work on the rows in play (the round's, those waiting for
- * answers, those the review items name), found in one pass a page at a time; step 5 adds the batch
- * up in a second pass and writes each file as the batch is read again (outbox-rows.ts), the new
- * results.csv compared with the old by its sha256. Step 2 is round-rows.ts, step 3b joined-rows.ts.
+ * answers, those the review items name), found in one pass a page at a time (rows-in-play.ts);
+ * step 5 (revise-files.ts) writes results.csv aside as it adds the batch up, keeps the revision
+ * when it differs from the outbox's (by sha256), then writes results.xlsx, each pass in legs: a
+ * leg whose time is spent answers `next: "again"` with where it stopped and the workflow calls it
+ * again. Then each batch whose rows joined a classification settled here (step 3b) is revised the
+ * same way, one after another, in the same legs. Step 2 is round-rows.ts, step 3b joined-rows.ts.
  *
  * Run twice, it writes the same files and no second revision (results-revisions.ts says how).
  */
-import type { z } from 'zod';
-import { isFinalStatus } from '../../tcs/schemas.js';
-import { outboxRows, sha256Of, type TallyRead, tallyBatch } from '../batch/outbox-rows.js';
-import { replacePartialFiles } from '../batch/partial-results.js';
-import {
-  buildReviewCsv,
-  pendingReviewItems,
-  streamResultsCsv,
-  writeOutboxFiles,
-} from '../batch/results-files.js';
-import { resultsWorkbook, summaryTime } from '../batch/results-workbook.js';
-import { reviewWorkbook } from '../batch/review-workbook.js';
-import { ROWS_PER_PAGE } from '../batch/standing-rows.js';
-import { mapLimited } from '../core/calls-in-parallel.js';
+import { z } from 'zod';
+import { FINALIZE_SETTINGS, type FinalizeSettings } from '../batch/finalize-batch.js';
+import type { TallyRead } from '../batch/outbox-rows.js';
+import type { ShownSummary } from '../batch/results-workbook.js';
 import { describeCaughtError } from '../core/error-text.js';
 import type { PipelinePorts } from '../core/ports.js';
-import { type BatchRecord, finalizeInputWith, type ReviewItem, type RowRecord } from '../core/records.js';
+import { type BatchRecord, finalizeInputWith, type ReviewItem } from '../core/records.js';
 import { answersSourceFromEvent } from './answers-source.js';
-import { reviseJoinedBatches, settleJoinedRows } from './joined-rows.js';
-import { lookAgainAtPendingRows } from './look-again-at-pending-rows.js';
+import { joinedRevisionInput, settleJoinedRows } from './joined-rows.js';
 import { PrepareAnswersResult } from './prepare-answers.js';
-import { keepRevision } from './results-revisions.js';
+import { RevisionProgress, reviseFiles } from './revise-files.js';
 import { endRoundRows } from './round-rows.js';
+import { lookAgainWithProblems, rowsInPlay, settleReviewItems } from './rows-in-play.js';
 
 export { joinedOutcome } from './joined-rows.js';
 export { ROUND_TIMED_OUT_DETAIL } from './round-rows.js';
-
-/** The Answers workflow's state: the S3 event's fields (read by `answersSourceFromEvent`) plus these. */
-export const FinalizeAnswersInput = finalizeInputWith(PrepareAnswersResult);
-export type FinalizeAnswersInput = z.infer<typeof FinalizeAnswersInput>;
 
 export type FinalizeAnswersResult = {
   batch_id: string | null;
@@ -84,96 +73,181 @@ const nothing = (batchId: string | null, roundId: string | null): FinalizeAnswer
   revision: 0,
 });
 
-/** Rows read a page at a time. */
-const PAGE_SIZE = ROWS_PER_PAGE;
+/** A batch's revision under way: this run's own batch first, then each batch that joined its classifications. */
+const RunUnderWay = z.object({
+  batch_id: z.string(),
+  round_id: z.string().nullable(),
+  /** The round's problems and what steps 2 to 4 found. */
+  problems_of_round: z.array(z.string()),
+  /** The round failed (PrepareAnswers' error): the round is marked so. */
+  round_failed: z.boolean(),
+  width: z.number().int().min(0),
+  began_at: z.string(),
+  revision: RevisionProgress,
+});
+type RunUnderWay = z.infer<typeof RunUnderWay>;
 
-/** The primary course above, steps 1 to 6 in order. */
+const RunResult = z.object({
+  batch_id: z.string().nullable(),
+  round_id: z.string().nullable(),
+  resumed: z.number(),
+  still_pending: z.number(),
+  abandoned: z.number(),
+  revision: z.number(),
+});
+
+/** What a leg hands the next (`$.finalized`), when FinalizeAnswers is called again. */
+export const FinalizeAnswersLegs = z.object({
+  next: z.literal('again'),
+  run: RunUnderWay,
+  /** Batches that joined this run's classifications, still to revise. */
+  joined_left: z.array(z.string()),
+  /** The runs done: this batch's first. */
+  done: z.array(RunResult),
+});
+export type FinalizeAnswersLegs = z.infer<typeof FinalizeAnswersLegs>;
+
+/** The Answers workflow's state: the S3 event's fields (read by `answersSourceFromEvent`) plus these. */
+export const FinalizeAnswersInput = finalizeInputWith(PrepareAnswersResult).extend({
+  finalized: z.unknown().optional(),
+});
+export type FinalizeAnswersInput = z.infer<typeof FinalizeAnswersInput>;
+
+export const FINALIZE_ANSWERS_SETTINGS: FinalizeSettings = FINALIZE_SETTINGS;
+
+/** The primary course above, steps 1 to 6 in order, in legs when they take longer than one invocation. */
 export const finalizeAnswers = async (
   ports: FinalizeAnswersPorts,
   rawInput: unknown,
-  /** `settleJoined: false`: this run revises a batch another run settled rows of (no chain back). */
-  options: { settleJoined?: boolean } = {},
-): Promise<FinalizeAnswersResult & { joined_batches?: FinalizeAnswersResult[] }> => {
+  settings: FinalizeSettings = FINALIZE_ANSWERS_SETTINGS,
+): Promise<(FinalizeAnswersResult & { joined_batches?: FinalizeAnswersResult[] }) | FinalizeAnswersLegs> => {
   const input = FinalizeAnswersInput.parse(rawInput);
+  // Real time, not a span: the 15 minutes a Lambda runs do not shrink with the local time scale.
+  const until = ports.clock.now().getTime() + settings.legMs;
+  const handed = FinalizeAnswersLegs.safeParse(input.finalized);
+  let legs: FinalizeAnswersLegs;
+  if (handed.success) legs = handed.data;
+  else {
+    const started = await startRun(ports, input, rawInput, { settleJoined: true });
+    if ('nothing' in started) return started.nothing;
+    legs = { next: 'again', run: started.run, joined_left: started.joined, done: [] };
+  }
+  for (;;) {
+    const outcome = await reviseRun(ports, legs.run, until, settings);
+    if (outcome.next === 'again') return { ...legs, run: { ...legs.run, revision: outcome.progress } };
+    legs = { ...legs, done: [...legs.done, outcome.result] };
+    const next = await nextJoinedRun(ports, legs);
+    if (next === null) break;
+    legs = { ...legs, run: next.run, joined_left: next.left };
+    if (ports.clock.now().getTime() >= until) return legs;
+  }
+  const [own, ...joined] = legs.done;
+  return { ...own!, ...(joined.length > 0 ? { joined_batches: joined } : {}) };
+};
+
+/**
+ * Steps 1 to 4 for a batch: its round found, its rows in play moved, its review items settled;
+ * then the revision of its files is under way. `settleJoined: false`: a batch another run
+ * settled rows of (no chain back).
+ */
+const startRun = async (
+  ports: FinalizeAnswersPorts,
+  input: FinalizeAnswersInput,
+  rawInput: unknown,
+  options: { settleJoined: boolean },
+): Promise<{ run: RunUnderWay; joined: string[] } | { nothing: FinalizeAnswersResult }> => {
   const found = await findBatchAndRound(ports, input, rawInput);
-  if ('nothing' in found) return found.nothing;
+  if ('nothing' in found) return found;
   const { batch, batchId, roundId, round } = found;
   const now = ports.clock.now();
 
   const itemsBefore = await ports.reviews.listByBatch(batchId);
-  const rows = await rowsInPlay(ports.batches, batchId, roundId, itemsBefore);
+  const { rows, width } = await rowsInPlay(ports.batches, batch, roundId, itemsBefore);
   const roundProblems: string[] = [];
   if (input.error) roundProblems.push(`The answers round failed: ${describeCaughtError(input.error)}`);
   roundProblems.push(...(await endRoundRows(ports, input, { batchId, roundId, round }, rows, now)));
   roundProblems.push(...(await lookAgainWithProblems(ports, batchId, rows, now, itemsBefore)));
-  const joinedBatches =
-    options.settleJoined === false ? [] : await settleJoinedRows(ports, batchId, rows, itemsBefore, now);
-  const items = await settleReviewItems(ports, batchId, rows);
-
-  // Read-only from here: the batch added up, then its files written as it is read again. Followers
-  // are not written: they show their leader's outcome as they are read (core/same-product.ts).
-  const read = await tallyBatch(ports.batches, batch, PAGE_SIZE);
-  const shownRows = () => outboxRows(ports.batches, batchId, PAGE_SIZE);
-  const results = () => streamResultsCsv(batch, read.width, shownRows());
-  const revision = await keepRevision(ports.objects, batchId, await sha256Of(results()));
-  const revisedAt = round?.finished_at ?? now.toISOString();
-  const problemsOfRound = uniqueSentences([...(round?.problems ?? []), ...roundProblems]);
-  const summary = revisedSummary({ batch, round, roundId, read, items, now }, problemsOfRound, {
-    revision,
-    revisedAt,
-  });
-
-  const review = pendingReviewItems(items, read.pendingRows);
-  const { sameProductRows } = read;
-  await writeOutboxFiles(ports.objects, batchId, {
-    results,
-    review: buildReviewCsv(review, batch.delimiter, { sameProductRows }),
-    workbooks: {
-      results: () => resultsWorkbook({ batch, summary, width: read.width, shownRows: shownRows() }),
-      review: () => reviewWorkbook({ batch, items: review, sameProductRows, at: summaryTime(summary) }),
-    },
-    summary,
-  });
-  await replacePartialFiles(ports.objects, batchId, { summary, at: now.toISOString() });
-  await announceAndCloseRound(ports, input, { round, roundId }, summary, { revisedAt, problemsOfRound });
-  const revisedElsewhere = await reviseJoinedBatches(ports, batchId, joinedBatches, (revise) =>
-    finalizeAnswers(ports, revise, { settleJoined: false }),
-  );
-
+  const joined = options.settleJoined ? await settleJoinedRows(ports, batchId, rows, itemsBefore, now) : [];
+  await settleReviewItems(ports, batchId, rows);
   return {
-    batch_id: batchId,
-    round_id: roundId,
-    resumed: round?.rows_dispatched ?? 0,
-    still_pending: summary.by_status.pending_data,
-    abandoned: summary.by_status.abandoned,
-    revision,
-    ...(revisedElsewhere.length > 0 ? { joined_batches: revisedElsewhere } : {}),
+    run: {
+      batch_id: batchId,
+      round_id: roundId,
+      problems_of_round: uniqueSentences([...(round?.problems ?? []), ...roundProblems]),
+      round_failed: input.error !== undefined && input.error !== null,
+      width,
+      began_at: now.toISOString(),
+      // Objects in `work/` are named by the round, or by when a round-less run began.
+      revision: { run: roundId ?? `revise-${now.getTime()}`, pass: 'csv', writing: null, revision: null },
+    },
+    joined,
   };
 };
 
-/**
- * The rows this run may move, found in one pass a page at a time: the round's, those waiting for
- * answers (the service may have settled them since), and those the batch's review items name. They
- * grow with the questions asked, not with the batch.
- */
-const rowsInPlay = async (
-  batches: Pick<FinalizeAnswersPorts['batches'], 'rowsPage'>,
-  batchId: string,
-  roundId: string | null,
-  items: readonly ReviewItem[],
-): Promise<RowRecord[]> => {
-  const named = new Set(items.map((item) => item.row));
-  const rows: RowRecord[] = [];
-  let after: number | null = null;
-  do {
-    const page = await batches.rowsPage(batchId, { after, limit: PAGE_SIZE });
-    for (const row of page.rows) {
-      const ofRound = roundId !== null && row.round?.round_id === roundId;
-      if (ofRound || row.status === 'pending_data' || named.has(row.row)) rows.push(row);
-    }
-    after = page.next;
-  } while (after !== null);
-  return rows;
+/** The next batch that joined this run's classifications and has finished, with its steps 1 to 4 done. */
+const nextJoinedRun = async (
+  ports: FinalizeAnswersPorts,
+  legs: FinalizeAnswersLegs,
+): Promise<{ run: RunUnderWay; left: string[] } | null> => {
+  const left = [...legs.joined_left];
+  const ownBatchId = legs.done[0]?.batch_id ?? legs.run.batch_id;
+  for (let other = left.shift(); other !== undefined; other = left.shift()) {
+    // A batch still running writes its results at its own end and reads the rows as they are then.
+    if ((await ports.batches.getBatch(other))?.state !== 'completed') continue;
+    const input = joinedRevisionInput(ownBatchId, other);
+    const started = await startRun(ports, FinalizeAnswersInput.parse(input), input, { settleJoined: false });
+    if ('run' in started) return { run: started.run, left };
+  }
+  return null;
+};
+
+/** Steps 5 and 6 for the run under way, from where the last leg left them. */
+const reviseRun = async (
+  ports: FinalizeAnswersPorts,
+  run: RunUnderWay,
+  until: number,
+  settings: FinalizeSettings,
+): Promise<
+  { next: 'again'; progress: RevisionProgress } | { next: 'done'; result: FinalizeAnswersResult }
+> => {
+  const batch = await ports.batches.getBatch(run.batch_id);
+  if (!batch) throw new Error(`The batch ${run.batch_id} is gone while its results were revised.`);
+  const found = run.round_id === null ? null : await ports.batches.getBatch(run.round_id);
+  const round = found?.round_of === run.batch_id ? found : null;
+  const items = await ports.reviews.listByBatch(run.batch_id);
+  const now = new Date(run.began_at);
+  const revisedAt = round?.finished_at ?? run.began_at;
+  const problemsOfRound = run.problems_of_round;
+  const outcome = await reviseFiles(ports, batch, run.revision, {
+    width: run.width,
+    until,
+    pageSize: settings.pageSize,
+    partBytes: settings.partBytes,
+    items,
+    now,
+    summaryOf: (read, revision) =>
+      revisedSummary({ batch, round, roundId: run.round_id, read, items, now }, problemsOfRound, {
+        revision,
+        revisedAt,
+      }),
+  });
+  if (outcome.next === 'again') return outcome;
+  const { summary, revision } = outcome;
+  await announceAndCloseRound(ports, run.round_failed, { round, roundId: run.round_id }, summary, {
+    revisedAt,
+    problemsOfRound,
+  });
+  return {
+    next: 'done',
+    result: {
+      batch_id: run.batch_id,
+      round_id: run.round_id,
+      resumed: round?.rows_dispatched ?? 0,
+      still_pending: summary.by_status.pending_data,
+      abandoned: summary.by_status.abandoned,
+      revision,
+    },
+  };
 };
 
 /** The batch this run finalizes and, when it has one, its answers round. */
@@ -202,38 +276,6 @@ const findBatchAndRound = async (
   const found = roundId === null ? null : await ports.batches.getBatch(roundId);
   const round = found?.round_of === batchId ? found : null;
   return { batch, batchId, roundId, round };
-};
-
-/** Step 3; returns the sentences it adds to the round's problems. */
-const lookAgainWithProblems = async (
-  ports: Pick<FinalizeAnswersPorts, 'service' | 'batches'>,
-  batchId: string,
-  rows: RowRecord[],
-  now: Date,
-  items: readonly ReviewItem[],
-): Promise<string[]> => {
-  // A row that joined another batch's classification, or whose classification was answered
-  // through another batch's row, is not where it was billed: it shows no cost.
-  const billedElsewhere = new Set(
-    items
-      .filter((item) => item.owner !== undefined || (item.answers !== undefined && item.state !== 'pending'))
-      .map((item) => item.row),
-  );
-  const lookedAgain = await lookAgainAtPendingRows(ports, batchId, rows, now, {
-    billedHere: (row) => !billedElsewhere.has(row.row),
-  });
-  const problems: string[] = [];
-  if (lookedAgain.abandoned > 0) {
-    problems.push(
-      `${lookedAgain.abandoned} row(s) went unanswered for 30 days: the service abandoned them (not billed).`,
-    );
-  }
-  if (lookedAgain.settledElsewhere > 0) {
-    problems.push(
-      `${lookedAgain.settledElsewhere} pending row(s) were answered outside this batch and have finished at the service.`,
-    );
-  }
-  return problems;
 };
 
 /** Step 5's summary.json: the batch's summary with the round's problems, and what the rounds changed. */
@@ -275,9 +317,9 @@ const revisedSummary = (
 /** Step 6: the Batch Completed event, then the round marked done, unless an earlier run did both. */
 const announceAndCloseRound = async (
   ports: Pick<FinalizeAnswersPorts, 'events' | 'batches'>,
-  input: FinalizeAnswersInput,
+  roundFailed: boolean,
   target: Pick<FinalizeTarget, 'round' | 'roundId'>,
-  summary: ReturnType<typeof revisedSummary>,
+  summary: ShownSummary,
   closing: { revisedAt: string; problemsOfRound: string[] },
 ): Promise<void> => {
   const { round, roundId } = target;
@@ -289,7 +331,7 @@ const announceAndCloseRound = async (
     // Published before the round is marked done: a crash in between publishes twice, never zero times.
     await ports.events.batchCompleted(summary);
     await ports.batches.updateBatch(roundId, {
-      state: round.state === 'failed' || round.state === 'preparing' || input.error ? 'failed' : 'completed',
+      state: round.state === 'failed' || round.state === 'preparing' || roundFailed ? 'failed' : 'completed',
       finished_at: closing.revisedAt,
       problems: closing.problemsOfRound,
     });
@@ -300,33 +342,3 @@ const announceAndCloseRound = async (
 };
 
 const uniqueSentences = (sentences: readonly string[]): string[] => [...new Set(sentences)];
-
-/**
- * Review items follow their rows: `closed` once the row has settled; `pending` again when an
- * answered row waits for answers once more (its answers were not sent: a stop, a refusal, a
- * missing sheet), its last answers kept on the item. Returns every item of the batch as it is now.
- */
-const settleReviewItems = async (
-  ports: Pick<FinalizeAnswersPorts, 'reviews'>,
-  batchId: string,
-  rows: readonly RowRecord[],
-): Promise<ReviewItem[]> => {
-  const rowByNumber = new Map(rows.map((row) => [row.row, row]));
-  const items = await ports.reviews.listByBatch(batchId);
-  return mapLimited(items, ITEMS_IN_FLIGHT, async (item) => {
-    const row = rowByNumber.get(item.row);
-    const sameClassification = row?.classification_id === item.classification_id;
-    if (item.state !== 'closed' && row !== undefined && isFinalStatus(row.status)) {
-      await ports.reviews.update(item.classification_id, { state: 'closed' });
-      return { ...item, state: 'closed' as const };
-    }
-    if (item.state === 'answered' && row?.status === 'pending_data' && sameClassification) {
-      await ports.reviews.update(item.classification_id, { state: 'pending' });
-      return { ...item, state: 'pending' as const };
-    }
-    return item;
-  });
-};
-
-/** Review items updated at once. */
-const ITEMS_IN_FLIGHT = 16;

@@ -15,7 +15,6 @@ const SETTLED_BY_SERVICE = new Set(['resolved', 'failed', 'abandoned']);
 const JOINED_IN_FLIGHT = 8;
 
 /** Batches whose results another batch's run moves forward at once (each reads its whole batch). */
-const BATCHES_IN_FLIGHT = 2;
 
 /**
  * The outcome a row that waited on the same classification takes: the settling row's, at no cost
@@ -88,26 +87,15 @@ export const settleJoinedRows = async (
   return [...new Set(moves.map((move) => move.batch_id))].sort();
 };
 
-/** The other batches' results moved forward, as the daily sweep does (no round), for completed ones. */
-export const reviseJoinedBatches = async <Revised>(
-  ports: Pick<PipelinePorts, 'batches'>,
-  batchId: string,
-  batchIds: readonly string[],
-  /** FinalizeAnswers itself, without a round and without settling joined rows in turn. */
-  revise: (input: unknown) => Promise<Revised>,
-): Promise<Revised[]> => {
-  const revised = await mapLimited(batchIds, BATCHES_IN_FLIGHT, async (other) => {
-    const batch = await ports.batches.getBatch(other);
-    // A batch still running writes its results at its own end and reads the rows as they are then.
-    if (batch?.state !== 'completed') return null;
-    return revise({
-      prepare: {
-        batch_id: other,
-        round_id: null,
-        next: 'finalize',
-        detail: `rows waiting on classifications settled by batch ${batchId}`,
-      },
-    });
-  });
-  return revised.filter((result): result is Revised => result !== null);
-};
+/**
+ * FinalizeAnswers' input for a batch whose rows joined a classification `batchId`'s run settled:
+ * no round, its rows in play looked at again, its files revised (no chain back to `batchId`).
+ */
+export const joinedRevisionInput = (batchId: string, other: string) => ({
+  prepare: {
+    batch_id: other,
+    round_id: null,
+    next: 'finalize' as const,
+    detail: `rows waiting on classifications settled by batch ${batchId}`,
+  },
+});

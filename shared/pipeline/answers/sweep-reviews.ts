@@ -77,16 +77,18 @@ export const sweepAbandonedReviews = async (ports: SweepReviewsPorts): Promise<S
     const batch = await ports.batches.getBatch(batchId);
     // A batch still running finalizes on its own and reads the same statuses then.
     if (batch?.state !== 'completed') continue;
-    batches.push(
-      await finalizeAnswers(ports, {
-        prepare: {
-          batch_id: batchId,
-          round_id: null,
-          next: 'finalize',
-          detail: 'daily sweep: rows abandoned by the service after 30 days unanswered',
-        },
-      }),
-    );
+    const input = {
+      prepare: {
+        batch_id: batchId,
+        round_id: null,
+        next: 'finalize',
+        detail: 'daily sweep: rows abandoned by the service after 30 days unanswered',
+      },
+    };
+    // No workflow here to call it again: its legs follow one another in this invocation.
+    let revised = await finalizeAnswers(ports, input);
+    while ('next' in revised) revised = await finalizeAnswers(ports, { ...input, finalized: revised });
+    batches.push(revised);
   }
   return { pending: pending.length, abandoned, batches };
 };

@@ -171,11 +171,11 @@ export const finalizeBatch = async (
   const { read } = tallied;
   const problems = finalProblems(batch, input, caughtProblems, settled.ended_now);
   const summary = read.tally.summary({ ...batch, state: finalState, finished_at: finishedAt, problems }, now);
+  const files = outboxResults(batchId);
   const results = await writeResultsFiles(ports, batch, writingFrom, {
-    targets: outboxResults(batchId),
+    csv: files.csv,
+    xlsx: { ...files.xlsx, summary, at: summaryTime(summary) },
     width: read.width,
-    summary,
-    at: summaryTime(summary),
     until,
     pageSize: settings.pageSize,
     partBytes: settings.partBytes,

@@ -15,7 +15,7 @@ import { outboxKey } from '../core/bucket-layout.js';
 import type { PipelinePorts } from '../core/ports.js';
 import type { BatchRecord } from '../core/records.js';
 import { outboxRows } from './outbox-rows.js';
-import { PartsUploadProgress, partsUpload } from './parts-upload.js';
+import { type PartsUpload, PartsUploadProgress, partsUpload } from './parts-upload.js';
 import {
   CSV_CONTENT_TYPE,
   OUTPUT_FILES,
@@ -26,6 +26,7 @@ import {
 import {
   openResultsWorkbook,
   ResultsWorkbookProgress,
+  type ResultsWorkbookWriter,
   ROWS_MEASURED_FOR_WIDTH,
   resumeResultsWorkbook,
   type ShownSummary,
@@ -34,32 +35,31 @@ import {
 /** Where the results pass stopped: the next leg reads on from the row after `written_through`. */
 export const ResultsWriting = z.object({
   written_through: z.number().int().min(0),
-  csv: PartsUploadProgress,
-  xlsx: PartsUploadProgress,
-  workbook: ResultsWorkbookProgress,
+  csv: PartsUploadProgress.optional(),
+  xlsx: z.object({ upload: PartsUploadProgress, workbook: ResultsWorkbookProgress }).optional(),
 });
 export type ResultsWriting = z.infer<typeof ResultsWriting>;
 
 type ResultsPorts = Pick<PipelinePorts, 'clock' | 'batches' | 'objects'>;
 
-/** Where each file goes (an object key), and the name its bytes carried between legs take in `work/`. */
-export type ResultsTargets = Record<'csv' | 'xlsx', { key: string; name: string }>;
+/** Where a file goes (an object key), and the name its bytes carried between legs take in `work/`. */
+export type ResultsTarget = { key: string; name: string };
 
 /** The outbox's results.csv and .xlsx. */
-export const outboxResults = (batchId: string): ResultsTargets => ({
+export const outboxResults = (batchId: string): Record<'csv' | 'xlsx', ResultsTarget> => ({
   csv: { key: outboxKey(batchId, OUTPUT_FILES.results), name: OUTPUT_FILES.results },
   xlsx: { key: outboxKey(batchId, OUTPUT_FILES.results_workbook), name: OUTPUT_FILES.results_workbook },
 });
 
 export type ResultsPassOptions = {
-  targets: ResultsTargets;
+  /** results.csv, when this pass writes it. */
+  csv?: ResultsTarget;
+  /** results.xlsx, when this pass writes it: what its second sheet shows, and the time it is dated. */
+  xlsx?: ResultsTarget & { summary: ShownSummary; at: Date };
   /** Sees each row as it is written: a pass that adds the batch up as it writes it. */
   onShown?: (shown: ShownRow) => void;
   /** Input columns the files carry (the tally's `width`). */
   width: number;
-  /** What the workbook's second sheet shows, and the time it is dated. */
-  summary: ShownSummary;
-  at: Date;
   /** When this leg hands on (epoch ms): checked between rows, a leg writing a page at least. */
   until: number;
   pageSize: number;
@@ -70,6 +70,63 @@ export type ResultsPassOptions = {
 /** About how many characters of CSV records are made into bytes at once. */
 const CSV_CHUNK_CHARACTERS = 64 * 1024;
 
+/** One file of the pass: rows in, bytes out to its upload. */
+type FileWriter<Progress> = {
+  add(shown: ShownRow): Promise<void>;
+  /** Whether a pause now leaves the file's bytes as a single leg would make them. */
+  readonly betweenChunks: boolean;
+  pause(): Promise<Progress>;
+  finish(): Promise<void>;
+};
+
+const csvWriter = async (
+  upload: PartsUpload,
+  batch: Pick<BatchRecord, 'header' | 'delimiter'>,
+  width: number,
+  first: boolean,
+): Promise<FileWriter<PartsUploadProgress>> => {
+  let text = first ? `\uFEFF${formatCsvRecord(resultsCsvHeader(batch, width), batch.delimiter)}` : '';
+  const flush = async () => {
+    await upload.append(Buffer.from(text, 'utf8'));
+    text = '';
+  };
+  return {
+    async add(shown) {
+      text += formatCsvRecord(resultsCsvRecord(shown, width), batch.delimiter);
+      if (text.length >= CSV_CHUNK_CHARACTERS) await flush();
+    },
+    betweenChunks: true,
+    async pause() {
+      await flush();
+      return upload.pause();
+    },
+    async finish() {
+      await flush();
+      await upload.complete();
+    },
+  };
+};
+
+const xlsxWriter = (
+  upload: PartsUpload,
+  workbook: ResultsWorkbookWriter,
+  summary: ShownSummary,
+): FileWriter<NonNullable<ResultsWriting['xlsx']>> => ({
+  add: (shown) => upload.append(workbook.add(shown)),
+  get betweenChunks() {
+    return workbook.betweenChunks;
+  },
+  async pause() {
+    const paused = workbook.pause();
+    await upload.append(paused.bytes);
+    return { upload: await upload.pause(), workbook: paused.progress };
+  },
+  async finish() {
+    await upload.append(workbook.finish(summary));
+    await upload.complete();
+  },
+});
+
 /** The results pass from where the last leg stopped, or from the first row. */
 export const writeResultsFiles = async (
   ports: ResultsPorts,
@@ -77,50 +134,51 @@ export const writeResultsFiles = async (
   from: ResultsWriting | null,
   options: ResultsPassOptions,
 ): Promise<{ next: 'again'; writing: ResultsWriting } | { next: 'done' }> => {
-  const batchId = batch.batch_id;
-  const upload = (file: 'csv' | 'xlsx', contentType: string) =>
+  const upload = (target: ResultsTarget, contentType: string, progress: PartsUploadProgress | null) =>
     partsUpload(
       ports.objects,
-      { batchId, ...options.targets[file], contentType, partBytes: options.partBytes },
-      from?.[file] ?? null,
+      { batchId: batch.batch_id, ...target, contentType, partBytes: options.partBytes },
+      progress,
     );
-  const csv = await upload('csv', CSV_CONTENT_TYPE);
-  const xlsx = await upload('xlsx', XLSX_CONTENT_TYPE);
-
-  const rows = outboxRows(ports.batches, batchId, options.pageSize, from?.written_through ?? null);
-  let text = '';
-  const addCsv = async (record: string) => {
-    text += record;
-    if (text.length < CSV_CHUNK_CHARACTERS) return;
-    await csv.append(Buffer.from(text, 'utf8'));
-    text = '';
-  };
-
-  let measured: ShownRow[] = [];
-  if (!from) {
-    await addCsv(`\uFEFF${formatCsvRecord(resultsCsvHeader(batch, options.width), batch.delimiter)}`);
-    // The first rows size the workbook's columns: read ahead, then written like the rest.
+  const rows = outboxRows(ports.batches, batch.batch_id, options.pageSize, from?.written_through ?? null);
+  // The first rows size the workbook's columns: read ahead, then written like the rest.
+  const measured: ShownRow[] = [];
+  if (!from && options.xlsx) {
     for (let next = await rows.next(); !next.done; next = await rows.next()) {
       measured.push(next.value);
       if (measured.length === ROWS_MEASURED_FOR_WIDTH) break;
     }
   }
-  const workbook = from
-    ? resumeResultsWorkbook(batch, from.workbook)
-    : openResultsWorkbook({ batch, width: options.width, measured, at: options.at });
+  const csv = options.csv
+    ? await csvWriter(
+        await upload(options.csv, CSV_CONTENT_TYPE, from?.csv ?? null),
+        batch,
+        options.width,
+        from === null,
+      )
+    : null;
+  const { xlsx: workbookTarget } = options;
+  const xlsx = workbookTarget
+    ? xlsxWriter(
+        await upload(workbookTarget, XLSX_CONTENT_TYPE, from?.xlsx?.upload ?? null),
+        from?.xlsx
+          ? resumeResultsWorkbook(batch, from.xlsx.workbook)
+          : openResultsWorkbook({ batch, width: options.width, measured, at: workbookTarget.at }),
+        workbookTarget.summary,
+      )
+    : null;
 
   let writtenThrough = from?.written_through ?? 0;
   let sinceCheck = 0;
   let spent = false;
   const add = async (shown: ShownRow) => {
-    await addCsv(formatCsvRecord(resultsCsvRecord(shown, options.width), batch.delimiter));
-    await xlsx.append(workbook.add(shown));
+    await csv?.add(shown);
+    await xlsx?.add(shown);
     options.onShown?.(shown);
     writtenThrough = shown.row.row;
     sinceCheck += 1;
   };
-  for (const shown of measured) await add(shown);
-  measured = [];
+  for (const shown of measured.splice(0)) await add(shown);
   // A generator already done (a batch shorter than the rows measured) stays done.
   for (let next = await rows.next(); !next.done; ) {
     await add(next.value);
@@ -133,24 +191,14 @@ export const writeResultsFiles = async (
       sinceCheck = 0;
       spent = ports.clock.now().getTime() >= options.until;
     }
-    if (!spent || !workbook.betweenChunks) continue;
+    if (!spent || (xlsx !== null && !xlsx.betweenChunks)) continue;
     await rows.return(undefined);
-    await csv.append(Buffer.from(text, 'utf8'));
-    const paused = workbook.pause();
-    await xlsx.append(paused.bytes);
-    return {
-      next: 'again',
-      writing: {
-        written_through: writtenThrough,
-        csv: await csv.pause(),
-        xlsx: await xlsx.pause(),
-        workbook: paused.progress,
-      },
-    };
+    const writing: ResultsWriting = { written_through: writtenThrough };
+    if (csv) writing.csv = await csv.pause();
+    if (xlsx) writing.xlsx = await xlsx.pause();
+    return { next: 'again', writing };
   }
-  await csv.append(Buffer.from(text, 'utf8'));
-  await xlsx.append(workbook.finish(options.summary));
-  await csv.complete();
-  await xlsx.complete();
+  await csv?.finish();
+  await xlsx?.finish();
   return { next: 'done' };
 };

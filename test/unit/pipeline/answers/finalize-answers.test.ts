@@ -15,7 +15,7 @@ import {
   ROUND_TIMED_OUT_DETAIL,
   sweepAbandonedReviews,
 } from '../../../../shared/pipeline/answers/index.js';
-import { resolvedResult } from '../../../../shared/pipeline/core/index.js';
+import { MIN_PART_BYTES, resolvedResult } from '../../../../shared/pipeline/core/index.js';
 import {
   type AnswersWorld,
   BATCH,
@@ -204,6 +204,46 @@ describe('finalizeAnswers', () => {
     ]);
   });
 
+  it('revises in legs when its passes outlast an invocation, to the files a run at once writes', async () => {
+    const w = makeWorld();
+    await seedFinishedBatch(w);
+    const event = drop(w, fillReviewCsv(w, { 2: 'all' }), 'e1');
+    const prepare = await prepareAnswers(w.ports, { event, execution_id: 'exec-e1' });
+    await runRoundRows(w, prepare.round_id!);
+    // Every leg's time is spent at once, and a page is two rows: each pass hands on after a page.
+    const settings = { legMs: 0, pageSize: 2, partBytes: MIN_PART_BYTES };
+
+    const legs = [await finalizeAnswers(w.ports, { ...event, prepare }, settings)];
+    while ('next' in legs.at(-1)!) {
+      // Nothing moves forward before the last leg: results.csv is written aside until then.
+      expect(await w.objects.list(outbox('results.rev'))).toEqual([]);
+      const finalized = JSON.parse(JSON.stringify(legs.at(-1)));
+      legs.push(await finalizeAnswers(w.ports, { ...event, prepare, finalized }, settings));
+    }
+    const written = ['results.csv', 'results.xlsx', 'review.csv', 'summary.json', 'results.rev1.csv'].map(
+      (name) => [name, Buffer.from(w.objects.objects.get(outbox(name))!.bytes)] as const,
+    );
+    const again = await finalizeAnswers(w.ports, { ...event, prepare });
+
+    // The csv pass over five rows took three legs; the last leg wrote the workbook and the rest.
+    expect(legs.map((leg) => ('next' in leg ? leg.run.revision.pass : 'done'))).toEqual([
+      'csv',
+      'csv',
+      'done',
+    ]);
+    expect(legs.at(-1)).toEqual(again);
+    expect(again).toMatchObject({ resumed: 1, revision: 1 });
+    for (const [name, bytes] of written)
+      expect(bytes.equals(Buffer.from(w.objects.objects.get(outbox(name))!.bytes)), name).toBe(true);
+    expect(csvRecords(w, 'results.csv').map((r) => r.status)).toEqual([
+      'resolved',
+      'resolved',
+      'pending_data',
+      'pending_data',
+      'pending_data',
+    ]);
+  });
+
   it('a run that stopped after keeping the revision reuses it when run again', async () => {
     const w = makeWorld();
     await seedFinishedBatch(w);
@@ -212,17 +252,18 @@ describe('finalizeAnswers', () => {
     const event = drop(w, fillReviewCsv(w, { 2: 'all' }), 'e1');
     const prepare = await prepareAnswers(w.ports, { event, execution_id: 'x-1' });
     await runRoundRows(w, prepare.round_id!);
-    const put = w.objects.put;
-    w.ports.objects.put = async (key, ...rest) => {
-      if (key === outbox('results.csv')) throw new Error('SlowDown');
-      return put(key, ...rest);
+    // The new results.csv, written aside, fails to take the outbox's place.
+    const copy = w.objects.copy;
+    w.ports.objects.copy = async (from, to) => {
+      if (to === outbox('results.csv')) throw new Error('SlowDown');
+      return copy(from, to);
     };
     await expect(finalizeAnswers(w.ports, { ...event, prepare })).rejects.toThrow('SlowDown');
     expect(await w.objects.list(outbox('results.rev'))).toEqual([
       outbox('results.rev1.csv'),
       outbox('results.rev1.xlsx'),
     ]);
-    w.ports.objects.put = put;
+    w.ports.objects.copy = copy;
 
     expect(await finalizeAnswers(w.ports, { ...event, prepare })).toMatchObject({ revision: 1 });
 

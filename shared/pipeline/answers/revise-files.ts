@@ -1,0 +1,156 @@
+/**
+ * FinalizeAnswers' files (finalize-answers.ts, step 5) written in legs, like Finalize's
+ * (batch/results-in-legs.ts): a leg whose time is spent hands on where it stopped, and the
+ * workflow calls FinalizeAnswers again.
+ *
+ *   csv pass    results.csv to work/<batch>/finalize/<run>/, the batch added up as it is written
+ *   revision    the earlier files kept as rev<N> when the new results.csv differs (by sha256,
+ *               both read by ranges), then the new one copied into the outbox
+ *   xlsx pass   results.xlsx to the outbox, its summary sheet naming the revision
+ *   the rest    review.csv and .xlsx, summary.json, in place of any partial files
+ *
+ * The workbook waits for the revision because its summary sheet names it; the CSV comes first
+ * because it is what a revision compares. What a leg hands on: the pass, the row it wrote last,
+ * the uploads' parts; the tally and the bytes not yet a part wait in `work/`.
+ */
+import { z } from 'zod';
+import { pageTally, sha256Of, type TallyRead, TallyState, tallyState } from '../batch/outbox-rows.js';
+import { replacePartialFiles } from '../batch/partial-results.js';
+import {
+  buildReviewCsv,
+  OUTPUT_FILES,
+  pendingReviewItems,
+  writeReviewFiles,
+} from '../batch/results-files.js';
+import { outboxResults, ResultsWriting, writeResultsFiles } from '../batch/results-in-legs.js';
+import { type ShownSummary, summaryTime } from '../batch/results-workbook.js';
+import { reviewWorkbook } from '../batch/review-workbook.js';
+import { finalizeWorkKey, outboxKey } from '../core/bucket-layout.js';
+import type { PipelinePorts } from '../core/ports.js';
+import type { BatchRecord, ReviewItem } from '../core/records.js';
+import { keepRevision } from './results-revisions.js';
+
+/** Where one batch's revision stands between legs. */
+export const RevisionProgress = z.object({
+  /** Names this run's objects in `work/`: the round's id, or the time a round-less run began. */
+  run: z.string().min(1),
+  pass: z.enum(['csv', 'xlsx']),
+  writing: ResultsWriting.nullable(),
+  /** Known once the csv pass is done. */
+  revision: z.number().int().min(0).nullable(),
+});
+export type RevisionProgress = z.infer<typeof RevisionProgress>;
+
+type RevisePorts = Pick<PipelinePorts, 'clock' | 'batches' | 'objects'>;
+
+export type ReviseOptions = {
+  /** Input columns the files carry: the widest row's (found as the rows in play were). */
+  width: number;
+  /** When this leg hands on (epoch ms). */
+  until: number;
+  pageSize: number;
+  partBytes: number;
+  /** The review items as the round left them. */
+  items: readonly ReviewItem[];
+  /** summary.json (and the workbook's second sheet) from the batch added up and the revision. */
+  summaryOf: (read: TallyRead, revision: number) => ShownSummary;
+  now: Date;
+};
+
+export type ReviseOutcome =
+  | { next: 'again'; progress: RevisionProgress }
+  | { next: 'done'; summary: ShownSummary; revision: number };
+
+const stagedCsv = (batchId: string, run: string) => {
+  const name = `${run}/${OUTPUT_FILES.results}`;
+  return { key: finalizeWorkKey(batchId, name), name };
+};
+const tallyKey = (batchId: string, run: string, at: string) =>
+  finalizeWorkKey(batchId, `${run}/tally.${at}.json`);
+
+const saveTally = (objects: RevisePorts['objects'], key: string, read: TallyRead) =>
+  objects.put(key, JSON.stringify(tallyState(read)), 'application/json');
+
+const loadTally = async (objects: RevisePorts['objects'], key: string): Promise<TallyState> => {
+  const bytes = await objects.getBytes(key);
+  if (!bytes) throw new Error(`The tally kept between legs is gone (${key}).`);
+  return TallyState.parse(JSON.parse(new TextDecoder().decode(bytes)));
+};
+
+/** One batch's files revised, from where the last leg stopped (`from`), or from the start. */
+export const reviseFiles = async (
+  ports: RevisePorts,
+  batch: BatchRecord,
+  from: RevisionProgress,
+  options: ReviseOptions,
+): Promise<ReviseOutcome> => {
+  const batchId = batch.batch_id;
+  const { run } = from;
+  const pass = { width: options.width, until: options.until, pageSize: options.pageSize };
+  let { revision } = from;
+  let xlsxFrom = from.pass === 'xlsx' ? from.writing : null;
+  if (from.pass === 'csv') {
+    const resumed = from.writing;
+    const tallied = pageTally(
+      batch,
+      resumed
+        ? await loadTally(ports.objects, tallyKey(batchId, run, `${resumed.written_through}`))
+        : undefined,
+    );
+    const written = await writeResultsFiles(ports, batch, resumed, {
+      ...pass,
+      csv: stagedCsv(batchId, run),
+      onShown: (shown) => tallied.add([shown]),
+      partBytes: options.partBytes,
+    });
+    if (written.next === 'again') {
+      await saveTally(
+        ports.objects,
+        tallyKey(batchId, run, `${written.writing.written_through}`),
+        tallied.read,
+      );
+      return { next: 'again', progress: { ...from, writing: written.writing } };
+    }
+    await saveTally(ports.objects, tallyKey(batchId, run, 'whole'), tallied.read);
+    revision = await reviseResultsCsv(ports.objects, batchId, run);
+    xlsxFrom = null;
+  }
+
+  const read = pageTally(batch, await loadTally(ports.objects, tallyKey(batchId, run, 'whole'))).read;
+  const summary = options.summaryOf(read, revision ?? 0);
+  const xlsx = await writeResultsFiles(ports, batch, xlsxFrom, {
+    ...pass,
+    xlsx: { ...outboxResults(batchId).xlsx, summary, at: summaryTime(summary) },
+    partBytes: options.partBytes,
+  });
+  if (xlsx.next === 'again')
+    return { next: 'again', progress: { run, pass: 'xlsx', writing: xlsx.writing, revision } };
+
+  const review = pendingReviewItems(options.items, read.pendingRows);
+  const { sameProductRows } = read;
+  await writeReviewFiles(ports.objects, batchId, {
+    review: buildReviewCsv(review, batch.delimiter, { sameProductRows }),
+    workbook: () => reviewWorkbook({ batch, items: review, sameProductRows, at: summaryTime(summary) }),
+    summary,
+  });
+  await replacePartialFiles(ports.objects, batchId, { summary, at: options.now.toISOString() });
+  return { next: 'done', summary, revision: revision ?? 0 };
+};
+
+/**
+ * The new results.csv, written to `work/`, against the outbox's: the earlier files kept as a
+ * revision when it differs (results-revisions.ts), then it takes the outbox's place (a copy in
+ * the bucket, whatever its size). Returns the revision the new files are.
+ */
+const reviseResultsCsv = async (
+  objects: RevisePorts['objects'],
+  batchId: string,
+  run: string,
+): Promise<number> => {
+  const staged = stagedCsv(batchId, run).key;
+  const source = await objects.source(staged);
+  if (!source) throw new Error(`The new results.csv is gone from ${staged}.`);
+  const revision = await keepRevision(objects, batchId, await sha256Of(source.read(0, source.size)));
+  await objects.copy(staged, outboxKey(batchId, OUTPUT_FILES.results));
+  return revision;
+};
