@@ -174,8 +174,9 @@ const COMPLETING_A_ROW = {
  */
 const REVISING_RESULTS = {
   clock: 'system',
-  // `streams`: results.xlsx and review.xlsx are uploaded as they are written.
-  objects: { read: ['outbox/*'], write: ['outbox/*'], streams: true },
+  // `streams`: results.csv and .xlsx go up in parts across legs, review.xlsx as it is written;
+  // `work/`: the new results.csv written aside, and what one leg hands the next.
+  objects: { read: ['outbox/*', 'work/*'], write: ['outbox/*', 'work/*'], streams: true },
   batches: ['GetItem', 'Query', 'UpdateItem'],
   // BatchGetItem: the items of other batches' classifications that rows of this batch joined.
   reviews: ['Query', 'UpdateItem', 'BatchGetItem'],
@@ -399,7 +400,8 @@ export const FUNCTION_CATALOGUE = {
   },
   'finalize-answers': {
     entry: 'functions/finalize-answers/handler.ts',
-    // Rewrites results.csv and .xlsx and summary.json as finalize-batch writes them, a page of rows at a time.
+    // Rewrites results.csv and .xlsx and summary.json as finalize-batch writes them, a page of
+    // rows at a time, in legs the Answers workflow calls one after another.
     timeoutSeconds: 15 * 60,
     memoryMb: 2048,
     description:
@@ -409,7 +411,7 @@ export const FUNCTION_CATALOGUE = {
       'ObjectsList s3:ListBucket':
         'A batch that never wrote partial files: the head of summary.partial.json is a 404, not a 403.',
       'ObjectsWriteOutbox s3:AbortMultipartUpload':
-        'A results.xlsx of 5 MiB or more (about 30,000 rows) goes up in parts.',
+        'A review.xlsx of 5 MiB or more goes up in parts as it is written, and a failed one is aborted.',
       'Reviews dynamodb:BatchGetItem':
         "A batch whose rows joined an earlier batch's classification: its items are read by key.",
     },
@@ -428,7 +430,7 @@ export const FUNCTION_CATALOGUE = {
       'ObjectsList s3:ListBucket':
         'A batch that never wrote partial files: the head of summary.partial.json is a 404, not a 403.',
       'ObjectsWriteOutbox s3:AbortMultipartUpload':
-        'A results.xlsx of 5 MiB or more (about 30,000 rows) goes up in parts.',
+        'A review.xlsx of 5 MiB or more goes up in parts as it is written, and a failed one is aborted.',
       'Reviews dynamodb:BatchGetItem':
         "A batch whose rows joined an earlier batch's classification: its items are read by key.",
     },

@@ -340,8 +340,10 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
   'finalize-answers': {
     ownLogs: LOGS,
     bucket: ['s3:ListBucket'],
-    // The workbooks go up as they are written: in parts when large.
+    // The results files go up in parts across its legs, review.xlsx as it is written.
     'bucket/outbox/*': ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'],
+    // The new results.csv written aside, and what one leg hands the next.
+    'bucket/work/*': ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'],
     batchTable: d('GetItem', 'Query', 'UpdateItem'),
     reviewTable: d('BatchGetItem', 'Query', 'UpdateItem'),
     'reviewTable/index/*': d('BatchGetItem', 'Query', 'UpdateItem'),
@@ -352,8 +354,10 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
   'sweep-reviews': {
     ownLogs: LOGS,
     bucket: ['s3:ListBucket'],
-    // The workbooks go up as they are written: in parts when large.
+    // The results files go up in parts across its legs, review.xlsx as it is written.
     'bucket/outbox/*': ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'],
+    // The new results.csv written aside, and what one leg hands the next.
+    'bucket/work/*': ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'],
     batchTable: d('GetItem', 'Query', 'UpdateItem'),
     reviewTable: d('BatchGetItem', 'Query', 'Scan', 'UpdateItem'),
     'reviewTable/index/*': d('BatchGetItem', 'Query', 'Scan', 'UpdateItem'),
