@@ -251,6 +251,10 @@ export const FUNCTION_CATALOGUE = {
         'A batch that never wrote partial files: the head of summary.partial.json is a 404, not a 403.',
       'ObjectsWriteOutbox s3:AbortMultipartUpload':
         'A review.xlsx of 5 MiB or more goes up in parts as it is written, and a failed one is aborted.',
+      'ObjectsWriteWork s3:PutObject':
+        'A batch whose Finalize takes more than one leg of 8 minutes hands the next its tally and unsent bytes (the benchmark at 400,000 rows; tests run legs on the pure core).',
+      'ObjectsWriteWork s3:AbortMultipartUpload':
+        'Granted with the outbox’s uploads in parts; nothing Finalize keeps in work/ goes up in parts.',
     },
   },
   'dispatch-rows': {

@@ -9,7 +9,13 @@ export const handler = async (event: unknown) => {
   // The batch's totals, as the summary its Batch Completed event carries: once per batch, as the event.
   const batches = watchFinishedBatches(ports.events);
   const result = await finalizeBatch({ ...ports, events: batches.events }, event);
-  logger.info('batch finalized', { ...result });
+  if (result.next === 'again')
+    logger.info('finalize leg handed on', {
+      batch_id: result.batch_id,
+      settled_through: result.settling?.settled_through,
+      written_through: result.writing?.written_through,
+    });
+  else logger.info('batch finalized', { ...result });
   for (const batch of batches.finished) pipelineMetrics.batchFinished(batch);
   return result;
 };
