@@ -416,6 +416,8 @@ export const FUNCTION_CATALOGUE = {
         'A batch that never wrote partial files: the head of summary.partial.json is a 404, not a 403.',
       'ObjectsWriteOutbox s3:AbortMultipartUpload':
         'A review.xlsx of 5 MiB or more goes up in parts as it is written, and a failed one is aborted.',
+      'ObjectsWriteWork s3:AbortMultipartUpload':
+        'Granted with the uploads in parts; an upload in parts to work/ is never aborted: the bucket’s rule ends one left open.',
       'Reviews dynamodb:BatchGetItem':
         "A batch whose rows joined an earlier batch's classification: its items are read by key.",
     },
@@ -435,6 +437,8 @@ export const FUNCTION_CATALOGUE = {
         'A batch that never wrote partial files: the head of summary.partial.json is a 404, not a 403.',
       'ObjectsWriteOutbox s3:AbortMultipartUpload':
         'A review.xlsx of 5 MiB or more goes up in parts as it is written, and a failed one is aborted.',
+      'ObjectsWriteWork s3:AbortMultipartUpload':
+        'Granted with the uploads in parts; an upload in parts to work/ is never aborted: the bucket’s rule ends one left open.',
       'Reviews dynamodb:BatchGetItem':
         "A batch whose rows joined an earlier batch's classification: its items are read by key.",
     },
