@@ -450,16 +450,25 @@ export const FUNCTION_CATALOGUE = {
     memoryMb: 2048,
     description:
       'While a batch runs: results.partial.csv and .xlsx, summary.partial.json, every row as it stands',
-    // Reads the batch and its rows; writes the partial files to the batch's outbox, the workbook
-    // uploaded as it is written.
+    // Reads the batch and its rows; writes the partial files to the batch's outbox in parts, in
+    // legs: a leg whose time is spent keeps its tally and unsent bytes in work/ and drops a
+    // request object under requests/ that calls the function again, which reads it back.
     ports: {
       clock: 'system',
-      objects: { write: ['outbox/*'], streams: true },
+      objects: { read: ['requests/*', 'work/*'], write: ['outbox/*', 'work/*', 'requests/*'], streams: true },
       batches: ['GetItem', 'Query'],
     },
     kept: {
+      'ObjectsList s3:ListBucket':
+        'A request object a leg dropped that has expired since reads as missing (404), not forbidden.',
       'ObjectsWriteOutbox s3:AbortMultipartUpload':
-        'A results.xlsx of 5 MiB or more (about 30,000 rows) goes up in parts.',
+        'Granted with the uploads in parts; one left open by a failed leg is ended by the bucket’s rule.',
+      'ObjectsWriteWork s3:AbortMultipartUpload':
+        'Granted with the uploads in parts; nothing it keeps in work/ goes up in parts.',
+      'ObjectsWriteRequests s3:PutObject':
+        'Partial results that take more than one leg of 8 minutes drop a request object for the next (no test batch is that large on the local runtime; the legs are tested on the core).',
+      'ObjectsWriteRequests s3:AbortMultipartUpload':
+        'Granted with the uploads in parts; a request object is a few hundred bytes, put whole.',
     },
   },
 } as const satisfies Record<HandlerName, FunctionDescription>;

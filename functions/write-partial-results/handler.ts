@@ -2,9 +2,14 @@
  * Partial results of a running batch, asked for by a finishing row (at most every
  * `partial_every_minutes`), by a person invoking the function with `{ "batch_id": … }`, or by a
  * request object dropped under `requests/<batch id>/`: results.partial.csv and
- * summary.partial.json in its outbox. See shared/pipeline/batch/partial-results.ts.
+ * summary.partial.json in its outbox, in legs that hand on by a request object of their own.
+ * See shared/pipeline/batch/partial-results.ts.
  */
-import { partialResultsRequestOf, writePartialResults } from '../../shared/pipeline/batch/index.js';
+import {
+  partialProgressOf,
+  partialResultsRequestOf,
+  writePartialResults,
+} from '../../shared/pipeline/batch/index.js';
 import { logger, portsFor } from '../runtime.js';
 
 export const handler = async (event: unknown) => {
@@ -13,7 +18,9 @@ export const handler = async (event: unknown) => {
     logger.warn('partial results: the event names no batch');
     return { batch_id: null, written: false, why: 'the event names no batch' };
   }
-  const report = await writePartialResults(await portsFor('write-partial-results'), batchId);
+  const ports = await portsFor('write-partial-results');
+  // A request object a leg dropped for the next carries where it stopped.
+  const report = await writePartialResults(ports, batchId, await partialProgressOf(ports.objects, event));
   logger.info('partial results', report);
   return report;
 };

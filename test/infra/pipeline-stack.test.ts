@@ -366,8 +366,12 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
   },
   'write-partial-results': {
     ownLogs: LOGS,
-    // results.partial.xlsx goes up as it is written: in parts when large.
+    bucket: ['s3:ListBucket'],
+    // The partial files go up in parts across its legs.
     'bucket/outbox/*': ['s3:AbortMultipartUpload', 's3:PutObject'],
+    // What one leg hands the next: the tally and unsent bytes in work/, a request object that calls it again.
+    'bucket/work/*': ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'],
+    'bucket/requests/*': ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'],
     batchTable: d('GetItem', 'Query'),
   },
 };

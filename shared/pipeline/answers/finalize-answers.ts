@@ -30,7 +30,7 @@
  * Run twice, it writes the same files and no second revision (results-revisions.ts says how).
  */
 import { z } from 'zod';
-import { FINALIZE_SETTINGS, type FinalizeSettings } from '../batch/finalize-batch.js';
+import { FINALIZE_SETTINGS, type FinalizeSettings } from '../batch/finalize-settings.js';
 import type { TallyRead } from '../batch/outbox-rows.js';
 import type { ShownSummary } from '../batch/results-workbook.js';
 import { describeCaughtError } from '../core/error-text.js';

@@ -14,7 +14,7 @@
  * the uploads' parts; the tally and the bytes not yet a part wait in `work/`.
  */
 import { z } from 'zod';
-import { pageTally, sha256Of, type TallyRead, TallyState, tallyState } from '../batch/outbox-rows.js';
+import { loadTally, pageTally, saveTally, sha256Of, type TallyRead } from '../batch/outbox-rows.js';
 import { replacePartialFiles } from '../batch/partial-results.js';
 import {
   buildReviewCsv,
@@ -67,15 +67,6 @@ const stagedCsv = (batchId: string, run: string) => {
 };
 const tallyKey = (batchId: string, run: string, at: string) =>
   finalizeWorkKey(batchId, `${run}/tally.${at}.json`);
-
-const saveTally = (objects: RevisePorts['objects'], key: string, read: TallyRead) =>
-  objects.put(key, JSON.stringify(tallyState(read)), 'application/json');
-
-const loadTally = async (objects: RevisePorts['objects'], key: string): Promise<TallyState> => {
-  const bytes = await objects.getBytes(key);
-  if (!bytes) throw new Error(`The tally kept between legs is gone (${key}).`);
-  return TallyState.parse(JSON.parse(new TextDecoder().decode(bytes)));
-};
 
 /** One batch's files revised, from where the last leg stopped (`from`), or from the start. */
 export const reviseFiles = async (

@@ -33,7 +33,8 @@ import { describeCaughtError } from '../core/error-text.js';
 import type { PipelinePorts } from '../core/ports.js';
 import { type BatchRecord, finalizeInputWith } from '../core/records.js';
 import { batchSourceFromEvent } from './batch-source.js';
-import { pageTally, type TallyRead, TallyState, tallyState } from './outbox-rows.js';
+import { FINALIZE_SETTINGS, type FinalizeSettings } from './finalize-settings.js';
+import { loadTally, pageTally, saveTally, type TallyRead, type TallyState } from './outbox-rows.js';
 import { replacePartialFiles } from './partial-results.js';
 import { PrepareResult } from './prepare-batch.js';
 import {
@@ -50,7 +51,6 @@ import { outboxResults, ResultsWriting, writeResultsFiles } from './results-in-l
 import { outboxWorkbooks, summaryTime } from './results-workbook.js';
 import { reviewWorkbook } from './review-workbook.js';
 import { SettlingProgress, settleRows } from './settle-rows.js';
-import { ROWS_PER_PAGE } from './standing-rows.js';
 
 /** The Batch workflow's state: the S3 event's fields (read by `batchSourceFromEvent`) plus these. */
 export const FinalizeInput = finalizeInputWith(PrepareResult).extend({
@@ -80,20 +80,6 @@ export type FinalizeResult = {
 };
 
 export type FinalizePorts = Pick<PipelinePorts, 'clock' | 'objects' | 'batches' | 'reviews' | 'events'>;
-
-export type FinalizeSettings = {
-  /** How long one leg settles rows or writes files before handing on (a Lambda runs for 15 min at most). */
-  legMs: number;
-  /** Rows read a page. */
-  pageSize: number;
-  /** A part of a results file's upload: at least S3's least part size. */
-  partBytes: number;
-};
-export const FINALIZE_SETTINGS: FinalizeSettings = {
-  legMs: 8 * 60_000,
-  pageSize: ROWS_PER_PAGE,
-  partBytes: 8 * 1024 * 1024,
-};
 
 export const TIMED_OUT_DETAIL = 'the row did not finish before the batch timed out';
 const PREPARE_FAILED_DETAIL = 'the batch failed before the row could be processed';
@@ -150,7 +136,7 @@ export const finalizeBatch = async (
   // The settling pass adds the batch up as it goes; a leg that hands on keeps the tally in `work/`.
   const tallied = pageTally(
     batch,
-    from.settled_through === 0 ? undefined : await loadTally(ports, batchId, from),
+    from.settled_through === 0 ? undefined : await loadTallyAt(ports, batchId, from),
   );
   let settled = from;
   if (!writingFrom) {
@@ -162,7 +148,7 @@ export const finalizeBatch = async (
     );
     settled = settling.progress;
     if (settling.next === 'again') {
-      await saveTally(ports, batchId, settled, tallied.read);
+      await saveTallyAt(ports, batchId, settled, tallied.read);
       return handOn({ settling: settled });
     }
   }
@@ -181,7 +167,7 @@ export const finalizeBatch = async (
     partBytes: settings.partBytes,
   });
   if (results.next === 'again') {
-    if (!writingFrom) await saveTally(ports, batchId, settled, read);
+    if (!writingFrom) await saveTallyAt(ports, batchId, settled, read);
     return handOn({ settling: settled, writing: results.writing });
   }
 
@@ -222,23 +208,18 @@ const writeLastFiles = async (
 const tallyKey = (batchId: string, settling: SettlingProgress) =>
   finalizeWorkKey(batchId, `tally.${settling.settled_through}.json`);
 
-const saveTally = async (
+const saveTallyAt = (
   ports: Pick<FinalizePorts, 'objects'>,
   batchId: string,
   settling: SettlingProgress,
   read: TallyRead,
-): Promise<void> =>
-  ports.objects.put(tallyKey(batchId, settling), JSON.stringify(tallyState(read)), 'application/json');
+): Promise<void> => saveTally(ports.objects, tallyKey(batchId, settling), read);
 
-const loadTally = async (
+const loadTallyAt = (
   ports: Pick<FinalizePorts, 'objects'>,
   batchId: string,
   settling: SettlingProgress,
-): Promise<TallyState> => {
-  const bytes = await ports.objects.getBytes(tallyKey(batchId, settling));
-  if (!bytes) throw new Error(`The tally Finalize kept at row ${settling.settled_through} is gone.`);
-  return TallyState.parse(JSON.parse(new TextDecoder().decode(bytes)));
-};
+): Promise<TallyState> => loadTally(ports.objects, tallyKey(batchId, settling));
 
 /** No batch record (Prepare failed before writing it): a summary saying so, from the event alone. */
 const finalizeOrphan = async (

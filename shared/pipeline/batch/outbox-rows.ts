@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import { reusedPdfRelative } from '../core/bucket-layout.js';
-import type { BatchStore } from '../core/ports.js';
+import type { BatchStore, ObjectStore } from '../core/ports.js';
 import type { BatchRecord } from '../core/records.js';
 import { isFinalResult, RowStatus } from '../core/row-life.js';
 import type { ShownRow } from './results-files.js';
@@ -58,6 +58,16 @@ export const tallyState = (read: TallyRead): TallyState => ({
   rounds: [...read.rounds],
   working: { ...read.working },
 });
+
+/** A tally kept in the bucket between legs (`work/`, core/bucket-layout.ts `finalizeWorkKey`). */
+export const saveTally = (objects: Pick<ObjectStore, 'put'>, key: string, read: TallyRead): Promise<void> =>
+  objects.put(key, JSON.stringify(tallyState(read)), 'application/json');
+
+export const loadTally = async (objects: Pick<ObjectStore, 'getBytes'>, key: string): Promise<TallyState> => {
+  const bytes = await objects.getBytes(key);
+  if (!bytes) throw new Error(`The tally kept between legs is gone (${key}).`);
+  return TallyState.parse(JSON.parse(new TextDecoder().decode(bytes)));
+};
 
 /** Adds pages of shown rows up, as the tally pass reads them or the settling pass shows them. */
 export const pageTally = (batch: Pick<BatchRecord, 'header'>, from?: TallyState) => {

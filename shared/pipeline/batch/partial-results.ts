@@ -9,15 +9,19 @@
  * that is final takes its outcome here too (core/same-product.ts), without writing it; a row
  * still on its way shows its working status. Finalize replaces the files' contents with the
  * final ones, so a partial file left in the outbox never says less than results.csv.
+ *
+ * Two passes, each in legs like Finalize's: the rows added up (the tally kept in `work/` between
+ * legs), then results.partial.csv and .xlsx written together (batch/results-in-legs.ts). A leg
+ * whose time is spent drops a request object for the next, which calls the function again.
  */
 import { z } from 'zod';
-import { XLSX_CONTENT_TYPE } from '../../spreadsheet/write-xlsx.js';
-import { batchIdOfRequestKey, outboxKey } from '../core/bucket-layout.js';
+import { BUCKET_PREFIXES, batchIdOfRequestKey, finalizeWorkKey, outboxKey } from '../core/bucket-layout.js';
 import type { PipelinePorts } from '../core/ports.js';
-import { tallyBatch } from './outbox-rows.js';
-import { BatchSummary, CSV_CONTENT_TYPE, OUTPUT_FILES, streamResultsCsv } from './results-files.js';
-import { resultsWorkbook } from './results-workbook.js';
-import { ROWS_PER_PAGE, standingRows } from './standing-rows.js';
+import { FINALIZE_SETTINGS, type FinalizeSettings } from './finalize-settings.js';
+import { loadTally, pageTally, saveTally } from './outbox-rows.js';
+import { BatchSummary, OUTPUT_FILES } from './results-files.js';
+import { ResultsWriting, writeResultsFiles } from './results-in-legs.js';
+import { standingRowPages } from './standing-rows.js';
 
 export const PARTIAL_FILES = {
   results: 'results.partial.csv',
@@ -34,15 +38,44 @@ export const PartialSummary = BatchSummary.extend({
 });
 export type PartialSummary = z.infer<typeof PartialSummary>;
 
-export type PartialReport = { batch_id: string; written: boolean; ended?: boolean; why?: string };
+export type PartialReport = {
+  batch_id: string;
+  written: boolean;
+  ended?: boolean;
+  why?: string;
+  /** The work goes on in another invocation, asked for by the request object it dropped. */
+  continues?: boolean;
+};
 
 /**
- * Writes the partial files of a batch (or of the batch an answers round resumes). A batch that
- * has ended has its final files: nothing is written.
+ * Where a partial write stands when a leg's time is spent: carried to the next invocation by a
+ * request object it drops for itself (`requests/<batch>/partial.<run>.<leg>.json`), whose Object
+ * Created event calls the function again. The tally and the bytes not yet a part wait in `work/`.
+ */
+export const PartialProgress = z.object({
+  /** Names this write's objects: `partial-<ms>`, when it began. */
+  run: z.string().regex(/^partial-\d+$/),
+  /** Legs so far: names the request object each drops. */
+  leg: z.number().int().min(1),
+  as_of: z.string(),
+  pass: z.enum(['tally', 'results']),
+  tallied_through: z.number().int().min(0),
+  writing: ResultsWriting.nullable(),
+});
+export type PartialProgress = z.infer<typeof PartialProgress>;
+
+type PartialPorts = Pick<PipelinePorts, 'clock' | 'objects' | 'batches'>;
+
+/**
+ * Writes the partial files of a batch (or of the batch an answers round resumes), from where an
+ * earlier leg stopped (`from`), in legs like Finalize's. A batch that has ended has its final
+ * files: nothing is written.
  */
 export const writePartialResults = async (
-  ports: Pick<PipelinePorts, 'clock' | 'objects' | 'batches'>,
+  ports: PartialPorts,
   requestedId: string,
+  from: PartialProgress | null = null,
+  settings: FinalizeSettings = FINALIZE_SETTINGS,
 ): Promise<PartialReport> => {
   const requested = await ports.batches.getBatch(requestedId);
   const batchId = requested?.round_of ?? requestedId;
@@ -55,26 +88,69 @@ export const writePartialResults = async (
       ended: true,
       why: 'the batch has ended: its final files are in the outbox',
     };
-  // One pass adds up the rows as they stand; the files read the batch again as they are written.
   const now = ports.clock.now();
+  const until = now.getTime() + settings.legMs;
+  const run = from?.run ?? `partial-${now.getTime()}`;
+  const asOf = from?.as_of ?? now.toISOString();
+  const leg = (from?.leg ?? 0) + 1;
+  const handOn = async (progress: Omit<PartialProgress, 'run' | 'leg' | 'as_of'>): Promise<PartialReport> => {
+    await ports.objects.put(
+      partialContinuationKey(batchId, run, leg),
+      JSON.stringify({ ...progress, run, leg, as_of: asOf }),
+      'application/json',
+    );
+    return { batch_id: batchId, written: false, continues: true };
+  };
+
+  // One pass adds up the rows as they stand; the files read the batch again as they are written.
+  let tallied_through = from?.tallied_through ?? 0;
+  const tallyKey = (at: string) => finalizeWorkKey(batchId, `${run}/tally.${at}.json`);
+  if (!from || from.pass === 'tally') {
+    const tallied = pageTally(
+      batch,
+      from ? await loadTally(ports.objects, tallyKey(`${tallied_through}`)) : undefined,
+    );
+    const pages = standingRowPages(ports.batches, batchId, {
+      after: tallied_through === 0 ? null : tallied_through,
+      pageSize: settings.pageSize,
+    });
+    // A page read ahead: a leg hands on only when rows are left, and reads a page at least.
+    for (let page = await pages.next(); !page.done; ) {
+      tallied.add(page.value);
+      tallied_through = page.value.at(-1)?.row.row ?? tallied_through;
+      page = await pages.next();
+      if (page.done || page.value.length === 0 || ports.clock.now().getTime() < until) continue;
+      await pages.return(undefined);
+      await saveTally(ports.objects, tallyKey(`${tallied_through}`), tallied.read);
+      return handOn({ pass: 'tally', tallied_through, writing: null });
+    }
+    await saveTally(ports.objects, tallyKey('whole'), tallied.read);
+  }
+
   // A working row counts among the rows (and as a follower) but under no output status.
-  const { tally, width, working } = await tallyBatch(ports.batches, batch, ROWS_PER_PAGE);
+  const { tally, width, working } = pageTally(batch, await loadTally(ports.objects, tallyKey('whole'))).read;
   const summary: PartialSummary = {
-    ...tally.summary(batch, now),
+    ...tally.summary(batch, new Date(asOf)),
     partial: true,
-    as_of: now.toISOString(),
+    as_of: asOf,
     working,
   };
-  await ports.objects.put(
-    outboxKey(batchId, PARTIAL_FILES.results),
-    streamResultsCsv(batch, width, standingRows(ports.batches, batchId)),
-    CSV_CONTENT_TYPE,
-  );
-  await ports.objects.put(
-    outboxKey(batchId, PARTIAL_FILES.results_workbook),
-    resultsWorkbook({ batch, summary, width, shownRows: standingRows(ports.batches, batchId) }),
-    XLSX_CONTENT_TYPE,
-  );
+  const written = await writeResultsFiles(ports, batch, from?.pass === 'results' ? from.writing : null, {
+    csv: { key: outboxKey(batchId, PARTIAL_FILES.results), name: `${run}/${PARTIAL_FILES.results}` },
+    xlsx: {
+      key: outboxKey(batchId, PARTIAL_FILES.results_workbook),
+      name: `${run}/${PARTIAL_FILES.results_workbook}`,
+      summary,
+      at: new Date(asOf),
+    },
+    // A reused verdict's PDF is copied into this batch at its end: until then, nothing to link.
+    linkReusedPdfs: false,
+    width,
+    until,
+    pageSize: settings.pageSize,
+    partBytes: settings.partBytes,
+  });
+  if (written.next === 'again') return handOn({ pass: 'results', tallied_through, writing: written.writing });
   await ports.objects.put(
     outboxKey(batchId, PARTIAL_FILES.summary),
     JSON.stringify(summary, null, 2),
@@ -129,4 +205,25 @@ export const partialResultsRequestOf = (event: unknown): string | null => {
   } catch {
     return null;
   }
+};
+
+/** The request object a leg of the partial results drops for the next. */
+const partialContinuationKey = (batchId: string, run: string, leg: number): string =>
+  `${BUCKET_PREFIXES.requests}${batchId}/partial.${run}.${leg}.json`;
+const CONTINUATION = /^requests\/[^/]+\/partial\.partial-\d+\.\d+\.json$/;
+
+/**
+ * Where an earlier leg stopped, when the event is the Object Created of the request object it
+ * dropped; null for any other event (a first request).
+ */
+export const partialProgressOf = async (
+  objects: Pick<PipelinePorts['objects'], 'getBytes'>,
+  event: unknown,
+): Promise<PartialProgress | null> => {
+  const created = RequestObjectCreated.safeParse(event);
+  if (!created.success) return null;
+  const key = decodeURIComponent(created.data.detail.object.key.replace(/\+/g, ' '));
+  if (!CONTINUATION.test(key)) return null;
+  const bytes = await objects.getBytes(key);
+  return bytes ? PartialProgress.parse(JSON.parse(new TextDecoder().decode(bytes))) : null;
 };

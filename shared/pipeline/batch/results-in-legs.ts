@@ -31,6 +31,7 @@ import {
   resumeResultsWorkbook,
   type ShownSummary,
 } from './results-workbook.js';
+import { standingRows } from './standing-rows.js';
 
 /** Where the results pass stopped: the next leg reads on from the row after `written_through`. */
 export const ResultsWriting = z.object({
@@ -58,6 +59,11 @@ export type ResultsPassOptions = {
   xlsx?: ResultsTarget & { summary: ShownSummary; at: Date };
   /** Sees each row as it is written: a pass that adds the batch up as it writes it. */
   onShown?: (shown: ShownRow) => void;
+  /**
+   * A reused verdict links its copy in this batch's `pdfs/` (the outbox's files: Finalize made
+   * the copies); false: the row as it stands (the partial files, before any copy is made).
+   */
+  linkReusedPdfs?: boolean;
   /** Input columns the files carry (the tally's `width`). */
   width: number;
   /** When this leg hands on (epoch ms): checked between rows, a leg writing a page at least. */
@@ -140,7 +146,11 @@ export const writeResultsFiles = async (
       { batchId: batch.batch_id, ...target, contentType, partBytes: options.partBytes },
       progress,
     );
-  const rows = outboxRows(ports.batches, batch.batch_id, options.pageSize, from?.written_through ?? null);
+  const after = from?.written_through ?? null;
+  const rows =
+    options.linkReusedPdfs === false
+      ? standingRows(ports.batches, batch.batch_id, { pageSize: options.pageSize, after })
+      : outboxRows(ports.batches, batch.batch_id, options.pageSize, after);
   // The first rows size the workbook's columns: read ahead, then written like the rest.
   const measured: ShownRow[] = [];
   if (!from && options.xlsx) {

@@ -4,10 +4,12 @@ import { describe, expect, it } from 'vitest';
 import {
   buildResultsCsv,
   PartialSummary,
+  partialProgressOf,
   partialResultsRequestOf,
   replacePartialFiles,
   writePartialResults,
 } from '../../../../shared/pipeline/batch/index.js';
+import { MIN_PART_BYTES } from '../../../../shared/pipeline/core/index.js';
 import { fixedClock, memoryBatchStore, memoryObjectStore } from '../../../helpers/memory-ports.js';
 import { BATCH, batchRecord, rowRecord } from '../../../helpers/records.js';
 
@@ -105,6 +107,46 @@ describe('writePartialResults', () => {
 
     await replacePartialFiles(w.objects, 'other-batch', { at: final.at, summary });
     expect(w.objects.objects.has('outbox/other-batch/summary.partial.json')).toBe(false);
+  });
+});
+
+describe('partial results that outlast an invocation', () => {
+  it('go on by a request object each leg drops, to the files one invocation writes', async () => {
+    const inLegs = await world();
+    const atOnce = await world();
+    // Every leg's time is spent at once, and a page is two rows: each pass hands on after a page.
+    const settings = { legMs: 0, pageSize: 2, partBytes: MIN_PART_BYTES };
+    const reports = [await writePartialResults(inLegs.ports, BATCH, null, settings)];
+    while (reports.at(-1)!.continues) {
+      // The request object the leg dropped, as its Object Created event brings it back.
+      const dropped = (await inLegs.objects.list(`requests/${BATCH}/`)).at(-1)!;
+      const event = { 'detail-type': 'Object Created', detail: { object: { key: dropped } } };
+      expect(partialResultsRequestOf(event)).toBe(BATCH);
+      const progress = await partialProgressOf(inLegs.objects, event);
+      expect(progress).not.toBeNull();
+      reports.push(await writePartialResults(inLegs.ports, BATCH, progress, settings));
+    }
+    await writePartialResults(atOnce.ports, BATCH);
+
+    // Five rows: the tally in three legs (two, two, one), then the files; each leg its own request.
+    expect(reports.map((report) => report.continues ?? false)).toEqual([true, true, false]);
+    expect(reports.at(-1)).toEqual({ batch_id: BATCH, written: true });
+    expect(await inLegs.objects.list(`requests/${BATCH}/`)).toHaveLength(2);
+    for (const name of ['results.partial.csv', 'results.partial.xlsx', 'summary.partial.json']) {
+      const legs = inLegs.objects.objects.get(`outbox/${BATCH}/${name}`)!.bytes;
+      const once = atOnce.objects.objects.get(`outbox/${BATCH}/${name}`)!.bytes;
+      expect(Buffer.from(legs).equals(Buffer.from(once)), name).toBe(true);
+    }
+  });
+
+  it('reads no progress from a first request', async () => {
+    const w = await world();
+    const event = {
+      'detail-type': 'Object Created',
+      detail: { object: { key: `requests/${BATCH}/now.txt` } },
+    };
+    expect(await partialProgressOf(w.objects, event)).toBeNull();
+    expect(await partialProgressOf(w.objects, { batch_id: BATCH })).toBeNull();
   });
 });
 
