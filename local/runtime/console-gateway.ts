@@ -150,7 +150,13 @@ const answerSite = async (siteDir: string, response: ServerResponse, url: URL, o
   if (url.pathname === '/config.json')
     return send(response, 200, JSON.stringify({ apiUrl: `${origin}/api`, auth: null }), 'application/json');
   const root = resolve(siteDir);
-  const wanted = resolve(root, `.${decodeURIComponent(url.pathname)}`);
+  let path: string;
+  try {
+    path = decodeURIComponent(url.pathname);
+  } catch {
+    return problem(response, 400, 'invalid_request', 'The address is not valid percent-encoding.');
+  }
+  const wanted = resolve(root, `.${path}`);
   const inside = wanted === root || wanted.startsWith(`${root}${sep}`);
   const file = inside && (await isFile(wanted)) ? wanted : join(root, 'index.html');
   send(response, 200, await readFile(file), TYPES[extname(file)] ?? 'application/octet-stream');

@@ -40,7 +40,13 @@ type UseCase = (ports: ConsolePorts, request: ConsoleRequest & { user: ConsoleUs
 const param = (request: ConsoleRequest, name: string): string => {
   const value = request.params[name];
   if (!value) throw new ConsoleRefusal(404, 'not_found', `The path names no ${name}.`);
-  return decodeURIComponent(value);
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    throw new ConsoleRefusal(400, 'invalid_request', `The path's ${name} is not valid percent-encoding.`, {
+      field: name,
+    });
+  }
 };
 
 const jsonBody = (request: ConsoleRequest): unknown => {
@@ -71,7 +77,16 @@ const USE_CASES: Record<ConsoleRouteKey, UseCase> = {
   'GET /batches': (ports, request) => {
     const query = BatchesQuery.safeParse(request.query);
     if (!query.success) throw invalidRequest('batches', query.error.issues);
-    return listBatchViews(ports, query.data);
+    // A cursor the table did not give (edited, truncated, badly encoded): a request to fix, not a fault.
+    return listBatchViews(ports, query.data).catch((error: unknown) => {
+      if (!(error instanceof RangeError)) throw error;
+      throw new ConsoleRefusal(
+        400,
+        'invalid_request',
+        'The page cursor `after` is not one this console gave: start again from the first page.',
+        { field: 'after' },
+      );
+    });
   },
   'GET /batches/{batchId}': (ports, request) => batchView(ports, param(request, 'batchId')),
   'GET /batches/{batchId}/rows': (ports, request) => {

@@ -79,6 +79,12 @@ export const describeBatchStoreContract = (name: string, implementation: Impleme
       it('lists nothing when there is no batch', async () => {
         expect(await store().listBatches({ limit: 10 })).toEqual({ batches: [], next: null });
       });
+
+      it('refuses a cursor it did not give with a RangeError', async () => {
+        // What a badly encoded `after=%E0%A4%A` becomes once decoded, and plain text.
+        for (const after of ['\uFFFD\uFFFDA', 'not-a-cursor'])
+          await expect(store().listBatches({ limit: 2, after })).rejects.toBeInstanceOf(RangeError);
+      });
     });
 
     describe('updateBatch', () => {

@@ -311,6 +311,7 @@ export const memoryBatchStore = () => {
     listBatches: async ({ limit, after }) => {
       // Newest first, as the index orders them; the cursor is the last batch's place.
       const placeOf = (batch: BatchRecord) => `${batch.started_at}|${batch.batch_id}`;
+      if (after && !/^[^|]+\|[^|]+$/.test(after)) throw new RangeError('not a batch page cursor');
       const listed = [...batches.values()]
         .filter((batch) => batch.round_of === undefined)
         .sort((a, b) => placeOf(b).localeCompare(placeOf(a)))

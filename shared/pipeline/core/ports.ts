@@ -124,7 +124,8 @@ export type BatchStore = {
   getBatch(batchId: string): Promise<BatchRecord | null>;
   /**
    * Batches newest first (by `started_at`), a page at a time, for people to browse (the
-   * operations console); answers rounds are not listed. `after` is the previous page's `next`.
+   * operations console); answers rounds are not listed. `after` is the previous page's `next`;
+   * one the store did not give is refused with a RangeError.
    */
   listBatches(page: { limit: number; after?: string | null }): Promise<BatchPage>;
   /** SET the given top-level fields. Never touches the completion state (shards, counts, token). */

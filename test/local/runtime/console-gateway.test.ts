@@ -120,6 +120,13 @@ describe('the local console gateway', () => {
     }
   });
 
+  it('answers an address that is not valid percent-encoding with a 400 problem', async () => {
+    const response = await get('/%E0%A4%A');
+    expect(response.status).toBe(400);
+    expect(response.type).toContain('application/problem+json');
+    expect(JSON.parse(response.body)).toMatchObject({ code: 'invalid_request' });
+  });
+
   it('refuses a request addressed to another host name (DNS rebinding)', async () => {
     const response = await get('/api/batches', { host: 'attacker.example:80' });
     expect(response.status).toBe(403);

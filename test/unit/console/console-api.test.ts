@@ -222,6 +222,19 @@ describe('rows', () => {
     expect((await rows({ limit: '3', after: '3' })).body).toMatchObject({ rows: [{ row: 4 }], next: null });
   });
 
+  it('refuses badly encoded input with 400 naming the field, never a 5xx', async () => {
+    const world = consoleWorld();
+    await runningBatch(world);
+    const cursor = await world.call('console-read', 'GET /batches', { query: { after: '\uFFFD\uFFFDA' } });
+    expect(cursor.status).toBe(400);
+    expect(cursor.body).toMatchObject({ code: 'invalid_request', params: { field: 'after' } });
+    const path = await world.call('console-read', 'GET /batches/{batchId}', {
+      params: { batchId: '%E0%A4%A' },
+    });
+    expect(path.status).toBe(400);
+    expect(path.body).toMatchObject({ code: 'invalid_request', params: { field: 'batchId' } });
+  });
+
   it('refuses an unknown status filter with 400 naming the field', async () => {
     const world = consoleWorld();
     await runningBatch(world);
