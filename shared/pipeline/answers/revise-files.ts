@@ -14,7 +14,7 @@
  * the uploads' parts; the tally and the bytes not yet a part wait in `work/`.
  */
 import { z } from 'zod';
-import { loadTally, pageTally, saveTally, sha256Of, type TallyRead } from '../batch/outbox-rows.js';
+import { loadTally, pageTally, saveTally, sha256Of, type TallyRead, tallyKey } from '../batch/outbox-rows.js';
 import { replacePartialFiles } from '../batch/partial-results.js';
 import {
   buildReviewCsv,
@@ -65,8 +65,6 @@ const stagedCsv = (batchId: string, run: string) => {
   const name = `${run}/${OUTPUT_FILES.results}`;
   return { key: finalizeWorkKey(batchId, name), name };
 };
-const tallyKey = (batchId: string, run: string, at: string) =>
-  finalizeWorkKey(batchId, `${run}/tally.${at}.json`);
 
 /** One batch's files revised, from where the last leg stopped (`from`), or from the start. */
 export const reviseFiles = async (
@@ -84,9 +82,7 @@ export const reviseFiles = async (
     const resumed = from.writing;
     const tallied = pageTally(
       batch,
-      resumed
-        ? await loadTally(ports.objects, tallyKey(batchId, run, `${resumed.written_through}`))
-        : undefined,
+      resumed ? await loadTally(ports.objects, tallyKey(batchId, resumed.written_through, run)) : undefined,
     );
     const written = await writeResultsFiles(ports, batch, resumed, {
       ...pass,
@@ -95,19 +91,15 @@ export const reviseFiles = async (
       partBytes: options.partBytes,
     });
     if (written.next === 'again') {
-      await saveTally(
-        ports.objects,
-        tallyKey(batchId, run, `${written.writing.written_through}`),
-        tallied.read,
-      );
+      await saveTally(ports.objects, tallyKey(batchId, written.writing.written_through, run), tallied.read);
       return { next: 'again', progress: { ...from, writing: written.writing } };
     }
-    await saveTally(ports.objects, tallyKey(batchId, run, 'whole'), tallied.read);
+    await saveTally(ports.objects, tallyKey(batchId, 'whole', run), tallied.read);
     revision = await reviseResultsCsv(ports.objects, batchId, run);
     xlsxFrom = null;
   }
 
-  const read = pageTally(batch, await loadTally(ports.objects, tallyKey(batchId, run, 'whole'))).read;
+  const read = pageTally(batch, await loadTally(ports.objects, tallyKey(batchId, 'whole', run))).read;
   const summary = options.summaryOf(read, revision ?? 0);
   const xlsx = await writeResultsFiles(ports, batch, xlsxFrom, {
     ...pass,

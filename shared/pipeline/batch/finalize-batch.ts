@@ -28,13 +28,12 @@
  * not copied again, and the event is not published again once the batch is marked done.
  */
 import { z } from 'zod';
-import { finalizeWorkKey } from '../core/bucket-layout.js';
 import { describeCaughtError } from '../core/error-text.js';
 import type { PipelinePorts } from '../core/ports.js';
 import { type BatchRecord, finalizeInputWith } from '../core/records.js';
 import { batchSourceFromEvent } from './batch-source.js';
 import { FINALIZE_SETTINGS, type FinalizeSettings } from './finalize-settings.js';
-import { loadTally, pageTally, saveTally, type TallyRead, type TallyState } from './outbox-rows.js';
+import { loadTally, pageTally, saveTally, type TallyRead, tallyKey } from './outbox-rows.js';
 import { replacePartialFiles } from './partial-results.js';
 import { PrepareResult } from './prepare-batch.js';
 import {
@@ -136,7 +135,9 @@ export const finalizeBatch = async (
   // The settling pass adds the batch up as it goes; a leg that hands on keeps the tally in `work/`.
   const tallied = pageTally(
     batch,
-    from.settled_through === 0 ? undefined : await loadTallyAt(ports, batchId, from),
+    from.settled_through === 0
+      ? undefined
+      : await loadTally(ports.objects, tallyKey(batchId, from.settled_through)),
   );
   let settled = from;
   if (!writingFrom) {
@@ -148,7 +149,7 @@ export const finalizeBatch = async (
     );
     settled = settling.progress;
     if (settling.next === 'again') {
-      await saveTallyAt(ports, batchId, settled, tallied.read);
+      await saveTally(ports.objects, tallyKey(batchId, settled.settled_through), tallied.read);
       return handOn({ settling: settled });
     }
   }
@@ -167,7 +168,7 @@ export const finalizeBatch = async (
     partBytes: settings.partBytes,
   });
   if (results.next === 'again') {
-    if (!writingFrom) await saveTallyAt(ports, batchId, settled, read);
+    if (!writingFrom) await saveTally(ports.objects, tallyKey(batchId, settled.settled_through), read);
     return handOn({ settling: settled, writing: results.writing });
   }
 
@@ -203,23 +204,6 @@ const writeLastFiles = async (
   });
   await replacePartialFiles(ports.objects, batch.batch_id, { summary, at: now.toISOString() });
 };
-
-/** The tally as the settling pass left it at `settled_through`, for the legs after it. */
-const tallyKey = (batchId: string, settling: SettlingProgress) =>
-  finalizeWorkKey(batchId, `tally.${settling.settled_through}.json`);
-
-const saveTallyAt = (
-  ports: Pick<FinalizePorts, 'objects'>,
-  batchId: string,
-  settling: SettlingProgress,
-  read: TallyRead,
-): Promise<void> => saveTally(ports.objects, tallyKey(batchId, settling), read);
-
-const loadTallyAt = (
-  ports: Pick<FinalizePorts, 'objects'>,
-  batchId: string,
-  settling: SettlingProgress,
-): Promise<TallyState> => loadTally(ports.objects, tallyKey(batchId, settling));
 
 /** No batch record (Prepare failed before writing it): a summary saying so, from the event alone. */
 const finalizeOrphan = async (

@@ -10,13 +10,13 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
-import { reusedPdfRelative } from '../core/bucket-layout.js';
+import { finalizeWorkKey, reusedPdfRelative } from '../core/bucket-layout.js';
 import type { BatchStore, ObjectStore } from '../core/ports.js';
 import type { BatchRecord } from '../core/records.js';
 import { isFinalResult, RowStatus } from '../core/row-life.js';
 import type { ShownRow } from './results-files.js';
 import { isPendingPdfCopy } from './reuse.js';
-import { standingRowPages, standingRows } from './standing-rows.js';
+import { standingRows } from './standing-rows.js';
 import { SummaryCounts, summaryTally } from './summary-tally.js';
 
 type RowsRead = Pick<BatchStore, 'rowsPage' | 'getRow'>;
@@ -58,6 +58,13 @@ export const tallyState = (read: TallyRead): TallyState => ({
   rounds: [...read.rounds],
   working: { ...read.working },
 });
+
+/**
+ * Where a tally waits between legs: named by the row it reached (or `whole`) and, for a run that
+ * is not the batch's Finalize, by the run, so a retried leg reads what its first attempt read.
+ */
+export const tallyKey = (batchId: string, at: number | 'whole', run?: string): string =>
+  finalizeWorkKey(batchId, `${run ? `${run}/` : ''}tally.${at}.json`);
 
 /** A tally kept in the bucket between legs (`work/`, core/bucket-layout.ts `finalizeWorkKey`). */
 export const saveTally = (objects: Pick<ObjectStore, 'put'>, key: string, read: TallyRead): Promise<void> =>
@@ -105,17 +112,6 @@ export const pageTally = (batch: Pick<BatchRecord, 'header'>, from?: TallyState)
     }
   };
   return { add, read };
-};
-
-/** The tally pass: the batch read a page at a time and added up. */
-export const tallyBatch = async (
-  batches: RowsRead,
-  batch: Pick<BatchRecord, 'batch_id' | 'header'>,
-  pageSize: number,
-): Promise<TallyRead> => {
-  const { add, read } = pageTally(batch);
-  for await (const page of standingRowPages(batches, batch.batch_id, { pageSize })) add(page);
-  return read;
 };
 
 /** Reused rows link the copy in this batch's `pdfs/`, named from the kept key alone. */

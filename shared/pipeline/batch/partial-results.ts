@@ -15,10 +15,10 @@
  * whose time is spent drops a request object for the next, which calls the function again.
  */
 import { z } from 'zod';
-import { BUCKET_PREFIXES, batchIdOfRequestKey, finalizeWorkKey, outboxKey } from '../core/bucket-layout.js';
+import { BUCKET_PREFIXES, batchIdOfRequestKey, outboxKey } from '../core/bucket-layout.js';
 import type { PipelinePorts } from '../core/ports.js';
 import { FINALIZE_SETTINGS, type FinalizeSettings } from './finalize-settings.js';
-import { loadTally, pageTally, saveTally } from './outbox-rows.js';
+import { loadTally, pageTally, saveTally, tallyKey } from './outbox-rows.js';
 import { BatchSummary, OUTPUT_FILES } from './results-files.js';
 import { ResultsWriting, writeResultsFiles } from './results-in-legs.js';
 import { standingRowPages } from './standing-rows.js';
@@ -104,11 +104,10 @@ export const writePartialResults = async (
 
   // One pass adds up the rows as they stand; the files read the batch again as they are written.
   let tallied_through = from?.tallied_through ?? 0;
-  const tallyKey = (at: string) => finalizeWorkKey(batchId, `${run}/tally.${at}.json`);
   if (!from || from.pass === 'tally') {
     const tallied = pageTally(
       batch,
-      from ? await loadTally(ports.objects, tallyKey(`${tallied_through}`)) : undefined,
+      from ? await loadTally(ports.objects, tallyKey(batchId, tallied_through, run)) : undefined,
     );
     const pages = standingRowPages(ports.batches, batchId, {
       after: tallied_through === 0 ? null : tallied_through,
@@ -121,14 +120,17 @@ export const writePartialResults = async (
       page = await pages.next();
       if (page.done || page.value.length === 0 || ports.clock.now().getTime() < until) continue;
       await pages.return(undefined);
-      await saveTally(ports.objects, tallyKey(`${tallied_through}`), tallied.read);
+      await saveTally(ports.objects, tallyKey(batchId, tallied_through, run), tallied.read);
       return handOn({ pass: 'tally', tallied_through, writing: null });
     }
-    await saveTally(ports.objects, tallyKey('whole'), tallied.read);
+    await saveTally(ports.objects, tallyKey(batchId, 'whole', run), tallied.read);
   }
 
   // A working row counts among the rows (and as a follower) but under no output status.
-  const { tally, width, working } = pageTally(batch, await loadTally(ports.objects, tallyKey('whole'))).read;
+  const { tally, width, working } = pageTally(
+    batch,
+    await loadTally(ports.objects, tallyKey(batchId, 'whole', run)),
+  ).read;
   const summary: PartialSummary = {
     ...tally.summary(batch, new Date(asOf)),
     partial: true,

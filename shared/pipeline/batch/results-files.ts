@@ -6,10 +6,9 @@
  *   review.csv    the pending_data rows with their questions and empty answer columns
  *   summary.json  counts, money, timings, problems; also the detail of the Batch Completed event
  */
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import { ColumnUse, type Delimiter, formatNcm, writeCsv } from '../../spreadsheet/index.js';
-import { streamCsv } from '../../spreadsheet/write-csv.js';
 import { XLSX_CONTENT_TYPE } from '../../spreadsheet/write-xlsx.js';
 import { outboxKey } from '../core/bucket-layout.js';
 import type { ObjectStore } from '../core/ports.js';
@@ -139,18 +138,6 @@ export const buildResultsCsv = (
   const width = resultsInputWidth(batch, sorted);
   const records = sorted.map((row) => resultsCsvRecord({ row, result: resultFor(row) }, width));
   return writeCsv(resultsCsvHeader(batch, width), records, { delimiter: batch.delimiter });
-};
-
-/** The same bytes as `buildResultsCsv`, written as the rows are read: an upload's body (Finalize). */
-export const streamResultsCsv = (
-  batch: Pick<BatchRecord, 'header' | 'delimiter'>,
-  width: number,
-  shownRows: AsyncIterable<ShownRow>,
-): Readable => {
-  async function* records() {
-    for await (const shown of shownRows) yield resultsCsvRecord(shown, width);
-  }
-  return Readable.from(streamCsv(resultsCsvHeader(batch, width), records(), { delimiter: batch.delimiter }));
 };
 
 // ---------------------------------------------------------------------------
