@@ -17,9 +17,10 @@
 
 import type { ShownRow } from '../pipeline/batch/results-files.js';
 import { standingRowPages } from '../pipeline/batch/standing-rows.js';
-import type { RowRecord, RowResult, RowStatus } from '../pipeline/core/index.js';
+import type { BatchRecord, RowRecord, RowResult, RowStatus } from '../pipeline/core/index.js';
 import { isFinalResult } from '../pipeline/core/row-life.js';
-import { formatNcm } from '../spreadsheet/index.js';
+import { columnForHeader } from '../spreadsheet/columns.js';
+import { formatNcm, type PipelineColumn } from '../spreadsheet/index.js';
 import { matchingKey } from '../spreadsheet/matching-key.js';
 import type { RowCounts, RowList, RowsQuery, RowView } from './api.js';
 import { batchTally } from './batch-views.js';
@@ -40,12 +41,53 @@ const numberOrNull = (value: string | undefined): number | null => {
   return Number.isFinite(number) ? number : null;
 };
 
-export const rowView = (row: RowRecord, result: RowResult | undefined, status: RowStatus): RowView => ({
+/** The most characters of a cell a row shows: a rejected row's cell may be as long as the file allows. */
+export const SHOWN_CELL_MAX = 300;
+
+/** Where the input's SKU, description and external reference are among a row's cells. */
+export type ShownColumns = Partial<Record<'sku' | 'description' | 'external_reference', number>>;
+
+const SHOWN_FIELDS = ['sku', 'description', 'external_reference'] as const;
+
+/**
+ * The columns a batch read as SKU, description and external reference: from how Prepare understood
+ * each column, else (a batch prepared before it recorded that) from its header's names.
+ */
+export const shownColumnsOf = (batch: Pick<BatchRecord, 'columns' | 'header'>): ShownColumns => {
+  const understood: (PipelineColumn | null)[] =
+    batch.columns?.map((column) => column.understood_as) ??
+    batch.header.map((header) => columnForHeader(header)?.column ?? null);
+  const found: ShownColumns = {};
+  for (const field of SHOWN_FIELDS) {
+    const index = understood.indexOf(field);
+    if (index >= 0) found[field] = index;
+  }
+  return found;
+};
+
+/** A cell as the file wrote it (trimmed, cut to SHOWN_CELL_MAX characters); null when empty. */
+const cellOf = (row: RowRecord, index: number | undefined): string | null => {
+  const cell = index === undefined ? '' : (row.cells[index] ?? '').trim();
+  if (cell === '') return null;
+  const characters = [...cell];
+  return characters.length > SHOWN_CELL_MAX ? `${characters.slice(0, SHOWN_CELL_MAX).join('')}…` : cell;
+};
+
+/**
+ * A row as the table shows it. A valid row shows its product as Prepare read it; a rejected row
+ * has none, and shows its own cells, so a person can tell which product it was.
+ */
+export const rowView = (
+  row: RowRecord,
+  result: RowResult | undefined,
+  status: RowStatus,
+  columns: ShownColumns = {},
+): RowView => ({
   row: row.row,
   status,
-  sku: row.product?.sku ?? null,
-  description: row.product?.description ?? null,
-  external_reference: row.product?.external_reference ?? null,
+  sku: row.product ? row.product.sku : cellOf(row, columns.sku),
+  description: row.product ? row.product.description : cellOf(row, columns.description),
+  external_reference: row.product ? row.product.external_reference : cellOf(row, columns.external_reference),
   ncm: result?.ncm ? formatNcm(result.ncm) : null,
   ncm_description: result?.ncm_description || null,
   confidence: numberOrNull(result?.confidence),
@@ -57,8 +99,8 @@ export const rowView = (row: RowRecord, result: RowResult | undefined, status: R
 });
 
 /** A row as it stands, as the table shows it. */
-const viewOf = ({ row, result }: ShownRow): RowView =>
-  rowView(row, isFinalResult(result) ? result : row.result, result.status);
+const viewOf = ({ row, result }: ShownRow, columns: ShownColumns): RowView =>
+  rowView(row, isFinalResult(result) ? result : row.result, result.status, columns);
 
 /**
  * Compared in the spreadsheet's matching form (accents, case, spaces and punctuation gone): `cafe`
@@ -81,7 +123,13 @@ const matchingOf = (counts: RowCounts, rowsTotal: number, statuses: readonly Row
 const readPage = async (
   ports: Pick<ConsolePorts, 'batches'>,
   batchId: string,
-  query: { after: number | null; limit: number; statuses: ReadonlySet<RowStatus>; key: string },
+  query: {
+    after: number | null;
+    limit: number;
+    statuses: ReadonlySet<RowStatus>;
+    key: string;
+    columns: ShownColumns;
+  },
 ): Promise<{ rows: RowView[]; next: number | null }> => {
   const filtered = query.statuses.size > 0 || query.key !== '';
   // Unfiltered: the page's rows and one more, which says whether another page follows.
@@ -93,7 +141,7 @@ const readPage = async (
     for (const shown of page) {
       read += 1;
       lastRead = shown.row.row;
-      const view = viewOf(shown);
+      const view = viewOf(shown, query.columns);
       if ((query.statuses.size === 0 || query.statuses.has(view.status)) && matches(view, query.key))
         found.push(view);
       if (found.length > query.limit) {
@@ -125,6 +173,7 @@ export const listRowViews = async (
       limit: query.limit,
       statuses: new Set(query.status),
       key,
+      columns: shownColumnsOf(batch),
     }),
   ]);
   return {

@@ -7,6 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { logger } from '../../../functions/console-runtime.js';
 import { CONSOLE_LIMITS, CONSOLE_ROUTES } from '../../../shared/console/api.js';
+import { SHOWN_CELL_MAX } from '../../../shared/console/row-views.js';
 import { readAnswersFile } from '../../../shared/pipeline/answers/index.js';
 import { consoleWorld } from '../../helpers/console-world.js';
 import { seedCountedBatch } from '../../helpers/counted-batch.js';
@@ -220,6 +221,77 @@ describe('rows', () => {
     const first = await rows({ limit: '3' });
     expect(first.body).toMatchObject({ next: 3, matching: 4 });
     expect((await rows({ limit: '3', after: '3' })).body).toMatchObject({ rows: [{ row: 4 }], next: null });
+  });
+
+  it("shows a rejected row's own SKU, description and reference cells, cut to what a table shows, and finds it by them", async () => {
+    const world = consoleWorld();
+    const long = `Motor ${'elétrico '.repeat(100)}`;
+    const rejected = (row: number, cells: string[]) =>
+      rowRecord(row, {
+        status: 'rejected',
+        cells,
+        rejection: {
+          row,
+          reason: 'description_too_short',
+          column: 'description',
+          detail: 'column "Descrição" has 4 characters; at least 10 are needed.',
+          issues: [{ reason: 'description_too_short', column: 'description', detail: 'short' }],
+        },
+        result: { status: 'rejected', reason: 'description_too_short' },
+      });
+    await seedCountedBatch(
+      world.ports.batches,
+      batchRecord({
+        state: 'running',
+        rows_total: 3,
+        header: ['Referência', 'SKU', 'Descrição'],
+        columns: [
+          { column: 'A', header: 'Referência', understood_as: 'external_reference' },
+          { column: 'B', header: 'SKU', understood_as: 'sku' },
+          { column: 'C', header: 'Descrição', understood_as: 'description' },
+        ],
+      }),
+      [rejected(1, ['PO-77', ' BOM-0207 ', 'Cabo']), rejected(2, ['', '', long]), resolvedRow(3)],
+    );
+    const rows = (query: Record<string, string> = {}) =>
+      world.call('console-read', 'GET /batches/{batchId}/rows', {
+        params: { batchId: 'nightly-abc' },
+        query,
+      });
+    const [first, second, third] = (await rows()).body.rows;
+    expect(first).toMatchObject({
+      row: 1,
+      status: 'rejected',
+      sku: 'BOM-0207',
+      description: 'Cabo',
+      external_reference: 'PO-77',
+    });
+    expect(second).toMatchObject({ sku: null, external_reference: null });
+    expect([...second.description]).toHaveLength(SHOWN_CELL_MAX + 1);
+    expect(second.description.endsWith('…')).toBe(true);
+    expect(long.startsWith(second.description.slice(0, -1))).toBe(true);
+    // A valid row still shows its product as Prepare read it, not its cells.
+    expect(third).toMatchObject({ sku: 'SKU-3', description: 'Parafuso 3' });
+    expect((await rows({ q: 'bom-0207' })).body.rows.map((row: { row: number }) => row.row)).toEqual([1]);
+  });
+
+  it("reads a rejected row's cells by its header's names when the batch kept no column uses", async () => {
+    const world = consoleWorld();
+    await seedCountedBatch(
+      world.ports.batches,
+      batchRecord({ state: 'running', rows_total: 1, header: ['Código', 'Descripción'] }),
+      [
+        rowRecord(1, {
+          status: 'rejected',
+          cells: ['ROD-6205', 'x'],
+          result: { status: 'rejected', reason: 'description_too_short' },
+        }),
+      ],
+    );
+    const response = await world.call('console-read', 'GET /batches/{batchId}/rows', {
+      params: { batchId: 'nightly-abc' },
+    });
+    expect(response.body.rows[0]).toMatchObject({ sku: 'ROD-6205', description: 'x' });
   });
 
   it('refuses badly encoded input with 400 naming the field, never a 5xx', async () => {
