@@ -1,0 +1,91 @@
+/**
+ * Every sentence a person reads about a batch, from one table, in Portuguese, Spanish and
+ * English: rejections, warnings, problems and row details are kept as messages (a code and its
+ * parameters, message.ts) and worded where they are shown: the workbooks and the command line in
+ * the batch's language, the console's page in its viewer's. Browser-safe: the page imports it
+ * through shared/console/web-contract.ts.
+ *
+ * Adding a sentence: an entry in the table of its area (each gives pt, es and en), then
+ * `message('its_code', params)` where it is made.
+ */
+import type { Language } from '../spreadsheet/header-language.js';
+import { type Message, type MessageParams, TEXT_CODE } from './message.js';
+import type { Phrase } from './phrasing.js';
+import { PROBLEM_PHRASES } from './problems.js';
+import { REJECTION_PHRASES } from './rejections.js';
+import { ROW_DETAIL_PHRASES } from './row-details.js';
+import { WARNING_PHRASES } from './warnings.js';
+
+export * from './message.js';
+export type { Phrase } from './phrasing.js';
+export type { FileRefusalParams } from './problems.js';
+export type { RejectionParams } from './rejections.js';
+
+/** A sentence written before messages had codes, shown as it was written, in every language. */
+const TEXT_PHRASES = {
+  [TEXT_CODE]: { pt: (p) => p.text, es: (p) => p.text, en: (p) => p.text } satisfies Phrase<{ text: string }>,
+};
+
+/** Every message's wording, by code. Each area's codes are its own (a test checks none repeats). */
+export const PHRASES = {
+  ...TEXT_PHRASES,
+  ...REJECTION_PHRASES,
+  ...WARNING_PHRASES,
+  ...PROBLEM_PHRASES,
+  ...ROW_DETAIL_PHRASES,
+};
+export type MessageCode = keyof typeof PHRASES;
+
+/** The parameters a code's wording takes. */
+export type ParamsOf<C extends MessageCode> = Parameters<(typeof PHRASES)[C]['en']>[0];
+
+/** The areas' tables, for the test that every code is worded in every language. */
+export const PHRASE_TABLES = {
+  text: TEXT_PHRASES,
+  rejections: REJECTION_PHRASES,
+  warnings: WARNING_PHRASES,
+  problems: PROBLEM_PHRASES,
+  row_details: ROW_DETAIL_PHRASES,
+} as const;
+
+/** A message of a known code, its parameters checked against its wording (`undefined` ones left out). */
+export const message = <C extends MessageCode>(code: C, params: ParamsOf<C>): Message => ({
+  code,
+  params: Object.fromEntries(
+    Object.entries(params as Record<string, unknown>).filter(([, value]) => value !== undefined),
+  ) as MessageParams,
+});
+
+const isKnownCode = (code: string): code is MessageCode => Object.hasOwn(PHRASES, code);
+
+/**
+ * A message as a sentence in `language`. A code this table does not know (a record written by a
+ * newer version) or parameters its wording cannot use show the parameters' `text` when there is
+ * one, else the code itself: a reader is never without a sentence.
+ */
+export const wordMessage = (said: Message, language: Language): string => {
+  const fallback = typeof said.params.text === 'string' ? said.params.text : said.code;
+  if (!isKnownCode(said.code)) return fallback;
+  const phrase = PHRASES[said.code][language] as (params: MessageParams) => string;
+  try {
+    return phrase(said.params);
+  } catch {
+    return fallback;
+  }
+};
+
+/** Each message as a sentence in `language`. */
+export const wordMessages = (said: readonly Message[], language: Language): string[] =>
+  said.map((one) => wordMessage(one, language));
+
+/** Messages as a summary.json shows them: code and parameters for programs, `text` for people. */
+export const shownMessages = (said: readonly Message[], language: Language): (Message & { text: string })[] =>
+  said.map((one) => ({ ...one, text: wordMessage(one, language) }));
+
+/** The same message twice (same code, same parameters): a list says it once. */
+export const sameMessage = (a: Message, b: Message): boolean =>
+  a.code === b.code && JSON.stringify(a.params) === JSON.stringify(b.params);
+
+/** The messages, each said once, in their first order. */
+export const uniqueMessages = (said: readonly Message[]): Message[] =>
+  said.filter((one, index) => said.findIndex((other) => sameMessage(one, other)) === index);

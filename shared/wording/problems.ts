@@ -1,0 +1,277 @@
+/**
+ * What went wrong with a whole batch or an answers round, in each language: the file's own
+ * problems (a row longer than the header, a quote not doubled), a file that cannot be read at
+ * all, batch.json, the budget, the service's refusal, rows that did not finish, a round's answers.
+ */
+import type { SpreadsheetErrorCode } from '../spreadsheet/schemas.js';
+import { count, type Language, list, type Phrase, plural, quoted, quotedList } from './phrasing.js';
+
+/** `produtos.csv, linha 12`: the file, and the line where it applies. */
+const at = (language: Language, file: string, line?: number, row?: number): string => {
+  const lineWord = { pt: 'linha', es: 'línea', en: 'line' }[language];
+  const rowWord = { pt: 'linha de dados', es: 'fila', en: 'row' }[language];
+  return [file, line === undefined ? null : `${lineWord} ${line}`]
+    .filter((part) => part !== null)
+    .join(', ')
+    .concat(row === undefined ? '' : ` (${rowWord} ${row})`);
+};
+
+/**
+ * A file that cannot be read at all (spreadsheet/errors.ts `SpreadsheetError`): its code, where,
+ * and the English sentence the reader wrote (`text`), which the English wording shows as is.
+ */
+export type FileRefusalParams = {
+  reason: string;
+  file: string;
+  line?: number;
+  column?: string;
+  text: string;
+  /** too_many_rows: the most rows a batch takes. */
+  limit?: number;
+  /** no_description_or_sheet_column: the columns the file has. */
+  found?: string[];
+  /** duplicate_column: the two columns and the field both mean. */
+  columns?: string[];
+  field?: string;
+  /** xlsx_invalid, when the reader says what is damaged. */
+  detail?: string;
+  /** header_too_long: the column's letter and length. */
+  letter?: string;
+  length?: number;
+};
+
+type Refusal = Phrase<FileRefusalParams>;
+
+/** `produtos.xlsx, linha 3, coluna "País"`: where a refusal applies. */
+const where = (language: Language, p: FileRefusalParams): string => {
+  const columnWord = { pt: 'coluna', es: 'columna', en: 'column' }[language];
+  return at(language, p.file, p.line) + (p.column === undefined ? '' : `, ${columnWord} ${quoted(p.column)}`);
+};
+
+/** One wording per reason a file is refused; English shows the reader's own sentence. */
+const refusal = (pt: (p: FileRefusalParams) => string, es: (p: FileRefusalParams) => string): Refusal => ({
+  pt: (p) => `${where('pt', p)}: ${pt(p)}`,
+  es: (p) => `${where('es', p)}: ${es(p)}`,
+  en: (p) => p.text,
+});
+
+export const FILE_REFUSAL_PHRASES: Record<SpreadsheetErrorCode, Refusal> = {
+  file_empty: refusal(
+    () => 'está vazio: não há linha de cabeçalho nem dados',
+    () => 'está vacío: no hay fila de encabezado ni datos',
+  ),
+  no_data_rows: refusal(
+    () =>
+      'tem linha de cabeçalho, mas nenhuma linha de dados: coloque um produto por linha abaixo do cabeçalho',
+    () =>
+      'tiene fila de encabezado pero ninguna fila de datos: pon un producto por fila debajo del encabezado',
+  ),
+  not_a_text_file: refusal(
+    () => 'não é um arquivo CSV de texto (contém dados binários); envie um arquivo CSV ou XLSX',
+    () => 'no es un archivo CSV de texto (contiene datos binarios); sube un archivo CSV o XLSX',
+  ),
+  xlsx_invalid: refusal(
+    (p) =>
+      'não é uma pasta de trabalho XLSX válida (pode estar danificada ou ser outro tipo de arquivo renomeado ' +
+      `para .xlsx)${p.detail ? ` (${p.detail})` : ''}; abra no Excel e salve de novo como .xlsx, ou envie um CSV`,
+    (p) =>
+      'no es un libro XLSX válido (puede estar dañado o ser otro tipo de archivo renombrado como .xlsx)' +
+      `${p.detail ? ` (${p.detail})` : ''}; ábrelo en Excel y guárdalo de nuevo como .xlsx, o sube un CSV`,
+  ),
+  xls_not_supported: refusal(
+    () => 'é uma pasta de trabalho antiga do Excel 97-2003 (.xls); salve como .xlsx ou CSV e envie de novo',
+    () => 'es un libro antiguo de Excel 97-2003 (.xls); guárdalo como .xlsx o CSV y súbelo de nuevo',
+  ),
+  csv_unterminated_quote: refusal(
+    () =>
+      'uma célula entre aspas nunca é fechada (um " sem o " que o fecha), então o resto do arquivo não pode ' +
+      'ser dividido em linhas; feche as aspas ou remova-as',
+    () =>
+      'una celda entre comillas nunca se cierra (un " sin el " que lo cierra), así que el resto del archivo no ' +
+      'se puede dividir en filas; cierra las comillas o quítalas',
+  ),
+  duplicate_column: refusal(
+    (p) =>
+      `as colunas ${quotedList('pt', p.columns ?? [])} significam as duas ${quoted(p.field ?? '')}; ` +
+      'mantenha uma e renomeie ou apague a outra',
+    (p) =>
+      `las columnas ${quotedList('es', p.columns ?? [])} significan ambas ${quoted(p.field ?? '')}; ` +
+      'conserva una y cambia el nombre de la otra o elimínala',
+  ),
+  no_description_or_sheet_column: refusal(
+    (p) =>
+      'não tem coluna de descrição nem de ficha técnica; chame uma coluna de "Descrição" (ou "Descripción", ' +
+      `"Description") ou "Ficha técnica". Colunas encontradas: ${p.found?.length ? list('pt', p.found) : '(nenhuma)'}`,
+    (p) =>
+      'no tiene columna de descripción ni de ficha técnica; llama a una columna "Descripción" (o "Descrição", ' +
+      `"Description") o "Ficha técnica". Columnas encontradas: ${p.found?.length ? list('es', p.found) : '(ninguna)'}`,
+  ),
+  too_many_rows: refusal(
+    (p) =>
+      `tem mais de ${count('pt', p.limit ?? 0)} linhas de dados, o máximo que um lote aceita; divida em ` +
+      `arquivos de até ${count('pt', p.limit ?? 0)} linhas e envie cada um`,
+    (p) =>
+      `tiene más de ${count('es', p.limit ?? 0)} filas de datos, el máximo que acepta un lote; divídelo en ` +
+      `archivos de hasta ${count('es', p.limit ?? 0)} filas y sube cada uno`,
+  ),
+  header_too_long: refusal(
+    (p) =>
+      `a coluna ${p.letter ?? ''} do cabeçalho tem ${count('pt', p.length ?? 0)} caracteres; o nome de uma coluna ` +
+      `pode ter no máximo ${count('pt', p.limit ?? 0)}. Confira se a primeira linha é a de cabeçalho`,
+    (p) =>
+      `la columna ${p.letter ?? ''} del encabezado tiene ${count('es', p.length ?? 0)} caracteres; el nombre de una ` +
+      `columna puede tener como máximo ${count('es', p.limit ?? 0)}. Revisa que la primera fila sea la de encabezado`,
+  ),
+  file_too_large: refusal(
+    () => 'é grande demais para um lote; divida em pastas de trabalho menores ou salve como CSV UTF-8',
+    () => 'es demasiado grande para un lote; divídelo en libros más pequeños o guárdalo como CSV UTF-8',
+  ),
+};
+
+export const PROBLEM_PHRASES = {
+  row_longer_than_header: {
+    pt: (p) =>
+      `${at('pt', p.file, p.line, p.row)}: ${p.cells} células para ${p.columns} colunas; as células a mais ` +
+      `(${quotedList('pt', p.extra)}) foram mantidas depois da última coluna`,
+    es: (p) =>
+      `${at('es', p.file, p.line, p.row)}: ${p.cells} celdas para ${p.columns} columnas; las celdas de más ` +
+      `(${quotedList('es', p.extra)}) se conservaron después de la última columna`,
+    en: (p) =>
+      `${p.file}, line ${p.line} (row ${p.row}): ${p.cells} cells for ${p.columns} columns; the extra cells ` +
+      `(${p.extra.map((cell) => quoted(cell)).join(', ')}) are kept after the last column`,
+  } satisfies Phrase<{
+    file: string;
+    line: number;
+    row: number;
+    cells: number;
+    columns: number;
+    extra: string[];
+  }>,
+  csv_malformed_quotes: {
+    pt: (p) =>
+      `${at('pt', p.file, p.line)}: umas aspas dentro de uma célula entre aspas não estão duplicadas ("") ` +
+      'e foram lidas como texto',
+    es: (p) =>
+      `${at('es', p.file, p.line)}: unas comillas dentro de una celda entre comillas no están duplicadas ("") ` +
+      'y se leyeron como texto',
+    en: (p) =>
+      `${p.file}, line ${p.line}: a quote inside a quoted cell is not doubled ("") and was read as text`,
+  } satisfies Phrase<{ file: string; line: number }>,
+  text_looks_double_encoded: {
+    pt: (p) =>
+      `${p.file}: alguns acentos já estão embaralhados no arquivo (como "Ã§" no lugar de "ç"); ` +
+      'ele provavelmente foi convertido duas vezes antes do envio. Exporte de novo a partir do original.',
+    es: (p) =>
+      `${p.file}: algunos acentos ya vienen alterados en el archivo (como "Ã§" en lugar de "ç"); ` +
+      'probablemente se convirtió dos veces antes de subirlo. Expórtalo de nuevo desde el original.',
+    en: (p) =>
+      `${p.file}: some accents look garbled already in the file (like "Ã§" for "ç"); ` +
+      'it was probably converted twice before upload. Re-export it from the original.',
+  } satisfies Phrase<{ file: string }>,
+  other_sheets_ignored: {
+    pt: (p) =>
+      `${p.file}: só a primeira planilha, ${quoted(p.first)}, foi lida; ignoradas: ${quotedList('pt', p.others)}`,
+    es: (p) =>
+      `${p.file}: solo se leyó la primera hoja, ${quoted(p.first)}; ignoradas: ${quotedList('es', p.others)}`,
+    en: (p) =>
+      `${p.file}: only the first sheet ${quoted(p.first)} was read; ignored: ` +
+      p.others.map((sheet) => quoted(sheet)).join(', '),
+  } satisfies Phrase<{ file: string; first: string; others: string[] }>,
+  more_like_these: {
+    pt: (p) =>
+      `${p.file}: mais ${count('pt', p.more)} linhas como as acima (${count('pt', p.total)} ao todo).`,
+    es: (p) =>
+      `${p.file}: ${count('es', p.more)} filas más como las de arriba (${count('es', p.total)} en total).`,
+    en: (p) => `${p.file}: ${p.more} more rows like the ones above (${p.total} in all).`,
+  } satisfies Phrase<{ file: string; more: number; total: number }>,
+  file_refused: {
+    pt: (p) => (FILE_REFUSAL_PHRASES[p.reason as SpreadsheetErrorCode]?.pt ?? ((q) => q.text))(p),
+    es: (p) => (FILE_REFUSAL_PHRASES[p.reason as SpreadsheetErrorCode]?.es ?? ((q) => q.text))(p),
+    en: (p) => p.text,
+  } satisfies Phrase<FileRefusalParams>,
+  input_missing: {
+    pt: (p) => `${p.file}: o arquivo ${p.key} não está mais no bucket; envie de novo.`,
+    es: (p) => `${p.file}: el archivo ${p.key} ya no está en el bucket; súbelo de nuevo.`,
+    en: (p) => `${p.file}: the file ${p.key} is no longer in the bucket; upload it again.`,
+  } satisfies Phrase<{ file: string; key: string }>,
+  options_not_json: {
+    pt: (p) => `${p.key} não é um JSON válido (${p.reason}); escreva um objeto como {"country": "BR"}.`,
+    es: (p) => `${p.key} no es un JSON válido (${p.reason}); escribe un objeto como {"country": "BR"}.`,
+    en: (p) => `${p.key} is not valid JSON (${p.reason}); write an object such as {"country": "BR"}.`,
+  } satisfies Phrase<{ key: string; reason: string }>,
+  service_refused_batch: {
+    pt: (p) => `O serviço recusou o lote: ${p.text}`,
+    es: (p) => `El servicio rechazó el lote: ${p.text}`,
+    en: (p) => `The service refused the batch: ${p.text}`,
+  } satisfies Phrase<{ text: string }>,
+  budget_exceeded: {
+    pt: (p) =>
+      `O orçamento de USD ${p.max_usd} (max_usd do batch.json) cobre ${count('pt', p.covered)} ` +
+      `${plural(p.covered, 'classificação', 'classificações')}; ${count('pt', p.over)} ` +
+      `${plural(p.over, 'linha depois delas não foi enviada', 'linhas depois delas não foram enviadas')} (budget_exceeded).`,
+    es: (p) =>
+      `El presupuesto de USD ${p.max_usd} (max_usd de batch.json) cubre ${count('es', p.covered)} ` +
+      `${plural(p.covered, 'clasificación', 'clasificaciones')}; ${count('es', p.over)} ` +
+      `${plural(p.over, 'fila posterior no se envió', 'filas posteriores no se enviaron')} (budget_exceeded).`,
+    en: (p) =>
+      `The budget of USD ${p.max_usd} (batch.json max_usd) covers ${p.covered} classification(s); ` +
+      `${p.over} row(s) after them were not submitted (budget_exceeded).`,
+  } satisfies Phrase<{ max_usd: number; covered: number; over: number }>,
+  wait_stopped: {
+    pt: (p) =>
+      `O lote parou de esperar pelas suas linhas (${p.error}); as linhas que não tinham terminado ficam como erro.`,
+    es: (p) =>
+      `El lote dejó de esperar sus filas (${p.error}); las filas que no habían terminado quedan como error.`,
+    en: (p) =>
+      `The batch stopped waiting for its rows (${p.error}); rows that had not finished are marked error.`,
+  } satisfies Phrase<{ error: string }>,
+  rows_unfinished: {
+    pt: (p) =>
+      `${count('pt', p.count)} ${plural(p.count, 'linha não tinha terminado e ficou', 'linhas não tinham terminado e ficaram')} como erro.`,
+    es: (p) =>
+      `${count('es', p.count)} ${plural(p.count, 'fila no había terminado y quedó', 'filas no habían terminado y quedaron')} como error.`,
+    en: (p) => `${p.count} row(s) had not finished and are marked error.`,
+  } satisfies Phrase<{ count: number }>,
+  batch_stopped: {
+    pt: (p) => `O lote foi interrompido: ${p.title}: ${p.detail}`,
+    es: (p) => `El lote se detuvo: ${p.title}: ${p.detail}`,
+    en: (p) => `The batch was stopped: ${p.title}: ${p.detail}`,
+  } satisfies Phrase<{ title: string; detail: string }>,
+  never_prepared: {
+    pt: () => 'O lote nunca foi preparado.',
+    es: () => 'El lote nunca se preparó.',
+    en: () => 'The batch was never prepared.',
+  } satisfies Phrase<Record<string, never>>,
+  answers_resumed: {
+    pt: (p) =>
+      `${count('pt', p.resumed)} de ${count('pt', p.of)} ${plural(p.of, 'linha', 'linhas')} de ${p.file} ` +
+      `${plural(p.resumed, 'retomou', 'retomaram')} com as respostas.`,
+    es: (p) =>
+      `${count('es', p.resumed)} de ${count('es', p.of)} ${plural(p.of, 'fila', 'filas')} de ${p.file} ` +
+      `${plural(p.resumed, 'se retomó', 'se retomaron')} con sus respuestas.`,
+    en: (p) => `${p.resumed} of ${p.of} row(s) of ${p.file} resumed with their answers.`,
+  } satisfies Phrase<{ resumed: number; of: number; file: string }>,
+  answers_unreadable: {
+    pt: (p) => `Não foi possível ler o arquivo de respostas: ${p.text}`,
+    es: (p) => `No se pudo leer el archivo de respuestas: ${p.text}`,
+    en: (p) => `The answers file could not be read: ${p.text}`,
+  } satisfies Phrase<{ text: string }>,
+  rows_abandoned: {
+    pt: (p) =>
+      `${count('pt', p.count)} ${plural(p.count, 'linha ficou', 'linhas ficaram')} sem resposta por 30 dias: ` +
+      `o serviço ${plural(p.count, 'a abandonou', 'as abandonou')} (sem cobrança).`,
+    es: (p) =>
+      `${count('es', p.count)} ${plural(p.count, 'fila quedó', 'filas quedaron')} sin respuesta durante 30 días: ` +
+      `el servicio ${plural(p.count, 'la abandonó', 'las abandonó')} (sin cargo).`,
+    en: (p) => `${p.count} row(s) went unanswered for 30 days: the service abandoned them (not billed).`,
+  } satisfies Phrase<{ count: number }>,
+  rows_settled_elsewhere: {
+    pt: (p) =>
+      `${count('pt', p.count)} ${plural(p.count, 'linha pendente foi respondida', 'linhas pendentes foram respondidas')} ` +
+      `fora deste lote e ${plural(p.count, 'terminou', 'terminaram')} no serviço.`,
+    es: (p) =>
+      `${count('es', p.count)} ${plural(p.count, 'fila pendiente se respondió', 'filas pendientes se respondieron')} ` +
+      `fuera de este lote y ${plural(p.count, 'terminó', 'terminaron')} en el servicio.`,
+    en: (p) => `${p.count} pending row(s) were answered outside this batch and have finished at the service.`,
+  } satisfies Phrase<{ count: number }>,
+};
