@@ -13,6 +13,22 @@ export type EventBridgeBatchEventsConfig = {
 };
 
 export const BATCH_COMPLETED_DETAIL_TYPE = 'Batch Completed';
+
+/** What an entry's detail may take of the 256 KB EventBridge allows an entry, its envelope aside. */
+const MAX_DETAIL_BYTES = 240 * 1024;
+
+/**
+ * The event's detail: summary.json. Its `columns` lists every column of the input, which for a
+ * file of thousands of columns is more than an event holds: the detail then lists only the columns
+ * read as fields, and `columns_total` says how many the file has (summary.json lists them all).
+ */
+export const batchCompletedDetail = (summary: Record<string, unknown>): string => {
+  const whole = JSON.stringify(summary);
+  const { columns } = summary;
+  if (Buffer.byteLength(whole) <= MAX_DETAIL_BYTES || !Array.isArray(columns)) return whole;
+  const read = columns.filter((use) => (use as { understood_as?: unknown })?.understood_as != null);
+  return JSON.stringify({ ...summary, columns: read, columns_total: columns.length });
+};
 export const DEFAULT_EVENT_SOURCE = 'ncm-batch-classifier';
 
 export const createEventBridgeBatchEvents = (config: EventBridgeBatchEventsConfig): BatchEvents => ({
@@ -24,7 +40,7 @@ export const createEventBridgeBatchEvents = (config: EventBridgeBatchEventsConfi
             EventBusName: config.eventBusName,
             Source: config.source ?? DEFAULT_EVENT_SOURCE,
             DetailType: BATCH_COMPLETED_DETAIL_TYPE,
-            Detail: JSON.stringify(summary),
+            Detail: batchCompletedDetail(summary),
           },
         ],
       }),

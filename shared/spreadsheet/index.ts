@@ -6,7 +6,14 @@ export { resolveCountryCode } from './countries.js';
 export { type DecodedText, decodeText } from './decode-text.js';
 export { SpreadsheetError, type SpreadsheetErrorLocation } from './errors.js';
 export { FALLBACK_LANGUAGE, headerLanguage, LANGUAGES, Language } from './header-language.js';
-export { ColumnUse, columnUses, inputWarningCollector, inputWarnings } from './input-report.js';
+export {
+  ColumnUse,
+  columnUses,
+  everyColumnUse,
+  fieldColumnUses,
+  inputWarningCollector,
+  inputWarnings,
+} from './input-report.js';
 export { normaliseRow, normaliseSheetPath, parseCurrentNcm, parseOperation } from './normalise-row.js';
 export { detectDelimiter } from './read-csv.js';
 export {

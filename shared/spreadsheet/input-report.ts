@@ -37,6 +37,23 @@ export const columnUses = (header: readonly string[], columns: ColumnMapping): C
   }));
 };
 
+/**
+ * The uses a batch record keeps: the columns read as a pipeline field. Every column's would put a
+ * megabyte on one DynamoDB item for a file of 20,000 columns (an item holds 400 KB); the columns
+ * passed through follow from the header (`everyColumnUse`).
+ */
+export const fieldColumnUses = (uses: readonly ColumnUse[]): ColumnUse[] =>
+  uses.filter((use) => use.understood_as !== null);
+
+/** Every column of the header with its use, from the uses kept: a column not among them is passed through. */
+export const everyColumnUse = (header: readonly string[], kept: readonly ColumnUse[]): ColumnUse[] => {
+  const byColumn = new Map(kept.map((use) => [use.column, use]));
+  return header.map(
+    (text, index) =>
+      byColumn.get(columnLetter(index)) ?? { column: columnLetter(index), header: text, understood_as: null },
+  );
+};
+
 const describe = (ref: ColumnRef): string => `"${ref.header}" (column ${columnLetter(ref.index)})`;
 
 /** A share of a column's filled cells above which its values "look like" something. */

@@ -13,7 +13,7 @@
 import { z } from 'zod';
 import { BATCH_WAIT } from '../../contract.js';
 import { Language } from '../../spreadsheet/header-language.js';
-import { ColumnUse, type MappedRow } from '../../spreadsheet/index.js';
+import { ColumnUse, everyColumnUse, type MappedRow } from '../../spreadsheet/index.js';
 import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';
 import { BatchOptions, type BatchRecord, BatchSource, type RowRecord } from '../core/records.js';
 import { cents, sourceShown } from './results-files.js';
@@ -193,7 +193,7 @@ export const buildPlan = (input: PlanInput): BatchPlan => {
     name: batch.name,
     source: sourceShown(batch.source),
     planned_at: input.now.toISOString(),
-    columns: [...(batch.columns ?? [])],
+    columns: batch.columns ? everyColumnUse(batch.header, batch.columns) : [],
     rows: { total, ...counts },
     rejected: tally.rejected(),
     estimate: {

@@ -8,7 +8,7 @@
  */
 import { Readable } from 'node:stream';
 import { z } from 'zod';
-import { columnUses, outputDelimiterFor, streamCsv } from '../../spreadsheet/index.js';
+import { columnUses, fieldColumnUses, outputDelimiterFor, streamCsv } from '../../spreadsheet/index.js';
 import { batchNameOfFolder, outboxKey } from '../core/bucket-layout.js';
 import type { PipelinePorts } from '../core/ports.js';
 import { BatchRecord, type BatchStop, type RowResult, shardOfRow } from '../core/records.js';
@@ -175,7 +175,8 @@ const prepareRows = async (
         header: file.header,
         delimiter: outputDelimiterFor(file),
         format: file.format,
-        columns: columnUses(file.header, file.columns),
+        // The columns read as fields: a wide file's every column would outgrow the batch item.
+        columns: fieldColumnUses(columnUses(file.header, file.columns)),
         warnings: [],
       }
     : { header: [], delimiter: ',' as const, format: undefined, columns: [], warnings: [] };

@@ -6,7 +6,7 @@
  *   sheet 1  the input's cells as text, then the result columns under their words; header frozen
  *            and styled, autofilter, widths measured from the first rows; percentages, rates and
  *            money as numbers with formats; the status worded and coloured; the verdict PDF a link
- *   sheet 2  one label and one value a line: counts by status, billed, saved, dates, problems
+ *   sheet 2  the summary (results-summary-sheet.ts)
  */
 import { columnLetter } from '../../spreadsheet/columns.js';
 import { formatNcm } from '../../spreadsheet/write-csv.js';
@@ -25,9 +25,9 @@ import {
   sheetTail,
 } from '../../spreadsheet/xlsx-parts.js';
 import { RESULT_COLUMNS, type ResultColumn } from '../core/records.js';
-import { OUTPUT_STATUSES, type RowStatus } from '../core/row-life.js';
-import type { BatchSummary, ShownRow } from './results-files.js';
-import type { WorkbookWords } from './workbook-labels.js';
+import type { RowStatus } from '../core/row-life.js';
+import type { ShownRow } from './results-files.js';
+import { WORKSHEET_COLUMNS, type WorkbookWords } from './workbook-labels.js';
 
 /** What a cell holds: text (already through `xlsxText`), a number, a date, a link formula, or nothing. */
 export type SheetCell = null | number | string | Date | { formula: string; result: string };
@@ -93,7 +93,7 @@ const STATUS_STYLES_FROM = 10;
 /** Each distinct colouring of STATUS_COLOURS once, in its order. */
 const STATUS_COLOURINGS = [...new Set(Object.values(STATUS_COLOURS))];
 
-const STYLE = {
+export const STYLE = {
   percent: 1,
   rate: 2,
   usd: 3,
@@ -201,7 +201,7 @@ export const shownWidth = (value: SheetCell): number => {
 };
 
 /** One cell's XML; nothing for an empty cell without a style. */
-const cellXml = (ref: string, value: SheetCell, style: number): string => {
+export const cellXml = (ref: string, value: SheetCell, style: number): string => {
   if (value === null) return emptyCell(ref, style);
   if (typeof value === 'number') return numberCell(ref, value, style);
   if (typeof value === 'string')
@@ -214,25 +214,43 @@ const cellXml = (ref: string, value: SheetCell, style: number): string => {
 // The results sheet
 // ---------------------------------------------------------------------------
 
+/**
+ * The input columns a results sheet holds: a worksheet has at most 16,384 columns (`XFD`, in Excel
+ * and LibreOffice alike) and the result columns take their share. The rest of a wider file's
+ * columns are left out of the workbooks, and the summary sheet says so; results.csv keeps them all.
+ */
+export const WORKBOOK_INPUT_COLUMNS = WORKSHEET_COLUMNS - RESULT_COLUMNS.length;
+
 /** The results sheet's columns: `width` input columns, then the result columns. */
 export type ResultsLayout = {
   words: WorkbookWords;
+  /** Input columns written: the file's, up to WORKBOOK_INPUT_COLUMNS. */
   width: number;
+  /** Input columns past those, left out (results.csv has them). */
+  leftOut: number;
   header: string[];
   /** Each column's letters (`A`, `AE`). */
   letters: string[];
 };
 
+/** `inputWidth`: the file's input columns, however many; the layout keeps what a sheet holds. */
 export const resultsLayout = (
   batchHeader: readonly string[],
-  width: number,
+  inputWidth: number,
   words: WorkbookWords,
 ): ResultsLayout => {
+  const width = Math.min(inputWidth, WORKBOOK_INPUT_COLUMNS);
   const header = [
     ...Array.from({ length: width }, (_, i) => batchHeader[i] ?? ''),
     ...RESULT_COLUMNS.map((column) => words.results[column]),
   ];
-  return { words, width, header, letters: header.map((_, i) => columnLetter(i)) };
+  return {
+    words,
+    width,
+    leftOut: inputWidth - width,
+    header,
+    letters: header.map((_, i) => columnLetter(i)),
+  };
 };
 
 /** A row's cells: the input's (text), then the result columns'. */
@@ -307,87 +325,3 @@ export const resultsFilterRange = (layout: ResultsLayout, rows: number): string 
 /** The sheet after its last row. */
 export const resultsSheetTail = (layout: ResultsLayout, rows: number): string =>
   sheetTail({ autoFilter: resultsFilterRange(layout, rows), orientation: 'landscape' });
-
-// ---------------------------------------------------------------------------
-// The summary sheet
-// ---------------------------------------------------------------------------
-
-/** The summary a results workbook's second sheet shows: a batch's, a revision's or a partial one. */
-export type ShownSummary = BatchSummary & {
-  revision?: number;
-  partial?: boolean;
-  as_of?: string;
-  working?: Record<string, number>;
-};
-
-const asDate = (iso: string | null | undefined): Date | null => {
-  if (!iso) return null;
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? null : date;
-};
-
-type SummaryLine = [label: string, value: SheetCell, style?: number];
-
-const listLines = (label: string, items: readonly string[], none: string): SummaryLine[] =>
-  items.length === 0 ? [[label, none]] : items.map((item, i) => [i === 0 ? label : '', xlsxText(item)]);
-
-const summaryLines = (summary: ShownSummary, words: WorkbookWords): SummaryLine[] => {
-  const w = words.summary;
-  return [
-    [w.batch, xlsxText(summary.batch_id)],
-    [w.name, summary.name === null ? null : xlsxText(summary.name)],
-    [w.state, words.batchState[summary.state] ?? xlsxText(summary.state)],
-    [w.source, summary.source ? xlsxText(summary.source.key) : null],
-    ...(summary.revision ? [[w.revision, summary.revision] as SummaryLine] : []),
-    [w.rowsTotal, summary.rows_total],
-    ...OUTPUT_STATUSES.map((status): SummaryLine => [words.status[status], summary.by_status[status] ?? 0]),
-    ...Object.entries(summary.working ?? {}).map(
-      ([status, count]): SummaryLine => [words.status[status as RowStatus] ?? status, count],
-    ),
-    [w.billed, summary.billed_usd, STYLE.summaryUsd],
-    [w.saved, summary.saved_usd, STYLE.summaryUsd],
-    [w.duplicates, summary.duplicates.rows],
-    [w.mismatches, summary.current_ncm_mismatches],
-    [w.startedAt, asDate(summary.started_at), STYLE.summaryDate],
-    [
-      summary.partial ? w.asOf : w.finishedAt,
-      asDate(summary.partial ? summary.as_of : summary.finished_at),
-      STYLE.summaryDate,
-    ],
-    ...listLines(w.problems, summary.problems, w.none),
-    ...listLines(w.warnings, summary.warnings, w.none),
-  ];
-};
-
-/** The second sheet, whole: one label (bold) and one value (wrapped, at the top left) a line. */
-export const summarySheetXml = (summary: ShownSummary, words: WorkbookWords): string => {
-  const lines = summaryLines(summary, words);
-  const columns: SheetColumn[] = [
-    {
-      width: fittingWidth(
-        lines.map(([label]) => label.length),
-        { min: 12, max: 70 },
-      ),
-    },
-    {
-      width: fittingWidth(
-        lines.map(([, value]) => shownWidth(value)),
-        { min: 14, max: 100 },
-      ),
-    },
-  ];
-  const header = rowXml(
-    1,
-    cellXml('A1', words.summary.item, STYLE.header) + cellXml('B1', words.summary.value, STYLE.header),
-  );
-  const rows = lines.map(([label, value, style], i) =>
-    rowXml(
-      i + 2,
-      cellXml(`A${i + 2}`, label, STYLE.summaryLabel) +
-        cellXml(`B${i + 2}`, value, style ?? STYLE.summaryValue),
-    ),
-  );
-  return (
-    sheetHead({ frozenRows: 1, columns }) + header + rows.join('') + sheetTail({ orientation: 'portrait' })
-  );
-};

@@ -53,13 +53,12 @@ import {
   resultsSheetHead,
   resultsSheetTail,
   resultsStyles,
-  type ShownSummary,
-  summarySheetXml,
 } from './results-sheet-xml.js';
+import { type ShownSummary, summarySheetXml } from './results-summary-sheet.js';
 import { reviewWorkbook } from './review-workbook.js';
 import { wordsForBatch } from './workbook-language.js';
 
-export type { ShownSummary } from './results-sheet-xml.js';
+export type { ShownSummary } from './results-summary-sheet.js';
 
 /**
  * Column widths fit the first rows a person sees: measuring every row would mean reading a large
@@ -72,7 +71,10 @@ const CHUNK_CHARACTERS = 256 * 1024;
 
 /** Where a results.xlsx being written stands between two legs. */
 export const ResultsWorkbookProgress = z.object({
-  /** Input columns: the header's, or more when a row is longer (`resultsInputWidth`). */
+  /**
+   * The file's input columns: the header's, or more when a row is longer (`resultsInputWidth`),
+   * before the layout keeps what a sheet holds.
+   */
   width: z.number().int().min(0),
   /** Rows written so far, in every leg. */
   rows: z.number().int().min(0),
@@ -114,7 +116,7 @@ const partsAfterSheet = (
 ): [string, string][] => {
   const { words } = layout;
   return [
-    [SUMMARY_SHEET, summarySheetXml(summary, words)],
+    [SUMMARY_SHEET, summarySheetXml(summary, layout)],
     [
       'xl/workbook.xml',
       workbookXml([
@@ -175,7 +177,7 @@ const writerAt = (
     pause() {
       notFinished('pause');
       deflateGathered();
-      return { bytes: takeReady(), progress: { width: layout.width, rows, zip } };
+      return { bytes: takeReady(), progress: { width: layout.width + layout.leftOut, rows, zip } };
     },
     finish(summary) {
       notFinished('finish');

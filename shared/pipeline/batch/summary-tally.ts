@@ -4,6 +4,7 @@
  * when its settling pass goes on in another invocation (outbox-rows.ts, `TallyState`).
  */
 import { z } from 'zod';
+import { everyColumnUse } from '../../spreadsheet/index.js';
 import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';
 import type { BatchRecord, RowRecord } from '../core/records.js';
 import { isFinalResult, OutputStatus, resultNow, type ShownResult } from '../core/row-life.js';
@@ -16,7 +17,7 @@ type SummaryOf = Pick<
   BatchRecord,
   'batch_id' | 'name' | 'source' | 'state' | 'rows_dispatched' | 'stop' | 'problems'
 > &
-  Partial<Pick<BatchRecord, 'started_at' | 'finished_at' | 'options' | 'columns' | 'warnings'>>;
+  Partial<Pick<BatchRecord, 'started_at' | 'finished_at' | 'options' | 'columns' | 'warnings' | 'header'>>;
 
 /** The running counts: what a tally picks up from when a leg hands on. */
 export const SummaryCounts = z.object({
@@ -84,7 +85,7 @@ export const summaryTally = (from: SummaryCounts = NOTHING_COUNTED()) => {
         finished_at: batch.finished_at ?? now.toISOString(),
         problems: [...batch.problems],
         warnings: [...(batch.warnings ?? [])],
-        columns: [...(batch.columns ?? [])],
+        columns: batch.columns ? everyColumnUse(batch.header ?? [], batch.columns) : [],
         stop: batch.stop ?? null,
         options: batch.options ?? null,
         outputs: { ...OUTPUT_FILES },

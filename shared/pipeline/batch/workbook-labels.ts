@@ -10,6 +10,13 @@ import type { Language } from '../../spreadsheet/header-language.js';
 import type { BATCH_STATES, ResultColumn } from '../core/records.js';
 import { type RowStatus, STATUS_WORDS } from '../core/row-statuses.js';
 
+/** The most columns a worksheet holds (`XFD`), in Excel and LibreOffice alike. */
+export const WORKSHEET_COLUMNS = 16_384;
+
+const LOCALES: Record<Language, string> = { pt: 'pt-BR', es: 'es-AR', en: 'en-US' };
+/** A count as the language groups its digits (`3.640`, `3,640`). */
+const grouped = (language: Language, n: number): string => new Intl.NumberFormat(LOCALES[language]).format(n);
+
 export type ReviewColumn =
   | 'row'
   | 'sku'
@@ -56,6 +63,9 @@ export type WorkbookWords = {
     problems: string;
     warnings: string;
     none: string;
+    /** The line of a file wider than a worksheet: its label, and how many columns after which one. */
+    columnsLeftOut: string;
+    columnsLeftOutNote: (leftOut: number, lastKept: string) => string;
   };
   hints: {
     answerTitle: string;
@@ -150,6 +160,11 @@ const PT: WorkbookWords = {
     problems: 'Problemas',
     warnings: 'Avisos',
     none: 'Nenhum',
+    columnsLeftOut: 'Colunas deixadas de fora',
+    columnsLeftOutNote: (n, last) =>
+      `As últimas ${grouped('pt', n)} colunas do arquivo (depois da coluna ${last}) não estão nesta pasta de trabalho: ` +
+      `uma planilha comporta no máximo ${grouped('pt', WORKSHEET_COLUMNS)} colunas, contando as dos resultados. ` +
+      'O results.csv tem todas as colunas.',
   },
   hints: {
     answerTitle: 'Resposta',
@@ -245,6 +260,11 @@ const ES: WorkbookWords = {
     problems: 'Problemas',
     warnings: 'Avisos',
     none: 'Ninguno',
+    columnsLeftOut: 'Columnas omitidas',
+    columnsLeftOutNote: (n, last) =>
+      `Las últimas ${grouped('es', n)} columnas del archivo (después de la columna ${last}) no están en este libro: ` +
+      `una hoja admite como máximo ${grouped('es', WORKSHEET_COLUMNS)} columnas, contando las de los resultados. ` +
+      'results.csv tiene todas las columnas.',
   },
   hints: {
     answerTitle: 'Respuesta',
@@ -339,6 +359,11 @@ const EN: WorkbookWords = {
     problems: 'Problems',
     warnings: 'Warnings',
     none: 'None',
+    columnsLeftOut: 'Columns left out',
+    columnsLeftOutNote: (n, last) =>
+      `The last ${grouped('en', n)} columns of the file (after column ${last}) are not in this workbook: ` +
+      `a worksheet holds at most ${grouped('en', WORKSHEET_COLUMNS)} columns, the results' included. ` +
+      'results.csv has every column.',
   },
   hints: {
     answerTitle: 'Answer',

@@ -148,7 +148,11 @@ export const BatchRecord = z.object({
   round_of: z.string().optional(),
   /** Human sentences about the whole batch, for summary.json. */
   problems: z.array(z.string()).default([]),
-  /** How each column of the input was understood (summary.json). */
+  /**
+   * The columns of the input read as pipeline fields; the others are passed through, and
+   * summary.json and plan.json list every column (`everyColumnUse`). A batch prepared before
+   * kept every column here.
+   */
   columns: z.array(ColumnUse).optional(),
   /** What the person who sent the file should look at in it (summary.json). */
   warnings: z.array(z.string()).optional(),

@@ -12,6 +12,7 @@ import {
 } from '../../../../shared/pipeline/batch/index.js';
 import type { CachedVerdict, RowRecord } from '../../../../shared/pipeline/core/index.js';
 import { sha256Hex } from '../../../../shared/pipeline/core/index.js';
+import { everyColumnUse } from '../../../../shared/spreadsheet/index.js';
 import { TcsProblemError } from '../../../../shared/tcs/errors.js';
 import { LIMITS } from '../../../../shared/tcs/schemas.js';
 import {
@@ -183,7 +184,12 @@ describe('a batch file becomes rows', () => {
 
     // Assess
     const batch = w.batches.batches.get(w.batchId)!;
-    expect(batch.columns?.map((use) => [use.column, use.understood_as])).toEqual([
+    // The record keeps the columns read as fields (a wide file's every column would outgrow its
+    // item); summary.json and plan.json list every column, the others passed through.
+    expect(batch.columns?.map((use) => use.column)).toEqual(['A', 'B', 'C', 'D', 'F']);
+    expect(
+      everyColumnUse(batch.header, batch.columns ?? []).map((use) => [use.column, use.understood_as]),
+    ).toEqual([
       ['A', 'sku'],
       ['B', 'description'],
       ['C', 'country'],

@@ -302,10 +302,8 @@ describe('buildSummary', () => {
   });
 
   it('shows how each column was understood and the warnings Prepare kept; none for a batch without them', () => {
-    const columns = [
-      { column: 'A', header: 'Código', understood_as: 'sku' as const },
-      { column: 'D', header: 'Observação', understood_as: null },
-    ];
+    // The record keeps the columns read as fields; the others follow from the header.
+    const columns = [{ column: 'A', header: 'Código', understood_as: 'sku' as const }];
     const warnings = [
       'Column "Planos" (column E) is not read, but its cells look like technical sheet file names',
     ];
@@ -313,7 +311,12 @@ describe('buildSummary', () => {
     const summary = buildSummary(batch({ columns, warnings }), rows, NOW);
 
     expect(BatchSummary.parse(summary)).toEqual(summary);
-    expect(summary.columns).toEqual(columns);
+    expect(summary.columns).toEqual([
+      { column: 'A', header: 'Código', understood_as: 'sku' },
+      { column: 'B', header: 'Descrição', understood_as: null },
+      { column: 'C', header: 'NCM atual', understood_as: null },
+      { column: 'D', header: 'Observação', understood_as: null },
+    ]);
     expect(summary.warnings).toEqual(warnings);
     expect(buildSummary(batch(), rows, NOW)).toMatchObject({ columns: [], warnings: [] });
   });

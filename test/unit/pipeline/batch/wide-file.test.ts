@@ -1,0 +1,284 @@
+/**
+ * A catalogue of 20,000 columns, wider than a worksheet (16,384): Prepare keeps it, results.csv
+ * keeps every column, and results.xlsx, its partial copy and review.xlsx open in a spreadsheet
+ * program with as many input columns as a sheet holds and a line on the summary sheet saying how
+ * many were left out.
+ */
+import ExcelJS from 'exceljs';
+import Papa from 'papaparse';
+import { describe, expect, it } from 'vitest';
+import { batchCompletedDetail } from '../../../../shared/aws/eventbridge-batch-events.js';
+import {
+  awaitRows,
+  BatchSummary,
+  batchSourceFromEvent,
+  finalizeBatch,
+  prepareBatch,
+  writePartialResults,
+} from '../../../../shared/pipeline/batch/index.js';
+import { WORKBOOK_INPUT_COLUMNS } from '../../../../shared/pipeline/batch/results-sheet-xml.js';
+import {
+  type ClassificationService,
+  RESULT_COLUMNS,
+  type RowResult,
+} from '../../../../shared/pipeline/core/index.js';
+import { columnLetter } from '../../../../shared/spreadsheet/index.js';
+import {
+  countingKick,
+  fixedClock,
+  memoryBatchEvents,
+  memoryBatchStore,
+  memoryBatchWaiters,
+  memoryObjectStore,
+  memoryProductCache,
+  memoryReviewStore,
+  memoryRowQueue,
+} from '../../../helpers/memory-ports.js';
+import { objectCreatedEvent } from '../../../helpers/s3-events.js';
+import { ACCEPTED_COUNTRIES } from '../../spreadsheet/fixtures.js';
+
+const FILE_KEY = 'inbox/largo/produtos.csv';
+const COLUMNS = 20_000;
+const LEFT_OUT = COLUMNS - WORKBOOK_INPUT_COLUMNS;
+const TOKEN = 'AQCEAAAAKgAAAAMAAAAAAAAAAf1Zsecret-task-token-value==';
+const PENDING = 'cls_H3N8P2QVZ6MA';
+
+/** The fields the pipeline reads, then attributes `A5` … up to column 20,000. */
+const HEADER = [
+  'SKU',
+  'Descrição',
+  'País',
+  'Operação',
+  ...Array.from({ length: COLUMNS - 4 }, (_, i) => `A${i + 5}`),
+];
+const DESCRIPTIONS = [
+  'Rolamento de esferas de aço, diâmetro 22 mm',
+  'Válvula de esfera de latão para gás, 1/2 polegada',
+  'Café',
+];
+/** Row r's cell in column c (1-based): unique, so a cell out of place is seen. */
+const cellOf = (r: number, c: number) => `r${r}c${c}`;
+const line = (r: number) =>
+  [`SKU-${r}`, DESCRIPTIONS[r - 1], 'BR', 'import', ...HEADER.slice(4).map((_, i) => cellOf(r, i + 5))].join(
+    ';',
+  );
+const INPUT = [HEADER.join(';'), line(1), line(2), line(3)].join('\r\n');
+
+const world = () => {
+  const clock = fixedClock('2026-11-21T12:00:00.000Z');
+  const ports = {
+    clock,
+    service: {
+      listCountries: async () =>
+        [...ACCEPTED_COUNTRIES].map((code) => ({ code, name: code, mercosur: false })),
+      getBalance: async () => ({ concurrency_limit: 10, in_progress_count: 0 }),
+    } as unknown as ClassificationService,
+    objects: memoryObjectStore({ [FILE_KEY]: INPUT }),
+    queue: memoryRowQueue(clock),
+    batches: memoryBatchStore(),
+    cache: memoryProductCache(),
+    kick: countingKick(),
+    reviews: memoryReviewStore(),
+    events: memoryBatchEvents(),
+    waiters: memoryBatchWaiters(),
+  };
+  const event = objectCreatedEvent('catalogue-bucket', FILE_KEY);
+  const batchId = batchSourceFromEvent(event)!.batchId;
+  const bytes = (name: string) => {
+    const stored = ports.objects.objects.get(`outbox/${batchId}/${name}`);
+    if (!stored) throw new Error(`${name} was not written`);
+    return Buffer.from(stored.bytes);
+  };
+  return { ports, clock, event, batchId, bytes };
+};
+type World = ReturnType<typeof world>;
+
+const finishRow = async (w: World, row: number, result: RowResult) => {
+  w.ports.batches.placeRow(w.batchId, row, { status: result.status, result });
+  await w.ports.batches.markRowDone(w.batchId, row, {
+    status: result.status,
+    billed_cents: result.status === 'resolved' ? 200 : 0,
+    at: w.clock.now().toISOString(),
+  });
+};
+
+const loadWorkbook = async (bytes: Buffer) => {
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
+  return workbook;
+};
+
+/** The summary sheet's lines as label → value. */
+const summaryLines = (workbook: ExcelJS.Workbook) => {
+  const lines = new Map<string, string>();
+  workbook.worksheets[1]!.eachRow((row) => {
+    lines.set(String(row.getCell(1).value ?? ''), String(row.getCell(2).value ?? ''));
+  });
+  return lines;
+};
+
+/** The results sheet as the reader sees it: its width, the header, and the cells of row 2. */
+const resultsSheetOf = (workbook: ExcelJS.Workbook) => {
+  const sheet = workbook.worksheets[0]!;
+  const header = (sheet.getRow(1).values as unknown[]).slice(1).map(String);
+  return { sheet, header };
+};
+
+const expectCappedResultsSheet = (workbook: ExcelJS.Workbook) => {
+  const { sheet, header } = resultsSheetOf(workbook);
+  expect(sheet.actualColumnCount).toBe(16_384);
+  expect(header).toHaveLength(16_384);
+  // The input's columns up to what a sheet holds beside the results, then the results.
+  expect(header.slice(0, 4)).toEqual(['SKU', 'Descrição', 'País', 'Operação']);
+  expect(header[WORKBOOK_INPUT_COLUMNS - 1]).toBe(HEADER[WORKBOOK_INPUT_COLUMNS - 1]);
+  expect(header[WORKBOOK_INPUT_COLUMNS]).toBe('Linha');
+  expect(sheet.getRow(2).getCell(WORKBOOK_INPUT_COLUMNS).value).toBe(cellOf(1, WORKBOOK_INPUT_COLUMNS));
+  expect(sheet.getRow(2).getCell(WORKBOOK_INPUT_COLUMNS + 1).value).toBe(1);
+  const lines = summaryLines(workbook);
+  expect(lines.get('Colunas deixadas de fora')).toBe(
+    `As últimas 3.640 colunas do arquivo (depois da coluna ${columnLetter(WORKBOOK_INPUT_COLUMNS - 1)}) ` +
+      'não estão nesta pasta de trabalho: uma planilha comporta no máximo 16.384 colunas, contando as dos ' +
+      'resultados. O results.csv tem todas as colunas.',
+  );
+};
+
+describe('a catalogue of 20,000 columns', () => {
+  const runOnce = async () => {
+    const w = world();
+    const prepared = await prepareBatch(w.ports, { event: w.event, execution_id: 'exec-1' });
+    const state = { ...w.event, prepare: prepared };
+    await awaitRows(w.ports, { batch_id: w.batchId, task_token: TOKEN });
+    await finishRow(w, 1, {
+      status: 'resolved',
+      classification_id: 'cls_7KQ2M9XW4RTB',
+      ncm: '8482.10.10',
+      cost_usd: '2.00',
+    });
+    // While row 2 is still being classified, someone asks for partial results.
+    await writePartialResults(w.ports, w.batchId);
+    const partial = w.bytes('results.partial.xlsx');
+    await finishRow(w, 2, {
+      status: 'pending_data',
+      classification_id: PENDING,
+      questions: 'Qual o material? (Latão / Aço)',
+      cost_usd: '0.00',
+    });
+    await w.ports.reviews.put({
+      classification_id: PENDING,
+      batch_id: w.batchId,
+      row: 2,
+      sku: 'SKU-2',
+      external_reference: null,
+      description: DESCRIPTIONS[1]!,
+      questions: [{ id: 'q1', text: 'Qual o material?', options: ['Latão', 'Aço'] }],
+      provisional_ncm: '84818099',
+      provisional_confidence: 52,
+      abandons_at: '2026-12-21T12:00:00Z',
+      state: 'pending',
+      created_at: '2026-11-21T12:01:00.000Z',
+    });
+    w.clock.advance(10 * 60_000);
+    await finalizeBatch(w.ports, state);
+    return { w, partial };
+  };
+  // One batch for every assertion below: each only reads what it left.
+  let ran: ReturnType<typeof runOnce> | undefined;
+  const run = () => {
+    ran ??= runOnce();
+    return ran;
+  };
+
+  it('keeps the batch item small and says how every column was understood in summary.json', async () => {
+    const { w } = await run();
+    const batch = (await w.ports.batches.getBatch(w.batchId))!;
+    expect(batch.header).toHaveLength(COLUMNS);
+    // Only the columns read as fields: the passthrough ones follow from the header.
+    expect(batch.columns?.map((use) => use.understood_as)).toEqual([
+      'sku',
+      'description',
+      'country',
+      'operation',
+    ]);
+    // A DynamoDB item holds 400 KB: the record's JSON is a fair upper bound of its size there.
+    expect(Buffer.byteLength(JSON.stringify(batch))).toBeLessThan(300 * 1024);
+
+    const summary = BatchSummary.parse(JSON.parse(w.bytes('summary.json').toString('utf8')));
+    expect(summary.columns).toHaveLength(COLUMNS);
+    expect(summary.columns[1]).toEqual({ column: 'B', header: 'Descrição', understood_as: 'description' });
+    expect(summary.columns.at(-1)).toEqual({ column: 'ACOF', header: 'A20000', understood_as: null });
+    expect(summary.by_status).toMatchObject({ resolved: 1, pending_data: 1, rejected: 1 });
+  });
+
+  it('writes every column of every row to results.csv', async () => {
+    const { w } = await run();
+    const records = Papa.parse<string[]>(
+      w
+        .bytes('results.csv')
+        .toString('utf8')
+        .replace(/^\uFEFF/, ''),
+      {
+        delimiter: ';',
+        newline: '\r\n',
+        skipEmptyLines: true,
+      },
+    ).data;
+
+    expect(records).toHaveLength(4);
+    for (const record of records) expect(record).toHaveLength(COLUMNS + RESULT_COLUMNS.length);
+    expect(records[0]!.slice(0, COLUMNS)).toEqual(HEADER);
+    expect(records[0]![COLUMNS]).toBe('row');
+    for (const r of [1, 2, 3]) {
+      expect(records[r]![COLUMNS - 1]).toBe(cellOf(r, COLUMNS));
+      expect(records[r]![COLUMNS]).toBe(String(r));
+    }
+    expect(records[3]![COLUMNS + 1]).toBe('rejected');
+  });
+
+  it('writes a results.xlsx that opens, with the columns a sheet holds and a line saying how many were left out', async () => {
+    const { w } = await run();
+    const workbook = await loadWorkbook(w.bytes('results.xlsx'));
+
+    expectCappedResultsSheet(workbook);
+    const { sheet } = resultsSheetOf(workbook);
+    expect(sheet.actualRowCount).toBe(4);
+    expect(sheet.getRow(3).getCell(WORKBOOK_INPUT_COLUMNS + 2).value).toBe('Aguardando respostas');
+    expect(LEFT_OUT).toBe(3_640);
+  });
+
+  it('writes the partial results.xlsx the same way while the batch runs', async () => {
+    const { partial } = await run();
+    const workbook = await loadWorkbook(partial);
+
+    expectCappedResultsSheet(workbook);
+  });
+
+  it('writes a review.xlsx that opens, with the question of the row waiting for answers', async () => {
+    const { w } = await run();
+    const workbook = await loadWorkbook(w.bytes('review.xlsx'));
+    const sheet = workbook.worksheets[0]!;
+
+    expect(sheet.actualColumnCount).toBeLessThan(30);
+    expect(sheet.getRow(2).getCell(1).value).toBe(2);
+    expect(sheet.getRow(2).getCell(2).value).toBe('SKU-2');
+  });
+
+  it('publishes a Batch Completed event an event bus takes: the columns read as fields, and how many there are', async () => {
+    const { w } = await run();
+    const [summary] = w.ports.events.published;
+    expect(Buffer.byteLength(JSON.stringify(summary))).toBeGreaterThan(256 * 1024);
+
+    const detail = batchCompletedDetail(summary!);
+
+    expect(Buffer.byteLength(detail)).toBeLessThan(256 * 1024);
+    expect(JSON.parse(detail)).toMatchObject({
+      batch_id: w.batchId,
+      columns_total: COLUMNS,
+      columns: [
+        { column: 'A', understood_as: 'sku' },
+        { column: 'B', understood_as: 'description' },
+        { column: 'C', understood_as: 'country' },
+        { column: 'D', understood_as: 'operation' },
+      ],
+    });
+  });
+});
