@@ -208,6 +208,9 @@ async function* csvRecords(
   let line = layout.directiveLength > 0 ? 2 : 1;
   let skip = layout.directiveLength;
   let pending = '';
+  // Text read but not parsed yet: see below.
+  let waiting: string[] = [];
+  let waitingLength = 0;
   let sawDoubleEncoding = false;
   let lastChar = '';
   const chunks = decodedChunks(source, decoder);
@@ -226,7 +229,14 @@ async function* csvRecords(
       text = text.slice(skipped);
       skip -= skipped;
     }
-    const input = pending + text;
+    waiting.push(text);
+    waitingLength += text.length;
+    // A record longer than a chunk (a cell of megabytes) is parsed again only once the text after
+    // it is as long as itself: each character is parsed a few times in all, not once per chunk.
+    if (!ended && waitingLength < pending.length) continue;
+    const input = pending + waiting.join('');
+    waiting = [];
+    waitingLength = 0;
     if (!input) continue;
     // Until the last chunk, the record cut by the chunk's end waits for the rest of it.
     const parsed = parser.parse(input, 0, !ended) as Papa.ParseResult<string[]>;

@@ -7,7 +7,8 @@
  * unusable throws a `SpreadsheetError`.
  */
 import { type ByteSource, bytesSource, readBytes } from './byte-source.js';
-import { mapRow, matchColumns } from './columns.js';
+import { fitRow, MAX_HEADER_CHARACTERS } from './cell-limits.js';
+import { columnLetter, mapRow, matchColumns } from './columns.js';
 import { SpreadsheetError } from './errors.js';
 import { openCsv } from './read-csv.js';
 import { openXlsx } from './read-xlsx.js';
@@ -130,9 +131,23 @@ export const openSpreadsheet = async (
 const readHeader = async (records: RecordSource, fileName: string): Promise<string[]> => {
   for await (const record of records.read().records) {
     // Leaving the loop closes the read: only the file's start is fetched.
-    if (!isBlank(record.cells)) return headerOf(record);
+    if (!isBlank(record.cells)) return checkHeader(headerOf(record), record.line, fileName);
   }
   throw new SpreadsheetError('file_empty', fileName, 'is empty: there is no header row and no data');
+};
+
+/** A header cell names a column: one longer than a name can be is not a header. */
+const checkHeader = (header: string[], line: number, fileName: string): string[] => {
+  const index = header.findIndex((cell) => cell.length > MAX_HEADER_CHARACTERS);
+  if (index === -1) return header;
+  throw new SpreadsheetError(
+    'header_too_long',
+    fileName,
+    `the header's column ${columnLetter(index)} holds ${header[index]!.length.toLocaleString('en-US')} ` +
+      `characters; a column name may hold at most ${MAX_HEADER_CHARACTERS.toLocaleString('en-US')}. ` +
+      'Check that the first row is the header row',
+    { line },
+  );
 };
 
 /** Row problems listed per kind before the rest are only counted: a summary stays readable. */
@@ -157,7 +172,13 @@ const readRows = (
       if (rowCount > file.maxRows) throw tooManyRows(file.fileName, file.maxRows, record.line);
       const made = toDataRecord(record, rowCount, file.header.length, file.fileName);
       if (made.problem) tableProblems.push(made.problem);
-      yield mapRow(made.record, file.columns);
+      // Cut before the row goes on, so no copy of a huge cell outlives this step.
+      const fitted = fitRow(made.record.cells);
+      if (!fitted) {
+        yield mapRow(made.record, file.columns);
+        continue;
+      }
+      yield { ...mapRow({ ...made.record, cells: fitted.cells }, file.columns), flaws: fitted.flaws };
     }
     if (rowCount === 0) {
       throw new SpreadsheetError(

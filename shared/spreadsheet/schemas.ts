@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { CountryCode, Operation } from '../tcs/schemas.js';
+import { MessageParams } from '../wording/message.js';
 
 // ---------------------------------------------------------------------------
 // Reading
@@ -24,12 +25,16 @@ export type Delimiter = z.infer<typeof Delimiter>;
 
 /**
  * How the bytes of a text file were decoded. `utf-8+windows-1252`: a file mixing both, each
- * byte sequence read in the encoding it is valid in. UTF-16 only when the file starts with its BOM.
+ * byte sequence read in the encoding it is valid in. `cesu-8`: UTF-8 whose characters beyond
+ * U+FFFF are written as two encoded surrogates (what Java and some databases write), which
+ * UTF-8 does not allow. UTF-16 when the file starts with its BOM, or when its first bytes
+ * alternate text and zero bytes as UTF-16 does (Excel's "Unicode Text" saved without its BOM).
  */
 export const TEXT_ENCODINGS = [
   'utf-8',
   'windows-1252',
   'utf-8+windows-1252',
+  'cesu-8',
   'utf-16le',
   'utf-16be',
 ] as const;
@@ -61,6 +66,30 @@ export const ColumnMapping = z.object({
 });
 export type ColumnMapping = z.infer<typeof ColumnMapping>;
 
+/**
+ * What makes a row's cells unfit to keep as read (cell-limits.ts): a cell longer than a workbook
+ * cell holds, a row too large to store, a control character that is not text. The row is
+ * rejected for it; its cells are kept cut to fit, a control character shown as U+FFFD.
+ */
+export const CellFlaw = z.discriminatedUnion('kind', [
+  /** `index`: the cell's 0-based column; `characters`: its length as read. */
+  z.object({
+    kind: z.literal('cell_too_long'),
+    index: z.number().int().min(0),
+    characters: z.number().int(),
+  }),
+  /** `bytes`: the row's cells in UTF-8, as read; `index`: its largest cell, of `characters`. */
+  z.object({
+    kind: z.literal('row_too_large'),
+    bytes: z.number().int(),
+    index: z.number().int().min(0),
+    characters: z.number().int(),
+  }),
+  /** `code`: the first control character's code point (0 for NUL). */
+  z.object({ kind: z.literal('control_character'), index: z.number().int().min(0), code: z.number().int() }),
+]);
+export type CellFlaw = z.infer<typeof CellFlaw>;
+
 /** One data row of the file, with cells as text, before any normalisation. */
 export const MappedRow = z.object({
   /** 1-based data row number: blank rows and the header are not counted. The number users see. */
@@ -73,6 +102,8 @@ export const MappedRow = z.object({
   fields: z.partialRecord(PipelineColumn, z.string()),
   /** Raw text of the passthrough columns, aligned with `ColumnMapping.passthrough`. */
   passthrough: z.array(z.string()),
+  /** Present when cells had to be cut or cleaned to be kept (`CellFlaw`): the row is rejected for it. */
+  flaws: z.array(CellFlaw).optional(),
 });
 export type MappedRow = z.infer<typeof MappedRow>;
 
@@ -106,6 +137,7 @@ export const SPREADSHEET_ERROR_CODES = [
   'no_description_or_sheet_column',
   'too_many_rows',
   'file_too_large',
+  'header_too_long',
 ] as const;
 export const SpreadsheetErrorCode = z.enum(SPREADSHEET_ERROR_CODES);
 export type SpreadsheetErrorCode = z.infer<typeof SpreadsheetErrorCode>;
@@ -142,9 +174,17 @@ export type RowFlag = z.infer<typeof RowFlag>;
 
 /**
  * Reasons the pipeline finds by looking at the bucket (a sheet's object), not `normaliseRow`,
- * which does no I/O: the row names a sheet that is missing, over the service's 10 MB, or not a PDF.
+ * which does no I/O: the row names a sheet that is missing, over the service's 10 MB, not a PDF, a
+ * PDF cut short or damaged, or a link to a file outside the folder (links out are not followed).
  */
-export const SHEET_REJECTION_REASONS = ['sheet_not_found', 'sheet_too_large', 'sheet_not_pdf'] as const;
+export const SHEET_REJECTION_REASONS = [
+  'sheet_not_found',
+  'sheet_too_large',
+  'sheet_not_pdf',
+  'sheet_damaged',
+  'sheet_outside_folder',
+] as const;
+export type SheetRejectionReason = (typeof SHEET_REJECTION_REASONS)[number];
 
 /** Stable codes for a row that cannot be sent to the service. Written to the error file. */
 export const REJECTION_REASONS = [
@@ -158,6 +198,10 @@ export const REJECTION_REASONS = [
   'country_unknown',
   'sheet_path_invalid',
   'external_reference_too_long',
+  'sku_too_long',
+  'cell_too_long',
+  'row_too_large',
+  'control_character',
   ...SHEET_REJECTION_REASONS,
 ] as const;
 export const RejectionReason = z.enum(REJECTION_REASONS);
@@ -184,9 +228,16 @@ export type ProductRow = z.infer<typeof ProductRow>;
 
 export const RowIssue = z.object({
   reason: RejectionReason,
-  column: PipelineColumn,
-  /** Human sentence naming the column as the file wrote it. */
+  /** Null when the cell is in a column the pipeline does not read (a cell too long, a control character). */
+  column: PipelineColumn.nullable(),
+  /** The English sentence naming the column as the file wrote it: results.csv's `detail`. */
   detail: z.string(),
+  /**
+   * What the sentence names (the column's header, the value, the limit): with `reason` as its code,
+   * the message each reader words in its language (shared/wording/rejections.ts). Absent on rows
+   * rejected before messages had codes: their `detail` is shown as written.
+   */
+  params: MessageParams.optional(),
 });
 export type RowIssue = z.infer<typeof RowIssue>;
 
@@ -194,8 +245,9 @@ export const RowRejection = z.object({
   row: z.number().int().min(1),
   /** The first issue in column order; `issues` lists them all so one fix round is enough. */
   reason: RejectionReason,
-  column: PipelineColumn,
+  column: PipelineColumn.nullable(),
   detail: z.string(),
+  params: MessageParams.optional(),
   issues: z.array(RowIssue).min(1),
 });
 export type RowRejection = z.infer<typeof RowRejection>;

@@ -36,6 +36,18 @@ const usedWidth = (cells: readonly string[]): number => {
 /** The header cells: the first filled record, without the unnamed empty columns a trailing delimiter makes. */
 export const headerOf = (record: SourceRecord): string[] => record.cells.slice(0, usedWidth(record.cells));
 
+/** The extra cells a problem quotes: the first few, each cut short, so a sentence stays a sentence. */
+const QUOTED_EXTRAS = 5;
+const QUOTED_CHARACTERS = 40;
+const quotedExtras = (extra: readonly string[]): string => {
+  const shown = extra
+    .slice(0, QUOTED_EXTRAS)
+    .map((cell) => `"${cell.length > QUOTED_CHARACTERS ? `${cell.slice(0, QUOTED_CHARACTERS)}…` : cell}"`);
+  return extra.length > QUOTED_EXTRAS
+    ? `${shown.join(', ')} and ${extra.length - QUOTED_EXTRAS} more`
+    : shown.join(', ');
+};
+
 /**
  * A data record against the header's width: short rows padded, long rows kept whole with the
  * problem that says which cells are extra.
@@ -57,7 +69,7 @@ export const toDataRecord = (
         line: record.line,
         message:
           `${fileName}, line ${record.line} (row ${row}): ${used} cells for ${width} columns; ` +
-          `the extra cells (${extra.map((cell) => `"${cell}"`).join(', ')}) are kept after the last column`,
+          `the extra cells (${quotedExtras(extra)}) are kept after the last column`,
       },
     };
   }

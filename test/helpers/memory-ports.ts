@@ -252,6 +252,20 @@ export const memoryRowQueue = (clock: Clock) => {
   return queue;
 };
 
+/**
+ * DynamoDB refuses an item over 400 KB (names and values in UTF-8); the batch table in memory
+ * refuses one the same way, measured as its JSON, a little over what DynamoDB counts.
+ */
+export const DYNAMODB_ITEM_MAX_BYTES = 400 * 1024;
+const refuseOversizedItem = (record: RowRecord): void => {
+  const bytes = Buffer.byteLength(JSON.stringify(record), 'utf8');
+  if (bytes > DYNAMODB_ITEM_MAX_BYTES)
+    throw Object.assign(
+      new Error(`Item size has exceeded the maximum allowed size (row ${record.row}: ${bytes} bytes)`),
+      { name: 'ValidationException' },
+    );
+};
+
 export const memoryBatchStore = () => {
   const batches = new Map<string, BatchRecord>();
   const rows = new Map<string, RowRecord>();
@@ -338,6 +352,7 @@ export const memoryBatchStore = () => {
       return true;
     },
     putRows: async (records) => {
+      for (const record of records) refuseOversizedItem(record);
       for (const record of records) rows.set(rowId(record.batch_id, record.row), clone(record));
     },
     getRow: async (batchId, row) => clone(rows.get(rowId(batchId, row)) ?? null),
@@ -345,7 +360,9 @@ export const memoryBatchStore = () => {
       const record = rows.get(rowId(batchId, row));
       if (!record) throw new Error(`no row ${batchId}:${row}`);
       if (!passesGuard(record, changeOf(move).guard)) return false;
-      rows.set(rowId(batchId, row), clone(afterMove(record, move)));
+      const moved = afterMove(record, move);
+      refuseOversizedItem(moved);
+      rows.set(rowId(batchId, row), clone(moved));
       return true;
     },
     rowsPage: async (batchId, page) => {

@@ -10,6 +10,7 @@ import {
 import { readSpreadsheet } from '../../../shared/spreadsheet/read-spreadsheet.js';
 import {
   type BatchDefaults,
+  type CellFlaw,
   type MappedRow,
   REJECTION_REASONS,
   type RejectionReason,
@@ -17,17 +18,23 @@ import {
   SHEET_REJECTION_REASONS,
 } from '../../../shared/spreadsheet/schemas.js';
 import { ACCEPTED_COUNTRIES, crlf, windows1252 } from './fixtures.js';
+import { wordMessage } from '../../../shared/wording/index.js';
 
 const DESCRIPTION = 'Café torrado em grãos, embalagem de 1 kg';
 const NO_DEFAULTS: BatchDefaults = {};
 
-const row = (fields: MappedRow['fields'], number = 1): Pick<MappedRow, 'row' | 'fields'> => ({
+const row = (
+  fields: MappedRow['fields'],
+  number = 1,
+  flaws?: CellFlaw[],
+): Pick<MappedRow, 'row' | 'fields' | 'flaws'> => ({
   row: number,
   fields,
+  ...(flaws ? { flaws } : {}),
 });
 
-const normalise = (fields: MappedRow['fields'], defaults: BatchDefaults = NO_DEFAULTS) => {
-  const outcome = normaliseRow(row(fields), defaults, ACCEPTED_COUNTRIES);
+const normalise = (fields: MappedRow['fields'], defaults: BatchDefaults = NO_DEFAULTS, flaws?: CellFlaw[]) => {
+  const outcome = normaliseRow(row(fields, 1, flaws), defaults, ACCEPTED_COUNTRIES);
   // Every outcome must satisfy its own schema.
   expect(RowOutcome.parse(outcome)).toEqual(outcome);
   return outcome;
@@ -36,8 +43,9 @@ const normalise = (fields: MappedRow['fields'], defaults: BatchDefaults = NO_DEF
 const reasonOf = (
   fields: MappedRow['fields'],
   defaults: BatchDefaults = NO_DEFAULTS,
+  flaws?: CellFlaw[],
 ): RejectionReason | null => {
-  const outcome = normalise(fields, defaults);
+  const outcome = normalise(fields, defaults, flaws);
   return outcome.status === 'rejected' ? outcome.rejection.reason : null;
 };
 
@@ -244,7 +252,7 @@ describe('normaliseSheetPath', () => {
 });
 
 describe('normaliseRow: every rejection reason', () => {
-  const cases: [RejectionReason, MappedRow['fields'], BatchDefaults?][] = [
+  const cases: [RejectionReason, MappedRow['fields'], BatchDefaults?, CellFlaw[]?][] = [
     ['description_missing', { ...VALID, description: '  ' }],
     ['description_too_short', { ...VALID, description: 'Café moíd' }],
     ['description_too_long', { ...VALID, description: 'x'.repeat(5001) }],
@@ -256,10 +264,31 @@ describe('normaliseRow: every rejection reason', () => {
     ['country_unknown', { ...VALID, country: '' }, { country: 'ZW' }],
     ['sheet_path_invalid', { ...VALID, sheet: '../outra-pasta/ficha.pdf' }],
     ['external_reference_too_long', { ...VALID, external_reference: 'r'.repeat(101) }],
+    ['sku_too_long', { ...VALID, sku: 'S'.repeat(501) }],
+    ['cell_too_long', VALID, {}, [{ kind: 'cell_too_long', index: 3, characters: 40_000 }]],
+    ['row_too_large', VALID, {}, [{ kind: 'row_too_large', bytes: 300_000, index: 3, characters: 30_000 }]],
+    ['control_character', VALID, {}, [{ kind: 'control_character', index: 0, code: 0 }]],
   ];
 
-  it.each(cases)('%s', (reason, fields, defaults) => {
-    expect(reasonOf(fields, defaults)).toBe(reason);
+  it.each(cases)('%s', (reason, fields, defaults, flaws) => {
+    expect(reasonOf(fields, defaults, flaws)).toBe(reason);
+  });
+
+  it.each(cases)('%s: its message, worded in English, is the detail results.csv keeps', (_, fields, defaults, flaws) => {
+    const columns = matchColumns(['Descrição', 'Operação', 'País', 'Ficha técnica', 'Referência', 'SKU'], 'a.csv');
+    const outcome = normaliseRow(
+      { ...row(fields), ...(flaws ? { flaws } : {}) },
+      { ...NO_DEFAULTS, ...defaults },
+      ACCEPTED_COUNTRIES,
+      columns,
+    );
+    if (outcome.status !== 'rejected') throw new Error('expected a rejection');
+    for (const issue of outcome.rejection.issues) {
+      const said = { code: issue.reason, params: issue.params ?? {} };
+      expect(wordMessage(said, 'en')).toBe(issue.detail);
+      expect(wordMessage(said, 'pt')).not.toBe(issue.detail);
+      expect(wordMessage(said, 'es')).not.toBe(issue.detail);
+    }
   });
 
   it('covers every reason code', () => {
@@ -287,11 +316,13 @@ describe('normaliseRow: every rejection reason', () => {
         reason: 'description_too_short',
         column: 'description',
         detail: 'Column "Descripción" has 4 characters; a description needs at least 10.',
+        params: { header: 'Descripción', length: 4, limit: 10 },
         issues: [
           {
             reason: 'description_too_short',
             column: 'description',
             detail: 'Column "Descripción" has 4 characters; a description needs at least 10.',
+            params: { header: 'Descripción', length: 4, limit: 10 },
           },
         ],
       },

@@ -1,0 +1,208 @@
+/**
+ * How much text one row may hold, for CSV and XLSX alike (docs/options.md, "Limits"). A row is
+ * written whole into one item of the batch table, which DynamoDB refuses over 400 KB, and back
+ * into results.xlsx, whose cells Excel caps at 32,767 characters. A row over either limit, or
+ * holding a control character that is not text, is kept with its cells cut or cleaned so it
+ * still fits and still has its output row, and `CellFlaw`s say why it is rejected.
+ */
+import { columnLetter } from './columns.js';
+import type { CellFlaw, ColumnMapping, PipelineColumn, RowIssue } from './schemas.js';
+
+/** The most characters an Excel cell holds: a longer cell cannot be written to results.xlsx. */
+export const MAX_CELL_CHARACTERS = 32_767;
+
+/**
+ * The most bytes (UTF-8) a row's cells may hold in all: with the product, the results and the
+ * bookkeeping the row record carries beside them, its item stays well under DynamoDB's 400 KB.
+ */
+export const MAX_ROW_BYTES = 256 * 1024;
+
+/** The most characters a header cell holds: it names a column, in every row record's batch. */
+export const MAX_HEADER_CHARACTERS = 1_000;
+
+/**
+ * C0 control characters other than tab, line feed, vertical tab, form feed and carriage return,
+ * which spreadsheets use inside cells: in a text file they are binary data, not text.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters looked for
+export const CONTROL_CHARACTER = /[\u0000-\u0008\u000E-\u001F]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters replaced
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000E-\u001F]/g;
+
+/** What a kept cell shows in place of a control character. */
+const REPLACEMENT = '\uFFFD';
+
+/** The end of a cut cell: how long it was. */
+const cutMark = (characters: number): string => `…[cut: ${characters} characters]`;
+
+/** The largest cell of a row cannot take more than 3 UTF-8 bytes per UTF-16 unit. */
+const MAX_BYTES_PER_UNIT = 3;
+
+const utf8Length = (text: string): number => Buffer.byteLength(text, 'utf8');
+
+/**
+ * `text`'s first characters, at most `units` UTF-16 units, never half a surrogate pair. A copy,
+ * not a slice: V8's slice of a string keeps the whole string (a cell of megabytes) alive.
+ */
+const prefixOf = (text: string, units: number): string => {
+  if (units <= 0) return '';
+  const end = Math.min(units, text.length);
+  const last = text.charCodeAt(end - 1);
+  const prefix = text.slice(0, last >= 0xd800 && last <= 0xdbff ? end - 1 : end);
+  return Buffer.from(prefix, 'utf16le').toString('utf16le');
+};
+
+/** `text`'s first characters that fit `bytes` of UTF-8 (the encoder stops at a whole character). */
+const prefixInBytes = (text: string, bytes: number): string => {
+  if (bytes <= 0) return '';
+  const prefix = prefixOf(text, bytes);
+  const { read } = new TextEncoder().encodeInto(prefix, new Uint8Array(bytes));
+  return prefix.slice(0, read);
+};
+
+/** A cell cut to at most `MAX_CELL_CHARACTERS`, the mark included. */
+const cutToCellLimit = (text: string): string => {
+  const mark = cutMark(text.length);
+  return prefixOf(text, MAX_CELL_CHARACTERS - mark.length) + mark;
+};
+
+/**
+ * Cells cut so the row fits `MAX_ROW_BYTES`: the largest ones first, each down to one share so
+ * the smaller cells (a SKU, a country) stay whole. `lengths` are the cells' lengths as read.
+ */
+const cutToRowLimit = (cells: string[], lengths: readonly number[]): string[] => {
+  const bytes = cells.map(utf8Length);
+  const markBytes = Math.max(...lengths.map((length) => utf8Length(cutMark(length))));
+  const fits = (share: number): boolean =>
+    bytes.reduce((sum, size) => sum + (size > share ? share : size), 0) <= MAX_ROW_BYTES;
+  // The largest share every cell may keep (its mark included), by bisection.
+  let low = 0;
+  let high = Math.max(...bytes);
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (fits(middle)) low = middle;
+    else high = middle - 1;
+  }
+  // A share too small for the mark (thousands of long cells) keeps an ellipsis only.
+  return cells.map((cell, i) => {
+    if (bytes[i]! <= low) return cell;
+    return low < markBytes ? '…' : prefixInBytes(cell, low - markBytes) + cutMark(lengths[i]!);
+  });
+};
+
+/**
+ * A row's cells as they may be kept, and what was wrong with them; null when nothing was (the
+ * common case, decided without encoding anything when the row is small).
+ */
+export const fitRow = (cells: readonly string[]): { cells: string[]; flaws: CellFlaw[] } | null => {
+  let units = 0;
+  let longest = 0;
+  let control = false;
+  for (const cell of cells) {
+    units += cell.length;
+    if (cell.length > longest) longest = cell.length;
+    if (!control && CONTROL_CHARACTER.test(cell)) control = true;
+  }
+  if (!control && longest <= MAX_CELL_CHARACTERS && units * MAX_BYTES_PER_UNIT <= MAX_ROW_BYTES) return null;
+
+  const flaws: CellFlaw[] = [];
+  const lengths = cells.map((cell) => cell.length);
+  let kept = cells.map((cell, index) => {
+    const found = CONTROL_CHARACTER.exec(cell);
+    if (!found) return cell;
+    flaws.push({ kind: 'control_character', index, code: found[0].charCodeAt(0) });
+    return cell.replace(CONTROL_CHARACTERS, REPLACEMENT);
+  });
+  let rowBytes = 0;
+  let largest = 0;
+  kept = kept.map((cell, index) => {
+    rowBytes += utf8Length(cell);
+    if (lengths[index]! > lengths[largest]!) largest = index;
+    if (cell.length <= MAX_CELL_CHARACTERS) return cell;
+    flaws.push({ kind: 'cell_too_long', index, characters: lengths[index]! });
+    return cutToCellLimit(cell);
+  });
+  const tooLong = flaws.some((flaw) => flaw.kind === 'cell_too_long');
+  if (!tooLong && rowBytes > MAX_ROW_BYTES) {
+    flaws.push({ kind: 'row_too_large', bytes: rowBytes, index: largest, characters: lengths[largest]! });
+  }
+  if (kept.reduce((sum, cell) => sum + utf8Length(cell), 0) > MAX_ROW_BYTES)
+    kept = cutToRowLimit(kept, lengths);
+  if (flaws.length === 0) return null;
+  flaws.sort((a, b) => a.index - b.index);
+  return { cells: kept, flaws };
+};
+
+/** How a count reads in a detail: `512,000`. */
+const counted = (n: number): string => n.toLocaleString('en-US');
+
+/** `Column "Notes" (column E)`, or `Column E` for a column without a header. */
+const cellColumn = (index: number, columns: ColumnMapping | undefined): string => {
+  const refs = columns ? [...Object.values(columns.fields), ...columns.passthrough] : [];
+  const header = refs.find((ref) => ref.index === index)?.header.trim();
+  return header ? `Column "${header}" (column ${columnLetter(index)})` : `Column ${columnLetter(index)}`;
+};
+
+/** The pipeline column a cell is read as, or null when it is passed through. */
+const pipelineColumnAt = (index: number, columns: ColumnMapping | undefined): PipelineColumn | null => {
+  const found = Object.entries(columns?.fields ?? {}).find(([, ref]) => ref.index === index);
+  return found ? (found[0] as PipelineColumn) : null;
+};
+
+const controlName = (code: number): string =>
+  code === 0
+    ? 'a NUL character (byte 0)'
+    : `the control character U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+
+/** Why a row is rejected for a flaw of its cells, naming the column as the file wrote it and the limit. */
+export const flawIssue = (flaw: CellFlaw, columns?: ColumnMapping): RowIssue => {
+  const issue = flawIssueInEnglish(flaw, columns);
+  return { ...issue, params: flawParams(flaw, columns) };
+};
+
+/** What a flaw's message names (shared/wording/rejections.ts words it in each language). */
+const flawParams = (flaw: CellFlaw, columns: ColumnMapping | undefined) => {
+  const refs = columns ? [...Object.values(columns.fields), ...columns.passthrough] : [];
+  const at = {
+    header: refs.find((ref) => ref.index === flaw.index)?.header.trim() ?? '',
+    letter: columnLetter(flaw.index),
+  };
+  switch (flaw.kind) {
+    case 'cell_too_long':
+      return { ...at, length: flaw.characters, limit: MAX_CELL_CHARACTERS };
+    case 'row_too_large':
+      return { ...at, length: flaw.characters, size_bytes: flaw.bytes, limit_bytes: MAX_ROW_BYTES };
+    case 'control_character':
+      return { ...at, code_point: flaw.code };
+  }
+};
+
+const flawIssueInEnglish = (flaw: CellFlaw, columns?: ColumnMapping): RowIssue => {
+  const column = pipelineColumnAt(flaw.index, columns);
+  const where = cellColumn(flaw.index, columns);
+  switch (flaw.kind) {
+    case 'cell_too_long':
+      return {
+        reason: 'cell_too_long',
+        column,
+        detail:
+          `${where} holds ${counted(flaw.characters)} characters; ` +
+          `a cell may hold at most ${counted(MAX_CELL_CHARACTERS)}.`,
+      };
+    case 'row_too_large':
+      return {
+        reason: 'row_too_large',
+        column,
+        detail:
+          `The row's cells hold ${counted(flaw.bytes)} bytes of text in all; a row may hold at most ` +
+          `${counted(MAX_ROW_BYTES)} (256 KiB). The largest is ${where.charAt(0).toLowerCase()}${where.slice(1)}, ` +
+          `with ${counted(flaw.characters)} characters.`,
+      };
+    case 'control_character':
+      return {
+        reason: 'control_character',
+        column,
+        detail: `${where} holds ${controlName(flaw.code)}, which is not text; remove it.`,
+      };
+  }
+};

@@ -1,0 +1,116 @@
+/**
+ * Prepare on files that are text but hostile or careless: a cell of megabytes, stray NUL bytes,
+ * bytes that are not UTF-8, Excel's "Unicode Text". Every row ends in one row record, written to
+ * a batch table that refuses an item over DynamoDB's 400 KB as DynamoDB does.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  batchSourceFromEvent,
+  PREPARE_SETTINGS,
+  prepareBatch,
+} from '../../../../shared/pipeline/batch/index.js';
+import type { RowRecord } from '../../../../shared/pipeline/core/index.js';
+import {
+  countingKick,
+  DYNAMODB_ITEM_MAX_BYTES,
+  fixedClock,
+  memoryBatchStore,
+  memoryObjectStore,
+  memoryProductCache,
+  memoryRowQueue,
+  preparingService,
+} from '../../../helpers/memory-ports.js';
+import { objectCreatedEvent } from '../../../helpers/s3-events.js';
+import { ACCEPTED_COUNTRIES, crlf, utf8 } from '../../spreadsheet/fixtures.js';
+
+const BUCKET = 'catalogue-bucket';
+
+const world = (key: string, bytes: Uint8Array) => {
+  const clock = fixedClock('2026-11-21T12:00:00.000Z');
+  const { service } = preparingService(ACCEPTED_COUNTRIES);
+  const ports = {
+    clock,
+    service,
+    objects: memoryObjectStore({ [key]: bytes }),
+    queue: memoryRowQueue(clock),
+    batches: memoryBatchStore(),
+    cache: memoryProductCache(),
+    kick: countingKick(),
+  };
+  const event = objectCreatedEvent(BUCKET, key);
+  const batchId = batchSourceFromEvent(event)!.batchId;
+  const run = () =>
+    prepareBatch(ports, { event, execution_id: 'exec-1' }, { ...PREPARE_SETTINGS, rowsPerChunk: 4 });
+  const rows = (): RowRecord[] =>
+    [...ports.batches.rows.values()].filter((r) => r.batch_id === batchId).sort((a, b) => a.row - b.row);
+  const batch = () => ports.batches.batches.get(batchId)!;
+  return { ...ports, run, rows, batch, batchId };
+};
+
+const DESCRIPTIONS = [
+  'Parafuso sextavado de aço inoxidável M8',
+  'Café torrado em grãos, pacote de 1 kg',
+  'Rolamento de esferas de aço, 22 mm',
+  'Vinho tinto seco, garrafa de 750 ml',
+  'Bomba centrífuga de água, motor 1 CV',
+  'Frango congelado em pedaços, sem osso',
+  'Pneu radial para automóvel 185/65 R15',
+  'Cabo de cobre isolado, 2,5 mm², rolo',
+  'Luva de borracha nitrílica, caixa com 100',
+  'Azulejo cerâmico esmaltado 30 x 30 cm',
+  'Garrafa térmica de aço inoxidável 1 l',
+];
+
+const HEADER = 'SKU;Descrição;País;Operação;Observação';
+const lineOf = (n: number, notes = '') => `P-${n};${DESCRIPTIONS[n - 1]};BR;import;${notes}`;
+const itemBytes = (record: RowRecord) => Buffer.byteLength(JSON.stringify(record), 'utf8');
+
+describe('a cell of megabytes rejects its row, and every other row goes on', () => {
+  it('the batch table in memory refuses an item over 400 KB, as DynamoDB does', async () => {
+    const batches = memoryBatchStore();
+    const record = {
+      batch_id: 'b',
+      row: 1,
+      line: 2,
+      cells: ['x'.repeat(500_000)],
+      status: 'rejected',
+      attempt: 1,
+      dispatch: 1,
+      updated_at: '2026-11-21T12:00:00.000Z',
+    } as RowRecord;
+
+    await expect(batches.putRows([record])).rejects.toMatchObject({ name: 'ValidationException' });
+    expect(batches.rows.size).toBe(0);
+  });
+
+  it.each([
+    ['500 KB', 500_000],
+    ['30 MB', 30_000_000],
+  ])(
+    'a cell of %s: that row rejected naming the column and the limit, the ten others queued',
+    async (_size, characters) => {
+      const lines = DESCRIPTIONS.map((_, i) => lineOf(i + 1, i === 4 ? `"${'ç'.repeat(characters)}"` : 'ok'));
+      const w = world('inbox/grande/catalogo.csv', utf8(crlf(HEADER, ...lines)));
+
+      expect(await w.run()).toMatchObject({ next: 'wait' });
+
+      const rows = w.rows();
+      expect(rows.map((row) => row.status)).toEqual([
+        ...Array(4).fill('queued'),
+        'rejected',
+        ...Array(6).fill('queued'),
+      ]);
+      expect(w.batch()).toMatchObject({ state: 'running', rows_total: 11, rows_dispatched: 10 });
+      const rejected = rows[4]!;
+      const detail =
+        `Column "Observação" (column E) holds ${characters.toLocaleString('en-US')} characters; ` +
+        'a cell may hold at most 32,767.';
+      expect(rejected.result).toMatchObject({ status: 'rejected', reason: 'cell_too_long', detail });
+      // Its cells kept for results.csv: the others whole, the long one cut to what a workbook holds.
+      expect(rejected.cells.slice(0, 4)).toEqual(['P-5', DESCRIPTIONS[4], 'BR', 'import']);
+      expect(rejected.cells[4]).toMatch(new RegExp(`^ç+…\\[cut: ${characters} characters\\]$`));
+      expect(rejected.cells[4]!.length).toBe(32_767);
+      expect(itemBytes(rejected)).toBeLessThan(DYNAMODB_ITEM_MAX_BYTES);
+    },
+  );
+});
