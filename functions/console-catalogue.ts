@@ -69,17 +69,19 @@ export const CONSOLE_FUNCTIONS = {
     entry: 'functions/console-files/handler.ts',
     timeoutSeconds: 29,
     memoryMb: 512,
-    description: 'Console: upload forms for inbox/ and answers/, links to outbox files and verdict PDFs',
+    description:
+      'Console: upload forms for inbox/ and answers/, links to outbox files and verdict PDFs, a plan run',
     // Writes batch.json beside the catalogue itself; signs the browser's POSTs (inbox/, answers/)
-    // and GETs (outbox/); reads a row to find its verdict PDF.
+    // and GETs (outbox/); reads a row to find its verdict PDF. Runs a plan: lists the planned
+    // batch's folder and copies its catalogue and sheets within inbox/ (CopyObject reads the
+    // source, s3:GetObject on inbox/, and writes the copy, s3:PutObject).
     ports: {
       clock: 'system',
       batches: { operations: ['GetItem'] },
-      objects: { read: ['outbox/*'], write: ['inbox/*', 'answers/*'] },
+      objects: { read: ['outbox/*', 'inbox/*'], write: ['inbox/*', 'answers/*'] },
       links: 'presign',
     },
     kept: {
-      'ObjectsList s3:ListBucket': 'A link to a file that is not there answers 404, not 500.',
       'ObjectsWriteAnswers s3:PutObject':
         'The form for a new sheet sent with answers (answers/<batch-id>/sheets/).',
     },

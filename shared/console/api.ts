@@ -36,6 +36,7 @@ export const CONSOLE_ROUTES = {
   'GET /batches/{batchId}/rows': 'console-read',
   'GET /questions': 'console-read',
   'POST /uploads': 'console-files',
+  'POST /batches/{batchId}/run': 'console-files',
   'POST /answer-sheets': 'console-files',
   'GET /batches/{batchId}/files/{file}': 'console-files',
   'GET /batches/{batchId}/rows/{row}/verdict': 'console-files',
@@ -105,6 +106,11 @@ export const CONSOLE_ERROR_CODES = [
   'answer_too_long',
   'unknown_question',
   'sheet_not_uploaded',
+  'not_a_plan',
+  'plan_not_ready',
+  'plan_already_run',
+  'plan_input_gone',
+  'plan_input_changed',
 ] as const;
 export const ConsoleErrorCode = z.enum(CONSOLE_ERROR_CODES);
 export type ConsoleErrorCode = z.infer<typeof ConsoleErrorCode>;
@@ -334,8 +340,31 @@ export const UploadPlan = z.object({
   /** Sheets first, the catalogue last: its arrival starts the batch, and the sheets must be there by then. */
   forms: z.array(UploadForm),
   expires_at: z.string(),
+  /**
+   * The server's time before any file of this upload arrived: the batch the catalogue starts is
+   * the one of this folder and file started at or after it (the page follows it there).
+   */
+  planned_at: z.string(),
 });
 export type UploadPlan = z.infer<typeof UploadPlan>;
+
+/**
+ * POST /batches/{batchId}/run: a planned batch (plan_only) run for real, without sending its files
+ * again: its catalogue, its folder's sheets and its options (plan_only off) are copied into a
+ * folder of their own, `inbox/<planned batch id>/`, the catalogue last, whose arrival starts the
+ * batch as a drop does. A plan runs once: its folder then holds the catalogue.
+ */
+export const PlanRun = z.object({
+  /** The new batch's name: its folder, the planned batch's id. */
+  batch_name: z.string(),
+  folder: z.string(),
+  file_name: z.string(),
+  /** Sheets copied with the catalogue. */
+  sheets: z.number().int().min(0),
+  /** The server's time before the catalogue was copied: the new batch starts at or after it. */
+  requested_at: z.string(),
+});
+export type PlanRun = z.infer<typeof PlanRun>;
 
 export const AnswerSheetRequest = z.object({ batch_id: z.string().min(1), sheet: FileToSend });
 export type AnswerSheetRequest = z.input<typeof AnswerSheetRequest>;

@@ -125,6 +125,7 @@ export const planUpload = async (
   ports: Pick<ConsolePorts, 'links' | 'objects' | 'clock'>,
   body: unknown,
 ): Promise<UploadPlan> => {
+  const plannedAt = ports.clock.now().toISOString();
   const parsed = UploadRequest.safeParse(body);
   if (!parsed.success) throw invalidRequest('upload', parsed.error.issues);
   const request = parsed.data;
@@ -187,7 +188,7 @@ export const planUpload = async (
       CONSOLE_LIMITS.catalogueBytes,
     ),
   ];
-  return { batch_name: batchName, folder, forms, expires_at: expiry(ports) };
+  return { batch_name: batchName, folder, forms, expires_at: expiry(ports), planned_at: plannedAt };
 };
 
 /** A form for a new sheet sent with answers: `answers/<batch-id>/sheets/<name>`. */

@@ -18,6 +18,7 @@ import {
 } from './api.js';
 import { batchView, listBatchViews } from './batch-views.js';
 import { answerSheetForm, batchFileLink, planUpload, verdictLink } from './file-links.js';
+import { runPlan } from './plan-run.js';
 import type { ConsolePorts, ConsoleUser } from './ports.js';
 import { questionInbox } from './question-inbox.js';
 import { ConsoleRefusal, invalidRequest } from './refusals.js';
@@ -96,6 +97,7 @@ const USE_CASES: Record<ConsoleRouteKey, UseCase> = {
   },
   'GET /questions': (ports) => questionInbox(ports),
   'POST /uploads': (ports, request) => planUpload(ports, jsonBody(request)),
+  'POST /batches/{batchId}/run': (ports, request) => runPlan(ports, param(request, 'batchId')),
   'POST /answer-sheets': (ports, request) => answerSheetForm(ports, jsonBody(request)),
   'GET /batches/{batchId}/files/{file}': (ports, request) =>
     batchFileLink(ports, param(request, 'batchId'), param(request, 'file')),

@@ -36,7 +36,8 @@ export type ConsolePorts = {
   batches: Pick<BatchStore, 'getBatch' | 'listBatches' | 'getRow' | 'rowsPage' | 'finishedRows' | 'listRows'>;
   reviews: Pick<ReviewStore, 'get' | 'listPending' | 'listByBatch'>;
   leases: Pick<SlotLeases, 'list'>;
-  objects: Pick<ObjectStore, 'head' | 'getBytes' | 'put'>;
+  /** `list` and `copy`: a plan run copies the plan's files into a folder of its own (plan-run.ts). */
+  objects: Pick<ObjectStore, 'head' | 'getBytes' | 'put' | 'list' | 'copy'>;
   links: FileLinks;
   /** The cap override in force, if the stack sets one (else the organisation's cap of 10 applies). */
   capOverride: number | null;

@@ -238,7 +238,7 @@ const EXPECTED_REACH: Record<ConsoleHandlerName, Record<string, string[]>> = {
     batchTable: ['dynamodb:GetItem'],
     bucket: ['s3:ListBucket'],
     'bucket/outbox/*': ['s3:GetObject'],
-    'bucket/inbox/*': ['s3:PutObject'],
+    'bucket/inbox/*': ['s3:GetObject', 's3:PutObject'],
     'bucket/answers/*': ['s3:PutObject'],
   },
   'console-answers': {
