@@ -14,6 +14,7 @@ import {
   ConsoleProblem,
   type ConsoleRouteKey,
   DownloadLink,
+  PlanRun,
   QuestionInbox,
   RowList,
   SessionView,
@@ -117,6 +118,7 @@ export const createApi = (config: ConsoleConfig, signIn: SignIn | null) => {
       }),
     questions: () => call('GET /questions', QuestionInbox),
     uploads: (request: UploadRequest) => call('POST /uploads', UploadPlan, { body: request }),
+    runPlan: (batchId: string) => call('POST /batches/{batchId}/run', PlanRun, { params: { batchId } }),
     answerSheet: (request: AnswerSheetRequest) =>
       call('POST /answer-sheets', AnswerSheetForm, { body: request }),
     fileLink: (batchId: string, file: string) =>

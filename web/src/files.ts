@@ -110,3 +110,65 @@ export const checkBatchName = (name: string): BatchNameProblem[] => {
     ? [{ code: 'invalid_batch_name', params: { max: MAX_BATCH_NAME } }]
     : [];
 };
+
+/** Windows and macOS file systems ignore case and Unicode form, as the pipeline's sheet check does. */
+const looseKey = (path: string): string => path.normalize('NFC').toLowerCase();
+const baseName = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
+
+/** A sheet the catalogue names that no chosen file is sure to be. */
+export type SheetAmbiguity =
+  /** Several chosen files have its name, none at its path. */
+  | { kind: 'files'; path: string; candidates: string[] }
+  /** One chosen file has the name of several sheets the catalogue names elsewhere. */
+  | { kind: 'paths'; file: string; paths: string[] };
+
+/** How the chosen sheets meet the sheets the catalogue names. */
+export type SheetMatch = {
+  /** The name each chosen file is sent under, by its index: its path, or the path the catalogue names. */
+  names: string[];
+  /** Files sent under the path the catalogue names, found by their name alone. */
+  renamed: { from: string; to: string }[];
+  /** Sheets the catalogue names that are not among the chosen files. */
+  missing: string[];
+  ambiguous: SheetAmbiguity[];
+};
+
+/**
+ * Matches the chosen sheets (their paths: `sheets/pump.pdf` when chosen with their folder, `pump.pdf`
+ * alone) to the paths the catalogue names. A file at a named path is that sheet (case and Unicode
+ * form aside). A sheet named where no file is is found by its file name among the files that are
+ * at no named path, when exactly one has it and it has the name of no other such sheet: that file
+ * is sent under the named path, so Prepare finds it where the catalogue says. Otherwise it is
+ * missing, or ambiguous when several files or several paths could be meant.
+ */
+export const matchSheets = (named: readonly string[], chosen: readonly string[]): SheetMatch => {
+  const namedKeys = new Set(named.map(looseKey));
+  const chosenKeys = new Set(chosen.map(looseKey));
+  const unplaced = named.filter((path) => !chosenKeys.has(looseKey(path)));
+  // Files at no named path may be a sheet chosen without its folder.
+  const loose = chosen.flatMap((path, index) => (namedKeys.has(looseKey(path)) ? [] : [{ path, index }]));
+  const filesNamed = (name: string) => loose.filter((file) => looseKey(baseName(file.path)) === name);
+  const pathsNamed = (name: string) => unplaced.filter((path) => looseKey(baseName(path)) === name);
+
+  const names = [...chosen];
+  const renamed: SheetMatch['renamed'] = [];
+  const missing: string[] = [];
+  const ambiguous: SheetAmbiguity[] = [];
+  const reported = new Set<string>();
+  for (const path of unplaced) {
+    const name = looseKey(baseName(path));
+    const files = filesNamed(name);
+    const paths = pathsNamed(name);
+    const [file] = files;
+    if (!file) missing.push(path);
+    else if (files.length > 1) ambiguous.push({ kind: 'files', path, candidates: files.map((f) => f.path) });
+    else if (paths.length > 1) {
+      if (!reported.has(file.path)) ambiguous.push({ kind: 'paths', file: file.path, paths });
+      reported.add(file.path);
+    } else {
+      names[file.index] = path;
+      renamed.push({ from: file.path, to: path });
+    }
+  }
+  return { names, renamed, missing, ambiguous };
+};

@@ -105,6 +105,10 @@ export const formatBytes = (language: Language, bytes: number): string => {
 export const formatOr = (language: Language, items: readonly string[]): string =>
   new Intl.ListFormat(LOCALE_OF[language], { type: 'disjunction' }).format(items);
 
+/** A list, as the language writes it: `2, 5 and 9`, `2, 5 e 9`, `2, 5 y 9`. */
+export const formatList = (language: Language, items: readonly string[]): string =>
+  new Intl.ListFormat(LOCALE_OF[language], { type: 'conjunction' }).format(items);
+
 /** An NCM code dotted as the tariff writes it (84713012 → 8471.30.12); anything else unchanged. */
 export const formatNcm = (code: string | null): string => {
   if (code === null) return '';

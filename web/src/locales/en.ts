@@ -91,6 +91,15 @@ export const en = {
     preparingLink: 'Preparing the download…',
     options: 'Options',
     planOnly: 'Plan only: nothing is classified, the plan estimates cost and time.',
+    preparing: 'Reading the catalogue.',
+    preparingHint: 'Its rows show here as soon as it is read; a large file takes a few minutes.',
+    runPlan: {
+      title: 'Run this plan',
+      hint: 'Classifies the rows as planned, with the same catalogue, sheets and options, as a new batch named “{{name}}”. Nothing is uploaded again.',
+      button: 'Run this plan',
+      copying: 'Copying the files…',
+      starting: 'Starting the batch…',
+    },
     files: {
       results_workbook: 'Results (Excel)',
       results: 'Results (CSV)',
@@ -123,6 +132,7 @@ export const en = {
     found_one: '{{n}} matching row found so far',
     found_other: '{{n}} matching rows found so far',
     notFoundYet: 'None found in the rows read so far: load more to keep looking.',
+    notYetRead: 'The rows show here once the catalogue is read.',
     empty: 'No rows match.',
     follows: 'same product as row {{row}}',
     pdf: 'PDF',
@@ -148,7 +158,7 @@ export const en = {
     catalogueHint: 'CSV or Excel (.xlsx), up to {{max}}.',
     sheets: 'Technical sheets',
     sheetsHint:
-      'Optional: PDFs of up to {{max}} each, at most {{count}}. Choose the folder the catalogue names them in (sheets/pump.pdf) to keep their paths; files chosen alone go beside the catalogue.',
+      'Optional: PDFs of up to {{max}} each, at most {{count}}. Choose the folder that holds them (sheets/pump.pdf), or the files themselves: a file chosen alone goes under the path the catalogue names for its name.',
     drop: 'Drag the catalogue and its PDF sheets here',
     dropOr: 'or click here to choose them',
     remove: 'Remove',
@@ -199,6 +209,31 @@ export const en = {
     noFormFor: 'The server made no upload form for {{name}}.',
     retry: 'Try again',
     needCatalogue: 'Choose a catalogue first.',
+    sentAs: 'sent as {{path}}',
+    sentAsHint: 'The catalogue names this file at that path, so it is sent there.',
+    starting: 'Files sent. Waiting for the batch to start…',
+    startingButton: 'Starting…',
+    named: {
+      reading: 'Reading the catalogue’s sheet column…',
+      xlsx: 'The sheets an Excel catalogue names are checked when the batch reads it, not here: choose the folder that holds them, so each keeps the path the catalogue names.',
+      summary_one:
+        'The catalogue names {{n}} sheet (column “{{column}}”): {{found}} found among the files chosen.',
+      summary_other:
+        'The catalogue names {{n}} sheets (column “{{column}}”): {{found}} found among the files chosen.',
+      renamed_one: '{{n}} file chosen without its folder is sent under the path the catalogue names for it.',
+      renamed_other:
+        '{{n}} files chosen without their folder are sent under the paths the catalogue names for them.',
+      missing_one: '{{n}} sheet the catalogue names is not among the files chosen:',
+      missing_other: '{{n}} sheets the catalogue names are not among the files chosen:',
+      missingHint:
+        'The rows that name them will be rejected (sheet not found) unless you add the files. Everything else can be sent as it is.',
+      ambiguousFiles: '{{path}}: {{files}} all have its name, and none is at that path.',
+      ambiguousPaths: '{{file}} has the name of {{paths}}, so it is sent as it is.',
+      ambiguousHint: 'Choose the folder that holds the sheets, so each path says which file is meant.',
+      row: 'row {{rows}}',
+      rows: 'rows {{rows}}',
+      moreRows: 'and {{n}} more',
+    },
   },
   fileChecks: {
     wrong_file_type: '{{name}} is not a {{expected}} file.',
@@ -278,6 +313,14 @@ export const en = {
     answer_too_long: 'Row {{row}}: an answer is longer than {{max}} characters.',
     unknown_question: 'Row {{row}} is no longer asked one of these questions. Refresh the inbox.',
     sheet_not_uploaded: 'Row {{row}}: the new sheet “{{sheet}}” did not arrive. Send it again.',
+    not_a_plan: '“{{batch_name}}” is not a plan: it was run, not planned.',
+    plan_not_ready:
+      'Only a finished plan can be run: “{{batch_name}}” is still being prepared, or it failed.',
+    plan_already_run: 'This plan was run already, as batch “{{batch_name}}”.',
+    plan_input_gone:
+      'The catalogue {{file}} of “{{batch_name}}” is no longer in the bucket: upload it again.',
+    plan_input_changed:
+      'The catalogue {{file}} was replaced after “{{batch_name}}” was planned: upload it again to plan or run the new one.',
     network: 'Could not reach the server: {{detail}}',
     http: 'The server answered HTTP {{status}}.',
     unexpected: 'Something went wrong: {{detail}}',

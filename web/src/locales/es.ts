@@ -88,6 +88,15 @@ export const es: Messages = {
     preparingLink: 'Preparando la descarga…',
     options: 'Opciones',
     planOnly: 'Solo plan: no se clasifica nada; el plan estima costo y tiempo.',
+    preparing: 'Leyendo el catálogo.',
+    preparingHint: 'Las filas aparecen aquí en cuanto se lea; un archivo grande tarda unos minutos.',
+    runPlan: {
+      title: 'Ejecutar este plan',
+      hint: 'Clasifica las filas según lo planificado, con el mismo catálogo, las mismas fichas y opciones, en un lote nuevo llamado “{{name}}”. No se vuelve a subir nada.',
+      button: 'Ejecutar este plan',
+      copying: 'Copiando los archivos…',
+      starting: 'Iniciando el lote…',
+    },
     files: {
       results_workbook: 'Resultados (Excel)',
       results: 'Resultados (CSV)',
@@ -120,6 +129,7 @@ export const es: Messages = {
     found_one: '{{n}} fila encontrada hasta ahora',
     found_other: '{{n}} filas encontradas hasta ahora',
     notFoundYet: 'Ninguna en las filas leídas hasta ahora: carga más para seguir buscando.',
+    notYetRead: 'Las filas aparecen aquí cuando se lea el catálogo.',
     empty: 'Ninguna fila coincide.',
     follows: 'mismo producto que la fila {{row}}',
     pdf: 'PDF',
@@ -145,7 +155,7 @@ export const es: Messages = {
     catalogueHint: 'CSV o Excel (.xlsx), hasta {{max}}.',
     sheets: 'Fichas técnicas',
     sheetsHint:
-      'Opcional: PDF de hasta {{max}} cada uno, como máximo {{count}}. Elija la carpeta en la que el catálogo las nombra (fichas/bomba.pdf) para conservar las rutas; los archivos elegidos sueltos quedan junto al catálogo.',
+      'Opcional: PDF de hasta {{max}} cada uno, como máximo {{count}}. Elige la carpeta que las contiene (fichas/bomba.pdf), o los propios archivos: un archivo elegido suelto va a la ruta que el catálogo nombra para su nombre.',
     drop: 'Arrastra aquí el catálogo y sus fichas en PDF',
     dropOr: 'o haz clic aquí para elegirlos',
     remove: 'Quitar',
@@ -196,6 +206,31 @@ export const es: Messages = {
     noFormFor: 'El servidor no generó un formulario de subida para {{name}}.',
     retry: 'Reintentar',
     needCatalogue: 'Primero elige un catálogo.',
+    sentAs: 'se envía como {{path}}',
+    sentAsHint: 'El catálogo nombra este archivo en esa ruta, así que se envía allí.',
+    starting: 'Archivos enviados. Esperando a que empiece el lote…',
+    startingButton: 'Iniciando…',
+    named: {
+      reading: 'Leyendo la columna de fichas del catálogo…',
+      xlsx: 'Las fichas que nombra un catálogo Excel se comprueban cuando el lote lo lee, no aquí: elige la carpeta que las contiene, para que cada una conserve la ruta que nombra el catálogo.',
+      summary_one:
+        'El catálogo nombra {{n}} ficha (columna “{{column}}”): {{found}} encontrada entre los archivos elegidos.',
+      summary_other:
+        'El catálogo nombra {{n}} fichas (columna “{{column}}”): {{found}} encontradas entre los archivos elegidos.',
+      renamed_one: '{{n}} archivo elegido sin su carpeta se envía a la ruta que el catálogo nombra para él.',
+      renamed_other:
+        '{{n}} archivos elegidos sin su carpeta se envían a las rutas que el catálogo nombra para ellos.',
+      missing_one: '{{n}} ficha que nombra el catálogo no está entre los archivos elegidos:',
+      missing_other: '{{n}} fichas que nombra el catálogo no están entre los archivos elegidos:',
+      missingHint:
+        'Las filas que las nombran se rechazarán (ficha no encontrada) si no agregas los archivos. Lo demás se puede enviar tal como está.',
+      ambiguousFiles: '{{path}}: {{files}} tienen ese nombre, y ninguno está en esa ruta.',
+      ambiguousPaths: '{{file}} tiene el nombre de {{paths}}, así que se envía tal como está.',
+      ambiguousHint: 'Elige la carpeta que contiene las fichas, para que cada ruta diga qué archivo es.',
+      row: 'fila {{rows}}',
+      rows: 'filas {{rows}}',
+      moreRows: 'y {{n}} más',
+    },
   },
   fileChecks: {
     wrong_file_type: '{{name}} no es un archivo {{expected}}.',
@@ -276,6 +311,13 @@ export const es: Messages = {
     unknown_question:
       'A la fila {{row}} ya no se le hace una de estas preguntas. Actualiza la lista de preguntas.',
     sheet_not_uploaded: 'Fila {{row}}: la nueva ficha “{{sheet}}” no llegó. Vuelve a enviarla.',
+    not_a_plan: '“{{batch_name}}” no es un plan: se ejecutó, no se planificó.',
+    plan_not_ready:
+      'Solo se puede ejecutar un plan terminado: “{{batch_name}}” todavía se está preparando, o falló.',
+    plan_already_run: 'Este plan ya se ejecutó, como el lote “{{batch_name}}”.',
+    plan_input_gone: 'El catálogo {{file}} de “{{batch_name}}” ya no está en el bucket: vuelve a subirlo.',
+    plan_input_changed:
+      'El catálogo {{file}} se reemplazó después de planificar “{{batch_name}}”: vuelve a subirlo para planificar o ejecutar el nuevo.',
     network: 'No se pudo conectar con el servidor: {{detail}}',
     http: 'El servidor respondió HTTP {{status}}.',
     unexpected: 'Algo salió mal: {{detail}}',

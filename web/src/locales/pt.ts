@@ -88,6 +88,15 @@ export const pt: Messages = {
     preparingLink: 'Preparando o download…',
     options: 'Opções',
     planOnly: 'Só plano: nada é classificado; o plano estima custo e tempo.',
+    preparing: 'Lendo o catálogo.',
+    preparingHint: 'As linhas aparecem aqui assim que ele for lido; um arquivo grande leva alguns minutos.',
+    runPlan: {
+      title: 'Executar este plano',
+      hint: 'Classifica as linhas como planejado, com o mesmo catálogo, as mesmas fichas e opções, num novo lote chamado “{{name}}”. Nada é enviado de novo.',
+      button: 'Executar este plano',
+      copying: 'Copiando os arquivos…',
+      starting: 'Iniciando o lote…',
+    },
     files: {
       results_workbook: 'Resultados (Excel)',
       results: 'Resultados (CSV)',
@@ -120,6 +129,7 @@ export const pt: Messages = {
     found_one: '{{n}} linha encontrada até agora',
     found_other: '{{n}} linhas encontradas até agora',
     notFoundYet: 'Nenhuma nas linhas lidas até agora: carregue mais para continuar procurando.',
+    notYetRead: 'As linhas aparecem aqui quando o catálogo for lido.',
     empty: 'Nenhuma linha encontrada.',
     follows: 'mesmo produto da linha {{row}}',
     pdf: 'PDF',
@@ -145,7 +155,7 @@ export const pt: Messages = {
     catalogueHint: 'CSV ou Excel (.xlsx), até {{max}}.',
     sheets: 'Fichas técnicas',
     sheetsHint:
-      'Opcional: PDFs de até {{max}} cada, no máximo {{count}}. Escolha a pasta em que o catálogo as cita (fichas/bomba.pdf) para manter os caminhos; arquivos escolhidos soltos ficam ao lado do catálogo.',
+      'Opcional: PDFs de até {{max}} cada, no máximo {{count}}. Escolha a pasta que as contém (fichas/bomba.pdf), ou os próprios arquivos: um arquivo escolhido solto vai para o caminho que o catálogo indica para o seu nome.',
     drop: 'Arraste para cá o catálogo e as fichas em PDF',
     dropOr: 'ou clique aqui para escolher',
     remove: 'Remover',
@@ -196,6 +206,32 @@ export const pt: Messages = {
     noFormFor: 'O servidor não gerou um formulário de envio para {{name}}.',
     retry: 'Tentar de novo',
     needCatalogue: 'Escolha um catálogo primeiro.',
+    sentAs: 'enviado como {{path}}',
+    sentAsHint: 'O catálogo indica este arquivo nesse caminho, então ele é enviado para lá.',
+    starting: 'Arquivos enviados. Aguardando o lote começar…',
+    startingButton: 'Iniciando…',
+    named: {
+      reading: 'Lendo a coluna de fichas do catálogo…',
+      xlsx: 'As fichas que um catálogo Excel indica são conferidas quando o lote o lê, não aqui: escolha a pasta que as contém, para que cada uma mantenha o caminho que o catálogo indica.',
+      summary_one:
+        'O catálogo indica {{n}} ficha (coluna “{{column}}”): {{found}} encontrada entre os arquivos escolhidos.',
+      summary_other:
+        'O catálogo indica {{n}} fichas (coluna “{{column}}”): {{found}} encontradas entre os arquivos escolhidos.',
+      renamed_one:
+        '{{n}} arquivo escolhido sem a sua pasta é enviado para o caminho que o catálogo indica para ele.',
+      renamed_other:
+        '{{n}} arquivos escolhidos sem a sua pasta são enviados para os caminhos que o catálogo indica para eles.',
+      missing_one: '{{n}} ficha que o catálogo indica não está entre os arquivos escolhidos:',
+      missing_other: '{{n}} fichas que o catálogo indica não estão entre os arquivos escolhidos:',
+      missingHint:
+        'As linhas que as indicam serão rejeitadas (ficha não encontrada) se você não acrescentar os arquivos. O resto pode ser enviado como está.',
+      ambiguousFiles: '{{path}}: {{files}} têm esse nome, e nenhum está nesse caminho.',
+      ambiguousPaths: '{{file}} tem o nome de {{paths}}, então é enviado como está.',
+      ambiguousHint: 'Escolha a pasta que contém as fichas, para que cada caminho diga qual arquivo é.',
+      row: 'linha {{rows}}',
+      rows: 'linhas {{rows}}',
+      moreRows: 'e mais {{n}}',
+    },
   },
   fileChecks: {
     wrong_file_type: '{{name}} não é um arquivo {{expected}}.',
@@ -275,6 +311,13 @@ export const pt: Messages = {
     answer_too_long: 'Linha {{row}}: uma resposta tem mais de {{max}} caracteres.',
     unknown_question: 'A linha {{row}} não tem mais uma destas perguntas. Atualize a lista de perguntas.',
     sheet_not_uploaded: 'Linha {{row}}: a nova ficha “{{sheet}}” não chegou. Envie-a novamente.',
+    not_a_plan: '“{{batch_name}}” não é um plano: foi executado, não planejado.',
+    plan_not_ready:
+      'Só um plano concluído pode ser executado: “{{batch_name}}” ainda está sendo preparado, ou falhou.',
+    plan_already_run: 'Este plano já foi executado, como o lote “{{batch_name}}”.',
+    plan_input_gone: 'O catálogo {{file}} de “{{batch_name}}” não está mais no bucket: envie-o de novo.',
+    plan_input_changed:
+      'O catálogo {{file}} foi substituído depois que “{{batch_name}}” foi planejado: envie-o de novo para planejar ou executar o novo.',
     network: 'Não foi possível falar com o servidor: {{detail}}',
     http: 'O servidor respondeu HTTP {{status}}.',
     unexpected: 'Algo deu errado: {{detail}}',

@@ -1,6 +1,8 @@
 /**
  * One batch: what it is, its live progress (every 2 s while it moves), why it stopped, its
- * problems and warnings, its files to download, and its rows (src/pages/RowsTable.tsx).
+ * problems and warnings, its files to download, and its rows (src/pages/RowsTable.tsx). A batch
+ * whose catalogue is still being read says so; a plan can be run from here (RunPlan), the new
+ * batch opening once it starts.
  */
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,7 +11,8 @@ import { ErrorNotice, Loading, Notice, ProgressBar, StageBadge, StatusCounts } f
 import { useConsole } from '../context.js';
 import { downloadUrl } from '../download.js';
 import { formatDateTime, formatDuration, formatMoney, formatNumber } from '../format.js';
-import { useLanguage, useLoader, usePoll } from '../hooks.js';
+import { navigate, useLanguage, useLoader, usePoll } from '../hooks.js';
+import { waitForStartedBatch } from '../started-batch.js';
 import { isLive } from '../status.js';
 import { RowsTable } from './RowsTable.js';
 
@@ -213,6 +216,70 @@ const Options = ({ batch }: { batch: BatchView }) => {
   );
 };
 
+/**
+ * "Run this plan": the planned batch's files and options copied into a batch of their own
+ * (POST /batches/{id}/run), nothing uploaded again; the page then opens that batch.
+ */
+const RunPlan = ({ batch }: { batch: BatchView }) => {
+  const { t } = useTranslation();
+  const { api } = useConsole();
+  const [phase, setPhase] = useState<'idle' | 'copying' | 'starting'>('idle');
+  const [error, setError] = useState<unknown>(null);
+  const run = async () => {
+    setError(null);
+    setPhase('copying');
+    try {
+      const started = await api.runPlan(batch.batch_id);
+      setPhase('starting');
+      const batchId = await waitForStartedBatch(api, {
+        batch_name: started.batch_name,
+        file_name: started.file_name,
+        since: started.requested_at,
+      });
+      navigate(
+        batchId === null ? { page: 'batches', waiting: started.batch_name } : { page: 'batch', batchId },
+      );
+    } catch (failure) {
+      setError(failure);
+      setPhase('idle');
+    }
+  };
+  return (
+    <section className="panel run-plan" data-testid="run-plan" aria-labelledby="run-plan-title">
+      <div className="run-plan-text">
+        <h2 id="run-plan-title">{t('batch.runPlan.title')}</h2>
+        <p className="muted">{t('batch.runPlan.hint', { name: batch.batch_id })}</p>
+      </div>
+      <button
+        type="button"
+        className="button button-primary"
+        onClick={run}
+        disabled={phase !== 'idle'}
+        aria-busy={phase !== 'idle'}
+        data-testid="run-plan-button"
+      >
+        {phase === 'idle'
+          ? t('batch.runPlan.button')
+          : phase === 'copying'
+            ? t('batch.runPlan.copying')
+            : t('batch.runPlan.starting')}
+      </button>
+      {error !== null && <ErrorNotice error={error} testId="run-plan-error" />}
+    </section>
+  );
+};
+
+/** A batch whose catalogue Prepare is still reading: no rows yet, and why. */
+const Preparing = () => {
+  const { t } = useTranslation();
+  return (
+    <Notice kind="info" testId="preparing">
+      <span className="spinner" aria-hidden="true" /> <strong>{t('batch.preparing')}</strong>{' '}
+      {t('batch.preparingHint')}
+    </Notice>
+  );
+};
+
 const Header = ({ batch }: { batch: BatchView }) => {
   const { t } = useTranslation();
   const language = useLanguage();
@@ -263,12 +330,14 @@ export const BatchPage = ({ batchId }: { batchId: string }) => {
     <div className="page" data-testid="batch-page" data-batch-id={batch.batch_id}>
       <Header batch={batch} />
       {error !== null && <ErrorNotice error={error} />}
+      {batch.stage === 'preparing' && <Preparing />}
+      {batch.stage === 'planned' && <RunPlan batch={batch} />}
       <Messages batch={batch} />
       <div className="batch-grid">
         <Progress batch={batch} />
         <Downloads batch={batch} />
       </div>
-      <RowsTable batchId={batch.batch_id} live={live} />
+      <RowsTable batchId={batch.batch_id} live={live} preparing={batch.stage === 'preparing'} />
     </div>
   );
 };

@@ -178,7 +178,16 @@ const useRows = (batchId: string, statuses: RowStatus[], q: string, live: boolea
   return { list, error, loadMore, loadingMore };
 };
 
-export const RowsTable = ({ batchId, live }: { batchId: string; live: boolean }) => {
+export const RowsTable = ({
+  batchId,
+  live,
+  preparing = false,
+}: {
+  batchId: string;
+  live: boolean;
+  /** The batch's catalogue is still being read: no rows yet is not "no rows match". */
+  preparing?: boolean;
+}) => {
   const { t } = useTranslation();
   const language = useLanguage();
   const [statuses, setStatuses] = useState<RowStatus[]>([]);
@@ -223,7 +232,9 @@ export const RowsTable = ({ batchId, live }: { batchId: string; live: boolean })
       {error !== null && <ErrorNotice error={error} />}
       {list === null && error === null && <Loading />}
       {list !== null && list.rows.length === 0 && (
-        <p className="empty">{list.next === null ? t('rows.empty') : t('rows.notFoundYet')}</p>
+        <p className="empty" data-testid="rows-empty">
+          {preparing ? t('rows.notYetRead') : list.next === null ? t('rows.empty') : t('rows.notFoundYet')}
+        </p>
       )}
       {list !== null && list.rows.length > 0 && (
         <div className="table-wrap">

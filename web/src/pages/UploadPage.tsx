@@ -1,11 +1,15 @@
 /**
  * Upload: a catalogue, its PDF sheets (chosen or dropped), the batch's name and options. Each
- * file's problems show next to it before anything is sent; then the files go as upload-flow.ts
- * says, each with its state, and the page moves to the batch list, which waits for the batch.
+ * file's problems show next to it before anything is sent, and what the catalogue's sheet column
+ * names (NamedSheets.tsx): a sheet chosen without its folder goes under the path the catalogue
+ * names, a named sheet not chosen is listed with its rows. Then the files go as upload-flow.ts
+ * says, each with its state, and the page moves to the batch the catalogue started
+ * (started-batch.ts), or to the batch list, which waits for it, when it has not shown in a minute.
  */
-import { type DragEvent, type ReactNode, useId, useState } from 'react';
+import { type DragEvent, type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { UPLOAD_TYPES } from '../../../shared/console/web-contract.js';
+import { type CatalogueSheets, readCatalogueSheets } from '../catalogue-sheets.js';
 import { ApiError } from '../client.js';
 import { FilePicker, useFileProblemText } from '../components/files.js';
 import { ErrorNotice, Notice } from '../components/ui.js';
@@ -16,11 +20,14 @@ import {
   checkSheets,
   defaultBatchName,
   type FileProblem,
+  matchSheets,
   pathOf,
 } from '../files.js';
 import { formatBytes, formatNumber } from '../format.js';
 import { navigate, useLanguage } from '../hooks.js';
 import { errorMessage, plural } from '../i18n.js';
+import { waitForStartedBatch } from '../started-batch.js';
+import { NamedSheets } from './NamedSheets.js';
 import {
   budgetProblem,
   countryProblem,
@@ -53,8 +60,11 @@ const FileLine = ({
   serverProblem,
   onRemove,
   testId,
+  sentAs,
 }: {
   file: File;
+  /** The path the catalogue names, when the file goes under it rather than its own. */
+  sentAs?: string;
   problems: FileProblem[];
   state?: FileState;
   error?: unknown;
@@ -77,6 +87,11 @@ const FileLine = ({
         <span className="file-name" title={pathOf(file)}>
           {pathOf(file)}
         </span>
+        {sentAs !== undefined && (
+          <span className="file-sent-as" data-testid="sent-as" title={t('upload.sentAsHint')}>
+            → {t('upload.sentAs', { path: sentAs })}
+          </span>
+        )}
         <span className="muted nowrap">{formatBytes(language, file.size)}</span>
         {state && (
           <span className={`file-state file-state-${state}`} data-testid="file-state" data-state={state}>
@@ -283,7 +298,25 @@ export const UploadPage = () => {
   const [batchName, setBatchName] = useState('');
   const [nameTouched, setNameTouched] = useState(false);
   const [options, setOptions] = useState(DEFAULT_OPTIONS);
-  const [phase, setPhase] = useState<'edit' | 'sending' | 'failed'>('edit');
+  const [phase, setPhase] = useState<'edit' | 'sending' | 'starting' | 'failed'>('edit');
+  const [named, setNamed] = useState<CatalogueSheets | null>(null);
+  const [reading, setReading] = useState(false);
+  const readingOf = useRef<File | null>(null);
+  // The catalogue's sheet column, read once per catalogue chosen; a later choice wins.
+  useEffect(() => {
+    readingOf.current = catalogue;
+    setNamed(null);
+    setReading(catalogue !== null);
+    if (!catalogue) return;
+    const unreadable: CatalogueSheets = { read: false, why: 'unreadable' };
+    void readCatalogueSheets(catalogue)
+      .catch(() => unreadable)
+      .then((read) => {
+        if (readingOf.current !== catalogue) return;
+        setNamed(read);
+        setReading(false);
+      });
+  }, [catalogue]);
   const [sending, setSending] = useState<Sending>({ states: {}, errors: {} });
   const [error, setError] = useState<unknown>(null);
   const [dragging, setDragging] = useState(false);
@@ -314,10 +347,23 @@ export const UploadPage = () => {
   };
 
   const catalogueProblems = catalogue ? checkCatalogue(toSend(catalogue), limits) : [];
-  const sheetChecks = checkSheets(sheets.map(toSend), limits);
+  const match = useMemo(
+    () =>
+      matchSheets(
+        named?.read ? named.sheets.map((sheet) => sheet.path) : [],
+        sheets.map((file) => pathOf(file)),
+      ),
+    [named, sheets],
+  );
+  const sheetSends = sheets.map((file, index) => ({ name: match.names[index] ?? pathOf(file), file }));
+  const sheetChecks = checkSheets(
+    sheetSends.map((sheet) => toSend(sheet.file, sheet.name)),
+    limits,
+  );
   const nameProblems = checkBatchName(batchName || (catalogue ? defaultBatchName(catalogue.name) : 'x'));
   const blocked =
     !catalogue ||
+    reading ||
     catalogueProblems.length > 0 ||
     sheetChecks.each.some((problems) => problems.length > 0) ||
     sheetChecks.list.length > 0 ||
@@ -333,7 +379,10 @@ export const UploadPage = () => {
     setError(null);
     setPhase('sending');
     const initial = Object.fromEntries(
-      [...sheets, catalogue].map((file) => [pathOf(file), 'waiting' as FileState]),
+      [...sheetSends.map((sheet) => sheet.name), pathOf(catalogue)].map((name) => [
+        name,
+        'waiting' as FileState,
+      ]),
     );
     setSending({ states: initial, errors: {} });
     const onState = (name: string, state: FileState, failure?: unknown) =>
@@ -342,16 +391,26 @@ export const UploadPage = () => {
         errors: failure === undefined ? before.errors : { ...before.errors, [name]: failure },
       }));
     try {
-      const plan = await requestPlan(api, batchName, catalogue, sheets, options);
-      await sendPlan(plan, catalogue, sheets, onState);
-      navigate({ page: 'batches', waiting: plan.batch_name });
+      const plan = await requestPlan(api, batchName, catalogue, sheetSends, options);
+      await sendPlan(plan, catalogue, sheetSends, onState);
+      setPhase('starting');
+      const started = await waitForStartedBatch(api, {
+        batch_name: plan.batch_name,
+        file_name: pathOf(catalogue),
+        since: plan.planned_at,
+      });
+      navigate(
+        started === null
+          ? { page: 'batches', waiting: plan.batch_name }
+          : { page: 'batch', batchId: started },
+      );
     } catch (failure) {
       setError(failure);
       setPhase('failed');
     }
   };
 
-  const busy = phase === 'sending';
+  const busy = phase === 'sending' || phase === 'starting';
   const problemNextTo = (name: string) => serverProblemFor(error, name, errorMessage(t, error));
 
   return (
@@ -463,14 +522,15 @@ export const UploadPage = () => {
                   })}
                 </p>
                 <ul className="file-list file-list-scroll">
-                  {sheets.map((file, index) => (
+                  {sheetSends.map(({ file, name }, index) => (
                     <FileLine
                       key={pathOf(file)}
                       file={file}
+                      sentAs={name === pathOf(file) ? undefined : name}
                       problems={sheetChecks.each[index] ?? []}
-                      state={sending.states[pathOf(file)]}
-                      error={sending.errors[pathOf(file)]}
-                      serverProblem={problemNextTo(pathOf(file))}
+                      state={sending.states[name]}
+                      error={sending.errors[name]}
+                      serverProblem={problemNextTo(name)}
                       onRemove={
                         busy ? undefined : () => setSheets((before) => before.filter((f) => f !== file))
                       }
@@ -480,6 +540,7 @@ export const UploadPage = () => {
                 </ul>
               </>
             )}
+            <NamedSheets sheets={named} match={match} reading={reading} />
           </div>
         </section>
 
@@ -530,7 +591,12 @@ export const UploadPage = () => {
               {t('upload.failed')}
             </Notice>
           )}
-          {phase !== 'edit' && (
+          {phase === 'starting' && (
+            <span className="upload-progress" data-testid="upload-starting">
+              <span className="spinner" aria-hidden="true" /> {t('upload.starting')}
+            </span>
+          )}
+          {phase !== 'edit' && phase !== 'starting' && (
             <span
               className="upload-progress"
               data-testid="upload-progress"
@@ -551,13 +617,15 @@ export const UploadPage = () => {
             disabled={blocked || busy}
             data-testid="upload-submit"
           >
-            {busy
-              ? t('upload.sending')
-              : phase === 'failed'
-                ? t('upload.retry')
-                : options.planOnly
-                  ? t('upload.submitPlan')
-                  : t('upload.submit')}
+            {phase === 'starting'
+              ? t('upload.startingButton')
+              : busy
+                ? t('upload.sending')
+                : phase === 'failed'
+                  ? t('upload.retry')
+                  : options.planOnly
+                    ? t('upload.submitPlan')
+                    : t('upload.submit')}
           </button>
         </div>
       </form>

@@ -17,7 +17,17 @@ export {
 
 export type FileState = 'waiting' | 'sending' | 'done' | 'failed';
 
-export const toSend = (file: File): FileToSend => ({ name: pathOf(file), size: file.size, type: file.type });
+export const toSend = (file: File, name = pathOf(file)): FileToSend => ({
+  name,
+  size: file.size,
+  type: file.type,
+});
+
+/**
+ * A sheet to send and the name it goes under: its path, or the path the catalogue names when it
+ * was found there by its file name (files.ts, `matchSheets`).
+ */
+export type SheetToSend = { name: string; file: File };
 
 /** Runs `work` over `items`, `limit` at a time; the first failure stops new starts and is thrown. */
 const pool = async <T>(
@@ -41,9 +51,9 @@ const pool = async <T>(
   if (failure !== null) throw failure;
 };
 
-const fileFor = (form: UploadForm, files: readonly File[]): File | undefined =>
-  files.find((file) => pathOf(file) === form.file_name) ??
-  files.find((file) => form.key.endsWith(`/${pathOf(file)}`));
+const fileFor = (form: UploadForm, files: readonly SheetToSend[]): SheetToSend | undefined =>
+  files.find((file) => file.name === form.file_name) ??
+  files.find((file) => form.key.endsWith(`/${file.name}`));
 
 export class MissingFileError extends Error {
   constructor(readonly fileName: string) {
@@ -51,42 +61,44 @@ export class MissingFileError extends Error {
   }
 }
 
-/** Sends every form of `plan`, reporting each file's state by its name. */
+/** Sends every form of `plan`, reporting each file's state by the name it is sent under. */
 export const sendPlan = async (
   plan: UploadPlan,
   catalogue: File,
-  sheets: readonly File[],
+  sheets: readonly SheetToSend[],
   onState: (name: string, state: FileState, error?: unknown) => void,
 ): Promise<void> => {
+  const catalogueSend = { name: pathOf(catalogue), file: catalogue };
   const catalogueForm =
-    plan.forms.find((form) => fileFor(form, [catalogue]) !== undefined) ?? plan.forms[plan.forms.length - 1];
+    plan.forms.find((form) => fileFor(form, [catalogueSend]) !== undefined) ??
+    plan.forms[plan.forms.length - 1];
   const sheetForms = plan.forms.filter((form) => form !== catalogueForm);
-  const send = async (form: UploadForm, candidates: readonly File[]): Promise<void> => {
-    const file = fileFor(form, candidates);
-    if (!file) throw new MissingFileError(form.file_name);
-    onState(pathOf(file), 'sending');
+  const send = async (form: UploadForm, candidates: readonly SheetToSend[]): Promise<void> => {
+    const found = fileFor(form, candidates);
+    if (!found) throw new MissingFileError(form.file_name);
+    onState(found.name, 'sending');
     try {
-      await sendForm(form, file);
-      onState(pathOf(file), 'done');
+      await sendForm(form, found.file);
+      onState(found.name, 'done');
     } catch (error) {
-      onState(pathOf(file), 'failed', error);
+      onState(found.name, 'failed', error);
       throw error;
     }
   };
   await pool(sheetForms, 4, (form) => send(form, sheets));
-  if (catalogueForm) await send(catalogueForm, [catalogue]);
+  if (catalogueForm) await send(catalogueForm, [catalogueSend]);
 };
 
 export const requestPlan = (
   api: Api,
   batchName: string,
   catalogue: File,
-  sheets: readonly File[],
+  sheets: readonly SheetToSend[],
   options: UploadOptions,
 ): Promise<UploadPlan> =>
   api.uploads({
     batch_name: batchName.trim() || undefined,
     catalogue: toSend(catalogue),
-    sheets: sheets.map(toSend),
+    sheets: sheets.map((sheet) => toSend(sheet.file, sheet.name)),
     options: optionsOf(options),
   });

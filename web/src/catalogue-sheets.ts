@@ -1,0 +1,210 @@
+/**
+ * The sheets a CSV catalogue names, read in the browser before anything is sent, so the page can
+ * say which are not among the chosen files and send loose files under the path the catalogue
+ * names (files.ts, `matchSheets`). Read as the pipeline reads it where it matters here: the
+ * header is the first filled record, the sheet column is the header the pipeline's aliases name
+ * so (`Ficha técnica`, `Technical sheet`…), rows are numbered without blank ones, and a path is
+ * normalised as Prepare normalises it.
+ *
+ * A CSV only: an Excel workbook's sheet column is checked when the batch reads it. The file is
+ * read a slice at a time, so a catalogue of 200 MB is never held whole as text.
+ */
+import { columnForHeader } from '../../shared/console/web-contract.js';
+
+/** A sheet the catalogue names: its path inside the batch folder and the rows that name it. */
+export type NamedSheet = {
+  path: string;
+  /** The first rows naming it (at most ROWS_KEPT), in order. */
+  rows: number[];
+  /** How many rows name it. */
+  rowCount: number;
+};
+
+export type CatalogueSheets =
+  | { read: true; column: string | null; sheets: NamedSheet[] }
+  | { read: false; why: 'xlsx' | 'unreadable' };
+
+/** Rows kept per sheet to name them; the count says the rest. */
+export const ROWS_KEPT = 5;
+const SLICE_BYTES = 1024 * 1024;
+
+/**
+ * A path as Prepare takes it (shared/spreadsheet/normalise-row.ts, `normaliseSheetPath`):
+ * trimmed, backslashes as slashes, `.` and `..` resolved; null when Prepare refuses it (absolute,
+ * a drive or URL, leading out of the folder, not a `.pdf`).
+ */
+export const sheetPathOf = (cell: string): string | null => {
+  const slashed = cell.trim().replace(/\\/g, '/');
+  if (slashed === '' || slashed.startsWith('/') || /^[A-Za-z]:/.test(slashed)) return null;
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(slashed)) return null;
+  const segments: string[] = [];
+  for (const segment of slashed.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') {
+      if (segments.length === 0) return null;
+      segments.pop();
+    } else segments.push(segment);
+  }
+  const path = segments.join('/');
+  const name = segments.at(-1) ?? '';
+  return /\.pdf$/i.test(name) && name.length > '.pdf'.length ? path : null;
+};
+
+/** A CSV's records from its text, a chunk at a time: RFC 4180 quotes, any line ending. */
+export const csvRecords = (delimiter: string) => {
+  let record: string[] = [];
+  let cell = '';
+  let quoted = false;
+  let quoteInQuoted = false;
+  let afterCr = false;
+  let started = false;
+  const out: string[][] = [];
+  const endCell = () => {
+    record.push(cell);
+    cell = '';
+    started = false;
+  };
+  const endRecord = () => {
+    endCell();
+    out.push(record);
+    record = [];
+  };
+  const push = (text: string): string[][] => {
+    for (const char of text) {
+      if (quoted) {
+        if (quoteInQuoted) {
+          quoteInQuoted = false;
+          if (char === '"') {
+            cell += '"';
+            continue;
+          }
+          quoted = false;
+        } else if (char === '"') {
+          quoteInQuoted = true;
+          continue;
+        } else {
+          cell += char;
+          continue;
+        }
+      }
+      if (afterCr) {
+        afterCr = false;
+        if (char === '\n') continue;
+      }
+      if (char === '"' && !started) {
+        quoted = true;
+        started = true;
+      } else if (char === delimiter) endCell();
+      else if (char === '\r') {
+        endRecord();
+        afterCr = true;
+      } else if (char === '\n') endRecord();
+      else {
+        cell += char;
+        started = true;
+      }
+    }
+    return out.splice(0);
+  };
+  const end = (): string[][] => {
+    if (cell !== '' || record.length > 0 || started) endRecord();
+    return out.splice(0);
+  };
+  return { push, end };
+};
+
+/** Excel's `sep=;` first line, which names the delimiter. */
+const SEP_LINE = /^sep=(.)(\r\n|\r|\n)/i;
+const DELIMITERS = [',', ';', '\t'] as const;
+
+/** The delimiter: a `sep=` line's, else the one the first filled line holds most of, outside quotes. */
+export const delimiterOf = (start: string): { delimiter: string; skip: number } => {
+  const directive = SEP_LINE.exec(start);
+  if (directive?.[1] && (DELIMITERS as readonly string[]).includes(directive[1]))
+    return { delimiter: directive[1], skip: directive[0].length };
+  const unquoted = start.replace(/"[^"]*"/g, '');
+  const line = unquoted.split(/\r\n|\r|\n/).find((text) => text.trim() !== '') ?? '';
+  const count = (delimiter: string) => line.split(delimiter).length - 1;
+  const best = [...DELIMITERS].sort((a, b) => count(b) - count(a))[0] ?? ',';
+  return { delimiter: count(best) > 0 ? best : ',', skip: 0 };
+};
+
+/** The file's text encoding by its byte order mark; UTF-8 otherwise (Windows-1252 if it is not). */
+const encodingOf = (head: Uint8Array): string => {
+  if (head[0] === 0xff && head[1] === 0xfe) return 'utf-16le';
+  if (head[0] === 0xfe && head[1] === 0xff) return 'utf-16be';
+  return 'utf-8';
+};
+
+/** The header's sheet column: the one the pipeline's aliases name so, a strong name before a weak one. */
+const sheetColumnOf = (header: readonly string[]): number | null => {
+  const matches = header
+    .map((text, index) => ({ index, match: columnForHeader(text) }))
+    .filter(({ match }) => match?.column === 'sheet');
+  const strong = matches.filter(({ match }) => !match?.weak);
+  const chosen = strong.length > 0 ? strong : matches;
+  // Two columns both meaning "sheet": Prepare refuses the file and says so.
+  return chosen.length === 1 ? (chosen[0]?.index ?? null) : null;
+};
+
+/** What one reading of the file found; a reading that meets bytes that are not UTF-8 is started again. */
+const readWith = async (file: File, encoding: string): Promise<CatalogueSheets & { read: true }> => {
+  const decoder = new TextDecoder(encoding, { fatal: encoding === 'utf-8' });
+  const named = new Map<string, NamedSheet>();
+  let header: string[] | null = null;
+  let column: number | null = null;
+  let row = 0;
+  let records: ReturnType<typeof csvRecords> | null = null;
+  const take = (found: readonly string[][]) => {
+    for (const cells of found) {
+      if (cells.every((cell) => cell.trim() === '')) continue;
+      if (header === null) {
+        header = cells;
+        column = sheetColumnOf(cells);
+        continue;
+      }
+      row += 1;
+      const path = column === null ? null : sheetPathOf(cells[column] ?? '');
+      if (path === null) continue;
+      const sheet = named.get(path) ?? { path, rows: [], rowCount: 0 };
+      if (sheet.rows.length < ROWS_KEPT) sheet.rows.push(row);
+      sheet.rowCount += 1;
+      named.set(path, sheet);
+    }
+  };
+  const push = (text: string) => {
+    if (records !== null) return take(records.push(text));
+    const start = text.replace(/^\uFEFF/, '');
+    const { delimiter, skip } = delimiterOf(start);
+    records = csvRecords(delimiter);
+    take(records.push(start.slice(skip)));
+  };
+  for (let at = 0; at < file.size; at += SLICE_BYTES) {
+    push(
+      decoder.decode(new Uint8Array(await file.slice(at, at + SLICE_BYTES).arrayBuffer()), { stream: true }),
+    );
+  }
+  push(decoder.decode());
+  if (records) take((records as ReturnType<typeof csvRecords>).end());
+  const found: string[] | null = header;
+  return {
+    read: true,
+    column: found !== null && column !== null ? (found[column] ?? null) : null,
+    sheets: [...named.values()],
+  };
+};
+
+/** The sheets a catalogue names, each with its rows, in the order the file first names them. */
+export const readCatalogueSheets = async (file: File): Promise<CatalogueSheets> => {
+  if (file.name.toLowerCase().endsWith('.xlsx')) return { read: false, why: 'xlsx' };
+  const encoding = encodingOf(new Uint8Array(await file.slice(0, 4).arrayBuffer()));
+  for (const label of encoding === 'utf-8' ? ['utf-8', 'windows-1252'] : [encoding]) {
+    try {
+      return await readWith(file, label);
+    } catch (error) {
+      // Not UTF-8 (a fatal decoder throws a TypeError): read again as Windows-1252, as Prepare does.
+      if (!(error instanceof TypeError) || label !== 'utf-8') return { read: false, why: 'unreadable' };
+    }
+  }
+  return { read: false, why: 'unreadable' };
+};
