@@ -5,7 +5,15 @@
  * the batch.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 import {
   DeleteObjectCommand,
@@ -15,7 +23,12 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { PARTIAL_FILES } from '../../shared/pipeline/batch/index.js';
-import { answersFolder, dropFolder, outboxKey } from '../../shared/pipeline/core/index.js';
+import {
+  answersFolder,
+  dropFolder,
+  NOT_FOLLOWED_METADATA,
+  outboxKey,
+} from '../../shared/pipeline/core/index.js';
 import { type EventEnvelope, envelope } from './rules.js';
 import { LOCAL_ACCOUNT } from './template.js';
 
@@ -33,19 +46,56 @@ const SHEET_SEARCH_DEPTH = 4;
 const MAX_SHEETS = 10_000;
 const UPLOADS_IN_FLIGHT = 8;
 
+/** A sheet to upload: its path relative to the folder (`/`-separated), and what to put there. */
+export type SheetFile = {
+  path: string;
+  /** The file whose bytes go up; null for a link to a file outside the folder, not followed. */
+  source: string | null;
+};
+
+/** Whether `path` is `root` or under it (both real paths). */
+const isWithin = (root: string, path: string): boolean => path === root || path.startsWith(`${root}${sep}`);
+
 /**
- * The PDF files under `dir`, as paths relative to it (`/`-separated): what a user drops next to
- * the spreadsheet. Hidden folders and node_modules are skipped.
+ * What a path under `root` gives the bucket: the file itself; for a link (symlink), the file it
+ * leads to when that is inside `root` too, else nothing is read through it (`source` null: a link
+ * out of the catalogue's folder is not followed, and the row naming it is told so); null when
+ * there is no file there (a link to nothing, a folder).
  */
-export const findSheets = (dir: string): string[] => {
-  const found: string[] = [];
+const sheetSourceOf = (root: string, path: string): string | null | undefined => {
+  let stat: ReturnType<typeof lstatSync>;
+  try {
+    stat = lstatSync(path);
+  } catch {
+    return undefined;
+  }
+  if (stat.isFile()) return path;
+  if (!stat.isSymbolicLink()) return undefined;
+  let target: string;
+  try {
+    target = realpathSync(path);
+  } catch {
+    return undefined; // a link to nothing
+  }
+  if (!isWithin(realpathSync(root), target)) return null;
+  return statSync(target).isFile() ? target : undefined;
+};
+
+/**
+ * The PDF files under `dir`: what a user drops next to the spreadsheet. Hidden folders and
+ * node_modules are skipped; a link is followed only to a file inside `dir`.
+ */
+export const findSheets = (dir: string): SheetFile[] => {
+  const found: SheetFile[] = [];
   const walk = (folder: string, depth: number) => {
     for (const entry of readdirSync(folder, { withFileTypes: true })) {
       if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
       const path = join(folder, entry.name);
       if (entry.isDirectory() && depth < SHEET_SEARCH_DEPTH) walk(path, depth + 1);
-      else if (entry.isFile() && extname(entry.name).toLowerCase() === '.pdf') {
-        found.push(relative(dir, path).split(sep).join('/'));
+      else if (extname(entry.name).toLowerCase() === '.pdf') {
+        const source = sheetSourceOf(dir, path);
+        if (source === undefined) continue;
+        found.push({ path: relative(dir, path).split(sep).join('/'), source });
         if (found.length > MAX_SHEETS) {
           throw new Error(
             `More than ${MAX_SHEETS} PDF files under ${dir}: give the sheets folder explicitly`,
@@ -55,7 +105,7 @@ export const findSheets = (dir: string): string[] => {
     }
   };
   walk(dir, 0);
-  return found.sort();
+  return found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 };
 
 const putFile = async (s3: S3Client, bucket: string, key: string, file: string) => {
@@ -64,6 +114,24 @@ const putFile = async (s3: S3Client, bucket: string, key: string, file: string) 
     new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentTypeOf(file) }),
   );
   return { size: body.byteLength, etag: (response.ETag ?? '').replace(/"/g, '') };
+};
+
+/**
+ * A sheet into the bucket: the file's bytes, or, for a link out of the folder, an empty object
+ * marked as such (NOT_FOLLOWED_METADATA), so that the row naming it says why its sheet is not
+ * there rather than that it was not found.
+ */
+const putSheet = async (s3: S3Client, bucket: string, key: string, sheet: SheetFile) => {
+  if (sheet.source !== null) return putFile(s3, bucket, key, sheet.source);
+  await s3.send(
+    new PutObjectCommand({
+      Bucket: bucket,
+      Key: key,
+      Body: new Uint8Array(),
+      ContentType: 'application/octet-stream',
+      Metadata: { [NOT_FOLLOWED_METADATA.name]: NOT_FOLLOWED_METADATA.linkOutsideFolder },
+    }),
+  );
 };
 
 export type DropInput = { file: string; sheetsDir?: string; optionsFile?: string; batchName: string };
@@ -85,7 +153,7 @@ export const dropBatch = async (s3: S3Client, bucket: string, input: DropInput):
       await Promise.all(
         sheets
           .slice(i, i + UPLOADS_IN_FLIGHT)
-          .map((sheet) => putFile(s3, bucket, `${folder}${sheet}`, join(input.sheetsDir as string, sheet))),
+          .map((sheet) => putSheet(s3, bucket, `${folder}${sheet.path}`, sheet)),
       );
     }
   }
@@ -124,11 +192,13 @@ export const dropAnswers = async (
       named.slice(i, i + UPLOADS_IN_FLIGHT).map(async (sheet) => {
         const local = resolve(input.sheetsDir, sheet);
         const inside = local.startsWith(`${resolve(input.sheetsDir)}${sep}`);
-        if (!inside || !isFile(local)) {
+        // As a batch's sheets: a link is followed only to a file inside the folder.
+        const source = inside ? sheetSourceOf(input.sheetsDir, local) : undefined;
+        if (source === undefined) {
           missingSheets.push(sheet);
           return;
         }
-        await putFile(s3, bucket, `${folder}${sheet.split(sep).join('/')}`, local);
+        await putSheet(s3, bucket, `${folder}${sheet.split(sep).join('/')}`, { path: sheet, source });
       }),
     );
   }
@@ -138,14 +208,6 @@ export const dropAnswers = async (
     event: objectCreated(bucket, key, { size, etag }, input.requester),
     missingSheets: missingSheets.sort(),
   };
-};
-
-const isFile = (path: string): boolean => {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
 };
 
 /**

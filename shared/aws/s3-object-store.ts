@@ -17,7 +17,7 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import type { ObjectStore } from '../pipeline/core/index.js';
+import { NOT_FOLLOWED_METADATA, type ObjectStore } from '../pipeline/core/index.js';
 
 export type S3ObjectStoreConfig = { client: S3Client; bucket: string };
 
@@ -58,7 +58,14 @@ export const createS3ObjectStore = (config: S3ObjectStoreConfig): ObjectStore =>
   const head: ObjectStore['head'] = async (key) => {
     try {
       const found = await client.send(new HeadObjectCommand({ Bucket, Key: key }));
-      return { size: found.ContentLength ?? 0, etag: found.ETag ?? '', versionId: found.VersionId ?? null };
+      const head = {
+        size: found.ContentLength ?? 0,
+        etag: found.ETag ?? '',
+        versionId: found.VersionId ?? null,
+      };
+      const linkNotFollowed =
+        found.Metadata?.[NOT_FOLLOWED_METADATA.name] === NOT_FOLLOWED_METADATA.linkOutsideFolder;
+      return linkNotFollowed ? { ...head, notFollowed: 'link_outside_folder' } : head;
     } catch (error) {
       if (isMissing(error)) return null;
       throw error;

@@ -282,4 +282,26 @@ export const REJECTION_PHRASES: Record<RejectionReason, Rejection> = {
       `Column ${quoted(p.header)}: ${quoted(p.value ?? '')} is not a PDF file ` +
       '(its content does not start with "%PDF-").',
   },
+  sheet_damaged: {
+    pt: (p) =>
+      `Coluna ${quoted(p.header)}: ${quoted(p.value ?? '')} está incompleto: não termina como um PDF termina ` +
+      '(falta o marcador "%%EOF"), então não foi salvo ou copiado por inteiro. Salve ou exporte o PDF novamente.',
+    es: (p) =>
+      `Columna ${quoted(p.header)}: ${quoted(p.value ?? '')} está incompleto: no termina como termina un PDF ` +
+      '(falta la marca "%%EOF"), así que no se guardó o copió entero. Guarda o exporta el PDF de nuevo.',
+    en: (p) =>
+      `Column ${quoted(p.header)}: ${quoted(p.value ?? '')} is cut short: it does not end as a PDF does ` +
+      '(no "%%EOF" marker), so it was not saved or copied whole. Save or export it again.',
+  },
+  sheet_outside_folder: {
+    pt: (p) =>
+      `Coluna ${quoted(p.header)}: ${quoted(p.value ?? '')} é um link para um arquivo fora da pasta do lote; ` +
+      'links para fora da pasta não são seguidos. Coloque o próprio arquivo na pasta.',
+    es: (p) =>
+      `Columna ${quoted(p.header)}: ${quoted(p.value ?? '')} es un enlace a un archivo fuera de la carpeta del lote; ` +
+      'los enlaces hacia fuera de la carpeta no se siguen. Pon el archivo mismo en la carpeta.',
+    en: (p) =>
+      `Column ${quoted(p.header)}: ${quoted(p.value ?? '')} is a link to a file outside the batch folder; ` +
+      'links out of the folder are not followed. Put the file itself in the folder.',
+  },
 };

@@ -2,9 +2,10 @@
  * Checking the technical sheets a file names, in the bucket, before anything is sent: a batch's
  * sheets (row-plans.ts, `inbox/<name>/`) and the new sheets an answers file names
  * (prepare-answers.ts, `answers/<batch-id>/`). Each path is checked once (several rows often
- * share one sheet): present, at most the service's size, a PDF by its content.
+ * share one sheet): present, at most the service's size, a PDF by its content, and whole.
  */
 import { posix } from 'node:path';
+import type { SheetRejectionReason } from '../../spreadsheet/schemas.js';
 import { LIMITS } from '../../tcs/schemas.js';
 import { sha256Hex } from '../core/keys.js';
 import type { ObjectStore } from '../core/ports.js';
@@ -12,13 +13,32 @@ import type { SheetRef } from '../core/records.js';
 import { pdfHasTextLayer } from './sheet-text-layer.js';
 
 export type SheetProblem = {
-  reason: 'sheet_not_found' | 'sheet_too_large' | 'sheet_not_pdf';
+  reason: SheetRejectionReason;
   /** Follows the sheet's path in a sentence: `"fichas/a.pdf" was not found in …`. */
   why: string;
 };
 export type SheetCheck = { sheet: SheetRef } | SheetProblem;
 
 const PDF_MAGIC = '%PDF-';
+/** Where readers look for a PDF's end: its last 1,024 bytes, as Acrobat does (trailing bytes tolerated). */
+const PDF_TAIL_BYTES = 1024;
+
+/**
+ * What is wrong with a file that starts as a PDF but cannot be one, or null. A PDF ends with
+ * `%%EOF` (readers look for it in the last 1,024 bytes, tolerating a few bytes after): a file
+ * without it was cut short (an upload or a copy interrupted, a download saved early) or is bytes
+ * behind a PDF header, and the service fails such a sheet as `unreadable_pdf`. Said at Prepare,
+ * before anything is paid, and never taken for a scan. Only the end of the bytes is looked at;
+ * a damaged table of objects that readers rebuild is left to them.
+ */
+export const pdfDamage = (bytes: Uint8Array): string | null => {
+  const tail = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    .subarray(Math.max(0, bytes.byteLength - PDF_TAIL_BYTES))
+    .toString('latin1');
+  return tail.includes('%%EOF')
+    ? null
+    : 'is cut short: it does not end as a PDF does (no "%%EOF" marker), so it was not saved or copied whole';
+};
 const megabytes = (bytes: number): string => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 
 /** Windows and macOS file systems ignore case and Unicode form; S3 does not. Compare as they do. */
@@ -42,6 +62,13 @@ export const sheetChecker = (objects: ObjectStore, folder: string, folderName = 
     return folderKeys;
   };
   const notFound: SheetProblem = { reason: 'sheet_not_found', why: `was not found in ${folderName}` };
+  // The uploader found a link there and did not follow it out of the folder (ObjectHead.notFollowed).
+  const linkOutside: SheetProblem = {
+    reason: 'sheet_outside_folder',
+    why:
+      'is a link to a file outside the batch folder; links out of the folder are not followed. ' +
+      'Put the file itself in the folder',
+  };
 
   const check = async (relativePath: string): Promise<SheetCheck> => {
     let key = `${folder}${relativePath}`;
@@ -54,6 +81,7 @@ export const sheetChecker = (objects: ObjectStore, folder: string, folderName = 
       }
     }
     if (!head) return notFound;
+    if (head.notFollowed === 'link_outside_folder') return linkOutside;
     if (head.size > LIMITS.sheetMaxBytes) {
       return {
         reason: 'sheet_too_large',
@@ -66,6 +94,8 @@ export const sheetChecker = (objects: ObjectStore, folder: string, folderName = 
     }
     const bytes = await objects.getBytes(key);
     if (!bytes) return notFound;
+    const damage = pdfDamage(bytes);
+    if (damage) return { reason: 'sheet_damaged', why: `${damage}. Save or export it again` };
     return {
       sheet: {
         key,

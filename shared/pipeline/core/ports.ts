@@ -48,7 +48,26 @@ export type ClassificationService = Pick<
   | 'listCountries'
 >;
 
-export type ObjectHead = { size: number; etag: string; versionId: string | null };
+export type ObjectHead = {
+  size: number;
+  etag: string;
+  versionId: string | null;
+  /**
+   * Set on an object that stands for a file its uploader did not copy: a link (symlink) to a file
+   * outside the folder being uploaded, which is not followed (the local runtime's upload,
+   * local/runtime/bucket.ts). A reader takes the object for that refusal, never for the file.
+   */
+  notFollowed?: 'link_outside_folder';
+};
+
+/**
+ * The user metadata (`x-amz-meta-…`) that marks an object standing for a link not followed, and
+ * its value: how an uploader tells the bucket's readers (`ObjectHead.notFollowed`).
+ */
+export const NOT_FOLLOWED_METADATA = {
+  name: 'not-followed',
+  linkOutsideFolder: 'link-outside-folder',
+} as const;
 
 /** The bucket: `inbox/` (input files, sheets, batch.json) and `outbox/` (results). */
 /** A page of batches; `next` is null on the last page. */
