@@ -6,7 +6,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BatchPlan } from '../../shared/pipeline/batch/index.js';
+import { BatchPlan, WORKBOOK_INPUT_COLUMNS } from '../../shared/pipeline/batch/index.js';
 import { shown } from './shared.js';
 
 /**
@@ -37,11 +37,20 @@ export const readPlan = (outDir: string): BatchPlan | null => {
 
 const usd = (amount: number) => `USD ${amount.toFixed(2)}`;
 
+/** The columns passed through that the plan names before it only counts the rest. */
+const UNREAD_NAMED = 12;
+
 const LANGUAGE_NAMES = { pt: 'Portuguese', es: 'Spanish', en: 'English' } as const;
 
 export const printPlan = (plan: BatchPlan, file: string, outDir: string): void => {
   const { rows, estimate } = plan;
   const unread = plan.columns.filter((column) => column.understood_as === null).map((c) => `"${c.header}"`);
+  // A wide file's names would fill the terminal: the first few, and how many more.
+  const unreadShown =
+    unread.length > UNREAD_NAMED
+      ? `${unread.slice(0, UNREAD_NAMED).join(', ')} and ${(unread.length - UNREAD_NAMED).toLocaleString('en-US')} more`
+      : unread.join(', ');
+  const leftOut = plan.columns.length - WORKBOOK_INPUT_COLUMNS;
   console.log(
     [
       `Plan for ${shown(file)}: ${rows.total} rows: classify ${rows.classify}, same product as an earlier ` +
@@ -49,7 +58,13 @@ export const printPlan = (plan: BatchPlan, file: string, outDir: string): void =
       `At most ${usd(estimate.max_usd)} (${estimate.classifications} classification(s), billed only when ` +
         `resolved); ${estimate.duration} at ${estimate.cap} at once (${estimate.in_progress_now} in progress now); ` +
         `its results are written after the last row, or as they stand after ${estimate.wait.replace(/^about /, '')}.`,
-      ...(unread.length > 0 ? [`Passed through untouched: ${unread.join(', ')}.`] : []),
+      ...(unread.length > 0 ? [`Passed through untouched: ${unreadShown}.`] : []),
+      ...(leftOut > 0
+        ? [
+            `The file has ${plan.columns.length.toLocaleString('en-US')} columns: the workbooks hold its first ` +
+              `${WORKBOOK_INPUT_COLUMNS.toLocaleString('en-US')} beside the results and say so; results.csv keeps them all.`,
+          ]
+        : []),
       `Workbooks (results.xlsx, review.xlsx) in ${LANGUAGE_NAMES[plan.workbooks.language]}` +
         (plan.workbooks.from === 'headers'
           ? ` (the language of the file's headers; "language" in batch.json chooses another).`

@@ -7,6 +7,7 @@ export * from './input-file.js';
 export * from './partial-results.js';
 export * from './prepare-batch.js';
 export * from './results-files.js';
+export { WORKBOOK_INPUT_COLUMNS } from './results-sheet-xml.js';
 export * from './results-workbook.js';
 export * from './reuse.js';
 export * from './review-workbook.js';
