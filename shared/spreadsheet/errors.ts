@@ -7,6 +7,8 @@ export interface SpreadsheetErrorLocation {
   column?: string;
 }
 
+export type SpreadsheetErrorDetails = Record<string, string | number>;
+
 /**
  * A file that cannot be read at all. The message is meant for the person who uploaded
  * it: it starts with the file name, then the line and column where they apply.
@@ -17,19 +19,25 @@ export class SpreadsheetError extends Error {
   readonly fileName: string;
   readonly line: number | undefined;
   readonly column: string | undefined;
+  /**
+   * What the sentence names beyond the file, line and column, as values a translation can use:
+   * the workbook's part (`xl/worksheets/sheet1.xml`), the cell (`C5`), the limit passed.
+   */
+  readonly details: Readonly<SpreadsheetErrorDetails>;
 
   constructor(
     code: SpreadsheetErrorCode,
     fileName: string,
     detail: string,
     location: SpreadsheetErrorLocation = {},
-    options?: ErrorOptions,
+    options?: ErrorOptions & { details?: SpreadsheetErrorDetails },
   ) {
     super(`${describeLocation(fileName, location)}: ${detail}`, options);
     this.code = code;
     this.fileName = fileName;
     this.line = location.line;
     this.column = location.column;
+    this.details = options?.details ?? {};
   }
 }
 

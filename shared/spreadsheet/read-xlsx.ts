@@ -1,30 +1,26 @@
 /**
  * XLSX → records of text cells, first sheet only. Every cell is turned into the text the user
  * sees in Excel, so the rest of the pipeline handles CSV and XLSX alike. The sheet is read as a
- * stream (xlsx-zip.ts), so a 100,000-row workbook in S3 costs the memory of its shared strings,
- * not of its rows. Cell rules are read-excel-file's (9.3), the reader used before, so values match.
+ * stream (xlsx-zip.ts, xlsx-sheet.ts), so a 100,000-row workbook in S3 costs the memory of its
+ * shared strings, not of its rows; every part is refused as soon as it passes its limit. Cell rules are read-excel-file's (9.3), the reader used before, so values match.
  */
 import { posix } from 'node:path';
 import { type ByteSource, bytesSource } from './byte-source.js';
 import { SpreadsheetError } from './errors.js';
 import type { SpreadsheetProblem } from './schemas.js';
 import type { SourceRecord } from './table.js';
+import { type CellContext, RichTextCollector, readDateStyles, unescapeXlsxString } from './xlsx-cells.js';
+import { sheetRecords } from './xlsx-sheet.js';
 import {
-  type CellContext,
-  type CellXml,
-  cellText,
-  InvalidCell,
-  RichTextCollector,
-  readDateStyles,
-  unescapeXlsxString,
-} from './xlsx-cells.js';
-import {
+  counted,
   damagedWorkbook,
   openZip,
   parseWholeXmlPart,
-  parseXmlPart,
+  quotedValue,
   workbookError,
   type XlsxZip,
+  type XmlPart,
+  XmlRunTooLong,
 } from './xlsx-zip.js';
 
 export { formatXlsxCell, formatXlsxDate, formatXlsxNumber } from './xlsx-cells.js';
@@ -45,174 +41,116 @@ export interface XlsxWorkbook {
   records(): AsyncIterable<SourceRecord>;
 }
 
-/** The shared-strings table: the only part held whole, as it grows with distinct strings, not rows. */
-/**
- * The most text a workbook's shared strings may hold, inflated: they are the one part held in
- * memory (every distinct cell text), and a 400,000-row catalogue needs well under this.
- */
-export const MAX_SHARED_STRINGS_BYTES = 512 * 1024 * 1024;
+const MEGABYTE = 1024 * 1024;
 
-const readSharedStrings = async (zip: XlsxZip, path: string, fileName: string): Promise<string[]> => {
+/**
+ * What the reader takes from a workbook (docs/options.md, "Limits"). Each part is refused as soon
+ * as it inflates past its limit (xlsx-zip.ts), so a small file that unzips to gigabytes (a zip
+ * bomb) costs what its limit costs, not what it would inflate to. Measured on a heavy catalogue of
+ * 400,000 rows, the most a batch takes: 20 columns, about 700 characters of text no other row
+ * repeats in each row, saved by ExcelJS. Its sheet inflates to 313 MB with the cell texts in shared
+ * strings (as Excel and LibreOffice save), 628 MB with each text in its cell (as results.xlsx is
+ * written); its shared strings to 345 MB; its workbook, relationships and styles to under 2 KB each.
+ */
+export const XLSX_LIMITS = {
+  /**
+   * The first sheet: three times the heaviest sheet measured. It is streamed, never held, so this
+   * bounds the time a read takes (about a minute and a half), not memory.
+   */
+  worksheetBytes: 2048 * MEGABYTE,
+  /** Every distinct cell text: the one part held in memory, half again the heaviest measured. */
+  sharedStringsBytes: 512 * MEGABYTE,
+  /**
+   * workbook.xml, its relationships and styles.xml: kilobytes in a workbook Excel or LibreOffice
+   * saves, a few megabytes in one whose styles or defined names piled up over years of editing.
+   */
+  otherPartBytes: 64 * MEGABYTE,
+  /**
+   * One cell's text. Excel holds 32,767 characters a cell; a longer one, as other programs write,
+   * is read and its row rejected (cell-limits.ts). This only stops a cell that no program writes
+   * from being read whole: it is refused while the parser still buffers it.
+   */
+  cellCharacters: 50_000_000,
+  /** A row's cells together (16,384 of them may each point at one long shared text). */
+  rowCharacters: 100_000_000,
+};
+export type XlsxLimits = typeof XLSX_LIMITS;
+
+const sharedTextTooLarge = (fileName: string, part: string, item: number, limit: number): SpreadsheetError =>
+  new SpreadsheetError(
+    'xlsx_cell_too_large',
+    fileName,
+    `a cell text in ${part} (its item ${counted(item)}) holds more than ${counted(limit)} characters, far more ` +
+      'than the 32,767 an Excel cell holds; it is refused before it is read whole: shorten that cell and save ' +
+      'the workbook again',
+    {},
+    { details: { part, item, limit } },
+  );
+
+/** The shared-strings table: the only part held whole, as it grows with distinct strings, not rows. */
+const readSharedStrings = async (zip: XlsxZip, path: string, limits: XlsxLimits): Promise<string[]> => {
   if (!zip.has(path)) return [];
-  if (zip.inflatedSize(path) > MAX_SHARED_STRINGS_BYTES) {
-    throw new SpreadsheetError(
-      'file_too_large',
-      fileName,
-      `holds more than ${MAX_SHARED_STRINGS_BYTES / (1024 * 1024)} MB of cell text, more than one batch reads; ` +
-        'split it into smaller workbooks, or save it as CSV UTF-8, which has no such limit',
-    );
-  }
+  const part: XmlPart = {
+    path,
+    maxBytes: limits.sharedStringsBytes,
+    maxRunCharacters: limits.cellCharacters,
+  };
   const strings: string[] = [];
   let item: RichTextCollector | null = null;
-  await parseWholeXmlPart(zip, path, {
-    open(name) {
-      if (name === 'si') item = new RichTextCollector();
-      else item?.open(name);
-    },
-    close(name) {
-      if (name === 'si' && item) {
-        strings.push(item.result());
-        item = null;
-      } else item?.close(name);
-    },
-    text(text) {
-      item?.append(text);
-    },
-  });
+  const tooLarge = () => sharedTextTooLarge(zip.fileName, path, strings.length + 1, limits.cellCharacters);
+  try {
+    await parseWholeXmlPart(zip, part, {
+      open(name) {
+        if (name === 'si') item = new RichTextCollector();
+        else item?.open(name);
+      },
+      close(name) {
+        if (name === 'si' && item) {
+          strings.push(item.result());
+          item = null;
+        } else item?.close(name);
+      },
+      text(text) {
+        item?.append(text);
+        if (item && item.length > limits.cellCharacters) throw tooLarge();
+      },
+    });
+  } catch (error) {
+    if (error instanceof XmlRunTooLong && item) throw tooLarge();
+    throw workbookError(error, zip.fileName, {
+      part: path,
+      ...(item ? { at: `item ${strings.length + 1}` } : {}),
+    });
+  }
   return strings;
 };
-
-/** Excel's last column, XFD: a reference beyond it is damage, not a reason to allocate. */
-const MAX_COLUMN = 16_384;
-
-/** `C5` → row 5, column 3 (1-based). */
-const parseCellReference = (reference: string): { row: number; column: number } | null => {
-  const match = /^\$?([A-Za-z]{1,3})\$?([0-9]+)$/.exec(reference);
-  if (!match) return null;
-  let column = 0;
-  for (const letter of match[1]!.toUpperCase()) column = column * 26 + letter.charCodeAt(0) - 64;
-  return column > MAX_COLUMN ? null : { row: Number(match[2]), column };
-};
-
-interface RowXml {
-  /** From `<row r>`, else from its first cell's reference, else the previous row's + 1. */
-  number: number | undefined;
-  cells: string[];
-  /** Column of the last `<c>` seen; a cell without `r` takes the next one. */
-  lastColumn: number;
-}
-
-/**
- * SAX handlers for a worksheet part, and the records they complete: the caller drains
- * `completed` after every chunk, so only one chunk's rows are ever held.
- */
-const createSheetReader = (context: CellContext, fileName: string) => {
-  const completed: SourceRecord[] = [];
-  let inSheetData = false;
-  let lastRowNumber = 0;
-  let row: RowXml | null = null;
-  let cell: (CellXml & { reference: string | undefined; inValue: boolean }) | null = null;
-  let inline: RichTextCollector | null = null;
-
-  const damaged = (reason: string) => damagedWorkbook(fileName, reason);
-
-  const openRow = (attributes: Readonly<Record<string, string>>): void => {
-    const number = Number(attributes.r);
-    row = { number: Number.isInteger(number) && number > 0 ? number : undefined, cells: [], lastColumn: 0 };
-  };
-
-  const closeRow = (current: RowXml): void => {
-    const number = current.number ?? lastRowNumber + 1;
-    if (number <= lastRowNumber) throw damaged(`row ${number} follows row ${lastRowNumber}`);
-    lastRowNumber = number;
-    if (current.cells.length > 0) completed.push({ line: number, cells: current.cells });
-    row = null;
-  };
-
-  const closeCell = (current: RowXml, done: NonNullable<typeof cell>): void => {
-    const reference = done.reference === undefined ? null : parseCellReference(done.reference);
-    if (done.reference !== undefined && !reference) throw damaged(`bad cell reference "${done.reference}"`);
-    const column = reference?.column ?? current.lastColumn + 1;
-    current.number ??= reference?.row;
-    const where = `<c/> at row ${current.number ?? lastRowNumber + 1}, col ${column}`;
-    if (column <= current.lastColumn) throw damaged(`${where} follows col ${current.lastColumn}`);
-    current.lastColumn = column;
-    let text: string;
-    try {
-      text = cellText(done, context);
-    } catch (error) {
-      if (error instanceof InvalidCell) throw damaged(`${where}: ${error.message}`);
-      throw error;
-    }
-    if (text === '') return;
-    // Cells left out of the XML are empty: fill them so each value keeps its column.
-    while (current.cells.length < column - 1) current.cells.push('');
-    current.cells.push(text);
-  };
-
-  const openInCell = (current: NonNullable<typeof cell>, name: string): void => {
-    if (name === 'v') {
-      current.inValue = true;
-      current.value = '';
-    } else if (name === 'is') inline = new RichTextCollector();
-    else inline?.open(name);
-  };
-
-  const closeInCell = (current: NonNullable<typeof cell>, name: string): void => {
-    if (name === 'v') current.inValue = false;
-    else if (name === 'is' && inline) {
-      current.inline = inline.result();
-      inline = null;
-    } else inline?.close(name);
-  };
-
-  const handlers = {
-    open(name: string, attributes: Readonly<Record<string, string>>): void {
-      if (name === 'sheetData') inSheetData = true;
-      else if (!inSheetData) return;
-      else if (name === 'row') openRow(attributes);
-      else if (name === 'c' && row) {
-        const { r: reference, t: type, s: style } = attributes;
-        cell = { reference, type, style, value: undefined, inline: undefined, inValue: false };
-      } else if (cell) openInCell(cell, name);
-    },
-    close(name: string): void {
-      if (name === 'sheetData') inSheetData = false;
-      else if (name === 'row' && row) closeRow(row);
-      else if (name === 'c' && row && cell) {
-        closeCell(row, cell);
-        cell = null;
-      } else if (cell) closeInCell(cell, name);
-    },
-    text(text: string): void {
-      if (!cell) return;
-      if (cell.inValue) cell.value += text;
-      else inline?.append(text);
-    },
-  };
-  return { handlers, completed };
-};
-
-async function* sheetRecords(
-  zip: XlsxZip,
-  path: string,
-  context: CellContext,
-  fileName: string,
-): AsyncGenerator<SourceRecord> {
-  const reader = createSheetReader(context, fileName);
-  try {
-    for await (const _ of parseXmlPart(zip, path, reader.handlers)) {
-      const rows = reader.completed.splice(0);
-      for (const record of rows) yield record;
-    }
-  } catch (error) {
-    throw workbookError(error, fileName);
-  }
-}
 
 /** Fixed part names, as every XLSX writer uses them (and read-excel-file assumed). */
 const WORKBOOK_PART = 'xl/workbook.xml';
 const WORKBOOK_RELATIONSHIPS_PART = 'xl/_rels/workbook.xml.rels';
+
+/** A part other than the sheet and its texts, read to its end; what stops it names the part. */
+const readOtherPart = async (
+  zip: XlsxZip,
+  path: string,
+  limits: XlsxLimits,
+  handlers: Parameters<typeof parseWholeXmlPart>[2],
+): Promise<void> => {
+  try {
+    await parseWholeXmlPart(zip, otherPart(path, limits), handlers);
+  } catch (error) {
+    throw workbookError(error, zip.fileName, { part: path });
+  }
+};
+
+const otherPart = (path: string, limits: XlsxLimits): XmlPart => ({
+  path,
+  maxBytes: limits.otherPartBytes,
+  maxRunCharacters: limits.cellCharacters,
+});
+
+const missingPart = (zip: XlsxZip, path: string, what: string) =>
+  damagedWorkbook(zip.fileName, { part: path }, `the part is missing (${what})`);
 
 interface WorkbookInfo {
   /** In tab order; `relationId` points into workbook.xml.rels. */
@@ -221,11 +159,11 @@ interface WorkbookInfo {
   date1904: boolean;
 }
 
-const readWorkbookInfo = async (zip: XlsxZip, fileName: string): Promise<WorkbookInfo> => {
-  if (!zip.has(WORKBOOK_PART)) throw damagedWorkbook(fileName, `"${WORKBOOK_PART}" is missing`);
+const readWorkbookInfo = async (zip: XlsxZip, limits: XlsxLimits): Promise<WorkbookInfo> => {
+  if (!zip.has(WORKBOOK_PART)) throw missingPart(zip, WORKBOOK_PART, 'the list of sheets');
   const sheets: WorkbookInfo['sheets'] = [];
   let date1904: boolean | undefined;
-  await parseWholeXmlPart(zip, WORKBOOK_PART, {
+  await readOtherPart(zip, WORKBOOK_PART, limits, {
     open(name, attributes) {
       // Only the first <workbookPr> counts; some writers repeat it. Excel writes 1/0, LibreOffice true/false.
       if (name === 'workbookPr' && date1904 === undefined) {
@@ -249,16 +187,16 @@ interface WorkbookParts {
   styles: string;
 }
 
-const readWorkbookParts = async (zip: XlsxZip, fileName: string): Promise<WorkbookParts> => {
+const readWorkbookParts = async (zip: XlsxZip, limits: XlsxLimits): Promise<WorkbookParts> => {
   if (!zip.has(WORKBOOK_RELATIONSHIPS_PART)) {
-    throw damagedWorkbook(fileName, `"${WORKBOOK_RELATIONSHIPS_PART}" is missing`);
+    throw missingPart(zip, WORKBOOK_RELATIONSHIPS_PART, "where the workbook's sheets are");
   }
   const parts: WorkbookParts = {
     byId: new Map(),
     sharedStrings: 'xl/sharedStrings.xml',
     styles: 'xl/styles.xml',
   };
-  await parseWholeXmlPart(zip, WORKBOOK_RELATIONSHIPS_PART, {
+  await readOtherPart(zip, WORKBOOK_RELATIONSHIPS_PART, limits, {
     open(name, { Id: id, Type: type, Target: target, TargetMode: mode }) {
       if (name !== 'Relationship' || !id || !target || mode === 'External') return;
       const path = partPath(target);
@@ -269,6 +207,14 @@ const readWorkbookParts = async (zip: XlsxZip, fileName: string): Promise<Workbo
     },
   });
   return parts;
+};
+
+const readStyles = async (zip: XlsxZip, path: string, limits: XlsxLimits): Promise<boolean[]> => {
+  try {
+    return await readDateStyles(zip, otherPart(path, limits));
+  } catch (error) {
+    throw workbookError(error, zip.fileName, { part: path });
+  }
 };
 
 const otherSheetsProblem = (fileName: string, [first, ...others]: WorkbookInfo['sheets']) =>
@@ -286,28 +232,37 @@ const otherSheetsProblem = (fileName: string, [first, ...others]: WorkbookInfo['
 /**
  * Opens a workbook from ranges of its bytes: the ZIP directory, workbook, relationships, styles
  * and shared strings are read now (any damage there rejects here); the first sheet is streamed
- * by `records()`, which throws what it finds damaged as it goes.
+ * by `records()`, which throws what it finds damaged as it goes. Every refusal names the part it
+ * was found in, and the cell or row when there is one (`limits`: tests make them small).
  */
-export const openXlsx = async (source: ByteSource, fileName: string): Promise<XlsxWorkbook> => {
+export const openXlsx = async (
+  source: ByteSource,
+  fileName: string,
+  limits: XlsxLimits = XLSX_LIMITS,
+): Promise<XlsxWorkbook> => {
   try {
     const zip = await openZip(source, fileName);
-    const workbook = await readWorkbookInfo(zip, fileName);
-    const parts = await readWorkbookParts(zip, fileName);
+    const workbook = await readWorkbookInfo(zip, limits);
+    const parts = await readWorkbookParts(zip, limits);
     const [first] = workbook.sheets;
-    if (!first) throw damagedWorkbook(fileName, 'the workbook lists no sheet');
+    if (!first) throw damagedWorkbook(fileName, { part: WORKBOOK_PART }, 'it lists no sheet');
     const sheetPath = first.relationId === undefined ? undefined : parts.byId.get(first.relationId);
     if (sheetPath === undefined || !zip.has(sheetPath)) {
-      throw damagedWorkbook(fileName, `the part of sheet "${first.name}" is missing`);
+      throw damagedWorkbook(
+        fileName,
+        { part: sheetPath ?? WORKBOOK_RELATIONSHIPS_PART },
+        `the part of the first sheet, ${quotedValue(first.name)}, is missing`,
+      );
     }
     const context: CellContext = {
-      dateStyles: await readDateStyles(zip, parts.styles),
-      sharedStrings: await readSharedStrings(zip, parts.sharedStrings, fileName),
+      dateStyles: await readStyles(zip, parts.styles, limits),
+      sharedStrings: await readSharedStrings(zip, parts.sharedStrings, limits),
       date1904: workbook.date1904,
     };
     return {
       problems: otherSheetsProblem(fileName, workbook.sheets),
       otherSheets: workbook.sheets.slice(1).map((sheet) => sheet.name),
-      records: () => sheetRecords(zip, sheetPath, context, fileName),
+      records: () => sheetRecords(zip, sheetPath, context, limits),
     };
   } catch (error) {
     throw workbookError(error, fileName);

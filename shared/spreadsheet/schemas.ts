@@ -137,6 +137,9 @@ export const SPREADSHEET_ERROR_CODES = [
   'no_description_or_sheet_column',
   'too_many_rows',
   'file_too_large',
+  'xlsx_entity_declared',
+  'xlsx_part_too_large',
+  'xlsx_cell_too_large',
   'header_too_long',
 ] as const;
 export const SpreadsheetErrorCode = z.enum(SPREADSHEET_ERROR_CODES);

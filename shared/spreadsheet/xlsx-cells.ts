@@ -4,7 +4,7 @@
  * The rules are read-excel-file's (9.3), the reader this project used before reading workbooks as
  * streams, so every cell reads as it did; where it refused a cell, the workbook is damaged.
  */
-import { parseWholeXmlPart, type XlsxZip } from './xlsx-zip.js';
+import { parseWholeXmlPart, quotedValue, type XlsxZip, type XmlPart } from './xlsx-zip.js';
 
 /**
  * Excel shows and stores 15 significant digits, while the file may hold the binary
@@ -86,6 +86,11 @@ export class RichTextCollector {
     if (this.inT && !this.inPhonetic) this.text += text;
   }
 
+  /** Characters collected so far (before `_xHHHH_` escapes are undone): what a limit is checked on. */
+  get length(): number {
+    return this.text.length;
+  }
+
   result(): string {
     return unescapeXlsxString(this.text);
   }
@@ -99,8 +104,13 @@ export interface CellContext {
   date1904: boolean;
 }
 
-/** A cell read-excel-file refused (`VALUE_INVALID`…): the workbook is damaged. */
+/**
+ * A cell read-excel-file refused (its VALUE_INVALID, FORMAT_INVALID, TYPE_INVALID): the workbook
+ * is damaged. The message says what is wrong with the cell in plain words.
+ */
 export class InvalidCell extends Error {}
+
+const notANumber = (value: string) => new InvalidCell(`its value ${quotedValue(value)} is not a number`);
 
 export interface CellXml {
   /** `t`: s, str, inlineStr, b, e, d or n (the default). */
@@ -116,15 +126,17 @@ const numberCell = ({ style, value }: CellXml, context: CellContext): string => 
   if (!value) return '';
   if (style) {
     const isDate = context.dateStyles[Number(style)];
-    if (isDate === undefined) throw new InvalidCell('FORMAT_INVALID');
+    if (isDate === undefined) {
+      throw new InvalidCell(`its style ${quotedValue(style)} is not one of the workbook's cell styles`);
+    }
     if (isDate) {
       const serial = Number(value);
-      if (Number.isNaN(serial)) throw new InvalidCell('VALUE_INVALID');
+      if (Number.isNaN(serial)) throw notANumber(value);
       return formatXlsxDate(excelSerialDate(serial, context.date1904));
     }
   }
   const number = Number(value);
-  if (Number.isNaN(number)) throw new InvalidCell('VALUE_INVALID');
+  if (Number.isNaN(number)) throw notANumber(value);
   return formatXlsxNumber(number);
 };
 
@@ -135,7 +147,11 @@ export const cellText = (cell: CellXml, context: CellContext): string => {
     case 's': {
       if (!value) return '';
       const text = context.sharedStrings[Number(value)];
-      if (text === undefined) throw new InvalidCell('VALUE_INVALID');
+      if (text === undefined) {
+        throw new InvalidCell(
+          `it points at shared text ${quotedValue(value)}, which is not in the workbook's ${context.sharedStrings.length} shared texts`,
+        );
+      }
       return text;
     }
     case 'str':
@@ -146,20 +162,21 @@ export const cellText = (cell: CellXml, context: CellContext): string => {
     case 'b':
       if (!value) return '';
       if (value === '1' || value === '0') return value === '1' ? 'TRUE' : 'FALSE';
-      throw new InvalidCell('VALUE_INVALID');
+      throw new InvalidCell(`its value ${quotedValue(value)} is not a boolean (1 or 0)`);
     case 'e':
       // A formula error (#DIV/0!, #N/A): read-excel-file read it as an empty cell.
       return '';
     case 'd': {
       if (!value) return '';
       const date = new Date(value);
-      if (Number.isNaN(date.getTime())) throw new InvalidCell('VALUE_INVALID');
+      if (Number.isNaN(date.getTime()))
+        throw new InvalidCell(`its value ${quotedValue(value)} is not a date`);
       return formatXlsxDate(date);
     }
     case 'n':
       return numberCell(cell, context);
     default:
-      throw new InvalidCell('TYPE_INVALID');
+      throw new InvalidCell(`its type ${quotedValue(type ?? '')} is not one a spreadsheet program writes`);
   }
 };
 
@@ -211,14 +228,14 @@ const isDateFormat = (format: NumberFormat | undefined): boolean =>
  * For each cell style (`<c s="3">` → index 3 of `cellXfs`), whether it shows a date. An index
  * past the end means a damaged workbook, which the caller reports. No styles part: no styles.
  */
-export const readDateStyles = async (zip: XlsxZip, path: string): Promise<boolean[]> => {
-  if (!zip.has(path)) return [];
+export const readDateStyles = async (zip: XlsxZip, part: XmlPart): Promise<boolean[]> => {
+  if (!zip.has(part.path)) return [];
   const formats = new Map<number, NumberFormat>();
   /** `cellStyleXfs`: the base styles a cell style may inherit its number format from. */
   const baseFormats: (NumberFormat | undefined)[] = [];
   const cellFormats: (NumberFormat | undefined)[] = [];
   let list: 'base' | 'cell' | null = null;
-  await parseWholeXmlPart(zip, path, {
+  await parseWholeXmlPart(zip, part, {
     open(name, attributes) {
       if (name === 'numFmt') {
         const id = Number(attributes.numFmtId);

@@ -38,6 +38,13 @@ export type FileRefusalParams = {
   /** header_too_long: the column's letter and length. */
   letter?: string;
   length?: number;
+  /** xlsx_*: the workbook's part (`xl/worksheets/sheet1.xml`), and the cell, row or shared text in it. */
+  part?: string;
+  cell?: string;
+  row?: number;
+  item?: number;
+  /** xlsx_part_too_large: the part's limit, in MB. */
+  limit_mb?: number;
 };
 
 type Refusal = Phrase<FileRefusalParams>;
@@ -125,6 +132,48 @@ export const FILE_REFUSAL_PHRASES: Record<SpreadsheetErrorCode, Refusal> = {
   file_too_large: refusal(
     () => 'é grande demais para um lote; divida em pastas de trabalho menores ou salve como CSV UTF-8',
     () => 'es demasiado grande para un lote; divídelo en libros más pequeños o guárdalo como CSV UTF-8',
+  ),
+  xlsx_entity_declared: refusal(
+    (p) =>
+      `a parte ${p.part ?? ''} declara uma entidade XML (<!DOCTYPE …>), o que uma pasta de trabalho salva pelo ` +
+      'Excel ou pelo LibreOffice nunca tem; ela é recusada para que nenhuma entidade seja expandida ou buscada',
+    (p) =>
+      `la parte ${p.part ?? ''} declara una entidad XML (<!DOCTYPE …>), algo que un libro guardado por Excel o ` +
+      'LibreOffice nunca contiene; se rechaza para que ninguna entidad se expanda ni se busque',
+  ),
+  xlsx_part_too_large: refusal(
+    (p) =>
+      `a parte ${p.part ?? ''} passa de ${count('pt', p.limit_mb ?? 0)} MB descompactada, mais do que um lote lê ` +
+      'de uma pasta de trabalho; divida em pastas de trabalho menores ou salve como CSV UTF-8',
+    (p) =>
+      `la parte ${p.part ?? ''} supera los ${count('es', p.limit_mb ?? 0)} MB descomprimida, más de lo que un lote ` +
+      'lee de un libro; divídelo en libros más pequeños o guárdalo como CSV UTF-8',
+  ),
+  xlsx_cell_too_large: refusal(
+    (p) =>
+      p.cell !== undefined
+        ? `a célula ${p.cell} (em ${p.part ?? ''}) tem mais de ${count('pt', p.limit ?? 0)} caracteres, muito mais ` +
+          `que os ${count('pt', 32_767)} de uma célula do Excel; ela é recusada antes de ser lida inteira: encurte ` +
+          'essa célula e salve a pasta de trabalho de novo'
+        : p.row !== undefined
+          ? `a linha ${p.row} (em ${p.part ?? ''}) tem mais de ${count('pt', p.limit ?? 0)} caracteres nas suas ` +
+            'células, o que nenhuma linha de catálogo precisa; ela é recusada antes de ser lida inteira: encurte ' +
+            'as células e salve a pasta de trabalho de novo'
+          : `um texto de célula em ${p.part ?? ''} (o item ${count('pt', p.item ?? 0)}) tem mais de ` +
+            `${count('pt', p.limit ?? 0)} caracteres, muito mais que os ${count('pt', 32_767)} de uma célula do ` +
+            'Excel; ele é recusado antes de ser lido inteiro: encurte essa célula e salve a pasta de trabalho de novo',
+    (p) =>
+      p.cell !== undefined
+        ? `la celda ${p.cell} (en ${p.part ?? ''}) tiene más de ${count('es', p.limit ?? 0)} caracteres, mucho más ` +
+          `que los ${count('es', 32_767)} de una celda de Excel; se rechaza antes de leerla entera: acorta esa ` +
+          'celda y guarda el libro de nuevo'
+        : p.row !== undefined
+          ? `la fila ${p.row} (en ${p.part ?? ''}) tiene más de ${count('es', p.limit ?? 0)} caracteres en sus ` +
+            'celdas, algo que ninguna fila de catálogo necesita; se rechaza antes de leerla entera: acorta sus ' +
+            'celdas y guarda el libro de nuevo'
+          : `un texto de celda en ${p.part ?? ''} (su elemento ${count('es', p.item ?? 0)}) tiene más de ` +
+            `${count('es', p.limit ?? 0)} caracteres, mucho más que los ${count('es', 32_767)} de una celda de ` +
+            'Excel; se rechaza antes de leerlo entero: acorta esa celda y guarda el libro de nuevo',
   ),
 };
 
