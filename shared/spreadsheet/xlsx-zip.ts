@@ -41,20 +41,22 @@ const placeText = ({ part, at }: PartPlace): string => (at ? `${part}, ${at}` : 
 const invalidWorkbook = (
   fileName: string,
   cause: unknown,
-  found?: { place: PartPlace; reason: string },
-): SpreadsheetError =>
-  new SpreadsheetError(
+  found?: { place?: PartPlace; reason: string },
+): SpreadsheetError => {
+  const detail = found && (found.place ? `${placeText(found.place)}: ${found.reason}` : found.reason);
+  return new SpreadsheetError(
     'xlsx_invalid',
     fileName,
     'is not a valid XLSX workbook (it may be damaged or another kind of file renamed .xlsx)' +
-      (found ? `: ${placeText(found.place)}: ${found.reason}` : '') +
+      (detail ? `: ${detail}` : '') +
       '; open it in Excel and save it again as .xlsx, or upload a CSV',
     {},
     {
       cause,
-      details: found ? { part: found.place.part, detail: `${placeText(found.place)}: ${found.reason}` } : {},
+      details: detail ? { ...(found?.place ? { part: found.place.part } : {}), detail } : {},
     },
   );
+};
 
 /**
  * A part's XML that the parser refused (not well-formed): carries the parser's reason, so the
@@ -193,7 +195,11 @@ class ByteSourceReader extends RandomAccessReader {
 
 /** A file the ZIP reader refused. (An `.xls` never gets here: `detectFormat` tells it by its first bytes.) */
 const refusedArchive = (fileName: string, error: unknown): unknown =>
-  error instanceof SourceReadFailure ? error : invalidWorkbook(fileName, error);
+  error instanceof SourceReadFailure
+    ? error
+    : invalidWorkbook(fileName, error, {
+        reason: 'its ZIP directory cannot be read (the file is cut short, or it is not a ZIP archive)',
+      });
 
 export interface XlsxZip {
   /** The file's name as the user knows it, which every refusal starts with. */

@@ -507,6 +507,18 @@ describe('damage said in plain words, with its part and cell', () => {
     });
   });
 
+  it('says a file cut short before its ZIP directory cannot be opened', async () => {
+    const bytes = await workbookOf({ sheet: sheetXml(HEADER_ROW) });
+
+    const error = await refusalOf(bytes.subarray(0, bytes.length - 30));
+
+    expect(error.message).toBe(
+      `${FILE}: is not a valid XLSX workbook (it may be damaged or another kind of file renamed .xlsx): ` +
+        'its ZIP directory cannot be read (the file is cut short, or it is not a ZIP archive); open it in ' +
+        'Excel and save it again as .xlsx, or upload a CSV',
+    );
+  });
+
   it('names the part whose bytes do not inflate', async () => {
     const bytes = await workbookOf({ sheet: sheetXml(HEADER_ROW) });
     // The sheet's deflated data is the last before the directory: damage its first bytes.
