@@ -1,8 +1,8 @@
 /**
  * The EventBridge rules that start the pipeline's work:
  *
- *   S3 Object Created (inbox/<name>/*.csv|.xlsx) ──────▶ Batch workflow     (startWorkflowOnDrop)
- *   S3 Object Created (answers/<batch-id>/*.csv|.xlsx) ─▶ Answers workflow   (startWorkflowOnDrop)
+ *   S3 Object Created (inbox/<name>/*.csv|.txt|.tsv|.xlsx) ───────▶ Batch workflow     (startWorkflowOnDrop)
+ *   S3 Object Created (answers/<batch-id>/*.csv|.txt|.tsv|.xlsx) ─▶ Answers workflow   (startWorkflowOnDrop)
  *   Row workflow FAILED/TIMED_OUT/ABORTED ──────────────▶ row-execution-ended
  *   rate(1 minute) ─────────────────────────────────────▶ dispatch-rows
  *   rate(1 day) ────────────────────────────────────────▶ sweep-reviews
@@ -18,12 +18,17 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
-import { BUCKET_PREFIXES, type DropArea } from '../shared/pipeline/core/index.js';
+import { BUCKET_PREFIXES, DROPPED_FILE_EXTENSIONS, type DropArea } from '../shared/pipeline/core/index.js';
 import { acknowledge } from './nag.js';
 
-/** A spreadsheet dropped one folder deep in `area`, in the spellings S3 keys take (wildcards are case-sensitive). */
+/**
+ * A spreadsheet dropped one folder deep in `area`, in the spellings S3 keys take: wildcards are
+ * case-sensitive, so each extension in lower and upper case (Prepare takes any case).
+ */
 const droppedFilePatterns = (area: DropArea): string[] =>
-  ['csv', 'CSV', 'xlsx', 'XLSX'].map((extension) => `${BUCKET_PREFIXES[area]}*/*.${extension}`);
+  DROPPED_FILE_EXTENSIONS.flatMap((extension) => [extension, extension.toUpperCase()]).map(
+    (extension) => `${BUCKET_PREFIXES[area]}*/*.${extension}`,
+  );
 
 /** Input files that start a batch: `inbox/<batch-name>/<file>`; `*` also matches `/`. */
 export const INPUT_KEY_PATTERNS = droppedFilePatterns('inbox');

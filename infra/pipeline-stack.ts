@@ -3,8 +3,8 @@
  * rules that start them, the alarms and the operators' dashboard. Everything here can be replaced by a redeploy; the data it works
  * on arrives as props from the stateful stack.
  *
- *   S3 Object Created (inbox/<name>/*.csv|.xlsx) ──rule──▶ Batch workflow
- *   S3 Object Created (answers/<batch-id>/*.csv|.xlsx) ──rule──▶ Answers workflow
+ *   S3 Object Created (inbox/<name>/*.csv|.txt|.tsv|.xlsx) ──rule──▶ Batch workflow
+ *   S3 Object Created (answers/<batch-id>/*.csv|.txt|.tsv|.xlsx) ──rule──▶ Answers workflow
  *   schedule rate(1 minute) ─────────────────────rule──▶ dispatch-rows ──▶ Row workflow
  *   Row workflow FAILED/TIMED_OUT/ABORTED ───────rule──▶ row-execution-ended
  *   finalize-batch, finalize-answers ──PutEvents──▶ default bus ("Batch Completed")

@@ -2,6 +2,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DROPPED_FILE_EXTENSIONS } from '../../shared/pipeline/core/index.js';
 import { type LocalPipeline, startLocalPipeline } from '../runtime/index.js';
 
 /**
@@ -156,13 +157,20 @@ export const PERMISSION_CHECKS_OFF =
 export const PERMISSION_CHECKS_USAGE =
   "  --no-permission-checks  do not check the functions' calls against their IAM roles (checked by default)";
 
-/** The command's one spreadsheet argument (`what` names it in the message): an existing .csv or .xlsx. */
+/** `.csv, .txt, .tsv or .xlsx`: what a spreadsheet argument may be, as the bucket's rules take it. */
+const ACCEPTED_EXTENSIONS = DROPPED_FILE_EXTENSIONS.map((extension) => `.${extension}`);
+const acceptedList = `${ACCEPTED_EXTENSIONS.slice(0, -1).join(', ')} or ${ACCEPTED_EXTENSIONS.at(-1)}`;
+
+/**
+ * The command's one spreadsheet argument (`what` names it in the message): an existing .csv, .txt,
+ * .tsv or .xlsx (`.txt` and `.tsv`: Excel's text saves, read by their content like a CSV).
+ */
 export const spreadsheetArgument = (positionals: readonly string[], what: string): string => {
   if (positionals.length !== 1) throw new UsageError(`give exactly one ${what}`);
   const file = userPath(positionals[0] as string);
   if (!existsSync(file) || !statSync(file).isFile()) throw new UsageError(`no such file: ${file}`);
-  if (!['.csv', '.xlsx'].includes(extname(file).toLowerCase()))
-    throw new UsageError(`${basename(file)}: the ${what} must be a .csv or .xlsx file`);
+  if (!ACCEPTED_EXTENSIONS.includes(extname(file).toLowerCase()))
+    throw new UsageError(`${basename(file)}: the ${what} must be a ${acceptedList} file`);
   return file;
 };
 

@@ -73,6 +73,9 @@ export const CONSOLE_LIMITS = {
 /** What a file must be to be sent through the console: its extension and the type the browser declares. */
 export const UPLOAD_TYPES = {
   csv: { extension: '.csv', contentType: 'text/csv' },
+  // Excel's "Unicode Text" and "Text (tab delimited)" saves: read by their content, as a CSV is.
+  txt: { extension: '.txt', contentType: 'text/plain' },
+  tsv: { extension: '.tsv', contentType: 'text/tab-separated-values' },
   xlsx: {
     extension: '.xlsx',
     contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',

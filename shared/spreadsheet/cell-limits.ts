@@ -38,7 +38,39 @@ const cutMark = (characters: number): string => `…[cut: ${characters} characte
 /** The largest cell of a row cannot take more than 3 UTF-8 bytes per UTF-16 unit. */
 const MAX_BYTES_PER_UNIT = 3;
 
-const utf8Length = (text: string): number => Buffer.byteLength(text, 'utf8');
+/** Node's native count, when there is one (not in the console's page, which reaches this file). */
+const nativeByteLength = (globalThis as { Buffer?: { byteLength(text: string, encoding: 'utf8'): number } })
+  .Buffer?.byteLength;
+
+/** UTF-8 bytes of `text`, counted without encoding it (a cell may be megabytes). */
+const utf8Length = (text: string): number => {
+  if (nativeByteLength) return nativeByteLength(text, 'utf8');
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 4;
+        i++;
+      } else bytes += 3;
+    } else bytes += 3;
+  }
+  return bytes;
+};
+
+/** A fresh copy of a short string: a V8 slice would keep the whole string it was cut from alive. */
+const copyOf = (text: string): string => {
+  const parts: string[] = [];
+  for (let at = 0; at < text.length; at += 4096) {
+    const units: number[] = [];
+    for (let i = at; i < Math.min(at + 4096, text.length); i++) units.push(text.charCodeAt(i));
+    parts.push(String.fromCharCode(...units));
+  }
+  return parts.join('');
+};
 
 /**
  * `text`'s first characters, at most `units` UTF-16 units, never half a surrogate pair. A copy,
@@ -48,8 +80,7 @@ const prefixOf = (text: string, units: number): string => {
   if (units <= 0) return '';
   const end = Math.min(units, text.length);
   const last = text.charCodeAt(end - 1);
-  const prefix = text.slice(0, last >= 0xd800 && last <= 0xdbff ? end - 1 : end);
-  return Buffer.from(prefix, 'utf16le').toString('utf16le');
+  return copyOf(text.slice(0, last >= 0xd800 && last <= 0xdbff ? end - 1 : end));
 };
 
 /** `text`'s first characters that fit `bytes` of UTF-8 (the encoder stops at a whole character). */

@@ -10,6 +10,7 @@
  * printable range.
  */
 import type { TextEncoding } from './schemas.js';
+import type { ForeignBytes } from './table.js';
 
 export interface DecodedText {
   text: string;
@@ -62,35 +63,20 @@ const utf8SequenceLength = (bytes: Uint8Array, i: number): number => {
   return 0;
 };
 
-/**
- * Not valid UTF-8: every byte that is not part of a valid UTF-8 sequence is read as
- * Windows-1252, and valid sequences stay UTF-8. A pure Windows-1252 file comes out as plain
- * Windows-1252; a file mixing both (rows appended from another tool, a hand edit in another
- * editor) keeps its UTF-8 rows readable instead of turning every accent into `Ã§`.
- */
-const decodeMixed = (bytes: Uint8Array): Omit<DecodedText, 'hadBom'> => {
-  const parts: string[] = [];
-  let runStart = 0;
-  let sawUtf8Sequence = false;
-  let i = 0;
-  while (i < bytes.length) {
-    if (bytes[i]! < 0x80) {
-      i++;
-      continue;
-    }
-    const length = utf8SequenceLength(bytes, i);
-    if (length > 0) {
-      sawUtf8Sequence = true;
-      i += length;
-      continue;
-    }
-    parts.push(decodeWith('utf-8', bytes.subarray(runStart, i)), decodeWindows1252(bytes.subarray(i, i + 1)));
-    i++;
-    runStart = i;
-  }
-  parts.push(decodeWith('utf-8', bytes.subarray(runStart)));
-  return { text: parts.join(''), encoding: sawUtf8Sequence ? 'utf-8+windows-1252' : 'windows-1252' };
+export type { ForeignBytes } from './table.js';
+
+/** Where the first bytes of a kind were found: the physical line, the byte offset, the bytes. */
+export type ForeignBytesAt = { line: number; offset: number; bytes: number[] };
+
+/** The surrogate a 3-byte sequence `ED A0..BF 80..BF` encodes, or 0 when it is none. */
+const encodedSurrogate = (bytes: Uint8Array, i: number): number => {
+  const [b0, b1, b2] = [bytes[i], bytes[i + 1], bytes[i + 2]];
+  if (b0 !== 0xed || b1 === undefined || b2 === undefined) return 0;
+  if (b1 < 0xa0 || b1 > 0xbf || b2 < 0x80 || b2 > 0xbf) return 0;
+  return 0xd000 | ((b1 & 0x3f) << 6) | (b2 & 0x3f);
 };
+const isHighSurrogate = (unit: number): boolean => unit >= 0xd800 && unit <= 0xdbff;
+const isLowSurrogate = (unit: number): boolean => unit >= 0xdc00 && unit <= 0xdfff;
 
 /** How many bytes the UTF-8 sequence a lead byte starts should have (1 for a byte no sequence starts with). */
 const utf8ExpectedLength = (lead: number): number =>
@@ -101,12 +87,17 @@ const utf8ExpectedLength = (lead: number): number =>
  * cut by the chunk's end, whose other bytes are in the next chunk.
  */
 const completeLength = (bytes: Uint8Array): number => {
+  let end = bytes.length;
   for (let i = bytes.length - 1; i >= Math.max(0, bytes.length - 3); i--) {
     const byte = bytes[i]!;
-    if (byte < 0x80) return bytes.length;
-    if (byte >= 0xc0) return i + utf8ExpectedLength(byte) > bytes.length ? i : bytes.length;
+    if (byte < 0x80) break;
+    if (byte >= 0xc0) {
+      if (i + utf8ExpectedLength(byte) > bytes.length) end = i;
+      break;
+    }
   }
-  return bytes.length;
+  // An encoded high surrogate waits too: its low half may be in the next chunk (CESU-8).
+  return end >= 3 && isHighSurrogate(encodedSurrogate(bytes, end - 3)) ? end - 3 : end;
 };
 
 const HIGH_CHARACTER = /[\u0080-\u{10ffff}]/u;
@@ -123,9 +114,27 @@ export class TextStreamDecoder {
   private carry: Uint8Array = new Uint8Array(0);
   private utf16: { decode(input: Uint8Array, options?: { stream?: boolean }): string } | null = null;
   private utf16Encoding: 'utf-16le' | 'utf-16be' | null = null;
-  private sawInvalidByte = false;
   private sawUtf8Sequence = false;
+  /** Bytes decoded so far (the BOM included), and the physical line they end on. */
+  private offset = 0;
+  private line = 1;
+  private afterCr = false;
   hadBom = false;
+  /** The first bytes of each kind that were not UTF-8. */
+  readonly firstForeign: Partial<Record<ForeignBytes, ForeignBytesAt>> = {};
+  /**
+   * Physical lines holding bytes that were not UTF-8, in order, each once per kind: the reader
+   * takes them off as its records pass (read-csv.ts), so this holds a chunk's lines at most.
+   */
+  readonly foreignLines: { line: number; kind: ForeignBytes }[] = [];
+
+  /** `utf16`: the file is UTF-16 without a BOM (read-csv.ts tells it from the first bytes). */
+  constructor(options: { utf16?: 'utf-16le' | 'utf-16be' } = {}) {
+    if (options.utf16) {
+      this.utf16Encoding = options.utf16;
+      this.utf16 = new TextDecoder(options.utf16, { ignoreBOM: true });
+    }
+  }
 
   /** The text of `chunk` that is complete so far; `last` flushes what waits. */
   decode(chunk: Uint8Array, last = false): string {
@@ -145,11 +154,15 @@ export class TextStreamDecoder {
 
   get encoding(): TextEncoding {
     if (this.utf16Encoding) return this.utf16Encoding;
-    if (!this.sawInvalidByte) return 'utf-8';
-    return this.sawUtf8Sequence ? 'utf-8+windows-1252' : 'windows-1252';
+    if (this.firstForeign['windows-1252'])
+      return this.sawUtf8Sequence ? 'utf-8+windows-1252' : 'windows-1252';
+    return this.firstForeign['cesu-8'] ? 'cesu-8' : 'utf-8';
   }
 
   private decodeFirst(bytes: Uint8Array, last: boolean): string {
+    if (this.utf16 && !startsWith(bytes, UTF16LE_BOM) && !startsWith(bytes, UTF16BE_BOM)) {
+      return this.utf16.decode(bytes, { stream: !last });
+    }
     for (const [bom, encoding] of [
       [UTF16LE_BOM, 'utf-16le'],
       [UTF16BE_BOM, 'utf-16be'],
@@ -164,6 +177,7 @@ export class TextStreamDecoder {
     if (startsWith(bytes, UTF8_BOM)) {
       // A BOM says UTF-8, but files get edited after the fact: still check every byte.
       this.hadBom = true;
+      this.offset = UTF8_BOM.length;
       return this.decodeUtf8OrWindows1252(bytes.subarray(UTF8_BOM.length), last);
     }
     return this.decodeUtf8OrWindows1252(bytes, last);
@@ -173,16 +187,84 @@ export class TextStreamDecoder {
     const end = last ? bytes.length : completeLength(bytes);
     const ready = bytes.subarray(0, end);
     this.carry = bytes.slice(end);
+    let text: string;
     try {
-      const text = decodeWith('utf-8', ready, true);
+      text = decodeWith('utf-8', ready, true);
       if (!this.sawUtf8Sequence && HIGH_CHARACTER.test(text)) this.sawUtf8Sequence = true;
-      return text;
+      this.countLines(ready, 0, ready.length);
     } catch {
-      this.sawInvalidByte = true;
-      const mixed = decodeMixed(ready);
-      if (mixed.encoding === 'utf-8+windows-1252') this.sawUtf8Sequence = true;
-      return mixed.text;
+      text = this.decodeMixed(ready);
     }
+    this.offset += ready.length;
+    return text;
+  }
+
+  /** Line breaks in `bytes[from, to)`: CR LF, LF or CR each end a line, as the CSV reader counts them. */
+  private countLines(bytes: Uint8Array, from: number, to: number): void {
+    for (let i = from; i < to; i++) {
+      const byte = bytes[i]!;
+      if (byte === 0x0a) {
+        if (!this.afterCr) this.line++;
+        this.afterCr = false;
+      } else if (byte === 0x0d) {
+        this.line++;
+        this.afterCr = true;
+      } else this.afterCr = false;
+    }
+  }
+
+  private sawForeign(kind: ForeignBytes, bytes: Uint8Array, at: number, length: number): void {
+    this.firstForeign[kind] ??= {
+      line: this.line,
+      offset: this.offset + at,
+      bytes: [...bytes.subarray(at, at + length)],
+    };
+    const lastSeen = this.foreignLines.findLast((seen) => seen.kind === kind);
+    if (lastSeen?.line !== this.line) this.foreignLines.push({ line: this.line, kind });
+  }
+
+  /**
+   * Bytes that are not all valid UTF-8: every valid UTF-8 sequence stays UTF-8, an encoded
+   * surrogate is read as CESU-8, and every other byte as Windows-1252. A pure Windows-1252 file
+   * comes out as plain Windows-1252; a file mixing both (rows appended from another tool, a hand
+   * edit in another editor) keeps its UTF-8 rows readable instead of turning every accent into `Ã§`.
+   */
+  private decodeMixed(bytes: Uint8Array): string {
+    const parts: string[] = [];
+    let runStart = 0;
+    let i = 0;
+    const take = (text: string, length: number): void => {
+      parts.push(decodeWith('utf-8', bytes.subarray(runStart, i)), text);
+      i += length;
+      runStart = i;
+    };
+    while (i < bytes.length) {
+      const byte = bytes[i]!;
+      if (byte < 0x80) {
+        this.countLines(bytes, i, i + 1);
+        i++;
+        continue;
+      }
+      this.afterCr = false;
+      const length = utf8SequenceLength(bytes, i);
+      if (length > 0) {
+        this.sawUtf8Sequence = true;
+        i += length;
+        continue;
+      }
+      const high = encodedSurrogate(bytes, i);
+      if (high !== 0) {
+        const low = encodedSurrogate(bytes, i + 3);
+        const paired = isHighSurrogate(high) && isLowSurrogate(low);
+        this.sawForeign('cesu-8', bytes, i, paired ? 6 : 3);
+        take(paired ? String.fromCharCode(high, low) : '\uFFFD', paired ? 6 : 3);
+        continue;
+      }
+      this.sawForeign('windows-1252', bytes, i, 1);
+      take(decodeWindows1252(bytes.subarray(i, i + 1)), 1);
+    }
+    parts.push(decodeWith('utf-8', bytes.subarray(runStart)));
+    return parts.join('');
   }
 }
 

@@ -106,7 +106,7 @@ export const normaliseSheetPath = (
   if (!/\.pdf$/i.test(path) || posix.basename(path).length <= '.pdf'.length) {
     return { invalid: 'must name a PDF file ending in ".pdf"', why: 'not_pdf' };
   }
-  if (Buffer.byteLength(path, 'utf8') > MAX_SHEET_PATH_BYTES) {
+  if (new TextEncoder().encode(path).length > MAX_SHEET_PATH_BYTES) {
     return {
       invalid: `is longer than a file's path in the batch folder may be (${MAX_SHEET_PATH_BYTES} bytes)`,
       why: 'too_long',

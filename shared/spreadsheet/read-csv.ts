@@ -4,8 +4,14 @@
  * `""` escapes, CRLF/LF/CR).
  */
 import Papa from 'papaparse';
-import { type ByteSource, bytesSource } from './byte-source.js';
-import { looksDoubleEncoded, TextStreamDecoder } from './decode-text.js';
+import { binaryWatcher, checkTextStart, SAMPLE_BYTES } from './binary-text.js';
+import { type ByteSource, bytesSource, readBytes } from './byte-source.js';
+import {
+  type ForeignBytes,
+  type ForeignBytesAt,
+  looksDoubleEncoded,
+  TextStreamDecoder,
+} from './decode-text.js';
 import { SpreadsheetError } from './errors.js';
 import { DELIMITERS, type Delimiter, type SpreadsheetProblem, type TextEncoding } from './schemas.js';
 import type { SourceRecord } from './table.js';
@@ -147,6 +153,8 @@ export interface CsvPass {
   records: AsyncIterable<SourceRecord>;
   /** Known when the records are all read: decoding needs every byte to name the encoding. */
   encoding(): TextEncoding;
+  /** Where bytes that are not UTF-8 were first found, by how they were read; known at the end too. */
+  foreign(): Partial<Record<ForeignBytes, ForeignBytesAt>>;
   problems: SpreadsheetProblem[];
 }
 
@@ -171,36 +179,45 @@ const readAhead = async (chunks: AsyncIterator<string>): Promise<{ start: string
   return { start, ended: false };
 };
 
-const notText = (fileName: string) =>
-  new SpreadsheetError(
-    'not_a_text_file',
-    fileName,
-    'is not a CSV text file (it holds binary data); upload a CSV or XLSX file',
-  );
+/** What a file of delimited text is read with, decided once from its start. */
+type TextLayout = CsvLayout & { utf16: 'utf-16le' | 'utf-16be' | null };
 
 export const openCsv = async (source: ByteSource, fileName: string): Promise<CsvFile> => {
-  const chunks = decodedChunks(source, new TextStreamDecoder());
+  // Not text at all (a PDF, an image, binary data) is refused here, naming where it shows.
+  const utf16 = checkTextStart(await readBytes(source, 0, Math.min(source.size, SAMPLE_BYTES)), fileName);
+  const chunks = decodedChunks(source, new TextStreamDecoder(utf16 ? { utf16 } : {}));
   const { start } = await readAhead(chunks);
   await chunks.return(undefined);
-  if (start.includes('\u0000')) throw notText(fileName);
-  const layout = csvLayout(start);
+  const layout = { ...csvLayout(start), utf16 };
   return { delimiter: layout.delimiter, read: () => readCsvPass(source, fileName, layout) };
 };
 
-const readCsvPass = (source: ByteSource, fileName: string, layout: CsvLayout): CsvPass => {
-  const decoder = new TextStreamDecoder();
+const readCsvPass = (source: ByteSource, fileName: string, layout: TextLayout): CsvPass => {
+  const decoder = new TextStreamDecoder(layout.utf16 ? { utf16: layout.utf16 } : {});
   const problems: SpreadsheetProblem[] = [];
   return {
     records: csvRecords(source, fileName, layout, decoder, problems),
     encoding: () => decoder.encoding,
+    foreign: () => decoder.firstForeign,
     problems,
   };
 };
 
+/** The kinds of foreign bytes on lines `[from, to)`, taken off the decoder's list. */
+const foreignOn = (decoder: TextStreamDecoder, to: number): ForeignBytes[] => {
+  const kinds = new Set<ForeignBytes>();
+  const lines = decoder.foreignLines;
+  while (lines.length > 0 && lines[0]!.line < to) kinds.add(lines.shift()!.kind);
+  return [...kinds];
+};
+
+/** What DOS programs put at a file's end (Ctrl-Z): not a row. */
+const END_OF_FILE_MARK = '\u001A';
+
 async function* csvRecords(
   source: ByteSource,
   fileName: string,
-  layout: CsvLayout,
+  layout: TextLayout,
   decoder: TextStreamDecoder,
   problems: SpreadsheetProblem[],
 ): AsyncGenerator<SourceRecord> {
@@ -213,12 +230,15 @@ async function* csvRecords(
   let waitingLength = 0;
   let sawDoubleEncoding = false;
   let lastChar = '';
+  const binary = binaryWatcher(fileName);
   const chunks = decodedChunks(source, decoder);
   for (let ended = false; !ended; ) {
     const next = await chunks.next();
     ended = next.done === true;
     let text = ended ? '' : (next.value as string);
-    if (text.includes('\u0000')) throw notText(fileName);
+    // Binary data further in than the start openCsv looked at is refused where it starts.
+    if (ended) binary.end();
+    else binary.feed(text);
     if (!sawDoubleEncoding && looksDoubleEncoded(lastChar + text)) {
       sawDoubleEncoding = true;
       problems.unshift(doubleEncodingProblem(fileName));
@@ -250,6 +270,9 @@ async function* csvRecords(
       const recordLine = line;
       // Every line break of the file ends a record or sits inside a quoted cell.
       line += 1 + cells.reduce((sum, cell) => sum + countLineBreaks(cell), 0);
+      const foreign = foreignOn(decoder, line);
+      if (ended && cells.length === 1 && cells[0] === END_OF_FILE_MARK && index === parsed.data.length - 1)
+        break;
       for (const error of errorsByRow.get(index) ?? []) {
         if (error.code === 'MissingQuotes') throw unterminatedQuote(fileName, recordLine);
         problems.push({
@@ -258,7 +281,7 @@ async function* csvRecords(
           message: `${fileName}, line ${recordLine}: a quote inside a quoted cell is not doubled ("") and was read as text`,
         });
       }
-      yield { line: recordLine, cells };
+      yield { line: recordLine, cells, ...(foreign.length > 0 ? { foreign } : {}) };
     }
     if (ended && parsed.errors.some((error) => error.code === 'MissingQuotes')) {
       throw unterminatedQuote(fileName, line);

@@ -9,6 +9,8 @@
 import { type ByteSource, bytesSource, readBytes } from './byte-source.js';
 import { fitRow, MAX_HEADER_CHARACTERS } from './cell-limits.js';
 import { columnLetter, mapRow, matchColumns } from './columns.js';
+import type { ForeignBytes, ForeignBytesAt } from './decode-text.js';
+import { foreignTextCollector } from './encoding-report.js';
 import { SpreadsheetError } from './errors.js';
 import { openCsv } from './read-csv.js';
 import { openXlsx } from './read-xlsx.js';
@@ -75,8 +77,16 @@ export interface SpreadsheetFile {
 
 export interface RowsPass {
   rows: AsyncIterable<MappedRow>;
-  /** What the pass found, complete once its rows are all read. */
-  finished(): { encoding?: TextEncoding; problems: SpreadsheetProblem[]; rowCount: number };
+  /**
+   * What the pass found, complete once its rows are all read: `warnings`, what the person who sent
+   * the file should check before paying (text read from bytes that were not UTF-8).
+   */
+  finished(): {
+    encoding?: TextEncoding;
+    problems: SpreadsheetProblem[];
+    warnings: string[];
+    rowCount: number;
+  };
 }
 
 /** Records of either format, read afresh on each call. */
@@ -85,6 +95,7 @@ type RecordSource = {
   read(): {
     records: AsyncIterable<SourceRecord>;
     encoding?: () => TextEncoding;
+    foreign?: () => Partial<Record<ForeignBytes, ForeignBytesAt>>;
     problems: SpreadsheetProblem[];
   };
 };
@@ -159,6 +170,7 @@ const readRows = (
 ): RowsPass => {
   const pass = records.read();
   const tableProblems: SpreadsheetProblem[] = [];
+  const foreignText = foreignTextCollector(file.header);
   let rowCount = 0;
   async function* rows(): AsyncGenerator<MappedRow> {
     let headerSeen = false;
@@ -166,9 +178,11 @@ const readRows = (
       if (isBlank(record.cells)) continue;
       if (!headerSeen) {
         headerSeen = true;
+        foreignText.add(record, null);
         continue;
       }
       rowCount += 1;
+      foreignText.add(record, rowCount);
       if (rowCount > file.maxRows) throw tooManyRows(file.fileName, file.maxRows, record.line);
       const made = toDataRecord(record, rowCount, file.header.length, file.fileName);
       if (made.problem) tableProblems.push(made.problem);
@@ -193,6 +207,7 @@ const readRows = (
     finished: () => ({
       ...(pass.encoding ? { encoding: pass.encoding() } : {}),
       problems: boundedProblems([...pass.problems, ...tableProblems], file.fileName),
+      warnings: pass.foreign ? foreignText.warnings(file.fileName, pass.foreign()) : [],
       rowCount,
     }),
   };
@@ -232,10 +247,11 @@ export const readWholeFile = async (file: SpreadsheetFile): Promise<SpreadsheetR
   const pass = file.readRows();
   const rows: MappedRow[] = [];
   for await (const row of pass.rows) rows.push(row);
-  const { encoding, problems } = pass.finished();
+  const { encoding, problems, warnings } = pass.finished();
   return {
     format: file.format,
     ...(encoding ? { encoding } : {}),
+    ...(warnings.length > 0 ? { warnings } : {}),
     ...(file.delimiter ? { delimiter: file.delimiter } : {}),
     header: file.header,
     columns: file.columns,

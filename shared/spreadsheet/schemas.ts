@@ -156,6 +156,8 @@ export const SpreadsheetRead = z.object({
   columns: ColumnMapping,
   rows: z.array(MappedRow),
   problems: z.array(SpreadsheetProblem),
+  /** CSV only: what to check before paying (text read from bytes that were not UTF-8). */
+  warnings: z.array(z.string()).optional(),
 });
 export type SpreadsheetRead = z.infer<typeof SpreadsheetRead>;
 

@@ -6,11 +6,20 @@
 import { SpreadsheetError } from './errors.js';
 import type { SpreadsheetProblem } from './schemas.js';
 
+/**
+ * Bytes that are not UTF-8, and how they were read (decode-text.ts): `windows-1252`, a byte read as
+ * Windows-1252; `cesu-8`, a UTF-16 surrogate encoded as if it were a character (CESU-8, Java's
+ * "modified UTF-8"), read as the character its pair stands for, or as U+FFFD when it has no pair.
+ */
+export type ForeignBytes = 'windows-1252' | 'cesu-8';
+
 /** One record of the file as parsed, before blank rows are dropped or columns matched. */
 export interface SourceRecord {
   /** 1-based physical line (CSV) or sheet row (XLSX) where the record starts. */
   line: number;
   cells: string[];
+  /** CSV: how bytes of the record that were not UTF-8 were read (decode-text.ts), when it had any. */
+  foreign?: ForeignBytes[];
 }
 
 /** A data record (header and blank rows dropped) with its 1-based data row number. */

@@ -555,7 +555,7 @@ describe('pipeline stack: rules', () => {
     });
   });
 
-  it('the key patterns take a batch folder, both extensions in both cases, and nothing from the outbox', () => {
+  it('the key patterns take a batch folder, every extension in both cases, and nothing from the outbox', () => {
     // EventBridge wildcards: `*` matches any characters, `/` included.
     const matches = (key: string) =>
       INPUT_KEY_PATTERNS.some((pattern) =>
@@ -565,6 +565,12 @@ describe('pipeline stack: rules', () => {
     expect(matches('inbox/nightly/PRODUCTS.CSV')).toBe(true);
     expect(matches('inbox/nightly/catalogue.xlsx')).toBe(true);
     expect(matches('inbox/nightly/catalogue.XLSX')).toBe(true);
+    // Excel's "Unicode Text" and "Text (tab delimited)" saves, read by their content.
+    expect(matches('inbox/nightly/catalogue.txt')).toBe(true);
+    expect(matches('inbox/nightly/CATALOGUE.TXT')).toBe(true);
+    expect(matches('inbox/nightly/catalogue.tsv')).toBe(true);
+    expect(matches('inbox/nightly/catalogue.TSV')).toBe(true);
+    expect(matches('inbox/nightly/catalogue.xls')).toBe(false);
     expect(matches('inbox/products.csv')).toBe(false);
     expect(matches('inbox/nightly/sheets/a.pdf')).toBe(false);
     expect(matches('inbox/nightly/batch.json')).toBe(false);
@@ -584,6 +590,10 @@ describe('pipeline stack: rules', () => {
     expect(ANSWERS_KEY_PATTERNS).toEqual([
       'answers/*/*.csv',
       'answers/*/*.CSV',
+      'answers/*/*.txt',
+      'answers/*/*.TXT',
+      'answers/*/*.tsv',
+      'answers/*/*.TSV',
       'answers/*/*.xlsx',
       'answers/*/*.XLSX',
     ]);

@@ -19,7 +19,12 @@ export type FileProblem =
 
 export type BatchNameProblem = { code: 'invalid_batch_name'; params: { max: number } };
 
-const CATALOGUE_EXTENSIONS = [UPLOAD_TYPES.csv.extension, UPLOAD_TYPES.xlsx.extension];
+const CATALOGUE_EXTENSIONS = [
+  UPLOAD_TYPES.csv.extension,
+  UPLOAD_TYPES.txt.extension,
+  UPLOAD_TYPES.tsv.extension,
+  UPLOAD_TYPES.xlsx.extension,
+];
 const SHEET_EXTENSIONS = [UPLOAD_TYPES.pdf.extension];
 const MAX_NAME = 255;
 export const MAX_BATCH_NAME = 100;
@@ -59,7 +64,7 @@ const checkOne = (
   return problems;
 };
 
-/** A catalogue: `.csv` or `.xlsx` (the extension decides; browsers declare CSV types loosely). */
+/** A catalogue: `.csv`, `.txt`, `.tsv` or `.xlsx` (the extension decides; browsers declare CSV types loosely). */
 export const checkCatalogue = (file: FileToSend, limits: FileLimits): FileProblem[] =>
   checkOne(file, CATALOGUE_EXTENSIONS, limits.catalogue_bytes);
 

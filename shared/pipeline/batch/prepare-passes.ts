@@ -123,11 +123,13 @@ export const surveyRows = async (
     if (problem) return problem;
     throw error;
   }
+  const read = rows.finished();
   return {
     keyByFingerprint: reusable.keyByFingerprint,
     openByFingerprint: open.openByFingerprint,
-    warnings: [...fileWarnings.warnings(), ...planWarnings.warnings()],
-    problems: rows.finished().problems.map((problem) => problem.message),
+    // The reader's first (text read from bytes that were not UTF-8: check it before the rest).
+    warnings: [...read.warnings, ...fileWarnings.warnings(), ...planWarnings.warnings()],
+    problems: read.problems.map((problem) => problem.message),
   };
 };
 

@@ -24,6 +24,12 @@ export type BucketArea = keyof typeof BUCKET_PREFIXES;
 /** Where dropped files arrive: a catalogue in `inbox/`, a filled review file in `answers/`. */
 export type DropArea = 'inbox' | 'answers';
 
+/**
+ * The extensions of a file that starts work when dropped in a drop area, any case: CSV, Excel's
+ * "Unicode Text" and "Text (tab delimited)" saves (`.txt`, `.tsv`, read by their content), XLSX.
+ */
+export const DROPPED_FILE_EXTENSIONS = ['csv', 'txt', 'tsv', 'xlsx'] as const;
+
 /** A dropped file's folder: `inbox/<batch name>/` or `answers/<batch id>/`. */
 export const dropFolder = (area: DropArea, folderName: string): string =>
   `${BUCKET_PREFIXES[area]}${folderName}/`;

@@ -84,16 +84,20 @@ describe('a CSV read in chunks', () => {
   });
 
   it('refuses binary data found past the start it opens with, and an unclosed quote, while the rows are read', async () => {
-    // Past the first MiB of text that opening the file looks at.
+    // Past the first MiB of text that opening the file looks at: a program's data, 8 KiB of it.
     const binary = Buffer.concat([
       utf8(`Descrição;País\r\n${'Café;BR\r\n'.repeat(130_000)}`),
-      Buffer.from([0, 1, 2, 0]),
+      Buffer.from(Array.from({ length: 8192 }, (_, i) => (i * 37) % 256)),
     ]);
-    const file = await openSpreadsheet(bytesSource(binary), 'dados.csv');
-    const error = await thrown(async () => {
-      for await (const _row of file.readRows().rows);
-    });
-    expect(error).toMatchObject({ code: 'not_a_text_file' });
+    for (const chunkBytes of [64 * 1024, 1000]) {
+      const file = await openSpreadsheet(bytesSource(binary, chunkBytes), 'dados.csv');
+      const error = await thrown(async () => {
+        for await (const _row of file.readRows().rows);
+      });
+      // The same line however the file is cut into chunks: the line where the binary data starts.
+      expect(error).toMatchObject({ code: 'not_a_text_file', line: 130_002 });
+      expect((error as Error).message).toMatch(/^dados\.csv, line 130002: holds binary data from here on: /);
+    }
 
     const unclosed = utf8(crlf('Descrição;País', 'Café;BR', '"Chá verde;AR', 'Mate;UY'));
     const opened = await openSpreadsheet(bytesSource(unclosed, 5), 'aspas.csv');

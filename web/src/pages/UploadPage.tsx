@@ -42,8 +42,11 @@ import {
 
 const CATALOGUE_ACCEPT = [
   UPLOAD_TYPES.csv.extension,
+  UPLOAD_TYPES.txt.extension,
+  UPLOAD_TYPES.tsv.extension,
   UPLOAD_TYPES.xlsx.extension,
   UPLOAD_TYPES.csv.contentType,
+  UPLOAD_TYPES.tsv.contentType,
   UPLOAD_TYPES.xlsx.contentType,
 ].join(',');
 const SHEET_ACCEPT = [UPLOAD_TYPES.pdf.extension, UPLOAD_TYPES.pdf.contentType].join(',');

@@ -72,12 +72,15 @@ describe('batchSourceFromEvent', () => {
     expect(batchSourceFromEvent(state)?.source.file_name).toBe('p.xlsx');
   });
 
-  it.each(['inbox/a/products.CSV', 'inbox/a/Catálogo Março.XLSX', 'inbox/lote 1/p.csv'])(
-    '%s starts a batch',
-    (key) => {
-      expect(batchSourceFromEvent(objectCreated(key))).not.toBeNull();
-    },
-  );
+  it.each([
+    'inbox/a/products.CSV',
+    'inbox/a/Catálogo Março.XLSX',
+    'inbox/lote 1/p.csv',
+    'inbox/a/Texto Unicode.txt',
+    'inbox/a/PRODUTOS.TSV',
+  ])('%s starts a batch', (key) => {
+    expect(batchSourceFromEvent(objectCreated(key))).not.toBeNull();
+  });
 
   it.each([
     ['batch options', 'inbox/a/batch.json'],
