@@ -27,6 +27,7 @@ import {
   userPath,
 } from './shared.js';
 import { partialResultsServer, status } from './status.js';
+import { savingLine, sentencesOf } from './summary-lines.js';
 
 const USAGE = `usage: npm run classify -- <file.csv|file.xlsx> [options]
 
@@ -178,12 +179,8 @@ const classify = async (args: Extract<Parsed, { kind: 'classify' }>): Promise<nu
 const couldNotRun = (summary: Record<string, unknown>): string => {
   const stop = summary.stop as { title?: string; detail?: string; type?: string } | undefined;
   if (stop) return `the batch stopped: ${stop.detail || stop.title || stop.type}`;
-  const problems = Array.isArray(summary.problems) ? (summary.problems as string[]) : [];
-  return `the batch could not run: ${problems[0] ?? 'see summary.json'}`;
+  return `the batch could not run: ${sentencesOf(summary.problems)[0] ?? 'see summary.json'}`;
 };
-
-const warningsOf = (summary: Record<string, unknown>): string[] =>
-  Array.isArray(summary.warnings) ? (summary.warnings as unknown[]).filter((w) => typeof w === 'string') : [];
 
 const printSummary = (summary: Record<string, unknown>, outDir: string, files: number, elapsedMs: number) => {
   const byStatus = (summary.by_status ?? {}) as Record<string, number>;
@@ -195,11 +192,11 @@ const printSummary = (summary: Record<string, unknown>, outDir: string, files: n
   console.log(
     [
       `Done in ${formatDuration(elapsedMs)}: ${summary.rows_total ?? 0} rows${counts ? ` (${counts})` : ''}.`,
-      `Billed ${money(summary.billed_usd)}, saved ${money(summary.saved_usd)} by reusing earlier verdicts.`,
+      `Billed ${money(summary.billed_usd)}, ${savingLine(summary)}.`,
       `Results: ${shown(outDir)}/ (${files} files: results.xlsx and .csv, review.xlsx and .csv, summary.json, pdfs/)`,
       // Said where the user looks, not only in summary.json: a column of sheets under a header
       // no alias knows would otherwise go unnoticed.
-      ...warningsOf(summary).map((warning) => `Look at: ${warning}`),
+      ...sentencesOf(summary.warnings).map((warning) => `Look at: ${warning}`),
     ].join('\n'),
   );
 };

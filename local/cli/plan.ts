@@ -70,7 +70,8 @@ export const printPlan = (plan: BatchPlan, file: string, outDir: string): void =
           ? ` (the language of the file's headers; "language" in batch.json chooses another).`
           : ' (batch.json).'),
       `Nothing was sent for classification. Plan: ${shown(outDir)}/ (plan.json, plan.csv)`,
-      ...plan.warnings.map((warning) => `Look at: ${warning}`),
+      // Each warning in the batch's language, as plan.json words it.
+      ...plan.warnings.map((warning) => `Look at: ${warning.text}`),
     ].join('\n'),
   );
 };

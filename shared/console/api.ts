@@ -15,6 +15,7 @@
 import { z } from 'zod';
 import { BatchOptions } from '../pipeline/core/records.js';
 import { OUTPUT_STATUSES, RowStatus } from '../pipeline/core/row-statuses.js';
+import { Message } from '../wording/message.js';
 
 // ---------------------------------------------------------------------------
 // Routes
@@ -221,8 +222,9 @@ export const BatchView = BatchListItem.extend({
   eta_seconds: z.number().min(0).nullable(),
   /** Rows waiting for answers (pending_data). */
   pending_questions: z.number().int().min(0),
-  problems: z.array(z.string()),
-  warnings: z.array(z.string()),
+  /** What went wrong, and what to look at in the file, as messages: the page words them in its language. */
+  problems: z.array(Message),
+  warnings: z.array(Message),
   options: BatchOptions.nullable(),
   /** Which of BATCH_FILES are in the outbox now. */
   files: z.array(BatchFileName),
@@ -261,6 +263,8 @@ export const RowView = z.object({
   /** A rejected, failed or error row's reason code and detail, in English. */
   reason: z.string().nullable(),
   detail: z.string().nullable(),
+  /** `detail` as messages, which the page words in its language (shared/wording/). */
+  detail_messages: z.array(Message),
   cost_usd: z.number(),
   /** This row's verdict PDF can be opened (GET /batches/{id}/rows/{row}/verdict). */
   has_verdict_pdf: z.boolean(),

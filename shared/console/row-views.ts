@@ -22,6 +22,7 @@ import { isFinalResult } from '../pipeline/core/row-life.js';
 import { columnForHeader } from '../spreadsheet/columns.js';
 import { formatNcm, type PipelineColumn } from '../spreadsheet/index.js';
 import { matchingKey } from '../spreadsheet/matching-key.js';
+import { detailMessagesOf } from '../wording/index.js';
 import type { RowCounts, RowList, RowsQuery, RowView } from './api.js';
 import { batchTally } from './batch-views.js';
 import type { ConsolePorts } from './ports.js';
@@ -93,6 +94,7 @@ export const rowView = (
   confidence: numberOrNull(result?.confidence),
   reason: result?.reason || row.rejection?.reason || null,
   detail: result?.detail || null,
+  detail_messages: result ? detailMessagesOf(result) : [],
   cost_usd: numberOrNull(result?.cost_usd) ?? 0,
   has_verdict_pdf: Boolean(result?.verdict_pdf),
   follows: row.follows ?? null,

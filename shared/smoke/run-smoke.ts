@@ -123,7 +123,9 @@ const orphanFailure = (batchId: string, bytes: Uint8Array): SmokeFailure => {
     // Said below, as for any summary of another shape.
   }
   const parsed = BatchSummary.safeParse(json);
-  const problems = parsed.success ? parsed.data.problems.join('; ') : 'its summary.json does not parse';
+  const problems = parsed.success
+    ? parsed.data.problems.map((problem) => problem.text).join('; ')
+    : 'its summary.json does not parse';
   return new SmokeFailure(`batch ${batchId} failed before it was prepared: ${problems || 'no reason given'}`);
 };
 

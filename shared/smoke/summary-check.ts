@@ -27,7 +27,7 @@ const parseSummary = (observed: Observation): BatchSummary | string => {
 const reportedProblems = (summary: BatchSummary): string[] => [
   ...(summary.state === 'completed' ? [] : [`summary.json has the batch ${summary.state}`]),
   ...(summary.stop ? [`the batch was stopped: ${summary.stop.title}: ${summary.stop.detail}`] : []),
-  ...summary.problems.map((problem) => `summary.json reports: ${problem}`),
+  ...summary.problems.map((problem) => `summary.json reports: ${problem.text}`),
 ];
 
 export const checkSummary = (

@@ -5,11 +5,11 @@
  * gives is silently ignored.
  */
 import { z } from 'zod';
+import { type Message, message, wordMessages } from '../wording/index.js';
 import { columnLetter } from './columns.js';
 import { parseCurrentNcm } from './normalise-row.js';
 import {
   type ColumnMapping,
-  type ColumnRef,
   type MappedRow,
   PipelineColumn,
   type SpreadsheetRead,
@@ -54,8 +54,6 @@ export const everyColumnUse = (header: readonly string[], kept: readonly ColumnU
   );
 };
 
-const describe = (ref: ColumnRef): string => `"${ref.header}" (column ${columnLetter(ref.index)})`;
-
 /** A share of a column's filled cells above which its values "look like" something. */
 const MOSTLY = 0.5;
 const SHEET_FILE_NAME = /\.pdf\s*$/i;
@@ -92,43 +90,55 @@ export const inputWarningCollector = (columns: ColumnMapping) => {
         firstLost ??= row;
       }
     },
-    warnings(): string[] {
+    /** The warnings as messages, each worded in the reader's language (shared/wording/warnings.ts). */
+    messages(): Message[] {
       return [...sheetLikeColumns(columns, passthrough), ...leadingZerosLost(columns, lostZeros, firstLost)];
+    },
+    /** The warnings in English. */
+    warnings(): string[] {
+      return wordMessages(this.messages(), 'en');
     },
   };
 };
 
-const sheetLikeColumns = (columns: ColumnMapping, tallies: readonly ColumnTally[]): string[] =>
+const sheetLikeColumns = (columns: ColumnMapping, tallies: readonly ColumnTally[]): Message[] =>
   columns.passthrough.flatMap((ref, position) => {
     const tally = tallies[position]!;
     if (tally.names === 0 || tally.names < tally.filled * MOSTLY) return [];
     const sheetColumn = columns.fields.sheet;
     return [
-      `Column ${describe(ref)} is not read, but its cells look like technical sheet file names ` +
-        `(${tally.examples.join(', ')}): ` +
-        (sheetColumn
-          ? `only column ${describe(sheetColumn)} is read as the sheet.`
-          : 'name that column "sheet" (or "ficha técnica") to send the sheets with the rows.'),
+      message('sheet_like_column', {
+        header: ref.header,
+        letter: columnLetter(ref.index),
+        examples: tally.examples,
+        sheet_header: sheetColumn?.header,
+        sheet_letter: sheetColumn ? columnLetter(sheetColumn.index) : undefined,
+      }),
     ];
   });
 
-const leadingZerosLost = (columns: ColumnMapping, lost: number, first: MappedRow | null): string[] => {
+const leadingZerosLost = (columns: ColumnMapping, lost: number, first: MappedRow | null): Message[] => {
   const ref = columns.fields.current_ncm;
   if (!ref || !first) return [];
-  const example = `${first.fields.current_ncm?.trim()}`;
-  const who =
-    lost === 1
-      ? `Row ${first.row} declares a 7-digit NCM (${example}) in column ${describe(ref)}`
-      : `${lost} rows declare a 7-digit NCM in column ${describe(ref)}, the first on row ${first.row} (${example})`;
   return [
-    `${who}: a spreadsheet program probably dropped the leading zero, so it was read with one put ` +
-      'back. Format that column as text to keep the zeros.',
+    message('leading_zero_lost', {
+      header: ref.header,
+      letter: columnLetter(ref.index),
+      count: lost,
+      first_row: first.row,
+      example: `${first.fields.current_ncm?.trim()}`,
+    }),
   ];
 };
 
 /** What a person should look at in a file read whole before paying: an empty list when nothing. */
 export const inputWarnings = (read: Pick<SpreadsheetRead, 'columns' | 'rows'>): string[] => {
+  return wordMessages(inputWarningMessages(read), 'en');
+};
+
+/** The same as messages. */
+export const inputWarningMessages = (read: Pick<SpreadsheetRead, 'columns' | 'rows'>): Message[] => {
   const collector = inputWarningCollector(read.columns);
   for (const row of read.rows) collector.add(row);
-  return collector.warnings();
+  return collector.messages();
 };

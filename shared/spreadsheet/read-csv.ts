@@ -279,6 +279,7 @@ async function* csvRecords(
           code: 'csv_malformed_quotes',
           line: recordLine,
           message: `${fileName}, line ${recordLine}: a quote inside a quoted cell is not doubled ("") and was read as text`,
+          said: { code: 'csv_malformed_quotes', params: { file: fileName, line: recordLine } },
         });
       }
       yield { line: recordLine, cells, ...(foreign.length > 0 ? { foreign } : {}) };
@@ -290,6 +291,7 @@ async function* csvRecords(
 }
 
 const doubleEncodingProblem = (fileName: string): SpreadsheetProblem => ({
+  said: { code: 'text_looks_double_encoded', params: { file: fileName } },
   code: 'text_looks_double_encoded',
   message:
     `${fileName}: some accents look garbled already in the file (like "Ã§" for "ç"); ` +

@@ -6,8 +6,10 @@
  * Row values are not judged here (`normaliseRow` does that); only what makes the whole file
  * unusable throws a `SpreadsheetError`.
  */
+
+import type { Message } from '../wording/index.js';
 import { type ByteSource, bytesSource, readBytes } from './byte-source.js';
-import { fitRow, MAX_HEADER_CHARACTERS } from './cell-limits.js';
+import { fitRow, MAX_HEADER_BYTES, MAX_HEADER_CHARACTERS } from './cell-limits.js';
 import { columnLetter, mapRow, matchColumns } from './columns.js';
 import type { ForeignBytes, ForeignBytesAt } from './decode-text.js';
 import { foreignTextCollector } from './encoding-report.js';
@@ -79,12 +81,14 @@ export interface RowsPass {
   rows: AsyncIterable<MappedRow>;
   /**
    * What the pass found, complete once its rows are all read: `warnings`, what the person who sent
-   * the file should check before paying (text read from bytes that were not UTF-8).
+   * the file should check before paying (text read from bytes that were not UTF-8), in English and
+   * as `messages` each reader words in its language.
    */
   finished(): {
     encoding?: TextEncoding;
     problems: SpreadsheetProblem[];
     warnings: string[];
+    messages: Message[];
     rowCount: number;
   };
 }
@@ -150,7 +154,7 @@ const readHeader = async (records: RecordSource, fileName: string): Promise<stri
 /** A header cell names a column: one longer than a name can be is not a header. */
 const checkHeader = (header: string[], line: number, fileName: string): string[] => {
   const index = header.findIndex((cell) => cell.length > MAX_HEADER_CHARACTERS);
-  if (index === -1) return header;
+  if (index === -1) return checkHeaderSize(header, line, fileName);
   throw new SpreadsheetError(
     'header_too_long',
     fileName,
@@ -158,6 +162,27 @@ const checkHeader = (header: string[], line: number, fileName: string): string[]
       `characters; a column name may hold at most ${MAX_HEADER_CHARACTERS.toLocaleString('en-US')}. ` +
       'Check that the first row is the header row',
     { line },
+    { details: { letter: columnLetter(index), length: header[index]!.length, limit: MAX_HEADER_CHARACTERS } },
+  );
+};
+
+/**
+ * The header's names in all: a file of thousands of columns named at length would not fit the
+ * batch's record, which keeps every name for results.csv.
+ */
+const checkHeaderSize = (header: string[], line: number, fileName: string): string[] => {
+  const bytes = header.reduce((sum, cell) => sum + Buffer.byteLength(cell, 'utf8'), 0);
+  if (bytes <= MAX_HEADER_BYTES) return header;
+  const sizeKb = Math.ceil(bytes / 1024);
+  const limitKb = MAX_HEADER_BYTES / 1024;
+  throw new SpreadsheetError(
+    'header_too_large',
+    fileName,
+    `the header's ${header.length.toLocaleString('en-US')} column names hold ${sizeKb.toLocaleString('en-US')} KB ` +
+      `of text in all; a batch keeps at most ${limitKb} KB of them. Shorten the names or leave out ` +
+      'columns the classification does not need',
+    { line },
+    { details: { column_count: header.length, size_kb: sizeKb, limit_kb: limitKb } },
   );
 };
 
@@ -208,6 +233,7 @@ const readRows = (
       ...(pass.encoding ? { encoding: pass.encoding() } : {}),
       problems: boundedProblems([...pass.problems, ...tableProblems], file.fileName),
       warnings: pass.foreign ? foreignText.warnings(file.fileName, pass.foreign()) : [],
+      messages: pass.foreign ? foreignText.messages(file.fileName, pass.foreign()) : [],
       rowCount,
     }),
   };
@@ -220,6 +246,7 @@ const tooManyRows = (fileName: string, maxRows: number, line: number) =>
     `has more than ${maxRows.toLocaleString('en-US')} data rows, the most one batch takes; ` +
       `split it into files of at most ${maxRows.toLocaleString('en-US')} rows and upload each`,
     { line },
+    { details: { limit: maxRows } },
   );
 
 /** The first problems of each kind, then one line saying how many more there are. */
@@ -236,6 +263,10 @@ const boundedProblems = (problems: readonly SpreadsheetProblem[], fileName: stri
       kept.push({
         code,
         message: `${fileName}: ${count - LISTED_PROBLEMS_PER_CODE} more rows like the ones above (${count} in all).`,
+        said: {
+          code: 'more_like_these',
+          params: { file: fileName, more: count - LISTED_PROBLEMS_PER_CODE, total: count },
+        },
       });
     }
   }

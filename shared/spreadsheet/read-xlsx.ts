@@ -226,6 +226,10 @@ const otherSheetsProblem = (fileName: string, [first, ...others]: WorkbookInfo['
           message:
             `${fileName}: only the first sheet "${first?.name ?? ''}" was read; ` +
             `ignored: ${others.map((sheet) => `"${sheet.name}"`).join(', ')}`,
+          said: {
+            code: 'other_sheets_ignored',
+            params: { file: fileName, first: first?.name ?? '', others: others.map((sheet) => sheet.name) },
+          },
         },
       ];
 

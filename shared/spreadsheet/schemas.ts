@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { CountryCode, Operation } from '../tcs/schemas.js';
-import { MessageParams } from '../wording/message.js';
+import { Message, MessageParams } from '../wording/message.js';
 
 // ---------------------------------------------------------------------------
 // Reading
@@ -119,7 +119,10 @@ export type SpreadsheetProblemCode = z.infer<typeof SpreadsheetProblemCode>;
 
 export const SpreadsheetProblem = z.object({
   code: SpreadsheetProblemCode,
+  /** The English sentence (logs, tests). */
   message: z.string(),
+  /** The same as a message each reader words in its language (shared/wording/problems.ts). */
+  said: Message.optional(),
   row: z.number().int().min(1).optional(),
   line: z.number().int().min(1).optional(),
 });
@@ -141,6 +144,7 @@ export const SPREADSHEET_ERROR_CODES = [
   'xlsx_part_too_large',
   'xlsx_cell_too_large',
   'header_too_long',
+  'header_too_large',
 ] as const;
 export const SpreadsheetErrorCode = z.enum(SPREADSHEET_ERROR_CODES);
 export type SpreadsheetErrorCode = z.infer<typeof SpreadsheetErrorCode>;

@@ -79,6 +79,22 @@ export const toDataRecord = (
         message:
           `${fileName}, line ${record.line} (row ${row}): ${used} cells for ${width} columns; ` +
           `the extra cells (${quotedExtras(extra)}) are kept after the last column`,
+        said: {
+          code: 'row_longer_than_header',
+          params: {
+            file: fileName,
+            line: record.line,
+            row,
+            cells: used,
+            columns: width,
+            extra: extra
+              .slice(0, QUOTED_EXTRAS)
+              .map((cell) =>
+                cell.length > QUOTED_CHARACTERS ? `${cell.slice(0, QUOTED_CHARACTERS)}…` : cell,
+              ),
+            more: Math.max(0, extra.length - QUOTED_EXTRAS),
+          },
+        },
       },
     };
   }

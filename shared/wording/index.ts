@@ -9,22 +9,49 @@
  * `message('its_code', params)` where it is made.
  */
 import type { Language } from '../spreadsheet/header-language.js';
-import { type Message, type MessageParams, TEXT_CODE } from './message.js';
+import { type Message, type MessageParams, TEXT_CODE, textMessage } from './message.js';
 import type { Phrase } from './phrasing.js';
 import { PROBLEM_PHRASES } from './problems.js';
 import { REJECTION_PHRASES } from './rejections.js';
 import { ROW_DETAIL_PHRASES } from './row-details.js';
+import { SAVING_PHRASES } from './savings.js';
 import { WARNING_PHRASES } from './warnings.js';
 
 export * from './message.js';
 export type { Phrase } from './phrasing.js';
 export type { FileRefusalParams } from './problems.js';
 export type { RejectionParams } from './rejections.js';
+export { usd } from './savings.js';
 
 /** A sentence written before messages had codes, shown as it was written, in every language. */
 const TEXT_PHRASES = {
   [TEXT_CODE]: { pt: (p) => p.text, es: (p) => p.text, en: (p) => p.text } satisfies Phrase<{ text: string }>,
 };
+
+/**
+ * A problem an answers round (or the daily sweep) adds to its batch's: the round's file, then the
+ * problem itself, whose code and parameters are this message's own (`round_code`, the rest).
+ */
+type RoundProblem = { round_code: string; round_file?: string } & MessageParams;
+const inner = (p: RoundProblem, language: Language): string => {
+  const { round_code, round_file: _file, ...params } = p;
+  return wordMessage({ code: round_code, params }, language);
+};
+const ROUND_PHRASES = {
+  round_problem: {
+    pt: (p) =>
+      `${p.round_file ? `Respostas ${p.round_file}` : 'Desde que o lote terminou'}: ${inner(p, 'pt')}`,
+    es: (p) =>
+      `${p.round_file ? `Respuestas ${p.round_file}` : 'Desde que terminó el lote'}: ${inner(p, 'es')}`,
+    en: (p) => `${p.round_file ? `Answers ${p.round_file}` : 'Since the batch finished'}: ${inner(p, 'en')}`,
+  } satisfies Phrase<RoundProblem>,
+};
+
+/** A round's problem as its batch says it (`round_problem`). */
+export const roundProblem = (said: Message, roundFile: string | null): Message => ({
+  code: 'round_problem',
+  params: { ...said.params, round_code: said.code, ...(roundFile ? { round_file: roundFile } : {}) },
+});
 
 /** Every message's wording, by code. Each area's codes are its own (a test checks none repeats). */
 export const PHRASES = {
@@ -33,11 +60,14 @@ export const PHRASES = {
   ...WARNING_PHRASES,
   ...PROBLEM_PHRASES,
   ...ROW_DETAIL_PHRASES,
+  ...ROUND_PHRASES,
+  ...SAVING_PHRASES,
 };
 export type MessageCode = keyof typeof PHRASES;
 
 /** The parameters a code's wording takes. */
-export type ParamsOf<C extends MessageCode> = Parameters<(typeof PHRASES)[C]['en']>[0];
+export type ParamsOf<C extends MessageCode> =
+  Parameters<(typeof PHRASES)[C]['en']> extends [infer P, ...unknown[]] ? P : Record<string, never>;
 
 /** The areas' tables, for the test that every code is worded in every language. */
 export const PHRASE_TABLES = {
@@ -46,6 +76,8 @@ export const PHRASE_TABLES = {
   warnings: WARNING_PHRASES,
   problems: PROBLEM_PHRASES,
   row_details: ROW_DETAIL_PHRASES,
+  rounds: ROUND_PHRASES,
+  savings: SAVING_PHRASES,
 } as const;
 
 /** A message of a known code, its parameters checked against its wording (`undefined` ones left out). */
@@ -81,6 +113,18 @@ export const wordMessages = (said: readonly Message[], language: Language): stri
 /** Messages as a summary.json shows them: code and parameters for programs, `text` for people. */
 export const shownMessages = (said: readonly Message[], language: Language): (Message & { text: string })[] =>
   said.map((one) => ({ ...one, text: wordMessage(one, language) }));
+
+/** A row's detail as messages: its own, else its sentence as written (a result from before codes). */
+export const detailMessagesOf = (result: { detail?: string; detail_messages?: Message[] }): Message[] => {
+  if (result.detail_messages && result.detail_messages.length > 0) return result.detail_messages;
+  return result.detail ? [textMessage(result.detail)] : [];
+};
+
+/** A row's detail in `language`: its messages worded, one sentence after the other. */
+export const wordDetail = (
+  result: { detail?: string; detail_messages?: Message[] },
+  language: Language,
+): string => wordMessages(detailMessagesOf(result), language).join(' ');
 
 /** The same message twice (same code, same parameters): a list says it once. */
 export const sameMessage = (a: Message, b: Message): boolean =>

@@ -38,6 +38,10 @@ export type FileRefusalParams = {
   /** header_too_long: the column's letter and length. */
   letter?: string;
   length?: number;
+  /** header_too_large: how many columns, their names' size and the most a batch keeps, in KB. */
+  column_count?: number;
+  size_kb?: number;
+  limit_kb?: number;
   /** xlsx_*: the workbook's part (`xl/worksheets/sheet1.xml`), and the cell, row or shared text in it. */
   part?: string;
   cell?: string;
@@ -129,6 +133,16 @@ export const FILE_REFUSAL_PHRASES: Record<SpreadsheetErrorCode, Refusal> = {
       `la columna ${p.letter ?? ''} del encabezado tiene ${count('es', p.length ?? 0)} caracteres; el nombre de una ` +
       `columna puede tener como máximo ${count('es', p.limit ?? 0)}. Revisa que la primera fila sea la de encabezado`,
   ),
+  header_too_large: refusal(
+    (p) =>
+      `os ${count('pt', p.column_count ?? 0)} nomes de coluna do cabeçalho somam ${count('pt', p.size_kb ?? 0)} KB ` +
+      `de texto; um lote guarda no máximo ${count('pt', p.limit_kb ?? 0)} KB deles. Encurte os nomes ou retire ` +
+      'colunas de que a classificação não precisa',
+    (p) =>
+      `los ${count('es', p.column_count ?? 0)} nombres de columna del encabezado suman ${count('es', p.size_kb ?? 0)} KB ` +
+      `de texto; un lote guarda como máximo ${count('es', p.limit_kb ?? 0)} KB de ellos. Acorta los nombres o quita ` +
+      'columnas que la clasificación no necesita',
+  ),
   file_too_large: refusal(
     () => 'é grande demais para um lote; divida em pastas de trabalho menores ou salve como CSV UTF-8',
     () => 'es demasiado grande para un lote; divídelo en libros más pequeños o guárdalo como CSV UTF-8',
@@ -181,13 +195,15 @@ export const PROBLEM_PHRASES = {
   row_longer_than_header: {
     pt: (p) =>
       `${at('pt', p.file, p.line, p.row)}: ${p.cells} células para ${p.columns} colunas; as células a mais ` +
-      `(${quotedList('pt', p.extra)}) foram mantidas depois da última coluna`,
+      `(${p.extra.map((cell) => quoted(cell)).join(', ')}${p.more ? ` e mais ${count('pt', p.more)}` : ''}) ` +
+      'foram mantidas depois da última coluna',
     es: (p) =>
       `${at('es', p.file, p.line, p.row)}: ${p.cells} celdas para ${p.columns} columnas; las celdas de más ` +
-      `(${quotedList('es', p.extra)}) se conservaron después de la última columna`,
+      `(${p.extra.map((cell) => quoted(cell)).join(', ')}${p.more ? ` y ${count('es', p.more)} más` : ''}) ` +
+      'se conservaron después de la última columna',
     en: (p) =>
       `${p.file}, line ${p.line} (row ${p.row}): ${p.cells} cells for ${p.columns} columns; the extra cells ` +
-      `(${p.extra.map((cell) => quoted(cell)).join(', ')}) are kept after the last column`,
+      `(${p.extra.map((cell) => quoted(cell)).join(', ')}${p.more ? ` and ${p.more} more` : ''}) are kept after the last column`,
   } satisfies Phrase<{
     file: string;
     line: number;
@@ -195,6 +211,7 @@ export const PROBLEM_PHRASES = {
     cells: number;
     columns: number;
     extra: string[];
+    more?: number;
   }>,
   csv_malformed_quotes: {
     pt: (p) =>
@@ -248,6 +265,21 @@ export const PROBLEM_PHRASES = {
     es: (p) => `${p.key} no es un JSON válido (${p.reason}); escribe un objeto como {"country": "BR"}.`,
     en: (p) => `${p.key} is not valid JSON (${p.reason}); write an object such as {"country": "BR"}.`,
   } satisfies Phrase<{ key: string; reason: string }>,
+  options_invalid: {
+    pt: (p) =>
+      `${p.key} não é válido: ` +
+      (p.fields.length > 0
+        ? `confira ${plural(p.fields.length, 'o campo', 'os campos')} ${quotedList('pt', p.fields)} `
+        : 'precisa ser um objeto JSON de opções ') +
+      `(campos aceitos: ${p.accepted.join(', ')}).`,
+    es: (p) =>
+      `${p.key} no es válido: ` +
+      (p.fields.length > 0
+        ? `revisa ${plural(p.fields.length, 'el campo', 'los campos')} ${quotedList('es', p.fields)} `
+        : 'debe ser un objeto JSON de opciones ') +
+      `(campos aceptados: ${p.accepted.join(', ')}).`,
+    en: (p) => p.text,
+  } satisfies Phrase<{ key: string; fields: string[]; accepted: string[]; text: string }>,
   service_refused_batch: {
     pt: (p) => `O serviço recusou o lote: ${p.text}`,
     es: (p) => `El servicio rechazó el lote: ${p.text}`,
@@ -266,6 +298,11 @@ export const PROBLEM_PHRASES = {
       `The budget of USD ${p.max_usd} (batch.json max_usd) covers ${p.covered} classification(s); ` +
       `${p.over} row(s) after them were not submitted (budget_exceeded).`,
   } satisfies Phrase<{ max_usd: number; covered: number; over: number }>,
+  not_prepared: {
+    pt: (p) => `Não foi possível preparar o lote: ${p.text}`,
+    es: (p) => `No se pudo preparar el lote: ${p.text}`,
+    en: (p) => `The batch could not be prepared: ${p.text}`,
+  } satisfies Phrase<{ text: string }>,
   wait_stopped: {
     pt: (p) =>
       `O lote parou de esperar pelas suas linhas (${p.error}); as linhas que não tinham terminado ficam como erro.`,
@@ -300,11 +337,32 @@ export const PROBLEM_PHRASES = {
       `${plural(p.resumed, 'se retomó', 'se retomaron')} con sus respuestas.`,
     en: (p) => `${p.resumed} of ${p.of} row(s) of ${p.file} resumed with their answers.`,
   } satisfies Phrase<{ resumed: number; of: number; file: string }>,
+  round_failed: {
+    pt: (p) => `A rodada de respostas falhou: ${p.text}`,
+    es: (p) => `La ronda de respuestas falló: ${p.text}`,
+    en: (p) => `The answers round failed: ${p.text}`,
+  } satisfies Phrase<{ text: string }>,
   answers_unreadable: {
     pt: (p) => `Não foi possível ler o arquivo de respostas: ${p.text}`,
     es: (p) => `No se pudo leer el archivo de respuestas: ${p.text}`,
     en: (p) => `The answers file could not be read: ${p.text}`,
   } satisfies Phrase<{ text: string }>,
+  answered_rows_unsent: {
+    pt: (p) =>
+      `${count('pt', p.count)} ${plural(p.count, 'linha respondida não foi enviada e espera', 'linhas respondidas não foram enviadas e esperam')} ` +
+      'respostas de novo.',
+    es: (p) =>
+      `${count('es', p.count)} ${plural(p.count, 'fila respondida no se envió y espera', 'filas respondidas no se enviaron y esperan')} ` +
+      'respuestas de nuevo.',
+    en: (p) => `${p.count} answered row(s) were not sent and wait for answers again.`,
+  } satisfies Phrase<{ count: number }>,
+  answered_rows_unfinished: {
+    pt: (p) =>
+      `${count('pt', p.count)} ${plural(p.count, 'linha respondida não tinha terminado e ficou', 'linhas respondidas não tinham terminado e ficaram')} como erro.`,
+    es: (p) =>
+      `${count('es', p.count)} ${plural(p.count, 'fila respondida no había terminado y quedó', 'filas respondidas no habían terminado y quedaron')} como error.`,
+    en: (p) => `${p.count} answered row(s) had not finished and are marked error.`,
+  } satisfies Phrase<{ count: number }>,
   rows_abandoned: {
     pt: (p) =>
       `${count('pt', p.count)} ${plural(p.count, 'linha ficou', 'linhas ficaram')} sem resposta por 30 dias: ` +

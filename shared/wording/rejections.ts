@@ -24,7 +24,7 @@ export type RejectionParams = {
   code?: string;
   default?: string;
   /** sheet_path_invalid: what is wrong with the path. */
-  why?: 'absolute' | 'outside' | 'not_pdf';
+  why?: 'absolute' | 'outside' | 'not_pdf' | 'too_long';
   /** sheet_not_found: the folder the sheet was looked for in. */
   folder?: string;
   /** sheet_too_large, row_too_large: a size and its limit, in bytes. */
@@ -109,17 +109,24 @@ const tooLong: Rejection = {
     `${capitalised(column('en', p.header))} has ${p.length} characters; at most ${p.limit} are accepted.`,
 };
 
-/** `"Obs" (column F)`, or `column F` when the column has no header. */
+/** `column "Obs" (column F)`, or `column F` when the column has no header. */
 const cellAt = (language: Language, p: RejectionParams): string => {
   const word = { pt: 'coluna', es: 'columna', en: 'column' }[language];
-  return p.header === ''
+  const header = p.header.trim();
+  return header === ''
     ? `${word} ${p.letter ?? ''}`
-    : `${word} ${quoted(p.header)} (${word} ${p.letter ?? ''})`;
+    : `${word} ${quoted(header)} (${word} ${p.letter ?? ''})`;
 };
 
-/** `U+0000 (NUL)`. */
-const codePoint = (code: number): string =>
-  `U+${code.toString(16).toUpperCase().padStart(4, '0')}${code === 0 ? ' (NUL)' : ''}`;
+/** `U+001B`. */
+const codePoint = (code: number): string => `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+
+/** A size or a count with its thousands separated, as the language writes it (`32.767`, `32,767`). */
+const grouped = (language: Language, value = 0): string =>
+  new Intl.NumberFormat({ pt: 'pt-BR', es: 'es-AR', en: 'en-US' }[language]).format(value);
+
+/** ` (768 bytes)`: the limit a path too long is over. */
+const bytesLimit = (p: RejectionParams): string => (p.why === 'too_long' ? ` (${p.limit} bytes)` : '');
 
 const SHEET_PATH_WHY: Record<NonNullable<RejectionParams['why']>, Record<Language, string>> = {
   absolute: {
@@ -136,6 +143,11 @@ const SHEET_PATH_WHY: Record<NonNullable<RejectionParams['why']>, Record<Languag
     pt: 'precisa ser o nome de um arquivo PDF terminado em ".pdf"',
     es: 'debe ser el nombre de un archivo PDF terminado en ".pdf"',
     en: 'must name a PDF file ending in ".pdf"',
+  },
+  too_long: {
+    pt: 'é mais longo do que pode ser o caminho de um arquivo na pasta do lote',
+    es: 'es más largo de lo que puede ser la ruta de un archivo en la carpeta del lote',
+    en: "is longer than a file's path in the batch folder may be",
   },
 };
 
@@ -215,42 +227,52 @@ export const REJECTION_PHRASES: Record<RejectionReason, Rejection> = {
     es: (p) =>
       `Columna ${quoted(p.header)}: ${quoted(p.value ?? '')} ${SHEET_PATH_WHY[p.why ?? 'not_pdf'].es}.`,
     en: (p) =>
-      `${capitalised(column('en', p.header))}: ${quoted(p.value ?? '')} ${SHEET_PATH_WHY[p.why ?? 'not_pdf'].en}.`,
+      `${capitalised(column('en', p.header))}: ${quoted(p.value ?? '')} ${SHEET_PATH_WHY[p.why ?? 'not_pdf'].en}${bytesLimit(p)}.`,
   },
   external_reference_too_long: tooLong,
-  sku_too_long: tooLong,
+  sku_too_long: {
+    pt: (p) =>
+      `A coluna ${quoted(p.header)} tem ${count('pt', p.length ?? 0)} caracteres; um SKU pode ter no máximo ${p.limit}.`,
+    es: (p) =>
+      `La columna ${quoted(p.header)} tiene ${count('es', p.length ?? 0)} caracteres; un SKU puede tener como máximo ${p.limit}.`,
+    en: (p) =>
+      `${capitalised(column('en', p.header))} has ${p.length} characters; a SKU may hold at most ${p.limit}.`,
+  },
   cell_too_long: {
     pt: (p) =>
-      `A célula da ${cellAt('pt', p)} tem ${count('pt', p.length ?? 0)} caracteres; uma célula de planilha ` +
-      `comporta no máximo ${count('pt', p.limit ?? 0)}. A linha foi mantida com a célula cortada.`,
+      `${capitalised(cellAt('pt', p))} tem ${grouped('pt', p.length)} caracteres; ` +
+      `uma célula pode ter no máximo ${grouped('pt', p.limit)}.`,
     es: (p) =>
-      `La celda de la ${cellAt('es', p)} tiene ${count('es', p.length ?? 0)} caracteres; una celda de hoja de ` +
-      `cálculo admite como máximo ${count('es', p.limit ?? 0)}. La fila se conservó con la celda recortada.`,
+      `${capitalised(cellAt('es', p))} tiene ${grouped('es', p.length)} caracteres; ` +
+      `una celda puede tener como máximo ${grouped('es', p.limit)}.`,
     en: (p) =>
-      `The cell in ${cellAt('en', p)} has ${count('en', p.length ?? 0)} characters; a spreadsheet cell holds ` +
-      `at most ${count('en', p.limit ?? 0)}. The row is kept with the cell cut.`,
+      `${capitalised(cellAt('en', p))} holds ${grouped('en', p.length)} characters; ` +
+      `a cell may hold at most ${grouped('en', p.limit)}.`,
   },
   row_too_large: {
     pt: (p) =>
-      `A linha tem ${megabytes('pt', p.size_bytes ?? 0)} de texto, mais que os ${megabytes('pt', p.limit_bytes ?? 0)} ` +
-      `que uma linha pode ter; a maior célula é a da ${cellAt('pt', p)} (${count('pt', p.length ?? 0)} caracteres).`,
+      `As células da linha somam ${grouped('pt', p.size_bytes)} bytes de texto; uma linha pode ter no máximo ` +
+      `${grouped('pt', p.limit_bytes)} (256 KiB). A maior é a ${cellAt('pt', p)}, com ${grouped('pt', p.length)} caracteres.`,
     es: (p) =>
-      `La fila tiene ${megabytes('es', p.size_bytes ?? 0)} de texto, más que los ${megabytes('es', p.limit_bytes ?? 0)} ` +
-      `que admite una fila; la celda más grande es la de la ${cellAt('es', p)} (${count('es', p.length ?? 0)} caracteres).`,
+      `Las celdas de la fila suman ${grouped('es', p.size_bytes)} bytes de texto; una fila puede tener como máximo ` +
+      `${grouped('es', p.limit_bytes)} (256 KiB). La más grande es la ${cellAt('es', p)}, con ${grouped('es', p.length)} caracteres.`,
     en: (p) =>
-      `The row holds ${megabytes('en', p.size_bytes ?? 0)} of text, more than the ${megabytes('en', p.limit_bytes ?? 0)} ` +
-      `a row may hold; its largest cell is in ${cellAt('en', p)} (${count('en', p.length ?? 0)} characters).`,
+      `The row's cells hold ${grouped('en', p.size_bytes)} bytes of text in all; a row may hold at most ` +
+      `${grouped('en', p.limit_bytes)} (256 KiB). The largest is ${cellAt('en', p)}, with ${grouped('en', p.length)} characters.`,
   },
   control_character: {
     pt: (p) =>
-      `A célula da ${cellAt('pt', p)} tem um caractere de controle, ${codePoint(p.code_point ?? 0)}, que não é ` +
-      'texto (dados binários colados na célula?); apague-o.',
+      `${capitalised(cellAt('pt', p))} tem ${
+        p.code_point ? `o caractere de controle ${codePoint(p.code_point)}` : 'um caractere NUL (byte 0)'
+      }, que não é texto; apague-o.`,
     es: (p) =>
-      `La celda de la ${cellAt('es', p)} tiene un carácter de control, ${codePoint(p.code_point ?? 0)}, que no es ` +
-      'texto (¿datos binarios pegados en la celda?); bórralo.',
+      `${capitalised(cellAt('es', p))} tiene ${
+        p.code_point ? `el carácter de control ${codePoint(p.code_point)}` : 'un carácter NUL (byte 0)'
+      }, que no es texto; bórralo.`,
     en: (p) =>
-      `The cell in ${cellAt('en', p)} holds a control character, ${codePoint(p.code_point ?? 0)}, which is not ` +
-      'text (binary data pasted into the cell?); delete it.',
+      `${capitalised(cellAt('en', p))} holds ${
+        p.code_point ? `the control character ${codePoint(p.code_point)}` : 'a NUL character (byte 0)'
+      }, which is not text; remove it.`,
   },
   sheet_not_found: {
     pt: (p) =>

@@ -2,7 +2,7 @@
  * What a person should look at in a file before paying for it, in each language: the file's
  * warnings (spreadsheet/input-report.ts) and its rows' (pipeline/batch/row-warnings.ts).
  */
-import { columnAt, count, type Phrase, quoted, quotedList, rows } from './phrasing.js';
+import { columnAt, count, type Language, list, type Phrase, quoted, quotedList, rows } from './phrasing.js';
 
 /** A column that is not read but whose cells look like technical sheets' file names. */
 type SheetLikeColumn = {
@@ -29,6 +29,68 @@ type ScannedSheets = {
   total: number;
   alone_rows: number[];
   alone_total: number;
+};
+
+/**
+ * Text read from bytes that were not UTF-8 (spreadsheet/encoding-report.ts): how they were read,
+ * where the first was, the rows (the first ten and `total`) and columns to check.
+ */
+type TextNotUtf8 = {
+  file: string;
+  /** `windows-1252`: bytes read as Windows-1252; `cesu-8`: UTF-16 surrogates encoded as UTF-8. */
+  read_as: 'windows-1252' | 'cesu-8';
+  line: number;
+  /** The first such byte's offset in the file, and the bytes (`0xE7`, `0xED 0xA0 0x80`). */
+  offset: number;
+  bytes: string;
+  header_row: boolean;
+  rows: number[];
+  total: number;
+  /** The columns holding such text: each one's header ('' when it has none) and letter. */
+  headers?: string[];
+  letters?: string[];
+  more_columns?: number;
+};
+
+const COLUMNS_WORD: Record<Language, [string, string]> = {
+  pt: ['coluna', 'colunas'],
+  es: ['columna', 'columnas'],
+  en: ['column', 'columns'],
+};
+
+/** `columns "Descrição" (column B) and K`: a column without a header by its letter alone. */
+const columnsOf = (language: Language, p: TextNotUtf8): string => {
+  const [letters, headers, extra] = [p.letters ?? [], p.headers ?? [], p.more_columns ?? 0];
+  const named = letters.map((letter, i) => (headers[i] ? columnAt(language, headers[i]!, letter) : letter));
+  const [one, many] = COLUMNS_WORD[language];
+  const word = letters.length + extra === 1 ? one : many;
+  if (extra === 0) return `${word} ${list(language, named)}`;
+  const more = { pt: `e mais ${extra}`, es: `y ${extra} más`, en: `and ${extra} more` };
+  return `${word} ${named.join(', ')} ${more[language]}`;
+};
+
+/** Where to look, in English: `the header row and rows 2 and 4 in column "Descrição" (column B)`. */
+const whereEn = (p: TextNotUtf8): string => {
+  const parts = [p.header_row ? 'the header row' : '', p.total > 0 ? rows('en', p.rows ?? [], p.total) : ''];
+  const said = list(
+    'en',
+    parts.filter((part) => part !== ''),
+  );
+  const columns = (p.letters ?? []).length > 0 ? ` in ${columnsOf('en', p)}` : '';
+  return said === '' ? 'the file' : `${said}${columns}`;
+};
+
+/** `no cabeçalho e nas linhas 2 e 4, colunas …` / `en el encabezado y en las filas 2 y 4, columnas …`. */
+const whereIn = (language: 'pt' | 'es', p: TextNotUtf8): string => {
+  const header = { pt: 'no cabeçalho', es: 'en el encabezado' }[language];
+  const into = p.total === 1 ? { pt: 'na', es: 'en la' }[language] : { pt: 'nas', es: 'en las' }[language];
+  const parts = [p.header_row ? header : '', p.total > 0 ? `${into} ${rows(language, p.rows, p.total)}` : ''];
+  const said = list(
+    language,
+    parts.filter((part) => part !== ''),
+  );
+  const columns = (p.letters ?? []).length > 0 ? `, ${columnsOf(language, p)}` : '';
+  return said === '' ? { pt: 'no arquivo', es: 'en el archivo' }[language] : `${said}${columns}`;
 };
 
 const examples = (p: { examples: string[] }): string => p.examples.join(', ');
@@ -132,4 +194,38 @@ export const WARNING_PHRASES = {
       );
     },
   } satisfies Phrase<ScannedSheets>,
+  text_not_utf8: {
+    pt: (p) =>
+      p.read_as === 'cesu-8'
+        ? `${p.file} não é UTF-8 válido: a linha ${p.line} tem os bytes ${p.bytes ?? ''} (byte ${p.offset ?? 0} do arquivo), ` +
+          'um substituto (surrogate) UTF-16 gravado como se fosse um caractere (CESU-8, o que alguns programas ' +
+          'Java e bancos de dados gravam), que o UTF-8 não permite. Um par deles foi lido como o caractere que ' +
+          `representa; um substituto sem par, como "\uFFFD". Confira o texto ${whereIn('pt', p)}, e salve o ` +
+          'arquivo como UTF-8.'
+        : `${p.file} não está em UTF-8: a linha ${p.line} tem o byte ${p.bytes ?? ''} (byte ${p.offset ?? 0} do arquivo), ` +
+          'que o UTF-8 não permite, então esses bytes foram lidos como Windows-1252, o que o "CSV" simples do ' +
+          `Excel grava. Confira as letras acentuadas ${whereIn('pt', p)}; se alguma estiver errada, salve o ` +
+          'arquivo como "CSV UTF-8" e envie-o de novo.',
+    es: (p) =>
+      p.read_as === 'cesu-8'
+        ? `${p.file} no es UTF-8 válido: la línea ${p.line} tiene los bytes ${p.bytes ?? ''} (byte ${p.offset ?? 0} del ` +
+          'archivo), un sustituto (surrogate) UTF-16 escrito como si fuera un carácter (CESU-8, lo que escriben ' +
+          'algunos programas Java y bases de datos), que UTF-8 no permite. Un par de ellos se leyó como el ' +
+          `carácter que representa; un sustituto sin par, como "\uFFFD". Revisa el texto ${whereIn('es', p)}, ` +
+          'y guarda el archivo como UTF-8.'
+        : `${p.file} no está en UTF-8: la línea ${p.line} tiene el byte ${p.bytes ?? ''} (byte ${p.offset ?? 0} del ` +
+          'archivo), que UTF-8 no permite, así que esos bytes se leyeron como Windows-1252, lo que escribe el ' +
+          `"CSV" simple de Excel. Revisa las letras con acento ${whereIn('es', p)}; si alguna está mal, guarda ` +
+          'el archivo como "CSV UTF-8" y vuelve a subirlo.',
+    en: (p) =>
+      p.read_as === 'cesu-8'
+        ? `${p.file} is not valid UTF-8: line ${p.line} holds the bytes ${p.bytes ?? ''} (byte ${p.offset ?? 0} of the ` +
+          'file), a UTF-16 surrogate written as if it were a character (CESU-8, what some Java programs and ' +
+          'databases write), which UTF-8 does not allow. A pair of them was read as the character it stands ' +
+          `for, a surrogate without its pair as "\uFFFD". Check ${whereEn(p)}, and save the file as UTF-8.`
+        : `${p.file} is not UTF-8 text: line ${p.line} holds the byte ${p.bytes ?? ''} (byte ${p.offset ?? 0} of the ` +
+          "file), which UTF-8 does not allow, so such bytes were read as Windows-1252, what Excel's plain " +
+          `"CSV" writes. Check the accented letters of ${whereEn(p)}; if any look wrong, save the file as ` +
+          '"CSV UTF-8" and upload it again.',
+  } satisfies Phrase<TextNotUtf8>,
 };

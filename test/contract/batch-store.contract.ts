@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { BatchStop, BatchStore } from '../../shared/pipeline/core/index.js';
+import { textMessage } from '../../shared/wording/index.js';
 import { AT, BATCH, batchOptions, batchRecord, LATER, rowRecord, TOKEN } from '../helpers/records.js';
 import { collect, forEachNumber, type Implementation, useImplementation } from './implementation.js';
 
@@ -43,11 +44,11 @@ export const describeBatchStoreContract = (name: string, implementation: Impleme
 
       it('hands out copies: changing a record read does not change the stored one', async () => {
         // Prepare
-        await store().createBatch(batchRecord({ problems: ['first'] }));
+        await store().createBatch(batchRecord({ problems: [textMessage('first')] }));
 
         // Act
         const read = await store().getBatch(BATCH);
-        read?.problems.push('changed by the reader');
+        read?.problems.push(textMessage('changed by the reader'));
 
         // Assess
         expect((await store().getBatch(BATCH))?.problems).toEqual(['first']);
@@ -90,7 +91,7 @@ export const describeBatchStoreContract = (name: string, implementation: Impleme
     describe('updateBatch', () => {
       it('sets only the given fields; an undefined member leaves the stored value as it is', async () => {
         // Prepare
-        await store().createBatch(batchRecord({ problems: ['first'], finished_at: AT }));
+        await store().createBatch(batchRecord({ problems: [textMessage('first')], finished_at: AT }));
 
         // Act
         await store().updateBatch(BATCH, {
@@ -106,7 +107,7 @@ export const describeBatchStoreContract = (name: string, implementation: Impleme
             state: 'running',
             rows_total: 1002,
             options: batchOptions(),
-            problems: ['first'],
+            problems: [textMessage('first')],
             finished_at: AT,
           }),
         );

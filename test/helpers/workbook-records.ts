@@ -6,6 +6,7 @@
  */
 import type { WorkbookWords } from '../../shared/pipeline/batch/index.js';
 import type { BatchRecord, ReviewItem, RowRecord, RowResult } from '../../shared/pipeline/core/index.js';
+import { textMessage } from '../../shared/wording/index.js';
 import { batchRecord, classificationId, reviewItem, rowRecord } from './records.js';
 
 /** The moment the workbooks are written at. */
@@ -21,7 +22,7 @@ export const workbookBatch = (overrides: Partial<BatchRecord> = {}): BatchRecord
     rows_total: 8,
     rows_dispatched: 6,
     finished_at: '2026-11-21T12:59:00.000Z',
-    warnings: ['A coluna "Observações" não foi lida'],
+    warnings: [textMessage('A coluna "Observações" não foi lida')],
     ...overrides,
   });
 

@@ -30,6 +30,7 @@
  * Run twice, it writes the same files and no second revision (results-revisions.ts says how).
  */
 import { z } from 'zod';
+import { type Message, message, roundProblem, StoredMessage, uniqueMessages } from '../../wording/index.js';
 import { FINALIZE_SETTINGS, type FinalizeSettings } from '../batch/finalize-settings.js';
 import type { TallyRead } from '../batch/outbox-rows.js';
 import type { ShownSummary } from '../batch/results-workbook.js';
@@ -78,7 +79,7 @@ const RunUnderWay = z.object({
   batch_id: z.string(),
   round_id: z.string().nullable(),
   /** The round's problems and what steps 2 to 4 found. */
-  problems_of_round: z.array(z.string()),
+  problems_of_round: z.array(StoredMessage),
   /** The round failed (PrepareAnswers' error): the round is marked so. */
   round_failed: z.boolean(),
   width: z.number().int().min(0),
@@ -163,8 +164,8 @@ const startRun = async (
 
   const itemsBefore = await ports.reviews.listByBatch(batchId);
   const { rows, width } = await rowsInPlay(ports.batches, batch, roundId, itemsBefore);
-  const roundProblems: string[] = [];
-  if (input.error) roundProblems.push(`The answers round failed: ${describeCaughtError(input.error)}`);
+  const roundProblems: Message[] = [];
+  if (input.error) roundProblems.push(message('round_failed', { text: describeCaughtError(input.error) }));
   roundProblems.push(...(await endRoundRows(ports, input, { batchId, roundId, round }, rows, now)));
   roundProblems.push(...(await lookAgainWithProblems(ports, batchId, rows, now, itemsBefore)));
   const joined = options.settleJoined ? await settleJoinedRows(ports, batchId, rows, itemsBefore, now) : [];
@@ -173,7 +174,7 @@ const startRun = async (
     run: {
       batch_id: batchId,
       round_id: roundId,
-      problems_of_round: uniqueSentences([...(round?.problems ?? []), ...roundProblems]),
+      problems_of_round: uniqueMessages([...(round?.problems ?? []), ...roundProblems]),
       round_failed: input.error !== undefined && input.error !== null,
       width,
       began_at: now.toISOString(),
@@ -285,7 +286,7 @@ const revisedSummary = (
     items: readonly ReviewItem[];
     now: Date;
   },
-  problemsOfRound: readonly string[],
+  problemsOfRound: readonly Message[],
   revised: { revision: number; revisedAt: string },
 ) => {
   const { batch, round, roundId, read, items, now } = of;
@@ -293,13 +294,10 @@ const revisedSummary = (
     ...read.tally.summary(
       {
         ...batch,
-        problems: uniqueSentences([
+        problems: uniqueMessages([
           ...batch.problems,
           // Without a round (the daily sweep), what changed happened since the batch finished.
-          ...problemsOfRound.map(
-            (problem) =>
-              `${round ? `Answers ${round.source.file_name}` : 'Since the batch finished'}: ${problem}`,
-          ),
+          ...problemsOfRound.map((problem) => roundProblem(problem, round ? round.source.file_name : null)),
         ]),
       },
       now,
@@ -320,7 +318,7 @@ const announceAndCloseRound = async (
   roundFailed: boolean,
   target: Pick<FinalizeTarget, 'round' | 'roundId'>,
   summary: ShownSummary,
-  closing: { revisedAt: string; problemsOfRound: string[] },
+  closing: { revisedAt: string; problemsOfRound: Message[] },
 ): Promise<void> => {
   const { round, roundId } = target;
   const roundAlreadyDone =
@@ -340,5 +338,3 @@ const announceAndCloseRound = async (
     await ports.events.batchCompleted(summary);
   }
 };
-
-const uniqueSentences = (sentences: readonly string[]): string[] => [...new Set(sentences)];

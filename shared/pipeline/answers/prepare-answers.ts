@@ -10,7 +10,9 @@
  */
 import { z } from 'zod';
 import { SpreadsheetError, writeCsv } from '../../spreadsheet/index.js';
+import { message } from '../../wording/index.js';
 import { inputKeyCandidates } from '../batch/batch-source.js';
+import { readProblemMessage } from '../batch/input-file.js';
 import { CSV_CONTENT_TYPE } from '../batch/results-files.js';
 import { outboxKey } from '../core/bucket-layout.js';
 import type { ObjectStore, PipelinePorts } from '../core/ports.js';
@@ -195,7 +197,10 @@ const startRound = async (
 
   const fileRows = file.rows.length;
   const summary = `${resumed.length} of ${fileRows} row(s) of ${file.file_name} resumed with their answers.`;
-  const problems = [...file.problems.map((problem) => problem.message), summary];
+  const problems = [
+    ...file.problems.map(readProblemMessage),
+    message('answers_resumed', { resumed: resumed.length, of: fileRows, file: file.file_name }),
+  ];
   // The file's own separator first: the report opens like the file the user just saved.
   const delimiter = file.delimiter ?? batch.delimiter;
   await ports.objects.put(
@@ -288,7 +293,7 @@ const failRound = async (
     rows_total: 0,
     rows_dispatched: 0,
     shard_count: 0,
-    problems: [`The answers file could not be read: ${problem}`],
+    problems: [message('answers_unreadable', { text: problem })],
   });
   return { batch_id: batch.batch_id, round_id: round.batch_id, next: 'finalize', detail: problem };
 };

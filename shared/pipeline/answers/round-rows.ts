@@ -4,6 +4,7 @@
  * `error` saying why. The rows given are the ones in play (the round's among them); each moved
  * row is replaced in place by what the move left.
  */
+import { type Message, message } from '../../wording/index.js';
 import { mapLimited } from '../core/calls-in-parallel.js';
 import type { PipelinePorts } from '../core/ports.js';
 import type { BatchRecord, CaughtError, RowRecord } from '../core/records.js';
@@ -34,22 +35,22 @@ const unfinishedRowDetail = (input: RoundEnd): string =>
       ? ROUND_FAILED_DETAIL
       : ROUND_UNFINISHED_DETAIL;
 
-/** Step 2; returns the sentences it adds to the round's problems. */
+/** Step 2; returns the messages it adds to the round's problems. */
 export const endRoundRows = async (
   ports: RoundRowsPorts,
   input: RoundEnd,
   target: { batchId: string; roundId: string | null; round: BatchRecord | null },
   rows: RowRecord[],
   now: Date,
-): Promise<string[]> => {
+): Promise<Message[]> => {
   const { batchId, roundId, round } = target;
   if (!round || roundId === null) return [];
   if (round.state === 'preparing') {
     const returned = await returnUnsentRows(ports, batchId, roundId, rows, now);
-    return returned > 0 ? [`${returned} answered row(s) were not sent and wait for answers again.`] : [];
+    return returned > 0 ? [message('answered_rows_unsent', { count: returned })] : [];
   }
   const ended = await endUnfinishedRoundRows(ports, batchId, roundId, rows, unfinishedRowDetail(input), now);
-  return ended > 0 ? [`${ended} answered row(s) had not finished and are marked error.`] : [];
+  return ended > 0 ? [message('answered_rows_unfinished', { count: ended })] : [];
 };
 
 /**

@@ -4,6 +4,7 @@
  * time; step 3 looks again at the rows still waiting, and step 4 closes the items of rows settled.
  */
 import { isFinalStatus } from '../../tcs/schemas.js';
+import { type Message, message } from '../../wording/index.js';
 import { ROWS_PER_PAGE } from '../batch/standing-rows.js';
 import { mapLimited } from '../core/calls-in-parallel.js';
 import type { BatchStore, PipelinePorts } from '../core/ports.js';
@@ -38,14 +39,14 @@ export const rowsInPlay = async (
   return { rows, width };
 };
 
-/** Step 3; returns the sentences it adds to the round's problems. */
+/** Step 3; returns the messages it adds to the round's problems. */
 export const lookAgainWithProblems = async (
   ports: Pick<PipelinePorts, 'service' | 'batches'>,
   batchId: string,
   rows: RowRecord[],
   now: Date,
   items: readonly ReviewItem[],
-): Promise<string[]> => {
+): Promise<Message[]> => {
   // A row that joined another batch's classification, or whose classification was answered
   // through another batch's row, is not where it was billed: it shows no cost.
   const billedElsewhere = new Set(
@@ -56,16 +57,10 @@ export const lookAgainWithProblems = async (
   const lookedAgain = await lookAgainAtPendingRows(ports, batchId, rows, now, {
     billedHere: (row) => !billedElsewhere.has(row.row),
   });
-  const problems: string[] = [];
-  if (lookedAgain.abandoned > 0) {
-    problems.push(
-      `${lookedAgain.abandoned} row(s) went unanswered for 30 days: the service abandoned them (not billed).`,
-    );
-  }
+  const problems: Message[] = [];
+  if (lookedAgain.abandoned > 0) problems.push(message('rows_abandoned', { count: lookedAgain.abandoned }));
   if (lookedAgain.settledElsewhere > 0) {
-    problems.push(
-      `${lookedAgain.settledElsewhere} pending row(s) were answered outside this batch and have finished at the service.`,
-    );
+    problems.push(message('rows_settled_elsewhere', { count: lookedAgain.settledElsewhere }));
   }
   return problems;
 };

@@ -3,10 +3,11 @@
  * said in one sentence for the person who wrote the file.
  */
 import type { z } from 'zod';
+import { type Message, message } from '../../wording/index.js';
 import type { ObjectStore } from '../core/ports.js';
 import { BatchOptions } from '../core/records.js';
 
-export type OptionsRead = { options: BatchOptions } | { problem: string };
+export type OptionsRead = { options: BatchOptions } | { problem: string; said: Message };
 
 const ACCEPTED_OPTION_FIELDS = Object.keys(BatchOptions.shape).join(', ');
 
@@ -23,6 +24,15 @@ const describeOptionIssues = (key: string, error: z.ZodError): string => {
   return `${key} is invalid: ${parts.join('; ')}.`;
 };
 
+/** The fields the issues are about (an unknown field by its name), each once. */
+const optionIssueFields = (error: z.ZodError): string[] => [
+  ...new Set(
+    error.issues.flatMap((issue) =>
+      issue.code === 'unrecognized_keys' ? issue.keys : issue.path.length > 0 ? [issue.path.join('.')] : [],
+    ),
+  ),
+];
+
 /** `inbox/<name>/batch.json`: absent ⇒ the defaults; unparsable or invalid ⇒ a problem sentence. */
 export const readBatchOptions = async (
   objects: Pick<ObjectStore, 'getBytes'>,
@@ -37,8 +47,22 @@ export const readBatchOptions = async (
     json = JSON.parse(text);
   } catch (error) {
     const reason = text.trim() === '' ? 'the file is empty' : (error as Error).message;
-    return { problem: `${key} is not valid JSON (${reason}); write an object such as {"country": "BR"}.` };
+    return {
+      problem: `${key} is not valid JSON (${reason}); write an object such as {"country": "BR"}.`,
+      said: message('options_not_json', { key, reason }),
+    };
   }
   const parsed = BatchOptions.safeParse(json);
-  return parsed.success ? { options: parsed.data } : { problem: describeOptionIssues(key, parsed.error) };
+  if (parsed.success) return { options: parsed.data };
+  const problem = describeOptionIssues(key, parsed.error);
+  const fields = optionIssueFields(parsed.error);
+  return {
+    problem,
+    said: message('options_invalid', {
+      key,
+      fields,
+      accepted: Object.keys(BatchOptions.shape),
+      text: problem,
+    }),
+  };
 };

@@ -15,6 +15,7 @@ import { BATCH_WAIT } from '../../contract.js';
 import { Language } from '../../spreadsheet/header-language.js';
 import { ColumnUse, everyColumnUse, type MappedRow } from '../../spreadsheet/index.js';
 import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';
+import { type Message, ShownMessage, shownMessages } from '../../wording/index.js';
 import { BatchOptions, type BatchRecord, BatchSource, type RowRecord } from '../core/records.js';
 import { cents, sourceShown } from './results-files.js';
 import { workbookLanguage } from './workbook-language.js';
@@ -108,8 +109,9 @@ export const BatchPlan = z.object({
     wait: z.string(),
     assumption: z.string(),
   }),
-  warnings: z.array(z.string()),
-  problems: z.array(z.string()),
+  /** As summary.json's: each message's code and params, and `text` in the batch's language. */
+  warnings: z.array(ShownMessage),
+  problems: z.array(ShownMessage),
   options: BatchOptions,
   /** The language results.xlsx and review.xlsx would be labelled in, and what decided it. */
   workbooks: z.object({ language: Language, from: z.enum(['batch.json', 'headers']) }),
@@ -175,7 +177,7 @@ export type PlanInput = {
   batch: Pick<BatchRecord, 'batch_id' | 'name' | 'source' | 'columns' | 'warnings' | 'header'>;
   tally: PlanTally;
   options: BatchOptions;
-  problems: readonly string[];
+  problems: readonly Message[];
   balance: { concurrency_limit: number; in_progress_count: number };
   deployment?: PrepareDeployment;
   now: Date;
@@ -188,6 +190,7 @@ export const buildPlan = (input: PlanInput): BatchPlan => {
   const cap = capOf(balance.concurrency_limit, deployment.capOverride);
   const durationSeconds = estimatedSeconds(counts.classify, cap);
   const waitSeconds = waitSecondsFor(counts.classify, cap, deployment.maxWaitSeconds);
+  const language = workbookLanguage({ header: batch.header, options: input.options });
   return {
     batch_id: batch.batch_id,
     name: batch.name,
@@ -214,11 +217,11 @@ export const buildPlan = (input: PlanInput): BatchPlan => {
         `${durationText(waitSeconds).replace(/^about /, '')} for its last row, then its results are ` +
         `written as they stand.`,
     },
-    warnings: [...(batch.warnings ?? [])],
-    problems: [...input.problems],
+    warnings: shownMessages(batch.warnings ?? [], language),
+    problems: shownMessages(input.problems, language),
     options: input.options,
     workbooks: {
-      language: workbookLanguage({ header: batch.header, options: input.options }),
+      language,
       from: input.options.language ? 'batch.json' : 'headers',
     },
     outputs: { plan_json: PLAN_FILES.json, plan_csv: PLAN_FILES.csv },

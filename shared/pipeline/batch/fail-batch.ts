@@ -4,6 +4,7 @@
  * says why, and the batch `failed`, before anything is queued or billed (prepare-batch.ts).
  */
 import type { SpreadsheetFile } from '../../spreadsheet/index.js';
+import type { Message } from '../../wording/index.js';
 import type { PipelinePorts } from '../core/ports.js';
 import type { BatchRecord, BatchStop, RowRecord, RowResult } from '../core/records.js';
 import { bornRow } from '../core/row-life.js';
@@ -19,7 +20,7 @@ export const failBatch = async (
   batch: BatchRecord,
   failure: {
     stop: BatchStop;
-    problems: string[];
+    problems: Message[];
     file: SpreadsheetFile | null;
     rowResult: RowResult | null;
     shape: FileShape;
@@ -32,7 +33,7 @@ export const failBatch = async (
   const problems = [...failure.problems];
   let total = 0;
   const readable = file ? await readsToItsEnd(file) : null;
-  if (readable && 'problem' in readable) problems.push(readable.problem);
+  if (readable && 'problem' in readable) problems.push(readable.said);
   else if (readable) problems.push(...readable.problems);
   if (file && rowResult && readable && !('problem' in readable)) {
     for await (const chunk of inChunks(file.readRows().rows, failure.settings.rowsPerChunk)) {

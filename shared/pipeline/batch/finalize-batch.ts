@@ -28,6 +28,7 @@
  * not copied again, and the event is not published again once the batch is marked done.
  */
 import { z } from 'zod';
+import { type Message, message, sameMessage } from '../../wording/index.js';
 import { describeCaughtError } from '../core/error-text.js';
 import type { PipelinePorts } from '../core/ports.js';
 import { type BatchRecord, finalizeInputWith } from '../core/records.js';
@@ -106,7 +107,7 @@ export const finalizeBatch = async (
 
   const now = ports.clock.now();
   const caughtProblems = [
-    ...(input.error ? [`The batch could not be prepared: ${describeCaughtError(input.error)}`] : []),
+    ...(input.error ? [message('not_prepared', { text: describeCaughtError(input.error) })] : []),
   ];
 
   const batch = await ports.batches.getBatch(batchId);
@@ -210,7 +211,7 @@ const finalizeOrphan = async (
   ports: Pick<FinalizePorts, 'objects' | 'events'>,
   batchId: string,
   fromEvent: ReturnType<typeof batchSourceFromEvent>,
-  caughtProblems: string[],
+  caughtProblems: Message[],
   now: Date,
 ): Promise<FinalizeResult> => {
   const summary = buildOrphanSummary({
@@ -223,7 +224,7 @@ const finalizeOrphan = async (
           version_or_etag: fromEvent.source.version_or_etag,
         }
       : null,
-    problems: caughtProblems.length > 0 ? caughtProblems : ['The batch was never prepared.'],
+    problems: caughtProblems.length > 0 ? caughtProblems : [message('never_prepared', {})],
     now,
   });
   // The same four outputs as any batch, so whoever watches the outbox finds what to read.
@@ -266,28 +267,26 @@ const unfinishedDetailFor = (input: FinalizeInput): string =>
       ? PREPARE_FAILED_DETAIL
       : UNFINISHED_DETAIL;
 
-/** The batch's problems, then what Finalize found, each sentence once. */
+/** The batch's problems, then what Finalize found, each message once. */
 const finalProblems = (
   batch: BatchRecord,
   input: FinalizeInput,
-  caughtProblems: readonly string[],
+  caughtProblems: readonly Message[],
   endedNow: number,
-): string[] => {
+): Message[] => {
   const problems = [...batch.problems];
-  const addProblem = (problem: string) => {
-    if (!problems.includes(problem)) problems.push(problem);
+  const addProblem = (problem: Message) => {
+    if (!problems.some((known) => sameMessage(known, problem))) problems.push(problem);
   };
   for (const problem of caughtProblems) addProblem(problem);
-  if (input.wait_error) {
-    addProblem(
-      `The batch stopped waiting for its rows (${input.wait_error.Error}); ` +
-        `rows that had not finished are marked error.`,
-    );
-  }
-  if (endedNow > 0 && !input.wait_error)
-    addProblem(`${endedNow} row(s) had not finished and are marked error.`);
-  if (batch.stop && !problems.some((problem) => problem.includes(batch.stop!.detail))) {
-    addProblem(`The batch was stopped: ${batch.stop.title}: ${batch.stop.detail}`);
+  if (input.wait_error) addProblem(message('wait_stopped', { error: input.wait_error.Error }));
+  if (endedNow > 0 && !input.wait_error) addProblem(message('rows_unfinished', { count: endedNow }));
+  const stop = batch.stop;
+  // A stop a problem already names (the file's refusal, batch.json's) is not said twice.
+  const named = (problem: Message): boolean =>
+    Object.values(problem.params).some((value) => typeof value === 'string' && value.includes(stop!.detail));
+  if (stop && !problems.some(named)) {
+    addProblem(message('batch_stopped', { title: stop.title, detail: stop.detail }));
   }
   return problems;
 };

@@ -1,13 +1,15 @@
 /**
  * The batch's input file: which spelling of the event's key is in the bucket, and the file opened
- * as a spreadsheet, or the sentence saying why it cannot be.
+ * as a spreadsheet, or the message saying why it cannot be.
  */
 import {
   MAX_DATA_ROWS,
   openSpreadsheet,
   SpreadsheetError,
   type SpreadsheetFile,
+  type SpreadsheetProblem,
 } from '../../spreadsheet/index.js';
+import { type FileRefusalParams, type Message, message, textMessage } from '../../wording/index.js';
 import type { ObjectStore } from '../core/ports.js';
 import type { BatchSource } from '../core/records.js';
 import { inputKeyCandidates, sourceForKey } from './batch-source.js';
@@ -27,11 +29,30 @@ export const resolveInputSource = async (
   return null;
 };
 
-export type InputFileOpened = { file: SpreadsheetFile } | { problem: string; code: string };
+/** Why a file cannot be read: the English sentence (the stop's detail), its code, and the message. */
+export type FileProblem = { problem: string; code: string; said: Message };
+export type InputFileOpened = { file: SpreadsheetFile } | FileProblem;
+
+/** A file's refusal as a message: the file, the line and column, and what the reader names (a limit, a cell). */
+export const refusalMessage = (error: SpreadsheetError): Message =>
+  message('file_refused', {
+    ...(error.details as Partial<FileRefusalParams>),
+    reason: error.code,
+    file: error.fileName,
+    line: error.line,
+    column: error.column,
+    text: error.message,
+  });
 
 /** A file's error as the batch records it: its message names the file, then the line and column. */
-export const fileProblemOf = (error: unknown): { problem: string; code: string } | null =>
-  error instanceof SpreadsheetError ? { code: error.code, problem: error.message } : null;
+export const fileProblemOf = (error: unknown): FileProblem | null =>
+  error instanceof SpreadsheetError
+    ? { code: error.code, problem: error.message, said: refusalMessage(error) }
+    : null;
+
+/** What the file's reader noted about it, as a message (its sentence as written when it has none). */
+export const readProblemMessage = (problem: SpreadsheetProblem): Message =>
+  problem.said ?? textMessage(problem.message);
 
 /**
  * The input file opened for reading in passes (docs/architecture.md, §5 "Files of any size"): its
@@ -50,6 +71,7 @@ export const openInputFile = async (
     return {
       code: 'file_not_found',
       problem: `${source.file_name}: the file ${source.key} is no longer in the bucket; upload it again.`,
+      said: message('input_missing', { file: source.file_name, key: source.key }),
     };
   }
   try {

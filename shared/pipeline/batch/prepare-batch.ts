@@ -9,6 +9,7 @@
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { columnUses, fieldColumnUses, outputDelimiterFor, streamCsv } from '../../spreadsheet/index.js';
+import { type Message, message } from '../../wording/index.js';
 import { batchNameOfFolder, outboxKey } from '../core/bucket-layout.js';
 import type { PipelinePorts } from '../core/ports.js';
 import { BatchRecord, type BatchStop, type RowResult, shardOfRow } from '../core/records.js';
@@ -31,7 +32,7 @@ import { batchSourceFromEvent } from './batch-source.js';
 import { bornRowsCounter } from './born-rows.js';
 import { failBatch } from './fail-batch.js';
 import { firstWindowCollector, sendFirstWindow, sendWindowAgain } from './first-window.js';
-import { openInputFile, resolveInputSource } from './input-file.js';
+import { type FileProblem, openInputFile, resolveInputSource } from './input-file.js';
 import {
   type FileShape,
   type PlannedBatch,
@@ -180,23 +181,23 @@ const prepareRows = async (
         warnings: [],
       }
     : { header: [], delimiter: ',' as const, format: undefined, columns: [], warnings: [] };
-  const fail = (stop: BatchStop, problems: string[], rowResult: RowResult | null) =>
+  const fail = (stop: BatchStop, problems: Message[], rowResult: RowResult | null) =>
     failBatch(ports, batch, { stop, problems, file: rowResult ? file : null, rowResult, shape, settings });
 
   if ('problem' in optionsRead) {
-    const problems = [optionsRead.problem, ...('problem' in opened ? [opened.problem] : [])];
+    const problems = [optionsRead.said, ...('problem' in opened ? [opened.said] : [])];
     const stop = { type: 'invalid_options', title: 'Invalid batch.json', detail: optionsRead.problem, at };
     const rowResult = notSubmittedResult('invalid_options', `No row was submitted: ${optionsRead.problem}`);
     return fail(stop, problems, rowResult);
   }
   const options = optionsRead.options;
   if (!file) {
-    const { problem, code } = opened as { problem: string; code: string };
-    return fail({ type: code, title: 'The input file cannot be read', detail: problem, at }, [problem], null);
+    const { problem, code, said } = opened as FileProblem;
+    return fail({ type: code, title: 'The input file cannot be read', detail: problem, at }, [said], null);
   }
 
   const countries = await readAcceptedCountries(ports, now);
-  if ('stop' in countries) return fail(countries.stop, [countries.problem], stoppedResult(countries.stop));
+  if ('stop' in countries) return fail(countries.stop, [countries.said], stoppedResult(countries.stop));
 
   const planChunk = rowPlanner(ports, {
     options,
@@ -212,8 +213,8 @@ const prepareRows = async (
     batchId: batch.batch_id,
   });
   if ('problem' in surveyed) {
-    const { problem, code } = surveyed;
-    return fail({ type: code, title: 'The input file cannot be read', detail: problem, at }, [problem], null);
+    const { problem, code, said } = surveyed;
+    return fail({ type: code, title: 'The input file cannot be read', detail: problem, at }, [said], null);
   }
   const planned: PlannedBatch = {
     file,
@@ -234,18 +235,21 @@ const prepareRows = async (
 const readAcceptedCountries = async (
   ports: Pick<PreparePorts, 'service'>,
   now: Date,
-): Promise<{ accepted: ReadonlySet<string> } | { stop: BatchStop; problem: string }> => {
+): Promise<{ accepted: ReadonlySet<string> } | { stop: BatchStop; said: Message }> => {
   try {
     return { accepted: new Set((await ports.service.listCountries()).map((country) => country.code)) };
   } catch (error) {
     // 401/403 stop the batch (README): nothing can be submitted with this key or plan.
     if (!isBatchStopError(error)) throw error;
-    return { stop: stopFromProblem(error, now), problem: `The service refused the batch: ${error.message}` };
+    return {
+      stop: stopFromProblem(error, now),
+      said: message('service_refused_batch', { text: error.message }),
+    };
   }
 };
 
 /** The batch's problems: the file's, then the budget's. */
-const batchProblems = (planned: PlannedBatch, budgetProblem: string | null): string[] => [
+const batchProblems = (planned: PlannedBatch, budgetProblem: Message | null): Message[] => [
   ...planned.readProblems,
   ...(budgetProblem === null ? [] : [budgetProblem]),
 ];

@@ -14,10 +14,15 @@ import {
   type MappedRow,
   type SpreadsheetFile,
 } from '../../spreadsheet/index.js';
+import { type Message, textMessage } from '../../wording/index.js';
 import { garbageCollector } from '../core/garbage-collection.js';
 import type { PipelinePorts } from '../core/ports.js';
 import type { BatchOptions, BatchRecord, PendingClassification, RowRecord } from '../core/records.js';
-import { fileProblemOf } from './input-file.js';
+import { type FileProblem, fileProblemOf, readProblemMessage } from './input-file.js';
+
+/** A warning the reader gives as a message, or as a sentence (shown as written). */
+const asMessage = (said: Message | string): Message => (typeof said === 'string' ? textMessage(said) : said);
+
 import {
   classificationJoiner,
   openClassificationFinder,
@@ -76,8 +81,8 @@ export type PlannedBatch = {
   openByFingerprint: ReadonlyMap<string, PendingClassification>;
   options: BatchOptions;
   shape: FileShape;
-  /** The file's own problems (spreadsheet/read-spreadsheet.ts), as sentences. */
-  readProblems: string[];
+  /** The file's own problems (spreadsheet/read-spreadsheet.ts), as messages. */
+  readProblems: Message[];
   settings: PrepareSettings;
 };
 
@@ -100,10 +105,10 @@ export const surveyRows = async (
   | {
       keyByFingerprint: ReadonlyMap<string, string>;
       openByFingerprint: ReadonlyMap<string, PendingClassification>;
-      warnings: string[];
-      problems: string[];
+      warnings: Message[];
+      problems: Message[];
     }
-  | { problem: string; code: string }
+  | FileProblem
 > => {
   const reusable = reusableProductFinder(ports, { options: pass.options, now: pass.now });
   const open = openClassificationFinder(ports, { batchId: pass.batchId, now: pass.now });
@@ -128,8 +133,8 @@ export const surveyRows = async (
     keyByFingerprint: reusable.keyByFingerprint,
     openByFingerprint: open.openByFingerprint,
     // The reader's first (text read from bytes that were not UTF-8: check it before the rest).
-    warnings: [...read.warnings, ...fileWarnings.warnings(), ...planWarnings.warnings()],
-    problems: read.problems.map((problem) => problem.message),
+    warnings: [...read.messages, ...fileWarnings.messages(), ...planWarnings.messages()],
+    problems: read.problems.map(readProblemMessage),
   };
 };
 
@@ -160,7 +165,7 @@ export async function* recordChunks(
 /** A pass over the file that only reads: its problems, or why it cannot be read to its end. */
 export const readsToItsEnd = async (
   file: SpreadsheetFile,
-): Promise<{ problems: string[] } | { problem: string; code: string }> => {
+): Promise<{ problems: Message[] } | FileProblem> => {
   const rows = file.readRows();
   try {
     for await (const _row of rows.rows);
@@ -169,5 +174,5 @@ export const readsToItsEnd = async (
     if (problem) return problem;
     throw error;
   }
-  return { problems: rows.finished().problems.map((problem) => problem.message) };
+  return { problems: rows.finished().problems.map(readProblemMessage) };
 };

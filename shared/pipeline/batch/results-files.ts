@@ -8,8 +8,10 @@
  */
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
+import { FALLBACK_LANGUAGE, type Language } from '../../spreadsheet/header-language.js';
 import { ColumnUse, type Delimiter, formatNcm, writeCsv } from '../../spreadsheet/index.js';
 import { XLSX_CONTENT_TYPE } from '../../spreadsheet/write-xlsx.js';
+import { type Message, ShownMessage, shownMessages } from '../../wording/index.js';
 import { outboxKey } from '../core/bucket-layout.js';
 import type { ObjectStore } from '../core/ports.js';
 import {
@@ -252,9 +254,14 @@ export const BatchSummary = z.object({
   current_ncm_mismatches: z.number().int().min(0),
   started_at: z.string().nullable(),
   finished_at: z.string(),
-  problems: z.array(z.string()),
-  /** What the person who sent the file should look at in it (a column not read, lost zeros). */
-  warnings: z.array(z.string()),
+  /**
+   * What went wrong with the batch: each message's `code` and `params` for programs, and `text`,
+   * its sentence in the batch's language, for people (shared/wording/). A summary written before
+   * messages had codes holds sentences: each reads as a `text` message.
+   */
+  problems: z.array(ShownMessage),
+  /** What the person who sent the file should look at in it (a column not read, lost zeros), as `problems`. */
+  warnings: z.array(ShownMessage),
   /** How each input column was understood: a pipeline field, or passed through untouched. */
   columns: z.array(ColumnUse),
   stop: BatchStop.nullable(),
@@ -300,8 +307,10 @@ export const buildOrphanSummary = (input: {
   batch_id: string;
   name: string | null;
   source: Pick<BatchSource, 'bucket' | 'key' | 'version_or_etag'> | null;
-  problems: readonly string[];
+  problems: readonly Message[];
   now: Date;
+  /** The language the problems are worded in: the batch's, when its options or header are known. */
+  language?: Language;
 }): BatchSummary => ({
   batch_id: input.batch_id,
   name: input.name,
@@ -316,7 +325,7 @@ export const buildOrphanSummary = (input: {
   current_ncm_mismatches: 0,
   started_at: null,
   finished_at: input.now.toISOString(),
-  problems: [...input.problems],
+  problems: shownMessages(input.problems, input.language ?? FALLBACK_LANGUAGE),
   warnings: [],
   columns: [],
   stop: null,

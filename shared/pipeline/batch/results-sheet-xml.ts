@@ -24,6 +24,7 @@ import {
   sheetHead,
   sheetTail,
 } from '../../spreadsheet/xlsx-parts.js';
+import { wordDetail } from '../../wording/index.js';
 import { RESULT_COLUMNS, type ResultColumn } from '../core/records.js';
 import type { RowStatus } from '../core/row-life.js';
 import type { ShownRow } from './results-files.js';
@@ -262,7 +263,13 @@ const cellsOf = (layout: ResultsLayout, { row, result }: ShownRow): SheetCell[] 
   }
   for (const column of RESULT_COLUMNS) {
     const text =
-      column === 'row' ? String(row.row) : column === 'status' ? result.status : (result[column] ?? '');
+      column === 'row'
+        ? String(row.row)
+        : column === 'status'
+          ? result.status
+          : column === 'detail'
+            ? wordDetail(result, layout.words.language)
+            : (result[column] ?? '');
     cells.push(resultCell(column, text, layout.words));
   }
   return cells;

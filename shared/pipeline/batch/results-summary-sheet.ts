@@ -6,9 +6,11 @@
 import { columnLetter } from '../../spreadsheet/columns.js';
 import { fittingWidth, xlsxText } from '../../spreadsheet/write-xlsx.js';
 import { rowXml, type SheetColumn, sheetHead, sheetTail } from '../../spreadsheet/xlsx-parts.js';
+import { type Message, wordMessage } from '../../wording/index.js';
 import { OUTPUT_STATUSES, type RowStatus } from '../core/row-life.js';
 import type { BatchSummary } from './results-files.js';
 import { cellXml, type ResultsLayout, type SheetCell, STYLE, shownWidth } from './results-sheet-xml.js';
+import type { WorkbookWords } from './workbook-labels.js';
 
 /** The summary a results workbook's second sheet shows: a batch's, a revision's or a partial one. */
 export type ShownSummary = BatchSummary & {
@@ -26,8 +28,11 @@ const asDate = (iso: string | null | undefined): Date | null => {
 
 type SummaryLine = [label: string, value: SheetCell, style?: number];
 
-const listLines = (label: string, items: readonly string[], none: string): SummaryLine[] =>
-  items.length === 0 ? [[label, none]] : items.map((item, i) => [i === 0 ? label : '', xlsxText(item)]);
+/** A list of messages, one a line, each worded in the workbook's language (shared/wording/). */
+const listLines = (label: string, items: readonly Message[], words: WorkbookWords): SummaryLine[] =>
+  items.length === 0
+    ? [[label, words.summary.none]]
+    : items.map((item, i) => [i === 0 ? label : '', xlsxText(wordMessage(item, words.language))]);
 
 const summaryLines = (summary: ShownSummary, layout: ResultsLayout): SummaryLine[] => {
   const { words, width, leftOut } = layout;
@@ -57,8 +62,8 @@ const summaryLines = (summary: ShownSummary, layout: ResultsLayout): SummaryLine
       asDate(summary.partial ? summary.as_of : summary.finished_at),
       STYLE.summaryDate,
     ],
-    ...listLines(w.problems, summary.problems, w.none),
-    ...listLines(w.warnings, summary.warnings, w.none),
+    ...listLines(w.problems, summary.problems, words),
+    ...listLines(w.warnings, summary.warnings, words),
   ];
 };
 

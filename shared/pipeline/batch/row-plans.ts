@@ -11,6 +11,7 @@ import {
   type RowRejection,
 } from '../../spreadsheet/index.js';
 import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';
+import { type Message, message, textMessage } from '../../wording/index.js';
 import { forEachLimited } from '../core/calls-in-parallel.js';
 import type { PipelinePorts } from '../core/ports.js';
 import type {
@@ -44,14 +45,23 @@ export type RowPlan =
       identity: ProductIdentity;
     };
 
-const sheetRejection = (product: ProductRow, columns: ColumnMapping, failure: SheetProblem): RowRejection => {
-  const detail = `Column "${columns.fields.sheet?.header ?? 'sheet'}": "${product.sheet}" ${failure.why}.`;
+const sheetRejection = (
+  product: ProductRow,
+  columns: ColumnMapping,
+  failure: SheetProblem,
+  folder: string,
+): RowRejection => {
+  const header = columns.fields.sheet?.header ?? 'sheet';
+  const detail = `Column "${header}": "${product.sheet}" ${failure.why}.`;
+  // `text`: the English sentence, shown as written where the table has no wording for the reason.
+  const params = { header, value: product.sheet ?? '', folder, text: detail, ...failure.params };
   return {
     row: product.row,
     reason: failure.reason,
     column: 'sheet',
     detail,
-    issues: [{ reason: failure.reason, column: 'sheet', detail }],
+    params,
+    issues: [{ reason: failure.reason, column: 'sheet', detail, params }],
   };
 };
 
@@ -60,6 +70,9 @@ const rejectedResult = (rejection: RowRejection): RowResult => ({
   reason: rejection.reason,
   // Every issue of the row, so one round of fixes is enough; each names the column as written.
   detail: rejection.issues.map((issue) => issue.detail).join(' '),
+  detail_messages: rejection.issues.map((issue) =>
+    issue.params ? { code: issue.reason, params: issue.params } : textMessage(issue.detail),
+  ),
   cost_usd: '0.00',
 });
 
@@ -95,7 +108,11 @@ export const rowPlanner = (
       if (product.sheet !== null) {
         const checked = await checkSheet(product.sheet);
         if (!('sheet' in checked)) {
-          plans.push({ kind: 'rejected', mapped, rejection: sheetRejection(product, columns, checked) });
+          plans.push({
+            kind: 'rejected',
+            mapped,
+            rejection: sheetRejection(product, columns, checked, folder),
+          });
           continue;
         }
         sheet = checked.sheet;
@@ -350,11 +367,10 @@ export const rowRecordPlanner = (batchId: string, reuse: { options: BatchOptions
     recordsOf,
     /** Rows that joined an earlier batch's classification waiting for answers, so far. */
     joinedRows: (): number => joinedRows,
-    /** The batch's sentence when the budget left rows out, else null. */
-    budgetProblem: (): string | null =>
+    /** The batch's problem when the budget left rows out, else null. */
+    budgetProblem: (): Message | null =>
       overBudget > 0
-        ? `The budget of USD ${options.max_usd} (batch.json max_usd) covers ${budget} classification(s); ` +
-          `${overBudget} row(s) after them were not submitted (budget_exceeded).`
+        ? message('budget_exceeded', { max_usd: options.max_usd ?? 0, covered: budget, over: overBudget })
         : null,
   };
 };

@@ -9,6 +9,7 @@
  * elétrico…", "Kit de…"), or which says "assorted" in any of our three languages. A broker asks
  * the same question the classifier will: which part, of what, for what?
  */
+import { type Message, message, wordMessages } from '../../wording/index.js';
 import type { RowPlan } from './row-plans.js';
 
 /** Words that name a group of things rather than a product (pt, es, en), accents removed. */
@@ -54,15 +55,6 @@ const tally = (rows: RowTally, row: number): void => {
   if (rows.first.length < ROWS_NAMED) rows.first.push(row);
 };
 
-/** `rows 3, 7 and 12` (the first ten, then how many more). */
-const rowList = ({ first, count }: RowTally): string => {
-  const shown = first.map(String);
-  const more = count - shown.length;
-  if (more > 0) return `rows ${shown.join(', ')} and ${more} more`;
-  if (shown.length === 1) return `row ${shown[0]}`;
-  return `rows ${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
-};
-
 const cut = (text: string, max = 60): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 type ValidPlan = Extract<RowPlan, { kind: 'valid' }>;
@@ -76,7 +68,7 @@ const hasScannedSheet = (plan: ValidPlan): boolean => plan.sheet?.text_layer ===
 const SHEETS_NAMED = 10;
 
 /**
- * The sentences for the valid rows of a file read in chunks: vague descriptions, then sheets
+ * The warnings for the valid rows of a file read in chunks: vague descriptions, then sheets
  * without text. Holds the first rows of each finding and their counts, never the rows.
  */
 export const rowWarningCollector = (descriptionHeader = 'description') => {
@@ -103,32 +95,36 @@ export const rowWarningCollector = (descriptionHeader = 'description') => {
         }
       }
     },
-    warnings(): string[] {
-      const warnings: string[] = [];
+    /** The findings as messages, each worded in the reader's language (shared/wording/warnings.ts). */
+    messages(): Message[] {
+      const warnings: Message[] = [];
       if (vague.count > 0) {
         warnings.push(
-          `Column "${descriptionHeader}", ${rowList(vague)}: the description ` +
-            `names a group of things rather than a product (e.g. "${cut(example)}"); the classifier will ` +
-            'most likely ask questions before it decides. Say what the product is, of what, for what, or add a technical sheet.',
+          message('vague_descriptions', {
+            header: descriptionHeader,
+            rows: vague.first,
+            total: vague.count,
+            example: cut(example),
+          }),
         );
       }
       if (scans.count > 0) {
-        const names = [...scanNames];
-        const several = names.length > 1 || moreScanNames > 0;
-        const shownNames =
-          names.map((name) => `"${name}"`).join(', ') + (moreScanNames > 0 ? ' and others' : '');
-        const alone = scansAlone.count;
         warnings.push(
-          `Technical sheet${several ? 's' : ''} ${shownNames} ` +
-            `(${rowList(scans)}) ${several ? 'have' : 'has'} no text ` +
-            'layer (a scan): the service cannot read it' +
-            (alone > 0
-              ? `, and ${rowList(scansAlone)} ${alone === 1 ? 'has' : 'have'} no description beside it, so ` +
-                `${alone === 1 ? 'it' : 'they'} will fail (unreadable_pdf) unless you add one or a PDF with text.`
-              : '; only the description beside it will be classified.'),
+          message('scanned_sheets', {
+            names: [...scanNames],
+            more_names: moreScanNames > 0,
+            rows: scans.first,
+            total: scans.count,
+            alone_rows: scansAlone.first,
+            alone_total: scansAlone.count,
+          }),
         );
       }
       return warnings;
+    },
+    /** The findings in English. */
+    warnings(): string[] {
+      return wordMessages(this.messages(), 'en');
     },
   };
 };

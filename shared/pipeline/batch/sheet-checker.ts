@@ -16,6 +16,8 @@ export type SheetProblem = {
   reason: SheetRejectionReason;
   /** Follows the sheet's path in a sentence: `"fichas/a.pdf" was not found in …`. */
   why: string;
+  /** What its message names besides the path (shared/wording/rejections.ts): a size, a limit. */
+  params?: Record<string, string | number>;
 };
 export type SheetCheck = { sheet: SheetRef } | SheetProblem;
 
@@ -86,6 +88,7 @@ export const sheetChecker = (objects: ObjectStore, folder: string, folderName = 
       return {
         reason: 'sheet_too_large',
         why: `is ${megabytes(head.size)}; the service accepts technical sheets up to ${megabytes(LIMITS.sheetMaxBytes)}`,
+        params: { size_bytes: head.size, limit_bytes: LIMITS.sheetMaxBytes },
       };
     }
     const prefix = await objects.getPrefix(key, PDF_MAGIC.length);

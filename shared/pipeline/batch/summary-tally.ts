@@ -6,9 +6,11 @@
 import { z } from 'zod';
 import { everyColumnUse } from '../../spreadsheet/index.js';
 import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';
+import { shownMessages } from '../../wording/index.js';
 import type { BatchRecord, RowRecord } from '../core/records.js';
 import { isFinalResult, OutputStatus, resultNow, type ShownResult } from '../core/row-life.js';
 import { type BatchSummary, cents, countByStatus, OUTPUT_FILES, sourceShown } from './results-files.js';
+import { workbookLanguage } from './workbook-language.js';
 
 /** `no` is what the row side and reuse write; `false` is accepted so a variant spelling still counts. */
 const isMismatch = (value: string | undefined): boolean => value === 'no' || value === 'false';
@@ -65,6 +67,7 @@ export const summaryTally = (from: SummaryCounts = NOTHING_COUNTED()) => {
      * a secret that must never reach a file or an event.
      */
     summary(batch: SummaryOf, now: Date): BatchSummary {
+      const language = workbookLanguage({ header: batch.header ?? [], options: batch.options });
       const duplicates = {
         rows: at.followers,
         saved_usd: cents(at.followers_resolved * PRICE_PER_RESOLVED_USD),
@@ -83,8 +86,9 @@ export const summaryTally = (from: SummaryCounts = NOTHING_COUNTED()) => {
         current_ncm_mismatches: at.mismatches,
         started_at: batch.started_at ?? null,
         finished_at: batch.finished_at ?? now.toISOString(),
-        problems: [...batch.problems],
-        warnings: [...(batch.warnings ?? [])],
+        // Each message with its sentence in the batch's language (workbook-language.ts).
+        problems: shownMessages(batch.problems, language),
+        warnings: shownMessages(batch.warnings ?? [], language),
         columns: batch.columns ? everyColumnUse(batch.header ?? [], batch.columns) : [],
         stop: batch.stop ?? null,
         options: batch.options ?? null,

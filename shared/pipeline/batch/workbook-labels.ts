@@ -31,6 +31,8 @@ export type ReviewColumn =
   | 'same_product_rows';
 
 export type WorkbookWords = {
+  /** The language these words are in: the messages a workbook shows are worded in it too (shared/wording/). */
+  language: Language;
   /** Dates and times as the language's readers write them (every time in a workbook is UTC). */
   dateFormat: string;
   sheets: { results: string; summary: string; review: string; options: string };
@@ -80,6 +82,7 @@ export type WorkbookWords = {
 };
 
 const PT: WorkbookWords = {
+  language: 'pt',
   dateFormat: 'dd/mm/yyyy hh:mm',
   sheets: { results: 'Resultados', summary: 'Resumo', review: 'Perguntas', options: 'Opções' },
   results: {
@@ -180,6 +183,7 @@ const PT: WorkbookWords = {
 };
 
 const ES: WorkbookWords = {
+  language: 'es',
   dateFormat: 'dd/mm/yyyy hh:mm',
   sheets: { results: 'Resultados', summary: 'Resumen', review: 'Preguntas', options: 'Opciones' },
   results: {
@@ -279,6 +283,7 @@ const ES: WorkbookWords = {
 };
 
 const EN: WorkbookWords = {
+  language: 'en',
   dateFormat: 'yyyy-mm-dd hh:mm',
   sheets: { results: 'Results', summary: 'Summary', review: 'Questions', options: 'Options' },
   results: {

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { ColumnUse } from '../../spreadsheet/input-report.js';
 import { ProductRow, RowRejection, SpreadsheetFormat } from '../../spreadsheet/schemas.js';
 import { ClassificationId, Question } from '../../tcs/schemas.js';
+import { StoredMessage } from '../../wording/message.js';
 import { BatchOptions } from './batch-options-schema.js';
 import { BornRows, FinishedRows } from './row-counts.js';
 import { OutputStatus, RowStatus } from './row-statuses.js';
@@ -55,7 +56,11 @@ export type ResultColumn = (typeof RESULT_COLUMNS)[number];
 
 /** A row's outcome as the output columns; absent columns are written empty. */
 export const RowResult = z
-  .object({ status: OutputStatus })
+  .object({
+    status: OutputStatus,
+    /** `detail` as messages (shared/wording/) for the workbooks and the page; absent on older results. */
+    detail_messages: z.array(StoredMessage).optional(),
+  })
   .and(z.partialRecord(z.enum(RESULT_COLUMNS), z.string()));
 export type RowResult = z.infer<typeof RowResult>;
 
@@ -146,16 +151,16 @@ export const BatchRecord = z.object({
    * owns no rows: they stay under the batch.
    */
   round_of: z.string().optional(),
-  /** Human sentences about the whole batch, for summary.json. */
-  problems: z.array(z.string()).default([]),
+  /** What went wrong with the whole batch, as messages (shared/wording/), for summary.json. */
+  problems: z.array(StoredMessage).default([]),
   /**
    * The columns of the input read as pipeline fields; the others are passed through, and
    * summary.json and plan.json list every column (`everyColumnUse`). A batch prepared before
    * kept every column here.
    */
   columns: z.array(ColumnUse).optional(),
-  /** What the person who sent the file should look at in it (summary.json). */
-  warnings: z.array(z.string()).optional(),
+  /** What the person who sent the file should look at in it, as messages (summary.json). */
+  warnings: z.array(StoredMessage).optional(),
   /** When a finishing row last asked for partial results (row/complete.ts). */
   partial_requested_at: z.string().optional(),
   started_at: z.string(),

@@ -6,6 +6,7 @@ import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDynamoBatchStore } from '../../../shared/aws/dynamo-batch-store.js';
 import type { BatchStop, BatchStore } from '../../../shared/pipeline/core/index.js';
+import { textMessage } from '../../../shared/wording/index.js';
 import { createTable, type LocalDynamo, startLocalDynamo } from '../../helpers/dynalite.js';
 import { AT, batchOptions, batchRecord, rowRecord, TOKEN } from '../../helpers/records.js';
 
@@ -79,7 +80,7 @@ describe('createBatch', () => {
 
 describe('updateBatch', () => {
   it('sets only the given fields, skipping undefined ones', async () => {
-    await store.createBatch(batchRecord({ problems: ['first'] }));
+    await store.createBatch(batchRecord({ problems: [textMessage('first')] }));
     await store.updateBatch('nightly-abc', {
       state: 'running',
       rows_total: 1002,

@@ -20,6 +20,7 @@ import {
 } from '../../../shared/pipeline/core/index.js';
 import type { DescribedStack, SmokeCatalogue, SmokePorts } from '../../../shared/smoke/index.js';
 import { XLSX_CONTENT_TYPE } from '../../../shared/spreadsheet/index.js';
+import { textMessage } from '../../../shared/wording/index.js';
 import {
   fixedClock,
   memoryBatchStore,
@@ -130,7 +131,7 @@ export const fakeDeployment = (catalogue: SmokeCatalogue, behaviour: Behaviour =
     };
     if (behaviour.orphan) {
       const problems = [
-        'The batch could not be prepared: AccessDenied: not authorized to perform s3:GetObject',
+        textMessage('The batch could not be prepared: AccessDenied: not authorized to perform s3:GetObject'),
       ];
       const now = world.time.now();
       const summary = buildOrphanSummary({ batch_id: batchId, name: batchName, source, problems, now });

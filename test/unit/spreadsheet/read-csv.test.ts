@@ -171,6 +171,10 @@ describe('readSpreadsheet on CSV: structure', () => {
         row: 2,
         line: 3,
         message: expect.stringMatching(/^a\.csv, line 3 \(row 2\): 4 cells for 3 columns.*"sobra"/),
+        said: {
+          code: 'row_longer_than_header',
+          params: { file: 'a.csv', line: 3, row: 2, cells: 4, columns: 3, extra: ['sobra'], more: 0 },
+        },
       },
     ]);
   });

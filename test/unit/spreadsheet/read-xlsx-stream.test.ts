@@ -116,6 +116,10 @@ describe('openXlsx on a ByteSource', () => {
       {
         code: 'other_sheets_ignored',
         message: 'catalogo.xlsx: only the first sheet "Produtos" was read; ignored: "Notas"',
+        said: {
+          code: 'other_sheets_ignored',
+          params: { file: 'catalogo.xlsx', first: 'Produtos', others: ['Notas'] },
+        },
       },
     ]);
   });
@@ -161,6 +165,10 @@ describe('openXlsx on hand-built workbooks', () => {
       {
         code: 'other_sheets_ignored',
         message: 'precos.xlsx: only the first sheet "Catálogo & preços" was read; ignored: "Resumo"',
+        said: {
+          code: 'other_sheets_ignored',
+          params: { file: 'precos.xlsx', first: 'Catálogo & preços', others: ['Resumo'] },
+        },
       },
     ]);
   });

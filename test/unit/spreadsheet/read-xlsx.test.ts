@@ -72,6 +72,10 @@ describe('readSpreadsheet on XLSX', () => {
       {
         code: 'other_sheets_ignored',
         message: 'catalogo.xlsx: only the first sheet "Produtos" was read; ignored: "Instruções"',
+        said: {
+          code: 'other_sheets_ignored',
+          params: { file: 'catalogo.xlsx', first: 'Produtos', others: ['Instruções'] },
+        },
       },
     ]);
   });

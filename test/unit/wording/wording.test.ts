@@ -59,6 +59,20 @@ const SAMPLE_PARAMS = {
   of: 4,
   questions: 2,
   provisional: '0901.21.00 (60%)',
+  fields: ['max_usd'],
+  accepted: ['country', 'operation'],
+  reused_usd: 12,
+  identical_usd: 4,
+  round_code: 'rows_unfinished',
+  round_file: 'respostas.csv',
+  code_point: 27,
+  offset: 120,
+  bytes: '0xE7',
+  read_as: 'windows-1252',
+  header_row: false,
+  headers: ['Descrição', ''],
+  letters: ['B', 'K'],
+  more_columns: 0,
 };
 
 describe('the wording table', () => {
@@ -141,6 +155,27 @@ describe('the wording table', () => {
     expect(wordMessage(vague, 'pt')).toContain('linhas 1, 2, 3 e mais 12');
     expect(wordMessage(vague, 'es')).toContain('filas 1, 2, 3 y 12 más');
     expect(wordMessage(vague, 'en')).toContain('rows 1, 2, 3 and 12 more');
+  });
+});
+
+describe('what a batch saved', () => {
+  const saving = (reused_usd: number, identical_usd: number, language: 'pt' | 'es' | 'en') =>
+    wordMessage(message('saving', { reused_usd, identical_usd }), language);
+
+  it('names the saving by where it came from: earlier verdicts, identical rows of the file, or both', () => {
+    expect(saving(150_698, 0, 'en')).toBe('saved $150,698.00 by reusing earlier verdicts');
+    expect(saving(0, 150_698, 'en')).toBe('saved $150,698.00 by classifying identical rows once');
+    expect(saving(6, 4, 'en')).toBe(
+      'saved $10.00: $6.00 by reusing earlier verdicts and $4.00 by classifying identical rows once',
+    );
+    expect(saving(0, 0, 'en')).toBe('saved $0.00');
+  });
+
+  it('says it in Portuguese and Spanish with their money', () => {
+    expect(saving(0, 150_698, 'pt')).toMatch(
+      /^economizou US\$\s150\.698,00 classificando uma só vez as linhas idênticas$/,
+    );
+    expect(saving(2, 0, 'es')).toMatch(/^ahorró US\$\s2,00 reutilizando dictámenes anteriores$/);
   });
 });
 

@@ -6,7 +6,12 @@
  */
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { BatchFileName, BatchView } from '../../../shared/console/web-contract.js';
+import {
+  type BatchFileName,
+  type BatchView,
+  type Message,
+  wordMessage,
+} from '../../../shared/console/web-contract.js';
 import { ErrorNotice, Loading, Notice, ProgressBar, StageBadge, StatusCounts } from '../components/ui.js';
 import { useConsole } from '../context.js';
 import { downloadUrl } from '../download.js';
@@ -146,6 +151,20 @@ const Progress = ({ batch }: { batch: BatchView }) => {
   );
 };
 
+/** A list of messages, each worded in the page's language from the shared table (shared/wording/). */
+const MessageList = ({ said }: { said: readonly Message[] }) => {
+  const language = useLanguage();
+  return (
+    <ul>
+      {said.map((one) => (
+        <li key={JSON.stringify(one)} data-code={one.code}>
+          {wordMessage(one, language)}
+        </li>
+      ))}
+    </ul>
+  );
+};
+
 const Messages = ({ batch }: { batch: BatchView }) => {
   const { t } = useTranslation();
   return (
@@ -159,21 +178,13 @@ const Messages = ({ batch }: { batch: BatchView }) => {
       {batch.problems.length > 0 && (
         <Notice kind="error" testId="problems">
           <strong>{t('batch.problems')}</strong>
-          <ul>
-            {batch.problems.map((problem) => (
-              <li key={problem}>{problem}</li>
-            ))}
-          </ul>
+          <MessageList said={batch.problems} />
         </Notice>
       )}
       {batch.warnings.length > 0 && (
         <Notice kind="warn" testId="warnings">
           <strong>{t('batch.warnings')}</strong>
-          <ul>
-            {batch.warnings.map((warning) => (
-              <li key={warning}>{warning}</li>
-            ))}
-          </ul>
+          <MessageList said={batch.warnings} />
         </Notice>
       )}
     </>

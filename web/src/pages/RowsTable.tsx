@@ -7,7 +7,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { RowList, RowView } from '../../../shared/console/web-contract.js';
-import { CONSOLE_LIMITS } from '../../../shared/console/web-contract.js';
+import { CONSOLE_LIMITS, wordDetail } from '../../../shared/console/web-contract.js';
 import { ErrorNotice, Loading, StatusChip } from '../components/ui.js';
 import { useConsole } from '../context.js';
 import { openInNewTab } from '../download.js';
@@ -41,7 +41,13 @@ const Row = ({ batchId, row }: { batchId: string; row: RowView }) => {
         <StatusChip status={row.status} />
         {row.follows !== null && <div className="sub">{t('rows.follows', { row: row.follows })}</div>}
         {row.reason && (
-          <div className="sub reason" title={row.detail ?? undefined}>
+          <div
+            className="sub reason"
+            title={wordDetail(
+              { detail: row.detail ?? undefined, detail_messages: row.detail_messages },
+              language,
+            )}
+          >
             {row.reason}
           </div>
         )}

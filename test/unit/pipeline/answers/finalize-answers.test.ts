@@ -16,6 +16,7 @@ import {
   sweepAbandonedReviews,
 } from '../../../../shared/pipeline/answers/index.js';
 import { MIN_PART_BYTES, resolvedResult } from '../../../../shared/pipeline/core/index.js';
+import { type Message, wordMessages } from '../../../../shared/wording/index.js';
 import {
   type AnswersWorld,
   BATCH,
@@ -25,6 +26,9 @@ import {
   rowOf,
   seedFinishedBatch,
 } from '../../../helpers/answers-batch.js';
+
+/** Messages as the English sentences results.csv and the logs keep. */
+const english = (said: readonly Message[]): string[] => wordMessages(said, 'en');
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -307,7 +311,7 @@ describe('finalizeAnswers', () => {
       billed_usd: 4,
       revision: 2,
     });
-    expect(summaryOf(w).problems.join(' ')).toMatch(/3 row\(s\) went unanswered for 30 days/);
+    expect(english(summaryOf(w).problems).join(' ')).toMatch(/3 row\(s\) went unanswered for 30 days/);
     expect(sandbox.stats().billed_usd).toBe(4);
   });
 
@@ -331,7 +335,7 @@ describe('finalizeAnswers', () => {
       });
     }
     expect(csvRecords(w, 'review.csv').map((r) => r.row)).toEqual(['3', '5']);
-    expect(w.batches.batches.get(prepare.round_id!)?.problems).toContain(
+    expect(english(w.batches.batches.get(prepare.round_id!)?.problems ?? [])).toContain(
       '2 answered row(s) had not finished and are marked error.',
     );
   });
@@ -362,7 +366,7 @@ describe('finalizeAnswers', () => {
     expect((await w.reviews.get(found[1]!.id))?.state).toBe('pending');
     expect(csvRecords(w, 'review.csv').map((r) => r.row)).toEqual(['2', '3', '4', '5']);
     expect(w.batches.batches.get(roundId)).toMatchObject({ state: 'failed' });
-    expect(w.batches.batches.get(roundId)?.problems.join(' ')).toMatch(
+    expect(english(w.batches.batches.get(roundId)?.problems ?? []).join(' ')).toMatch(
       /InternalServerError.*1 answered row\(s\) were not sent and wait for answers again/,
     );
     // Sent again, the same file resumes both rows.
@@ -434,7 +438,9 @@ describe('sweepAbandonedReviews (the daily sweep)', () => {
       'abandoned',
     ]);
     expect(csvRecords(w, 'review.csv')).toEqual([]);
-    expect(summaryOf(w).problems.join(' ')).toMatch(/Since the batch finished: 4 row\(s\) went unanswered/);
+    expect(english(summaryOf(w).problems).join(' ')).toMatch(
+      /Since the batch finished: 4 row\(s\) went unanswered/,
+    );
     for (const c of found.slice(1)) expect((await w.reviews.get(c.id))?.state).toBe('closed');
     expect(w.events.published).toHaveLength(1);
     expect(sandbox.stats().billed_usd).toBe(2);

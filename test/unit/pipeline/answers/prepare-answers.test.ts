@@ -13,6 +13,7 @@ import {
   prepareAnswers,
 } from '../../../../shared/pipeline/answers/index.js';
 import { deriveAnswersKey, sha256Hex } from '../../../../shared/pipeline/core/index.js';
+import { type Message, wordMessages } from '../../../../shared/wording/index.js';
 import {
   ACCOUNT,
   type AnswersWorld,
@@ -26,6 +27,9 @@ import {
   seedFinishedBatch,
 } from '../../../helpers/answers-batch.js';
 import { tinyPdf } from '../../../helpers/tcs-fixtures.js';
+
+/** Messages as the English sentences results.csv and the logs keep. */
+const english = (said: readonly Message[]): string[] => wordMessages(said, 'en');
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -287,7 +291,9 @@ describe('prepareAnswers', () => {
       },
     ]);
     expect(w.batches.batches.get(result.round_id!)).toMatchObject({ state: 'failed', rows_dispatched: 0 });
-    expect(w.batches.batches.get(result.round_id!)?.problems[0]).toMatch(/could not be read: produtos\.csv/);
+    expect(english(w.batches.batches.get(result.round_id!)?.problems ?? [])[0]).toMatch(
+      /could not be read: produtos\.csv/,
+    );
     expect(w.queue.sent).toHaveLength(0);
 
     const unknown = objectCreated('answers/no-such-batch/review.csv', 'e1');

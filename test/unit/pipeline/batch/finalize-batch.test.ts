@@ -336,7 +336,16 @@ describe('a batch that timed out waiting', () => {
     const row3 = await w.batches.getRow(w.batchId, 3);
     expect(row3).toMatchObject({ status: 'error', result: { status: 'error', detail: TIMED_OUT_DETAIL } });
     expect(w.summary().by_status).toMatchObject({ resolved: 1, rejected: 1, error: 2 });
-    expect(w.summary().problems.join(' ')).toContain('stopped waiting for its rows (States.Timeout)');
+    // The problem's code and what it names for programs; its sentence in the batch's language (Portuguese).
+    expect(w.summary().problems).toContainEqual(
+      expect.objectContaining({ code: 'wait_stopped', params: { error: 'States.Timeout' } }),
+    );
+    expect(
+      w
+        .summary()
+        .problems.map((problem) => problem.text)
+        .join(' '),
+    ).toContain('O lote parou de esperar pelas suas linhas (States.Timeout)');
     const records = w.csv('results.csv');
     expect(records[3]![records[0]!.indexOf('detail')]).toBe(TIMED_OUT_DETAIL);
   });
@@ -381,7 +390,9 @@ describe('a batch that timed out waiting', () => {
     });
     const summary = w.summary();
     expect(summary.stop?.type).toBe('https://tcs.example/problems/subscription-inactive');
-    expect(summary.problems.filter((p) => p.includes('The subscription is not active.'))).toHaveLength(1);
+    expect(summary.problems.filter((p) => p.text.includes('The subscription is not active.'))).toHaveLength(
+      1,
+    );
   });
 });
 
@@ -441,7 +452,12 @@ describe('rows of the same product', () => {
     ]);
     expect(records[2]![column('detail')]).toContain(TIMED_OUT_DETAIL);
     // One row timed out; its copy is not a second one.
-    expect(w.summary().problems.join(' ')).not.toContain('2 row(s)');
+    expect(
+      w
+        .summary()
+        .problems.map((problem) => problem.text)
+        .join(' '),
+    ).not.toContain('2 row(s)');
     expect(w.summary().duplicates).toEqual({ rows: 1, saved_usd: 0 });
   });
 });
@@ -458,7 +474,10 @@ describe('a batch that failed at Prepare', () => {
     const summary = w.summary();
     expect(summary.state).toBe('failed');
     expect(summary.stop?.type).toBe('invalid_options');
-    expect(summary.problems[0]).toContain('inbox/lote/batch.json is invalid: field "max_usd"');
+    expect(summary.problems[0]).toMatchObject({ code: 'options_invalid', params: { fields: ['max_usd'] } });
+    expect(summary.problems[0]?.text).toContain(
+      'inbox/lote/batch.json não é válido: confira o campo "max_usd"',
+    );
     expect(w.csv('results.csv')).toHaveLength(5);
     expect(w.batches.batches.get(w.batchId)?.state).toBe('failed');
   });
@@ -478,7 +497,7 @@ describe('a batch that failed at Prepare', () => {
 
     expect(result).toMatchObject({ batch_id: w.batchId, state: 'failed', rows_total: 0 });
     const summary = w.summary();
-    expect(summary.problems[0]).toBe(
+    expect(summary.problems[0]?.text).toBe(
       'The batch could not be prepared: Error: GET https://tcs.example/v1/countries?… failed',
     );
     expect(w.text('summary.json')).not.toContain('abc123secret');

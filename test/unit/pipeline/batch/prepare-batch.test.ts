@@ -15,6 +15,7 @@ import { sha256Hex } from '../../../../shared/pipeline/core/index.js';
 import { everyColumnUse } from '../../../../shared/spreadsheet/index.js';
 import { TcsProblemError } from '../../../../shared/tcs/errors.js';
 import { LIMITS } from '../../../../shared/tcs/schemas.js';
+import { type Message, wordMessages } from '../../../../shared/wording/index.js';
 import {
   countingKick,
   fixedClock,
@@ -26,6 +27,9 @@ import {
 } from '../../../helpers/memory-ports.js';
 import { objectCreatedEvent } from '../../../helpers/s3-events.js';
 import { ACCEPTED_COUNTRIES, crlf, utf8, xlsx } from '../../spreadsheet/fixtures.js';
+
+/** Messages as the English sentences results.csv and the logs keep. */
+const english = (said: readonly Message[]): string[] => wordMessages(said, 'en');
 
 const BUCKET = 'catalogue-bucket';
 const FILE_KEY = 'inbox/lote/produtos.csv';
@@ -197,7 +201,7 @@ describe('a batch file becomes rows', () => {
       ['E', null],
       ['F', 'current_ncm'],
     ]);
-    expect(batch.warnings).toEqual([
+    expect(english(batch.warnings ?? [])).toEqual([
       expect.stringContaining('Column "Planos" (column E) is not read'),
       expect.stringContaining('Row 1 declares a 7-digit NCM (9011100) in column "NCM atual" (column F)'),
     ]);
@@ -398,7 +402,7 @@ describe('invalid batch.json fails the batch before anything is queued', () => {
     expect(batch.state).toBe('failed');
     expect(batch.stop?.type).toBe('invalid_options');
     for (const phrase of phrases) {
-      expect(batch.problems[0]).toContain(phrase);
+      expect(english(batch.problems)[0]).toContain(phrase);
       expect(batch.stop?.detail).toContain(phrase);
     }
     expect(w.rows().map((r) => [r.status, r.result?.reason])).toEqual([
@@ -422,8 +426,8 @@ describe('an unreadable input file fails the batch', () => {
     const batch = w.batches.batches.get(w.batchId)!;
     expect(batch).toMatchObject({ state: 'failed', rows_total: 0 });
     expect(batch.stop?.type).toBe('no_description_or_sheet_column');
-    expect(batch.problems[0]).toMatch(/^produtos\.csv: has no description column/);
-    expect(batch.problems[0]).toContain('"Nome"');
+    expect(english(batch.problems)[0]).toMatch(/^produtos\.csv: has no description column/);
+    expect(english(batch.problems)[0]).toContain('"Nome"');
     expect(w.rows()).toHaveLength(0);
     expect(w.queue.sent).toHaveLength(0);
   });
@@ -433,13 +437,15 @@ describe('an unreadable input file fails the batch', () => {
     await w.run();
     const batch = w.batches.batches.get(w.batchId)!;
     expect(batch.stop?.type).toBe('duplicate_column');
-    expect(batch.problems[0]).toContain('column "Description"');
+    expect(english(batch.problems)[0]).toContain('column "Description"');
   });
 
   it('says so when the file is empty', async () => {
     const w = world({ [FILE_KEY]: '' });
     await w.run();
-    expect(w.batches.batches.get(w.batchId)?.problems[0]).toBe('produtos.csv: is empty (0 bytes)');
+    expect(english(w.batches.batches.get(w.batchId)?.problems ?? [])[0]).toBe(
+      'produtos.csv: is empty (0 bytes)',
+    );
   });
 
   it('says so when the file was deleted before Prepare read it', async () => {
@@ -773,8 +779,11 @@ describe('a plan-only batch', () => {
       ['Operação', 'operation'],
       ['Observação', null],
     ]);
-    expect(plan.warnings.join(' ')).toContain(
-      'Column "Descrição", row 4: the description names a group of things',
+    // Each warning with its code for programs and its sentence in the batch's language (Portuguese headers).
+    const warnings = plan.warnings as { code: string; text: string }[];
+    expect(warnings.map((warning) => warning.code)).toContain('vague_descriptions');
+    expect(warnings.map((warning) => warning.text).join(' ')).toContain(
+      'Coluna "Descrição", linha 4: a descrição nomeia um grupo de coisas, não um produto',
     );
     // plan.csv in the input's own delimiter, one line per row.
     const lines = outbox(w, 'plan.csv')!
@@ -798,7 +807,7 @@ describe('a plan-only batch', () => {
   it('gives every real run the same warnings in its batch record (summary.json)', async () => {
     const w = world({ [FILE_KEY]: PLAN_CSV });
     await w.run();
-    expect(w.batches.batches.get(w.batchId)!.warnings!.join(' ')).toContain(
+    expect(english(w.batches.batches.get(w.batchId)!.warnings!).join(' ')).toContain(
       'row 4: the description names a group',
     );
   });
@@ -844,7 +853,7 @@ describe('budget', () => {
     expect(w.queue.sent.map((s) => s.message.row)).toEqual([3, 4]);
     const batch = w.batches.batches.get(w.batchId)!;
     expect(batch.rows_dispatched).toBe(2);
-    expect(batch.problems.join(' ')).toContain('2 row(s) after them were not submitted');
+    expect(english(batch.problems).join(' ')).toContain('2 row(s) after them were not submitted');
   });
 
   it('a zero budget submits nothing', async () => {

@@ -14,6 +14,7 @@ import {
 } from '../../../../shared/pipeline/batch/index.js';
 import type { RowRecord } from '../../../../shared/pipeline/core/index.js';
 import type { ByteSource } from '../../../../shared/spreadsheet/index.js';
+import { type Message, wordMessages } from '../../../../shared/wording/index.js';
 import {
   countingKick,
   fixedClock,
@@ -25,6 +26,9 @@ import {
 } from '../../../helpers/memory-ports.js';
 import { objectCreatedEvent } from '../../../helpers/s3-events.js';
 import { ACCEPTED_COUNTRIES, crlf, utf8, xlsx } from '../../spreadsheet/fixtures.js';
+
+/** Messages as the English sentences results.csv and the logs keep. */
+const english = (said: readonly Message[]): string[] => wordMessages(said, 'en');
 
 const BUCKET = 'catalogue-bucket';
 const FILE_KEY = 'inbox/grande/catalogo.csv';
@@ -221,7 +225,7 @@ describe('Prepare streams the file', () => {
     const batch = w.batches.batches.get(w.batchId)!;
     expect(batch).toMatchObject({ state: 'failed', rows_total: 0 });
     expect(batch.stop?.type).toBe('too_many_rows');
-    expect(batch.problems).toEqual([
+    expect(english(batch.problems)).toEqual([
       'catalogo.csv, line 1002: has more than 1,000 data rows, the most one batch takes; split it into ' +
         'files of at most 1,000 rows and upload each',
     ]);
@@ -240,7 +244,7 @@ describe('Prepare streams the file', () => {
     expect(w.writes).toEqual([]);
     const batch = w.batches.batches.get(w.batchId)!;
     expect(batch).toMatchObject({ state: 'failed', rows_total: 0 });
-    expect(batch.problems[0]).toMatch(/^catalogo\.csv, line 2502: a quoted cell is never closed/);
+    expect(english(batch.problems)[0]).toMatch(/^catalogo\.csv, line 2502: a quoted cell is never closed/);
   });
 
   it('lists the first problems of a kind and counts the rest, so the batch record stays small', async () => {
@@ -251,7 +255,7 @@ describe('Prepare streams the file', () => {
 
     const problems = w.batches.batches.get(w.batchId)!.problems;
     expect(problems).toHaveLength(51);
-    expect(problems.at(-1)).toBe('catalogo.csv: 450 more rows like the ones above (500 in all).');
+    expect(english(problems).at(-1)).toBe('catalogo.csv: 450 more rows like the ones above (500 in all).');
   });
 
   it('writes a plan of 3,000 rows line by line', async () => {

@@ -16,6 +16,7 @@ import {
   type ReviewItem,
   type RowRecord,
 } from '../../../../shared/pipeline/core/index.js';
+import { textMessage } from '../../../../shared/wording/index.js';
 
 const AT = '2026-11-21T12:00:00.000Z';
 const NOW = new Date('2026-11-21T13:00:00.000Z');
@@ -305,7 +306,9 @@ describe('buildSummary', () => {
     // The record keeps the columns read as fields; the others follow from the header.
     const columns = [{ column: 'A', header: 'Código', understood_as: 'sku' as const }];
     const warnings = [
-      'Column "Planos" (column E) is not read, but its cells look like technical sheet file names',
+      textMessage(
+        'Column "Planos" (column E) is not read, but its cells look like technical sheet file names',
+      ),
     ];
 
     const summary = buildSummary(batch({ columns, warnings }), rows, NOW);
@@ -317,7 +320,8 @@ describe('buildSummary', () => {
       { column: 'C', header: 'NCM atual', understood_as: null },
       { column: 'D', header: 'Observação', understood_as: null },
     ]);
-    expect(summary.warnings).toEqual(warnings);
+    // Each message with its sentence for people.
+    expect(summary.warnings).toEqual(warnings.map((warning) => ({ ...warning, text: warning.params.text })));
     expect(buildSummary(batch(), rows, NOW)).toMatchObject({ columns: [], warnings: [] });
   });
 

@@ -1,0 +1,28 @@
+/**
+ * What the command line says of a finished batch from its summary.json: the problems and warnings
+ * as sentences in the batch's language, and what was saved, named by where the saving came from.
+ */
+import { message, ShownMessage, wordMessage } from '../../shared/wording/index.js';
+
+/**
+ * A summary's problems or warnings as sentences in the batch's language: each message's `text`
+ * (a summary written before messages had codes holds the sentences themselves).
+ */
+export const sentencesOf = (list: unknown): string[] =>
+  (Array.isArray(list) ? list : []).flatMap((item: unknown) => {
+    const parsed = ShownMessage.safeParse(item);
+    return parsed.success ? [parsed.data.text] : [];
+  });
+
+/**
+ * What the batch did not spend, by where it came from (`saved $12.00 by reusing earlier verdicts`):
+ * earlier verdicts reused, identical rows of the file classified once (summary.json's `duplicates`,
+ * core/same-product.ts), or both, each with its share.
+ */
+export const savingLine = (summary: Record<string, unknown>): string => {
+  const saved = Number(summary.saved_usd ?? 0);
+  const duplicates = summary.duplicates as { saved_usd?: unknown } | undefined;
+  const identical = Math.min(saved, Number(duplicates?.saved_usd ?? 0));
+  const reused = Math.round((saved - identical) * 100) / 100;
+  return wordMessage(message('saving', { reused_usd: reused, identical_usd: identical }), 'en');
+};

@@ -1,0 +1,49 @@
+/**
+ * What `npm run classify` says of a finished batch: the saving named by where it came from, and
+ * the warnings in the batch's language as summary.json words them.
+ */
+import { describe, expect, it } from 'vitest';
+import { savingLine, sentencesOf } from '../../../local/cli/summary-lines.js';
+import { message, shownMessages } from '../../../shared/wording/index.js';
+
+describe("classify's summary line", () => {
+  it('says a saving from earlier batches came from reusing their verdicts', () => {
+    const summary = { saved_usd: 12, duplicates: { rows: 0, saved_usd: 0 } };
+    expect(`Billed $0.00, ${savingLine(summary)}.`).toBe(
+      'Billed $0.00, saved $12.00 by reusing earlier verdicts.',
+    );
+  });
+
+  it('says a saving from identical rows of the same file came from classifying them once', () => {
+    const summary = { saved_usd: 150_698, duplicates: { rows: 75_349, saved_usd: 150_698 } };
+    expect(savingLine(summary)).toBe('saved $150,698.00 by classifying identical rows once');
+    expect(savingLine(summary)).not.toContain('earlier verdicts');
+  });
+
+  it('names both shares when both apply, and nothing when nothing was saved', () => {
+    expect(savingLine({ saved_usd: 10, duplicates: { rows: 2, saved_usd: 4 } })).toBe(
+      'saved $10.00: $6.00 by reusing earlier verdicts and $4.00 by classifying identical rows once',
+    );
+    expect(savingLine({ saved_usd: 0, duplicates: { rows: 0, saved_usd: 0 } })).toBe('saved $0.00');
+  });
+});
+
+describe("classify's warnings", () => {
+  it("prints each warning's sentence in the batch's language, and a summary's older sentences as written", () => {
+    const lost = message('leading_zero_lost', {
+      header: 'NCM',
+      letter: 'F',
+      count: 1,
+      first_row: 1,
+      example: '9012100',
+    });
+    const warnings = [...shownMessages([lost], 'pt'), 'Column "Planos" is not read'];
+    expect(sentencesOf(warnings)).toEqual([
+      expect.stringMatching(
+        /^A linha 1 declara uma NCM de 7 dígitos \(9012100\) na coluna "NCM" \(coluna F\)/,
+      ),
+      'Column "Planos" is not read',
+    ]);
+    expect(sentencesOf(undefined)).toEqual([]);
+  });
+});
