@@ -21,6 +21,12 @@ export const MAX_ROW_BYTES = 256 * 1024;
 export const MAX_HEADER_CHARACTERS = 1_000;
 
 /**
+ * The most bytes (UTF-8) a header's names may hold in all: the batch's record keeps them in one
+ * DynamoDB item (400 KB) with the rest of the batch, and results.csv writes them back.
+ */
+export const MAX_HEADER_BYTES = 256 * 1024;
+
+/**
  * C0 control characters other than tab, line feed, vertical tab, form feed and carriage return,
  * which spreadsheets use inside cells: in a text file they are binary data, not text.
  */

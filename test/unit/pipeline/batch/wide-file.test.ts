@@ -282,3 +282,28 @@ describe('a catalogue of 20,000 columns', () => {
     });
   });
 });
+
+describe('a catalogue whose 20,000 column names are long', () => {
+  it('is refused in one line naming the file, the header line and how much its names hold', async () => {
+    const w = world();
+    const header = [
+      'SKU',
+      'Descrição',
+      'País',
+      'Operação',
+      ...HEADER.slice(4).map((name) => `Atributo do fornecedor ${name}`),
+    ];
+    w.ports.objects.set(FILE_KEY, [header.join(';'), line(1)].join('\r\n'));
+
+    const prepared = await prepareBatch(w.ports, { event: w.event, execution_id: 'exec-1' });
+
+    const batch = (await w.ports.batches.getBatch(w.batchId))!;
+    expect(prepared.next).toBe('finalize');
+    expect(batch.state).toBe('failed');
+    expect(JSON.stringify(batch.problems)).toContain(
+      "produtos.csv, line 1: the header's 20,000 column names hold 556 KB of text in all; a batch keeps at " +
+        'most 256 KB of them. Shorten the names or leave out columns the classification does not need',
+    );
+    expect(await w.ports.batches.getRow(w.batchId, 1)).toBeNull();
+  });
+});
