@@ -8,6 +8,7 @@ import { bytesSource } from '../../../shared/spreadsheet/byte-source.js';
 import { normaliseRow } from '../../../shared/spreadsheet/normalise-row.js';
 import { openSpreadsheet, readSpreadsheet } from '../../../shared/spreadsheet/read-spreadsheet.js';
 import type { SpreadsheetRead } from '../../../shared/spreadsheet/schemas.js';
+import { wordMessage } from '../../../shared/wording/index.js';
 import { ACCEPTED_COUNTRIES, crlf, thrown, utf8, windows1252 } from './fixtures.js';
 
 const HEADER = 'SKU;Descrição;País;Operação';
@@ -135,6 +136,21 @@ describe('text that is not UTF-8 is read, and a warning names the rows and colum
         'accented letters of the header row and rows 2 and 4 in columns "Descrição" (column B), "Marca" ' +
         '(column C) and "Operação" (column E); if any look wrong, save the file as "CSV UTF-8" and upload it again.',
     ]);
+    // The same warning as a message, worded in the batch's language.
+    const pass = (await openSpreadsheet(bytesSource(bytes), 'catalogo.csv')).readRows();
+    for await (const _row of pass.rows);
+    const [said] = pass.finished().messages;
+    expect(wordMessage(said!, 'en')).toBe(read.warnings![0]);
+    expect(wordMessage(said!, 'pt')).toBe(
+      'catalogo.csv não está em UTF-8: a linha 1 tem o byte 0xE7 (byte 10 do arquivo), que o UTF-8 não ' +
+        'permite, então esses bytes foram lidos como Windows-1252, o que o "CSV" simples do Excel grava. ' +
+        'Confira as letras acentuadas no cabeçalho e nas linhas 2 e 4, colunas "Descrição" (coluna B), ' +
+        '"Marca" (coluna C) e "Operação" (coluna E); se alguma estiver errada, salve o arquivo como ' +
+        '"CSV UTF-8" e envie-o de novo.',
+    );
+    expect(wordMessage(said!, 'es')).toContain(
+      'Revisa las letras con acento en el encabezado y en las filas 2 y 4, columnas "Descrição" (columna B),',
+    );
   });
 
   it('UTF-8 rows and one row typed in another editor: only that row is named', async () => {

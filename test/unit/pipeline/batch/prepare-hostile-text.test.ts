@@ -10,6 +10,7 @@ import {
   prepareBatch,
 } from '../../../../shared/pipeline/batch/index.js';
 import type { RowRecord } from '../../../../shared/pipeline/core/index.js';
+import { type Message, wordMessage } from '../../../../shared/wording/index.js';
 import {
   countingKick,
   DYNAMODB_ITEM_MAX_BYTES,
@@ -65,8 +66,8 @@ const HEADER = 'SKU;Descrição;País;Operação;Observação';
 const lineOf = (n: number, notes = '') => `P-${n};${DESCRIPTIONS[n - 1]};BR;import;${notes}`;
 const itemBytes = (record: RowRecord) => Buffer.byteLength(JSON.stringify(record), 'utf8');
 /** A batch's warning as its sentence, whether kept as a sentence or as a message of one. */
-const sentence = (warning: unknown): string =>
-  typeof warning === 'string' ? warning : String((warning as { params: { text: string } }).params.text);
+const sentence = (warning: string | Message): string =>
+  typeof warning === 'string' ? warning : wordMessage(warning, 'en');
 
 describe('a cell of megabytes rejects its row, and every other row goes on', () => {
   it('the batch table in memory refuses an item over 400 KB, as DynamoDB does', async () => {
