@@ -8,17 +8,25 @@
 import { SpreadsheetError } from './errors.js';
 
 /** What the first bytes of a file say it is, when it is not text. */
-const SIGNATURES: readonly { bytes: readonly number[]; looksLike: string }[] = [
-  { bytes: [0x25, 0x50, 0x44, 0x46, 0x2d], looksLike: 'a PDF document (it starts with "%PDF-")' },
-  { bytes: [0x89, 0x50, 0x4e, 0x47], looksLike: 'a PNG image' },
-  { bytes: [0xff, 0xd8, 0xff], looksLike: 'a JPEG image' },
-  { bytes: [0x47, 0x49, 0x46, 0x38], looksLike: 'a GIF image' },
-  { bytes: [0x1f, 0x8b], looksLike: 'a gzip archive' },
-  { bytes: [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c], looksLike: 'a 7-Zip archive' },
-  { bytes: [0x52, 0x61, 0x72, 0x21, 0x1a, 0x07], looksLike: 'a RAR archive' },
-  { bytes: [0x7b, 0x5c, 0x72, 0x74, 0x66], looksLike: 'an RTF document (it starts with "{\\rtf")' },
-  { bytes: [0x7f, 0x45, 0x4c, 0x46], looksLike: 'a program (ELF)' },
-  { bytes: [...Buffer.from('SQLite format 3')], looksLike: 'an SQLite database' },
+const SIGNATURES: readonly { bytes: readonly number[]; kind: string; looksLike: string }[] = [
+  {
+    bytes: [0x25, 0x50, 0x44, 0x46, 0x2d],
+    kind: 'pdf',
+    looksLike: 'a PDF document (it starts with "%PDF-")',
+  },
+  { bytes: [0x89, 0x50, 0x4e, 0x47], kind: 'png', looksLike: 'a PNG image' },
+  { bytes: [0xff, 0xd8, 0xff], kind: 'jpeg', looksLike: 'a JPEG image' },
+  { bytes: [0x47, 0x49, 0x46, 0x38], kind: 'gif', looksLike: 'a GIF image' },
+  { bytes: [0x1f, 0x8b], kind: 'gzip', looksLike: 'a gzip archive' },
+  { bytes: [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c], kind: '7z', looksLike: 'a 7-Zip archive' },
+  { bytes: [0x52, 0x61, 0x72, 0x21, 0x1a, 0x07], kind: 'rar', looksLike: 'a RAR archive' },
+  {
+    bytes: [0x7b, 0x5c, 0x72, 0x74, 0x66],
+    kind: 'rtf',
+    looksLike: 'an RTF document (it starts with "{\\rtf")',
+  },
+  { bytes: [0x7f, 0x45, 0x4c, 0x46], kind: 'elf', looksLike: 'a program (ELF)' },
+  { bytes: [...Buffer.from('SQLite format 3')], kind: 'sqlite', looksLike: 'an SQLite database' },
 ];
 
 /** A web page saved under a spreadsheet's name ("export to Excel" of many web systems). */
@@ -120,6 +128,7 @@ export const checkTextStart = (head: Uint8Array, fileName: string): 'utf-16le' |
       fileName,
       `is not a text file: it is ${signature.looksLike}; ${UPLOAD}`,
       { line: 1 },
+      { details: { looks_like: signature.kind } },
     );
   }
   if (HTML_START.test(Buffer.from(head.subarray(0, 256)).toString('latin1'))) {
@@ -128,6 +137,7 @@ export const checkTextStart = (head: Uint8Array, fileName: string): 'utf-16le' |
       fileName,
       `is a web page (HTML), not a table of text; open it in Excel and save it as CSV, or ${UPLOAD}`,
       { line: 1 },
+      { details: { looks_like: 'html' } },
     );
   }
   const utf16 = utf16Of(head);
@@ -144,6 +154,15 @@ const binaryData = (fileName: string, evidence: BinaryEvidence, width: number, s
       `characters that text never holds, the first ${evidence.unit === 0 ? 'a NUL' : hex(evidence.unit, width)} ` +
       `at byte ${counted(evidence.offset)}; it looks like a program's binary data. ${capitalised(UPLOAD)}`,
     { line: evidence.line },
+    {
+      details: {
+        looks_like: 'binary',
+        count: evidence.count,
+        sampled,
+        first_byte: evidence.unit === 0 ? 'NUL' : hex(evidence.unit, width),
+        offset: evidence.offset,
+      },
+    },
   );
 
 const capitalised = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
@@ -175,6 +194,7 @@ export const binaryWatcher = (fileName: string) => {
           "control characters that text never holds; it looks like a program's data was written into " +
           `the file. ${capitalised(UPLOAD)}`,
         { line: firstLine },
+        { details: { looks_like: 'binary_further', count: controls, characters } },
       );
     }
     inBlock = 0;

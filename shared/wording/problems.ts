@@ -4,7 +4,16 @@
  * all, batch.json, the budget, the service's refusal, rows that did not finish, a round's answers.
  */
 import type { SpreadsheetErrorCode } from '../spreadsheet/schemas.js';
-import { count, type Language, list, type Phrase, plural, quoted, quotedList } from './phrasing.js';
+import {
+  capitalised,
+  count,
+  type Language,
+  list,
+  type Phrase,
+  plural,
+  quoted,
+  quotedList,
+} from './phrasing.js';
 
 /** `produtos.csv, linha 12`: the file, and the line where it applies. */
 const at = (language: Language, file: string, line?: number, row?: number): string => {
@@ -49,6 +58,68 @@ export type FileRefusalParams = {
   item?: number;
   /** xlsx_part_too_large: the part's limit, in MB. */
   limit_mb?: number;
+  /**
+   * not_a_text_file: what the file looks like (`pdf`, `png`, `jpeg`, `gif`, `gzip`, `7z`, `rar`,
+   * `rtf`, `elf`, `sqlite`, `html`; `binary`, control characters in its first `sampled` bytes, the
+   * first `first_byte` at byte `offset`; `binary_further`, in a block of `characters` further in).
+   */
+  looks_like?: string;
+  count?: number;
+  sampled?: number;
+  first_byte?: string;
+  offset?: number;
+  characters?: number;
+};
+
+/** What a file that is not text looks like, by its first bytes. */
+const LOOKS_LIKE: Record<string, Record<'pt' | 'es', string>> = {
+  pdf: { pt: 'um documento PDF (começa com "%PDF-")', es: 'un documento PDF (empieza con "%PDF-")' },
+  png: { pt: 'uma imagem PNG', es: 'una imagen PNG' },
+  jpeg: { pt: 'uma imagem JPEG', es: 'una imagen JPEG' },
+  gif: { pt: 'uma imagem GIF', es: 'una imagen GIF' },
+  gzip: { pt: 'um arquivo compactado gzip', es: 'un archivo comprimido gzip' },
+  '7z': { pt: 'um arquivo compactado 7-Zip', es: 'un archivo comprimido 7-Zip' },
+  rar: { pt: 'um arquivo compactado RAR', es: 'un archivo comprimido RAR' },
+  rtf: { pt: 'um documento RTF (começa com "{\\rtf")', es: 'un documento RTF (empieza con "{\\rtf")' },
+  elf: { pt: 'um programa (ELF)', es: 'un programa (ELF)' },
+  sqlite: { pt: 'um banco de dados SQLite', es: 'una base de datos SQLite' },
+};
+
+const UPLOAD_TEXT = {
+  pt: 'envie o catálogo como CSV, texto separado por tabulações (.txt, .tsv) ou XLSX',
+  es: 'sube el catálogo como CSV, texto delimitado por tabulaciones (.txt, .tsv) o XLSX',
+};
+
+/** Why a file named like text is not text, in Portuguese or Spanish. */
+const notText = (language: 'pt' | 'es', p: FileRefusalParams): string => {
+  const upload = UPLOAD_TEXT[language];
+  const kind = p.looks_like ?? 'binary';
+  const known = LOOKS_LIKE[kind]?.[language];
+  if (known)
+    return language === 'pt'
+      ? `não é um arquivo de texto: é ${known}; ${upload}`
+      : `no es un archivo de texto: es ${known}; ${upload}`;
+  if (kind === 'html') {
+    return language === 'pt'
+      ? `é uma página da web (HTML), não uma tabela de texto; abra no Excel e salve como CSV, ou ${upload}`
+      : `es una página web (HTML), no una tabla de texto; ábrela en Excel y guárdala como CSV, o ${upload}`;
+  }
+  const n = count(language, p.count ?? 0);
+  if (kind === 'binary_further') {
+    return language === 'pt'
+      ? `contém dados binários daqui em diante: ${n} de ${count('pt', p.characters ?? 0)} caracteres são ` +
+          `caracteres de controle que um texto nunca tem; parece que dados de um programa foram gravados no arquivo. ${capitalised(upload)}`
+      : `contiene datos binarios desde aquí: ${n} de ${count('es', p.characters ?? 0)} caracteres son caracteres ` +
+          `de control que un texto nunca tiene; parece que se escribieron datos de un programa en el archivo. ${capitalised(upload)}`;
+  }
+  const first = p.first_byte === 'NUL' ? 'NUL' : (p.first_byte ?? '');
+  return language === 'pt'
+    ? `não é um arquivo de texto: ${n} dos seus primeiros ${count('pt', p.sampled ?? 0)} bytes são caracteres de ` +
+        `controle que um texto nunca tem, o primeiro um ${first} no byte ${count('pt', p.offset ?? 0)}; parece dados ` +
+        `binários de um programa. ${capitalised(upload)}`
+    : `no es un archivo de texto: ${n} de sus primeros ${count('es', p.sampled ?? 0)} bytes son caracteres de ` +
+        `control que un texto nunca tiene, el primero un ${first} en el byte ${count('es', p.offset ?? 0)}; parecen ` +
+        `datos binarios de un programa. ${capitalised(upload)}`;
 };
 
 type Refusal = Phrase<FileRefusalParams>;
@@ -78,8 +149,8 @@ export const FILE_REFUSAL_PHRASES: Record<SpreadsheetErrorCode, Refusal> = {
       'tiene fila de encabezado pero ninguna fila de datos: pon un producto por fila debajo del encabezado',
   ),
   not_a_text_file: refusal(
-    () => 'não é um arquivo CSV de texto (contém dados binários); envie um arquivo CSV ou XLSX',
-    () => 'no es un archivo CSV de texto (contiene datos binarios); sube un archivo CSV o XLSX',
+    (p) => notText('pt', p),
+    (p) => notText('es', p),
   ),
   xlsx_invalid: refusal(
     (p) =>

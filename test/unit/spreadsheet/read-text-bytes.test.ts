@@ -4,7 +4,9 @@
  * delimited)". Real bytes, made here, read through the one reader.
  */
 import { describe, expect, it } from 'vitest';
+import { refusalMessage } from '../../../shared/pipeline/batch/index.js';
 import { bytesSource } from '../../../shared/spreadsheet/byte-source.js';
+import type { SpreadsheetError } from '../../../shared/spreadsheet/errors.js';
 import { normaliseRow } from '../../../shared/spreadsheet/normalise-row.js';
 import { openSpreadsheet, readSpreadsheet } from '../../../shared/spreadsheet/read-spreadsheet.js';
 import type { SpreadsheetRead } from '../../../shared/spreadsheet/schemas.js';
@@ -44,6 +46,12 @@ describe('a file that is not text is refused in one line saying where and what i
     expect((error as Error).message).toBe(
       'ficha.csv, line 1: is not a text file: it is a PDF document (it starts with "%PDF-"); ' +
         'upload the catalogue as CSV, tab-delimited text (.txt, .tsv) or XLSX',
+    ); // Worded in the batch's language from what the refusal names.
+    const said = refusalMessage(error as SpreadsheetError);
+    expect(wordMessage(said, 'en')).toBe((error as Error).message);
+    expect(wordMessage(said, 'pt')).toBe(
+      'ficha.csv, linha 1: não é um arquivo de texto: é um documento PDF (começa com "%PDF-"); envie o ' +
+        'catálogo como CSV, texto separado por tabulações (.txt, .tsv) ou XLSX',
     );
   });
 
@@ -58,6 +66,9 @@ describe('a file that is not text is refused in one line saying where and what i
     expect(error).toMatchObject({ code: 'not_a_text_file', line: 3 });
     expect((error as Error).message).toMatch(
       /^dados\.txt, line 3: is not a text file: \d+ of its first 2,007 bytes are control characters that text never holds, the first 0x0E at byte 14; it looks like a program's binary data\. Upload the catalogue as CSV/,
+    );
+    expect(wordMessage(refusalMessage(error as SpreadsheetError), 'es')).toMatch(
+      /^dados\.txt, línea 3: no es un archivo de texto: \d+ de sus primeros 2007 bytes son caracteres de control que un texto nunca tiene, el primero un 0x0E en el byte 14; parecen datos binarios de un programa\. Sube el catálogo/,
     );
   });
 
