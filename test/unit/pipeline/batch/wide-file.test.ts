@@ -302,7 +302,7 @@ describe('a catalogue whose 20,000 column names are long', () => {
     expect(batch.state).toBe('failed');
     expect(JSON.stringify(batch.problems)).toContain(
       "produtos.csv, line 1: the header's 20,000 column names hold 556 KB of text in all; a batch keeps at " +
-        'most 256 KB of them. Shorten the names or leave out columns the classification does not need',
+        'most 300 KB of them. Shorten the names or leave out columns the classification does not need',
     );
     expect(await w.ports.batches.getRow(w.batchId, 1)).toBeNull();
   });
