@@ -79,7 +79,7 @@ export const en = {
     slots: 'Service slots in use',
     slotsOf: '{{inUse}} of {{cap}}',
     billed: 'Billed',
-    saved: 'Saved by reuse',
+    saved: 'Saved',
     timeLeft: 'Time left',
     pending: 'Waiting for answers',
     answerThem: 'Answer them',
@@ -158,7 +158,7 @@ export const en = {
     catalogueHint: 'CSV or Excel (.xlsx), up to {{max}}.',
     sheets: 'Technical sheets',
     sheetsHint:
-      'Optional: PDFs of up to {{max}} each, at most {{count}}. Choose the folder that holds them (sheets/pump.pdf), or the files themselves: a file chosen alone goes under the path the catalogue names for its name.',
+      'Optional: PDFs of up to {{max}} each, at most {{count}}. Choose the folder that holds them (sheets/pump.pdf), or the files themselves: a file chosen alone goes under the path the catalogue names for a file of that name.',
     drop: 'Drag the catalogue and its PDF sheets here',
     dropOr: 'or click here to choose them',
     remove: 'Remove',
@@ -225,7 +225,9 @@ export const en = {
         '{{n}} files chosen without their folder are sent under the paths the catalogue names for them.',
       missing_one: '{{n}} sheet the catalogue names is not among the files chosen:',
       missing_other: '{{n}} sheets the catalogue names are not among the files chosen:',
-      missingHint:
+      missingHint_one:
+        'The row that names it will be rejected (sheet not found) unless you add the file. Everything else can be sent as it is.',
+      missingHint_other:
         'The rows that name them will be rejected (sheet not found) unless you add the files. Everything else can be sent as it is.',
       ambiguousFiles: '{{path}}: {{files}} all have its name, and none is at that path.',
       ambiguousPaths: '{{file}} has the name of {{paths}}, so it is sent as it is.',

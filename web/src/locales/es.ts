@@ -76,7 +76,7 @@ export const es: Messages = {
     slots: 'Cupos del servicio en uso',
     slotsOf: '{{inUse}} de {{cap}}',
     billed: 'Facturado',
-    saved: 'Ahorro por reutilización',
+    saved: 'Ahorrado',
     timeLeft: 'Tiempo restante',
     pending: 'Esperando respuestas',
     answerThem: 'Responder',
@@ -155,7 +155,7 @@ export const es: Messages = {
     catalogueHint: 'CSV o Excel (.xlsx), hasta {{max}}.',
     sheets: 'Fichas técnicas',
     sheetsHint:
-      'Opcional: PDF de hasta {{max}} cada uno, como máximo {{count}}. Elige la carpeta que las contiene (fichas/bomba.pdf), o los propios archivos: un archivo elegido suelto va a la ruta que el catálogo nombra para su nombre.',
+      'Opcional: PDF de hasta {{max}} cada uno, como máximo {{count}}. Elige la carpeta que las contiene (fichas/bomba.pdf), o los propios archivos: un archivo elegido suelto va a la ruta que el catálogo indica para un archivo con ese nombre.',
     drop: 'Arrastra aquí el catálogo y sus fichas en PDF',
     dropOr: 'o haz clic aquí para elegirlos',
     remove: 'Quitar',
@@ -222,7 +222,9 @@ export const es: Messages = {
         '{{n}} archivos elegidos sin su carpeta se envían a las rutas que el catálogo nombra para ellos.',
       missing_one: '{{n}} ficha que nombra el catálogo no está entre los archivos elegidos:',
       missing_other: '{{n}} fichas que nombra el catálogo no están entre los archivos elegidos:',
-      missingHint:
+      missingHint_one:
+        'La fila que la nombra se rechazará (ficha no encontrada) si no agregas el archivo. Lo demás se puede enviar tal como está.',
+      missingHint_other:
         'Las filas que las nombran se rechazarán (ficha no encontrada) si no agregas los archivos. Lo demás se puede enviar tal como está.',
       ambiguousFiles: '{{path}}: {{files}} tienen ese nombre, y ninguno está en esa ruta.',
       ambiguousPaths: '{{file}} tiene el nombre de {{paths}}, así que se envía tal como está.',

@@ -76,7 +76,7 @@ export const pt: Messages = {
     slots: 'Vagas do serviço em uso',
     slotsOf: '{{inUse}} de {{cap}}',
     billed: 'Faturado',
-    saved: 'Economia por reúso',
+    saved: 'Economizado',
     timeLeft: 'Tempo restante',
     pending: 'Aguardando respostas',
     answerThem: 'Responder',
@@ -155,7 +155,7 @@ export const pt: Messages = {
     catalogueHint: 'CSV ou Excel (.xlsx), até {{max}}.',
     sheets: 'Fichas técnicas',
     sheetsHint:
-      'Opcional: PDFs de até {{max}} cada, no máximo {{count}}. Escolha a pasta que as contém (fichas/bomba.pdf), ou os próprios arquivos: um arquivo escolhido solto vai para o caminho que o catálogo indica para o seu nome.',
+      'Opcional: PDFs de até {{max}} cada, no máximo {{count}}. Escolha a pasta que as contém (fichas/bomba.pdf), ou os próprios arquivos: um arquivo escolhido solto vai para o caminho que o catálogo indica para um arquivo com esse nome.',
     drop: 'Arraste para cá o catálogo e as fichas em PDF',
     dropOr: 'ou clique aqui para escolher',
     remove: 'Remover',
@@ -223,7 +223,9 @@ export const pt: Messages = {
         '{{n}} arquivos escolhidos sem a sua pasta são enviados para os caminhos que o catálogo indica para eles.',
       missing_one: '{{n}} ficha que o catálogo indica não está entre os arquivos escolhidos:',
       missing_other: '{{n}} fichas que o catálogo indica não estão entre os arquivos escolhidos:',
-      missingHint:
+      missingHint_one:
+        'A linha que a indica será rejeitada (ficha não encontrada) se você não acrescentar o arquivo. O resto pode ser enviado como está.',
+      missingHint_other:
         'As linhas que as indicam serão rejeitadas (ficha não encontrada) se você não acrescentar os arquivos. O resto pode ser enviado como está.',
       ambiguousFiles: '{{path}}: {{files}} têm esse nome, e nenhum está nesse caminho.',
       ambiguousPaths: '{{file}} tem o nome de {{paths}}, então é enviado como está.',

@@ -96,7 +96,11 @@ export const NamedSheets = ({
               );
             })}
           </ul>
-          <p className="detail">{t('upload.named.missingHint')}</p>
+          <p className="notice-note">
+            {t(
+              match.missing.length === 1 ? 'upload.named.missingHint_one' : 'upload.named.missingHint_other',
+            )}
+          </p>
         </Notice>
       )}
       {match.ambiguous.length > 0 && (
@@ -120,7 +124,7 @@ export const NamedSheets = ({
               ),
             )}
           </ul>
-          <p className="detail">{t('upload.named.ambiguousHint')}</p>
+          <p className="notice-note">{t('upload.named.ambiguousHint')}</p>
         </Notice>
       )}
     </div>

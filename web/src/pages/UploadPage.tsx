@@ -90,11 +90,6 @@ const FileLine = ({
         <span className="file-name" title={pathOf(file)}>
           {pathOf(file)}
         </span>
-        {sentAs !== undefined && (
-          <span className="file-sent-as" data-testid="sent-as" title={t('upload.sentAsHint')}>
-            → {t('upload.sentAs', { path: sentAs })}
-          </span>
-        )}
         <span className="muted nowrap">{formatBytes(language, file.size)}</span>
         {state && (
           <span className={`file-state file-state-${state}`} data-testid="file-state" data-state={state}>
@@ -112,6 +107,11 @@ const FileLine = ({
           </button>
         )}
       </div>
+      {sentAs !== undefined && (
+        <div className="file-sent-as" data-testid="sent-as" title={t('upload.sentAsHint')}>
+          → {t('upload.sentAs', { path: sentAs })}
+        </div>
+      )}
       {(problems.length > 0 || serverProblem) && (
         <ul className="file-problems" data-testid="file-problems">
           {problems.map((problem) => (
