@@ -360,6 +360,17 @@ describe('uploads', () => {
   });
 
   it.each([
+    ['Texto Unicode.txt', 'text/plain'],
+    ['produtos.TSV', 'text/tab-separated-values'],
+  ])("takes Excel's text save %s as a catalogue, its form declaring %s", async (name, contentType) => {
+    const { world, response } = upload({ catalogue: { name, size: 2_000, type: '' } });
+    expect((await response).status).toBe(201);
+    expect(world.ports.links.forms).toMatchObject([
+      { key: `inbox/${name.replace(/\.\w+$/, '')}/${name}`, contentType },
+    ]);
+  });
+
+  it.each([
     [
       'a batch name that climbs out of inbox/',
       { catalogue, batch_name: '../outbox' },
@@ -379,8 +390,8 @@ describe('uploads', () => {
       'invalid_file_name',
     ],
     [
-      'a catalogue that is not CSV or XLSX',
-      { catalogue: { ...catalogue, name: 'produtos.txt' } },
+      'a catalogue that is not CSV, text or XLSX',
+      { catalogue: { ...catalogue, name: 'produtos.xls' } },
       415,
       'wrong_file_type',
     ],

@@ -279,8 +279,11 @@ describe('file checks before an upload', () => {
   const limits = { sheet_bytes: 10 * 1024 * 1024, catalogue_bytes: 200 * 1024 * 1024, sheets_per_batch: 3 };
   const codes = (problems: { code: string }[]) => problems.map((problem) => problem.code);
 
-  it('takes a CSV or an XLSX catalogue, by its extension, whatever type the browser declares', () => {
+  it('takes a CSV, text (.txt, .tsv) or XLSX catalogue, by its extension, whatever type the browser declares', () => {
     expect(checkCatalogue({ name: 'Catálogo.csv', size: 10, type: 'text/csv' }, limits)).toEqual([]);
+    // Excel's "Unicode Text" and "Text (tab delimited)" saves, read by their content.
+    expect(checkCatalogue({ name: 'Texto Unicode.txt', size: 10, type: 'text/plain' }, limits)).toEqual([]);
+    expect(checkCatalogue({ name: 'a.TSV', size: 10, type: '' }, limits)).toEqual([]);
     expect(checkCatalogue({ name: 'a.XLSX', size: 10, type: '' }, limits)).toEqual([]);
     expect(checkCatalogue({ name: 'a.csv', size: 10, type: 'application/vnd.ms-excel' }, limits)).toEqual([]);
     expect(codes(checkCatalogue({ name: 'a.xls', size: 10, type: '' }, limits))).toEqual(['wrong_file_type']);
