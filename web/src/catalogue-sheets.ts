@@ -6,8 +6,9 @@
  * so (`Ficha técnica`, `Technical sheet`…), rows are numbered without blank ones, and a path is
  * normalised as Prepare normalises it.
  *
- * A CSV only: an Excel workbook's sheet column is checked when the batch reads it. The file is
- * read a slice at a time, so a catalogue of 200 MB is never held whole as text.
+ * Delimited text only (a .csv, or Excel's .txt and .tsv text saves, UTF-16 with or without its
+ * byte order mark): an Excel workbook's sheet column is checked when the batch reads it. The file
+ * is read a slice at a time, so a catalogue of 200 MB is never held whole as text.
  */
 import { columnForHeader } from '../../shared/console/web-contract.js';
 
@@ -129,10 +130,22 @@ export const delimiterOf = (start: string): { delimiter: string; skip: number } 
   return { delimiter: count(best) > 0 ? best : ',', skip: 0 };
 };
 
-/** The file's text encoding by its byte order mark; UTF-8 otherwise (Windows-1252 if it is not). */
-const encodingOf = (head: Uint8Array): string => {
+/**
+ * The file's text encoding: by its byte order mark; UTF-16 without one when every other byte of its
+ * start is zero, as Excel's "Unicode Text" (.txt) may be; UTF-8 otherwise (Windows-1252 if it is not).
+ */
+export const encodingOf = (head: Uint8Array): string => {
   if (head[0] === 0xff && head[1] === 0xfe) return 'utf-16le';
   if (head[0] === 0xfe && head[1] === 0xff) return 'utf-16be';
+  const pairs = Math.floor(head.length / 2);
+  let evenZeros = 0;
+  let oddZeros = 0;
+  for (let i = 0; i < pairs * 2; i += 2) {
+    if (head[i] === 0) evenZeros += 1;
+    if (head[i + 1] === 0) oddZeros += 1;
+  }
+  if (pairs >= 2 && oddZeros >= pairs * 0.8 && evenZeros === 0) return 'utf-16le';
+  if (pairs >= 2 && evenZeros >= pairs * 0.8 && oddZeros === 0) return 'utf-16be';
   return 'utf-8';
 };
 
@@ -197,7 +210,7 @@ const readWith = async (file: File, encoding: string): Promise<CatalogueSheets &
 /** The sheets a catalogue names, each with its rows, in the order the file first names them. */
 export const readCatalogueSheets = async (file: File): Promise<CatalogueSheets> => {
   if (file.name.toLowerCase().endsWith('.xlsx')) return { read: false, why: 'xlsx' };
-  const encoding = encodingOf(new Uint8Array(await file.slice(0, 4).arrayBuffer()));
+  const encoding = encodingOf(new Uint8Array(await file.slice(0, 4096).arrayBuffer()));
   for (const label of encoding === 'utf-8' ? ['utf-8', 'windows-1252'] : [encoding]) {
     try {
       return await readWith(file, label);

@@ -85,6 +85,20 @@ describe("a catalogue's sheet column, read in the page", () => {
     });
   });
 
+  it("reads Excel's Unicode Text save: UTF-16 without a byte order mark, tab-delimited", async () => {
+    const text = 'Código\tDescrição\tFicha técnica\r\nROD-1\tRolamento\tfichas/rolamento.pdf\r\n';
+    const bytes = new Uint8Array(text.length * 2);
+    [...text].forEach((char, index) => {
+      bytes[index * 2] = char.charCodeAt(0) & 0xff;
+      bytes[index * 2 + 1] = char.charCodeAt(0) >> 8;
+    });
+    expect(await readCatalogueSheets(fileOf(bytes, 'catalogo.txt'))).toEqual({
+      read: true,
+      column: 'Ficha técnica',
+      sheets: [{ path: 'fichas/rolamento.pdf', rows: [1], rowCount: 1 }],
+    });
+  });
+
   it('reads a catalogue larger than one slice, a multi-byte character across the slice boundary, and keeps the first rows of a sheet named often', async () => {
     const header = 'SKU,Descrição,Ficha\n';
     const lines = Array.from(
