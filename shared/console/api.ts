@@ -214,6 +214,8 @@ export type BatchFileName = z.infer<typeof BatchFileName>;
 export const BatchView = BatchListItem.extend({
   rows_dispatched: z.number().int().min(0),
   saved_usd: z.number().nullable(),
+  /** Where `saved_usd` came from (earlier verdicts reused, identical rows classified once), as a message. */
+  saving: Message,
   /** Slot leases held now by every batch sharing the cap, and the cap; null when unknown. */
   slots: z.object({ in_use: z.number().int().min(0), cap: z.number().int().min(1).nullable() }),
   /** Rows with an output status. */

@@ -14,6 +14,7 @@ import { countedRows } from '../pipeline/core/row-counts.js';
 import { holdsForBatch } from '../pipeline/dispatch/execution-names.js';
 import type { Lease } from '../pipeline/dispatch/slot-leases.js';
 import { LIMITS, PRICE_PER_RESOLVED_USD } from '../tcs/schemas.js';
+import { message } from '../wording/index.js';
 import {
   BATCH_FILES,
   type BatchesQuery,
@@ -34,6 +35,8 @@ export type RowTally = {
   done: number;
   billedUsd: number;
   savedUsd: number;
+  /** The share of `savedUsd` from rows that shared a classification with a row of the same product. */
+  savedIdenticalUsd: number;
   /** When the last row became final, for the pace. */
   lastFinishedAt: string | null;
 };
@@ -60,6 +63,10 @@ export const countedTally = async (
     done: counted.done,
     billedUsd: cents(counted.billedCents / 100),
     savedUsd: cents(counted.savedRows * PRICE_PER_RESOLVED_USD),
+    // The rest of the saved rows are the reused ones (row-counts.ts, `savedRows`).
+    savedIdenticalUsd: cents(
+      Math.max(0, counted.savedRows - (counted.byStatus.reused ?? 0)) * PRICE_PER_RESOLVED_USD,
+    ),
     lastFinishedAt: counted.lastFinishedAt,
   };
 };
@@ -122,6 +129,7 @@ const tallyOfSummary = (summary: BatchSummary): RowTally => {
     done,
     billedUsd: summary.billed_usd,
     savedUsd: summary.saved_usd,
+    savedIdenticalUsd: Math.min(summary.saved_usd, summary.duplicates.saved_usd),
     lastFinishedAt: summary.finished_at,
   };
 };
@@ -185,6 +193,10 @@ export const batchView = async (ports: ConsolePorts, batchId: string): Promise<B
     ...item,
     rows_dispatched: batch.rows_dispatched,
     saved_usd: tally.savedUsd,
+    saving: message('saving_sources', {
+      reused_usd: cents(tally.savedUsd - tally.savedIdenticalUsd),
+      identical_usd: tally.savedIdenticalUsd,
+    }),
     slots: {
       in_use: leases.filter((lease) => lease.expiresAt > now).length,
       // The service's documented limit; the dispatcher reads the live one from GET /balance.

@@ -48,6 +48,20 @@ const saving =
     return `${saved} ${total}`;
   };
 
+/** Where a saving came from, each source with its share: `$6.00 by reusing earlier verdicts and …`. */
+const sources =
+  (language: Language) =>
+  ({ reused_usd, identical_usd }: Saving): string => {
+    const parts = [
+      ...(reused_usd > 0 ? [`${usd(language, reused_usd)} ${REUSED[language]}`] : []),
+      ...(identical_usd > 0 ? [`${usd(language, identical_usd)} ${IDENTICAL[language]}`] : []),
+    ];
+    if (parts.length === 0)
+      return { pt: 'nada economizado', es: 'nada ahorrado', en: 'nothing saved' }[language];
+    return parts.join(` ${AND[language]} `);
+  };
+
 export const SAVING_PHRASES = {
   saving: { pt: saving('pt'), es: saving('es'), en: saving('en') } satisfies Phrase<Saving>,
+  saving_sources: { pt: sources('pt'), es: sources('es'), en: sources('en') } satisfies Phrase<Saving>,
 };

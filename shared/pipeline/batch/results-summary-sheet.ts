@@ -6,7 +6,7 @@
 import { columnLetter } from '../../spreadsheet/columns.js';
 import { fittingWidth, xlsxText } from '../../spreadsheet/write-xlsx.js';
 import { rowXml, type SheetColumn, sheetHead, sheetTail } from '../../spreadsheet/xlsx-parts.js';
-import { type Message, wordMessage } from '../../wording/index.js';
+import { type Message, message, wordMessage } from '../../wording/index.js';
 import { OUTPUT_STATUSES, type RowStatus } from '../core/row-life.js';
 import type { BatchSummary } from './results-files.js';
 import { cellXml, type ResultsLayout, type SheetCell, STYLE, shownWidth } from './results-sheet-xml.js';
@@ -34,6 +34,15 @@ const listLines = (label: string, items: readonly Message[], words: WorkbookWord
     ? [[label, words.summary.none]]
     : items.map((item, i) => [i === 0 ? label : '', xlsxText(wordMessage(item, words.language))]);
 
+/** Where the summary's saving came from: earlier verdicts reused, identical rows classified once. */
+const savingOf = (summary: Pick<BatchSummary, 'saved_usd' | 'duplicates'>): Message => {
+  const identical = Math.min(summary.saved_usd, summary.duplicates.saved_usd);
+  return message('saving_sources', {
+    reused_usd: Math.round((summary.saved_usd - identical) * 100) / 100,
+    identical_usd: identical,
+  });
+};
+
 const summaryLines = (summary: ShownSummary, layout: ResultsLayout): SummaryLine[] => {
   const { words, width, leftOut } = layout;
   const w = words.summary;
@@ -54,6 +63,9 @@ const summaryLines = (summary: ShownSummary, layout: ResultsLayout): SummaryLine
     ),
     [w.billed, summary.billed_usd, STYLE.summaryUsd],
     [w.saved, summary.saved_usd, STYLE.summaryUsd],
+    ...(summary.saved_usd > 0
+      ? [[w.savedFrom, xlsxText(wordMessage(savingOf(summary), words.language))] as SummaryLine]
+      : []),
     [w.duplicates, summary.duplicates.rows],
     [w.mismatches, summary.current_ncm_mismatches],
     [w.startedAt, asDate(summary.started_at), STYLE.summaryDate],

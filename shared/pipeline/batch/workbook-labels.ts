@@ -56,6 +56,8 @@ export type WorkbookWords = {
     rowsTotal: string;
     billed: string;
     saved: string;
+    /** Where the saving came from: earlier verdicts reused, identical rows classified once. */
+    savedFrom: string;
     duplicates: string;
     mismatches: string;
     startedAt: string;
@@ -154,6 +156,7 @@ const PT: WorkbookWords = {
     rowsTotal: 'Linhas',
     billed: 'Cobrado (USD)',
     saved: 'Economizado (USD)',
+    savedFrom: 'De onde veio a economia',
     duplicates: 'Linhas que aproveitaram a classificação de outra do mesmo produto',
     mismatches: 'Linhas cuja NCM declarada difere do parecer',
     startedAt: 'Início (UTC)',
@@ -255,6 +258,7 @@ const ES: WorkbookWords = {
     rowsTotal: 'Filas',
     billed: 'Facturado (USD)',
     saved: 'Ahorrado (USD)',
+    savedFrom: 'De dónde vino el ahorro',
     duplicates: 'Filas que aprovecharon la clasificación de otra del mismo producto',
     mismatches: 'Filas cuya NCM declarada difiere del dictamen',
     startedAt: 'Inicio (UTC)',
@@ -355,6 +359,7 @@ const EN: WorkbookWords = {
     rowsTotal: 'Rows',
     billed: 'Billed (USD)',
     saved: 'Saved (USD)',
+    savedFrom: 'Where the saving came from',
     duplicates: 'Rows that shared the classification of another row of the same product',
     mismatches: 'Rows whose declared NCM differs from the verdict',
     startedAt: 'Started (UTC)',

@@ -83,4 +83,25 @@ describe("the console's messages", () => {
       'La columna "Descripción" tiene 4 caracteres; una descripción necesita al menos 10.',
     );
   });
+
+  it('names what a batch saved by where it came from: a verdict reused and a row of the same product', async () => {
+    const world = consoleWorld();
+    const resolved = { status: 'resolved' as const, ncm: '7318.15.00', cost_usd: '2.00' };
+    await seedCountedBatch(world.ports.batches, batchRecord({ state: 'running', rows_total: 3 }), [
+      rowRecord(1, { status: 'resolved', result: resolved }),
+      rowRecord(2, { status: 'following', follows: 1 }),
+      rowRecord(3, { status: 'reused', result: { ...resolved, status: 'reused', cost_usd: '0.00' } }),
+    ]);
+    const response = await world.call('console-read', 'GET /batches/{batchId}', {
+      params: { batchId: 'nightly-abc' },
+    });
+    expect(response.body.saved_usd).toBe(4);
+    expect(response.body.saving).toEqual({
+      code: 'saving_sources',
+      params: { reused_usd: 2, identical_usd: 2 },
+    });
+    expect(wordMessage(response.body.saving, 'en')).toBe(
+      '$2.00 by reusing earlier verdicts and $2.00 by classifying identical rows once',
+    );
+  });
 });

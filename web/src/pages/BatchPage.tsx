@@ -133,6 +133,12 @@ const Progress = ({ batch }: { batch: BatchView }) => {
         </Stat>
         <Stat label={t('batch.saved')} testId="saved">
           {batch.saved_usd === null ? none : formatMoney(language, batch.saved_usd)}
+          {/* Where it came from: earlier verdicts reused, identical rows of the file classified once. */}
+          {batch.saved_usd !== null && batch.saved_usd > 0 && (
+            <span className="sub" data-testid="saved-from">
+              {wordMessage(batch.saving, language)}
+            </span>
+          )}
         </Stat>
         <Stat label={t('batch.timeLeft')} testId="eta">
           {batch.eta_seconds === null || !isLive(batch) ? none : formatDuration(language, batch.eta_seconds)}

@@ -31,12 +31,16 @@ import { ACCEPTED_COUNTRIES } from '../../spreadsheet/fixtures.js';
 const FILE_KEY = 'inbox/pecas/produtos.csv';
 const TOKEN = 'AQCEAAAAKgAAAAMAAAAAAAAAAf1Zsecret-task-token-value==';
 
-/** Row 1 declares an NCM without its leading zero, row 2's description is too short, row 3's vague. */
+/**
+ * Row 1 declares an NCM without its leading zero, row 2's description is too short, row 3's vague;
+ * row 4 is row 1's product again, classified once with it.
+ */
 const INPUT = [
   'SKU;Descrição;País;Operação;NCM atual',
   'A-1;Rolamento de esferas de aço, diâmetro 22 mm;BR;importação;9011100',
   'A-2;Café;BR;importação;',
   'A-3;Peças diversas de reposição para manutenção;BR;importação;',
+  'A-4;Rolamento de esferas de aço, diâmetro 22 mm;BR;importação;',
 ].join('\r\n');
 
 const world = () => {
@@ -154,6 +158,10 @@ describe('a Portuguese catalogue', () => {
         /^Coluna "Descrição", linha 3: a descrição nomeia um grupo de coisas, não um produto/,
       ),
     ]);
+    // What was saved, by where it came from: row 4 shared row 1's classification.
+    expect(lines.find(([label]) => label === 'De onde veio a economia')?.[1]).toMatch(
+      /^US\$\s2,00 classificando uma só vez as linhas idênticas$/,
+    );
     // No English sentence on the sheet.
     expect(lines.map(([, value]) => value).join(' ')).not.toMatch(/\b(the|column|rows?)\b/i);
   });
