@@ -1,5 +1,5 @@
 /**
- * `npm run classify -- <file.csv|file.xlsx> [--out DIR] [--sheets DIR] [--options batch.json] [--plan]`
+ * `npm run classify -- <file.csv|.txt|.tsv|.xlsx> [--out DIR] [--sheets DIR] [--options batch.json] [--plan]`
  *
  * Runs one batch through the real pipeline on this machine (local/runtime): the file, its
  * sheets and options go into the local bucket as a user would drop them on AWS, the
@@ -29,7 +29,7 @@ import {
 import { partialResultsServer, status } from './status.js';
 import { savingLine, sentencesOf } from './summary-lines.js';
 
-const USAGE = `usage: npm run classify -- <file.csv|file.xlsx> [options]
+const USAGE = `usage: npm run classify -- <file.csv|.txt|.tsv|.xlsx> [options]
 
   --out DIR          where the results go (default: out/<batch-name>/)
   --sheets DIR       folder holding the PDF sheets the file names (default: the file's folder)
