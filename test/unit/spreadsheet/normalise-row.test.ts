@@ -17,8 +17,8 @@ import {
   RowOutcome,
   SHEET_REJECTION_REASONS,
 } from '../../../shared/spreadsheet/schemas.js';
-import { ACCEPTED_COUNTRIES, crlf, windows1252 } from './fixtures.js';
 import { wordMessage } from '../../../shared/wording/index.js';
+import { ACCEPTED_COUNTRIES, crlf, windows1252 } from './fixtures.js';
 
 const DESCRIPTION = 'Café torrado em grãos, embalagem de 1 kg';
 const NO_DEFAULTS: BatchDefaults = {};
@@ -33,7 +33,11 @@ const row = (
   ...(flaws ? { flaws } : {}),
 });
 
-const normalise = (fields: MappedRow['fields'], defaults: BatchDefaults = NO_DEFAULTS, flaws?: CellFlaw[]) => {
+const normalise = (
+  fields: MappedRow['fields'],
+  defaults: BatchDefaults = NO_DEFAULTS,
+  flaws?: CellFlaw[],
+) => {
   const outcome = normaliseRow(row(fields, 1, flaws), defaults, ACCEPTED_COUNTRIES);
   // Every outcome must satisfy its own schema.
   expect(RowOutcome.parse(outcome)).toEqual(outcome);
@@ -274,22 +278,28 @@ describe('normaliseRow: every rejection reason', () => {
     expect(reasonOf(fields, defaults, flaws)).toBe(reason);
   });
 
-  it.each(cases)('%s: its message, worded in English, is the detail results.csv keeps', (_, fields, defaults, flaws) => {
-    const columns = matchColumns(['Descrição', 'Operação', 'País', 'Ficha técnica', 'Referência', 'SKU'], 'a.csv');
-    const outcome = normaliseRow(
-      { ...row(fields), ...(flaws ? { flaws } : {}) },
-      { ...NO_DEFAULTS, ...defaults },
-      ACCEPTED_COUNTRIES,
-      columns,
-    );
-    if (outcome.status !== 'rejected') throw new Error('expected a rejection');
-    for (const issue of outcome.rejection.issues) {
-      const said = { code: issue.reason, params: issue.params ?? {} };
-      expect(wordMessage(said, 'en')).toBe(issue.detail);
-      expect(wordMessage(said, 'pt')).not.toBe(issue.detail);
-      expect(wordMessage(said, 'es')).not.toBe(issue.detail);
-    }
-  });
+  it.each(cases)(
+    '%s: its message, worded in English, is the detail results.csv keeps',
+    (_, fields, defaults, flaws) => {
+      const columns = matchColumns(
+        ['Descrição', 'Operação', 'País', 'Ficha técnica', 'Referência', 'SKU'],
+        'a.csv',
+      );
+      const outcome = normaliseRow(
+        { ...row(fields), ...(flaws ? { flaws } : {}) },
+        { ...NO_DEFAULTS, ...defaults },
+        ACCEPTED_COUNTRIES,
+        columns,
+      );
+      if (outcome.status !== 'rejected') throw new Error('expected a rejection');
+      for (const issue of outcome.rejection.issues) {
+        const said = { code: issue.reason, params: issue.params ?? {} };
+        expect(wordMessage(said, 'en')).toBe(issue.detail);
+        expect(wordMessage(said, 'pt')).not.toBe(issue.detail);
+        expect(wordMessage(said, 'es')).not.toBe(issue.detail);
+      }
+    },
+  );
 
   it('covers every reason code', () => {
     // The sheet reasons are the pipeline's (it looks the sheet up in the bucket), not normaliseRow's.
