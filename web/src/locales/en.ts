@@ -133,6 +133,8 @@ export const en = {
     found_other: '{{n}} matching rows found so far',
     notFoundYet: 'None found in the rows read so far: load more to keep looking.',
     notYetRead: 'The rows show here once the catalogue is read.',
+    planned:
+      'A plan classifies nothing, so its rows are not listed here: plan.csv says what would happen to each.',
     empty: 'No rows match.',
     follows: 'same product as row {{row}}',
     pdf: 'PDF',

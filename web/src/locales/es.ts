@@ -130,6 +130,8 @@ export const es: Messages = {
     found_other: '{{n}} filas encontradas hasta ahora',
     notFoundYet: 'Ninguna en las filas leídas hasta ahora: carga más para seguir buscando.',
     notYetRead: 'Las filas aparecen aquí cuando se lea el catálogo.',
+    planned:
+      'Un plan no clasifica nada, así que sus filas no aparecen aquí: plan.csv dice qué pasaría con cada una.',
     empty: 'Ninguna fila coincide.',
     follows: 'mismo producto que la fila {{row}}',
     pdf: 'PDF',

@@ -130,6 +130,8 @@ export const pt: Messages = {
     found_other: '{{n}} linhas encontradas até agora',
     notFoundYet: 'Nenhuma nas linhas lidas até agora: carregue mais para continuar procurando.',
     notYetRead: 'As linhas aparecem aqui quando o catálogo for lido.',
+    planned:
+      'Um plano não classifica nada, então suas linhas não aparecem aqui: o plan.csv diz o que aconteceria com cada uma.',
     empty: 'Nenhuma linha encontrada.',
     follows: 'mesmo produto da linha {{row}}',
     pdf: 'PDF',

@@ -354,7 +354,12 @@ export const BatchPage = ({ batchId }: { batchId: string }) => {
         <Progress batch={batch} />
         <Downloads batch={batch} />
       </div>
-      <RowsTable batchId={batch.batch_id} live={live} preparing={batch.stage === 'preparing'} />
+      <RowsTable
+        batchId={batch.batch_id}
+        live={live}
+        preparing={batch.stage === 'preparing'}
+        planned={batch.stage === 'planned'}
+      />
     </div>
   );
 };

@@ -188,11 +188,14 @@ export const RowsTable = ({
   batchId,
   live,
   preparing = false,
+  planned = false,
 }: {
   batchId: string;
   live: boolean;
   /** The batch's catalogue is still being read: no rows yet is not "no rows match". */
   preparing?: boolean;
+  /** A plan: its rows are in plan.csv, not in the batch table. */
+  planned?: boolean;
 }) => {
   const { t } = useTranslation();
   const language = useLanguage();
@@ -239,7 +242,13 @@ export const RowsTable = ({
       {list === null && error === null && <Loading />}
       {list !== null && list.rows.length === 0 && (
         <p className="empty" data-testid="rows-empty">
-          {preparing ? t('rows.notYetRead') : list.next === null ? t('rows.empty') : t('rows.notFoundYet')}
+          {preparing
+            ? t('rows.notYetRead')
+            : planned
+              ? t('rows.planned')
+              : list.next === null
+                ? t('rows.empty')
+                : t('rows.notFoundYet')}
         </p>
       )}
       {list !== null && list.rows.length > 0 && (
