@@ -12,8 +12,13 @@ import {
   awaitRows,
   BatchSummary,
   batchSourceFromEvent,
+  buildSummary,
   finalizeBatch,
+  openResultsWorkbook,
   prepareBatch,
+  ResultsWorkbookProgress,
+  resumeResultsWorkbook,
+  summaryTime,
   writePartialResults,
 } from '../../../../shared/pipeline/batch/index.js';
 import { WORKBOOK_INPUT_COLUMNS } from '../../../../shared/pipeline/batch/results-sheet-xml.js';
@@ -22,6 +27,7 @@ import {
   RESULT_COLUMNS,
   type RowResult,
 } from '../../../../shared/pipeline/core/index.js';
+import { resultNow } from '../../../../shared/pipeline/core/row-life.js';
 import { columnLetter } from '../../../../shared/spreadsheet/index.js';
 import {
   countingKick,
@@ -280,6 +286,48 @@ describe('a catalogue of 20,000 columns', () => {
         { column: 'D', understood_as: 'operation' },
       ],
     });
+  });
+});
+
+describe('a wide results.xlsx written in legs', () => {
+  it('hands on the file’s own width, and reads back as one leg writes it, the note included', async () => {
+    const w = world();
+    await prepareBatch(w.ports, { event: w.event, execution_id: 'exec-1' });
+    const batch = (await w.ports.batches.getBatch(w.batchId))!;
+    const rows = (await Promise.all([1, 2, 3].map((row) => w.ports.batches.getRow(w.batchId, row)))).map(
+      (row) => ({ row: row!, result: resultNow(row!) }),
+    );
+    const summary = buildSummary(
+      batch,
+      rows.map(({ row }) => row),
+      w.clock.now(),
+    );
+    const open = () =>
+      openResultsWorkbook({ batch, width: COLUMNS, measured: rows, at: summaryTime(summary) });
+
+    const oneLeg = open();
+    const whole = Buffer.concat([...rows.map((row) => oneLeg.add(row)), oneLeg.finish(summary)]);
+    const parts: Uint8Array[] = [];
+    let writer = open();
+    const widths: number[] = [];
+    for (const row of rows) {
+      parts.push(writer.add(row));
+      const paused = writer.pause();
+      parts.push(paused.bytes);
+      const handed = ResultsWorkbookProgress.parse(JSON.parse(JSON.stringify(paused.progress)));
+      widths.push(handed.width);
+      writer = resumeResultsWorkbook(batch, handed);
+    }
+    parts.push(writer.finish(summary));
+
+    expect(widths).toEqual([COLUMNS, COLUMNS, COLUMNS]);
+    const inLegs = Buffer.concat(parts);
+    const workbook = await loadWorkbook(inLegs);
+    expect(workbook.worksheets[0]!.actualColumnCount).toBe(16_384);
+    expect(summaryLines(workbook).get('Colunas deixadas de fora')).toMatch(/^As últimas 3\.640 colunas/);
+    // Each pause here ends a deflate chunk one leg would not: the same parts, not the same bytes.
+    const sheetOf = async (bytes: Buffer) => (await loadWorkbook(bytes)).worksheets[0]!.getRow(4).values;
+    expect(await sheetOf(inLegs)).toEqual(await sheetOf(whole));
   });
 });
 
