@@ -120,11 +120,29 @@ export const detailMessagesOf = (result: { detail?: string; detail_messages?: Me
   return result.detail ? [textMessage(result.detail)] : [];
 };
 
-/** A row's detail in `language`: its messages worded, one sentence after the other. */
+/**
+ * Sentences of a detail as one text: after a full sentence the next follows a space, after a
+ * phrase (a verdict's notes, `not billed`) a semicolon, as results.csv always wrote them.
+ */
+export const joinDetail = (sentences: readonly string[]): string =>
+  sentences
+    .filter((sentence) => sentence !== '')
+    .reduce(
+      (text, sentence) => (text === '' ? sentence : `${text}${/[.!?]$/.test(text) ? ' ' : '; '}${sentence}`),
+      '',
+    );
+
+/** A row's detail in `language`: its messages worded, one after the other. */
 export const wordDetail = (
   result: { detail?: string; detail_messages?: Message[] },
   language: Language,
-): string => wordMessages(detailMessagesOf(result), language).join(' ');
+): string => joinDetail(wordMessages(detailMessagesOf(result), language));
+
+/** A detail's messages and its English, as a result keeps them (results.csv's `detail`). */
+export const detailOf = (said: readonly Message[]): { detail: string; detail_messages: Message[] } => ({
+  detail: joinDetail(wordMessages(said, 'en')),
+  detail_messages: [...said],
+});
 
 /** The same message twice (same code, same parameters): a list says it once. */
 export const sameMessage = (a: Message, b: Message): boolean =>

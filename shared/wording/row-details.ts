@@ -1,22 +1,72 @@
 /**
- * What results.xlsx's and the console's `detail` say about a row that did not end resolved or
- * rejected, and the notes beside a verdict, in each language. results.csv keeps the English.
+ * What a row's `detail` says (results.xlsx, the console), in each language, for every outcome but
+ * a rejection (rejections.ts): the notes beside a verdict, the questions waiting, why the service
+ * could not classify, why the row was not sent or did not finish, where a row's outcome came from
+ * (an earlier verdict, a row of the same product, another batch). results.csv keeps the English.
+ * A detail is a list of these messages (`wordDetail`, index.ts).
  */
-import { count, type Phrase, plural } from './phrasing.js';
+import { count, type Language, type Phrase, plural } from './phrasing.js';
+
+/** Without parameters: the same sentence whatever the row. */
+const fixed = (pt: string, es: string, en: string): Phrase<Record<string, never>> => ({
+  pt: () => pt,
+  es: () => es,
+  en: () => en,
+});
+
+/** Remarks beside a verdict: what is still open about it. */
+type VerdictNotes = {
+  /** The SIM openings to choose among, dotted. */
+  sim_options?: string[];
+  /** The SIM openings are not yet confirmed by the official registry. */
+  sim_verifying?: boolean;
+  /** Why the tariffs were not found, as the service says it. */
+  tariffs_reason?: string;
+  no_text_layer?: boolean;
+};
+
+const verdictNotes =
+  (language: Language) =>
+  (p: VerdictNotes): string => {
+    const words = {
+      pt: {
+        choose: 'abertura SIM a escolher entre',
+        verifying: 'aberturas SIM ainda não confirmadas pelo registro oficial',
+        tariffs: 'tarifas não encontradas',
+        scan: 'a ficha técnica não tem camada de texto',
+      },
+      es: {
+        choose: 'apertura SIM a elegir entre',
+        verifying: 'aperturas SIM aún no confirmadas por el registro oficial',
+        tariffs: 'aranceles no encontrados',
+        scan: 'la ficha técnica no tiene capa de texto',
+      },
+      en: {
+        choose: 'SIM opening to be chosen among',
+        verifying: 'SIM openings not yet confirmed by the official registry',
+        tariffs: 'tariffs not found',
+        scan: 'the technical sheet has no text layer',
+      },
+    }[language];
+    return [
+      ...(p.sim_options ? [`${words.choose} ${p.sim_options.join(', ')}`] : []),
+      ...(p.sim_verifying ? [words.verifying] : []),
+      ...(p.tariffs_reason !== undefined ? [`${words.tariffs} (${p.tariffs_reason})`] : []),
+      ...(p.no_text_layer ? [words.scan] : []),
+    ].join('; ');
+  };
 
 export const ROW_DETAIL_PHRASES = {
-  failed: {
-    pt: (p) =>
-      `o serviço não conseguiu classificar o produto (${p.reason ?? 'sem motivo informado'}); sem cobrança`,
-    es: (p) =>
-      `el servicio no pudo clasificar el producto (${p.reason ?? 'sin motivo informado'}); sin cargo`,
-    en: (p) => `the service could not classify the product (${p.reason ?? 'no reason given'}); not billed`,
-  } satisfies Phrase<{ reason?: string }>,
-  abandoned: {
-    pt: () => 'as perguntas não foram respondidas em 30 dias; sem cobrança',
-    es: () => 'las preguntas no se respondieron en 30 días; sin cargo',
-    en: () => 'the questions were not answered within 30 days; not billed',
-  } satisfies Phrase<Record<string, never>>,
+  verdict_notes: {
+    pt: verdictNotes('pt'),
+    es: verdictNotes('es'),
+    en: verdictNotes('en'),
+  } satisfies Phrase<VerdictNotes>,
+  verdict_pdf_missing: {
+    pt: (p) => `o PDF do parecer não foi baixado: ${p.text}`,
+    es: (p) => `el PDF del dictamen no se descargó: ${p.text}`,
+    en: (p) => `verdict PDF not downloaded: ${p.text}`,
+  } satisfies Phrase<{ text: string }>,
   awaiting_answers: {
     pt: (p) =>
       `aguardando respostas a ${count('pt', p.questions)} ${plural(p.questions, 'pergunta', 'perguntas')} ` +
@@ -30,4 +80,191 @@ export const ROW_DETAIL_PHRASES = {
       `awaiting answers to ${p.questions} question${p.questions === 1 ? '' : 's'} (see review.csv)` +
       (p.provisional ? `; provisional proposal ${p.provisional}, not a verdict` : ''),
   } satisfies Phrase<{ questions: number; provisional?: string }>,
+  failed: {
+    pt: (p) =>
+      `o serviço não conseguiu classificar o produto (${p.reason ?? 'sem motivo informado'}); sem cobrança`,
+    es: (p) =>
+      `el servicio no pudo clasificar el producto (${p.reason ?? 'sin motivo informado'}); sin cargo`,
+    en: (p) => `the service could not classify the product (${p.reason ?? 'no reason given'}); not billed`,
+  } satisfies Phrase<{ reason?: string }>,
+  abandoned: fixed(
+    'as perguntas não foram respondidas em 30 dias; sem cobrança',
+    'las preguntas no se respondieron en 30 días; sin cargo',
+    'the questions were not answered within 30 days; not billed',
+  ),
+  /** The pipeline could not finish the row: `text` is the error as kept (scrubbed), in English. */
+  row_error: {
+    pt: (p) => `não foi possível concluir a linha: ${p.text}`,
+    es: (p) => `no se pudo completar la fila: ${p.text}`,
+    en: (p) => p.text,
+  } satisfies Phrase<{ text: string }>,
+  row_timed_out: fixed(
+    'a linha não terminou antes de o lote esgotar o tempo',
+    'la fila no terminó antes de que se agotara el tiempo del lote',
+    'the row did not finish before the batch timed out',
+  ),
+  row_prepare_failed: fixed(
+    'o lote falhou antes de a linha ser processada',
+    'el lote falló antes de que se procesara la fila',
+    'the batch failed before the row could be processed',
+  ),
+  row_unfinished: fixed(
+    'a linha não tinha terminado quando o lote foi finalizado',
+    'la fila no había terminado cuando se finalizó el lote',
+    'the row had not finished when the batch was finalized',
+  ),
+  row_wait_stopped: {
+    pt: (p) => `o lote parou de esperar pelas suas linhas (${p.error}) antes de a linha terminar`,
+    es: (p) => `el lote dejó de esperar sus filas (${p.error}) antes de que la fila terminara`,
+    en: (p) => `the batch stopped waiting for its rows (${p.error}) before the row finished`,
+  } satisfies Phrase<{ error: string }>,
+  answered_row_timed_out: fixed(
+    'a linha respondida não terminou antes de a rodada de respostas esgotar o tempo; o serviço ainda pode ' +
+      'processar as respostas (veja app_url)',
+    'la fila respondida no terminó antes de que se agotara el tiempo de la ronda de respuestas; el servicio ' +
+      'todavía puede procesar las respuestas (ver app_url)',
+    'the answered row did not finish before the answers round timed out; its answers may still be processed ' +
+      'by the service (see app_url)',
+  ),
+  answered_row_failed: fixed(
+    'a rodada de respostas falhou antes de a linha respondida terminar',
+    'la ronda de respuestas falló antes de que terminara la fila respondida',
+    'the answers round failed before the answered row finished',
+  ),
+  answered_row_unfinished: fixed(
+    'a linha respondida não tinha terminado quando a rodada de respostas foi finalizada',
+    'la fila respondida no había terminado cuando se finalizó la ronda de respuestas',
+    'the answered row had not finished when the answers round was finalized',
+  ),
+  answered_row_wait_stopped: {
+    pt: (p) => `a rodada de respostas parou de esperar (${p.error}) antes de a linha respondida terminar`,
+    es: (p) =>
+      `la ronda de respuestas dejó de esperar (${p.error}) antes de que terminara la fila respondida`,
+    en: (p) => `the answers round stopped waiting (${p.error}) before the answered row finished`,
+  } satisfies Phrase<{ error: string }>,
+  /** Not sent: a batch-level stop (`reason`, the service's problem) with its detail as the service said it. */
+  not_submitted: {
+    pt: (p) => `não enviada (${p.reason}): ${p.text}`,
+    es: (p) => `no enviada (${p.reason}): ${p.text}`,
+    en: (p) => p.text,
+  } satisfies Phrase<{ reason: string; text: string }>,
+  options_invalid_row: {
+    pt: () => 'Nenhuma linha foi enviada: o batch.json do lote não é válido (veja os problemas do lote).',
+    es: () => 'No se envió ninguna fila: el batch.json del lote no es válido (ver los problemas del lote).',
+    en: (p) => `No row was submitted: ${p.text}`,
+  } satisfies Phrase<{ text: string }>,
+  over_budget: {
+    pt: (p) =>
+      `O orçamento do lote (max_usd ${p.max_usd} no batch.json) cobre ${count('pt', p.covered)} ` +
+      `${plural(p.covered, 'classificação', 'classificações')} a USD ${p.price}; esta linha veio depois delas e não foi enviada.`,
+    es: (p) =>
+      `El presupuesto del lote (max_usd ${p.max_usd} en batch.json) cubre ${count('es', p.covered)} ` +
+      `${plural(p.covered, 'clasificación', 'clasificaciones')} a USD ${p.price}; esta fila vino después y no se envió.`,
+    en: (p) =>
+      `The batch budget (max_usd ${p.max_usd} in batch.json) covers ${p.covered} ` +
+      `classification(s) at USD ${p.price}; this row came after them and was not submitted.`,
+  } satisfies Phrase<{ max_usd: number; covered: number; price: string }>,
+  answers_not_sent: {
+    pt: (p) =>
+      `respostas não enviadas${p.why ? ` (${p.why})` : ''}; ainda aguardando respostas (veja review.csv)`,
+    es: (p) =>
+      `respuestas no enviadas${p.why ? ` (${p.why})` : ''}; todavía esperando respuestas (ver review.csv)`,
+    en: (p) => `answers not sent${p.why ? ` (${p.why})` : ''}; still awaiting answers (see review.csv)`,
+  } satisfies Phrase<{ why?: string }>,
+  queued: fixed(
+    'Esperando um espaço livre no limite do serviço.',
+    'Esperando un cupo libre del servicio.',
+    'Waiting for a free slot of the cap.',
+  ),
+  submitting: fixed('Sendo enviada ao serviço.', 'Enviándose al servicio.', 'Being sent to the service.'),
+  in_progress: fixed(
+    'Sendo classificada pelo serviço.',
+    'El servicio la está clasificando.',
+    'Being classified by the service.',
+  ),
+  following: fixed(
+    'Esperando a linha do mesmo produto com que compartilha a classificação.',
+    'Esperando la fila del mismo producto con la que comparte la clasificación.',
+    'Waiting for the row of the same product it shares a classification with.',
+  ),
+  /** A row of the same product as an earlier one (`leader`), sharing its classification. */
+  same_product: {
+    pt: (p) => {
+      const shared = `Mesmo produto da linha ${p.leader} (operação, país, descrição e ficha idênticos)`;
+      if (p.leader_status === 'resolved')
+        return `${shared}: classificado uma vez, lá; sem cobrança nesta linha.`;
+      if (p.leader_status === 'pending_data') {
+        return `${shared}: responda as perguntas uma vez, na linha ${p.leader} do review.csv; esta linha retoma junto.`;
+      }
+      return `${shared}: esta linha tem o mesmo resultado.`;
+    },
+    es: (p) => {
+      const shared = `Mismo producto que la fila ${p.leader} (operación, país, descripción y ficha idénticos)`;
+      if (p.leader_status === 'resolved')
+        return `${shared}: clasificado una vez, allí; sin cargo por esta fila.`;
+      if (p.leader_status === 'pending_data') {
+        return `${shared}: responde las preguntas una vez, en la fila ${p.leader} de review.csv; esta fila se retoma con ella.`;
+      }
+      return `${shared}: esta fila comparte su resultado.`;
+    },
+    en: (p) => {
+      const shared = `Same product as row ${p.leader} (operation, country, description and sheet identical)`;
+      if (p.leader_status === 'resolved') return `${shared}: classified once, there; no charge for this row.`;
+      if (p.leader_status === 'pending_data') {
+        return `${shared}: answer the questions once, on row ${p.leader} of review.csv; this row resumes with it.`;
+      }
+      return `${shared}: this row shares its outcome.`;
+    },
+  } satisfies Phrase<{ leader: number; leader_status: string }>,
+  reused: {
+    pt: (p) =>
+      `Sem mudanças desde o parecer de ${p.date} (lote ${p.batch}); reaproveitado sem nova classificação.`,
+    es: (p) =>
+      `Sin cambios desde el dictamen del ${p.date} (lote ${p.batch}); reutilizado sin una nueva clasificación.`,
+    en: (p) =>
+      `Unchanged since the verdict of ${p.date} (batch ${p.batch}); reused without a new classification.`,
+  } satisfies Phrase<{ date: string; batch: string }>,
+  earlier_pdf_gone: fixed(
+    'O PDF do parecer do lote anterior não está mais guardado.',
+    'El PDF del dictamen del lote anterior ya no está guardado.',
+    'The verdict PDF of the earlier batch is no longer stored.',
+  ),
+  settled_with: {
+    pt: (p) =>
+      `Resolvida com a classificação ${p.classification_id} do lote ${p.batch}, linha ${p.row}, que esta linha ` +
+      `aguardava${p.pdf ? ` (PDF do parecer: ${p.pdf})` : ''}; cobrada uma vez lá, sem cobrança aqui`,
+    es: (p) =>
+      `Resuelta con la clasificación ${p.classification_id} del lote ${p.batch}, fila ${p.row}, que esta fila ` +
+      `esperaba${p.pdf ? ` (PDF del dictamen: ${p.pdf})` : ''}; facturada una vez allí, sin cargo aquí`,
+    en: (p) =>
+      `Settled with classification ${p.classification_id} of batch ${p.batch}, row ${p.row}, that this row ` +
+      `waited on${p.pdf ? ` (verdict PDF: ${p.pdf})` : ''}; billed there once, no charge here`,
+  } satisfies Phrase<{ classification_id: string; batch: string; row: number; pdf?: string }>,
+  resolved_elsewhere: fixed(
+    'respondida fora deste lote (por exemplo, no app web) e resolvida lá; o PDF do parecer não foi guardado ' +
+      'com este lote: abra-o pelo app_url',
+    'respondida fuera de este lote (por ejemplo, en la app web) y resuelta allí; el PDF del dictamen no se ' +
+      'guardó con este lote: ábrelo desde app_url',
+    'answered outside this batch (e.g. in the web app) and resolved there; the verdict PDF was not stored ' +
+      'with this batch: open it from app_url',
+  ),
+  billed_elsewhere: fixed(
+    'cobrada uma vez, não neste lote',
+    'facturada una vez, no en este lote',
+    'billed once, not in this batch',
+  ),
+  joined: {
+    pt: (p) =>
+      `Aguarda as respostas da classificação ${p.classification_id}, perguntadas pela linha ${p.row} do lote ` +
+      `${p.batch} (mesmo produto, sem mudanças): não é classificada de novo, sem cobrança. Responda as perguntas ` +
+      'uma vez, aqui ou naquele lote, e todas as linhas que aguardam retomam.',
+    es: (p) =>
+      `Espera las respuestas de la clasificación ${p.classification_id}, preguntadas por la fila ${p.row} del lote ` +
+      `${p.batch} (mismo producto, sin cambios): no se clasifica de nuevo, sin cargo. Responde las preguntas ` +
+      'una vez, aquí o en ese lote, y todas las filas que esperan se retoman.',
+    en: (p) =>
+      `Waits on the answers of classification ${p.classification_id}, asked by row ${p.row} of ` +
+      `batch ${p.batch} (same product, unchanged): not classified again, no charge. Answer its ` +
+      'questions once, here or in that batch, and every row waiting on it resumes.',
+  } satisfies Phrase<{ classification_id: string; row: number; batch: string }>,
 };

@@ -4,6 +4,7 @@
  * docs/answers-round.md, "A re-run does not ask again") take its outcome at no cost, and each
  * such batch's results move forward too.
  */
+import { detailMessagesOf, detailOf, message } from '../../wording/index.js';
 import { mapLimited } from '../core/calls-in-parallel.js';
 import type { PipelinePorts } from '../core/ports.js';
 import { joinedRowOf, type ReviewItem, type RowRecord, type RowResult } from '../core/records.js';
@@ -21,16 +22,18 @@ const JOINED_IN_FLIGHT = 8;
  * (one classification, billed once, where its answers were sent), its PDF left where it was stored.
  */
 export const joinedOutcome = (result: RowResult, settledBy: { batch_id: string; row: number }): RowResult => {
-  const pdf = result.verdict_pdf ? ` (verdict PDF: outbox/${settledBy.batch_id}/${result.verdict_pdf})` : '';
+  const pdf = result.verdict_pdf ? `outbox/${settledBy.batch_id}/${result.verdict_pdf}` : '';
   return {
     ...result,
-    detail: [
-      `Settled with classification ${result.classification_id ?? ''} of batch ${settledBy.batch_id}, row ` +
-        `${settledBy.row}, that this row waited on${pdf}; billed there once, no charge here`,
-      result.detail,
-    ]
-      .filter(Boolean)
-      .join('; '),
+    ...detailOf([
+      message('settled_with', {
+        classification_id: result.classification_id ?? '',
+        batch: settledBy.batch_id,
+        row: settledBy.row,
+        pdf: pdf || undefined,
+      }),
+      ...detailMessagesOf(result),
+    ]),
     verdict_pdf: '',
     cost_usd: '0.00',
   };

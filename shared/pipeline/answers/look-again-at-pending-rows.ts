@@ -4,6 +4,7 @@
  * elsewhere (the web app) and it has since resolved or failed. The service's final word becomes
  * the row's result.
  */
+import { detailMessagesOf, detailOf, message } from '../../wording/index.js';
 import { forEachLimited } from '../core/calls-in-parallel.js';
 import type { PipelinePorts } from '../core/ports.js';
 import type { RowRecord } from '../core/records.js';
@@ -13,10 +14,6 @@ import { readClassifications } from './read-classifications.js';
 
 /** Moves written at once. */
 const IN_FLIGHT = 16;
-
-const RESOLVED_ELSEWHERE_NOTE =
-  'answered outside this batch (e.g. in the web app) and resolved there; the verdict PDF was not stored ' +
-  'with this batch: open it from app_url';
 
 /**
  * Every `pending_data` row as the service sees it now. `abandoned` (30 days unanswered) and, when
@@ -58,9 +55,11 @@ export const lookAgainAtPendingRows = async (
       settled.status === 'resolved'
         ? {
             ...settled,
-            detail: [RESOLVED_ELSEWHERE_NOTE, billed ? '' : 'billed once, not in this batch', settled.detail]
-              .filter(Boolean)
-              .join('; '),
+            ...detailOf([
+              message('resolved_elsewhere', {}),
+              ...(billed ? [] : [message('billed_elsewhere', {})]),
+              ...detailMessagesOf(settled),
+            ]),
             ...(billed ? {} : { cost_usd: '0.00' }),
           }
         : settled;

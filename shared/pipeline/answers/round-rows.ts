@@ -20,20 +20,18 @@ type RoundEnd = { error?: CaughtError | null | undefined; wait_error?: CaughtErr
 export const ROUND_TIMED_OUT_DETAIL =
   'the answered row did not finish before the answers round timed out; its answers may still be processed ' +
   'by the service (see app_url)';
-const ROUND_FAILED_DETAIL = 'the answers round failed before the answered row finished';
-const ROUND_UNFINISHED_DETAIL = 'the answered row had not finished when the answers round was finalized';
 
 const isRowOfRound = (row: RowRecord, roundId: string): boolean => row.round?.round_id === roundId;
 
 /** Why the round's unfinished rows end as `error`: its wait timed out or stopped, it failed, or neither. */
-const unfinishedRowDetail = (input: RoundEnd): string =>
+const unfinishedRowDetail = (input: RoundEnd): Message =>
   input.wait_error
     ? input.wait_error.Error.startsWith('States.') && input.wait_error.Error.includes('Timeout')
-      ? ROUND_TIMED_OUT_DETAIL
-      : `the answers round stopped waiting (${input.wait_error.Error}) before the answered row finished`
+      ? message('answered_row_timed_out', {})
+      : message('answered_row_wait_stopped', { error: input.wait_error.Error })
     : input.error
-      ? ROUND_FAILED_DETAIL
-      : ROUND_UNFINISHED_DETAIL;
+      ? message('answered_row_failed', {})
+      : message('answered_row_unfinished', {});
 
 /** Step 2; returns the messages it adds to the round's problems. */
 export const endRoundRows = async (
@@ -86,7 +84,7 @@ const endUnfinishedRoundRows = async (
   batchId: string,
   roundId: string,
   rows: RowRecord[],
-  detail: string,
+  detail: Message,
   now: Date,
 ): Promise<number> => {
   const working = indexesWhere(rows, (row) => isRowOfRound(row, roundId) && !isOutputStatus(row.status));

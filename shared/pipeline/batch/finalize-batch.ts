@@ -82,8 +82,6 @@ export type FinalizeResult = {
 export type FinalizePorts = Pick<PipelinePorts, 'clock' | 'objects' | 'batches' | 'reviews' | 'events'>;
 
 export const TIMED_OUT_DETAIL = 'the row did not finish before the batch timed out';
-const PREPARE_FAILED_DETAIL = 'the batch failed before the row could be processed';
-const UNFINISHED_DETAIL = 'the row had not finished when the batch was finalized';
 
 const skipped = (batchId: string | null): FinalizeResult => ({
   batch_id: batchId,
@@ -258,14 +256,14 @@ const finalStateOf = (batch: BatchRecord): { alreadyDone: boolean; finalState: B
 };
 
 /** Why a row still working at Finalize ends in `error`. */
-const unfinishedDetailFor = (input: FinalizeInput): string =>
+const unfinishedDetailFor = (input: FinalizeInput): Message =>
   input.wait_error
     ? input.wait_error.Error.startsWith('States.') && input.wait_error.Error.includes('Timeout')
-      ? TIMED_OUT_DETAIL
-      : `the batch stopped waiting for its rows (${input.wait_error.Error}) before the row finished`
+      ? message('row_timed_out', {})
+      : message('row_wait_stopped', { error: input.wait_error.Error })
     : input.error
-      ? PREPARE_FAILED_DETAIL
-      : UNFINISHED_DETAIL;
+      ? message('row_prepare_failed', {})
+      : message('row_unfinished', {});
 
 /** The batch's problems, then what Finalize found, each message once. */
 const finalProblems = (

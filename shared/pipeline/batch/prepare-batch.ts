@@ -187,7 +187,10 @@ const prepareRows = async (
   if ('problem' in optionsRead) {
     const problems = [optionsRead.said, ...('problem' in opened ? [opened.said] : [])];
     const stop = { type: 'invalid_options', title: 'Invalid batch.json', detail: optionsRead.problem, at };
-    const rowResult = notSubmittedResult('invalid_options', `No row was submitted: ${optionsRead.problem}`);
+    const rowResult = notSubmittedResult(
+      'invalid_options',
+      message('options_invalid_row', { text: optionsRead.problem }),
+    );
     return fail(stop, problems, rowResult);
   }
   const options = optionsRead.options;

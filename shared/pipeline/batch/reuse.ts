@@ -13,8 +13,10 @@
  * again: its rows join that classification (`openClassificationOf`, `joinedResult`), whatever
  * `reclassify` says, since a new classification would ask the same questions again.
  */
+
 import { createHash } from 'node:crypto';
 import type { ProductRow } from '../../spreadsheet/schemas.js';
+import { detailOf, message } from '../../wording/index.js';
 import { fingerprintKey } from '../core/keys.js';
 import type { BatchOptions, CachedVerdict, PendingClassification, RowResult } from '../core/records.js';
 import { currentNcmMatches, resultNcmDigits } from '../core/row-results.js';
@@ -88,9 +90,7 @@ export const reusedResult = (
 ): RowResult => ({
   ...verdict.result,
   status: 'reused',
-  detail:
-    `Unchanged since the verdict of ${verdict.resolved_at.slice(0, 10)} (batch ${verdict.batch_id}); ` +
-    'reused without a new classification.',
+  ...detailOf([message('reused', { date: verdict.resolved_at.slice(0, 10), batch: verdict.batch_id })]),
   classification_id: verdict.classification_id,
   cost_usd: '0.00',
   // This row's own declared NCM against the verdict, the same rule as a resolved row's.
@@ -135,10 +135,13 @@ export const joinedResult = (
   ...pending.result,
   status: 'pending_data',
   reason: JOINED_REASON,
-  detail:
-    `Waits on the answers of classification ${pending.classification_id}, asked by row ${pending.row} of ` +
-    `batch ${pending.batch_id} (same product, unchanged): not classified again, no charge. Answer its ` +
-    'questions once, here or in that batch, and every row waiting on it resumes.',
+  ...detailOf([
+    message('joined', {
+      classification_id: pending.classification_id,
+      row: pending.row,
+      batch: pending.batch_id,
+    }),
+  ]),
   classification_id: pending.classification_id,
   cost_usd: '0.00',
 });

@@ -267,14 +267,16 @@ export const reusedVerdicts = async (
 };
 
 /** How many classifications batch.json's max_usd pays for, and what a row after them says. */
-const budgetOf = (options: BatchOptions): { budget: number; detail: string } => {
+const budgetOf = (options: BatchOptions): { budget: number; detail: Message } => {
   const budget =
     options.max_usd === undefined
       ? Number.POSITIVE_INFINITY
       : Math.floor(options.max_usd / PRICE_PER_RESOLVED_USD + 1e-9);
-  const detail =
-    `The batch budget (max_usd ${options.max_usd} in batch.json) covers ${budget} ` +
-    `classification(s) at USD ${PRICE_PER_RESOLVED_USD.toFixed(2)}; this row came after them and was not submitted.`;
+  const detail = message('over_budget', {
+    max_usd: options.max_usd ?? 0,
+    covered: budget,
+    price: PRICE_PER_RESOLVED_USD.toFixed(2),
+  });
   return { budget, detail };
 };
 

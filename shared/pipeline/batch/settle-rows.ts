@@ -8,7 +8,9 @@
  * On each page: rows still working end now, and each verdict PDF a reused row names is copied
  * into this batch's `pdfs/` unless it is there already; then the page is shown as the moves left it.
  */
+
 import { z } from 'zod';
+import { detailMessagesOf, detailOf, type Message, message } from '../../wording/index.js';
 import { outboxKey, reusedPdfRelative } from '../core/bucket-layout.js';
 import { mapLimited } from '../core/calls-in-parallel.js';
 import type { PipelinePorts } from '../core/ports.js';
@@ -30,8 +32,6 @@ export type SettlingProgress = z.infer<typeof SettlingProgress>;
 
 type SettlePorts = Pick<PipelinePorts, 'clock' | 'batches' | 'objects'>;
 
-const PDF_GONE_DETAIL = 'The verdict PDF of the earlier batch is no longer stored.';
-
 /** Rows' moves and PDF copies at once, a page at a time: bounded, never one request after another. */
 const IN_FLIGHT = 16;
 /** Reused PDFs remembered as copied between pages: far more than the products a page names. */
@@ -39,7 +39,7 @@ const COPIES_KEPT = 5_000;
 
 export type SettleOptions = {
   /** Why a row still working ends in `error`. */
-  detail: string;
+  detail: Message;
   now: Date;
   from: SettlingProgress;
   /** When this leg hands on (epoch ms): checked between pages, so a leg settles one page at least. */
@@ -137,7 +137,7 @@ const copyReusedPdf = async (
   const result = {
     ...row.result!,
     verdict_pdf: '',
-    detail: `${row.result!.detail ?? ''} ${PDF_GONE_DETAIL}`.trim(),
+    ...detailOf([...detailMessagesOf(row.result!), message('earlier_pdf_gone', {})]),
   };
   await ports.batches.moveRow(batchId, row.row, { move: 'amended', result, at });
 };

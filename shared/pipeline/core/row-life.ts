@@ -18,6 +18,7 @@
  * to): a late Complete finds the row already final and changes nothing; a dispatcher that claims
  * a row another dispatch owns is refused.
  */
+import { detailMessagesOf, detailOf, type Message, message } from '../../wording/index.js';
 import { fingerprintKey } from './keys.js';
 import type { RowRecord, RowResult } from './records.js';
 import { currentNcmMatches, resultNcmDigits } from './row-results.js';
@@ -177,25 +178,12 @@ export const passesGuard = (
 /** A row's output columns as a file or a page shows them; `status` may be a working one while it runs. */
 export type ShownResult = { status: RowStatus } & Partial<Omit<RowResult, 'status'>>;
 
-const WORKING_DETAIL: Record<WorkingStatus, string> = {
-  queued: 'Waiting for a free slot of the cap.',
-  submitting: 'Being sent to the service.',
-  in_progress: 'Being classified by the service.',
-  following: 'Waiting for the row of the same product it shares a classification with.',
-};
+/** What a working row is doing, by its status (shared/wording/row-details.ts). */
+const workingDetail = (status: WorkingStatus) => detailOf([message(status, {})]);
 
 /** What a follower says about the row it follows, before that row's own detail. */
-export const followerDetail = (leaderRow: number, leaderStatus: OutputStatus): string => {
-  const shared = `Same product as row ${leaderRow} (operation, country, description and sheet identical)`;
-  switch (leaderStatus) {
-    case 'resolved':
-      return `${shared}: classified once, there; no charge for this row.`;
-    case 'pending_data':
-      return `${shared}: answer the questions once, on row ${leaderRow} of review.csv; this row resumes with it.`;
-    default:
-      return `${shared}: this row shares its outcome.`;
-  }
-};
+export const followerDetail = (leaderRow: number, leaderStatus: OutputStatus): Message =>
+  message('same_product', { leader: leaderRow, leader_status: leaderStatus });
 
 /**
  * A follower's outcome: its leader's columns, at no cost, with a detail naming the leader and the
@@ -209,7 +197,7 @@ const followerOutcome = (
   const ncm = resultNcmDigits(result);
   return {
     ...result,
-    detail: [followerDetail(leader.row, result.status), result.detail].filter(Boolean).join(' '),
+    ...detailOf([followerDetail(leader.row, result.status), ...detailMessagesOf(result)]),
     cost_usd: '0.00',
     ...(ncm ? { current_ncm_matches: currentNcmMatches(follower.product?.current_ncm ?? null, ncm) } : {}),
   };
@@ -229,7 +217,7 @@ export const resultNow = (
   if (isOutputStatus(row.status)) return row.result ?? { status: row.status };
   return {
     status: row.status,
-    detail: WORKING_DETAIL[row.status as WorkingStatus],
+    ...workingDetail(row.status as WorkingStatus),
     ...(row.classification_id ? { classification_id: row.classification_id } : {}),
     ...(row.app_url ? { app_url: row.app_url } : {}),
   };

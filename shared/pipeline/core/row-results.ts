@@ -10,6 +10,7 @@ import { formatNcm } from '../../spreadsheet/write-csv.js';
 import { problemNameOf } from '../../tcs/errors.js';
 import type { Candidate, Classification, Question, TariffLookup } from '../../tcs/schemas.js';
 import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';
+import { detailOf, type Message, message } from '../../wording/index.js';
 import type { BatchStop, ResultColumn, RowResult } from './records.js';
 
 /** Every column but `status`, which each builder sets itself. */
@@ -74,21 +75,24 @@ const tariffColumns = (tariffs: TariffLookup | null): Columns => {
   };
 };
 
-/** Remarks a person should see next to a verdict: what is still open about it. */
-const verdictNotes = (c: Classification, chosen: Candidate | null): string[] => {
-  const notes: string[] = [];
+/** Remarks a person should see next to a verdict: what is still open about it; none, none. */
+const verdictNotes = (c: Classification, chosen: Candidate | null): Message[] => {
   const sim = chosen?.sim;
-  if (sim && c.chosen_sim_code === null) {
-    if (sim.status === 'pending_choice') {
-      notes.push(`SIM opening to be chosen among ${sim.options.map((o) => formatNcm(o.code)).join(', ')}`);
-    } else if (sim.status === 'verifying') {
-      notes.push('SIM openings not yet confirmed by the official registry');
-    }
-  }
-  if (c.tariffs && !c.tariffs.found) notes.push(`tariffs not found (${c.tariffs.reason})`);
-  if (c.file_has_text_layer === false) notes.push('the technical sheet has no text layer');
-  return notes;
+  const pending = sim && c.chosen_sim_code === null ? sim : null;
+  const notes = {
+    ...(pending?.status === 'pending_choice'
+      ? { sim_options: pending.options.map((option) => formatNcm(option.code)) }
+      : {}),
+    ...(pending?.status === 'verifying' ? { sim_verifying: true } : {}),
+    ...(c.tariffs && !c.tariffs.found ? { tariffs_reason: c.tariffs.reason } : {}),
+    ...(c.file_has_text_layer === false ? { no_text_layer: true } : {}),
+  };
+  return Object.keys(notes).length > 0 ? [message('verdict_notes', notes)] : [];
 };
+
+/** A detail's messages and their English, or nothing when there are none. */
+const said = (messages: readonly Message[]): Pick<RowResult, 'detail' | 'detail_messages'> =>
+  messages.length > 0 ? detailOf(messages) : {};
 
 /**
  * Whether the ERP's NCM agrees with the verdict, digits only. A 7-digit value is an NCM whose
@@ -119,8 +123,8 @@ export const resolvedResult = (
   const chosen = chosenCandidate(c);
   return {
     status: 'resolved',
+    ...said(verdictNotes(c, chosen)),
     ...compact({
-      detail: verdictNotes(c, chosen).join('; '),
       classification_id: c.id,
       app_url: appUrlOf(c, ctx.appUrl),
       title: c.title ?? chosen?.product_name ?? '',
@@ -148,13 +152,15 @@ export const questionsText = (questions: readonly Question[]): string =>
  */
 export const pendingResult = (c: Classification, ctx: { appUrl?: string | null } = {}): RowResult => {
   const provisional = c.candidates_are_provisional ? chosenCandidate(c) : null;
-  const asked = `awaiting answers to ${c.questions.length} question${c.questions.length === 1 ? '' : 's'} (see review.csv)`;
   return {
     status: 'pending_data',
+    ...said([
+      message('awaiting_answers', {
+        questions: c.questions.length,
+        provisional: provisional ? candidateLabel(provisional) : undefined,
+      }),
+    ]),
     ...compact({
-      detail: provisional
-        ? `${asked}; provisional proposal ${candidateLabel(provisional)}, not a verdict`
-        : asked,
       classification_id: c.id,
       app_url: appUrlOf(c, ctx.appUrl),
       title: c.title ?? '',
@@ -168,20 +174,20 @@ export const failedResult = (c: Classification): RowResult => ({
   status: 'failed',
   ...compact({
     reason: c.failure_reason ?? 'unknown',
-    detail: `the service could not classify the product (${c.failure_reason ?? 'no reason given'}); not billed`,
     classification_id: c.id,
     title: c.title ?? '',
   }),
+  ...said([message('failed', { reason: c.failure_reason ?? undefined })]),
   cost_usd: NO_COST,
 });
 
 export const abandonedResult = (c: Classification): RowResult => ({
   status: 'abandoned',
   ...compact({
-    detail: 'the questions were not answered within 30 days; not billed',
     classification_id: c.id,
     title: c.title ?? '',
   }),
+  ...said([message('abandoned', {})]),
   cost_usd: NO_COST,
 });
 
@@ -206,21 +212,25 @@ export const resultOfClassification = (c: Classification, ctx: SettledContext): 
   }
 };
 
-/** The pipeline could not finish the row; `detail` must already be safe to publish (scrubbed). */
-export const errorResult = (detail: string, extra: Partial<RowResult> = {}): RowResult => {
-  const { status: _ignored, ...columns } = extra;
+/**
+ * The pipeline could not finish the row: why, as a message, or as the error's text (already safe
+ * to publish: scrubbed), kept as it is in every language.
+ */
+export const errorResult = (why: string | Message, extra: Partial<RowResult> = {}): RowResult => {
+  const { status: _ignored, detail_messages: _messages, detail: _detail, ...columns } = extra;
   return {
     ...compact(columns),
     status: 'error',
-    detail,
+    ...detailOf([typeof why === 'string' ? message('row_error', { text: why }) : why]),
     cost_usd: extra.cost_usd ?? NO_COST,
   };
 };
 
-/** Never sent to the service: a budget or a batch-level stop. */
-export const notSubmittedResult = (reason: string, detail: string): RowResult => ({
+/** Never sent to the service: a budget or a batch-level stop, why as a message. */
+export const notSubmittedResult = (reason: string, why: Message): RowResult => ({
   status: 'not_submitted',
-  ...compact({ reason, detail }),
+  ...compact({ reason }),
+  ...said([why]),
   cost_usd: NO_COST,
 });
 
@@ -242,12 +252,12 @@ export const answersNotSentResult = (
           cost_usd: NO_COST,
         };
   const why = [failure.reason, failure.detail].filter(Boolean).join(': ');
-  return {
-    ...kept,
-    detail: `answers not sent${why ? ` (${why})` : ''}; still awaiting answers (see review.csv)`,
-  };
+  return { ...kept, ...detailOf([message('answers_not_sent', { why: why || undefined })]) };
 };
 
 /** A row not submitted because its batch stopped: the stop's Problem name and detail. */
 export const stoppedResult = (stop: BatchStop): RowResult =>
-  notSubmittedResult(problemNameOf(stop.type), stop.detail);
+  notSubmittedResult(
+    problemNameOf(stop.type),
+    message('not_submitted', { reason: problemNameOf(stop.type), text: stop.detail }),
+  );

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { TcsError } from '../../tcs/errors.js';
+import { detailMessagesOf, detailOf, type Message, message } from '../../wording/index.js';
 import { verdictPdfName, verdictPdfPaths } from '../core/bucket-layout.js';
 import { scrubErrorText } from '../core/error-text.js';
 import type { PipelinePorts } from '../core/ports.js';
@@ -22,7 +23,7 @@ export const storeRow = async (
   const name = verdictPdfName(row.row, row.product?.sku ?? null, c.chosen_ncm);
   const paths = verdictPdfPaths(state.batch_id, name);
   let verdictPdf: string | null = paths.relative;
-  let pdfNote: string | null = null;
+  let pdfNote: Message | null = null;
   try {
     const pdf = await ports.service.downloadVerdictPdf(c.id);
     // Streamed from the signed URL straight to the bucket; the URL itself is never kept.
@@ -32,13 +33,13 @@ export const storeRow = async (
     // A failure of our bucket is not the service's: thrown, for the workflow's Retry.
     if (!(error instanceof TcsError)) throw error;
     verdictPdf = null;
-    pdfNote = `verdict PDF not downloaded: ${scrubErrorText(error.message)}`;
+    pdfNote = message('verdict_pdf_missing', { text: scrubErrorText(error.message) });
   }
   const result = resolvedResult(c, {
     currentNcm: row.product?.current_ncm ?? null,
     verdictPdf,
     appUrl: row.app_url ?? null,
   });
-  if (pdfNote) result.detail = result.detail ? `${result.detail}; ${pdfNote}` : pdfNote;
+  if (pdfNote) Object.assign(result, detailOf([...detailMessagesOf(result), pdfNote]));
   return finalStep(result, run);
 };

@@ -92,7 +92,7 @@ describe('updateBatch', () => {
       state: 'running',
       rows_total: 1002,
       options: batchOptions(),
-      problems: ['first'],
+      problems: [textMessage('first')],
       execution_id: 'exec-1',
     });
     expect(read).not.toHaveProperty('finished_at');

@@ -73,6 +73,15 @@ const SAMPLE_PARAMS = {
   headers: ['Descrição', ''],
   letters: ['B', 'K'],
   more_columns: 0,
+  sim_options: ['0901.21.00', '0901.22.00'],
+  tariffs_reason: 'ncm_not_in_tec',
+  no_text_layer: true,
+  leader: 3,
+  leader_status: 'resolved',
+  date: '2026-11-20',
+  batch: 'lote-abc',
+  classification_id: 'cls_7KQ2M9XW4RTB',
+  price: '2.00',
 };
 
 describe('the wording table', () => {

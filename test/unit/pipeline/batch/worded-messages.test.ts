@@ -129,6 +129,11 @@ describe('a Portuguese catalogue', () => {
       'A coluna "Descrição" tem 4 caracteres; uma descrição precisa de pelo menos 10.',
     );
 
+    // A row of the same product says so in Portuguese too.
+    expect(rows.find((row) => row[0] === 'A-4')![detail]).toBe(
+      'Mesmo produto da linha 1 (operação, país, descrição e ficha idênticos): classificado uma vez, lá; sem cobrança nesta linha.',
+    );
+
     const csv = Papa.parse<Record<string, string>>(
       w
         .bytes('results.csv')

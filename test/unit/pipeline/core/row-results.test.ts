@@ -12,6 +12,7 @@ import {
   resolvedResult,
 } from '../../../../shared/pipeline/core/index.js';
 import { Classification } from '../../../../shared/tcs/schemas.js';
+import { message, wordDetail } from '../../../../shared/wording/index.js';
 import {
   CLS_ID,
   candidate,
@@ -172,9 +173,18 @@ describe('results without a verdict', () => {
     expect(result).toMatchObject({
       status: 'failed',
       reason: 'no_valid_candidates',
+      detail: 'the service could not classify the product (no_valid_candidates); not billed',
+      detail_messages: [{ code: 'failed', params: { reason: 'no_valid_candidates' } }],
       classification_id: CLS_ID,
       cost_usd: '0.00',
     });
+    // The workbooks and the page word it in their reader's language; results.csv keeps the English.
+    expect(wordDetail(result, 'pt')).toBe(
+      'o serviço não conseguiu classificar o produto (no_valid_candidates); sem cobrança',
+    );
+    expect(wordDetail(result, 'es')).toBe(
+      'el servicio no pudo clasificar el producto (no_valid_candidates); sin cargo',
+    );
   });
 
   it('abandoned, error and not_submitted', () => {
@@ -185,14 +195,20 @@ describe('results without a verdict', () => {
     expect(error).toEqual({
       status: 'error',
       detail: 'it broke',
+      detail_messages: [{ code: 'row_error', params: { text: 'it broke' } }],
       classification_id: CLS_ID,
       cost_usd: '0.00',
     });
 
-    expect(notSubmittedResult('plan-without-api', 'El plan no incluye la API')).toEqual({
+    const stopped = message('not_submitted', {
+      reason: 'plan-without-api',
+      text: 'El plan no incluye la API',
+    });
+    expect(notSubmittedResult('plan-without-api', stopped)).toEqual({
       status: 'not_submitted',
       reason: 'plan-without-api',
       detail: 'El plan no incluye la API',
+      detail_messages: [stopped],
       cost_usd: '0.00',
     });
     for (const result of [abandoned, error]) expect(RowResult.parse(result)).toEqual(result);
