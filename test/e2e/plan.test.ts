@@ -71,11 +71,15 @@ describe('a plan before spending', () => {
         over_budget: 3,
       });
       expect(sample.plan.estimate).toMatchObject({ classifications: 27, max_usd: 54, cap: 10 });
+      // The sample's headers are Portuguese: its warnings are said in Portuguese, with their codes.
+      expect(sample.plan.warnings.map((warning) => warning.code)).toEqual(
+        expect.arrayContaining(['vague_descriptions', 'scanned_sheets']),
+      );
       expect(sample.plan.warnings.map((warning) => warning.text).join(' ')).toMatch(
-        /rows 10, 16, 24 and 29: the description names a group/,
+        /linhas 10, 16, 24 e 29: a descrição nomeia um grupo/,
       );
       expect(sample.plan.warnings.map((warning) => warning.text).join(' ')).toContain(
-        '"valvula-esfera-digitalizada.pdf" (row 20) has no text layer',
+        '"valvula-esfera-digitalizada.pdf" (linha 20) não tem camada de texto',
       );
 
       const messyFile = join(temp.dir, 'messy.csv');
@@ -83,7 +87,7 @@ describe('a plan before spending', () => {
       const messy = await planOf(pipeline, messyFile, undefined, temp.dir);
       expect(messy.plan.rows).toMatchObject({ total: 7, classify: 3, same_product: 2, rejected: 2 });
       expect(messy.plan.columns.find((column) => column.header === 'Comprador')?.understood_as).toBeNull();
-      expect(messy.plan.warnings.map((warning) => warning.text).join(' ')).toContain('7-digit NCM');
+      expect(messy.plan.warnings.map((warning) => warning.text).join(' ')).toContain('NCM de 7 dígitos');
       expect(readFileSync(join(messy.out, 'plan.csv'), 'utf8').split('\r\n')[0]).toContain(';');
 
       // Nothing was created, uploaded or answered while planning.
