@@ -51,7 +51,7 @@ export const describeBatchStoreContract = (name: string, implementation: Impleme
         read?.problems.push(textMessage('changed by the reader'));
 
         // Assess
-        expect((await store().getBatch(BATCH))?.problems).toEqual(['first']);
+        expect((await store().getBatch(BATCH))?.problems).toEqual([textMessage('first')]);
       });
     });
 
