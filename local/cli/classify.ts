@@ -27,7 +27,7 @@ import {
   userPath,
 } from './shared.js';
 import { partialResultsServer, status } from './status.js';
-import { savingLine, sentencesOf } from './summary-lines.js';
+import { savingLine, sentencesOf, stoppingProblemOf } from './summary-lines.js';
 
 const USAGE = `usage: npm run classify -- <file.csv|.txt|.tsv|.xlsx> [options]
 
@@ -178,8 +178,10 @@ const classify = async (args: Extract<Parsed, { kind: 'classify' }>): Promise<nu
 /** The one line that says why a batch could not run. */
 const couldNotRun = (summary: Record<string, unknown>): string => {
   const stop = summary.stop as { title?: string; detail?: string; type?: string } | undefined;
-  if (stop) return `the batch stopped: ${stop.detail || stop.title || stop.type}`;
-  return `the batch could not run: ${sentencesOf(summary.problems)[0] ?? 'see summary.json'}`;
+  // The problem that says why, in the batch's language, else the stop as recorded.
+  const why = stoppingProblemOf(summary.problems) ?? sentencesOf(summary.problems)[0];
+  if (stop) return `the batch stopped: ${why ?? (stop.detail || stop.title || stop.type)}`;
+  return `the batch could not run: ${why ?? 'see summary.json'}`;
 };
 
 const printSummary = (summary: Record<string, unknown>, outDir: string, files: number, elapsedMs: number) => {

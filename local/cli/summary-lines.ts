@@ -14,6 +14,24 @@ export const sentencesOf = (list: unknown): string[] =>
     return parsed.success ? [parsed.data.text] : [];
   });
 
+/** The codes of the problems that stop a batch: the file or batch.json refused, the service's refusal. */
+const STOPPING_CODES = new Set([
+  'file_refused',
+  'input_missing',
+  'options_invalid',
+  'options_not_json',
+  'service_refused_batch',
+  'batch_stopped',
+  'not_prepared',
+  'never_prepared',
+]);
+
+/** The sentence of the problem that stopped the batch, in the batch's language; undefined when none says it. */
+export const stoppingProblemOf = (list: unknown): string | undefined =>
+  (Array.isArray(list) ? list : [])
+    .map((item: unknown) => ShownMessage.safeParse(item))
+    .find((parsed) => parsed.success && STOPPING_CODES.has(parsed.data.code))?.data?.text;
+
 /**
  * What the batch did not spend, by where it came from (`saved $12.00 by reusing earlier verdicts`):
  * earlier verdicts reused, identical rows of the file classified once (summary.json's `duplicates`,

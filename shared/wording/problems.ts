@@ -332,10 +332,12 @@ export const PROBLEM_PHRASES = {
     en: (p) => `${p.file}: the file ${p.key} is no longer in the bucket; upload it again.`,
   } satisfies Phrase<{ file: string; key: string }>,
   options_not_json: {
-    pt: (p) => `${p.key} não é um JSON válido (${p.reason}); escreva um objeto como {"country": "BR"}.`,
-    es: (p) => `${p.key} no es un JSON válido (${p.reason}); escribe un objeto como {"country": "BR"}.`,
+    pt: (p) =>
+      `${p.key} não é um JSON válido (${p.empty ? 'o arquivo está vazio' : p.reason}); escreva um objeto como {"country": "BR"}.`,
+    es: (p) =>
+      `${p.key} no es un JSON válido (${p.empty ? 'el archivo está vacío' : p.reason}); escribe un objeto como {"country": "BR"}.`,
     en: (p) => `${p.key} is not valid JSON (${p.reason}); write an object such as {"country": "BR"}.`,
-  } satisfies Phrase<{ key: string; reason: string }>,
+  } satisfies Phrase<{ key: string; reason: string; empty?: boolean }>,
   options_invalid: {
     pt: (p) =>
       `${p.key} não é válido: ` +

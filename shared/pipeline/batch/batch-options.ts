@@ -49,7 +49,7 @@ export const readBatchOptions = async (
     const reason = text.trim() === '' ? 'the file is empty' : (error as Error).message;
     return {
       problem: `${key} is not valid JSON (${reason}); write an object such as {"country": "BR"}.`,
-      said: message('options_not_json', { key, reason }),
+      said: message('options_not_json', { key, reason, empty: text.trim() === '' || undefined }),
     };
   }
   const parsed = BatchOptions.safeParse(json);

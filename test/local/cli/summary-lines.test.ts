@@ -3,7 +3,7 @@
  * the warnings in the batch's language as summary.json words them.
  */
 import { describe, expect, it } from 'vitest';
-import { savingLine, sentencesOf } from '../../../local/cli/summary-lines.js';
+import { savingLine, sentencesOf, stoppingProblemOf } from '../../../local/cli/summary-lines.js';
 import { message, shownMessages } from '../../../shared/wording/index.js';
 
 describe("classify's summary line", () => {
@@ -45,5 +45,25 @@ describe("classify's warnings", () => {
       'Column "Planos" is not read',
     ]);
     expect(sentencesOf(undefined)).toEqual([]);
+  });
+});
+
+describe('why classify says a batch could not run', () => {
+  it("names the problem that stopped it, in the batch's language, not the file's other problems", () => {
+    const problems = shownMessages(
+      [
+        message('csv_malformed_quotes', { file: 'produtos.csv', line: 4 }),
+        message('options_not_json', {
+          key: 'inbox/lote/batch.json',
+          reason: 'the file is empty',
+          empty: true,
+        }),
+      ],
+      'es',
+    );
+    expect(stoppingProblemOf(problems)).toBe(
+      'inbox/lote/batch.json no es un JSON válido (el archivo está vacío); escribe un objeto como {"country": "BR"}.',
+    );
+    expect(stoppingProblemOf(problems.slice(0, 1))).toBeUndefined();
   });
 });
