@@ -7,7 +7,7 @@
  * billed once, a second submit changing nothing. Each step leaves a screenshot in
  * out/console-screenshots/.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Papa from 'papaparse';
 import type { Page } from 'playwright-core';
@@ -56,7 +56,7 @@ afterAll(async () => {
 }, 60_000);
 
 describe('the operations console in Chromium', () => {
-  it('uploads the sample catalogue with its sheets folder and options, and the batch starts as a drop does', async () => {
+  it('uploads the sample catalogue with its sheets folder and options; the batch starts as a drop does and the page opens it', async () => {
     await page.goto(`${local.url}#/upload`);
     await page.getByTestId('upload-catalogue').setInputFiles(join(SAMPLE, 'products.csv'));
     await page.getByTestId('upload-sheets-folder').setInputFiles(join(SAMPLE, 'sheets'));
@@ -70,12 +70,19 @@ describe('the operations console in Chromium', () => {
     // Portuguese headers, Spanish workbooks: the choice must win over the headers' language.
     await page.getByTestId('option-language').selectOption('es');
     await browser.screenshot(page, '01-upload');
+    // The folder chosen: every sheet the catalogue names is among the files but row 23's, said before sending.
+    const named = page.getByTestId('named-sheets');
+    await expect.poll(() => named.getAttribute('data-state')).toBe('read');
+    expect(await named.getAttribute('data-missing')).toBe('1');
+    expect(await named.getAttribute('data-renamed')).toBe('0');
     await page.getByTestId('upload-submit').click();
-    const row = page.locator('[data-testid="batch-row"]', { hasText: 'products' });
-    await row.waitFor({ timeout: 60_000 });
-    batchId = (await row.getAttribute('data-batch-id')) ?? '';
+    // The page opens the batch the catalogue started, not the list.
+    const opened = page.getByTestId('batch-page');
+    await opened.waitFor({ timeout: 60_000 });
+    batchId = (await opened.getAttribute('data-batch-id')) ?? '';
     expect(batchId).toMatch(/^products-/);
-    await browser.screenshot(page, '02-batches');
+    expect(new URL(page.url()).hash).toBe(`#/batches/${encodeURIComponent(batchId)}`);
+    await browser.screenshot(page, '02-batch-started');
   }, 120_000);
 
   it('shows the batch page updating without a reload until the batch completes', async () => {
@@ -269,4 +276,135 @@ describe('the operations console in Chromium', () => {
       await browser.screenshot(page, `08-inbox-${language}`);
     }
   }, 60_000);
+
+  let plannedId = '';
+
+  it('sends sheets chosen as loose files under the paths the catalogue names, and lists the one it names that is not chosen, before sending', async () => {
+    await page.getByTestId('language').selectOption('pt');
+    await page.goto(`${local.url}#/upload`);
+    await page.getByTestId('upload-catalogue').setInputFiles(join(SAMPLE, 'products.csv'));
+    const loose = readdirSync(join(SAMPLE, 'sheets')).map((name) => join(SAMPLE, 'sheets', name));
+    expect(loose).toHaveLength(5);
+    await page.getByTestId('upload-sheets').setInputFiles(loose);
+    await expect.poll(() => page.getByTestId('sheet-file').count()).toBe(5);
+    const named = page.getByTestId('named-sheets');
+    await expect.poll(() => named.getAttribute('data-state')).toBe('read');
+    expect(await named.getAttribute('data-renamed')).toBe('5');
+    expect(await named.getAttribute('data-missing')).toBe('1');
+    expect(await page.getByTestId('sent-as').count()).toBe(5);
+    const missing = page.getByTestId('missing-sheet');
+    expect(await missing.getAttribute('data-path')).toBe('sheets/redutor-engrenagens.pdf');
+    // Where: the row that names it, as results.csv numbers it.
+    expect(await missing.textContent()).toContain('23');
+    // The first batch's options, planned only: the plan rejects the rows that batch rejected.
+    await page.getByTestId('option-operation').selectOption('import');
+    await page.getByTestId('option-country').fill('BR');
+    await page.getByTestId('option-plan-only').check();
+    await browser.screenshot(page, '09-loose-sheets-pt');
+    for (const language of ['es', 'en'] as const) {
+      await page.getByTestId('language').selectOption(language);
+      await expect.poll(() => page.getByTestId('named-summary').textContent()).toContain('6');
+      await browser.screenshot(page, `09-loose-sheets-${language}`);
+    }
+    await page.getByTestId('language').selectOption('pt');
+    await page.getByTestId('upload-submit').click();
+    const opened = page.getByTestId('batch-page');
+    await vi.waitFor(async () => {
+      const id = (await opened.getAttribute('data-batch-id', { timeout: 1_000 })) ?? '';
+      expect(id !== '' && id !== batchId, 'the page opens the new batch').toBe(true);
+      plannedId = id;
+    }, within(60_000));
+    expect(plannedId).toMatch(/^products-/);
+    await vi.waitFor(
+      async () => expect(await page.getByTestId('stage').getAttribute('data-stage')).toBe('planned'),
+      within(60_000),
+    );
+    // Only row 23's sheet is missing: the five loose files were found where the catalogue names them.
+    const link = (await (
+      await fetch(`${local.url}api/batches/${encodeURIComponent(plannedId)}/files/plan.json`)
+    ).json()) as { url: string };
+    const plan = (await (await fetch(link.url)).json()) as { rejected: { row: number; reason: string }[] };
+    expect(plan.rejected.filter((row) => row.reason === 'sheet_not_found').map((row) => row.row)).toEqual([
+      23,
+    ]);
+    expect(plan.rejected.map((row) => row.row)).toEqual([13, 19, 23, 30]);
+    await browser.screenshot(page, '10-plan-opened');
+  }, 180_000);
+
+  it("shows a rejected row's own SKU and description, as the catalogue has them", async () => {
+    await page.goto(`${local.url}#/batches/${encodeURIComponent(batchId)}`);
+    await page.locator('[data-testid="status-filter"] [data-status="rejected"]').click();
+    const input = readCsv(readFileSync(join(SAMPLE, 'products.csv'), 'utf8'));
+    const sku = input.header.indexOf('SKU');
+    const description = input.header.indexOf('Descrição');
+    await vi.waitFor(async () => {
+      const shown = await page
+        .getByTestId('result-row')
+        .evaluateAll((rows) =>
+          rows.map((row) => [
+            row.getAttribute('data-status'),
+            Number(row.getAttribute('data-row')),
+            row.querySelector('td:nth-of-type(2)')?.textContent?.trim(),
+            row.querySelector('td:nth-of-type(3)')?.getAttribute('title') ?? '',
+          ]),
+        );
+      expect(shown.map(([status, row]) => [status, row])).toEqual(
+        [13, 19, 23, 30].map((row) => ['rejected', row]),
+      );
+      for (const [, row, shownSku, shownDescription] of shown) {
+        const cells = input.rows[Number(row) - 1] ?? [];
+        expect(shownSku).toBe(cells[sku]);
+        expect(shownDescription).toBe(cells[description]?.trim());
+      }
+    }, within(30_000));
+    await browser.screenshot(page, '11-rejected-rows-pt');
+    await page.getByTestId('language').selectOption('es');
+    await expect.poll(() => page.getByTestId('nav-batches').textContent()).toContain('Lotes');
+    await browser.screenshot(page, '11-rejected-rows-es');
+    await page.locator('[data-testid="status-filter"] [data-status=""]').click();
+    await page.goto(`${local.url}#/batches/${encodeURIComponent(plannedId)}`);
+  }, 60_000);
+
+  it('runs the plan without sending its files again: the page opens the new batch, which finds every sheet', async () => {
+    const run = page.getByTestId('run-plan');
+    await run.waitFor();
+    await browser.screenshot(page, '12-run-plan-es');
+    for (const language of ['en', 'pt'] as const) {
+      await page.getByTestId('language').selectOption(language);
+      await expect.poll(() => page.getByTestId('run-plan-button').textContent()).not.toContain('Ejecutar');
+      await browser.screenshot(page, `12-run-plan-${language}`);
+    }
+    await page.getByTestId('run-plan-button').click();
+    let runId = '';
+    await vi.waitFor(async () => {
+      runId = (await page.getByTestId('batch-page').getAttribute('data-batch-id', { timeout: 1_000 })) ?? '';
+      expect(runId.startsWith(`${plannedId}-`), 'the page opens the batch the plan started').toBe(true);
+    }, within(60_000));
+    await browser.screenshot(page, '13-run-started');
+    await vi.waitFor(
+      async () => expect(await page.getByTestId('stage').getAttribute('data-stage')).toBe('completed'),
+      within(150_000),
+    );
+    expect(await page.getByTestId('rows-total').getAttribute('data-value')).toBe('34');
+    expect(await page.getByTestId('run-plan').count()).toBe(0);
+    const rows = (await (
+      await fetch(`${local.url}api/batches/${encodeURIComponent(runId)}/rows?limit=200`)
+    ).json()) as { rows: { row: number; reason: string | null }[] };
+    expect(rows.rows.filter((row) => row.reason === 'sheet_not_found').map((row) => row.row)).toEqual([23]);
+    // The run's options are the plan's, plan_only off.
+    const view = (await (await fetch(`${local.url}api/batches/${encodeURIComponent(runId)}`)).json()) as {
+      plan_only: boolean;
+      name: string;
+    };
+    expect(view).toMatchObject({ plan_only: false, name: plannedId });
+    await browser.screenshot(page, '14-run-completed');
+
+    // A plan runs once: asked again, the page says which batch it started.
+    await page.goto(`${local.url}#/batches/${encodeURIComponent(plannedId)}`);
+    await page.getByTestId('run-plan-button').click();
+    const refused = page.getByTestId('run-plan-error');
+    await refused.waitFor();
+    expect(await refused.textContent()).toContain(plannedId);
+    await browser.screenshot(page, '15-run-again-pt');
+  }, 240_000);
 });
