@@ -213,7 +213,7 @@ export const RowsTable = ({
     <section className="panel rows-panel" aria-labelledby="rows-title">
       <div className="panel-head">
         <h2 id="rows-title">{t('rows.title')}</h2>
-        {list && list.matching !== null && (
+        {list && list.matching !== null && !planned && (
           <span className="muted" data-testid="rows-matching" data-value={list.matching}>
             {plural(t, 'rows.matching', list.matching, formatNumber(language, list.matching))}
           </span>
@@ -285,7 +285,7 @@ export const RowsTable = ({
       )}
       {list !== null && (
         <div className="more">
-          {list.matching !== null && (
+          {list.matching !== null && !planned && (
             <span className="muted">
               {t('common.showing', {
                 shown: formatNumber(language, list.rows.length),
