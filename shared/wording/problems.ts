@@ -286,10 +286,10 @@ export const PROBLEM_PHRASES = {
   }>,
   csv_malformed_quotes: {
     pt: (p) =>
-      `${at('pt', p.file, p.line)}: umas aspas dentro de uma célula entre aspas não estão duplicadas ("") ` +
+      `${at('pt', p.file, p.line)}: aspas dentro de uma célula entre aspas não estão duplicadas ("") ` +
       'e foram lidas como texto',
     es: (p) =>
-      `${at('es', p.file, p.line)}: unas comillas dentro de una celda entre comillas no están duplicadas ("") ` +
+      `${at('es', p.file, p.line)}: comillas dentro de una celda entre comillas no están duplicadas ("") ` +
       'y se leyeron como texto',
     en: (p) =>
       `${p.file}, line ${p.line}: a quote inside a quoted cell is not doubled ("") and was read as text`,

@@ -73,7 +73,8 @@ const nameOf = (language: Language, header: string): string =>
 
 /** `column "País"`, or, for a column the file lacks, `a coluna de país` in pt and es. */
 const col = (language: Language, header: string, absent?: boolean): string => {
-  if (!absent || language === 'en') return column(language, header);
+  if (language === 'en') return column(language, header);
+  if (!absent) return `${language === 'pt' ? 'a' : 'la'} ${column(language, header)}`;
   return language === 'pt' ? `a coluna de ${nameOf('pt', header)}` : `la columna de ${nameOf('es', header)}`;
 };
 
@@ -240,10 +241,10 @@ export const REJECTION_PHRASES: Record<RejectionReason, Rejection> = {
   },
   cell_too_long: {
     pt: (p) =>
-      `${capitalised(cellAt('pt', p))} tem ${grouped('pt', p.length)} caracteres; ` +
+      `A célula da ${cellAt('pt', p)} tem ${grouped('pt', p.length)} caracteres; ` +
       `uma célula pode ter no máximo ${grouped('pt', p.limit)}.`,
     es: (p) =>
-      `${capitalised(cellAt('es', p))} tiene ${grouped('es', p.length)} caracteres; ` +
+      `La celda de la ${cellAt('es', p)} tiene ${grouped('es', p.length)} caracteres; ` +
       `una celda puede tener como máximo ${grouped('es', p.limit)}.`,
     en: (p) =>
       `${capitalised(cellAt('en', p))} holds ${grouped('en', p.length)} characters; ` +
@@ -252,21 +253,21 @@ export const REJECTION_PHRASES: Record<RejectionReason, Rejection> = {
   row_too_large: {
     pt: (p) =>
       `As células da linha somam ${grouped('pt', p.size_bytes)} bytes de texto; uma linha pode ter no máximo ` +
-      `${grouped('pt', p.limit_bytes)} (256 KiB). A maior é a ${cellAt('pt', p)}, com ${grouped('pt', p.length)} caracteres.`,
+      `${grouped('pt', p.limit_bytes)} (256 KiB). A maior célula é a da ${cellAt('pt', p)}, com ${grouped('pt', p.length)} caracteres.`,
     es: (p) =>
       `Las celdas de la fila suman ${grouped('es', p.size_bytes)} bytes de texto; una fila puede tener como máximo ` +
-      `${grouped('es', p.limit_bytes)} (256 KiB). La más grande es la ${cellAt('es', p)}, con ${grouped('es', p.length)} caracteres.`,
+      `${grouped('es', p.limit_bytes)} (256 KiB). La celda más grande es la de la ${cellAt('es', p)}, con ${grouped('es', p.length)} caracteres.`,
     en: (p) =>
       `The row's cells hold ${grouped('en', p.size_bytes)} bytes of text in all; a row may hold at most ` +
       `${grouped('en', p.limit_bytes)} (256 KiB). The largest is ${cellAt('en', p)}, with ${grouped('en', p.length)} characters.`,
   },
   control_character: {
     pt: (p) =>
-      `${capitalised(cellAt('pt', p))} tem ${
+      `A célula da ${cellAt('pt', p)} tem ${
         p.code_point ? `o caractere de controle ${codePoint(p.code_point)}` : 'um caractere NUL (byte 0)'
       }, que não é texto; apague-o.`,
     es: (p) =>
-      `${capitalised(cellAt('es', p))} tiene ${
+      `La celda de la ${cellAt('es', p)} tiene ${
         p.code_point ? `el carácter de control ${codePoint(p.code_point)}` : 'un carácter NUL (byte 0)'
       }, que no es texto; bórralo.`,
     en: (p) =>
@@ -275,10 +276,9 @@ export const REJECTION_PHRASES: Record<RejectionReason, Rejection> = {
       }, which is not text; remove it.`,
   },
   sheet_not_found: {
-    pt: (p) =>
-      `Coluna ${quoted(p.header)}: ${quoted(p.value ?? '')} não foi encontrada na pasta do lote ${p.folder}.`,
+    pt: (p) => `Coluna ${quoted(p.header)}: ${quoted(p.value ?? '')} não está na pasta do lote ${p.folder}.`,
     es: (p) =>
-      `Columna ${quoted(p.header)}: ${quoted(p.value ?? '')} no se encontró en la carpeta del lote ${p.folder}.`,
+      `Columna ${quoted(p.header)}: ${quoted(p.value ?? '')} no está en la carpeta del lote ${p.folder}.`,
     en: (p) =>
       `Column ${quoted(p.header)}: ${quoted(p.value ?? '')} was not found in the batch folder ${p.folder}.`,
   },

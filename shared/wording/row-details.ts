@@ -156,10 +156,10 @@ export const ROW_DETAIL_PHRASES = {
   over_budget: {
     pt: (p) =>
       `O orçamento do lote (max_usd ${p.max_usd} no batch.json) cobre ${count('pt', p.covered)} ` +
-      `${plural(p.covered, 'classificação', 'classificações')} a USD ${p.price}; esta linha veio depois delas e não foi enviada.`,
+      `${plural(p.covered, 'classificação', 'classificações')} a USD ${p.price.replace('.', ',')}; esta linha veio depois delas e não foi enviada.`,
     es: (p) =>
       `El presupuesto del lote (max_usd ${p.max_usd} en batch.json) cubre ${count('es', p.covered)} ` +
-      `${plural(p.covered, 'clasificación', 'clasificaciones')} a USD ${p.price}; esta fila vino después y no se envió.`,
+      `${plural(p.covered, 'clasificación', 'clasificaciones')} a USD ${p.price.replace('.', ',')}; esta fila vino después y no se envió.`,
     en: (p) =>
       `The batch budget (max_usd ${p.max_usd} in batch.json) covers ${p.covered} ` +
       `classification(s) at USD ${p.price}; this row came after them and was not submitted.`,

@@ -160,9 +160,9 @@ export const WARNING_PHRASES = {
       const alone = p.alone_total;
       return (
         `${several ? 'As fichas técnicas' : 'A ficha técnica'} ${names} (${rows('pt', p.rows, p.total)}) ` +
-        `não ${several ? 'têm' : 'tem'} camada de texto (é digitalizada): o serviço não consegue lê-la` +
+        `não ${several ? 'têm camada de texto (são digitalizadas): o serviço não consegue lê-las' : 'tem camada de texto (é digitalizada): o serviço não consegue lê-la'}` +
         (alone > 0
-          ? `, e ${rows('pt', p.alone_rows, alone)} não ${alone === 1 ? 'tem' : 'têm'} descrição ao lado, ` +
+          ? `, e ${alone === 1 ? 'a' : 'as'} ${rows('pt', p.alone_rows, alone)} não ${alone === 1 ? 'tem' : 'têm'} descrição ao lado, ` +
             `então ${alone === 1 ? 'vai' : 'vão'} falhar (unreadable_pdf) se você não incluir uma ou um PDF com texto.`
           : '; só a descrição ao lado será classificada.')
       );
@@ -173,9 +173,9 @@ export const WARNING_PHRASES = {
       const alone = p.alone_total;
       return (
         `${several ? 'Las fichas técnicas' : 'La ficha técnica'} ${names} (${rows('es', p.rows, p.total)}) ` +
-        `no ${several ? 'tienen' : 'tiene'} capa de texto (es un escaneo): el servicio no puede leerla` +
+        `no ${several ? 'tienen capa de texto (son escaneos): el servicio no puede leerlas' : 'tiene capa de texto (es un escaneo): el servicio no puede leerla'}` +
         (alone > 0
-          ? `, y ${rows('es', p.alone_rows, alone)} no ${alone === 1 ? 'tiene' : 'tienen'} descripción al lado, ` +
+          ? `, y ${alone === 1 ? 'la' : 'las'} ${rows('es', p.alone_rows, alone)} no ${alone === 1 ? 'tiene' : 'tienen'} descripción al lado, ` +
             `así que ${alone === 1 ? 'fallará' : 'fallarán'} (unreadable_pdf) a menos que agregues una o un PDF con texto.`
           : '; solo se clasificará la descripción que la acompaña.')
       );
