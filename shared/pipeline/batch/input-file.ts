@@ -59,12 +59,14 @@ export const readProblemMessage = (problem: SpreadsheetProblem): Message =>
  * format, header and columns are known, and it has been read through once, its rows only counted,
  * so a file with more rows than a batch takes, or unreadable further on, is refused in the seconds
  * a read takes rather than after the minutes of planning its rows (a zip bomb of 468,541 rows took
- * five). A row pass may still find it unreadable if its object changes in between.
+ * five). A row pass may still find it unreadable if its object changes in between. A later leg of
+ * Prepare (`readThrough` false) skips that read: its first leg has already made it.
  */
 export const openInputFile = async (
   objects: Pick<ObjectStore, 'source'>,
   source: BatchSource,
   limits: { maxRows: number } = { maxRows: MAX_DATA_ROWS },
+  { readThrough = true }: { readThrough?: boolean } = {},
 ): Promise<InputFileOpened> => {
   const bytes = await objects.source(source.key);
   if (bytes === null) {
@@ -76,7 +78,7 @@ export const openInputFile = async (
   }
   try {
     const file = await openSpreadsheet(bytes, source.file_name, limits);
-    for await (const _row of file.readRows().rows);
+    if (readThrough) for await (const _row of file.readRows().rows);
     return { file };
   } catch (error) {
     const problem = fileProblemOf(error);

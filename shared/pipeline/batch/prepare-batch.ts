@@ -169,7 +169,7 @@ const prepareRows = async (
   const source = batch.source;
 
   const optionsRead = await readBatchOptions(objects, source.folder);
-  const opened = await openInputFile(objects, source, settings);
+  const opened = await openInputFile(objects, source, settings, { readThrough: leg.writtenThrough === 0 });
   const file = 'file' in opened ? opened.file : null;
   const shape: FileShape = file
     ? {
