@@ -7,7 +7,6 @@
  * it while it is prepared.
  */
 import type { BatchListItem } from '../../shared/console/web-contract.js';
-import type { Api } from './client.js';
 
 export type ExpectedBatch = { batch_name: string; file_name: string; since: string };
 
@@ -34,7 +33,7 @@ const LOOK_EVERY_MS = 1_000;
  * without it (the page then shows the batch list, which keeps waiting for it by name).
  */
 export const waitForStartedBatch = async (
-  api: Pick<Api, 'batches'>,
+  api: { batches(): Promise<{ batches: readonly BatchListItem[] }> },
   expected: ExpectedBatch,
   waitMs = START_WAIT_MS,
 ): Promise<string | null> => {
@@ -47,6 +46,6 @@ export const waitForStartedBatch = async (
       // A refresh that failed: the next look tries again.
     }
     if (Date.now() >= until) return null;
-    await new Promise((resolve) => window.setTimeout(resolve, LOOK_EVERY_MS));
+    await new Promise((resolve) => setTimeout(resolve, LOOK_EVERY_MS));
   }
 };
