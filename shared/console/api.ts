@@ -180,7 +180,8 @@ export const BatchListItem = z.object({
   started_at: z.string(),
   finished_at: z.string().nullable(),
   /** Why the batch stopped early (a 401/403 from the service, a budget, bad options), in English. */
-  stop: z.object({ title: z.string(), detail: z.string() }).nullable(),
+  /** `type`: the service's Problem type (a URL), or the pipeline's own code (`invalid_options`, a file's). */
+  stop: z.object({ type: z.string(), title: z.string(), detail: z.string() }).nullable(),
 });
 export type BatchListItem = z.infer<typeof BatchListItem>;
 

@@ -100,7 +100,7 @@ const listItem = (batch: BatchRecord, tally: RowTally): BatchListItem => ({
   billed_usd: tally.billedUsd,
   started_at: batch.started_at,
   finished_at: batch.finished_at ?? null,
-  stop: batch.stop ? { title: batch.stop.title, detail: batch.stop.detail } : null,
+  stop: batch.stop ? { type: batch.stop.type, title: batch.stop.title, detail: batch.stop.detail } : null,
 });
 
 const isFinished = (batch: BatchRecord): boolean => batch.state === 'completed' || batch.state === 'failed';

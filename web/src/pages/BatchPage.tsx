@@ -157,6 +157,12 @@ const Progress = ({ batch }: { batch: BatchView }) => {
   );
 };
 
+/**
+ * A stop the service decided (its Problem `type` is a URL), said in the service's own words; the
+ * pipeline's own stops (`invalid_options`, a file it cannot read) are said by the batch's problems.
+ */
+const isServiceStop = (stop: { type: string }): boolean => stop.type.includes('/');
+
 /** A list of messages, each worded in the page's language from the shared table (shared/wording/). */
 const MessageList = ({ said }: { said: readonly Message[] }) => {
   const language = useLanguage();
@@ -175,12 +181,18 @@ const Messages = ({ batch }: { batch: BatchView }) => {
   const { t } = useTranslation();
   return (
     <>
-      {batch.stop && (
-        <Notice kind="error" testId="stop">
-          <strong>{t('batch.stopTitle')}:</strong> {batch.stop.title}
-          <p className="detail">{batch.stop.detail}</p>
-        </Notice>
-      )}
+      {batch.stop &&
+        (isServiceStop(batch.stop) ? (
+          <Notice kind="error" testId="stop">
+            <strong>{t('batch.stopTitle')}:</strong> {batch.stop.title}
+            <p className="detail">{batch.stop.detail}</p>
+          </Notice>
+        ) : (
+          // The pipeline's own stop (batch.json, the file): the problems below say why, in this language.
+          <Notice kind="error" testId="stop">
+            <strong>{t('batch.stopTitle')}</strong>
+          </Notice>
+        ))}
       {batch.problems.length > 0 && (
         <Notice kind="error" testId="problems">
           <strong>{t('batch.problems')}</strong>
