@@ -24,10 +24,32 @@ const MAX_DETAIL_BYTES = 240 * 1024;
  */
 export const batchCompletedDetail = (summary: Record<string, unknown>): string => {
   const whole = JSON.stringify(summary);
+  if (Buffer.byteLength(whole) <= MAX_DETAIL_BYTES) return whole;
   const { columns } = summary;
-  if (Buffer.byteLength(whole) <= MAX_DETAIL_BYTES || !Array.isArray(columns)) return whole;
-  const read = columns.filter((use) => (use as { understood_as?: unknown })?.understood_as != null);
-  return JSON.stringify({ ...summary, columns: read, columns_total: columns.length });
+  const fewer = Array.isArray(columns)
+    ? {
+        ...summary,
+        columns: columns.filter((use) => (use as { understood_as?: unknown })?.understood_as != null),
+        columns_total: columns.length,
+      }
+    : summary;
+  const detail = JSON.stringify(fewer);
+  if (Buffer.byteLength(detail) <= MAX_DETAIL_BYTES) return detail;
+  // Still too large: the problems and warnings keep their codes and parameters, without the
+  // sentences summary.json holds for people (a file's problems are listed up to 50 of each kind).
+  const codesOnly = (list: unknown) =>
+    Array.isArray(list)
+      ? list.map((said) => {
+          if (typeof said !== 'object' || said === null) return said;
+          const { text: _text, ...coded } = said as Record<string, unknown>;
+          return coded;
+        })
+      : list;
+  return JSON.stringify({
+    ...fewer,
+    problems: codesOnly(fewer.problems),
+    warnings: codesOnly(fewer.warnings),
+  });
 };
 export const DEFAULT_EVENT_SOURCE = 'ncm-batch-classifier';
 

@@ -2,7 +2,10 @@
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createEventBridgeBatchEvents } from '../../../shared/aws/eventbridge-batch-events.js';
+import {
+  batchCompletedDetail,
+  createEventBridgeBatchEvents,
+} from '../../../shared/aws/eventbridge-batch-events.js';
 
 const eventBridge = mockClient(EventBridgeClient);
 const client = new EventBridgeClient({ region: 'sa-east-1' });
@@ -46,5 +49,39 @@ describe('batchCompleted', () => {
     ).rejects.toThrow(
       'PutEvents refused the Batch Completed event: AccessDeniedException (not authorized on bus b)',
     );
+  });
+});
+
+describe('the Batch Completed detail', () => {
+  it("keeps every problem's code and parameters when their sentences would not fit an event", () => {
+    const problem = (row: number) => ({
+      code: 'row_longer_than_header',
+      params: {
+        file: 'catalogo.csv',
+        line: row + 1,
+        row,
+        cells: 9,
+        columns: 4,
+        extra: ['x'.repeat(40)],
+        more: 0,
+      },
+      text: `catalogo.csv, linha ${row + 1} (linha de dados ${row}): ${'x'.repeat(3_000)}`,
+    });
+    const big = {
+      batch_id: 'nightly-abc',
+      problems: Array.from({ length: 200 }, (_, i) => problem(i + 1)),
+      warnings: [],
+    };
+    expect(Buffer.byteLength(JSON.stringify(big))).toBeGreaterThan(256 * 1024);
+
+    const detail = JSON.parse(batchCompletedDetail(big));
+
+    expect(Buffer.byteLength(JSON.stringify(detail))).toBeLessThan(240 * 1024);
+    expect(detail.problems).toHaveLength(200);
+    expect(detail.problems[0]).toEqual({ code: 'row_longer_than_header', params: problem(1).params });
+  });
+
+  it('is the summary as it is when it fits', () => {
+    expect(batchCompletedDetail(summary)).toBe(JSON.stringify(summary));
   });
 });
