@@ -98,6 +98,16 @@ export const ROW_DETAIL_PHRASES = {
     es: (p) => `no se pudo completar la fila: ${p.text}`,
     en: (p) => p.text,
   } satisfies Phrase<{ text: string }>,
+  row_no_outcome: fixed(
+    'o fluxo da linha terminou sem um resultado',
+    'el flujo de la fila terminó sin un resultado',
+    'row workflow ended without an outcome',
+  ),
+  row_no_product: fixed(
+    'a linha não tem produto para classificar',
+    'la fila no tiene un producto para clasificar',
+    'the row has no product to classify',
+  ),
   row_timed_out: fixed(
     'a linha não terminou antes de o lote esgotar o tempo',
     'la fila no terminó antes de que se agotara el tiempo del lote',

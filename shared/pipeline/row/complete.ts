@@ -1,3 +1,4 @@
+import { message } from '../../wording/index.js';
 import { outboxKey } from '../core/bucket-layout.js';
 import { describeCaughtError } from '../core/error-text.js';
 import type { PipelinePorts, RowFinish } from '../core/ports.js';
@@ -90,7 +91,7 @@ const outcomeOf = (state: RowState): RowOutcome => {
   const extra = classificationId ? { classification_id: classificationId } : {};
   if (state.error) return { kind: 'final', result: errorResult(describeCaughtError(state.error), extra) };
   if (state.step?.outcome) return state.step.outcome;
-  return { kind: 'final', result: errorResult('row workflow ended without an outcome', extra) };
+  return { kind: 'final', result: errorResult(message('row_no_outcome', {}), extra) };
 };
 
 const kickSafely = async (kick: PipelinePorts['kick'], reason: KickReason): Promise<boolean> => {

@@ -3,7 +3,9 @@
  * classification with the attempt's Idempotency-Key (docs/architecture.md, property 4). In an
  * answers round it posts the answers instead (submit-answers.ts).
  */
+
 import type { ProductRow } from '../../spreadsheet/schemas.js';
+import { message } from '../../wording/index.js';
 import { uploadRecordKey } from '../core/bucket-layout.js';
 import { deriveCreationKey, deriveRowKey } from '../core/keys.js';
 import type { PipelinePorts } from '../core/ports.js';
@@ -48,7 +50,7 @@ export const submitRow = async (ports: SubmitPorts, input: unknown): Promise<Row
     return submitAnswers(ports, { state, roundId: state.round_id, row, stop: stopRecord?.stop, now });
   if (stopRecord?.stop) return finalStep(stoppedResult(stopRecord.stop));
   const product = row.product;
-  if (!product) return finalStep(errorResult('the row has no product to classify', { reason: 'no_product' }));
+  if (!product) return finalStep(errorResult(message('row_no_product', {}), { reason: 'no_product' }));
 
   // This attempt already created its classification (a row back from reconciliation, or a
   // dispatch after a lost Complete): look at it instead of creating again. Replaying the
