@@ -14,14 +14,11 @@ import {
   type MappedRow,
   type SpreadsheetFile,
 } from '../../spreadsheet/index.js';
-import { type Message, textMessage } from '../../wording/index.js';
+import type { Message } from '../../wording/index.js';
 import { garbageCollector } from '../core/garbage-collection.js';
 import type { PipelinePorts } from '../core/ports.js';
 import type { BatchOptions, BatchRecord, PendingClassification, RowRecord } from '../core/records.js';
 import { type FileProblem, fileProblemOf, readProblemMessage } from './input-file.js';
-
-/** A warning the reader gives as a message, or as a sentence (shown as written). */
-const asMessage = (said: Message | string): Message => (typeof said === 'string' ? textMessage(said) : said);
 
 import {
   classificationJoiner,
