@@ -42,8 +42,11 @@ export const SAMPLE_BYTES = 64 * 1024;
 const BINARY_SHARE = 0.01;
 const BINARY_LEAST = 8;
 
-/** C0 controls but tab, LF, VT, FF and CR (cell-limits.ts keeps the same list). */
-const isControl = (unit: number): boolean => unit < 0x20 && (unit < 0x09 || unit > 0x0d);
+/**
+ * C0 controls but tab, LF, VT, FF, CR and SUB (cell-limits.ts keeps the same list): ERPs write
+ * VT or SUB for a line break inside a cell, as often as once a row, so neither tells binary data.
+ */
+const isControl = (unit: number): boolean => unit < 0x20 && (unit < 0x09 || unit > 0x0d) && unit !== 0x1a;
 
 const UTF16_LEAST_UNITS = 4;
 const UTF16_SHARE = 0.9;
@@ -168,7 +171,7 @@ const binaryData = (fileName: string, evidence: BinaryEvidence, width: number, s
 const capitalised = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters looked for
-const ANY_CONTROL = /[\u0000-\u0008\u000E-\u001F]/;
+const ANY_CONTROL = /[\u0000-\u0008\u000E-\u0019\u001B-\u001F]/;
 const LINE_BREAKS = /\r\n|\r|\n/g;
 
 /** The span of text judged at once past the file's start: the same blocks however it is read. */

@@ -29,13 +29,14 @@ export const MAX_HEADER_CHARACTERS = 1_000;
 export const MAX_HEADER_BYTES = 300 * 1024;
 
 /**
- * C0 control characters other than tab, line feed, vertical tab, form feed and carriage return,
- * which spreadsheets use inside cells: in a text file they are binary data, not text.
+ * C0 control characters other than tab, line feed, vertical tab, form feed, carriage return and
+ * SUB, which spreadsheets and ERPs use inside cells (VT or SUB for a line break): in a text file
+ * the others are binary data, not text.
  */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters looked for
-export const CONTROL_CHARACTER = /[\u0000-\u0008\u000E-\u001F]/;
+export const CONTROL_CHARACTER = /[\u0000-\u0008\u000E-\u0019\u001B-\u001F]/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters replaced
-const CONTROL_CHARACTERS = /[\u0000-\u0008\u000E-\u001F]/g;
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000E-\u0019\u001B-\u001F]/g;
 
 /** What a kept cell shows in place of a control character. */
 const REPLACEMENT = '\uFFFD';

@@ -13,5 +13,9 @@ export const matchingKey = (value: string): string =>
     .toLowerCase()
     .replace(/[^a-z0-9]/g, '');
 
-/** Whitespace of any kind (tabs, newlines, no-break spaces) trimmed and collapsed to one space. */
-export const collapseWhitespace = (value: string): string => value.replace(/\s+/g, ' ').trim();
+/**
+ * Whitespace of any kind (tabs, newlines, no-break spaces) trimmed and collapsed to one space; SUB
+ * too, which some ERPs write for a line break inside a cell (cell-limits.ts).
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: SUB is the character looked for
+export const collapseWhitespace = (value: string): string => value.replace(/[\s\u001A]+/g, ' ').trim();

@@ -14,7 +14,7 @@ import {
 } from './decode-text.js';
 import { SpreadsheetError } from './errors.js';
 import { DELIMITERS, type Delimiter, type SpreadsheetProblem, type TextEncoding } from './schemas.js';
-import type { SourceRecord } from './table.js';
+import { isBlank, type SourceRecord } from './table.js';
 
 export interface CsvRecords {
   encoding: TextEncoding;
@@ -271,8 +271,11 @@ async function* csvRecords(
       // Every line break of the file ends a record or sits inside a quoted cell.
       line += 1 + cells.reduce((sum, cell) => sum + countLineBreaks(cell), 0);
       const foreign = foreignOn(decoder, line);
-      if (ended && cells.length === 1 && cells[0] === END_OF_FILE_MARK && index === parsed.data.length - 1)
-        break;
+      if (ended && index === parsed.data.length - 1 && cells.at(-1)?.endsWith(END_OF_FILE_MARK)) {
+        // The mark ends the file, on a line of its own or right after the last cell.
+        cells[cells.length - 1] = cells.at(-1)!.slice(0, -END_OF_FILE_MARK.length);
+        if (isBlank(cells)) break;
+      }
       for (const error of errorsByRow.get(index) ?? []) {
         if (error.code === 'MissingQuotes') throw unterminatedQuote(fileName, recordLine);
         problems.push({

@@ -49,15 +49,15 @@ describe('fitRow', () => {
   });
 
   it('names the first control character of each cell and shows it as U+FFFD', () => {
-    const fitted = fitRow(['P-1', 'Parafuso\u0000 sextavado\u0001', 'BR\u001A'])!;
+    const fitted = fitRow(['P-1', 'Parafuso\u0000 sextavado\u0001', 'BR\u001B'])!;
 
     expect(fitted.flaws).toEqual([
       { kind: 'control_character', index: 1, code: 0 },
-      { kind: 'control_character', index: 2, code: 0x1a },
+      { kind: 'control_character', index: 2, code: 0x1b },
     ]);
     expect(fitted.cells).toEqual(['P-1', 'Parafuso\uFFFD sextavado\uFFFD', 'BR\uFFFD']);
-    // Tabs, line breaks and form feeds are what cells hold: not flaws.
-    expect(fitRow(['a\tb', 'linha 1\r\nlinha 2', 'x\u000Bx\u000Cx'])).toBeNull();
+    // Tabs, line breaks, form feeds and the VT or SUB ERPs write for a line break are what cells hold: not flaws.
+    expect(fitRow(['a\tb', 'linha 1\r\nlinha 2', 'x\u000Bx\u000Cx', 'linha 1\u001Alinha 2'])).toBeNull();
   });
 });
 

@@ -123,6 +123,32 @@ describe('a stray NUL byte rejects its row, naming the column; the file is read'
 
     expect(read.rows.map((row) => row.cells[0])).toEqual(['P-1', 'P-2']);
   });
+
+  it('a Ctrl-Z right after the last cell, with no line break before it, is not part of the cell', async () => {
+    const bytes = utf8(`${crlf(HEADER, ...eleven().slice(0, 2)).trimEnd()}\u001A`);
+
+    const read = await readSpreadsheet(bytes, 'dos.csv');
+
+    expect(read.rows.map((row) => row.cells)).toEqual([
+      ['P-1', PRODUCTS[0], 'BR', 'import'],
+      ['P-2', PRODUCTS[1], 'BR', 'import'],
+    ]);
+  });
+
+  it("an ERP's SUB (Ctrl-Z) for a line break in every row's cell is text: the file is read and every row valid", async () => {
+    // One SUB every 50 bytes or so: twice the share of control bytes that makes binary data.
+    const rows = Array.from(
+      { length: 400 },
+      (_, i) => `P-${i + 1};Motor elétrico\u001Alinha ${i + 1};BR;import`,
+    );
+    const bytes = utf8(crlf(HEADER, ...rows));
+
+    const read = await readSpreadsheet(bytes, 'erp.csv');
+    const outcomes = read.rows.map((row) => normaliseRow(row, {}, ACCEPTED_COUNTRIES, read.columns));
+
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(Array(400).fill('valid'));
+    expect(outcomes[0]).toMatchObject({ product: { description: 'Motor elétrico linha 1' } });
+  });
 });
 
 describe('text that is not UTF-8 is read, and a warning names the rows and columns to check', () => {
