@@ -46,6 +46,10 @@ const FILES: [string, Uint8Array][] = [
     utf8('Description,Country\nLeather bag "soft" ok,BR\n"Coffee "beans",AR\n'),
   ],
   ['CR only (old Mac)', utf8('Descrição;País\rCafé;BR\rChá;AR')],
+  [
+    'CRLF from Excel with rows appended by other programs: LF, CR only, a quoted cell with a line break',
+    utf8('Descrição;País;Nota\r\nCafé;BR;x\r\nChá;AR;"linha 1\nlinha 2"\nMate;PY;y\rAçúcar;UY;z\r\n'),
+  ],
 ];
 
 describe('a CSV read in chunks', () => {
@@ -55,6 +59,20 @@ describe('a CSV read in chunks', () => {
     for (const chunkBytes of [1, 2, 3, 5, 7, 64]) {
       expect(await readInChunks(bytes, 'catalogo.csv', chunkBytes)).toEqual(whole);
     }
+  });
+
+  it("a row ended by another kind of line break than the file's is a row of its own, at its own line", async () => {
+    const bytes = FILES.find(([what]) => what.startsWith('CRLF from Excel with rows appended'))![1];
+
+    const read = await readSpreadsheet(bytes, 'catalogo.csv');
+
+    expect(read.rows.map((row) => [row.line, ...row.cells])).toEqual([
+      [2, 'Café', 'BR', 'x'],
+      [3, 'Chá', 'AR', 'linha 1\nlinha 2'],
+      [5, 'Mate', 'PY', 'y'],
+      [6, 'Açúcar', 'UY', 'z'],
+    ]);
+    expect(read.problems).toEqual([]);
   });
 
   it('names the encoding of a file whose only Windows-1252 byte comes after many UTF-8 chunks', async () => {
