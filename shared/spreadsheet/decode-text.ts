@@ -26,9 +26,11 @@ const UTF16BE_BOM = [0xfe, 0xff] as const;
 const startsWith = (bytes: Uint8Array, prefix: readonly number[]): boolean =>
   bytes.length >= prefix.length && prefix.every((byte, i) => bytes[i] === byte);
 
-// ignoreBOM: the BOM is removed here, once, so `hadBom` is reported truthfully.
-const decodeWith = (encoding: 'utf-8' | 'utf-16le' | 'utf-16be', bytes: Uint8Array, fatal = false): string =>
-  new TextDecoder(encoding, { fatal, ignoreBOM: true }).decode(bytes);
+// ignoreBOM: the BOM is removed here, once, so `hadBom` is reported truthfully. Never used to
+// stream, so one of each serves every chunk: `fatal` for a chunk, the other for runs of valid UTF-8
+// between foreign bytes (decodeMixed).
+const UTF8_STRICT = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const UTF8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** A whole file's text: `TextStreamDecoder` given every byte at once. */
 export const decodeText = (bytes: Uint8Array): DecodedText => {
@@ -37,28 +39,33 @@ export const decodeText = (bytes: Uint8Array): DecodedText => {
   return { text, encoding: decoder.encoding, hadBom: decoder.hadBom };
 };
 
+/** Whether `bytes[at]` is in `[low, high]` (false past the end). */
+const byteIn = (bytes: Uint8Array, at: number, low: number, high: number): boolean => {
+  const byte = bytes[at];
+  return byte !== undefined && byte >= low && byte <= high;
+};
+
 /**
  * Length of the valid UTF-8 multi-byte sequence starting at `i`, or 0 (RFC 3629 table:
- * no overlongs, no surrogates, nothing above U+10FFFF).
+ * no overlongs, no surrogates, nothing above U+10FFFF). No closure inside: it runs once per byte
+ * of a Windows-1252 file, and the bundle's keepNames makes each closure cost a property definition.
  */
 const utf8SequenceLength = (bytes: Uint8Array, i: number): number => {
   const lead = bytes[i]!;
-  const isIn = (offset: number, low: number, high: number): boolean => {
-    const byte = bytes[i + offset];
-    return byte !== undefined && byte >= low && byte <= high;
-  };
-  const tail = (from: number, to: number): boolean => {
-    for (let offset = from; offset <= to; offset++) if (!isIn(offset, 0x80, 0xbf)) return false;
-    return true;
-  };
-  if (lead >= 0xc2 && lead <= 0xdf) return tail(1, 1) ? 2 : 0;
+  if (lead >= 0xc2 && lead <= 0xdf) return byteIn(bytes, i + 1, 0x80, 0xbf) ? 2 : 0;
   if (lead >= 0xe0 && lead <= 0xef) {
-    const [low, high] = lead === 0xe0 ? [0xa0, 0xbf] : lead === 0xed ? [0x80, 0x9f] : [0x80, 0xbf];
-    return isIn(1, low, high) && tail(2, 2) ? 3 : 0;
+    const low = lead === 0xe0 ? 0xa0 : 0x80;
+    const high = lead === 0xed ? 0x9f : 0xbf;
+    return byteIn(bytes, i + 1, low, high) && byteIn(bytes, i + 2, 0x80, 0xbf) ? 3 : 0;
   }
   if (lead >= 0xf0 && lead <= 0xf4) {
-    const [low, high] = lead === 0xf0 ? [0x90, 0xbf] : lead === 0xf4 ? [0x80, 0x8f] : [0x80, 0xbf];
-    return isIn(1, low, high) && tail(2, 3) ? 4 : 0;
+    const low = lead === 0xf0 ? 0x90 : 0x80;
+    const high = lead === 0xf4 ? 0x8f : 0xbf;
+    return byteIn(bytes, i + 1, low, high) &&
+      byteIn(bytes, i + 2, 0x80, 0xbf) &&
+      byteIn(bytes, i + 3, 0x80, 0xbf)
+      ? 4
+      : 0;
   }
   return 0;
 };
@@ -189,7 +196,7 @@ export class TextStreamDecoder {
     this.carry = bytes.slice(end);
     let text: string;
     try {
-      text = decodeWith('utf-8', ready, true);
+      text = UTF8_STRICT.decode(ready);
       if (!this.sawUtf8Sequence && HIGH_CHARACTER.test(text)) this.sawUtf8Sequence = true;
       this.countLines(ready, 0, ready.length);
     } catch {
@@ -233,8 +240,11 @@ export class TextStreamDecoder {
     const parts: string[] = [];
     let runStart = 0;
     let i = 0;
+    // One decoder and a table, not one of each per byte: a Windows-1252 file of Portuguese text
+    // has a foreign byte in every few.
     const take = (text: string, length: number): void => {
-      parts.push(decodeWith('utf-8', bytes.subarray(runStart, i)), text);
+      if (i > runStart) parts.push(UTF8.decode(bytes.subarray(runStart, i)));
+      parts.push(text);
       i += length;
       runStart = i;
     };
@@ -261,9 +271,9 @@ export class TextStreamDecoder {
         continue;
       }
       this.sawForeign('windows-1252', bytes, i, 1);
-      take(decodeWindows1252(bytes.subarray(i, i + 1)), 1);
+      take(WINDOWS_1252_HIGH_HALF[byte - 0x80]!, 1);
     }
-    parts.push(decodeWith('utf-8', bytes.subarray(runStart)));
+    parts.push(UTF8.decode(bytes.subarray(runStart)));
     return parts.join('');
   }
 }
@@ -293,6 +303,9 @@ export const decodeWindows1252 = (bytes: Uint8Array): string =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
     .toString('latin1')
     .replace(/[\u0080-\u009F]/g, (char) => WINDOWS_1252_HIGH_CONTROLS[char.charCodeAt(0) - 0x80]!);
+
+/** The characters Windows-1252 gives bytes 0x80–0xFF, by byte less 0x80. */
+const WINDOWS_1252_HIGH_HALF = [...decodeWindows1252(Uint8Array.from({ length: 0x80 }, (_, i) => 0x80 + i))];
 
 /**
  * UTF-8 that was already decoded as Windows-1252 once and saved again (`Descrição` →
