@@ -59,8 +59,9 @@ const isWithin = (root: string, path: string): boolean => path === root || path.
 /**
  * What a path under `root` gives the bucket: the file itself; for a link (symlink), the file it
  * leads to when that is inside `root` too, else nothing is read through it (`source` null: a link
- * out of the catalogue's folder is not followed, and the row naming it is told so); null when
- * there is no file there (a link to nothing, a folder).
+ * out of the catalogue's folder is not followed, and the row naming it is told so); undefined when
+ * there is no file there (a link to nothing, a folder). A file is judged by its real path too: a
+ * path an answers file names may pass through a linked folder (`fichas/` leading elsewhere).
  */
 const sheetSourceOf = (root: string, path: string): string | null | undefined => {
   let stat: ReturnType<typeof lstatSync>;
@@ -69,8 +70,7 @@ const sheetSourceOf = (root: string, path: string): string | null | undefined =>
   } catch {
     return undefined;
   }
-  if (stat.isFile()) return path;
-  if (!stat.isSymbolicLink()) return undefined;
+  if (!stat.isFile() && !stat.isSymbolicLink()) return undefined;
   let target: string;
   try {
     target = realpathSync(path);

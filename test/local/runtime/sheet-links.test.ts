@@ -60,6 +60,7 @@ const catalogueFolder = (name: string) => {
   symlinkSync(join(elsewhere, 'segredo.pdf'), join(catalogue, 'fichas', 'fora.pdf'));
   symlinkSync('../../outra-pasta/segredo.pdf', join(catalogue, 'fichas', 'fora-relativo.pdf'));
   symlinkSync(join(catalogue, 'nada.pdf'), join(catalogue, 'quebrado.pdf'));
+  symlinkSync(elsewhere, join(catalogue, 'pasta-ligada'));
   const file = join(catalogue, 'produtos.csv');
   writeFileSync(file, 'SKU;Descrição;Ficha\r\nSKU-1;;fichas/fora.pdf\r\n');
   return { catalogue, file };
@@ -92,7 +93,7 @@ describe('a catalogue folder dropped by the local runtime', () => {
     const { missingSheets } = await dropAnswers(s3, BUCKET, {
       file,
       batchId: 'links-abc',
-      sheets: ['fichas/mesmo-motor.pdf', 'fichas/fora.pdf', 'quebrado.pdf'],
+      sheets: ['fichas/mesmo-motor.pdf', 'fichas/fora.pdf', 'quebrado.pdf', 'pasta-ligada/segredo.pdf'],
       sheetsDir: catalogue,
       requester: 'tester',
     });
@@ -104,5 +105,11 @@ describe('a catalogue folder dropped by the local runtime', () => {
     expect(missingSheets).toEqual(['quebrado.pdf']);
     expect(await check('fichas/mesmo-motor.pdf')).toMatchObject({ sheet: { sha256: sha256Hex(pdf) } });
     expect(await check('fichas/fora.pdf')).toMatchObject({ reason: 'sheet_outside_folder' });
+    // A file reached through a linked folder is out of the folder too: none of its bytes go up.
+    expect(await check('pasta-ligada/segredo.pdf')).toMatchObject({ reason: 'sheet_outside_folder' });
+    const secret = await createS3ObjectStore({ client: s3, bucket: BUCKET }).getBytes(
+      `${answersFolder('links-abc')}pasta-ligada/segredo.pdf`,
+    );
+    expect(secret?.byteLength).toBe(0);
   });
 });
