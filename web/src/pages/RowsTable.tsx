@@ -14,9 +14,26 @@ import { openInNewTab } from '../download.js';
 import { formatMoney, formatNcm, formatNumber, formatPercent } from '../format.js';
 import { useDebounced, useLanguage, usePoll } from '../hooks.js';
 import { plural } from '../i18n.js';
+import type { Language } from '../lang.js';
 import { type RowStatus, STATUS_ORDER } from '../status.js';
 
 const PAGE = 100;
+
+/**
+ * Why a row ended as it did, in the viewer's language (a rejection names its column and what to
+ * fix), under its status; the reason's code, which results.csv carries, in the tooltip.
+ */
+const RowReason = ({ row, language }: { row: RowView; language: Language }) => {
+  const detail = wordDetail(
+    { detail: row.detail ?? undefined, detail_messages: row.detail_messages },
+    language,
+  );
+  return (
+    <div className="sub reason" title={detail ? `${row.reason}: ${detail}` : (row.reason ?? undefined)}>
+      {detail || row.reason}
+    </div>
+  );
+};
 
 const Row = ({ batchId, row }: { batchId: string; row: RowView }) => {
   const { t } = useTranslation();
@@ -40,17 +57,7 @@ const Row = ({ batchId, row }: { batchId: string; row: RowView }) => {
       <td>
         <StatusChip status={row.status} />
         {row.follows !== null && <div className="sub">{t('rows.follows', { row: row.follows })}</div>}
-        {row.reason && (
-          <div
-            className="sub reason"
-            title={wordDetail(
-              { detail: row.detail ?? undefined, detail_messages: row.detail_messages },
-              language,
-            )}
-          >
-            {row.reason}
-          </div>
-        )}
+        {row.reason && <RowReason row={row} language={language} />}
       </td>
       <td className="mono truncate" title={row.sku ?? undefined}>
         {row.sku ?? none}
