@@ -24,10 +24,12 @@ const PAGE = 100;
  * fix), under its status; the reason's code, which results.csv carries, in the tooltip.
  */
 const RowReason = ({ row, language }: { row: RowView; language: Language }) => {
-  const detail = wordDetail(
+  const worded = wordDetail(
     { detail: row.detail ?? undefined, detail_messages: row.detail_messages },
     language,
   );
+  // A detail may begin mid-sentence ("the service could not classify…"); on its own line it starts one.
+  const detail = worded && worded.charAt(0).toLocaleUpperCase(language) + worded.slice(1);
   return (
     <div className="sub reason" title={detail ? `${row.reason}: ${detail}` : (row.reason ?? undefined)}>
       {detail || row.reason}
