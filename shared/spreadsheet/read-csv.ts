@@ -229,16 +229,28 @@ const readAhead = async (chunks: AsyncIterator<string>): Promise<{ start: string
   return { start, ended: false };
 };
 
-/** What a file of delimited text is read with, decided once from its start. */
-type TextLayout = CsvLayout & { utf16: 'utf-16le' | 'utf-16be' | null };
+/**
+ * The most characters one record may run to while it is read: a cell of 30 MB is read, for its row
+ * to be rejected on its own (cell-limits.ts), as an XLSX row is up to the same count (read-xlsx.ts);
+ * past it, what is being read is no row but the rest of the file after a quote never closed, which
+ * would otherwise be gathered into one string until memory or the string's length runs out.
+ */
+const MAX_RECORD_CHARACTERS = 100_000_000;
 
-export const openCsv = async (source: ByteSource, fileName: string): Promise<CsvFile> => {
+/** What a file of delimited text is read with, decided once from its start. */
+type TextLayout = CsvLayout & { utf16: 'utf-16le' | 'utf-16be' | null; maxRecordCharacters: number };
+
+export const openCsv = async (
+  source: ByteSource,
+  fileName: string,
+  maxRecordCharacters = MAX_RECORD_CHARACTERS,
+): Promise<CsvFile> => {
   // Not text at all (a PDF, an image, binary data) is refused here, naming where it shows.
   const utf16 = checkTextStart(await readBytes(source, 0, Math.min(source.size, SAMPLE_BYTES)), fileName);
   const chunks = decodedChunks(source, new TextStreamDecoder(utf16 ? { utf16 } : {}));
   const { start } = await readAhead(chunks);
   await chunks.return(undefined);
-  const layout = { ...csvLayout(start), utf16 };
+  const layout = { ...csvLayout(start), utf16, maxRecordCharacters };
   return { delimiter: layout.delimiter, read: () => readCsvPass(source, fileName, layout) };
 };
 
@@ -313,6 +325,9 @@ async function* csvRecords(
     // Until the last chunk, the record cut by the chunk's end waits for the rest of it.
     const parsed = parser.parse(input, 0, !ended) as Papa.ParseResult<string[]>;
     pending = input.slice(parsed.meta.cursor);
+    if (pending.length > layout.maxRecordCharacters) {
+      throw recordTooLong(fileName, line, pending, layout.maxRecordCharacters);
+    }
     const errorsByRow = new Map<number, Papa.ParseError[]>();
     for (const error of parsed.errors) {
       if (error.row === undefined || error.row >= parsed.data.length) continue;
@@ -362,6 +377,19 @@ const unterminatedQuote = (fileName: string, line: number) =>
       'cannot be split into rows; close the quote or remove it',
     { line },
   );
+
+/** A record read past its limit: a quote never closed, or a file without line breaks. */
+const recordTooLong = (fileName: string, line: number, record: string, limit: number) => {
+  if (record.includes('"')) return unterminatedQuote(fileName, line);
+  return new SpreadsheetError(
+    'file_too_large',
+    fileName,
+    `runs on for more than ${limit.toLocaleString('en-US')} characters from here without ` +
+      'a line break, which no row of a catalogue holds; save it again as CSV with one product per line',
+    { line },
+    { details: { limit } },
+  );
+};
 
 /** The whole file at once: every record, for the callers that hold small files in memory. */
 export const readCsvRecords = async (bytes: Uint8Array, fileName: string): Promise<CsvRecords> => {

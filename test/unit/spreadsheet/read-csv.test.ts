@@ -1,7 +1,8 @@
 /** CSV files as Excel, LibreOffice and ERPs write them, read through `readSpreadsheet`. */
 import { describe, expect, it } from 'vitest';
+import { bytesSource } from '../../../shared/spreadsheet/byte-source.js';
 import { SpreadsheetError } from '../../../shared/spreadsheet/errors.js';
-import { detectDelimiter } from '../../../shared/spreadsheet/read-csv.js';
+import { detectDelimiter, openCsv } from '../../../shared/spreadsheet/read-csv.js';
 import { readSpreadsheet } from '../../../shared/spreadsheet/read-spreadsheet.js';
 import { SpreadsheetRead } from '../../../shared/spreadsheet/schemas.js';
 import { crlf, thrown, utf8, windows1252 } from './fixtures.js';
@@ -224,6 +225,46 @@ describe('readSpreadsheet on CSV: files that cannot be read', () => {
     expect(error).toBeInstanceOf(SpreadsheetError);
     expect(error).toMatchObject({ code: 'csv_unterminated_quote', fileName: 'a.csv', line: 3 });
     expect((error as Error).message).toMatch(/^a\.csv, line 3: a quoted cell is never closed/);
+  });
+
+  it('refuses a quote never closed as soon as what follows it passes the most a record may hold, naming its line', async () => {
+    const rows = Array.from({ length: 2_000 }, (_, i) => `Café número ${i};BR`);
+    const bytes = utf8(crlf('Descrição;País', 'Café;BR', '"Tubo 3/4" polegada;BR', ...rows));
+    // Chunks of 64 bytes, counted: the limit is met long before the file's end.
+    const chunks = bytesSource(bytes, 64);
+    let bytesRead = 0;
+    const counted = {
+      size: chunks.size,
+      async *read(start: number, end: number) {
+        for await (const chunk of chunks.read(start, end)) {
+          bytesRead += chunk.byteLength;
+          yield chunk;
+        }
+      },
+    };
+    const file = await openCsv(counted, 'a.csv', 1_000);
+    bytesRead = 0;
+    const error = await thrown(async () => {
+      for await (const _record of file.read().records);
+    });
+
+    expect(error).toBeInstanceOf(SpreadsheetError);
+    expect(error).toMatchObject({ code: 'csv_unterminated_quote', fileName: 'a.csv', line: 3 });
+    expect(bytesRead).toBeLessThan(bytes.byteLength / 4);
+  });
+
+  it('refuses a file that runs on past the most a record may hold without a line break, naming where', async () => {
+    const bytes = utf8(crlf('Descrição;País', 'Café;BR', `Chá ${'mate '.repeat(1_000)};AR`, 'Erva;PY'));
+
+    const error = await thrown(async () => {
+      for await (const _record of (await openCsv(bytesSource(bytes, 64), 'b.csv', 1_000)).read().records);
+    });
+
+    expect(error).toMatchObject({ code: 'file_too_large', fileName: 'b.csv', line: 3 });
+    expect((error as Error).message).toBe(
+      'b.csv, line 3: runs on for more than 1,000 characters from here without a line break, which no row ' +
+        'of a catalogue holds; save it again as CSV with one product per line',
+    );
   });
 
   it('refuses an empty file and a file of blank lines', async () => {
