@@ -38,9 +38,18 @@ export const SAMPLE_BYTES = 64 * 1024;
 /**
  * The least share of control characters that makes bytes binary data rather than text with a
  * few stray ones (1 in 100, and at least 8): text never holds them, a program's data is full of them.
+ * A run of one control character counts once: a fixed-width export pads a cell with NULs, dozens in
+ * one row, while a program's data scatters them. Runs or not, a tenth of the characters is binary
+ * data (a file of zeros, as a crashed export leaves one, is one run).
  */
 const BINARY_SHARE = 0.01;
 const BINARY_LEAST = 8;
+const BINARY_RUN_SHARE = 0.1;
+
+/** Whether `runs` runs of `count` control characters in `characters` make binary data. */
+const looksBinary = (runs: number, count: number, characters: number): boolean =>
+  (runs >= BINARY_LEAST && runs >= characters * BINARY_SHARE) ||
+  (count >= BINARY_LEAST && count >= characters * BINARY_RUN_SHARE);
 
 /**
  * C0 controls but tab, LF, VT, FF, CR and SUB (cell-limits.ts keeps the same list): ERPs write
@@ -91,6 +100,7 @@ const binaryEvidence = (head: Uint8Array, utf16: 'utf-16le' | 'utf-16be' | null)
   // The BOM (UTF-16 only; a UTF-8 BOM holds no control byte) is not text.
   const start = utf16 && unitAt(0) === 0xfeff ? 1 : 0;
   let count = 0;
+  let runs = 0;
   let first = -1;
   let line = 1;
   let firstLine = 1;
@@ -100,13 +110,14 @@ const binaryEvidence = (head: Uint8Array, utf16: 'utf-16le' | 'utf-16be' | null)
     else if (unit === 0x0d) line++;
     else if (isControl(unit)) {
       count++;
+      if (i === start || unitAt(i - 1) !== unit) runs++;
       if (first === -1) {
         first = i;
         firstLine = line;
       }
     }
   }
-  if (count < BINARY_LEAST || count < (units - start) * BINARY_SHARE) return null;
+  if (!looksBinary(runs, count, units - start)) return null;
   return { line: firstLine, offset: first * width, unit: unitAt(first), count, units: units - start };
 };
 
@@ -187,9 +198,11 @@ export const binaryWatcher = (fileName: string) => {
   let afterCr = false;
   let inBlock = 0;
   let controls = 0;
+  let runs = 0;
+  let previous = -1;
   let firstLine = 1;
   const judge = (characters: number): void => {
-    if (controls >= BINARY_LEAST && controls >= characters * BINARY_SHARE) {
+    if (looksBinary(runs, controls, characters)) {
       throw new SpreadsheetError(
         'not_a_text_file',
         fileName,
@@ -202,13 +215,17 @@ export const binaryWatcher = (fileName: string) => {
     }
     inBlock = 0;
     controls = 0;
+    runs = 0;
   };
   return {
     feed(text: string): void {
       if (!ANY_CONTROL.test(text)) {
         // Most text holds none: its lines counted natively, its blocks passed over whole.
         line += (text.match(LINE_BREAKS)?.length ?? 0) - (afterCr && text.startsWith('\n') ? 1 : 0);
-        if (text.length > 0) afterCr = text.endsWith('\r');
+        if (text.length > 0) {
+          afterCr = text.endsWith('\r');
+          previous = -1;
+        }
         const through = inBlock + text.length;
         if (through >= BLOCK_CHARACTERS) judge(BLOCK_CHARACTERS);
         inBlock = through >= BLOCK_CHARACTERS ? through % BLOCK_CHARACTERS : through;
@@ -227,8 +244,10 @@ export const binaryWatcher = (fileName: string) => {
           if (isControl(unit)) {
             if (controls === 0) firstLine = line;
             controls++;
+            if (unit !== previous) runs++;
           }
         }
+        previous = unit;
         if (++inBlock === BLOCK_CHARACTERS) judge(BLOCK_CHARACTERS);
       }
     },

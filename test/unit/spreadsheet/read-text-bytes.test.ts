@@ -116,6 +116,35 @@ describe('a stray NUL byte rejects its row, naming the column; the file is read'
     expect(read.rows[3]!.cells[1]).toBe('Vinho \uFFFDtinto seco, garrafa de 750 ml');
   });
 
+  it("a fixed-width export's cell padded with 60 NULs: that row alone is rejected, near the start or further in", async () => {
+    const rows = Array.from({ length: 400 }, (_, i) => `P-${i + 1};${PRODUCTS[i % 11]};BR;import`);
+    for (const at of [20, 300]) {
+      const padded = rows.map((row, i) => (i === at ? row.replace(';BR', `${'\u0000'.repeat(60)};BR`) : row));
+
+      const read = await readSpreadsheet(utf8(crlf(HEADER, ...padded)), 'largura-fixa.csv');
+      const outcomes = read.rows.map((row) => normaliseRow(row, {}, ACCEPTED_COUNTRIES, read.columns));
+
+      expect(outcomes).toHaveLength(400);
+      expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toEqual([
+        expect.objectContaining({
+          rejection: expect.objectContaining({ row: at + 1, reason: 'control_character' }),
+        }),
+      ]);
+    }
+  });
+
+  it('text followed by zeros (an export cut off by a crash) is refused from the line where they start', async () => {
+    const text = crlf(
+      HEADER,
+      ...Array.from({ length: 2_000 }, (_, i) => `P-${i + 1};${PRODUCTS[i % 11]};BR;import`),
+    );
+    const bytes = Buffer.concat([utf8(text), Buffer.alloc(10_000)]);
+
+    const error = (await thrown(() => readSpreadsheet(bytes, 'cortado.csv'))) as SpreadsheetError;
+
+    expect(error).toMatchObject({ code: 'not_a_text_file', line: 2_002 });
+  });
+
   it('a DOS end-of-file mark (Ctrl-Z) after the last line is not a row', async () => {
     const bytes = Buffer.concat([utf8(crlf(HEADER, ...eleven().slice(0, 2))), Buffer.from([0x1a])]);
 
