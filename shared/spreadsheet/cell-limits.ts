@@ -41,6 +41,10 @@ const CONTROL_CHARACTERS = /[\u0000-\u0008\u000E-\u0019\u001B-\u001F]/g;
 /** What a kept cell shows in place of a control character. */
 const REPLACEMENT = '\uFFFD';
 
+/** `text` with each control character shown as U+FFFD: what a header keeps of one (read-spreadsheet.ts). */
+export const withoutControlCharacters = (text: string): string =>
+  CONTROL_CHARACTER.test(text) ? text.replace(CONTROL_CHARACTERS, REPLACEMENT) : text;
+
 /** The end of a cut cell: how long it was. */
 const cutMark = (characters: number): string => `…[cut: ${characters} characters]`;
 
@@ -151,7 +155,7 @@ export const fitRow = (cells: readonly string[]): { cells: string[]; flaws: Cell
     const found = CONTROL_CHARACTER.exec(cell);
     if (!found) return cell;
     flaws.push({ kind: 'control_character', index, code: found[0].charCodeAt(0) });
-    return cell.replace(CONTROL_CHARACTERS, REPLACEMENT);
+    return withoutControlCharacters(cell);
   });
   let rowBytes = 0;
   let largest = 0;

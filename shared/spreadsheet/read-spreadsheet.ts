@@ -9,7 +9,7 @@
 
 import type { Message } from '../wording/index.js';
 import { type ByteSource, bytesSource, readBytes } from './byte-source.js';
-import { fitRow, MAX_HEADER_BYTES, MAX_HEADER_CHARACTERS } from './cell-limits.js';
+import { fitRow, MAX_HEADER_BYTES, MAX_HEADER_CHARACTERS, withoutControlCharacters } from './cell-limits.js';
 import { columnLetter, mapRow, matchColumns } from './columns.js';
 import type { ForeignBytes, ForeignBytesAt } from './decode-text.js';
 import { foreignTextCollector } from './encoding-report.js';
@@ -145,8 +145,11 @@ export const openSpreadsheet = async (
 
 const readHeader = async (records: RecordSource, fileName: string): Promise<string[]> => {
   for await (const record of records.read().records) {
-    // Leaving the loop closes the read: only the file's start is fetched.
-    if (!isBlank(record.cells)) return checkHeader(headerOf(record), record.line, fileName);
+    // Leaving the loop closes the read: only the file's start is fetched. A stray NUL in a column's
+    // name is shown as its rows' cells show one, not written back into results.csv.
+    if (!isBlank(record.cells)) {
+      return checkHeader(headerOf(record).map(withoutControlCharacters), record.line, fileName);
+    }
   }
   throw new SpreadsheetError('file_empty', fileName, 'is empty: there is no header row and no data');
 };

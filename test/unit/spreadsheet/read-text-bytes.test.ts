@@ -145,6 +145,16 @@ describe('a stray NUL byte rejects its row, naming the column; the file is read'
     expect(error).toMatchObject({ code: 'not_a_text_file', line: 2_002 });
   });
 
+  it("a NUL in a column's name is shown as U+FFFD, and the column is still recognised", async () => {
+    const bytes = utf8(crlf('SKU;Descri\u0000ção;País;Operação', ...eleven().slice(0, 2)));
+
+    const read = await readSpreadsheet(bytes, 'cabecalho.csv');
+
+    expect(read.header).toEqual(['SKU', 'Descri\uFFFDção', 'País', 'Operação']);
+    expect(read.columns.fields.description).toMatchObject({ index: 1, header: 'Descri\uFFFDção' });
+    expect(read.rows.map((row) => row.fields.description)).toEqual(PRODUCTS.slice(0, 2));
+  });
+
   it('a DOS end-of-file mark (Ctrl-Z) after the last line is not a row', async () => {
     const bytes = Buffer.concat([utf8(crlf(HEADER, ...eleven().slice(0, 2))), Buffer.from([0x1a])]);
 
