@@ -116,12 +116,16 @@ const cutToCellLimit = (text: string): string => {
  */
 const cutToRowLimit = (cells: string[], lengths: readonly number[]): string[] => {
   const bytes = cells.map(utf8Length);
-  const markBytes = Math.max(...lengths.map((length) => utf8Length(cutMark(length))));
+  // Loops, not Math.max(...): a row may have hundreds of thousands of cells, past what a call's
+  // arguments can hold.
+  let markBytes = 0;
+  for (const length of lengths) markBytes = Math.max(markBytes, utf8Length(cutMark(length)));
   const fits = (share: number): boolean =>
     bytes.reduce((sum, size) => sum + (size > share ? share : size), 0) <= MAX_ROW_BYTES;
   // The largest share every cell may keep (its mark included), by bisection.
   let low = 0;
-  let high = Math.max(...bytes);
+  let high = 0;
+  for (const size of bytes) high = Math.max(high, size);
   while (low < high) {
     const middle = Math.ceil((low + high) / 2);
     if (fits(middle)) low = middle;

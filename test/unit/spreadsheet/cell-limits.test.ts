@@ -48,6 +48,17 @@ describe('fitRow', () => {
     for (const cell of emoji.cells) expect(cell).toMatch(/^(🔩)+…\[cut: 32000 characters\]$/u);
   });
 
+  it('cuts a row of 600,000 short cells (a line of delimiters) without overflowing the call stack', () => {
+    const cells = ['P-1', 'Parafuso sextavado M8', ...Array.from({ length: 600_000 }, () => 'ab')];
+
+    const fitted = fitRow(cells)!;
+
+    expect(fitted.flaws).toEqual([
+      { kind: 'row_too_large', bytes: rowBytes(cells), index: 1, characters: 'Parafuso sextavado M8'.length },
+    ]);
+    expect(fitted.cells).toHaveLength(cells.length);
+  });
+
   it('names the first control character of each cell and shows it as U+FFFD', () => {
     const fitted = fitRow(['P-1', 'Parafuso\u0000 sextavado\u0001', 'BR\u001B'])!;
 
