@@ -51,6 +51,20 @@ const cutMark = (characters: number): string => `…[cut: ${characters} characte
 /** The largest cell of a row cannot take more than 3 UTF-8 bytes per UTF-16 unit. */
 const MAX_BYTES_PER_UNIT = 3;
 
+/**
+ * What a cell's place in the row record costs beside its text: its quotes and comma as the item
+ * is measured in JSON (DynamoDB's list spends a byte). A line of 150,000 delimiters holds no text,
+ * yet its row record would not fit an item.
+ */
+const CELL_PLACE_BYTES = 3;
+
+/** The most cells a row record keeps: their places alone take half of what a row may hold. */
+const MAX_KEPT_CELLS = Math.floor(MAX_ROW_BYTES / 2 / CELL_PLACE_BYTES);
+
+/** What a row's cells cost in its record: their UTF-8 text and their places. */
+const rowCost = (cells: readonly string[]): number =>
+  cells.reduce((sum, cell) => sum + utf8Length(cell) + CELL_PLACE_BYTES, 0);
+
 /** Node's native count, when there is one (not in the console's page, which reaches this file). */
 const nativeByteLength = (globalThis as { Buffer?: { byteLength(text: string, encoding: 'utf8'): number } })
   .Buffer?.byteLength;
@@ -120,8 +134,9 @@ const cutToRowLimit = (cells: string[], lengths: readonly number[]): string[] =>
   // arguments can hold.
   let markBytes = 0;
   for (const length of lengths) markBytes = Math.max(markBytes, utf8Length(cutMark(length)));
+  const budget = MAX_ROW_BYTES - cells.length * CELL_PLACE_BYTES;
   const fits = (share: number): boolean =>
-    bytes.reduce((sum, size) => sum + (size > share ? share : size), 0) <= MAX_ROW_BYTES;
+    bytes.reduce((sum, size) => sum + (size > share ? share : size), 0) <= budget;
   // The largest share every cell may keep (its mark included), by bisection.
   let low = 0;
   let high = 0;
@@ -151,7 +166,10 @@ export const fitRow = (cells: readonly string[]): { cells: string[]; flaws: Cell
     if (cell.length > longest) longest = cell.length;
     if (!control && CONTROL_CHARACTER.test(cell)) control = true;
   }
-  if (!control && longest <= MAX_CELL_CHARACTERS && units * MAX_BYTES_PER_UNIT <= MAX_ROW_BYTES) return null;
+  const places = cells.length * CELL_PLACE_BYTES;
+  if (!control && longest <= MAX_CELL_CHARACTERS && units * MAX_BYTES_PER_UNIT + places <= MAX_ROW_BYTES) {
+    return null;
+  }
 
   const flaws: CellFlaw[] = [];
   const lengths = cells.map((cell) => cell.length);
@@ -171,11 +189,19 @@ export const fitRow = (cells: readonly string[]): { cells: string[]; flaws: Cell
     return cutToCellLimit(cell);
   });
   const tooLong = flaws.some((flaw) => flaw.kind === 'cell_too_long');
-  if (!tooLong && rowBytes > MAX_ROW_BYTES) {
-    flaws.push({ kind: 'row_too_large', bytes: rowBytes, index: largest, characters: lengths[largest]! });
+  if (!tooLong && rowBytes + places > MAX_ROW_BYTES) {
+    // Said in bytes of text, unless the row is too large for the number of its cells rather than their text.
+    const bytes = rowBytes > MAX_ROW_BYTES ? rowBytes : rowBytes + places;
+    flaws.push({ kind: 'row_too_large', bytes, index: largest, characters: lengths[largest]! });
   }
-  if (kept.reduce((sum, cell) => sum + utf8Length(cell), 0) > MAX_ROW_BYTES)
-    kept = cutToRowLimit(kept, lengths);
+  if (kept.length > MAX_KEPT_CELLS && rowCost(kept) > MAX_ROW_BYTES) {
+    // The cells past those a record keeps go, one mark saying how many there were.
+    const mark = `…[cut: ${cells.length} cells]`;
+    kept = [...kept.slice(0, MAX_KEPT_CELLS - 1), mark];
+    lengths.length = MAX_KEPT_CELLS;
+    lengths[MAX_KEPT_CELLS - 1] = mark.length;
+  }
+  if (rowCost(kept) > MAX_ROW_BYTES) kept = cutToRowLimit(kept, lengths);
   if (flaws.length === 0) return null;
   flaws.sort((a, b) => a.index - b.index);
   return { cells: kept, flaws };

@@ -56,7 +56,24 @@ describe('fitRow', () => {
     expect(fitted.flaws).toEqual([
       { kind: 'row_too_large', bytes: rowBytes(cells), index: 1, characters: 'Parafuso sextavado M8'.length },
     ]);
-    expect(fitted.cells).toHaveLength(cells.length);
+    // Its record keeps the first cells and a mark saying how many there were, and fits an item.
+    expect(fitted.cells.slice(0, 3)).toEqual(['P-1', 'Parafuso sextavado M8', 'ab']);
+    expect(fitted.cells.at(-1)).toBe('…[cut: 600002 cells]');
+    expect(Buffer.byteLength(JSON.stringify(fitted.cells))).toBeLessThanOrEqual(MAX_ROW_BYTES);
+  });
+
+  it('rejects a row of 150,000 empty cells and one filled, whose record would not fit an item for their places alone', () => {
+    const cells = ['P-1', 'Parafuso sextavado M8', ...Array.from({ length: 150_000 }, () => ''), 'x'];
+
+    const fitted = fitRow(cells)!;
+
+    expect(fitted.flaws).toMatchObject([{ kind: 'row_too_large', index: 1 }]);
+    expect(fitted.flaws[0]).toHaveProperty('bytes', expect.any(Number));
+    expect((fitted.flaws[0] as { bytes: number }).bytes).toBeGreaterThan(MAX_ROW_BYTES);
+    expect(Buffer.byteLength(JSON.stringify(fitted.cells))).toBeLessThanOrEqual(MAX_ROW_BYTES);
+    // An ordinary wide row, 20,000 short cells, is left alone; one of 50,000 with a NUL keeps them all.
+    expect(fitRow(Array.from({ length: 20_000 }, (_, i) => `v${i}`))).toBeNull();
+    expect(fitRow(['\u0000', ...Array.from({ length: 50_000 }, () => 'v')])!.cells).toHaveLength(50_001);
   });
 
   it('names the first control character of each cell and shows it as U+FFFD', () => {
