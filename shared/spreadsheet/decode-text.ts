@@ -198,12 +198,29 @@ export class TextStreamDecoder {
     try {
       text = UTF8_STRICT.decode(ready);
       if (!this.sawUtf8Sequence && HIGH_CHARACTER.test(text)) this.sawUtf8Sequence = true;
-      this.countLines(ready, 0, ready.length);
+      this.countChunkLines(ready);
     } catch {
       text = this.decodeMixed(ready);
     }
     this.offset += ready.length;
     return text;
+  }
+
+  /**
+   * The same count over a whole chunk, by the native search for CR and LF rather than a look at
+   * every byte: a plain UTF-8 file spends most of its decoding here.
+   */
+  private countChunkLines(bytes: Uint8Array): void {
+    if (bytes.length === 0) return;
+    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    let breaks = 0;
+    for (let at = buffer.indexOf(0x0a); at !== -1; at = buffer.indexOf(0x0a, at + 1)) {
+      // An LF after a CR ends the CR's line, not one of its own.
+      if (at === 0 ? !this.afterCr : buffer[at - 1] !== 0x0d) breaks++;
+    }
+    for (let at = buffer.indexOf(0x0d); at !== -1; at = buffer.indexOf(0x0d, at + 1)) breaks++;
+    this.line += breaks;
+    this.afterCr = buffer[buffer.length - 1] === 0x0d;
   }
 
   /** Line breaks in `bytes[from, to)`: CR LF, LF or CR each end a line, as the CSV reader counts them. */
