@@ -100,7 +100,9 @@ const compareRanks = (a: number[], b: number[]): number => {
 const SEP_DIRECTIVE = /^sep=(.)(\r\n|\r|\n)/i;
 
 const LINE_BREAKS = /\r\n|\r|\n/g;
-const countLineBreaks = (text: string): number => text.match(LINE_BREAKS)?.length ?? 0;
+// Most cells hold no line break: looked for before the expression runs on every cell of every row.
+const countLineBreaks = (text: string): number =>
+  text.includes('\n') || text.includes('\r') ? (text.match(LINE_BREAKS)?.length ?? 0) : 0;
 
 /**
  * The text the delimiter, the line ending and the `sep=` line are decided on: what papaparse
