@@ -6,6 +6,7 @@
 import Papa from 'papaparse';
 import { binaryWatcher, checkTextStart, SAMPLE_BYTES } from './binary-text.js';
 import { type ByteSource, bytesSource, readBytes } from './byte-source.js';
+import { csvRowEnds } from './csv-row-ends.js';
 import {
   type ForeignBytes,
   type ForeignBytesAt,
@@ -111,7 +112,7 @@ const countLineBreaks = (text: string): number =>
  */
 const LOOK_AHEAD_CHARS = 1024 * 1024;
 
-type Newline = '\r\n' | '\n' | '\r';
+export type Newline = '\r\n' | '\n' | '\r';
 
 /** papaparse's own guess (ParserHandle.guessLineEndings), which its bare Parser does not make. */
 const guessNewline = (text: string): Newline => {
@@ -123,56 +124,6 @@ const guessNewline = (text: string): Newline => {
   const followedByLf = byCr.filter((part) => part[0] === '\n').length;
   return followedByLf >= byCr.length / 2 ? '\r\n' : '\r';
 };
-
-/**
- * Line breaks of another kind than the file's own made the file's own, outside quoted cells, so
- * that each still ends its row: rows appended by another program (LF rows under an Excel CRLF
- * header, a CR-only line pasted in) would otherwise run into the row before, a row lost. Fed the
- * text a chunk at a time; a CR at a chunk's end waits to see whether an LF follows it.
- *
- * A quoted cell opens only at a cell's start, as papaparse reads one, and is taken to close at the
- * next quote: a `""` inside it only means its breaks are made the file's own too, which changes no
- * row, while a break taken as inside a quote that is not would be left as it is.
- */
-const lineBreakUnifier = (newline: Newline, delimiter: Delimiter) => {
-  let inQuotes = false;
-  let previous = '\n';
-  let heldCr = false;
-  return (chunk: string, last: boolean): string => {
-    let text = heldCr ? `\r${chunk}` : chunk;
-    heldCr = !last && text.endsWith('\r');
-    if (heldCr) text = text.slice(0, -1);
-    const parts: string[] = [];
-    let from = 0;
-    let i = 0;
-    while (i < text.length) {
-      if (inQuotes) {
-        const close = text.indexOf('"', i);
-        if (close === -1) break;
-        inQuotes = false;
-        i = close + 1;
-        continue;
-      }
-      BREAK_OR_QUOTE.lastIndex = i;
-      const found = BREAK_OR_QUOTE.exec(text);
-      if (!found) break;
-      const at = found.index;
-      if (found[0] === '"') {
-        const before = at > 0 ? text[at - 1] : previous;
-        inQuotes = before === delimiter || before === '\n' || before === '\r';
-      } else if (found[0] !== newline) {
-        parts.push(text.slice(from, at), newline);
-        from = at + found[0].length;
-      }
-      i = at + found[0].length;
-    }
-    if (text.length > 0) previous = text[text.length - 1]!;
-    if (parts.length === 0) return text;
-    parts.push(text.slice(from));
-    return parts.join('');
-  };
-};
-const BREAK_OR_QUOTE = /\r\n|\r|\n|"/g;
 
 /** What a CSV file is read with, decided once from its start. */
 export interface CsvLayout {
@@ -295,7 +246,8 @@ async function* csvRecords(
   let sawDoubleEncoding = false;
   let lastChar = '';
   const binary = binaryWatcher(fileName);
-  const unifyLineBreaks = lineBreakUnifier(layout.newline, layout.delimiter);
+  // Every line a row ends on still ends it, whatever its line break or a stray quote before it.
+  const plainRowEnds = csvRowEnds(layout.newline, layout.delimiter);
   const chunks = decodedChunks(source, decoder);
   for (let ended = false; !ended; ) {
     const next = await chunks.next();
@@ -314,7 +266,7 @@ async function* csvRecords(
       text = text.slice(skipped);
       skip -= skipped;
     }
-    text = unifyLineBreaks(text, ended);
+    text = plainRowEnds(text, ended);
     waiting.push(text);
     waitingLength += text.length;
     // A record longer than a chunk (a cell of megabytes) is parsed again only once the text after

@@ -50,6 +50,13 @@ const FILES: [string, Uint8Array][] = [
     'CRLF from Excel with rows appended by other programs: LF, CR only, a quoted cell with a line break',
     utf8('Descrição;País;Nota\r\nCafé;BR;x\r\nChá;AR;"linha 1\nlinha 2"\nMate;PY;y\rAçúcar;UY;z\r\n'),
   ],
+  [
+    'a stray quote in a quoted cell, a doubled one, spaces before a closing one, and a cell over two lines',
+    utf8(
+      'SKU,Descrição,País\r\nA,"Tubo 12" aço inox,BR\r\nB,"Motor ""WEG""",BR\r\n' +
+        'C,"Bomba" ,AR\r\nD,"linha 1\r\nlinha 2",UY\r\nE,"fim 3" x',
+    ),
+  ],
 ];
 
 describe('a CSV read in chunks', () => {
@@ -73,6 +80,24 @@ describe('a CSV read in chunks', () => {
       [6, 'Açúcar', 'UY', 'z'],
     ]);
     expect(read.problems).toEqual([]);
+  });
+
+  it('a stray quote in a quoted cell ends with its line, as Excel reads it: the rows after it are their own', async () => {
+    const bytes = FILES.find(([what]) => what.startsWith('a stray quote in a quoted cell'))![1];
+
+    const read = await readSpreadsheet(bytes, 'catalogo.csv');
+
+    expect(read.rows.map((row) => [row.line, ...row.cells])).toEqual([
+      [2, 'A', 'Tubo 12" aço inox,BR', ''],
+      [3, 'B', 'Motor "WEG"', 'BR'],
+      [4, 'C', 'Bomba', 'AR'],
+      [5, 'D', 'linha 1\r\nlinha 2', 'UY'],
+      [7, 'E', 'fim 3" x', ''],
+    ]);
+    expect(read.problems.map((problem) => [problem.code, problem.line])).toEqual([
+      ['csv_malformed_quotes', 2],
+      ['csv_malformed_quotes', 7],
+    ]);
   });
 
   it('names the encoding of a file whose only Windows-1252 byte comes after many UTF-8 chunks', async () => {

@@ -229,7 +229,7 @@ describe('readSpreadsheet on CSV: files that cannot be read', () => {
 
   it('refuses a quote never closed as soon as what follows it passes the most a record may hold, naming its line', async () => {
     const rows = Array.from({ length: 2_000 }, (_, i) => `Café número ${i};BR`);
-    const bytes = utf8(crlf('Descrição;País', 'Café;BR', '"Tubo 3/4" polegada;BR', ...rows));
+    const bytes = utf8(crlf('Descrição;País', 'Café;BR', '"Tubo 3/4 polegada;BR', ...rows));
     // Chunks of 64 bytes, counted: the limit is met long before the file's end.
     const chunks = bytesSource(bytes, 64);
     let bytesRead = 0;
