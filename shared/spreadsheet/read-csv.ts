@@ -336,7 +336,7 @@ const unterminatedQuote = (fileName: string, line: number) =>
 const recordTooLong = (fileName: string, line: number, record: string, limit: number) => {
   if (record.includes('"')) return unterminatedQuote(fileName, line);
   return new SpreadsheetError(
-    'file_too_large',
+    'line_too_long',
     fileName,
     `runs on for more than ${limit.toLocaleString('en-US')} characters from here without ` +
       'a line break, which no row of a catalogue holds; save it again as CSV with one product per line',

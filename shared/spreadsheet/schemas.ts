@@ -140,6 +140,7 @@ export const SPREADSHEET_ERROR_CODES = [
   'no_description_or_sheet_column',
   'too_many_rows',
   'file_too_large',
+  'line_too_long',
   'xlsx_entity_declared',
   'xlsx_part_too_large',
   'xlsx_cell_too_large',

@@ -218,6 +218,14 @@ export const FILE_REFUSAL_PHRASES: Record<SpreadsheetErrorCode, Refusal> = {
     () => 'é grande demais para um lote; divida em pastas de trabalho menores ou salve como CSV UTF-8',
     () => 'es demasiado grande para un lote; divídelo en libros más pequeños o guárdalo como CSV UTF-8',
   ),
+  line_too_long: refusal(
+    (p) =>
+      `segue por mais de ${count('pt', p.limit ?? 0)} caracteres a partir daqui sem quebra de linha, o que ` +
+      'nenhuma linha de um catálogo tem; salve de novo como CSV, com um produto por linha',
+    (p) =>
+      `sigue por más de ${count('es', p.limit ?? 0)} caracteres desde aquí sin salto de línea, algo que ` +
+      'ninguna fila de un catálogo tiene; guárdalo de nuevo como CSV, con un producto por línea',
+  ),
   xlsx_entity_declared: refusal(
     (p) =>
       `a parte ${p.part ?? ''} declara uma entidade XML (<!DOCTYPE …>), o que uma pasta de trabalho salva pelo ` +

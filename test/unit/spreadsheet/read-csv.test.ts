@@ -260,7 +260,7 @@ describe('readSpreadsheet on CSV: files that cannot be read', () => {
       for await (const _record of (await openCsv(bytesSource(bytes, 64), 'b.csv', 1_000)).read().records);
     });
 
-    expect(error).toMatchObject({ code: 'file_too_large', fileName: 'b.csv', line: 3 });
+    expect(error).toMatchObject({ code: 'line_too_long', fileName: 'b.csv', line: 3 });
     expect((error as Error).message).toBe(
       'b.csv, line 3: runs on for more than 1,000 characters from here without a line break, which no row ' +
         'of a catalogue holds; save it again as CSV with one product per line',
