@@ -8,12 +8,7 @@ import { z } from 'zod';
 import { type Message, message, wordMessages } from '../wording/index.js';
 import { columnLetter } from './columns.js';
 import { parseCurrentNcm } from './normalise-row.js';
-import {
-  type ColumnMapping,
-  type MappedRow,
-  PipelineColumn,
-  type SpreadsheetRead,
-} from './schemas.js';
+import { type ColumnMapping, type MappedRow, PipelineColumn, type SpreadsheetRead } from './schemas.js';
 
 /** One column of the file and what the pipeline does with it. */
 export const ColumnUse = z.object({
