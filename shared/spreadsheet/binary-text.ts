@@ -6,6 +6,7 @@
  * UTF-16 without its BOM (Excel's "Unicode Text" once edited elsewhere) is told by its zero bytes.
  */
 import { SpreadsheetError } from './errors.js';
+import { capitalised, counted } from './sentence-parts.js';
 
 /** What the first bytes of a file say it is, when it is not text. */
 const SIGNATURES: readonly { bytes: readonly number[]; kind: string; looksLike: string }[] = [
@@ -121,7 +122,6 @@ const binaryEvidence = (head: Uint8Array, utf16: 'utf-16le' | 'utf-16be' | null)
   return { line: firstLine, offset: first * width, unit: unitAt(first), count, units: units - start };
 };
 
-const counted = (n: number): string => n.toLocaleString('en-US');
 const hex = (unit: number, width: number): string =>
   `0x${unit
     .toString(16)
@@ -178,8 +178,6 @@ const binaryData = (fileName: string, evidence: BinaryEvidence, width: number, s
       },
     },
   );
-
-const capitalised = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters looked for
 const ANY_CONTROL = /[\u0000-\u0008\u000E-\u0019\u001B-\u001F]/;

@@ -7,6 +7,7 @@
  */
 import { columnLetter } from './columns.js';
 import type { CellFlaw, ColumnMapping, PipelineColumn, RowIssue } from './schemas.js';
+import { counted } from './sentence-parts.js';
 
 /** The most characters an Excel cell holds: a longer cell cannot be written to results.xlsx. */
 export const MAX_CELL_CHARACTERS = 32_767;
@@ -208,7 +209,6 @@ export const fitRow = (cells: readonly string[]): { cells: string[]; flaws: Cell
 };
 
 /** How a count reads in a detail: `512,000`. */
-const counted = (n: number): string => n.toLocaleString('en-US');
 
 /** `Column "Notes" (column E)`, or `Column E` for a column without a header. */
 const cellColumn = (index: number, columns: ColumnMapping | undefined): string => {

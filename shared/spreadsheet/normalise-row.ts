@@ -21,6 +21,7 @@ import type {
   RowIssue,
   RowOutcome,
 } from './schemas.js';
+import { capitalised } from './sentence-parts.js';
 
 /**
  * Only spellings that cannot mean anything else. `I`/`E` are accepted because in an
@@ -159,7 +160,7 @@ export const normaliseRow = (
     reject({
       reason: 'sheet_path_invalid',
       column: 'sheet',
-      detail: `${capitalise(label('sheet'))}: "${shown(sheetCell)}" ${sheetPath.invalid}.`,
+      detail: `${capitalised(label('sheet'))}: "${shown(sheetCell)}" ${sheetPath.invalid}.`,
       params: {
         ...label.at('sheet'),
         value: shown(sheetCell),
@@ -177,7 +178,7 @@ export const normaliseRow = (
       reason: 'external_reference_too_long',
       column: 'external_reference',
       detail:
-        `${capitalise(label('external_reference'))} has ${externalReferenceLength} characters; ` +
+        `${capitalised(label('external_reference'))} has ${externalReferenceLength} characters; ` +
         `at most ${LIMITS.externalReferenceMax} are accepted.`,
       params: {
         ...label.at('external_reference'),
@@ -192,7 +193,7 @@ export const normaliseRow = (
     reject({
       reason: 'sku_too_long',
       column: 'sku',
-      detail: `${capitalise(label('sku'))} has ${skuLength} characters; a SKU may hold at most ${MAX_SKU_CHARACTERS}.`,
+      detail: `${capitalised(label('sku'))} has ${skuLength} characters; a SKU may hold at most ${MAX_SKU_CHARACTERS}.`,
       params: { ...label.at('sku'), length: skuLength, limit: MAX_SKU_CHARACTERS },
     });
   }
@@ -225,8 +226,6 @@ interface Labeller {
 }
 type Rejecter = (issue: RowIssue) => null;
 
-const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
-
 const checkDescription = (
   description: string,
   hasSheet: boolean,
@@ -252,7 +251,7 @@ const checkDescription = (
       reason: 'description_too_short',
       column: 'description',
       detail:
-        `${capitalise(label('description'))} has ${length} characters; ` +
+        `${capitalised(label('description'))} has ${length} characters; ` +
         `a description needs at least ${LIMITS.descriptionMin}.`,
       params: { ...label.at('description'), length, limit: LIMITS.descriptionMin },
     });
@@ -262,7 +261,7 @@ const checkDescription = (
       reason: 'description_too_long',
       column: 'description',
       detail:
-        `${capitalise(label('description'))} has ${length} characters; ` +
+        `${capitalised(label('description'))} has ${length} characters; ` +
         `at most ${LIMITS.descriptionMax} are accepted.`,
       params: { ...label.at('description'), length, limit: LIMITS.descriptionMax },
     });
@@ -294,7 +293,7 @@ const checkOperation = (
       reason: 'operation_invalid',
       column: 'operation',
       detail:
-        `${capitalise(label('operation'))}: "${shown(value)}" is not an operation; ` +
+        `${capitalised(label('operation'))}: "${shown(value)}" is not an operation; ` +
         'write import (importação, importación) or export (exportação, exportación).',
       params: { ...label.at('operation'), value: shown(value) },
     })
@@ -322,7 +321,7 @@ const checkCountry = (
         reason: 'country_unknown',
         column: 'country',
         detail:
-          `${capitalise(label.emptyOrAbsent('country'))} and the batch default country ` +
+          `${capitalised(label.emptyOrAbsent('country'))} and the batch default country ` +
           `"${defaults.country}" is not one the service accepts.`,
         params: { ...label.at('country'), default: defaults.country },
       });
@@ -335,7 +334,7 @@ const checkCountry = (
       reason: 'country_invalid',
       column: 'country',
       detail:
-        `${capitalise(label('country'))}: "${shown(value)}" is not a country code or a known country name; ` +
+        `${capitalised(label('country'))}: "${shown(value)}" is not a country code or a known country name; ` +
         'write the two-letter ISO code (BR, AR, CN…).',
       params: { ...label.at('country'), value: shown(value) },
     });
@@ -344,7 +343,7 @@ const checkCountry = (
     return reject({
       reason: 'country_unknown',
       column: 'country',
-      detail: `${capitalise(label('country'))}: "${shown(value)}" (${code}) is not one of the countries the service accepts.`,
+      detail: `${capitalised(label('country'))}: "${shown(value)}" (${code}) is not one of the countries the service accepts.`,
       params: { ...label.at('country'), value: shown(value), code },
     });
   }

@@ -8,11 +8,11 @@ import { posix } from 'node:path';
 import { type ByteSource, bytesSource } from './byte-source.js';
 import { SpreadsheetError } from './errors.js';
 import type { SpreadsheetProblem } from './schemas.js';
+import { counted } from './sentence-parts.js';
 import type { SourceRecord } from './table.js';
 import { type CellContext, RichTextCollector, readDateStyles, unescapeXlsxString } from './xlsx-cells.js';
 import { sheetRecords } from './xlsx-sheet.js';
 import {
-  counted,
   damagedWorkbook,
   openZip,
   parseWholeXmlPart,

@@ -7,10 +7,10 @@
 import { columnLetter } from './columns.js';
 import { SpreadsheetError } from './errors.js';
 import type { XlsxLimits } from './read-xlsx.js';
+import { counted } from './sentence-parts.js';
 import type { SourceRecord } from './table.js';
 import { type CellContext, type CellXml, cellText, InvalidCell, RichTextCollector } from './xlsx-cells.js';
 import {
-  counted,
   damagedWorkbook,
   parseXmlPart,
   quotedValue,

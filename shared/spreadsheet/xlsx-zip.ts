@@ -8,6 +8,7 @@ import { SaxesParser } from 'saxes';
 import { type Entry, fromRandomAccessReaderPromise, RandomAccessReader, type ZipFile } from 'yauzl';
 import type { ByteSource } from './byte-source.js';
 import { SpreadsheetError } from './errors.js';
+import { counted } from './sentence-parts.js';
 
 /**
  * The source itself failed (S3 down, object gone), as opposed to its bytes being a bad workbook:
@@ -107,7 +108,6 @@ export const damagedWorkbook = (fileName: string, place: PartPlace, reason: stri
   invalidWorkbook(fileName, new Error(reason), { place, reason });
 
 /** A count as the sentences write it: `50,000,000`. */
-export const counted = (value: number): string => value.toLocaleString('en-US');
 
 const MEGABYTE = 1024 * 1024;
 
