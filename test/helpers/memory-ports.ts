@@ -696,3 +696,38 @@ export const openRound = async (
   await batches.putCompletionShards(round.roundId, new Map([[0, round.rows]]));
   await batches.registerWaiter(round.roundId, round.taskToken);
 };
+
+/**
+ * Every port a batch's workflow takes, in memory, with `files` in the bucket and a service that
+ * answers `countries` at a cap of 10 with none in use: where a Prepare or Finalize test starts.
+ */
+export const memoryPipelinePorts = (
+  files: Record<string, Uint8Array | string>,
+  countries: Iterable<string>,
+) => {
+  const clock = fixedClock('2026-11-21T12:00:00.000Z');
+  return {
+    clock,
+    service: {
+      listCountries: async () => [...countries].map((code) => ({ code, name: code, mercosur: false })),
+      getBalance: async () => ({ concurrency_limit: 10, in_progress_count: 0 }),
+    } as unknown as ClassificationService,
+    objects: memoryObjectStore(files),
+    queue: memoryRowQueue(clock),
+    batches: memoryBatchStore(),
+    cache: memoryProductCache(),
+    kick: countingKick(),
+    reviews: memoryReviewStore(),
+    events: memoryBatchEvents(),
+    waiters: memoryBatchWaiters(),
+  };
+};
+
+/** A file of a batch's outbox, as bytes; one not written is an error naming it. */
+export const outboxFile =
+  (objects: ReturnType<typeof memoryObjectStore>, batchId: string) =>
+  (name: string): Buffer => {
+    const stored = objects.objects.get(`outbox/${batchId}/${name}`);
+    if (!stored) throw new Error(`${name} was not written`);
+    return Buffer.from(stored.bytes);
+  };

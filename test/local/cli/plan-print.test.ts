@@ -11,17 +11,7 @@ import {
   prepareBatch,
   WORKBOOK_INPUT_COLUMNS,
 } from '../../../shared/pipeline/batch/index.js';
-import type { ClassificationService } from '../../../shared/pipeline/core/index.js';
-import {
-  countingKick,
-  fixedClock,
-  memoryBatchStore,
-  memoryBatchWaiters,
-  memoryObjectStore,
-  memoryProductCache,
-  memoryReviewStore,
-  memoryRowQueue,
-} from '../../helpers/memory-ports.js';
+import { memoryPipelinePorts } from '../../helpers/memory-ports.js';
 import { objectCreatedEvent } from '../../helpers/s3-events.js';
 import { ACCEPTED_COUNTRIES } from '../../unit/spreadsheet/fixtures.js';
 
@@ -36,30 +26,17 @@ const planOfWideFile = async (): Promise<BatchPlan> => {
     ...Array.from({ length: COLUMNS - 3 }, (_, i) => `Atributo ${i + 4}`),
   ];
   const row = ['SKU-1', 'Rolamento de esferas de aço, diâmetro 22 mm', 'BR', ...Array(COLUMNS - 3).fill('x')];
-  const clock = fixedClock('2026-11-21T12:00:00.000Z');
-  const objects = memoryObjectStore({
-    [FILE_KEY]: [header.join(';'), row.join(';')].join('\r\n'),
-    'inbox/largo/batch.json': '{"plan_only": true, "operation": "import"}',
-  });
-  const ports = {
-    clock,
-    service: {
-      listCountries: async () =>
-        [...ACCEPTED_COUNTRIES].map((code) => ({ code, name: code, mercosur: false })),
-      getBalance: async () => ({ concurrency_limit: 10, in_progress_count: 0 }),
-    } as unknown as ClassificationService,
-    objects,
-    queue: memoryRowQueue(clock),
-    batches: memoryBatchStore(),
-    cache: memoryProductCache(),
-    kick: countingKick(),
-    reviews: memoryReviewStore(),
-    waiters: memoryBatchWaiters(),
-  };
+  const ports = memoryPipelinePorts(
+    {
+      [FILE_KEY]: [header.join(';'), row.join(';')].join('\r\n'),
+      'inbox/largo/batch.json': '{"plan_only": true, "operation": "import"}',
+    },
+    ACCEPTED_COUNTRIES,
+  );
   const event = objectCreatedEvent('catalogue-bucket', FILE_KEY);
   await prepareBatch(ports, { event, execution_id: 'exec-1' });
   const batchId = batchSourceFromEvent(event)!.batchId;
-  return BatchPlan.parse(JSON.parse(objects.text(`outbox/${batchId}/plan.json`)!));
+  return BatchPlan.parse(JSON.parse(ports.objects.text(`outbox/${batchId}/plan.json`)!));
 };
 
 afterEach(() => {

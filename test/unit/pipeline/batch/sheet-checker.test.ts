@@ -10,17 +10,7 @@ import {
   prepareBatch,
   sheetChecker,
 } from '../../../../shared/pipeline/batch/index.js';
-import type { ClassificationService } from '../../../../shared/pipeline/core/index.js';
-import {
-  countingKick,
-  fixedClock,
-  memoryBatchStore,
-  memoryBatchWaiters,
-  memoryObjectStore,
-  memoryProductCache,
-  memoryReviewStore,
-  memoryRowQueue,
-} from '../../../helpers/memory-ports.js';
+import { memoryObjectStore, memoryPipelinePorts } from '../../../helpers/memory-ports.js';
 import { objectCreatedEvent } from '../../../helpers/s3-events.js';
 import { scanPdf, textPdf } from '../../../sandbox/helpers/pdf.js';
 import { ACCEPTED_COUNTRIES } from '../../spreadsheet/fixtures.js';
@@ -103,15 +93,8 @@ describe('checking a sheet in the bucket', () => {
 describe('Prepare with sheets that are not readable PDFs', () => {
   it('rejects their rows naming the file and what is wrong, and warns of no scan', async () => {
     const file = 'inbox/lote/produtos.csv';
-    const clock = fixedClock('2026-11-21T12:00:00.000Z');
-    const ports = {
-      clock,
-      service: {
-        listCountries: async () =>
-          [...ACCEPTED_COUNTRIES].map((code) => ({ code, name: code, mercosur: false })),
-        getBalance: async () => ({ concurrency_limit: 10, in_progress_count: 0 }),
-      } as unknown as ClassificationService,
-      objects: memoryObjectStore({
+    const ports = memoryPipelinePorts(
+      {
         [file]: [
           'SKU;Descrição;País;Operação;Ficha',
           'SKU-1;;BR;import;fichas/digitalizada.pdf',
@@ -121,14 +104,9 @@ describe('Prepare with sheets that are not readable PDFs', () => {
         [`${FOLDER}fichas/digitalizada.pdf`]: cut(await scanPdf(), 0.8),
         [`${FOLDER}fichas/notas.pdf`]: 'Motor elétrico trifásico, 5 cv, 4 polos\n',
         [`${FOLDER}fichas/motor.pdf`]: await textPdf(sheetText),
-      }),
-      queue: memoryRowQueue(clock),
-      batches: memoryBatchStore(),
-      cache: memoryProductCache(),
-      kick: countingKick(),
-      reviews: memoryReviewStore(),
-      waiters: memoryBatchWaiters(),
-    };
+      },
+      ACCEPTED_COUNTRIES,
+    );
     const event = objectCreatedEvent('catalogue-bucket', file);
     const batchId = batchSourceFromEvent(event)!.batchId;
 

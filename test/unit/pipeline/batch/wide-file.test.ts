@@ -22,24 +22,10 @@ import {
   writePartialResults,
 } from '../../../../shared/pipeline/batch/index.js';
 import { WORKBOOK_INPUT_COLUMNS } from '../../../../shared/pipeline/batch/results-sheet-xml.js';
-import {
-  type ClassificationService,
-  RESULT_COLUMNS,
-  type RowResult,
-} from '../../../../shared/pipeline/core/index.js';
+import { RESULT_COLUMNS, type RowResult } from '../../../../shared/pipeline/core/index.js';
 import { resultNow } from '../../../../shared/pipeline/core/row-life.js';
 import { columnLetter } from '../../../../shared/spreadsheet/index.js';
-import {
-  countingKick,
-  fixedClock,
-  memoryBatchEvents,
-  memoryBatchStore,
-  memoryBatchWaiters,
-  memoryObjectStore,
-  memoryProductCache,
-  memoryReviewStore,
-  memoryRowQueue,
-} from '../../../helpers/memory-ports.js';
+import { memoryPipelinePorts, outboxFile } from '../../../helpers/memory-ports.js';
 import { objectCreatedEvent } from '../../../helpers/s3-events.js';
 import { ACCEPTED_COUNTRIES } from '../../spreadsheet/fixtures.js';
 
@@ -71,31 +57,10 @@ const line = (r: number) =>
 const INPUT = [HEADER.join(';'), line(1), line(2), line(3)].join('\r\n');
 
 const world = () => {
-  const clock = fixedClock('2026-11-21T12:00:00.000Z');
-  const ports = {
-    clock,
-    service: {
-      listCountries: async () =>
-        [...ACCEPTED_COUNTRIES].map((code) => ({ code, name: code, mercosur: false })),
-      getBalance: async () => ({ concurrency_limit: 10, in_progress_count: 0 }),
-    } as unknown as ClassificationService,
-    objects: memoryObjectStore({ [FILE_KEY]: INPUT }),
-    queue: memoryRowQueue(clock),
-    batches: memoryBatchStore(),
-    cache: memoryProductCache(),
-    kick: countingKick(),
-    reviews: memoryReviewStore(),
-    events: memoryBatchEvents(),
-    waiters: memoryBatchWaiters(),
-  };
+  const ports = memoryPipelinePorts({ [FILE_KEY]: INPUT }, ACCEPTED_COUNTRIES);
   const event = objectCreatedEvent('catalogue-bucket', FILE_KEY);
   const batchId = batchSourceFromEvent(event)!.batchId;
-  const bytes = (name: string) => {
-    const stored = ports.objects.objects.get(`outbox/${batchId}/${name}`);
-    if (!stored) throw new Error(`${name} was not written`);
-    return Buffer.from(stored.bytes);
-  };
-  return { ports, clock, event, batchId, bytes };
+  return { ports, clock: ports.clock, event, batchId, bytes: outboxFile(ports.objects, batchId) };
 };
 type World = ReturnType<typeof world>;
 

@@ -13,18 +13,8 @@ import {
   finalizeBatch,
   prepareBatch,
 } from '../../../../shared/pipeline/batch/index.js';
-import type { ClassificationService, RowResult } from '../../../../shared/pipeline/core/index.js';
-import {
-  countingKick,
-  fixedClock,
-  memoryBatchEvents,
-  memoryBatchStore,
-  memoryBatchWaiters,
-  memoryObjectStore,
-  memoryProductCache,
-  memoryReviewStore,
-  memoryRowQueue,
-} from '../../../helpers/memory-ports.js';
+import type { RowResult } from '../../../../shared/pipeline/core/index.js';
+import { memoryPipelinePorts, outboxFile } from '../../../helpers/memory-ports.js';
 import { objectCreatedEvent } from '../../../helpers/s3-events.js';
 import { ACCEPTED_COUNTRIES } from '../../spreadsheet/fixtures.js';
 
@@ -44,31 +34,10 @@ const INPUT = [
 ].join('\r\n');
 
 const world = () => {
-  const clock = fixedClock('2026-11-21T12:00:00.000Z');
-  const ports = {
-    clock,
-    service: {
-      listCountries: async () =>
-        [...ACCEPTED_COUNTRIES].map((code) => ({ code, name: code, mercosur: false })),
-      getBalance: async () => ({ concurrency_limit: 10, in_progress_count: 0 }),
-    } as unknown as ClassificationService,
-    objects: memoryObjectStore({ [FILE_KEY]: INPUT }),
-    queue: memoryRowQueue(clock),
-    batches: memoryBatchStore(),
-    cache: memoryProductCache(),
-    kick: countingKick(),
-    reviews: memoryReviewStore(),
-    events: memoryBatchEvents(),
-    waiters: memoryBatchWaiters(),
-  };
+  const ports = memoryPipelinePorts({ [FILE_KEY]: INPUT }, ACCEPTED_COUNTRIES);
   const event = objectCreatedEvent('catalogue-bucket', FILE_KEY);
   const batchId = batchSourceFromEvent(event)!.batchId;
-  const bytes = (name: string) => {
-    const stored = ports.objects.objects.get(`outbox/${batchId}/${name}`);
-    if (!stored) throw new Error(`${name} was not written`);
-    return Buffer.from(stored.bytes);
-  };
-  return { ports, clock, event, batchId, bytes };
+  return { ports, clock: ports.clock, event, batchId, bytes: outboxFile(ports.objects, batchId) };
 };
 
 const RESOLVED: RowResult = {
