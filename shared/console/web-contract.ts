@@ -10,6 +10,7 @@
 export { isBatchFolderName } from '../pipeline/core/bucket-layout.js';
 export { STATUS_ORDER, STATUS_WORDS, WORKING_STATUSES } from '../pipeline/core/row-statuses.js';
 export { columnForHeader } from '../spreadsheet/columns.js';
+export { normaliseSheetPath } from '../spreadsheet/normalise-row.js';
 // Every message's wording (problems, warnings, row details): the page words them in its language.
 export * from '../wording/index.js';
 export * from './api.js';

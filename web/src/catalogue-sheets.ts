@@ -10,7 +10,7 @@
  * byte order mark): an Excel workbook's sheet column is checked when the batch reads it. The file
  * is read a slice at a time, so a catalogue of 200 MB is never held whole as text.
  */
-import { columnForHeader } from '../../shared/console/web-contract.js';
+import { columnForHeader, normaliseSheetPath } from '../../shared/console/web-contract.js';
 
 /** A sheet the catalogue names: its path inside the batch folder and the rows that name it. */
 export type NamedSheet = {
@@ -29,26 +29,10 @@ export type CatalogueSheets =
 export const ROWS_KEPT = 5;
 const SLICE_BYTES = 1024 * 1024;
 
-/**
- * A path as Prepare takes it (shared/spreadsheet/normalise-row.ts, `normaliseSheetPath`):
- * trimmed, backslashes as slashes, `.` and `..` resolved; null when Prepare refuses it (absolute,
- * a drive or URL, leading out of the folder, not a `.pdf`).
- */
+/** A cell's sheet path as Prepare takes it (the pipeline's own `normaliseSheetPath`); null when Prepare refuses it. */
 export const sheetPathOf = (cell: string): string | null => {
-  const slashed = cell.trim().replace(/\\/g, '/');
-  if (slashed === '' || slashed.startsWith('/') || /^[A-Za-z]:/.test(slashed)) return null;
-  if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(slashed)) return null;
-  const segments: string[] = [];
-  for (const segment of slashed.split('/')) {
-    if (segment === '' || segment === '.') continue;
-    if (segment === '..') {
-      if (segments.length === 0) return null;
-      segments.pop();
-    } else segments.push(segment);
-  }
-  const path = segments.join('/');
-  const name = segments.at(-1) ?? '';
-  return /\.pdf$/i.test(name) && name.length > '.pdf'.length ? path : null;
+  const normalised = normaliseSheetPath(cell);
+  return 'path' in normalised ? normalised.path : null;
 };
 
 /** A CSV's records from its text, a chunk at a time: RFC 4180 quotes, any line ending. */
