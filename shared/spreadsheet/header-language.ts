@@ -50,6 +50,13 @@ const WORDS: Readonly<Record<Language, readonly string[]>> = {
     'da',
     'dos',
     'das',
+    // SPED EFD's field names (COD_ITEM, DESCR_ITEM, COD_BARRA, UNID_INV, TIPO_ITEM, ALIQ_ICMS).
+    'cod',
+    'descr',
+    'barra',
+    'unid',
+    'tipo',
+    'aliq',
   ],
   es: [
     'descripción',

@@ -1,5 +1,5 @@
 /**
- * The one reader of product files: an uploaded CSV or XLSX → header, column mapping and text
+ * The one reader of product files: an uploaded CSV, XLSX, SPED EFD or NF-e → header, column mapping and text
  * rows, streamed in passes (`openSpreadsheet`) or read whole for small files. (A review file has
  * its own columns: answers-file.ts reads the same records whole, `readCsvRecords` and
  * `readXlsxRecords`, itself.)
@@ -11,10 +11,11 @@ import type { Message } from '../wording/index.js';
 import { type ByteSource, bytesSource, readBytes } from './byte-source.js';
 import { fitRow, MAX_HEADER_BYTES, MAX_HEADER_CHARACTERS, withoutControlCharacters } from './cell-limits.js';
 import { columnLetter, mapRow, matchColumns } from './columns.js';
-import type { ForeignBytes, ForeignBytesAt } from './decode-text.js';
 import { foreignTextCollector } from './encoding-report.js';
 import { SpreadsheetError } from './errors.js';
 import { openCsv } from './read-csv.js';
+import { isInvoiceArchive, looksLikeXml, openNfe } from './read-nfe.js';
+import { looksLikeSped, openSped } from './read-sped.js';
 import { openXlsx } from './read-xlsx.js';
 import type {
   ColumnMapping,
@@ -25,7 +26,7 @@ import type {
   SpreadsheetRead,
   TextEncoding,
 } from './schemas.js';
-import { headerOf, isBlank, type SourceRecord, toDataRecord } from './table.js';
+import { headerOf, isBlank, type RecordSource, toDataRecord } from './table.js';
 
 /** Every XLSX is a ZIP archive: local file header `PK\x03\x04`. */
 const ZIP_SIGNATURE = [0x50, 0x4b, 0x03, 0x04] as const;
@@ -93,29 +94,36 @@ export interface RowsPass {
   };
 }
 
-/** Records of either format, read afresh on each call. */
-type RecordSource = {
-  delimiter?: Delimiter;
-  read(): {
-    records: AsyncIterable<SourceRecord>;
-    encoding?: () => TextEncoding;
-    foreign?: () => Partial<Record<ForeignBytes, ForeignBytesAt>>;
-    problems: SpreadsheetProblem[];
-  };
-};
-
 const openRecords = async (
   source: ByteSource,
   format: SpreadsheetFormat,
   fileName: string,
 ): Promise<RecordSource> => {
   if (format === 'csv') return openCsv(source, fileName);
+  if (format === 'sped') return openSped(source, fileName);
+  if (format === 'nfe') return openNfe(source, fileName);
   const workbook = await openXlsx(source, fileName);
   return { read: () => ({ records: workbook.records(), problems: [...workbook.problems] }) };
 };
 
-/** First bytes enough to tell the formats apart. */
-const SIGNATURE_BYTES = 8;
+/** First bytes enough to tell the formats apart: a SPED file's `|0000|` or an XML's start after a BOM. */
+const SIGNATURE_BYTES = 512;
+
+/**
+ * The format by content: a ZIP is a workbook unless it holds no workbook (then NF-e XMLs), a text
+ * file opening with SPED's `|0000|` register is SPED EFD, one opening with XML markup an NF-e.
+ */
+const formatOf = async (
+  source: ByteSource,
+  head: Uint8Array,
+  fileName: string,
+): Promise<SpreadsheetFormat> => {
+  const byBytes = detectFormat(head, fileName);
+  if (byBytes === 'xlsx') return (await isInvoiceArchive(source, fileName)) ? 'nfe' : 'xlsx';
+  if (looksLikeSped(head)) return 'sped';
+  if (looksLikeXml(head)) return 'nfe';
+  return byBytes;
+};
 
 /**
  * Opens an uploaded file without reading it whole (docs/architecture.md, §5 "Files of any size"):
@@ -128,8 +136,8 @@ export const openSpreadsheet = async (
   limits: { maxRows: number } = { maxRows: MAX_DATA_ROWS },
 ): Promise<SpreadsheetFile> => {
   if (source.size === 0) throw new SpreadsheetError('file_empty', fileName, 'is empty (0 bytes)');
-  const signature = await readBytes(source, 0, Math.min(source.size, SIGNATURE_BYTES));
-  const format = detectFormat(signature, fileName);
+  const head = await readBytes(source, 0, Math.min(source.size, SIGNATURE_BYTES));
+  const format = await formatOf(source, head, fileName);
   const records = await openRecords(source, format, fileName);
   const header = await readHeader(records, fileName);
   // Columns before rows: a wrong header is the thing to fix first, even in a header-only file.

@@ -14,7 +14,11 @@ import { Message, MessageParams } from '../wording/message.js';
 // Reading
 // ---------------------------------------------------------------------------
 
-export const SPREADSHEET_FORMATS = ['csv', 'xlsx'] as const;
+/**
+ * `sped`: a SPED EFD ICMS/IPI text file, read for its item registers (0200); `nfe`: one NF-e XML or a
+ * ZIP of them, read for their items (`det/prod`). Both are told by their content, never their name.
+ */
+export const SPREADSHEET_FORMATS = ['csv', 'xlsx', 'sped', 'nfe'] as const;
 export const SpreadsheetFormat = z.enum(SPREADSHEET_FORMATS);
 export type SpreadsheetFormat = z.infer<typeof SpreadsheetFormat>;
 
@@ -113,6 +117,8 @@ export const SPREADSHEET_PROBLEM_CODES = [
   'csv_malformed_quotes',
   'text_looks_double_encoded',
   'other_sheets_ignored',
+  'sped_registers_skipped',
+  'nfe_documents_read',
 ] as const;
 export const SpreadsheetProblemCode = z.enum(SPREADSHEET_PROBLEM_CODES);
 export type SpreadsheetProblemCode = z.infer<typeof SpreadsheetProblemCode>;
@@ -146,6 +152,12 @@ export const SPREADSHEET_ERROR_CODES = [
   'xlsx_cell_too_large',
   'header_too_long',
   'header_too_large',
+  'sped_no_items',
+  'nfe_not_an_invoice',
+  'nfe_entity_declared',
+  'nfe_xml_malformed',
+  'zip_damaged',
+  'zip_no_invoices',
 ] as const;
 export const SpreadsheetErrorCode = z.enum(SPREADSHEET_ERROR_CODES);
 export type SpreadsheetErrorCode = z.infer<typeof SpreadsheetErrorCode>;

@@ -3,8 +3,9 @@
  * leaves `;;;;` lines and empty sheet rows), short rows are padded, long rows keep their
  * extra cells and are reported.
  */
+import type { ForeignBytesAt } from './decode-text.js';
 import { SpreadsheetError } from './errors.js';
-import type { SpreadsheetProblem } from './schemas.js';
+import type { Delimiter, SpreadsheetProblem, TextEncoding } from './schemas.js';
 
 /**
  * Bytes that are not UTF-8, and how they were read (decode-text.ts): `windows-1252`, a byte read as
@@ -26,6 +27,21 @@ export interface SourceRecord {
 export interface DataRecord extends SourceRecord {
   row: number;
 }
+
+/**
+ * A file of any format as records, read afresh on each call: its header record first (a SPED or
+ * NF-e reader makes one, naming the fields as their layouts do), then its data records. A pass's
+ * `problems`, `encoding` and `foreign` are complete once its records are all read.
+ */
+export type RecordSource = {
+  delimiter?: Delimiter;
+  read(): {
+    records: AsyncIterable<SourceRecord>;
+    encoding?: () => TextEncoding;
+    foreign?: () => Partial<Record<ForeignBytes, ForeignBytesAt>>;
+    problems: SpreadsheetProblem[];
+  };
+};
 
 export interface Table {
   header: string[];

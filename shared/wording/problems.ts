@@ -56,6 +56,8 @@ export type FileRefusalParams = {
   cell?: string;
   row?: number;
   item?: number;
+  /** nfe_not_an_invoice: the XML's root element (`procEventoNFe`, `html`). */
+  root?: string;
   /** xlsx_part_too_large: the part's limit, in MB. */
   limit_mb?: number;
   /**
@@ -129,6 +131,17 @@ const where = (language: Language, p: FileRefusalParams): string => {
   const columnWord = { pt: 'coluna', es: 'columna', en: 'column' }[language];
   return at(language, p.file, p.line) + (p.column === undefined ? '' : `, ${columnWord} ${quoted(p.column)}`);
 };
+
+/** `C100 (5.000), C170 (12.000)`: each register skipped and how many times. */
+const registerCounts = (
+  language: Language,
+  registers: readonly string[],
+  counts: readonly number[],
+): string =>
+  list(
+    language,
+    registers.map((register, i) => `${register} (${count(language, counts[i] ?? 0)})`),
+  );
 
 /** One wording per reason a file is refused; English shows the reader's own sentence. */
 const refusal = (pt: (p: FileRefusalParams) => string, es: (p: FileRefusalParams) => string): Refusal => ({
@@ -268,6 +281,56 @@ export const FILE_REFUSAL_PHRASES: Record<SpreadsheetErrorCode, Refusal> = {
             `${count('es', p.limit ?? 0)} caracteres, mucho más que los ${count('es', 32_767)} de una celda de ` +
             'Excel; se rechaza antes de leerlo entero: acorta esa celda y guarda el libro de nuevo',
   ),
+  sped_no_items: refusal(
+    () =>
+      'é um arquivo SPED EFD, mas não tem nenhum registro 0200 (a tabela de itens), então não há produto a ' +
+      'classificar; gere o arquivo de novo com o bloco 0 completo',
+    () =>
+      'es un archivo SPED EFD, pero no tiene ningún registro 0200 (la tabla de ítems), así que no hay producto ' +
+      'que clasificar; genera el archivo de nuevo con el bloque 0 completo',
+  ),
+  nfe_not_an_invoice: refusal(
+    (p) =>
+      `${p.part ? `${p.part}: ` : ''}é um XML, mas não uma NF-e (seu elemento raiz é <${p.root ?? '?'}>, onde ` +
+      'uma NF-e tem <nfeProc> ou <NFe>); envie o XML da nota autorizada',
+    (p) =>
+      `${p.part ? `${p.part}: ` : ''}es un XML, pero no una NF-e (su elemento raíz es <${p.root ?? '?'}>, donde ` +
+      'una NF-e tiene <nfeProc> o <NFe>); sube el XML de la factura autorizada',
+  ),
+  nfe_entity_declared: refusal(
+    (p) =>
+      `${p.part ? `${p.part}: ` : ''}o XML declara uma entidade (<!DOCTYPE …>), o que uma NF-e nunca tem; ` +
+      'ele é recusado para que nenhuma entidade seja expandida ou buscada',
+    (p) =>
+      `${p.part ? `${p.part}: ` : ''}el XML declara una entidad (<!DOCTYPE …>), algo que una NF-e nunca tiene; ` +
+      'se rechaza para que ninguna entidad se expanda ni se busque',
+  ),
+  nfe_xml_malformed: refusal(
+    (p) =>
+      `${p.part ? `${p.part}: ` : ''}o XML está danificado${p.detail ? ` (${p.detail})` : ''}; baixe de novo o ` +
+      'XML da nota',
+    (p) =>
+      `${p.part ? `${p.part}: ` : ''}el XML está dañado${p.detail ? ` (${p.detail})` : ''}; descarga de nuevo el ` +
+      'XML de la factura',
+  ),
+  zip_damaged: refusal(
+    (p) =>
+      `o arquivo ZIP está danificado${p.part ? ` em ${p.part}` : ''}${p.detail ? ` (${p.detail})` : ''}; ` +
+      'compacte os XMLs de novo e envie',
+    (p) =>
+      `el archivo ZIP está dañado${p.part ? ` en ${p.part}` : ''}${p.detail ? ` (${p.detail})` : ''}; ` +
+      'comprime los XML de nuevo y súbelo',
+  ),
+  zip_no_invoices: refusal(
+    (p) =>
+      'é um arquivo ZIP sem nenhum XML de NF-e nem pasta de trabalho' +
+      `${p.found && p.found.length > 0 ? ` (tem: ${quotedList('pt', p.found)})` : ''}; envie os XMLs das notas ` +
+      'compactados, ou a planilha',
+    (p) =>
+      'es un archivo ZIP sin ningún XML de NF-e ni libro de Excel' +
+      `${p.found && p.found.length > 0 ? ` (contiene: ${quotedList('es', p.found)})` : ''}; sube los XML de las ` +
+      'facturas comprimidos, o la planilla',
+  ),
 };
 
 export const PROBLEM_PHRASES = {
@@ -322,6 +385,28 @@ export const PROBLEM_PHRASES = {
       `${p.file}: only the first sheet ${quoted(p.first)} was read; ignored: ` +
       p.others.map((sheet) => quoted(sheet)).join(', '),
   } satisfies Phrase<{ file: string; first: string; others: string[] }>,
+  sped_registers_skipped: {
+    pt: (p) =>
+      `${p.file}: arquivo SPED EFD lido pelos seus ${count('pt', p.items)} itens (registros 0200); ` +
+      `os outros registros não descrevem produtos e foram pulados: ${registerCounts('pt', p.registers, p.counts)}`,
+    es: (p) =>
+      `${p.file}: archivo SPED EFD leído por sus ${count('es', p.items)} ítems (registros 0200); ` +
+      `los demás registros no describen productos y se omitieron: ${registerCounts('es', p.registers, p.counts)}`,
+    en: (p) =>
+      `${p.file}: SPED EFD file read for its ${count('en', p.items)} items (0200 registers); the other ` +
+      `registers describe no product and were skipped: ${registerCounts('en', p.registers, p.counts)}`,
+  } satisfies Phrase<{ file: string; items: number; registers: string[]; counts: number[] }>,
+  nfe_documents_read: {
+    pt: (p) =>
+      `${p.file}: ${count('pt', p.invoices)} ${plural(p.invoices, 'NF-e lida', 'NF-e lidas')}, ${count('pt', p.items)} ${plural(p.items, 'item', 'itens')}` +
+      (p.skipped.length > 0 ? `; pulados por não serem NF-e: ${quotedList('pt', p.skipped)}` : ''),
+    es: (p) =>
+      `${p.file}: ${count('es', p.invoices)} ${plural(p.invoices, 'NF-e leída', 'NF-e leídas')}, ${count('es', p.items)} ${plural(p.items, 'ítem', 'ítems')}` +
+      (p.skipped.length > 0 ? `; omitidos por no ser NF-e: ${quotedList('es', p.skipped)}` : ''),
+    en: (p) =>
+      `${p.file}: ${count('en', p.invoices)} ${plural(p.invoices, 'NF-e read', 'NF-e read')}, ${count('en', p.items)} ${plural(p.items, 'item', 'items')}` +
+      (p.skipped.length > 0 ? `; skipped as not NF-e: ${quotedList('en', p.skipped)}` : ''),
+  } satisfies Phrase<{ file: string; invoices: number; items: number; skipped: string[] }>,
   more_like_these: {
     pt: (p) =>
       `${p.file}: mais ${count('pt', p.more)} linhas como as acima (${count('pt', p.total)} ao todo).`,
