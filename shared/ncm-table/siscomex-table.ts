@@ -53,6 +53,8 @@ export type NcmTable = {
   inForce(ncm: string, on?: string): boolean;
   /** The entries from the chapter down to the code itself, each level the table holds. */
   path(ncm: string): NcmEntry[];
+  /** The 8-digit codes in force whose digits start with `prefix` (dots allowed), in code order. */
+  codesUnder(prefix: string): NcmEntry[];
 };
 
 const isoOf = (date: string): string => {
@@ -85,7 +87,10 @@ export const ncmTableOf = (json: unknown): NcmTable => {
   }
   const asOfMatch = /(\d{2}\/\d{2}\/\d{4})/.exec(table.Data_Ultima_Atualizacao_NCM);
   const asOf = asOfMatch ? isoOf(asOfMatch[1]!) : null;
-  const codeCount = [...entries.keys()].filter((code) => code.length === 8).length;
+  const eightDigitCodes = [...entries.values()]
+    .filter((entry) => entry.code.length === 8)
+    .sort((a, b) => a.code.localeCompare(b.code));
+  const codeCount = eightDigitCodes.length;
   return {
     asOf,
     act: table.Ato,
@@ -99,6 +104,10 @@ export const ncmTableOf = (json: unknown): NcmTable => {
         entry.starts <= on &&
         (entry.ends === null || entry.ends >= on)
       );
+    },
+    codesUnder: (prefix) => {
+      const digits = ncmDigits(prefix);
+      return eightDigitCodes.filter((entry) => entry.code.startsWith(digits));
     },
     path: (ncm) => {
       const digits = ncmDigits(ncm);
