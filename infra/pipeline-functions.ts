@@ -10,7 +10,13 @@ import { fileURLToPath } from 'node:url';
 import { type CfnResource, Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { Charset, LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import {
+  Charset,
+  type ICommandHooks,
+  LogLevel,
+  NodejsFunction,
+  OutputFormat,
+} from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { describeFunction, ENV } from '../functions/catalogue.js';
@@ -28,6 +34,27 @@ export const handlerEntry = (name: HandlerName): string =>
   fileURLToPath(new URL(`../${describeFunction(name).entry}`, import.meta.url));
 
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * The NCM table the project carries (shared/ncm-table/carried-table.ts) is read from
+ * `new URL('./data/<file>', import.meta.url)`. In a bundle `import.meta.url` is the bundle's own
+ * `index.mjs`, so the same relative URL finds the file when it is copied to `<bundle>/data/`:
+ * one path for the source under tsx and for every function's bundle.
+ */
+const CARRIED_TABLE_DATA = 'shared/ncm-table/data';
+
+/** A path as one POSIX shell word (the hooks run under bash when bundling locally). */
+const shellWord = (path: string): string => `'${path.replaceAll("'", "'\\''")}'`;
+
+/** Copies the carried NCM table beside the bundle once esbuild has written it. */
+export const carriedTableHooks: ICommandHooks = {
+  beforeBundling: () => [],
+  beforeInstall: () => [],
+  afterBundling: (inputDir, outputDir) => [
+    `mkdir -p ${shellWord(`${outputDir}/data`)}`,
+    `cp ${shellWord(`${inputDir}/${CARRIED_TABLE_DATA}`)}/*.json.gz ${shellWord(`${outputDir}/data/`)}`,
+  ],
+};
 
 export type PipelineFunctionsProps = { config: PipelineConfig };
 
@@ -103,6 +130,7 @@ export const buildAppFunction = (
       charset: Charset.UTF8,
       // Warnings and errors only: a "Done in 3ms" line per function and synthesis says nothing.
       logLevel: LogLevel.WARNING,
+      commandHooks: carriedTableHooks,
     },
   });
   (fn.node.defaultChild as CfnResource).addMetadata(HANDLER_METADATA_KEY, name);
