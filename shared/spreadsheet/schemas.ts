@@ -118,6 +118,7 @@ export const SPREADSHEET_PROBLEM_CODES = [
   'text_looks_double_encoded',
   'other_sheets_ignored',
   'sped_registers_skipped',
+  'sped_line_not_a_register',
   'nfe_documents_read',
 ] as const;
 export const SpreadsheetProblemCode = z.enum(SPREADSHEET_PROBLEM_CODES);

@@ -396,6 +396,17 @@ export const PROBLEM_PHRASES = {
       `${p.file}: SPED EFD file read for its ${count('en', p.items)} items (0200 registers); the other ` +
       `registers describe no product and were skipped: ${registerCounts('en', p.registers, p.counts)}`,
   } satisfies Phrase<{ file: string; items: number; registers: string[]; counts: number[] }>,
+  sped_line_not_a_register: {
+    pt: (p) =>
+      `${at('pt', p.file, p.line)}: ${quoted(p.text)} não é um registro SPED (a linha de um registro começa ` +
+      'com "|") e foi pulada; se for o resto da linha de cima, uma quebra de linha dentro de um campo a cortou ali',
+    es: (p) =>
+      `${at('es', p.file, p.line)}: ${quoted(p.text)} no es un registro SPED (la línea de un registro empieza ` +
+      'con "|") y se omitió; si es el resto de la línea de arriba, un salto de línea dentro de un campo la cortó ahí',
+    en: (p) =>
+      `${p.file}, line ${p.line}: ${quoted(p.text)} is not a SPED register (a register's line starts with "|") ` +
+      'and was skipped; if it is the rest of the line above, a line break inside a field cut it there',
+  } satisfies Phrase<{ file: string; line: number; text: string }>,
   nfe_documents_read: {
     pt: (p) =>
       `${p.file}: ${count('pt', p.invoices)} ${plural(p.invoices, 'NF-e lida', 'NF-e lidas')}, ${count('pt', p.items)} ${plural(p.items, 'item', 'itens')}` +
