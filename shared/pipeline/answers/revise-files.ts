@@ -13,7 +13,9 @@
  * because it is what a revision compares. What a leg hands on: the pass, the row it wrote last,
  * the uploads' parts; the tally and the bytes not yet a part wait in `work/`.
  */
+
 import { z } from 'zod';
+import { tableInForce } from '../../ncm-table/reference-table.js';
 import { loadTally, pageTally, saveTally, sha256Of, type TallyRead, tallyKey } from '../batch/outbox-rows.js';
 import { replacePartialFiles } from '../batch/partial-results.js';
 import {
@@ -75,7 +77,8 @@ export const reviseFiles = async (
 ): Promise<ReviseOutcome> => {
   const batchId = batch.batch_id;
   const { run } = from;
-  const pass = { width: options.width, until: options.until, pageSize: options.pageSize };
+  const { table } = await tableInForce(ports.objects);
+  const pass = { width: options.width, until: options.until, pageSize: options.pageSize, table };
   let { revision } = from;
   let xlsxFrom = from.pass === 'xlsx' ? from.writing : null;
   if (from.pass === 'csv') {

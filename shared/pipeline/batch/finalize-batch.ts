@@ -27,7 +27,9 @@
  * Run twice, it writes the same files: the first run's `finished_at` is kept, copied PDFs are
  * not copied again, and the event is not published again once the batch is marked done.
  */
+
 import { z } from 'zod';
+import { tableInForce } from '../../ncm-table/reference-table.js';
 import { type Message, message, sameMessage } from '../../wording/index.js';
 import { describeCaughtError } from '../core/error-text.js';
 import type { PipelinePorts } from '../core/ports.js';
@@ -138,12 +140,14 @@ export const finalizeBatch = async (
       ? undefined
       : await loadTally(ports.objects, tallyKey(batchId, from.settled_through)),
   );
+  // The table in force this leg reads (a newer one dropped into reference/ncm/ replaces the carried).
+  const { table } = await tableInForce(ports.objects);
   let settled = from;
   if (!writingFrom) {
     const settling = await settleRows(
       ports,
       batch,
-      { detail: unfinishedDetailFor(input), now, from, until, pageSize: settings.pageSize },
+      { detail: unfinishedDetailFor(input), now, from, until, pageSize: settings.pageSize, table },
       tallied.add,
     );
     settled = settling.progress;
@@ -162,6 +166,7 @@ export const finalizeBatch = async (
     csv: files.csv,
     xlsx: { ...files.xlsx, summary, at: summaryTime(summary) },
     width: read.width,
+    table,
     until,
     pageSize: settings.pageSize,
     partBytes: settings.partBytes,

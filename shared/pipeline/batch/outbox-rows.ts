@@ -7,9 +7,11 @@
  * What is held grows with the rows waiting for answers (review.csv lists them), never with the
  * batch's rows.
  */
+
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
+import type { NcmTable } from '../../ncm-table/siscomex-table.js';
 import { finalizeWorkKey, reusedPdfRelative } from '../core/bucket-layout.js';
 import type { BatchStore, ObjectStore } from '../core/ports.js';
 import type { BatchRecord } from '../core/records.js';
@@ -130,7 +132,8 @@ export const outboxRows = (
   batchId: string,
   pageSize: number,
   after: number | null = null,
-): AsyncGenerator<ShownRow> => withPdfLinks(standingRows(batches, batchId, { pageSize, after }));
+  table?: NcmTable,
+): AsyncGenerator<ShownRow> => withPdfLinks(standingRows(batches, batchId, { pageSize, after, table }));
 
 /**
  * The sha256 of bytes read as they come (a results.csv being made, or one stored, read by ranges):

@@ -14,7 +14,9 @@
  * legs), then results.partial.csv and .xlsx written together (batch/results-in-legs.ts). A leg
  * whose time is spent drops a request object for the next, which calls the function again.
  */
+
 import { z } from 'zod';
+import { tableInForce } from '../../ncm-table/reference-table.js';
 import { BUCKET_PREFIXES, batchIdOfRequestKey, outboxKey } from '../core/bucket-layout.js';
 import type { PipelinePorts } from '../core/ports.js';
 import { FINALIZE_SETTINGS, type FinalizeSettings } from './finalize-settings.js';
@@ -104,6 +106,7 @@ export const writePartialResults = async (
 
   // One pass adds up the rows as they stand; the files read the batch again as they are written.
   let tallied_through = from?.tallied_through ?? 0;
+  const { table } = await tableInForce(ports.objects);
   if (!from || from.pass === 'tally') {
     const tallied = pageTally(
       batch,
@@ -112,6 +115,7 @@ export const writePartialResults = async (
     const pages = standingRowPages(ports.batches, batchId, {
       after: tallied_through === 0 ? null : tallied_through,
       pageSize: settings.pageSize,
+      table,
     });
     // A page read ahead: a leg hands on only when rows are left, and reads a page at least.
     for (let page = await pages.next(); !page.done; ) {
@@ -148,6 +152,7 @@ export const writePartialResults = async (
     // A reused verdict's PDF is copied into this batch at its end: until then, nothing to link.
     linkReusedPdfs: false,
     width,
+    table,
     until,
     pageSize: settings.pageSize,
     partBytes: settings.partBytes,

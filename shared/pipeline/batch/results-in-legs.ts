@@ -9,6 +9,7 @@
  * What a leg holds: a page of rows, a part of each file being filled, the workbook's small state.
  */
 import { z } from 'zod';
+import type { NcmTable } from '../../ncm-table/siscomex-table.js';
 import { formatCsvRecord } from '../../spreadsheet/write-csv.js';
 import { XLSX_CONTENT_TYPE } from '../../spreadsheet/write-xlsx.js';
 import { outboxKey } from '../core/bucket-layout.js';
@@ -66,6 +67,8 @@ export type ResultsPassOptions = {
   linkReusedPdfs?: boolean;
   /** Input columns the files carry (the tally's `width`). */
   width: number;
+  /** The NCM table in force, which each row's codes are checked against (core/ncm-in-force.ts). */
+  table?: NcmTable;
   /** When this leg hands on (epoch ms): checked between rows, a leg writing a page at least. */
   until: number;
   pageSize: number;
@@ -149,8 +152,12 @@ export const writeResultsFiles = async (
   const after = from?.written_through ?? null;
   const rows =
     options.linkReusedPdfs === false
-      ? standingRows(ports.batches, batch.batch_id, { pageSize: options.pageSize, after })
-      : outboxRows(ports.batches, batch.batch_id, options.pageSize, after);
+      ? standingRows(ports.batches, batch.batch_id, {
+          pageSize: options.pageSize,
+          after,
+          table: options.table,
+        })
+      : outboxRows(ports.batches, batch.batch_id, options.pageSize, after, options.table);
   // The first rows size the workbook's columns: read ahead, then written like the rest.
   const measured: ShownRow[] = [];
   if (!from && options.xlsx) {

@@ -61,6 +61,8 @@ const KIND: Readonly<Record<ResultColumn, CellKind>> = {
   verdict_pdf: 'link',
   questions: 'text',
   current_ncm_matches: 'coded',
+  current_ncm_in_force: 'coded',
+  ncm_in_force: 'coded',
   cost_usd: 'usd',
 };
 

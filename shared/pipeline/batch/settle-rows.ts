@@ -10,6 +10,7 @@
  */
 
 import { z } from 'zod';
+import type { NcmTable } from '../../ncm-table/siscomex-table.js';
 import { detailMessagesOf, detailOf, type Message, message } from '../../wording/index.js';
 import { outboxKey, reusedPdfRelative } from '../core/bucket-layout.js';
 import { mapLimited } from '../core/calls-in-parallel.js';
@@ -45,6 +46,8 @@ export type SettleOptions = {
   /** When this leg hands on (epoch ms): checked between pages, so a leg settles one page at least. */
   until: number;
   pageSize: number;
+  /** The NCM table in force, which each row's codes are checked against (core/ncm-in-force.ts). */
+  table?: NcmTable;
 };
 
 /**
@@ -97,6 +100,7 @@ export const settleRows = async (
     after: progress.settled_through === 0 ? null : progress.settled_through,
     pageSize: options.pageSize,
     beforeShowing: settlePage,
+    table: options.table,
   });
   const through = (page: ShownRow[]) => page.at(-1)?.row.row ?? progress.settled_through;
   let next = await pages.next();

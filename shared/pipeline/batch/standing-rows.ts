@@ -8,7 +8,9 @@
  *   page 1: rows 1..500     row 3 leads 9 and 420  ─▶ row 3 kept once a follower names it
  *   page 2: rows 501..1000  row 777 follows 3      ─▶ row 3 from the kept leaders, or read again
  */
+import type { NcmTable } from '../../ncm-table/siscomex-table.js';
 import { garbageCollector } from '../core/garbage-collection.js';
+import { checkedAgainst } from '../core/ncm-in-force.js';
 import type { BatchStore } from '../core/ports.js';
 import type { RowRecord } from '../core/records.js';
 import { resultNow } from '../core/row-life.js';
@@ -28,6 +30,8 @@ export type StandingRowsOptions = {
    * returns the page as those moves left it, so their followers show the ended outcome.
    */
   beforeShowing?: (rows: RowRecord[]) => Promise<RowRecord[]>;
+  /** The NCM table in force: each row shows whether its declared NCM and its verdict's are in force. */
+  table?: NcmTable;
 };
 
 export async function* standingRowPages(
@@ -59,7 +63,8 @@ export async function* standingRowPages(
           undefined;
         if (leader) keep(leader);
       }
-      shown.push({ row, result: resultNow(row, leader) });
+      const result = checkedAgainst(resultNow(row, leader), row.product?.current_ncm, options.table);
+      shown.push({ row, result });
     }
     yield shown;
     after = page.next;

@@ -1,6 +1,7 @@
 export * from './bucket-layout.js';
 export * from './error-text.js';
 export * from './keys.js';
+export * from './ncm-in-force.js';
 export * from './ports.js';
 export * from './records.js';
 export * from './row-counts.js';

@@ -22,10 +22,8 @@ export { BatchOptions } from './batch-options-schema.js';
 // Result columns (the statuses are row-statuses.ts)
 // ---------------------------------------------------------------------------
 
-/**
- * Columns `results.csv` appends after the input's own columns, in this order, by these names
- * (the output contract, docs/architecture.md). Every value is text exactly as written to the CSV.
- */
+/** Columns results.csv appends to the input's, in this order, by these names (docs/architecture.md);
+ * each value is text as written. `*_in_force`: the code against the NCM table in force (ncm-in-force.ts). */
 export const RESULT_COLUMNS = [
   'row',
   'status',
@@ -50,6 +48,8 @@ export const RESULT_COLUMNS = [
   'verdict_pdf',
   'questions',
   'current_ncm_matches',
+  'current_ncm_in_force',
+  'ncm_in_force',
   'cost_usd',
 ] as const;
 export type ResultColumn = (typeof RESULT_COLUMNS)[number];

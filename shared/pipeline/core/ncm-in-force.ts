@@ -1,0 +1,59 @@
+/**
+ * Every declared NCM and every verdict checked against the official NCM table in force
+ * (shared/ncm-table/): an NF-e whose NCM is not in force is refused by SEFAZ (rejection 778), so a
+ * code that is not is flagged on its row, never passed on in silence. Pure.
+ *
+ * Checked where rows are shown (batch/standing-rows.ts), not stored: a newer table dropped into
+ * `reference/ncm/` is what the next results, summary and console page check against.
+ */
+import type { NcmTable } from '../../ncm-table/siscomex-table.js';
+import type { RowResult } from './records.js';
+import type { ShownResult } from './row-life.js';
+
+export type InForceColumns = Pick<RowResult, 'current_ncm_in_force' | 'ncm_in_force'>;
+
+/**
+ * A declared NCM as the table writes its codes: 8 digits, a 7-digit one given back the leading zero
+ * a spreadsheet dropped; anything else is no code the table can hold.
+ */
+export const declaredNcmDigits = (declared: string | null | undefined): string | null => {
+  const digits = (declared ?? '').replace(/[.\s-]/g, '');
+  if (/^[0-9]{8}$/.test(digits)) return digits;
+  if (/^[0-9]{7}$/.test(digits)) return `0${digits}`;
+  return digits === '' ? null : digits;
+};
+
+/** Whether the row's declared NCM is in force: `yes`, `no`, or empty when it declared none. */
+export const declaredInForce = (declared: string | null | undefined, table: NcmTable): string => {
+  const digits = declaredNcmDigits(declared);
+  if (digits === null) return '';
+  return table.inForce(digits) ? 'yes' : 'no';
+};
+
+/** Whether a verdict's NCM is in force: `yes`, `no`, or empty when the row shows no verdict. */
+export const verdictInForce = (result: Pick<ShownResult, 'status' | 'ncm'>, table: NcmTable): string => {
+  const digits = (result.ncm ?? '').replace(/\D/g, '');
+  if (digits.length !== 8 || (result.status !== 'resolved' && result.status !== 'reused')) return '';
+  return table.inForce(digits) ? 'yes' : 'no';
+};
+
+/** The two columns for a shown row. */
+export const inForceColumns = (
+  declared: string | null | undefined,
+  result: Pick<ShownResult, 'status' | 'ncm'>,
+  table: NcmTable,
+): InForceColumns => {
+  const columns: InForceColumns = {};
+  const ofDeclared = declaredInForce(declared, table);
+  const ofVerdict = verdictInForce(result, table);
+  if (ofDeclared) columns.current_ncm_in_force = ofDeclared;
+  if (ofVerdict) columns.ncm_in_force = ofVerdict;
+  return columns;
+};
+
+/** A shown result with its table columns (what a page of standing rows shows). */
+export const checkedAgainst = <T extends ShownResult>(
+  result: T,
+  declared: string | null | undefined,
+  table: NcmTable | undefined,
+): T => (table ? { ...result, ...inForceColumns(declared, result, table) } : result);
