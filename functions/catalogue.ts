@@ -176,7 +176,8 @@ const REVISING_RESULTS = {
   clock: 'system',
   // `streams`: results.csv and .xlsx go up in parts across legs, review.xlsx as it is written;
   // `work/`: the new results.csv written aside, and what one leg hands the next.
-  objects: { read: ['outbox/*', 'work/*'], write: ['outbox/*', 'work/*'], streams: true },
+  // reference/: the NCM table in force, which the rows' codes are checked against.
+  objects: { read: ['outbox/*', 'work/*', 'reference/*'], write: ['outbox/*', 'work/*'], streams: true },
   batches: ['GetItem', 'Query', 'UpdateItem'],
   // BatchGetItem: the items of other batches' classifications that rows of this batch joined.
   reviews: ['Query', 'UpdateItem', 'BatchGetItem'],
@@ -198,7 +199,7 @@ export const FUNCTION_CATALOGUE = {
     // to its outbox instead.
     ports: {
       clock: 'system',
-      objects: { read: ['inbox/*'], write: ['outbox/*'], streams: true },
+      objects: { read: ['inbox/*', 'reference/*'], write: ['outbox/*'], streams: true },
       batches: ['GetItem', 'PutItem', 'UpdateItem', 'Query', 'BatchWriteItem'],
       // A product still waiting for answers from an earlier batch: its rows join that
       // classification (one conditional UpdateItem per product, a PutItem per joined row).
@@ -240,7 +241,7 @@ export const FUNCTION_CATALOGUE = {
     // hands the next (the tally, bytes not yet a part).
     ports: {
       clock: 'system',
-      objects: { read: ['outbox/*', 'work/*'], write: ['outbox/*', 'work/*'], streams: true },
+      objects: { read: ['outbox/*', 'work/*', 'reference/*'], write: ['outbox/*', 'work/*'], streams: true },
       batches: ['GetItem', 'UpdateItem', 'Query'],
       // BatchGetItem: the items of other batches' classifications that rows of this batch joined.
       reviews: ['Query', 'BatchGetItem'],
@@ -455,7 +456,11 @@ export const FUNCTION_CATALOGUE = {
     // request object under requests/ that calls the function again, which reads it back.
     ports: {
       clock: 'system',
-      objects: { read: ['requests/*', 'work/*'], write: ['outbox/*', 'work/*', 'requests/*'], streams: true },
+      objects: {
+        read: ['requests/*', 'work/*', 'reference/*'],
+        write: ['outbox/*', 'work/*', 'requests/*'],
+        streams: true,
+      },
       batches: ['GetItem', 'Query'],
     },
     kept: {

@@ -18,6 +18,8 @@ export const BUCKET_PREFIXES = {
   outbox: 'outbox/',
   work: 'work/',
   requests: 'requests/',
+  /** Reference data a person drops in: a newer NCM table under `reference/ncm/` (shared/ncm-table/). */
+  reference: 'reference/',
 } as const;
 export type BucketArea = keyof typeof BUCKET_PREFIXES;
 
