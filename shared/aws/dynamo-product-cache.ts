@@ -6,12 +6,13 @@
  *
  * A product's classification still waiting for answers is kept beside it under
  * `pending#<product key>` (`getPending`, `putPending`): Prepare joins it instead of asking again.
+ * `scanVerdicts` reads every verdict (a Scan, pages of up to 1 MB) when the NCM table changes.
  *
  * An entry that no longer parses (written by an older release whose columns differ) counts
  * as a miss rather than an error: the row is classified again and `put` replaces the entry,
  * whereas failing would stop every batch that names that product.
  */
-import { BatchGetCommand, type BatchGetCommandInput, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, type BatchGetCommandInput, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { chunksOf } from '../pipeline/core/calls-in-parallel.js';
 import type { ProductCache } from '../pipeline/core/index.js';
 import { CachedVerdict, PendingClassification } from '../pipeline/core/index.js';
@@ -97,5 +98,29 @@ export const createDynamoProductCache = (config: DynamoAdapterConfig): ProductCa
     await doc.send(new PutCommand({ TableName, Item: withoutUndefined(CachedVerdict.parse(verdict)) }));
   };
 
-  return { getMany, put, getPending, putPending };
+  // Every verdict item, never a pending one (`pending_of` marks those): the recheck after the NCM
+  // table changes reads the whole cache, a page at a time, and goes on from a page's last key.
+  const scanVerdicts: ProductCache['scanVerdicts'] = async function* (from = {}) {
+    let after = from.after ?? null;
+    do {
+      const page = await doc.send(
+        new ScanCommand({
+          TableName,
+          FilterExpression: 'attribute_not_exists(pending_of)',
+          ...(from.pageSize ? { Limit: from.pageSize } : {}),
+          ...(after ? { ExclusiveStartKey: { product_key: after } } : {}),
+        }),
+      );
+      const verdicts: CachedVerdict[] = [];
+      for (const item of page.Items ?? []) {
+        // An entry an older release wrote, which no longer parses, is no verdict to recheck.
+        const verdict = CachedVerdict.safeParse(item);
+        if (verdict.success) verdicts.push(verdict.data);
+      }
+      after = (page.LastEvaluatedKey?.product_key as string | undefined) ?? null;
+      yield { verdicts, after };
+    } while (after !== null);
+  };
+
+  return { getMany, put, getPending, putPending, scanVerdicts };
 };

@@ -74,6 +74,50 @@ export const describeProductCacheContract = (name: string, implementation: Imple
       expect((await cache().getMany(['sku:bad'])).size).toBe(0);
     });
 
+    it('reads every verdict back by pages, never a pending entry, and goes on from where a page ended', async () => {
+      // Prepare
+      const stored = Array.from({ length: 130 }, (_, i) => `sku:S-${String(i).padStart(3, '0')}`);
+      for (const key of stored) await cache().put(cachedVerdict(key));
+      for (const key of stored.slice(0, 5))
+        await cache().putPending({
+          product_key: key,
+          fingerprint: `fp-${key}`,
+          classification_id: 'cls_AAAAAAAAAAAA',
+          batch_id: 'nightly-abc',
+          row: 2,
+          abandons_at: '2026-12-21T12:00:00.000Z',
+          result: { status: 'pending_data', classification_id: 'cls_AAAAAAAAAAAA', cost_usd: '0.00' },
+        });
+      const read = async (after: string | null) => {
+        const pages: { keys: string[]; after: string | null }[] = [];
+        for await (const page of cache().scanVerdicts({ after, pageSize: 40 }))
+          pages.push({ keys: page.verdicts.map((v) => v.product_key), after: page.after });
+        return pages;
+      };
+
+      // Act
+      const whole = await read(null);
+      const first = whole[0]!;
+      const rest = await read(first.after);
+
+      // Assess: every verdict once, as put; the last page says the scan is done.
+      const all = whole.flatMap((page) => page.keys);
+      expect([...all].sort()).toEqual(stored);
+      expect(whole.length).toBeGreaterThan(1);
+      expect(whole.at(-1)?.after).toBeNull();
+      expect(first.after).not.toBeNull();
+      expect([...first.keys, ...rest.flatMap((page) => page.keys)].sort()).toEqual(stored);
+      for await (const page of cache().scanVerdicts({ pageSize: 1000 }))
+        for (const verdict of page.verdicts) expect(verdict).toEqual(cachedVerdict(verdict.product_key));
+    });
+
+    it('scans an empty cache as one empty page', async () => {
+      const pages = [];
+      for await (const page of cache().scanVerdicts()) pages.push(page);
+      expect(pages.flatMap((page) => page.verdicts)).toEqual([]);
+      expect(pages.at(-1)?.after).toBeNull();
+    });
+
     it('keeps a pending classification per product beside its verdict, the last one put', async () => {
       // Prepare
       const pending = (classification: string, row: number) => ({

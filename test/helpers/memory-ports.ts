@@ -538,6 +538,18 @@ export const memoryProductCache = () => {
       const parsed = CachedVerdict.parse(verdict);
       entries.set(parsed.product_key, parsed);
     },
+    // In key order, pages of `pageSize` (100 by default), each saying where the next begins.
+    scanVerdicts: async function* (from = {}) {
+      const keys = [...entries.keys()].sort().filter((key) => !from.after || key > from.after);
+      const size = from.pageSize ?? 100;
+      let start = 0;
+      do {
+        const page = keys.slice(start, start + size);
+        start += size;
+        const more = start < keys.length;
+        yield { verdicts: page.map((key) => clone(entries.get(key)!)), after: more ? page.at(-1)! : null };
+      } while (start < keys.length);
+    },
   };
   return cache;
 };

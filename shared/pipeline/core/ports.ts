@@ -262,7 +262,17 @@ export type ProductCache = {
   getPending(productKeys: readonly string[]): Promise<Map<string, PendingClassification>>;
   /** Keeps (replaces) the product's pending classification (the Review step). */
   putPending(pending: PendingClassification): Promise<void>;
+  /**
+   * Every cached verdict, a page at a time, in no promised order (pending entries are not
+   * verdicts): the recheck after the NCM table changes. Each page says where the next begins
+   * (`after`, null on the last), so a use case bounded in time goes on from there in another
+   * invocation; `after` given, the scan begins past that point.
+   */
+  scanVerdicts(from?: { after?: string | null; pageSize?: number }): AsyncIterable<VerdictPage>;
 };
+
+/** A page of `ProductCache.scanVerdicts`: the verdicts, and where the scan goes on (null: done). */
+export type VerdictPage = { verdicts: CachedVerdict[]; after: string | null };
 
 /** Step Functions: start a Row workflow execution; the name makes a repeated start a no-op. */
 export type RowWorkflows = {
