@@ -7,7 +7,8 @@ export interface SpreadsheetErrorLocation {
   column?: string;
 }
 
-export type SpreadsheetErrorDetails = Record<string, string | number>;
+/** A list names what the reader found (`zip_no_invoices`: the files in the ZIP). */
+export type SpreadsheetErrorDetails = Record<string, string | number | string[]>;
 
 /**
  * A file that cannot be read at all. The message is meant for the person who uploaded

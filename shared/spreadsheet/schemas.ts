@@ -120,6 +120,7 @@ export const SPREADSHEET_PROBLEM_CODES = [
   'sped_registers_skipped',
   'sped_line_not_a_register',
   'nfe_documents_read',
+  'nfe_country_unknown',
 ] as const;
 export const SpreadsheetProblemCode = z.enum(SPREADSHEET_PROBLEM_CODES);
 export type SpreadsheetProblemCode = z.infer<typeof SpreadsheetProblemCode>;
@@ -159,6 +160,8 @@ export const SPREADSHEET_ERROR_CODES = [
   'nfe_xml_malformed',
   'zip_damaged',
   'zip_no_invoices',
+  'nfe_too_large',
+  'zip_too_large',
 ] as const;
 export const SpreadsheetErrorCode = z.enum(SPREADSHEET_ERROR_CODES);
 export type SpreadsheetErrorCode = z.infer<typeof SpreadsheetErrorCode>;

@@ -279,7 +279,8 @@ export const openZip = async (source: ByteSource, fileName: string): Promise<Xls
 
 /** SAX callbacks with element and attribute names stripped of their prefix (`x:c` → `c`), as in strict OOXML. */
 export interface XmlHandlers {
-  open?(name: string, attributes: Readonly<Record<string, string>>): void;
+  /** `line`: the 1-based line of the document the tag ends on (an NF-e item's place in its XML). */
+  open?(name: string, attributes: Readonly<Record<string, string>>, line: number): void;
   close?(name: string): void;
   text?(text: string): void;
 }
@@ -326,7 +327,7 @@ const createParser = (
     // Sheet cells (`c`, `row`) carry unprefixed attributes; copying them for every cell is waste.
     if (!open) return;
     const hasPrefixed = Object.keys(tag.attributes).some((name) => name.includes(':'));
-    open(localName(tag.name), hasPrefixed ? localAttributes(tag.attributes) : tag.attributes);
+    open(localName(tag.name), hasPrefixed ? localAttributes(tag.attributes) : tag.attributes, parser.line);
   });
   parser.on('closetag', (tag) => {
     progressed();
@@ -395,6 +396,22 @@ export async function* parseXmlPart(
   yield;
   if (failure) throw failure;
 }
+
+/**
+ * A whole small XML document already decoded (an NF-e) parsed by the same parser as a workbook's
+ * parts: no DTD read, no entity but XML's five expanded, a DOCTYPE refused by `refuseDoctype` as
+ * soon as it is parsed. What is not well-formed throws `XmlNotWellFormed`; the handlers' own errors
+ * pass through as they were thrown.
+ */
+export const parseXmlText = (text: string, handlers: XmlHandlers, refuseDoctype: () => never): void => {
+  const parser = createParser(handlers, refuseDoctype, () => {});
+  try {
+    parser.write(text);
+    parser.close();
+  } catch (error) {
+    throw parserFailure(error ?? new Error('XML parser failed'));
+  }
+};
 
 /** A small part (workbook, relationships, styles, shared strings) parsed to the end. */
 export const parseWholeXmlPart = async (

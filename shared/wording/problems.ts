@@ -58,6 +58,10 @@ export type FileRefusalParams = {
   item?: number;
   /** nfe_not_an_invoice: the XML's root element (`procEventoNFe`, `html`). */
   root?: string;
+  /** zip_no_invoices: how many files the ZIP holds beyond the ones `found` names. */
+  more?: number;
+  /** zip_damaged: the kind of damage (`directory`, `inflate`, `longer`, `shorter`); `detail` says it in English. */
+  damage?: string;
   /** xlsx_part_too_large: the part's limit, in MB. */
   limit_mb?: number;
   /**
@@ -142,6 +146,42 @@ const registerCounts = (
     language,
     registers.map((register, i) => `${register} (${count(language, counts[i] ?? 0)})`),
   );
+
+/** zip_damaged: what is wrong, in the reader's language when the reader named the kind of damage. */
+const ZIP_DAMAGE: Record<string, Record<'pt' | 'es', string>> = {
+  directory: {
+    pt: 'seu diretório não pode ser lido: o arquivo está cortado, ou não é um ZIP',
+    es: 'su directorio no se puede leer: el archivo está cortado, o no es un ZIP',
+  },
+  inflate: {
+    pt: 'seus bytes compactados não se descompactam',
+    es: 'sus bytes comprimidos no se descomprimen',
+  },
+  longer: {
+    pt: 'descompacta em mais bytes do que o diretório do ZIP diz',
+    es: 'se descomprime en más bytes de los que dice el directorio del ZIP',
+  },
+  shorter: {
+    pt: 'descompacta em menos bytes do que o diretório do ZIP diz: está cortado',
+    es: 'se descomprime en menos bytes de los que dice el directorio del ZIP: está cortado',
+  },
+};
+const zipDamage = (language: 'pt' | 'es', p: FileRefusalParams): string => {
+  const said = p.damage ? ZIP_DAMAGE[p.damage]?.[language] : undefined;
+  if (said) return ` (${said})`;
+  return p.detail ? ` (${p.detail})` : '';
+};
+
+/** `"a.pdf", "b.xml" e mais 3`: the names a sentence quotes, then how many more there are. */
+const namesAndMore = (language: Language, names: readonly string[], more?: number): string => {
+  if (!more) return quotedList(language, names);
+  const rest = {
+    pt: `e mais ${count('pt', more)}`,
+    es: `y ${count('es', more)} más`,
+    en: `and ${count('en', more)} more`,
+  };
+  return `${names.map((name) => quoted(name)).join(', ')} ${rest[language]}`;
+};
 
 /** One wording per reason a file is refused; English shows the reader's own sentence. */
 const refusal = (pt: (p: FileRefusalParams) => string, es: (p: FileRefusalParams) => string): Refusal => ({
@@ -315,21 +355,41 @@ export const FILE_REFUSAL_PHRASES: Record<SpreadsheetErrorCode, Refusal> = {
   ),
   zip_damaged: refusal(
     (p) =>
-      `o arquivo ZIP está danificado${p.part ? ` em ${p.part}` : ''}${p.detail ? ` (${p.detail})` : ''}; ` +
+      `o arquivo ZIP está danificado${p.part ? ` em ${p.part}` : ''}${zipDamage('pt', p)}; ` +
       'compacte os XMLs de novo e envie',
     (p) =>
-      `el archivo ZIP está dañado${p.part ? ` en ${p.part}` : ''}${p.detail ? ` (${p.detail})` : ''}; ` +
+      `el archivo ZIP está dañado${p.part ? ` en ${p.part}` : ''}${zipDamage('es', p)}; ` +
       'comprime los XML de nuevo y súbelo',
   ),
   zip_no_invoices: refusal(
     (p) =>
       'é um arquivo ZIP sem nenhum XML de NF-e nem pasta de trabalho' +
-      `${p.found && p.found.length > 0 ? ` (tem: ${quotedList('pt', p.found)})` : ''}; envie os XMLs das notas ` +
+      `${p.found && p.found.length > 0 ? ` (tem: ${namesAndMore('pt', p.found, p.more)})` : ''}; envie os XMLs das notas ` +
       'compactados, ou a planilha',
     (p) =>
       'es un archivo ZIP sin ningún XML de NF-e ni libro de Excel' +
-      `${p.found && p.found.length > 0 ? ` (contiene: ${quotedList('es', p.found)})` : ''}; sube los XML de las ` +
+      `${p.found && p.found.length > 0 ? ` (contiene: ${namesAndMore('es', p.found, p.more)})` : ''}; sube los XML de las ` +
       'facturas comprimidos, o la planilla',
+  ),
+  nfe_too_large: refusal(
+    (p) =>
+      `${p.part ? `${p.part}: ` : ''}o XML passa de ${count('pt', p.limit_mb ?? 0)} MB, muito mais do que uma NF-e ` +
+      'de 990 itens tem; envie os XMLs das próprias notas',
+    (p) =>
+      `${p.part ? `${p.part}: ` : ''}el XML supera los ${count('es', p.limit_mb ?? 0)} MB, mucho más de lo que tiene ` +
+      'una NF-e de 990 ítems; sube los XML de las propias facturas',
+  ),
+  zip_too_large: refusal(
+    (p) =>
+      (p.limit !== undefined
+        ? `o ZIP tem mais de ${count('pt', p.limit)} arquivos`
+        : `os XMLs do ZIP passam de ${count('pt', (p.limit_mb ?? 0) / 1024)} GB descompactados`) +
+      ', mais do que um lote lê; divida-o em ZIPs menores',
+    (p) =>
+      (p.limit !== undefined
+        ? `el ZIP tiene más de ${count('es', p.limit)} archivos`
+        : `los XML del ZIP superan los ${count('es', (p.limit_mb ?? 0) / 1024)} GB descomprimidos`) +
+      ', más de lo que lee un lote; divídelo en ZIP más pequeños',
   ),
 };
 
@@ -410,14 +470,34 @@ export const PROBLEM_PHRASES = {
   nfe_documents_read: {
     pt: (p) =>
       `${p.file}: ${count('pt', p.invoices)} ${plural(p.invoices, 'NF-e lida', 'NF-e lidas')}, ${count('pt', p.items)} ${plural(p.items, 'item', 'itens')}` +
-      (p.skipped.length > 0 ? `; pulados por não serem NF-e: ${quotedList('pt', p.skipped)}` : ''),
+      (p.skipped.length > 0 ? `; pulados por não serem NF-e: ${namesAndMore('pt', p.skipped, p.more)}` : ''),
     es: (p) =>
       `${p.file}: ${count('es', p.invoices)} ${plural(p.invoices, 'NF-e leída', 'NF-e leídas')}, ${count('es', p.items)} ${plural(p.items, 'ítem', 'ítems')}` +
-      (p.skipped.length > 0 ? `; omitidos por no ser NF-e: ${quotedList('es', p.skipped)}` : ''),
+      (p.skipped.length > 0 ? `; omitidos por no ser NF-e: ${namesAndMore('es', p.skipped, p.more)}` : ''),
     en: (p) =>
       `${p.file}: ${count('en', p.invoices)} ${plural(p.invoices, 'NF-e read', 'NF-e read')}, ${count('en', p.items)} ${plural(p.items, 'item', 'items')}` +
-      (p.skipped.length > 0 ? `; skipped as not NF-e: ${quotedList('en', p.skipped)}` : ''),
-  } satisfies Phrase<{ file: string; invoices: number; items: number; skipped: string[] }>,
+      (p.skipped.length > 0 ? `; skipped as not NF-e: ${namesAndMore('en', p.skipped, p.more)}` : ''),
+  } satisfies Phrase<{ file: string; invoices: number; items: number; skipped: string[]; more?: number }>,
+  nfe_country_unknown: {
+    pt: (p) =>
+      `${p.file}${p.part ? `, ${p.part}` : ''}: a NF-e ${p.invoice} é de importação ou exportação, mas o país ` +
+      (p.code === ''
+        ? 'do estrangeiro não tem código (cPais)'
+        : `do estrangeiro, código ${quoted(p.code)}${p.name ? ` (${p.name})` : ''}, não está na tabela de países do BACEN`) +
+      '; o país dos seus itens ficou vazio, e vale o país do batch.json',
+    es: (p) =>
+      `${p.file}${p.part ? `, ${p.part}` : ''}: la NF-e ${p.invoice} es de importación o exportación, pero el país ` +
+      (p.code === ''
+        ? 'de la parte extranjera no tiene código (cPais)'
+        : `de la parte extranjera, código ${quoted(p.code)}${p.name ? ` (${p.name})` : ''}, no está en la tabla de países del BACEN`) +
+      '; el país de sus ítems quedó vacío, y vale el país de batch.json',
+    en: (p) =>
+      `${p.file}${p.part ? `, ${p.part}` : ''}: the NF-e ${p.invoice} is an import or export, but the foreign ` +
+      (p.code === ''
+        ? "party's country has no code (cPais)"
+        : `party's country code ${quoted(p.code)}${p.name ? ` (${p.name})` : ''} is not in BACEN's table of countries`) +
+      "; its items' country is left empty, so batch.json's country applies",
+  } satisfies Phrase<{ file: string; part: string | null; invoice: string; code: string; name: string }>,
   more_like_these: {
     pt: (p) =>
       `${p.file}: mais ${count('pt', p.more)} linhas como as acima (${count('pt', p.total)} ao todo).`,
