@@ -6,6 +6,7 @@ export * from './finalize-batch.js';
 export * from './input-file.js';
 export * from './partial-results.js';
 export * from './prepare-batch.js';
+export * from './recheck-verdicts.js';
 export * from './results-files.js';
 export { WORKBOOK_INPUT_COLUMNS } from './results-sheet-xml.js';
 export * from './results-workbook.js';
