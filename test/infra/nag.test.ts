@@ -61,7 +61,7 @@ describe('cdk-nag AwsSolutions', () => {
     const resources = [...new Set(all.map(({ id }) => /Resource::(.*)\]$/.exec(id)?.[1]).filter(Boolean))];
     for (const resource of resources) {
       expect(resource).toMatch(
-        /\/inbox\/\*$|\/outbox\/\*$|\/work\/\*$|\/requests\/\*$|\/answers\/\*$|\/index\/\*$|\.Arn>:\*$|^\*$|ConsoleSiteBucketArn\/\*$|:s3:::cdk-\w+-assets-<AWS::AccountId>-<AWS::Region>\/\*$/,
+        /\/inbox\/\*$|\/outbox\/\*$|\/reference\/\*$|\/work\/\*$|\/requests\/\*$|\/answers\/\*$|\/index\/\*$|\.Arn>:\*$|^\*$|ConsoleSiteBucketArn\/\*$|:s3:::cdk-\w+-assets-<AWS::AccountId>-<AWS::Region>\/\*$/,
       );
     }
   });

@@ -230,6 +230,8 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
   'prepare-batch': {
     ownLogs: LOGS,
     bucket: ['s3:ListBucket'],
+    // The NCM table in force, which the rows' codes are checked against.
+    'bucket/reference/*': ['s3:GetObject'],
     'bucket/inbox/*': ['s3:GetObject'],
     // A plan-only batch's plan.json and plan.csv (in parts when large).
     'bucket/outbox/*': ['s3:AbortMultipartUpload', 's3:PutObject'],
@@ -252,6 +254,8 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
   'finalize-batch': {
     ownLogs: LOGS,
     bucket: ['s3:ListBucket'],
+    // The NCM table in force, which the rows' codes are checked against.
+    'bucket/reference/*': ['s3:GetObject'],
     // The results files go up in parts across its legs, review.xlsx as it is written.
     'bucket/outbox/*': ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'],
     // What one leg hands the next: the tally, the bytes of a file not yet a part.
@@ -340,6 +344,8 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
   'finalize-answers': {
     ownLogs: LOGS,
     bucket: ['s3:ListBucket'],
+    // The NCM table in force, which the rows' codes are checked against.
+    'bucket/reference/*': ['s3:GetObject'],
     // The results files go up in parts across its legs, review.xlsx as it is written.
     'bucket/outbox/*': ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'],
     // The new results.csv written aside, and what one leg hands the next.
@@ -354,6 +360,8 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
   'sweep-reviews': {
     ownLogs: LOGS,
     bucket: ['s3:ListBucket'],
+    // The NCM table in force, which the rows' codes are checked against.
+    'bucket/reference/*': ['s3:GetObject'],
     // The results files go up in parts across its legs, review.xlsx as it is written.
     'bucket/outbox/*': ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'],
     // The new results.csv written aside, and what one leg hands the next.
@@ -367,6 +375,8 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
   'write-partial-results': {
     ownLogs: LOGS,
     bucket: ['s3:ListBucket'],
+    // The NCM table in force, which the rows' codes are checked against.
+    'bucket/reference/*': ['s3:GetObject'],
     // The partial files go up in parts across its legs.
     'bucket/outbox/*': ['s3:AbortMultipartUpload', 's3:PutObject'],
     // What one leg hands the next: the tally and unsent bytes in work/, a request object that calls it again.
