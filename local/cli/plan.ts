@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BatchPlan, WORKBOOK_INPUT_COLUMNS } from '../../shared/pipeline/batch/index.js';
 import { shown } from './shared.js';
+import { readNoticesOf } from './summary-lines.js';
 
 /**
  * The user's batch.json with `plan_only: true`, in a temporary folder; `remove` deletes it. A file
@@ -69,6 +70,7 @@ export const printPlan = (plan: BatchPlan, file: string, outDir: string): void =
         (plan.workbooks.from === 'headers'
           ? ` (the language of the file's headers; "language" in batch.json chooses another).`
           : ' (batch.json).'),
+      ...readNoticesOf(plan.problems).map((notice) => `Read: ${notice}`),
       `Nothing was sent for classification. Plan: ${shown(outDir)}/ (plan.json, plan.csv)`,
       // Each warning in the batch's language, as plan.json words it.
       ...plan.warnings.map((warning) => `Look at: ${warning.text}`),

@@ -14,6 +14,19 @@ export const sentencesOf = (list: unknown): string[] =>
     return parsed.success ? [parsed.data.text] : [];
   });
 
+/**
+ * What a reader says it read of a file that is not a table (a SPED EFD file's items and the registers it
+ * skipped, the invoices of an NF-e upload): shown beside the plan and the summary, where the user looks.
+ */
+const READ_NOTICE_CODES = new Set(['sped_registers_skipped', 'nfe_documents_read']);
+
+/** The sentences of those notices among a plan's or a summary's problems, in the batch's language. */
+export const readNoticesOf = (list: unknown): string[] =>
+  (Array.isArray(list) ? list : []).flatMap((item: unknown) => {
+    const parsed = ShownMessage.safeParse(item);
+    return parsed.success && READ_NOTICE_CODES.has(parsed.data.code) ? [parsed.data.text] : [];
+  });
+
 /** The codes of the problems that stop a batch: the file or batch.json refused, the service's refusal. */
 const STOPPING_CODES = new Set([
   'file_refused',
