@@ -21,8 +21,15 @@ export type TableInForce = {
   table: NcmTable;
   /** `carried`, or the key of the dropped table in use. */
   source: string;
-  /** A dropped table that could not be read: its key and why. */
-  refused?: { key: string; reason: string };
+  /** A dropped table that was not taken: its key, why, and the parser's words or the table's day. */
+  refused?: TableRefusal;
+};
+
+/** Why a dropped file is not the table in force: `older`, it is a table, of an earlier day than the carried one. */
+export type TableRefusal = {
+  key: string;
+  why: 'not_json' | 'not_a_table' | 'unreadable' | 'older';
+  detail?: string;
 };
 
 const TABLE_FILE = /\.json(\.gz)?$/i;
@@ -35,13 +42,13 @@ const readTable = (bytes: Uint8Array, key: string): NcmTable => {
   return ncmTableOf(JSON.parse(text.replace(/^\uFEFF/, '')));
 };
 
-/** Why a dropped file is no table, in a sentence a person can act on. */
-const reasonOf = (error: unknown): string =>
-  error instanceof SyntaxError
-    ? `it is not JSON (${error.message})`
-    : error instanceof Error && error.name === 'ZodError'
-      ? 'it is JSON but not the table as Siscomex publishes it (Data_Ultima_Atualizacao_NCM, Ato, Nomenclaturas)'
-      : `it cannot be read (${error instanceof Error ? error.message : String(error)})`;
+/** Why a dropped file is no table. */
+const refusalOf = (key: string, error: unknown): TableRefusal => {
+  const detail = error instanceof Error ? error.message.slice(0, 200) : String(error);
+  if (error instanceof SyntaxError) return { key, why: 'not_json', detail };
+  if (error instanceof Error && error.name === 'ZodError') return { key, why: 'not_a_table' };
+  return { key, why: 'unreadable', detail };
+};
 
 /**
  * The newest table: the last `.json`/`.json.gz` under `reference/ncm/` in key order (Siscomex names
@@ -61,11 +68,10 @@ export const tableInForce = async (objects: ReferenceObjects): Promise<TableInFo
     try {
       table = readTable(bytes, key);
     } catch (error) {
-      return { table: carried, source: 'carried', refused: { key, reason: reasonOf(error) } };
+      return { table: carried, source: 'carried', refused: refusalOf(key, error) };
     }
     parsed.set(cacheKey, table);
   }
-  return (table.asOf ?? '') >= (carried.asOf ?? '')
-    ? { table, source: key }
-    : { table: carried, source: 'carried' };
+  if ((table.asOf ?? '') >= (carried.asOf ?? '')) return { table, source: key };
+  return { table: carried, source: 'carried', refused: { key, why: 'older', detail: table.asOf ?? '' } };
 };

@@ -17,6 +17,96 @@ type SheetLikeColumn = {
 /** Current NCMs of seven digits: a spreadsheet program dropped the leading zero. */
 type LeadingZeroLost = { header: string; letter: string; count: number; first_row: number; example: string };
 
+/** Declared NCMs that are no code in the NCM table in force: the first codes and rows, and the table. */
+type DeclaredNotInForce = {
+  header: string;
+  codes: string[];
+  more_codes: number;
+  rows: number[];
+  total: number;
+  as_of: string | null;
+  act: string;
+};
+
+/** A table dropped into reference/ncm/ that was not taken (shared/ncm-table/reference-table.ts). */
+type TableNotTaken = {
+  key: string;
+  why: 'not_json' | 'not_a_table' | 'unreadable' | 'older';
+  detail?: string;
+  as_of: string | null;
+  act: string;
+};
+
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
+/** `05/07/2026` (pt, es), `5 July 2026` (en); an ISO day. */
+const day = (language: Language, iso: string | null | undefined): string => {
+  if (!iso) return { pt: 'sem data', es: 'sin fecha', en: 'undated' }[language];
+  const [year, month, date] = iso.split('-');
+  return language === 'en'
+    ? `${Number(date)} ${MONTHS[Number(month) - 1]} ${year}`
+    : `${date}/${month}/${year}`;
+};
+
+/** `a tabela NCM vigente (de 05/07/2026, Resolução Gecex nº 812/2025)`. */
+const tableNamed = (language: Language, p: { as_of: string | null; act: string }): string =>
+  ({
+    pt: `a tabela NCM vigente (de ${day('pt', p.as_of)}, ${p.act})`,
+    es: `la tabla NCM vigente (del ${day('es', p.as_of)}, ${p.act})`,
+    en: `the NCM table in force (of ${day('en', p.as_of)}, ${p.act})`,
+  })[language];
+
+const MORE_CODES: Record<Language, (more: number) => string> = {
+  pt: (more) => ` e mais ${count('pt', more)}`,
+  es: (more) => ` y ${count('es', more)} más`,
+  en: (more) => ` and ${more} more`,
+};
+
+const codesNamed = (language: Language, p: DeclaredNotInForce): string =>
+  list(language, p.codes) + (p.more_codes > 0 ? MORE_CODES[language](p.more_codes) : '');
+
+const several = (p: DeclaredNotInForce): boolean => p.codes.length + p.more_codes > 1;
+
+const NOT_TAKEN_WHY: Record<Language, (p: TableNotTaken) => string> = {
+  pt: (p) =>
+    ({
+      not_json: `não é JSON${p.detail ? ` (${p.detail})` : ''}`,
+      not_a_table:
+        'é JSON, mas não a tabela como o Siscomex a publica (Data_Ultima_Atualizacao_NCM, Ato, Nomenclaturas)',
+      unreadable: `não pôde ser lida${p.detail ? ` (${p.detail})` : ''}`,
+      older: `é a tabela de ${day('pt', p.detail)}, mais antiga que a que o projeto traz`,
+    })[p.why],
+  es: (p) =>
+    ({
+      not_json: `no es JSON${p.detail ? ` (${p.detail})` : ''}`,
+      not_a_table:
+        'es JSON, pero no la tabla como la publica Siscomex (Data_Ultima_Atualizacao_NCM, Ato, Nomenclaturas)',
+      unreadable: `no se pudo leer${p.detail ? ` (${p.detail})` : ''}`,
+      older: `es la tabla del ${day('es', p.detail)}, más antigua que la que trae el proyecto`,
+    })[p.why],
+  en: (p) =>
+    ({
+      not_json: `it is not JSON${p.detail ? ` (${p.detail})` : ''}`,
+      not_a_table:
+        'it is JSON but not the table as Siscomex publishes it (Data_Ultima_Atualizacao_NCM, Ato, Nomenclaturas)',
+      unreadable: `it cannot be read${p.detail ? ` (${p.detail})` : ''}`,
+      older: `it is the table of ${day('en', p.detail)}, older than the one the project carries`,
+    })[p.why],
+};
+
 /** Descriptions that name a group of things rather than a product. */
 type VagueDescriptions = { header: string; rows: number[]; total: number; example: string };
 
@@ -139,6 +229,33 @@ export const WARNING_PHRASES = {
       ': a spreadsheet program probably dropped the leading zero, so it was read with one put back. ' +
       'Format that column as text to keep the zeros.',
   } satisfies Phrase<LeadingZeroLost>,
+  declared_ncm_not_in_force: {
+    pt: (p) =>
+      `Coluna ${quoted(p.header)}, ${rows('pt', p.rows, p.total)}: ` +
+      `${several(p) ? 'as NCMs declaradas' : 'a NCM declarada'} ${codesNamed('pt', p)} ` +
+      `não ${several(p) ? 'estão' : 'está'} n${tableNamed('pt', p)}; uma NF-e com uma NCM fora da tabela é ` +
+      'rejeitada pela SEFAZ (rejeição 778). Essas linhas são classificadas mesmo assim: corrija a NCM no ERP ' +
+      'com a do resultado.',
+    es: (p) =>
+      `Columna ${quoted(p.header)}, ${rows('es', p.rows, p.total)}: ` +
+      `${several(p) ? 'las NCM declaradas' : 'la NCM declarada'} ${codesNamed('es', p)} ` +
+      `no ${several(p) ? 'están' : 'está'} en ${tableNamed('es', p)}; en Brasil, la SEFAZ rechaza una NF-e ` +
+      'con una NCM fuera de la tabla (rechazo 778). Esas filas se clasifican igual: corrige la NCM en el ERP ' +
+      'con la del resultado.',
+    en: (p) =>
+      `Column ${quoted(p.header)}, ${rows('en', p.rows, p.total)}: the declared ` +
+      `${several(p) ? 'NCMs' : 'NCM'} ${codesNamed('en', p)} ${several(p) ? 'are' : 'is'} not in ` +
+      `${tableNamed('en', p)}; SEFAZ rejects an NF-e whose NCM is not in the table (rejection 778). The rows ` +
+      'are classified all the same: correct the NCM in the ERP from the result.',
+  } satisfies Phrase<DeclaredNotInForce>,
+  ncm_table_not_taken: {
+    pt: (p) =>
+      `${p.key} não foi usado como tabela NCM: ${NOT_TAKEN_WHY.pt(p)}. Os códigos foram conferidos com ${tableNamed('pt', p)}.`,
+    es: (p) =>
+      `${p.key} no se usó como tabla NCM: ${NOT_TAKEN_WHY.es(p)}. Los códigos se verificaron con ${tableNamed('es', p)}.`,
+    en: (p) =>
+      `${p.key} was not taken as the NCM table: ${NOT_TAKEN_WHY.en(p)}. The codes were checked against ${tableNamed('en', p)}.`,
+  } satisfies Phrase<TableNotTaken>,
   vague_descriptions: {
     pt: (p) =>
       `Coluna ${quoted(p.header)}, ${rows('pt', p.rows, p.total)}: a descrição nomeia um grupo de coisas, ` +

@@ -29,7 +29,9 @@
  *
  * Run twice, it writes the same files and no second revision (results-revisions.ts says how).
  */
+
 import { z } from 'zod';
+import type { TableInForce } from '../../ncm-table/reference-table.js';
 import { type Message, message, roundProblem, StoredMessage, uniqueMessages } from '../../wording/index.js';
 import { FINALIZE_SETTINGS, type FinalizeSettings } from '../batch/finalize-settings.js';
 import type { TallyRead } from '../batch/outbox-rows.js';
@@ -226,8 +228,8 @@ const reviseRun = async (
     partBytes: settings.partBytes,
     items,
     now,
-    summaryOf: (read, revision) =>
-      revisedSummary({ batch, round, roundId: run.round_id, read, items, now }, problemsOfRound, {
+    summaryOf: (read, revision, ncm) =>
+      revisedSummary({ batch, round, roundId: run.round_id, read, items, now, ncm }, problemsOfRound, {
         revision,
         revisedAt,
       }),
@@ -285,11 +287,12 @@ const revisedSummary = (
     read: TallyRead;
     items: readonly ReviewItem[];
     now: Date;
+    ncm?: TableInForce;
   },
   problemsOfRound: readonly Message[],
   revised: { revision: number; revisedAt: string },
 ) => {
-  const { batch, round, roundId, read, items, now } = of;
+  const { batch, round, roundId, read, items, now, ncm } = of;
   return {
     ...read.tally.summary(
       {
@@ -301,6 +304,7 @@ const revisedSummary = (
         ]),
       },
       now,
+      ncm,
     ),
     round_id: roundId,
     revision: revised.revision,

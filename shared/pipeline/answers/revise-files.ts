@@ -15,7 +15,7 @@
  */
 
 import { z } from 'zod';
-import { tableInForce } from '../../ncm-table/reference-table.js';
+import { type TableInForce, tableInForce } from '../../ncm-table/reference-table.js';
 import { loadTally, pageTally, saveTally, sha256Of, type TallyRead, tallyKey } from '../batch/outbox-rows.js';
 import { replacePartialFiles } from '../batch/partial-results.js';
 import {
@@ -55,7 +55,7 @@ export type ReviseOptions = {
   /** The review items as the round left them. */
   items: readonly ReviewItem[];
   /** summary.json (and the workbook's second sheet) from the batch added up and the revision. */
-  summaryOf: (read: TallyRead, revision: number) => ShownSummary;
+  summaryOf: (read: TallyRead, revision: number, ncm: TableInForce) => ShownSummary;
   now: Date;
 };
 
@@ -77,8 +77,8 @@ export const reviseFiles = async (
 ): Promise<ReviseOutcome> => {
   const batchId = batch.batch_id;
   const { run } = from;
-  const { table } = await tableInForce(ports.objects);
-  const pass = { width: options.width, until: options.until, pageSize: options.pageSize, table };
+  const ncm = await tableInForce(ports.objects);
+  const pass = { width: options.width, until: options.until, pageSize: options.pageSize, table: ncm.table };
   let { revision } = from;
   let xlsxFrom = from.pass === 'xlsx' ? from.writing : null;
   if (from.pass === 'csv') {
@@ -103,7 +103,7 @@ export const reviseFiles = async (
   }
 
   const read = pageTally(batch, await loadTally(ports.objects, tallyKey(batchId, 'whole', run))).read;
-  const summary = options.summaryOf(read, revision ?? 0);
+  const summary = options.summaryOf(read, revision ?? 0, ncm);
   const xlsx = await writeResultsFiles(ports, batch, xlsxFrom, {
     ...pass,
     xlsx: { ...outboxResults(batchId).xlsx, summary, at: summaryTime(summary) },

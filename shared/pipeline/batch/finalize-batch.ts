@@ -141,7 +141,8 @@ export const finalizeBatch = async (
       : await loadTally(ports.objects, tallyKey(batchId, from.settled_through)),
   );
   // The table in force this leg reads (a newer one dropped into reference/ncm/ replaces the carried).
-  const { table } = await tableInForce(ports.objects);
+  const ncm = await tableInForce(ports.objects);
+  const { table } = ncm;
   let settled = from;
   if (!writingFrom) {
     const settling = await settleRows(
@@ -160,7 +161,11 @@ export const finalizeBatch = async (
   // Read-only from here: the files are written from the tally and the rows read again.
   const { read } = tallied;
   const problems = finalProblems(batch, input, caughtProblems, settled.ended_now);
-  const summary = read.tally.summary({ ...batch, state: finalState, finished_at: finishedAt, problems }, now);
+  const summary = read.tally.summary(
+    { ...batch, state: finalState, finished_at: finishedAt, problems },
+    now,
+    ncm,
+  );
   const files = outboxResults(batchId);
   const results = await writeResultsFiles(ports, batch, writingFrom, {
     csv: files.csv,

@@ -106,7 +106,8 @@ export const writePartialResults = async (
 
   // One pass adds up the rows as they stand; the files read the batch again as they are written.
   let tallied_through = from?.tallied_through ?? 0;
-  const { table } = await tableInForce(ports.objects);
+  const ncm = await tableInForce(ports.objects);
+  const { table } = ncm;
   if (!from || from.pass === 'tally') {
     const tallied = pageTally(
       batch,
@@ -136,7 +137,7 @@ export const writePartialResults = async (
     await loadTally(ports.objects, tallyKey(batchId, 'whole', run)),
   ).read;
   const summary: PartialSummary = {
-    ...tally.summary(batch, new Date(asOf)),
+    ...tally.summary(batch, new Date(asOf), ncm),
     partial: true,
     as_of: asOf,
     working,

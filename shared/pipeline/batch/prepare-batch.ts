@@ -6,8 +6,10 @@
  * cannot start fails here, before anything is queued or billed. The file is streamed, a chunk of
  * rows at a time: memory does not grow with it.
  */
+
 import { Readable } from 'node:stream';
 import { z } from 'zod';
+import { tableInForce } from '../../ncm-table/reference-table.js';
 import { columnUses, fieldColumnUses, outputDelimiterFor, streamCsv } from '../../spreadsheet/index.js';
 import { type Message, message } from '../../wording/index.js';
 import { batchNameOfFolder, outboxKey } from '../core/bucket-layout.js';
@@ -214,6 +216,7 @@ const prepareRows = async (
     now,
     settings,
     batchId: batch.batch_id,
+    ncm: await tableInForce(ports.objects),
   });
   if ('problem' in surveyed) {
     const { problem, code, said } = surveyed;

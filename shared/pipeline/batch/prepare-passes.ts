@@ -8,6 +8,7 @@
  *   records  every row planned again, the same way, as the records Prepare writes or plans
  */
 
+import type { TableInForce } from '../../ncm-table/reference-table.js';
 import {
   inputWarningCollector,
   MAX_DATA_ROWS,
@@ -18,8 +19,8 @@ import type { Message } from '../../wording/index.js';
 import { garbageCollector } from '../core/garbage-collection.js';
 import type { PipelinePorts } from '../core/ports.js';
 import type { BatchOptions, BatchRecord, PendingClassification, RowRecord } from '../core/records.js';
+import { declaredNcmCollector } from './declared-ncm-warnings.js';
 import { type FileProblem, fileProblemOf, readProblemMessage } from './input-file.js';
-
 import {
   classificationJoiner,
   openClassificationFinder,
@@ -97,6 +98,8 @@ export const surveyRows = async (
     now: Date;
     settings: PrepareSettings;
     batchId: string;
+    /** The NCM table in force, which the declared NCMs are checked against. */
+    ncm: TableInForce;
   },
 ): Promise<
   | {
@@ -111,12 +114,14 @@ export const surveyRows = async (
   const open = openClassificationFinder(ports, { batchId: pass.batchId, now: pass.now });
   const fileWarnings = inputWarningCollector(file.columns);
   const planWarnings = rowWarningCollector(file.columns.fields.description?.header);
+  const declared = declaredNcmCollector(pass.ncm, file.columns.fields.current_ncm?.header);
   const rows = file.readRows();
   try {
     for await (const chunk of inChunks(rows.rows, pass.settings.rowsPerChunk)) {
       for (const row of chunk) fileWarnings.add(row);
       const plans = await pass.planChunk(chunk);
       planWarnings.add(plans);
+      declared.add(plans);
       await reusable.add(plans);
       await open.add(plans, reusable.keyByFingerprint);
     }
@@ -130,7 +135,12 @@ export const surveyRows = async (
     keyByFingerprint: reusable.keyByFingerprint,
     openByFingerprint: open.openByFingerprint,
     // The reader's first (text read from bytes that were not UTF-8: check it before the rest).
-    warnings: [...read.messages, ...fileWarnings.messages(), ...planWarnings.messages()],
+    warnings: [
+      ...read.messages,
+      ...fileWarnings.messages(),
+      ...declared.messages(),
+      ...planWarnings.messages(),
+    ],
     problems: read.problems.map(readProblemMessage),
   };
 };

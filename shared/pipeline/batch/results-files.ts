@@ -8,6 +8,7 @@
  */
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
+import type { TableInForce } from '../../ncm-table/reference-table.js';
 import { FALLBACK_LANGUAGE, type Language } from '../../spreadsheet/header-language.js';
 import { ColumnUse, type Delimiter, formatNcm, writeCsv } from '../../spreadsheet/index.js';
 import { XLSX_CONTENT_TYPE } from '../../spreadsheet/write-xlsx.js';
@@ -232,6 +233,32 @@ const reviewRecord = (
 // summary.json
 // ---------------------------------------------------------------------------
 
+/**
+ * The NCM table in force as a summary or a plan names it: its day, the act it follows, and where it
+ * came from (`carried`, or the key of a newer table dropped into `reference/ncm/`).
+ */
+export const NcmTableShown = z.object({
+  as_of: z.string().nullable(),
+  act: z.string(),
+  source: z.string(),
+  /** A table dropped into reference/ncm/ that was not taken, and why. */
+  refused: z
+    .object({
+      key: z.string(),
+      why: z.enum(['not_json', 'not_a_table', 'unreadable', 'older']),
+      detail: z.string().optional(),
+    })
+    .optional(),
+});
+export type NcmTableShown = z.infer<typeof NcmTableShown>;
+
+export const ncmTableShown = (ncm: TableInForce): NcmTableShown => ({
+  as_of: ncm.table.asOf,
+  act: ncm.table.act,
+  source: ncm.source,
+  ...(ncm.refused ? { refused: ncm.refused } : {}),
+});
+
 export const BatchSummary = z.object({
   batch_id: z.string(),
   name: z.string().nullable(),
@@ -252,6 +279,11 @@ export const BatchSummary = z.object({
   duplicates: z.object({ rows: z.number().int().min(0), saved_usd: z.number() }),
   /** Rows whose verdict differs from the NCM the ERP declared (`current_ncm_matches` = `no`). */
   current_ncm_mismatches: z.number().int().min(0),
+  /** The NCM table the rows' codes were checked against (absent in summaries written before). */
+  ncm_table: NcmTableShown.optional(),
+  /** Rows whose declared NCM is no code in force; rows whose verdict's is not (`*_in_force` = `no`). */
+  declared_ncm_not_in_force: z.number().int().min(0).optional(),
+  ncm_not_in_force: z.number().int().min(0).optional(),
   started_at: z.string().nullable(),
   finished_at: z.string(),
   /**

@@ -4,12 +4,20 @@
  * when its settling pass goes on in another invocation (outbox-rows.ts, `TallyState`).
  */
 import { z } from 'zod';
+import type { TableInForce } from '../../ncm-table/reference-table.js';
 import { everyColumnUse } from '../../spreadsheet/index.js';
 import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';
 import { shownMessages } from '../../wording/index.js';
 import type { BatchRecord, RowRecord } from '../core/records.js';
 import { isFinalResult, OutputStatus, resultNow, type ShownResult } from '../core/row-life.js';
-import { type BatchSummary, cents, countByStatus, OUTPUT_FILES, sourceShown } from './results-files.js';
+import {
+  type BatchSummary,
+  cents,
+  countByStatus,
+  ncmTableShown,
+  OUTPUT_FILES,
+  sourceShown,
+} from './results-files.js';
 import { workbookLanguage } from './workbook-language.js';
 
 /** `no` is what the row side and reuse write; `false` is accepted so a variant spelling still counts. */
@@ -29,6 +37,9 @@ export const SummaryCounts = z.object({
   billed: z.number(),
   reused: z.number().int().min(0),
   mismatches: z.number().int().min(0),
+  /** Rows whose declared NCM, and rows whose verdict, is no code in force (zero in a tally kept before). */
+  declared_not_in_force: z.number().int().min(0).default(0),
+  verdicts_not_in_force: z.number().int().min(0).default(0),
   followers: z.number().int().min(0),
   followers_resolved: z.number().int().min(0),
 });
@@ -40,6 +51,8 @@ const NOTHING_COUNTED = (): SummaryCounts => ({
   billed: 0,
   reused: 0,
   mismatches: 0,
+  declared_not_in_force: 0,
+  verdicts_not_in_force: 0,
   followers: 0,
   followers_resolved: 0,
 });
@@ -55,6 +68,8 @@ export const summaryTally = (from: SummaryCounts = NOTHING_COUNTED()) => {
       if (Number.isFinite(cost)) at.billed += cost;
       if (shown.status === 'reused') at.reused += 1;
       if (isMismatch(shown.current_ncm_matches)) at.mismatches += 1;
+      if (shown.current_ncm_in_force === 'no') at.declared_not_in_force += 1;
+      if (shown.ncm_in_force === 'no') at.verdicts_not_in_force += 1;
       if (row.follows !== undefined) {
         at.followers += 1;
         if (shown.status === 'resolved') at.followers_resolved += 1;
@@ -66,7 +81,7 @@ export const summaryTally = (from: SummaryCounts = NOTHING_COUNTED()) => {
      * Built from named fields only: the batch record also holds the Batch workflow's task token,
      * a secret that must never reach a file or an event.
      */
-    summary(batch: SummaryOf, now: Date): BatchSummary {
+    summary(batch: SummaryOf, now: Date, ncm?: TableInForce): BatchSummary {
       const language = workbookLanguage({ header: batch.header ?? [], options: batch.options });
       const duplicates = {
         rows: at.followers,
@@ -84,6 +99,13 @@ export const summaryTally = (from: SummaryCounts = NOTHING_COUNTED()) => {
         saved_usd: cents(at.reused * PRICE_PER_RESOLVED_USD + duplicates.saved_usd),
         duplicates,
         current_ncm_mismatches: at.mismatches,
+        ...(ncm
+          ? {
+              ncm_table: ncmTableShown(ncm),
+              declared_ncm_not_in_force: at.declared_not_in_force,
+              ncm_not_in_force: at.verdicts_not_in_force,
+            }
+          : {}),
         started_at: batch.started_at ?? null,
         finished_at: batch.finished_at ?? now.toISOString(),
         // Each message with its sentence in the batch's language (workbook-language.ts).
