@@ -476,6 +476,26 @@ export const FUNCTION_CATALOGUE = {
         'Granted with the uploads in parts; a request object is a few hundred bytes, put whole.',
     },
   },
+  'recheck-verdicts': {
+    entry: 'functions/recheck-verdicts/handler.ts',
+    // Reads the whole product cache a page at a time, in legs of 8 minutes.
+    timeoutSeconds: 15 * 60,
+    memoryMb: 1024,
+    description: 'A new NCM table in reference/ncm/: list the earlier verdicts whose code is no longer in force',
+    // Reads the table in force (reference/; listing it finds the newest) and scans the product
+    // cache; writes recheck.csv (in parts) and recheck.json to outbox/rechecks/<table date>/. A leg
+    // whose time is spent keeps its unsent bytes and its progress in work/rechecks/, whose Object
+    // Created event calls the function again, which reads them back.
+    ports: {
+      clock: 'system',
+      objects: { read: ['reference/*', 'work/*'], write: ['outbox/*', 'work/*'] },
+      cache: ['Scan'],
+    },
+    kept: {
+      'ObjectsWriteWork s3:PutObject':
+        'A product cache too large for one leg of 8 minutes hands the next its progress and unsent bytes (no test cache is that large on the local runtime; the legs are tested on the core).',
+    },
+  },
 } as const satisfies Record<HandlerName, FunctionDescription>;
 
 type Catalogue = typeof FUNCTION_CATALOGUE;

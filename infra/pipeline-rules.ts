@@ -7,6 +7,7 @@
  *   rate(1 minute) ─────────────────────────────────────▶ dispatch-rows
  *   rate(1 day) ────────────────────────────────────────▶ sweep-reviews
  *   S3 Object Created (requests/<batch-id>/*) ──────────▶ write-partial-results
+ *   S3 Object Created (reference/ncm/*, work/rechecks/…) ▶ recheck-verdicts
  *
  * Every construct is created on the stack itself, with the id it has always had: a resource's
  * logical id follows its path, and a new one would replace the resource on deploy.
@@ -18,7 +19,13 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
-import { BUCKET_PREFIXES, DROPPED_FILE_EXTENSIONS, type DropArea } from '../shared/pipeline/core/index.js';
+import { REFERENCE_NCM_PREFIX } from '../shared/ncm-table/reference-table.js';
+import {
+  BUCKET_PREFIXES,
+  DROPPED_FILE_EXTENSIONS,
+  type DropArea,
+  RECHECK_CONTINUATION_PATTERN,
+} from '../shared/pipeline/core/index.js';
 import { acknowledge } from './nag.js';
 
 /**
@@ -157,4 +164,27 @@ export const writePartialResultsOnRequest = (
     },
     // A lost request costs one more drop: a few retries, no dead-letter queue.
     targets: [new LambdaFunction(writePartialResults, { retryAttempts: 2, maxEventAge: Duration.hours(1) })],
+  });
+
+/**
+ * A new NCM table dropped under `reference/ncm/` lists the earlier verdicts whose code it no longer
+ * holds in force; a leg of that recheck whose time is spent drops its progress under
+ * `work/rechecks/`, which calls the function again (shared/pipeline/batch/recheck-verdicts.ts).
+ */
+export const recheckVerdictsOnNewTable = (scope: Stack, bucket: IBucket, recheckVerdicts: IFunction): Rule =>
+  new Rule(scope, 'RecheckVerdictsRule', {
+    description:
+      'A table dropped in reference/ncm/ lists the earlier verdicts whose NCM is no longer in force',
+    eventPattern: {
+      source: ['aws.s3'],
+      detailType: ['Object Created'],
+      detail: {
+        bucket: { name: [bucket.bucketName] },
+        object: {
+          key: Match.anyOf(Match.prefix(REFERENCE_NCM_PREFIX), Match.wildcard(RECHECK_CONTINUATION_PATTERN)),
+        },
+      },
+    },
+    // A lost event costs one more drop of the table: a few retries, no dead-letter queue.
+    targets: [new LambdaFunction(recheckVerdicts, { retryAttempts: 2, maxEventAge: Duration.hours(1) })],
   });

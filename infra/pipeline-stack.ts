@@ -32,6 +32,7 @@ import {
   ANSWERS_KEY_PATTERNS,
   completeRowsOfFailedExecutions,
   INPUT_KEY_PATTERNS,
+  recheckVerdictsOnNewTable,
   runDispatcherEveryMinute,
   startWorkflowOnDrop,
   sweepReviewsDaily,
@@ -46,7 +47,8 @@ export type PipelineStackProps = StackProps & { config: PipelineConfig; data: St
 
 /**
  * Handlers that move results forward outside the batch's own run (answers rounds, the sweep, the
- * partial results): their errors alarm apart, as an alarm's metric math takes ten metrics at most.
+ * partial results, the recheck after the NCM table changes): their errors alarm apart, as an
+ * alarm's metric math takes ten metrics at most.
  * The alarm keeps its first id, `AnswersLambdaErrors`, so a deploy does not replace it.
  */
 const ANSWERS_HANDLERS: readonly HandlerName[] = [
@@ -54,6 +56,7 @@ const ANSWERS_HANDLERS: readonly HandlerName[] = [
   'finalize-answers',
   'sweep-reviews',
   'write-partial-results',
+  'recheck-verdicts',
 ];
 
 type Functions = Readonly<Record<HandlerName, NodejsFunction>>;
@@ -69,6 +72,7 @@ export class PipelineStack extends Stack {
   readonly dispatchScheduleRule: Rule;
   readonly reviewSweepRule: Rule;
   readonly partialResultsRequestRule: Rule;
+  readonly recheckVerdictsRule: Rule;
   /** Events the batch-start rule could not deliver to the Batch workflow. */
   readonly batchStartDeadLetterQueue: Queue;
   /** Events the answers-start rule could not deliver to the Answers workflow. */
@@ -132,6 +136,7 @@ export class PipelineStack extends Stack {
       data.bucket,
       fn['write-partial-results'],
     );
+    this.recheckVerdictsRule = recheckVerdictsOnNewTable(this, data.bucket, fn['recheck-verdicts']);
 
     this.alarms = addAlarms(this, built, data, config);
     this.dashboard = new PipelineDashboard(this, 'Dashboard', {

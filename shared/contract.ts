@@ -26,6 +26,7 @@ export const HANDLER_NAMES = [
   'finalize-answers',
   'sweep-reviews',
   'write-partial-results',
+  'recheck-verdicts',
 ] as const;
 export type HandlerName = (typeof HANDLER_NAMES)[number];
 

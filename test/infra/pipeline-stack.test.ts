@@ -140,6 +140,7 @@ const ENVIRONMENT: Record<HandlerName, string[]> = {
     'TCS_API_KEY_SECRET_ARN',
   ],
   'write-partial-results': ['BUCKET_NAME', 'BATCH_TABLE'],
+  'recheck-verdicts': ['BUCKET_NAME', 'CACHE_TABLE'],
 };
 
 describe('pipeline stack: functions', () => {
@@ -384,6 +385,16 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
     'bucket/requests/*': ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'],
     batchTable: d('GetItem', 'Query'),
   },
+  // Reads the table in force and every cached verdict; the list goes to the outbox, in parts.
+  'recheck-verdicts': {
+    ownLogs: LOGS,
+    bucket: ['s3:ListBucket'],
+    'bucket/reference/*': ['s3:GetObject'],
+    'bucket/outbox/*': ['s3:PutObject'],
+    // What one leg hands the next: its progress (whose drop calls it again) and unsent bytes.
+    'bucket/work/*': ['s3:GetObject', 's3:PutObject'],
+    cacheTable: d('Scan'),
+  },
 };
 
 describe('pipeline stack: least privilege', () => {
@@ -453,6 +464,7 @@ describe('pipeline stack: least privilege', () => {
       'finalize-answers',
       'sweep-reviews',
       'write-partial-results',
+      'recheck-verdicts',
     ]);
     expect(using('sqs')).toEqual([
       'prepare-batch',
@@ -673,6 +685,18 @@ describe('pipeline stack: rules', () => {
     expect(properties.ScheduleExpression).toBe('rate(1 day)');
     expect(properties.Targets.map((target) => target.Arn)).toEqual([
       { 'Fn::GetAtt': [functionIds['sweep-reviews'], 'Arn'] },
+    ]);
+  });
+
+  it('a table dropped under reference/ncm/, or a recheck leg handing on, runs recheck-verdicts', () => {
+    const properties = rule(synth.built.pipeline.recheckVerdictsRule);
+    expect(properties.EventPattern).toMatchObject({
+      source: ['aws.s3'],
+      'detail-type': ['Object Created'],
+      detail: { object: { key: [{ prefix: 'reference/ncm/' }, { wildcard: 'work/rechecks/*.leg-*.json' }] } },
+    });
+    expect(properties.Targets.map((target) => target.Arn)).toEqual([
+      { 'Fn::GetAtt': [functionIds['recheck-verdicts'], 'Arn'] },
     ]);
   });
 

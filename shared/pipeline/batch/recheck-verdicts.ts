@@ -18,22 +18,18 @@ import { REFERENCE_NCM_PREFIX, tableInForce } from '../../ncm-table/reference-ta
 import type { NcmTable } from '../../ncm-table/siscomex-table.js';
 import { codeChangeOf } from '../../ncm-table/table-changes.js';
 import { formatCsvRecord } from '../../spreadsheet/write-csv.js';
-import { BUCKET_PREFIXES } from '../core/bucket-layout.js';
+import {
+  isRecheckContinuationKey,
+  recheckContinuationKey,
+  recheckFolder,
+  recheckWorkFolder,
+} from '../core/bucket-layout.js';
 import type { PipelinePorts } from '../core/ports.js';
 import type { CachedVerdict } from '../core/records.js';
 import { FINALIZE_SETTINGS } from './finalize-settings.js';
 import { PartsUploadProgress, partsUpload } from './parts-upload.js';
 
 export const RECHECK_FILES = { csv: 'recheck.csv', json: 'recheck.json' } as const;
-
-/** `outbox/rechecks/<table date>/`: one list per table, the last run's. */
-export const recheckFolder = (tableDate: string): string => `${BUCKET_PREFIXES.outbox}rechecks/${tableDate}/`;
-
-/** Where a leg hands on: matched by the rule that calls the function (infra/pipeline-rules.ts). */
-export const RECHECK_CONTINUATION_PATTERN = `${BUCKET_PREFIXES.work}rechecks/*.leg-*.json`;
-const CONTINUATION_KEY = /^work\/rechecks\/[^/]+\/recheck-\d+\.leg-\d+\.json$/;
-const continuationKey = (tableDate: string, run: string, leg: number) =>
-  `${BUCKET_PREFIXES.work}rechecks/${tableDate}/${run}.leg-${leg}.json`;
 
 export const RECHECK_CSV_COLUMNS = [
   'batch_id',
@@ -175,7 +171,7 @@ export const recheckVerdicts = async (
   const upload = await partsUpload(
     ports.objects,
     {
-      batchId: `rechecks/${tableDate}`,
+      batchId: recheckWorkFolder(tableDate),
       key: `${folder}${RECHECK_FILES.csv}`,
       // Named by the leg, so a retried leg reads the bytes its first attempt read.
       name: `${run}/${RECHECK_FILES.csv}.leg-${leg}`,
@@ -213,7 +209,7 @@ export const recheckVerdicts = async (
       counts,
       upload: await upload.pause(),
     };
-    const key = continuationKey(tableDate, run, leg);
+    const key = recheckContinuationKey(tableDate, run, leg);
     await ports.objects.put(key, JSON.stringify(progress), 'application/json');
     return { done: false, continues: key, checked: counts.checked };
   }
@@ -260,7 +256,7 @@ export const recheckAskedBy = (event: unknown): RecheckAsked => {
   const created = ObjectCreated.safeParse(event);
   if (!created.success) return { start: true };
   const key = formDecoded(created.data.detail.object.key);
-  if (CONTINUATION_KEY.test(key)) return { continueFrom: key };
+  if (isRecheckContinuationKey(key)) return { continueFrom: key };
   if (key.startsWith(REFERENCE_NCM_PREFIX) && /\.json(\.gz)?$/i.test(key)) return { start: true };
   return { ignore: `${key} is neither a table under ${REFERENCE_NCM_PREFIX} nor a recheck's progress` };
 };

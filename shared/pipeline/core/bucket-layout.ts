@@ -116,3 +116,18 @@ export const batchIdOfRequestKey = (key: string): string | null => {
   const [batchId, ...rest] = key.slice(BUCKET_PREFIXES.requests.length).split('/');
   return batchId && rest.length > 0 && rest.join('/') !== '' ? batchId : null;
 };
+
+/**
+ * Where the recheck after the NCM table changes writes its list (one folder per table, by the
+ * table's date: `outbox/rechecks/<date>/recheck.csv`, `recheck.json`), and what a leg of it hands
+ * the next: its progress `work/rechecks/<date>/<run>.leg-<n>.json`, whose Object Created event
+ * calls the function again (the rule matches {@link RECHECK_CONTINUATION_PATTERN}), and the bytes
+ * not yet a part under `work/rechecks/<date>/finalize/`.
+ */
+export const recheckFolder = (tableDate: string): string => `${BUCKET_PREFIXES.outbox}rechecks/${tableDate}/`;
+export const recheckWorkFolder = (tableDate: string): string => `rechecks/${tableDate}`;
+export const recheckContinuationKey = (tableDate: string, run: string, leg: number): string =>
+  `${BUCKET_PREFIXES.work}${recheckWorkFolder(tableDate)}/${run}.leg-${leg}.json`;
+export const RECHECK_CONTINUATION_PATTERN = `${BUCKET_PREFIXES.work}rechecks/*.leg-*.json`;
+export const isRecheckContinuationKey = (key: string): boolean =>
+  /^work\/rechecks\/[^/]+\/recheck-\d+\.leg-\d+\.json$/.test(key);
