@@ -54,14 +54,15 @@ export const CONSOLE_FUNCTIONS = {
     // The questions inbox still reads the batches holding questions whole; a batch page reads counters.
     memoryMb: 1024,
     description: 'Console: batches, a batch with its progress, its rows, the questions inbox',
-    // summary.json of a finished batch (saved money), which files the outbox holds.
+    // summary.json of a finished batch (saved money), which files the outbox holds; the NCM table
+    // in force (reference/; listing it finds the newest), which the rows' codes are checked against.
     ports: {
       clock: 'system',
       batches: { operations: ['GetItem', 'Query'], listByStart: true },
       // The questions inbox: every pending item, across batches.
       reviews: ['Scan'],
       leases: ['GetItem'],
-      objects: { read: ['outbox/*'] },
+      objects: { read: ['outbox/*', 'reference/*'] },
     },
     settings: ['capOverride'],
   },

@@ -212,6 +212,13 @@ export const BATCH_FILES = [
 export const BatchFileName = z.enum(BATCH_FILES);
 export type BatchFileName = z.infer<typeof BatchFileName>;
 
+/**
+ * The official NCM table rows' codes are checked against (shared/ncm-table/), as a page names it:
+ * the day it speaks for (ISO date; null when the table says none) and the act it follows.
+ */
+export const NcmTableSaid = z.object({ as_of: z.string().nullable(), act: z.string() });
+export type NcmTableSaid = z.infer<typeof NcmTableSaid>;
+
 export const BatchView = BatchListItem.extend({
   rows_dispatched: z.number().int().min(0),
   saved_usd: z.number().nullable(),
@@ -231,11 +238,16 @@ export const BatchView = BatchListItem.extend({
   options: BatchOptions.nullable(),
   /** Which of BATCH_FILES are in the outbox now. */
   files: z.array(BatchFileName),
+  /**
+   * The NCM table the batch's codes are checked against: a finished batch's results, the one its
+   * summary.json names (the table in force when they were written); else the table in force now.
+   */
+  ncm_table: NcmTableSaid,
 });
 export type BatchView = z.infer<typeof BatchView>;
 
 // ---------------------------------------------------------------------------
-// GET /batches/{batchId}/rows?status=&q=&after=&limit=
+// GET /batches/{batchId}/rows?status=&q=&not_in_force=&after=&limit=
 // ---------------------------------------------------------------------------
 
 export const RowsQuery = z.object({
@@ -247,6 +259,14 @@ export const RowsQuery = z.object({
     .pipe(z.array(RowStatus)),
   /** Searched in SKU, description, NCM (with or without dots) and external reference; case and accents ignored. */
   q: z.string().max(120).optional(),
+  /**
+   * `1`: only rows whose declared NCM or verdict's NCM is not in the NCM table in force; found a
+   * page at a time, as a search's rows are.
+   */
+  not_in_force: z
+    .enum(['0', '1'])
+    .optional()
+    .transform((value) => value === '1'),
   /** The last row number of the previous page. */
   after: z.coerce.number().int().min(0).optional(),
   limit: z.coerce.number().int().min(1).max(CONSOLE_LIMITS.rowsPageMax).default(100),
@@ -259,9 +279,15 @@ export const RowView = z.object({
   sku: z.string().nullable(),
   description: z.string().nullable(),
   external_reference: z.string().nullable(),
+  /** The NCM the row declared (its catalogue's NCM column), dotted when it has 8 digits; null when none. */
+  declared_ncm: z.string().nullable(),
+  /** Whether the declared NCM is a code in the NCM table in force; null when the row declared none. */
+  declared_ncm_in_force: z.boolean().nullable(),
   /** Dotted (8471.30.12); null until a verdict. */
   ncm: z.string().nullable(),
   ncm_description: z.string().nullable(),
+  /** Whether the verdict's NCM is a code in the NCM table in force; null without a verdict. */
+  ncm_in_force: z.boolean().nullable(),
   confidence: z.number().nullable(),
   /** A rejected, failed or error row's reason code and detail, in English. */
   reason: z.string().nullable(),
@@ -292,6 +318,8 @@ export const RowList = z.object({
   matching: z.number().int().min(0).nullable(),
   /** The whole batch's rows by status, from its counters (a finished batch: its summary.json). */
   by_status: RowCounts,
+  /** The NCM table in force the rows' codes were checked against for this page. */
+  ncm_table: NcmTableSaid,
 });
 export type RowList = z.infer<typeof RowList>;
 

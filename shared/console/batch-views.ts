@@ -8,6 +8,9 @@
  *   listBatchViews ──▶ BatchList (newest first, a page at a time)
  *   batchView      ──▶ BatchView (progress: rows by status, slots in use, billed, time left)
  */
+import { z } from 'zod';
+import { tableInForce } from '../ncm-table/reference-table.js';
+import type { NcmTable } from '../ncm-table/siscomex-table.js';
 import { BatchSummary, cents, PARTIAL_FILES } from '../pipeline/batch/index.js';
 import { type BatchRecord, outboxKey } from '../pipeline/core/index.js';
 import { countedRows } from '../pipeline/core/row-counts.js';
@@ -23,6 +26,7 @@ import {
   type BatchListItem,
   type BatchStage,
   type BatchView,
+  NcmTableSaid,
   type RowCounts,
 } from './api.js';
 import type { ConsolePorts } from './ports.js';
@@ -105,20 +109,37 @@ const listItem = (batch: BatchRecord, tally: RowTally): BatchListItem => ({
 
 const isFinished = (batch: BatchRecord): boolean => batch.state === 'completed' || batch.state === 'failed';
 
+/** The NCM table in force as a page names it: its day and the act it follows. */
+export const ncmTableSaid = (table: Pick<NcmTable, 'asOf' | 'act'>): NcmTableSaid => ({
+  as_of: table.asOf,
+  act: table.act,
+});
+
+/** The table a summary.json names (summaries written before it named one have none). */
+const SummaryNcmTable = z.object({ ncm_table: NcmTableSaid.optional() });
+
+type ReadSummary = { summary: BatchSummary; ncmTable: NcmTableSaid | null };
+
 /** A finished batch's summary.json, when its outbox has one that reads. */
 const readSummary = async (
   ports: Pick<ConsolePorts, 'objects'>,
   batchId: string,
-): Promise<BatchSummary | null> => {
+): Promise<ReadSummary | null> => {
   const bytes = await ports.objects.getBytes(outboxKey(batchId, 'summary.json'));
   if (!bytes) return null;
   try {
-    const parsed = BatchSummary.safeParse(JSON.parse(new TextDecoder().decode(bytes)));
-    return parsed.success ? parsed.data : null;
+    const json: unknown = JSON.parse(new TextDecoder().decode(bytes));
+    const parsed = BatchSummary.safeParse(json);
+    if (!parsed.success) return null;
+    const named = SummaryNcmTable.safeParse(json);
+    return { summary: parsed.data, ncmTable: named.success ? (named.data.ncm_table ?? null) : null };
   } catch {
     return null;
   }
 };
+
+const finishedSummary = (ports: Pick<ConsolePorts, 'objects'>, batch: BatchRecord) =>
+  isFinished(batch) ? readSummary(ports, batch.batch_id) : Promise.resolve(null);
 
 const tallyOfSummary = (summary: BatchSummary): RowTally => {
   const byStatus = Object.fromEntries(Object.entries(summary.by_status).filter(([, count]) => count > 0));
@@ -144,8 +165,8 @@ export const batchTally = async (
   batch: BatchRecord,
   leases: readonly Lease[],
 ): Promise<RowTally> => {
-  const summary = isFinished(batch) ? await readSummary(ports, batch.batch_id) : null;
-  return summary ? tallyOfSummary(summary) : countedTally(ports, batch, leases);
+  const read = await finishedSummary(ports, batch);
+  return read ? tallyOfSummary(read.summary) : countedTally(ports, batch, leases);
 };
 
 export const listBatchViews = async (
@@ -184,8 +205,14 @@ const outboxFiles = async (ports: Pick<ConsolePorts, 'objects'>, batchId: string
 export const batchView = async (ports: ConsolePorts, batchId: string): Promise<BatchView> => {
   const batch = await ports.batches.getBatch(batchId);
   if (!batch || batch.round_of !== undefined) throw batchNotFound(batchId);
-  const [leases, files] = await Promise.all([ports.leases.list(), outboxFiles(ports, batchId)]);
-  const tally = await batchTally(ports, batch, leases);
+  const [leases, files, read] = await Promise.all([
+    ports.leases.list(),
+    outboxFiles(ports, batchId),
+    finishedSummary(ports, batch),
+  ]);
+  const tally = read ? tallyOfSummary(read.summary) : await countedTally(ports, batch, leases);
+  // A finished batch's results were checked against the table its summary names; else the one in force.
+  const ncmTable = read?.ncmTable ?? ncmTableSaid((await tableInForce(ports.objects)).table);
   const item = listItem(batch, tally);
   const finished = isFinished(batch);
   const now = ports.clock.now().getTime();
@@ -209,5 +236,6 @@ export const batchView = async (ports: ConsolePorts, batchId: string): Promise<B
     warnings: batch.warnings ?? [],
     options: batch.options ?? null,
     files: files.filter((file) => !(finished && Object.values(PARTIAL_FILES).includes(file as never))),
+    ncm_table: ncmTable,
   };
 };

@@ -12,19 +12,27 @@
  * rows read: a search's matches are not counted (`matching` null).
  *
  * The search is over what a person remembers of a product: SKU, description, external reference
- * and NCM, written with or without dots; case, accents and punctuation do not matter.
+ * and NCM (the verdict's or the one the row declared), written with or without dots; case, accents
+ * and punctuation do not matter.
+ *
+ * Each row says whether its declared NCM and its verdict's NCM are codes in the NCM table in force
+ * (core/ncm-in-force.ts), read once a request: a newer table dropped into `reference/ncm/` is what
+ * the next page checks against, and the page names that table (`ncm_table`). `not_in_force` keeps
+ * the rows where either is not, found a page at a time as a search is, and not counted either.
  */
 
+import { type TableInForce, tableInForce } from '../ncm-table/reference-table.js';
 import type { ShownRow } from '../pipeline/batch/results-files.js';
 import { standingRowPages } from '../pipeline/batch/standing-rows.js';
 import type { BatchRecord, RowRecord, RowResult, RowStatus } from '../pipeline/core/index.js';
+import { declaredNcmDigits, type InForceColumns } from '../pipeline/core/ncm-in-force.js';
 import { isFinalResult } from '../pipeline/core/row-life.js';
 import { columnForHeader } from '../spreadsheet/columns.js';
 import { formatNcm, type PipelineColumn } from '../spreadsheet/index.js';
 import { matchingKey } from '../spreadsheet/matching-key.js';
 import { detailMessagesOf } from '../wording/index.js';
 import type { RowCounts, RowList, RowsQuery, RowView } from './api.js';
-import { batchTally } from './batch-views.js';
+import { batchTally, ncmTableSaid } from './batch-views.js';
 import type { ConsolePorts } from './ports.js';
 import { batchNotFound } from './refusals.js';
 
@@ -75,22 +83,44 @@ const cellOf = (row: RowRecord, index: number | undefined): string | null => {
 };
 
 /**
+ * The NCM the row declared, as it declared it, dotted when it is a code of 8 digits (a 7-digit one
+ * with the leading zero a spreadsheet dropped given back, as it is checked); null when none.
+ */
+const declaredNcmOf = (row: RowRecord): string | null => {
+  const declared = (row.product?.current_ncm ?? '').trim();
+  if (declared === '') return null;
+  const digits = declaredNcmDigits(declared);
+  if (digits !== null && /^[0-9]{8}$/.test(digits)) return formatNcm(digits);
+  const characters = [...declared];
+  return characters.length > SHOWN_CELL_MAX ? `${characters.slice(0, SHOWN_CELL_MAX).join('')}…` : declared;
+};
+
+/** `yes` and `no` as the results files write them; anything else (empty: nothing to check) null. */
+const inForceOf = (said: string | undefined): boolean | null =>
+  said === 'yes' ? true : said === 'no' ? false : null;
+
+/**
  * A row as the table shows it. A valid row shows its product as Prepare read it; a rejected row
- * has none, and shows its own cells, so a person can tell which product it was.
+ * has none, and shows its own cells, so a person can tell which product it was. `checked`: what
+ * the table in force says of its declared NCM and its verdict's (standing-rows.ts).
  */
 export const rowView = (
   row: RowRecord,
   result: RowResult | undefined,
   status: RowStatus,
   columns: ShownColumns = {},
+  checked: InForceColumns = {},
 ): RowView => ({
   row: row.row,
   status,
   sku: row.product ? row.product.sku : cellOf(row, columns.sku),
   description: row.product ? row.product.description : cellOf(row, columns.description),
   external_reference: row.product ? row.product.external_reference : cellOf(row, columns.external_reference),
+  declared_ncm: declaredNcmOf(row),
+  declared_ncm_in_force: inForceOf(checked.current_ncm_in_force),
   ncm: result?.ncm ? formatNcm(result.ncm) : null,
   ncm_description: result?.ncm_description || null,
+  ncm_in_force: inForceOf(checked.ncm_in_force),
   confidence: numberOrNull(result?.confidence),
   reason: result?.reason || row.rejection?.reason || null,
   detail: result?.detail || null,
@@ -100,9 +130,9 @@ export const rowView = (
   follows: row.follows ?? null,
 });
 
-/** A row as it stands, as the table shows it. */
+/** A row as it stands, as the table shows it, with what the table in force says of its codes. */
 const viewOf = ({ row, result }: ShownRow, columns: ShownColumns): RowView =>
-  rowView(row, isFinalResult(result) ? result : row.result, result.status, columns);
+  rowView(row, isFinalResult(result) ? result : row.result, result.status, columns, result);
 
 /**
  * Compared in the spreadsheet's matching form (accents, case, spaces and punctuation gone): `cafe`
@@ -110,13 +140,26 @@ const viewOf = ({ row, result }: ShownRow, columns: ShownColumns): RowView =>
  */
 const matches = (view: RowView, key: string): boolean =>
   key === '' ||
-  [view.sku, view.description, view.external_reference, view.ncm].some(
+  [view.sku, view.description, view.external_reference, view.ncm, view.declared_ncm].some(
     (field) => field !== null && matchingKey(field).includes(key),
   );
 
-/** Rows matching the request's filter, all pages, from the counters; null for a search. */
-const matchingOf = (counts: RowCounts, rowsTotal: number, statuses: readonly RowStatus[], q: string) => {
-  if (q !== '') return null;
+/** A code of the row, declared or its verdict's, that is not in the table in force. */
+const hasCodeNotInForce = (view: RowView): boolean =>
+  view.declared_ncm_in_force === false || view.ncm_in_force === false;
+
+/**
+ * Rows matching the request's filter, all pages, from the counters; null for a search and for
+ * codes not in force (found a page at a time, not counted).
+ */
+const matchingOf = (
+  counts: RowCounts,
+  rowsTotal: number,
+  statuses: readonly RowStatus[],
+  q: string,
+  notInForce: boolean,
+) => {
+  if (q !== '' || notInForce) return null;
   if (statuses.length === 0) return rowsTotal;
   return statuses.reduce((sum, status) => sum + (counts[status] ?? 0), 0);
 };
@@ -130,21 +173,32 @@ const readPage = async (
     limit: number;
     statuses: ReadonlySet<RowStatus>;
     key: string;
+    notInForce: boolean;
     columns: ShownColumns;
+    ncm: TableInForce;
   },
 ): Promise<{ rows: RowView[]; next: number | null }> => {
-  const filtered = query.statuses.size > 0 || query.key !== '';
+  const filtered = query.statuses.size > 0 || query.key !== '' || query.notInForce;
   // Unfiltered: the page's rows and one more, which says whether another page follows.
   const pageSize = filtered ? STORE_PAGE_ROWS : query.limit + 1;
   const found: RowView[] = [];
   let read = 0;
   let lastRead: number | null = null;
-  for await (const page of standingRowPages(ports.batches, batchId, { after: query.after, pageSize })) {
+  const pages = standingRowPages(ports.batches, batchId, {
+    after: query.after,
+    pageSize,
+    table: query.ncm.table,
+  });
+  for await (const page of pages) {
     for (const shown of page) {
       read += 1;
       lastRead = shown.row.row;
       const view = viewOf(shown, query.columns);
-      if ((query.statuses.size === 0 || query.statuses.has(view.status)) && matches(view, query.key))
+      if (
+        (query.statuses.size === 0 || query.statuses.has(view.status)) &&
+        matches(view, query.key) &&
+        (!query.notInForce || hasCodeNotInForce(view))
+      )
         found.push(view);
       if (found.length > query.limit) {
         const rows = found.slice(0, query.limit);
@@ -168,6 +222,9 @@ export const listRowViews = async (
   const batch = await ports.batches.getBatch(batchId);
   if (!batch || batch.round_of !== undefined) throw batchNotFound(batchId);
   const key = matchingKey(query.q ?? '');
+  const notInForce = query.not_in_force ?? false;
+  // Read once for the whole page (parsed once a process: reference-table.ts).
+  const ncm = await tableInForce(ports.objects);
   const [tally, page] = await Promise.all([
     ports.leases.list().then((leases) => batchTally(ports, batch, leases)),
     readPage(ports, batchId, {
@@ -175,13 +232,22 @@ export const listRowViews = async (
       limit: query.limit,
       statuses: new Set(query.status),
       key,
+      notInForce,
       columns: shownColumnsOf(batch),
+      ncm,
     }),
   ]);
   return {
     rows: page.rows,
     next: page.next,
-    matching: matchingOf(tally.byStatus, Math.max(batch.rows_total, tally.rows), query.status, key),
+    matching: matchingOf(
+      tally.byStatus,
+      Math.max(batch.rows_total, tally.rows),
+      query.status,
+      key,
+      notInForce,
+    ),
     by_status: tally.byStatus,
+    ncm_table: ncmTableSaid(ncm.table),
   };
 };

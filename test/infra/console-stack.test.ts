@@ -232,6 +232,8 @@ const EXPECTED_REACH: Record<ConsoleHandlerName, Record<string, string[]>> = {
     leaseTable: ['dynamodb:GetItem'],
     bucket: ['s3:ListBucket'],
     'bucket/outbox/*': ['s3:GetObject'],
+    // The NCM table in force, which the rows' codes are checked against.
+    'bucket/reference/*': ['s3:GetObject'],
   },
   'console-files': {
     ownLogs: LOGS,
