@@ -56,6 +56,13 @@ export const printPlan = (plan: BatchPlan, file: string, outDir: string): void =
     [
       `Plan for ${shown(file)}: ${rows.total} rows: classify ${rows.classify}, same product as an earlier ` +
         `row ${rows.same_product}, reuse ${rows.reuse}, rejected ${rows.rejected}, over budget ${rows.over_budget}.`,
+      ...(plan.options.reclassify === 'ended_codes'
+        ? [
+            `reclassify ended_codes: ${rows.classify} row(s) classified again (their earlier verdict's NCM is no ` +
+              `longer in force), ${rows.reuse} reuse a verdict still in force, ${rows.no_earlier_verdict} left ` +
+              'unsent (no earlier verdict to re-check).',
+          ]
+        : []),
       `At most ${usd(estimate.max_usd)} (${estimate.classifications} classification(s), billed only when ` +
         `resolved); ${estimate.duration} at ${estimate.cap} at once (${estimate.in_progress_now} in progress now); ` +
         `its results are written after the last row, or as they stand after ${estimate.wait.replace(/^about /, '')}.`,

@@ -174,6 +174,12 @@ export const ROW_DETAIL_PHRASES = {
       `The batch budget (max_usd ${p.max_usd} in batch.json) covers ${p.covered} ` +
       `classification(s) at USD ${p.price}; this row came after them and was not submitted.`,
   } satisfies Phrase<{ max_usd: number; covered: number; price: string }>,
+  /** `reclassify: ended_codes` classifies only products whose earlier verdict's code ended. */
+  no_earlier_verdict: fixed(
+    'Não enviada: o lote reclassifica só os produtos cujo NCM de uma classificação anterior deixou de vigorar (reclassify: ended_codes no batch.json), e este produto, como está agora, não tem classificação anterior. Use reclassify: changed para classificá-lo.',
+    'No enviada: el lote reclasifica solo los productos cuyo NCM de una clasificación anterior dejó de estar vigente (reclassify: ended_codes en batch.json), y este producto, tal como está ahora, no tiene clasificación anterior. Use reclassify: changed para clasificarlo.',
+    'Not submitted: the batch re-classifies only products whose earlier verdict has an NCM no longer in force (reclassify: ended_codes in batch.json), and this product, as it is now, has no earlier verdict to re-check. Run it with reclassify: changed to classify it.',
+  ),
   answers_not_sent: {
     pt: (p) =>
       `respostas não enviadas${p.why ? ` (${p.why})` : ''}; ainda aguardando respostas (veja review.csv)`,

@@ -18,6 +18,7 @@ import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';
 import { type Message, ShownMessage, shownMessages } from '../../wording/index.js';
 import { BatchOptions, type BatchRecord, BatchSource, type RowRecord } from '../core/records.js';
 import { cents, sourceShown } from './results-files.js';
+import { NO_EARLIER_VERDICT } from './row-plans.js';
 import { workbookLanguage } from './workbook-language.js';
 
 export const PLAN_FILES = { json: 'plan.json', csv: 'plan.csv' } as const;
@@ -61,7 +62,14 @@ export type PrepareDeployment = { capOverride: number | null; maxWaitSeconds: nu
 export const DEFAULT_DEPLOYMENT: PrepareDeployment = { capOverride: null, maxWaitSeconds: null };
 
 /** What would happen to a row, as plan.csv says it. */
-export const ROW_PLANS = ['classify', 'same_product', 'reuse', 'rejected', 'over_budget'] as const;
+export const ROW_PLANS = [
+  'classify',
+  'same_product',
+  'reuse',
+  'rejected',
+  'over_budget',
+  'no_earlier_verdict',
+] as const;
 export type RowPlanKind = (typeof ROW_PLANS)[number];
 
 const RejectedRow = z.object({
@@ -89,6 +97,12 @@ export const BatchPlan = z.object({
     rejected: z.number().int().min(0),
     /** Left out by the budget (`max_usd`). */
     over_budget: z.number().int().min(0),
+    /**
+     * Left out by `reclassify: ended_codes`: no earlier verdict to re-check. Under that option
+     * `classify` counts the rows re-classified (their verdict's code is no longer in force) and
+     * `reuse` the rows whose verdict stands.
+     */
+    no_earlier_verdict: z.number().int().min(0).default(0),
   }),
   /** The first rejected rows (up to `REJECTED_LISTED`); plan.csv lists every one. */
   rejected: z.array(RejectedRow),
@@ -130,7 +144,9 @@ export const durationText = (seconds: number): string => {
   return days > 0 ? `about ${days} d ${hours} h` : `about ${hours} h ${rest} min`;
 };
 
-export const rowPlanOf = (record: Pick<RowRecord, 'status' | 'follows'>): RowPlanKind => {
+export const rowPlanOf = (record: Pick<RowRecord, 'status' | 'follows' | 'result'>): RowPlanKind => {
+  if (record.status === 'not_submitted' && record.result?.reason === NO_EARLIER_VERDICT)
+    return 'no_earlier_verdict';
   // A copy of a product the budget leaves out is left out with it: nothing is shared.
   if (record.status === 'not_submitted') return 'over_budget';
   if (record.follows !== undefined) return 'same_product';

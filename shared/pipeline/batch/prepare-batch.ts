@@ -226,6 +226,7 @@ const prepareRows = async (
     file,
     planChunk,
     keyByFingerprint: surveyed.keyByFingerprint,
+    recheckFingerprints: surveyed.recheckFingerprints,
     openByFingerprint: surveyed.openByFingerprint,
     options,
     shape: { ...shape, warnings: surveyed.warnings },

@@ -75,6 +75,8 @@ export type PlannedBatch = {
   planChunk: (rows: readonly MappedRow[]) => Promise<RowPlan[]>;
   /** The products that reuse a verdict, and the cache key it is under. */
   keyByFingerprint: ReadonlyMap<string, string>;
+  /** Under `reclassify: ended_codes`, the products whose verdict's code is no longer in force. */
+  recheckFingerprints?: ReadonlySet<string>;
   /** The products waiting for answers to an earlier batch's classification (they join it). */
   openByFingerprint: ReadonlyMap<string, PendingClassification>;
   options: BatchOptions;
@@ -104,13 +106,18 @@ export const surveyRows = async (
 ): Promise<
   | {
       keyByFingerprint: ReadonlyMap<string, string>;
+      recheckFingerprints: ReadonlySet<string>;
       openByFingerprint: ReadonlyMap<string, PendingClassification>;
       warnings: Message[];
       problems: Message[];
     }
   | FileProblem
 > => {
-  const reusable = reusableProductFinder(ports, { options: pass.options, now: pass.now });
+  const reusable = reusableProductFinder(ports, {
+    options: pass.options,
+    now: pass.now,
+    inForce: (ncm) => pass.ncm.table.inForce(ncm),
+  });
   const open = openClassificationFinder(ports, { batchId: pass.batchId, now: pass.now });
   const fileWarnings = inputWarningCollector(file.columns);
   const planWarnings = rowWarningCollector(file.columns.fields.description?.header);
@@ -133,6 +140,7 @@ export const surveyRows = async (
   const read = rows.finished();
   return {
     keyByFingerprint: reusable.keyByFingerprint,
+    recheckFingerprints: reusable.recheckFingerprints,
     openByFingerprint: open.openByFingerprint,
     // The reader's first (text read from bytes that were not UTF-8: check it before the rest).
     warnings: [
@@ -165,7 +173,7 @@ export async function* recordChunks(
     const plans = await planned.planChunk(chunk);
     const verdicts = await reusedVerdicts(ports, plans, planned.keyByFingerprint);
     const joins = await joinChunk(plans, verdicts);
-    yield { plans, records: planner.recordsOf(plans, verdicts, joins) };
+    yield { plans, records: planner.recordsOf(plans, verdicts, joins, planned.recheckFingerprints) };
   }
 }
 

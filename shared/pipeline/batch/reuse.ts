@@ -5,7 +5,8 @@
  *       ──▶ fingerprint  hash of operation, country, description, sheet bytes (what decides the verdict)
  *
  * A cached verdict is reused when the batch allows it (`reclassify: changed`), the product's
- * fingerprint is unchanged and the verdict is recent enough. The SKU keys the product so a
+ * fingerprint is unchanged and the verdict is recent enough; with `reclassify: ended_codes`, when
+ * the fingerprint is unchanged and the verdict's code is still in force, whatever its age. The SKU keys the product so a
  * changed description of the same SKU is seen as a change, not as a new product.
  *
  * A product whose classification from an earlier batch still waits for answers (its pending
@@ -57,19 +58,33 @@ export const productIdentity = (
   return { product_key: product.sku ? `sku:${product.sku}` : fingerprintKey(fingerprint), fingerprint };
 };
 
-/** The cached verdict this row may reuse, or null (and why not, for tests and logs). */
+/**
+ * The cached verdict this row may reuse, or null (and why not, for tests and logs).
+ *
+ * `reclassify: ended_codes` (after the NCM table changed) reuses every verdict of an unchanged
+ * product whose code `inForce` says is still in force, whatever its age, and answers
+ * `not_in_force` for one whose code is not: that product is the one to classify again.
+ */
 export const reusableVerdict = (input: {
   options: Pick<BatchOptions, 'reclassify' | 'reuse_max_age_days'>;
   identity: ProductIdentity;
   cached: CachedVerdict | undefined;
   now: Date;
+  /** Whether an NCM (dotted or not) is in the table in force; needed by `ended_codes`. */
+  inForce?: (ncm: string) => boolean;
 }):
   | { verdict: CachedVerdict }
-  | { verdict: null; why: 'reclassify_all' | 'not_cached' | 'changed' | 'too_old' } => {
+  | { verdict: null; why: 'reclassify_all' | 'not_cached' | 'changed' | 'too_old' | 'not_in_force' } => {
   const { options, identity, cached, now } = input;
   if (options.reclassify === 'all') return { verdict: null, why: 'reclassify_all' };
   if (!cached) return { verdict: null, why: 'not_cached' };
   if (cached.fingerprint !== identity.fingerprint) return { verdict: null, why: 'changed' };
+  if (options.reclassify === 'ended_codes') {
+    if (!input.inForce) throw new Error('reclassify ended_codes needs the table in force (inForce)');
+    // A verdict that names no code has nothing to end: it stands, as its code would.
+    const ncm = cached.result.ncm ?? '';
+    return ncm === '' || input.inForce(ncm) ? { verdict: cached } : { verdict: null, why: 'not_in_force' };
+  }
   const ageMs = now.getTime() - Date.parse(cached.resolved_at);
   if (!(ageMs <= options.reuse_max_age_days * DAY_MS)) return { verdict: null, why: 'too_old' };
   return { verdict: cached };

@@ -133,14 +133,20 @@ export const rowPlanner = (
  * Which products of a file read in chunks reuse a verdict, and the cache key it is under: found
  * on a first read of the whole file, because any row of a product with a reusable verdict makes
  * every row of it reused, the rows before it included. Holds one entry per reused product.
+ *
+ * Under `reclassify: ended_codes` it also finds the products whose verdict's code the table in
+ * force (`inForce`) no longer holds: the only ones that batch classifies again.
  */
 export const reusableProductFinder = (
   ports: Pick<PipelinePorts, 'cache'>,
-  reuse: { options: BatchOptions; now: Date },
+  reuse: { options: BatchOptions; now: Date; inForce?: (ncm: string) => boolean },
 ) => {
   const keyByFingerprint = new Map<string, string>();
+  const recheckFingerprints = new Set<string>();
   return {
     keyByFingerprint: keyByFingerprint as ReadonlyMap<string, string>,
+    /** Under `ended_codes`: the products whose verdict's code is no longer in force. */
+    recheckFingerprints: recheckFingerprints as ReadonlySet<string>,
     add: async (plans: readonly RowPlan[]): Promise<void> => {
       if (reuse.options.reclassify === 'all') return;
       const open = plans.flatMap((plan) =>
@@ -151,10 +157,16 @@ export const reusableProductFinder = (
       const cached = await ports.cache.getMany(keys);
       for (const { identity } of open) {
         if (keyByFingerprint.has(identity.fingerprint)) continue;
-        const key = reuseKeysOf(identity).find(
-          (candidate) => reusableVerdict({ ...reuse, identity, cached: cached.get(candidate) }).verdict,
-        );
-        if (key) keyByFingerprint.set(identity.fingerprint, key);
+        const answers = reuseKeysOf(identity).map((candidate) => ({
+          candidate,
+          answer: reusableVerdict({ ...reuse, identity, cached: cached.get(candidate) }),
+        }));
+        const key = answers.find(({ answer }) => answer.verdict)?.candidate;
+        if (key) {
+          keyByFingerprint.set(identity.fingerprint, key);
+          recheckFingerprints.delete(identity.fingerprint);
+        } else if (answers.some(({ answer }) => !answer.verdict && answer.why === 'not_in_force'))
+          recheckFingerprints.add(identity.fingerprint);
       }
     },
   };
@@ -266,6 +278,9 @@ export const reusedVerdicts = async (
   return verdicts;
 };
 
+/** `reason` of a row `reclassify: ended_codes` leaves unsent: it has no earlier verdict to re-check. */
+export const NO_EARLIER_VERDICT = 'no_earlier_verdict';
+
 /** How many classifications batch.json's max_usd pays for, and what a row after them says. */
 const budgetOf = (options: BatchOptions): { budget: number; detail: Message } => {
   const budget =
@@ -292,6 +307,9 @@ export const rowRecordPlanner = (batchId: string, reuse: { options: BatchOptions
   const at = now.toISOString();
   const { budget, detail: budgetDetail } = budgetOf(options);
   const budgetResult = notSubmittedResult('budget_exceeded', budgetDetail);
+  // Under `ended_codes` only the products whose verdict's code ended are classified.
+  const recheckOnly = options.reclassify === 'ended_codes';
+  const noVerdictResult = notSubmittedResult(NO_EARLIER_VERDICT, message(NO_EARLIER_VERDICT, {}));
   const shareClassifications = options.duplicates !== 'classify_each';
   /** Each product's first row queued (> 0) or left out by the budget (< 0): the row the others follow. */
   const leaders = new Map<string, number>();
@@ -302,6 +320,8 @@ export const rowRecordPlanner = (batchId: string, reuse: { options: BatchOptions
     plans: readonly RowPlan[],
     reusable: ReadonlyMap<string, CachedVerdict>,
     joins: ReadonlyMap<string, PendingClassification> = new Map(),
+    /** Under `ended_codes`: the products to classify again (reusableProductFinder). */
+    recheck: ReadonlySet<string> = new Set(),
   ): RowRecord[] =>
     plans.map((plan): RowRecord => {
       const base = {
@@ -344,6 +364,10 @@ export const rowRecordPlanner = (batchId: string, reuse: { options: BatchOptions
           { ...valid, classification_id: open.classification_id },
           { as: 'final', result: joinedResult(open, plan.product) },
         );
+      }
+      if (recheckOnly && !recheck.has(fingerprint) && !open) {
+        // No earlier verdict of the product as it is now: nothing to re-check, nothing sent.
+        return bornRow(valid, { as: 'final', result: noVerdictResult });
       }
       if (leader !== undefined) {
         const follower = bornRow({ ...valid, follows: Math.abs(leader) }, { as: 'following' });

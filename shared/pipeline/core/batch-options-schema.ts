@@ -13,8 +13,13 @@ export const BatchOptions = z
     operation: Operation.optional(),
     /** For rows whose country cell is empty. */
     country: CountryCode.optional(),
-    /** `changed` reuses a recent verdict of an unchanged product; `all` classifies every row again. */
-    reclassify: z.enum(['changed', 'all']).default('changed'),
+    /**
+     * `changed` reuses a recent verdict of an unchanged product; `all` classifies every row again;
+     * `ended_codes` (after the NCM table changed) classifies again only the products whose verdict's
+     * code is no longer in force, reuses every other verdict whatever its age, and sends no row
+     * without an earlier verdict.
+     */
+    reclassify: z.enum(['changed', 'all', 'ended_codes']).default('changed'),
     reuse_max_age_days: z.number().int().min(0).max(3650).default(30),
     /** Budget in USD: rows past it are `not_submitted` (`budget_exceeded`). Absent: no budget. */
     max_usd: z.number().min(0).optional(),

@@ -752,6 +752,7 @@ describe('a plan-only batch', () => {
       reuse: 0,
       rejected: 2,
       over_budget: 0,
+      no_earlier_verdict: 0,
     });
     expect(plan.rejected.map((r: { row: number; reason: string }) => [r.row, r.reason])).toEqual([
       [2, 'description_too_short'],

@@ -133,3 +133,33 @@ describe('reusedResult', () => {
     expect(isPendingPdfCopy({ status: 'resolved', verdict_pdf: 'outbox/x/pdfs/1.pdf' })).toBe(false);
   });
 });
+
+describe('reusableVerdict under reclassify: ended_codes', () => {
+  const identity = productIdentity(PRODUCT, SHEET);
+  const options = { reclassify: 'ended_codes' as const, reuse_max_age_days: 30 };
+  const ended = new Set(['09012100']);
+  const inForce = (ncm: string) => !ended.has(ncm.replace(/\D/g, ''));
+  const yearOld = new Date(NOW.getTime() - 400 * DAY).toISOString();
+
+  it('reuses a verdict whose code is still in force, whatever its age', () => {
+    const verdict = cached({ resolved_at: yearOld, result: { ...cached().result, ncm: '0901.11.10' } });
+    expect(reusableVerdict({ options, identity, cached: verdict, now: NOW, inForce }).verdict).toBe(verdict);
+  });
+
+  it('gives none for a verdict whose code is no longer in force, saying so', () => {
+    expect(reusableVerdict({ options, identity, cached: cached(), now: NOW, inForce })).toEqual({
+      verdict: null,
+      why: 'not_in_force',
+    });
+  });
+
+  it('a changed product or one never classified has no verdict to re-check', () => {
+    const changed = cached({ fingerprint: 'another' });
+    expect(reusableVerdict({ options, identity, cached: changed, now: NOW, inForce })).toMatchObject({
+      why: 'changed',
+    });
+    expect(reusableVerdict({ options, identity, cached: undefined, now: NOW, inForce })).toMatchObject({
+      why: 'not_cached',
+    });
+  });
+});
