@@ -1,7 +1,7 @@
 /**
  * The EventBridge rules that start the pipeline's work:
  *
- *   S3 Object Created (inbox/<name>/*.csv|.txt|.tsv|.xlsx) ───────▶ Batch workflow     (startWorkflowOnDrop)
+ *   S3 Object Created (inbox/<name>/*.csv|.txt|.tsv|.xlsx|.xml|.zip) ▶ Batch workflow (startWorkflowOnDrop)
  *   S3 Object Created (answers/<batch-id>/*.csv|.txt|.tsv|.xlsx) ─▶ Answers workflow   (startWorkflowOnDrop)
  *   Row workflow FAILED/TIMED_OUT/ABORTED ──────────────▶ row-execution-ended
  *   rate(1 minute) ─────────────────────────────────────▶ dispatch-rows
@@ -22,8 +22,8 @@ import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { REFERENCE_NCM_PREFIX } from '../shared/ncm-table/reference-table.js';
 import {
   BUCKET_PREFIXES,
-  DROPPED_FILE_EXTENSIONS,
   type DropArea,
+  droppedFileExtensions,
   RECHECK_CONTINUATION_PATTERN,
 } from '../shared/pipeline/core/index.js';
 import { acknowledge } from './nag.js';
@@ -33,9 +33,9 @@ import { acknowledge } from './nag.js';
  * case-sensitive, so each extension in lower and upper case (Prepare takes any case).
  */
 const droppedFilePatterns = (area: DropArea): string[] =>
-  DROPPED_FILE_EXTENSIONS.flatMap((extension) => [extension, extension.toUpperCase()]).map(
-    (extension) => `${BUCKET_PREFIXES[area]}*/*.${extension}`,
-  );
+  droppedFileExtensions(area)
+    .flatMap((extension) => [extension, extension.toUpperCase()])
+    .map((extension) => `${BUCKET_PREFIXES[area]}*/*.${extension}`);
 
 /** Input files that start a batch: `inbox/<batch-name>/<file>`; `*` also matches `/`. */
 export const INPUT_KEY_PATTERNS = droppedFilePatterns('inbox');

@@ -1,5 +1,5 @@
 /**
- * `npm run classify -- <file.csv|.txt|.tsv|.xlsx> [--out DIR] [--sheets DIR] [--options batch.json] [--plan]`
+ * `npm run classify -- <file.csv|.txt|.tsv|.xlsx|.xml|.zip> [--out DIR] [--sheets DIR] [--options batch.json] [--plan]`
  *
  * Runs one batch through the real pipeline on this machine (local/runtime): the file, its
  * sheets and options go into the local bucket as a user would drop them on AWS, the
@@ -15,6 +15,7 @@ import { formatDuration, waitPrintingProgress } from './progress.js';
 import {
   dataDirOf,
   interruptSignal,
+  isInvoiceFile,
   PERMISSION_CHECKS_USAGE,
   parseCap,
   parseTimeScale,
@@ -29,10 +30,11 @@ import {
 import { partialResultsServer, status } from './status.js';
 import { readNoticesOf, savingLine, sentencesOf, stoppingProblemOf } from './summary-lines.js';
 
-const USAGE = `usage: npm run classify -- <file.csv|.txt|.tsv|.xlsx> [options]
+const USAGE = `usage: npm run classify -- <file.csv|.txt|.tsv|.xlsx|.xml|.zip> [options]
 
   --out DIR          where the results go (default: out/<batch-name>/)
-  --sheets DIR       folder holding the PDF sheets the file names (default: the file's folder)
+  --sheets DIR       folder holding the PDF sheets the file names (default: the file's folder;
+                     none for an NF-e .xml or a .zip of them, which name no sheets)
   --options FILE     batch options (default: batch.json beside the file, if any)
   --time-scale F     scale run times and polling (default: 0.25 on the sandbox, 1 on the real service)
   --data-dir DIR     local state kept between runs (default: .local-data/)
@@ -80,8 +82,10 @@ const parse = (argv: string[]) => {
       outDir: values.out ? userPath(values.out) : userPath(join('out', batchName)),
     };
   }
-  const file = spreadsheetArgument(positionals, 'input file');
-  const sheetsDir = sheetsFolderOption(values.sheets, file);
+  const file = spreadsheetArgument(positionals, 'input file', 'inbox');
+  if (isInvoiceFile(file) && values.sheets !== undefined)
+    throw new UsageError('--sheets: an NF-e XML, or a ZIP of them, names no technical sheets');
+  const sheetsDir = isInvoiceFile(file) ? undefined : sheetsFolderOption(values.sheets, file);
   const besideFile = join(dirname(file), 'batch.json');
   const optionsFile = values.options
     ? userPath(values.options)
@@ -134,7 +138,7 @@ const classify = async (args: Extract<Parsed, { kind: 'classify' }>): Promise<nu
     const { batchId } = await pipeline
       .submit({
         file: args.file,
-        sheetsDir: args.sheetsDir,
+        ...(args.sheetsDir ? { sheetsDir: args.sheetsDir } : {}),
         ...(optionsFile ? { optionsFile } : {}),
         batchName: args.batchName,
       })

@@ -2,7 +2,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DROPPED_FILE_EXTENSIONS } from '../../shared/pipeline/core/index.js';
+import { type DropArea, droppedFileExtensions } from '../../shared/pipeline/core/index.js';
 import { type LocalPipeline, startLocalPipeline } from '../runtime/index.js';
 
 /**
@@ -157,22 +157,30 @@ export const PERMISSION_CHECKS_OFF =
 export const PERMISSION_CHECKS_USAGE =
   "  --no-permission-checks  do not check the functions' calls against their IAM roles (checked by default)";
 
-/** `.csv, .txt, .tsv or .xlsx`: what a spreadsheet argument may be, as the bucket's rules take it. */
-const ACCEPTED_EXTENSIONS = DROPPED_FILE_EXTENSIONS.map((extension) => `.${extension}`);
-const acceptedList = `${ACCEPTED_EXTENSIONS.slice(0, -1).join(', ')} or ${ACCEPTED_EXTENSIONS.at(-1)}`;
-
 /**
- * The command's one spreadsheet argument (`what` names it in the message): an existing .csv, .txt,
- * .tsv or .xlsx (`.txt` and `.tsv`: Excel's text saves, read by their content like a CSV).
+ * The command's one spreadsheet argument (`what` names it in the message), as the bucket's rules
+ * take a file dropped in `area`: an existing .csv, .txt, .tsv or .xlsx (`.txt` and `.tsv`: Excel's
+ * text saves, read by their content like a CSV); a catalogue (`inbox`) may also be an NF-e's .xml
+ * or a .zip of them.
  */
-export const spreadsheetArgument = (positionals: readonly string[], what: string): string => {
+export const spreadsheetArgument = (
+  positionals: readonly string[],
+  what: string,
+  area: DropArea = 'answers',
+): string => {
   if (positionals.length !== 1) throw new UsageError(`give exactly one ${what}`);
   const file = userPath(positionals[0] as string);
   if (!existsSync(file) || !statSync(file).isFile()) throw new UsageError(`no such file: ${file}`);
-  if (!ACCEPTED_EXTENSIONS.includes(extname(file).toLowerCase()))
-    throw new UsageError(`${basename(file)}: the ${what} must be a ${acceptedList} file`);
+  const accepted = droppedFileExtensions(area).map((extension) => `.${extension}`);
+  if (!accepted.includes(extname(file).toLowerCase()))
+    throw new UsageError(
+      `${basename(file)}: the ${what} must be a ${accepted.slice(0, -1).join(', ')} or ${accepted.at(-1)} file`,
+    );
   return file;
 };
+
+/** An NF-e's XML or a ZIP of them: a catalogue that names no technical sheets. */
+export const isInvoiceFile = (file: string): boolean => /\.(xml|zip)$/i.test(file);
 
 /** `--sheets DIR`, by default the spreadsheet's own folder. */
 export const sheetsFolderOption = (flag: string | undefined, file: string): string => {

@@ -81,6 +81,9 @@ export const UPLOAD_TYPES = {
     extension: '.xlsx',
     contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   },
+  // NF-e invoices: one XML, or a ZIP of many; read by their content, and they name no sheets.
+  xml: { extension: '.xml', contentType: 'application/xml' },
+  zip: { extension: '.zip', contentType: 'application/zip' },
   pdf: { extension: '.pdf', contentType: 'application/pdf' },
 } as const;
 

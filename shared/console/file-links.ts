@@ -131,7 +131,7 @@ export const planUpload = async (
   const request = parsed.data;
   const catalogue = checkFile(
     request.catalogue,
-    ['csv', 'txt', 'tsv', 'xlsx'],
+    ['csv', 'txt', 'tsv', 'xlsx', 'xml', 'zip'],
     CONSOLE_LIMITS.catalogueBytes,
     'The catalogue',
   );

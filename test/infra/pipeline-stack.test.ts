@@ -592,6 +592,9 @@ describe('pipeline stack: rules', () => {
     expect(matches('inbox/nightly/CATALOGUE.TXT')).toBe(true);
     expect(matches('inbox/nightly/catalogue.tsv')).toBe(true);
     expect(matches('inbox/nightly/catalogue.TSV')).toBe(true);
+    // NF-e invoices, one XML or a ZIP of them, read by their content.
+    expect(matches('inbox/nightly/nota.xml')).toBe(true);
+    expect(matches('inbox/nightly/notas-2026-10.ZIP')).toBe(true);
     expect(matches('inbox/nightly/catalogue.xls')).toBe(false);
     expect(matches('inbox/products.csv')).toBe(false);
     expect(matches('inbox/nightly/sheets/a.pdf')).toBe(false);

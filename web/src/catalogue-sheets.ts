@@ -7,7 +7,8 @@
  * normalised as Prepare normalises it.
  *
  * Delimited text only (a .csv, or Excel's .txt and .tsv text saves, UTF-16 with or without its
- * byte order mark): an Excel workbook's sheet column is checked when the batch reads it. The file
+ * byte order mark): an Excel workbook's sheet column is checked when the batch reads it, and NF-e
+ * invoices (.xml, .zip) name none. The file
  * is read a slice at a time, so a catalogue of 200 MB is never held whole as text.
  */
 import { columnForHeader, normaliseSheetPath } from '../../shared/console/web-contract.js';
@@ -194,6 +195,8 @@ const readWith = async (file: File, encoding: string): Promise<CatalogueSheets &
 /** The sheets a catalogue names, each with its rows, in the order the file first names them. */
 export const readCatalogueSheets = async (file: File): Promise<CatalogueSheets> => {
   if (file.name.toLowerCase().endsWith('.xlsx')) return { read: false, why: 'xlsx' };
+  // NF-e invoices (an XML, or a ZIP of them) name no technical sheets.
+  if (/\.(xml|zip)$/i.test(file.name)) return { read: true, column: null, sheets: [] };
   const encoding = encodingOf(new Uint8Array(await file.slice(0, 4096).arrayBuffer()));
   for (const label of encoding === 'utf-8' ? ['utf-8', 'windows-1252'] : [encoding]) {
     try {

@@ -24,6 +24,8 @@ const CATALOGUE_EXTENSIONS = [
   UPLOAD_TYPES.txt.extension,
   UPLOAD_TYPES.tsv.extension,
   UPLOAD_TYPES.xlsx.extension,
+  UPLOAD_TYPES.xml.extension,
+  UPLOAD_TYPES.zip.extension,
 ];
 const SHEET_EXTENSIONS = [UPLOAD_TYPES.pdf.extension];
 const MAX_NAME = 255;
@@ -64,7 +66,10 @@ const checkOne = (
   return problems;
 };
 
-/** A catalogue: `.csv`, `.txt`, `.tsv` or `.xlsx` (the extension decides; browsers declare CSV types loosely). */
+/**
+ * A catalogue: `.csv`, `.txt`, `.tsv` or `.xlsx`, or NF-e invoices as `.xml` or a `.zip` of them (the
+ * extension decides; browsers declare CSV types loosely).
+ */
 export const checkCatalogue = (file: FileToSend, limits: FileLimits): FileProblem[] =>
   checkOne(file, CATALOGUE_EXTENSIONS, limits.catalogue_bytes);
 

@@ -1,8 +1,9 @@
 /**
  * Which S3 object starts a batch, and its identity, from EventBridge's "Object Created" event.
  *
- * Only `inbox/<batch-name>/<file>.csv|.txt|.tsv|.xlsx` (exactly one folder level) is a batch file
- * (`.txt` and `.tsv`: Excel's "Unicode Text" and "Text (tab delimited)", read by their content):
+ * Only `inbox/<batch-name>/<file>.csv|.txt|.tsv|.xlsx|.xml|.zip` (exactly one folder level) is a batch
+ * file (`.txt` and `.tsv`: Excel's "Unicode Text" and "Text (tab delimited)", SPED EFD too; `.xml` and
+ * `.zip`: NF-e invoices; all read by their content):
  * `batch.json`, the sheets and anything deeper in the folder are read by the batch, they do
  * not start one.
  *
@@ -15,7 +16,7 @@
  * same event, derive the same id without any I/O.
  */
 import { z } from 'zod';
-import { DROPPED_FILE_EXTENSIONS, type DropArea, dropFolder } from '../core/bucket-layout.js';
+import { type DropArea, dropFolder, droppedFileExtensions } from '../core/bucket-layout.js';
 import { deriveBatchId } from '../core/keys.js';
 import type { BatchSource } from '../core/records.js';
 
@@ -46,9 +47,10 @@ export type DroppedFileKey = { folderName: string; folder: string; fileName: str
  * workbook that is open: they start nothing. Shared by batches (`inbox/`) and answers (`answers/`).
  */
 export const parseDroppedFileKey = (top: DropArea, key: string): DroppedFileKey | null => {
-  const match = new RegExp(`^${top}/([^/]+)/([^/]+\\.(?:${DROPPED_FILE_EXTENSIONS.join('|')}))$`, 'i').exec(
-    key,
-  );
+  const match = new RegExp(
+    `^${top}/([^/]+)/([^/]+\\.(?:${droppedFileExtensions(top).join('|')}))$`,
+    'i',
+  ).exec(key);
   if (!match) return null;
   const [, folderName = '', fileName = ''] = match;
   if (fileName.startsWith('~$') || fileName.startsWith('.')) return null;

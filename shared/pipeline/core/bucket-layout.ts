@@ -32,6 +32,16 @@ export type DropArea = 'inbox' | 'answers';
  */
 export const DROPPED_FILE_EXTENSIONS = ['csv', 'txt', 'tsv', 'xlsx'] as const;
 
+/**
+ * A catalogue dropped in `inbox/` may also be an NF-e's XML or a ZIP of them (read by their content);
+ * a filled review file in `answers/` never is.
+ */
+export const CATALOGUE_FILE_EXTENSIONS = [...DROPPED_FILE_EXTENSIONS, 'xml', 'zip'] as const;
+
+/** The extensions of a file that starts work when dropped in `area`. */
+export const droppedFileExtensions = (area: DropArea): readonly string[] =>
+  area === 'inbox' ? CATALOGUE_FILE_EXTENSIONS : DROPPED_FILE_EXTENSIONS;
+
 /** A dropped file's folder: `inbox/<batch name>/` or `answers/<batch id>/`. */
 export const dropFolder = (area: DropArea, folderName: string): string =>
   `${BUCKET_PREFIXES[area]}${folderName}/`;

@@ -285,6 +285,9 @@ describe('file checks before an upload', () => {
     expect(checkCatalogue({ name: 'Texto Unicode.txt', size: 10, type: 'text/plain' }, limits)).toEqual([]);
     expect(checkCatalogue({ name: 'a.TSV', size: 10, type: '' }, limits)).toEqual([]);
     expect(checkCatalogue({ name: 'a.XLSX', size: 10, type: '' }, limits)).toEqual([]);
+    // NF-e invoices: one XML, or a ZIP of them.
+    expect(checkCatalogue({ name: 'nota.xml', size: 10, type: 'text/xml' }, limits)).toEqual([]);
+    expect(checkCatalogue({ name: 'notas.zip', size: 10, type: 'application/zip' }, limits)).toEqual([]);
     expect(checkCatalogue({ name: 'a.csv', size: 10, type: 'application/vnd.ms-excel' }, limits)).toEqual([]);
     expect(codes(checkCatalogue({ name: 'a.xls', size: 10, type: '' }, limits))).toEqual(['wrong_file_type']);
     expect(codes(checkCatalogue({ name: 'a.pdf', size: 10, type: 'application/pdf' }, limits))).toEqual([

@@ -45,9 +45,13 @@ const CATALOGUE_ACCEPT = [
   UPLOAD_TYPES.txt.extension,
   UPLOAD_TYPES.tsv.extension,
   UPLOAD_TYPES.xlsx.extension,
+  UPLOAD_TYPES.xml.extension,
+  UPLOAD_TYPES.zip.extension,
   UPLOAD_TYPES.csv.contentType,
   UPLOAD_TYPES.tsv.contentType,
   UPLOAD_TYPES.xlsx.contentType,
+  UPLOAD_TYPES.xml.contentType,
+  UPLOAD_TYPES.zip.contentType,
 ].join(',');
 const SHEET_ACCEPT = [UPLOAD_TYPES.pdf.extension, UPLOAD_TYPES.pdf.contentType].join(',');
 

@@ -78,6 +78,9 @@ describe('batchSourceFromEvent', () => {
     'inbox/lote 1/p.csv',
     'inbox/a/Texto Unicode.txt',
     'inbox/a/PRODUTOS.TSV',
+    // NF-e invoices: one XML, or a ZIP of a month of them.
+    'inbox/a/NFe35261012345678000195550010000015201100001520.xml',
+    'inbox/a/notas-2026-10.ZIP',
   ])('%s starts a batch', (key) => {
     expect(batchSourceFromEvent(objectCreated(key))).not.toBeNull();
   });
