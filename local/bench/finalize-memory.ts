@@ -439,6 +439,11 @@ const benchS3Client = (rows: number, options: Options, received: (name: string, 
           await readBody(request.body, name, out);
           return answer('', { etag: '"whole"' });
         }
+        // A listing (the NCM tables dropped into reference/ncm/): none, so the carried table is read.
+        if (request.method === 'GET' && query['list-type'] === '2')
+          return answer(
+            '<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>bench</Name><KeyCount>0</KeyCount><IsTruncated>false</IsTruncated></ListBucketResult>',
+          );
         if (request.method === 'GET' && kept.has(request.path))
           return answer(kept.get(request.path)!.toString('utf8'), {
             'content-length': String(kept.get(request.path)!.byteLength),
