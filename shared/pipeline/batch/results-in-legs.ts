@@ -4,7 +4,10 @@
  * when a leg's time is spent, like the settling pass before it:
  *
  *   leg 2: rows 1..180,000     csv parts 1..6, xlsx parts 1..2 ─▶ { next: again, written_through: 180000 }
- *   leg 3: rows 180,001..end   the last parts, both files put together ─▶ { next: done }
+ *   leg 3: rows 180,001..end   the last parts, results.csv put together; when rows diverge, they
+ *          are read again from the first: the workbook's divergence sheet lists them
+ *          ─▶ { next: again, written_through: end, listed_through: 150000 }
+ *   leg 4: rows 150,001..end   the divergence sheet's last rows, results.xlsx put together ─▶ { next: done }
  *
  * What a leg holds: a page of rows, a part of each file being filled, the workbook's small state.
  */
@@ -37,6 +40,11 @@ import { standingRows } from './standing-rows.js';
 /** Where the results pass stopped: the next leg reads on from the row after `written_through`. */
 export const ResultsWriting = z.object({
   written_through: z.number().int().min(0),
+  /**
+   * Once results.csv is whole and the workbook lists its divergent rows (results-workbook-writer.ts):
+   * the rows read again so far, the next leg reading on from the row after.
+   */
+  listed_through: z.number().int().min(0).optional(),
   csv: PartsUploadProgress.optional(),
   xlsx: z.object({ upload: PartsUploadProgress, workbook: ResultsWorkbookProgress }).optional(),
 });
@@ -120,8 +128,13 @@ const xlsxWriter = (
   upload: PartsUpload,
   workbook: ResultsWorkbookWriter,
   summary: ShownSummary,
-): FileWriter<NonNullable<ResultsWriting['xlsx']>> => ({
+): FileWriter<NonNullable<ResultsWriting['xlsx']>> & {
+  readonly workbook: ResultsWorkbookWriter;
+  listDivergences(): Promise<void>;
+} => ({
+  workbook,
   add: (shown) => upload.append(workbook.add(shown)),
+  listDivergences: () => upload.append(workbook.listDivergences()),
   get betweenChunks() {
     return workbook.betweenChunks;
   },
@@ -136,6 +149,41 @@ const xlsxWriter = (
   },
 });
 
+/** A leg's clock: read once a page of rows, across both readings. */
+type LegTime = { sinceCheck: number; spent: boolean };
+
+/**
+ * Reads `rows` into `add` until they end (`ended`), or until the leg's time is spent at a row
+ * where `canPause` (`spent`: the rows generator is closed, the files are to pause).
+ */
+const readOn = async (
+  rows: AsyncGenerator<ShownRow>,
+  add: (shown: ShownRow) => Promise<void>,
+  canPause: () => boolean,
+  time: LegTime,
+  clock: () => number,
+  options: Pick<ResultsPassOptions, 'pageSize' | 'until'>,
+): Promise<'ended' | 'spent'> => {
+  // A generator already done (a batch shorter than the rows measured) stays done.
+  for (let next = await rows.next(); !next.done; ) {
+    await add(next.value);
+    time.sinceCheck += 1;
+    next = await rows.next();
+    // A leg writes a page at least; its time is read once a page, not once a row. Once it is
+    // spent, the leg hands on where the workbook has no text waiting to be compressed (a few
+    // hundred rows on at most), so a file written in legs is the same bytes as one written at once.
+    if (next.done) continue;
+    if (!time.spent && time.sinceCheck >= options.pageSize) {
+      time.sinceCheck = 0;
+      time.spent = clock() >= options.until;
+    }
+    if (!time.spent || !canPause()) continue;
+    await rows.return(undefined);
+    return 'spent';
+  }
+  return 'ended';
+};
+
 /** The results pass from where the last leg stopped, or from the first row. */
 export const writeResultsFiles = async (
   ports: ResultsPorts,
@@ -149,15 +197,17 @@ export const writeResultsFiles = async (
       { batchId: batch.batch_id, ...target, contentType, partBytes: options.partBytes },
       progress,
     );
-  const after = from?.written_through ?? null;
-  const rows =
+  const { table } = options;
+  const readRows = (after: number | null) =>
     options.linkReusedPdfs === false
-      ? standingRows(ports.batches, batch.batch_id, {
-          pageSize: options.pageSize,
-          after,
-          table: options.table,
-        })
-      : outboxRows(ports.batches, batch.batch_id, options.pageSize, after, options.table);
+      ? standingRows(ports.batches, batch.batch_id, { pageSize: options.pageSize, after, table })
+      : outboxRows(ports.batches, batch.batch_id, options.pageSize, after, table);
+  const clock = () => ports.clock.now().getTime();
+  const time: LegTime = { sinceCheck: 0, spent: false };
+  // Once listing, the second reading goes on from the last row it read; before, the first.
+  const listedFrom = from?.listed_through;
+  const listing = listedFrom !== undefined;
+  const rows = readRows((listing ? listedFrom : from?.written_through) || null);
   // The first rows size the workbook's columns: read ahead, then written like the rest.
   const measured: ShownRow[] = [];
   if (!from && options.xlsx) {
@@ -166,56 +216,68 @@ export const writeResultsFiles = async (
       if (measured.length === ROWS_MEASURED_FOR_WIDTH) break;
     }
   }
-  const csv = options.csv
-    ? await csvWriter(
-        await upload(options.csv, CSV_CONTENT_TYPE, from?.csv ?? null),
-        batch,
-        options.width,
-        from === null,
-      )
-    : null;
+  // results.csv is whole once the rows are read again.
+  const csv =
+    options.csv && !listing
+      ? await csvWriter(
+          await upload(options.csv, CSV_CONTENT_TYPE, from?.csv ?? null),
+          batch,
+          options.width,
+          from === null,
+        )
+      : null;
   const { xlsx: workbookTarget } = options;
   const xlsx = workbookTarget
     ? xlsxWriter(
         await upload(workbookTarget, XLSX_CONTENT_TYPE, from?.xlsx?.upload ?? null),
         from?.xlsx
-          ? resumeResultsWorkbook(batch, from.xlsx.workbook)
-          : openResultsWorkbook({ batch, width: options.width, measured, at: workbookTarget.at }),
+          ? resumeResultsWorkbook(batch, from.xlsx.workbook, table)
+          : openResultsWorkbook({ batch, width: options.width, measured, at: workbookTarget.at, table }),
         workbookTarget.summary,
       )
     : null;
+  const canPause = () => xlsx === null || xlsx.betweenChunks;
 
   let writtenThrough = from?.written_through ?? 0;
-  let sinceCheck = 0;
-  let spent = false;
-  const add = async (shown: ShownRow) => {
-    await csv?.add(shown);
-    await xlsx?.add(shown);
-    options.onShown?.(shown);
-    writtenThrough = shown.row.row;
-    sinceCheck += 1;
-  };
-  for (const shown of measured.splice(0)) await add(shown);
-  // A generator already done (a batch shorter than the rows measured) stays done.
-  for (let next = await rows.next(); !next.done; ) {
-    await add(next.value);
-    next = await rows.next();
-    // A leg writes a page at least; its time is read once a page, not once a row. Once it is
-    // spent, the leg hands on where the workbook has no text waiting to be compressed (a few
-    // hundred rows on at most), so a file written in legs is the same bytes as one written at once.
-    if (next.done) continue;
-    if (!spent && sinceCheck >= options.pageSize) {
-      sinceCheck = 0;
-      spent = ports.clock.now().getTime() >= options.until;
+  if (!listing) {
+    const add = async (shown: ShownRow) => {
+      await csv?.add(shown);
+      await xlsx?.add(shown);
+      options.onShown?.(shown);
+      writtenThrough = shown.row.row;
+    };
+    for (const shown of measured.splice(0)) {
+      await add(shown);
+      time.sinceCheck += 1;
     }
-    if (!spent || (xlsx !== null && !xlsx.betweenChunks)) continue;
-    await rows.return(undefined);
-    const writing: ResultsWriting = { written_through: writtenThrough };
-    if (csv) writing.csv = await csv.pause();
-    if (xlsx) writing.xlsx = await xlsx.pause();
+    if ((await readOn(rows, add, canPause, time, clock, options)) === 'spent') {
+      const writing: ResultsWriting = { written_through: writtenThrough };
+      if (csv) writing.csv = await csv.pause();
+      if (xlsx) writing.xlsx = await xlsx.pause();
+      return { next: 'again', writing };
+    }
+    await csv?.finish();
+    if (xlsx === null || xlsx.workbook.divergent === 0) {
+      await xlsx?.finish();
+      return { next: 'done' };
+    }
+    await xlsx.listDivergences();
+  }
+  if (xlsx === null)
+    throw new Error('results pass: a divergence sheet to list and no results.xlsx to list it in');
+
+  // The rows read again, the divergent ones listed on the workbook's divergence sheet.
+  let listedThrough = from?.listed_through ?? 0;
+  const again = listing ? rows : readRows(null);
+  const list = async (shown: ShownRow) => {
+    await xlsx.add(shown);
+    listedThrough = shown.row.row;
+  };
+  if ((await readOn(again, list, canPause, time, clock, options)) === 'spent') {
+    const writing: ResultsWriting = { written_through: writtenThrough, listed_through: listedThrough };
+    writing.xlsx = await xlsx.pause();
     return { next: 'again', writing };
   }
-  await csv?.finish();
-  await xlsx?.finish();
+  await xlsx.finish();
   return { next: 'done' };
 };

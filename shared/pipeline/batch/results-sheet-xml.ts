@@ -7,6 +7,7 @@
  *            and styled, autofilter, widths measured from the first rows; percentages, rates and
  *            money as numbers with formats; the status worded and coloured; the verdict PDF a link
  *   sheet 2  the summary (results-summary-sheet.ts)
+ *   sheet 3  the rows whose declared NCM diverges (divergence-sheet.ts)
  */
 import { columnLetter } from '../../spreadsheet/columns.js';
 import { formatNcm } from '../../spreadsheet/write-csv.js';
@@ -126,7 +127,8 @@ export const resultsStyles = (words: WorkbookWords): CellStyle[] => {
   ];
 };
 
-const statusStyle = (status: string): number => {
+/** A status cell's style: its colouring (results and divergence sheets alike). */
+export const statusStyle = (status: string): number => {
   const colours = STATUS_COLOURS[status as RowStatus];
   return colours ? STATUS_STYLES_FROM + STATUS_COLOURINGS.indexOf(colours) : 0;
 };

@@ -1,13 +1,16 @@
 /**
  * results.xlsx's second sheet as XML: one label and one value a line, counts by status, billed,
- * saved, dates, problems and warnings, and the input columns a wide file's results sheet left out.
- * Its cells and styles are the results sheet's (results-sheet-xml.ts).
+ * saved, the rows the divergence sheet lists and the NCM table they were checked against, dates,
+ * problems and warnings, and the input columns a wide file's results sheet left out. Its cells and
+ * styles are the results sheet's (results-sheet-xml.ts).
  */
+import type { NcmTable } from '../../ncm-table/siscomex-table.js';
 import { columnLetter } from '../../spreadsheet/columns.js';
 import { fittingWidth, xlsxText } from '../../spreadsheet/write-xlsx.js';
 import { rowXml, type SheetColumn, sheetHead, sheetTail } from '../../spreadsheet/xlsx-parts.js';
 import { type Message, message, wordMessage } from '../../wording/index.js';
 import { OUTPUT_STATUSES, type RowStatus } from '../core/row-life.js';
+import { DIVERGENCE_WORDS } from './divergence-labels.js';
 import type { BatchSummary } from './results-files.js';
 import { cellXml, type ResultsLayout, type SheetCell, STYLE, shownWidth } from './results-sheet-xml.js';
 import type { WorkbookWords } from './workbook-labels.js';
@@ -43,9 +46,18 @@ const savingOf = (summary: Pick<BatchSummary, 'saved_usd' | 'duplicates'>): Mess
   });
 };
 
-const summaryLines = (summary: ShownSummary, layout: ResultsLayout): SummaryLine[] => {
+/** What the summary says of the divergence sheet: how many rows it lists, against which table. */
+export type DivergenceCount = { listed: number; table?: Pick<NcmTable, 'asOf' | 'act'> | undefined };
+
+const summaryLines = (
+  summary: ShownSummary,
+  layout: ResultsLayout,
+  divergences: DivergenceCount,
+): SummaryLine[] => {
   const { words, width, leftOut } = layout;
   const w = words.summary;
+  const d = DIVERGENCE_WORDS[words.language].summary;
+  const { table } = divergences;
   return [
     [w.batch, xlsxText(summary.batch_id)],
     [w.name, summary.name === null ? null : xlsxText(summary.name)],
@@ -68,6 +80,8 @@ const summaryLines = (summary: ShownSummary, layout: ResultsLayout): SummaryLine
       : []),
     [w.duplicates, summary.duplicates.rows],
     [w.mismatches, summary.current_ncm_mismatches],
+    [d.listed, divergences.listed],
+    ...(table ? [[d.table, xlsxText(d.tableValue(table))] as SummaryLine] : []),
     [w.startedAt, asDate(summary.started_at), STYLE.summaryDate],
     [
       summary.partial ? w.asOf : w.finishedAt,
@@ -80,9 +94,13 @@ const summaryLines = (summary: ShownSummary, layout: ResultsLayout): SummaryLine
 };
 
 /** The second sheet, whole: one label (bold) and one value (wrapped, at the top left) a line. */
-export const summarySheetXml = (summary: ShownSummary, layout: ResultsLayout): string => {
+export const summarySheetXml = (
+  summary: ShownSummary,
+  layout: ResultsLayout,
+  divergences: DivergenceCount = { listed: 0 },
+): string => {
   const { words } = layout;
-  const lines = summaryLines(summary, layout);
+  const lines = summaryLines(summary, layout, divergences);
   const columns: SheetColumn[] = [
     {
       width: fittingWidth(

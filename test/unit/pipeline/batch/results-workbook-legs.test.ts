@@ -71,6 +71,12 @@ const opened = (shown: readonly ShownRow[]): ResultsWorkbookWriter =>
 /** Every progress handed on, as JSON: what the workflow's state carries. */
 type Legs = { bytes: Buffer; handed: string[] };
 
+/** The progresses handed on while the results sheet was written, and while the rows were read again. */
+const byReading = (handed: readonly string[]) => ({
+  results: handed.filter((json) => !ResultsWorkbookProgress.parse(JSON.parse(json)).listing),
+  again: handed.filter((json) => ResultsWorkbookProgress.parse(JSON.parse(json)).listing),
+});
+
 /**
  * The workbook in legs: a leg ends once `shouldPause(rowsAddedInLeg, writer)` says so, its
  * progress passed through JSON to a writer resumed from it.
@@ -83,15 +89,23 @@ const writtenInLegs = (
   const handed: string[] = [];
   let writer = opened(shown);
   let added = 0;
-  for (const row of shown) {
-    parts.push(writer.add(row));
-    added += 1;
-    if (!shouldPause(added, writer)) continue;
-    const paused = writer.pause();
-    parts.push(paused.bytes);
-    handed.push(JSON.stringify(paused.progress));
-    writer = resumeResultsWorkbook(BATCH, ResultsWorkbookProgress.parse(JSON.parse(handed.at(-1)!)));
-    added = 0;
+  const readThrough = () => {
+    for (const row of shown) {
+      parts.push(writer.add(row));
+      added += 1;
+      if (!shouldPause(added, writer)) continue;
+      const paused = writer.pause();
+      parts.push(paused.bytes);
+      handed.push(JSON.stringify(paused.progress));
+      writer = resumeResultsWorkbook(BATCH, ResultsWorkbookProgress.parse(JSON.parse(handed.at(-1)!)));
+      added = 0;
+    }
+  };
+  readThrough();
+  // The rows read again for the divergence sheet, as the results pass does.
+  if (writer.divergent > 0) {
+    parts.push(writer.listDivergences());
+    readThrough();
   }
   parts.push(writer.finish(summaryOf(shown)));
   return { bytes: Buffer.concat(parts), handed };
@@ -124,7 +138,10 @@ describe('results.xlsx written in three legs', async () => {
   const at = (column: (typeof RESULT_COLUMNS)[number]) => width + RESULT_COLUMNS.indexOf(column);
 
   it('hands on between its legs a small progress, and is byte for byte the file one leg writes', () => {
-    expect(inLegs.handed).toHaveLength(2);
+    const { results, again } = byReading(inLegs.handed);
+    expect(results).toHaveLength(2);
+    // The second reading hands on too: after its first 1,000 rows read, and its 2,000th.
+    expect(again).toHaveLength(2);
     for (const handed of inLegs.handed) expect(handed.length).toBeLessThan(512);
     expect(inLegs.bytes.equals(once.bytes)).toBe(true);
     expect(passesUnzipTest(inLegs.bytes)).toBe(true);
@@ -135,7 +152,7 @@ describe('results.xlsx written in three legs', async () => {
       yield* shown;
     }
     const streamed = await streamBytes(
-      resultsWorkbook({ batch: BATCH, summary: summaryOf(shown), width, shownRows: rows() }),
+      resultsWorkbook({ batch: BATCH, summary: summaryOf(shown), width, shownRows: rows }),
     );
     expect(Buffer.from(streamed).equals(once.bytes)).toBe(true);
   });
@@ -146,6 +163,7 @@ describe('results.xlsx written in three legs', async () => {
     expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual([
       WORDS.sheets.results,
       WORDS.sheets.summary,
+      'Divergências de NCM',
     ]);
     const sheet = workbook.worksheets[0]!;
     expect(sheet.rowCount).toBe(shown.length + 1);
@@ -199,7 +217,7 @@ describe('results.xlsx paused anywhere', () => {
   });
 
   it('is as valid a file, with every part the same once unzipped', () => {
-    expect(inLegs.handed).toHaveLength(3);
+    expect(byReading(inLegs.handed).results).toHaveLength(3);
     expect(passesUnzipTest(inLegs.bytes)).toBe(true);
     const legs = unzipSync(inLegs.bytes);
     const single = unzipSync(once.bytes);
@@ -229,14 +247,14 @@ describe('results.xlsx of 100,000 rows in legs', () => {
     const { bytes, handed } = writtenInLegs(shown, (added) => added === 25_000);
     const seconds = (performance.now() - started) / 1000;
     // The last leg pauses after the last row: the next only finishes.
-    expect(handed).toHaveLength(4);
-    const lengths = handed.map((json) => json.length);
+    expect(byReading(handed).results).toHaveLength(4);
+    const lengths = byReading(handed).results.map((json) => json.length);
     for (const length of lengths) expect(length).toBeLessThan(512);
     // The same size after 25,000 rows as after 75,000, bar a few digits.
     expect(Math.max(...lengths) - Math.min(...lengths)).toBeLessThan(16);
-    expect(handed.map((json) => ResultsWorkbookProgress.parse(JSON.parse(json)).rows)).toEqual([
-      25_000, 50_000, 75_000, 100_000,
-    ]);
+    expect(
+      byReading(handed).results.map((json) => ResultsWorkbookProgress.parse(JSON.parse(json)).rows),
+    ).toEqual([25_000, 50_000, 75_000, 100_000]);
     // Everything but the large sheet, unzipped: its filter reaches the last row.
     const files = unzipSync(bytes, { filter: (file) => file.name !== 'xl/worksheets/sheet1.xml' });
     expect(partXml(files, 'xl/workbook.xml')).toContain(`'Resultados'!$A$1:$AG$100001`);

@@ -244,10 +244,11 @@ describe('results.xlsx holds the rows and values of results.csv, read back by th
   const ref = (column: ResultColumn | number, row: number) =>
     `${columnLetters(typeof column === 'number' ? column + 1 : at(column) + 1)}${row + 1}`;
 
-  it('names its two sheets in the batch’s language, results first', () => {
+  it('names its three sheets in the batch’s language, results first', () => {
     expect(sheets.map((entry) => [entry.name, entry.state])).toEqual([
       ['Resultados', 'visible'],
       ['Resumo', 'visible'],
+      ['Divergências de NCM', 'visible'],
     ]);
   });
 
@@ -630,7 +631,11 @@ describe('the workbooks speak the batch’s language: its option first, else its
     expect(first![7 + RESULT_COLUMNS.indexOf('status')]).toBe('Resuelta');
     expect(first![7 + RESULT_COLUMNS.indexOf('duty_kind')]).toBe('Extrazona');
     expect(first![7 + RESULT_COLUMNS.indexOf('current_ncm_matches')]).toBe('Sí');
-    expect(workbookSheets(unzipSync(results)).map((sheet) => sheet.name)).toEqual(['Resultados', 'Resumen']);
+    expect(workbookSheets(unzipSync(results)).map((sheet) => sheet.name)).toEqual([
+      'Resultados',
+      'Resumen',
+      'Divergencias de NCM',
+    ]);
     const review = unzipSync(await reviewBytes(given));
     expect(workbookSheets(review).map((sheet) => sheet.name)).toEqual(['Preguntas', 'Opciones']);
     const formulas = elementsNamed(sheetXml(review, 'Preguntas'), 'formula1').map(({ inner }) =>
@@ -646,7 +651,11 @@ describe('the workbooks speak the batch’s language: its option first, else its
     expect(header!.slice(7, 10)).toEqual(['Row', 'Status', 'Reason']);
     expect(first![7 + RESULT_COLUMNS.indexOf('status')]).toBe('Resolved');
     expect(first![7 + RESULT_COLUMNS.indexOf('confidence_band')]).toBe('High');
-    expect(workbookSheets(unzipSync(results)).map((sheet) => sheet.name)).toEqual(['Results', 'Summary']);
+    expect(workbookSheets(unzipSync(results)).map((sheet) => sheet.name)).toEqual([
+      'Results',
+      'Summary',
+      'NCM divergences',
+    ]);
     const review = await reviewBytes(given);
     expect(workbookSheets(unzipSync(review)).map((sheet) => sheet.name)).toEqual(['Questions', 'Options']);
     const records = (await readXlsxRecords(review, 'review.xlsx')).records;
