@@ -40,11 +40,41 @@ export interface NfeItemSpec {
 export interface NfeParty {
   /** CNPJ for a Brazilian party; a foreign one has `idEstrangeiro` instead. */
   cnpj?: string;
+  /** A Brazilian party's state registration. */
+  ie?: string;
   idEstrangeiro?: string;
   xNome: string;
   cPais?: string;
   xPais?: string;
+  /** Street, number, district, city (IBGE code and name), state, postcode; São Paulo's Avenida Paulista when absent. */
+  address?: {
+    xLgr: string;
+    nro: string;
+    xBairro: string;
+    cMun: string;
+    xMun: string;
+    UF: string;
+    CEP?: string;
+  };
 }
+
+const PAULISTA = {
+  xLgr: 'AVENIDA PAULISTA',
+  nro: '1000',
+  xBairro: 'BELA VISTA',
+  cMun: '3550308',
+  xMun: 'SAO PAULO',
+  UF: 'SP',
+  CEP: '01310100',
+};
+const ABROAD: NonNullable<NfeParty['address']> = {
+  xLgr: 'EXTERIOR',
+  nro: 'S/N',
+  xBairro: 'EXTERIOR',
+  cMun: '9999999',
+  xMun: 'EXTERIOR',
+  UF: 'EX',
+};
 
 export interface NfeSpec {
   /** IBGE state code of the issuer (35 São Paulo). */
@@ -80,6 +110,7 @@ const money = (value: number): string => value.toFixed(2);
 const party = (role: 'emit' | 'dest', p: NfeParty, indent: string): string[] => {
   const address = role === 'emit' ? 'enderEmit' : 'enderDest';
   const foreign = p.idEstrangeiro !== undefined;
+  const where = p.address ?? (foreign ? ABROAD : PAULISTA);
   return [
     `${indent}<${role}>`,
     p.cnpj
@@ -87,30 +118,21 @@ const party = (role: 'emit' | 'dest', p: NfeParty, indent: string): string[] => 
       : `${indent}  <idEstrangeiro>${xmlText(p.idEstrangeiro ?? '')}</idEstrangeiro>`,
     `${indent}  <xNome>${xmlText(p.xNome)}</xNome>`,
     `${indent}  <${address}>`,
-    ...(foreign
-      ? [
-          `${indent}    <xLgr>${role === 'dest' && p.cPais === '1600' ? 'No. 88 Binhai Road' : 'Av. Corrientes'}</xLgr>`,
-          `${indent}    <nro>1200</nro>`,
-          `${indent}    <xBairro>EXTERIOR</xBairro>`,
-          `${indent}    <cMun>9999999</cMun>`,
-          `${indent}    <xMun>EXTERIOR</xMun>`,
-          `${indent}    <UF>EX</UF>`,
-        ]
-      : [
-          `${indent}    <xLgr>AVENIDA PAULISTA</xLgr>`,
-          `${indent}    <nro>1000</nro>`,
-          `${indent}    <xBairro>BELA VISTA</xBairro>`,
-          `${indent}    <cMun>3550308</cMun>`,
-          `${indent}    <xMun>SAO PAULO</xMun>`,
-          `${indent}    <UF>SP</UF>`,
-          `${indent}    <CEP>01310100</CEP>`,
-        ]),
+    `${indent}    <xLgr>${xmlText(where.xLgr)}</xLgr>`,
+    `${indent}    <nro>${xmlText(where.nro)}</nro>`,
+    `${indent}    <xBairro>${xmlText(where.xBairro)}</xBairro>`,
+    `${indent}    <cMun>${where.cMun}</cMun>`,
+    `${indent}    <xMun>${xmlText(where.xMun)}</xMun>`,
+    `${indent}    <UF>${where.UF}</UF>`,
+    ...(where.CEP ? [`${indent}    <CEP>${where.CEP}</CEP>`] : []),
     ...(p.cPais ? [`${indent}    <cPais>${p.cPais}</cPais>`] : []),
     ...(p.xPais ? [`${indent}    <xPais>${xmlText(p.xPais)}</xPais>`] : []),
     `${indent}  </${address}>`,
     ...(role === 'emit'
-      ? [`${indent}  <IE>111222333444</IE>`, `${indent}  <CRT>3</CRT>`]
-      : [`${indent}  <indIEDest>9</indIEDest>`]),
+      ? [`${indent}  <IE>${p.ie ?? '111222333444'}</IE>`, `${indent}  <CRT>3</CRT>`]
+      : foreign
+        ? [`${indent}  <indIEDest>9</indIEDest>`]
+        : [`${indent}  <indIEDest>1</indIEDest>`, `${indent}  <IE>${p.ie ?? '110042490114'}</IE>`]),
     `${indent}</${role}>`,
   ];
 };
@@ -187,7 +209,7 @@ export const nfeXml = (spec: NfeSpec): string => {
     `${i}  <nNF>${spec.nNF}</nNF>`,
     `${i}  <dhEmi>${spec.dhEmi}</dhEmi>`,
     `${i}  <tpNF>${spec.tpNF}</tpNF>`,
-    `${i}  <idDest>${foreignDest ? 3 : 1}</idDest>`,
+    `${i}  <idDest>${foreignDest ? 3 : (spec.dest.address ?? PAULISTA).UF === (spec.emit.address ?? PAULISTA).UF ? 1 : 2}</idDest>`,
     `${i}  <cMunFG>3550308</cMunFG>`,
     `${i}  <tpImp>1</tpImp>`,
     `${i}  <tpEmis>1</tpEmis>`,
