@@ -37,14 +37,14 @@ type ExpectedProduct = {
   resolves: string;
 };
 
-/** `| 100231 | ROLAMENTO … | 4101, 4102, 4105 | import · BR | `84821010` | resolves `8482.10.10` | … |` → a product. */
+/** `| `100231` | ROLAMENTO … | 4101, 4102, 4105 | import · BR | `84821010` | resolves `8482.10.10` | … |` → a product. */
 const readReadmeTable = (): ExpectedProduct[] => {
   const readme = readFileSync(join(SAMPLE_DIR, 'README.md'), 'utf8');
   const section = readme.slice(readme.indexOf('## notas-fiscais/'));
   return section
     .slice(0, section.indexOf('\n## ', 1))
     .split('\n')
-    .filter((line) => /^\| \d{6} \|/.test(line))
+    .filter((line) => /^\| `\d{6}` \|/.test(line))
     .map((line) => {
       const [sku, description, invoices, operationCountry, declared, verdict] = line
         .split('|')
@@ -54,7 +54,7 @@ const readReadmeTable = (): ExpectedProduct[] => {
       const resolves = /^resolves `([\d.]+)`$/.exec(verdict!);
       if (!resolves) throw new Error(`README: unreadable sandbox verdict "${verdict}"`);
       return {
-        sku: sku!,
+        sku: sku!.replace(/`/g, ''),
         description: description!,
         invoices: invoices!.split(', ').map(Number),
         operation: operation!,
