@@ -4,10 +4,11 @@
  * upload the sample catalogue with its sheets folder through the page, watch it complete, open
  * a verdict PDF, filter and search the results, download results.csv and check it row by row
  * against the input, and results.xlsx in the language chosen at upload, then answer a pending row's questions in the inbox and see it resolve,
- * billed once, a second submit changing nothing. Each step leaves a screenshot in
- * out/console-screenshots/.
+ * billed once, a second submit changing nothing. Beside each verdict's NCM, the NCM the row
+ * declared, and a mark on a code not in the NCM table in force (a catalogue of the test's own
+ * declares one). Each step leaves a screenshot in out/console-screenshots/.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Papa from 'papaparse';
 import type { Page } from 'playwright-core';
@@ -16,7 +17,7 @@ import { type LocalConsole, openLocalConsole, startLocalPipeline } from '../../l
 import { WORKBOOK_WORDS } from '../../shared/pipeline/batch/index.js';
 import { readXlsxRecords } from '../../shared/spreadsheet/read-xlsx.js';
 import { adminClassifications, E2E_ASSEMBLY_DIR, E2E_TIME_SCALE, makeTempDir } from '../e2e/helpers.js';
-import { openBrowser } from '../helpers/chromium.js';
+import { openBrowser, SCREENSHOTS_DIR } from '../helpers/chromium.js';
 
 const SAMPLE = join(process.cwd(), 'sample-data');
 const temp = makeTempDir('console');
@@ -31,6 +32,13 @@ const readCsv = (text: string): Table => {
     skipEmptyLines: true,
   }).data;
   return { header, rows };
+};
+
+/** A declared NCM as the rows table shows it: 8 digits dotted, a 7-digit one given back its zero. */
+const shownDeclared = (cell: string): string => {
+  const digits = cell.trim().replace(/[.\s-]/g, '');
+  const code = /^[0-9]{7}$/.test(digits) ? `0${digits}` : digits;
+  return /^[0-9]{8}$/.test(code) ? `${code.slice(0, 4)}.${code.slice(4, 6)}.${code.slice(6)}` : cell.trim();
 };
 
 /** vi.waitFor's retries, every 250 ms until the deadline (the condition decides, not a sleep). */
@@ -159,6 +167,39 @@ describe('the operations console in Chromium', () => {
     await page.getByTestId('rows-search').fill('');
     await expect.poll(() => page.getByTestId('result-row').count()).toBe(34);
     expect(resolved).toBeGreaterThan(15);
+  }, 60_000);
+
+  it('shows beside each verdict the NCM its row declared, and the NCM table the codes are checked against', async () => {
+    const input = readCsv(readFileSync(join(SAMPLE, 'products.csv'), 'utf8'));
+    const ncm = input.header.indexOf('NCM');
+    const shown = await page.getByTestId('result-row').evaluateAll((rows) =>
+      rows.map((row) => {
+        const declared = row.querySelector('[data-testid="declared-ncm"]');
+        return {
+          row: Number(row.getAttribute('data-row')),
+          status: row.getAttribute('data-status'),
+          declared: declared?.querySelector('.mono')?.textContent ?? null,
+          inForce: declared?.getAttribute('data-in-force') ?? null,
+          marks: row.querySelectorAll('[data-testid="ncm-not-in-force"]').length,
+        };
+      }),
+    );
+    expect(shown).toHaveLength(34);
+    for (const { row, status, declared, inForce, marks } of shown) {
+      const cell = input.rows[row - 1]?.[ncm]?.trim() ?? '';
+      // A rejected row has no product, and so no declared code to check.
+      const expected = status === 'rejected' || cell === '' ? null : shownDeclared(cell);
+      expect(declared, `row ${row}`).toBe(expected);
+      // Every code the sample declares, and every one the sandbox answers with, is in force.
+      if (expected !== null) expect(inForce, `row ${row}`).toBe('true');
+      expect(marks, `row ${row}`).toBe(0);
+    }
+    expect(shown.find((one) => one.row === 1)?.declared).toBe('0901.21.00');
+    expect(shown.filter((one) => one.declared !== null).length).toBeGreaterThan(20);
+    expect(await page.getByTestId('ncm-table').getAttribute('data-as-of')).toBe('2026-07-05');
+    expect(await page.getByTestId('ncm-table').textContent()).toBe(
+      '5 de julho de 2026, Resolução Gecex nº 812/2025',
+    );
   }, 60_000);
 
   it('downloads results.csv: one row per input row, in order, with the statuses the page shows', async () => {
@@ -406,5 +447,105 @@ describe('the operations console in Chromium', () => {
     await refused.waitFor();
     expect(await refused.textContent()).toContain(plannedId);
     await browser.screenshot(page, '15-run-again-pt');
+  }, 240_000);
+
+  it('marks a declared NCM that is not in the NCM table in force, naming the table, and keeps those rows alone when asked', async () => {
+    // 1513.21.10 and 8517.12.31 ended before the carried table (5 July 2026); the rest are in force.
+    const catalogue = join(temp.dir, 'ncm-vigente.csv');
+    writeFileSync(
+      catalogue,
+      [
+        'SKU,Descrição,NCM,Referência',
+        'OLE-1513,"Óleo de palmiste em bruto, tambor de 200 L",1513.21.10,PO-2026-0501',
+        'CAF-0101,"Café torrado em grãos, tipo exportação, pacote 1 kg",9012100,PO-2026-0502',
+        'ROL-6204,"Rolamentos de esferas 6204-2RS, caixa com 10 unidades",84821010,PO-2026-0503',
+        'CEL-128,"Smartphone 128 GB, tela de 6,1 polegadas, desbloqueado",8517.12.31,PO-2026-0504',
+        'PAR-M10,"Parafuso sextavado M10 de aço carbono, com porca",,PO-2026-0505',
+      ].join('\r\n'),
+    );
+    await page.getByTestId('language').selectOption('pt');
+    await page.goto(`${local.url}#/upload`);
+    await page.getByTestId('upload-catalogue').setInputFiles(catalogue);
+    await page.getByTestId('option-operation').selectOption('import');
+    await page.getByTestId('option-country').fill('CN');
+    await page.getByTestId('upload-submit').click();
+    const opened = page.getByTestId('batch-page');
+    let id = '';
+    await vi.waitFor(async () => {
+      id = (await opened.getAttribute('data-batch-id', { timeout: 1_000 })) ?? '';
+      expect(id.startsWith('ncm-vigente-'), 'the page opens the new batch').toBe(true);
+    }, within(60_000));
+    await vi.waitFor(
+      async () => expect(await page.getByTestId('stage').getAttribute('data-stage')).toBe('completed'),
+      within(120_000),
+    );
+    const marksOf = () =>
+      page.getByTestId('result-row').evaluateAll((rows) =>
+        rows.map((row) => ({
+          row: Number(row.getAttribute('data-row')),
+          declared: row.querySelector('[data-testid="declared-ncm"] .mono')?.textContent ?? null,
+          marks: [...row.querySelectorAll('[data-testid="ncm-not-in-force"]')].map((mark) => ({
+            which: mark.getAttribute('data-which'),
+            text: mark.querySelector('.ncm-flag-label')?.textContent ?? '',
+            title: mark.getAttribute('title') ?? '',
+          })),
+        })),
+      );
+    let shown: Awaited<ReturnType<typeof marksOf>> = [];
+    await vi.waitFor(async () => {
+      shown = await marksOf();
+      expect(shown.map((one) => one.row)).toEqual([1, 2, 3, 4, 5]);
+    }, within(30_000));
+    expect(shown.map((one) => one.declared)).toEqual([
+      '1513.21.10',
+      '0901.21.00',
+      '8482.10.10',
+      '8517.12.31',
+      null,
+    ]);
+    expect(shown.map((one) => one.marks.map((mark) => mark.which))).toEqual([
+      ['declared'],
+      [],
+      [],
+      ['declared'],
+      [],
+    ]);
+    const [mark] = shown[0]?.marks ?? [];
+    expect(mark?.text).toBe('NCM não vigente');
+    expect(mark?.title).toBe(
+      'A NCM declarada 1513.21.10 não consta da tabela NCM vigente (5 de julho de 2026, Resolução Gecex nº 812/2025): a SEFAZ rejeita uma NF-e com esse código.',
+    );
+    await browser.screenshot(page, '16-ncm-not-in-force-pt');
+    await page
+      .locator('.rows-panel')
+      .screenshot({ path: join(SCREENSHOTS_DIR, '16-ncm-not-in-force-rows-pt.png') });
+
+    // The rows with a code not in force, alone; a search's rows, found as they are read.
+    await page.getByTestId('not-in-force-filter').click();
+    await vi.waitFor(async () => {
+      expect((await marksOf()).map((one) => one.row)).toEqual([1, 4]);
+    }, within(30_000));
+    expect(await page.getByTestId('not-in-force-filter').getAttribute('aria-pressed')).toBe('true');
+    await browser.screenshot(page, '17-ncm-not-in-force-filtered-pt');
+
+    for (const [language, words] of [
+      ['es', 'NCM no vigente'],
+      ['en', 'NCM not in force'],
+    ] as const) {
+      await page.getByTestId('language').selectOption(language);
+      await vi.waitFor(async () => {
+        const [first] = await marksOf();
+        expect(first?.marks[0]?.text).toBe(words);
+      }, within(10_000));
+      await browser.screenshot(page, `16-ncm-not-in-force-${language}`);
+      await page
+        .locator('.rows-panel')
+        .screenshot({ path: join(SCREENSHOTS_DIR, `16-ncm-not-in-force-rows-${language}.png`) });
+    }
+    const [first] = await marksOf();
+    expect(first?.marks[0]?.title).toBe(
+      'The declared NCM 1513.21.10 is not in the NCM table in force (July 5, 2026, Resolução Gecex nº 812/2025): in Brazil, SEFAZ rejects an NF-e with that code.',
+    );
+    await page.getByTestId('language').selectOption('pt');
   }, 240_000);
 });

@@ -105,13 +105,21 @@ export const createApi = (config: ConsoleConfig, signIn: SignIn | null) => {
     batch: (batchId: string) => call('GET /batches/{batchId}', BatchView, { params: { batchId } }),
     rows: (
       batchId: string,
-      query: { status?: readonly string[]; q?: string; after?: number; limit?: number },
+      query: {
+        status?: readonly string[];
+        q?: string;
+        /** Only rows with a code not in the NCM table in force. */
+        notInForce?: boolean;
+        after?: number;
+        limit?: number;
+      },
     ) =>
       call('GET /batches/{batchId}/rows', RowList, {
         params: { batchId },
         query: {
           status: query.status?.join(','),
           q: query.q?.trim(),
+          not_in_force: query.notInForce ? '1' : undefined,
           after: query.after,
           limit: query.limit,
         },

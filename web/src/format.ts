@@ -44,6 +44,17 @@ export const formatDateTime = (language: Language, iso: string, timeZone?: strin
   }).format(date);
 };
 
+/** A day (ISO `2026-07-05`) written out: `July 5, 2026`, `5 de julho de 2026`, `5 de julio de 2026`. */
+export const formatDate = (language: Language, isoDate: string): string => {
+  const date = new Date(`${isoDate.slice(0, 10)}T00:00:00Z`);
+  if (Number.isNaN(date.getTime())) return isoDate;
+  return new Intl.DateTimeFormat(LOCALE_OF[language], { dateStyle: 'long', timeZone: 'UTC' }).format(date);
+};
+
+/** An NCM table as a sentence names it: its day and its act (`5 de julho de 2026, Resolução Gecex nº 812/2025`). */
+export const formatNcmTable = (language: Language, table: { as_of: string | null; act: string }): string =>
+  table.as_of === null ? table.act : `${formatDate(language, table.as_of)}, ${table.act}`;
+
 /** For tables: day, month and time, the year only when it is not this year (`Nov 24, 10:02 AM`). */
 export const formatShortDateTime = (
   language: Language,

@@ -3,11 +3,13 @@
  * on memory ports: the NCM the row declared (dotted, a 7-digit one given back its zero), whether it
  * and the verdict's NCM are in force, the search by the declared NCM, the "codes not in force"
  * filter a page at a time, and the table the page names: the carried one, a newer one dropped
- * into reference/ncm/, or, for a finished batch, the one its summary.json names.
+ * into reference/ncm/, or, for a finished batch, the one its summary.json names; and the table
+ * as the page writes it in each language.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { logger } from '../../../functions/console-runtime.js';
 import type { RowRecord } from '../../../shared/pipeline/core/index.js';
+import { formatNcmTable } from '../../../web/src/format.js';
 import { consoleWorld } from '../../helpers/console-world.js';
 import { seedCountedBatch } from '../../helpers/counted-batch.js';
 import { BATCH, batchRecord, classificationId, rowRecord } from '../../helpers/records.js';
@@ -252,5 +254,16 @@ describe('the table a batch names', () => {
     expect(finishedBefore.ncm_table).toEqual(CARRIED);
     expect(finishedBefore.by_status).toEqual({ resolved: 1 });
     expect(finished.ncm_table).toEqual({ as_of: '2026-01-01', act: 'Resolução Gecex nº 700/2025' });
+  });
+});
+
+describe('the table as the page names it', () => {
+  it('writes its day out in the reader’s language, then its act; the act alone when it has no day', () => {
+    expect(formatNcmTable('pt', CARRIED)).toBe('5 de julho de 2026, Resolução Gecex nº 812/2025');
+    expect(formatNcmTable('es', CARRIED)).toBe('5 de julio de 2026, Resolução Gecex nº 812/2025');
+    expect(formatNcmTable('en', CARRIED)).toBe('July 5, 2026, Resolução Gecex nº 812/2025');
+    expect(formatNcmTable('pt', { as_of: null, act: 'Resolução Gecex nº 812/2025' })).toBe(
+      'Resolução Gecex nº 812/2025',
+    );
   });
 });

@@ -72,6 +72,7 @@ export const en = {
     started: 'Started',
     finished: 'Finished',
     notFinished: 'not yet',
+    ncmTable: 'NCM table',
     progress: 'Progress',
     rowsDone: 'rows final',
     of: 'of',
@@ -137,6 +138,15 @@ export const en = {
       'A plan classifies nothing, so its rows are not listed here: plan.csv says what would happen to each.',
     empty: 'No rows match.',
     follows: 'same product as row {{row}}',
+    declared: 'declared',
+    notInForce: 'NCM not in force',
+    declaredNotInForce:
+      'The declared NCM {{code}} is not in the NCM table in force ({{table}}): in Brazil, SEFAZ rejects an NF-e with that code.',
+    verdictNotInForce:
+      "The verdict's NCM {{code}} is not in the NCM table in force ({{table}}): in Brazil, SEFAZ rejects an NF-e with that code.",
+    notInForceFilter: 'NCM not in force',
+    notInForceFilterTitle:
+      "Only the rows whose declared NCM or verdict's NCM is not in the NCM table in force ({{table}})",
     pdf: 'PDF',
     openPdf: 'Open the verdict PDF of row {{row}}',
     columns: {

@@ -69,6 +69,7 @@ export const es: Messages = {
     started: 'Inicio',
     finished: 'Fin',
     notFinished: 'todavía no',
+    ncmTable: 'Tabla NCM',
     progress: 'Avance',
     rowsDone: 'filas terminadas',
     of: 'de',
@@ -134,6 +135,15 @@ export const es: Messages = {
       'Un plan no clasifica nada, así que sus filas no aparecen aquí: plan.csv dice qué pasaría con cada una.',
     empty: 'Ninguna fila coincide.',
     follows: 'mismo producto que la fila {{row}}',
+    declared: 'declarada',
+    notInForce: 'NCM no vigente',
+    declaredNotInForce:
+      'La NCM declarada {{code}} no figura en la tabla NCM vigente ({{table}}): en Brasil, la SEFAZ rechaza una NF-e con ese código.',
+    verdictNotInForce:
+      'La NCM del dictamen {{code}} no figura en la tabla NCM vigente ({{table}}): en Brasil, la SEFAZ rechaza una NF-e con ese código.',
+    notInForceFilter: 'NCM no vigente',
+    notInForceFilterTitle:
+      'Solo las filas cuya NCM declarada o del dictamen no figura en la tabla NCM vigente ({{table}})',
     pdf: 'PDF',
     openPdf: 'Abrir el PDF del dictamen de la fila {{row}}',
     columns: {

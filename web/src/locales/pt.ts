@@ -69,6 +69,7 @@ export const pt: Messages = {
     started: 'Início',
     finished: 'Fim',
     notFinished: 'ainda não',
+    ncmTable: 'Tabela NCM',
     progress: 'Progresso',
     rowsDone: 'linhas concluídas',
     of: 'de',
@@ -134,6 +135,15 @@ export const pt: Messages = {
       'Um plano não classifica nada, então suas linhas não aparecem aqui: o plan.csv diz o que aconteceria com cada uma.',
     empty: 'Nenhuma linha encontrada.',
     follows: 'mesmo produto da linha {{row}}',
+    declared: 'declarada',
+    notInForce: 'NCM não vigente',
+    declaredNotInForce:
+      'A NCM declarada {{code}} não consta da tabela NCM vigente ({{table}}): a SEFAZ rejeita uma NF-e com esse código.',
+    verdictNotInForce:
+      'A NCM do parecer {{code}} não consta da tabela NCM vigente ({{table}}): a SEFAZ rejeita uma NF-e com esse código.',
+    notInForceFilter: 'NCM não vigente',
+    notInForceFilterTitle:
+      'Só as linhas cuja NCM declarada ou do parecer não consta da tabela NCM vigente ({{table}})',
     pdf: 'PDF',
     openPdf: 'Abrir o PDF do parecer da linha {{row}}',
     columns: {

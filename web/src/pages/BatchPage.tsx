@@ -15,7 +15,7 @@ import {
 import { ErrorNotice, Loading, Notice, ProgressBar, StageBadge, StatusCounts } from '../components/ui.js';
 import { useConsole } from '../context.js';
 import { downloadUrl } from '../download.js';
-import { formatDateTime, formatDuration, formatMoney, formatNumber } from '../format.js';
+import { formatDateTime, formatDuration, formatMoney, formatNcmTable, formatNumber } from '../format.js';
 import { navigate, useLanguage, useLoader, usePoll } from '../hooks.js';
 import { waitForStartedBatch } from '../started-batch.js';
 import { isLive } from '../status.js';
@@ -339,6 +339,13 @@ const Header = ({ batch }: { batch: BatchView }) => {
         <div>
           <dt>{t('batch.finished')}</dt>
           <dd>{batch.finished_at ? formatDateTime(language, batch.finished_at) : t('batch.notFinished')}</dd>
+        </div>
+        {/* The table its codes are checked against: a finished batch's results, the one they were written with. */}
+        <div>
+          <dt>{t('batch.ncmTable')}</dt>
+          <dd data-testid="ncm-table" data-as-of={batch.ncm_table.as_of ?? ''}>
+            {formatNcmTable(language, batch.ncm_table)}
+          </dd>
         </div>
       </dl>
       <Options batch={batch} />

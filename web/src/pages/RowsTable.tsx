@@ -3,6 +3,10 @@
  * stops), a page at a time. While the batch moves, the loaded rows are looked at again every 5 s.
  * A filtered page may come back short (the server reads a bounded number of rows a request) with
  * more to load; a search's matches are not counted, so it says how many were found so far.
+ *
+ * Beside the verdict's NCM, the NCM the row declared; a code that is not in the NCM table in force
+ * is marked, its title naming the table the server checked it against (the page's `ncm_table`),
+ * and the rows with such a code can be kept alone (found a page at a time, as a search's are).
  */
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,7 +15,7 @@ import { CONSOLE_LIMITS, wordDetail } from '../../../shared/console/web-contract
 import { ErrorNotice, Loading, StatusChip } from '../components/ui.js';
 import { useConsole } from '../context.js';
 import { openInNewTab } from '../download.js';
-import { formatMoney, formatNcm, formatNumber, formatPercent } from '../format.js';
+import { formatMoney, formatNcm, formatNcmTable, formatNumber, formatPercent } from '../format.js';
 import { useDebounced, useLanguage, usePoll } from '../hooks.js';
 import { plural } from '../i18n.js';
 import type { Language } from '../lang.js';
@@ -37,7 +41,49 @@ const RowReason = ({ row, language }: { row: RowView; language: Language }) => {
   );
 };
 
-const Row = ({ batchId, row }: { batchId: string; row: RowView }) => {
+/** A code that is not in the NCM table in force: said on the page, the table and what it means in its title. */
+const NotInForce = ({ title, which }: { title: string; which: 'declared' | 'verdict' }) => {
+  const { t } = useTranslation();
+  return (
+    <span className="ncm-flag" title={title} data-testid="ncm-not-in-force" data-which={which}>
+      <span aria-hidden="true">⚠</span>
+      <span className="ncm-flag-label">{t('rows.notInForce')}</span>
+      <span className="visually-hidden">: {title}</span>
+    </span>
+  );
+};
+
+/** The verdict's NCM, and under it the one the row declared, each marked when it is not in force. */
+const NcmCell = ({ row, table }: { row: RowView; table: string }) => {
+  const { t } = useTranslation();
+  return (
+    <td className="ncm-cell" data-testid="ncm">
+      <div className="mono nowrap">
+        {row.ncm ? formatNcm(row.ncm) : <span className="muted">{t('common.none')}</span>}
+      </div>
+      {row.ncm !== null && row.ncm_in_force === false && (
+        <NotInForce which="verdict" title={t('rows.verdictNotInForce', { code: row.ncm, table })} />
+      )}
+      {row.declared_ncm !== null && (
+        <div
+          className="sub declared-ncm"
+          data-testid="declared-ncm"
+          data-in-force={row.declared_ncm_in_force === null ? '' : String(row.declared_ncm_in_force)}
+        >
+          {t('rows.declared')} <span className="mono">{row.declared_ncm}</span>
+        </div>
+      )}
+      {row.declared_ncm !== null && row.declared_ncm_in_force === false && (
+        <NotInForce
+          which="declared"
+          title={t('rows.declaredNotInForce', { code: row.declared_ncm, table })}
+        />
+      )}
+    </td>
+  );
+};
+
+const Row = ({ batchId, row, table }: { batchId: string; row: RowView; table: string }) => {
   const { t } = useTranslation();
   const language = useLanguage();
   const { api } = useConsole();
@@ -67,9 +113,7 @@ const Row = ({ batchId, row }: { batchId: string; row: RowView }) => {
       <td className="truncate cell-wide" title={row.description ?? undefined}>
         {row.description ?? none}
       </td>
-      <td className="mono nowrap" data-testid="ncm">
-        {row.ncm ? formatNcm(row.ncm) : none}
-      </td>
+      <NcmCell row={row} table={table} />
       <td className="truncate cell-wide" title={row.ncm_description ?? undefined}>
         {row.ncm_description ?? none}
       </td>
@@ -140,18 +184,44 @@ const StatusFilter = ({
   );
 };
 
-const useRows = (batchId: string, statuses: RowStatus[], q: string, live: boolean) => {
+/** Keeps the rows whose declared NCM or verdict's NCM is not in the NCM table in force. */
+const NotInForceFilter = ({
+  on,
+  table,
+  onChange,
+}: {
+  on: boolean;
+  table: string | null;
+  onChange: (on: boolean) => void;
+}) => {
+  const { t } = useTranslation();
+  return (
+    <button
+      type="button"
+      className={on ? 'filter-chip not-in-force on' : 'filter-chip not-in-force'}
+      aria-pressed={on}
+      onClick={() => onChange(!on)}
+      title={table === null ? undefined : t('rows.notInForceFilterTitle', { table })}
+      data-testid="not-in-force-filter"
+    >
+      <span aria-hidden="true">⚠</span>
+      {t('rows.notInForceFilter')}
+    </button>
+  );
+};
+
+const useRows = (batchId: string, statuses: RowStatus[], q: string, notInForce: boolean, live: boolean) => {
   const { api } = useConsole();
   const [list, setList] = useState<RowList | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [loadingMore, setLoadingMore] = useState(false);
   const generation = useRef(0);
-  const key = `${statuses.join(',')}|${q}`;
+  const key = `${statuses.join(',')}|${q}|${notInForce}`;
 
   const load = async (limit: number, replace: boolean) => {
     const mine = replace ? ++generation.current : generation.current;
     try {
-      const page = await api.rows(batchId, { status: statuses, q, limit });
+      const page = await api.rows(batchId, { status: statuses, q, notInForce, limit });
       if (mine !== generation.current) return;
       setList(page);
       setError(null);
@@ -181,7 +251,13 @@ const useRows = (batchId: string, statuses: RowStatus[], q: string, live: boolea
     const mine = generation.current;
     setLoadingMore(true);
     try {
-      const page = await api.rows(batchId, { status: statuses, q, after: list.next, limit: PAGE });
+      const page = await api.rows(batchId, {
+        status: statuses,
+        q,
+        notInForce,
+        after: list.next,
+        limit: PAGE,
+      });
       if (mine !== generation.current) return;
       setList((loaded) => (loaded ? { ...page, rows: [...loaded.rows, ...page.rows] } : page));
     } catch (failure) {
@@ -210,8 +286,11 @@ export const RowsTable = ({
   const language = useLanguage();
   const [statuses, setStatuses] = useState<RowStatus[]>([]);
   const [search, setSearch] = useState('');
+  const [notInForce, setNotInForce] = useState(false);
   const q = useDebounced(search.trim(), 300);
-  const { list, error, loadMore, loadingMore } = useRows(batchId, statuses, q, live);
+  const { list, error, loadMore, loadingMore } = useRows(batchId, statuses, q, notInForce, live);
+  // The table the server checked this page's codes against, as the marks' titles name it.
+  const table = list ? formatNcmTable(language, list.ncm_table) : null;
   const [counts, setCounts] = useState<RowList['by_status']>({});
   // The whole batch's counts (the filter does not change them); kept while a new filter loads.
   useEffect(() => {
@@ -246,7 +325,10 @@ export const RowsTable = ({
           />
         </label>
       </div>
-      <StatusFilter selected={statuses} counts={counts} onChange={setStatuses} />
+      <div className="row-filters">
+        <StatusFilter selected={statuses} counts={counts} onChange={setStatuses} />
+        <NotInForceFilter on={notInForce} table={table} onChange={setNotInForce} />
+      </div>
       {error !== null && <ErrorNotice error={error} />}
       {list === null && error === null && <Loading />}
       {list !== null && list.rows.length === 0 && (
@@ -286,7 +368,7 @@ export const RowsTable = ({
             </thead>
             <tbody>
               {list.rows.map((row) => (
-                <Row key={row.row} batchId={batchId} row={row} />
+                <Row key={row.row} batchId={batchId} row={row} table={table ?? ''} />
               ))}
             </tbody>
           </table>
