@@ -104,19 +104,21 @@ const bare = (description: string): string =>
     .trim();
 
 /**
- * A code's description from the table, fuller where its own says little: from the code up, each
- * level that is a subdivision (its text opens with a dash) or a bare "Outros" takes the one above
- * it, up to the first that stands on its own (`Rolamentos de esferas — Outros`). Empty when the
- * table does not hold the code.
+ * A code's description from the table, whole: its own words say little alone ("-- Outros", "De
+ * carga radial"), so from the code up, each level that is a subdivision takes the one above it, up
+ * to the first that stands on its own, usually the heading (`Rolamentos de esferas, de roletes ou
+ * de agulhas — Rolamentos de esferas — Outros`). A subdivision: Mercosur's item and subitem (the
+ * 7th and 8th digits, read under their subheading), a level whose text opens with a dash, a bare
+ * "Outros". Empty when the table does not hold the code.
  */
 export const tableDescription = (table: NcmTable, digits: string): string => {
   const path = table.path(digits).filter((entry) => entry.code.length > 2);
   if (path.at(-1)?.code !== digits) return '';
   const levels: string[] = [];
   for (let i = path.length - 1; i >= 0; i -= 1) {
-    const description = path[i]!.description;
+    const { code, description } = path[i]!;
     levels.unshift(bare(description));
-    const subordinate = /^\s*[-–]/.test(description) || GENERIC.test(bare(description));
+    const subordinate = code.length >= 7 || /^\s*[-–]/.test(description) || GENERIC.test(bare(description));
     if (!subordinate) break;
   }
   return levels.filter((level) => level !== '').join(' — ');
