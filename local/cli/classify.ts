@@ -12,6 +12,7 @@ import { basename, dirname, extname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { planOptionsFile, printPlan, readPlan } from './plan.js';
 import { formatDuration, waitPrintingProgress } from './progress.js';
+import { recheck } from './recheck.js';
 import {
   dataDirOf,
   interruptSignal,
@@ -49,6 +50,12 @@ usage: npm run classify -- --status <batch-id> [--out DIR] [--data-dir DIR]
   partial results of a batch, now: results.partial.csv and summary.partial.json in --out
   (default out/<batch-name>/); answered by the classify running it, if one is
 
+usage: npm run classify -- --recheck [--table <file.json|.json.gz>] [--out DIR] [--data-dir DIR]
+
+  the earlier verdicts whose NCM is no longer in force in the NCM table in force: recheck.csv
+  and recheck.json in --out/<table date>/ (default out/rechecks/<table date>/). --table first
+  puts a newer table, as Siscomex publishes it, into the local bucket's reference/ncm/
+
 Without TCS_API_KEY and TCS_BASE_URL the built-in sandbox answers (simulated verdicts).`;
 
 const parse = (argv: string[]) => {
@@ -66,10 +73,26 @@ const parse = (argv: string[]) => {
       plan: { type: 'boolean', default: false },
       'no-permission-checks': { type: 'boolean', default: false },
       status: { type: 'string' },
+      recheck: { type: 'boolean', default: false },
+      table: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
   if (values.help) return null;
+  if (values.table !== undefined && !values.recheck) throw new UsageError('--table goes with --recheck');
+  if (values.recheck) {
+    if (positionals.length > 0) throw new UsageError('--recheck takes no file (--table gives a table)');
+    const table = values.table === undefined ? null : userPath(values.table);
+    if (table !== null && !/\.json(\.gz)?$/i.test(table))
+      throw new UsageError(`--table ${values.table}: a table as Siscomex publishes it, .json or .json.gz`);
+    if (table !== null && !existsSync(table)) throw new UsageError(`--table ${values.table}: no such file`);
+    return {
+      kind: 'recheck' as const,
+      table,
+      dataDir: dataDirOf(values['data-dir']),
+      outRoot: values.out ? userPath(values.out) : userPath(join('out', 'rechecks')),
+    };
+  }
   if (values.status !== undefined) {
     if (positionals.length > 0) throw new UsageError('--status takes a batch id, not a file');
     const batchId = values.status;
@@ -116,7 +139,7 @@ const parse = (argv: string[]) => {
 type Parsed = NonNullable<ReturnType<typeof parse>>;
 
 const classifyOrStatus = (args: Parsed): Promise<number> =>
-  args.kind === 'status' ? status(args) : classify(args);
+  args.kind === 'status' ? status(args) : args.kind === 'recheck' ? recheck(args) : classify(args);
 
 const classify = async (args: Extract<Parsed, { kind: 'classify' }>): Promise<number> => {
   const { pipeline, simulated, timeScale } = await startCommandPipeline({

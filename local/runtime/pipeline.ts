@@ -19,6 +19,7 @@
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import type { ConsoleHandlerName } from '../../shared/console/api.js';
 import type { HandlerName } from '../../shared/contract.js';
 import {
@@ -154,6 +155,12 @@ export type LocalPipeline = {
   resetFunctionRequests(): void;
   /** One file of a batch's outbox (`results.csv`, `summary.json`…); null when it is not there. */
   outboxFile(batchId: string, name: string): Promise<Uint8Array | null>;
+  /**
+   * Puts bytes into the bucket under `key`, as a person would upload a file (a newer NCM table into
+   * `reference/ncm/`); no rule is told (unless `bucketNotifications`): the caller delivers the
+   * event it wants, e.g. by `invoke`.
+   */
+  putObject(key: string, body: Uint8Array, contentType: string): Promise<void>;
   /** The console's page as the CDK app staged it for deployment; null when the app has none. */
   consoleSite(): Promise<string | null>;
   /** A stack as DescribeStacks would describe it (outputs resolved to local names); null: no such stack. */
@@ -464,6 +471,11 @@ const pipelineHandle = (
     functionRequests: () => running.permissions?.requests.snapshot() ?? [],
     resetFunctionRequests: () => running.permissions?.requests.reset(),
     outboxFile: (batchId, name) => getBytes(clients.s3, view.bucket, outboxKey(batchId, name)),
+    putObject: async (key, body, contentType) => {
+      await clients.s3.send(
+        new PutObjectCommand({ Bucket: view.bucket, Key: key, Body: body, ContentType: contentType }),
+      );
+    },
     consoleSite: () => findConsoleSite(running.assembly.dir, running.assembly.stacks),
     describeStack: (name) => describeLocalStack(running.assembly.stacks, running.localAws.queueUrl, name),
     close: () => {

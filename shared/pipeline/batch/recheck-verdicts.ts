@@ -14,11 +14,12 @@
  * the function again. recheck.json is written last: its presence means recheck.csv is whole.
  */
 import { z } from 'zod';
-import { REFERENCE_NCM_PREFIX, tableInForce } from '../../ncm-table/reference-table.js';
+import { REFERENCE_NCM_PREFIX, type TableRefusal, tableInForce } from '../../ncm-table/reference-table.js';
 import type { NcmTable } from '../../ncm-table/siscomex-table.js';
 import { codeChangeOf } from '../../ncm-table/table-changes.js';
 import { formatCsvRecord } from '../../spreadsheet/write-csv.js';
 import {
+  finalizeWorkKey,
   isRecheckContinuationKey,
   recheckContinuationKey,
   recheckFolder,
@@ -51,6 +52,7 @@ export const RECHECK_CSV_COLUMNS = [
 ] as const;
 
 const Counts = z.object({
+  /** Entries of the product cache read (a product with a SKU is kept under two keys). */
   checked: z.number().int().min(0),
   not_in_force: z.number().int().min(0),
   ended: z.number().int().min(0),
@@ -88,11 +90,37 @@ export const RecheckProgress = z.object({
   after: z.string(),
   counts: Counts,
   upload: PartsUploadProgress,
+  /** Where the lines held back until the end wait ({@link HeldLines}). */
+  held: z.string(),
 });
 export type RecheckProgress = z.infer<typeof RecheckProgress>;
 
+/**
+ * A product with a SKU is cached twice, under `sku:<sku>` and `h:<fingerprint>` (row/complete.ts):
+ * it is listed once, by its SKU. A fingerprint's line waits for the end of the scan and is written
+ * only if no SKU's line named the same classification. Between legs this is kept in `work/`: the
+ * classifications listed by SKU and the fingerprints' lines, only those of codes no longer in force.
+ */
+const HeldLines = z.object({
+  by_sku: z.array(z.string()),
+  by_fingerprint: z.array(
+    z.object({
+      classification_id: z.string(),
+      change: z.enum(['ended', 'replaced', 'split']),
+      line: z.array(z.string()),
+    }),
+  ),
+});
+type HeldLines = z.infer<typeof HeldLines>;
+
 export type RecheckReport =
-  | { done: true; folder: string; summary: RecheckSummary }
+  | {
+      done: true;
+      folder: string;
+      summary: RecheckSummary;
+      /** A file in `reference/ncm/` not taken as the table (the check used the one in force), and why. */
+      refused?: TableRefusal;
+    }
   | { done: false; continues: string; checked: number }
   | { done: false; why: string };
 
@@ -180,6 +208,16 @@ export const recheckVerdicts = async (
     },
     from?.upload ?? null,
   );
+  const held: HeldLines = from
+    ? HeldLines.parse(
+        JSON.parse(Buffer.from((await ports.objects.getBytes(from.held)) ?? '').toString('utf8')),
+      )
+    : { by_sku: [], by_fingerprint: [] };
+  const listedBySku = new Set(held.by_sku);
+  const count = (change: 'ended' | 'replaced' | 'split') => {
+    counts.not_in_force += 1;
+    counts[change] += 1;
+  };
   const text = (records: string[][]) =>
     Buffer.from(records.map((r) => formatCsvRecord(r, ',')).join(''), 'utf8');
   if (!from)
@@ -194,13 +232,21 @@ export const recheckVerdicts = async (
       counts.checked += 1;
       const found = recheckLine(verdict, table);
       if (!found) continue;
+      if (!verdict.product_key.startsWith('sku:')) {
+        held.by_fingerprint.push({ classification_id: verdict.classification_id, ...found });
+        continue;
+      }
+      listedBySku.add(verdict.classification_id);
       lines.push(found.line);
-      counts.not_in_force += 1;
-      counts[found.change] += 1;
+      count(found.change);
     }
     if (lines.length > 0) await upload.append(text(lines));
     if (page.after === null || ports.clock.now().getTime() < until) continue;
+    const heldKey = finalizeWorkKey(recheckWorkFolder(tableDate), `${run}/held.leg-${leg}.json`);
+    held.by_sku = [...listedBySku];
+    await ports.objects.put(heldKey, JSON.stringify(held), 'application/json');
     const progress: RecheckProgress = {
+      held: heldKey,
       run,
       leg,
       started_at: from?.started_at ?? now.toISOString(),
@@ -213,6 +259,9 @@ export const recheckVerdicts = async (
     await ports.objects.put(key, JSON.stringify(progress), 'application/json');
     return { done: false, continues: key, checked: counts.checked };
   }
+  const byFingerprint = held.by_fingerprint.filter((entry) => !listedBySku.has(entry.classification_id));
+  for (const entry of byFingerprint) count(entry.change);
+  if (byFingerprint.length > 0) await upload.append(text(byFingerprint.map((entry) => entry.line)));
   await upload.complete();
   const summary: RecheckSummary = {
     table: tableUsed,
@@ -227,7 +276,7 @@ export const recheckVerdicts = async (
     JSON.stringify(summary, null, 2),
     'application/json',
   );
-  return { done: true, folder, summary };
+  return { done: true, folder, summary, ...(inForce.refused ? { refused: inForce.refused } : {}) };
 };
 
 const ObjectCreated = z.object({

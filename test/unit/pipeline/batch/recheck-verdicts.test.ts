@@ -14,7 +14,7 @@ import {
   recheckVerdicts,
 } from '../../../../shared/pipeline/batch/recheck-verdicts.js';
 import { fixedClock, memoryObjectStore, memoryProductCache } from '../../../helpers/memory-ports.js';
-import { cachedVerdict } from '../../../helpers/records.js';
+import { cachedVerdict, classificationId } from '../../../helpers/records.js';
 
 const entry = (Codigo: string, Descricao: string) => ({
   Codigo,
@@ -38,9 +38,10 @@ const NEWER_TABLE = JSON.stringify({
   ],
 });
 
-const verdict = (key: string, ncm: string, batch = 'nightly-abc') =>
+const verdict = (key: string, ncm: string, classification: number, batch = 'nightly-abc') =>
   cachedVerdict(key, {
     batch_id: batch,
+    classification_id: classificationId(classification),
     result: { status: 'resolved', ncm, ncm_description: `description of ${ncm}`, title: `title ${key}` },
   });
 
@@ -52,10 +53,12 @@ const world = async () => {
     },
   );
   const cache = memoryProductCache();
-  await cache.put(verdict('sku:OIL-1', '1513.21.10', 'nightly-001'));
-  await cache.put(verdict('sku:BOLT-9', '7318.16.00'));
-  await cache.put(verdict('sku:BOLT-1', '7318.15.00'));
-  await cache.put(verdict('h:f00d', '15132110'));
+  await cache.put(verdict('sku:OIL-1', '1513.21.10', 1, 'nightly-001'));
+  await cache.put(verdict('sku:BOLT-9', '7318.16.00', 2));
+  await cache.put(verdict('sku:BOLT-1', '7318.15.00', 3));
+  await cache.put(verdict('h:f00d', '15132110', 4));
+  // OIL-1's verdict as Complete also keeps it, under its fingerprint: listed once, by its SKU.
+  await cache.put(verdict('h:0011', '1513.21.10', 1, 'nightly-001'));
   return { clock: fixedClock('2027-01-02T09:00:00.000Z'), objects, cache };
 };
 
@@ -80,11 +83,11 @@ describe('the recheck after the NCM table changes', () => {
     expect(header).toEqual([...RECHECK_CSV_COLUMNS]);
     const shown = rows.map((row) => Object.fromEntries(header!.map((column, i) => [column, row[i]])));
     expect(shown.map((r) => [r.batch_id, r.sku, r.keyed_by, r.ncm, r.change, r.replaced_by])).toEqual([
-      ['nightly-abc', '', 'fingerprint', '15132110', 'split', '1513.21.11; 1513.21.19'],
       ['nightly-abc', 'BOLT-9', 'sku', '7318.16.00', 'ended', ''],
       ['nightly-001', 'OIL-1', 'sku', '1513.21.10', 'split', '1513.21.11; 1513.21.19'],
+      ['nightly-abc', '', 'fingerprint', '15132110', 'split', '1513.21.11; 1513.21.19'],
     ]);
-    expect(shown[2]).toMatchObject({
+    expect(shown[1]).toMatchObject({
       ncm_description: 'description of 1513.21.10',
       replaced_by_descriptions: '1513.21.11 De amêndoa de palma; 1513.21.19 Outros',
       table_date: '2027-01-01',
@@ -96,7 +99,7 @@ describe('the recheck after the NCM table changes', () => {
     );
     expect(summary).toMatchObject({
       table: { source: 'reference/ncm/Tabela_NCM_Vigente_20270101.json', as_of: '2027-01-01', codes: 3 },
-      checked: 4,
+      checked: 5,
       not_in_force: 3,
       ended: 1,
       split: 2,
@@ -121,14 +124,14 @@ describe('the recheck after the NCM table changes', () => {
       legs.push(last);
     }
 
-    // Assess: the same list as in one leg, said to have taken four.
-    expect(legs).toHaveLength(4);
+    // Assess: the same list as in one leg, said to have taken five.
+    expect(legs).toHaveLength(5);
     expect(ports.objects.text('outbox/rechecks/2027-01-01/recheck.csv')).toBe(
       whole.objects.text('outbox/rechecks/2027-01-01/recheck.csv'),
     );
     expect(JSON.parse(ports.objects.text('outbox/rechecks/2027-01-01/recheck.json')!)).toMatchObject({
-      legs: 4,
-      checked: 4,
+      legs: 5,
+      checked: 5,
       not_in_force: 3,
     });
   });
@@ -137,7 +140,7 @@ describe('the recheck after the NCM table changes', () => {
     const ports = await world();
     ports.objects.objects.clear();
     const report = await recheckVerdicts(ports);
-    expect(report).toMatchObject({ done: true, summary: { table: { source: 'carried' }, checked: 4 } });
+    expect(report).toMatchObject({ done: true, summary: { table: { source: 'carried' }, checked: 5 } });
     expect(report.done && report.summary.not_in_force).toBe(2); // 1513.21.10 was split in 2022
   });
 });
