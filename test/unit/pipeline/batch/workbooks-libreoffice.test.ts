@@ -464,15 +464,17 @@ describe('LibreOffice opens the verdict PDFs’ links', () => {
       .map(({ attributes }) => attributes['table:formula'])
       .filter((formula) => formula !== undefined)
       .map((formula) => unescapeXml(formula));
+    // The results sheet's two, then the divergence sheet's (row 2's declared NCM differs).
     expect(links).toEqual([
       'of:=HYPERLINK("pdfs/00001-CAF-1.pdf";"pdfs/00001-CAF-1.pdf")',
+      'of:=HYPERLINK("pdfs/00002-CAF-2.pdf";"pdfs/00002-CAF-2.pdf")',
       'of:=HYPERLINK("pdfs/00002-CAF-2.pdf";"pdfs/00002-CAF-2.pdf")',
     ]);
   });
 });
 
 describe('LibreOffice opens the workbooks with their filters on', () => {
-  it('shows the filter buttons over every row and column of both workbooks', () => {
+  it('shows the filter buttons over every row and column of both workbooks, each sheet of rows', () => {
     const ranges = (name: string) =>
       elementsNamed(
         strFromU8(unzipSync(readFileSync(output('ods', name)))['content.xml']!),
@@ -485,6 +487,8 @@ describe('LibreOffice opens the workbooks with their filters on', () => {
     const resultsColumns = columnLetters(resultsInputWidth(BATCH, ROWS) + RESULT_COLUMNS.length);
     expect(ranges('results.ods')).toEqual([
       [`${WORDS.sheets.results}.A1:${WORDS.sheets.results}.${resultsColumns}${ROWS.length + 1}`, 'true'],
+      // The divergence sheet's, from its header (under the note) to its one row.
+      ["'Divergências de NCM'.A2:'Divergências de NCM'.S3", 'true'],
     ]);
     const review = ranges('review.ods');
     expect(review).toHaveLength(1);
