@@ -559,7 +559,11 @@ describe('review.xlsx through the local runtime and LibreOffice', () => {
     const ncms = bySku(results, 'ncm');
 
     const workbook = openWorkbook(readFileSync(join(after, 'results.xlsx')));
-    expect(workbook.sheets.map((sheet) => sheet.name)).toEqual(['Resultados', 'Resumo']);
+    expect(workbook.sheets.map((sheet) => sheet.name)).toEqual([
+      'Resultados',
+      'Resumo',
+      'Divergências de NCM',
+    ]);
     const sheet = await xlsxTable(join(after, 'results.xlsx'));
     expect(sheet.rows).toHaveLength(CATALOGUE.length);
     const cell = (row: string[], header: string) => row[column(sheet, header)] ?? '';
