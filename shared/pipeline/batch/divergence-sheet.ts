@@ -11,6 +11,7 @@
  *   line 3…  one divergent row each, in row order
  */
 import type { NcmTable } from '../../ncm-table/siscomex-table.js';
+import { columnLetter } from '../../spreadsheet/columns.js';
 import { fittingWidth, textWidth, xlsxText } from '../../spreadsheet/write-xlsx.js';
 import { rowXml, type SheetColumn, sheetHead, sheetTail } from '../../spreadsheet/xlsx-parts.js';
 import { declaredNcmDigits } from '../core/ncm-in-force.js';
@@ -78,7 +79,7 @@ const WIDTHS: Readonly<Record<DivergenceOwnColumn, number>> = {
   ncm_in_force: 10,
   divergence: 24,
 };
-const LETTERS = COLUMNS.map((_, i) => String.fromCharCode(65 + i));
+const LETTERS = COLUMNS.map((_, i) => columnLetter(i));
 /** The note's line, then the header's: the rows start on line 3. */
 export const DIVERGENCE_FIRST_LINE = 3;
 
