@@ -13,6 +13,7 @@ export type DivergenceOwnColumn =
   | 'declared_ncm'
   | 'declared_description'
   | 'declared_in_force'
+  | 'declared_alternative'
   | 'ncm'
   | 'ncm_description'
   | 'ncm_in_force'
@@ -56,6 +57,7 @@ const PT: DivergenceWords = {
     declared_ncm: 'NCM declarada',
     declared_description: 'Descrição da NCM declarada',
     declared_in_force: 'NCM declarada vigente',
+    declared_alternative: 'Confiança da NCM declarada como alternativa',
     ncm: 'NCM do parecer',
     ncm_description: 'Descrição da NCM do parecer',
     ncm_in_force: 'NCM do parecer vigente',
@@ -68,7 +70,8 @@ const PT: DivergenceWords = {
       ? 'Linhas cuja NCM declarada difere da NCM do parecer ou não está vigente na Tabela NCM ' +
         `${onDay('pt', 'vigente em', table)}(${table.act}), de onde vêm as descrições. `
       : 'Linhas cuja NCM declarada difere da NCM do parecer. ') +
-    'Os impostos são os da NCM do parecer: o serviço não informa os impostos da NCM declarada.',
+    'Os impostos são os da NCM do parecer: o serviço não informa os impostos da NCM declarada; ' +
+    'quando ela está entre as alternativas do parecer, a confiança que o serviço lhe deu aparece na sua coluna.',
   summary: {
     listed: 'Linhas na aba Divergências de NCM',
     table: 'Tabela NCM usada na verificação',
@@ -84,6 +87,7 @@ const ES: DivergenceWords = {
     declared_ncm: 'NCM declarada',
     declared_description: 'Descripción de la NCM declarada',
     declared_in_force: 'NCM declarada vigente',
+    declared_alternative: 'Confianza de la NCM declarada como alternativa',
     ncm: 'NCM del dictamen',
     ncm_description: 'Descripción de la NCM del dictamen',
     ncm_in_force: 'NCM del dictamen vigente',
@@ -96,7 +100,8 @@ const ES: DivergenceWords = {
       ? 'Filas cuya NCM declarada difiere de la NCM del dictamen o no está vigente en la Tabla NCM ' +
         `${onDay('es', 'vigente al', table)}(${table.act}), de la que vienen las descripciones (en portugués). `
       : 'Filas cuya NCM declarada difiere de la NCM del dictamen. ') +
-    'Los derechos son los de la NCM del dictamen: el servicio no informa los de la NCM declarada.',
+    'Los derechos son los de la NCM del dictamen: el servicio no informa los de la NCM declarada; ' +
+    'cuando está entre las alternativas del dictamen, la confianza que el servicio le dio aparece en su columna.',
   summary: {
     listed: 'Filas en la hoja Divergencias de NCM',
     table: 'Tabla NCM usada en la verificación',
@@ -112,6 +117,7 @@ const EN: DivergenceWords = {
     declared_ncm: 'Declared NCM',
     declared_description: 'Declared NCM description',
     declared_in_force: 'Declared NCM in force',
+    declared_alternative: 'Declared NCM’s confidence as an alternative',
     ncm: 'Verdict NCM',
     ncm_description: 'Verdict NCM description',
     ncm_in_force: 'Verdict NCM in force',
@@ -124,7 +130,8 @@ const EN: DivergenceWords = {
       ? "Rows whose declared NCM differs from the verdict's or is not in force in the NCM table " +
         `${onDay('en', 'in force on', table)}(${table.act}), which gives the descriptions (in Portuguese). `
       : "Rows whose declared NCM differs from the verdict's. ") +
-    "The duties are the verdict NCM's: the service gives none for the declared NCM.",
+    "The duties are the verdict NCM's: the service gives none for the declared NCM; " +
+    'when it is one of the verdict’s alternatives, the confidence the service gave it is in its column.',
   summary: {
     listed: 'Rows on the NCM divergences sheet',
     table: 'NCM table the codes were checked against',

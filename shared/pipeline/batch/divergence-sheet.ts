@@ -58,6 +58,7 @@ const COLUMNS: readonly DivergenceColumn[] = [
   { own: 'declared_ncm' },
   { own: 'declared_description' },
   { own: 'declared_in_force' },
+  { own: 'declared_alternative' },
   { own: 'ncm' },
   { own: 'ncm_description' },
   { own: 'ncm_in_force' },
@@ -74,6 +75,7 @@ const WIDTHS: Readonly<Record<DivergenceOwnColumn, number>> = {
   declared_ncm: 12,
   declared_description: 50,
   declared_in_force: 10,
+  declared_alternative: 10,
   ncm: 12,
   ncm_description: 50,
   ncm_in_force: 10,
@@ -125,6 +127,18 @@ export const tableDescription = (table: NcmTable, digits: string): string => {
   return levels.filter((level) => level !== '').join(' — ');
 };
 
+/**
+ * The confidence the service gave the declared code among the verdict's alternatives
+ * (`8482.10.90 (35%); 8482.80.00 (12%)`), as a fraction; null when it is not one of them.
+ */
+export const alternativeConfidence = (alternatives: string | undefined, digits: string): number | null => {
+  for (const alternative of (alternatives ?? '').split(';')) {
+    const match = /^\s*([\d.]+)\s*\((\d+(?:\.\d+)?)%\)\s*$/.exec(alternative);
+    if (match && match[1]!.replace(/\D/g, '') === digits) return Number(match[2]) / 100;
+  }
+  return null;
+};
+
 const yesNo = (layout: DivergenceLayout, text: string | undefined): SheetCell =>
   text ? (layout.words.values[text] ?? xlsxText(text)) : null;
 
@@ -146,6 +160,7 @@ const cellsOf = (layout: DivergenceLayout, shown: ShownRow, table: NcmTable | un
     declared_ncm: () => (declared ? resultCell('ncm', declared, layout.words) : null),
     declared_description: () => (declared && table ? text(tableDescription(table, declared)) : null),
     declared_in_force: () => yesNo(layout, result.current_ncm_in_force),
+    declared_alternative: () => (declared ? alternativeConfidence(result.alternatives, declared) : null),
     ncm: () => (result.ncm ? resultCell('ncm', result.ncm, layout.words) : null),
     // The table's words where it holds the code; else the service's.
     ncm_description: () =>
@@ -161,7 +176,7 @@ const cellsOf = (layout: DivergenceLayout, shown: ShownRow, table: NcmTable | un
 };
 
 const styleOf = (column: DivergenceColumn, value: SheetCell, shown: ShownRow): number => {
-  if (!('shared' in column)) return 0;
+  if (!('shared' in column)) return column.own === 'declared_alternative' ? STYLE.percent : 0;
   if (column.shared === 'status') return statusStyle(shown.result.status);
   if (value !== null && typeof value === 'object' && !(value instanceof Date)) return STYLE.link;
   return typeof value === 'number' && column.shared !== 'row' ? STYLE.rate : 0;

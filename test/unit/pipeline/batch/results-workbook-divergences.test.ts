@@ -30,12 +30,19 @@ import { partXml, sheetCells, workbookSheets } from '../../../helpers/xlsx-xml.j
 
 const TABLE = carriedNcmTable();
 
-type Case = { sku: string; description: string; declared: string | null; ncm: string };
+type Case = { sku: string; description: string; declared: string | null; ncm: string; alternatives?: string };
 
 /** Row n is CASES[n - 1]. */
 const CASES: readonly Case[] = [
   // Differs from the verdict, both in force.
-  { sku: 'ROL-1', description: 'Rolamento de esferas 6204 2RS', declared: '84821010', ncm: '8482.10.90' },
+  {
+    sku: 'ROL-1',
+    description: 'Rolamento de esferas 6204 2RS',
+    declared: '84821010',
+    ncm: '8482.10.90',
+    // The declared code is one of the verdict's alternatives.
+    alternatives: '8482.80.00 (33%); 8482.10.10 (31%)',
+  },
   // Not in force (split by Gecex 321/2022), and differs.
   { sku: 'OLE-2', description: 'Óleo de palmiste em bruto, tambor', declared: '15132110', ncm: '1513.21.19' },
   // Seven digits (a spreadsheet dropped the zero): 0901.21.00, in force, differs.
@@ -75,6 +82,7 @@ const caseRow = (n: number, template: Case = CASES[(n - 1) % CASES.length]!): Ro
       ncm: template.ncm,
       ncm_description: 'A descrição que o serviço deu',
       confidence: '91',
+      ...(template.alternatives ? { alternatives: template.alternatives } : {}),
       confidence_band: 'high',
       import_duty_applicable: '14',
       duty_kind: 'extrazone',
@@ -147,24 +155,27 @@ describe.each(['pt', 'es', 'en'] as const)('the divergence sheet in %s', (langua
   it('gives both codes, dotted, their descriptions from the table, whether each is in force, and what diverges', () => {
     const rows = linesOf(bytes, own.sheet, 3);
     const [yes, no] = [words.values.yes!, words.values.no!];
-    // Row, SKU, description, declared, its description, in force, verdict, its description, in force, divergence.
-    expect(rows[0]!.slice(0, 10)).toEqual([
+    // Row, SKU, description, declared, its description, in force, its confidence as an alternative,
+    // verdict, its description, in force, divergence.
+    expect(rows[0]!.slice(0, 11)).toEqual([
       '1',
       'ROL-1-1',
       'Rolamento de esferas 6204 2RS',
       '8482.10.10',
       'Rolamentos de esferas, de roletes ou de agulhas — Rolamentos de esferas — De carga radial',
       yes,
+      '0.31',
       '8482.10.90',
       'Rolamentos de esferas, de roletes ou de agulhas — Rolamentos de esferas — Outros',
       yes,
       own.differs,
     ]);
     // The table no longer holds 1513.21.10: no description, not in force.
-    expect(rows[1]!.slice(3, 10)).toEqual([
+    expect(rows[1]!.slice(3, 11)).toEqual([
       '1513.21.10',
       '',
       no,
+      '',
       '1513.21.19',
       'Óleos de coco (copra), de amêndoa de palma (palmiste) (coconote) ou de babaçu, e respectivas frações, ' +
         'mesmo refinados, mas não quimicamente modificados — Óleos de amêndoa de palma (palmiste) (coconote) ' +
@@ -176,10 +187,11 @@ describe.each(['pt', 'es', 'en'] as const)('the divergence sheet in %s', (langua
     expect(rows[2]!.slice(3, 6)).toEqual(['0901.21.00', tableDescription(TABLE, '09012100'), yes]);
     expect(rows[2]![4]).toMatch(/^Café, mesmo torrado .* — Café torrado — Não descafeinado$/);
     // Equal to the verdict, listed because neither is in force; the verdict's words are the service's.
-    expect(rows[3]!.slice(3, 10)).toEqual([
+    expect(rows[3]!.slice(3, 11)).toEqual([
       '1513.21.10',
       '',
       no,
+      '',
       '1513.21.10',
       'A descrição que o serviço deu',
       no,
@@ -190,13 +202,20 @@ describe.each(['pt', 'es', 'en'] as const)('the divergence sheet in %s', (langua
   it('shows the verdict’s duties as percentages, the status worded and coloured, the verdict PDF as a link', () => {
     const files = unzipSync(bytes);
     const cells = sheetCells(files, own.sheet);
-    expect(cells.get('K3')?.text).toBe('0.14');
-    expect(cells.get('L3')?.text).toBe(words.values.extrazone);
-    expect(cells.get('M3')?.text).toBe('0.005');
-    expect(cells.get('N3')?.text).toBe('0.16');
-    expect(cells.get('O3')).toBeUndefined();
-    expect(cells.get('Q3')?.text).toBe('TEC');
-    expect(cells.get('R3')?.text).toBe(words.status.resolved);
+    expect(cells.get('L3')?.text).toBe('0.14');
+    expect(cells.get('M3')?.text).toBe(words.values.extrazone);
+    expect(cells.get('N3')?.text).toBe('0.005');
+    expect(cells.get('O3')?.text).toBe('0.16');
+    expect(cells.get('P3')).toBeUndefined();
+    expect(cells.get('R3')?.text).toBe('TEC');
+    expect(cells.get('S3')?.text).toBe(words.status.resolved);
+    // Rates as 0.00 %, the alternative's confidence as 0 %, the status coloured as on the results sheet.
+    const resultsCells = sheetCells(files, words.sheets.results);
+    const statusOnResults = [...resultsCells.values()].find(
+      (cell) => cell.text === words.status.resolved,
+    )!.style;
+    expect(cells.get('S3')?.style).toBe(statusOnResults);
+    expect(cells.get('L3')?.style).not.toBe(cells.get('G3')?.style);
     expect(partXml(files, 'xl/worksheets/sheet3.xml')).toContain(
       '<f>HYPERLINK("pdfs/00001-ROL-1-1.pdf","pdfs/00001-ROL-1-1.pdf")</f>',
     );
@@ -211,7 +230,7 @@ describe.each(['pt', 'es', 'en'] as const)('the divergence sheet in %s', (langua
     );
     const sheet = partXml(unzipSync(bytes), 'xl/worksheets/sheet3.xml');
     expect(sheet).toContain('<pane ySplit="2" topLeftCell="A3"');
-    expect(sheet).toContain('<autoFilter ref="A2:S6"/>');
+    expect(sheet).toContain('<autoFilter ref="A2:T6"/>');
   });
 
   it('has the summary count the rows listed and name the table', () => {
@@ -227,7 +246,7 @@ describe('a workbook whose rows all agree', () => {
     const bytes = await workbookIn('pt', [caseRow(1, CASES[3]), caseRow(2, CASES[4]), caseRow(3, CASES[6])]);
     const own = DIVERGENCE_WORDS.pt;
     expect(linesOf(bytes, own.sheet, 3)).toEqual([]);
-    expect(partXml(unzipSync(bytes), 'xl/worksheets/sheet3.xml')).toContain('<autoFilter ref="A2:S2"/>');
+    expect(partXml(unzipSync(bytes), 'xl/worksheets/sheet3.xml')).toContain('<autoFilter ref="A2:T2"/>');
     const summary = linesOf(bytes, WORKBOOK_WORDS.pt.sheets.summary, 2);
     expect(summary.find((line) => line[0] === own.summary.listed)?.[1]).toBe('0');
   });
@@ -303,7 +322,7 @@ describe('results.xlsx written by the results pass in legs', async () => {
     );
     expect(rows.map((row) => Number(row[0]))).toEqual(expected);
     expect(partXml(unzipSync(inLegs.xlsx), 'xl/worksheets/sheet3.xml')).toContain(
-      `<autoFilter ref="A2:S${expected.length + 2}"/>`,
+      `<autoFilter ref="A2:T${expected.length + 2}"/>`,
     );
   });
 });
@@ -356,7 +375,8 @@ describe('the divergence sheet saved as CSV by LibreOffice', () => {
     expect(note![0]).toMatch(/^Rows whose declared NCM differs/);
     expect(header!.slice(0, 4)).toEqual(['Row', 'SKU', 'Product description', 'Declared NCM']);
     expect(rows.map((row) => row[1])).toEqual(['ROL-1-1', 'OLE-2-2', 'CAF-3-3', 'OLE-6-6']);
-    expect(rows[0]!.slice(10, 14)).toEqual(['14.00%', 'Extra-zone', '0.50%', '16.00%']);
+    expect(rows[0]![6]).toBe('31%');
+    expect(rows[0]!.slice(11, 15)).toEqual(['14.00%', 'Extra-zone', '0.50%', '16.00%']);
     expect(rows[2]![3]).toBe('0901.21.00');
   });
 });

@@ -488,7 +488,7 @@ describe('LibreOffice opens the workbooks with their filters on', () => {
     expect(ranges('results.ods')).toEqual([
       [`${WORDS.sheets.results}.A1:${WORDS.sheets.results}.${resultsColumns}${ROWS.length + 1}`, 'true'],
       // The divergence sheet's, from its header (under the note) to its one row.
-      ["'Divergências de NCM'.A2:'Divergências de NCM'.S3", 'true'],
+      ["'Divergências de NCM'.A2:'Divergências de NCM'.T3", 'true'],
     ]);
     const review = ranges('review.ods');
     expect(review).toHaveLength(1);
