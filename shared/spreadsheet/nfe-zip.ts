@@ -77,9 +77,15 @@ export interface ArchiveEntry {
   name: string;
   /** The inflated size the directory declares. */
   size: number;
+  /** The stored size the directory declares. */
+  compressedSize: number;
+  /** Deflated (method 8), as nearly every entry is; else stored as is (0), or a method yauzl refuses. */
+  deflated: boolean;
   isDirectory: boolean;
   /** The inflated bytes, as they come out of the inflater; leaving the loop stops the read. */
   open(): Promise<Readable>;
+  /** The bytes as stored, not inflated: a small entry is inflated at once, without a stream's round trips. */
+  openStored(): Promise<Readable>;
 }
 
 /** Opens the archive's directory (its end, a few small reads); throws what yauzl or the source threw. */
@@ -98,6 +104,9 @@ export async function* archiveEntries(zip: ZipFile): AsyncGenerator<ArchiveEntry
 const entryOf = (zip: ZipFile, entry: Entry): ArchiveEntry => ({
   name: entry.fileName,
   size: entry.uncompressedSize,
+  compressedSize: entry.compressedSize,
+  deflated: entry.compressionMethod === 8,
   isDirectory: entry.fileName.endsWith('/'),
   open: () => zip.openReadStreamPromise(entry),
+  openStored: () => zip.openReadStreamPromise(entry, { decompress: false }),
 });

@@ -433,6 +433,33 @@ describe('a ZIP of invoices', () => {
     expect(error.message).toMatch(/^notas\.zip: the ZIP file is damaged at 02\.xml \(/);
   });
 
+  it.each([
+    ['less', -100, 'longer', /it inflates past the [\d,]+ bytes the directory says/],
+    ['more', 100, 'shorter', /it inflates to [\d,]+ bytes where the directory says [\d,]+: it is cut short/],
+  ])(
+    'is refused as zip_damaged when its directory declares %s than an entry inflates to',
+    async (_, change, damage, said) => {
+      const bytes = Buffer.from(zip({ '01.xml': nfeXml(first) }));
+      const central = bytes.indexOf(Buffer.from('PK\x01\x02'));
+      bytes.writeUInt32LE(bytes.readUInt32LE(central + 24) + change, central + 24);
+      const error = await refusal(bytes, 'notas.zip');
+      expect(error.code).toBe('zip_damaged');
+      expect(error.details).toMatchObject({ part: '01.xml', damage });
+      expect(error.message).toMatch(said);
+      expect(
+        wordMessage(
+          {
+            code: 'file_refused',
+            params: { reason: error.code, file: 'notas.zip', text: error.message, ...error.details },
+          },
+          'pt',
+        ),
+      ).toMatch(
+        /^notas\.zip: o arquivo ZIP está danificado em 01\.xml \(descompacta em (mais|menos) bytes do que o diretório do ZIP diz/,
+      );
+    },
+  );
+
   it('is refused naming the entry when an XML in it is not well-formed', async () => {
     const bytes = zip({ '01.xml': nfeXml(first), '02.xml': nfeXml(second).replace('</det>', '</dt>') });
     const error = await refusal(bytes, 'notas.zip');
