@@ -18,7 +18,7 @@ import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';
 import { type Message, ShownMessage, shownMessages } from '../../wording/index.js';
 import { BatchOptions, type BatchRecord, BatchSource, type RowRecord } from '../core/records.js';
 import { cents, sourceShown } from './results-files.js';
-import { NO_EARLIER_VERDICT } from './row-plans.js';
+import { NO_EARLIER_VERDICT } from './reuse.js';
 import { workbookLanguage } from './workbook-language.js';
 
 export const PLAN_FILES = { json: 'plan.json', csv: 'plan.csv' } as const;

@@ -58,6 +58,9 @@ export const productIdentity = (
   return { product_key: product.sku ? `sku:${product.sku}` : fingerprintKey(fingerprint), fingerprint };
 };
 
+/** `reason` of a row `reclassify: ended_codes` leaves unsent: it has no earlier verdict to re-check. */
+export const NO_EARLIER_VERDICT = 'no_earlier_verdict';
+
 /**
  * The cached verdict this row may reuse, or null (and why not, for tests and logs).
  *

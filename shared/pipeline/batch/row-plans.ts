@@ -26,6 +26,7 @@ import { bornRow, isFinalResult, resultNow, reuseKeysOf } from '../core/row-life
 import { notSubmittedResult } from '../core/row-results.js';
 import {
   joinedResult,
+  NO_EARLIER_VERDICT,
   openClassificationOf,
   type ProductIdentity,
   productIdentity,
@@ -277,9 +278,6 @@ export const reusedVerdicts = async (
   }
   return verdicts;
 };
-
-/** `reason` of a row `reclassify: ended_codes` leaves unsent: it has no earlier verdict to re-check. */
-export const NO_EARLIER_VERDICT = 'no_earlier_verdict';
 
 /** How many classifications batch.json's max_usd pays for, and what a row after them says. */
 const budgetOf = (options: BatchOptions): { budget: number; detail: Message } => {
