@@ -167,7 +167,7 @@ export const en = {
       'Send a catalogue and the PDF technical sheets its rows name. The batch starts as soon as the catalogue arrives.',
     files: 'Files',
     catalogue: 'Catalogue',
-    catalogueHint: 'CSV or Excel (.xlsx), up to {{max}}.',
+    catalogueHint: 'CSV or Excel (.xlsx), or NF-e invoices (.xml, or a .zip of them), up to {{max}}.',
     sheets: 'Technical sheets',
     sheetsHint:
       'Optional: PDFs of up to {{max}} each, at most {{count}}. Choose the folder that holds them (sheets/pump.pdf), or the files themselves: a file chosen alone goes under the path the catalogue names for a file of that name.',

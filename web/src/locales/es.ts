@@ -164,7 +164,7 @@ export const es: Messages = {
       'Sube un catálogo y las fichas técnicas en PDF que mencionan sus filas. El lote empieza en cuanto llega el catálogo.',
     files: 'Archivos',
     catalogue: 'Catálogo',
-    catalogueHint: 'CSV o Excel (.xlsx), hasta {{max}}.',
+    catalogueHint: 'CSV o Excel (.xlsx), o facturas NF-e (.xml, o un .zip de ellas), hasta {{max}}.',
     sheets: 'Fichas técnicas',
     sheetsHint:
       'Opcional: PDF de hasta {{max}} cada uno, como máximo {{count}}. Elige la carpeta que las contiene (fichas/bomba.pdf), o los propios archivos: un archivo elegido suelto va a la ruta que el catálogo indica para un archivo con ese nombre.',

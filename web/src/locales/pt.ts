@@ -164,7 +164,7 @@ export const pt: Messages = {
       'Envie um catálogo e as fichas técnicas em PDF citadas nas linhas. O lote começa assim que o catálogo chega.',
     files: 'Arquivos',
     catalogue: 'Catálogo',
-    catalogueHint: 'CSV ou Excel (.xlsx), até {{max}}.',
+    catalogueHint: 'CSV ou Excel (.xlsx), ou notas fiscais NF-e (.xml, ou um .zip delas), até {{max}}.',
     sheets: 'Fichas técnicas',
     sheetsHint:
       'Opcional: PDFs de até {{max}} cada, no máximo {{count}}. Escolha a pasta que as contém (fichas/bomba.pdf), ou os próprios arquivos: um arquivo escolhido solto vai para o caminho que o catálogo indica para um arquivo com esse nome.',
