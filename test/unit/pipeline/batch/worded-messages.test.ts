@@ -27,7 +27,7 @@ const TOKEN = 'AQCEAAAAKgAAAAMAAAAAAAAAAf1Zsecret-task-token-value==';
  */
 const INPUT = [
   'SKU;Descrição;País;Operação;NCM atual',
-  'A-1;Rolamento de esferas de aço, diâmetro 22 mm;BR;importação;9011100',
+  'A-1;Rolamento de esferas de aço, diâmetro 22 mm;BR;importação;9012100',
   'A-2;Café;BR;importação;',
   'A-3;Peças diversas de reposição para manutenção;BR;importação;',
   'A-4;Rolamento de esferas de aço, diâmetro 22 mm;BR;importação;',
@@ -126,7 +126,7 @@ describe('a Portuguese catalogue', () => {
     const warnings = lines.slice(first, first + 2).map(([, value]) => value);
     expect(warnings).toEqual([
       expect.stringMatching(
-        /^A linha 1 declara uma NCM de 7 dígitos \(9011100\) na coluna "NCM atual" \(coluna E\)/,
+        /^A linha 1 declara uma NCM de 7 dígitos \(9012100\) na coluna "NCM atual" \(coluna E\)/,
       ),
       expect.stringMatching(
         /^Coluna "Descrição", linha 3: a descrição nomeia um grupo de coisas, não um produto/,
@@ -148,7 +148,7 @@ describe('a Portuguese catalogue', () => {
       'vague_descriptions',
     ]);
     expect(summary.warnings[0]).toMatchObject({
-      params: { header: 'NCM atual', letter: 'E', count: 1, first_row: 1, example: '9011100' },
+      params: { header: 'NCM atual', letter: 'E', count: 1, first_row: 1, example: '9012100' },
       text: expect.stringMatching(/^A linha 1 declara uma NCM de 7 dígitos/),
     });
     expect(summary.warnings[1]?.params).toMatchObject({ header: 'Descrição', rows: [3], total: 1 });
