@@ -98,7 +98,10 @@ export type CellFlaw = z.infer<typeof CellFlaw>;
 export const MappedRow = z.object({
   /** 1-based data row number: blank rows and the header are not counted. The number users see. */
   row: z.number().int().min(1),
-  /** 1-based physical line of the CSV where the row starts, or the XLSX sheet row: for error messages. */
+  /**
+   * 1-based physical line of the CSV where the row starts, or the XLSX sheet row, or the line of an
+   * NF-e item's `<det>` in its XML: for error messages.
+   */
   line: z.number().int().min(1),
   /** Every cell, padded with "" to the header's width; cells beyond the header are kept at the end. */
   cells: z.array(z.string()),

@@ -16,7 +16,10 @@ export type ForeignBytes = 'windows-1252' | 'cesu-8';
 
 /** One record of the file as parsed, before blank rows are dropped or columns matched. */
 export interface SourceRecord {
-  /** 1-based physical line (CSV) or sheet row (XLSX) where the record starts. */
+  /**
+   * 1-based physical line (CSV, SPED) or sheet row (XLSX) where the record starts; for an NF-e item,
+   * the line of its `<det>` in its XML (in a ZIP, in its entry's XML).
+   */
   line: number;
   cells: string[];
   /** CSV: how bytes of the record that were not UTF-8 were read (decode-text.ts), when it had any. */
