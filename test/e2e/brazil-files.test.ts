@@ -1,0 +1,173 @@
+/**
+ * Brazil's own files end to end: the sample SPED EFD file and the sample month of NF-e invoices,
+ * each planned (no creating call reaches the service) and classified through the local runtime
+ * (synthesized workflows, bundled handlers, the sandbox over HTTP), as `npm run classify` runs
+ * them; the ZIP also as the command itself. One output row per item, an item on several invoices
+ * classified once, every declared NCM compared with the verdict and with the NCM table in force.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { unzipSync } from 'fflate';
+import Papa from 'papaparse';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { planOptionsFile } from '../../local/cli/plan.js';
+import { type LocalPipeline, startLocalPipeline } from '../../local/runtime/index.js';
+import { BatchPlan, BatchSummary } from '../../shared/pipeline/batch/index.js';
+import { E2E_ASSEMBLY_DIR, E2E_TIME_SCALE, makeTempDir } from './helpers.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const SAMPLE = join(ROOT, 'sample-data');
+const temp = makeTempDir('brazil');
+/**
+ * The sample's batch.json (import, BR), re-classifying everything: the two files share products
+ * (the same bearing, bolt and motor, bought in Brazil), which would otherwise be reused across them.
+ */
+const OPTIONS = join(temp.dir, 'batch.json');
+const SPED = join(SAMPLE, 'sped-efd.txt');
+const NFE_ZIP = join(SAMPLE, 'notas-fiscais-2026-10.zip');
+
+let pipeline: LocalPipeline;
+
+beforeAll(async () => {
+  const sample = JSON.parse(readFileSync(join(SAMPLE, 'batch.json'), 'utf8')) as Record<string, unknown>;
+  writeFileSync(OPTIONS, JSON.stringify({ ...sample, reclassify: 'all' }));
+  pipeline = await startLocalPipeline({
+    dataDir: join(temp.dir, 'data'),
+    fresh: true,
+    timeScale: E2E_TIME_SCALE,
+    assemblyDir: E2E_ASSEMBLY_DIR,
+    sandbox: { seed: 'e2e-brazil' },
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await pipeline?.close();
+  temp.remove();
+});
+
+/** The creating calls the sandbox has answered so far, all routes: it counts every request by route. */
+const creatingRequests = (): number =>
+  Object.entries(pipeline.sandbox?.stats().requests_by_route ?? {})
+    .filter(([route]) => route.startsWith('POST'))
+    .reduce((sum, [, count]) => sum + Number(count), 0);
+
+const records = (text: string) =>
+  Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: true })
+    .data;
+
+/** A file planned; no creating call reaches the service while it is. */
+const planOf = async (file: string) => {
+  const planOptions = planOptionsFile(OPTIONS);
+  const creatingBefore = creatingRequests();
+  try {
+    const { batchId } = await pipeline.submit({ file, optionsFile: planOptions.path, sheetsDir: SAMPLE });
+    expect((await pipeline.waitForBatch(batchId)).state).toBe('completed');
+    const out = join(temp.dir, batchId);
+    await pipeline.copyOutbox(batchId, out);
+    expect(creatingRequests()).toBe(creatingBefore);
+    return BatchPlan.parse(JSON.parse(readFileSync(join(out, 'plan.json'), 'utf8')));
+  } finally {
+    planOptions.remove();
+  }
+};
+
+const runOf = async (file: string) => {
+  const { batchId } = await pipeline.submit({ file, optionsFile: OPTIONS, sheetsDir: SAMPLE });
+  expect((await pipeline.waitForBatch(batchId, { signal: AbortSignal.timeout(240_000) })).state).toBe(
+    'completed',
+  );
+  const out = join(temp.dir, batchId);
+  await pipeline.copyOutbox(batchId, out);
+  return {
+    summary: BatchSummary.parse(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'))),
+    results: records(readFileSync(join(out, 'results.csv'), 'utf8')),
+    workbook: unzipSync(readFileSync(join(out, 'results.xlsx'))),
+  };
+};
+
+describe('Brazil’s own files, end to end', () => {
+  it('plans and classifies the SPED EFD sample item by item, its declared NCMs compared', async () => {
+    const plan = await planOf(SPED);
+    expect(plan.rows).toMatchObject({ total: 14, classify: 14, rejected: 0 });
+    expect(plan.problems.map((problem) => problem.code)).toContain('sped_registers_skipped');
+    expect(
+      plan.warnings.find((warning) => warning.code === 'declared_ncm_not_in_force')?.params,
+    ).toMatchObject({
+      header: 'COD_NCM',
+      codes: ['8517.12.31'],
+      total: 1,
+    });
+
+    const { summary, results } = await runOf(SPED);
+    expect(results).toHaveLength(14);
+    expect(results.every((row) => row.status === 'resolved')).toBe(true);
+    expect(summary.billed_usd).toBe(28);
+    const bySku = new Map(results.map((row) => [row.COD_ITEM, row]));
+    expect(bySku.get('CAF-0101')).toMatchObject({
+      ncm: '0901.21.00',
+      current_ncm_matches: 'yes',
+      current_ncm_in_force: 'yes',
+    });
+    expect(bySku.get('PAS-0301')).toMatchObject({ ncm: '8708.30.90', current_ncm_matches: 'no' });
+    expect(bySku.get('CEL-128')).toMatchObject({ current_ncm_in_force: 'no', ncm_in_force: 'yes' });
+    expect(bySku.get('PAP-A4')).toMatchObject({ current_ncm_matches: '', current_ncm_in_force: '' });
+    expect(summary.declared_ncm_not_in_force).toBe(1);
+    expect(summary.ncm_table).toMatchObject({ as_of: '2026-07-05', source: 'carried' });
+  }, 300_000);
+
+  it('plans and classifies a ZIP of NF-e invoices: one row per item, an item on several invoices classified once', async () => {
+    const plan = await planOf(NFE_ZIP);
+    expect(plan.rows).toMatchObject({ total: 17, classify: 11, same_product: 6, rejected: 0 });
+
+    const { summary, results, workbook } = await runOf(NFE_ZIP);
+    expect(results).toHaveLength(17);
+    expect(summary.billed_usd).toBe(22);
+    expect(summary.duplicates.rows).toBe(6);
+    const rolamentos = results.filter((row) => row.cProd === '100231');
+    expect(new Set(rolamentos.map((row) => row.chNFe)).size).toBe(3);
+    expect(new Set(rolamentos.map((row) => row.classification_id)).size).toBe(1);
+    const smartphone = results.find((row) => row.cProd === '400301')!;
+    expect(smartphone).toMatchObject({ operação: 'importação', país: 'CN', current_ncm_in_force: 'no' });
+    expect(results.find((row) => row.cProd === '500012')).toMatchObject({
+      operação: 'exportação',
+      país: 'AR',
+    });
+    // The divergence sheet is in the workbook beside the results and the summary.
+    expect(Object.keys(workbook).filter((name) => name.startsWith('xl/worksheets/sheet'))).toHaveLength(3);
+  }, 300_000);
+
+  it('classifies the ZIP with npm run classify as a user types it', async () => {
+    const data = join(temp.dir, 'cli-data');
+    const out = join(temp.dir, 'cli-out');
+    const child = spawn(
+      process.execPath,
+      [
+        join(ROOT, 'local', 'cli', 'bootstrap.mjs'),
+        'classify',
+        NFE_ZIP,
+        '--out',
+        out,
+        '--data-dir',
+        data,
+        '--time-scale',
+        '0.015',
+      ],
+      {
+        cwd: ROOT,
+        env: { ...process.env, INIT_CWD: ROOT, TCS_API_KEY: '', TCS_BASE_URL: '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stdout = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect(stdout).toContain('17 rows (resolved 17)');
+    expect(stdout).toContain('Read: notas-fiscais-2026-10.zip: 6 NF-e lidas, 17 itens');
+    expect(records(readFileSync(join(out, 'results.csv'), 'utf8'))).toHaveLength(17);
+  }, 300_000);
+});
