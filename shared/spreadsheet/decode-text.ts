@@ -10,7 +10,7 @@
  * printable range.
  */
 import type { TextEncoding } from './schemas.js';
-import type { ForeignBytes } from './table.js';
+import type { ForeignBytes, ForeignBytesAt } from './table.js';
 
 export interface DecodedText {
   text: string;
@@ -70,10 +70,7 @@ const utf8SequenceLength = (bytes: Uint8Array, i: number): number => {
   return 0;
 };
 
-export type { ForeignBytes } from './table.js';
-
-/** Where the first bytes of a kind were found: the physical line, the byte offset, the bytes. */
-export type ForeignBytesAt = { line: number; offset: number; bytes: number[] };
+export type { ForeignBytes, ForeignBytesAt } from './table.js';
 
 /** The surrogate a 3-byte sequence `ED A0..BF 80..BF` encodes, or 0 when it is none. */
 const encodedSurrogate = (bytes: Uint8Array, i: number): number => {

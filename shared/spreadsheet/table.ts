@@ -3,7 +3,6 @@
  * leaves `;;;;` lines and empty sheet rows), short rows are padded, long rows keep their
  * extra cells and are reported.
  */
-import type { ForeignBytesAt } from './decode-text.js';
 import { SpreadsheetError } from './errors.js';
 import type { Delimiter, SpreadsheetProblem, TextEncoding } from './schemas.js';
 
@@ -13,6 +12,9 @@ import type { Delimiter, SpreadsheetProblem, TextEncoding } from './schemas.js';
  * "modified UTF-8"), read as the character its pair stands for, or as U+FFFD when it has no pair.
  */
 export type ForeignBytes = 'windows-1252' | 'cesu-8';
+
+/** Where the first bytes of a kind were found: the physical line, the byte offset, the bytes. */
+export type ForeignBytesAt = { line: number; offset: number; bytes: number[] };
 
 /** One record of the file as parsed, before blank rows are dropped or columns matched. */
 export interface SourceRecord {
