@@ -88,7 +88,7 @@ const NOT_TAKEN_WHY: Record<Language, (p: TableNotTaken) => string> = {
         'é JSON, mas não a tabela como o Siscomex a publica (Data_Ultima_Atualizacao_NCM, Ato, Nomenclaturas)',
       unreadable: `não pôde ser lida${p.detail ? ` (${p.detail})` : ''}`,
       older: `é a tabela de ${day('pt', p.detail)}, mais antiga que a que o projeto traz`,
-    })[p.why],
+    })[p.why] ?? p.why,
   es: (p) =>
     ({
       not_json: `no es JSON${p.detail ? ` (${p.detail})` : ''}`,
@@ -96,7 +96,7 @@ const NOT_TAKEN_WHY: Record<Language, (p: TableNotTaken) => string> = {
         'es JSON, pero no la tabla como la publica Siscomex (Data_Ultima_Atualizacao_NCM, Ato, Nomenclaturas)',
       unreadable: `no se pudo leer${p.detail ? ` (${p.detail})` : ''}`,
       older: `es la tabla del ${day('es', p.detail)}, más antigua que la que trae el proyecto`,
-    })[p.why],
+    })[p.why] ?? p.why,
   en: (p) =>
     ({
       not_json: `it is not JSON${p.detail ? ` (${p.detail})` : ''}`,
@@ -104,7 +104,7 @@ const NOT_TAKEN_WHY: Record<Language, (p: TableNotTaken) => string> = {
         'it is JSON but not the table as Siscomex publishes it (Data_Ultima_Atualizacao_NCM, Ato, Nomenclaturas)',
       unreadable: `it cannot be read${p.detail ? ` (${p.detail})` : ''}`,
       older: `it is the table of ${day('en', p.detail)}, older than the one the project carries`,
-    })[p.why],
+    })[p.why] ?? p.why,
 };
 
 /** Descriptions that name a group of things rather than a product. */
