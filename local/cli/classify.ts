@@ -29,7 +29,7 @@ import {
   userPath,
 } from './shared.js';
 import { partialResultsServer, status } from './status.js';
-import { readNoticesOf, savingLine, sentencesOf, stoppingProblemOf } from './summary-lines.js';
+import { ncmTableLine, readNoticesOf, savingLine, sentencesOf, stoppingProblemOf } from './summary-lines.js';
 
 const USAGE = `usage: npm run classify -- <file.csv|.txt|.tsv|.xlsx|.xml|.zip> [options]
 
@@ -223,6 +223,7 @@ const printSummary = (summary: Record<string, unknown>, outDir: string, files: n
       `Done in ${formatDuration(elapsedMs)}: ${summary.rows_total ?? 0} rows${counts ? ` (${counts})` : ''}.`,
       ...readNoticesOf(summary.problems).map((notice) => `Read: ${notice}`),
       `Billed ${money(summary.billed_usd)}, ${savingLine(summary)}.`,
+      ...[ncmTableLine(summary)].filter((line): line is string => line !== null),
       `Results: ${shown(outDir)}/ (${files} files: results.xlsx and .csv, review.xlsx and .csv, summary.json, pdfs/)`,
       // Said where the user looks, not only in summary.json: a column of sheets under a header
       // no alias knows would otherwise go unnoticed.

@@ -46,6 +46,24 @@ export const stoppingProblemOf = (list: unknown): string | undefined =>
     .find((parsed) => parsed.success && STOPPING_CODES.has(parsed.data.code))?.data?.text;
 
 /**
+ * What the NCM table in force says of the batch's codes, when any is not in force: the table (its
+ * day and act), the rows whose declared NCM and those whose verdict is no code in force. The rows
+ * are named in the warnings and flagged in the results (`current_ncm_in_force`, `ncm_in_force`).
+ */
+export const ncmTableLine = (summary: Record<string, unknown>): string | null => {
+  const table = summary.ncm_table as { as_of?: string | null; act?: string } | undefined;
+  const declared = Number(summary.declared_ncm_not_in_force ?? 0);
+  const verdicts = Number(summary.ncm_not_in_force ?? 0);
+  if (!table || (declared === 0 && verdicts === 0)) return null;
+  const rows = (count: number) => `${count} ${count === 1 ? 'row' : 'rows'}`;
+  return (
+    `NCM table in force (${table.as_of ?? 'undated'}, ${table.act ?? ''}): ` +
+    `declared NCM not in force on ${rows(declared)}, verdict's NCM not in force on ${rows(verdicts)} ` +
+    '(results: current_ncm_in_force, ncm_in_force; results.xlsx: the NCM divergences sheet).'
+  );
+};
+
+/**
  * What the batch did not spend, by where it came from (`saved $12.00 by reusing earlier verdicts`):
  * earlier verdicts reused, identical rows of the file classified once (summary.json's `duplicates`,
  * core/same-product.ts), or both, each with its share.

@@ -3,7 +3,12 @@
  * the warnings in the batch's language as summary.json words them.
  */
 import { describe, expect, it } from 'vitest';
-import { savingLine, sentencesOf, stoppingProblemOf } from '../../../local/cli/summary-lines.js';
+import {
+  ncmTableLine,
+  savingLine,
+  sentencesOf,
+  stoppingProblemOf,
+} from '../../../local/cli/summary-lines.js';
 import { message, shownMessages } from '../../../shared/wording/index.js';
 
 describe("classify's summary line", () => {
@@ -65,5 +70,21 @@ describe('why classify says a batch could not run', () => {
       'inbox/lote/batch.json no es un JSON válido (el archivo está vacío); escribe un objeto como {"country": "BR"}.',
     );
     expect(stoppingProblemOf(problems.slice(0, 1))).toBeUndefined();
+  });
+});
+
+describe('what classify says of the NCM table in force', () => {
+  const table = { as_of: '2026-07-05', act: 'Resolução Gecex nº 812/2025', source: 'carried' };
+
+  it('names the table and counts the rows whose declared NCM or verdict is not in force', () => {
+    expect(ncmTableLine({ ncm_table: table, declared_ncm_not_in_force: 2, ncm_not_in_force: 1 })).toBe(
+      'NCM table in force (2026-07-05, Resolução Gecex nº 812/2025): declared NCM not in force on 2 rows, ' +
+        "verdict's NCM not in force on 1 row (results: current_ncm_in_force, ncm_in_force; results.xlsx: the NCM divergences sheet).",
+    );
+  });
+
+  it('says nothing when every code is in force, or of a summary written before the table was checked', () => {
+    expect(ncmTableLine({ ncm_table: table, declared_ncm_not_in_force: 0, ncm_not_in_force: 0 })).toBeNull();
+    expect(ncmTableLine({ current_ncm_mismatches: 3 })).toBeNull();
   });
 });
