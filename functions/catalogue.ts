@@ -481,7 +481,8 @@ export const FUNCTION_CATALOGUE = {
     // Reads the whole product cache a page at a time, in legs of 8 minutes.
     timeoutSeconds: 15 * 60,
     memoryMb: 1024,
-    description: 'A new NCM table in reference/ncm/: list the earlier verdicts whose code is no longer in force',
+    description:
+      'A new NCM table in reference/ncm/: list the earlier verdicts whose code is no longer in force',
     // Reads the table in force (reference/; listing it finds the newest) and scans the product
     // cache; writes recheck.csv (in parts) and recheck.json to outbox/rechecks/<table date>/. A leg
     // whose time is spent keeps its unsent bytes and its progress in work/rechecks/, whose Object

@@ -168,6 +168,43 @@ export const recheckLine = (
   return { change: change.kind, line };
 };
 
+const csvText = (records: readonly string[][]): Buffer =>
+  Buffer.from(records.map((record) => formatCsvRecord(record, ',')).join(''), 'utf8');
+
+/** recheck.csv's upload in parts: begun with its header, or resumed where the last leg left it. */
+const openList = async (
+  objects: RecheckPorts['objects'],
+  at: { tableDate: string; run: string; leg: number; partBytes: number },
+  from: RecheckProgress | null,
+) => {
+  const upload = await partsUpload(
+    objects,
+    {
+      batchId: recheckWorkFolder(at.tableDate),
+      key: `${recheckFolder(at.tableDate)}${RECHECK_FILES.csv}`,
+      // Named by the leg, so a retried leg reads the bytes its first attempt read.
+      name: `${at.run}/${RECHECK_FILES.csv}.leg-${at.leg}`,
+      contentType: 'text/csv; charset=utf-8',
+      partBytes: at.partBytes,
+    },
+    from?.upload ?? null,
+  );
+  if (!from)
+    await upload.append(Buffer.concat([Buffer.from('\uFEFF', 'utf8'), csvText([[...RECHECK_CSV_COLUMNS]])]));
+  return upload;
+};
+
+/** What the last leg held back (nothing on the first). */
+const heldLinesOf = async (
+  objects: RecheckPorts['objects'],
+  from: RecheckProgress | null,
+): Promise<HeldLines> => {
+  if (!from) return { by_sku: [], by_fingerprint: [] };
+  const bytes = await objects.getBytes(from.held);
+  if (!bytes) throw new Error(`The lines a recheck held back between legs are gone (${from.held}).`);
+  return HeldLines.parse(JSON.parse(Buffer.from(bytes).toString('utf8')));
+};
+
 /**
  * Goes through the product cache against the table in force, from where an earlier leg stopped
  * (`from`), writing the list as it goes; hands on when the leg's time is spent.
@@ -196,32 +233,13 @@ export const recheckVerdicts = async (
   const counts: Counts = {
     ...(from?.counts ?? { checked: 0, not_in_force: 0, ended: 0, replaced: 0, split: 0 }),
   };
-  const upload = await partsUpload(
-    ports.objects,
-    {
-      batchId: recheckWorkFolder(tableDate),
-      key: `${folder}${RECHECK_FILES.csv}`,
-      // Named by the leg, so a retried leg reads the bytes its first attempt read.
-      name: `${run}/${RECHECK_FILES.csv}.leg-${leg}`,
-      contentType: 'text/csv; charset=utf-8',
-      partBytes: settings.partBytes,
-    },
-    from?.upload ?? null,
-  );
-  const held: HeldLines = from
-    ? HeldLines.parse(
-        JSON.parse(Buffer.from((await ports.objects.getBytes(from.held)) ?? '').toString('utf8')),
-      )
-    : { by_sku: [], by_fingerprint: [] };
+  const upload = await openList(ports.objects, { tableDate, run, leg, partBytes: settings.partBytes }, from);
+  const held = await heldLinesOf(ports.objects, from);
   const listedBySku = new Set(held.by_sku);
   const count = (change: 'ended' | 'replaced' | 'split') => {
     counts.not_in_force += 1;
     counts[change] += 1;
   };
-  const text = (records: string[][]) =>
-    Buffer.from(records.map((r) => formatCsvRecord(r, ',')).join(''), 'utf8');
-  if (!from)
-    await upload.append(Buffer.concat([Buffer.from('\uFEFF', 'utf8'), text([[...RECHECK_CSV_COLUMNS]])]));
 
   for await (const page of ports.cache.scanVerdicts({
     after: from?.after ?? null,
@@ -240,7 +258,7 @@ export const recheckVerdicts = async (
       lines.push(found.line);
       count(found.change);
     }
-    if (lines.length > 0) await upload.append(text(lines));
+    if (lines.length > 0) await upload.append(csvText(lines));
     if (page.after === null || ports.clock.now().getTime() < until) continue;
     const heldKey = finalizeWorkKey(recheckWorkFolder(tableDate), `${run}/held.leg-${leg}.json`);
     held.by_sku = [...listedBySku];
@@ -261,7 +279,7 @@ export const recheckVerdicts = async (
   }
   const byFingerprint = held.by_fingerprint.filter((entry) => !listedBySku.has(entry.classification_id));
   for (const entry of byFingerprint) count(entry.change);
-  if (byFingerprint.length > 0) await upload.append(text(byFingerprint.map((entry) => entry.line)));
+  if (byFingerprint.length > 0) await upload.append(csvText(byFingerprint.map((entry) => entry.line)));
   await upload.complete();
   const summary: RecheckSummary = {
     table: tableUsed,
