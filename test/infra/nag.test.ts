@@ -100,7 +100,7 @@ describe('cdk-nag AwsSolutions', () => {
     for (const role of ['ConsoleReadRole', 'ConsoleFilesRole', 'ConsoleAnswersRole']) {
       for (const id of at(`Console/Functions/${role}`)) {
         expect(id, role).toMatch(
-          /IAM5\[(Action::s3:(GetObject|GetBucket|List|Abort)\*|Resource::.+\/(outbox|inbox|answers|index)\/\*)\]$/,
+          /IAM5\[(Action::s3:(GetObject|GetBucket|List|Abort)\*|Resource::.+\/(outbox|inbox|answers|index|reference)\/\*)\]$/,
         );
       }
     }
