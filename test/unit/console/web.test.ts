@@ -369,4 +369,9 @@ describe('batch.json from the upload form', () => {
     expect(chosen).toMatchObject({ language: 'es', country: 'AR', max_usd: 12.5 });
     expect(BatchOptions.parse(chosen).language).toBe('es');
   });
+
+  it('offers re-classifying only the products whose NCM is no longer in force, which BatchOptions accepts', () => {
+    const chosen = optionsOf({ ...DEFAULT_OPTIONS, reclassify: 'ended_codes' });
+    expect(BatchOptions.parse(chosen).reclassify).toBe('ended_codes');
+  });
 });

@@ -202,6 +202,7 @@ export const en = {
     reclassify: 'Reclassify',
     reclassifyChanged: 'Only new or changed products',
     reclassifyAll: 'Every row',
+    reclassifyEndedCodes: 'Only those whose NCM is no longer in force',
     duplicates: 'Repeated products',
     classifyOnce: 'Classify once, share the verdict',
     classifyEach: 'Classify every row',

@@ -199,6 +199,7 @@ export const es: Messages = {
     reclassify: 'Reclasificar',
     reclassifyChanged: 'Solo productos nuevos o modificados',
     reclassifyAll: 'Todas las filas',
+    reclassifyEndedCodes: 'Solo los de NCM que dejó de estar vigente',
     duplicates: 'Productos repetidos',
     classifyOnce: 'Clasificar una vez y compartir el dictamen',
     classifyEach: 'Clasificar cada fila',

@@ -199,6 +199,7 @@ export const pt: Messages = {
     reclassify: 'Reclassificar',
     reclassifyChanged: 'Só produtos novos ou alterados',
     reclassifyAll: 'Todas as linhas',
+    reclassifyEndedCodes: 'Só os de NCM que deixou de vigorar',
     duplicates: 'Produtos repetidos',
     classifyOnce: 'Classificar uma vez e compartilhar o parecer',
     classifyEach: 'Classificar cada linha',

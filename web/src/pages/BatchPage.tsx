@@ -226,7 +226,13 @@ const Options = ({ batch }: { batch: BatchView }) => {
     items.push([t('batch.option.budget'), formatMoney(language, options.max_usd)]);
   items.push([
     t('batch.option.reclassify'),
-    t(options.reclassify === 'all' ? 'upload.reclassifyAll' : 'upload.reclassifyChanged'),
+    t(
+      options.reclassify === 'all'
+        ? 'upload.reclassifyAll'
+        : options.reclassify === 'ended_codes'
+          ? 'upload.reclassifyEndedCodes'
+          : 'upload.reclassifyChanged',
+    ),
   ]);
   items.push([
     t('batch.option.duplicates'),

@@ -262,6 +262,7 @@ const OptionsForm = ({
         {radios('reclassify', t('upload.reclassify'), [
           ['changed', t('upload.reclassifyChanged')],
           ['all', t('upload.reclassifyAll')],
+          ['ended_codes', t('upload.reclassifyEndedCodes')],
         ])}
         {radios('duplicates', t('upload.duplicates'), [
           ['classify_once', t('upload.classifyOnce')],

@@ -7,7 +7,7 @@ export type UploadOptions = {
   operation: '' | 'import' | 'export';
   country: string;
   budget: string;
-  reclassify: 'changed' | 'all';
+  reclassify: 'changed' | 'all' | 'ended_codes';
   duplicates: 'classify_once' | 'classify_each';
   planOnly: boolean;
   /** The workbooks' language; '' leaves it to the file's headers. */
