@@ -9,8 +9,9 @@
  *   naive       one classification at a time, polling every 3 s (scaled)
  *   concurrent  10 at a time, polling every 3 s (scaled), waiting out 429s
  *
- * Then ingest only: files of 2,000 to 400,000 rows (CSV and XLSX) read, validated, stored and
- * queued by Prepare, with its rows per second and peak memory (`--ingest ''` skips them).
+ * Then ingest only: files of 2,000 to 400,000 rows (CSV and XLSX, and SPED EFD files of as many
+ * items when asked: `sped:400000`) read, validated, stored and queued by Prepare, with its rows per
+ * second and peak memory (`--ingest ''` skips them).
  * Then results.xlsx alone: 10,000 and 100,000 rows streamed out of row records, each in a child
  * process, with what writing it added to memory (../bench/workbook-memory.ts; `--workbook ''`
  * skips it). `--contenders none` skips the contenders.
@@ -214,8 +215,9 @@ const runScript = async (
   }
 };
 
-/** One ingest of the bench: a file of `rows` rows in `format`. */
-type IngestSpec = { format: 'csv' | 'xlsx'; rows: number };
+/** One ingest of the bench: a file of `rows` rows in `format` (for SPED, `rows` 0200 items). */
+const INGEST_FORMATS = ['csv', 'xlsx', 'sped'] as const;
+type IngestSpec = { format: (typeof INGEST_FORMATS)[number]; rows: number };
 type Ingested = IngestSpec & { seconds: number; rowsPerSecond: number; peakMemoryMb: number | null };
 
 /** `csv:2000,xlsx:100000` → the ingests, in order. */
@@ -226,20 +228,56 @@ const parseIngests = (text: string): IngestSpec[] =>
     .filter(Boolean)
     .map((part) => {
       const [format, rows] = part.split(':');
-      if ((format !== 'csv' && format !== 'xlsx') || !Number.isInteger(Number(rows)) || Number(rows) < 1)
-        throw new Error(`--ingest: "${part}" is not csv:<rows> or xlsx:<rows>`);
-      return { format, rows: Number(rows) };
+      const known = INGEST_FORMATS.find((name) => name === format);
+      if (!known || !Number.isInteger(Number(rows)) || Number(rows) < 1)
+        throw new Error(`--ingest: "${part}" is not csv:<rows>, xlsx:<rows> or sped:<rows>`);
+      return { format: known, rows: Number(rows) };
     });
 
-/** The ingest file: the bench's rows as CSV, or as a workbook of one sheet. */
+/**
+ * A SPED EFD ICMS/IPI file whose items (0200) are the bench's rows: block 0 around them, block 9
+ * counting its registers, Latin-1 with CRLF as the layout asks. A SPED file names no operation or
+ * country: batch.json beside it gives the rows' (`import`, `BR`).
+ */
+const writeSpedFile = (folder: string, name: string, rows: readonly BenchRow[]): string => {
+  const file = join(folder, `${name}.txt`);
+  const lines = [
+    '|0000|020|0|01102026|31102026|BENCH IMPORTADORA LTDA|47185236000103||SP|147258361110|3550308|||A|1|',
+    '|0001|0|',
+    ...rows.map((row, index) => `|0200|B-${index + 1}|${row.description}|||UN|00|||||||`),
+    `|0990|${rows.length + 3}|`,
+    '|9001|0|',
+    '|9900|0000|1|',
+    '|9900|0001|1|',
+    `|9900|0200|${rows.length}|`,
+    '|9900|0990|1|',
+    '|9900|9001|1|',
+    '|9900|9900|8|',
+    '|9900|9990|1|',
+    '|9900|9999|1|',
+    '|9990|11|',
+    `|9999|${rows.length + 14}|`,
+  ];
+  writeFileSync(file, Buffer.from(`${lines.join('\r\n')}\r\n`, 'latin1'));
+  writeFileSync(join(folder, 'batch.json'), JSON.stringify({ operation: 'import', country: 'BR' }));
+  return file;
+};
+
+/** The ingest file: the bench's rows as CSV, as a workbook of one sheet, or as a SPED file's items. */
 const writeIngestFile = async (
   workDir: string,
   spec: IngestSpec,
-): Promise<{ folder: string; file: string }> => {
+): Promise<{ folder: string; file: string; optionsFile?: string }> => {
   const name = `ingest-${spec.format}-${spec.rows}`;
   if (spec.format === 'csv') {
     const folder = writeBatchFile(workDir, name, benchRows(spec.rows));
     return { folder, file: join(folder, `${name}.csv`) };
+  }
+  if (spec.format === 'sped') {
+    const folder = join(workDir, name);
+    mkdirSync(folder, { recursive: true });
+    const file = writeSpedFile(folder, name, benchRows(spec.rows));
+    return { folder, file, optionsFile: join(folder, 'batch.json') };
   }
   const folder = join(workDir, name);
   mkdirSync(folder, { recursive: true });
@@ -264,7 +302,7 @@ const writeIngestFile = async (
  * Used"); only the batch record is read while it works, so the bench does not slow it.
  */
 const runIngest = async (workDir: string, spec: IngestSpec): Promise<Ingested> => {
-  const { folder, file } = await writeIngestFile(workDir, spec);
+  const { folder, file, optionsFile } = await writeIngestFile(workDir, spec);
   // A slow sandbox: nothing much is classified while the rows go in.
   const pipeline = await startLocalPipeline({
     dataDir: join(workDir, `ingest-data-${spec.format}-${spec.rows}`),
@@ -275,14 +313,22 @@ const runIngest = async (workDir: string, spec: IngestSpec): Promise<Ingested> =
   });
   try {
     const startedAt = Date.now();
-    const { batchId } = await pipeline.submit({ file, sheetsDir: folder });
+    const { batchId } = await pipeline.submit({
+      file,
+      sheetsDir: folder,
+      ...(optionsFile ? { optionsFile } : {}),
+    });
     const deadline = Date.now() + 60 * 60_000;
-    while (pipeline.endedInvocations('prepare-batch') === 0) {
+    // Prepare works in legs (8 minutes each): a large file's rows are all in once the batch has left
+    // `preparing`, whichever leg wrote the last of them.
+    let batch = await pipeline.tables.batches.getBatch(batchId);
+    while (pipeline.endedInvocations('prepare-batch') === 0 || batch?.state === 'preparing') {
       if (Date.now() > deadline) throw new Error('ingest did not finish within an hour');
       await new Promise((resolve) => setTimeout(resolve, 250));
+      if (pipeline.endedInvocations('prepare-batch') > 0)
+        batch = await pipeline.tables.batches.getBatch(batchId);
     }
     const seconds = (Date.now() - startedAt) / 1000;
-    const batch = await pipeline.tables.batches.getBatch(batchId);
     if (batch?.rows_total !== spec.rows)
       throw new Error(`ingest of ${spec.rows} rows stored ${batch?.rows_total ?? 0} (batch ${batch?.state})`);
     return {
@@ -295,6 +341,18 @@ const runIngest = async (workDir: string, spec: IngestSpec): Promise<Ingested> =
     await pipeline.close();
   }
 };
+
+/** Prepare's peak on each SPED file beside its peak on a CSV of as many rows, when the bench read both. */
+const spedAgainstCsv = (ingests: readonly Ingested[]): string[] =>
+  ingests.flatMap((sped) => {
+    const csv = ingests.find((i) => i.format === 'csv' && i.rows === sped.rows && i.peakMemoryMb !== null);
+    if (sped.format !== 'sped' || sped.peakMemoryMb === null || !csv) return [];
+    const difference = (sped.peakMemoryMb / csv.peakMemoryMb! - 1) * 100;
+    return [
+      `Prepare's peak memory on a SPED file of ${sped.rows.toLocaleString('en-US')} items: ${sped.peakMemoryMb} MiB, ` +
+        `${fixed(Math.abs(difference), 0)} % ${difference >= 0 ? 'above' : 'below'} its ${csv.peakMemoryMb} MiB on a CSV of as many rows.`,
+    ];
+  });
 
 /** The ingests as a Markdown table, and how Prepare's peak at the largest CSV compares to the smallest. */
 const ingestReport = (ingests: readonly Ingested[]): string => {
@@ -310,12 +368,16 @@ const ingestReport = (ingests: readonly Ingested[]): string => {
   const csv = ingests.filter((i) => i.format === 'csv' && i.peakMemoryMb !== null);
   const smallest = csv.reduce<Ingested | null>((a, b) => (a && a.rows <= b.rows ? a : b), null);
   const larger = csv.filter((i) => smallest && i.rows > smallest.rows);
-  if (!smallest || larger.length === 0) return table;
+  const sped = spedAgainstCsv(ingests);
+  if (!smallest || larger.length === 0) return [table, ...sped].join('\n\n');
   const growth = larger.map(
     (i) =>
       `${fixed((i.peakMemoryMb! / smallest.peakMemoryMb! - 1) * 100, 0)} % at ${i.rows.toLocaleString('en-US')} rows`,
   );
-  return `${table}\n\nPrepare's peak memory above its peak at ${smallest.rows.toLocaleString('en-US')} CSV rows: ${growth.join(', ')}.`;
+  return [
+    `${table}\n\nPrepare's peak memory above its peak at ${smallest.rows.toLocaleString('en-US')} CSV rows: ${growth.join(', ')}.`,
+    ...sped,
+  ].join('\n\n');
 };
 
 const fixed = (value: number, digits = 2) => value.toFixed(digits);
@@ -380,7 +442,9 @@ const main = async () => {
     }
     const ingest: Ingested[] = [];
     for (const spec of ingestSpecs) {
-      console.log(`  ingest of ${spec.rows.toLocaleString('en-US')} ${spec.format.toUpperCase()} rows…`);
+      console.log(
+        `  ingest of ${spec.rows.toLocaleString('en-US')} ${spec.format.toUpperCase()} ${spec.format === 'sped' ? 'items' : 'rows'}…`,
+      );
       ingest.push(await runIngest(workDir, spec));
     }
     const workbook: WorkbookMeasured[] = [];
