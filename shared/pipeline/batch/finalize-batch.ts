@@ -93,6 +93,15 @@ const skipped = (batchId: string | null): FinalizeResult => ({
   next: 'done',
 });
 
+/** The settling pass adds the batch up as it goes; a leg that hands on keeps the tally in `work/`. */
+const settlingTally = async (ports: FinalizePorts, batch: BatchRecord, settledThrough: number) =>
+  pageTally(
+    batch,
+    settledThrough === 0
+      ? undefined
+      : await loadTally(ports.objects, tallyKey(batch.batch_id, settledThrough)),
+  );
+
 export const finalizeBatch = async (
   ports: FinalizePorts,
   rawInput: unknown,
@@ -133,22 +142,15 @@ export const finalizeBatch = async (
     ...progress,
   });
 
-  // The settling pass adds the batch up as it goes; a leg that hands on keeps the tally in `work/`.
-  const tallied = pageTally(
-    batch,
-    from.settled_through === 0
-      ? undefined
-      : await loadTally(ports.objects, tallyKey(batchId, from.settled_through)),
-  );
+  const tallied = await settlingTally(ports, batch, from.settled_through);
   // The table in force this leg reads (a newer one dropped into reference/ncm/ replaces the carried).
   const ncm = await tableInForce(ports.objects);
-  const { table } = ncm;
   let settled = from;
   if (!writingFrom) {
     const settling = await settleRows(
       ports,
       batch,
-      { detail: unfinishedDetailFor(input), now, from, until, pageSize: settings.pageSize, table },
+      { detail: unfinishedDetailFor(input), now, from, until, pageSize: settings.pageSize, table: ncm.table },
       tallied.add,
     );
     settled = settling.progress;
@@ -171,7 +173,7 @@ export const finalizeBatch = async (
     csv: files.csv,
     xlsx: { ...files.xlsx, summary, at: summaryTime(summary) },
     width: read.width,
-    table,
+    table: ncm.table,
     until,
     pageSize: settings.pageSize,
     partBytes: settings.partBytes,
