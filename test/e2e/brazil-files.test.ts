@@ -6,7 +6,7 @@
  * classified once, every declared NCM compared with the verdict and with the NCM table in force.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { unzipSync } from 'fflate';
@@ -136,6 +136,52 @@ describe('Brazil’s own files, end to end', () => {
     });
     // The divergence sheet is in the workbook beside the results and the summary.
     expect(Object.keys(workbook).filter((name) => name.startsWith('xl/worksheets/sheet'))).toHaveLength(3);
+  }, 300_000);
+
+  it('refuses an NF-e with an external entity and a damaged ZIP of invoices, each in one line, writing no row', async () => {
+    const dir = join(temp.dir, 'refused');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'segredo.txt'), 'TOP-SECRET-CONTENT');
+    // The sample's first invoice with an entity that would read a local file into its first item.
+    const invoice = readdirSync(join(SAMPLE, 'notas-fiscais'))[0]!;
+    const xml = readFileSync(join(SAMPLE, 'notas-fiscais', invoice), 'utf8')
+      .replace(
+        /^(<\?xml[^>]*\?>)/,
+        `$1<!DOCTYPE nfeProc [<!ENTITY leak SYSTEM "file://${join(dir, 'segredo.txt')}">]>`,
+      )
+      .replace(/<xProd>[^<]*<\/xProd>/, '<xProd>&leak;</xProd>');
+    expect(xml).toContain('<!ENTITY leak');
+    writeFileSync(join(dir, 'nota-com-entidade.xml'), xml);
+    // The sample ZIP cut at two thirds: its directory, at the end, is gone.
+    const zip = readFileSync(NFE_ZIP);
+    writeFileSync(join(dir, 'notas-cortadas.zip'), zip.subarray(0, Math.floor((zip.length * 2) / 3)));
+
+    for (const [file, said] of [
+      ['nota-com-entidade.xml', /nota-com-entidade\.xml.*(entidade|entity)/i],
+      ['notas-cortadas.zip', /notas-cortadas\.zip.*ZIP/],
+    ] as const) {
+      const { batchId } = await pipeline.submit({
+        file: join(dir, file),
+        optionsFile: OPTIONS,
+        sheetsDir: dir,
+      });
+      expect((await pipeline.waitForBatch(batchId, { signal: AbortSignal.timeout(120_000) })).state).toBe(
+        'failed',
+      );
+      const out = join(dir, batchId);
+      await pipeline.copyOutbox(batchId, out);
+      const summary = BatchSummary.parse(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')));
+      expect(summary.rows_total).toBe(0);
+      const problems = summary.problems.filter((problem) => problem.code === 'file_refused');
+      expect(problems).toHaveLength(1);
+      expect(problems[0]!.text).toMatch(said);
+      const everything = readdirSync(out)
+        .filter((name) => name.endsWith('.json') || name.endsWith('.csv'))
+        .map((name) => readFileSync(join(out, name), 'utf8'))
+        .join('');
+      expect(everything).not.toContain('TOP-SECRET');
+      expect(records(readFileSync(join(out, 'results.csv'), 'utf8'))).toEqual([]);
+    }
   }, 300_000);
 
   it('classifies the ZIP with npm run classify as a user types it', async () => {
