@@ -178,7 +178,7 @@ describe('a batch file becomes rows', () => {
     // Prepare: a column of sheet names under a header no alias knows, and an NCM without its zero.
     const w = world({
       [FILE_KEY]: csvOf('SKU;Descrição;País;Operação;Planos;NCM atual', [
-        `SKU-1;${DESCRIPTIONS[0]};BR;importação;cafe.pdf;9011100`,
+        `SKU-1;${DESCRIPTIONS[0]};BR;importação;cafe.pdf;9012100`,
         `SKU-2;${DESCRIPTIONS[1]};BR;importação;rolamento.pdf;84821010`,
       ]),
     });
@@ -203,7 +203,7 @@ describe('a batch file becomes rows', () => {
     ]);
     expect(english(batch.warnings ?? [])).toEqual([
       expect.stringContaining('Column "Planos" (column E) is not read'),
-      expect.stringContaining('Row 1 declares a 7-digit NCM (9011100) in column "NCM atual" (column F)'),
+      expect.stringContaining('Row 1 declares a 7-digit NCM (9012100) in column "NCM atual" (column F)'),
     ]);
   });
 
