@@ -18,10 +18,11 @@ import {
   type ParsedDocument,
   parseNfeDocument,
 } from './nfe-invoice.js';
-import { type ArchiveEntry, ArchiveSourceFailure, archiveEntries, openArchive } from './nfe-zip.js';
+import { type ArchiveEntry, archiveEntries, openArchive } from './nfe-zip.js';
 import type { SpreadsheetProblem } from './schemas.js';
 import { counted } from './sentence-parts.js';
 import type { RecordSource, SourceRecord } from './table.js';
+import { SourceReadFailure } from './zip-source.js';
 
 const MEGABYTE = 1024 * 1024;
 
@@ -86,7 +87,7 @@ export const isInvoiceArchive = async (source: ByteSource, fileName: string): Pr
     }
     return true;
   } catch (error) {
-    if (error instanceof ArchiveSourceFailure) throw error.cause;
+    if (error instanceof SourceReadFailure) throw error.cause;
     return /\.zip$/i.test(fileName);
   }
 };
@@ -314,7 +315,7 @@ const isZlibError = (error: unknown): boolean => {
 /** Any failure reading the archive itself: our refusals pass, the source's failure is rethrown as it was. */
 const archiveFailure = (error: unknown, fileName: string, part?: string): unknown => {
   if (error instanceof SpreadsheetError) return error;
-  if (error instanceof ArchiveSourceFailure) return error.cause;
+  if (error instanceof SourceReadFailure) return error.cause;
   if (part) {
     const found = isZlibError(error)
       ? { detail: 'its compressed bytes do not inflate', damage: 'inflate' as const }

@@ -1,24 +1,15 @@
 /**
  * An XLSX as parts read on demand: the ZIP's central directory sits at its end, so yauzl finds it
- * with a few small range reads of the `ByteSource`, then each part is inflated and SAX-parsed as its
- * bytes arrive. Nothing here holds a whole part, so an S3 object of any size is read in bounded memory.
+ * with a few small range reads of the `ByteSource` (zip-source.ts), then each part is inflated and
+ * SAX-parsed as its bytes arrive. Nothing here holds a whole part, so an S3 object of any size is read in bounded memory.
  */
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { SaxesParser } from 'saxes';
-import { type Entry, fromRandomAccessReaderPromise, RandomAccessReader, type ZipFile } from 'yauzl';
+import type { Entry, ZipFile } from 'yauzl';
 import type { ByteSource } from './byte-source.js';
 import { SpreadsheetError } from './errors.js';
 import { counted } from './sentence-parts.js';
-
-/**
- * The source itself failed (S3 down, object gone), as opposed to its bytes being a bad workbook:
- * carried through yauzl's and zlib's streams so it can be rethrown as it was, not as `xlsx_invalid`.
- */
-class SourceReadFailure extends Error {
-  constructor(cause: unknown) {
-    super('the workbook bytes could not be read', { cause });
-  }
-}
+import { openZipSource, SourceReadFailure } from './zip-source.js';
 
 /** Where in a workbook damage was found: the part, and the cell or row when it is known. */
 export interface PartPlace {
@@ -139,60 +130,6 @@ const entityDeclared = (fileName: string, part: string): SpreadsheetError =>
     { details: { part } },
   );
 
-async function* sourceChunks(source: ByteSource, start: number, end: number): AsyncGenerator<Buffer> {
-  try {
-    for await (const chunk of source.read(start, end)) {
-      yield Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    }
-  } catch (error) {
-    throw new SourceReadFailure(error);
-  }
-}
-
-/**
- * yauzl first reads the file's tail (up to 64 KiB, where it looks for the end-of-directory record),
- * then each directory entry's few dozen bytes apart. The directory nearly always lies inside that
- * tail, so keeping it serves those reads from memory: against S3, one GET instead of one per entry.
- */
-const TAIL_CACHE_MAX_BYTES = 70 * 1024;
-
-interface CachedTail {
-  start: number;
-  bytes: Promise<Buffer>;
-}
-
-const collect = async (chunks: AsyncIterable<Buffer>): Promise<Buffer> => {
-  const all: Buffer[] = [];
-  for await (const chunk of chunks) all.push(chunk);
-  return Buffer.concat(all);
-};
-
-async function* tailSlice(tail: CachedTail, start: number, end: number): AsyncGenerator<Buffer> {
-  const bytes = await tail.bytes;
-  yield bytes.subarray(start - tail.start, end - tail.start);
-}
-
-/** yauzl asks for byte ranges; each becomes one streamed `source.read`, pulled as yauzl consumes it. */
-class ByteSourceReader extends RandomAccessReader {
-  private tail: CachedTail | null = null;
-
-  constructor(private readonly source: ByteSource) {
-    super();
-  }
-
-  override _readStreamForRange(start: number, end: number): Readable {
-    const { tail, source } = this;
-    if (tail && start >= tail.start && end <= source.size) {
-      return Readable.from(tailSlice(tail, start, end), { objectMode: false });
-    }
-    if (!tail && end === source.size && end - start <= TAIL_CACHE_MAX_BYTES) {
-      this.tail = { start, bytes: collect(sourceChunks(source, start, end)) };
-      return Readable.from(tailSlice(this.tail, start, end), { objectMode: false });
-    }
-    return Readable.from(sourceChunks(source, start, end), { objectMode: false });
-  }
-}
-
 /** A file the ZIP reader refused. (An `.xls` never gets here: `detectFormat` tells it by its first bytes.) */
 const refusedArchive = (fileName: string, error: unknown): unknown =>
   error instanceof SourceReadFailure
@@ -255,11 +192,8 @@ export const openZip = async (source: ByteSource, fileName: string): Promise<Xls
   let zip: ZipFile;
   const entries = new Map<string, Entry>();
   try {
-    // autoClose off: records() may be called again later, and a ByteSource holds no handle to leak.
-    zip = await fromRandomAccessReaderPromise(new ByteSourceReader(source), source.size, {
-      autoClose: false,
-      validateEntrySizes: false,
-    });
+    // records() may be called again later: the archive stays open (zip-source.ts).
+    zip = await openZipSource(source, 'parts');
     for await (const entry of zip.eachEntry()) entries.set(entry.fileName.toLowerCase(), entry);
   } catch (error) {
     throw refusedArchive(fileName, error);
