@@ -8,7 +8,6 @@
  *   listBatchViews ──▶ BatchList (newest first, a page at a time)
  *   batchView      ──▶ BatchView (progress: rows by status, slots in use, billed, time left)
  */
-import { z } from 'zod';
 import { tableInForce } from '../ncm-table/reference-table.js';
 import type { NcmTable } from '../ncm-table/siscomex-table.js';
 import { BatchSummary, cents, PARTIAL_FILES } from '../pipeline/batch/index.js';
@@ -26,7 +25,7 @@ import {
   type BatchListItem,
   type BatchStage,
   type BatchView,
-  NcmTableSaid,
+  type NcmTableSaid,
   type RowCounts,
 } from './api.js';
 import type { ConsolePorts } from './ports.js';
@@ -115,24 +114,17 @@ export const ncmTableSaid = (table: Pick<NcmTable, 'asOf' | 'act'>): NcmTableSai
   act: table.act,
 });
 
-/** The table a summary.json names (summaries written before it named one have none). */
-const SummaryNcmTable = z.object({ ncm_table: NcmTableSaid.optional() });
-
-type ReadSummary = { summary: BatchSummary; ncmTable: NcmTableSaid | null };
-
 /** A finished batch's summary.json, when its outbox has one that reads. */
 const readSummary = async (
   ports: Pick<ConsolePorts, 'objects'>,
   batchId: string,
-): Promise<ReadSummary | null> => {
+): Promise<BatchSummary | null> => {
   const bytes = await ports.objects.getBytes(outboxKey(batchId, 'summary.json'));
   if (!bytes) return null;
   try {
     const json: unknown = JSON.parse(new TextDecoder().decode(bytes));
     const parsed = BatchSummary.safeParse(json);
-    if (!parsed.success) return null;
-    const named = SummaryNcmTable.safeParse(json);
-    return { summary: parsed.data, ncmTable: named.success ? (named.data.ncm_table ?? null) : null };
+    return parsed.success ? parsed.data : null;
   } catch {
     return null;
   }
@@ -166,7 +158,7 @@ export const batchTally = async (
   leases: readonly Lease[],
 ): Promise<RowTally> => {
   const read = await finishedSummary(ports, batch);
-  return read ? tallyOfSummary(read.summary) : countedTally(ports, batch, leases);
+  return read ? tallyOfSummary(read) : countedTally(ports, batch, leases);
 };
 
 export const listBatchViews = async (
@@ -210,9 +202,13 @@ export const batchView = async (ports: ConsolePorts, batchId: string): Promise<B
     outboxFiles(ports, batchId),
     finishedSummary(ports, batch),
   ]);
-  const tally = read ? tallyOfSummary(read.summary) : await countedTally(ports, batch, leases);
+  const tally = read ? tallyOfSummary(read) : await countedTally(ports, batch, leases);
   // A finished batch's results were checked against the table its summary names; else the one in force.
-  const ncmTable = read?.ncmTable ?? ncmTableSaid((await tableInForce(ports.objects)).table);
+  // The table a finished batch's summary names; summaries written before they named one: the table in force.
+  const named = read?.ncm_table;
+  const ncmTable = named
+    ? { as_of: named.as_of, act: named.act }
+    : ncmTableSaid((await tableInForce(ports.objects)).table);
   const item = listItem(batch, tally);
   const finished = isFinished(batch);
   const now = ports.clock.now().getTime();
