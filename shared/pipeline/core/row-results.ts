@@ -6,11 +6,13 @@
  * `row` is never set here: the CSV writer takes it from the RowRecord, and a cached verdict
  * copied into a later batch must not carry the row number of the batch that resolved it.
  */
+
 import { formatNcm } from '../../spreadsheet/write-csv.js';
 import { problemNameOf } from '../../tcs/errors.js';
 import type { Candidate, Classification, Question, TariffLookup } from '../../tcs/schemas.js';
 import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';
 import { detailOf, type Message, message } from '../../wording/index.js';
+import { declaredNcmDigits } from './ncm-in-force.js';
 import type { BatchStop, ResultColumn, RowResult } from './records.js';
 
 /** Every column but `status`, which each builder sets itself. */
@@ -100,9 +102,8 @@ const said = (messages: readonly Message[]): Pick<RowResult, 'detail' | 'detail_
  * Empty when the row declared no NCM.
  */
 export const currentNcmMatches = (currentNcm: string | null, chosenNcm: string | null): string => {
-  const digits = (currentNcm ?? '').replace(/\D/g, '');
-  if (digits === '' || chosenNcm === null) return '';
-  const declared = digits.length === 7 ? `0${digits}` : digits;
+  const declared = declaredNcmDigits((currentNcm ?? '').replace(/\D/g, ''));
+  if (declared === null || chosenNcm === null) return '';
   return declared === chosenNcm ? 'yes' : 'no';
 };
 
