@@ -16,6 +16,7 @@ import { fittingWidth, textWidth, xlsxText } from '../../spreadsheet/write-xlsx.
 import { rowXml, type SheetColumn, sheetHead, sheetTail } from '../../spreadsheet/xlsx-parts.js';
 import { declaredNcmDigits } from '../core/ncm-in-force.js';
 import type { ResultColumn } from '../core/records.js';
+import { resultNcmDigits } from '../core/row-results.js';
 import { DIVERGENCE_WORDS, type DivergenceOwnColumn, type DivergenceWords } from './divergence-labels.js';
 import type { ShownRow } from './results-files.js';
 import { cellXml, resultCell, type SheetCell, STYLE, statusStyle } from './results-sheet-xml.js';
@@ -152,7 +153,7 @@ const divergenceOf = (layout: DivergenceLayout, { result }: ShownRow): string =>
 const cellsOf = (layout: DivergenceLayout, shown: ShownRow, table: NcmTable | undefined): SheetCell[] => {
   const { row, result } = shown;
   const declared = declaredNcmDigits(row.product?.current_ncm);
-  const verdict = (result.ncm ?? '').replace(/\D/g, '');
+  const verdict = resultNcmDigits(result);
   const text = (value: string | null | undefined): SheetCell => (value ? xlsxText(value) : null);
   const own: Record<DivergenceOwnColumn, () => SheetCell> = {
     sku: () => text(row.product?.sku),
