@@ -74,13 +74,17 @@ export const shownColumnsOf = (batch: Pick<BatchRecord, 'columns' | 'header'>): 
   return found;
 };
 
-/** A cell as the file wrote it (trimmed, cut to SHOWN_CELL_MAX characters); null when empty. */
-const cellOf = (row: RowRecord, index: number | undefined): string | null => {
-  const cell = index === undefined ? '' : (row.cells[index] ?? '').trim();
-  if (cell === '') return null;
-  const characters = [...cell];
-  return characters.length > SHOWN_CELL_MAX ? `${characters.slice(0, SHOWN_CELL_MAX).join('')}…` : cell;
+/** Text as the file wrote it, trimmed and cut to SHOWN_CELL_MAX characters; null when empty. */
+const shownText = (value: string): string | null => {
+  const text = value.trim();
+  if (text === '') return null;
+  const characters = [...text];
+  return characters.length > SHOWN_CELL_MAX ? `${characters.slice(0, SHOWN_CELL_MAX).join('')}…` : text;
 };
+
+/** A cell as the file wrote it (trimmed, cut to SHOWN_CELL_MAX characters); null when empty. */
+const cellOf = (row: RowRecord, index: number | undefined): string | null =>
+  index === undefined ? null : shownText(row.cells[index] ?? '');
 
 /**
  * The NCM the row declared, as it declared it, dotted when it is a code of 8 digits (a 7-digit one
@@ -88,11 +92,9 @@ const cellOf = (row: RowRecord, index: number | undefined): string | null => {
  */
 const declaredNcmOf = (row: RowRecord): string | null => {
   const declared = (row.product?.current_ncm ?? '').trim();
-  if (declared === '') return null;
   const digits = declaredNcmDigits(declared);
   if (digits !== null && /^[0-9]{8}$/.test(digits)) return formatNcm(digits);
-  const characters = [...declared];
-  return characters.length > SHOWN_CELL_MAX ? `${characters.slice(0, SHOWN_CELL_MAX).join('')}…` : declared;
+  return shownText(declared);
 };
 
 /** `yes` and `no` as the results files write them; anything else (empty: nothing to check) null. */
