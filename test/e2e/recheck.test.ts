@@ -16,6 +16,7 @@ import { planOptionsFile } from '../../local/cli/plan.js';
 import { recheckOn } from '../../local/cli/recheck.js';
 import { startLocalPipeline } from '../../local/runtime/index.js';
 import { BatchPlan, RecheckSummary } from '../../shared/pipeline/batch/index.js';
+import { type SiscomexEntry, siscomexEntry } from '../helpers/siscomex-table.js';
 import { E2E_ASSEMBLY_DIR, E2E_TIME_SCALE, makeTempDir, resolvableRows, writeCsv } from './helpers.js';
 
 const temp = makeTempDir('recheck');
@@ -31,7 +32,6 @@ const records = (path: string) =>
     skipEmptyLines: true,
   }).data;
 
-type Entry = { Codigo: string; Descricao: string; Data_Inicio: string; Data_Fim: string };
 const digits = (code: string) => code.replace(/\D/g, '');
 
 /**
@@ -42,7 +42,7 @@ const newerTable = (ended: string, split: string): { json: Buffer; replacing: st
   const carried = JSON.parse(gunzipSync(readFileSync(CARRIED)).toString('utf8')) as {
     Data_Ultima_Atualizacao_NCM: string;
     Ato: string;
-    Nomenclaturas: Entry[];
+    Nomenclaturas: SiscomexEntry[];
   };
   const endedUnder = digits(ended).slice(0, 6);
   const splitUnder = digits(split).slice(0, 7);
@@ -52,15 +52,9 @@ const newerTable = (ended: string, split: string): { json: Buffer; replacing: st
     const code = digits(entry.Codigo);
     return !(code.length === 8 && (code.startsWith(endedUnder) || code.startsWith(splitUnder)));
   });
-  const added = replacing.map((Codigo, i) => ({
-    Codigo,
-    Descricao: i === 0 ? 'Novo item de teste' : 'Outros',
-    Data_Inicio: '01/01/2027',
-    Data_Fim: '31/12/9999',
-    Tipo_Ato_Ini: 'Res Gecex',
-    Numero_Ato_Ini: '999',
-    Ano_Ato_Ini: '2026',
-  }));
+  const added = replacing.map((code, i) =>
+    siscomexEntry(code, i === 0 ? 'Novo item de teste' : 'Outros', { starts: '01/01/2027' }),
+  );
   const table = {
     ...carried,
     Data_Ultima_Atualizacao_NCM: 'Vigente em 01/01/2027',

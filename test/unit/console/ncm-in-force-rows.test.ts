@@ -13,6 +13,7 @@ import { formatNcmTable } from '../../../web/src/format.js';
 import { consoleWorld } from '../../helpers/console-world.js';
 import { seedCountedBatch } from '../../helpers/counted-batch.js';
 import { BATCH, batchRecord, classificationId, rowRecord } from '../../helpers/records.js';
+import { siscomexEntry, siscomexTable } from '../../helpers/siscomex-table.js';
 
 beforeAll(() => logger.setLogLevel('SILENT'));
 
@@ -81,25 +82,16 @@ const seeded = async () => {
 const numbers = (body: Record<string, unknown>) => (body.rows as { row: number }[]).map((row) => row.row);
 
 /** A table as Siscomex publishes it, dated after the carried one. */
-const entry = (Codigo: string, Descricao: string) => ({
-  Codigo,
-  Descricao,
-  Data_Inicio: '01/01/2027',
-  Data_Fim: '31/12/9999',
-  Tipo_Ato_Ini: 'Res Gecex',
-  Numero_Ato_Ini: '900',
-  Ano_Ato_Ini: '2026',
-});
-const NEWER_TABLE = JSON.stringify({
-  Data_Ultima_Atualizacao_NCM: 'Vigente em 01/01/2027',
-  Ato: 'Resolução Gecex nº 900/2026',
-  Nomenclaturas: [
+const entry = (code: string, description: string) =>
+  siscomexEntry(code, description, { starts: '01/01/2027' });
+const NEWER_TABLE = JSON.stringify(
+  siscomexTable('01/01/2027', 'Resolução Gecex nº 900/2026', [
     entry('09.01', 'Café'),
     entry('1513.21.11', 'De coco mbocaya'),
     entry('1513.21.19', 'Outros'),
     entry('8517.13.00', '-- Telefones inteligentes (smartphones)'),
-  ],
-});
+  ]),
+);
 
 describe('rows checked against the NCM table in force', () => {
   it('shows each row its declared NCM and whether it and the verdict are codes in force', async () => {

@@ -7,16 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../../local/sandbox/classifier/catalogue.js';
 import { carriedNcmTable } from '../../../shared/ncm-table/carried-table.js';
 import { ncmTableOf } from '../../../shared/ncm-table/siscomex-table.js';
+import { siscomexEntry } from '../../helpers/siscomex-table.js';
 
-const entry = (Codigo: string, Descricao: string, Data_Inicio = '01/04/2022', Data_Fim = '31/12/9999') => ({
-  Codigo,
-  Descricao,
-  Data_Inicio,
-  Data_Fim,
-  Tipo_Ato_Ini: 'Res Camex',
-  Numero_Ato_Ini: '272',
-  Ano_Ato_Ini: '2021',
-});
+const entry = (code: string, description: string, starts = '01/04/2022', ends = '31/12/9999') =>
+  siscomexEntry(code, description, { starts, ends });
 
 describe('the carried NCM table', () => {
   const table = carriedNcmTable();

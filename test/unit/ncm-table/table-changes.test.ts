@@ -6,21 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import { ncmTableOf } from '../../../shared/ncm-table/siscomex-table.js';
 import { codeChangeOf } from '../../../shared/ncm-table/table-changes.js';
+import { siscomexEntry, siscomexTable } from '../../helpers/siscomex-table.js';
 
-const entry = (Codigo: string, Descricao: string, Data_Fim = '31/12/9999') => ({
-  Codigo,
-  Descricao,
-  Data_Inicio: '01/07/2022',
-  Data_Fim,
-  Tipo_Ato_Ini: 'Res Gecex',
-  Numero_Ato_Ini: '321',
-  Ano_Ato_Ini: '2022',
-});
+const entry = (code: string, description: string, ends = '31/12/9999') =>
+  siscomexEntry(code, description, { starts: '01/07/2022', ends });
 
-const table = ncmTableOf({
-  Data_Ultima_Atualizacao_NCM: 'Vigente em 01/07/2022',
-  Ato: 'Resolução Gecex nº 321/2022',
-  Nomenclaturas: [
+const table = ncmTableOf(
+  siscomexTable('01/07/2022', 'Resolução Gecex nº 321/2022', [
     entry('15', 'Gorduras e óleos animais, vegetais ou de origem microbiana'),
     entry('15.13', 'Óleos de coco, de amêndoa de palma ou de babaçu'),
     entry('1513.2', '- Óleos de amêndoa de palma ou de babaçu, e respetivas frações:'),
@@ -33,8 +25,8 @@ const table = ncmTableOf({
     entry('1513.29.90', 'Outros'),
     entry('73', 'Obras de ferro fundido, ferro ou aço'),
     entry('7318.15.00', '-- Outros parafusos e pinos ou pernos, mesmo com as porcas e arruelas'),
-  ],
-});
+  ]),
+);
 
 describe('what a newer table says of a code', () => {
   it('a code it holds in force is in force', () => {

@@ -18,6 +18,7 @@ import {
 import type { RowResult } from '../../../../shared/pipeline/core/index.js';
 import { memoryPipelinePorts, outboxFile } from '../../../helpers/memory-ports.js';
 import { objectCreatedEvent } from '../../../helpers/s3-events.js';
+import { siscomexEntry, siscomexTable } from '../../../helpers/siscomex-table.js';
 import { ACCEPTED_COUNTRIES } from '../../spreadsheet/fixtures.js';
 
 const FILE_KEY = 'inbox/tabela/produtos.csv';
@@ -123,19 +124,13 @@ describe('the NCM table in force', () => {
   it('checks against a newer table dropped into reference/ncm/, and says one that is no table', async () => {
     const carried = carriedNcmTable();
     // A newer publication in which 8482.10.10 ended: built from entries as Siscomex writes them.
-    const newer = {
-      Data_Ultima_Atualizacao_NCM: 'Vigente em 01/01/2027',
-      Ato: 'Resolução Gecex nº 999/2026',
-      Nomenclaturas: ['0901.21.00', '1513.21.11', '1513.21.19'].map((code) => ({
-        Codigo: code,
-        Descricao: carried.entry(code)!.description,
-        Data_Inicio: '01/04/2022',
-        Data_Fim: '31/12/9999',
-        Tipo_Ato_Ini: 'Res Camex',
-        Numero_Ato_Ini: '272',
-        Ano_Ato_Ini: '2021',
-      })),
-    };
+    const newer = siscomexTable(
+      '01/01/2027',
+      'Resolução Gecex nº 999/2026',
+      ['0901.21.00', '1513.21.11', '1513.21.19'].map((code) =>
+        siscomexEntry(code, carried.entry(code)!.description),
+      ),
+    );
     const { summary, results } = await runBatch({
       [`${REFERENCE_NCM_PREFIX}Tabela_NCM_Vigente_20270101.json`]: JSON.stringify(newer),
     });

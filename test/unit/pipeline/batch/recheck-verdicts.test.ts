@@ -15,28 +15,20 @@ import {
 } from '../../../../shared/pipeline/batch/recheck-verdicts.js';
 import { fixedClock, memoryObjectStore, memoryProductCache } from '../../../helpers/memory-ports.js';
 import { cachedVerdict, classificationId } from '../../../helpers/records.js';
+import { siscomexEntry, siscomexTable } from '../../../helpers/siscomex-table.js';
 
-const entry = (Codigo: string, Descricao: string) => ({
-  Codigo,
-  Descricao,
-  Data_Inicio: '01/01/2027',
-  Data_Fim: '31/12/9999',
-  Tipo_Ato_Ini: 'Res Gecex',
-  Numero_Ato_Ini: '900',
-  Ano_Ato_Ini: '2026',
-});
+const entry = (code: string, description: string) =>
+  siscomexEntry(code, description, { starts: '01/01/2027' });
 
 /** A table newer than the carried one: 1513.21.10 split in two, 7318.16.00 gone, 7318.15.00 kept. */
-const NEWER_TABLE = JSON.stringify({
-  Data_Ultima_Atualizacao_NCM: 'Vigente em 01/01/2027',
-  Ato: 'Resolução Gecex nº 900/2026',
-  Nomenclaturas: [
+const NEWER_TABLE = JSON.stringify(
+  siscomexTable('01/01/2027', 'Resolução Gecex nº 900/2026', [
     entry('15.13', 'Óleos de coco, de amêndoa de palma ou de babaçu'),
     entry('1513.21.11', 'De amêndoa de palma'),
     entry('1513.21.19', 'Outros'),
     entry('7318.15.00', '-- Outros parafusos'),
-  ],
-});
+  ]),
+);
 
 const verdict = (key: string, ncm: string, classification: number, batch = 'nightly-abc') =>
   cachedVerdict(key, {
