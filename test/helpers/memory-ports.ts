@@ -716,6 +716,7 @@ export const openRound = async (
 export const memoryPipelinePorts = (
   files: Record<string, Uint8Array | string>,
   countries: Iterable<string>,
+  objectOptions: { minPartBytes?: number } = {},
 ) => {
   const clock = fixedClock('2026-11-21T12:00:00.000Z');
   return {
@@ -724,7 +725,7 @@ export const memoryPipelinePorts = (
       listCountries: async () => [...countries].map((code) => ({ code, name: code, mercosur: false })),
       getBalance: async () => ({ concurrency_limit: 10, in_progress_count: 0 }),
     } as unknown as ClassificationService,
-    objects: memoryObjectStore(files),
+    objects: memoryObjectStore(files, objectOptions),
     queue: memoryRowQueue(clock),
     batches: memoryBatchStore(),
     cache: memoryProductCache(),

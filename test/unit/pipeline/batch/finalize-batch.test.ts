@@ -12,19 +12,8 @@ import {
   TIMED_OUT_DETAIL,
 } from '../../../../shared/pipeline/batch/index.js';
 import { ROWS_PER_PAGE } from '../../../../shared/pipeline/batch/standing-rows.js';
-import type { ClassificationService } from '../../../../shared/pipeline/core/index.js';
 import { OUTPUT_STATUSES, type RowResult } from '../../../../shared/pipeline/core/index.js';
-import {
-  countingKick,
-  fixedClock,
-  memoryBatchEvents,
-  memoryBatchStore,
-  memoryBatchWaiters,
-  memoryObjectStore,
-  memoryProductCache,
-  memoryReviewStore,
-  memoryRowQueue,
-} from '../../../helpers/memory-ports.js';
+import { memoryPipelinePorts } from '../../../helpers/memory-ports.js';
 import { objectCreatedEvent } from '../../../helpers/s3-events.js';
 import { sheetCells, workbookSheets } from '../../../helpers/xlsx-xml.js';
 import { ACCEPTED_COUNTRIES, crlf, utf8 } from '../../spreadsheet/fixtures.js';
@@ -50,24 +39,8 @@ const world = (
   files: Record<string, Uint8Array | string> = { [FILE_KEY]: INPUT },
   { minPartBytes }: { minPartBytes?: number } = {},
 ) => {
-  const clock = fixedClock('2026-11-21T12:00:00.000Z');
-  const ports = {
-    clock,
-    service: {
-      listCountries: async () =>
-        [...ACCEPTED_COUNTRIES].map((code) => ({ code, name: code, mercosur: false })),
-      // Prepare sizes the batch's window of the rows queue and its wait from the cap.
-      getBalance: async () => ({ concurrency_limit: 10, in_progress_count: 0 }),
-    } as unknown as ClassificationService,
-    objects: memoryObjectStore(files, { minPartBytes }),
-    queue: memoryRowQueue(clock),
-    batches: memoryBatchStore(),
-    cache: memoryProductCache(),
-    kick: countingKick(),
-    reviews: memoryReviewStore(),
-    events: memoryBatchEvents(),
-    waiters: memoryBatchWaiters(),
-  };
+  const ports = memoryPipelinePorts(files, ACCEPTED_COUNTRIES, { minPartBytes });
+  const { clock } = ports;
   const batchId = batchSourceFromEvent(objectCreated())!.batchId;
   // Decoded by hand: TextDecoder would drop the BOM the tests check for.
   const text = (name: string) => {
