@@ -97,6 +97,8 @@ export type PortUses = {
   batches?: TableUse;
   /** The review table and its by-batch index. */
   reviews?: TableUse;
+  /** The review table too (shared/aws/dynamo-check-store.ts): the verdicts a person checks. */
+  checks?: TableUse;
   cache?: TableUse;
   leases?: TableUse;
   /** Starts Row workflow executions. */
@@ -119,6 +121,7 @@ export const PORT_ENVIRONMENT = {
   queue: [ENV.rowsQueueUrl],
   batches: [ENV.batchTable],
   reviews: [ENV.reviewTable],
+  checks: [ENV.reviewTable],
   cache: [ENV.cacheTable],
   leases: [ENV.leaseTable, ENV.leaseScope],
   workflows: [ENV.rowStateMachineArn],

@@ -12,6 +12,7 @@ import { createDynamoSlotLeases } from '../shared/aws/dynamo-slot-leases.js';
 import {
   createAwsClients,
   createDynamoBatchStore,
+  createDynamoCheckStore,
   createDynamoProductCache,
   createDynamoReviewStore,
   createEventBridgeBatchEvents,
@@ -134,6 +135,7 @@ const portBuilders: {
   reviews: once(() =>
     createDynamoReviewStore({ client: aws().dynamo, tableName: required(ENV.reviewTable) }),
   ),
+  checks: once(() => createDynamoCheckStore({ client: aws().dynamo, tableName: required(ENV.reviewTable) })),
   cache: once(() => createDynamoProductCache({ client: aws().dynamo, tableName: required(ENV.cacheTable) })),
   leases: once(() =>
     createDynamoSlotLeases({

@@ -109,6 +109,8 @@ const portGrants = (
       ),
     batches: table(data.batchTable, 'Batches'),
     reviews: table(data.reviewTable, 'Reviews'),
+    // The verdicts to check live in the review table too (shared/aws/dynamo-check-store.ts).
+    checks: table(data.reviewTable, 'Checks'),
     cache: table(data.cacheTable, 'Cache'),
     leases: table(data.leaseTable, 'Leases'),
     workflows: (fn) => allow(fn, 'Workflows', ['states:StartExecution'], [rowWorkflowArn]),

@@ -12,6 +12,7 @@
  * `join#<batch_id>#<row>` with `batch_id`, `row` and `joins` (the classification): the GSI lists
  * it under its batch, and `listByBatch` reads the items it names (BatchGetItem) and shows each
  * as that batch sees it. An index item has no `state`: the daily Scan for `pending` skips it.
+ * The verdicts a person checks share the table (dynamo-check-store.ts); this store skips them.
  */
 import {
   BatchGetCommand,
@@ -25,6 +26,7 @@ import {
 import { chunksOf, mapLimited } from '../pipeline/core/calls-in-parallel.js';
 import type { ReviewStore } from '../pipeline/core/index.js';
 import { joinedRowName, ReviewItem } from '../pipeline/core/index.js';
+import { CHECK_ITEM_KIND } from './dynamo-check-store.js';
 import {
   type DynamoAdapterConfig,
   documentClient,
@@ -172,6 +174,8 @@ export const createDynamoReviewStore = (config: DynamoReviewStoreConfig): Review
     });
     const joins: JoinIndexItem[] = [];
     for await (const item of pages) {
+      // A verdict to check shares the table and its index (dynamo-check-store.ts): not a question.
+      if (item.kind === CHECK_ITEM_KIND) continue;
       if (typeof item.joins === 'string') joins.push(item as (typeof joins)[number]);
       else items.push(itemOf(item));
     }

@@ -8,6 +8,7 @@ import type {
   BatchEvents,
   BatchStore,
   BatchWaiters,
+  CheckStore,
   ClassificationService,
   Clock,
   DispatcherKick,
@@ -24,6 +25,8 @@ import {
   afterMove,
   BatchRecord,
   CachedVerdict,
+  CheckDecision,
+  CheckItem,
   changeOf,
   type FinishedRows,
   joinedRowName,
@@ -507,6 +510,40 @@ export const memoryReviewStore = () => {
   return store;
 };
 
+/** Verdicts to check, by `<batch_id>#<row>`, parsed on the way in as the adapter does. */
+export const memoryCheckStore = () => {
+  const items = new Map<string, CheckItem>();
+  const keyOf = (batchId: string, row: number) => `${batchId}#${row}`;
+  const store: CheckStore & { items: typeof items } = {
+    items,
+    create: async (item) => {
+      const parsed = CheckItem.parse(item);
+      const key = keyOf(parsed.batch_id, parsed.row);
+      if (items.has(key)) return false;
+      items.set(key, parsed);
+      return true;
+    },
+    get: async (batchId, row) => clone(items.get(keyOf(batchId, row)) ?? null),
+    listByBatch: async (batchId) =>
+      [...items.values()]
+        .filter((item) => item.batch_id === batchId)
+        .sort((a, b) => a.row - b.row)
+        .map(clone),
+    listOpen: async () =>
+      [...items.values()]
+        .filter((item) => item.state === 'to_check')
+        .sort((a, b) => a.batch_id.localeCompare(b.batch_id) || a.row - b.row)
+        .map(clone),
+    decide: async (batchId, row, decision) => {
+      const item = items.get(keyOf(batchId, row));
+      if (item?.state !== 'to_check') return false;
+      items.set(keyOf(batchId, row), { ...item, state: 'decided', decision: CheckDecision.parse(decision) });
+      return true;
+    },
+  };
+  return store;
+};
+
 export const memoryProductCache = () => {
   const entries = new Map<string, CachedVerdict>();
   const pending = new Map<string, PendingClassification>();
@@ -731,6 +768,7 @@ export const memoryPipelinePorts = (
     cache: memoryProductCache(),
     kick: countingKick(),
     reviews: memoryReviewStore(),
+    checks: memoryCheckStore(),
     events: memoryBatchEvents(),
     waiters: memoryBatchWaiters(),
   };

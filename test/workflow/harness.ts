@@ -62,6 +62,7 @@ import {
   countingKick,
   memoryBatchEvents,
   memoryBatchStore,
+  memoryCheckStore,
   memoryObjectStore,
   memoryProductCache,
   memoryReviewStore,
@@ -131,6 +132,7 @@ export const startHarness = async (options: HarnessOptions = {}) => {
   const queue = memoryRowQueue(clock);
   const batches = memoryBatchStore();
   const reviews = memoryReviewStore();
+  const checks = memoryCheckStore();
   const cache = memoryProductCache();
   const leases = memorySlotLeases();
   const events = memoryBatchEvents();
@@ -184,6 +186,7 @@ export const startHarness = async (options: HarnessOptions = {}) => {
       queue,
       batches,
       reviews,
+      checks,
       cache,
       leases,
       workflows,

@@ -46,8 +46,11 @@ const KIND: Readonly<Record<ResultColumn, CellKind>> = {
   // Text, not a link: the verdict PDF beside the workbook is the one thing people open from here.
   app_url: 'text',
   title: 'text',
+  check: 'coded',
+  approved_ncm: 'code',
   ncm: 'code',
   ncm_description: 'text',
+  approved_sim: 'code',
   sim_code: 'code',
   confidence: 'percent',
   confidence_band: 'coded',
@@ -61,6 +64,10 @@ const KIND: Readonly<Record<ResultColumn, CellKind>> = {
   tariff_source: 'text',
   verdict_pdf: 'link',
   questions: 'text',
+  decided_by: 'text',
+  // Text as written (ISO, UTC): a decision's moment is read, not computed with.
+  decided_at: 'text',
+  decision_note: 'text',
   current_ncm_matches: 'coded',
   current_ncm_in_force: 'coded',
   ncm_in_force: 'coded',

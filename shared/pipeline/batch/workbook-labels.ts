@@ -1,6 +1,7 @@
 /**
  * The words of results.xlsx and review.xlsx in Portuguese, Spanish and English: column headers,
- * statuses, the summary sheet, the hints of the answer cells. The CSVs keep their stable column
+ * statuses, the summary sheet, the hints of the answer cells (review.xlsx's own columns are
+ * review-labels.ts). The CSVs keep their stable column
  * names for machines; the workbooks are for people, in the batch's language (workbook-language.ts).
  *
  * The statuses' words are the ones every reader shares (core/row-statuses.ts): a row is called
@@ -9,6 +10,7 @@
 import type { Language } from '../../spreadsheet/header-language.js';
 import type { BATCH_STATES, ResultColumn } from '../core/records.js';
 import { type RowStatus, STATUS_WORDS } from '../core/row-statuses.js';
+import { REVIEW_WORDS, type ReviewWords } from './review-labels.js';
 
 /** The most columns a worksheet holds (`XFD`), in Excel and LibreOffice alike. */
 export const WORKSHEET_COLUMNS = 16_384;
@@ -16,19 +18,6 @@ export const WORKSHEET_COLUMNS = 16_384;
 const LOCALES: Record<Language, string> = { pt: 'pt-BR', es: 'es-AR', en: 'en-US' };
 /** A count as the language groups its digits (`3.640`, `3,640`). */
 const grouped = (language: Language, n: number): string => new Intl.NumberFormat(LOCALES[language]).format(n);
-
-export type ReviewColumn =
-  | 'row'
-  | 'sku'
-  | 'external_reference'
-  | 'description'
-  | 'classification_id'
-  | 'provisional_ncm'
-  | 'provisional_confidence'
-  | 'sheet'
-  | 'abandons_at'
-  | 'days_left'
-  | 'same_product_rows';
 
 export type WorkbookWords = {
   /** The language these words are in: the messages a workbook shows are worded in it too (shared/wording/). */
@@ -41,11 +30,7 @@ export type WorkbookWords = {
   batchState: Record<(typeof BATCH_STATES)[number], string>;
   /** Cell values the service gives as codes: `yes`/`no`, confidence bands, duty kinds. */
   values: Record<string, string>;
-  review: Record<ReviewColumn, string> & {
-    questionId: (n: number) => string;
-    question: (n: number) => string;
-    answer: (n: number) => string;
-  };
+  review: ReviewWords;
   summary: {
     item: string;
     value: string;
@@ -95,8 +80,11 @@ const PT: WorkbookWords = {
     classification_id: 'ID da classificação',
     app_url: 'Link no app',
     title: 'Título',
+    check: 'Conferência',
+    approved_ncm: 'NCM aprovada',
     ncm: 'NCM',
     ncm_description: 'Descrição da NCM',
+    approved_sim: 'SIM aprovado',
     sim_code: 'Código SIM',
     confidence: 'Confiança',
     confidence_band: 'Faixa de confiança',
@@ -110,6 +98,9 @@ const PT: WorkbookWords = {
     tariff_source: 'Fonte das tarifas',
     verdict_pdf: 'Parecer (PDF)',
     questions: 'Perguntas',
+    decided_by: 'Decidido por',
+    decided_at: 'Decidido em',
+    decision_note: 'Nota da decisão',
     current_ncm_matches: 'NCM declarada confere',
     current_ncm_in_force: 'NCM declarada vigente',
     ncm_in_force: 'NCM vigente',
@@ -125,6 +116,8 @@ const PT: WorkbookWords = {
   },
   values: {
     yes: 'Sim',
+    to_check: 'A conferir',
+    approved: 'Aprovada',
     no: 'Não',
     high: 'Alta',
     medium: 'Média',
@@ -132,22 +125,7 @@ const PT: WorkbookWords = {
     intrazone: 'Intrazona (Mercosul)',
     extrazone: 'Extrazona',
   },
-  review: {
-    row: 'Linha',
-    sku: 'SKU',
-    external_reference: 'Referência externa',
-    description: 'Descrição',
-    classification_id: 'ID da classificação',
-    provisional_ncm: 'NCM provisória',
-    provisional_confidence: 'Confiança provisória',
-    sheet: 'Nova ficha técnica (PDF)',
-    abandons_at: 'Abandonada em (UTC)',
-    days_left: 'Dias restantes',
-    same_product_rows: 'Linhas do mesmo produto',
-    questionId: (n) => `ID da pergunta ${n}`,
-    question: (n) => `Pergunta ${n}`,
-    answer: (n) => `Resposta ${n}`,
-  },
+  review: REVIEW_WORDS.pt,
   summary: {
     item: 'Item',
     value: 'Valor',
@@ -199,8 +177,11 @@ const ES: WorkbookWords = {
     classification_id: 'ID de la clasificación',
     app_url: 'Enlace en la app',
     title: 'Título',
+    check: 'Revisión',
+    approved_ncm: 'NCM aprobada',
     ncm: 'NCM',
     ncm_description: 'Descripción de la NCM',
+    approved_sim: 'SIM aprobado',
     sim_code: 'Código SIM',
     confidence: 'Confianza',
     confidence_band: 'Nivel de confianza',
@@ -214,6 +195,9 @@ const ES: WorkbookWords = {
     tariff_source: 'Fuente de los aranceles',
     verdict_pdf: 'Dictamen (PDF)',
     questions: 'Preguntas',
+    decided_by: 'Decidido por',
+    decided_at: 'Decidido el',
+    decision_note: 'Nota de la decisión',
     current_ncm_matches: 'NCM declarada coincide',
     current_ncm_in_force: 'NCM declarada vigente',
     ncm_in_force: 'NCM vigente',
@@ -229,6 +213,8 @@ const ES: WorkbookWords = {
   },
   values: {
     yes: 'Sí',
+    to_check: 'Por revisar',
+    approved: 'Aprobada',
     no: 'No',
     high: 'Alta',
     medium: 'Media',
@@ -236,22 +222,7 @@ const ES: WorkbookWords = {
     intrazone: 'Intrazona (Mercosur)',
     extrazone: 'Extrazona',
   },
-  review: {
-    row: 'Fila',
-    sku: 'SKU',
-    external_reference: 'Referencia externa',
-    description: 'Descripción',
-    classification_id: 'ID de la clasificación',
-    provisional_ncm: 'NCM provisoria',
-    provisional_confidence: 'Confianza provisoria',
-    sheet: 'Nueva ficha técnica (PDF)',
-    abandons_at: 'Se abandona el (UTC)',
-    days_left: 'Días restantes',
-    same_product_rows: 'Filas del mismo producto',
-    questionId: (n) => `ID de la pregunta ${n}`,
-    question: (n) => `Pregunta ${n}`,
-    answer: (n) => `Respuesta ${n}`,
-  },
+  review: REVIEW_WORDS.es,
   summary: {
     item: 'Dato',
     value: 'Valor',
@@ -302,8 +273,11 @@ const EN: WorkbookWords = {
     classification_id: 'Classification ID',
     app_url: 'Link in the app',
     title: 'Title',
+    check: 'Check',
+    approved_ncm: 'Approved NCM',
     ncm: 'NCM',
     ncm_description: 'NCM description',
+    approved_sim: 'Approved SIM',
     sim_code: 'SIM code',
     confidence: 'Confidence',
     confidence_band: 'Confidence band',
@@ -317,6 +291,9 @@ const EN: WorkbookWords = {
     tariff_source: 'Tariff source',
     verdict_pdf: 'Verdict (PDF)',
     questions: 'Questions',
+    decided_by: 'Decided by',
+    decided_at: 'Decided at',
+    decision_note: 'Decision note',
     current_ncm_matches: 'Declared NCM matches',
     current_ncm_in_force: 'Declared NCM in force',
     ncm_in_force: 'NCM in force',
@@ -332,6 +309,8 @@ const EN: WorkbookWords = {
   },
   values: {
     yes: 'Yes',
+    to_check: 'To check',
+    approved: 'Approved',
     no: 'No',
     high: 'High',
     medium: 'Medium',
@@ -339,22 +318,7 @@ const EN: WorkbookWords = {
     intrazone: 'Intra-zone (Mercosur)',
     extrazone: 'Extra-zone',
   },
-  review: {
-    row: 'Row',
-    sku: 'SKU',
-    external_reference: 'External reference',
-    description: 'Description',
-    classification_id: 'Classification ID',
-    provisional_ncm: 'Provisional NCM',
-    provisional_confidence: 'Provisional confidence',
-    sheet: 'New technical sheet (PDF)',
-    abandons_at: 'Abandoned on (UTC)',
-    days_left: 'Days left',
-    same_product_rows: 'Rows of the same product',
-    questionId: (n) => `Question ${n} ID`,
-    question: (n) => `Question ${n}`,
-    answer: (n) => `Answer ${n}`,
-  },
+  review: REVIEW_WORDS.en,
   summary: {
     item: 'Item',
     value: 'Value',

@@ -42,6 +42,17 @@ export const BatchOptions = z
       .default(15),
     /** The workbooks' labels (`pt`, `es`, `en`); absent: the input headers' language. */
     language: Language.optional(),
+    /**
+     * A confidence, in percent: every resolved or reused verdict under it, and every verdict whose
+     * SIM opening waits for a choice (`pending_choice`), is marked `to_check` for a person to decide
+     * (docs/architecture.md, §12). It stays resolved and billed once. Absent: no verdict is checked.
+     */
+    check_below: z.number().min(1).max(100).optional(),
+    /**
+     * Who sent the batch, as audit.csv names them: the console and `classify` fill it with the
+     * signed-in user or `--by`; a file dropped into S3 by hand may name someone, else no one is named.
+     */
+    requested_by: z.string().trim().min(1).max(200).optional(),
   })
   .strict();
 export type BatchOptions = z.infer<typeof BatchOptions>;

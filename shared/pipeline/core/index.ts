@@ -1,4 +1,5 @@
 export * from './bucket-layout.js';
+export * from './check-records.js';
 export * from './error-text.js';
 export * from './keys.js';
 export * from './ncm-in-force.js';

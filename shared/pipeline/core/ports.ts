@@ -6,6 +6,7 @@
 import type { ByteSource } from '../../spreadsheet/byte-source.js';
 import type { TcsClient } from '../../tcs/client.js';
 import type { SlotLeases } from '../dispatch/slot-leases.js';
+import type { CheckDecision, CheckItem } from './check-records.js';
 import type {
   BatchRecord,
   BatchStop,
@@ -251,6 +252,25 @@ export type ReviewStore = {
   update(classificationId: string, patch: Partial<Omit<ReviewItem, 'classification_id'>>): Promise<void>;
 };
 
+/**
+ * Verdicts a person checks (core/check-records.ts): one item per row of a batch, kept in the review
+ * table beside the questions (docs/architecture.md, §12).
+ */
+export type CheckStore = {
+  /**
+   * Writes the item unless the row has one already: a retried Store or Prepare never resets an item
+   * someone has decided meanwhile. True when written.
+   */
+  create(item: CheckItem): Promise<boolean>;
+  get(batchId: string, row: number): Promise<CheckItem | null>;
+  /** The batch's items in row order: its review files, its answers rounds. */
+  listByBatch(batchId: string): Promise<CheckItem[]>;
+  /** Every item still `to_check`, across batches: the console's list (a Scan on AWS). */
+  listOpen(): Promise<CheckItem[]>;
+  /** Records the decision while the item is `to_check`; false when it was decided already. */
+  decide(batchId: string, row: number, decision: CheckDecision): Promise<boolean>;
+};
+
 export type ProductCache = {
   /** The cached verdicts among `productKeys` (any count; the adapter pages). */
   getMany(productKeys: readonly string[]): Promise<Map<string, CachedVerdict>>;
@@ -309,6 +329,7 @@ export type PipelinePorts = {
   queue: RowQueue;
   batches: BatchStore;
   reviews: ReviewStore;
+  checks: CheckStore;
   cache: ProductCache;
   leases: SlotLeases;
   workflows: RowWorkflows;

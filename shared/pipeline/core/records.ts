@@ -13,56 +13,12 @@ import { ProductRow, RowRejection, SpreadsheetFormat } from '../../spreadsheet/s
 import { ClassificationId, Question } from '../../tcs/schemas.js';
 import { StoredMessage } from '../../wording/message.js';
 import { BatchOptions } from './batch-options-schema.js';
+import { RowResult } from './result-columns.js';
 import { BornRows, FinishedRows } from './row-counts.js';
-import { OutputStatus, RowStatus } from './row-statuses.js';
+import { RowStatus } from './row-statuses.js';
 
 export { BatchOptions } from './batch-options-schema.js';
-
-// ---------------------------------------------------------------------------
-// Result columns (the statuses are row-statuses.ts)
-// ---------------------------------------------------------------------------
-
-/** Columns results.csv appends to the input's, in this order, by these names (docs/architecture.md);
- * each value is text as written. `*_in_force`: the code against the NCM table in force (ncm-in-force.ts). */
-export const RESULT_COLUMNS = [
-  'row',
-  'status',
-  'reason',
-  'detail',
-  'classification_id',
-  'app_url',
-  'title',
-  'ncm',
-  'ncm_description',
-  'sim_code',
-  'confidence',
-  'confidence_band',
-  'alternatives',
-  'import_duty_applicable',
-  'duty_kind',
-  'statistical_rate',
-  'aec',
-  'export_duty',
-  'export_refund',
-  'tariff_source',
-  'verdict_pdf',
-  'questions',
-  'current_ncm_matches',
-  'current_ncm_in_force',
-  'ncm_in_force',
-  'cost_usd',
-] as const;
-export type ResultColumn = (typeof RESULT_COLUMNS)[number];
-
-/** A row's outcome as the output columns; absent columns are written empty. */
-export const RowResult = z
-  .object({
-    status: OutputStatus,
-    /** `detail` as messages (shared/wording/) for the workbooks and the page; absent on older results. */
-    detail_messages: z.array(StoredMessage).optional(),
-  })
-  .and(z.partialRecord(z.enum(RESULT_COLUMNS), z.string()));
-export type RowResult = z.infer<typeof RowResult>;
+export { CHECK_MARKS, CheckMark, RESULT_COLUMNS, type ResultColumn, RowResult } from './result-columns.js';
 
 // ---------------------------------------------------------------------------
 // DynamoDB records

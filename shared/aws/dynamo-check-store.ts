@@ -1,0 +1,123 @@
+/**
+ * The verdicts a person checks (`CheckStore` port), kept in the review table beside the questions:
+ * one item per row, keyed `check#<batch_id>#<row>` in the table's `classification_id`, so the
+ * `by-batch` GSI (`batch_id` + `row`) lists a batch's items in row order without a Scan.
+ *
+ * The review store skips these items (`kind` = `check`): its `listByBatch` and its daily Scan for
+ * `pending` see only questions. Their states (`to_check`, `decided`) are never `pending`.
+ */
+import { GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { CheckStore } from '../pipeline/core/index.js';
+import { CheckItem } from '../pipeline/core/index.js';
+import {
+  type DynamoAdapterConfig,
+  documentClient,
+  isConditionFailure,
+  queryAll,
+  withoutUndefined,
+} from './dynamo-items.js';
+
+export type DynamoCheckStoreConfig = DynamoAdapterConfig & {
+  /** Name of the GSI on `batch_id` + `row`. @default 'by-batch' */
+  byBatchIndex?: string;
+};
+
+/** The value of `kind` on a check item: how the review store tells it from a question item. */
+export const CHECK_ITEM_KIND = 'check';
+
+const checkKey = (batchId: string, row: number) => ({ classification_id: `check#${batchId}#${row}` });
+
+/** A stored item back to the record: the table's key and `kind` are the adapter's, not the record's. */
+const itemOf = (item: Record<string, unknown>): CheckItem =>
+  CheckItem.parse({ ...item, classification_id: item.check_of });
+
+export const createDynamoCheckStore = (config: DynamoCheckStoreConfig): CheckStore => {
+  const doc = documentClient(config.client);
+  const TableName = config.tableName;
+  const IndexName = config.byBatchIndex ?? 'by-batch';
+
+  const create: CheckStore['create'] = async (item) => {
+    const { classification_id, ...rest } = CheckItem.parse(item);
+    try {
+      await doc.send(
+        new PutCommand({
+          TableName,
+          Item: withoutUndefined({
+            ...rest,
+            ...checkKey(rest.batch_id, rest.row),
+            check_of: classification_id,
+            kind: CHECK_ITEM_KIND,
+          }),
+          ConditionExpression: 'attribute_not_exists(classification_id)',
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  };
+
+  const get: CheckStore['get'] = async (batchId, row) => {
+    const { Item } = await doc.send(
+      new GetCommand({ TableName, Key: checkKey(batchId, row), ConsistentRead: true }),
+    );
+    return Item ? itemOf(Item) : null;
+  };
+
+  const listByBatch: CheckStore['listByBatch'] = async (batchId) => {
+    const items: CheckItem[] = [];
+    const pages = queryAll(doc, {
+      TableName,
+      IndexName,
+      KeyConditionExpression: 'batch_id = :batch',
+      FilterExpression: 'kind = :check',
+      ExpressionAttributeValues: { ':batch': batchId, ':check': CHECK_ITEM_KIND },
+      ScanIndexForward: true,
+    });
+    for await (const item of pages) items.push(itemOf(item));
+    return items;
+  };
+
+  // A Scan when a person opens the console's list: the table holds one small item per row that
+  // asked something of a person, and the list is read far less often than it is written.
+  const listOpen: CheckStore['listOpen'] = async () => {
+    const items: CheckItem[] = [];
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const page = await doc.send(
+        new ScanCommand({
+          TableName,
+          FilterExpression: 'kind = :check AND #state = :open',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ':check': CHECK_ITEM_KIND, ':open': 'to_check' },
+          ExclusiveStartKey,
+        }),
+      );
+      for (const item of page.Items ?? []) items.push(itemOf(item));
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+    return items.sort((a, b) => a.batch_id.localeCompare(b.batch_id) || a.row - b.row);
+  };
+
+  const decide: CheckStore['decide'] = async (batchId, row, decision) => {
+    try {
+      await doc.send(
+        new UpdateCommand({
+          TableName,
+          Key: checkKey(batchId, row),
+          UpdateExpression: 'SET #state = :decided, decision = :decision',
+          ConditionExpression: '#state = :open',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ':decided': 'decided', ':open': 'to_check', ':decision': decision },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  };
+
+  return { create, get, listByBatch, listOpen, decide };
+};

@@ -1,0 +1,67 @@
+/**
+ * The columns results.csv appends to the input's, and a row's outcome as those columns
+ * (`RowResult`). A file of its own beside records.ts, which re-exports both.
+ */
+import { z } from 'zod';
+import { StoredMessage } from '../../wording/message.js';
+import { OutputStatus } from './row-statuses.js';
+
+/**
+ * Columns results.csv appends to the input's, in this order, by these names (docs/architecture.md);
+ * each value is text as written. `*_in_force`: the code against the NCM table in force (ncm-in-force.ts).
+ *
+ * A verdict a person checks (docs/architecture.md, §12): `check` is `to_check` while it waits for
+ * them and `approved` once decided; the approved NCM and SIM opening stand just before the
+ * service's, so the code to declare is read first, and who decided, when and why follow the
+ * verdict's own columns.
+ */
+export const RESULT_COLUMNS = [
+  'row',
+  'status',
+  'reason',
+  'detail',
+  'classification_id',
+  'app_url',
+  'title',
+  'check',
+  'approved_ncm',
+  'ncm',
+  'ncm_description',
+  'approved_sim',
+  'sim_code',
+  'confidence',
+  'confidence_band',
+  'alternatives',
+  'import_duty_applicable',
+  'duty_kind',
+  'statistical_rate',
+  'aec',
+  'export_duty',
+  'export_refund',
+  'tariff_source',
+  'verdict_pdf',
+  'questions',
+  'decided_by',
+  'decided_at',
+  'decision_note',
+  'current_ncm_matches',
+  'current_ncm_in_force',
+  'ncm_in_force',
+  'cost_usd',
+] as const;
+export type ResultColumn = (typeof RESULT_COLUMNS)[number];
+
+/** `check`'s values: a verdict waiting for a person, and one a person decided. */
+export const CHECK_MARKS = ['to_check', 'approved'] as const;
+export const CheckMark = z.enum(CHECK_MARKS);
+export type CheckMark = z.infer<typeof CheckMark>;
+
+/** A row's outcome as the output columns; absent columns are written empty. */
+export const RowResult = z
+  .object({
+    status: OutputStatus,
+    /** `detail` as messages (shared/wording/) for the workbooks and the page; absent on older results. */
+    detail_messages: z.array(StoredMessage).optional(),
+  })
+  .and(z.partialRecord(z.enum(RESULT_COLUMNS), z.string()));
+export type RowResult = z.infer<typeof RowResult>;
