@@ -99,6 +99,8 @@ export type PortUses = {
   reviews?: TableUse;
   /** The review table too (shared/aws/dynamo-check-store.ts): the verdicts a person checks. */
   checks?: TableUse;
+  /** The batch table too (shared/aws/dynamo-audit-log.ts): each batch's audit events. */
+  audit?: TableUse;
   cache?: TableUse;
   leases?: TableUse;
   /** Starts Row workflow executions. */
@@ -122,6 +124,7 @@ export const PORT_ENVIRONMENT = {
   batches: [ENV.batchTable],
   reviews: [ENV.reviewTable],
   checks: [ENV.reviewTable],
+  audit: [ENV.batchTable],
   cache: [ENV.cacheTable],
   leases: [ENV.leaseTable, ENV.leaseScope],
   workflows: [ENV.rowStateMachineArn],

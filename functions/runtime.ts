@@ -11,6 +11,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { createDynamoSlotLeases } from '../shared/aws/dynamo-slot-leases.js';
 import {
   createAwsClients,
+  createDynamoAuditLog,
   createDynamoBatchStore,
   createDynamoCheckStore,
   createDynamoProductCache,
@@ -136,6 +137,7 @@ const portBuilders: {
     createDynamoReviewStore({ client: aws().dynamo, tableName: required(ENV.reviewTable) }),
   ),
   checks: once(() => createDynamoCheckStore({ client: aws().dynamo, tableName: required(ENV.reviewTable) })),
+  audit: once(() => createDynamoAuditLog({ client: aws().dynamo, tableName: required(ENV.batchTable) })),
   cache: once(() => createDynamoProductCache({ client: aws().dynamo, tableName: required(ENV.cacheTable) })),
   leases: once(() =>
     createDynamoSlotLeases({

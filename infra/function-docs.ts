@@ -44,6 +44,7 @@ const REACH: { [P in PortName]-?: (use: NonNullable<PortUses[P]>) => string | nu
   queue: (uses) => `rows queue: ${uses.join(', ')}`,
   batches: (use) => `batch table: ${use.join(', ')}`,
   reviews: (use) => `review table and its indexes: ${use.join(', ')}`,
+  audit: (use) => `batch table's audit events: ${use.join(', ')}`,
   checks: (use) => `review table's verdicts to check and its indexes: ${use.join(', ')}`,
   cache: (use) => `product cache: ${use.join(', ')}`,
   leases: (use) => `lease table: ${use.join(', ')}`,

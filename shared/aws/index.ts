@@ -1,5 +1,6 @@
 /** The AWS adapters of the pipeline's ports, and the clients they run on. */
 export * from './clients.js';
+export * from './dynamo-audit-log.js';
 export * from './dynamo-batch-store.js';
 export * from './dynamo-check-store.js';
 export type { DynamoAdapterConfig } from './dynamo-items.js';

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type {
+  AuditLog,
   BatchEvents,
   BatchStore,
   BatchWaiters,
@@ -22,7 +23,9 @@ import type {
   RowWorkflows,
 } from '../../shared/pipeline/core/index.js';
 import {
+  AuditEvent,
   afterMove,
+  auditEventKey,
   BatchRecord,
   CachedVerdict,
   CheckDecision,
@@ -544,6 +547,33 @@ export const memoryCheckStore = () => {
   return store;
 };
 
+/** Audit events by batch, each under its key, read back in key order as the adapter does. */
+export const memoryAuditLog = () => {
+  const events = new Map<string, Map<string, AuditEvent>>();
+  const log: AuditLog & { events: typeof events; all(batchId: string): AuditEvent[] } = {
+    events,
+    record: async (recorded) => {
+      for (const event of recorded) {
+        const parsed = AuditEvent.parse(event);
+        const batch = events.get(parsed.batch_id) ?? new Map<string, AuditEvent>();
+        batch.set(auditEventKey(parsed), parsed);
+        events.set(parsed.batch_id, batch);
+      }
+    },
+    page: async (batchId, from) =>
+      [...(events.get(batchId) ?? new Map<string, AuditEvent>()).entries()]
+        .filter(([key]) => from.after === null || key > from.after)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .slice(0, from.limit)
+        .map(([, event]) => clone(event)),
+    all: (batchId) =>
+      [...(events.get(batchId) ?? new Map<string, AuditEvent>()).entries()]
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([, event]) => clone(event)),
+  };
+  return log;
+};
+
 export const memoryProductCache = () => {
   const entries = new Map<string, CachedVerdict>();
   const pending = new Map<string, PendingClassification>();
@@ -769,6 +799,7 @@ export const memoryPipelinePorts = (
     kick: countingKick(),
     reviews: memoryReviewStore(),
     checks: memoryCheckStore(),
+    audit: memoryAuditLog(),
     events: memoryBatchEvents(),
     waiters: memoryBatchWaiters(),
   };

@@ -60,6 +60,7 @@ import {
 import { createTcsClient } from '../../shared/tcs/client.js';
 import {
   countingKick,
+  memoryAuditLog,
   memoryBatchEvents,
   memoryBatchStore,
   memoryCheckStore,
@@ -133,6 +134,7 @@ export const startHarness = async (options: HarnessOptions = {}) => {
   const batches = memoryBatchStore();
   const reviews = memoryReviewStore();
   const checks = memoryCheckStore();
+  const audit = memoryAuditLog();
   const cache = memoryProductCache();
   const leases = memorySlotLeases();
   const events = memoryBatchEvents();
@@ -187,6 +189,7 @@ export const startHarness = async (options: HarnessOptions = {}) => {
       batches,
       reviews,
       checks,
+      audit,
       cache,
       leases,
       workflows,

@@ -6,6 +6,7 @@
 import type { ByteSource } from '../../spreadsheet/byte-source.js';
 import type { TcsClient } from '../../tcs/client.js';
 import type { SlotLeases } from '../dispatch/slot-leases.js';
+import type { AuditEvent } from './audit-records.js';
 import type { CheckDecision, CheckItem } from './check-records.js';
 import type {
   BatchRecord,
@@ -271,6 +272,17 @@ export type CheckStore = {
   decide(batchId: string, row: number, decision: CheckDecision): Promise<boolean>;
 };
 
+/**
+ * A batch's audit log (core/audit-records.ts): events kept as they happen, read back in the order of
+ * their keys (`auditEventKey`: time, row, kind). Recording an event again with the same key writes
+ * it once. Kept in the batch table beside the rows (`audit#<key>`).
+ */
+export type AuditLog = {
+  record(events: readonly AuditEvent[]): Promise<void>;
+  /** The batch's events after `after` (an `auditEventKey`, exclusive), at most `limit`, in key order. */
+  page(batchId: string, from: { after: string | null; limit: number }): Promise<AuditEvent[]>;
+};
+
 export type ProductCache = {
   /** The cached verdicts among `productKeys` (any count; the adapter pages). */
   getMany(productKeys: readonly string[]): Promise<Map<string, CachedVerdict>>;
@@ -330,6 +342,7 @@ export type PipelinePorts = {
   batches: BatchStore;
   reviews: ReviewStore;
   checks: CheckStore;
+  audit: AuditLog;
   cache: ProductCache;
   leases: SlotLeases;
   workflows: RowWorkflows;

@@ -1,0 +1,54 @@
+/**
+ * What audit.csv records (docs/architecture.md, §12): each row's submission, questions, answers,
+ * decision and reuse, with who and when, and the classification it concerns. Events are kept as
+ * they happen (`AuditLog`), in the order of their keys, and the outbox's audit.csv only ever grows.
+ */
+import { z } from 'zod';
+
+export const AUDIT_EVENTS = [
+  /** Prepare: the row reuses a verdict of an earlier batch (the classification named). */
+  'reused',
+  /** Prepare: the row is the same product as an earlier row and takes its outcome. */
+  'follows',
+  /** Prepare: the row joined an earlier batch's classification waiting for answers. */
+  'joined',
+  /** Prepare: the row was not sent (rejected, over budget, a stop); `detail` says why. */
+  'not_sent',
+  /** Submit: the classification was created (or, in a round, the answers were posted). */
+  'submitted',
+  /** Review: the classifier asked questions. */
+  'questions',
+  /** The verdict: resolved (NCM and confidence in `detail`). */
+  'resolved',
+  /** The verdict waits for a person's check (`detail`: why). */
+  'to_check',
+  'failed',
+  'abandoned',
+  'error',
+  /** A person's answers were taken by a round. */
+  'answered',
+  /** A person's decision on a verdict to check was applied. */
+  'decided',
+  /** A SIM opening that was being verified was confirmed by the daily sweep. */
+  'sim_confirmed',
+] as const;
+export const AuditEventKind = z.enum(AUDIT_EVENTS);
+export type AuditEventKind = z.infer<typeof AuditEventKind>;
+
+export const AuditEvent = z.object({
+  /** ISO time, UTC, to the millisecond: the event's moment as the step that saw it recorded it. */
+  at: z.string(),
+  batch_id: z.string(),
+  row: z.number().int().min(1),
+  event: AuditEventKind,
+  /** The person (the batch's `requested_by`, the one who answered or decided); "" for the pipeline. */
+  who: z.string(),
+  classification_id: z.string().nullable(),
+  /** A short, machine-steady account (`NCM 8471.30.12, 86 %`); "" when the event says it all. */
+  detail: z.string(),
+});
+export type AuditEvent = z.infer<typeof AuditEvent>;
+
+/** An event's place in the log: time first, then row and kind, so a step recording it twice writes it once. */
+export const auditEventKey = (event: Pick<AuditEvent, 'at' | 'row' | 'event'>): string =>
+  `${event.at}#${String(event.row).padStart(7, '0')}#${event.event}`;
