@@ -17,7 +17,7 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { NOT_FOLLOWED_METADATA, type ObjectStore } from '../pipeline/core/index.js';
+import { NOT_FOLLOWED_METADATA, type ObjectHead, type ObjectStore } from '../pipeline/core/index.js';
 
 export type S3ObjectStoreConfig = { client: S3Client; bucket: string };
 
@@ -51,26 +51,33 @@ export const copySourceOf = (bucket: string, key: string): string =>
  * (S3 closes idle ones), and memory holds one range, whatever the file's size.
  */
 export const RANGE_BYTES = 1024 * 1024;
+/** An object's size, ETag, version and user metadata; null when absent. */
+const headOf = async (client: S3Client, Bucket: string, key: string): Promise<ObjectHead | null> => {
+  try {
+    const found = await client.send(new HeadObjectCommand({ Bucket, Key: key }));
+    const head = {
+      size: found.ContentLength ?? 0,
+      etag: found.ETag ?? '',
+      versionId: found.VersionId ?? null,
+    };
+    const metadata =
+      found.Metadata && Object.keys(found.Metadata).length > 0 ? { metadata: found.Metadata } : {};
+    const linkNotFollowed =
+      found.Metadata?.[NOT_FOLLOWED_METADATA.name] === NOT_FOLLOWED_METADATA.linkOutsideFolder;
+    return linkNotFollowed
+      ? { ...head, ...metadata, notFollowed: 'link_outside_folder' }
+      : { ...head, ...metadata };
+  } catch (error) {
+    if (isMissing(error)) return null;
+    throw error;
+  }
+};
+
 export const createS3ObjectStore = (config: S3ObjectStoreConfig): ObjectStore => {
   const { client } = config;
   const Bucket = config.bucket;
 
-  const head: ObjectStore['head'] = async (key) => {
-    try {
-      const found = await client.send(new HeadObjectCommand({ Bucket, Key: key }));
-      const head = {
-        size: found.ContentLength ?? 0,
-        etag: found.ETag ?? '',
-        versionId: found.VersionId ?? null,
-      };
-      const linkNotFollowed =
-        found.Metadata?.[NOT_FOLLOWED_METADATA.name] === NOT_FOLLOWED_METADATA.linkOutsideFolder;
-      return linkNotFollowed ? { ...head, notFollowed: 'link_outside_folder' } : head;
-    } catch (error) {
-      if (isMissing(error)) return null;
-      throw error;
-    }
-  };
+  const head: ObjectStore['head'] = (key) => headOf(client, Bucket, key);
 
   const getBytes: ObjectStore['getBytes'] = async (key) => {
     try {
@@ -103,9 +110,12 @@ export const createS3ObjectStore = (config: S3ObjectStoreConfig): ObjectStore =>
     }
   };
 
-  const put: ObjectStore['put'] = async (key, body, contentType) => {
+  const put: ObjectStore['put'] = async (key, body, contentType, metadata) => {
+    const Metadata = metadata && Object.keys(metadata).length > 0 ? { Metadata: { ...metadata } } : {};
     if (typeof body === 'string' || body instanceof Uint8Array) {
-      await client.send(new PutObjectCommand({ Bucket, Key: key, Body: body, ContentType: contentType }));
+      await client.send(
+        new PutObjectCommand({ Bucket, Key: key, Body: body, ContentType: contentType, ...Metadata }),
+      );
       return;
     }
     // A stream of unknown length (results.csv and .xlsx of a large batch, plan.csv of a large
@@ -115,7 +125,7 @@ export const createS3ObjectStore = (config: S3ObjectStoreConfig): ObjectStore =>
     await new Upload({
       client,
       queueSize: 1,
-      params: { Bucket, Key: key, Body: body as Readable, ContentType: contentType },
+      params: { Bucket, Key: key, Body: body as Readable, ContentType: contentType, ...Metadata },
     }).done();
   };
 

@@ -66,6 +66,24 @@ export const describeObjectStoreContract = (name: string, implementation: Implem
         expect((await objects().head('outbox/b/summary.json'))?.size).toBe(11);
       });
 
+      it('keeps the user metadata put with an object and gives it back on head; an object put without has none', async () => {
+        // Prepare: who answered, URI-encoded as the console writes it (metadata is ASCII).
+        const by = encodeURIComponent('José Álvares <jose@acme.com.br>');
+
+        // Act
+        await objects().put('answers/b/console-1.csv', CSV, 'text/csv', { 'answered-by': by });
+        await objects().put('answers/b/review.csv', CSV, 'text/csv');
+
+        // Assess
+        expect((await objects().head('answers/b/console-1.csv'))?.metadata).toEqual({ 'answered-by': by });
+        expect(
+          decodeURIComponent(
+            (await objects().head('answers/b/console-1.csv'))?.metadata?.['answered-by'] ?? '',
+          ),
+        ).toBe('José Álvares <jose@acme.com.br>');
+        expect((await objects().head('answers/b/review.csv'))?.metadata ?? {}).toEqual({});
+      });
+
       it('gives an etag that follows the bytes: the same bytes the same etag, other bytes another', async () => {
         // Prepare
         await objects().put('inbox/a/products.csv', CSV, 'text/csv');

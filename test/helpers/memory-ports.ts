@@ -89,7 +89,10 @@ export const memoryObjectStore = (
   initial: Record<string, Uint8Array | string> = {},
   { minPartBytes = MIN_PART_BYTES }: { minPartBytes?: number } = {},
 ) => {
-  const objects = new Map<string, { bytes: Uint8Array; contentType: string; version: number }>();
+  const objects = new Map<
+    string,
+    { bytes: Uint8Array; contentType: string; version: number; metadata?: Record<string, string> }
+  >();
   let versions = 0;
   type OpenUpload = {
     key: string;
@@ -134,7 +137,9 @@ export const memoryObjectStore = (
     head: async (key) => {
       const found = objects.get(key);
       // S3's ETag of an object put in one part: the MD5 of its bytes, in quotes.
-      return found ? { size: found.bytes.byteLength, etag: etagOf(found.bytes), versionId: null } : null;
+      if (!found) return null;
+      const head = { size: found.bytes.byteLength, etag: etagOf(found.bytes), versionId: null };
+      return found.metadata ? { ...head, metadata: { ...found.metadata } } : head;
     },
     getBytes: async (key) => {
       const found = objects.get(key);
@@ -149,7 +154,7 @@ export const memoryObjectStore = (
       const found = objects.get(key);
       return found ? bytesSource(new Uint8Array(found.bytes), 4096) : null;
     },
-    put: async (key, body, contentType) => {
+    put: async (key, body, contentType, metadata) => {
       let bytes: Uint8Array;
       if (typeof body === 'string' || body instanceof Uint8Array) bytes = toBytes(body);
       else {
@@ -158,7 +163,12 @@ export const memoryObjectStore = (
           chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
         bytes = new Uint8Array(Buffer.concat(chunks));
       }
-      objects.set(key, { bytes, contentType, version: ++versions });
+      objects.set(key, {
+        bytes,
+        contentType,
+        version: ++versions,
+        ...(metadata && Object.keys(metadata).length > 0 ? { metadata: { ...metadata } } : {}),
+      });
     },
     copy: async (fromKey, toKey) => {
       const found = objects.get(fromKey);

@@ -17,6 +17,7 @@
 import { z } from 'zod';
 import { droppedFileFromEvent, droppedSourceForKey, parseDroppedFileKey } from '../batch/batch-source.js';
 import { shortDigest } from '../core/keys.js';
+import { ANSWERED_BY_METADATA, type ObjectHead } from '../core/ports.js';
 import type { BatchSource } from '../core/records.js';
 
 export type AnswersSourceFromEvent = { batchId: string; roundId: string; source: BatchSource };
@@ -57,5 +58,19 @@ const RequesterDetail = z.object({ detail: z.object({ requester: z.string().min(
  */
 export const requesterFromEvent = (event: unknown): string | null => {
   const parsed = RequesterDetail.safeParse(event);
-  return parsed.success ? (parsed.data.detail.requester ?? null) : null;
+  const requester = parsed.success ? (parsed.data.detail.requester ?? null) : null;
+  // An assumed role's session names the person who took it (`…:assumed-role/Ops/jose@acme`), the role does not.
+  const session = requester?.match(/^arn:aws[\w-]*:sts::\d*:assumed-role\/[^/]+\/(.+)$/)?.[1];
+  return session ?? requester;
+};
+
+/** Who wrote the answers file, from its `answered-by` metadata (URI-encoded); null when absent or unreadable. */
+export const answeredByOfHead = (head: ObjectHead | null): string | null => {
+  const value = head?.metadata?.[ANSWERED_BY_METADATA];
+  if (!value) return null;
+  try {
+    return decodeURIComponent(value).trim() || null;
+  } catch {
+    return null;
+  }
 };

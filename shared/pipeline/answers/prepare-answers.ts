@@ -25,7 +25,12 @@ import {
   shardOfRow,
 } from '../core/records.js';
 import { type AnswersFile, AnswersFileError, readAnswersFile } from './answers-file.js';
-import { answersSourceForKey, answersSourceFromEvent, requesterFromEvent } from './answers-source.js';
+import {
+  answeredByOfHead,
+  answersSourceForKey,
+  answersSourceFromEvent,
+  requesterFromEvent,
+} from './answers-source.js';
 import {
   ANSWERS_REPORT_COLUMNS,
   type AnswersPlan,
@@ -40,7 +45,10 @@ import { takeResumedRows } from './take-resumed-rows.js';
 export const PrepareAnswersInput = z.object({
   event: z.unknown(),
   execution_id: z.string().min(1),
-  /** Who answered, when the caller knows (the CLI's user); else the S3 requester, else `unknown`. */
+  /**
+   * Who answered, when the caller knows (the CLI's user); else the answers object's `answered-by`
+   * metadata (the console's signed-in person), else the S3 requester, else `unknown`.
+   */
   answered_by: z.string().min(1).optional(),
 });
 export type PrepareAnswersInput = z.infer<typeof PrepareAnswersInput>;
@@ -104,7 +112,12 @@ export const prepareAnswers = async (
     }
     if (round.state !== 'preparing') return resumePreparedRound(ports, round, batchId);
   }
-  const answeredBy = input.answered_by ?? requesterFromEvent(input.event) ?? 'unknown';
+  // The console names the signed-in person on the object it wrote; S3's requester is a role or an account.
+  const answeredBy =
+    input.answered_by ??
+    answeredByOfHead(await ports.objects.head(source.key)) ??
+    requesterFromEvent(input.event) ??
+    'unknown';
   return prepareRound(ports, batch, round, { answeredBy, retried: !created.created });
 };
 

@@ -8,6 +8,7 @@ import type { TcsClient } from '../../tcs/client.js';
 import type { SlotLeases } from '../dispatch/slot-leases.js';
 import type { AuditEvent } from './audit-records.js';
 import type { CheckDecision, CheckItem } from './check-records.js';
+import type { SimWatch } from './sim-watch.js';
 import type {
   BatchRecord,
   BatchStop,
@@ -48,6 +49,7 @@ export type ClassificationService = Pick<
   | 'uploadSheet'
   | 'getBalance'
   | 'listCountries'
+  | 'getSimOpenings'
 >;
 
 export type ObjectHead = {
@@ -60,7 +62,15 @@ export type ObjectHead = {
    * local/runtime/bucket.ts). A reader takes the object for that refusal, never for the file.
    */
   notFollowed?: 'link_outside_folder';
+  /** The object's user metadata (`x-amz-meta-…`), names in lower case; absent when it has none. */
+  metadata?: Readonly<Record<string, string>>;
 };
+
+/**
+ * The user metadata naming who wrote an answers file into `answers/<batch-id>/` (the console's
+ * signed-in person), URI-encoded: S3 metadata is ASCII. PrepareAnswers takes it as who answered.
+ */
+export const ANSWERED_BY_METADATA = 'answered-by';
 
 /**
  * The user metadata (`x-amz-meta-…`) that marks an object standing for a link not followed, and
@@ -84,7 +94,13 @@ export type ObjectStore = {
   getPrefix(key: string, length: number): Promise<Uint8Array | null>;
   /** The object to read by ranges, without holding it whole (an input file); null when absent. */
   source(key: string): Promise<ByteSource | null>;
-  put(key: string, body: Uint8Array | string | NodeJS.ReadableStream, contentType: string): Promise<void>;
+  /** `metadata`: user metadata (`x-amz-meta-…`), ASCII values (URI-encode others). */
+  put(
+    key: string,
+    body: Uint8Array | string | NodeJS.ReadableStream,
+    contentType: string,
+    metadata?: Readonly<Record<string, string>>,
+  ): Promise<void>;
   copy(fromKey: string, toKey: string): Promise<void>;
   /** Keys under a prefix, in key order. */
   list(prefix: string): Promise<string[]>;
@@ -273,6 +289,19 @@ export type CheckStore = {
 };
 
 /**
+ * Verdicts whose SIM openings were still `verifying` (core/sim-watch.ts): one watch per row, kept in
+ * the review table (`sim#<batch>#<row>`) until the daily sweep sees them confirmed.
+ */
+export type SimWatchStore = {
+  /** Writes the watch unless the row has one already (a retried Store): true when written. */
+  put(watch: SimWatch): Promise<boolean>;
+  /** Every watch still open, across batches, in batch and row order (the daily sweep; a Scan on AWS). */
+  listOpen(): Promise<SimWatch[]>;
+  /** Closes the watch with what the registry said; settling it again changes nothing. */
+  settle(batchId: string, row: number, settled: { at: string; outcome: 'available' | 'none' }): Promise<void>;
+};
+
+/**
  * A batch's audit log (core/audit-records.ts): events kept as they happen, read back in the order of
  * their keys (`auditEventKey`: time, row, kind). Recording an event again with the same key writes
  * it once. Kept in the batch table beside the rows (`audit#<key>`).
@@ -342,6 +371,7 @@ export type PipelinePorts = {
   batches: BatchStore;
   reviews: ReviewStore;
   checks: CheckStore;
+  simWatches: SimWatchStore;
   audit: AuditLog;
   cache: ProductCache;
   leases: SlotLeases;

@@ -314,3 +314,30 @@ describe('prepareAnswers', () => {
     });
   });
 });
+
+describe('who answered', () => {
+  it("is the person the console named on the answers object (`answered-by`), not S3's requester", async () => {
+    const w = makeWorld();
+    await seedFinishedBatch(w);
+    const key = `answers/${BATCH}/console-1.csv`;
+    await w.objects.put(key, fillReviewCsv(w, { 2: 'all' }), 'text/csv', {
+      'answered-by': encodeURIComponent('José Álvares'),
+    });
+    const event = objectCreated(key, 'e1', 'arn:aws:sts::111122223333:assumed-role/ConsoleAnswersRole/fn');
+
+    await prepareAnswers(w.ports, { event, execution_id: 'x-1' });
+
+    expect(rowOf(w, 2).round?.answered_by).toBe('José Álvares');
+  });
+
+  it("is, without that metadata, the session an assumed role's requester names, never the role", async () => {
+    const w = makeWorld();
+    await seedFinishedBatch(w);
+    const event = drop(w, fillReviewCsv(w, { 2: 'all' }), 'e1');
+    event.detail.requester = 'arn:aws:sts::111122223333:assumed-role/Ops/jose@acme';
+
+    await prepareAnswers(w.ports, { event, execution_id: 'x-1' });
+
+    expect(rowOf(w, 2).round?.answered_by).toBe('jose@acme');
+  });
+});
