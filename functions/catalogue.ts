@@ -327,6 +327,8 @@ export const FUNCTION_CATALOGUE = {
       clock: 'system',
       objects: { write: ['outbox/*'], streams: true },
       batches: ['GetItem'],
+      // A verdict under the batch's check_below gets its check item, written once.
+      checks: ['PutItem'],
       service: 'wait',
     },
     kept: {

@@ -11,3 +11,4 @@ export * from './row-life.js';
 export * from './row-results.js';
 export * from './same-product.js';
 export * from './service-stop.js';
+export * from './verdict-check.js';

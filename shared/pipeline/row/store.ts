@@ -7,12 +7,17 @@ import { scrubErrorText } from '../core/error-text.js';
 import type { PipelinePorts } from '../core/ports.js';
 import { RowState, type RowStep } from '../core/records.js';
 import { resolvedResult } from '../core/row-results.js';
+import { checkItemOfClassification, checkReasonsOfClassification } from '../core/verdict-check.js';
 import { classificationInStatus } from './route-classification.js';
 import { finalStep, loadRow } from './row-state.js';
 
-/** Store: the verdict PDF to the batch's outbox and the verdict's columns as the row's result. */
+/**
+ * Store: the verdict PDF to the batch's outbox and the verdict's columns as the row's result; a
+ * verdict under the batch's `check_below`, or whose SIM opening waits for a choice, is marked
+ * `to_check` and gets its check item before the result is final (docs/architecture.md, §12).
+ */
 export const storeRow = async (
-  ports: Pick<PipelinePorts, 'clock' | 'service' | 'objects' | 'batches'>,
+  ports: Pick<PipelinePorts, 'clock' | 'service' | 'objects' | 'batches' | 'checks'>,
   input: unknown,
 ): Promise<RowStep> => {
   const state = RowState.parse(input);
@@ -41,5 +46,21 @@ export const storeRow = async (
     appUrl: row.app_url ?? null,
   });
   if (pdfNote) Object.assign(result, detailOf([...detailMessagesOf(result), pdfNote]));
+  // A row of an answers round is its batch's row (`batch_id`): the batch's threshold applies.
+  const checkBelow = (await ports.batches.getBatch(state.batch_id))?.options?.check_below;
+  const reasons = checkReasonsOfClassification(c, checkBelow);
+  if (reasons.length > 0) {
+    // If absent: a retried Store keeps the item written before, and any decision on it. Followers
+    // are not counted here (only Prepare's completion shards know them): the item says 0.
+    await ports.checks.create(
+      checkItemOfClassification(c, row, verdictPdf, {
+        reasons,
+        checkBelow,
+        followers: 0,
+        now: ports.clock.now(),
+      }),
+    );
+    result.check = 'to_check';
+  }
   return finalStep(result, run);
 };
