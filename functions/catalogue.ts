@@ -99,6 +99,8 @@ export type PortUses = {
   reviews?: TableUse;
   /** The review table too (shared/aws/dynamo-check-store.ts): the verdicts a person checks. */
   checks?: TableUse;
+  /** The review table too (shared/aws/dynamo-sim-watch-store.ts): SIM openings awaiting confirmation. */
+  simWatches?: TableUse;
   /** The batch table too (shared/aws/dynamo-audit-log.ts): each batch's audit events. */
   audit?: TableUse;
   cache?: TableUse;
@@ -124,6 +126,7 @@ export const PORT_ENVIRONMENT = {
   batches: [ENV.batchTable],
   reviews: [ENV.reviewTable],
   checks: [ENV.reviewTable],
+  simWatches: [ENV.reviewTable],
   audit: [ENV.batchTable],
   cache: [ENV.cacheTable],
   leases: [ENV.leaseTable, ENV.leaseScope],
@@ -333,6 +336,8 @@ export const FUNCTION_CATALOGUE = {
     },
     kept: {
       'ObjectsWriteOutbox s3:AbortMultipartUpload': 'A verdict PDF of 5 MiB or more goes up in parts.',
+      // A verdict whose SIM openings are still being verified gets its watch, written once.
+      simWatches: ['PutItem'],
     },
   },
   'row-review': {

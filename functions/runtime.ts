@@ -16,6 +16,7 @@ import {
   createDynamoCheckStore,
   createDynamoProductCache,
   createDynamoReviewStore,
+  createDynamoSimWatchStore,
   createEventBridgeBatchEvents,
   createLambdaDispatcherKick,
   createLambdaPartialResultsRequests,
@@ -137,6 +138,9 @@ const portBuilders: {
     createDynamoReviewStore({ client: aws().dynamo, tableName: required(ENV.reviewTable) }),
   ),
   checks: once(() => createDynamoCheckStore({ client: aws().dynamo, tableName: required(ENV.reviewTable) })),
+  simWatches: once(() =>
+    createDynamoSimWatchStore({ client: aws().dynamo, tableName: required(ENV.reviewTable) }),
+  ),
   audit: once(() => createDynamoAuditLog({ client: aws().dynamo, tableName: required(ENV.batchTable) })),
   cache: once(() => createDynamoProductCache({ client: aws().dynamo, tableName: required(ENV.cacheTable) })),
   leases: once(() =>

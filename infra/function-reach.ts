@@ -111,6 +111,8 @@ const portGrants = (
     reviews: table(data.reviewTable, 'Reviews'),
     // The verdicts to check live in the review table too (shared/aws/dynamo-check-store.ts).
     checks: table(data.reviewTable, 'Checks'),
+    // The SIM openings awaiting confirmation too (shared/aws/dynamo-sim-watch-store.ts).
+    simWatches: table(data.reviewTable, 'SimWatches'),
     // The audit events live in the batch table, beside the rows (shared/aws/dynamo-audit-log.ts).
     audit: table(data.batchTable, 'Audit'),
     cache: table(data.cacheTable, 'Cache'),

@@ -26,7 +26,6 @@ import {
 import { chunksOf, mapLimited } from '../pipeline/core/calls-in-parallel.js';
 import type { ReviewStore } from '../pipeline/core/index.js';
 import { joinedRowName, ReviewItem } from '../pipeline/core/index.js';
-import { CHECK_ITEM_KIND } from './dynamo-check-store.js';
 import {
   type DynamoAdapterConfig,
   documentClient,
@@ -174,8 +173,8 @@ export const createDynamoReviewStore = (config: DynamoReviewStoreConfig): Review
     });
     const joins: JoinIndexItem[] = [];
     for await (const item of pages) {
-      // A verdict to check shares the table and its index (dynamo-check-store.ts): not a question.
-      if (item.kind === CHECK_ITEM_KIND) continue;
+      // Items of other kinds share the table (dynamo-check-store.ts, dynamo-sim-watch-store.ts): not questions.
+      if (item.kind !== undefined) continue;
       if (typeof item.joins === 'string') joins.push(item as (typeof joins)[number]);
       else items.push(itemOf(item));
     }

@@ -6,6 +6,7 @@ export * from './dynamo-check-store.js';
 export type { DynamoAdapterConfig } from './dynamo-items.js';
 export * from './dynamo-product-cache.js';
 export * from './dynamo-review-store.js';
+export * from './dynamo-sim-watch-store.js';
 export * from './dynamo-slot-leases.js';
 export * from './eventbridge-batch-events.js';
 export * from './lambda-async-invoke.js';

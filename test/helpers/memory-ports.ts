@@ -21,6 +21,7 @@ import type {
   RowDoneResult,
   RowQueue,
   RowWorkflows,
+  SimWatchStore,
 } from '../../shared/pipeline/core/index.js';
 import {
   AuditEvent,
@@ -41,6 +42,7 @@ import {
   type RowExecutionInput,
   RowMessage,
   type RowRecord,
+  SimWatch,
   shardOfRow,
 } from '../../shared/pipeline/core/index.js';
 import { addFinished, NOTHING_FINISHED } from '../../shared/pipeline/core/row-counts.js';
@@ -557,6 +559,38 @@ export const memoryCheckStore = () => {
   return store;
 };
 
+/** SIM watches by `<batch_id>#<row>`, parsed on the way in as the adapter does. */
+export const memorySimWatchStore = () => {
+  const watches = new Map<string, SimWatch>();
+  const keyOf = (batchId: string, row: number) => `${batchId}#${row}`;
+  const store: SimWatchStore & { watches: typeof watches } = {
+    watches,
+    put: async (watch) => {
+      const parsed = SimWatch.parse(watch);
+      const key = keyOf(parsed.batch_id, parsed.row);
+      if (watches.has(key)) return false;
+      watches.set(key, parsed);
+      return true;
+    },
+    listOpen: async () =>
+      [...watches.values()]
+        .filter((watch) => watch.state === 'open')
+        .sort((a, b) => a.batch_id.localeCompare(b.batch_id) || a.row - b.row)
+        .map(clone),
+    settle: async (batchId, row, settled) => {
+      const watch = watches.get(keyOf(batchId, row));
+      if (watch?.state !== 'open') return;
+      watches.set(keyOf(batchId, row), {
+        ...watch,
+        state: 'settled',
+        settled_at: settled.at,
+        outcome: settled.outcome,
+      });
+    },
+  };
+  return store;
+};
+
 /** Audit events by batch, each under its key, read back in key order as the adapter does. */
 export const memoryAuditLog = () => {
   const events = new Map<string, Map<string, AuditEvent>>();
@@ -809,6 +843,7 @@ export const memoryPipelinePorts = (
     kick: countingKick(),
     reviews: memoryReviewStore(),
     checks: memoryCheckStore(),
+    simWatches: memorySimWatchStore(),
     audit: memoryAuditLog(),
     events: memoryBatchEvents(),
     waiters: memoryBatchWaiters(),

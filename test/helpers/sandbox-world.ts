@@ -20,6 +20,7 @@ import {
   memoryReviewStore,
   memoryRowQueue,
   memoryRowWorkflows,
+  memorySimWatchStore,
   memorySlotLeases,
   recordingPartials,
 } from './memory-ports.js';
@@ -66,6 +67,7 @@ export const makeWorld = (service: ClassificationService = serviceFor()) => {
     batches: memoryBatchStore(),
     reviews: memoryReviewStore(),
     checks: memoryCheckStore(),
+    simWatches: memorySimWatchStore(),
     cache: memoryProductCache(),
     leases: memorySlotLeases(),
     queue: memoryRowQueue(clock),

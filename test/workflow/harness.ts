@@ -68,6 +68,7 @@ import {
   memoryProductCache,
   memoryReviewStore,
   memoryRowQueue,
+  memorySimWatchStore,
   memorySlotLeases,
 } from '../helpers/memory-ports.js';
 
@@ -134,6 +135,7 @@ export const startHarness = async (options: HarnessOptions = {}) => {
   const batches = memoryBatchStore();
   const reviews = memoryReviewStore();
   const checks = memoryCheckStore();
+  const simWatches = memorySimWatchStore();
   const audit = memoryAuditLog();
   const cache = memoryProductCache();
   const leases = memorySlotLeases();
@@ -189,6 +191,7 @@ export const startHarness = async (options: HarnessOptions = {}) => {
       batches,
       reviews,
       checks,
+      simWatches,
       audit,
       cache,
       leases,

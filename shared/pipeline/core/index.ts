@@ -11,4 +11,5 @@ export * from './row-life.js';
 export * from './row-results.js';
 export * from './same-product.js';
 export * from './service-stop.js';
+export * from './sim-watch.js';
 export * from './verdict-check.js';

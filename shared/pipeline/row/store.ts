@@ -7,6 +7,7 @@ import { scrubErrorText } from '../core/error-text.js';
 import type { PipelinePorts } from '../core/ports.js';
 import { RowState, type RowStep } from '../core/records.js';
 import { resolvedResult } from '../core/row-results.js';
+import { simWatchOfVerdict } from '../core/sim-watch.js';
 import { checkItemOfClassification, checkReasonsOfClassification } from '../core/verdict-check.js';
 import { classificationInStatus } from './route-classification.js';
 import { finalStep, loadRow } from './row-state.js';
@@ -17,7 +18,7 @@ import { finalStep, loadRow } from './row-state.js';
  * `to_check` and gets its check item before the result is final (docs/architecture.md, §12).
  */
 export const storeRow = async (
-  ports: Pick<PipelinePorts, 'clock' | 'service' | 'objects' | 'batches' | 'checks'>,
+  ports: Pick<PipelinePorts, 'clock' | 'service' | 'objects' | 'batches' | 'checks' | 'simWatches'>,
   input: unknown,
 ): Promise<RowStep> => {
   const state = RowState.parse(input);
@@ -62,5 +63,8 @@ export const storeRow = async (
     );
     result.check = 'to_check';
   }
+  // SIM openings the registry has not confirmed yet: the daily sweep asks again (core/sim-watch.ts).
+  const simWatch = simWatchOfVerdict(row, c, ports.clock.now().toISOString());
+  if (simWatch) await ports.simWatches.put(simWatch);
   return finalStep(result, run);
 };

@@ -1,0 +1,62 @@
+/**
+ * A verdict whose SIM openings the official registry had not confirmed yet (the chosen candidate's
+ * `sim.status` `verifying`): the service says to ask `GET /sim-openings` again later, and the daily
+ * sweep does (answers/sweep-sim-openings.ts). A watch remembers what waits.
+ *
+ * One watch per row that shows the verdict in its batch's results (`sim#<batch>#<row>`), not one per
+ * classification: what moves forward is each batch's results (its own revision, audit event and,
+ * for several openings, check item), and rows of later batches that reuse the verdict hold it under
+ * their own batch, where nothing indexes them by classification. The service is still asked once
+ * per distinct NCM and operation, however many rows wait on it. Followers are never watched: they
+ * show their leader's outcome.
+ */
+import { z } from 'zod';
+import type { Classification } from '../../tcs/schemas.js';
+import { ClassificationId } from '../../tcs/schemas.js';
+import type { RowRecord } from './records.js';
+import { chosenCandidate } from './row-results.js';
+
+export const SIM_WATCH_STATES = ['open', 'settled'] as const;
+
+export const SimWatch = z.object({
+  batch_id: z.string(),
+  row: z.number().int().min(1),
+  classification_id: ClassificationId,
+  /** The chosen NCM (8 digits) and the row's operation: what `GET /sim-openings` is asked. */
+  ncm: z.string().regex(/^[0-9]{8}$/),
+  operation: z.enum(['import', 'export']),
+  /** The product's keys in the product cache, whose verdict follows when it is this classification. */
+  product_key: z.string().nullable(),
+  fingerprint: z.string().nullable(),
+  state: z.enum(SIM_WATCH_STATES),
+  created_at: z.string(),
+  /** When the sweep settled it, and what the registry said. */
+  settled_at: z.string().optional(),
+  outcome: z.enum(['available', 'none']).optional(),
+});
+export type SimWatch = z.infer<typeof SimWatch>;
+
+/**
+ * The watch of a row whose resolved verdict waits for its SIM openings (the chosen candidate's
+ * `sim.status` `verifying`, no code chosen); null when it does not wait, or cannot be asked about.
+ */
+export const simWatchOfVerdict = (
+  row: Pick<RowRecord, 'batch_id' | 'row' | 'product' | 'product_key' | 'fingerprint'>,
+  c: Pick<Classification, 'id' | 'candidates' | 'chosen_ncm' | 'chosen_sim_code'>,
+  at: string,
+): SimWatch | null => {
+  const operation = row.product?.operation;
+  const waits = c.chosen_sim_code === null && chosenCandidate(c)?.sim.status === 'verifying';
+  if (!waits || !c.chosen_ncm || !operation) return null;
+  return {
+    batch_id: row.batch_id,
+    row: row.row,
+    classification_id: c.id,
+    ncm: c.chosen_ncm,
+    operation,
+    product_key: row.product_key ?? null,
+    fingerprint: row.fingerprint ?? null,
+    state: 'open',
+    created_at: at,
+  };
+};
