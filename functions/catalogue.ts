@@ -213,6 +213,8 @@ export const FUNCTION_CATALOGUE = {
       // A product still waiting for answers from an earlier batch: its rows join that
       // classification (one conditional UpdateItem per product, a PutItem per joined row).
       reviews: ['UpdateItem', 'PutItem'],
+      // A reused verdict under the batch's check_below gets its check item, written once.
+      checks: ['PutItem'],
       cache: ['BatchGetItem'],
       queue: ['send'],
       kick: 'invoke',
@@ -539,8 +541,11 @@ export const environmentOf = (
   configured: Readonly<Record<Setting, boolean>>,
 ): EnvName[] => {
   const { ports, settings = [] } = describeFunction(name);
+  // Once each: ports kept in one table (reviews, checks) read the same variable.
   return [
-    ...(Object.keys(ports) as PortName[]).flatMap((port): readonly EnvName[] => PORT_ENVIRONMENT[port]),
-    ...settings.filter((setting) => configured[setting]).map((setting) => SETTING_ENVIRONMENT[setting]),
+    ...new Set([
+      ...(Object.keys(ports) as PortName[]).flatMap((port): readonly EnvName[] => PORT_ENVIRONMENT[port]),
+      ...settings.filter((setting) => configured[setting]).map((setting) => SETTING_ENVIRONMENT[setting]),
+    ]),
   ];
 };

@@ -44,6 +44,7 @@ import {
   surveyRows,
 } from './prepare-passes.js';
 import { CSV_CONTENT_TYPE } from './results-files.js';
+import { reusedCheckWriter } from './reused-checks.js';
 import { rowPlanner, rowRecordPlanner } from './row-plans.js';
 import { rowNotes } from './row-warnings.js';
 
@@ -74,12 +75,13 @@ export type PrepareResult = z.infer<typeof PrepareResult>;
 /**
  * `reviews`: rows of a product still waiting for answers from an earlier batch join that
  * classification through it; without it (a caller that never joins) they are classified again.
+ * `checks`: needed by a batch with `check_below` that reuses a verdict to check (reused-checks.ts).
  */
 export type PreparePorts = Pick<
   PipelinePorts,
   'clock' | 'service' | 'objects' | 'queue' | 'batches' | 'cache' | 'kick'
 > &
-  Partial<Pick<PipelinePorts, 'reviews'>>;
+  Partial<Pick<PipelinePorts, 'reviews' | 'checks'>>;
 
 export { PREPARE_SETTINGS, type PrepareSettings } from './prepare-passes.js';
 
@@ -291,13 +293,15 @@ const writeAndQueueRows = async (
   const born = bornRowsCounter();
   let total = 0;
   const join = { batchId: batch.batch_id, now, write: true };
+  const writeChecks = reusedCheckWriter(ports, { checkBelow: planned.options.check_below, now });
   let writtenThrough = leg.writtenThrough;
-  for await (const { records } of recordChunks(ports, planned, planner, join)) {
+  for await (const { records, verdicts } of recordChunks(ports, planned, planner, join)) {
     const last = records.at(-1)?.row ?? 0;
     if (last > leg.writtenThrough) {
       // At least one chunk a leg, so every leg moves on.
       if (writtenThrough > leg.writtenThrough && ports.clock.now().getTime() >= leg.until)
         return { batch_id: batch.batch_id, next: 'again', written_through: writtenThrough };
+      await writeChecks(records, verdicts);
       await ports.batches.putRows(records);
       writtenThrough = last;
     }

@@ -18,7 +18,13 @@ import {
 import type { Message } from '../../wording/index.js';
 import { garbageCollector } from '../core/garbage-collection.js';
 import type { PipelinePorts } from '../core/ports.js';
-import type { BatchOptions, BatchRecord, PendingClassification, RowRecord } from '../core/records.js';
+import type {
+  BatchOptions,
+  BatchRecord,
+  CachedVerdict,
+  PendingClassification,
+  RowRecord,
+} from '../core/records.js';
 import { declaredNcmCollector } from './declared-ncm-warnings.js';
 import { type FileProblem, fileProblemOf, readProblemMessage } from './input-file.js';
 import {
@@ -163,7 +169,7 @@ export async function* recordChunks(
   planned: PlannedBatch,
   planner: ReturnType<typeof rowRecordPlanner>,
   join: { batchId: string; now: Date; write: boolean },
-): AsyncGenerator<{ plans: RowPlan[]; records: RowRecord[] }> {
+): AsyncGenerator<{ plans: RowPlan[]; records: RowRecord[]; verdicts: ReadonlyMap<string, CachedVerdict> }> {
   const joinChunk = classificationJoiner(
     ports,
     { ...join, options: planned.options },
@@ -173,7 +179,11 @@ export async function* recordChunks(
     const plans = await planned.planChunk(chunk);
     const verdicts = await reusedVerdicts(ports, plans, planned.keyByFingerprint);
     const joins = await joinChunk(plans, verdicts);
-    yield { plans, records: planner.recordsOf(plans, verdicts, joins, planned.recheckFingerprints) };
+    yield {
+      plans,
+      records: planner.recordsOf(plans, verdicts, joins, planned.recheckFingerprints),
+      verdicts,
+    };
   }
 }
 

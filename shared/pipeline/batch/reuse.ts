@@ -21,6 +21,7 @@ import { detailOf, message } from '../../wording/index.js';
 import { fingerprintKey } from '../core/keys.js';
 import type { BatchOptions, CachedVerdict, PendingClassification, RowResult } from '../core/records.js';
 import { currentNcmMatches, resultNcmDigits } from '../core/row-results.js';
+import { checkReasonsOfResult, withCheckMark } from '../core/verdict-check.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -105,16 +106,24 @@ export const reusableVerdict = (input: {
 export const reusedResult = (
   verdict: CachedVerdict,
   product: Pick<ProductRow, 'current_ncm'>,
-): RowResult => ({
-  ...verdict.result,
-  status: 'reused',
-  ...detailOf([message('reused', { date: verdict.resolved_at.slice(0, 10), batch: verdict.batch_id })]),
-  classification_id: verdict.classification_id,
-  cost_usd: '0.00',
-  // This row's own declared NCM against the verdict, the same rule as a resolved row's.
-  current_ncm_matches: currentNcmMatches(product.current_ncm, resultNcmDigits(verdict.result)),
-  verdict_pdf: verdict.pdf_key ?? '',
-});
+  /** The batch's `check_below`: under it, or with a SIM opening to choose, the verdict waits for a person. */
+  checkBelow?: number,
+): RowResult =>
+  // An approved verdict keeps `check: approved` and its approved columns (they are the cached
+  // result's): the next night does not ask again (docs/architecture.md, §12).
+  withCheckMark(
+    {
+      ...verdict.result,
+      status: 'reused',
+      ...detailOf([message('reused', { date: verdict.resolved_at.slice(0, 10), batch: verdict.batch_id })]),
+      classification_id: verdict.classification_id,
+      cost_usd: '0.00',
+      // This row's own declared NCM against the verdict, the same rule as a resolved row's.
+      current_ncm_matches: currentNcmMatches(product.current_ncm, resultNcmDigits(verdict.result)),
+      verdict_pdf: verdict.pdf_key ?? '',
+    },
+    checkReasonsOfResult(verdict.result, checkBelow),
+  );
 
 /** Relative names written to results.csv start with `pdfs/`; anything else is a source key to copy. */
 export const isPendingPdfCopy = (result: RowResult | undefined): boolean =>

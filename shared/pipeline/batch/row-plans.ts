@@ -350,7 +350,7 @@ export const rowRecordPlanner = (batchId: string, reuse: { options: BatchOptions
       if (verdict) {
         return bornRow(
           { ...valid, classification_id: verdict.classification_id },
-          { as: 'final', result: reusedResult(verdict, plan.product) },
+          { as: 'final', result: reusedResult(verdict, plan.product, options.check_below) },
         );
       }
       const open = joins.get(fingerprint);

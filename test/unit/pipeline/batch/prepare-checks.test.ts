@@ -1,0 +1,269 @@
+/**
+ * Prepare under check_below: a reused verdict under the threshold, or whose SIM opening waits for
+ * a choice, is marked `to_check` and gets its check item; an approved one keeps its approval.
+ */
+import { describe, expect, it } from 'vitest';
+import { carriedNcmTable } from '../../../../shared/ncm-table/carried-table.js';
+import { tableDescription } from '../../../../shared/pipeline/batch/divergence-sheet.js';
+import {
+  batchSourceFromEvent,
+  PREPARE_SETTINGS,
+  type PrepareSettings,
+  prepareBatch,
+  productFingerprint,
+} from '../../../../shared/pipeline/batch/index.js';
+import { type CachedVerdict, CheckItem, type RowResult } from '../../../../shared/pipeline/core/index.js';
+import { message } from '../../../../shared/wording/index.js';
+import { memoryPipelinePorts } from '../../../helpers/memory-ports.js';
+import { objectCreatedEvent } from '../../../helpers/s3-events.js';
+import { ACCEPTED_COUNTRIES, crlf, utf8 } from '../../spreadsheet/fixtures.js';
+
+const BUCKET = 'catalogue-bucket';
+const FILE_KEY = 'inbox/noite/produtos.csv';
+const OPTIONS_KEY = 'inbox/noite/batch.json';
+const event = objectCreatedEvent(BUCKET, FILE_KEY, 'etag-1');
+const batchId = batchSourceFromEvent(event)!.batchId;
+
+const PRODUCTS = [
+  'Rolamento de esferas de aço, diâmetro 22 mm, modelo A',
+  'Rolamento de esferas de aço, diâmetro 22 mm, modelo B',
+  'Rolamento de esferas de aço, diâmetro 22 mm, modelo C',
+  'Rolamento de esferas de aço, diâmetro 22 mm, modelo D',
+  'Rolamento de esferas de aço, diâmetro 22 mm, modelo E',
+];
+
+/** Each product's cached verdict, as Store and a decision left it. */
+const RESULTS: RowResult[] = [
+  // 1: sure, nothing open
+  {
+    status: 'resolved',
+    ncm: '8482.10.10',
+    confidence: '92',
+    alternatives: '8482.10.90 (5%)',
+    cost_usd: '2.00',
+  },
+  // 2: under the threshold
+  {
+    status: 'resolved',
+    ncm: '8482.10.10',
+    ncm_description: 'De carga radial',
+    confidence: '70',
+    alternatives: '8482.10.90 (35%); 8482.80.00 (12%)',
+    cost_usd: '2.00',
+  },
+  // 3: sure, but its SIM opening waits for a choice
+  {
+    status: 'resolved',
+    ncm: '8482.10.10',
+    confidence: '90',
+    detail_messages: [message('verdict_notes', { sim_options: ['8482.10.10.01', '8482.10.10.02'] })],
+    cost_usd: '2.00',
+  },
+  // 4: under the threshold, but a person approved it
+  {
+    status: 'resolved',
+    ncm: '8482.10.10',
+    confidence: '60',
+    check: 'approved',
+    approved_ncm: '8482.10.90',
+    decided_by: 'ana.souza',
+    decided_at: '2026-11-10T09:00:00.000Z',
+    decision_note: 'Carga axial, conforme a ficha',
+    cost_usd: '2.00',
+  },
+  // 5: marked by the earlier batch, sure enough for this one
+  { status: 'resolved', ncm: '8482.10.10', confidence: '95', check: 'to_check', cost_usd: '2.00' },
+];
+
+const world = (options: Record<string, unknown>, products = PRODUCTS.length) => {
+  const lines = PRODUCTS.slice(0, products).map(
+    (description, i) => `SKU-${i + 1};${description};BR;importação`,
+  );
+  const ports = memoryPipelinePorts(
+    {
+      [FILE_KEY]: utf8(crlf('SKU;Descrição;País;Operação', ...lines)),
+      [OPTIONS_KEY]: JSON.stringify(options),
+    },
+    ACCEPTED_COUNTRIES,
+  );
+  const seed = async () => {
+    for (const [i, result] of RESULTS.slice(0, products).entries()) {
+      const product = { operation: 'import' as const, country: 'BR', description: PRODUCTS[i]! };
+      const verdict: CachedVerdict = {
+        product_key: `sku:SKU-${i + 1}`,
+        fingerprint: productFingerprint(product, null),
+        classification_id: `cls_7KQ2M9XW4RT${'ABCDE'[i]}`,
+        resolved_at: '2026-11-11T12:00:00.000Z',
+        result: { ...result, classification_id: `cls_7KQ2M9XW4RT${'ABCDE'[i]}` },
+        pdf_key: `outbox/earlier-x/pdfs/0000${i + 1}-SKU-${i + 1}.pdf`,
+        batch_id: 'earlier-x',
+      };
+      await ports.cache.put(verdict);
+    }
+  };
+  const run = (settings: PrepareSettings = PREPARE_SETTINGS, prepare?: unknown) =>
+    prepareBatch(ports, { event: prepare ? { ...event, prepare } : event, execution_id: 'exec-1' }, settings);
+  const rows = () =>
+    [...ports.batches.rows.values()].filter((r) => r.batch_id === batchId).sort((a, b) => a.row - b.row);
+  return { ports, seed, run, rows };
+};
+
+describe('Prepare under check_below', () => {
+  it('marks exactly the reused verdicts under the threshold or with a SIM choice; an approved one keeps its approval', async () => {
+    // Prepare
+    const w = world({ check_below: 80 });
+    await w.seed();
+
+    // Act
+    await w.run();
+
+    // Assess
+    const rows = w.rows();
+    expect(rows.map((row) => row.status)).toEqual(['reused', 'reused', 'reused', 'reused', 'reused']);
+    expect(rows.map((row) => row.result?.check)).toEqual([
+      undefined,
+      'to_check',
+      'to_check',
+      'approved',
+      undefined,
+    ]);
+    expect(rows[3]?.result).toMatchObject({
+      approved_ncm: '8482.10.90',
+      decided_by: 'ana.souza',
+      decided_at: '2026-11-10T09:00:00.000Z',
+      decision_note: 'Carga axial, conforme a ficha',
+      cost_usd: '0.00',
+    });
+    const items = await w.ports.checks.listByBatch(batchId);
+    expect(items.map((item) => [item.row, item.reasons])).toEqual([
+      [2, ['low_confidence']],
+      [3, ['sim_pending_choice']],
+    ]);
+    const table = carriedNcmTable();
+    expect(CheckItem.parse(items[0])).toMatchObject({
+      classification_id: 'cls_7KQ2M9XW4RTB',
+      product_key: 'sku:SKU-2',
+      sku: 'SKU-2',
+      description: PRODUCTS[1],
+      operation: 'import',
+      country: 'BR',
+      check_below: 80,
+      ncm: '84821010',
+      confidence: 70,
+      candidates: [
+        {
+          rank: 1,
+          ncm: '84821010',
+          description: 'De carga radial',
+          confidence: 70,
+          rationale: '',
+          chosen: true,
+        },
+        {
+          rank: 2,
+          ncm: '84821090',
+          description: tableDescription(table, '84821090'),
+          confidence: 35,
+          rationale: '',
+          chosen: false,
+        },
+        {
+          rank: 3,
+          ncm: '84828000',
+          description: tableDescription(table, '84828000'),
+          confidence: 12,
+          rationale: '',
+          chosen: false,
+        },
+      ],
+      sim_options: [],
+      verdict_pdf: 'pdfs/earlier-x/00002-SKU-2.pdf',
+      followers: 0,
+      state: 'to_check',
+    });
+    expect(items[0]?.candidates[1]?.description).not.toBe('');
+    expect(items[1]?.sim_options).toEqual([
+      { code: '8482101001', description: '' },
+      { code: '8482101002', description: '' },
+    ]);
+  });
+
+  it('marks nothing without check_below, and drops a mark the earlier batch left', async () => {
+    // Prepare
+    const w = world({});
+    await w.seed();
+
+    // Act
+    await w.run();
+
+    // Assess
+    expect(w.rows().map((row) => row.result?.check)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      'approved',
+      undefined,
+    ]);
+    expect(await w.ports.checks.listByBatch(batchId)).toEqual([]);
+  });
+
+  it('writes each item once across legs, and a leg run again keeps a decision made meanwhile', async () => {
+    // Prepare: one row a chunk, and a leg's time spent at once: a leg writes one chunk, then hands on
+    const w = world({ check_below: 80 });
+    await w.seed();
+    const settings = { ...PREPARE_SETTINGS, rowsPerChunk: 1, legMs: 0 };
+    const created: number[] = [];
+    const { create } = w.ports.checks;
+    w.ports.checks.create = async (item) => {
+      created.push(item.row);
+      return create(item);
+    };
+    // Row 2's write fails once, after its check item was written: its leg is run again.
+    const { putRows } = w.ports.batches;
+    let failed = false;
+    w.ports.batches.putRows = async (rows) => {
+      if (!failed && rows.some((row) => row.row === 2)) {
+        failed = true;
+        throw new Error('ProvisionedThroughputExceededException');
+      }
+      return putRows(rows);
+    };
+    const decision = {
+      ncm: '84821090',
+      sim: null,
+      note: '',
+      by: 'ana',
+      at: '2026-11-21T13:00:00.000Z',
+      round_id: 'x~1',
+    };
+
+    // Act
+    const legs = [await w.run(settings)];
+    while (legs.at(-1)!.next === 'again') {
+      const last = legs.at(-1);
+      const leg = await w.run(settings, last).catch(async () => {
+        // Someone decides row 2 before the workflow retries the leg.
+        expect(await w.ports.checks.decide(batchId, 2, decision)).toBe(true);
+        return w.run(settings, last);
+      });
+      legs.push(leg);
+    }
+
+    // Assess
+    expect(failed).toBe(true);
+    expect(legs.at(-1)?.next).toBe('finalize');
+    expect(created).toEqual([2, 2, 3]);
+    expect((await w.ports.checks.listByBatch(batchId)).map((item) => [item.row, item.state])).toEqual([
+      [2, 'decided'],
+      [3, 'to_check'],
+    ]);
+    expect(await w.ports.checks.get(batchId, 2)).toMatchObject({ decision });
+    expect(w.rows().map((row) => row.result?.check)).toEqual([
+      undefined,
+      'to_check',
+      'to_check',
+      'approved',
+      undefined,
+    ]);
+  });
+});
