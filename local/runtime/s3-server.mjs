@@ -37,6 +37,35 @@ const server = new S3rver({
   configureBuckets: buckets.map((name) => ({ name, configs: [LOOPBACK_CORS] })),
 });
 
+// UploadPartCopy, which s3rver refuses (NotImplemented): a part made from a range of a stored
+// object, as S3 makes it. audit.csv grows by a new object whose first part is the old one
+// (shared/aws/s3-object-store.ts, copyPart). Path-style requests only, as every local client
+// sends; ahead of s3rver's router, so its signature check does not see these requests.
+const XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n';
+const uploadPartCopy = async (ctx, next) => {
+  const copySource = ctx.headers['x-amz-copy-source'];
+  const { uploadId, partNumber } = ctx.query;
+  if (ctx.method !== 'PUT' || !copySource || !uploadId || !partNumber) return next();
+  const bucket = ctx.path.split('/')[1];
+  const [sourceBucket, ...sourceKey] = decodeURIComponent(String(copySource)).replace(/^\//, '').split('/');
+  const range = /^bytes=(\d+)-(\d+)$/.exec(String(ctx.headers['x-amz-copy-source-range'] ?? ''));
+  const object = await ctx.store.getObject(
+    sourceBucket,
+    sourceKey.join('/'),
+    range ? { start: Number(range[1]), end: Number(range[2]) } : undefined,
+  );
+  ctx.type = 'application/xml';
+  if (!object?.content) {
+    ctx.status = object ? 416 : 404;
+    ctx.body = `${XML_HEAD}<Error><Code>${object ? 'InvalidRange' : 'NoSuchKey'}</Code></Error>`;
+    return;
+  }
+  const { md5 } = await ctx.store.putPart(bucket, uploadId, partNumber, object.content);
+  ctx.body = `${XML_HEAD}<CopyPartResult><LastModified>${new Date().toISOString()}</LastModified><ETag>"${md5}"</ETag></CopyPartResult>`;
+};
+// Koa composes its middleware when the server starts: this one goes just before the router.
+server.middleware.splice(server.middleware.length - 1, 0, uploadPartCopy);
+
 if (notify) {
   server.on('event', (event) => {
     for (const record of event.Records ?? []) {

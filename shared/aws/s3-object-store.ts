@@ -15,6 +15,7 @@ import {
   PutObjectCommand,
   type S3Client,
   UploadPartCommand,
+  UploadPartCopyCommand,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { NOT_FOLLOWED_METADATA, type ObjectHead, type ObjectStore } from '../pipeline/core/index.js';
@@ -167,7 +168,7 @@ export const createS3ObjectStore = (config: S3ObjectStoreConfig): ObjectStore =>
 const uploadsInParts = (
   client: S3Client,
   Bucket: string,
-): Pick<ObjectStore, 'startUpload' | 'uploadPart' | 'completeUpload'> => {
+): Pick<ObjectStore, 'startUpload' | 'uploadPart' | 'copyPart' | 'completeUpload'> => {
   const startUpload: ObjectStore['startUpload'] = async (key, contentType) => {
     const started = await client.send(
       new CreateMultipartUploadCommand({ Bucket, Key: key, ContentType: contentType }),
@@ -184,6 +185,22 @@ const uploadsInParts = (
     return sent.ETag;
   };
 
+  const copyPart: ObjectStore['copyPart'] = async (key, uploadId, partNumber, from) => {
+    const copied = await client.send(
+      new UploadPartCopyCommand({
+        Bucket,
+        Key: key,
+        UploadId: uploadId,
+        PartNumber: partNumber,
+        CopySource: copySourceOf(Bucket, from.key),
+        CopySourceRange: `bytes=0-${from.bytes - 1}`,
+      }),
+    );
+    const etag = copied.CopyPartResult?.ETag;
+    if (!etag) throw new Error(`S3 gave part ${partNumber} of ${key}, copied from ${from.key}, no ETag`);
+    return etag;
+  };
+
   const completeUpload: ObjectStore['completeUpload'] = async (key, uploadId, parts) => {
     await client.send(
       new CompleteMultipartUploadCommand({
@@ -194,5 +211,5 @@ const uploadsInParts = (
       }),
     );
   };
-  return { startUpload, uploadPart, completeUpload };
+  return { startUpload, uploadPart, copyPart, completeUpload };
 };

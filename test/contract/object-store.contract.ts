@@ -255,5 +255,30 @@ export const describeObjectStoreContract = (name: string, implementation: Implem
         expect(stored?.[MIN_PART_BYTES - 1]).toBe(0x62);
         expect(new TextDecoder().decode(stored!.slice(MIN_PART_BYTES))).toBe('fim\r\n');
       });
+
+      it('makes a part of the first bytes of another object, so a file grows without being read back', async () => {
+        // Prepare: an object of S3's least part size and a few bytes more, which the copy leaves out.
+        const old = new Uint8Array(MIN_PART_BYTES + 8).fill(0x6f);
+        old.set(new TextEncoder().encode('left out'), MIN_PART_BYTES);
+        await objects().put('outbox/b/audit.csv', old, 'text/csv');
+        const key = 'outbox/b/audit.csv';
+        const uploadId = await objects().startUpload(key, 'text/csv');
+
+        // Act: its first MIN_PART_BYTES bytes as part 1, new lines as part 2, the file replaced
+        const copied = await objects().copyPart(key, uploadId, 1, { key, bytes: MIN_PART_BYTES });
+        const added = await objects().uploadPart(key, uploadId, 2, new TextEncoder().encode('novo\r\n'));
+        await objects().completeUpload(key, uploadId, [
+          { number: 1, etag: copied },
+          { number: 2, etag: added },
+        ]);
+
+        // Assess: the old object's bytes up to the range's end, then the new ones
+        const stored = await objects().getBytes(key);
+        expect(stored?.byteLength).toBe(MIN_PART_BYTES + 6);
+        expect(
+          Buffer.from(stored!.slice(0, MIN_PART_BYTES)).equals(Buffer.from(old.slice(0, MIN_PART_BYTES))),
+        ).toBe(true);
+        expect(new TextDecoder().decode(stored!.slice(MIN_PART_BYTES))).toBe('novo\r\n');
+      });
     });
   });

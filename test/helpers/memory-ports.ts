@@ -189,6 +189,20 @@ export const memoryObjectStore = (
       upload.parts.set(partNumber, { bytes: new Uint8Array(bytes), etag });
       return etag;
     },
+    // As S3's UploadPartCopy: the source's first bytes, as they are when the part is made.
+    copyPart: async (key, uploadId, partNumber, from) => {
+      const upload = openUpload(key, uploadId);
+      const source = objects.get(from.key);
+      if (!source) throw new Error(`NoSuchKey: ${from.key}`);
+      if (from.bytes > source.bytes.byteLength)
+        throw new Error(
+          `InvalidRange: ${from.bytes} bytes of ${from.key}, which holds ${source.bytes.byteLength}`,
+        );
+      const bytes = source.bytes.slice(0, from.bytes);
+      const etag = etagOf(bytes);
+      upload.parts.set(partNumber, { bytes, etag });
+      return etag;
+    },
     // As S3 does: the parts named, in order, each as sent; a part under the least size but the last refused.
     completeUpload: async (key, uploadId, parts) => {
       const upload = openUpload(key, uploadId);

@@ -8,7 +8,6 @@ import type { TcsClient } from '../../tcs/client.js';
 import type { SlotLeases } from '../dispatch/slot-leases.js';
 import type { AuditEvent } from './audit-records.js';
 import type { CheckDecision, CheckItem } from './check-records.js';
-import type { SimWatch } from './sim-watch.js';
 import type {
   BatchRecord,
   BatchStop,
@@ -23,6 +22,7 @@ import type {
 import type { FinishedRows } from './row-counts.js';
 import type { RowMove } from './row-life.js';
 import type { OutputStatus } from './row-statuses.js';
+import type { SimWatch } from './sim-watch.js';
 
 /**
  * Time as the core reads it. Thresholds and delays are written in production time (5 min of
@@ -113,6 +113,17 @@ export type ObjectStore = {
   startUpload(key: string, contentType: string): Promise<string>;
   /** Returns the part's ETag, which `completeUpload` names it by. */
   uploadPart(key: string, uploadId: string, partNumber: number, bytes: Uint8Array): Promise<string>;
+  /**
+   * A part made in the bucket from the first `bytes` bytes of another object (S3's UploadPartCopy):
+   * a file that grows at its end (audit.csv) is written anew without reading back what it held.
+   * Returns the part's ETag.
+   */
+  copyPart(
+    key: string,
+    uploadId: string,
+    partNumber: number,
+    from: { key: string; bytes: number },
+  ): Promise<string>;
   completeUpload(key: string, uploadId: string, parts: readonly UploadedPart[]): Promise<void>;
 };
 
