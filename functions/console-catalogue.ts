@@ -18,6 +18,10 @@ export type ConsolePortUses = {
   /** Reads batch and row records; `listByStart`: lists batches on the table's by-start index. */
   batches?: { operations: TableUse; listByStart?: true };
   reviews?: TableUse;
+  /** The review table's verdicts to check (shared/aws/dynamo-check-store.ts): the "To check" list. */
+  checks?: TableUse;
+  /** The batch table's audit events (shared/aws/dynamo-audit-log.ts): a batch's audit. */
+  audit?: TableUse;
   /** Reads the slot leases held now (slots in use of the cap). */
   leases?: TableUse;
   objects?: { read?: readonly Prefix[]; write?: readonly Prefix[] };
@@ -30,6 +34,8 @@ export const CONSOLE_PORT_ENVIRONMENT = {
   clock: [],
   batches: [ENV.batchTable],
   reviews: [ENV.reviewTable],
+  checks: [ENV.reviewTable],
+  audit: [ENV.batchTable],
   leases: [ENV.leaseTable, ENV.leaseScope],
   objects: [ENV.bucketName],
   links: [ENV.bucketName],
@@ -53,7 +59,8 @@ export const CONSOLE_FUNCTIONS = {
     timeoutSeconds: 29,
     // The questions inbox still reads the batches holding questions whole; a batch page reads counters.
     memoryMb: 1024,
-    description: 'Console: batches, a batch with its progress, its rows, the questions inbox',
+    description:
+      'Console: batches, a batch with its progress, its rows and its audit, the questions inbox, the "To check" list',
     // summary.json of a finished batch (saved money), which files the outbox holds; the NCM table
     // in force (reference/; listing it finds the newest), which the rows' codes are checked against.
     ports: {
@@ -61,6 +68,10 @@ export const CONSOLE_FUNCTIONS = {
       batches: { operations: ['GetItem', 'Query'], listByStart: true },
       // The questions inbox: every pending item, across batches.
       reviews: ['Scan'],
+      // The "To check" list: every open check item, across batches.
+      checks: ['Scan'],
+      // A batch's audit, a page at a time.
+      audit: ['Query'],
       leases: ['GetItem'],
       objects: { read: ['outbox/*', 'reference/*'] },
     },
@@ -91,14 +102,17 @@ export const CONSOLE_FUNCTIONS = {
     entry: 'functions/console-answers/handler.ts',
     timeoutSeconds: 29,
     memoryMb: 512,
-    description: 'Console: answers to pending rows, dropped as a review file into answers/<batch-id>/',
+    description:
+      'Console: answers to pending rows and decisions on verdicts to check, dropped as files into answers/<batch-id>/',
     // Checks each answered row is still pending and a new sheet is there (answers/<batch>/sheets/),
-    // then writes the file the answers round reads.
+    // or each decided row still waits for its check and the NCM decided is in the NCM table in
+    // force (reference/; listing it finds the newest), then writes the file the answers round reads.
     ports: {
       clock: 'system',
       batches: { operations: ['GetItem'] },
       reviews: ['GetItem'],
-      objects: { read: ['answers/*'], write: ['answers/*'] },
+      checks: ['GetItem'],
+      objects: { read: ['answers/*', 'reference/*'], write: ['answers/*'] },
     },
     kept: {
       'ObjectsRead s3:GetObject': 'An answer naming a new sheet: the sheet must be there (its head is read).',

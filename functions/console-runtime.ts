@@ -9,7 +9,9 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import {
   createAwsClients,
+  createDynamoAuditLog,
   createDynamoBatchStore,
+  createDynamoCheckStore,
   createDynamoReviewStore,
   createDynamoSlotLeases,
   createS3FileLinks,
@@ -32,6 +34,8 @@ const builders: { [P in ConsolePortName]: () => ConsolePorts[P] } = {
   reviews: once(() =>
     createDynamoReviewStore({ client: aws().dynamo, tableName: required(ENV.reviewTable) }),
   ),
+  checks: once(() => createDynamoCheckStore({ client: aws().dynamo, tableName: required(ENV.reviewTable) })),
+  audit: once(() => createDynamoAuditLog({ client: aws().dynamo, tableName: required(ENV.batchTable) })),
   leases: once(() =>
     createDynamoSlotLeases({
       client: aws().dynamo,
@@ -65,6 +69,12 @@ export const consolePortsFor = (name: ConsoleHandlerName): ConsolePorts => {
     },
     get reviews() {
       return port('reviews');
+    },
+    get checks() {
+      return port('checks');
+    },
+    get audit() {
+      return port('audit');
     },
     get leases() {
       return port('leases');
@@ -102,7 +112,9 @@ export const userOfClaims = (claims: Record<string, unknown> | undefined): Conso
   if (!text('sub') || text('token_use') !== 'id') return null;
   const where = COGNITO_ISSUER.test(issuer) ? 'aws' : issuer === 'local' ? 'local' : null;
   if (where === null) return null;
-  return { name: text('email') ?? text('cognito:username') ?? (text('sub') as string), where };
+  // The person's name as the pool keeps it, else the address they sign in with.
+  const name = text('name')?.trim() || text('email') || text('cognito:username') || (text('sub') as string);
+  return { name, where };
 };
 
 export const consoleRequestOf = (event: HttpApiEvent): ConsoleRequest => ({

@@ -76,6 +76,8 @@ const grantConsoleReach = (scope: Stack, data: PipelineData, fn: NodejsFunction,
       );
     },
     reviews: (use) => grantTable(scope, data, data.reviewTable, fn, use, 'Reviews'),
+    checks: (use) => grantTable(scope, data, data.reviewTable, fn, use, 'Checks'),
+    audit: (use) => grantTable(scope, data, data.batchTable, fn, use, 'Audit'),
     leases: (use) => grantTable(scope, data, data.leaseTable, fn, use, 'Leases'),
     objects: (use) => grantObjects(scope, data, fn, use),
     links: () => undefined,

@@ -7,6 +7,7 @@
  * it listens on loopback only. A batch started with `npm run classify` shows here, and one
  * uploaded here is found by `npm run classify -- --status <id>` later.
  */
+import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { openLocalConsole } from '../runtime/index.js';
 import {
@@ -26,6 +27,7 @@ const USAGE = `usage: npm run console -- [options]
   --data-dir DIR     local state kept between runs (default: .local-data/)
   --fresh            start from empty local state
   --cap N            use at most N slots of the organisation's cap
+  --by NAME          who answers and decides in this console (default: your user name)
 ${PERMISSION_CHECKS_USAGE}
 
 Runs until Ctrl-C. Without TCS_API_KEY and TCS_BASE_URL the built-in sandbox answers (simulated verdicts).`;
@@ -42,6 +44,7 @@ const parse = (argv: string[]) => {
       'data-dir': { type: 'string' },
       fresh: { type: 'boolean', default: false },
       cap: { type: 'string' },
+      by: { type: 'string' },
       'no-permission-checks': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -58,6 +61,7 @@ const parse = (argv: string[]) => {
     fresh: values.fresh ?? false,
     permissionChecks: !values['no-permission-checks'],
     dataDir: dataDirOf(values['data-dir']),
+    operator: values.by?.trim() || userInfo().username || 'local operator',
   };
 };
 
@@ -76,14 +80,14 @@ const runConsole = async (args: NonNullable<ReturnType<typeof parse>>): Promise<
     cap: args.cap,
     bucketNotifications: true,
   });
-  const console_ = await openLocalConsole(pipeline, { port: args.port });
+  const console_ = await openLocalConsole(pipeline, { port: args.port, operator: args.operator });
   try {
     if (simulated)
       console.log(
         'Verdicts are simulated by the built-in sandbox (set TCS_API_KEY and TCS_BASE_URL for the real service).',
       );
     console.log(
-      `Console: ${console_.url}  (time scale ${timeScale}; loopback only, no sign-in; Ctrl-C stops it)`,
+      `Console: ${console_.url}  (time scale ${timeScale}; loopback only, no sign-in: answers and decisions are ${args.operator}'s; Ctrl-C stops it)`,
     );
     const signal = await untilStopped();
     console.log(`${signal}: stopping the console and everything it started…`);

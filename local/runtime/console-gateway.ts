@@ -12,7 +12,9 @@
  *
  * No sign-in: the server listens on 127.0.0.1 only and answers only requests addressed to it
  * (a page elsewhere cannot reach it by a DNS name that resolves here). Each request carries
- * the claims of a `local operator`, as the JWT authorizer passes a signed-in user's.
+ * the claims of a `local operator`, as the JWT authorizer passes a signed-in user's, named as
+ * the person at this machine (`operator`: `npm run console -- --by`, else the OS user), so
+ * answers and decisions given here are theirs, as a Cognito user's are on AWS.
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -76,6 +78,8 @@ export type ConsoleGatewayInput = {
   invoke: (handler: ConsoleHandlerName, event: unknown) => Promise<unknown>;
   /** 0: any free port. */
   port: number;
+  /** The person at this machine, the claims' `name`; none: the `local operator`. */
+  operator?: string;
   log: (line: string) => void;
 };
 
@@ -138,7 +142,12 @@ const answerApi = async (
     isBase64Encoded: false,
     requestContext: {
       http: { method: request.method, path, sourceIp: '127.0.0.1' },
-      authorizer: { jwt: { claims: LOCAL_OPERATOR_CLAIMS, scopes: null } },
+      authorizer: {
+        jwt: {
+          claims: input.operator ? { ...LOCAL_OPERATOR_CLAIMS, name: input.operator } : LOCAL_OPERATOR_CLAIMS,
+          scopes: null,
+        },
+      },
     },
   };
   const result = (await input.invoke(matched.route.handler, event)) as LambdaHttpResult;

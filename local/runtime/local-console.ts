@@ -11,7 +11,7 @@ export type LocalConsole = { url: string; pipeline: LocalPipeline; close(): Prom
 /** Starts the gateway over a pipeline started with `bucketNotifications`; close() stops both. */
 export const openLocalConsole = async (
   pipeline: LocalPipeline,
-  options: { port?: number; log?: (line: string) => void } = {},
+  options: { port?: number; log?: (line: string) => void; operator?: string } = {},
 ): Promise<LocalConsole> => {
   let gateway: ConsoleGateway | null = null;
   try {
@@ -22,6 +22,7 @@ export const openLocalConsole = async (
       invoke: (handler, event) => pipeline.invoke(handler, event),
       port: options.port ?? 0,
       log: options.log ?? (() => undefined),
+      ...(options.operator ? { operator: options.operator } : {}),
     });
   } catch (error) {
     await pipeline.close();

@@ -6,6 +6,9 @@
  * console adds no second way into the pipeline; it only refuses, before writing anything, what
  * the round would refuse: a row no longer pending, a question left unanswered, an answer too long.
  *
+ * The file carries the signed-in person as its `answered-by` metadata, which the round records as
+ * who answered: S3's requester would name the console function's role, never the person.
+ *
  * The file's name is a hash of what it says, so the same answers sent twice land on the same
  * key; a round started by the copy finds them already sent and sends nothing.
  */
@@ -14,7 +17,7 @@ import { buildReviewCsv, CSV_CONTENT_TYPE, type FilledAnswers } from '../pipelin
 import { answersFolder, joinedRowOf, type ReviewItem } from '../pipeline/core/index.js';
 import { characterCount, LIMITS } from '../tcs/schemas.js';
 import { type AnswersAccepted, AnswersSubmission, type RowAnswers } from './api.js';
-import type { ConsolePorts } from './ports.js';
+import { answeredByMetadata, type ConsolePorts, type ConsoleUser } from './ports.js';
 import { ConsoleRefusal, invalidRequest } from './refusals.js';
 
 type Checked = { item: ReviewItem; batchName: string; answers: RowAnswers };
@@ -127,6 +130,7 @@ const answersFile = (rows: readonly Checked[]): Buffer => {
 export const submitAnswers = async (
   ports: Pick<ConsolePorts, 'batches' | 'reviews' | 'objects'>,
   body: unknown,
+  user: ConsoleUser,
 ): Promise<AnswersAccepted> => {
   const parsed = AnswersSubmission.safeParse(body);
   if (!parsed.success) throw invalidRequest('answers', parsed.error.issues);
@@ -154,7 +158,7 @@ export const submitAnswers = async (
     const bytes = answersFile(rows);
     const name = `console-${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}.csv`;
     const key = `${answersFolder(batchId)}${name}`;
-    await ports.objects.put(key, bytes, CSV_CONTENT_TYPE);
+    await ports.objects.put(key, bytes, CSV_CONTENT_TYPE, answeredByMetadata(user));
     files.push({ batch_id: batchId, key, rows: rows.map((row) => row.item.row).sort((a, b) => a - b) });
   }
   return { files };

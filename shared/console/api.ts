@@ -42,6 +42,9 @@ export const CONSOLE_ROUTES = {
   'GET /batches/{batchId}/files/{file}': 'console-files',
   'GET /batches/{batchId}/rows/{row}/verdict': 'console-files',
   'POST /answers': 'console-answers',
+  'GET /checks': 'console-read',
+  'POST /decisions': 'console-answers',
+  'GET /batches/{batchId}/audit': 'console-read',
 } as const satisfies Record<string, ConsoleHandlerName>;
 export type ConsoleRouteKey = keyof typeof CONSOLE_ROUTES;
 
@@ -69,6 +72,12 @@ export const CONSOLE_LIMITS = {
   answerChars: 500,
   /** Rows answered in one submission. */
   answersPerSubmission: 500,
+  /** Rows decided at once (an entry of the "To check" list and its identical products). */
+  decisionsPerSubmission: 500,
+  /** A decision's note. */
+  noteChars: 500,
+  /** Audit events on one page of a batch's audit. */
+  auditPageMax: 200,
 } as const;
 
 /** What a file must be to be sent through the console: its extension and the type the browser declares. */
@@ -118,6 +127,11 @@ export const CONSOLE_ERROR_CODES = [
   'plan_already_run',
   'plan_input_gone',
   'plan_input_changed',
+  'check_not_found',
+  'already_decided',
+  'invalid_ncm',
+  'ncm_not_in_force',
+  'sim_not_offered',
 ] as const;
 export const ConsoleErrorCode = z.enum(CONSOLE_ERROR_CODES);
 export type ConsoleErrorCode = z.infer<typeof ConsoleErrorCode>;
@@ -138,7 +152,7 @@ export type ConsoleProblem = z.infer<typeof ConsoleProblem>;
 // ---------------------------------------------------------------------------
 
 export const SessionView = z.object({
-  /** Who is signed in (Cognito's username or email); locally `local operator`. */
+  /** Who is signed in (the token's name, else its email or username); locally the person at the machine. */
   user: z.string(),
   /** `local`: loopback, no sign-in; `aws`: Cognito. */
   where: z.enum(['local', 'aws']),
@@ -475,6 +489,118 @@ export const AnswersAccepted = z.object({
   files: z.array(z.object({ batch_id: z.string(), key: z.string(), rows: z.array(z.number().int()) })),
 });
 export type AnswersAccepted = z.infer<typeof AnswersAccepted>;
+
+// ---------------------------------------------------------------------------
+// The "To check" list: GET /checks, POST /decisions
+// ---------------------------------------------------------------------------
+
+/** One row waiting for a person's check (a check item), as the entry lists it. */
+export const CheckRowView = z.object({
+  batch_id: z.string(),
+  batch_name: z.string(),
+  row: z.number().int().min(1),
+  classification_id: z.string(),
+  /** Rows of the same product in its batch that follow it: the decision settles them too. */
+  followers: z.number().int().min(0),
+  created_at: z.string(),
+});
+export type CheckRowView = z.infer<typeof CheckRowView>;
+
+/**
+ * Identical products waiting for a check (the same classification, else the same product
+ * fingerprint), decided once for all their rows, in every batch they are in.
+ */
+export const CheckEntryView = z.object({
+  /** Stable while the same rows wait: a hash of their batches and rows. */
+  key: z.string(),
+  rows: z.array(CheckRowView),
+  /** Rows the decision settles, followers included, and how many batches they are in. */
+  row_count: z.number().int().min(1),
+  batch_count: z.number().int().min(1),
+  sku: z.string().nullable(),
+  description: z.string().nullable(),
+  title: z.string().nullable(),
+  reasons: z.array(z.enum(['low_confidence', 'sim_pending_choice'])),
+  /** The lowest threshold among the rows' batches (percent), null when none set one. */
+  check_below: z.number().nullable(),
+  /** The service's NCM (8 digits) and its confidence. */
+  ncm: z.string().nullable(),
+  confidence: z.number().nullable(),
+  candidates: z.array(
+    z.object({
+      rank: z.number().int(),
+      ncm: z.string(),
+      description: z.string(),
+      confidence: z.number().nullable(),
+      rationale: z.string(),
+      chosen: z.boolean(),
+    }),
+  ),
+  /** The SIM openings to choose from (10 digits), of the service's NCM. */
+  sim_options: z.array(z.object({ code: z.string(), description: z.string() })),
+  /** A row whose verdict PDF the page opens (GET /batches/{id}/rows/{row}/verdict); null when none. */
+  verdict: z.object({ batch_id: z.string(), row: z.number().int() }).nullable(),
+});
+export type CheckEntryView = z.infer<typeof CheckEntryView>;
+
+export const CheckList = z.object({
+  entries: z.array(CheckEntryView),
+  /** Rows waiting, followers included. */
+  rows: z.number().int().min(0),
+});
+export type CheckList = z.infer<typeof CheckList>;
+
+export const DecisionSubmission = z.object({
+  /** The entry's rows: every one is decided, or none is. */
+  rows: z
+    .array(z.object({ batch_id: z.string().min(1), row: z.number().int().min(1) }))
+    .min(1)
+    .max(CONSOLE_LIMITS.decisionsPerSubmission),
+  /** A candidate's NCM or one typed, dotted or not: it must be in the NCM table in force. */
+  ncm: z.string().max(20),
+  /** One of the entry's SIM openings (10 digits, dotted or not), or none. */
+  sim: z.string().max(20).nullable().default(null),
+  note: z.string().max(CONSOLE_LIMITS.noteChars).default(''),
+});
+export type DecisionSubmission = z.input<typeof DecisionSubmission>;
+
+export const DecisionAccepted = z.object({
+  /** One decisions file per batch, dropped into `answers/<batch-id>/`: each starts a round. */
+  files: z.array(z.object({ batch_id: z.string(), key: z.string(), rows: z.array(z.number().int()) })),
+  /** The NCM decided (8 digits) and the SIM opening (10 digits) or null. */
+  ncm: z.string(),
+  sim: z.string().nullable(),
+});
+export type DecisionAccepted = z.infer<typeof DecisionAccepted>;
+
+// ---------------------------------------------------------------------------
+// A batch's audit: GET /batches/{batchId}/audit?after=&limit=
+// ---------------------------------------------------------------------------
+
+export const AuditQuery = z.object({
+  /** The previous page's `next`. */
+  after: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(CONSOLE_LIMITS.auditPageMax).default(100),
+});
+export type AuditQuery = z.infer<typeof AuditQuery>;
+
+export const AuditEventView = z.object({
+  at: z.string(),
+  row: z.number().int(),
+  event: z.string(),
+  /** The person; "" for the pipeline. */
+  who: z.string(),
+  classification_id: z.string().nullable(),
+  detail: z.string(),
+});
+export type AuditEventView = z.infer<typeof AuditEventView>;
+
+export const AuditPage = z.object({
+  events: z.array(AuditEventView),
+  /** Pass as `after` for the next page; null on the last. */
+  next: z.string().nullable(),
+});
+export type AuditPage = z.infer<typeof AuditPage>;
 
 /** Every output status, for pages that list them in a fixed order. */
 export const SHOWN_STATUSES = [...OUTPUT_STATUSES] as const;

@@ -8,6 +8,7 @@
 
 import { submitAnswers } from './answers.js';
 import {
+  AuditQuery,
   BatchesQuery,
   CONSOLE_LIMITS,
   CONSOLE_ROUTES,
@@ -16,7 +17,10 @@ import {
   RowsQuery,
   type SessionView,
 } from './api.js';
+import { auditView } from './audit-view.js';
 import { batchView, listBatchViews } from './batch-views.js';
+import { checkList } from './check-list.js';
+import { submitDecision } from './decisions.js';
 import { answerSheetForm, batchFileLink, planUpload, verdictLink } from './file-links.js';
 import { runPlan } from './plan-run.js';
 import type { ConsolePorts, ConsoleUser } from './ports.js';
@@ -103,7 +107,14 @@ const USE_CASES: Record<ConsoleRouteKey, UseCase> = {
     batchFileLink(ports, param(request, 'batchId'), param(request, 'file')),
   'GET /batches/{batchId}/rows/{row}/verdict': (ports, request) =>
     verdictLink(ports, param(request, 'batchId'), param(request, 'row')),
-  'POST /answers': (ports, request) => submitAnswers(ports, jsonBody(request)),
+  'POST /answers': (ports, request) => submitAnswers(ports, jsonBody(request), request.user),
+  'GET /checks': (ports) => checkList(ports),
+  'POST /decisions': (ports, request) => submitDecision(ports, jsonBody(request), request.user),
+  'GET /batches/{batchId}/audit': (ports, request) => {
+    const query = AuditQuery.safeParse(request.query);
+    if (!query.success) throw invalidRequest('audit', query.error.issues);
+    return auditView(ports, param(request, 'batchId'), query.data);
+  },
 };
 
 const isRouteOf = (handler: ConsoleHandlerName, routeKey: string): routeKey is ConsoleRouteKey =>

@@ -5,7 +5,16 @@
  * short-lived links for the browser. No service client: the TCS API key never comes near the
  * console.
  */
-import type { BatchStore, Clock, ObjectStore, ReviewStore, SlotLeases } from '../pipeline/core/index.js';
+import {
+  ANSWERED_BY_METADATA,
+  type AuditLog,
+  type BatchStore,
+  type CheckStore,
+  type Clock,
+  type ObjectStore,
+  type ReviewStore,
+  type SlotLeases,
+} from '../pipeline/core/index.js';
 
 /** Presigned requests, made with the function's own role: the browser can do no more than it. */
 export type FileLinks = {
@@ -35,6 +44,10 @@ export type ConsolePorts = {
    */
   batches: Pick<BatchStore, 'getBatch' | 'listBatches' | 'getRow' | 'rowsPage' | 'finishedRows' | 'listRows'>;
   reviews: Pick<ReviewStore, 'get' | 'listPending' | 'listByBatch'>;
+  /** The "To check" list: every open item across batches, and one to decide. */
+  checks: Pick<CheckStore, 'listOpen' | 'get'>;
+  /** A batch's audit events, a page at a time. */
+  audit: Pick<AuditLog, 'page'>;
   leases: Pick<SlotLeases, 'list'>;
   /** `list` and `copy`: a plan run copies the plan's files into a folder of its own (plan-run.ts). */
   objects: Pick<ObjectStore, 'head' | 'getBytes' | 'put' | 'list' | 'copy'>;
@@ -45,3 +58,8 @@ export type ConsolePorts = {
 
 /** Who is asking: API Gateway's JWT authorizer checked the token; these are its claims. */
 export type ConsoleUser = { name: string; where: 'local' | 'aws' };
+
+/** The metadata of a file the console drops into `answers/`: the person, URI-encoded (S3 metadata is ASCII). */
+export const answeredByMetadata = (user: ConsoleUser): Record<string, string> => ({
+  [ANSWERED_BY_METADATA]: encodeURIComponent(user.name),
+});

@@ -9,7 +9,9 @@ import type { ConsoleHandlerName } from '../../shared/console/api.js';
 import type { ConsolePorts, FileLinks } from '../../shared/console/ports.js';
 import {
   fixedClock,
+  memoryAuditLog,
   memoryBatchStore,
+  memoryCheckStore,
   memoryObjectStore,
   memoryReviewStore,
   memorySlotLeases,
@@ -50,6 +52,8 @@ export const consoleWorld = () => {
     clock: fixedClock(),
     batches: memoryBatchStore(),
     reviews: memoryReviewStore(),
+    checks: memoryCheckStore(),
+    audit: memoryAuditLog(),
     leases: memorySlotLeases(),
     objects: memoryObjectStore(),
     links: recordingLinks(),

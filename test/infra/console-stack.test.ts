@@ -250,6 +250,8 @@ const EXPECTED_REACH: Record<ConsoleHandlerName, Record<string, string[]>> = {
     'reviewTable/index/*': ['dynamodb:GetItem'],
     bucket: ['s3:ListBucket'],
     'bucket/answers/*': ['s3:GetObject', 's3:PutObject'],
+    // The NCM table in force, which a decided NCM is checked against.
+    'bucket/reference/*': ['s3:GetObject'],
   },
 };
 

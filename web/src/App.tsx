@@ -11,14 +11,20 @@ import { plural, setLanguage } from './i18n.js';
 import { isLanguage, LANGUAGE_NAMES, LANGUAGES } from './lang.js';
 import { BatchesPage } from './pages/BatchesPage.js';
 import { BatchPage } from './pages/BatchPage.js';
+import { ChecksPage } from './pages/ChecksPage.js';
 import { QuestionsPage } from './pages/QuestionsPage.js';
 import { UploadPage } from './pages/UploadPage.js';
 import { hrefOf, type PageName, type Route } from './router.js';
 
-const NAV: { page: PageName; route: Route; label: 'nav.batches' | 'nav.upload' | 'nav.questions' }[] = [
+const NAV: {
+  page: PageName;
+  route: Route;
+  label: 'nav.batches' | 'nav.upload' | 'nav.questions' | 'nav.checks';
+}[] = [
   { page: 'batches', route: { page: 'batches', waiting: null }, label: 'nav.batches' },
   { page: 'upload', route: { page: 'upload' }, label: 'nav.upload' },
   { page: 'questions', route: { page: 'questions' }, label: 'nav.questions' },
+  { page: 'checks', route: { page: 'checks' }, label: 'nav.checks' },
 ];
 
 const Header = ({ route, value }: { route: Route; value: ConsoleContextValue }) => {
@@ -98,6 +104,8 @@ const Page = ({ route }: { route: Route }) => {
       return <BatchPage key={route.batchId} batchId={route.batchId} />;
     case 'questions':
       return <QuestionsPage />;
+    case 'checks':
+      return <ChecksPage />;
     case 'upload':
       return <UploadPage />;
     case 'not_found':

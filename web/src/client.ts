@@ -9,10 +9,14 @@ import {
   type AnswerSheetRequest,
   AnswersAccepted,
   type AnswersSubmission,
+  AuditPage,
   BatchList,
   BatchView,
+  CheckList,
   ConsoleProblem,
   type ConsoleRouteKey,
+  DecisionAccepted,
+  type DecisionSubmission,
   DownloadLink,
   PlanRun,
   QuestionInbox,
@@ -134,6 +138,11 @@ export const createApi = (config: ConsoleConfig, signIn: SignIn | null) => {
     verdictLink: (batchId: string, row: number) =>
       call('GET /batches/{batchId}/rows/{row}/verdict', DownloadLink, { params: { batchId, row } }),
     answers: (submission: AnswersSubmission) => call('POST /answers', AnswersAccepted, { body: submission }),
+    checks: () => call('GET /checks', CheckList),
+    decide: (submission: DecisionSubmission) =>
+      call('POST /decisions', DecisionAccepted, { body: submission }),
+    audit: (batchId: string, after?: string) =>
+      call('GET /batches/{batchId}/audit', AuditPage, { params: { batchId }, query: { after } }),
   };
 };
 export type Api = ReturnType<typeof createApi>;

@@ -1,6 +1,6 @@
 /**
  * The page's routes, as the part of the URL after `#`: `#/batches`, `#/batches/<id>`,
- * `#/questions`, `#/upload`. A batch just uploaded rides along as `#/batches?waiting=<name>`.
+ * `#/questions`, `#/checks`, `#/upload`. A batch just uploaded rides along as `#/batches?waiting=<name>`.
  * Parsing and writing only; no DOM here (useRoute in web/src/hooks.ts listens to the location).
  */
 
@@ -8,6 +8,7 @@ export type Route =
   | { page: 'batches'; waiting: string | null }
   | { page: 'batch'; batchId: string }
   | { page: 'questions' }
+  | { page: 'checks' }
   | { page: 'upload' }
   | { page: 'not_found'; path: string };
 
@@ -39,6 +40,7 @@ export const parseHash = (hash: string): Route => {
     if (batchId !== null && batchId !== '') return { page: 'batch', batchId };
   }
   if (first === 'questions' && second === undefined) return { page: 'questions' };
+  if (first === 'checks' && second === undefined) return { page: 'checks' };
   if (first === 'upload' && second === undefined) return { page: 'upload' };
   return { page: 'not_found', path };
 };
@@ -54,6 +56,8 @@ export const hrefOf = (route: Route): string => {
       return `#/batches/${encodeURIComponent(route.batchId)}`;
     case 'questions':
       return '#/questions';
+    case 'checks':
+      return '#/checks';
     case 'upload':
       return '#/upload';
     case 'not_found':

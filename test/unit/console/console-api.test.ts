@@ -566,6 +566,10 @@ describe('questions and answers', () => {
       [3, classificationId(3), ['aço']],
       [5, classificationId(5), ['aço']],
     ]);
+    // Who answered travels with the file: the signed-in person, not the function's role.
+    expect((await world.ports.objects.head(file.key))?.metadata).toEqual({
+      'answered-by': encodeURIComponent('ana@example.com'),
+    });
   });
 
   it('takes answers given from a later batch whose row joined the classification, for the batch that asked', async () => {

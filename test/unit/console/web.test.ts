@@ -31,7 +31,7 @@ import { LANGUAGES, pickLanguage } from '../../../web/src/lang.js';
 import { en } from '../../../web/src/locales/en.js';
 import { es } from '../../../web/src/locales/es.js';
 import { pt } from '../../../web/src/locales/pt.js';
-import { DEFAULT_OPTIONS, optionsOf } from '../../../web/src/pages/upload-options.js';
+import { checkBelowProblem, DEFAULT_OPTIONS, optionsOf } from '../../../web/src/pages/upload-options.js';
 import { hrefOf, parseHash, type Route } from '../../../web/src/router.js';
 import { rowRanges } from '../../../web/src/row-ranges.js';
 
@@ -373,5 +373,13 @@ describe('batch.json from the upload form', () => {
   it('offers re-classifying only the products whose NCM is no longer in force, which BatchOptions accepts', () => {
     const chosen = optionsOf({ ...DEFAULT_OPTIONS, reclassify: 'ended_codes' });
     expect(BatchOptions.parse(chosen).reclassify).toBe('ended_codes');
+  });
+
+  it('passes check_below as a whole percentage when given, and leaves it out (off) when empty', () => {
+    expect(optionsOf(DEFAULT_OPTIONS)).not.toHaveProperty('check_below');
+    const chosen = optionsOf({ ...DEFAULT_OPTIONS, checkBelow: '80' });
+    expect(BatchOptions.parse(chosen).check_below).toBe(80);
+    expect(['0', '101', '72.5', 'x'].map(checkBelowProblem)).toEqual([true, true, true, true]);
+    expect(['', '1', '100'].map(checkBelowProblem)).toEqual([false, false, false]);
   });
 });

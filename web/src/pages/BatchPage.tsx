@@ -15,10 +15,18 @@ import {
 import { ErrorNotice, Loading, Notice, ProgressBar, StageBadge, StatusCounts } from '../components/ui.js';
 import { useConsole } from '../context.js';
 import { downloadUrl } from '../download.js';
-import { formatDateTime, formatDuration, formatMoney, formatNcmTable, formatNumber } from '../format.js';
+import {
+  formatDateTime,
+  formatDuration,
+  formatMoney,
+  formatNcmTable,
+  formatNumber,
+  formatPercent,
+} from '../format.js';
 import { navigate, useLanguage, useLoader, usePoll } from '../hooks.js';
 import { waitForStartedBatch } from '../started-batch.js';
 import { isLive } from '../status.js';
+import { BatchAudit } from './BatchAudit.js';
 import { RowsTable } from './RowsTable.js';
 
 /** Each language by its own name, as the upload form lists them. */
@@ -239,6 +247,8 @@ const Options = ({ batch }: { batch: BatchView }) => {
     t(options.duplicates === 'classify_each' ? 'upload.classifyEach' : 'upload.classifyOnce'),
   ]);
   if (options.language) items.push([t('batch.option.language'), WORKBOOK_LANGUAGE_NAMES[options.language]]);
+  if (options.check_below !== undefined)
+    items.push([t('batch.option.checkBelow'), formatPercent(language, options.check_below)]);
   return (
     <dl className="options-line" aria-label={t('batch.options')}>
       {items.map(([label, value]) => (
@@ -385,6 +395,7 @@ export const BatchPage = ({ batchId }: { batchId: string }) => {
         preparing={batch.stage === 'preparing'}
         planned={batch.stage === 'planned'}
       />
+      <BatchAudit batchId={batch.batch_id} />
     </div>
   );
 };

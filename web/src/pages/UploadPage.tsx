@@ -30,6 +30,7 @@ import { waitForStartedBatch } from '../started-batch.js';
 import { NamedSheets } from './NamedSheets.js';
 import {
   budgetProblem,
+  checkBelowProblem,
   countryProblem,
   DEFAULT_OPTIONS,
   type FileState,
@@ -240,6 +241,25 @@ const OptionsForm = ({
             data-testid="option-budget"
           />
         </Field>
+        <Field
+          label={t('upload.checkBelow')}
+          hint={t('upload.checkBelowHint')}
+          error={checkBelowProblem(options.checkBelow) ? t('upload.checkBelowInvalid') : null}
+          htmlFor={`${id}-check-below`}
+        >
+          <input
+            id={`${id}-check-below`}
+            type="number"
+            min={1}
+            max={100}
+            step="1"
+            inputMode="numeric"
+            className="input-short"
+            value={options.checkBelow}
+            onChange={(event) => set('checkBelow', event.target.value)}
+            data-testid="option-check-below"
+          />
+        </Field>
         <Field label={t('upload.language')} hint={t('upload.languageHint')} htmlFor={`${id}-language`}>
           <select
             id={`${id}-language`}
@@ -377,7 +397,8 @@ export const UploadPage = () => {
     sheetChecks.list.length > 0 ||
     nameProblems.length > 0 ||
     countryProblem(options.country) ||
-    budgetProblem(options.budget);
+    budgetProblem(options.budget) ||
+    checkBelowProblem(options.checkBelow);
   const total = (catalogue ? 1 : 0) + sheets.length;
   const done = Object.values(sending.states).filter((state) => state === 'done').length;
   const sheetBytes = sheets.reduce((sum, file) => sum + file.size, 0);

@@ -9,6 +9,7 @@ import { optionsOf, type UploadOptions } from './upload-options.js';
 
 export {
   budgetProblem,
+  checkBelowProblem,
   countryProblem,
   DEFAULT_OPTIONS,
   optionsOf,

@@ -1,0 +1,364 @@
+/**
+ * The "To check" list: verdicts a person signs off before they are used (under the batch's
+ * `check_below`, or a SIM opening to choose), identical products as one entry. The person picks a
+ * candidate or types an NCM, a SIM opening if the verdict offers some, a note, and decides: the
+ * console writes the decisions file into each batch's answers folder, and the answers round applies
+ * it under the signed-in name. The list refreshes every 15 s while nobody is typing.
+ */
+import { useEffect, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { CheckEntryView, CheckList, DecisionAccepted } from '../../../shared/console/web-contract.js';
+import { ErrorNotice, Loading, Notice } from '../components/ui.js';
+import { useConsole } from '../context.js';
+import { openInNewTab } from '../download.js';
+import { formatNcm, formatNumber, formatPercent } from '../format.js';
+import { useLanguage, usePoll } from '../hooks.js';
+import { hrefOf } from '../router.js';
+
+const TYPED = 'typed';
+
+type Decided = { key: string; entry: CheckEntryView; accepted: DecisionAccepted };
+
+const Candidates = ({
+  entry,
+  choice,
+  typed,
+  disabled,
+  onChoice,
+  onTyped,
+}: {
+  entry: CheckEntryView;
+  choice: string;
+  typed: string;
+  disabled: boolean;
+  onChoice: (choice: string) => void;
+  onTyped: (typed: string) => void;
+}) => {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const id = useId();
+  return (
+    <fieldset className="candidates" disabled={disabled} data-testid="candidates">
+      <legend className="subhead">{t('checks.candidates')}</legend>
+      {entry.candidates.map((candidate) => (
+        <label key={candidate.ncm} className="candidate" data-testid="candidate" data-ncm={candidate.ncm}>
+          <input
+            type="radio"
+            name={`${id}-ncm`}
+            checked={choice === candidate.ncm}
+            onChange={() => onChoice(candidate.ncm)}
+            data-testid="candidate-choice"
+          />
+          <span className="candidate-body">
+            <span className="candidate-head">
+              <span className="mono verdict">{formatNcm(candidate.ncm)}</span>
+              {candidate.confidence !== null && (
+                <span className="muted"> · {formatPercent(language, candidate.confidence)}</span>
+              )}
+              {candidate.chosen && <span className="chip chip-quiet">{t('checks.servicesChoice')}</span>}
+            </span>
+            <span className="candidate-description">{candidate.description}</span>
+            {candidate.rationale && <span className="hint candidate-rationale">{candidate.rationale}</span>}
+          </span>
+        </label>
+      ))}
+      <label className="candidate">
+        <input
+          type="radio"
+          name={`${id}-ncm`}
+          checked={choice === TYPED}
+          onChange={() => onChoice(TYPED)}
+          data-testid="candidate-typed-choice"
+        />
+        <span className="candidate-body">
+          <span>{t('checks.otherNcm')}</span>
+          <input
+            aria-label={t('checks.otherNcm')}
+            className="input-medium mono"
+            placeholder="8471.30.12"
+            maxLength={12}
+            value={typed}
+            onFocus={() => onChoice(TYPED)}
+            onChange={(event) => onTyped(event.target.value)}
+            data-testid="typed-ncm"
+          />
+        </span>
+      </label>
+    </fieldset>
+  );
+};
+
+const CheckEntryCard = ({
+  entry,
+  onDirty,
+  onDecided,
+}: {
+  entry: CheckEntryView;
+  onDirty: (key: string, dirty: boolean) => void;
+  onDecided: (decided: Decided) => void;
+}) => {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const { api } = useConsole();
+  const id = useId();
+  const [choice, setChoice] = useState('');
+  const [typed, setTyped] = useState('');
+  const [sim, setSim] = useState('');
+  const [note, setNote] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const touch = () => onDirty(entry.key, true);
+
+  const openPdf = async () => {
+    if (!entry.verdict) return;
+    setError(null);
+    try {
+      openInNewTab((await api.verdictLink(entry.verdict.batch_id, entry.verdict.row)).url);
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+
+  const submit = async () => {
+    const ncm = choice === TYPED ? typed.trim() : choice;
+    if (ncm === '') return setProblem(t('checks.mustChoose'));
+    setProblem(null);
+    setError(null);
+    setBusy(true);
+    try {
+      const accepted = await api.decide({
+        rows: entry.rows.map((row) => ({ batch_id: row.batch_id, row: row.row })),
+        ncm,
+        sim: sim === '' ? null : sim,
+        note,
+      });
+      onDirty(entry.key, false);
+      onDecided({ key: entry.key, entry, accepted });
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const none = <span className="muted">{t('common.none')}</span>;
+  return (
+    <section
+      className="panel check-entry"
+      data-testid="check-entry"
+      data-key={entry.key}
+      data-rows={entry.row_count}
+      data-batches={entry.batch_count}
+      aria-labelledby={`${id}-title`}
+    >
+      <div className="panel-head">
+        <h2 id={`${id}-title`}>{entry.description ?? entry.title ?? entry.sku ?? none}</h2>
+        <span className="muted" data-testid="check-covers">
+          {t('checks.covers', {
+            rows: formatNumber(language, entry.row_count),
+            batches: formatNumber(language, entry.batch_count),
+          })}
+        </span>
+      </div>
+      <dl className="meta">
+        <div>
+          <dt>{t('checks.sku')}</dt>
+          <dd className="mono">{entry.sku ?? none}</dd>
+        </div>
+        <div>
+          <dt>{t('checks.why')}</dt>
+          <dd data-testid="check-reasons">
+            {entry.reasons
+              .map((reason) =>
+                reason === 'low_confidence' && entry.check_below !== null
+                  ? t('checks.reason.low_confidence', { below: formatPercent(language, entry.check_below) })
+                  : t(`checks.reason.${reason}`, { below: '' }),
+              )
+              .join(' · ')}
+          </dd>
+        </div>
+        <div>
+          <dt>{t('checks.servicesNcm')}</dt>
+          <dd>
+            {entry.ncm ? <span className="mono verdict">{formatNcm(entry.ncm)}</span> : none}
+            {entry.confidence !== null && (
+              <span className="muted"> · {formatPercent(language, entry.confidence)}</span>
+            )}
+          </dd>
+        </div>
+        <div>
+          <dt>{t('checks.rows')}</dt>
+          <dd>
+            {entry.rows.map((row, i) => (
+              <span key={`${row.batch_id}#${row.row}`}>
+                {i > 0 && ', '}
+                <a href={hrefOf({ page: 'batch', batchId: row.batch_id })}>{row.batch_name}</a>{' '}
+                {t('checks.row', { row: row.row })}
+                {row.followers > 0 && (
+                  <span className="muted">
+                    {' '}
+                    {t('checks.followers', { n: formatNumber(language, row.followers) })}
+                  </span>
+                )}
+              </span>
+            ))}
+          </dd>
+        </div>
+      </dl>
+      {entry.verdict && (
+        <button
+          type="button"
+          className="button button-quiet"
+          onClick={() => void openPdf()}
+          data-testid="check-pdf"
+        >
+          {t('checks.verdictPdf')}
+        </button>
+      )}
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit();
+        }}
+        onChange={touch}
+        noValidate
+      >
+        <Candidates
+          entry={entry}
+          choice={choice}
+          typed={typed}
+          disabled={busy}
+          onChoice={(next) => {
+            touch();
+            setChoice(next);
+          }}
+          onTyped={(next) => {
+            touch();
+            setTyped(next);
+          }}
+        />
+        {entry.sim_options.length > 0 && (
+          <div className="field">
+            <label htmlFor={`${id}-sim`}>{t('checks.sim')}</label>
+            <select
+              id={`${id}-sim`}
+              value={sim}
+              disabled={busy}
+              onChange={(event) => setSim(event.target.value)}
+              data-testid="check-sim"
+            >
+              <option value="">{t('checks.simNone')}</option>
+              {entry.sim_options.map((option) => (
+                <option key={option.code} value={option.code}>
+                  {option.code} · {option.description}
+                </option>
+              ))}
+            </select>
+            <p className="hint">{t('checks.simHint')}</p>
+          </div>
+        )}
+        <div className="field">
+          <label htmlFor={`${id}-note`}>{t('checks.note')}</label>
+          <textarea
+            id={`${id}-note`}
+            rows={2}
+            maxLength={500}
+            value={note}
+            disabled={busy}
+            onChange={(event) => setNote(event.target.value)}
+            data-testid="check-note"
+          />
+        </div>
+        <div className="group-submit">
+          {problem && (
+            <p className="field-error" role="alert" data-testid="check-problem">
+              {problem}
+            </p>
+          )}
+          <button type="submit" className="button button-primary" disabled={busy} data-testid="check-decide">
+            {busy ? t('checks.sending') : t('checks.decide', { n: formatNumber(language, entry.row_count) })}
+          </button>
+        </div>
+        {error !== null && <ErrorNotice error={error} testId="check-error" />}
+      </form>
+    </section>
+  );
+};
+
+export const ChecksPage = () => {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const { api } = useConsole();
+  const [list, setList] = useState<CheckList | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [dirty, setDirty] = useState<Set<string>>(new Set());
+  const [decided, setDecided] = useState<Decided[]>([]);
+
+  const refresh = async () => {
+    try {
+      setList(await api.checks());
+      setError(null);
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the page opens.
+  useEffect(() => {
+    void refresh();
+  }, []);
+  usePoll(refresh, 15_000, dirty.size === 0);
+
+  const onDirty = (key: string, value: boolean) =>
+    setDirty((before) => {
+      if (before.has(key) === value) return before;
+      const next = new Set(before);
+      if (value) next.add(key);
+      else next.delete(key);
+      return next;
+    });
+  // Entries just decided stay out of the list (the round takes them out for good).
+  const gone = new Set(decided.flatMap((item) => item.entry.rows.map((row) => `${row.batch_id}#${row.row}`)));
+  const entries = (list?.entries ?? []).filter(
+    (entry) => !entry.rows.every((row) => gone.has(`${row.batch_id}#${row.row}`)),
+  );
+
+  return (
+    <div className="page" data-testid="checks-page">
+      <div className="page-head">
+        <h1>{t('checks.title')}</h1>
+        {dirty.size === 0 && (
+          <span className="live">
+            <span className="live-dot" aria-hidden="true" />
+            {t('common.live')}
+          </span>
+        )}
+      </div>
+      <p className="lead">{t('checks.intro')}</p>
+      {error !== null && <ErrorNotice error={error} />}
+      {decided.map((item) => (
+        <Notice key={item.key} kind="success" testId="check-decided">
+          {t('checks.decided', {
+            ncm: formatNcm(item.accepted.ncm),
+            rows: formatNumber(language, item.entry.row_count),
+            files: formatNumber(language, item.accepted.files.length),
+          })}
+        </Notice>
+      ))}
+      {list === null && error === null && <Loading />}
+      {list !== null && entries.length === 0 && (
+        <p className="empty" data-testid="checks-empty">
+          {t('checks.empty')}
+        </p>
+      )}
+      {entries.map((entry) => (
+        <CheckEntryCard
+          key={entry.key}
+          entry={entry}
+          onDirty={onDirty}
+          onDecided={(item) => setDecided((before) => [item, ...before])}
+        />
+      ))}
+    </div>
+  );
+};
