@@ -1,6 +1,7 @@
 /**
  * `npm run sandbox -- [--port N] [--time-scale F] [--seed S] [--faults SPEC]
- *                     [--concurrency-limit N] [--creation-delay-ms N] [--data-dir DIR] [--quiet]`
+ *                     [--concurrency-limit N] [--creation-delay-ms N] [--sim-confirm-after S]
+ *                     [--data-dir DIR] [--quiet]`
  *
  * Prints exactly one JSON line on stdout when ready (base_url, admin_url, keys); everything
  * else goes to stderr. Stops cleanly on SIGINT/SIGTERM (state saved when --data-dir is set).
@@ -15,6 +16,8 @@ const USAGE = `Usage: npm run sandbox -- [options]
   --faults SPEC          e.g. http5xx=0.1,reset_after=0.05,latency_ms=200,maintenance=1
   --concurrency-limit N  classifications in progress per organisation (default 10)
   --creation-delay-ms N  processing time of a creation, in ms (default 10)
+  --sim-confirm-after S  SIM openings being verified are confirmed S sandbox seconds after
+                         GET /sim-openings first asks about the NCM (default 86400, a day)
   --data-dir DIR         keep the state in DIR/sandbox-state.json across runs
   --quiet                no request log on stderr
   --help                 this text`;
@@ -44,6 +47,7 @@ const parseCli = (argv: string[]): SandboxOptions | 'help' => {
         faults: { type: 'string' },
         'concurrency-limit': { type: 'string' },
         'creation-delay-ms': { type: 'string' },
+        'sim-confirm-after': { type: 'string' },
         'data-dir': { type: 'string' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -61,6 +65,7 @@ const parseCli = (argv: string[]): SandboxOptions | 'help' => {
     faults: text('faults'),
     concurrencyLimit: numberFlag('concurrency-limit', text('concurrency-limit'), true),
     creationDelayMs: numberFlag('creation-delay-ms', text('creation-delay-ms'), false),
+    simConfirmAfterSeconds: numberFlag('sim-confirm-after', text('sim-confirm-after'), false),
     dataDir: text('data-dir'),
     log: values.quiet ? 'silent' : 'stderr',
   };

@@ -40,6 +40,11 @@ export type SandboxOptions = {
   concurrencyLimit?: number;
   /** Processing time of a creation or an answer, in real ms, during which its key is in flight (default 10). */
   creationDelayMs?: number;
+  /**
+   * How long, in sandbox seconds after `GET /sim-openings` first asks about an NCM, the simulated
+   * registry takes to confirm SIM openings it is verifying (default 86400, a day; 0: at once).
+   */
+  simConfirmAfterSeconds?: number;
   /** Directory of a JSON state file to load on start and keep up to date; no persistence when absent. */
   dataDir?: string;
   /** The simulated classifier (default: the built-in `sandboxClassifier`). */
@@ -114,6 +119,13 @@ const checkOptions = (options: SandboxOptions): void => {
   if (creationDelayMs !== undefined && !(Number.isFinite(creationDelayMs) && creationDelayMs >= 0)) {
     problems.push(`creationDelayMs must be a number ≥ 0, got ${creationDelayMs}`);
   }
+  const { simConfirmAfterSeconds } = options;
+  if (
+    simConfirmAfterSeconds !== undefined &&
+    !(Number.isFinite(simConfirmAfterSeconds) && simConfirmAfterSeconds >= 0)
+  ) {
+    problems.push(`simConfirmAfterSeconds must be a number ≥ 0, got ${simConfirmAfterSeconds}`);
+  }
   if (
     pdfUrlValiditySeconds !== undefined &&
     !(Number.isFinite(pdfUrlValiditySeconds) && pdfUrlValiditySeconds > 0)
@@ -132,6 +144,9 @@ const initialFaults = (faults: SandboxOptions['faults']): Partial<Faults> => {
   }
   return parsed.faults;
 };
+
+/** A day of sandbox time: how long the simulated registry takes to confirm SIM openings it is verifying. */
+export const DEFAULT_SIM_CONFIRM_AFTER_SECONDS = 24 * 60 * 60;
 
 /** How often the state is brought up to date when no request does it (stats, persistence). */
 const TICK_MS = 100;
@@ -154,6 +169,7 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
     seed,
     timeScale,
     concurrencyLimit: options.concurrencyLimit ?? LIMITS.concurrencyLimitDefault,
+    simConfirmAfterMs: (options.simConfirmAfterSeconds ?? DEFAULT_SIM_CONFIRM_AFTER_SECONDS) * SECOND_MS,
     onChange: () => writer?.schedule(),
   });
   if (saved) {

@@ -13,7 +13,14 @@ import type { Hierarchy, SimOption } from '../../../shared/tcs/schemas.js';
 export type CatalogueSim =
   | { status: 'available'; openings: readonly SimOption[] }
   | { status: 'none' }
-  | { status: 'verifying' };
+  /**
+   * Not confirmed by the registry yet: `GET /sim-openings` answers `verifying` until the sandbox's
+   * delay since the NCM was first asked about has passed, then what it `confirms`.
+   */
+  | { status: 'verifying'; confirms: ConfirmedSim };
+
+/** What the simulated registry confirms in the end for an NCM it is still verifying. */
+export type ConfirmedSim = { status: 'available'; openings: readonly SimOption[] } | { status: 'none' };
 
 /** Simulated tariff figures, in percent; or why the simulated source has none. */
 export type CatalogueTariff =
@@ -93,7 +100,10 @@ const hierarchy = (
 const phrases = (list: string): readonly string[] => list.split(',').map((phrase) => phrase.trim());
 
 /** Simulated SIM openings: the NCM plus a two-digit suffix. */
-const openings = (ncm: string, ...items: readonly [suffix: string, description: string][]): CatalogueSim => ({
+const openings = (
+  ncm: string,
+  ...items: readonly [suffix: string, description: string][]
+): Extract<CatalogueSim, { status: 'available' }> => ({
   status: 'available',
   openings: items.map(([suffix, description]) => ({ code: `${ncm}${suffix}`, description })),
 });
@@ -269,7 +279,10 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
       },
     ],
     missingData: ['Temperatura de conservação'],
-    sim: { status: 'verifying' },
+    sim: {
+      status: 'verifying',
+      confirms: openings('03043100', ['00', 'Filés de tilápia frescos ou refrigerados']),
+    },
     tariff: 'not_available',
   },
   {
@@ -497,7 +510,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
       },
     ],
     missingData: ['Grau de beneficiamento'],
-    sim: { status: 'verifying' },
+    sim: { status: 'verifying', confirms: { status: 'none' } },
     tariff: 'not_available',
   },
   {
@@ -983,7 +996,14 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
       },
     ],
     missingData: ['Finalidade declarada na rotulagem', 'Volume por embalagem'],
-    sim: { status: 'verifying' },
+    sim: {
+      status: 'verifying',
+      confirms: openings(
+        '33049910',
+        ['10', 'Cremes de beleza e cremes nutritivos'],
+        ['20', 'Loções tônicas'],
+      ),
+    },
     tariff: tariff(18, 3, null, 0, 0),
   },
   {
@@ -1614,7 +1634,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
       },
     ],
     missingData: ['Capacidade'],
-    sim: { status: 'verifying' },
+    sim: { status: 'verifying', confirms: openings('70109021', ['00', 'Garrafas de vidro de 0,33 l a 1 l']) },
     tariff: tariff(12, 3, null, 0, 0),
   },
   {
@@ -1888,7 +1908,14 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
       { ncm: '84842000', description: 'Juntas de vedação mecânicas', reason: 'Não é selo mecânico.' },
     ],
     missingData: ['Tipo de bomba a que se destina', 'Material'],
-    sim: { status: 'verifying' },
+    sim: {
+      status: 'verifying',
+      confirms: openings(
+        '84139190',
+        ['10', 'Rotores (impulsores) de bombas'],
+        ['90', 'Outras partes de bombas'],
+      ),
+    },
     tariff: 'no_data',
   },
   {

@@ -60,7 +60,15 @@ export type Verdict =
 export type ClassifierPort = {
   classify(input: ClassifyInput): Verdict;
   lookupTariff(query: { ncm: string; country: string; operation: Operation }, now: Date): TariffLookup;
-  lookupSimOpenings(query: { ncm: string; operation: Operation }, now: Date): SimOpenings;
+  /**
+   * `GET /sim-openings`. `registry.confirmed`: the registry has had the time to confirm an NCM it
+   * was verifying (the engine decides, from when the NCM was first asked about).
+   */
+  lookupSimOpenings(
+    query: { ncm: string; operation: Operation },
+    now: Date,
+    registry?: { confirmed: boolean },
+  ): SimOpenings;
   /** The accepted countries (`GET /countries`). */
   countries: readonly Country[];
   /** Documented trigger phrases: what to write in a description to reach a path. */

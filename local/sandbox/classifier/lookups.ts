@@ -53,10 +53,18 @@ export const lookupTariff = (
 /**
  * SIM openings of an NCM. The simulated registry has not confirmed an NCM the catalogue does
  * not know, so it answers `verifying` (never `none`: an empty list is never presented as
- * confirmed). Openings do not depend on the operation in the sandbox.
+ * confirmed). An entry still `verifying` answers what it `confirms` once `confirmed` (the
+ * engine's delay since the NCM was first asked about has passed). Openings do not depend on the
+ * operation in the sandbox.
  */
-export const lookupSimOpenings = (query: { ncm: string; operation: Operation }, now: Date): SimOpenings => {
-  const sim = findEntry(query.ncm)?.sim ?? { status: 'verifying' };
+export const lookupSimOpenings = (
+  query: { ncm: string; operation: Operation },
+  now: Date,
+  registry: { confirmed: boolean } = { confirmed: false },
+): SimOpenings => {
+  const entered = findEntry(query.ncm)?.sim ?? { status: 'verifying' as const, confirms: null };
+  const sim =
+    entered.status === 'verifying' && registry.confirmed && entered.confirms ? entered.confirms : entered;
   const base = { ncm: query.ncm, operation: query.operation };
   switch (sim.status) {
     case 'available':

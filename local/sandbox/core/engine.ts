@@ -15,7 +15,7 @@
  *                  └────────────── answers (takes a slot) ◀──────────┤
  *                                                                     └─30 days─▶ abandoned
  */
-import type { FieldError, KnownStatus, Stage } from '../../../shared/tcs/schemas.js';
+import type { FieldError, KnownStatus, SimOpenings, Stage } from '../../../shared/tcs/schemas.js';
 import { LIMITS } from '../../../shared/tcs/schemas.js';
 import type { ClassifierPort, ClassifyInput, Verdict } from '../classifier/contract.js';
 import { DAY_MS, MINUTE_MS, type SandboxClock } from './clock.js';
@@ -65,6 +65,11 @@ export type EngineOptions = {
   seed: string;
   timeScale: number;
   concurrencyLimit: number;
+  /**
+   * The simulated SIM registry confirms an NCM it is verifying this long (sandbox ms) after
+   * `GET /sim-openings` first asked about it; until then it answers `verifying`. Default: a day.
+   */
+  simConfirmAfterMs?: number;
   /** Called after every change of state (persistence hooks here). */
   onChange?: () => void;
 };
@@ -149,6 +154,8 @@ export type EngineSnapshot = {
   meter: MeterSnapshot;
   gauge: GaugeSnapshot;
   created: Record<string, number>;
+  /** When `GET /sim-openings` first asked about each NCM (absent in states saved before it was kept). */
+  simAsked?: Record<string, number>;
 };
 
 export type OrganizationStats = {
@@ -169,6 +176,7 @@ export class ClassificationEngine {
   private meter = new BillingMeter();
   private gauge = new ConcurrencyGauge();
   private created = new Map<string, number>();
+  private simAsked = new Map<string, number>();
   private queue = new EventQueue();
   /** Bumped by `reset`, so ids issued after a reset never repeat earlier ones. */
   private generation = 0;
@@ -498,6 +506,21 @@ export class ClassificationEngine {
     this.options.onChange?.();
   }
 
+  /**
+   * `GET /sim-openings`: the registry's answer, confirmed for an NCM it was verifying once
+   * `simConfirmAfterMs` have passed since the NCM was first asked about.
+   */
+  simOpenings(query: { ncm: string; operation: 'import' | 'export' }): SimOpenings {
+    const now = this.advance();
+    const first = this.simAsked.get(query.ncm);
+    if (first === undefined) {
+      this.simAsked.set(query.ncm, now);
+      this.options.onChange?.();
+    }
+    const confirmed = now - (first ?? now) >= (this.options.simConfirmAfterMs ?? DAY_MS);
+    return this.options.classifier.lookupSimOpenings(query, new Date(now), { confirmed });
+  }
+
   // -------------------------------------------------------------------------
   // Figures, snapshots, reset
   // -------------------------------------------------------------------------
@@ -533,6 +556,7 @@ export class ClassificationEngine {
       meter: this.meter.snapshot(),
       gauge: this.gauge.snapshot(),
       created: Object.fromEntries(this.created),
+      simAsked: Object.fromEntries(this.simAsked),
     });
   }
 
@@ -560,6 +584,7 @@ export class ClassificationEngine {
     this.meter.restore(copy.meter);
     this.gauge.restore(copy.gauge);
     this.created = new Map(Object.entries(copy.created));
+    this.simAsked = new Map(Object.entries(copy.simAsked ?? {}));
   }
 
   /** Forgets everything (`POST /__admin/reset`). */
@@ -576,6 +601,7 @@ export class ClassificationEngine {
     this.meter = new BillingMeter();
     this.gauge = new ConcurrencyGauge();
     this.created.clear();
+    this.simAsked.clear();
     this.queue.clear();
     this.classificationSequence = 0;
     this.uploadSequence = 0;

@@ -338,7 +338,7 @@ export const getTariffs: Handler = (ctx) => {
 export const getSimOpenings: Handler = (ctx) => {
   authenticate(ctx, 'read');
   const query = validate(SimOpeningsQuery, plainQuery(ctx), 'The SIM openings query is invalid');
-  return jsonReply(200, ctx.deps.classifier.lookupSimOpenings(query, new Date(ctx.deps.clock.now())));
+  return jsonReply(200, ctx.deps.engine.simOpenings(query));
 };
 
 export const getBalance: Handler = (ctx) => {
