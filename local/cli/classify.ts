@@ -29,7 +29,14 @@ import {
   userPath,
 } from './shared.js';
 import { partialResultsServer, status } from './status.js';
-import { ncmTableLine, readNoticesOf, savingLine, sentencesOf, stoppingProblemOf } from './summary-lines.js';
+import {
+  checkLine,
+  ncmTableLine,
+  readNoticesOf,
+  savingLine,
+  sentencesOf,
+  stoppingProblemOf,
+} from './summary-lines.js';
 
 const USAGE = `usage: npm run classify -- <file.csv|.txt|.tsv|.xlsx|.xml|.zip> [options]
 
@@ -225,6 +232,7 @@ const printSummary = (summary: Record<string, unknown>, outDir: string, files: n
       `Billed ${money(summary.billed_usd)}, ${savingLine(summary)}.`,
       ...[ncmTableLine(summary)].filter((line): line is string => line !== null),
       `Results: ${shown(outDir)}/ (${files} files: results.xlsx and .csv, review.xlsx and .csv, summary.json, pdfs/)`,
+      ...[checkLine(summary, shown(outDir))].filter((line): line is string => line !== null),
       // Said where the user looks, not only in summary.json: a column of sheets under a header
       // no alias knows would otherwise go unnoticed.
       ...sentencesOf(summary.warnings).map((warning) => `Look at: ${warning}`),

@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BatchPlan, WORKBOOK_INPUT_COLUMNS } from '../../shared/pipeline/batch/index.js';
+import { message, wordMessage } from '../../shared/wording/index.js';
 import { shown } from './shared.js';
 import { readNoticesOf } from './summary-lines.js';
 
@@ -66,6 +67,14 @@ export const printPlan = (plan: BatchPlan, file: string, outDir: string): void =
       `At most ${usd(estimate.max_usd)} (${estimate.classifications} classification(s), billed only when ` +
         `resolved); ${estimate.duration} at ${estimate.cap} at once (${estimate.in_progress_now} in progress now); ` +
         `its results are written after the last row, or as they stand after ${estimate.wait.replace(/^about /, '')}.`,
+      ...(plan.options.check_below !== undefined
+        ? [
+            wordMessage(
+              message('plan_checks', { check_below: plan.options.check_below, reused: rows.reuse_to_check }),
+              'en',
+            ),
+          ]
+        : []),
       ...(unread.length > 0 ? [`Passed through untouched: ${unreadShown}.`] : []),
       ...(leftOut > 0
         ? [

@@ -75,3 +75,15 @@ export const savingLine = (summary: Record<string, unknown>): string => {
   const reused = Math.round((saved - identical) * 100) / 100;
   return wordMessage(message('saving', { reused_usd: reused, identical_usd: identical }), 'en');
 };
+
+/**
+ * How many verdicts wait for a person's check (`check_below`) and where to decide them, with how
+ * many a person approved; null when the batch checked none (summary.json's `checks`).
+ */
+export const checkLine = (summary: Record<string, unknown>, folder: string): string | null => {
+  const checks = summary.checks as { to_check?: unknown; approved?: unknown } | undefined;
+  const toCheck = Number(checks?.to_check ?? 0);
+  const approved = Number(checks?.approved ?? 0);
+  if (!(toCheck > 0 || approved > 0)) return null;
+  return wordMessage(message('verdicts_to_check', { to_check: toCheck, approved, folder }), 'en');
+};

@@ -9,6 +9,7 @@
  * `message('its_code', params)` where it is made.
  */
 import type { Language } from '../spreadsheet/header-language.js';
+import { CHECK_PHRASES } from './checks.js';
 import { type Message, type MessageParams, TEXT_CODE, textMessage } from './message.js';
 import type { Phrase } from './phrasing.js';
 import { PROBLEM_PHRASES } from './problems.js';
@@ -62,6 +63,7 @@ export const PHRASES = {
   ...ROW_DETAIL_PHRASES,
   ...ROUND_PHRASES,
   ...SAVING_PHRASES,
+  ...CHECK_PHRASES,
 };
 export type MessageCode = keyof typeof PHRASES;
 
@@ -78,6 +80,7 @@ export const PHRASE_TABLES = {
   row_details: ROW_DETAIL_PHRASES,
   rounds: ROUND_PHRASES,
   savings: SAVING_PHRASES,
+  checks: CHECK_PHRASES,
 } as const;
 
 /** A message of a known code, its parameters checked against its wording (`undefined` ones left out). */

@@ -17,6 +17,7 @@ import { ColumnUse, everyColumnUse, type MappedRow } from '../../spreadsheet/ind
 import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';
 import { type Message, ShownMessage, shownMessages } from '../../wording/index.js';
 import { BatchOptions, type BatchRecord, BatchSource, type RowRecord } from '../core/records.js';
+import { isReusedToCheck } from '../core/verdict-check.js';
 import { cents, sourceShown } from './results-files.js';
 import { NO_EARLIER_VERDICT } from './reuse.js';
 import { workbookLanguage } from './workbook-language.js';
@@ -103,6 +104,12 @@ export const BatchPlan = z.object({
      * `reuse` the rows whose verdict stands.
      */
     no_earlier_verdict: z.number().int().min(0).default(0),
+    /**
+     * Of the `reuse` rows, those whose verdict will wait for a person's check (`check_below`:
+     * under it, or a SIM opening to choose; an approved verdict is not asked again). Verdicts still
+     * to classify are checked as they come, so the plan cannot count them.
+     */
+    reuse_to_check: z.number().int().min(0).default(0),
   }),
   /** The first rejected rows (up to `REJECTED_LISTED`); plan.csv lists every one. */
   rejected: z.array(RejectedRow),
@@ -168,11 +175,13 @@ export const planTally = () => {
   const counts = Object.fromEntries(ROW_PLANS.map((kind) => [kind, 0])) as Record<RowPlanKind, number>;
   const rejected: z.infer<typeof RejectedRow>[] = [];
   let total = 0;
+  let reuseToCheck = 0;
   return {
     add(records: readonly RowRecord[]): void {
       for (const record of records) {
         total += 1;
         counts[rowPlanOf(record)] += 1;
+        if (isReusedToCheck(record)) reuseToCheck += 1;
         if (record.status === 'rejected' && rejected.length < REJECTED_LISTED) {
           rejected.push({
             row: record.row,
@@ -183,7 +192,7 @@ export const planTally = () => {
         }
       }
     },
-    counts: () => ({ total, ...counts }),
+    counts: () => ({ total, ...counts, reuse_to_check: reuseToCheck }),
     rejected: () => [...rejected],
   };
 };
@@ -253,6 +262,8 @@ export const PLAN_CSV_COLUMNS = [
   'reason',
   'detail',
   'max_cost_usd',
+  /** `to_check`: a reused verdict that will wait for a person's check (`check_below`). */
+  'check',
 ] as const;
 
 const planDetail = (record: RowRecord, note: string | undefined): string => {
@@ -283,5 +294,6 @@ export const planCsvRows = (records: readonly RowRecord[], context: PlanRowConte
       plan === 'classify' || plan === 'same_product' ? '' : (record.result?.reason ?? ''),
       planDetail(record, context.noteOf(record.row)),
       plan === 'classify' ? PRICE_PER_RESOLVED_USD.toFixed(2) : '0.00',
+      isReusedToCheck(record) ? 'to_check' : '',
     ];
   });

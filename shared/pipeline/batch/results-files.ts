@@ -279,6 +279,11 @@ export const BatchSummary = z.object({
   duplicates: z.object({ rows: z.number().int().min(0), saved_usd: z.number() }),
   /** Rows whose verdict differs from the NCM the ERP declared (`current_ncm_matches` = `no`). */
   current_ncm_mismatches: z.number().int().min(0),
+  /**
+   * Verdicts a person checks (`check_below`, docs/architecture.md §12): rows still `to_check`, and
+   * rows `approved`; a row following another counts as its leader. Absent in summaries written before.
+   */
+  checks: z.object({ to_check: z.number().int().min(0), approved: z.number().int().min(0) }).optional(),
   /** The NCM table the rows' codes were checked against (absent in summaries written before). */
   ncm_table: NcmTableShown.optional(),
   /** Rows whose declared NCM is no code in force; rows whose verdict's is not (`*_in_force` = `no`). */

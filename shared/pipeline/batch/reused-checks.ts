@@ -14,15 +14,11 @@ import { forEachLimited } from '../core/calls-in-parallel.js';
 import type { CheckItem } from '../core/check-records.js';
 import type { PipelinePorts } from '../core/ports.js';
 import type { CachedVerdict, RowRecord } from '../core/records.js';
-import { checkItemOfResult, checkReasonsOfResult } from '../core/verdict-check.js';
+import { checkItemOfResult, checkReasonsOfResult, isReusedToCheck } from '../core/verdict-check.js';
 import { tableDescription } from './divergence-sheet.js';
 
 /** Check items written at once: a chunk's go out in parallel, never one after another. */
 const CHECKS_IN_FLIGHT = 16;
-
-/** A reused row a person must check: marked by the batch's threshold, not approved before. */
-export const isReusedToCheck = (record: Pick<RowRecord, 'status' | 'result'>): boolean =>
-  record.status === 'reused' && record.result?.check === 'to_check';
 
 /**
  * The writer of a batch's reused check items, chunk after chunk: `verdicts` are the chunk's cached

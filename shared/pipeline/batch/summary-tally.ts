@@ -42,6 +42,9 @@ export const SummaryCounts = z.object({
   verdicts_not_in_force: z.number().int().min(0).default(0),
   followers: z.number().int().min(0),
   followers_resolved: z.number().int().min(0),
+  /** Rows whose verdict waits for a person, and rows a person approved (`check`; zero in a tally kept before). */
+  to_check: z.number().int().min(0).default(0),
+  approved: z.number().int().min(0).default(0),
 });
 export type SummaryCounts = z.infer<typeof SummaryCounts>;
 
@@ -55,6 +58,8 @@ const NOTHING_COUNTED = (): SummaryCounts => ({
   verdicts_not_in_force: 0,
   followers: 0,
   followers_resolved: 0,
+  to_check: 0,
+  approved: 0,
 });
 
 /** A tally from nothing, or from the counts an earlier leg reached. */
@@ -70,6 +75,9 @@ export const summaryTally = (from: SummaryCounts = NOTHING_COUNTED()) => {
       if (isMismatch(shown.current_ncm_matches)) at.mismatches += 1;
       if (shown.current_ncm_in_force === 'no') at.declared_not_in_force += 1;
       if (shown.ncm_in_force === 'no') at.verdicts_not_in_force += 1;
+      // A follower shows its leader's outcome, its check included: it counts as its leader does.
+      if (shown.check === 'to_check') at.to_check += 1;
+      if (shown.check === 'approved') at.approved += 1;
       if (row.follows !== undefined) {
         at.followers += 1;
         if (shown.status === 'resolved') at.followers_resolved += 1;
@@ -99,6 +107,7 @@ export const summaryTally = (from: SummaryCounts = NOTHING_COUNTED()) => {
         saved_usd: cents(at.reused * PRICE_PER_RESOLVED_USD + duplicates.saved_usd),
         duplicates,
         current_ncm_mismatches: at.mismatches,
+        checks: { to_check: at.to_check, approved: at.approved },
         ...(ncm
           ? {
               ncm_table: ncmTableShown(ncm),

@@ -94,6 +94,10 @@ export const withCheckMark = (result: RowResult, reasons: readonly CheckReason[]
   return reasons.length > 0 ? { ...unmarked, check: 'to_check' } : unmarked;
 };
 
+/** A reused row a person must check: marked by its batch's threshold (reuse.ts), not approved before. */
+export const isReusedToCheck = (record: Pick<RowRecord, 'status' | 'result'>): boolean =>
+  record.status === 'reused' && record.result?.check === 'to_check';
+
 /** What a check item says of the row besides its verdict. */
 export type CheckedRow = Pick<RowRecord, 'batch_id' | 'row' | 'product' | 'product_key' | 'fingerprint'>;
 

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  checkLine,
   ncmTableLine,
   savingLine,
   sentencesOf,
@@ -86,5 +87,27 @@ describe('what classify says of the NCM table in force', () => {
   it('says nothing when every code is in force, or of a summary written before the table was checked', () => {
     expect(ncmTableLine({ ncm_table: table, declared_ncm_not_in_force: 0, ncm_not_in_force: 0 })).toBeNull();
     expect(ncmTableLine({ current_ncm_mismatches: 3 })).toBeNull();
+  });
+});
+
+describe("classify's check line", () => {
+  it('says how many verdicts wait for a check and where to decide them, with those approved', () => {
+    // Act
+    const line = checkLine({ checks: { to_check: 3, approved: 1 } }, 'out/noite');
+
+    // Assess
+    expect(line).toBe(
+      "3 verdicts wait for a person's check (confidence under check_below, or a SIM opening to choose): " +
+        'decide them in the "To check" sheet of review.xlsx or in to-check.csv, in out/noite/, and send the file ' +
+        'back with npm run answer; 1 verdict already approved by a person.',
+    );
+  });
+
+  it('says when every verdict was approved, and nothing when the batch checked none', () => {
+    expect(checkLine({ checks: { to_check: 0, approved: 2 } }, 'out/noite')).toBe(
+      'No verdict waits for a check; 2 verdicts already approved by a person.',
+    );
+    expect(checkLine({ checks: { to_check: 0, approved: 0 } }, 'out/noite')).toBeNull();
+    expect(checkLine({}, 'out/noite')).toBeNull();
   });
 });

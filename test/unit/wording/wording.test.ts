@@ -94,6 +94,10 @@ const SAMPLE_PARAMS = {
   batch: 'lote-abc',
   classification_id: 'cls_7KQ2M9XW4RTB',
   price: '2.00',
+  to_check: 3,
+  approved: 1,
+  check_below: 80,
+  reused: 2,
 };
 
 describe('the wording table', () => {

@@ -753,6 +753,7 @@ describe('a plan-only batch', () => {
       rejected: 2,
       over_budget: 0,
       no_earlier_verdict: 0,
+      reuse_to_check: 0,
     });
     expect(plan.rejected.map((r: { row: number; reason: string }) => [r.row, r.reason])).toEqual([
       [2, 'description_too_short'],
@@ -791,16 +792,17 @@ describe('a plan-only batch', () => {
       .replace(/^\uFEFF/, '')
       .trim()
       .split('\r\n');
-    expect(lines[0]).toBe('row;line;sku;description;plan;reason;detail;max_cost_usd');
-    expect(lines.slice(1).map((line) => line.split(';').slice(0, 5).concat(line.split(';').at(-1)!))).toEqual(
-      [
-        ['1', '2', 'SKU-1', DESCRIPTIONS[0], 'classify', '2.00'],
-        ['2', '3', 'SKU-2', 'curta', 'rejected', '0.00'],
-        ['3', '4', 'SKU-3', DESCRIPTIONS[0], 'same_product', '0.00'],
-        ['4', '5', 'SKU-4', 'Peças diversas de reposição para manutenção', 'classify', '2.00'],
-        ['5', '6', 'SKU-5', DESCRIPTIONS[1], 'rejected', '0.00'],
-      ],
-    );
+    expect(lines[0]).toBe('row;line;sku;description;plan;reason;detail;max_cost_usd;check');
+    // The last two cells: the most it may cost, and no check (nothing reused).
+    expect(
+      lines.slice(1).map((line) => line.split(';').slice(0, 5).concat(line.split(';').slice(-2).join('|'))),
+    ).toEqual([
+      ['1', '2', 'SKU-1', DESCRIPTIONS[0], 'classify', '2.00|'],
+      ['2', '3', 'SKU-2', 'curta', 'rejected', '0.00|'],
+      ['3', '4', 'SKU-3', DESCRIPTIONS[0], 'same_product', '0.00|'],
+      ['4', '5', 'SKU-4', 'Peças diversas de reposição para manutenção', 'classify', '2.00|'],
+      ['5', '6', 'SKU-5', DESCRIPTIONS[1], 'rejected', '0.00|'],
+    ]);
     expect(lines[3]).toContain('Same product as row 1');
     expect(lines[4]).toContain('Vague description: expect questions');
   });

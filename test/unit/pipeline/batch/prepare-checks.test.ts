@@ -2,10 +2,12 @@
  * Prepare under check_below: a reused verdict under the threshold, or whose SIM opening waits for
  * a choice, is marked `to_check` and gets its check item; an approved one keeps its approval.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { printPlan } from '../../../../local/cli/plan.js';
 import { carriedNcmTable } from '../../../../shared/ncm-table/carried-table.js';
 import { tableDescription } from '../../../../shared/pipeline/batch/divergence-sheet.js';
 import {
+  BatchPlan,
   batchSourceFromEvent,
   PREPARE_SETTINGS,
   type PrepareSettings,
@@ -265,5 +267,39 @@ describe('Prepare under check_below', () => {
       'approved',
       undefined,
     ]);
+  });
+
+  it('plans how many reused verdicts will wait for a check, writing no check item', async () => {
+    // Prepare
+    const w = world({ check_below: 80, plan_only: true });
+    await w.seed();
+
+    // Act
+    const result = await w.run();
+
+    // Assess
+    expect(result.next).toBe('planned');
+    const plan = BatchPlan.parse(JSON.parse(w.ports.objects.text(`outbox/${batchId}/plan.json`)!));
+    expect(plan.options.check_below).toBe(80);
+    expect(plan.rows).toMatchObject({ total: 5, reuse: 5, reuse_to_check: 2 });
+    const lines = w.ports.objects
+      .text(`outbox/${batchId}/plan.csv`)!
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n')
+      .map((line) => line.split(';'));
+    expect(lines[0]?.at(-1)).toBe('check');
+    expect(lines.slice(1).map((line) => line.at(-1))).toEqual(['', 'to_check', 'to_check', '', '']);
+    expect(await w.ports.checks.listByBatch(batchId)).toEqual([]);
+    // The command prints the threshold and what it will ask, beside the counts.
+    const printed: string[] = [];
+    const log = vi.spyOn(console, 'log').mockImplementation((text: string) => {
+      printed.push(text);
+    });
+    printPlan(plan, 'produtos.csv', 'out/noite');
+    log.mockRestore();
+    expect(printed.join('\n').split('\n')).toContain(
+      "check_below 80%: every verdict under that confidence, or with a SIM opening to choose, will wait for a person's check; of the reused verdicts, 2 will.",
+    );
   });
 });

@@ -278,6 +278,7 @@ describe('Prepare streams the file', () => {
       rejected: 0,
       over_budget: 0,
       no_earlier_verdict: 0,
+      reuse_to_check: 0,
     });
     const csv = Buffer.from((await w.objects.getBytes(`outbox/${w.batchId}/plan.csv`))!).toString();
     const lines = csv.trim().split('\r\n');
