@@ -1,3 +1,4 @@
+export * from './audit-file.js';
 export * from './await-rows.js';
 export * from './batch-options.js';
 export * from './batch-plan.js';

@@ -44,6 +44,8 @@ export const AuditEvent = z.object({
   /** The person (the batch's `requested_by`, the one who answered or decided); "" for the pipeline. */
   who: z.string(),
   classification_id: z.string().nullable(),
+  /** The row's SKU, when the step that recorded the event had the row at hand; audit.csv looks it up otherwise. */
+  sku: z.string().nullable().optional(),
   /** A short, machine-steady account (`NCM 8471.30.12, 86 %`); "" when the event says it all. */
   detail: z.string(),
 });

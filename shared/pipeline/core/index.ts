@@ -1,3 +1,4 @@
+export * from './audit-events.js';
 export * from './audit-records.js';
 export * from './bucket-layout.js';
 export * from './check-records.js';

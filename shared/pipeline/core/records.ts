@@ -119,6 +119,13 @@ export const BatchRecord = z.object({
   warnings: z.array(StoredMessage).optional(),
   /** When a finishing row last asked for partial results (row/complete.ts). */
   partial_requested_at: z.string().optional(),
+  /**
+   * How far the outbox's audit.csv is written (batch/audit-file.ts): the last event key written,
+   * the file's bytes at that point (a repeated write starts again from them) and how many writes.
+   */
+  audit_through: z
+    .object({ key: z.string(), bytes: z.number().int().min(0), writes: z.number().int().min(1) })
+    .optional(),
   started_at: z.string(),
   finished_at: z.string().optional(),
 });

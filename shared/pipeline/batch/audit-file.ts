@@ -1,0 +1,338 @@
+/**
+ * The outbox's audit.csv (docs/workbooks.md, "audit.csv"): every event of a batch's rows, with who,
+ * when and the classification, in a file that only grows. Finalize writes it first; every
+ * FinalizeAnswers after (a round, the daily sweep) adds the events recorded since. Each write is a
+ * new object whose bytes start with the old file's exactly: its first part copied in the bucket
+ * when the old file is at least a part's size (`copyPart`), else read back and sent again.
+ *
+ *   first write   BOM, header; what Prepare made of each row, in row order (`preparedEvents`, told
+ *                 from the rows); then the audit log from its start, in key order (time, row, kind)
+ *   a later one   the log again from an hour before the last key written (`AUDIT_LOOKBACK_MS`):
+ *                 an event the last write did not hold (recorded late, by a slow or retried step)
+ *                 is added, one it held is not; then every event after it
+ *
+ * What the file holds is kept on the batch record (`audit_through`: the last key, the file's
+ * bytes, the writes), and the keys each write read from the log beside the file, in key order
+ * (`outbox/<batch>/.audit/keys-<write>.txt`), which the next write reads alongside the log to tell
+ * a late event from one already written. A write repeated before its position was kept starts again
+ * from the bytes the position names: nothing is written twice.
+ *
+ * In legs, like Finalize's other passes: a page of rows or of events at a time, the bytes not yet
+ * a part waiting in `work/`; what a leg hands on is a few hundred bytes (`AuditWriting`).
+ */
+import { z } from 'zod';
+import { formatCsvRecord, writeCsv } from '../../spreadsheet/index.js';
+import { preparedEvents } from '../core/audit-events.js';
+import { type AuditEvent, auditEventKey } from '../core/audit-records.js';
+import { outboxKey } from '../core/bucket-layout.js';
+import { mapLimited } from '../core/calls-in-parallel.js';
+import { MIN_PART_BYTES, type PipelinePorts } from '../core/ports.js';
+import type { BatchRecord } from '../core/records.js';
+import { type PartsUpload, PartsUploadProgress, partsUpload } from './parts-upload.js';
+import { CSV_CONTENT_TYPE } from './results-files.js';
+
+export const AUDIT_FILE = 'audit.csv';
+
+/** audit.csv's columns, by these names. */
+export const AUDIT_COLUMNS = ['at', 'row', 'sku', 'event', 'who', 'classification_id', 'detail'] as const;
+
+/**
+ * How long after its time an event may be recorded and still be found by the next write: a step
+ * records its event in the same invocation that stored the time it carries, and a retried step
+ * (Step Functions retries within minutes) records it again under the same key. An hour is far more.
+ */
+export const AUDIT_LOOKBACK_MS = 60 * 60_000;
+
+/** Where each write's keys are kept: beside audit.csv, for the next write (not in `work/`, which expires). */
+export const auditKeysKey = (batchId: string, write: number): string =>
+  outboxKey(batchId, `.audit/keys-${write}.txt`);
+
+/** Where a write stands between legs. */
+export const AuditWriting = z.object({
+  /** `rows`: what Prepare made of each row (the first write only); `log`: the audit log. */
+  phase: z.enum(['rows', 'log']),
+  rows_after: z.number().int().min(0).nullable(),
+  /** The last log key read. */
+  log_after: z.string().nullable(),
+  /** Where the last write's keys are read from next (bytes). */
+  known_offset: z.number().int().min(0),
+  /** audit.csv's upload; null until the write has a line to add. */
+  file: PartsUploadProgress.nullable(),
+  keys: PartsUploadProgress.nullable(),
+  /** audit.csv's bytes so far: the old file's and the new lines'. */
+  bytes: z.number().int().min(0),
+  /** Lines this write added. */
+  added: z.number().int().min(0),
+});
+export type AuditWriting = z.infer<typeof AuditWriting>;
+
+export type AuditPorts = Pick<PipelinePorts, 'clock' | 'objects' | 'batches' | 'audit'>;
+
+export type AuditOptions = {
+  /** When this leg hands on (epoch ms): checked between pages, a page at least each leg. */
+  until: number;
+  pageSize: number;
+  partBytes: number;
+  /** The old file is copied in the bucket from this size (S3's least part size), else read back. */
+  copyAtLeast?: number;
+};
+
+export type AuditOutcome = { next: 'again'; writing: AuditWriting } | { next: 'done'; added: number };
+
+/** One event as a line of audit.csv, in the batch's list separator. */
+export const auditLine = (event: AuditEvent, sku: string, batch: Pick<BatchRecord, 'delimiter'>): string =>
+  formatCsvRecord(
+    [event.at, String(event.row), sku, event.event, event.who, event.classification_id ?? '', event.detail],
+    batch.delimiter,
+  );
+
+/** audit.csv's first bytes: the BOM and the header, as the batch's other CSVs begin. */
+export const auditHeader = (batch: Pick<BatchRecord, 'delimiter'>): Uint8Array =>
+  writeCsv(AUDIT_COLUMNS, [], { delimiter: batch.delimiter });
+
+const encoder = new TextEncoder();
+const startOf = (key: string): string => key.slice(0, key.indexOf('#'));
+/** The key to read the log after, an hour before `key`'s time: an ISO time sorts before its own keys. */
+export const lookbackFrom = (key: string): string | null => {
+  const time = Date.parse(startOf(key));
+  return Number.isFinite(time) ? new Date(time - AUDIT_LOOKBACK_MS).toISOString() : null;
+};
+
+/**
+ * The keys the last write read, a line each in key order, read forward as the log is: whether the
+ * last write held an event is one comparison with the line it stands at. Missing (never written):
+ * every event up to the last key counts as held.
+ */
+const knownKeys = async (objects: AuditPorts['objects'], key: string | null, offset: number) => {
+  const source = key === null ? null : await objects.source(key);
+  let at = offset;
+  let buffered = '';
+  let bufferedFrom = offset;
+  let done = source === null;
+  const fill = async () => {
+    if (!source || at >= source.size) {
+      done = true;
+      return;
+    }
+    const end = Math.min(source.size, at + 64 * 1024);
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of source.read(at, end)) chunks.push(chunk);
+    buffered += Buffer.concat(chunks).toString('latin1');
+    at = end;
+  };
+  /** The line the reader stands at, or null past the end. */
+  const current = async (): Promise<string | null> => {
+    while (!buffered.includes('\n') && !done) await fill();
+    if (buffered === '') return null;
+    const end = buffered.indexOf('\n');
+    return end < 0 ? buffered : buffered.slice(0, end);
+  };
+  const advance = async () => {
+    const line = await current();
+    if (line === null) return;
+    const used = Math.min(buffered.length, line.length + 1);
+    buffered = buffered.slice(used);
+    bufferedFrom += used;
+  };
+  return {
+    missing: source === null,
+    /** Whether the last write held `key` (keys asked in key order). */
+    async held(key: string): Promise<boolean> {
+      for (let line = await current(); line !== null && line < key; line = await current()) await advance();
+      return (await current()) === key;
+    },
+    /** Where to read on from, in the next leg. */
+    offset: () => bufferedFrom,
+  };
+};
+
+/** The SKU of each event's row: as recorded, else read from the row (a few rows a page). */
+const skusOf = async (
+  batches: AuditPorts['batches'],
+  batchId: string,
+  events: readonly AuditEvent[],
+): Promise<Map<number, string>> => {
+  const skus = new Map<number, string>();
+  for (const event of events) if (typeof event.sku === 'string') skus.set(event.row, event.sku);
+  const missing = [...new Set(events.filter((event) => !skus.has(event.row)).map((event) => event.row))];
+  await mapLimited(missing, 16, async (row) => {
+    skus.set(row, (await batches.getRow(batchId, row))?.product?.sku ?? '');
+  });
+  return skus;
+};
+
+type Position = NonNullable<BatchRecord['audit_through']>;
+
+/**
+ * audit.csv's upload and its keys', as a write goes: audit.csv begun with the old file's bytes
+ * (copied in the bucket when they make a part, else read back) or, the first time, the header, at
+ * the first line added; the keys read wait in memory until a line is added or a part's worth is
+ * read, so a write that adds nothing (a repeated run) leaves no upload behind.
+ */
+const auditUploads = async (
+  ports: AuditPorts,
+  batch: BatchRecord,
+  state: AuditWriting,
+  options: AuditOptions & { position: Position | null; write: number },
+) => {
+  const { batch_id: batchId } = batch;
+  const { position, write } = options;
+  const fileKey = outboxKey(batchId, AUDIT_FILE);
+  const keysKey = auditKeysKey(batchId, write);
+  const copyAtLeast = options.copyAtLeast ?? MIN_PART_BYTES;
+  const upload = (name: string, key: string, progress: PartsUploadProgress | null) =>
+    partsUpload(
+      ports.objects,
+      {
+        batchId,
+        key,
+        name: `audit-${write}.${name}`,
+        contentType: CSV_CONTENT_TYPE,
+        partBytes: options.partBytes,
+      },
+      progress,
+    );
+  let file: PartsUpload | null = state.file ? await upload('csv', fileKey, state.file) : null;
+  let keys: PartsUpload | null = state.keys ? await upload('keys', keysKey, state.keys) : null;
+  let keysWaiting = '';
+
+  const openFile = async (): Promise<PartsUpload> => {
+    if (file) return file;
+    const old = position?.bytes ?? 0;
+    if (old >= copyAtLeast) {
+      const uploadId = await ports.objects.startUpload(fileKey, CSV_CONTENT_TYPE);
+      const etag = await ports.objects.copyPart(fileKey, uploadId, 1, { key: fileKey, bytes: old });
+      file = await upload('csv', fileKey, {
+        upload_id: uploadId,
+        parts: [{ number: 1, etag }],
+        carried: null,
+      });
+      return file;
+    }
+    const first = old > 0 ? await ports.objects.getPrefix(fileKey, old) : auditHeader(batch);
+    if (!first || first.byteLength < old)
+      throw new Error(`${fileKey} holds fewer bytes than the ${old} its last write kept.`);
+    file = await upload('csv', fileKey, null);
+    await file.append(first);
+    state.bytes = first.byteLength;
+    return file;
+  };
+  const flushKeys = async (force: boolean) => {
+    if (!keys && !force && state.added === 0 && keysWaiting.length < options.partBytes) return;
+    keys ??= await upload('keys', keysKey, null);
+    if (keysWaiting !== '') await keys.append(encoder.encode(keysWaiting));
+    keysWaiting = '';
+  };
+  return {
+    openFile,
+    /** Lines at the file's end. */
+    async add(lines: string) {
+      if (lines === '') return;
+      const bytes = encoder.encode(lines);
+      await (await openFile()).append(bytes);
+      state.bytes += bytes.byteLength;
+    },
+    /** Keys read from the log, a line each. */
+    async read(keyLines: string) {
+      keysWaiting += keyLines;
+      await flushKeys(false);
+    },
+    /** The leg hands on: what is not a part yet waits in `work/`. */
+    async pause(): Promise<Pick<AuditWriting, 'file' | 'keys'>> {
+      await flushKeys(true);
+      return { file: file ? await file.pause() : null, keys: keys ? await keys.pause() : null };
+    },
+    async complete() {
+      await flushKeys(true);
+      await keys!.complete();
+      await (await openFile()).complete();
+    },
+  };
+};
+
+/** One page of the write: a page of rows (what Prepare made of them), or of the audit log. Done: false. */
+const writePage = async (
+  ports: AuditPorts,
+  batch: BatchRecord,
+  state: AuditWriting,
+  context: {
+    pageSize: number;
+    position: Position | null;
+    uploads: Awaited<ReturnType<typeof auditUploads>>;
+    known: Awaited<ReturnType<typeof knownKeys>>;
+  },
+): Promise<boolean> => {
+  const { pageSize, position, uploads, known } = context;
+  let lines = '';
+  if (state.phase === 'rows') {
+    const page = await ports.batches.rowsPage(batch.batch_id, { after: state.rows_after, limit: pageSize });
+    for (const row of page.rows)
+      for (const event of preparedEvents(row)) {
+        lines += auditLine(event, row.product?.sku ?? '', batch);
+        state.added += 1;
+      }
+    await uploads.add(lines);
+    state.rows_after = page.rows.at(-1)?.row ?? state.rows_after;
+    if (page.next === null) state.phase = 'log';
+    return true;
+  }
+  const events = await ports.audit.page(batch.batch_id, { after: state.log_after, limit: pageSize });
+  if (events.length === 0) return false;
+  const skus = await skusOf(ports.batches, batch.batch_id, events);
+  let keyLines = '';
+  for (const event of events) {
+    const key = auditEventKey(event);
+    keyLines += `${key}\n`;
+    // Up to the last key written, the last write's keys say which it held; a late event it did not.
+    if (position !== null && key <= position.key && (known.missing || (await known.held(key)))) continue;
+    lines += auditLine(event, skus.get(event.row) ?? '', batch);
+    state.added += 1;
+  }
+  await uploads.add(lines);
+  await uploads.read(keyLines);
+  state.log_after = auditEventKey(events.at(-1)!);
+  state.known_offset = known.offset();
+  return true;
+};
+
+/**
+ * Writes audit.csv, or adds to it, from where the last leg stopped (`from`, null: the start).
+ * Done: the file and its keys in the outbox and the position on the batch record, unless the
+ * write had nothing to add, which leaves everything as it was.
+ */
+export const writeAuditFile = async (
+  ports: AuditPorts,
+  batch: BatchRecord,
+  from: AuditWriting | null,
+  options: AuditOptions,
+): Promise<AuditOutcome> => {
+  const position = batch.audit_through ?? null;
+  const write = (position?.writes ?? 0) + 1;
+  const state: AuditWriting = from ?? {
+    phase: position === null ? 'rows' : 'log',
+    rows_after: null,
+    log_after: position === null ? null : lookbackFrom(position.key),
+    known_offset: 0,
+    file: null,
+    keys: null,
+    bytes: position?.bytes ?? 0,
+    added: 0,
+  };
+  const lastKeys = position === null ? null : auditKeysKey(batch.batch_id, position.writes);
+  const known = await knownKeys(ports.objects, lastKeys, state.known_offset);
+  const uploads = await auditUploads(ports, batch, state, { ...options, position, write });
+  if (position === null) await uploads.openFile();
+  const page = { pageSize: options.pageSize, position, uploads, known };
+  while (await writePage(ports, batch, state, page)) {
+    if (ports.clock.now().getTime() >= options.until)
+      return { next: 'again', writing: { ...state, ...(await uploads.pause()) } };
+  }
+  if (state.added === 0 && position !== null) return { next: 'done', added: 0 };
+  await uploads.complete();
+  const last =
+    state.log_after !== null && state.log_after > (position?.key ?? '') ? state.log_after : position?.key;
+  await ports.batches.updateBatch(batch.batch_id, {
+    audit_through: { key: last ?? '', bytes: state.bytes, writes: write },
+  });
+  return { next: 'done', added: state.added };
+};
