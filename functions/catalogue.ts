@@ -190,6 +190,8 @@ const REVISING_RESULTS = {
   batches: ['GetItem', 'Query', 'UpdateItem'],
   // BatchGetItem: the items of other batches' classifications that rows of this batch joined.
   reviews: ['Query', 'UpdateItem', 'BatchGetItem'],
+  // The verdicts still to check: to-check.csv and review.xlsx's sheet of them.
+  checks: ['Query'],
   events: 'put',
   service: 'wait',
 } as const satisfies PortUses;
@@ -256,6 +258,8 @@ export const FUNCTION_CATALOGUE = {
       batches: ['GetItem', 'UpdateItem', 'Query'],
       // BatchGetItem: the items of other batches' classifications that rows of this batch joined.
       reviews: ['Query', 'BatchGetItem'],
+      // The verdicts still to check: to-check.csv and review.xlsx's sheet of them.
+      checks: ['Query'],
       events: 'put',
     },
     kept: {
@@ -406,6 +410,11 @@ export const FUNCTION_CATALOGUE = {
       objects: { read: ['answers/*'], write: ['outbox/*'] },
       batches: ['GetItem', 'PutItem', 'UpdateItem', 'Query'],
       reviews: ['Query', 'UpdateItem', 'BatchGetItem'],
+      // Decisions on verdicts to check: the batch's check items read, each decided once
+      // (conditional); the product cache's verdict gets the approved columns; a `decided` event each.
+      checks: ['Query', 'UpdateItem'],
+      cache: ['BatchGetItem', 'PutItem'],
+      audit: ['BatchWriteItem'],
       queue: ['send'],
       kick: 'invoke',
       service: 'wait',

@@ -244,18 +244,33 @@ export const openXlsx = async (
   fileName: string,
   limits: XlsxLimits = XLSX_LIMITS,
 ): Promise<XlsxWorkbook> => {
+  const opened = await openXlsxSheet(source, fileName, limits, () => true);
+  if (!opened) throw damagedWorkbook(fileName, { part: WORKBOOK_PART }, 'it lists no sheet');
+  return opened;
+};
+
+/**
+ * The first sheet whose name `wanted` accepts, opened as `openXlsx` opens the first (its
+ * `otherSheets` and problems still about the first sheet); null when no sheet's name is accepted.
+ */
+export const openXlsxSheet = async (
+  source: ByteSource,
+  fileName: string,
+  limits: XlsxLimits,
+  wanted: (name: string) => boolean,
+): Promise<XlsxWorkbook | null> => {
   try {
     const zip = await openZip(source, fileName);
     const workbook = await readWorkbookInfo(zip, limits);
     const parts = await readWorkbookParts(zip, limits);
-    const [first] = workbook.sheets;
-    if (!first) throw damagedWorkbook(fileName, { part: WORKBOOK_PART }, 'it lists no sheet');
+    const first = workbook.sheets.find((sheet) => wanted(sheet.name));
+    if (!first) return null;
     const sheetPath = first.relationId === undefined ? undefined : parts.byId.get(first.relationId);
     if (sheetPath === undefined || !zip.has(sheetPath)) {
       throw damagedWorkbook(
         fileName,
         { part: sheetPath ?? WORKBOOK_RELATIONSHIPS_PART },
-        `the part of the first sheet, ${quotedValue(first.name)}, is missing`,
+        `the part of the sheet ${quotedValue(first.name)} is missing`,
       );
     }
     const context: CellContext = {
@@ -279,4 +294,17 @@ export const readXlsxRecords = async (bytes: Uint8Array, fileName: string): Prom
   const records: SourceRecord[] = [];
   for await (const record of workbook.records()) records.push(record);
   return { records, problems: workbook.problems, otherSheets: workbook.otherSheets };
+};
+
+/** The records of the first sheet whose name `wanted` accepts; null when the workbook has none. */
+export const readXlsxSheetRecords = async (
+  bytes: Uint8Array,
+  fileName: string,
+  wanted: (name: string) => boolean,
+): Promise<SourceRecord[] | null> => {
+  const sheet = await openXlsxSheet(bytesSource(bytes), fileName, XLSX_LIMITS, wanted);
+  if (!sheet) return null;
+  const records: SourceRecord[] = [];
+  for await (const record of sheet.records()) records.push(record);
+  return records;
 };

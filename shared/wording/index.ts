@@ -10,6 +10,7 @@
  */
 import type { Language } from '../spreadsheet/header-language.js';
 import { CHECK_PHRASES } from './checks.js';
+import { DECISION_PHRASES } from './decisions.js';
 import { type Message, type MessageParams, TEXT_CODE, textMessage } from './message.js';
 import type { Phrase } from './phrasing.js';
 import { PROBLEM_PHRASES } from './problems.js';
@@ -63,6 +64,7 @@ export const PHRASES = {
   ...ROW_DETAIL_PHRASES,
   ...ROUND_PHRASES,
   ...SAVING_PHRASES,
+  ...DECISION_PHRASES,
   ...CHECK_PHRASES,
 };
 export type MessageCode = keyof typeof PHRASES;
@@ -80,6 +82,7 @@ export const PHRASE_TABLES = {
   row_details: ROW_DETAIL_PHRASES,
   rounds: ROUND_PHRASES,
   savings: SAVING_PHRASES,
+  decisions: DECISION_PHRASES,
   checks: CHECK_PHRASES,
 } as const;
 

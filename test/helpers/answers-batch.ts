@@ -22,9 +22,12 @@ import type { Classification } from '../../shared/tcs/schemas.js';
 import {
   countingKick,
   fixedClock,
+  memoryAuditLog,
   memoryBatchEvents,
   memoryBatchStore,
+  memoryCheckStore,
   memoryObjectStore,
+  memoryProductCache,
   memoryReviewStore,
   memoryRowQueue,
 } from './memory-ports.js';
@@ -81,6 +84,9 @@ export const makeAnswersWorld = (sandbox: Sandbox) => {
     queue: memoryRowQueue(clock),
     batches: memoryBatchStore(),
     reviews: memoryReviewStore(),
+    checks: memoryCheckStore(),
+    cache: memoryProductCache(),
+    audit: memoryAuditLog(),
     events: memoryBatchEvents(),
     kick: countingKick(),
   };

@@ -11,7 +11,6 @@ import {
   Delimiter,
   detectFormat,
   headerKey,
-  restoreNeutralisedField,
   SpreadsheetError,
   SpreadsheetFormat,
   SpreadsheetProblem,
@@ -21,7 +20,14 @@ import { readCsvRecords } from '../../spreadsheet/read-csv.js';
 import { readXlsxRecords } from '../../spreadsheet/read-xlsx.js';
 import { splitHeaderAndRows } from '../../spreadsheet/table.js';
 import type { REVIEW_LEADING_COLUMNS, REVIEW_TRAILING_COLUMNS } from '../batch/results-files.js';
-import { OPTIONS_SHEET_NAMES, REVIEW_HEADER_KEYS } from '../batch/workbook-language.js';
+import { CHECK_SHEET_NAMES, OPTIONS_SHEET_NAMES, REVIEW_HEADER_KEYS } from '../batch/workbook-language.js';
+import {
+  DecisionLine,
+  isDecisionsHeader,
+  readCheckSheetDecisions,
+  readDecisionLines,
+} from './decisions-file.js';
+import { cellText, parseRowNumber } from './file-cells.js';
 
 // ---------------------------------------------------------------------------
 // Schemas
@@ -60,6 +66,11 @@ export const AnswersFile = z.object({
   /** CSV only; the delimiter to write `answers-report.csv` with, so it opens like the file sent. */
   delimiter: Delimiter.optional(),
   rows: z.array(AnswersFileRow),
+  /**
+   * Decisions on verdicts to check (decisions-file.ts): a file whose header has `decision_ncm`, or
+   * review.xlsx's sheet of verdicts to check. Absent or empty: the file decides nothing.
+   */
+  decisions: z.array(DecisionLine).optional(),
   /** What the reader noticed without refusing the file (garbled accents, long rows). */
   problems: z.array(SpreadsheetProblem),
 });
@@ -193,30 +204,14 @@ const locateColumns = (header: readonly string[], fileName: string, hasRows: boo
 };
 
 /**
- * What the user meant, not how the spreadsheet stored it: spaces trimmed, our own `'` before a
- * formula character removed (writeCsv put it there; Excel keeps it as text in a CSV), and NFC,
- * so `ção` typed on a Mac (decomposed) and on Windows (composed) is the same answer and hashes
- * to the same answers key.
- */
-const cellText = (value: string | undefined): string =>
-  restoreNeutralisedField((value ?? '').trim())
-    .trim()
-    .normalize('NFC');
-
-/** `3`, and the shapes a spreadsheet turns it into (`3.0`, `3,00`, ` 3 `); anything else is unknown. */
-const parseRowNumber = (value: string): number | null => {
-  const match = /^0*([1-9][0-9]{0,8})(?:[.,]0+)?$/.exec(value);
-  return match ? Number(match[1]) : null;
-};
-
-/**
- * A review.xlsx carries our hidden sheet of suggested answers after the questions: not a sheet
- * the user added, so not worth a word. Any other sheet is still reported as not read.
+ * A review.xlsx carries our hidden sheet of suggested answers after the questions, and the sheet
+ * of verdicts to check (read on its own): not sheets the user added, so not worth a word. Any
+ * other sheet is still reported as not read.
  */
 const withoutOwnOptionsSheet = <T extends { problems: SpreadsheetProblem[]; otherSheets: string[] }>(
   read: T,
 ): T =>
-  read.otherSheets.every((name) => OPTIONS_SHEET_NAMES.has(name))
+  read.otherSheets.every((name) => OPTIONS_SHEET_NAMES.has(name) || CHECK_SHEET_NAMES.has(name))
     ? { ...read, problems: read.problems.filter((problem) => problem.code !== 'other_sheets_ignored') }
     : read;
 
@@ -233,6 +228,15 @@ export const readAnswersFile = async (bytes: Uint8Array, fileName: string): Prom
   const csv = format === 'csv' ? await readCsvRecords(bytes, fileName) : null;
   const source = csv ?? withoutOwnOptionsSheet(await readXlsxRecords(bytes, fileName));
   const table = splitHeaderAndRows(source.records, fileName);
+  const read = {
+    file_name: fileName,
+    format,
+    ...(csv ? { encoding: csv.encoding, delimiter: csv.delimiter } : {}),
+    problems: [...source.problems, ...table.problems],
+  };
+  // A file of decisions only (to-check.csv, the console's): no questions to find.
+  if (isDecisionsHeader(table.header))
+    return { ...read, rows: [], decisions: readDecisionLines(table, fileName) };
   const columns = locateColumns(table.header, fileName, table.rows.length > 0);
   const rows = table.rows.map((record): AnswersFileRow => {
     const cell = (index: number | undefined): string =>
@@ -249,11 +253,5 @@ export const readAnswersFile = async (bytes: Uint8Array, fileName: string): Prom
       sheet: sheet === '' ? null : sheet,
     };
   });
-  return {
-    file_name: fileName,
-    format,
-    ...(csv ? { encoding: csv.encoding, delimiter: csv.delimiter } : {}),
-    rows,
-    problems: [...source.problems, ...table.problems],
-  };
+  return { ...read, rows, decisions: csv ? [] : await readCheckSheetDecisions(bytes, fileName) };
 };

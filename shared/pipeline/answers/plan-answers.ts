@@ -16,6 +16,7 @@ import { CLASSIFICATION_ID_PATTERN, characterCount, isFinalStatus, LIMITS } from
 import { deriveAnswersKey } from '../core/keys.js';
 import type { ReviewItem } from '../core/records.js';
 import type { AnswerCell, AnswersFile, AnswersFileRow } from './answers-file.js';
+import type { DecisionOutcome } from './plan-decisions.js';
 
 // ---------------------------------------------------------------------------
 // Schemas
@@ -359,14 +360,14 @@ export const classificationsToLookUp = (
 
 export const ANSWERS_REPORT_COLUMNS = ['row', 'classification_id', 'outcome', 'detail'] as const;
 
+/** A line of answers-report.csv: an answered row's, or a decision line's (plan-decisions.ts). */
+export type ReportLine = Omit<AnswersReportEntry, 'outcome'> & { outcome: AnswersOutcome | DecisionOutcome };
+
 /**
  * One record per row of the answers file, in its order. Through `writeCsv`: BOM, CRLF, and the
  * details neutralised, since they quote answers and ids the user typed.
  */
-export const buildAnswersReportCsv = (
-  report: readonly AnswersReportEntry[],
-  delimiter: Delimiter = ';',
-): Buffer =>
+export const buildAnswersReportCsv = (report: readonly ReportLine[], delimiter: Delimiter = ';'): Buffer =>
   writeCsv(
     ANSWERS_REPORT_COLUMNS,
     report.map((entry) => [

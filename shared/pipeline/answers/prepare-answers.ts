@@ -5,7 +5,8 @@
  *   1. the round's record, created once per answers object (a duplicate delivery is skipped)
  *   2. the file read (answers-file.ts) and planned row by row (plan-answers.ts), with the
  *      service's status of each answered classification
- *   3. each resumed row taken: its sheet checked, the row `queued` with its round, its item answered
+ *   3. each resumed row taken: its sheet checked, the row `queued` with its round, its item answered;
+ *      each decision on a verdict to check applied (apply-decisions.ts: no service call, nothing billed)
  *   4. answers-report.csv, the round `running`, then the rows' messages
  */
 import { z } from 'zod';
@@ -31,6 +32,7 @@ import {
   answersSourceFromEvent,
   requesterFromEvent,
 } from './answers-source.js';
+import { applyDecisions, type DecisionsApplied } from './apply-decisions.js';
 import {
   ANSWERS_REPORT_COLUMNS,
   type AnswersPlan,
@@ -65,7 +67,7 @@ export type PrepareAnswersResult = z.infer<typeof PrepareAnswersResult>;
 
 export type PrepareAnswersPorts = Pick<
   PipelinePorts,
-  'clock' | 'service' | 'objects' | 'queue' | 'batches' | 'reviews' | 'kick'
+  'clock' | 'service' | 'objects' | 'queue' | 'batches' | 'reviews' | 'checks' | 'cache' | 'audit' | 'kick'
 >;
 
 /** Beside results.csv in the batch's outbox; each round overwrites it with its own rows. */
@@ -201,18 +203,24 @@ const startRound = async (
   roundId: string,
   file: AnswersFile,
   taken: { resumed: RowRecord[]; report: AnswersReportEntry[] },
+  decided: Pick<DecisionsApplied, 'report' | 'problems'>,
 ): Promise<PrepareAnswersResult> => {
   const batchId = batch.batch_id;
-  const { resumed, report } = taken;
+  const { resumed } = taken;
+  const report = [...taken.report, ...decided.report];
   const shards = new Map<number, number>();
   for (const row of resumed) shards.set(shardOfRow(row.row), (shards.get(shardOfRow(row.row)) ?? 0) + 1);
   await ports.batches.putCompletionShards(roundId, shards);
 
   const fileRows = file.rows.length;
   const summary = `${resumed.length} of ${fileRows} row(s) of ${file.file_name} resumed with their answers.`;
+  const decisionsOnly = fileRows === 0 && decided.report.length > 0;
   const problems = [
     ...file.problems.map(readProblemMessage),
-    message('answers_resumed', { resumed: resumed.length, of: fileRows, file: file.file_name }),
+    ...(decisionsOnly
+      ? []
+      : [message('answers_resumed', { resumed: resumed.length, of: fileRows, file: file.file_name })]),
+    ...decided.problems,
   ];
   // The file's own separator first: the report opens like the file the user just saved.
   const delimiter = file.delimiter ?? batch.delimiter;
@@ -251,7 +259,13 @@ const prepareRound = async (
   if ('problem' in read) return failRound(ports, batch, round, read.problem);
   const plan = await planRound(ports, batchId, roundId, read.file, options.retried);
   const taken = await takeResumedRows(ports, { batchId, roundId, answeredBy: options.answeredBy, now }, plan);
-  return startRound(ports, batch, roundId, read.file, taken);
+  // Decisions on verdicts to check: applied here, nothing sent to the service (apply-decisions.ts).
+  const decided = await applyDecisions(
+    ports,
+    { batchId, roundId, by: options.answeredBy, at: round.started_at, fileName: read.file.file_name },
+    read.file.decisions ?? [],
+  );
+  return startRound(ports, batch, roundId, read.file, taken, decided);
 };
 
 const roundMessage = (row: Pick<RowRecord, 'batch_id' | 'row' | 'attempt'>, roundId: string): RowMessage => ({

@@ -7,7 +7,7 @@
  *   revision    the earlier files kept as rev<N> when the new results.csv differs (by sha256,
  *               both read by ranges), then the new one copied into the outbox
  *   xlsx pass   results.xlsx to the outbox, its summary sheet naming the revision
- *   the rest    review.csv and .xlsx, summary.json, in place of any partial files
+ *   the rest    to-check.csv, review.csv and .xlsx, summary.json, in place of any partial files
  *
  * The workbook waits for the revision because its summary sheet names it; the CSV comes first
  * because it is what a revision compares. What a leg hands on: the pass, the row it wrote last,
@@ -27,6 +27,7 @@ import {
 import { outboxResults, ResultsWriting, writeResultsFiles } from '../batch/results-in-legs.js';
 import { type ShownSummary, summaryTime } from '../batch/results-workbook.js';
 import { reviewWorkbook } from '../batch/review-workbook.js';
+import { writeToCheckCsv } from '../batch/to-check-files.js';
 import { finalizeWorkKey, outboxKey } from '../core/bucket-layout.js';
 import type { PipelinePorts } from '../core/ports.js';
 import type { BatchRecord, ReviewItem } from '../core/records.js';
@@ -43,7 +44,7 @@ export const RevisionProgress = z.object({
 });
 export type RevisionProgress = z.infer<typeof RevisionProgress>;
 
-type RevisePorts = Pick<PipelinePorts, 'clock' | 'batches' | 'objects'>;
+type RevisePorts = Pick<PipelinePorts, 'clock' | 'batches' | 'objects' | 'checks'>;
 
 export type ReviseOptions = {
   /** Input columns the files carry: the widest row's (found as the rows in play were). */
@@ -113,10 +114,17 @@ export const reviseFiles = async (
     return { next: 'again', progress: { run, pass: 'xlsx', writing: xlsx.writing, revision } };
 
   const review = pendingReviewItems(options.items, read.pendingRows);
+  const checks = await ports.checks.listByBatch(batchId);
   const { sameProductRows } = read;
+  await writeToCheckCsv(ports.objects, batchId, {
+    items: checks,
+    delimiter: batch.delimiter,
+    sameProductRows,
+  });
   await writeReviewFiles(ports.objects, batchId, {
     review: buildReviewCsv(review, batch.delimiter, { sameProductRows }),
-    workbook: () => reviewWorkbook({ batch, items: review, sameProductRows, at: summaryTime(summary) }),
+    workbook: () =>
+      reviewWorkbook({ batch, items: review, sameProductRows, checks, at: summaryTime(summary) }),
     summary,
   });
   await replacePartialFiles(ports.objects, batchId, { summary, at: options.now.toISOString() });

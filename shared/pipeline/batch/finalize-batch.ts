@@ -53,6 +53,7 @@ import { outboxResults, ResultsWriting, writeResultsFiles } from './results-in-l
 import { outboxWorkbooks, summaryTime } from './results-workbook.js';
 import { reviewWorkbook } from './review-workbook.js';
 import { SettlingProgress, settleRows } from './settle-rows.js';
+import { writeToCheckCsv } from './to-check-files.js';
 
 /** The Batch workflow's state: the S3 event's fields (read by `batchSourceFromEvent`) plus these. */
 export const FinalizeInput = finalizeInputWith(PrepareResult).extend({
@@ -81,7 +82,10 @@ export type FinalizeResult = {
   finished_at?: string;
 };
 
-export type FinalizePorts = Pick<PipelinePorts, 'clock' | 'objects' | 'batches' | 'reviews' | 'events'>;
+export type FinalizePorts = Pick<
+  PipelinePorts,
+  'clock' | 'objects' | 'batches' | 'reviews' | 'checks' | 'events'
+>;
 
 export const TIMED_OUT_DETAIL = 'the row did not finish before the batch timed out';
 
@@ -207,10 +211,17 @@ const writeLastFiles = async (
   now: Date,
 ): Promise<void> => {
   const review = pendingReviewItems(await ports.reviews.listByBatch(batch.batch_id), read.pendingRows);
+  const checks = await ports.checks.listByBatch(batch.batch_id);
   const { sameProductRows } = read;
+  await writeToCheckCsv(ports.objects, batch.batch_id, {
+    items: checks,
+    delimiter: batch.delimiter,
+    sameProductRows,
+  });
   await writeReviewFiles(ports.objects, batch.batch_id, {
     review: buildReviewCsv(review, batch.delimiter, { sameProductRows }),
-    workbook: () => reviewWorkbook({ batch, items: review, sameProductRows, at: summaryTime(summary) }),
+    workbook: () =>
+      reviewWorkbook({ batch, items: review, sameProductRows, checks, at: summaryTime(summary) }),
     summary,
   });
   await replacePartialFiles(ports.objects, batch.batch_id, { summary, at: now.toISOString() });

@@ -18,5 +18,6 @@ export * from './row-warnings.js';
 export * from './sheet-checker.js';
 export * from './sheet-text-layer.js';
 export * from './summary-tally.js';
+export * from './to-check-files.js';
 export * from './workbook-labels.js';
 export * from './workbook-language.js';

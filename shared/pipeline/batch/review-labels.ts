@@ -1,6 +1,7 @@
 /**
- * review.xlsx's column headers in Portuguese, Spanish and English: the questions sheet's. Beside
- * workbook-labels.ts, which holds the rest of the workbooks' words and takes these as `review`.
+ * review.xlsx's column headers in Portuguese, Spanish and English: the questions sheet's, and the
+ * sheet of verdicts to check (`CHECK_WORDS`, batch/check-sheet.ts). Beside workbook-labels.ts,
+ * which holds the rest of the workbooks' words and takes the questions' as `review`.
  */
 import type { Language } from '../../spreadsheet/header-language.js';
 
@@ -75,3 +76,142 @@ const EN: ReviewWords = {
 };
 
 export const REVIEW_WORDS: Readonly<Record<Language, ReviewWords>> = { pt: PT, es: ES, en: EN };
+
+/**
+ * The sheet of verdicts to check (batch/check-sheet.ts): its name, its headers (to-check.csv's
+ * columns by their stable names, batch/to-check-files.ts) and the hints of its decision cells.
+ */
+export type CheckColumn =
+  | 'row'
+  | 'sku'
+  | 'description'
+  | 'title'
+  | 'classification_id'
+  | 'reasons'
+  | 'ncm'
+  | 'confidence'
+  | 'sim_options'
+  | 'verdict_pdf'
+  | 'same_product_rows'
+  | 'decision_ncm'
+  | 'decision_sim'
+  | 'decision_note';
+
+export type CandidateColumn = 'ncm' | 'description' | 'confidence' | 'rationale';
+
+export type CheckWords = Record<CheckColumn, string> & {
+  sheet: string;
+  candidate: (n: number, column: CandidateColumn) => string;
+  /** `reasons`' values in words. */
+  reason: { low_confidence: (below: number | null) => string; sim_pending_choice: string };
+  hints: { ncmTitle: string; ncm: string; simTitle: string; sim: string; note: string };
+};
+
+const CANDIDATE_PT: Record<CandidateColumn, string> = {
+  ncm: 'NCM',
+  description: 'descrição',
+  confidence: 'confiança',
+  rationale: 'justificativa',
+};
+const CANDIDATE_ES: Record<CandidateColumn, string> = {
+  ncm: 'NCM',
+  description: 'descripción',
+  confidence: 'confianza',
+  rationale: 'justificación',
+};
+
+const CHECK_PT: CheckWords = {
+  sheet: 'Conferir',
+  row: 'Linha',
+  sku: 'SKU',
+  description: 'Descrição',
+  title: 'Título',
+  classification_id: 'ID da classificação',
+  reasons: 'Por que conferir',
+  ncm: 'NCM do serviço',
+  confidence: 'Confiança do serviço',
+  sim_options: 'Destaques SIM',
+  verdict_pdf: 'Parecer (PDF)',
+  same_product_rows: 'Linhas do mesmo produto',
+  decision_ncm: 'NCM decidida',
+  decision_sim: 'Destaque SIM decidido',
+  decision_note: 'Observação da decisão',
+  candidate: (n, column) => `Candidato ${n}: ${CANDIDATE_PT[column]}`,
+  reason: {
+    low_confidence: (below) => (below === null ? 'Confiança baixa' : `Confiança abaixo de ${below}%`),
+    sim_pending_choice: 'Destaque SIM a escolher',
+  },
+  hints: {
+    ncmTitle: 'NCM decidida',
+    ncm: 'Escolha um candidato na lista ou digite uma NCM em vigor (8 dígitos).',
+    simTitle: 'Destaque SIM',
+    sim: 'Escolha um destaque SIM da lista, ou deixe vazio.',
+    note: 'Por que esta NCM (opcional).',
+  },
+};
+
+const CHECK_ES: CheckWords = {
+  sheet: 'Revisar',
+  row: 'Fila',
+  sku: 'SKU',
+  description: 'Descripción',
+  title: 'Título',
+  classification_id: 'ID de la clasificación',
+  reasons: 'Por qué revisar',
+  ncm: 'NCM del servicio',
+  confidence: 'Confianza del servicio',
+  sim_options: 'Aperturas SIM',
+  verdict_pdf: 'Dictamen (PDF)',
+  same_product_rows: 'Filas del mismo producto',
+  decision_ncm: 'NCM decidida',
+  decision_sim: 'Apertura SIM decidida',
+  decision_note: 'Nota de la decisión',
+  candidate: (n, column) => `Candidato ${n}: ${CANDIDATE_ES[column]}`,
+  reason: {
+    low_confidence: (below) => (below === null ? 'Confianza baja' : `Confianza por debajo de ${below}%`),
+    sim_pending_choice: 'Apertura SIM por elegir',
+  },
+  hints: {
+    ncmTitle: 'NCM decidida',
+    ncm: 'Elija un candidato de la lista o escriba una NCM vigente (8 dígitos).',
+    simTitle: 'Apertura SIM',
+    sim: 'Elija una apertura SIM de la lista, o déjela vacía.',
+    note: 'Por qué esta NCM (opcional).',
+  },
+};
+
+const CHECK_EN: CheckWords = {
+  sheet: 'To check',
+  row: 'Row',
+  sku: 'SKU',
+  description: 'Description',
+  title: 'Title',
+  classification_id: 'Classification ID',
+  reasons: 'Why check',
+  ncm: "Service's NCM",
+  confidence: "Service's confidence",
+  sim_options: 'SIM openings',
+  verdict_pdf: 'Verdict (PDF)',
+  same_product_rows: 'Rows of the same product',
+  decision_ncm: 'Decided NCM',
+  decision_sim: 'Decided SIM opening',
+  decision_note: 'Decision note',
+  candidate: (n, column) => `Candidate ${n} ${column === 'ncm' ? 'NCM' : column}`,
+  reason: {
+    low_confidence: (below) => (below === null ? 'Low confidence' : `Confidence under ${below}%`),
+    sim_pending_choice: 'SIM opening to choose',
+  },
+  hints: {
+    ncmTitle: 'Decided NCM',
+    ncm: 'Choose a candidate from the list or type an NCM in force (8 digits).',
+    simTitle: 'SIM opening',
+    sim: 'Choose a SIM opening from the list, or leave it empty.',
+    note: 'Why this NCM (optional).',
+  },
+};
+
+export const CHECK_WORDS: Readonly<Record<Language, CheckWords>> = {
+  pt: CHECK_PT,
+  es: CHECK_ES,
+  en: CHECK_EN,
+};

@@ -7,6 +7,8 @@
  *   Linha │ SKU │ Referência │ Descrição │ ID │ NCM provisória │ Confiança │ (ID da pergunta 1) │
  *   Pergunta 1 │ Resposta 1 ▾ │ … │ Nova ficha técnica │ Abandonada em │ Dias restantes │ Linhas do mesmo produto
  *
+ * Then, when verdicts wait for a person, the sheet to check them in (check-sheet.ts).
+ *
  * An answer cell offers the question's suggested answers as an in-cell drop-down (data validation
  * over a hidden sheet, so options may hold commas and be long) and still takes a typed answer,
  * with a warning, since the service's options are suggestions; a question without options takes
@@ -35,7 +37,9 @@ import {
   xlsxText,
 } from '../../spreadsheet/write-xlsx.js';
 import { LIMITS } from '../../tcs/schemas.js';
+import type { CheckItem } from '../core/check-records.js';
 import type { BatchRecord, ReviewItem } from '../core/records.js';
+import { writeCheckSheet } from './check-sheet.js';
 import { mostQuestions } from './results-files.js';
 import type { WorkbookWords } from './workbook-labels.js';
 import { wordsForBatch } from './workbook-language.js';
@@ -59,6 +63,8 @@ export type ReviewWorkbookInput = {
   sameProductRows?: ReadonlyMap<number, readonly number[]>;
   /** What the workbook is as of: the days left are counted from it, and it dates the file. */
   at: Date;
+  /** The batch's check items: those still `to_check` get a sheet after the questions (check-sheet.ts). */
+  checks?: readonly CheckItem[];
 };
 
 /** review.xlsx as a stream: give it to an upload as its body. */
@@ -295,6 +301,7 @@ const writeReviewWorkbook = async (workbook: WorkbookWriter, input: ReviewWorkbo
   });
   sheet.commit();
   // After the questions sheet: the first sheet is the one a reader (and the answers round) opens.
+  await writeCheckSheet(workbook, input.checks ?? [], words, input.sameProductRows);
   await writeOptionsSheet(workbook, items, words);
 };
 

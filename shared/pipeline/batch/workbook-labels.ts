@@ -10,7 +10,7 @@
 import type { Language } from '../../spreadsheet/header-language.js';
 import type { BATCH_STATES, ResultColumn } from '../core/records.js';
 import { type RowStatus, STATUS_WORDS } from '../core/row-statuses.js';
-import { REVIEW_WORDS, type ReviewWords } from './review-labels.js';
+import { CHECK_WORDS, type CheckWords, REVIEW_WORDS, type ReviewWords } from './review-labels.js';
 
 /** The most columns a worksheet holds (`XFD`), in Excel and LibreOffice alike. */
 export const WORKSHEET_COLUMNS = 16_384;
@@ -31,6 +31,8 @@ export type WorkbookWords = {
   /** Cell values the service gives as codes: `yes`/`no`, confidence bands, duty kinds. */
   values: Record<string, string>;
   review: ReviewWords;
+  /** review.xlsx's sheet of verdicts to check (check-sheet.ts). */
+  check: CheckWords;
   summary: {
     item: string;
     value: string;
@@ -126,6 +128,7 @@ const PT: WorkbookWords = {
     extrazone: 'Extrazona',
   },
   review: REVIEW_WORDS.pt,
+  check: CHECK_WORDS.pt,
   summary: {
     item: 'Item',
     value: 'Valor',
@@ -223,6 +226,7 @@ const ES: WorkbookWords = {
     extrazone: 'Extrazona',
   },
   review: REVIEW_WORDS.es,
+  check: CHECK_WORDS.es,
   summary: {
     item: 'Dato',
     value: 'Valor',
@@ -319,6 +323,7 @@ const EN: WorkbookWords = {
     extrazone: 'Extra-zone',
   },
   review: REVIEW_WORDS.en,
+  check: CHECK_WORDS.en,
   summary: {
     item: 'Item',
     value: 'Value',

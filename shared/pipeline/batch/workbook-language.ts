@@ -39,3 +39,25 @@ export const REVIEW_HEADER_KEYS: ReadonlyMap<string, string> = new Map(
     ] as [string, string][];
   }),
 );
+
+/** review.xlsx's sheet of verdicts to check (check-sheet.ts), by its name in each language. */
+export const CHECK_SHEET_NAMES: ReadonlySet<string> = new Set(
+  LANGUAGES.map((language) => WORKBOOK_WORDS[language].check.sheet),
+);
+
+/**
+ * The headers of that sheet in every language, and to-check.csv's own column names, as header
+ * keys → to-check.csv's column each one is (`NCM decidida` → `decision_ncm`): decisions are read
+ * back from either file alike (answers/decisions-file.ts).
+ */
+export const CHECK_HEADER_KEYS: ReadonlyMap<string, string> = new Map(
+  LANGUAGES.flatMap((language) => {
+    const c = WORKBOOK_WORDS[language].check;
+    return (['row', 'classification_id', 'decision_ncm', 'decision_sim', 'decision_note'] as const).flatMap(
+      (name): [string, string][] => [
+        [headerKey(c[name]), name],
+        [headerKey(name), name],
+      ],
+    );
+  }),
+);

@@ -13,6 +13,7 @@
  *        ▲               └── returned (the round never sent them)
  *        └── settled elsewhere (answered or abandoned outside the pipeline) ─▶ an output status
  *   any output ─▶ amended (the same status, its columns completed: a reused verdict's PDF)
+ *   resolved or reused ─▶ decided (the same status: a person approved the verdict to check)
  *
  * A guard names the statuses a move may start from (and the attempt, dispatch or round it belongs
  * to): a late Complete finds the row already final and changes nothing; a dispatcher that claims
@@ -84,6 +85,11 @@ export type RowMove = {
   | { move: 'settled_elsewhere'; result: RowResult }
   /** A final row's columns completed; its status stays (a reused verdict's PDF copied). */
   | { move: 'amended'; result: RowResult }
+  /**
+   * A person decided the row's verdict to check (answers/apply-decisions.ts): its result with
+   * `check: approved` and the approved columns; its status and cost stay.
+   */
+  | { move: 'decided'; result: RowResult }
 );
 
 /** Which rows a move may apply to: the status it starts from, and whose row it must still be. */
@@ -98,6 +104,9 @@ export type RowGuard = {
 export type RowChange = { set: Partial<Omit<RowRecord, 'batch_id' | 'row'>>; guard: RowGuard };
 
 const STILL_WORKING: RowGuard = { statuses: WORKING_STATUSES };
+
+/** The statuses of a verdict a person may decide (core/check-records.ts). */
+export const DECIDABLE_STATUSES: readonly RowStatus[] = ['resolved', 'reused'];
 
 const final = (result: RowResult, at: string) => ({
   status: result.status,
@@ -150,6 +159,12 @@ export const changeOf = (move: RowMove): RowChange => {
     case 'settled_elsewhere':
       return { set: final(move.result, at), guard: { statuses: ['pending_data'] } };
     case 'amended':
+      return { set: { result: move.result, updated_at: at }, guard: { statuses: [move.result.status] } };
+    case 'decided':
+      // Only a verdict is decided, as the status it has; the same decision again sets the same.
+      if (!DECIDABLE_STATUSES.includes(move.result.status)) {
+        throw new Error(`A ${move.result.status} row has no verdict to decide.`);
+      }
       return { set: { result: move.result, updated_at: at }, guard: { statuses: [move.result.status] } };
   }
 };

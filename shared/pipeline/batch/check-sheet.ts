@@ -1,0 +1,309 @@
+/**
+ * review.xlsx's sheet of verdicts to check (docs/architecture.md, §12; docs/workbooks.md), after
+ * the questions: one row per verdict waiting for a person, with what they need to decide it and
+ * three cells to decide it in.
+ *
+ *   Linha │ SKU │ Descrição │ Título │ ID da classificação │ Por que conferir │ NCM do serviço │
+ *   Confiança do serviço │ Candidato N: NCM │ …: descrição │ …: confiança │ …: justificativa │ … │
+ *   Destaques SIM │ Parecer (PDF) │ Linhas do mesmo produto │ NCM decidida ▾ │ Destaque SIM decidido ▾ │
+ *   Observação da decisão
+ *
+ * The decided NCM offers the candidates' NCMs as an in-cell drop-down and still takes an NCM
+ * typed (the list's error message is off: Excel and LibreOffice then keep any value); the round
+ * checks a typed one against the NCM table in force. The decided SIM offers the SIM openings and
+ * takes nothing else when there are some. The decision cells hold text, so a typed 84713012 stays
+ * a code; they alone are unlocked, the sheet protected without a password like the questions.
+ * Columns are to-check.csv's (to-check-files.ts) under localized headers, read back by
+ * answers/decisions-file.ts. A batch with nothing to check has no such sheet.
+ */
+import type ExcelJS from 'exceljs';
+import { columnLetter } from '../../spreadsheet/columns.js';
+import { formatNcm } from '../../spreadsheet/write-csv.js';
+import {
+  addRows,
+  addValidation,
+  BODY_FONT,
+  type CellValue,
+  fittingWidth,
+  LINE_HEIGHT,
+  PRINT_SETUP,
+  styleHeader,
+  textWidth,
+  type WorkbookWriter,
+  wrappedLines,
+  xlsxText,
+} from '../../spreadsheet/write-xlsx.js';
+import type { CheckItem } from '../core/check-records.js';
+import { resultCell } from './results-sheet-xml.js';
+import type { CheckWords } from './review-labels.js';
+import { openChecks, simOptionText } from './to-check-files.js';
+import type { WorkbookWords } from './workbook-labels.js';
+
+/** A row grows to show this many lines of its longest wrapped text; the rest is read in the cell. */
+const MAX_LINES_SHOWN = 8;
+
+type CheckColumnSpec = {
+  header: string;
+  fits: (string | null | undefined)[];
+  max: number;
+  value: (item: CheckItem) => CellValue;
+  numFmt?: string;
+  wrap?: boolean;
+  decision?: 'ncm' | 'sim' | 'note';
+};
+
+const orNull = (text: string | null | undefined): CellValue => (text ? xlsxText(text) : null);
+const percent = (confidence: number | null | undefined): CellValue =>
+  confidence === null || confidence === undefined ? null : confidence / 100;
+
+/** Why the verdict waits, in words. */
+const reasonsText = (item: CheckItem, words: CheckWords): string =>
+  item.reasons
+    .map((reason) =>
+      reason === 'low_confidence'
+        ? words.reason.low_confidence(item.check_below)
+        : words.reason.sim_pending_choice,
+    )
+    .join('; ');
+
+/** The four columns of the candidate at `i` (0-based): its NCM, description, confidence and rationale. */
+const candidateColumns = (items: readonly CheckItem[], c: CheckWords, i: number): CheckColumnSpec[] => {
+  const candidate = (item: CheckItem) => item.candidates[i];
+  return [
+    {
+      header: c.candidate(i + 1, 'ncm'),
+      fits: ['0000.00.00'],
+      max: 16,
+      value: (item) => orNull(candidate(item) && formatNcm(candidate(item)!.ncm)),
+    },
+    {
+      header: c.candidate(i + 1, 'description'),
+      fits: items.map((item) => candidate(item)?.description),
+      max: 40,
+      wrap: true,
+      value: (item) => orNull(candidate(item)?.description),
+    },
+    {
+      header: c.candidate(i + 1, 'confidence'),
+      fits: ['100%'],
+      max: 14,
+      numFmt: '0%',
+      value: (item) => percent(candidate(item)?.confidence),
+    },
+    {
+      header: c.candidate(i + 1, 'rationale'),
+      fits: items.map((item) => candidate(item)?.rationale),
+      max: 50,
+      wrap: true,
+      value: (item) => orNull(candidate(item)?.rationale),
+    },
+  ];
+};
+
+const checkColumns = (
+  items: readonly CheckItem[],
+  words: WorkbookWords,
+  sameProductRows: ReadonlyMap<number, readonly number[]>,
+): CheckColumnSpec[] => {
+  const c = words.check;
+  const groups = Math.max(1, ...items.map((item) => item.candidates.length));
+  const sameProduct = (item: CheckItem) => (sameProductRows.get(item.row) ?? []).join(' ');
+  const sims = (item: CheckItem) => item.sim_options.map(simOptionText).join('\n');
+  const columns: CheckColumnSpec[] = [
+    { header: c.row, fits: [], max: 8, value: (item) => item.row },
+    { header: c.sku, fits: items.map((i) => i.sku), max: 24, value: (item) => orNull(item.sku) },
+    {
+      header: c.description,
+      fits: items.map((i) => i.description),
+      max: 50,
+      wrap: true,
+      value: (item) => orNull(item.description),
+    },
+    {
+      header: c.title,
+      fits: items.map((i) => i.title),
+      max: 30,
+      wrap: true,
+      value: (item) => orNull(item.title),
+    },
+    {
+      header: c.classification_id,
+      fits: items.map((i) => i.classification_id),
+      max: 24,
+      value: (item) => item.classification_id,
+    },
+    {
+      header: c.reasons,
+      fits: items.map((item) => reasonsText(item, c)),
+      max: 30,
+      wrap: true,
+      value: (item) => xlsxText(reasonsText(item, c)),
+    },
+    {
+      header: c.ncm,
+      fits: ['0000.00.00'],
+      max: 16,
+      value: (item) => orNull(item.ncm && formatNcm(item.ncm)),
+    },
+    {
+      header: c.confidence,
+      fits: ['100%'],
+      max: 16,
+      numFmt: '0%',
+      value: (item) => percent(item.confidence),
+    },
+  ];
+  for (let i = 0; i < groups; i += 1) columns.push(...candidateColumns(items, c, i));
+  columns.push(
+    {
+      header: c.sim_options,
+      fits: items.map(sims),
+      max: 40,
+      wrap: true,
+      value: (item) => orNull(sims(item)),
+    },
+    {
+      header: c.verdict_pdf,
+      fits: items.map((item) => item.verdict_pdf),
+      max: 40,
+      // The same link as results.xlsx's: it opens the PDF beside the workbook.
+      value: (item) => resultCell('verdict_pdf', item.verdict_pdf ?? '', words) as CellValue,
+    },
+    {
+      header: c.same_product_rows,
+      fits: items.map(sameProduct),
+      max: 24,
+      value: (item) => orNull(sameProduct(item)),
+    },
+    {
+      header: c.decision_ncm,
+      fits: ['0000.00.00'],
+      max: 18,
+      numFmt: '@',
+      decision: 'ncm',
+      value: () => null,
+    },
+    {
+      header: c.decision_sim,
+      fits: ['0000.00.00.00'],
+      max: 20,
+      numFmt: '@',
+      decision: 'sim',
+      value: () => null,
+    },
+    { header: c.decision_note, fits: [], max: 40, wrap: true, decision: 'note', value: () => null },
+  );
+  return columns;
+};
+
+/** A list written in its rule (`"8471.30.12,8471.41.00"`): codes hold no comma or quote. */
+const inlineList = (values: readonly string[]): string => `"${values.join(',')}"`;
+
+/** A decision cell's rule, or null when it takes free text with a hint only. */
+const decisionValidation = (
+  item: CheckItem,
+  kind: 'ncm' | 'sim' | 'note',
+  words: CheckWords,
+): ExcelJS.DataValidation | null => {
+  if (kind === 'ncm') {
+    const codes = [...new Set(item.candidates.map((candidate) => formatNcm(candidate.ncm)))];
+    if (codes.length === 0) return null;
+    return {
+      type: 'list',
+      allowBlank: true,
+      formulae: [inlineList(codes)],
+      showInputMessage: true,
+      promptTitle: words.hints.ncmTitle,
+      prompt: words.hints.ncm,
+      // Off: a typed NCM is a decision too, checked by the round against the table in force.
+      showErrorMessage: false,
+    };
+  }
+  if (kind === 'sim' && item.sim_options.length > 0) {
+    return {
+      type: 'list',
+      allowBlank: true,
+      formulae: [inlineList(item.sim_options.map((option) => formatNcm(option.code)))],
+      showInputMessage: true,
+      promptTitle: words.hints.simTitle,
+      prompt: words.hints.sim,
+      showErrorMessage: true,
+      errorStyle: 'stop',
+      errorTitle: words.hints.simTitle,
+      error: words.hints.sim,
+    };
+  }
+  return null;
+};
+
+const DECISION_FILL = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFF2CC' } } as const;
+const DECISION_BORDER = { bottom: { style: 'thin', color: { argb: 'FFBF9000' } } } as const;
+
+/**
+ * Adds the sheet of verdicts to check to a review.xlsx being written, after the questions sheet;
+ * nothing when no item is still `to_check`.
+ */
+export const writeCheckSheet = async (
+  workbook: WorkbookWriter,
+  allItems: readonly CheckItem[],
+  words: WorkbookWords,
+  sameProductRows: ReadonlyMap<number, readonly number[]> = new Map(),
+): Promise<void> => {
+  const items = openChecks(allItems);
+  if (items.length === 0) return;
+  const columns = checkColumns(items, words, sameProductRows);
+  const widths = columns.map((spec) =>
+    fittingWidth([spec.header.length, ...spec.fits.map((text) => textWidth(text ?? ''))], {
+      min: 8,
+      max: spec.max,
+    }),
+  );
+  const sheet = workbook.addWorksheet(words.check.sheet, {
+    views: [{ state: 'frozen', ySplit: 1, xSplit: 2 }],
+    pageSetup: PRINT_SETUP,
+  });
+  sheet.columns = columns.map((spec, i) => ({ header: xlsxText(spec.header), width: widths[i] }));
+  styleHeader(sheet.getRow(1));
+  sheet.getRow(1).commit();
+
+  const noteColumn = columns.findIndex((spec) => spec.decision === 'note') + 1;
+  const written = await addRows(sheet, items, (item) => {
+    const values = columns.map((spec) => spec.value(item));
+    const row = sheet.addRow(values);
+    const lines = columns.map((spec, i) =>
+      spec.wrap && typeof values[i] === 'string' ? wrappedLines(values[i], widths[i] ?? 8) : 1,
+    );
+    row.height = LINE_HEIGHT * Math.min(MAX_LINES_SHOWN, Math.max(...lines));
+    columns.forEach((spec, i) => {
+      const cell = row.getCell(i + 1);
+      cell.font = BODY_FONT;
+      cell.alignment = { vertical: 'top', wrapText: spec.wrap ?? false };
+      if (spec.numFmt) cell.numFmt = spec.numFmt;
+      if (!spec.decision) return;
+      cell.protection = { locked: false };
+      cell.fill = DECISION_FILL;
+      cell.border = DECISION_BORDER;
+      const rule = decisionValidation(item, spec.decision, words.check);
+      // One-cell ranges, as review-workbook.ts explains: ExcelJS would merge alike rules wrongly.
+      if (rule) addValidation(sheet, `${cell.address}:${cell.address}`, rule);
+    });
+    return row;
+  });
+  // The note column: no rule, only its hint (`any`, which ExcelJS writes and its types omit).
+  const note = columnLetter(noteColumn - 1);
+  addValidation(sheet, `${note}2:${note}${written + 1}`, {
+    type: 'any',
+    allowBlank: true,
+    showInputMessage: true,
+    prompt: words.check.hints.note,
+  } as never);
+  sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: items.length + 1, column: columns.length } };
+  await sheet.protect('', {
+    selectLockedCells: true,
+    selectUnlockedCells: true,
+    formatColumns: true,
+    formatRows: true,
+    autoFilter: true,
+  });
+  sheet.commit();
+};
