@@ -1,0 +1,32 @@
+/** The CheckStore contract, in memory and on every DynamoDB engine, beside the review store on its table. */
+import { createDynamoCheckStore, createDynamoReviewStore } from '../../shared/aws/index.js';
+import { createTableWithKeys } from '../helpers/dynalite.js';
+import { memoryCheckStore, memoryReviewStore } from '../helpers/memory-ports.js';
+import { describeCheckStoreContract } from './check-store.contract.js';
+import { DYNAMO_ENGINES, onDynamoEngine } from './dynamo-engines.js';
+
+describeCheckStoreContract('in memory', {
+  make: async () => ({ checks: memoryCheckStore(), reviews: memoryReviewStore() }),
+});
+
+for (const engine of DYNAMO_ENGINES)
+  describeCheckStoreContract(
+    `DynamoDB adapter on ${engine.name}`,
+    onDynamoEngine(engine, 'reviews', async (client, tableName) => {
+      // The review table as the stateful stack declares it: the by-batch index in row order.
+      await createTableWithKeys(client, tableName, {
+        partitionKey: { name: 'classification_id', type: 'S' },
+        indexes: [
+          {
+            name: 'by-batch',
+            partitionKey: { name: 'batch_id', type: 'S' },
+            sortKey: { name: 'row', type: 'N' },
+          },
+        ],
+      });
+      return {
+        checks: createDynamoCheckStore({ client, tableName }),
+        reviews: createDynamoReviewStore({ client, tableName }),
+      };
+    }),
+  );
