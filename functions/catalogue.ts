@@ -338,12 +338,12 @@ export const FUNCTION_CATALOGUE = {
       batches: ['GetItem'],
       // A verdict under the batch's check_below gets its check item, written once.
       checks: ['PutItem'],
+      // A verdict whose SIM openings are still being verified gets its watch, written once.
+      simWatches: ['PutItem'],
       service: 'wait',
     },
     kept: {
       'ObjectsWriteOutbox s3:AbortMultipartUpload': 'A verdict PDF of 5 MiB or more goes up in parts.',
-      // A verdict whose SIM openings are still being verified gets its watch, written once.
-      simWatches: ['PutItem'],
     },
   },
   'row-review': {
@@ -450,13 +450,25 @@ export const FUNCTION_CATALOGUE = {
   'sweep-reviews': {
     entry: 'functions/sweep-reviews/handler.ts',
     // Lists the abandoned classifications once a day, then finalizes each batch they belong to
-    // (as finalize-answers does, one batch after another).
+    // (as finalize-answers does, one batch after another); then looks up again the SIM openings
+    // still being verified, and finalizes each batch with rows the registry has since confirmed.
     timeoutSeconds: 15 * 60,
     memoryMb: 2048,
     description:
-      'Daily: batches with rows abandoned after 30 days unanswered get their results moved forward',
-    // Scans the review table for the items of abandoned classifications.
-    ports: { ...REVISING_RESULTS, reviews: ['Query', 'UpdateItem', 'BatchGetItem', 'Scan'] },
+      'Daily: batches with rows abandoned after 30 days unanswered, or whose SIM openings were confirmed since, get their results moved forward',
+    ports: {
+      ...REVISING_RESULTS,
+      // Scans the review table for the items of abandoned classifications.
+      reviews: ['Query', 'UpdateItem', 'BatchGetItem', 'Scan'],
+      // The SIM openings still being verified: the open watches (a Scan), each settled once.
+      simWatches: ['Scan', 'UpdateItem'],
+      // A row confirmed with several openings under check_below gets its check item, written once.
+      checks: ['Query', 'PutItem'],
+      // The sim_confirmed event of each row moved forward.
+      audit: ['BatchWriteItem'],
+      // The product cache's verdict of a confirmed classification follows.
+      cache: ['BatchGetItem', 'PutItem'],
+    },
     kept: {
       'ObjectsList s3:ListBucket':
         'A batch that never wrote partial files: the head of summary.partial.json is a 404, not a 403.',

@@ -1,16 +1,32 @@
 /**
- * The daily review sweep (a schedule): batches with rows the service abandoned after 30 days
- * unanswered get their results moved forward. See shared/pipeline/answers/sweep-reviews.ts.
+ * The daily sweep (a schedule): batches with rows the service abandoned after 30 days unanswered,
+ * and batches with verdicts whose SIM openings the official registry has since confirmed, get
+ * their results moved forward. See shared/pipeline/answers/sweep-reviews.ts and
+ * sweep-sim-openings.ts.
  */
-import { sweepAbandonedReviews } from '../../shared/pipeline/answers/index.js';
+import { sweepAbandonedReviews, sweepSimOpenings } from '../../shared/pipeline/answers/index.js';
 import { logger, portsFor } from '../runtime.js';
 
+/** No batch's SIM confirmations are begun after this much of the invocation: the rest wait for the next. */
+const SIM_SWEEP_BUDGET_MS = 10 * 60 * 1000;
+/** SIM lookups and rows worked at once. */
+const SIM_SWEEP_PARALLEL = 8;
+
 export const handler = async () => {
-  const report = await sweepAbandonedReviews(await portsFor('sweep-reviews'));
+  const ports = await portsFor('sweep-reviews');
+  // Real time, not a span: the 15 minutes a Lambda runs do not shrink with the local time scale.
+  const until = ports.clock.now().getTime() + SIM_SWEEP_BUDGET_MS;
+  const report = await sweepAbandonedReviews(ports);
   logger.info('review sweep', {
     pending: report.pending,
     abandoned: report.abandoned,
     batches: report.batches.map(({ batch_id, revision, abandoned }) => ({ batch_id, revision, abandoned })),
   });
-  return report;
+  const sims = await sweepSimOpenings(ports, { until, parallel: SIM_SWEEP_PARALLEL });
+  const { batches, ...counts } = sims;
+  logger.info('SIM sweep', {
+    ...counts,
+    batches: batches.map(({ batch_id, revision }) => ({ batch_id, revision })),
+  });
+  return { ...report, sims };
 };

@@ -185,7 +185,7 @@ const doneResultOf = (batch: Record<string, unknown>): RowDoneResult => {
 
 /**
  * A move's guard (core/row-life.ts) as a condition: the row's status among the guard's, and its
- * attempt, dispatch or round the guard's. Its own placeholders (`#g…`), beside setUpdateOf's `#f…`.
+ * attempt, dispatch, round or `updated_at` the guard's. Its own placeholders (`#g…`), beside setUpdateOf's `#f…`.
  */
 const guardCondition = (guard: RowGuard) => {
   const names: Record<string, string> = { '#gstatus': 'status' };
@@ -194,7 +194,7 @@ const guardCondition = (guard: RowGuard) => {
     values[`:gstatus${i}`] = status;
   });
   const parts = [`#gstatus IN (${guard.statuses.map((_, i) => `:gstatus${i}`).join(', ')})`];
-  for (const field of ['attempt', 'dispatch'] as const) {
+  for (const field of ['attempt', 'dispatch', 'updated_at'] as const) {
     if (guard[field] === undefined) continue;
     names[`#g${field}`] = field;
     values[`:g${field}`] = guard[field];

@@ -20,6 +20,8 @@ type VerdictNotes = {
   sim_options?: string[];
   /** The SIM openings are not yet confirmed by the official registry. */
   sim_verifying?: boolean;
+  /** The official registry confirmed there is no SIM opening under the NCM. */
+  sim_none?: boolean;
   /** Why the tariffs were not found, as the service says it. */
   tariffs_reason?: string;
   no_text_layer?: boolean;
@@ -32,18 +34,21 @@ const verdictNotes =
       pt: {
         choose: 'abertura SIM a escolher entre',
         verifying: 'aberturas SIM ainda não confirmadas pelo registro oficial',
+        none: 'o registro oficial confirmou que não há abertura SIM para este NCM',
         tariffs: 'tarifas não encontradas',
         scan: 'a ficha técnica não tem camada de texto',
       },
       es: {
         choose: 'apertura SIM a elegir entre',
         verifying: 'aperturas SIM aún no confirmadas por el registro oficial',
+        none: 'el registro oficial confirmó que no hay apertura SIM para este NCM',
         tariffs: 'aranceles no encontrados',
         scan: 'la ficha técnica no tiene capa de texto',
       },
       en: {
         choose: 'SIM opening to be chosen among',
         verifying: 'SIM openings not yet confirmed by the official registry',
+        none: 'the official registry confirmed there is no SIM opening under this NCM',
         tariffs: 'tariffs not found',
         scan: 'the technical sheet has no text layer',
       },
@@ -51,6 +56,7 @@ const verdictNotes =
     return [
       ...(p.sim_options ? [`${words.choose} ${p.sim_options.join(', ')}`] : []),
       ...(p.sim_verifying ? [words.verifying] : []),
+      ...(p.sim_none ? [words.none] : []),
       ...(p.tariffs_reason !== undefined ? [`${words.tariffs} (${p.tariffs_reason})`] : []),
       ...(p.no_text_layer ? [words.scan] : []),
     ].join('; ');

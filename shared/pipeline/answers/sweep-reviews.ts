@@ -77,18 +77,29 @@ export const sweepAbandonedReviews = async (ports: SweepReviewsPorts): Promise<S
     const batch = await ports.batches.getBatch(batchId);
     // A batch still running finalizes on its own and reads the same statuses then.
     if (batch?.state !== 'completed') continue;
-    const input = {
-      prepare: {
-        batch_id: batchId,
-        round_id: null,
-        next: 'finalize',
-        detail: 'daily sweep: rows abandoned by the service after 30 days unanswered',
-      },
-    };
-    // No workflow here to call it again: its legs follow one another in this invocation.
-    let revised = await finalizeAnswers(ports, input);
-    while ('next' in revised) revised = await finalizeAnswers(ports, { ...input, finalized: revised });
-    batches.push(revised);
+    batches.push(
+      await reviseBatchResults(
+        ports,
+        batchId,
+        'daily sweep: rows abandoned by the service after 30 days unanswered',
+      ),
+    );
   }
   return { pending: pending.length, abandoned, batches };
+};
+
+/**
+ * FinalizeAnswers without a round on a completed batch whose rows moved outside any round (the
+ * daily sweeps): its results move forward, the earlier ones kept as a revision, and it is announced
+ * again. No workflow here to call it again: its legs follow one another in this invocation.
+ */
+export const reviseBatchResults = async (
+  ports: FinalizeAnswersPorts,
+  batchId: string,
+  detail: string,
+): Promise<FinalizeAnswersResult> => {
+  const input = { prepare: { batch_id: batchId, round_id: null, next: 'finalize', detail } };
+  let revised = await finalizeAnswers(ports, input);
+  while ('next' in revised) revised = await finalizeAnswers(ports, { ...input, finalized: revised });
+  return revised;
 };

@@ -13,6 +13,7 @@
  *        ▲               └── returned (the round never sent them)
  *        └── settled elsewhere (answered or abandoned outside the pipeline) ─▶ an output status
  *   any output ─▶ amended (the same status, its columns completed: a reused verdict's PDF)
+ *   resolved or reused ─▶ sim_confirmed (the same status: the SIM openings the registry confirmed)
  *   resolved or reused ─▶ decided (the same status: a person approved the verdict to check)
  *
  * A guard names the statuses a move may start from (and the attempt, dispatch or round it belongs
@@ -90,6 +91,12 @@ export type RowMove = {
    * `check: approved` and the approved columns; its status and cost stay.
    */
   | { move: 'decided'; result: RowResult }
+  /**
+   * The daily sweep: the verdict's SIM openings, still being verified when it was stored, are
+   * confirmed (answers/sweep-sim-openings.ts). Only on the row as the sweep read it (`read_at`, its
+   * `updated_at`): a decision written meanwhile is never overwritten, the sweep reads it again.
+   */
+  | { move: 'sim_confirmed'; result: RowResult; read_at: string }
 );
 
 /** Which rows a move may apply to: the status it starts from, and whose row it must still be. */
@@ -98,6 +105,8 @@ export type RowGuard = {
   attempt?: number;
   dispatch?: number;
   round_id?: string;
+  /** The row unchanged since it was read (its `updated_at`): for a move that rewrites a result it read. */
+  updated_at?: string;
 };
 
 /** The fields a move sets and its guard: what an adapter writes in one conditional update. */
@@ -166,6 +175,11 @@ export const changeOf = (move: RowMove): RowChange => {
         throw new Error(`A ${move.result.status} row has no verdict to decide.`);
       }
       return { set: { result: move.result, updated_at: at }, guard: { statuses: [move.result.status] } };
+    case 'sim_confirmed':
+      return {
+        set: { result: move.result, updated_at: at },
+        guard: { statuses: [move.result.status], updated_at: move.read_at },
+      };
   }
 };
 
@@ -178,13 +192,14 @@ export const afterMove = <Row extends RowRecord>(row: Row, move: RowMove): Row =
 
 /** Whether a row passes a move's guard: the in-memory adapter's check, the DynamoDB condition's twin. */
 export const passesGuard = (
-  row: Pick<RowRecord, 'status' | 'attempt' | 'dispatch' | 'round'>,
+  row: Pick<RowRecord, 'status' | 'attempt' | 'dispatch' | 'round' | 'updated_at'>,
   guard: RowGuard,
 ) =>
   guard.statuses.includes(row.status) &&
   (guard.attempt === undefined || row.attempt === guard.attempt) &&
   (guard.dispatch === undefined || row.dispatch === guard.dispatch) &&
-  (guard.round_id === undefined || row.round?.round_id === guard.round_id);
+  (guard.round_id === undefined || row.round?.round_id === guard.round_id) &&
+  (guard.updated_at === undefined || row.updated_at === guard.updated_at);
 
 // ---------------------------------------------------------------------------
 // The result a row shows
