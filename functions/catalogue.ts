@@ -217,6 +217,8 @@ export const FUNCTION_CATALOGUE = {
       reviews: ['UpdateItem', 'PutItem'],
       // A reused verdict under the batch's check_below gets its check item, written once.
       checks: ['PutItem'],
+      // A reused verdict whose SIM openings are still being verified gets its watch, written once.
+      simWatches: ['PutItem'],
       cache: ['BatchGetItem'],
       queue: ['send'],
       kick: 'invoke',

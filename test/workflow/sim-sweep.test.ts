@@ -66,16 +66,42 @@ describe('the daily SIM sweep', () => {
       [3, '09030090'],
     ]);
 
-    // Act: the first day the registry is still verifying; a day later it has confirmed
+    // Act: the first day the registry is still verifying; that night the same products are sent
+    // again and reuse the verdicts; a day later the registry has confirmed
     const firstDay = await sweep(h);
+    const again = await h.runBatch(
+      h.drop('sims-2', 'products.csv', CATALOGUE, { 'batch.json': JSON.stringify({ check_below: 10 }) }),
+    );
+    const reusedId = (again.prepare as { batch_id: string }).batch_id;
+    const watched = await h.simWatches.listOpen();
     h.sandbox.advanceClock(DAY_SECONDS);
     const nextDay = await sweep(h);
 
     // Assess: nothing moved the first day
     expect(firstDay).toMatchObject({ open: 3, asked: 3, waiting: 3, confirmed: 0, batches: [] });
-    // the next day every row moved, and the batch has its first revision
-    expect(nextDay).toMatchObject({ open: 3, asked: 3, waiting: 0, confirmed: 3, left: 0 });
-    expect(nextDay.batches).toEqual([expect.objectContaining({ batch_id: batchId, revision: 1 })]);
+    // the reusing rows are watched too, each in its own batch
+    expect(outboxCsv(h, reusedId, 'results.csv').map((row) => row.status)).toEqual(Array(4).fill('reused'));
+    expect(watched.filter((watch) => watch.batch_id === reusedId).map((watch) => watch.row)).toEqual([
+      1, 2, 3,
+    ]);
+    // the next day every row of both batches moved, asking once per NCM, and each batch has its first revision
+    expect(nextDay).toMatchObject({ open: 6, asked: 3, waiting: 0, confirmed: 6, left: 0 });
+    expect(nextDay.batches).toEqual(
+      [batchId, reusedId].sort().map((id) => expect.objectContaining({ batch_id: id, revision: 1 })),
+    );
+    const reused = outboxCsv(h, reusedId, 'results.csv');
+    expect(reused.map((row) => [row.status, row.sim_code, row.check])).toEqual([
+      ['reused', '0304.31.00.00', ''],
+      ['reused', '', 'to_check'],
+      ['reused', '', ''],
+      // the coffee's own SIM openings wait for a choice: marked at Prepare, not by the sweep
+      ['reused', expect.any(String), 'to_check'],
+    ]);
+    expect(reused[2]?.detail).toContain('the official registry confirmed there is no SIM opening');
+    expect(await h.checks.get(reusedId, 2)).toMatchObject({
+      reasons: ['sim_pending_choice'],
+      state: 'to_check',
+    });
     expect(h.objects.text(`outbox/${batchId}/results.rev1.csv`)).toBe(resultsBefore);
     const after = outboxCsv(h, batchId, 'results.csv');
     expect(after[0]).toMatchObject({ sim_code: '0304.31.00.00', check: '' });

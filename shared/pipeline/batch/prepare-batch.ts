@@ -45,6 +45,7 @@ import {
 } from './prepare-passes.js';
 import { CSV_CONTENT_TYPE } from './results-files.js';
 import { reusedCheckWriter } from './reused-checks.js';
+import { reusedSimWatchWriter } from './reused-sim-watches.js';
 import { rowPlanner, rowRecordPlanner } from './row-plans.js';
 import { rowNotes } from './row-warnings.js';
 
@@ -75,13 +76,14 @@ export type PrepareResult = z.infer<typeof PrepareResult>;
 /**
  * `reviews`: rows of a product still waiting for answers from an earlier batch join that
  * classification through it; without it (a caller that never joins) they are classified again.
- * `checks`: needed by a batch with `check_below` that reuses a verdict to check (reused-checks.ts).
+ * `checks`: needed by a batch with `check_below` that reuses a verdict to check (reused-checks.ts);
+ * `simWatches`, by a batch that reuses a verdict whose SIM openings wait (reused-sim-watches.ts).
  */
 export type PreparePorts = Pick<
   PipelinePorts,
   'clock' | 'service' | 'objects' | 'queue' | 'batches' | 'cache' | 'kick'
 > &
-  Partial<Pick<PipelinePorts, 'reviews' | 'checks'>>;
+  Partial<Pick<PipelinePorts, 'reviews' | 'checks' | 'simWatches'>>;
 
 export { PREPARE_SETTINGS, type PrepareSettings } from './prepare-passes.js';
 
@@ -294,6 +296,7 @@ const writeAndQueueRows = async (
   let total = 0;
   const join = { batchId: batch.batch_id, now, write: true };
   const writeChecks = reusedCheckWriter(ports, { checkBelow: planned.options.check_below, now });
+  const writeSimWatches = reusedSimWatchWriter(ports, now);
   let writtenThrough = leg.writtenThrough;
   for await (const { records, verdicts } of recordChunks(ports, planned, planner, join)) {
     const last = records.at(-1)?.row ?? 0;
@@ -302,6 +305,7 @@ const writeAndQueueRows = async (
       if (writtenThrough > leg.writtenThrough && ports.clock.now().getTime() >= leg.until)
         return { batch_id: batch.batch_id, next: 'again', written_through: writtenThrough };
       await writeChecks(records, verdicts);
+      await writeSimWatches(records, verdicts);
       await ports.batches.putRows(records);
       writtenThrough = last;
     }

@@ -13,8 +13,8 @@
 import { z } from 'zod';
 import type { Classification } from '../../tcs/schemas.js';
 import { ClassificationId } from '../../tcs/schemas.js';
-import type { RowRecord } from './records.js';
-import { chosenCandidate } from './row-results.js';
+import type { CachedVerdict, RowRecord, RowResult } from './records.js';
+import { chosenCandidate, resultNcmDigits } from './row-results.js';
 
 export const SIM_WATCH_STATES = ['open', 'settled'] as const;
 
@@ -53,6 +53,38 @@ export const simWatchOfVerdict = (
     row: row.row,
     classification_id: c.id,
     ncm: c.chosen_ncm,
+    operation,
+    product_key: row.product_key ?? null,
+    fingerprint: row.fingerprint ?? null,
+    state: 'open',
+    created_at: at,
+  };
+};
+
+/** Whether a kept verdict's note still says its SIM openings are not confirmed (core/row-results.ts). */
+export const resultAwaitsSim = (result: Pick<RowResult, 'sim_code' | 'detail_messages'>): boolean =>
+  (result.sim_code ?? '') === '' &&
+  (result.detail_messages ?? []).some(
+    (said) => said.code === 'verdict_notes' && said.params.sim_verifying === true,
+  );
+
+/**
+ * The watch of a row that reuses a cached verdict whose SIM openings still waited when it was
+ * kept: the row shows that verdict in its own batch's results, which the sweep moves forward too.
+ */
+export const simWatchOfReuse = (
+  row: Pick<RowRecord, 'batch_id' | 'row' | 'status' | 'product' | 'product_key' | 'fingerprint'>,
+  cached: Pick<CachedVerdict, 'classification_id' | 'result'>,
+  at: string,
+): SimWatch | null => {
+  const operation = row.product?.operation;
+  const ncm = resultNcmDigits(cached.result);
+  if (row.status !== 'reused' || !resultAwaitsSim(cached.result) || !ncm || !operation) return null;
+  return {
+    batch_id: row.batch_id,
+    row: row.row,
+    classification_id: cached.classification_id,
+    ncm,
     operation,
     product_key: row.product_key ?? null,
     fingerprint: row.fingerprint ?? null,
