@@ -24,6 +24,7 @@ import type { ConsoleHandlerName } from '../../shared/console/api.js';
 import type { HandlerName } from '../../shared/contract.js';
 import {
   type BatchStore,
+  type CheckItem,
   outboxFolder,
   outboxKey,
   type ReviewItem,
@@ -119,10 +120,12 @@ export type LocalPipeline = {
   progress(batchId: string): Promise<BatchProgress>;
   /** What an operator reads in the tables: batch records and review items. */
   tables: {
-    batches: Pick<BatchStore, 'getBatch'>;
+    batches: Pick<BatchStore, 'getBatch' | 'getRow'>;
     reviews: Pick<ReviewStore, 'get' | 'listByBatch'>;
     /** Every review item still waiting for answers, across batches. */
     pendingReviews(): Promise<ReviewItem[]>;
+    /** Every verdict still waiting for a person's check, across batches. */
+    openChecks(): Promise<CheckItem[]>;
   };
   /** Copies outbox/<batch-id>/** to outDir; returns the paths written. */
   copyOutbox(batchId: string, outDir: string): Promise<string[]>;
@@ -461,7 +464,12 @@ const pipelineHandle = (
     submit: starts.submit,
     submitAnswers: starts.submitAnswers,
     waitForBatch: watch.waitForBatch,
-    tables: { batches: view.batches, reviews: view.reviews, pendingReviews: view.pendingReviews },
+    tables: {
+      batches: view.batches,
+      reviews: view.reviews,
+      pendingReviews: view.pendingReviews,
+      openChecks: view.openChecks,
+    },
     progress: watch.progress,
     copyOutbox: (batchId, outDir) => copyPrefix(clients.s3, view.bucket, outboxFolder(batchId), outDir),
     copyPartialResults: (batchId, outDir) => copyPartialFiles(clients.s3, view.bucket, batchId, outDir),
