@@ -6,9 +6,16 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ENV } from '../../functions/catalogue.js';
 import { createDynamoBatchStore } from '../../shared/aws/dynamo-batch-store.js';
+import { createDynamoCheckStore } from '../../shared/aws/dynamo-check-store.js';
 import { createDynamoReviewStore } from '../../shared/aws/dynamo-review-store.js';
 import { createDynamoSlotLeases } from '../../shared/aws/dynamo-slot-leases.js';
-import type { BatchStore, ReviewItem, ReviewStore, SlotLeases } from '../../shared/pipeline/core/index.js';
+import type {
+  BatchStore,
+  CheckItem,
+  ReviewItem,
+  ReviewStore,
+  SlotLeases,
+} from '../../shared/pipeline/core/index.js';
 import type { FunctionSpec } from './resources.js';
 
 export type OperatorView = {
@@ -17,6 +24,8 @@ export type OperatorView = {
   reviews: ReviewStore;
   /** Every review item still waiting for answers, across batches, by batch and row. */
   pendingReviews: () => Promise<ReviewItem[]>;
+  /** Every verdict still waiting for a person's check, across batches, by batch and row. */
+  openChecks: () => Promise<CheckItem[]>;
   leases: SlotLeases;
 };
 
@@ -44,5 +53,6 @@ export const openOperatorView = (
     tableName: environmentValue(functions, ENV.leaseTable),
     scope: functions.map((fn) => fn.environment[ENV.leaseScope]).find(Boolean) ?? 'org',
   });
-  return { bucket, batches, reviews, pendingReviews, leases };
+  const checks = createDynamoCheckStore({ client, tableName: environmentValue(functions, ENV.reviewTable) });
+  return { bucket, batches, reviews, pendingReviews, openChecks: () => checks.listOpen(), leases };
 };
