@@ -552,6 +552,43 @@ export const describeBatchStoreContract = (name: string, implementation: Impleme
         });
       });
 
+      it('sim_confirmed: only on the row as it was read; a row changed since, or of another status, is refused', async () => {
+        // Prepare: row 2 changed after the sweep read it (a decision written meanwhile)
+        const verifying = { status: 'resolved' as const, ncm: '8413.91.90' };
+        await store().putRows([
+          rowRecord(1, { status: 'resolved', result: verifying, updated_at: AT }),
+          rowRecord(2, {
+            status: 'resolved',
+            result: { ...verifying, check: 'approved' },
+            updated_at: LATER,
+          }),
+          rowRecord(3, { status: 'failed', result: { status: 'failed' }, updated_at: AT }),
+        ]);
+        const confirmed = { ...verifying, sim_code: '8413.91.90.10' };
+        const later = '2026-11-21T12:00:02.000Z';
+
+        // Act
+        const moved = [1, 2, 3].map((row) =>
+          store().moveRow(BATCH, row, { move: 'sim_confirmed', result: confirmed, read_at: AT, at: later }),
+        );
+
+        // Assess
+        expect(await Promise.all(moved)).toEqual([true, false, false]);
+        expect(await store().getRow(BATCH, 1)).toMatchObject({ result: confirmed, updated_at: later });
+        expect(await store().getRow(BATCH, 2)).toMatchObject({
+          result: { check: 'approved' },
+          updated_at: LATER,
+        });
+        expect(
+          await store().moveRow(BATCH, 1, {
+            move: 'sim_confirmed',
+            result: confirmed,
+            read_at: AT,
+            at: later,
+          }),
+        ).toBe(false);
+      });
+
       it('fails for a row that does not exist, whatever the move, and creates none', async () => {
         await expect(
           store().moveRow(BATCH, 3, { move: 'finished', result: resolved, at: AT }),
