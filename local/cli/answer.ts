@@ -3,7 +3,8 @@
  *
  * Sends a filled `review.csv` back, as a user drops it into `answers/<batch-id>/` on AWS: the
  * rows with every question answered resume (answers posted once, a slot like any submission,
- * polled to their verdict), the others are reported in `answers-report.csv`, and the batch's
+ * polled to their verdict), the decisions on verdicts to check (review.xlsx's sheet of them, or a
+ * filled to-check.csv) are applied, the others are reported in `answers-report.csv`, and the batch's
  * updated outbox (results.csv with the earlier one kept as a revision, review.csv, summary.json)
  * is copied to `--out`. Exit 0 when the round ran, whatever each row's outcome; 1 with one clear
  * line when it could not; 2 for a wrong command line.
@@ -88,15 +89,23 @@ const findBatch = async (
     if (!batch || batch.round_of !== undefined) throw new Error(`no batch "${given}" in this data folder`);
     return { batchId: batch.batch_id, name: batch.name };
   }
-  const ids = [...new Set(read.rows.map((row) => row.classification_id).filter(Boolean))];
+  const decisions = read.decisions ?? [];
+  const ids = [...new Set([...read.rows, ...decisions].map((row) => row.classification_id).filter(Boolean))];
   const found = new Set<string>();
   for (const id of ids) {
     const item = await reviews.get(id);
     if (item) found.add(item.batch_id);
   }
+  // Decisions name verdicts to check: their batches are those of the open check items.
+  if (decisions.length > 0) {
+    const decided = new Set(decisions.map((line) => line.classification_id));
+    for (const item of await pipeline.tables.openChecks()) {
+      if (decided.has(item.classification_id)) found.add(item.batch_id);
+    }
+  }
   if (found.size === 0) {
     throw new Error(
-      `${basename(file)}: none of its ${ids.length} classification id(s) is waiting for answers in this data ` +
+      `${basename(file)}: none of its ${ids.length} classification id(s) is waiting for answers or a check in this data ` +
         'folder (was the batch classified with another --data-dir?); give --batch ID to send it anyway',
     );
   }

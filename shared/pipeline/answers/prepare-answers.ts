@@ -33,6 +33,7 @@ import {
   requesterFromEvent,
 } from './answers-source.js';
 import { applyDecisions, type DecisionsApplied } from './apply-decisions.js';
+import { DecisionsFileError } from './decisions-file.js';
 import {
   ANSWERS_REPORT_COLUMNS,
   type AnswersPlan,
@@ -151,8 +152,12 @@ const readAnswers = async (objects: ObjectStore, source: BatchSource): Promise<A
   try {
     return { file: await readAnswersFile(bytes, source.file_name) };
   } catch (error) {
-    // Both name the file first, then what is wrong, for the person who sent it.
-    if (error instanceof SpreadsheetError || error instanceof AnswersFileError)
+    // Each names the file first, then what is wrong, for the person who sent it.
+    if (
+      error instanceof SpreadsheetError ||
+      error instanceof AnswersFileError ||
+      error instanceof DecisionsFileError
+    )
       return { problem: error.message };
     throw error;
   }

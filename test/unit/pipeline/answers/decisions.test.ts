@@ -346,4 +346,19 @@ describe('an answers round of decisions only', () => {
     expect(round?.problems.map((said) => said.code)).toEqual(['decisions_applied']);
     expect(w.objects.text(`outbox/${SEEDED}/to-check.csv`)).toBeUndefined();
   }, 60_000);
+
+  it('refuses a decisions file without the classification column in one line naming the file, and decides nothing', async () => {
+    const w: AnswersWorld = makeAnswersWorld(sandbox);
+    await seedFinishedBatch(w);
+    const event = drop(w, 'row,decision_ncm\r\n1,09012100\r\n', 'd2', 'decisoes.csv');
+    const prepare = await prepareAnswers(w.ports, { event, execution_id: 'exec-d2', answered_by: 'ana' });
+    expect(prepare.next).toBe('finalize');
+    expect(reportOf(w)).toEqual([
+      expect.objectContaining({
+        outcome: 'file_unreadable',
+        detail: expect.stringMatching(/^decisoes\.csv: the decisions file has no "classification_id" column/),
+      }),
+    ]);
+    expect((await w.batches.getBatch(prepare.round_id!))?.state).toBe('failed');
+  }, 60_000);
 });
