@@ -173,6 +173,7 @@ const COMPLETING_A_ROW = {
   kick: 'invoke',
   waiters: 'wake', // the last row wakes its batch or round
   partials: 'invoke', // at most every partial_every_minutes while rows finish
+  audit: ['BatchWriteItem'], // the row's verdict in audit.csv (resolved, to_check, failed, abandoned, error)
 } as const satisfies PortUses;
 
 /**
@@ -192,6 +193,9 @@ const REVISING_RESULTS = {
   reviews: ['Query', 'UpdateItem', 'BatchGetItem'],
   // The verdicts still to check: to-check.csv and review.xlsx's sheet of them.
   checks: ['Query'],
+  // audit.csv: the events since its last write read a page at a time (Query); the verdicts of the
+  // rows it settles recorded (BatchWriteItem).
+  audit: ['Query', 'BatchWriteItem'],
   events: 'put',
   service: 'wait',
 } as const satisfies PortUses;
@@ -262,6 +266,9 @@ export const FUNCTION_CATALOGUE = {
       reviews: ['Query', 'BatchGetItem'],
       // The verdicts still to check: to-check.csv and review.xlsx's sheet of them.
       checks: ['Query'],
+      // audit.csv: the audit log read a page at a time (Query); the rows the settling pass ends
+      // record their verdict (BatchWriteItem).
+      audit: ['Query', 'BatchWriteItem'],
       events: 'put',
     },
     kept: {
@@ -316,6 +323,8 @@ export const FUNCTION_CATALOGUE = {
       // same Idempotency-Key (a new upload = a new URL).
       objects: { read: ['inbox/*', 'answers/*', 'work/*'], write: ['work/*'] },
       batches: ['GetItem', 'UpdateItem'],
+      // The submission (or a round's answers posted) in audit.csv.
+      audit: ['BatchWriteItem'],
       service: 'hand-back',
     },
   },
@@ -361,6 +370,8 @@ export const FUNCTION_CATALOGUE = {
       batches: ['GetItem'],
       reviews: ['GetItem', 'PutItem'],
       cache: ['PutItem'],
+      // The questions asked, in audit.csv.
+      audit: ['BatchWriteItem'],
       service: 'wait',
     },
   },
@@ -466,8 +477,8 @@ export const FUNCTION_CATALOGUE = {
       simWatches: ['Scan', 'UpdateItem'],
       // A row confirmed with several openings under check_below gets its check item, written once.
       checks: ['Query', 'PutItem'],
-      // The sim_confirmed event of each row moved forward.
-      audit: ['BatchWriteItem'],
+      // The sim_confirmed event of each row moved forward; audit.csv's events read (Query).
+      audit: ['Query', 'BatchWriteItem'],
       // The product cache's verdict of a confirmed classification follows.
       cache: ['BatchGetItem', 'PutItem'],
     },
