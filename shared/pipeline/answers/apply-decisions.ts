@@ -20,7 +20,7 @@ import { formatNcm } from '../../spreadsheet/write-csv.js';
 import { type Message, message, wordMessage } from '../../wording/index.js';
 import type { CheckDecision, CheckItem } from '../core/check-records.js';
 import type { PipelinePorts } from '../core/ports.js';
-import type { RowResult } from '../core/records.js';
+import type { RowRecord, RowResult } from '../core/records.js';
 import { DECIDABLE_STATUSES, reuseKeysOf } from '../core/row-life.js';
 import type { DecisionLine } from './decisions-file.js';
 import type { ReportLine } from './plan-answers.js';
@@ -81,6 +81,35 @@ const takeDecision = async (
   return now?.decision?.round_id === round.roundId ? now.decision : null;
 };
 
+/** Reads of a row a decision is written on, when another step keeps writing it meanwhile. */
+const ROW_READS = 5;
+
+/**
+ * Step 2: the row read, then moved `decided` on what was read (the move's guard: the row unchanged
+ * since), read again when the daily sweep wrote it in between; the row as decided, or null when
+ * it holds no verdict to decide.
+ */
+const decideRow = async (
+  batches: ApplyDecisionsPorts['batches'],
+  round: DecisionsRound,
+  row: number,
+  decision: CheckDecision,
+): Promise<RowRecord | null> => {
+  for (let read = 1; read <= ROW_READS; read += 1) {
+    const found = await batches.getRow(round.batchId, row);
+    if (!found?.result || !DECIDABLE_STATUSES.includes(found.status)) return null;
+    const result = approvedResult(found.result, decision);
+    const moved = await batches.moveRow(round.batchId, row, {
+      move: 'decided',
+      result,
+      read_at: found.updated_at,
+      at: decision.at,
+    });
+    if (moved) return { ...found, result };
+  }
+  throw new Error(`Row ${row} of ${round.batchId} kept changing while its decision was written.`);
+};
+
 /** Steps 2 to 4 for a decision taken. */
 const applyDecision = async (
   ports: ApplyDecisionsPorts,
@@ -88,13 +117,8 @@ const applyDecision = async (
   item: CheckItem,
   decision: CheckDecision,
 ): Promise<void> => {
-  const row = await ports.batches.getRow(round.batchId, item.row);
-  if (row?.result && DECIDABLE_STATUSES.includes(row.status)) {
-    await ports.batches.moveRow(round.batchId, item.row, {
-      move: 'decided',
-      result: approvedResult(row.result, decision),
-      at: decision.at,
-    });
+  const row = await decideRow(ports.batches, round, item.row, decision);
+  if (row) {
     const { product_key, fingerprint } = row;
     const keys = product_key && fingerprint ? reuseKeysOf({ product_key, fingerprint }) : [];
     const cached = keys.length > 0 ? await ports.cache.getMany(keys) : new Map();

@@ -88,9 +88,10 @@ export type RowMove = {
   | { move: 'amended'; result: RowResult }
   /**
    * A person decided the row's verdict to check (answers/apply-decisions.ts): its result with
-   * `check: approved` and the approved columns; its status and cost stay.
+   * `check: approved` and the approved columns; its status and cost stay. Only on the row as it was
+   * read (`read_at`, its `updated_at`): a SIM confirmation written meanwhile is never lost.
    */
-  | { move: 'decided'; result: RowResult }
+  | { move: 'decided'; result: RowResult; read_at: string }
   /**
    * The daily sweep: the verdict's SIM openings, still being verified when it was stored, are
    * confirmed (answers/sweep-sim-openings.ts). Only on the row as the sweep read it (`read_at`, its
@@ -174,7 +175,10 @@ export const changeOf = (move: RowMove): RowChange => {
       if (!DECIDABLE_STATUSES.includes(move.result.status)) {
         throw new Error(`A ${move.result.status} row has no verdict to decide.`);
       }
-      return { set: { result: move.result, updated_at: at }, guard: { statuses: [move.result.status] } };
+      return {
+        set: { result: move.result, updated_at: at },
+        guard: { statuses: [move.result.status], updated_at: move.read_at },
+      };
     case 'sim_confirmed':
       return {
         set: { result: move.result, updated_at: at },

@@ -223,6 +223,33 @@ describe('applyDecisions', () => {
     expect((await ports.batches.getRow(BATCH, 4))?.result?.approved_ncm).toBe('8471.30.19');
   });
 
+  it('keeps what another step wrote on the row between its read and the decision: the row is read again', async () => {
+    const ports = await decidingWorld();
+    const moveRow = ports.batches.moveRow.bind(ports.batches);
+    let sweeps = 0;
+    ports.batches.moveRow = async (batchId, row, move) => {
+      if (move.move === 'decided' && sweeps === 0) {
+        // The daily sweep confirms the SIM opening just before the decision is written.
+        sweeps += 1;
+        const read = (await ports.batches.getRow(batchId, row))!;
+        await moveRow(batchId, row, {
+          move: 'sim_confirmed',
+          result: { ...read.result!, sim_code: '8471.30.12.00' },
+          read_at: read.updated_at,
+          at: '2026-11-21T12:05:00.000Z',
+        });
+      }
+      return moveRow(batchId, row, move);
+    };
+    const applied = await applyDecisions(ports, ROUND_OF, [line(4, { ncm: '84713012' })]);
+    expect(applied.report.map((entry) => entry.outcome)).toEqual(['decided']);
+    expect((await ports.batches.getRow(BATCH, 4))?.result).toMatchObject({
+      sim_code: '8471.30.12.00',
+      check: 'approved',
+      approved_ncm: '8471.30.12',
+    });
+  });
+
   it('refuses a typed NCM not in force in the report and the round messages, and changes nothing', async () => {
     const ports = await decidingWorld();
     const refused = await applyDecisions(ports, ROUND_OF, [line(4, { ncm: '84713099' })]);
@@ -246,7 +273,12 @@ describe('applyDecisions', () => {
 
   it('moves only a verdict: `decided` is refused by a row of another status', () => {
     expect(() =>
-      changeOf({ move: 'decided', result: { status: 'failed' }, at: '2026-11-21T12:00:00.000Z' }),
+      changeOf({
+        move: 'decided',
+        result: { status: 'failed' },
+        read_at: '2026-11-21T12:00:00.000Z',
+        at: '2026-11-21T12:00:00.000Z',
+      }),
     ).toThrow(/no verdict to decide/);
     expect(CheckItem.parse(checkItem(4)).state).toBe('to_check');
   });
