@@ -420,7 +420,8 @@ export const FUNCTION_CATALOGUE = {
     // answered classifications at the service (nothing is posted here).
     ports: {
       clock: 'system',
-      objects: { read: ['answers/*'], write: ['outbox/*'] },
+      // reference/: the NCM table in force, which a decided NCM typed is checked against.
+      objects: { read: ['answers/*', 'reference/*'], write: ['outbox/*'] },
       batches: ['GetItem', 'PutItem', 'UpdateItem', 'Query'],
       reviews: ['Query', 'UpdateItem', 'BatchGetItem'],
       // Decisions on verdicts to check: the batch's check items read, each decided once
