@@ -6,7 +6,13 @@
  * The review store skips these items (`kind` = `check`): its `listByBatch` and its daily Scan for
  * `pending` see only questions. Their states (`to_check`, `decided`) are never `pending`.
  */
-import { GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  ScanCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import type { CheckStore } from '../pipeline/core/index.js';
 import { CheckItem } from '../pipeline/core/index.js';
 import {
@@ -30,6 +36,32 @@ const checkKey = (batchId: string, row: number) => ({ classification_id: `check#
 /** A stored item back to the record: the table's key and `kind` are the adapter's, not the record's. */
 const itemOf = (item: Record<string, unknown>): CheckItem =>
   CheckItem.parse({ ...item, classification_id: item.check_of });
+
+/** One conditional update of an item still `to_check`: false when it was decided already, or is absent. */
+const updateWhileToCheck = async (
+  doc: DynamoDBDocumentClient,
+  TableName: string,
+  Key: Record<string, string>,
+  UpdateExpression: string,
+  values: Record<string, unknown>,
+): Promise<boolean> => {
+  try {
+    await doc.send(
+      new UpdateCommand({
+        TableName,
+        Key,
+        UpdateExpression,
+        ConditionExpression: '#state = :open',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':open': 'to_check', ...values },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+};
 
 export const createDynamoCheckStore = (config: DynamoCheckStoreConfig): CheckStore => {
   const doc = documentClient(config.client);
@@ -100,24 +132,31 @@ export const createDynamoCheckStore = (config: DynamoCheckStoreConfig): CheckSto
     return items.sort((a, b) => a.batch_id.localeCompare(b.batch_id) || a.row - b.row);
   };
 
-  const decide: CheckStore['decide'] = async (batchId, row, decision) => {
-    try {
-      await doc.send(
-        new UpdateCommand({
-          TableName,
-          Key: checkKey(batchId, row),
-          UpdateExpression: 'SET #state = :decided, decision = :decision',
-          ConditionExpression: '#state = :open',
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':decided': 'decided', ':open': 'to_check', ':decision': decision },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+  const decide: CheckStore['decide'] = (batchId, row, decision) =>
+    updateWhileToCheck(
+      doc,
+      TableName,
+      checkKey(batchId, row),
+      'SET #state = :decided, decision = :decision',
+      {
+        ':decided': 'decided',
+        ':decision': decision,
+      },
+    );
+
+  const offerSimOptions: CheckStore['offerSimOptions'] = (batchId, row, offer) => {
+    const { reasons, sim_options } = CheckItem.pick({ reasons: true, sim_options: true }).parse(offer);
+    return updateWhileToCheck(
+      doc,
+      TableName,
+      checkKey(batchId, row),
+      'SET reasons = :reasons, sim_options = :options',
+      {
+        ':reasons': reasons,
+        ':options': sim_options,
+      },
+    );
   };
 
-  return { create, get, listByBatch, listOpen, decide };
+  return { create, get, listByBatch, listOpen, decide, offerSimOptions };
 };

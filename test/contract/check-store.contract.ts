@@ -166,6 +166,26 @@ export const describeCheckStoreContract = (name: string, implementation: Impleme
       expect(await checks().listOpen()).toEqual([]);
     });
 
+    it('offers SIM openings confirmed later while the item waits; not once decided, nor to no item', async () => {
+      // Prepare: row 3 waits for a low confidence alone; row 4 was decided
+      await checks().create(item(3, { reasons: ['low_confidence'], sim_options: [] }));
+      await checks().create(item(4, { reasons: ['low_confidence'], sim_options: [] }));
+      await checks().decide(BATCH, 4, DECISION);
+      const offer = {
+        reasons: ['low_confidence', 'sim_pending_choice'] as CheckItem['reasons'],
+        sim_options: item(1).sim_options,
+      };
+
+      // Act
+      const moved = [3, 4, 5].map((row) => checks().offerSimOptions(BATCH, row, offer));
+
+      // Assess
+      expect(await Promise.all(moved)).toEqual([true, false, false]);
+      expect(await checks().get(BATCH, 3)).toEqual(item(3));
+      expect(await checks().get(BATCH, 4)).toMatchObject({ reasons: ['low_confidence'], sim_options: [] });
+      expect(await checks().get(BATCH, 5)).toBeNull();
+    });
+
     it('keeps a decision without a SIM opening as null', async () => {
       // Prepare
       await checks().create(item(3));

@@ -21,11 +21,14 @@ afterAll(async () => {
   temp.remove();
 });
 
-/** Rows 1 to 3 resolve to NCMs whose SIM openings the sandbox's registry is still verifying. */
+/**
+ * Rows 1 to 3 resolve to NCMs whose SIM openings the sandbox's registry is still verifying; row 2
+ * under check_below too, so it already waits for a person when its openings are confirmed.
+ */
 const CATALOGUE = [
-  ['TIL-1', 'Filé de tilápia fresco, bandeja 500 g', 'import', 'BR'],
-  ['ROT-2', 'Rotor de bomba em bronze, pump impeller', 'import', 'BR'],
-  ['MAT-3', 'Erva mate para chimarrão, pacote 1 kg', 'export', 'AR'],
+  ['TIL-1', 'Filé de tilápia fresco, bandeja 500 g [sandbox:confidence=high]', 'import', 'BR'],
+  ['ROT-2', 'Rotor de bomba em bronze, pump impeller [sandbox:confidence=low]', 'import', 'BR'],
+  ['MAT-3', 'Erva mate para chimarrão, pacote 1 kg [sandbox:confidence=high]', 'export', 'AR'],
 ];
 
 const DAY_SECONDS = 24 * 60 * 60;
@@ -52,7 +55,7 @@ describe('the daily SIM sweep through the local runtime', () => {
       CATALOGUE,
     );
     const optionsFile = join(temp.dir, 'batch.json');
-    writeFileSync(optionsFile, JSON.stringify({ check_below: 10 }));
+    writeFileSync(optionsFile, JSON.stringify({ check_below: 50 }));
     const { batchId } = await p.submit({ file, optionsFile });
     expect((await p.waitForBatch(batchId)).summary.by_status).toMatchObject({ resolved: 3 });
 
@@ -85,10 +88,16 @@ describe('the daily SIM sweep through the local runtime', () => {
       expect(results[1]?.detail).toContain('SIM opening to be chosen among 8413.91.90.10, 8413.91.90.90');
       expect(results[2]?.detail).toContain('the official registry confirmed there is no SIM opening');
       const before = csvRecords(join(out, 'results.rev1.csv'));
-      expect(before.map((row) => row.sim_code)).toEqual(['', '', '']);
-      expect(readFileSync(join(out, 'to-check.csv'), 'utf8')).toContain(
-        '8413.91.90.10 Rotores (impulsores) de bombas',
-      );
+      expect(before.map((row) => [row.sim_code, row.check])).toEqual([
+        ['', ''],
+        ['', 'to_check'],
+        ['', ''],
+      ]);
+      // it waited for its low confidence already: its check item now offers the openings too
+      const toCheck = csvRecords(join(out, 'to-check.csv'));
+      expect(toCheck.map((line) => line.sku)).toEqual(['ROT-2']);
+      expect(toCheck[0]?.reasons).toMatch(/low_confidence.*sim_pending_choice/);
+      expect(toCheck[0]?.sim_options).toContain('8413.91.90.10 Rotores (impulsores) de bombas');
       const audit = csvRecords(join(out, 'audit.csv')).filter((event) => event.event === 'sim_confirmed');
       expect(audit.map((event) => [event.row, event.detail])).toEqual([
         ['1', 'SIM 0304.31.00.00'],

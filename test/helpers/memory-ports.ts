@@ -569,6 +569,12 @@ export const memoryCheckStore = () => {
       items.set(keyOf(batchId, row), { ...item, state: 'decided', decision: CheckDecision.parse(decision) });
       return true;
     },
+    offerSimOptions: async (batchId, row, offer) => {
+      const item = items.get(keyOf(batchId, row));
+      if (item?.state !== 'to_check') return false;
+      items.set(keyOf(batchId, row), CheckItem.parse({ ...item, ...offer }));
+      return true;
+    },
   };
   return store;
 };

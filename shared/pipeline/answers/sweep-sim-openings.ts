@@ -140,7 +140,10 @@ const eventOf = (watch: SimWatch, at: string, detail: string): AuditEvent => ({
   detail,
 });
 
-/** The row's check item, written if absent, with the openings as the registry describes them. */
+/**
+ * The row's check item, with the openings as the registry describes them: written if absent; an
+ * item already waiting (a low confidence, marked by Store or Prepare) is offered the openings.
+ */
 const createCheckItem = async (
   ports: Pick<PipelinePorts, 'checks' | 'clock'>,
   row: RowRecord,
@@ -154,8 +157,12 @@ const createCheckItem = async (
     followers: 0,
     now: ports.clock.now(),
   });
-  const openings = confirmation.kind === 'several' ? confirmation.openings : [];
-  await ports.checks.create({ ...item, sim_options: [...openings] });
+  const offer = {
+    reasons: confirmed.reasons,
+    sim_options: confirmation.kind === 'several' ? [...confirmation.openings] : [],
+  };
+  if (!(await ports.checks.create({ ...item, ...offer })))
+    await ports.checks.offerSimOptions(row.batch_id, row.row, offer);
 };
 
 /** The product cache's verdict, when it is this classification's, confirmed as the rows are. */

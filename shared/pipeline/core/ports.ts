@@ -297,6 +297,15 @@ export type CheckStore = {
   listOpen(): Promise<CheckItem[]>;
   /** Records the decision while the item is `to_check`; false when it was decided already. */
   decide(batchId: string, row: number, decision: CheckDecision): Promise<boolean>;
+  /**
+   * The SIM openings confirmed after the item was written (the daily SIM sweep): `reasons` and
+   * `sim_options` replaced while the item is `to_check`; false when it was decided already, or absent.
+   */
+  offerSimOptions(
+    batchId: string,
+    row: number,
+    offer: Pick<CheckItem, 'reasons' | 'sim_options'>,
+  ): Promise<boolean>;
 };
 
 /**
