@@ -426,7 +426,7 @@ export const FUNCTION_CATALOGUE = {
       reviews: ['Query', 'UpdateItem', 'BatchGetItem'],
       // Decisions on verdicts to check: the batch's check items read, each decided once
       // (conditional); the product cache's verdict gets the approved columns; a `decided` event each.
-      checks: ['Query', 'UpdateItem'],
+      checks: ['Query', 'UpdateItem', 'GetItem'],
       cache: ['BatchGetItem', 'PutItem'],
       audit: ['BatchWriteItem'],
       queue: ['send'],
@@ -437,6 +437,8 @@ export const FUNCTION_CATALOGUE = {
       'ObjectsList s3:ListBucket':
         'A sheet the answers file names that is not beside it is reported on its row (a 404), not a failed round (a 403).',
       'Batches dynamodb:Query': 'A retried PrepareAnswers finds the rows it already resumed.',
+      'Checks dynamodb:GetItem':
+        'Another round decided a verdict to check between this round reading the items and deciding it: the item is read again to say who decided it.',
       'Reviews dynamodb:BatchGetItem':
         "Answers for a batch whose rows joined an earlier batch's classification: its items are read by key.",
     },
@@ -476,8 +478,9 @@ export const FUNCTION_CATALOGUE = {
       reviews: ['Query', 'UpdateItem', 'BatchGetItem', 'Scan'],
       // The SIM openings still being verified: the open watches (a Scan), each settled once.
       simWatches: ['Scan', 'UpdateItem'],
-      // A row confirmed with several openings under check_below gets its check item, written once.
-      checks: ['Query', 'PutItem'],
+      // A row confirmed with several openings under check_below gets its check item, written once,
+      // or the item it has already (a low confidence) is offered the openings (UpdateItem).
+      checks: ['Query', 'PutItem', 'UpdateItem'],
       // The sim_confirmed event of each row moved forward; audit.csv's events read (Query).
       audit: ['Query', 'BatchWriteItem'],
       // The product cache's verdict of a confirmed classification follows.
