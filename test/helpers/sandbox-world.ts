@@ -12,7 +12,6 @@ import { createTcsClient } from '../../shared/tcs/client.js';
 import {
   countingKick,
   fixedClock,
-  memoryAuditLog,
   memoryBatchStore,
   memoryBatchWaiters,
   memoryCheckStore,
@@ -68,7 +67,6 @@ export const makeWorld = (service: ClassificationService = serviceFor()) => {
     batches: memoryBatchStore(),
     reviews: memoryReviewStore(),
     checks: memoryCheckStore(),
-    audit: memoryAuditLog(),
     simWatches: memorySimWatchStore(),
     cache: memoryProductCache(),
     leases: memorySlotLeases(),
