@@ -12,6 +12,7 @@ import { createTcsClient } from '../../shared/tcs/client.js';
 import {
   countingKick,
   fixedClock,
+  memoryAuditLog,
   memoryBatchStore,
   memoryBatchWaiters,
   memoryCheckStore,
@@ -67,6 +68,7 @@ export const makeWorld = (service: ClassificationService = serviceFor()) => {
     batches: memoryBatchStore(),
     reviews: memoryReviewStore(),
     checks: memoryCheckStore(),
+    audit: memoryAuditLog(),
     simWatches: memorySimWatchStore(),
     cache: memoryProductCache(),
     leases: memorySlotLeases(),

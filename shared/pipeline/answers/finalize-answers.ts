@@ -64,7 +64,7 @@ export type FinalizeAnswersResult = {
 
 export type FinalizeAnswersPorts = Pick<
   PipelinePorts,
-  'clock' | 'service' | 'objects' | 'batches' | 'reviews' | 'checks' | 'events'
+  'clock' | 'service' | 'objects' | 'batches' | 'reviews' | 'checks' | 'audit' | 'events'
 >;
 
 const nothing = (batchId: string | null, roundId: string | null): FinalizeAnswersResult => ({

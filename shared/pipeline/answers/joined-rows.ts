@@ -5,6 +5,7 @@
  * such batch's results move forward too.
  */
 import { detailMessagesOf, detailOf, message } from '../../wording/index.js';
+import { resultEvents } from '../core/audit-events.js';
 import { mapLimited } from '../core/calls-in-parallel.js';
 import type { PipelinePorts } from '../core/ports.js';
 import { joinedRowOf, type ReviewItem, type RowRecord, type RowResult } from '../core/records.js';
@@ -56,7 +57,7 @@ const rowsWaitingOn = (item: ReviewItem): { batch_id: string; row: number }[] =>
  * batch's (`reviseJoinedBatches`), also when a crashed earlier run had already moved their rows.
  */
 export const settleJoinedRows = async (
-  ports: Pick<PipelinePorts, 'batches'>,
+  ports: Pick<PipelinePorts, 'batches' | 'audit'>,
   batchId: string,
   rows: readonly RowRecord[],
   items: readonly ReviewItem[],
@@ -78,11 +79,13 @@ export const settleJoinedRows = async (
   const at = now.toISOString();
   await mapLimited(moves, JOINED_IN_FLIGHT, async (move) => {
     try {
-      await ports.batches.moveRow(move.batch_id, move.row, {
+      const moved = await ports.batches.moveRow(move.batch_id, move.row, {
         move: 'settled_elsewhere',
         result: move.result,
         at,
       });
+      // In the joined batch's audit.csv, which its revision (just after) adds to.
+      if (moved) await ports.audit.record(resultEvents(move, move.result, at));
     } catch {
       // A joined batch whose Prepare never wrote the row (it failed after joining): nothing waits there.
     }

@@ -5,6 +5,7 @@
  * the row's result.
  */
 import { detailMessagesOf, detailOf, message } from '../../wording/index.js';
+import { resultEvents } from '../core/audit-events.js';
 import { forEachLimited } from '../core/calls-in-parallel.js';
 import type { PipelinePorts } from '../core/ports.js';
 import type { RowRecord } from '../core/records.js';
@@ -23,7 +24,7 @@ const IN_FLIGHT = 16;
  * replaces it. The rows are moved a few at a time, never one after another.
  */
 export const lookAgainAtPendingRows = async (
-  ports: Pick<PipelinePorts, 'service' | 'batches'>,
+  ports: Pick<PipelinePorts, 'service' | 'batches' | 'audit'>,
   batchId: string,
   rows: RowRecord[],
   now: Date,
@@ -66,6 +67,8 @@ export const lookAgainAtPendingRows = async (
     const move: RowMove = { move: 'settled_elsewhere', result, at: now.toISOString() };
     if (!(await ports.batches.moveRow(batchId, row.row, move))) return;
     rows[index] = afterMove(row, move);
+    const of = { batch_id: batchId, row: row.row, sku: row.product?.sku ?? null };
+    await ports.audit.record(resultEvents(of, result, move.at));
     if (settled.status === 'abandoned') counts.abandoned += 1;
     else counts.settledElsewhere += 1;
   });

@@ -43,7 +43,7 @@ import {
   planAnswers,
 } from './plan-answers.js';
 import { readClassifications } from './read-classifications.js';
-import { takeResumedRows } from './take-resumed-rows.js';
+import { answeredEventsOf, takeResumedRows } from './take-resumed-rows.js';
 
 export const PrepareAnswersInput = z.object({
   event: z.unknown(),
@@ -264,6 +264,8 @@ const prepareRound = async (
   if ('problem' in read) return failRound(ports, batch, round, read.problem);
   const plan = await planRound(ports, batchId, roundId, read.file, options.retried);
   const taken = await takeResumedRows(ports, { batchId, roundId, answeredBy: options.answeredBy, now }, plan);
+  // Who answered each row taken, when the round took it (as stored on the row: a retry says the same).
+  await ports.audit.record(taken.resumed.flatMap((row) => answeredEventsOf(row, roundId)));
   // Decisions on verdicts to check: applied here, nothing sent to the service (apply-decisions.ts).
   const decided = await applyDecisions(
     ports,

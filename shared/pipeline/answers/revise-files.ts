@@ -3,6 +3,7 @@
  * (batch/results-in-legs.ts): a leg whose time is spent hands on where it stopped, and the
  * workflow calls FinalizeAnswers again.
  *
+ *   audit pass  audit.csv gains the events recorded since its last write (batch/audit-file.ts)
  *   csv pass    results.csv to work/<batch>/finalize/<run>/, the batch added up as it is written
  *   revision    the earlier files kept as rev<N> when the new results.csv differs (by sha256,
  *               both read by ranges), then the new one copied into the outbox
@@ -16,6 +17,7 @@
 
 import { z } from 'zod';
 import { type TableInForce, tableInForce } from '../../ncm-table/reference-table.js';
+import { AuditWriting, writeAuditFile } from '../batch/audit-file.js';
 import { loadTally, pageTally, saveTally, sha256Of, type TallyRead, tallyKey } from '../batch/outbox-rows.js';
 import { replacePartialFiles } from '../batch/partial-results.js';
 import {
@@ -37,14 +39,18 @@ import { keepRevision } from './results-revisions.js';
 export const RevisionProgress = z.object({
   /** Names this run's objects in `work/`: the round's id, or the time a round-less run began. */
   run: z.string().min(1),
-  pass: z.enum(['csv', 'xlsx']),
+  pass: z.enum(['csv', 'xlsx', 'audit']),
   writing: ResultsWriting.nullable(),
+  /**
+   * audit.csv's additions, the first pass: under way (pass `audit`), null once made; absent before.
+   */
+  audit: AuditWriting.nullable().optional(),
   /** Known once the csv pass is done. */
   revision: z.number().int().min(0).nullable(),
 });
 export type RevisionProgress = z.infer<typeof RevisionProgress>;
 
-type RevisePorts = Pick<PipelinePorts, 'clock' | 'batches' | 'objects' | 'checks'>;
+type RevisePorts = Pick<PipelinePorts, 'clock' | 'batches' | 'objects' | 'checks' | 'audit'>;
 
 export type ReviseOptions = {
   /** Input columns the files carry: the widest row's (found as the rows in play were). */
@@ -80,6 +86,17 @@ export const reviseFiles = async (
   const { run } = from;
   const ncm = await tableInForce(ports.objects);
   const pass = { width: options.width, until: options.until, pageSize: options.pageSize, table: ncm.table };
+  // audit.csv first: it only grows, whatever the results files come to (batch/audit-file.ts).
+  if (from.pass === 'audit' || (from.pass === 'csv' && from.writing === null && from.audit === undefined)) {
+    const audit = await writeAuditFile(ports, batch, from.audit ?? null, {
+      until: options.until,
+      pageSize: options.pageSize,
+      partBytes: options.partBytes,
+    });
+    if (audit.next === 'again')
+      return { next: 'again', progress: { ...from, pass: 'audit', audit: audit.writing } };
+    from = { ...from, pass: 'csv', audit: null };
+  }
   let { revision } = from;
   let xlsxFrom = from.pass === 'xlsx' ? from.writing : null;
   if (from.pass === 'csv') {

@@ -5,6 +5,7 @@
  * row is replaced in place by what the move left.
  */
 import { type Message, message } from '../../wording/index.js';
+import { resultEvents } from '../core/audit-events.js';
 import { mapLimited } from '../core/calls-in-parallel.js';
 import type { PipelinePorts } from '../core/ports.js';
 import type { BatchRecord, CaughtError, RowRecord } from '../core/records.js';
@@ -12,7 +13,7 @@ import { afterMove, type RowMove } from '../core/row-life.js';
 import { errorResult } from '../core/row-results.js';
 import { isOutputStatus } from '../core/row-statuses.js';
 
-type RoundRowsPorts = Pick<PipelinePorts, 'batches' | 'reviews'>;
+type RoundRowsPorts = Pick<PipelinePorts, 'batches' | 'reviews' | 'audit'>;
 
 /** How the round's wait ended, as FinalizeAnswers' input says (`error`, `wait_error`). */
 type RoundEnd = { error?: CaughtError | null | undefined; wait_error?: CaughtError | null | undefined };
@@ -80,7 +81,7 @@ const returnUnsentRows = async (
  * and link so the user can follow it. A row finishing at this moment keeps its result (the move's guard).
  */
 const endUnfinishedRoundRows = async (
-  ports: Pick<RoundRowsPorts, 'batches'>,
+  ports: Pick<RoundRowsPorts, 'batches' | 'audit'>,
   batchId: string,
   roundId: string,
   rows: RowRecord[],
@@ -97,6 +98,8 @@ const endUnfinishedRoundRows = async (
     const move: RowMove = { move: 'finished', result, at: now.toISOString() };
     if (await ports.batches.moveRow(batchId, row.row, move)) {
       rows[index] = afterMove(row, move);
+      const of = { batch_id: batchId, row: row.row, sku: row.product?.sku ?? null };
+      await ports.audit.record(resultEvents(of, result, move.at));
       return 1;
     }
     rows[index] = (await ports.batches.getRow(batchId, row.row)) ?? row;

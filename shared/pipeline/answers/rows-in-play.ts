@@ -41,7 +41,7 @@ export const rowsInPlay = async (
 
 /** Step 3; returns the messages it adds to the round's problems. */
 export const lookAgainWithProblems = async (
-  ports: Pick<PipelinePorts, 'service' | 'batches'>,
+  ports: Pick<PipelinePorts, 'service' | 'batches' | 'audit'>,
   batchId: string,
   rows: RowRecord[],
   now: Date,

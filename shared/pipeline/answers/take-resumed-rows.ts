@@ -6,6 +6,8 @@
  */
 import { normaliseSheetPath } from '../../spreadsheet/index.js';
 import { type SheetCheck, type SheetProblem, sheetChecker } from '../batch/sheet-checker.js';
+import { answeredEvent } from '../core/audit-events.js';
+import type { AuditEvent } from '../core/audit-records.js';
 import { answersFolder } from '../core/bucket-layout.js';
 import { deriveAnswersKey } from '../core/keys.js';
 import type { ObjectStore, PipelinePorts } from '../core/ports.js';
@@ -127,6 +129,23 @@ const takeRow = async (
   });
   return { row: row.status === 'queued' ? row : afterMove(row, move) };
 };
+
+/** audit.csv's `answered` of a row this round took: who answered, when, how many answers. */
+export const answeredEventsOf = (row: RowRecord, roundId: string): AuditEvent[] =>
+  row.round?.round_id === roundId
+    ? [
+        answeredEvent(
+          { batch_id: row.batch_id, row: row.row, sku: row.product?.sku ?? null },
+          {
+            at: row.round.answered_at,
+            classification_id: row.classification_id ?? null,
+            who: row.round.answered_by,
+            answers: row.round.answers.length,
+            round_id: roundId,
+          },
+        ),
+      ]
+    : [];
 
 /**
  * The plan's resumed rows taken one by one, in its order: the rows this round put back to work,

@@ -11,11 +11,12 @@
  *      waiting for answers
  *   3. the results pass: results.csv and .xlsx written together as the batch is read again, each
  *      an upload in parts (results-in-legs.ts)
+ *   3b. audit.csv: what Prepare made of each row, then the audit log's events (audit-file.ts)
  *   4. review.csv and .xlsx, then summary.json, to `outbox/<batch-id>/` (and in place of the
  *      partial files, when a long run left some)
  *   5. the Batch Completed event, then the batch marked `completed` (or `failed`)
  *
- * Steps 2 and 3 go on in the next invocation when a leg's time is spent: Finalize answers
+ * Steps 2, 3 and 3b go on in the next invocation when a leg's time is spent: Finalize answers
  * `next: "again"` with where it stopped, and the workflow calls it again
  * (infra/workflows/prepare-wait-finalize.ts). What is too large for the workflow's state waits in
  * the bucket's `work/`: the tally, and the bytes of each file not yet sent as a part. So no
@@ -29,11 +30,12 @@
  */
 
 import { z } from 'zod';
-import { tableInForce } from '../../ncm-table/reference-table.js';
+import { type TableInForce, tableInForce } from '../../ncm-table/reference-table.js';
 import { type Message, message, sameMessage } from '../../wording/index.js';
 import { describeCaughtError } from '../core/error-text.js';
 import type { PipelinePorts } from '../core/ports.js';
 import { type BatchRecord, finalizeInputWith } from '../core/records.js';
+import { AuditWriting, writeAuditFile } from './audit-file.js';
 import { batchSourceFromEvent } from './batch-source.js';
 import { FINALIZE_SETTINGS, type FinalizeSettings } from './finalize-settings.js';
 import { loadTally, pageTally, saveTally, type TallyRead, tallyKey } from './outbox-rows.js';
@@ -62,6 +64,8 @@ export const FinalizeInput = finalizeInputWith(PrepareResult).extend({
     .object({
       settling: SettlingProgress.optional(),
       writing: ResultsWriting.optional(),
+      /** audit.csv under way: the results are written. */
+      audit: AuditWriting.optional(),
       finished_at: z.string().optional(),
     })
     .passthrough()
@@ -78,13 +82,15 @@ export type FinalizeResult = {
   next: 'again' | 'done';
   settling?: SettlingProgress;
   writing?: ResultsWriting;
+  /** audit.csv's write, from where it stopped (batch/audit-file.ts), once the results are written. */
+  audit?: AuditWriting;
   /** When the batch finished, as the first leg saw it: every leg's summary says the same. */
   finished_at?: string;
 };
 
 export type FinalizePorts = Pick<
   PipelinePorts,
-  'clock' | 'objects' | 'batches' | 'reviews' | 'checks' | 'events'
+  'clock' | 'objects' | 'batches' | 'reviews' | 'checks' | 'audit' | 'events'
 >;
 
 export const TIMED_OUT_DETAIL = 'the row did not finish before the batch timed out';
@@ -133,10 +139,11 @@ export const finalizeBatch = async (
 
   const from = input.finalized?.settling ?? { settled_through: 0, ended_now: 0 };
   const writingFrom = input.finalized?.writing ?? null;
+  const auditFrom = input.finalized?.audit ?? null;
   // Real time, not a span: the 15 minutes a Lambda runs do not shrink with the local time scale.
   const until = now.getTime() + settings.legMs;
   const finishedAt = batch.finished_at ?? input.finalized?.finished_at ?? now.toISOString();
-  const handOn = (progress: Pick<FinalizeResult, 'settling' | 'writing'>): FinalizeResult => ({
+  const handOn = (progress: Pick<FinalizeResult, 'settling' | 'writing' | 'audit'>): FinalizeResult => ({
     batch_id: batchId,
     state: batch.state,
     rows_total: batch.rows_total,
@@ -150,7 +157,7 @@ export const finalizeBatch = async (
   // The table in force this leg reads (a newer one dropped into reference/ncm/ replaces the carried).
   const ncm = await tableInForce(ports.objects);
   let settled = from;
-  if (!writingFrom) {
+  if (!writingFrom && !auditFrom) {
     const settling = await settleRows(
       ports,
       batch,
@@ -172,19 +179,19 @@ export const finalizeBatch = async (
     now,
     ncm,
   );
-  const files = outboxResults(batchId);
-  const results = await writeResultsFiles(ports, batch, writingFrom, {
-    csv: files.csv,
-    xlsx: { ...files.xlsx, summary, at: summaryTime(summary) },
-    width: read.width,
-    table: ncm.table,
-    until,
-    pageSize: settings.pageSize,
-    partBytes: settings.partBytes,
-  });
-  if (results.next === 'again') {
-    if (!writingFrom) await saveTally(ports.objects, tallyKey(batchId, settled.settled_through), read);
-    return handOn({ settling: settled, writing: results.writing });
+  if (!auditFrom) {
+    const writing = await resultsPass(ports, batch, writingFrom, { read, summary, ncm, until, settings });
+    if (writing) {
+      if (!writingFrom) await saveTally(ports.objects, tallyKey(batchId, settled.settled_through), read);
+      return handOn({ settling: settled, writing });
+    }
+  }
+  // audit.csv after the results, in legs as they are (audit-file.ts).
+  const audit = await writeAuditFile(ports, batch, auditFrom, { until, ...settings });
+  if (audit.next === 'again') {
+    if (!writingFrom && !auditFrom)
+      await saveTally(ports.objects, tallyKey(batchId, settled.settled_through), read);
+    return handOn({ settling: settled, audit: audit.writing });
   }
 
   await writeLastFiles(ports, batch, read, summary, now);
@@ -200,6 +207,33 @@ export const finalizeBatch = async (
     by_status: summary.by_status,
     next: 'done',
   };
+};
+
+/** Step 3: results.csv and .xlsx, from where the last leg stopped; what to hand on, or null once written. */
+const resultsPass = async (
+  ports: FinalizePorts,
+  batch: BatchRecord,
+  from: ResultsWriting | null,
+  pass: {
+    read: TallyRead;
+    summary: BatchSummary;
+    ncm: TableInForce;
+    until: number;
+    settings: FinalizeSettings;
+  },
+): Promise<ResultsWriting | null> => {
+  const { read, summary, ncm, until, settings } = pass;
+  const files = outboxResults(batch.batch_id);
+  const results = await writeResultsFiles(ports, batch, from, {
+    csv: files.csv,
+    xlsx: { ...files.xlsx, summary, at: summaryTime(summary) },
+    width: read.width,
+    table: ncm.table,
+    until,
+    pageSize: settings.pageSize,
+    partBytes: settings.partBytes,
+  });
+  return results.next === 'again' ? results.writing : null;
 };
 
 /** After the results files: the review files and summary.json, in place of any partial files too. */

@@ -12,6 +12,8 @@
 import { z } from 'zod';
 import type { NcmTable } from '../../ncm-table/siscomex-table.js';
 import { detailMessagesOf, detailOf, type Message, message } from '../../wording/index.js';
+import { resultEvents } from '../core/audit-events.js';
+import type { AuditEvent } from '../core/audit-records.js';
 import { outboxKey, reusedPdfRelative } from '../core/bucket-layout.js';
 import { mapLimited } from '../core/calls-in-parallel.js';
 import type { PipelinePorts } from '../core/ports.js';
@@ -31,7 +33,7 @@ export const SettlingProgress = z.object({
 });
 export type SettlingProgress = z.infer<typeof SettlingProgress>;
 
-type SettlePorts = Pick<PipelinePorts, 'clock' | 'batches' | 'objects'>;
+type SettlePorts = Pick<PipelinePorts, 'clock' | 'batches' | 'objects' | 'audit'>;
 
 /** Rows' moves and PDF copies at once, a page at a time: bounded, never one request after another. */
 const IN_FLIGHT = 16;
@@ -80,6 +82,7 @@ export const settleRows = async (
       const key = isPendingPdfCopy(row.result) ? row.result!.verdict_pdf! : null;
       if (key !== null && !copied.has(key) && !reused.has(key)) reused.set(key, row);
     }
+    const ended: AuditEvent[] = [];
     const settled = await mapLimited(rows, IN_FLIGHT, async (row): Promise<RowRecord> => {
       if (isOutputStatus(row.status) || row.status === 'following') return row;
       const result =
@@ -88,8 +91,17 @@ export const settleRows = async (
       if (!(await ports.batches.moveRow(batch.batch_id, row.row, move)))
         return (await ports.batches.getRow(batch.batch_id, row.row)) ?? row;
       if (result.status === 'error') progress.ended_now += 1;
+      ended.push(
+        ...resultEvents(
+          { batch_id: batch.batch_id, row: row.row, sku: row.product?.sku ?? null },
+          result,
+          at,
+        ),
+      );
       return afterMove(row, move);
     });
+    // The rows ended here, in audit.csv (which Finalize writes after this pass).
+    if (ended.length > 0) await ports.audit.record(ended);
     await mapLimited([...reused], IN_FLIGHT, async ([key, row]) => {
       await copyReusedPdf(ports, batch.batch_id, key, row, at);
       remember(key);

@@ -1,4 +1,5 @@
 import { message } from '../../wording/index.js';
+import { resultEvents } from '../core/audit-events.js';
 import { outboxKey } from '../core/bucket-layout.js';
 import { describeCaughtError } from '../core/error-text.js';
 import type { PipelinePorts, RowFinish } from '../core/ports.js';
@@ -33,15 +34,19 @@ export type CompleteReport = {
 
 type FinishReport = { changed: boolean; batchComplete: boolean; woke: boolean };
 
-/** The result a row has, when a call that meant to give it `meant` found it already final. */
+/**
+ * The result a row has, and when it was stored, when a call that meant to give it `meant` found it
+ * already final; null when it is not final (a follower).
+ */
 const resultKept = async (
   batches: PipelinePorts['batches'],
   batchId: string,
   row: number,
-  meant: RowResult,
-): Promise<RowResult> => {
+): Promise<{ result: RowResult; at: string } | null> => {
   const record = await batches.getRow(batchId, row);
-  return record && isOutputStatus(record.status) ? (record.result ?? { status: record.status }) : meant;
+  return record && isOutputStatus(record.status)
+    ? { result: record.result ?? { status: record.status }, at: record.finished_at ?? record.updated_at }
+    : null;
 };
 
 /** How markRowDone counts a finished row: its status and what it billed, in whole cents. */
@@ -54,15 +59,20 @@ export const finishOf = (result: RowResult, at: string): RowFinish => {
   };
 };
 
-/** Where a finished row is counted: its batch, or the answers round it ran in (`countOn`). */
-type FinishOptions = { countOn?: string | undefined };
+/**
+ * Where a finished row is counted: its batch, or the answers round it ran in (`countOn`); its SKU
+ * for audit.csv, when the caller has the row.
+ */
+type FinishOptions = { countOn?: string | undefined; sku?: string | null };
 
 /**
  * Gives a row its final result (only if it has none), counts it done and wakes the batch (or
  * the answers round, `countOn`) if it was the last.
  */
 export const finishRow = async (
-  ports: Pick<PipelinePorts, 'clock' | 'batches' | 'waiters'>,
+  // `audit`: the verdict in audit.csv. The dispatcher ends only rows never sent (not_submitted),
+  // which audit.csv tells from the rows themselves, and goes without it.
+  ports: Pick<PipelinePorts, 'clock' | 'batches' | 'waiters'> & Partial<Pick<PipelinePorts, 'audit'>>,
   batchId: string,
   row: number,
   result: RowResult,
@@ -74,7 +84,14 @@ export const finishRow = async (
   // Counted whether or not this call wrote the result: a retry after a crash between the
   // two writes must still count the row (a set ADD: counting twice is counting once). By the
   // result the row keeps: when this call did not write it, another one may have, first.
-  const kept = changed ? result : await resultKept(ports.batches, batchId, row, result);
+  const stored = changed ? { result, at } : await resultKept(ports.batches, batchId, row);
+  const kept = stored?.result ?? result;
+  // Before the row is counted: its batch is finalized (and audit.csv written) only after. At the
+  // time the result was stored, so a retry records the same event, once.
+  if (stored && ports.audit) {
+    const events = resultEvents({ batch_id: batchId, row, sku: options.sku }, stored.result, stored.at);
+    if (events.length > 0) await ports.audit.record(events);
+  }
   const done = await ports.batches.markRowDone(countOn, row, finishOf(kept, at));
   // Every call that sees the batch complete wakes it: a retry may be the only one left to
   // do it, and waking an already woken token is a no-op (BatchWaiters).
@@ -106,7 +123,7 @@ const kickSafely = async (kick: PipelinePorts['kick'], reason: KickReason): Prom
 
 type CompletePorts = Pick<
   PipelinePorts,
-  'clock' | 'queue' | 'batches' | 'cache' | 'leases' | 'waiters' | 'kick' | 'partials'
+  'clock' | 'queue' | 'batches' | 'cache' | 'leases' | 'waiters' | 'kick' | 'partials' | 'audit'
 >;
 type Requeue = Extract<RowOutcome, { kind: 'requeue' }>;
 type Settled = Omit<CompleteReport, 'kicked'>;
@@ -269,6 +286,7 @@ const completeFinal = async (
   }
   const finished = await finishRow(ports, state.batch_id, state.row, result, {
     countOn: completionIdOf(state),
+    sku: row.product?.sku ?? null,
   });
   const leaseReleased = await ports.leases.release(state.holder);
   return {

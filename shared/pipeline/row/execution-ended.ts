@@ -23,7 +23,7 @@ const ENDED_WITHOUT_COMPLETE = new Set(['FAILED', 'TIMED_OUT', 'ABORTED']);
 export const rowExecutionEnded = async (
   ports: Pick<
     PipelinePorts,
-    'clock' | 'queue' | 'batches' | 'cache' | 'leases' | 'waiters' | 'kick' | 'partials'
+    'clock' | 'queue' | 'batches' | 'cache' | 'leases' | 'waiters' | 'kick' | 'partials' | 'audit'
   >,
   event: unknown,
 ): Promise<CompleteReport | null> => {

@@ -1,4 +1,5 @@
 import { type Classification, LIMITS } from '../../tcs/schemas.js';
+import { questionsEvent } from '../core/audit-events.js';
 import type { PipelinePorts } from '../core/ports.js';
 import { type ReviewItem, RowState, type RowStep } from '../core/records.js';
 import { pendingResult } from '../core/row-results.js';
@@ -25,7 +26,7 @@ export const abandonsAt = (c: Pick<Classification, 'created_at'>, now: Date): st
  * does not ask again"; batch/row-plans.ts, `openClassificationFinder`).
  */
 export const reviewRow = async (
-  ports: Pick<PipelinePorts, 'clock' | 'service' | 'batches' | 'reviews' | 'cache'>,
+  ports: Pick<PipelinePorts, 'clock' | 'service' | 'batches' | 'reviews' | 'cache' | 'audit'>,
   input: unknown,
 ): Promise<RowStep> => {
   const state = RowState.parse(input);
@@ -58,6 +59,17 @@ export const reviewRow = async (
     };
     await ports.reviews.put(item);
   }
+  // At the item's creation: a retried Review records the same event, once.
+  await ports.audit.record([
+    questionsEvent(
+      { batch_id: state.batch_id, row: state.row, sku: row.product?.sku ?? null },
+      {
+        at: existing?.created_at ?? now.toISOString(),
+        classification_id: c.id,
+        questions: c.questions.length,
+      },
+    ),
+  ]);
   // After the item: a pointer to an item not yet written would be joined by nothing. A retry
   // writes it again (the same pointer). Only the row that asked: a round's row asks nothing new.
   if (row.product_key && row.fingerprint && (!existing || existing.state === 'pending')) {

@@ -1,4 +1,5 @@
 import { TcsProblemError } from '../../tcs/errors.js';
+import { submittedEvent } from '../core/audit-events.js';
 import { uploadRecordKey } from '../core/bucket-layout.js';
 import type { PipelinePorts } from '../core/ports.js';
 import type { BatchStop, RowRecord, RowResult, RowState, RowStep } from '../core/records.js';
@@ -23,7 +24,7 @@ import { submitFailure } from './submit-failure.js';
  *                            └ refused (4xx), sheet gone ─▶ answers not sent: back to pending_data
  */
 export const submitAnswers = async (
-  ports: Pick<PipelinePorts, 'clock' | 'service' | 'objects' | 'batches'>,
+  ports: Pick<PipelinePorts, 'clock' | 'service' | 'objects' | 'batches' | 'audit'>,
   context: { state: RowState; roundId: string; row: RowRecord; stop: BatchStop | undefined; now: Date },
 ): Promise<RowStep> => {
   const { state, roundId, row, stop, now } = context;
@@ -39,8 +40,20 @@ export const submitAnswers = async (
       classification_id: classificationId,
     });
 
-  // A dispatch after reconciliation or after a lost Complete: the answers are in; look.
-  if (round.posted_at) return follow(round.posted_at);
+  // audit.csv's `submitted` of the answers, who answered named, at the time the POST was accepted.
+  const recordPosted = (at: string) =>
+    ports.audit.record([
+      submittedEvent(
+        { batch_id: row.batch_id, row: row.row, sku: row.product?.sku ?? null },
+        { at, classification_id: classificationId, who: round.answered_by, answers: true },
+      ),
+    ]);
+  // A dispatch after reconciliation or after a lost Complete: the answers are in; look. (Recorded
+  // again under the same key: a Submit that died before recording it is not lost.)
+  if (round.posted_at) {
+    await recordPosted(round.posted_at);
+    return follow(round.posted_at);
+  }
   if (stop) return notSent(stoppedResult(stop));
 
   let accepted: Awaited<ReturnType<PipelinePorts['service']['answerQuestions']>>;
@@ -71,6 +84,7 @@ export const submitAnswers = async (
     round: { ...round, posted_at: postedAt },
     at: postedAt,
   });
+  await recordPosted(postedAt);
   return followAcceptedRun(ports, state, {
     id: classificationId,
     submittedAt: postedAt,

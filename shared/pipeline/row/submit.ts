@@ -6,10 +6,11 @@
 
 import type { ProductRow } from '../../spreadsheet/schemas.js';
 import { message } from '../../wording/index.js';
+import { submittedEvent } from '../core/audit-events.js';
 import { uploadRecordKey } from '../core/bucket-layout.js';
 import { deriveCreationKey, deriveRowKey } from '../core/keys.js';
 import type { PipelinePorts } from '../core/ports.js';
-import { type RowRecord, RowState, type RowStep } from '../core/records.js';
+import { type BatchRecord, type RowRecord, RowState, type RowStep } from '../core/records.js';
 import { isFinalResult, resultNow } from '../core/row-life.js';
 import { errorResult, stoppedResult } from '../core/row-results.js';
 import { followAcceptedRun, followClassification } from './route-classification.js';
@@ -18,7 +19,7 @@ import { sheetFileUrl } from './sheet-upload.js';
 import { submitAnswers } from './submit-answers.js';
 import { submitFailure } from './submit-failure.js';
 
-type SubmitPorts = Pick<PipelinePorts, 'clock' | 'service' | 'objects' | 'batches'>;
+type SubmitPorts = Pick<PipelinePorts, 'clock' | 'service' | 'objects' | 'batches' | 'audit'>;
 
 /**
  * Submit: upload the sheet (if any) and create the classification with the attempt's key.
@@ -56,18 +57,41 @@ export const submitRow = async (ports: SubmitPorts, input: unknown): Promise<Row
   // dispatch after a lost Complete): look at it instead of creating again. Replaying the
   // POST would be safe for 24 hours only; after that the same key would create a second one.
   if (row.classification_id && row.submitted_attempt === state.attempt) {
+    // Recorded again under the same key (the stored time): a Submit that died before it is not lost.
+    await recordSubmitted(ports, row, row.classification_id, row.submitted_at, stopRecord);
     return followClassification(ports, state, {
       id: row.classification_id,
       submittedAt: row.submitted_at ?? now.toISOString(),
     });
   }
-  return createClassification(ports, { state, row, product, now });
+  return createClassification(ports, { state, row, product, now, requestedBy: requesterOf(stopRecord) });
 };
+
+/** Who sent the batch (batch.json `requested_by`), named on its submissions in audit.csv. */
+const requesterOf = (batch: Pick<BatchRecord, 'options'> | null): string =>
+  batch?.options?.requested_by ?? '';
+
+/** audit.csv's `submitted`, at the time stored on the row. */
+const recordSubmitted = (
+  ports: Pick<SubmitPorts, 'audit'>,
+  row: Pick<RowRecord, 'batch_id' | 'row' | 'product'>,
+  classificationId: string,
+  at: string | undefined,
+  batch: Pick<BatchRecord, 'options'> | null,
+) =>
+  at === undefined
+    ? Promise.resolve()
+    : ports.audit.record([
+        submittedEvent(
+          { batch_id: row.batch_id, row: row.row, sku: row.product?.sku ?? null },
+          { at, classification_id: classificationId, who: requesterOf(batch) },
+        ),
+      ]);
 
 /** The POST of this attempt, under its deterministic key, and what the row does after it. */
 const createClassification = async (
   ports: SubmitPorts,
-  context: { state: RowState; row: RowRecord; product: ProductRow; now: Date },
+  context: { state: RowState; row: RowRecord; product: ProductRow; now: Date; requestedBy: string },
 ): Promise<RowStep> => {
   const { state, row, product, now } = context;
   const externalReference = product.external_reference ?? deriveRowKey(state.batch_id, state.row);
@@ -111,6 +135,12 @@ const createClassification = async (
     submitted_at: submittedAt,
     at: now.toISOString(),
   });
+  await ports.audit.record([
+    submittedEvent(
+      { batch_id: row.batch_id, row: row.row, sku: product.sku },
+      { at: submittedAt, classification_id: id, who: context.requestedBy },
+    ),
+  ]);
   return followAcceptedRun(ports, state, {
     id,
     submittedAt,

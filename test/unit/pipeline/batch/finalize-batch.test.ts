@@ -516,8 +516,9 @@ describe('a batch larger than a page', () => {
     const result = await finalizeBatch(w.ports, { ...state, wait_error: { Error: 'States.Timeout' } });
 
     expect(Math.max(...pages)).toBeLessThanOrEqual(ROWS_PER_PAGE);
-    // Two passes: settled and added up at once, then results.csv and .xlsx written together.
-    expect(pages.reduce((sum, rows) => sum + rows, 0)).toBe(2 * 1_234);
+    // Three passes: settled and added up at once, then results.csv and .xlsx written together,
+    // then audit.csv's first lines, told from the rows.
+    expect(pages.reduce((sum, rows) => sum + rows, 0)).toBe(3 * 1_234);
     expect(result.rows_total).toBe(1_234);
     const [header, ...records] = w.csv('results.csv');
     expect(records.map((record) => Number(record[header!.indexOf('row')]))).toEqual(
@@ -567,7 +568,7 @@ describe('a batch whose Finalize does not fit one invocation', () => {
   it('settles, then writes the results files, in legs, each going on where the last stopped', async () => {
     const { w, legs } = await finalizedInLegs();
 
-    const settling = legs.filter((leg) => leg.next === 'again' && !leg.writing);
+    const settling = legs.filter((leg) => leg.next === 'again' && !leg.writing && !leg.audit);
     const writing = legs.filter((leg) => leg.writing);
     expect(settling.map((leg) => leg.settling?.settled_through)).toEqual([1_000, 2_000]);
     expect(writing.length).toBeGreaterThanOrEqual(2);
@@ -581,10 +582,13 @@ describe('a batch whose Finalize does not fit one invocation', () => {
     const summary = w.summary();
     expect(summary.rows_total).toBe(2_234);
     expect(summary.by_status.error).toBe(2_234);
-    // Both files were uploads in parts, put together once, none left open.
+    // Each file was an upload in parts, put together once, none left open: the results, then
+    // audit.csv and its keys.
     expect(w.objects.completed).toEqual([
       `outbox/${w.batchId}/results.csv`,
       `outbox/${w.batchId}/results.xlsx`,
+      `outbox/${w.batchId}/.audit/keys-1.txt`,
+      `outbox/${w.batchId}/audit.csv`,
     ]);
     expect(w.objects.uploads.size).toBe(0);
     const [header, ...records] = w.csv('results.csv');
