@@ -89,7 +89,8 @@ const ENVIRONMENT: Record<HandlerName, string[]> = {
     'TCS_API_KEY_SECRET_ARN',
     'DISPATCHER_FUNCTION_NAME',
   ],
-  'row-store': ['BUCKET_NAME', 'BATCH_TABLE', 'TCS_BASE_URL', 'TCS_API_KEY_SECRET_ARN'],
+  // REVIEW_TABLE: a verdict to check gets its check item, one whose SIM openings are being verified its watch.
+  'row-store': ['BUCKET_NAME', 'BATCH_TABLE', 'REVIEW_TABLE', 'TCS_BASE_URL', 'TCS_API_KEY_SECRET_ARN'],
   // Not in the README's table, but its handler reads the classification (functions/row-review).
   'row-review': ['BATCH_TABLE', 'REVIEW_TABLE', 'CACHE_TABLE', 'TCS_BASE_URL', 'TCS_API_KEY_SECRET_ARN'],
   'row-complete': [
@@ -111,11 +112,13 @@ const ENVIRONMENT: Record<HandlerName, string[]> = {
     'DISPATCHER_FUNCTION_NAME',
     'PARTIAL_RESULTS_FUNCTION_NAME',
   ],
-  // functions/prepare-answers: clock, service, objects, queue, batches, reviews, kick.
+  // functions/prepare-answers: clock, service, objects, queue, batches, reviews, checks, cache,
+  // audit, kick.
   'prepare-answers': [
     'BUCKET_NAME',
     'BATCH_TABLE',
     'REVIEW_TABLE',
+    'CACHE_TABLE',
     'ROWS_QUEUE_URL',
     'DISPATCHER_FUNCTION_NAME',
     'TCS_BASE_URL',
@@ -297,6 +300,10 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
     ownLogs: LOGS,
     'bucket/outbox/*': ['s3:AbortMultipartUpload', 's3:PutObject'],
     batchTable: d('GetItem'),
+    // A verdict under the batch's check_below gets its check item; one whose SIM openings are
+    // still being verified, its watch: each written once (a conditional put).
+    reviewTable: d('PutItem'),
+    'reviewTable/index/*': d('PutItem'),
     apiKeySecret: SECRET,
   },
   'row-review': {
@@ -334,10 +341,16 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
     ownLogs: LOGS,
     bucket: ['s3:ListBucket'],
     'bucket/answers/*': ['s3:GetObject'],
+    // The NCM table in force, which a decided NCM typed is checked against.
+    'bucket/reference/*': ['s3:GetObject'],
     'bucket/outbox/*': ['s3:PutObject'],
-    batchTable: d('GetItem', 'PutItem', 'Query', 'UpdateItem'),
-    reviewTable: d('BatchGetItem', 'Query', 'UpdateItem'),
-    'reviewTable/index/*': d('BatchGetItem', 'Query', 'UpdateItem'),
+    // BatchWriteItem: the audit events (answered, decided), beside the rows.
+    batchTable: d('BatchWriteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'),
+    // GetItem: a verdict to check another round decided meanwhile (the check items).
+    reviewTable: d('BatchGetItem', 'GetItem', 'Query', 'UpdateItem'),
+    'reviewTable/index/*': d('BatchGetItem', 'GetItem', 'Query', 'UpdateItem'),
+    // The approved columns on the cached verdict a decision settles.
+    cacheTable: d('BatchGetItem', 'PutItem'),
     rowsQueue: SEND,
     'dispatch-rows': INVOKE,
     apiKeySecret: SECRET,
