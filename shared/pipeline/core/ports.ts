@@ -297,10 +297,7 @@ export type CheckStore = {
   listOpen(): Promise<CheckItem[]>;
   /** Records the decision while the item is `to_check`; false when it was decided already. */
   decide(batchId: string, row: number, decision: CheckDecision): Promise<boolean>;
-  /**
-   * The SIM openings confirmed after the item was written (the daily SIM sweep): `reasons` and
-   * `sim_options` replaced while the item is `to_check`; false when it was decided already, or absent.
-   */
+  /** SIM openings confirmed later (the SIM sweep): `reasons`, `sim_options` set while `to_check`, else false. */
   offerSimOptions(
     batchId: string,
     row: number,
@@ -308,10 +305,7 @@ export type CheckStore = {
   ): Promise<boolean>;
 };
 
-/**
- * Verdicts whose SIM openings were still `verifying` (core/sim-watch.ts): one watch per row, kept in
- * the review table (`sim#<batch>#<row>`) until the daily sweep sees them confirmed.
- */
+/** Verdicts whose SIM openings were `verifying` (core/sim-watch.ts): a watch per row until confirmed. */
 export type SimWatchStore = {
   /** Writes the watch unless the row has one already (a retried Store): true when written. */
   put(watch: SimWatch): Promise<boolean>;
