@@ -18,7 +18,7 @@ import {
 import type { CheckItem } from '../../../../shared/pipeline/core/index.js';
 import { checkItem } from '../../../helpers/check-items.js';
 import { memoryObjectStore } from '../../../helpers/memory-ports.js';
-import { BATCH, classificationId } from '../../../helpers/records.js';
+import { BATCH, batchOptions, classificationId } from '../../../helpers/records.js';
 import { NOW, streamBytes, workbookBatch } from '../../../helpers/workbook-records.js';
 import {
   elementsNamed,
@@ -124,6 +124,35 @@ describe("review.xlsx's sheet of verdicts to check", () => {
     // No openings to choose on row 4: no list there.
     expect(ruleAt(`${headers.get('Destaque SIM decidido')}2`)).toBeUndefined();
     expect(WORDS.check.sheet).toBe('Conferir');
+  });
+
+  it('speaks the batch’s language, and reads back in it: Spanish and English headers', async () => {
+    for (const [language, name, ncmHeader, rowHeader] of [
+      ['es', 'Revisar', 'NCM decidida', 'Fila'],
+      ['en', 'To check', 'Decided NCM', 'Row'],
+    ] as const) {
+      const batch = workbookBatch({ options: batchOptions({ language }) });
+      const parts = unzipSync(
+        await streamBytes(reviewWorkbook({ batch, items: [], checks: ITEMS, at: NOW })),
+      );
+      expect(workbookSheets(parts).map((sheet) => sheet.name)).toContain(name);
+      const cells = sheetCells(parts, name);
+      const letter = (header: string) =>
+        [...cells]
+          .find(([reference, cell]) => /^[A-Z]+1$/.test(reference) && cell.text === header)![0]
+          .replace('1', '');
+      expect(cells.get(`${letter(rowHeader)}2`)?.text).toBe('4');
+      const sheet = sheetNamed(parts, name);
+      const xml = withInlineString(partXml(parts, sheet.path), `${letter(ncmHeader)}2`, '8471.30.19');
+      const file = await readAnswersFile(zipSync({ ...parts, [sheet.path]: strToU8(xml) }), 'review.xlsx');
+      expect(
+        file.decisions?.map((line) => [line.row, line.ncm]),
+        language,
+      ).toEqual([
+        [4, '8471.30.19'],
+        [9, ''],
+      ]);
+    }
   });
 
   it('is left out when nothing waits to be checked', async () => {
