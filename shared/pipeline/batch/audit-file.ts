@@ -266,9 +266,15 @@ const writePage = async (
   let lines = '';
   if (state.phase === 'rows') {
     const page = await ports.batches.rowsPage(batch.batch_id, { after: state.rows_after, limit: pageSize });
+    // A row rejected has no product: its SKU is read from its cells, where the batch found the column.
+    const skuAt = (batch.columns ?? []).findIndex((use) => use.understood_as === 'sku');
     for (const row of page.rows)
       for (const event of preparedEvents(row)) {
-        lines += auditLine(event, row.product?.sku ?? '', batch);
+        lines += auditLine(
+          event,
+          row.product?.sku ?? (skuAt >= 0 ? (row.cells[skuAt] ?? '').trim() : ''),
+          batch,
+        );
         state.added += 1;
       }
     await uploads.add(lines);
