@@ -115,7 +115,8 @@ export const CONSOLE_FUNCTIONS = {
       objects: { read: ['answers/*', 'reference/*'], write: ['answers/*'] },
     },
     kept: {
-      'ObjectsRead s3:GetObject': 'An answer naming a new sheet: the sheet must be there (its head is read).',
+      'ObjectsRead s3:GetObject':
+        'An answer naming a new sheet: the sheet must be there (its head is read); a decision reads the NCM table dropped into reference/ncm/, when one is.',
       'ObjectsList s3:ListBucket':
         'An answer naming a sheet not uploaded is refused as such (a 404), not a 500.',
     },

@@ -316,6 +316,11 @@ export const RowView = z.object({
   has_verdict_pdf: z.boolean(),
   /** The earlier row of the same product whose classification this row shares. */
   follows: z.number().int().nullable(),
+  /** `to_check`: the verdict waits for a person's check; `approved`: a person decided it. */
+  check: z.enum(['to_check', 'approved']).nullable(),
+  /** What the person approved (dotted) and who; null unless `approved`. */
+  approved_ncm: z.string().nullable(),
+  decided_by: z.string().nullable(),
 });
 export type RowView = z.infer<typeof RowView>;
 

@@ -130,6 +130,9 @@ export const rowView = (
   cost_usd: numberOrNull(result?.cost_usd) ?? 0,
   has_verdict_pdf: Boolean(result?.verdict_pdf),
   follows: row.follows ?? null,
+  check: result?.check === 'to_check' || result?.check === 'approved' ? result.check : null,
+  approved_ncm: result?.check === 'approved' ? result.approved_ncm || null : null,
+  decided_by: result?.check === 'approved' ? result.decided_by || null : null,
 });
 
 /** A row as it stands, as the table shows it, with what the table in force says of its codes. */

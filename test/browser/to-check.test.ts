@@ -214,6 +214,10 @@ describe('a person signs off in the console', () => {
       expect(row?.result).toMatchObject({ check: 'approved', decided_by: PERSON });
     }
     await page.goto(`${local.url}#/batches/${encodeURIComponent(batchIds[0] ?? '')}`);
+    // The rows say so too: row 1 approved by her, and row 2, which follows it.
+    const approved = page.locator('[data-testid="row-check"][data-check="approved"]');
+    await vi.waitFor(async () => expect(await approved.count()).toBeGreaterThanOrEqual(2), within(30_000));
+    expect(await approved.first().getAttribute('data-by')).toBe(PERSON);
     await page.getByTestId('batch-audit').locator('summary').click();
     const decided = page.locator('[data-testid="audit-event"][data-event="decided"]');
     await decided.first().waitFor({ timeout: 30_000 });

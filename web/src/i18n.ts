@@ -6,7 +6,7 @@ import i18next, { type TFunction } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { type ConsoleProblem, RowView } from '../../shared/console/web-contract.js';
 import { ApiError } from './client.js';
-import { formatBytes, formatNumber, formatOr } from './format.js';
+import { formatBytes, formatDate, formatNumber, formatOr } from './format.js';
 import { isLanguage, LANGUAGES, type Language, pickLanguage } from './lang.js';
 import { MESSAGES } from './locales/index.js';
 
@@ -55,7 +55,10 @@ type PluralKey =
   | 'upload.sheetCount'
   | 'questions.group'
   | 'questions.daysLeft'
-  | 'questions.sent';
+  | 'questions.sent'
+  | 'checks.coversRows'
+  | 'checks.coversBatches'
+  | 'checks.decide';
 
 /** `key_one` for exactly 1, else `key_other`; `n` is passed formatted. */
 export const plural = (
@@ -77,6 +80,8 @@ const wordedParams = (t: TFunction, problem: ConsoleProblem): Record<string, str
       typeof value === 'number'
     ) {
       params[name] = formatBytes(language, value);
+    } else if (name === 'as_of' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) {
+      params[name] = formatDate(language, value);
     } else if (name === 'allowed' && typeof value === 'string') {
       params[name] = formatOr(language, value.split(/,\s*/));
     } else if ((name === 'max' || name === 'count') && typeof value === 'number') {

@@ -10,7 +10,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { logger, userOfClaims } from '../../../functions/console-runtime.js';
 import type { AuditEvent, CheckItem } from '../../../shared/pipeline/core/index.js';
 import { COGNITO_CLAIMS, consoleWorld } from '../../helpers/console-world.js';
-import { batchRecord } from '../../helpers/records.js';
+import { seedCountedBatch } from '../../helpers/counted-batch.js';
+import { batchRecord, rowRecord } from '../../helpers/records.js';
 
 beforeAll(() => logger.setLogLevel('SILENT'));
 
@@ -328,5 +329,39 @@ describe("a batch's audit", () => {
       params: { batchId: 'nope' },
     });
     expect(unknown).toMatchObject({ status: 404, body: { code: 'batch_not_found' } });
+  });
+});
+
+describe("a batch's rows", () => {
+  it('say which verdict waits for a check and which a person approved, naming them', async () => {
+    const world = consoleWorld();
+    await seedCountedBatch(world.ports.batches, batchRecord({ state: 'completed', rows_total: 2 }), [
+      rowRecord(1, {
+        status: 'resolved',
+        result: { status: 'resolved', ncm: '84713012', confidence: '67', check: 'to_check' },
+      }),
+      rowRecord(2, {
+        status: 'resolved',
+        result: {
+          status: 'resolved',
+          ncm: '84713012',
+          confidence: '67',
+          check: 'approved',
+          approved_ncm: '8471.30.19',
+          decided_by: 'José Álvares',
+        },
+      }),
+    ]);
+
+    const response = await world.call('console-read', 'GET /batches/{batchId}/rows', {
+      params: { batchId: 'nightly-abc' },
+    });
+
+    expect(
+      response.body.rows.map((row: Record<string, unknown>) => [row.check, row.approved_ncm, row.decided_by]),
+    ).toEqual([
+      ['to_check', null, null],
+      ['approved', '8471.30.19', 'José Álvares'],
+    ]);
   });
 });

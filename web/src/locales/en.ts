@@ -125,6 +125,8 @@ export const en = {
     },
   },
   rows: {
+    toCheck: 'waits for a check',
+    approved: 'approved {{ncm}} by {{by}}',
     title: 'Rows',
     statusFilter: 'Filter by status',
     clearFilter: 'All statuses',
@@ -314,7 +316,11 @@ export const en = {
     intro:
       'Verdicts someone signs off before they are used: less sure than the batch’s threshold, or with a SIM opening to choose. Identical products are one entry: one decision settles every row and batch it covers, under your name.',
     empty: 'Nothing to check.',
-    covers: '{{rows}} rows in {{batches}} batches',
+    coversRows_one: '{{n}} row',
+    coversRows_other: '{{n}} rows',
+    coversBatches_one: '{{n}} batch',
+    coversBatches_other: '{{n}} batches',
+    covers: '{{rows}} in {{batches}}',
     sku: 'SKU',
     why: 'Why',
     reason: {
@@ -334,10 +340,11 @@ export const en = {
     simHint: 'The openings of the service’s NCM; choose one only with that NCM.',
     note: 'Note (optional)',
     mustChoose: 'Choose a candidate or type an NCM.',
-    decide: 'Decide for {{n}} rows',
+    decide_one: 'Decide for {{n}} row',
+    decide_other: 'Decide for {{n}} rows',
     sending: 'Sending…',
-    decided:
-      'Decided {{ncm}} for {{rows}} rows ({{files}} decisions files); the batches’ results are revised in a moment.',
+    decided: 'Decided {{ncm}} for {{rows}}; the results of the batches are revised in a moment.',
+    decidedSim: '{{ncm}}, SIM {{sim}}',
   },
   audit: {
     title: 'Audit',

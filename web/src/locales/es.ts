@@ -122,6 +122,8 @@ export const es: Messages = {
     },
   },
   rows: {
+    toCheck: 'espera revisión',
+    approved: 'aprobada {{ncm}} por {{by}}',
     title: 'Filas',
     statusFilter: 'Filtrar por estado',
     clearFilter: 'Todos los estados',
@@ -311,7 +313,11 @@ export const es: Messages = {
     intro:
       'Veredictos que alguien revisa antes de usarlos: con una confianza menor que el umbral del lote, o con una apertura SIM por elegir. Los productos idénticos son una sola entrada: una decisión vale para todas sus filas y lotes, a tu nombre.',
     empty: 'Nada por revisar.',
-    covers: '{{rows}} filas en {{batches}} lotes',
+    coversRows_one: '{{n}} fila',
+    coversRows_other: '{{n}} filas',
+    coversBatches_one: '{{n}} lote',
+    coversBatches_other: '{{n}} lotes',
+    covers: '{{rows}} en {{batches}}',
     sku: 'SKU',
     why: 'Por qué',
     reason: {
@@ -331,10 +337,11 @@ export const es: Messages = {
     simHint: 'Las aperturas de la NCM del servicio; elige una solo con esa NCM.',
     note: 'Nota (opcional)',
     mustChoose: 'Elige una candidata o escribe una NCM.',
-    decide: 'Decidir para {{n}} filas',
+    decide_one: 'Decidir para {{n}} fila',
+    decide_other: 'Decidir para {{n}} filas',
     sending: 'Enviando…',
-    decided:
-      'Decidida la NCM {{ncm}} para {{rows}} filas ({{files}} archivos de decisiones); los resultados de los lotes se revisan en un momento.',
+    decided: 'Decidida la NCM {{ncm}} para {{rows}}; los resultados de los lotes se revisan en un momento.',
+    decidedSim: '{{ncm}}, apertura SIM {{sim}}',
   },
   audit: {
     title: 'Auditoría',

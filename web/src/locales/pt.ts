@@ -122,6 +122,8 @@ export const pt: Messages = {
     },
   },
   rows: {
+    toCheck: 'aguarda conferência',
+    approved: 'aprovada {{ncm}} por {{by}}',
     title: 'Linhas',
     statusFilter: 'Filtrar por situação',
     clearFilter: 'Todas as situações',
@@ -312,7 +314,11 @@ export const pt: Messages = {
     intro:
       'Vereditos que alguém confere antes de serem usados: com confiança abaixo do limite do lote, ou com um destaque SIM a escolher. Produtos idênticos são uma entrada só: uma decisão vale para todas as linhas e lotes dela, em seu nome.',
     empty: 'Nada a conferir.',
-    covers: '{{rows}} linhas em {{batches}} lotes',
+    coversRows_one: '{{n}} linha',
+    coversRows_other: '{{n}} linhas',
+    coversBatches_one: '{{n}} lote',
+    coversBatches_other: '{{n}} lotes',
+    covers: '{{rows}} em {{batches}}',
     sku: 'SKU',
     why: 'Por quê',
     reason: {
@@ -332,10 +338,11 @@ export const pt: Messages = {
     simHint: 'Os destaques da NCM do serviço; escolha um só com essa NCM.',
     note: 'Observação (opcional)',
     mustChoose: 'Escolha uma candidata ou digite uma NCM.',
-    decide: 'Decidir para {{n}} linhas',
+    decide_one: 'Decidir para {{n}} linha',
+    decide_other: 'Decidir para {{n}} linhas',
     sending: 'Enviando…',
-    decided:
-      'Decidida a NCM {{ncm}} para {{rows}} linhas ({{files}} arquivos de decisões); os resultados dos lotes são revistos em instantes.',
+    decided: 'Decidida a NCM {{ncm}} para {{rows}}; os resultados dos lotes são revistos em instantes.',
+    decidedSim: '{{ncm}}, destaque SIM {{sim}}',
   },
   audit: {
     title: 'Auditoria',

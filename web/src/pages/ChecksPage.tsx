@@ -13,6 +13,7 @@ import { useConsole } from '../context.js';
 import { openInNewTab } from '../download.js';
 import { formatNcm, formatNumber, formatPercent } from '../format.js';
 import { useLanguage, usePoll } from '../hooks.js';
+import { plural } from '../i18n.js';
 import { hrefOf } from '../router.js';
 
 const TYPED = 'typed';
@@ -156,8 +157,13 @@ const CheckEntryCard = ({
         <h2 id={`${id}-title`}>{entry.description ?? entry.title ?? entry.sku ?? none}</h2>
         <span className="muted" data-testid="check-covers">
           {t('checks.covers', {
-            rows: formatNumber(language, entry.row_count),
-            batches: formatNumber(language, entry.batch_count),
+            rows: plural(t, 'checks.coversRows', entry.row_count, formatNumber(language, entry.row_count)),
+            batches: plural(
+              t,
+              'checks.coversBatches',
+              entry.batch_count,
+              formatNumber(language, entry.batch_count),
+            ),
           })}
         </span>
       </div>
@@ -243,6 +249,7 @@ const CheckEntryCard = ({
             <label htmlFor={`${id}-sim`}>{t('checks.sim')}</label>
             <select
               id={`${id}-sim`}
+              className="input-wide"
               value={sim}
               disabled={busy}
               onChange={(event) => setSim(event.target.value)}
@@ -277,7 +284,9 @@ const CheckEntryCard = ({
             </p>
           )}
           <button type="submit" className="button button-primary" disabled={busy} data-testid="check-decide">
-            {busy ? t('checks.sending') : t('checks.decide', { n: formatNumber(language, entry.row_count) })}
+            {busy
+              ? t('checks.sending')
+              : plural(t, 'checks.decide', entry.row_count, formatNumber(language, entry.row_count))}
           </button>
         </div>
         {error !== null && <ErrorNotice error={error} testId="check-error" />}
@@ -339,9 +348,15 @@ export const ChecksPage = () => {
       {decided.map((item) => (
         <Notice key={item.key} kind="success" testId="check-decided">
           {t('checks.decided', {
-            ncm: formatNcm(item.accepted.ncm),
-            rows: formatNumber(language, item.entry.row_count),
-            files: formatNumber(language, item.accepted.files.length),
+            ncm: item.accepted.sim
+              ? t('checks.decidedSim', { ncm: formatNcm(item.accepted.ncm), sim: item.accepted.sim })
+              : formatNcm(item.accepted.ncm),
+            rows: plural(
+              t,
+              'checks.coversRows',
+              item.entry.row_count,
+              formatNumber(language, item.entry.row_count),
+            ),
           })}
         </Notice>
       ))}

@@ -105,6 +105,16 @@ const Row = ({ batchId, row, table }: { batchId: string; row: RowView; table: st
       <td>
         <StatusChip status={row.status} />
         {row.follows !== null && <div className="sub">{t('rows.follows', { row: row.follows })}</div>}
+        {row.check === 'to_check' && (
+          <div className="sub" data-testid="row-check" data-check="to_check">
+            <a href="#/checks">{t('rows.toCheck')}</a>
+          </div>
+        )}
+        {row.check === 'approved' && (
+          <div className="sub" data-testid="row-check" data-check="approved" data-by={row.decided_by ?? ''}>
+            {t('rows.approved', { ncm: row.approved_ncm ?? '', by: row.decided_by ?? '' })}
+          </div>
+        )}
         {row.reason && <RowReason row={row} language={language} />}
       </td>
       <td className="mono truncate" title={row.sku ?? undefined}>
