@@ -121,6 +121,10 @@ describe('the daily SIM sweep', () => {
       ],
       state: 'to_check',
     });
+    // its candidates described (the others than the service's chosen one from the NCM table in force)
+    const candidates = (await h.checks.get(batchId, 2))?.candidates ?? [];
+    expect(candidates.map((candidate) => [candidate.ncm, candidate.chosen])).toEqual([['84139190', true]]);
+    expect(candidates.filter((candidate) => candidate.description === '')).toEqual([]);
     // one sim_confirmed event per row, by the pipeline
     const events = h.audit.all(batchId).filter((event) => event.event === 'sim_confirmed');
     expect(events.map((event) => [event.row, event.who, event.detail])).toEqual([

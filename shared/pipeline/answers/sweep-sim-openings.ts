@@ -21,8 +21,11 @@
  * the next run (the next day's), since a row's work and its batch's revision must both be done
  * before its watch is settled.
  */
+import { tableInForce } from '../../ncm-table/reference-table.js';
+import type { NcmTable } from '../../ncm-table/siscomex-table.js';
 import { TcsError } from '../../tcs/errors.js';
 import type { Operation } from '../../tcs/schemas.js';
+import { tableDescription } from '../batch/divergence-sheet.js';
 import type { AuditEvent } from '../core/audit-records.js';
 import { mapLimited } from '../core/calls-in-parallel.js';
 import type { PipelinePorts } from '../core/ports.js';
@@ -68,6 +71,17 @@ export type SimSweepSettings = {
 };
 
 const REVISION_DETAIL = 'daily sweep: SIM openings confirmed by the official registry';
+
+/** The candidates' descriptions on a check item, from the NCM table in force: read once, when first needed. */
+type NcmDescriber = () => Promise<(digits: string) => string>;
+const ncmDescriber = (ports: Pick<PipelinePorts, 'objects'>): NcmDescriber => {
+  let table: Promise<NcmTable> | undefined;
+  return async () => {
+    table ??= tableInForce(ports.objects).then((inForce) => inForce.table);
+    const ncm = await table;
+    return (digits) => tableDescription(ncm, digits);
+  };
+};
 const lookupKey = (watch: Pick<SimWatch, 'ncm' | 'operation'>) => `${watch.ncm}:${watch.operation}`;
 
 /** Each distinct NCM and operation asked once; a failed lookup waits, like a `verifying` one. */
@@ -108,7 +122,7 @@ type RowOutcome =
 /** The row moved (read again once if a decision was written meanwhile); its check item when it waits for a person. */
 const confirmRow = async (
   ports: Pick<PipelinePorts, 'batches' | 'checks' | 'clock'>,
-  batch: BatchRecord,
+  batch: BatchRecord & { describe: NcmDescriber },
   watch: SimWatch,
   confirmation: SimConfirmation,
 ): Promise<RowOutcome> => {
@@ -124,7 +138,8 @@ const confirmRow = async (
     const at = ports.clock.now().toISOString();
     const move = { move: 'sim_confirmed', result: confirmed.result, read_at: row.updated_at, at } as const;
     if (!(await ports.batches.moveRow(watch.batch_id, watch.row, move))) continue;
-    if (confirmed.reasons.length > 0) await createCheckItem(ports, row, confirmed, confirmation, checkBelow);
+    if (confirmed.reasons.length > 0)
+      await createCheckItem(ports, row, confirmed, confirmation, { checkBelow, describe: batch.describe });
     return { settle: true, event: eventOf(watch, at, confirmed.detail) };
   }
   return { settle: false };
@@ -149,9 +164,9 @@ const createCheckItem = async (
   row: RowRecord,
   confirmed: ConfirmedRow,
   confirmation: SimConfirmation,
-  checkBelow: number | undefined,
+  { checkBelow, describe }: { checkBelow: number | undefined; describe: NcmDescriber },
 ) => {
-  const item = checkItemOfResult(confirmed.result, row, () => '', {
+  const item = checkItemOfResult(confirmed.result, row, await describe(), {
     reasons: confirmed.reasons,
     checkBelow,
     followers: 0,
@@ -184,7 +199,7 @@ const confirmCachedVerdict = async (
 /** One completed batch: its rows a few at once, then its revision, then its watches settled. */
 const sweepBatch = async (
   ports: SweepSimPorts,
-  batch: BatchRecord,
+  batch: BatchRecord & { describe: NcmDescriber },
   watches: readonly { watch: SimWatch; confirmation: SimConfirmation }[],
   parallel: number,
   cachedDone: Set<string>,
@@ -240,6 +255,7 @@ export const sweepSimOpenings = async (
     byBatch.set(watch.batch_id, [...(byBatch.get(watch.batch_id) ?? []), { watch, confirmation }]);
   }
   const cachedDone = new Set<string>();
+  const describe = ncmDescriber(ports);
   for (const [batchId, watches] of [...byBatch].sort(([a], [b]) => a.localeCompare(b))) {
     if (ports.clock.now().getTime() >= settings.until) {
       report.left += watches.length;
@@ -251,7 +267,13 @@ export const sweepSimOpenings = async (
       report.waiting += watches.length;
       continue;
     }
-    const { revised, settled } = await sweepBatch(ports, batch, watches, settings.parallel, cachedDone);
+    const { revised, settled } = await sweepBatch(
+      ports,
+      { ...batch, describe },
+      watches,
+      settings.parallel,
+      cachedDone,
+    );
     report.confirmed += settled;
     report.waiting += watches.length - settled;
     report.batches.push(revised);
