@@ -238,6 +238,7 @@ describe('the hash router', () => {
     expect(parseHash('#/batches/b-123')).toEqual({ page: 'batch', batchId: 'b-123' });
     expect(parseHash('#/batches/a%2Fb')).toEqual({ page: 'batch', batchId: 'a/b' });
     expect(parseHash('#/questions')).toEqual({ page: 'questions' });
+    expect(parseHash('#/checks')).toEqual({ page: 'checks' });
     expect(parseHash('#/upload')).toEqual({ page: 'upload' });
     expect(parseHash('/upload')).toEqual({ page: 'upload' });
   });
@@ -260,6 +261,7 @@ describe('the hash router', () => {
     const routes: Route[] = [
       { page: 'batches', waiting: null },
       { page: 'batches', waiting: 'Catálogo 2026/03 & co' },
+      { page: 'checks' },
       { page: 'batch', batchId: 'b 1/2' },
       { page: 'questions' },
       { page: 'upload' },
