@@ -32,6 +32,7 @@ import { fileURLToPath } from 'node:url';
 import { S3Client } from '@aws-sdk/client-s3';
 import { createS3ObjectStore } from '../../shared/aws/s3-object-store.js';
 import type { FinalizePorts } from '../../shared/pipeline/batch/finalize-batch.js';
+import { type AuditEvent, auditEventKey } from '../../shared/pipeline/core/audit-records.js';
 import type { BatchStore } from '../../shared/pipeline/core/ports.js';
 import {
   BatchRecord,
@@ -286,7 +287,52 @@ const syntheticBatch = (rows: number, products: number, running: boolean) => {
       .filter((product) => outcomeOf(product) === 'pending_data' && !(running && product % 5 === 4))
       .map((product) => reviewItemOf(product, firstRow(product)));
 
-  return { record, rowRecord, reviewItems };
+  /**
+   * The audit log of the rows classified in this batch (core/audit-records.ts), made as it is read:
+   * each leader resolved, asked or failed here was submitted, then settled a millisecond later, a
+   * leader two milliseconds after the one before; a reused one has none (audit.csv tells it from
+   * the row). In key order, as the table answers.
+   */
+  const logged = Array.from({ length: products }, (_, product) => product).filter(
+    (product) => outcomeOf(product) !== 'reused' && !(running && product % 5 === 4),
+  );
+  const eventAt = (index: number): AuditEvent => {
+    const product = logged[Math.floor(index / 2)]!;
+    const row = firstRow(product);
+    const submitted = index % 2 === 0;
+    const outcome = outcomeOf(product);
+    return {
+      at: new Date(Date.parse(AT) + 60_000 + index).toISOString(),
+      batch_id: BATCH_ID,
+      row,
+      event: submitted
+        ? 'submitted'
+        : outcome === 'pending_data'
+          ? 'questions'
+          : outcome === 'failed'
+            ? 'failed'
+            : 'resolved',
+      who: submitted ? 'ana.souza@example.com' : '',
+      classification_id: classificationId(product + 1),
+      detail: submitted ? '' : outcome === 'resolved' ? `NCM ${NCMS[product % NCMS.length]}, 91 %` : '',
+      sku: rowRecord(row).product?.sku ?? null,
+    };
+  };
+  const auditPage = (after: string | null, limit: number): AuditEvent[] => {
+    // Keys grow with the index: the first after `after` found by halving.
+    let low = 0;
+    let high = logged.length * 2;
+    while (after !== null && low < high) {
+      const middle = Math.floor((low + high) / 2);
+      if (auditEventKey(eventAt(middle)) <= after) low = middle + 1;
+      else high = middle;
+    }
+    return Array.from({ length: Math.max(0, Math.min(limit, logged.length * 2 - low)) }, (_, i) =>
+      eventAt(low + i),
+    );
+  };
+
+  return { record, rowRecord, reviewItems, auditPage };
 };
 
 // ---------------------------------------------------------------------------
@@ -337,6 +383,15 @@ const benchPorts = (
     objects,
     batches,
     reviews: { listByBatch: async () => batch.reviewItems() },
+    checks: { listByBatch: async () => [] },
+    audit: {
+      record: async () => {},
+      page: async (_id: string, from: { after: string | null; limit: number }) => {
+        // A real table's Query answers a promise's turn later; so does this one.
+        await new Promise(setImmediate);
+        return batch.auditPage(from.after, from.limit);
+      },
+    },
     events: { batchCompleted: async () => {} },
   } as unknown as FinalizePorts;
   return { ports, bytes, pages: () => pages, sample: batch.rowRecord };

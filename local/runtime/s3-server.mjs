@@ -56,8 +56,11 @@ const uploadPartCopy = async (ctx, next) => {
   );
   ctx.type = 'application/xml';
   if (!object?.content) {
-    ctx.status = object ? 416 : 404;
-    ctx.body = `${XML_HEAD}<Error><Code>${object ? 'InvalidRange' : 'NoSuchKey'}</Code></Error>`;
+    // The HTTP status through Koa's setter, as S3 answers: no such key, or a range past its end.
+    Object.assign(ctx, {
+      status: object ? 416 : 404,
+      body: `${XML_HEAD}<Error><Code>${object ? 'InvalidRange' : 'NoSuchKey'}</Code></Error>`,
+    });
     return;
   }
   const { md5 } = await ctx.store.putPart(bucket, uploadId, partNumber, object.content);
