@@ -83,7 +83,8 @@ export const runAnswersRound = async (input: AnswersRoundInput): Promise<number>
         `${summary.revision ?? 0}, review.xlsx and .csv, ${ANSWERS_REPORT_FILE}, summary.json)`,
     ].join('\n'),
   );
-  for (const entry of report.filter((e) => e.outcome !== 'resumed')) {
+  // What went as asked (resumed, decided) is counted above; the rest is said line by line.
+  for (const entry of report.filter((e) => e.outcome !== 'resumed' && e.outcome !== 'decided')) {
     console.log(`  row ${entry.row || '?'} ${entry.classification_id}: ${entry.outcome}: ${entry.detail}`);
   }
   return 0;

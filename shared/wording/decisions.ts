@@ -24,15 +24,18 @@ const withSim = (sim: string): string => (sim === '' ? '' : ` (SIM ${sim})`);
 export const DECISION_PHRASES = {
   decision_applied: {
     pt: (p) =>
-      `${where('pt', p)}: NCM ${p.ncm}${withSim(p.sim)} aprovada por ${p.by}; as linhas do mesmo produto ` +
-      'mostram a mesma decisão. Nada foi enviado ao serviço nem cobrado.',
+      `${where('pt', p)}: NCM ${p.ncm}${withSim(p.sim)} aprovada por ${p.by}` +
+      `${p.followers > 0 ? `; vale também para ${count('pt', p.followers)} ${plural(p.followers, 'linha', 'linhas')} do mesmo produto` : ''}. ` +
+      'Nada foi enviado ao serviço nem cobrado.',
     es: (p) =>
-      `${where('es', p)}: NCM ${p.ncm}${withSim(p.sim)} aprobada por ${p.by}; las filas del mismo producto ` +
-      'muestran la misma decisión. No se envió nada al servicio ni se cobró.',
+      `${where('es', p)}: NCM ${p.ncm}${withSim(p.sim)} aprobada por ${p.by}` +
+      `${p.followers > 0 ? `; vale también para ${count('es', p.followers)} ${plural(p.followers, 'fila', 'filas')} del mismo producto` : ''}. ` +
+      'No se envió nada al servicio ni se cobró.',
     en: (p) =>
-      `${where('en', p)}: NCM ${p.ncm}${withSim(p.sim)} approved by ${p.by}; rows of the same product show ` +
-      'the same decision. Nothing was sent to the service or billed.',
-  } satisfies Phrase<At & { ncm: string; sim: string; by: string }>,
+      `${where('en', p)}: NCM ${p.ncm}${withSim(p.sim)} approved by ${p.by}` +
+      `${p.followers > 0 ? `; it holds for ${p.followers} ${plural(p.followers, 'row', 'rows')} of the same product too` : ''}. ` +
+      'Nothing was sent to the service or billed.',
+  } satisfies Phrase<At & { ncm: string; sim: string; by: string; followers: number }>,
   decision_undecided: {
     pt: (p) => `${where('pt', p)}: sem decisão (NCM vazia); o parecer continua aguardando conferência.`,
     es: (p) => `${where('es', p)}: sin decisión (NCM vacía); el dictamen sigue esperando revisión.`,

@@ -88,6 +88,7 @@ const judge = (
           ncm: formatNcm(decision.ncm),
           sim: decision.sim ? formatNcm(decision.sim) : '',
           by: decision.by,
+          followers: item.followers,
         }),
         decision: { item, ncm: decision.ncm, sim: decision.sim, note: decision.note, again: true },
       };
@@ -144,6 +145,7 @@ const judge = (
       ncm: formatNcm(ncm),
       sim: sim ? formatNcm(sim) : '',
       by: context.by,
+      followers: item.followers,
     }),
     decision: { item, ncm, sim, note: line.note, again: false },
   };

@@ -102,6 +102,7 @@ const SAMPLE_PARAMS = {
   table: '2026-07-05',
   options: ['8471.30.12.00', '8471.30.12.01'],
   first_line: 2,
+  followers: 2,
   decided: 2,
   missing: ['decision_ncm'],
   at: '2026-11-27T10:00:00.000Z',

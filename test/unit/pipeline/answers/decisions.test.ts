@@ -66,7 +66,7 @@ const DECIDED = checkItem(11, {
     round_id: `${BATCH}~earlier001`,
   },
 });
-const ITEMS = [checkItem(4), checkItem(5), checkItem(6), checkItem(7), SIM_ITEM, DECIDED];
+const ITEMS = [checkItem(4), checkItem(5, { followers: 2 }), checkItem(6), checkItem(7), SIM_ITEM, DECIDED];
 
 const plan = (lines: DecisionLine[], items = ITEMS) =>
   planDecisions({ lines, items, table: TABLE, tableDate: '2026-07-05', roundId: ROUND, by: 'ana.revisora' });
@@ -113,7 +113,13 @@ describe('planDecisions', () => {
     expect(said(11, 'already_decided')).toBe(
       'Row 11: this verdict was already decided by bia on 2026-11-20T09:00:00.000Z (NCM 8471.30.12); it is not decided again.',
     );
-    expect(said(4, 'decided')).toContain('approved by ana.revisora');
+    expect(said(4, 'decided')).toBe(
+      'Row 4: NCM 8471.30.19 approved by ana.revisora. Nothing was sent to the service or billed.',
+    );
+    expect(said(5, 'decided')).toBe(
+      'Row 5: NCM 8471.49.00 approved by ana.revisora; it holds for 2 rows of the same product too. ' +
+        'Nothing was sent to the service or billed.',
+    );
   });
 
   it('takes a SIM opening of the NCM decided, and refuses one of another NCM or one that is no code', () => {
