@@ -349,10 +349,17 @@ const benchPorts = (
   const batch = syntheticBatch(rows, products, running);
   let record = batch.record;
   let pages = 0;
-  const batches: Pick<BatchStore, 'getBatch' | 'updateBatch' | 'getRow' | 'moveRow' | 'rowsPage'> = {
+  const batches: Pick<
+    BatchStore,
+    'getBatch' | 'updateBatch' | 'claimAuditPosition' | 'getRow' | 'moveRow' | 'rowsPage'
+  > = {
     getBatch: async (id) => (id === BATCH_ID ? structuredClone(record) : null),
     updateBatch: async (_id, patch) => {
       record = { ...record, ...patch };
+    },
+    claimAuditPosition: async (_id, move) => {
+      record = { ...record, audit_through: move.to };
+      return true;
     },
     getRow: async (_id, row) => (row >= 1 && row <= rows ? batch.rowRecord(row) : null),
     // Every row of a finalizing batch has ended: a move is never asked for; refused if it is.

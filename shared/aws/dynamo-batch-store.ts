@@ -370,6 +370,18 @@ const claimPartialRequest: OnTable<BatchStore['claimPartialRequest']> = async (t
   return result.applied;
 };
 
+const claimAuditPosition: OnTable<BatchStore['claimAuditPosition']> = async (table, batchId, move) => {
+  const result = await updateExisting(table, {
+    Key: batchKey(batchId),
+    UpdateExpression: 'SET #audit = :to',
+    condition: move.from === null ? 'attribute_not_exists(#audit)' : '#audit.#writes = :writes',
+    names: { '#audit': 'audit_through', ...(move.from === null ? {} : { '#writes': 'writes' }) },
+    values: { ':to': move.to, ...(move.from === null ? {} : { ':writes': move.from.writes }) },
+    returnNew: false,
+  });
+  return result.applied;
+};
+
 const putRows: OnTable<BatchStore['putRows']> = async ({ doc, TableName, sleep }, rows) => {
   // One request per key: BatchWriteItem rejects a call naming the same item twice. The last wins.
   const byKey = new Map<string, WriteRequest>();
@@ -686,6 +698,7 @@ export const createDynamoBatchStore = (config: DynamoBatchStoreConfig): BatchSto
     updateBatch: (batchId, patch) => updateBatch(table, batchId, patch),
     recordStop: (batchId, stop) => recordStop(table, batchId, stop),
     claimPartialRequest: (batchId, at) => claimPartialRequest(table, batchId, at),
+    claimAuditPosition: (batchId, move) => claimAuditPosition(table, batchId, move),
     putRows: (rows) => putRows(table, rows),
     getRow: (batchId, row) => getRow(table, batchId, row),
     moveRow: (batchId, row, move) => moveRow(table, batchId, row, move),

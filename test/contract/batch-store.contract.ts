@@ -183,6 +183,36 @@ export const describeBatchStoreContract = (name: string, implementation: Impleme
       });
     });
 
+    describe('claimAuditPosition', () => {
+      it("moves audit.csv's position only from the one a write started from: of two writes at once, one stands", async () => {
+        // Prepare
+        await store().createBatch(batchRecord());
+        const position = (writes: number, bytes: number) => ({
+          key: `2026-11-21T12:0${writes}:00.000Z#0000001#resolved`,
+          bytes,
+          writes,
+          file: `outbox/${BATCH}/.audit/audit-${writes}-${bytes}.csv`,
+          keys: `outbox/${BATCH}/.audit/keys-${writes}-${bytes}.txt`,
+        });
+
+        // Act: two first writes, then two second writes, each pair from the same position
+        const first = await store().claimAuditPosition(BATCH, { from: null, to: position(1, 100) });
+        const rival = await store().claimAuditPosition(BATCH, { from: null, to: position(1, 120) });
+        const second = await store().claimAuditPosition(BATCH, {
+          from: position(1, 100),
+          to: position(2, 300),
+        });
+        const late = await store().claimAuditPosition(BATCH, {
+          from: position(1, 100),
+          to: position(2, 310),
+        });
+
+        // Assess
+        expect([first, rival, second, late]).toEqual([true, false, true, false]);
+        expect((await store().getBatch(BATCH))?.audit_through).toEqual(position(2, 300));
+      });
+    });
+
     describe('the queue window and the backlogs', () => {
       const window = { size: 20, enqueued_through: 20, passed_through: 0 };
       const until = '2026-11-21T12:01:00.000Z';

@@ -383,6 +383,12 @@ export const memoryBatchStore = () => {
       batch.partial_requested_at = at.now;
       return true;
     },
+    claimAuditPosition: async (batchId, move) => {
+      const batch = mustGetBatch(batchId);
+      if ((batch.audit_through?.writes ?? null) !== (move.from?.writes ?? null)) return false;
+      batch.audit_through = clone(move.to);
+      return true;
+    },
     putRows: async (records) => {
       for (const record of records) refuseOversizedItem(record);
       for (const record of records) rows.set(rowId(record.batch_id, record.row), clone(record));

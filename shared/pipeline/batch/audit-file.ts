@@ -11,11 +11,13 @@
  *                 an event the last write did not hold (recorded late, by a slow or retried step)
  *                 is added, one it held is not; then every event after it
  *
- * What the file holds is kept on the batch record (`audit_through`: the last key, the file's
- * bytes, the writes), and the keys each write read from the log beside the file, in key order
- * (`outbox/<batch>/.audit/keys-<write>.txt`), which the next write reads alongside the log to tell
- * a late event from one already written. A write repeated before its position was kept starts again
- * from the bytes the position names: nothing is written twice.
+ * Each write makes its own file beside audit.csv (`outbox/<batch>/.audit/audit-<write>.csv`) and
+ * the keys it read from the log, in key order (`.audit/keys-<write>.txt`), which the next write
+ * reads alongside the log to tell a late event from one already written; then claims the position
+ * on the batch record (`audit_through`: the last key, the file's bytes, the writes, its two objects)
+ * from the one it started from, and only then copies its file into audit.csv. Of two writes at
+ * once, one stands; a write repeated before its position was kept starts again from the position
+ * there is: nothing is written twice, and audit.csv is only ever replaced by a longer copy of itself.
  *
  * In legs, like Finalize's other passes: a page of rows or of events at a time, the bytes not yet
  * a part waiting in `work/`; what a leg hands on is a few hundred bytes (`AuditWriting`).
@@ -43,12 +45,20 @@ export const AUDIT_COLUMNS = ['at', 'row', 'sku', 'event', 'who', 'classificatio
  */
 export const AUDIT_LOOKBACK_MS = 60 * 60_000;
 
-/** Where each write's keys are kept: beside audit.csv, for the next write (not in `work/`, which expires). */
-export const auditKeysKey = (batchId: string, write: number): string =>
-  outboxKey(batchId, `.audit/keys-${write}.txt`);
+/**
+ * Each write's own copy of the file, which audit.csv is copied from once its position stands, and
+ * the keys it read, for the next write: beside audit.csv (not in `work/`, which expires), named by
+ * the write (`<count>-<when it began>`), so two writes at once never write the same object.
+ */
+export const auditWriteKeys = (batchId: string, tag: string) => ({
+  file: outboxKey(batchId, `.audit/audit-${tag}.csv`),
+  keys: outboxKey(batchId, `.audit/keys-${tag}.txt`),
+});
 
 /** Where a write stands between legs. */
 export const AuditWriting = z.object({
+  /** The write's name: its count and when it began (`auditWriteKeys`). */
+  tag: z.string().min(1),
   /** `rows`: what Prepare made of each row (the first write only); `log`: the audit log. */
   phase: z.enum(['rows', 'log']),
   rows_after: z.number().int().min(0).nullable(),
@@ -173,12 +183,11 @@ const auditUploads = async (
   ports: AuditPorts,
   batch: BatchRecord,
   state: AuditWriting,
-  options: AuditOptions & { position: Position | null; write: number },
+  options: AuditOptions & { position: Position | null },
 ) => {
   const { batch_id: batchId } = batch;
-  const { position, write } = options;
-  const fileKey = outboxKey(batchId, AUDIT_FILE);
-  const keysKey = auditKeysKey(batchId, write);
+  const { position } = options;
+  const { file: fileKey, keys: keysKey } = auditWriteKeys(batchId, state.tag);
   const copyAtLeast = options.copyAtLeast ?? MIN_PART_BYTES;
   const upload = (name: string, key: string, progress: PartsUploadProgress | null) =>
     partsUpload(
@@ -186,7 +195,7 @@ const auditUploads = async (
       {
         batchId,
         key,
-        name: `audit-${write}.${name}`,
+        name: `audit-${state.tag}.${name}`,
         contentType: CSV_CONTENT_TYPE,
         partBytes: options.partBytes,
       },
@@ -201,7 +210,7 @@ const auditUploads = async (
     const old = position?.bytes ?? 0;
     if (old >= copyAtLeast) {
       const uploadId = await ports.objects.startUpload(fileKey, CSV_CONTENT_TYPE);
-      const etag = await ports.objects.copyPart(fileKey, uploadId, 1, { key: fileKey, bytes: old });
+      const etag = await ports.objects.copyPart(fileKey, uploadId, 1, { key: position!.file, bytes: old });
       file = await upload('csv', fileKey, {
         upload_id: uploadId,
         parts: [{ number: 1, etag }],
@@ -209,9 +218,9 @@ const auditUploads = async (
       });
       return file;
     }
-    const first = old > 0 ? await ports.objects.getPrefix(fileKey, old) : auditHeader(batch);
+    const first = old > 0 ? await ports.objects.getPrefix(position!.file, old) : auditHeader(batch);
     if (!first || first.byteLength < old)
-      throw new Error(`${fileKey} holds fewer bytes than the ${old} its last write kept.`);
+      throw new Error(`${position!.file} holds fewer bytes than the ${old} its write kept.`);
     file = await upload('csv', fileKey, null);
     await file.append(first);
     state.bytes = first.byteLength;
@@ -302,9 +311,22 @@ const writePage = async (
 };
 
 /**
+ * audit.csv as the position says: a write that kept its position and stopped before copying its
+ * file into place is made good at the next write's start. Never by a shorter copy: a position read
+ * before another write moved it is behind the file, which stays.
+ */
+const publish = async (objects: AuditPorts['objects'], batchId: string, position: Position | null) => {
+  if (position === null) return;
+  const key = outboxKey(batchId, AUDIT_FILE);
+  if (((await objects.head(key))?.size ?? 0) < position.bytes) await objects.copy(position.file, key);
+};
+
+/**
  * Writes audit.csv, or adds to it, from where the last leg stopped (`from`, null: the start).
- * Done: the file and its keys in the outbox and the position on the batch record, unless the
- * write had nothing to add, which leaves everything as it was.
+ * Done: this write's file and keys beside audit.csv, its position claimed on the batch record (from
+ * the one it started from: of two writes at once, one stands; the other starts again from the new
+ * position), then audit.csv copied from its file. A write that had nothing to add leaves everything
+ * as it was.
  */
 export const writeAuditFile = async (
   ports: AuditPorts,
@@ -314,7 +336,9 @@ export const writeAuditFile = async (
 ): Promise<AuditOutcome> => {
   const position = batch.audit_through ?? null;
   const write = (position?.writes ?? 0) + 1;
+  if (from === null) await publish(ports.objects, batch.batch_id, position);
   const state: AuditWriting = from ?? {
+    tag: `${write}-${ports.clock.now().getTime()}`,
     phase: position === null ? 'rows' : 'log',
     rows_after: null,
     log_after: position === null ? null : lookbackFrom(position.key),
@@ -324,9 +348,8 @@ export const writeAuditFile = async (
     bytes: position?.bytes ?? 0,
     added: 0,
   };
-  const lastKeys = position === null ? null : auditKeysKey(batch.batch_id, position.writes);
-  const known = await knownKeys(ports.objects, lastKeys, state.known_offset);
-  const uploads = await auditUploads(ports, batch, state, { ...options, position, write });
+  const known = await knownKeys(ports.objects, position?.keys ?? null, state.known_offset);
+  const uploads = await auditUploads(ports, batch, state, { ...options, position });
   if (position === null) await uploads.openFile();
   const page = { pageSize: options.pageSize, position, uploads, known };
   while (await writePage(ports, batch, state, page)) {
@@ -337,8 +360,17 @@ export const writeAuditFile = async (
   await uploads.complete();
   const last =
     state.log_after !== null && state.log_after > (position?.key ?? '') ? state.log_after : position?.key;
-  await ports.batches.updateBatch(batch.batch_id, {
-    audit_through: { key: last ?? '', bytes: state.bytes, writes: write },
-  });
+  const to = {
+    key: last ?? '',
+    bytes: state.bytes,
+    writes: write,
+    ...auditWriteKeys(batch.batch_id, state.tag),
+  };
+  if (!(await ports.batches.claimAuditPosition(batch.batch_id, { from: position, to }))) {
+    // Another write stood: this one starts again from its position, adding only what it lacks.
+    const now = await ports.batches.getBatch(batch.batch_id);
+    return now ? writeAuditFile(ports, now, null, options) : { next: 'done', added: 0 };
+  }
+  await ports.objects.copy(to.file, outboxKey(batch.batch_id, AUDIT_FILE));
   return { next: 'done', added: state.added };
 };

@@ -9,6 +9,7 @@ import type { SlotLeases } from '../dispatch/slot-leases.js';
 import type { AuditEvent } from './audit-records.js';
 import type { CheckDecision, CheckItem } from './check-records.js';
 import type {
+  AuditPosition,
   BatchRecord,
   BatchStop,
   CachedVerdict,
@@ -113,15 +114,11 @@ export type ObjectStore = {
   startUpload(key: string, contentType: string): Promise<string>;
   /** Returns the part's ETag, which `completeUpload` names it by. */
   uploadPart(key: string, uploadId: string, partNumber: number, bytes: Uint8Array): Promise<string>;
-  /**
-   * A part made in the bucket from the first `bytes` bytes of another object (S3's UploadPartCopy):
-   * a file that grows at its end (audit.csv) is written anew without reading back what it held.
-   * Returns the part's ETag.
-   */
+  /** A part copied in the bucket from another object's first `bytes` (UploadPartCopy); its ETag. */
   copyPart(
     key: string,
     uploadId: string,
-    partNumber: number,
+    part: number,
     from: { key: string; bytes: number },
   ): Promise<string>;
   completeUpload(key: string, uploadId: string, parts: readonly UploadedPart[]): Promise<void>;
@@ -188,6 +185,11 @@ export type BatchStore = {
    * finishing in the same period, one asks for partial results. True when this call set it.
    */
   claimPartialRequest(batchId: string, at: { last: string | null; now: string }): Promise<boolean>;
+  /** Sets `audit_through` to `to` only while it is still `from` (by its count of writes); true if set. */
+  claimAuditPosition(
+    batchId: string,
+    move: { from: AuditPosition | null; to: AuditPosition },
+  ): Promise<boolean>;
   /** Writes (overwrites) row records as Prepare made them (row-life.ts `bornRow`), 25 per BatchWrite. */
   putRows(rows: readonly RowRecord[]): Promise<void>;
   getRow(batchId: string, row: number): Promise<RowRecord | null>;

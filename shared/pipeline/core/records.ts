@@ -66,6 +66,18 @@ export type QueueWindow = z.infer<typeof QueueWindow>;
 export const BATCH_STATES = ['preparing', 'running', 'finalizing', 'completed', 'failed'] as const;
 export const BatchState = z.enum(BATCH_STATES);
 
+/** Where the outbox's audit.csv stands (batch/audit-file.ts). */
+export const AuditPosition = z.object({
+  key: z.string(),
+  bytes: z.number().int().min(0),
+  writes: z.number().int().min(1),
+  /** This write's file, the one audit.csv is a copy of. */
+  file: z.string(),
+  /** The keys this write read from the audit log, in key order. */
+  keys: z.string(),
+});
+export type AuditPosition = z.infer<typeof AuditPosition>;
+
 export const BatchRecord = z.object({
   batch_id: z.string(),
   name: z.string(),
@@ -121,11 +133,11 @@ export const BatchRecord = z.object({
   partial_requested_at: z.string().optional(),
   /**
    * How far the outbox's audit.csv is written (batch/audit-file.ts): the last event key written,
-   * the file's bytes at that point (a repeated write starts again from them) and how many writes.
+   * the file's bytes at that point (a repeated write starts again from them), how many writes,
+   * and the write's own copy of the file and of the keys it read, by object key. Moved only by
+   * `BatchStore.claimAuditPosition`, from the position a write started from.
    */
-  audit_through: z
-    .object({ key: z.string(), bytes: z.number().int().min(0), writes: z.number().int().min(1) })
-    .optional(),
+  audit_through: AuditPosition.optional(),
   started_at: z.string(),
   finished_at: z.string().optional(),
 });

@@ -111,6 +111,17 @@ const loggedEvents = (rows: readonly RowRecord[]): AuditEvent[] =>
       },
     ]);
 
+/** A person's decision on row `row`, `minutes` after the batch began. */
+const decided = (row: number, minutes: number): AuditEvent => ({
+  at: iso(minutes * 60_000),
+  batch_id: BATCH,
+  row,
+  event: 'decided',
+  who: 'rui@example.com',
+  classification_id: `cls_${row}`,
+  detail: 'NCM 8471.30.12',
+});
+
 const world = async (rowCount: number) => {
   const ports = memoryPipelinePorts({}, ['BR'], { minPartBytes: PART });
   const rows = Array.from({ length: rowCount }, (_, i) => rowOf(i + 1));
@@ -211,11 +222,15 @@ describe('audit.csv', () => {
     for (const [key, object] of w.objects.objects)
       if (key.startsWith(`work/${BATCH}/`)) expect(object.bytes.byteLength).toBeLessThan(PART);
     const batch = await w.batches.getBatch(BATCH);
-    expect(batch?.audit_through).toEqual({
+    expect(batch?.audit_through).toMatchObject({
       key: `${iso(61_299)}#0000299#resolved`,
       bytes: w.bytes()!.byteLength,
       writes: 1,
     });
+    // audit.csv is a copy of the write's own file, kept beside it.
+    expect(
+      Buffer.from(w.objects.objects.get(batch!.audit_through!.file)!.bytes).equals(Buffer.from(w.bytes()!)),
+    ).toBe(true);
   });
 
   it('only grows: a later write adds the new events and one recorded late, and nothing it already holds', async () => {
@@ -269,31 +284,58 @@ describe('audit.csv', () => {
     expect(Buffer.from(w.bytes()!).equals(second)).toBe(true);
   });
 
-  it('written again before its position was kept, starts from the bytes the position names', async () => {
-    // Prepare: a second write completed, then its position lost (a crash before the batch record)
+  it('written again after a write stopped before its position was kept: audit.csv gains the event once', async () => {
+    // Prepare: the first write done; a decision recorded; the next write stops before its claim
     const w = await world(40);
     await w.writeInLegs();
-    const kept = (await w.batches.getBatch(BATCH))!.audit_through!;
-    await w.audit.record([
-      {
-        at: iso(10 * 60_000),
-        batch_id: BATCH,
-        row: 4,
-        event: 'decided',
-        who: 'rui@example.com',
-        classification_id: 'cls_4',
-        detail: 'NCM 8471.30.12',
-      },
-    ]);
-    await w.writeInLegs();
-    const once = Buffer.from(w.bytes()!);
-    await w.batches.updateBatch(BATCH, { audit_through: kept });
+    const first = Buffer.from(w.bytes()!);
+    await w.audit.record([decided(4, 10)]);
+    const { claimAuditPosition } = w.batches;
+    w.batches.claimAuditPosition = async () => {
+      throw new Error('the invocation ended');
+    };
+    await expect(w.writeInLegs()).rejects.toThrow('the invocation ended');
+    expect(Buffer.from(w.bytes()!).equals(first)).toBe(true);
+    w.batches.claimAuditPosition = claimAuditPosition;
 
     // Act
-    await w.writeInLegs();
+    const { added } = await w.writeInLegs();
 
-    // Assess: the same file, the decision once
-    expect(Buffer.from(w.bytes()!).equals(once)).toBe(true);
+    // Assess: the old bytes, then the decision, once
+    expect(added).toBe(1);
+    const now = Buffer.from(w.bytes()!);
+    expect(now.subarray(0, first.byteLength).equals(first)).toBe(true);
     expect(w.lines().filter((line) => line[3] === 'decided')).toHaveLength(1);
+  });
+
+  it('two writes at once from the same position: one stands, the other starts again from it and adds only what it lacks', async () => {
+    // Prepare: the first write done; a decision recorded; two writes both start from that position
+    const w = await world(40);
+    await w.writeInLegs();
+    const started = (await w.batches.getBatch(BATCH))!;
+    await w.audit.record([decided(4, 10)]);
+    const atOnce = { until: Number.MAX_SAFE_INTEGER, pageSize: 25, partBytes: PART, copyAtLeast: PART };
+
+    // Act: the first claims; the second (later, another decision read too) finds the position moved
+    const one = await writeAuditFile(w, started, null, atOnce);
+    const afterOne = Buffer.from(w.bytes()!);
+    await w.audit.record([decided(5, 11)]);
+    w.clock.advance(1);
+    const other = await writeAuditFile(w, started, null, atOnce);
+    const next = await w.writeInLegs();
+
+    // Assess: the second added, after the first's bytes, only the decision the first had not read
+    expect(one).toEqual({ next: 'done', added: 1 });
+    expect(other).toEqual({ next: 'done', added: 1 });
+    expect(next.added).toBe(0);
+    const last = Buffer.from(w.bytes()!);
+    expect(last.subarray(0, afterOne.byteLength).equals(afterOne)).toBe(true);
+    expect(
+      w
+        .lines()
+        .filter((line) => line[3] === 'decided')
+        .map((line) => line[1]),
+    ).toEqual(['4', '5']);
+    expect((await w.batches.getBatch(BATCH))?.audit_through?.writes).toBe(3);
   });
 });
