@@ -92,6 +92,7 @@ describe('answers round through the local runtime', () => {
     const out = join(temp.dir, 'out');
     await pipeline.copyOutbox(batchId, out);
     const resultsBefore = readFileSync(join(out, 'results.csv'));
+    const auditBefore = readFileSync(join(out, 'audit.csv'));
     const review = readCsvTable(join(out, 'review.csv'));
     expect(review.rows).toHaveLength(4);
     const filledPath = join(temp.dir, 'review-filled.csv');
@@ -127,6 +128,14 @@ describe('answers round through the local runtime', () => {
       'Q-D': 'pending_data',
     });
     expect(readFileSync(join(out, 'results.rev1.csv')).equals(resultsBefore)).toBe(true);
+    // audit.csv only grew: the old bytes, then who answered which row, the answers posted, the verdicts.
+    const auditRound = readFileSync(join(out, 'audit.csv'));
+    expect(auditRound.subarray(0, auditBefore.length).equals(auditBefore)).toBe(true);
+    const roundLines = auditRound.subarray(auditBefore.length).toString('utf8').trim().split('\r\n');
+    expect(
+      roundLines.filter((line) => line.includes(',answered,ana.revisora,')).map((line) => line.split(',')[2]),
+    ).toEqual(expect.arrayContaining(['Q-A', 'Q-B']));
+    expect(roundLines.filter((line) => line.includes(',resolved,')).length).toBe(2);
     expect((await readResults(join(out, 'results.csv'))).rows).toHaveLength(CATALOGUE.length);
     const results = readCsvTable(join(out, 'results.csv'));
     const resolvedA = results.rows.find((row) => row[column(results, 'sku')] === 'Q-A') ?? [];
@@ -196,6 +205,14 @@ describe('answers round through the local runtime', () => {
     expect(swept).toMatchObject({ pending: 2, abandoned: 2 });
     await pipeline.copyOutbox(batchId, out);
     expect(statusBySku(join(out, 'results.csv'))).toMatchObject({ 'Q-C': 'abandoned', 'Q-D': 'abandoned' });
+    // The sweep's run without a round added the two abandoned rows to audit.csv, after the round's lines.
+    const auditSwept = readFileSync(join(out, 'audit.csv'));
+    expect(auditSwept.subarray(0, auditRound.length).equals(auditRound)).toBe(true);
+    const sweptLines = auditSwept.subarray(auditRound.length).toString('utf8').trim().split('\r\n');
+    expect(sweptLines.map((line) => [line.split(',')[2], line.split(',')[3]]).sort()).toEqual([
+      ['Q-C', 'abandoned'],
+      ['Q-D', 'abandoned'],
+    ]);
     expect(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'))).toMatchObject({
       revision: 2,
       billed_usd: 6,
