@@ -28,6 +28,7 @@ import { preparedEvents } from '../core/audit-events.js';
 import { type AuditEvent, auditEventKey } from '../core/audit-records.js';
 import { outboxKey } from '../core/bucket-layout.js';
 import { mapLimited } from '../core/calls-in-parallel.js';
+import { garbageCollector } from '../core/garbage-collection.js';
 import { MIN_PART_BYTES, type PipelinePorts } from '../core/ports.js';
 import type { BatchRecord } from '../core/records.js';
 import { type PartsUpload, PartsUploadProgress, partsUpload } from './parts-upload.js';
@@ -269,9 +270,11 @@ const writePage = async (
     position: Position | null;
     uploads: Awaited<ReturnType<typeof auditUploads>>;
     known: Awaited<ReturnType<typeof knownKeys>>;
+    /** Counts what each page read, for a full collection every few thousand (core/garbage-collection.ts). */
+    collect: (handled: number) => void;
   },
 ): Promise<boolean> => {
-  const { pageSize, position, uploads, known } = context;
+  const { pageSize, position, uploads, known, collect } = context;
   let lines = '';
   if (state.phase === 'rows') {
     const page = await ports.batches.rowsPage(batch.batch_id, { after: state.rows_after, limit: pageSize });
@@ -288,6 +291,7 @@ const writePage = async (
       }
     await uploads.add(lines);
     state.rows_after = page.rows.at(-1)?.row ?? state.rows_after;
+    collect(page.rows.length);
     if (page.next === null) state.phase = 'log';
     return true;
   }
@@ -307,6 +311,7 @@ const writePage = async (
   await uploads.read(keyLines);
   state.log_after = auditEventKey(events.at(-1)!);
   state.known_offset = known.offset();
+  collect(events.length);
   return true;
 };
 
@@ -351,7 +356,7 @@ export const writeAuditFile = async (
   const known = await knownKeys(ports.objects, position?.keys ?? null, state.known_offset);
   const uploads = await auditUploads(ports, batch, state, { ...options, position });
   if (position === null) await uploads.openFile();
-  const page = { pageSize: options.pageSize, position, uploads, known };
+  const page = { pageSize: options.pageSize, position, uploads, known, collect: garbageCollector() };
   while (await writePage(ports, batch, state, page)) {
     if (ports.clock.now().getTime() >= options.until)
       return { next: 'again', writing: { ...state, ...(await uploads.pause()) } };
