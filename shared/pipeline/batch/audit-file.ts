@@ -116,44 +116,44 @@ export const lookbackFrom = (key: string): string | null => {
  */
 const knownKeys = async (objects: AuditPorts['objects'], key: string | null, offset: number) => {
   const source = key === null ? null : await objects.source(key);
-  let at = offset;
+  /** The bytes read and not yet passed (ASCII keys: a character is a byte), from `readFrom` on. */
   let buffered = '';
-  let bufferedFrom = offset;
-  let done = source === null;
-  const fill = async () => {
-    if (!source || at >= source.size) {
-      done = true;
-      return;
-    }
-    const end = Math.min(source.size, at + 64 * 1024);
+  let readFrom = offset;
+  /** Where in `buffered` the current line starts. */
+  let start = 0;
+  let readTo = offset;
+  const fill = async (): Promise<boolean> => {
+    if (!source || readTo >= source.size) return false;
+    const end = Math.min(source.size, readTo + 64 * 1024);
     const chunks: Uint8Array[] = [];
-    for await (const chunk of source.read(at, end)) chunks.push(chunk);
-    buffered += Buffer.concat(chunks).toString('latin1');
-    at = end;
+    for await (const chunk of source.read(readTo, end)) chunks.push(chunk);
+    // What was passed is dropped once per chunk, not once per line.
+    buffered = buffered.slice(start) + Buffer.concat(chunks).toString('latin1');
+    readFrom += start;
+    start = 0;
+    readTo = end;
+    return true;
   };
   /** The line the reader stands at, or null past the end. */
   const current = async (): Promise<string | null> => {
-    while (!buffered.includes('\n') && !done) await fill();
-    if (buffered === '') return null;
-    const end = buffered.indexOf('\n');
-    return end < 0 ? buffered : buffered.slice(0, end);
-  };
-  const advance = async () => {
-    const line = await current();
-    if (line === null) return;
-    const used = Math.min(buffered.length, line.length + 1);
-    buffered = buffered.slice(used);
-    bufferedFrom += used;
+    let end = buffered.indexOf('\n', start);
+    while (end < 0 && (await fill())) end = buffered.indexOf('\n', start);
+    if (start >= buffered.length) return null;
+    return end < 0 ? buffered.slice(start) : buffered.slice(start, end);
   };
   return {
     missing: source === null,
     /** Whether the last write held `key` (keys asked in key order). */
     async held(key: string): Promise<boolean> {
-      for (let line = await current(); line !== null && line < key; line = await current()) await advance();
-      return (await current()) === key;
+      let line = await current();
+      while (line !== null && line < key) {
+        start += line.length + 1;
+        line = await current();
+      }
+      return line === key;
     },
     /** Where to read on from, in the next leg. */
-    offset: () => bufferedFrom,
+    offset: () => readFrom + start,
   };
 };
 

@@ -235,7 +235,8 @@ describe('audit.csv', () => {
 
   it('only grows: a later write adds the new events and one recorded late, and nothing it already holds', async () => {
     // Prepare: the first write done, large enough that its bytes are copied as the new file's first part
-    const w = await world(120);
+    // (1,500 rows: the keys the first write kept run past one 64 KiB read.)
+    const w = await world(1500);
     await w.writeInLegs();
     const first = Buffer.from(w.bytes()!);
     expect(first.byteLength).toBeGreaterThan(PART);
@@ -257,11 +258,13 @@ describe('audit.csv', () => {
       classification_id: 'cls_52',
       sku: 'SKU-52',
     };
-    // The late one is older than the last key written (row 118's verdict) by less than the lookback.
-    const through = (await w.batches.getBatch(BATCH))!.audit_through!.key;
-    expect(through).toBe(`${iso(61_118)}#0000118#resolved`);
+    // The late one is older than the last key written (row 1,499's verdict) by less than the lookback.
+    const kept = (await w.batches.getBatch(BATCH))!.audit_through!;
+    expect(w.objects.objects.get(kept.keys)!.bytes.byteLength).toBeGreaterThan(64 * 1024);
+    const through = kept.key;
+    expect(through).toBe(`${iso(62_499)}#0001499#resolved`);
     expect(late.at < through).toBe(true);
-    expect(T0 + 61_118 - Date.parse(late.at)).toBeLessThan(AUDIT_LOOKBACK_MS);
+    expect(T0 + 62_499 - Date.parse(late.at)).toBeLessThan(AUDIT_LOOKBACK_MS);
     await w.audit.record([late, later]);
 
     // Act
