@@ -603,6 +603,21 @@ const completeShard = async (
   return doneResultOf(batch);
 };
 
+/** One attribute of the row's shard item: the `followers` map's entry for the row. */
+const followerCount: OnTable<BatchStore['followerCount']> = async ({ doc, TableName }, batchId, row) => {
+  const { Item } = await doc.send(
+    new GetCommand({
+      TableName,
+      Key: shardKey(batchId, shardOfRow(row)),
+      ProjectionExpression: '#followers.#row',
+      ExpressionAttributeNames: { '#followers': 'followers', '#row': String(row) },
+      ConsistentRead: true,
+    }),
+  );
+  const count = (Item?.followers as Record<string, unknown> | undefined)?.[String(row)];
+  return typeof count === 'number' ? count : 0;
+};
+
 const markRowDone: OnTable<BatchStore['markRowDone']> = async (table, batchId, row, finish) => {
   const shard = shardOfRow(row);
   if (!Number.isInteger(finish.billed_cents) || finish.billed_cents < 0)
@@ -710,6 +725,7 @@ export const createDynamoBatchStore = (config: DynamoBatchStoreConfig): BatchSto
     advanceWindow: (batchId, advance) => advanceWindow(table, batchId, advance),
     putCompletionShards: (batchId, expected, followers) =>
       putCompletionShards(table, batchId, expected, followers),
+    followerCount: (batchId, row) => followerCount(table, batchId, row),
     markRowDone: (batchId, row, finish) => markRowDone(table, batchId, row, finish),
     finishedRows: (batch) => finishedRows(table, batch),
     registerWaiter: (batchId, taskToken) => registerWaiter(table, batchId, taskToken),

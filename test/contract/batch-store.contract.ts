@@ -350,6 +350,28 @@ export const describeBatchStoreContract = (name: string, implementation: Impleme
         expect(listed[1099]).toEqual(rowRecord(1100, { cells: [padding] }));
       });
 
+      it('tells how many rows follow a row, as its completion shard keeps them', async () => {
+        // Prepare: row 2 has three followers, row 1001 (the second shard) one; row 5 has none.
+        await store().createBatch(batchRecord({ shard_count: 2 }));
+        await store().putCompletionShards(
+          BATCH,
+          new Map([
+            [0, 10],
+            [1, 1],
+          ]),
+          new Map([
+            [2, 3],
+            [1001, 1],
+          ]),
+        );
+
+        // Act and assess
+        expect(await store().followerCount(BATCH, 2)).toBe(3);
+        expect(await store().followerCount(BATCH, 1001)).toBe(1);
+        expect(await store().followerCount(BATCH, 5)).toBe(0);
+        expect(await store().followerCount('no-such-batch', 2)).toBe(0);
+      });
+
       it('pages the batch’s rows in row order, each once, a page never holding more than its limit', async () => {
         // Prepare: completion shards and another batch's rows sit in the same table.
         await store().putRows(Array.from({ length: 25 }, (_, i) => rowRecord(25 - i)));

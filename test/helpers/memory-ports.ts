@@ -452,6 +452,7 @@ export const memoryBatchStore = () => {
       }
       if (expected.size > 0) batch.shards = ascending([...(batch.shards ?? []), ...expected.keys()]);
     },
+    followerCount: async (batchId, row) => shardFollowers.get(`${batchId}#${shardOfRow(row)}`)?.get(row) ?? 0,
     markRowDone: async (batchId, row, finish) => {
       const shardNo = shardOfRow(row);
       const id = `${batchId}#${shardNo}`;

@@ -241,6 +241,8 @@ export type BatchStore = {
     expected: ReadonlyMap<number, number>,
     followers?: ReadonlyMap<number, number>,
   ): Promise<void>;
+  /** How many rows follow `row`, as its completion shard keeps it (0 without a shard or followers). */
+  followerCount(batchId: string, row: number): Promise<number>;
   /**
    * Idempotent: counts `row` as finished (a number-set ADD) with its followers, by the status it
    * shows, in the same conditional write (a repeat counts nothing), and the batch when it was the

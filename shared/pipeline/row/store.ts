@@ -51,13 +51,13 @@ export const storeRow = async (
   const checkBelow = (await ports.batches.getBatch(state.batch_id))?.options?.check_below;
   const reasons = checkReasonsOfClassification(c, checkBelow);
   if (reasons.length > 0) {
-    // If absent: a retried Store keeps the item written before, and any decision on it. Followers
-    // are not counted here (only Prepare's completion shards know them): the item says 0.
+    // If absent: a retried Store keeps the item written before, and any decision on it. The rows
+    // following it are counted in its completion shard (Prepare wrote them there).
     await ports.checks.create(
       checkItemOfClassification(c, row, verdictPdf, {
         reasons,
         checkBelow,
-        followers: 0,
+        followers: await ports.batches.followerCount(state.batch_id, state.row),
         now: ports.clock.now(),
       }),
     );

@@ -34,9 +34,11 @@ const ROWS = [
   },
 ];
 
-const runAll = async (w: World, options: Record<string, unknown>) => {
+const runAll = async (w: World, options: Record<string, unknown>, followers = new Map<number, number>()) => {
   await seedBatch(w, ROWS);
   await w.batches.updateBatch(BATCH, { options: BatchOptions.parse(options) });
+  // As Prepare counts them: the rows of the same product that follow a row, in its completion shard.
+  await w.batches.putCompletionShards(BATCH, new Map([[0, ROWS.length]]), followers);
   for (let row = 1; row <= ROWS.length; row++) await runRowWorkflow(w, await dispatch(w, row));
   return Promise.all([1, 2, 3].map((row) => rowOf(w, row)));
 };
@@ -47,7 +49,7 @@ describe('Store under check_below', () => {
     const w = makeWorld();
 
     // Act
-    const [high, low, pending] = await runAll(w, { check_below: 80 });
+    const [high, low, pending] = await runAll(w, { check_below: 80 }, new Map([[2, 2]]));
 
     // Assess
     expect([high?.status, low?.status, pending?.status]).toEqual(['resolved', 'resolved', 'resolved']);
@@ -75,7 +77,7 @@ describe('Store under check_below', () => {
       confidence: Number(low?.result?.confidence),
       verdict_pdf: low?.result?.verdict_pdf,
       sim_options: [],
-      followers: 0,
+      followers: 2,
       state: 'to_check',
     });
     expect(lowItem.candidates.filter((candidate) => candidate.chosen).map((c) => c.ncm)).toEqual([
@@ -84,6 +86,7 @@ describe('Store under check_below', () => {
     expect(lowItem.candidates.every((candidate) => candidate.rationale.length <= 401)).toBe(true);
     expect(lowItem.candidates[0]?.rationale).not.toBe('');
     const pendingItem = CheckItem.parse(items[1]);
+    expect(pendingItem.followers).toBe(0);
     expect(pendingItem.sim_options.length).toBeGreaterThan(0);
     expect(
       pendingItem.sim_options.every((option) => /^\d{10}$/.test(option.code) && option.description !== ''),
