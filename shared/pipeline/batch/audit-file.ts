@@ -1,5 +1,5 @@
 /**
- * The outbox's audit.csv (docs/workbooks.md, "audit.csv"): every event of a batch's rows, with who,
+ * The outbox's audit.csv (docs/answers-round.md, "audit.csv"): every event of a batch's rows, with who,
  * when and the classification, in a file that only grows. Finalize writes it first; every
  * FinalizeAnswers after (a round, the daily sweep) adds the events recorded since. Each write is a
  * new object whose bytes start with the old file's exactly: its first part copied in the bucket

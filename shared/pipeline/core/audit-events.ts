@@ -1,7 +1,7 @@
 /**
  * The audit events each step records (core/audit-records.ts), made from what the step just stored,
  * with the time stored beside it: a step run twice makes the same event, under the same key, and
- * the log keeps it once (docs/workbooks.md, "audit.csv"). Pure.
+ * the log keeps it once (docs/answers-round.md, "audit.csv"). Pure.
  *
  *   Prepare     reused · follows · joined · not_sent    made from the rows when audit.csv is first
  *                                                       written (`preparedEvents`), never logged
