@@ -6,6 +6,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AuditEventView } from '../../../shared/console/web-contract.js';
+import { auditDetailWords } from '../audit-detail.js';
 import { ErrorNotice } from '../components/ui.js';
 import { useConsole } from '../context.js';
 import { formatDateTime } from '../format.js';
@@ -98,8 +99,8 @@ export const BatchAudit = ({ batchId }: { batchId: string }) => {
                     {event.who === '' ? <span className="muted">{t('audit.pipeline')}</span> : event.who}
                   </td>
                   <td className="mono">{event.classification_id ?? none}</td>
-                  <td className="truncate cell-wide" title={event.detail}>
-                    {event.detail || none}
+                  <td className="truncate cell-wide" title={auditDetailWords(t, event.detail)}>
+                    {event.detail ? auditDetailWords(t, event.detail) : none}
                   </td>
                 </tr>
               ))}

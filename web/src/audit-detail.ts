@@ -1,0 +1,32 @@
+/**
+ * An audit event's detail in the page's language. audit.csv keeps each detail in steady English
+ * for machines (`NCM 0901.21.00, 62 %`, `confidence 62 %, SIM opening to choose`, `1 question`,
+ * `2 answers, round …`, `row 3`, `SIM to choose: …`, `no SIM opening`: shared/pipeline/core/
+ * audit-events.ts and the SIM sweep); the page words each known part and keeps codes as they are.
+ */
+import type { TFunction } from 'i18next';
+
+const PARTS: readonly [RegExp, (t: TFunction, match: RegExpMatchArray) => string][] = [
+  [/^confidence (\d+) %$/, (t, m) => t('audit.detail.confidence', { n: m[1] })],
+  [/^SIM opening to choose$/, (t) => t('audit.detail.simToChoose')],
+  [/^SIM to choose: (.+)$/, (t, m) => t('audit.detail.simOptions', { codes: m[1] })],
+  [/^no SIM opening$/, (t) => t('audit.detail.noSim')],
+  [/^(\d+) questions?$/, (t, m) => t('audit.detail.questions', { count: Number(m[1]), n: m[1] })],
+  [/^(\d+) answers?$/, (t, m) => t('audit.detail.answers', { count: Number(m[1]), n: m[1] })],
+  [/^round (.+)$/, (t, m) => t('audit.detail.round', { id: m[1] })],
+  [/^answers posted$/, (t) => t('audit.detail.answersPosted')],
+  [/^row (\d+)$/, (t, m) => t('audit.detail.row', { row: m[1] })],
+];
+
+/** The detail's parts (`, ` between them, as the log writes them), each worded when it is known. */
+export const auditDetailWords = (t: TFunction, detail: string): string =>
+  detail
+    .split(', ')
+    .map((part) => {
+      for (const [pattern, word] of PARTS) {
+        const match = part.match(pattern);
+        if (match) return word(t, match);
+      }
+      return part;
+    })
+    .join(', ');
