@@ -190,6 +190,8 @@ const auditUploads = async (
   const { position } = options;
   const { file: fileKey, keys: keysKey } = auditWriteKeys(batchId, state.tag);
   const copyAtLeast = options.copyAtLeast ?? MIN_PART_BYTES;
+  // The last write's own file; audit.csv itself for a position kept before writes had one.
+  const oldFile = position?.file ?? outboxKey(batchId, AUDIT_FILE);
   const upload = (name: string, key: string, progress: PartsUploadProgress | null) =>
     partsUpload(
       ports.objects,
@@ -211,7 +213,7 @@ const auditUploads = async (
     const old = position?.bytes ?? 0;
     if (old >= copyAtLeast) {
       const uploadId = await ports.objects.startUpload(fileKey, CSV_CONTENT_TYPE);
-      const etag = await ports.objects.copyPart(fileKey, uploadId, 1, { key: position!.file, bytes: old });
+      const etag = await ports.objects.copyPart(fileKey, uploadId, 1, { key: oldFile, bytes: old });
       file = await upload('csv', fileKey, {
         upload_id: uploadId,
         parts: [{ number: 1, etag }],
@@ -219,9 +221,9 @@ const auditUploads = async (
       });
       return file;
     }
-    const first = old > 0 ? await ports.objects.getPrefix(position!.file, old) : auditHeader(batch);
+    const first = old > 0 ? await ports.objects.getPrefix(oldFile, old) : auditHeader(batch);
     if (!first || first.byteLength < old)
-      throw new Error(`${position!.file} holds fewer bytes than the ${old} its write kept.`);
+      throw new Error(`${oldFile} holds fewer bytes than the ${old} its write kept.`);
     file = await upload('csv', fileKey, null);
     await file.append(first);
     state.bytes = first.byteLength;
@@ -323,7 +325,8 @@ const writePage = async (
 const publish = async (objects: AuditPorts['objects'], batchId: string, position: Position | null) => {
   if (position === null) return;
   const key = outboxKey(batchId, AUDIT_FILE);
-  if (((await objects.head(key))?.size ?? 0) < position.bytes) await objects.copy(position.file, key);
+  if (position.file && ((await objects.head(key))?.size ?? 0) < position.bytes)
+    await objects.copy(position.file, key);
 };
 
 /**

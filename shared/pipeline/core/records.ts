@@ -71,10 +71,10 @@ export const AuditPosition = z.object({
   key: z.string(),
   bytes: z.number().int().min(0),
   writes: z.number().int().min(1),
-  /** This write's file, the one audit.csv is a copy of. */
-  file: z.string(),
-  /** The keys this write read from the audit log, in key order. */
-  keys: z.string(),
+  /** This write's file, the one audit.csv is a copy of (absent: audit.csv itself). */
+  file: z.string().optional(),
+  /** The keys this write read from the audit log, in key order (absent: none kept). */
+  keys: z.string().optional(),
 });
 export type AuditPosition = z.infer<typeof AuditPosition>;
 

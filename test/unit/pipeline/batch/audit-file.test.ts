@@ -229,7 +229,7 @@ describe('audit.csv', () => {
     });
     // audit.csv is a copy of the write's own file, kept beside it.
     expect(
-      Buffer.from(w.objects.objects.get(batch!.audit_through!.file)!.bytes).equals(Buffer.from(w.bytes()!)),
+      Buffer.from(w.objects.objects.get(batch!.audit_through!.file!)!.bytes).equals(Buffer.from(w.bytes()!)),
     ).toBe(true);
   });
 
@@ -260,7 +260,7 @@ describe('audit.csv', () => {
     };
     // The late one is older than the last key written (row 1,499's verdict) by less than the lookback.
     const kept = (await w.batches.getBatch(BATCH))!.audit_through!;
-    expect(w.objects.objects.get(kept.keys)!.bytes.byteLength).toBeGreaterThan(64 * 1024);
+    expect(w.objects.objects.get(kept.keys!)!.bytes.byteLength).toBeGreaterThan(64 * 1024);
     const through = kept.key;
     expect(through).toBe(`${iso(62_499)}#0001499#resolved`);
     expect(late.at < through).toBe(true);
