@@ -9,7 +9,7 @@ import type { SlotLeases } from '../dispatch/slot-leases.js';
 import type { AuditEvent } from './audit-records.js';
 import type { CheckDecision, CheckItem } from './check-records.js';
 import type {
-  AuditPosition,
+  AuditMove,
   BatchRecord,
   BatchStop,
   CachedVerdict,
@@ -186,10 +186,7 @@ export type BatchStore = {
    */
   claimPartialRequest(batchId: string, at: { last: string | null; now: string }): Promise<boolean>;
   /** Sets `audit_through` to `to` only while it is still `from` (by its count of writes); true if set. */
-  claimAuditPosition(
-    batchId: string,
-    move: { from: AuditPosition | null; to: AuditPosition },
-  ): Promise<boolean>;
+  claimAuditPosition(batchId: string, move: AuditMove): Promise<boolean>;
   /** Writes (overwrites) row records as Prepare made them (row-life.ts `bornRow`), 25 per BatchWrite. */
   putRows(rows: readonly RowRecord[]): Promise<void>;
   getRow(batchId: string, row: number): Promise<RowRecord | null>;

@@ -77,6 +77,8 @@ export const AuditPosition = z.object({
   keys: z.string().optional(),
 });
 export type AuditPosition = z.infer<typeof AuditPosition>;
+/** A write's claim of audit.csv's position: from the one it started from (null: none yet) to its own. */
+export type AuditMove = { from: AuditPosition | null; to: AuditPosition };
 
 export const BatchRecord = z.object({
   batch_id: z.string(),
