@@ -134,10 +134,12 @@ const ENVIRONMENT: Record<HandlerName, string[]> = {
     'TCS_API_KEY_SECRET_ARN',
   ],
   // What FinalizeAnswers needs, for each batch with abandoned rows.
+  // CACHE_TABLE: a confirmed SIM opening moves the product's cached verdict forward too.
   'sweep-reviews': [
     'BUCKET_NAME',
     'BATCH_TABLE',
     'REVIEW_TABLE',
+    'CACHE_TABLE',
     'EVENT_BUS_NAME',
     'TCS_BASE_URL',
     'TCS_API_KEY_SECRET_ARN',
@@ -264,7 +266,7 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
     'bucket/outbox/*': ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'],
     // What one leg hands the next: the tally, the bytes of a file not yet a part.
     'bucket/work/*': ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'],
-    batchTable: d('GetItem', 'Query', 'UpdateItem'),
+    batchTable: d('BatchWriteItem', 'GetItem', 'Query', 'UpdateItem'),
     // BatchGetItem: the items rows of this batch joined, listed under it by reference.
     reviewTable: d('BatchGetItem', 'Query'),
     'reviewTable/index/*': d('BatchGetItem', 'Query'),
@@ -287,7 +289,8 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
     'bucket/inbox/*': ['s3:GetObject'],
     'bucket/answers/*': ['s3:GetObject'], // a resumed row's new sheet, beside the answers file
     'bucket/work/*': ['s3:GetObject', 's3:PutObject'],
-    batchTable: d('GetItem', 'UpdateItem'),
+    // BatchWriteItem: the audit events it records (`audit#…` items beside the rows).
+    batchTable: d('BatchWriteItem', 'GetItem', 'UpdateItem'),
     apiKeySecret: SECRET,
   },
   'row-poll': {
@@ -308,7 +311,7 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
   },
   'row-review': {
     ownLogs: LOGS,
-    batchTable: d('GetItem'),
+    batchTable: d('BatchWriteItem', 'GetItem'),
     // Where the next night's Prepare finds the product's open classification.
     cacheTable: d('PutItem'),
     reviewTable: d('GetItem', 'PutItem'),
@@ -317,7 +320,7 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
   },
   'row-complete': {
     ownLogs: LOGS,
-    batchTable: d('GetItem', 'UpdateItem'),
+    batchTable: d('BatchWriteItem', 'GetItem', 'UpdateItem'),
     cacheTable: d('PutItem'),
     leaseTable: d('UpdateItem'),
     rowsQueue: SEND,
@@ -328,7 +331,7 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
   },
   'row-execution-ended': {
     ownLogs: LOGS,
-    batchTable: d('GetItem', 'UpdateItem'),
+    batchTable: d('BatchWriteItem', 'GetItem', 'UpdateItem'),
     cacheTable: d('PutItem'),
     leaseTable: d('UpdateItem'),
     rowsQueue: SEND,
@@ -364,7 +367,7 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
     'bucket/outbox/*': ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'],
     // The new results.csv written aside, and what one leg hands the next.
     'bucket/work/*': ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'],
-    batchTable: d('GetItem', 'Query', 'UpdateItem'),
+    batchTable: d('BatchWriteItem', 'GetItem', 'Query', 'UpdateItem'),
     reviewTable: d('BatchGetItem', 'Query', 'UpdateItem'),
     'reviewTable/index/*': d('BatchGetItem', 'Query', 'UpdateItem'),
     defaultBus: ['events:PutEvents'],
@@ -380,11 +383,14 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
     'bucket/outbox/*': ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'],
     // The new results.csv written aside, and what one leg hands the next.
     'bucket/work/*': ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'],
-    batchTable: d('GetItem', 'Query', 'UpdateItem'),
-    reviewTable: d('BatchGetItem', 'Query', 'Scan', 'UpdateItem'),
-    'reviewTable/index/*': d('BatchGetItem', 'Query', 'Scan', 'UpdateItem'),
+    batchTable: d('BatchWriteItem', 'GetItem', 'Query', 'UpdateItem'),
+    // PutItem: a confirmed SIM opening's check item, when one must now be chosen.
+    reviewTable: d('BatchGetItem', 'PutItem', 'Query', 'Scan', 'UpdateItem'),
+    'reviewTable/index/*': d('BatchGetItem', 'PutItem', 'Query', 'Scan', 'UpdateItem'),
     defaultBus: ['events:PutEvents'],
     apiKeySecret: SECRET,
+    // The product's cached verdict, moved forward with its confirmed SIM opening.
+    cacheTable: d('BatchGetItem', 'PutItem'),
   },
   'write-partial-results': {
     ownLogs: LOGS,
