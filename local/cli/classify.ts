@@ -8,9 +8,10 @@
  * line when it could not run; 2 for a wrong command line.
  */
 import { existsSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { basename, dirname, extname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { planOptionsFile, printPlan, readPlan } from './plan.js';
+import { commandOptionsFile, printPlan, readPlan } from './plan.js';
 import { formatDuration, waitPrintingProgress } from './progress.js';
 import { recheck } from './recheck.js';
 import {
@@ -49,6 +50,8 @@ const USAGE = `usage: npm run classify -- <file.csv|.txt|.tsv|.xlsx|.xml|.zip> [
   --fresh            start from empty local state
   --cap N            use at most N slots of the organisation's cap
 ${PERMISSION_CHECKS_USAGE}
+  --by NAME          who sends the batch, as audit.csv names them (default: the OS user;
+                     batch.json's requested_by, when it has one, comes first)
   --plan             only plan: read and check the file, write plan.json and plan.csv
                      (what it would cost and take), and classify nothing
 
@@ -82,6 +85,7 @@ const parse = (argv: string[]) => {
       status: { type: 'string' },
       recheck: { type: 'boolean', default: false },
       table: { type: 'string' },
+      by: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -136,6 +140,8 @@ const parse = (argv: string[]) => {
     cap,
     fresh: values.fresh ?? false,
     planOnly: values.plan ?? false,
+    // Who sends the batch, for audit.csv, unless batch.json names someone.
+    by: values.by?.trim() || userInfo().username || undefined,
     permissionChecks: !values['no-permission-checks'],
     dataDir: dataDirOf(values['data-dir']),
     outDir: values.out ? userPath(values.out) : userPath(join('out', batchName)),
@@ -163,8 +169,11 @@ const classify = async (args: Extract<Parsed, { kind: 'classify' }>): Promise<nu
         'Verdicts are simulated by the built-in sandbox (set TCS_API_KEY and TCS_BASE_URL for the real service).',
       );
     const started = Date.now();
-    const planOptions = args.planOnly ? planOptionsFile(args.optionsFile) : null;
-    const optionsFile = planOptions?.path ?? args.optionsFile;
+    const commandOptions = commandOptionsFile(args.optionsFile, {
+      ...(args.planOnly ? { plan_only: true as const } : {}),
+      ...(args.by ? { requested_by: args.by.slice(0, 200) } : {}),
+    });
+    const optionsFile = commandOptions.path;
     const { batchId } = await pipeline
       .submit({
         file: args.file,
@@ -172,7 +181,7 @@ const classify = async (args: Extract<Parsed, { kind: 'classify' }>): Promise<nu
         ...(optionsFile ? { optionsFile } : {}),
         batchName: args.batchName,
       })
-      .finally(() => planOptions?.remove());
+      .finally(() => commandOptions.remove());
     console.log(
       `${args.planOnly ? 'Plan of batch' : 'Batch'} ${batchId}: ${shown(args.file)} (time scale ${timeScale})`,
     );

@@ -12,11 +12,15 @@ import { shown } from './shared.js';
 import { readNoticesOf } from './summary-lines.js';
 
 /**
- * The user's batch.json with `plan_only: true`, in a temporary folder; `remove` deletes it. A file
- * that is not a JSON object is left as it is: Prepare refuses it with its own clear sentence, and
- * fails the batch before anything could be sent.
+ * The user's batch.json with what the command adds (`plan_only: true` for `--plan`; who sends the
+ * batch, `requested_by`, unless the file names someone), in a temporary folder; `remove` deletes
+ * it. A file that is not a JSON object is left as it is: Prepare refuses it with its own clear
+ * sentence, and fails the batch before anything could be sent.
  */
-export const planOptionsFile = (optionsFile: string | undefined): { path: string; remove: () => void } => {
+export const commandOptionsFile = (
+  optionsFile: string | undefined,
+  added: { plan_only?: true; requested_by?: string },
+): { path: string; remove: () => void } => {
   const folder = mkdtempSync(join(tmpdir(), 'ncm-plan-'));
   const path = join(folder, 'batch.json');
   const text = optionsFile ? readFileSync(optionsFile, 'utf8') : '{}';
@@ -27,9 +31,18 @@ export const planOptionsFile = (optionsFile: string | undefined): { path: string
     options = undefined;
   }
   const isObject = typeof options === 'object' && options !== null && !Array.isArray(options);
-  writeFileSync(path, isObject ? JSON.stringify({ ...(options as object), plan_only: true }) : text);
+  writeFileSync(
+    path,
+    isObject
+      ? JSON.stringify({ ...added, ...(options as object), ...(added.plan_only ? { plan_only: true } : {}) })
+      : text,
+  );
   return { path, remove: () => rmSync(folder, { recursive: true, force: true }) };
 };
+
+/** The user's batch.json with `plan_only: true` (`commandOptionsFile`). */
+export const planOptionsFile = (optionsFile: string | undefined): { path: string; remove: () => void } =>
+  commandOptionsFile(optionsFile, { plan_only: true });
 
 /** The plan the batch wrote, from the copied outbox; null when there is none (the batch failed). */
 export const readPlan = (outDir: string): BatchPlan | null => {

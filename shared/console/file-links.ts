@@ -30,7 +30,7 @@ import {
   type UploadPlan,
   UploadRequest,
 } from './api.js';
-import type { ConsolePorts } from './ports.js';
+import type { ConsolePorts, ConsoleUser } from './ports.js';
 import { batchNotFound, ConsoleRefusal, invalidRequest } from './refusals.js';
 
 type UploadKind = keyof typeof UPLOAD_TYPES;
@@ -124,6 +124,7 @@ const checkOptions = (options: Record<string, unknown>) => {
 export const planUpload = async (
   ports: Pick<ConsolePorts, 'links' | 'objects' | 'clock'>,
   body: unknown,
+  user: ConsoleUser | null = null,
 ): Promise<UploadPlan> => {
   const plannedAt = ports.clock.now().toISOString();
   const parsed = UploadRequest.safeParse(body);
@@ -169,11 +170,9 @@ export const planUpload = async (
     });
   checkOptions(request.options);
   const folder = dropFolder('inbox', batchName);
-  await ports.objects.put(
-    `${folder}batch.json`,
-    `${JSON.stringify(request.options, null, 2)}\n`,
-    'application/json',
-  );
+  // The signed-in person sent the batch: audit.csv names them for its submissions.
+  const options = user ? { ...request.options, requested_by: user.name.slice(0, 200) } : request.options;
+  await ports.objects.put(`${folder}batch.json`, `${JSON.stringify(options, null, 2)}\n`, 'application/json');
   const forms = [
     ...(await Promise.all(
       sheets.map((sheet) =>

@@ -100,7 +100,7 @@ const USE_CASES: Record<ConsoleRouteKey, UseCase> = {
     return listRowViews(ports, param(request, 'batchId'), query.data);
   },
   'GET /questions': (ports) => questionInbox(ports),
-  'POST /uploads': (ports, request) => planUpload(ports, jsonBody(request)),
+  'POST /uploads': (ports, request) => planUpload(ports, jsonBody(request), request.user),
   'POST /batches/{batchId}/run': (ports, request) => runPlan(ports, param(request, 'batchId')),
   'POST /answer-sheets': (ports, request) => answerSheetForm(ports, jsonBody(request)),
   'GET /batches/{batchId}/files/{file}': (ports, request) =>

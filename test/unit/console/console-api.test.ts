@@ -326,6 +326,18 @@ describe('uploads', () => {
   };
   const catalogue = { name: 'produtos.csv', size: 2_000, type: 'text/csv' };
 
+  it('writes batch.json naming the signed-in person who sent the batch, whatever the form says', async () => {
+    const { world, response } = upload({
+      catalogue,
+      options: { country: 'BR', requested_by: 'someone else' },
+    });
+    expect((await response).status).toBe(201);
+    expect(JSON.parse(world.ports.objects.text('inbox/produtos/batch.json') ?? '')).toEqual({
+      country: 'BR',
+      requested_by: 'ana@example.com',
+    });
+  });
+
   it('writes batch.json and gives one form per file under inbox/<name>/, the sheets first and the catalogue last', async () => {
     const { world, response } = upload({
       catalogue,
@@ -342,6 +354,7 @@ describe('uploads', () => {
     expect(JSON.parse(world.ports.objects.text('inbox/produtos/batch.json') ?? '')).toEqual({
       country: 'BR',
       max_usd: 20,
+      requested_by: 'ana@example.com',
     });
     expect(world.ports.links.forms).toEqual([
       {
