@@ -280,6 +280,8 @@ export const FUNCTION_CATALOGUE = {
         'A batch whose Finalize takes more than one leg of 8 minutes hands the next its tally and unsent bytes (the benchmark at 400,000 rows; tests run legs on the pure core).',
       'ObjectsWriteWork s3:AbortMultipartUpload':
         'Granted with the outbox’s uploads in parts; nothing Finalize keeps in work/ goes up in parts.',
+      'Audit dynamodb:BatchWriteItem':
+        'Rows still working when the wait for them timed out end at Finalize and record their verdict; the local runs end every row before Finalize (the pure core tests that path).',
     },
   },
   'dispatch-rows': {
