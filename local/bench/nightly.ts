@@ -11,7 +11,7 @@
  * not among the functions' requests) and the Batch workflow's end; the requests the functions
  * made, counted by the gates; each function's peak memory; the sandbox's meter; the outbox.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HANDLER_NAMES } from '../../shared/contract.js';
 import { outboxFolder } from '../../shared/pipeline/core/index.js';
@@ -45,6 +45,8 @@ export type NightlyOptions = {
   /** Where the synthesized assembly is cached, shared by every size. */
   assemblyDir: string;
   log: (line: string) => void;
+  /** batch.json's `check_below` for both nights: a person signs off the verdicts under it. */
+  checkBelow?: number;
 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -88,7 +90,7 @@ const watchStates = async (
 
 const measureNight = async (
   pipeline: LocalPipeline,
-  file: string,
+  { file, optionsFile }: { file: string; optionsFile: string | undefined },
   night: number,
   say: (line: string) => void,
 ): Promise<NightMeasured> => {
@@ -99,7 +101,11 @@ const measureNight = async (
     HANDLER_NAMES.map((name) => [name, pipeline.endedInvocations(name)]),
   );
   const droppedAtMs = Date.now();
-  const { batchId } = await pipeline.submit({ file, batchName: EXPORT_NAME });
+  const { batchId } = await pipeline.submit({
+    file,
+    batchName: EXPORT_NAME,
+    ...(optionsFile ? { optionsFile } : {}),
+  });
   const { seen, outboxKeys } = await watchStates(pipeline, batchId, droppedAtMs, say);
   // Read at the end, before anything else runs: the scheduled dispatcher goes on after it.
   const requests = pipeline.functionRequests();
@@ -137,6 +143,8 @@ export const runNightly = async (
   mkdirSync(folder, { recursive: true });
   const file = join(folder, `${EXPORT_NAME}.csv`);
   writeNightlyExport(file, size);
+  const optionsFile = options.checkBelow === undefined ? undefined : join(folder, 'batch.json');
+  if (optionsFile) writeFileSync(optionsFile, JSON.stringify({ check_below: options.checkBelow }));
   const nights: NightMeasured[] = [];
   for (const night of [1, 2]) {
     const say = (line: string) => options.log(`    ${sizeLabel(size)} night ${night}: ${line}`);
@@ -148,7 +156,7 @@ export const runNightly = async (
       assemblyDir: options.assemblyDir,
     });
     try {
-      nights.push(await measureNight(pipeline, file, night, say));
+      nights.push(await measureNight(pipeline, { file, optionsFile }, night, say));
     } finally {
       await pipeline.close();
     }

@@ -19,6 +19,7 @@
  * an ERP's export classified on night 1 and dropped again unchanged on night 2, each night's
  * phases, peak memory per function, requests per row and checks (../bench/nightly.ts), written
  * to `out/bench/nightly.json`; a check that fails the run sets a non-zero exit code.
+ * `--nightly-check-below N` runs both nights with `check_below: N`, as a team that signs off runs it.
  * Prints Markdown tables (the ones the README quotes) and writes the numbers to
  * `out/bench/bench.json`.
  */
@@ -414,6 +415,7 @@ const main = async () => {
       contenders: { type: 'string', default: 'pipeline,concurrent,naive' },
       nightly: { type: 'string', default: '' },
       'nightly-time-scale': { type: 'string', default: '0.02' },
+      'nightly-check-below': { type: 'string' },
     },
   });
   const count = Number(values.rows);
@@ -460,6 +462,7 @@ const main = async () => {
           timeScale: nightlyTimeScale,
           assemblyDir: join(workDir, 'nightly-cdk.out'),
           log: (line) => console.log(line),
+          ...(values['nightly-check-below'] ? { checkBelow: Number(values['nightly-check-below']) } : {}),
         }),
       );
     }
