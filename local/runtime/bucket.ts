@@ -279,10 +279,13 @@ export const copyPrefix = async (
   bucket: string,
   prefix: string,
   outDir: string,
+  /** Keys (relative to `prefix`) that are the pipeline's own, not the reader's: left in the bucket. */
+  skip: (relative: string) => boolean = () => false,
 ): Promise<string[]> => {
   const root = resolve(outDir);
   const written: string[] = [];
   for (const key of await listKeys(s3, bucket, prefix)) {
+    if (skip(key.slice(prefix.length))) continue;
     const target = resolve(root, key.slice(prefix.length));
     if (target !== root && !target.startsWith(`${root}${sep}`)) continue; // a key that would climb out
     const bytes = await getBytes(s3, bucket, key);

@@ -30,6 +30,7 @@ import {
   type ReviewItem,
   type ReviewStore,
 } from '../../shared/pipeline/core/index.js';
+import { AUDIT_WRITES_FOLDER } from '../../shared/pipeline/batch/index.js';
 import type { LocalAws } from '../aws/index.js';
 import type { Sandbox } from '../sandbox/index.js';
 import { type SynthesizedAssembly, synthesizeAssembly } from './assembly.js';
@@ -471,7 +472,11 @@ const pipelineHandle = (
       openChecks: view.openChecks,
     },
     progress: watch.progress,
-    copyOutbox: (batchId, outDir) => copyPrefix(clients.s3, view.bucket, outboxFolder(batchId), outDir),
+    // audit.csv's working copies stay in the bucket: the reader gets audit.csv itself.
+    copyOutbox: (batchId, outDir) =>
+      copyPrefix(clients.s3, view.bucket, outboxFolder(batchId), outDir, (relative) =>
+        relative.startsWith(AUDIT_WRITES_FOLDER),
+      ),
     copyPartialResults: (batchId, outDir) => copyPartialFiles(clients.s3, view.bucket, batchId, outDir),
     invoke: (handler, event = {}) => pool.invoke(handler, event),
     peakMemoryMb: (handler) => pool.peakMemoryMb(handler),

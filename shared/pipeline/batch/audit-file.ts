@@ -52,9 +52,12 @@ export const AUDIT_LOOKBACK_MS = 60 * 60_000;
  * the write (`<count>-<when it began>`), so two writes at once never write the same object.
  */
 export const auditWriteKeys = (batchId: string, tag: string) => ({
-  file: outboxKey(batchId, `.audit/audit-${tag}.csv`),
-  keys: outboxKey(batchId, `.audit/keys-${tag}.txt`),
+  file: outboxKey(batchId, `${AUDIT_WRITES_FOLDER}audit-${tag}.csv`),
+  keys: outboxKey(batchId, `${AUDIT_WRITES_FOLDER}keys-${tag}.txt`),
 });
+
+/** The outbox's folder of those copies: the pipeline's own, not a file for the person who reads the results. */
+export const AUDIT_WRITES_FOLDER = '.audit/';
 
 /** Where a write stands between legs. */
 export const AuditWriting = z.object({
