@@ -22,6 +22,7 @@ import { join, resolve } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import type { ConsoleHandlerName } from '../../shared/console/api.js';
 import type { HandlerName } from '../../shared/contract.js';
+import { AUDIT_WRITES_FOLDER } from '../../shared/pipeline/batch/index.js';
 import {
   type BatchStore,
   type CheckItem,
@@ -30,7 +31,6 @@ import {
   type ReviewItem,
   type ReviewStore,
 } from '../../shared/pipeline/core/index.js';
-import { AUDIT_WRITES_FOLDER } from '../../shared/pipeline/batch/index.js';
 import type { LocalAws } from '../aws/index.js';
 import type { Sandbox } from '../sandbox/index.js';
 import { type SynthesizedAssembly, synthesizeAssembly } from './assembly.js';
