@@ -98,7 +98,10 @@ describe('the daily SIM sweep through the local runtime', () => {
       expect(toCheck.map((line) => line.sku)).toEqual(['ROT-2']);
       expect(toCheck[0]?.reasons).toMatch(/low_confidence.*sim_pending_choice/);
       expect(toCheck[0]?.sim_options).toContain('8413.91.90.10 Rotores (impulsores) de bombas');
-      const audit = csvRecords(join(out, 'audit.csv')).filter((event) => event.event === 'sim_confirmed');
+      // In the order they happened: the sweep moves a batch's rows a few at once, so by row here.
+      const audit = csvRecords(join(out, 'audit.csv'))
+        .filter((event) => event.event === 'sim_confirmed')
+        .sort((a, b) => Number(a.row) - Number(b.row));
       expect(audit.map((event) => [event.row, event.detail])).toEqual([
         ['1', 'SIM 0304.31.00.00'],
         ['2', 'SIM to choose: 8413.91.90.10, 8413.91.90.90'],
