@@ -17,42 +17,15 @@
  * answers/decisions-file.ts. A batch with nothing to check has no such sheet.
  */
 import type ExcelJS from 'exceljs';
-import { columnLetter } from '../../spreadsheet/columns.js';
 import { formatNcm } from '../../spreadsheet/write-csv.js';
-import {
-  addRows,
-  addValidation,
-  BODY_FONT,
-  type CellValue,
-  fittingWidth,
-  LINE_HEIGHT,
-  PRINT_SETUP,
-  styleHeader,
-  textWidth,
-  type WorkbookWriter,
-  wrappedLines,
-  xlsxText,
-} from '../../spreadsheet/write-xlsx.js';
+import { type CellValue, type WorkbookWriter, xlsxText } from '../../spreadsheet/write-xlsx.js';
 import type { CheckItem } from '../core/check-records.js';
+import { type FillInColumn, orNull, writeFillInSheet } from './fill-in-sheet.js';
 import { resultCell } from './results-sheet-xml.js';
 import type { CheckWords } from './review-labels.js';
 import { openChecks, simOptionText } from './to-check-files.js';
 import type { WorkbookWords } from './workbook-labels.js';
 
-/** A row grows to show this many lines of its longest wrapped text; the rest is read in the cell. */
-const MAX_LINES_SHOWN = 8;
-
-type CheckColumnSpec = {
-  header: string;
-  fits: (string | null | undefined)[];
-  max: number;
-  value: (item: CheckItem) => CellValue;
-  numFmt?: string;
-  wrap?: boolean;
-  decision?: 'ncm' | 'sim' | 'note';
-};
-
-const orNull = (text: string | null | undefined): CellValue => (text ? xlsxText(text) : null);
 const percent = (confidence: number | null | undefined): CellValue =>
   confidence === null || confidence === undefined ? null : confidence / 100;
 
@@ -67,7 +40,11 @@ const reasonsText = (item: CheckItem, words: CheckWords): string =>
     .join('; ');
 
 /** The four columns of the candidate at `i` (0-based): its NCM, description, confidence and rationale. */
-const candidateColumns = (items: readonly CheckItem[], c: CheckWords, i: number): CheckColumnSpec[] => {
+const candidateColumns = (
+  items: readonly CheckItem[],
+  c: CheckWords,
+  i: number,
+): FillInColumn<CheckItem>[] => {
   const candidate = (item: CheckItem) => item.candidates[i];
   return [
     {
@@ -104,12 +81,12 @@ const checkColumns = (
   items: readonly CheckItem[],
   words: WorkbookWords,
   sameProductRows: ReadonlyMap<number, readonly number[]>,
-): CheckColumnSpec[] => {
+): FillInColumn<CheckItem>[] => {
   const c = words.check;
   const groups = Math.max(1, ...items.map((item) => item.candidates.length));
   const sameProduct = (item: CheckItem) => (sameProductRows.get(item.row) ?? []).join(' ');
   const sims = (item: CheckItem) => item.sim_options.map(simOptionText).join('\n');
-  const columns: CheckColumnSpec[] = [
+  const columns: FillInColumn<CheckItem>[] = [
     { header: c.row, fits: [], max: 8, value: (item) => item.row },
     { header: c.sku, fits: items.map((i) => i.sku), max: 24, value: (item) => orNull(item.sku) },
     {
@@ -180,7 +157,7 @@ const checkColumns = (
       fits: ['0000.00.00'],
       max: 18,
       numFmt: '@',
-      decision: 'ncm',
+      fillIn: (item) => ({ shaded: true, rule: decisionValidation(item, 'ncm', c) }),
       value: () => null,
     },
     {
@@ -188,10 +165,19 @@ const checkColumns = (
       fits: ['0000.00.00.00'],
       max: 20,
       numFmt: '@',
-      decision: 'sim',
+      fillIn: (item) => ({ shaded: true, rule: decisionValidation(item, 'sim', c) }),
       value: () => null,
     },
-    { header: c.decision_note, fits: [], max: 40, wrap: true, decision: 'note', value: () => null },
+    {
+      header: c.decision_note,
+      fits: [],
+      max: 40,
+      wrap: true,
+      // No rule, only its hint over the column.
+      fillIn: () => ({ shaded: true, rule: null }),
+      hint: c.hints.note,
+      value: () => null,
+    },
   );
   return columns;
 };
@@ -202,7 +188,7 @@ const inlineList = (values: readonly string[]): string => `"${values.join(',')}"
 /** A decision cell's rule, or null when it takes free text with a hint only. */
 const decisionValidation = (
   item: CheckItem,
-  kind: 'ncm' | 'sim' | 'note',
+  kind: 'ncm' | 'sim',
   words: CheckWords,
 ): ExcelJS.DataValidation | null => {
   if (kind === 'ncm') {
@@ -236,9 +222,6 @@ const decisionValidation = (
   return null;
 };
 
-const DECISION_FILL = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFF2CC' } } as const;
-const DECISION_BORDER = { bottom: { style: 'thin', color: { argb: 'FFBF9000' } } } as const;
-
 /**
  * Adds the sheet of verdicts to check to a review.xlsx being written, after the questions sheet;
  * nothing when no item is still `to_check`.
@@ -251,59 +234,6 @@ export const writeCheckSheet = async (
 ): Promise<void> => {
   const items = openChecks(allItems);
   if (items.length === 0) return;
-  const columns = checkColumns(items, words, sameProductRows);
-  const widths = columns.map((spec) =>
-    fittingWidth([spec.header.length, ...spec.fits.map((text) => textWidth(text ?? ''))], {
-      min: 8,
-      max: spec.max,
-    }),
-  );
-  const sheet = workbook.addWorksheet(words.check.sheet, {
-    views: [{ state: 'frozen', ySplit: 1, xSplit: 2 }],
-    pageSetup: PRINT_SETUP,
-  });
-  sheet.columns = columns.map((spec, i) => ({ header: xlsxText(spec.header), width: widths[i] }));
-  styleHeader(sheet.getRow(1));
-  sheet.getRow(1).commit();
-
-  const noteColumn = columns.findIndex((spec) => spec.decision === 'note') + 1;
-  const written = await addRows(sheet, items, (item) => {
-    const values = columns.map((spec) => spec.value(item));
-    const row = sheet.addRow(values);
-    const lines = columns.map((spec, i) =>
-      spec.wrap && typeof values[i] === 'string' ? wrappedLines(values[i], widths[i] ?? 8) : 1,
-    );
-    row.height = LINE_HEIGHT * Math.min(MAX_LINES_SHOWN, Math.max(...lines));
-    columns.forEach((spec, i) => {
-      const cell = row.getCell(i + 1);
-      cell.font = BODY_FONT;
-      cell.alignment = { vertical: 'top', wrapText: spec.wrap ?? false };
-      if (spec.numFmt) cell.numFmt = spec.numFmt;
-      if (!spec.decision) return;
-      cell.protection = { locked: false };
-      cell.fill = DECISION_FILL;
-      cell.border = DECISION_BORDER;
-      const rule = decisionValidation(item, spec.decision, words.check);
-      // One-cell ranges, as review-workbook.ts explains: ExcelJS would merge alike rules wrongly.
-      if (rule) addValidation(sheet, `${cell.address}:${cell.address}`, rule);
-    });
-    return row;
-  });
-  // The note column: no rule, only its hint (`any`, which ExcelJS writes and its types omit).
-  const note = columnLetter(noteColumn - 1);
-  addValidation(sheet, `${note}2:${note}${written + 1}`, {
-    type: 'any',
-    allowBlank: true,
-    showInputMessage: true,
-    prompt: words.check.hints.note,
-  } as never);
-  sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: items.length + 1, column: columns.length } };
-  await sheet.protect('', {
-    selectLockedCells: true,
-    selectUnlockedCells: true,
-    formatColumns: true,
-    formatRows: true,
-    autoFilter: true,
-  });
-  sheet.commit();
+  // The row and SKU stay in view while the candidates scroll by.
+  await writeFillInSheet(workbook, words.check.sheet, items, checkColumns(items, words, sameProductRows), 2);
 };

@@ -12,41 +12,25 @@
  * An answer cell offers the question's suggested answers as an in-cell drop-down (data validation
  * over a hidden sheet, so options may hold commas and be long) and still takes a typed answer,
  * with a warning, since the service's options are suggestions; a question without options takes
- * free text of up to 500 characters. Only the answer cells and the new-sheet cells are unlocked;
- * the sheet is protected without a password, so nothing else is changed by mistake, and anyone
- * who needs to can lift it. The question ids stay in hidden columns: the round matches answers to
+ * free text of up to 500 characters. Only the answer cells and the new-sheet cells are unlocked
+ * (fill-in-sheet.ts). The question ids stay in hidden columns: the round matches answers to
  * questions by them.
  */
 import type { Readable } from 'node:stream';
 import type ExcelJS from 'exceljs';
 import { columnLetter } from '../../spreadsheet/columns.js';
 import { formatNcm } from '../../spreadsheet/write-csv.js';
-import {
-  addRows,
-  addValidation,
-  BODY_FONT,
-  type CellValue,
-  fittingWidth,
-  LINE_HEIGHT,
-  PRINT_SETUP,
-  streamWorkbook,
-  styleHeader,
-  textWidth,
-  type WorkbookWriter,
-  wrappedLines,
-  xlsxText,
-} from '../../spreadsheet/write-xlsx.js';
+import { streamWorkbook, type WorkbookWriter, xlsxText } from '../../spreadsheet/write-xlsx.js';
 import { LIMITS } from '../../tcs/schemas.js';
 import type { CheckItem } from '../core/check-records.js';
 import type { BatchRecord, ReviewItem } from '../core/records.js';
 import { writeCheckSheet } from './check-sheet.js';
+import { type FillInColumn, orNull, writeFillInSheet } from './fill-in-sheet.js';
 import { mostQuestions } from './results-files.js';
 import type { WorkbookWords } from './workbook-labels.js';
 import { wordsForBatch } from './workbook-language.js';
 
 const DAY_MS = 86_400_000;
-/** A row grows to show this many lines of its longest wrapped text; the rest is read in the cell. */
-const MAX_LINES_SHOWN = 8;
 
 /** Whole days until the service abandons the classification (the console's inbox shows them too). */
 export const daysLeft = (abandonsAt: string, now: Date): number =>
@@ -71,33 +55,16 @@ export type ReviewWorkbookInput = {
 export const reviewWorkbook = (input: ReviewWorkbookInput): Readable =>
   streamWorkbook((workbook) => writeReviewWorkbook(workbook, input), input.at);
 
-/** One column of the questions sheet: its header, how wide, and its cell for an item. */
-type ReviewColumnSpec = {
-  header: string;
-  /** The texts its width must fit, besides the header. */
-  fits: (string | null | undefined)[];
-  max: number;
-  value: (item: ReviewItem, line: number) => CellValue;
-  numFmt?: string;
-  wrap?: boolean;
-  hidden?: boolean;
-  /** The n of the question whose answer the column takes: unlocked, with its drop-down. */
-  answer?: number;
-  /** The column of a new technical sheet's path: unlocked, with a hint. */
-  newSheet?: true;
-};
-
-const orNull = (text: string | null | undefined): CellValue => (text ? xlsxText(text) : null);
-
 const reviewColumns = (
   items: readonly ReviewItem[],
   words: WorkbookWords,
   input: Pick<ReviewWorkbookInput, 'sameProductRows' | 'at'>,
-): ReviewColumnSpec[] => {
+  options: ReadonlyMap<string, string>,
+): FillInColumn<ReviewItem>[] => {
   const r = words.review;
   const groups = Math.max(1, mostQuestions(items));
   const sameProduct = (item: ReviewItem) => (input.sameProductRows?.get(item.row) ?? []).join(' ');
-  const columns: ReviewColumnSpec[] = [
+  const columns: FillInColumn<ReviewItem>[] = [
     { header: r.row, fits: [], max: 8, value: (item) => item.row },
     { header: r.sku, fits: items.map((i) => i.sku), max: 24, value: (item) => orNull(item.sku) },
     {
@@ -155,14 +122,28 @@ const reviewColumns = (
         fits: items.flatMap((item) => question(item)?.options ?? []),
         max: 40,
         wrap: true,
-        answer: i + 1,
+        // Unlocked where the item has this question, with its drop-down.
+        fillIn: (item) => {
+          const asked = question(item);
+          if (!asked) return null;
+          const list = options.get(`${item.classification_id} ${asked.id}`);
+          return { shaded: true, rule: answerValidation(list, words) };
+        },
         value: () => null,
       },
     );
   }
   const abandons = columns.length + 2;
   columns.push(
-    { header: r.sheet, fits: [], max: 30, newSheet: true, value: () => null },
+    // A new technical sheet's path: unlocked, unshaded, its hint over the column.
+    {
+      header: r.sheet,
+      fits: [],
+      max: 30,
+      fillIn: () => ({ shaded: false, rule: null }),
+      hint: words.hints.sheet,
+      value: () => null,
+    },
     {
       header: r.abandons_at,
       fits: [words.dateFormat],
@@ -220,86 +201,11 @@ const answerValidation = (list: string | undefined, words: WorkbookWords): Excel
         error: words.hints.tooLong,
       };
 
-const ANSWER_FILL = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFF2CC' } } as const;
-const ANSWER_BORDER = { bottom: { style: 'thin', color: { argb: 'FFBF9000' } } } as const;
-
 const writeReviewWorkbook = async (workbook: WorkbookWriter, input: ReviewWorkbookInput): Promise<void> => {
   const words = wordsForBatch(input.batch);
   const items = [...input.items].sort((a, b) => a.row - b.row);
-  const columns = reviewColumns(items, words, input);
-  const widths = columns.map((spec) =>
-    fittingWidth([spec.header.length, ...spec.fits.map((text) => textWidth(text ?? ''))], {
-      min: 8,
-      max: spec.max,
-    }),
-  );
   const options = optionRanges(items, words.sheets.options);
-  const sheet = workbook.addWorksheet(words.sheets.review, {
-    views: [{ state: 'frozen', ySplit: 1 }],
-    pageSetup: PRINT_SETUP,
-  });
-  sheet.columns = columns.map((spec, i) => ({
-    header: xlsxText(spec.header),
-    width: widths[i],
-    hidden: spec.hidden ?? false,
-  }));
-  styleHeader(sheet.getRow(1));
-  sheet.getRow(1).commit();
-
-  const sheetColumn = columns.findIndex((spec) => spec.newSheet) + 1;
-  // Each rule is added under a one-cell range (`J10:J10`), not as `cell.dataValidation`: ExcelJS
-  // merges alike rules of neighbouring cells after sorting their addresses as text, so from row 10
-  // on (`J10` sorts before `J2`) it would write overlapping ranges for one rule.
-  const validate = (address: string, rule: ExcelJS.DataValidation) =>
-    addValidation(sheet, `${address}:${address}`, rule);
-  const written = await addRows(sheet, items, (item, line) => {
-    const values = columns.map((spec) => spec.value(item, line));
-    const row = sheet.addRow(values);
-    const lines = columns.map((spec, i) =>
-      spec.wrap && typeof values[i] === 'string' ? wrappedLines(values[i], widths[i] ?? 8) : 1,
-    );
-    row.height = LINE_HEIGHT * Math.min(MAX_LINES_SHOWN, Math.max(...lines));
-    columns.forEach((spec, i) => {
-      const cell = row.getCell(i + 1);
-      cell.font = BODY_FONT;
-      cell.alignment = { vertical: 'top', wrapText: spec.wrap ?? false };
-      if (spec.numFmt) cell.numFmt = spec.numFmt;
-      const question = spec.answer === undefined ? undefined : item.questions[spec.answer - 1];
-      if (!question) return;
-      cell.protection = { locked: false };
-      cell.fill = ANSWER_FILL;
-      cell.border = ANSWER_BORDER;
-      validate(
-        cell.address,
-        answerValidation(options.get(`${item.classification_id} ${question.id}`), words),
-      );
-    });
-    row.getCell(sheetColumn).protection = { locked: false };
-    return row;
-  });
-  if (written > 0) {
-    // `any`: no rule, only the hint when a cell of the new-sheet column is chosen (ExcelJS writes it;
-    // its types omit it). One range for the whole column.
-    addValidation(sheet, `${column(sheetColumn)}2:${column(sheetColumn)}${written + 1}`, {
-      type: 'any',
-      allowBlank: true,
-      showInputMessage: true,
-      prompt: words.hints.sheet,
-    } as never);
-  }
-
-  sheet.autoFilter = {
-    from: { row: 1, column: 1 },
-    to: { row: Math.max(1, items.length + 1), column: columns.length },
-  };
-  await sheet.protect('', {
-    selectLockedCells: true,
-    selectUnlockedCells: true,
-    formatColumns: true,
-    formatRows: true,
-    autoFilter: true,
-  });
-  sheet.commit();
+  await writeFillInSheet(workbook, words.sheets.review, items, reviewColumns(items, words, input, options));
   // After the questions sheet: the first sheet is the one a reader (and the answers round) opens.
   await writeCheckSheet(workbook, input.checks ?? [], words, input.sameProductRows);
   await writeOptionsSheet(workbook, items, words);
