@@ -3,44 +3,30 @@
  * `pk` = `batch#<batch-id>`, `sk` = `audit#<auditEventKey>` (time, row, kind), so a Query in key
  * order reads the events as they happened and the same event recorded twice is one item.
  */
-import { BatchWriteCommand, type BatchWriteCommandInput, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { chunksOf, forEachLimited } from '../pipeline/core/calls-in-parallel.js';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditLog } from '../pipeline/core/index.js';
 import { AuditEvent, auditEventKey } from '../pipeline/core/index.js';
-import { type DynamoAdapterConfig, documentClient, retryUnprocessed, withoutKeys } from './dynamo-items.js';
-
-type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
+import { batchPk } from './dynamo-batch-store.js';
+import { type DynamoAdapterConfig, documentClient, putAll, withoutKeys } from './dynamo-items.js';
 
 const AUDIT_SK_PREFIX = 'audit#';
-const pkOf = (batchId: string) => `batch#${batchId}`;
 
 export const createDynamoAuditLog = (config: DynamoAdapterConfig): AuditLog => {
   const doc = documentClient(config.client);
   const TableName = config.tableName;
 
-  const record: AuditLog['record'] = async (events) => {
-    // One request per key: BatchWriteItem refuses a call naming the same item twice.
-    const byKey = new Map<string, WriteRequest>();
-    for (const event of events) {
-      const parsed = AuditEvent.parse(event);
-      const Item = { ...parsed, pk: pkOf(parsed.batch_id), sk: `${AUDIT_SK_PREFIX}${auditEventKey(parsed)}` };
-      byKey.set(`${Item.pk} ${Item.sk}`, { PutRequest: { Item } });
-    }
-    await forEachLimited(chunksOf([...byKey.values()], 25), 4, (chunk) =>
-      retryUnprocessed(
-        `audit events into ${TableName}`,
-        chunk,
-        async (requests) => {
-          const { UnprocessedItems } = await doc.send(
-            new BatchWriteCommand({ RequestItems: { [TableName]: requests } }),
-          );
-          const left = UnprocessedItems?.[TableName] ?? [];
-          return { leftover: left.length > 0 ? left : null, count: left.length };
-        },
-        config.sleep,
-      ),
+  const record: AuditLog['record'] = (events) =>
+    putAll(
+      doc,
+      TableName,
+      `audit events into ${TableName}`,
+      events.map((event) => {
+        const parsed = AuditEvent.parse(event);
+        return { ...parsed, pk: batchPk(parsed.batch_id), sk: `${AUDIT_SK_PREFIX}${auditEventKey(parsed)}` };
+      }),
+      (item) => `${item.pk} ${item.sk}`,
+      config.sleep,
     );
-  };
 
   const page: AuditLog['page'] = async (batchId, from) => {
     const { Items = [] } = await doc.send(
@@ -48,7 +34,7 @@ export const createDynamoAuditLog = (config: DynamoAdapterConfig): AuditLog => {
         TableName,
         KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
         ExpressionAttributeValues: {
-          ':pk': pkOf(batchId),
+          ':pk': batchPk(batchId),
           // `#` sorts before every digit: past `after` itself, up to the end of the audit keys.
           ':from': `${AUDIT_SK_PREFIX}${from.after === null ? '' : `${from.after}~`}`,
           ':to': `${AUDIT_SK_PREFIX}~`,

@@ -49,15 +49,13 @@
  * with "no batch …" / "no row …" / "no completion shard …", as the in-memory store does.
  */
 import {
-  BatchWriteCommand,
-  type BatchWriteCommandInput,
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
   QueryCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { chunksOf, forEachLimited } from '../pipeline/core/calls-in-parallel.js';
+import { forEachLimited } from '../pipeline/core/calls-in-parallel.js';
 import type { BatchStore, OutputStatus, RowDoneResult, RowGuard } from '../pipeline/core/index.js';
 import {
   BatchRecord,
@@ -73,8 +71,8 @@ import {
   type DynamoAdapterConfig,
   documentClient,
   isConditionFailure,
+  putAll,
   queryAll,
-  retryUnprocessed,
   setUpdateOf,
   withoutKeys,
   withoutUndefined,
@@ -85,12 +83,9 @@ const KEY_ATTRIBUTES = ['pk', 'sk', 'listed'] as const;
 const LISTED_BATCH = 'batch';
 const BATCH_SK = 'batch';
 const ROW_SK_PREFIX = 'row#';
-/** BatchWriteItem takes at most 25 requests. */
-const BATCH_WRITE_SIZE = 25;
-/** BatchWrites of one putRows in flight at once. */
-const BATCH_WRITES_IN_FLIGHT = 4;
 
-const batchPk = (batchId: string) => `batch#${batchId}`;
+/** A batch's partition in the batch table: its record, rows, shards and audit events. */
+export const batchPk = (batchId: string) => `batch#${batchId}`;
 
 const rowSk = (row: number) => {
   if (!Number.isInteger(row) || row < 1 || row > 9_999_999)
@@ -207,8 +202,6 @@ const guardCondition = (guard: RowGuard) => {
   }
   return { condition: parts.join(' AND '), names, values };
 };
-
-type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
 
 /** What every operation shares: the document client, the table, and the wait between retries. */
 type BatchTable = {
@@ -382,28 +375,15 @@ const claimAuditPosition: OnTable<BatchStore['claimAuditPosition']> = async (tab
   return result.applied;
 };
 
-const putRows: OnTable<BatchStore['putRows']> = async ({ doc, TableName, sleep }, rows) => {
-  // One request per key: BatchWriteItem rejects a call naming the same item twice. The last wins.
-  const byKey = new Map<string, WriteRequest>();
-  for (const row of rows) {
-    const Item = toRowItem(row);
-    byKey.set(`${Item.pk} ${Item.sk}`, { PutRequest: { Item } });
-  }
-  await forEachLimited(chunksOf([...byKey.values()], BATCH_WRITE_SIZE), BATCH_WRITES_IN_FLIGHT, (chunk) =>
-    retryUnprocessed(
-      `putRows into ${TableName}`,
-      chunk,
-      async (requests) => {
-        const { UnprocessedItems } = await doc.send(
-          new BatchWriteCommand({ RequestItems: { [TableName]: requests } }),
-        );
-        const left = UnprocessedItems?.[TableName] ?? [];
-        return { leftover: left.length > 0 ? left : null, count: left.length };
-      },
-      sleep,
-    ),
+const putRows: OnTable<BatchStore['putRows']> = ({ doc, TableName, sleep }, rows) =>
+  putAll(
+    doc,
+    TableName,
+    `putRows into ${TableName}`,
+    rows.map(toRowItem),
+    (item) => `${item.pk} ${item.sk}`,
+    sleep,
   );
-};
 
 const moveRow: OnTable<BatchStore['moveRow']> = async (table, batchId, row, move) => {
   const { set, guard } = changeOf(move);

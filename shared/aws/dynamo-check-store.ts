@@ -6,13 +6,7 @@
  * The review store skips these items (`kind` = `check`): its `listByBatch` and its daily Scan for
  * `pending` see only questions. Their states (`to_check`, `decided`) are never `pending`.
  */
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  ScanCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CheckStore } from '../pipeline/core/index.js';
 import { CheckItem } from '../pipeline/core/index.js';
 import {
@@ -20,6 +14,7 @@ import {
   documentClient,
   isConditionFailure,
   queryAll,
+  scanAll,
   withoutUndefined,
 } from './dynamo-items.js';
 
@@ -115,20 +110,13 @@ export const createDynamoCheckStore = (config: DynamoCheckStoreConfig): CheckSto
   // asked something of a person, and the list is read far less often than it is written.
   const listOpen: CheckStore['listOpen'] = async () => {
     const items: CheckItem[] = [];
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await doc.send(
-        new ScanCommand({
-          TableName,
-          FilterExpression: 'kind = :check AND #state = :open',
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':check': CHECK_ITEM_KIND, ':open': 'to_check' },
-          ExclusiveStartKey,
-        }),
-      );
-      for (const item of page.Items ?? []) items.push(itemOf(item));
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
+    const found = scanAll(doc, {
+      TableName,
+      FilterExpression: 'kind = :check AND #state = :open',
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: { ':check': CHECK_ITEM_KIND, ':open': 'to_check' },
+    });
+    for await (const item of found) items.push(itemOf(item));
     return items.sort((a, b) => a.batch_id.localeCompare(b.batch_id) || a.row - b.row);
   };
 

@@ -1,12 +1,22 @@
 /**
  * What the DynamoDB adapters built on it share: the document client, items without `undefined`,
- * SET expressions built from a patch, and the retry of a batch call's unprocessed part.
+ * SET expressions built from a patch, the retry of a batch call's unprocessed part, every item
+ * put with BatchWriteItem (`putAll`), and every page of a Query or a Scan (`queryAll`, `scanAll`).
  *
  * Architecture, property 10: only single-item conditional writes, ADD, BatchWrite, Query
  * and Get. dynalite (the local stand-in) has no transactions, so nothing here uses them.
  */
 import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchWriteCommand,
+  type BatchWriteCommandInput,
+  DynamoDBDocumentClient,
+  QueryCommand,
+  type QueryCommandInput,
+  ScanCommand,
+  type ScanCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { chunksOf, forEachLimited } from '../pipeline/core/calls-in-parallel.js';
 
 export type DynamoAdapterConfig = {
   client: DynamoDBClient | DynamoDBDocumentClient;
@@ -119,6 +129,57 @@ export const retryUnprocessed = async <P>(
 };
 
 /** Every item of a Query, page after page (DynamoDB stops a page at 1 MB). */
+/** Every item a Scan finds, page after page: the daily and on-demand reads across batches. */
+export async function* scanAll(
+  doc: DynamoDBDocumentClient,
+  input: Omit<ScanCommandInput, 'ExclusiveStartKey'>,
+): AsyncGenerator<Record<string, unknown>> {
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await doc.send(new ScanCommand({ ...input, ExclusiveStartKey }));
+    for (const item of page.Items ?? []) yield item;
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+}
+
+type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
+
+/** Items in one BatchWriteItem, DynamoDB's most; and how many of them are in flight at once. */
+const BATCH_WRITE_SIZE = 25;
+const BATCH_WRITES_IN_FLIGHT = 4;
+
+/**
+ * Puts every item with BatchWriteItem, 25 a call and a few calls at once, each call's unprocessed
+ * part sent again (`retryUnprocessed`). One request per key: BatchWriteItem refuses a call naming
+ * the same item twice, so of items with the same key (`keyOf`) the last one wins.
+ */
+export const putAll = async (
+  doc: DynamoDBDocumentClient,
+  TableName: string,
+  /** What the puts are, for the error when some stay unprocessed (`putRows into <table>`). */
+  what: string,
+  items: Iterable<Record<string, unknown>>,
+  keyOf: (item: Record<string, unknown>) => string,
+  sleep?: (ms: number) => Promise<void>,
+): Promise<void> => {
+  const byKey = new Map<string, WriteRequest>();
+  for (const Item of items) byKey.set(keyOf(Item), { PutRequest: { Item } });
+  await forEachLimited(chunksOf([...byKey.values()], BATCH_WRITE_SIZE), BATCH_WRITES_IN_FLIGHT, (chunk) =>
+    retryUnprocessed(
+      what,
+      chunk,
+      async (requests) => {
+        const { UnprocessedItems } = await doc.send(
+          new BatchWriteCommand({ RequestItems: { [TableName]: requests } }),
+        );
+        const left = UnprocessedItems?.[TableName] ?? [];
+        return { leftover: left.length > 0 ? left : null, count: left.length };
+      },
+      sleep,
+    ),
+  );
+};
+
 export async function* queryAll(
   doc: DynamoDBDocumentClient,
   input: Omit<QueryCommandInput, 'ExclusiveStartKey'>,

@@ -20,7 +20,6 @@ import {
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
-  ScanCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { chunksOf, mapLimited } from '../pipeline/core/calls-in-parallel.js';
@@ -32,6 +31,7 @@ import {
   isConditionFailure,
   queryAll,
   retryUnprocessed,
+  scanAll,
   setUpdateOf,
   withoutUndefined,
 } from './dynamo-items.js';
@@ -190,20 +190,13 @@ export const createDynamoReviewStore = (config: DynamoReviewStoreConfig): Review
   // row, and no index is worth keeping for a daily read.
   const listPending: ReviewStore['listPending'] = async () => {
     const items: ReviewItem[] = [];
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await doc.send(
-        new ScanCommand({
-          TableName,
-          FilterExpression: '#state = :pending',
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':pending': 'pending' },
-          ExclusiveStartKey,
-        }),
-      );
-      for (const item of page.Items ?? []) items.push(itemOf(item));
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
+    const found = scanAll(doc, {
+      TableName,
+      FilterExpression: '#state = :pending',
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: { ':pending': 'pending' },
+    });
+    for await (const item of found) items.push(itemOf(item));
     return items;
   };
 

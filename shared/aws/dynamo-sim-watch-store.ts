@@ -8,13 +8,14 @@
  * The review store skips every item with a `kind`, and its daily Scan for `pending` never matches
  * a watch's states (`open`, `settled`).
  */
-import { PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SimWatchStore } from '../pipeline/core/index.js';
 import { SimWatch } from '../pipeline/core/index.js';
 import {
   type DynamoAdapterConfig,
   documentClient,
   isConditionFailure,
+  scanAll,
   withoutUndefined,
 } from './dynamo-items.js';
 
@@ -64,20 +65,13 @@ export const createDynamoSimWatchStore = (config: DynamoAdapterConfig): SimWatch
   // index is worth keeping for a daily read.
   const listOpen: SimWatchStore['listOpen'] = async () => {
     const watches: SimWatch[] = [];
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await doc.send(
-        new ScanCommand({
-          TableName,
-          FilterExpression: 'kind = :watch AND #state = :open',
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':watch': SIM_WATCH_ITEM_KIND, ':open': 'open' },
-          ExclusiveStartKey,
-        }),
-      );
-      for (const item of page.Items ?? []) watches.push(watchOf(item));
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
+    const found = scanAll(doc, {
+      TableName,
+      FilterExpression: 'kind = :watch AND #state = :open',
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: { ':watch': SIM_WATCH_ITEM_KIND, ':open': 'open' },
+    });
+    for await (const item of found) watches.push(watchOf(item));
     return watches.sort((a, b) => a.batch_id.localeCompare(b.batch_id) || a.row - b.row);
   };
 
