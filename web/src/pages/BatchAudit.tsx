@@ -5,29 +5,15 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { AuditEventView } from '../../../shared/console/web-contract.js';
+import { AUDIT_EVENTS, type AuditEventView } from '../../../shared/console/web-contract.js';
 import { auditDetailWords } from '../audit-detail.js';
 import { ErrorNotice } from '../components/ui.js';
 import { useConsole } from '../context.js';
 import { formatDateTime } from '../format.js';
 import { useLanguage } from '../hooks.js';
 
-const KNOWN_EVENTS = new Set([
-  'reused',
-  'follows',
-  'joined',
-  'not_sent',
-  'submitted',
-  'questions',
-  'resolved',
-  'to_check',
-  'failed',
-  'abandoned',
-  'error',
-  'answered',
-  'decided',
-  'sim_confirmed',
-]);
+/** The events the page words; one recorded by a later release is shown by its name. */
+const KNOWN_EVENTS: ReadonlySet<string> = new Set(AUDIT_EVENTS);
 
 export const BatchAudit = ({ batchId }: { batchId: string }) => {
   const { t } = useTranslation();
