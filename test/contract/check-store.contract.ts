@@ -4,12 +4,8 @@
  * AWS they share the review table with the questions: each store sees only its own items.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  type CheckDecision,
-  CheckItem,
-  type CheckStore,
-  type ReviewStore,
-} from '../../shared/pipeline/core/index.js';
+import type { CheckDecision, CheckItem, CheckStore, ReviewStore } from '../../shared/pipeline/core/index.js';
+import { checkItem } from '../helpers/check-items.js';
 import { BATCH, classificationId, reviewItem } from '../helpers/records.js';
 import { type Implementation, useImplementation } from './implementation.js';
 
@@ -19,22 +15,11 @@ export type ReviewTableStores = { checks: CheckStore; reviews: ReviewStore };
 /** ~6 KB of rationale: 200 such items exceed the 1 MB of one DynamoDB Query or Scan page. */
 const LONG = 'A posição 84.71 abrange as máquinas automáticas para processamento de dados. '.repeat(80);
 
+/** A verdict under the threshold whose SIM opening waits for a choice, with two rows following it. */
 const item = (row: number, overrides: Partial<CheckItem> = {}): CheckItem =>
-  CheckItem.parse({
-    batch_id: BATCH,
-    row,
-    classification_id: classificationId(row),
-    product_key: `sku:SKU-${row}`,
-    fingerprint: `fp-${row}`,
-    sku: `SKU-${row}`,
-    description: 'Notebook 14", 16 GB; uso profissional',
-    title: 'Computador portátil',
-    operation: 'import',
-    country: 'BR',
+  checkItem(row, {
     reasons: ['low_confidence', 'sim_pending_choice'],
     check_below: 80,
-    ncm: '84713012',
-    confidence: 72,
     candidates: [
       {
         rank: 1,
@@ -52,8 +37,6 @@ const item = (row: number, overrides: Partial<CheckItem> = {}): CheckItem =>
     ],
     verdict_pdf: `pdfs/0000${row}-SKU-${row}.pdf`,
     followers: 2,
-    state: 'to_check',
-    created_at: '2026-11-21T12:00:00.000Z',
     ...overrides,
   });
 
