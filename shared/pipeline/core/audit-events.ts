@@ -14,6 +14,7 @@
 import { formatNcm } from '../../spreadsheet/index.js';
 import type { AuditEvent, AuditEventKind } from './audit-records.js';
 import type { RowRecord, RowResult } from './records.js';
+import { simOptionsOfResult } from './verdict-check.js';
 
 /** The row an event is about; its SKU when the step has the row at hand. */
 type RowOf = { batch_id: string; row: number; sku?: string | null | undefined };
@@ -45,10 +46,7 @@ export const verdictDetail = (result: Pick<RowResult, 'ncm' | 'confidence' | 'si
 
 /** Why a verdict waits for a person, as far as its result says: its confidence, a SIM opening to choose. */
 const toCheckDetail = (result: RowResult): string => {
-  const simToChoose = (result.detail_messages ?? []).some(
-    (m) =>
-      m.code === 'verdict_notes' && Array.isArray(m.params.sim_options) && m.params.sim_options.length > 0,
-  );
+  const simToChoose = simOptionsOfResult(result).length > 0;
   return [
     ...(result.confidence ? [`confidence ${result.confidence} %`] : []),
     ...(simToChoose && !result.sim_code ? ['SIM opening to choose'] : []),

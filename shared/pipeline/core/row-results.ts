@@ -92,6 +92,13 @@ const verdictNotes = (c: Classification, chosen: Candidate | null): Message[] =>
   return Object.keys(notes).length > 0 ? [message('verdict_notes', notes)] : [];
 };
 
+/**
+ * What a stored result's `verdict_notes` says (`verdictNotes`: `sim_options`, `sim_verifying`, …),
+ * or null when it says nothing: the one way the checks, the SIM watches and the audit read it.
+ */
+export const verdictNotesOf = (result: Pick<RowResult, 'detail_messages'>): Record<string, unknown> | null =>
+  (result.detail_messages ?? []).find((said) => said.code === 'verdict_notes')?.params ?? null;
+
 /** A detail's messages and their English, or nothing when there are none. */
 const said = (messages: readonly Message[]): Pick<RowResult, 'detail' | 'detail_messages'> =>
   messages.length > 0 ? detailOf(messages) : {};

@@ -14,7 +14,7 @@ import { z } from 'zod';
 import type { Classification } from '../../tcs/schemas.js';
 import { ClassificationId } from '../../tcs/schemas.js';
 import type { CachedVerdict, RowRecord, RowResult } from './records.js';
-import { chosenCandidate, resultNcmDigits } from './row-results.js';
+import { chosenCandidate, resultNcmDigits, verdictNotesOf } from './row-results.js';
 
 export const SIM_WATCH_STATES = ['open', 'settled'] as const;
 
@@ -63,10 +63,7 @@ export const simWatchOfVerdict = (
 
 /** Whether a kept verdict's note still says its SIM openings are not confirmed (core/row-results.ts). */
 export const resultAwaitsSim = (result: Pick<RowResult, 'sim_code' | 'detail_messages'>): boolean =>
-  (result.sim_code ?? '') === '' &&
-  (result.detail_messages ?? []).some(
-    (said) => said.code === 'verdict_notes' && said.params.sim_verifying === true,
-  );
+  (result.sim_code ?? '') === '' && verdictNotesOf(result)?.sim_verifying === true;
 
 /**
  * The watch of a row that reuses a cached verdict whose SIM openings still waited when it was

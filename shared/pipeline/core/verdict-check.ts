@@ -12,7 +12,7 @@ import type { Candidate, Classification } from '../../tcs/schemas.js';
 import { reusedPdfRelative } from './bucket-layout.js';
 import type { CheckCandidate, CheckItem, CheckReason, SimChoice } from './check-records.js';
 import type { RowRecord, RowResult } from './records.js';
-import { chosenCandidate, resultNcmDigits } from './row-results.js';
+import { chosenCandidate, resultNcmDigits, verdictNotesOf } from './row-results.js';
 
 /** How long a candidate's rationale may be on a check item: its first sentences, up to this. */
 export const RATIONALE_MAX_CHARS = 400;
@@ -55,8 +55,7 @@ export const checkReasonsOfClassification = (
 
 /** The SIM openings a result's `verdict_notes` offers (core/row-results.ts), as 10 digits. */
 export const simOptionsOfResult = (result: Pick<RowResult, 'detail_messages'>): string[] => {
-  const notes = (result.detail_messages ?? []).find((m) => m.code === 'verdict_notes');
-  const options = notes?.params.sim_options;
+  const options = verdictNotesOf(result)?.sim_options;
   if (!Array.isArray(options)) return [];
   return options.map((code) => String(code).replace(/\D/g, '')).filter((code) => code.length === 10);
 };
