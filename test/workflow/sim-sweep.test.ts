@@ -29,6 +29,13 @@ const CATALOGUE = [
   'CAF-4,"Café torrado em grãos, embalagem de 1 kg",import,BR',
 ].join('\n');
 
+/** The same catalogue re-sent with a second row of the rotor and of the tilapia (rows 5 and 6). */
+const CATALOGUE_AGAIN = [
+  CATALOGUE,
+  'ROT-2,"Rotor de bomba em bronze, pump impeller",import,BR',
+  'TIL-1,"Filé de tilápia fresco, bandeja 500 g",import,BR',
+].join('\n');
+
 const DAY_SECONDS = 24 * 60 * 60;
 
 const outboxCsv = (h: Harness, batchId: string, name: string): Record<string, string>[] => {
@@ -70,7 +77,9 @@ describe('the daily SIM sweep', () => {
     // again and reuse the verdicts; a day later the registry has confirmed
     const firstDay = await sweep(h);
     const again = await h.runBatch(
-      h.drop('sims-2', 'products.csv', CATALOGUE, { 'batch.json': JSON.stringify({ check_below: 10 }) }),
+      h.drop('sims-2', 'products.csv', CATALOGUE_AGAIN, {
+        'batch.json': JSON.stringify({ check_below: 10 }),
+      }),
     );
     const reusedId = (again.prepare as { batch_id: string }).batch_id;
     const watched = await h.simWatches.listOpen();
@@ -79,10 +88,16 @@ describe('the daily SIM sweep', () => {
 
     // Assess: nothing moved the first day
     expect(firstDay).toMatchObject({ open: 3, asked: 3, waiting: 3, confirmed: 0, batches: [] });
-    // the reusing rows are watched too, each in its own batch
-    expect(outboxCsv(h, reusedId, 'results.csv').map((row) => row.status)).toEqual(Array(4).fill('reused'));
-    expect(watched.filter((watch) => watch.batch_id === reusedId).map((watch) => watch.row)).toEqual([
-      1, 2, 3,
+    // the reusing rows are watched too, in their own batch: one watch per product, on its first row
+    expect(outboxCsv(h, reusedId, 'results.csv').map((row) => row.status)).toEqual(Array(6).fill('reused'));
+    expect(
+      watched
+        .filter((watch) => watch.batch_id === reusedId)
+        .map((watch) => [watch.row, watch.followers ?? 0]),
+    ).toEqual([
+      [1, 1],
+      [2, 1],
+      [3, 0],
     ]);
     // the next day every row of both batches moved, asking once per NCM, and each batch has its first revision
     expect(nextDay).toMatchObject({ open: 6, asked: 3, waiting: 0, confirmed: 6, left: 0 });
@@ -96,12 +111,20 @@ describe('the daily SIM sweep', () => {
       ['reused', '', ''],
       // the coffee's own SIM openings wait for a choice: marked at Prepare, not by the sweep
       ['reused', expect.any(String), 'to_check'],
+      // the second rows of the rotor and the tilapia moved with their products' first rows
+      ['reused', '', 'to_check'],
+      ['reused', '0304.31.00.00', ''],
     ]);
+    expect(reused[4]?.detail).toContain('SIM opening to be chosen among 8413.91.90.10, 8413.91.90.90');
     expect(reused[2]?.detail).toContain('the official registry confirmed there is no SIM opening');
+    // one check item for the rotor, counting its second row: one decision settles both
     expect(await h.checks.get(reusedId, 2)).toMatchObject({
       reasons: ['sim_pending_choice'],
       state: 'to_check',
+      followers: 1,
+      followers_reuse: true,
     });
+    expect(await h.checks.get(reusedId, 5)).toBeNull();
     expect(h.objects.text(`outbox/${batchId}/results.rev1.csv`)).toBe(resultsBefore);
     const after = outboxCsv(h, batchId, 'results.csv');
     expect(after[0]).toMatchObject({ sim_code: '0304.31.00.00', check: '' });

@@ -7,7 +7,8 @@
  *      says the decision was taken; a second round that got there first leaves this one
  *      `already_decided`
  *   2. the row moved `decided` (core/row-life.ts): `check: approved` and the approved columns on
- *      its result, its status and cost unchanged; rows following it show it wherever they are read
+ *      its result, its status and cost unchanged; rows following it show it wherever they are read,
+ *      and the other rows of a reused product take it in FinalizeAnswers (reused-product-rows.ts)
  *   3. the product cache's verdict, when it is this classification's, given the same columns, so
  *      a later batch reusing it serves the approved code and does not ask again
  *   4. one `decided` audit event, who = the round's person
@@ -89,17 +90,17 @@ const ROW_READS = 5;
  * since), read again when the daily sweep wrote it in between; the row as decided, or null when
  * it holds no verdict to decide.
  */
-const decideRow = async (
+export const decideRow = async (
   batches: ApplyDecisionsPorts['batches'],
-  round: DecisionsRound,
+  batchId: string,
   row: number,
   decision: CheckDecision,
 ): Promise<RowRecord | null> => {
   for (let read = 1; read <= ROW_READS; read += 1) {
-    const found = await batches.getRow(round.batchId, row);
+    const found = await batches.getRow(batchId, row);
     if (!found?.result || !DECIDABLE_STATUSES.includes(found.status)) return null;
     const result = approvedResult(found.result, decision);
-    const moved = await batches.moveRow(round.batchId, row, {
+    const moved = await batches.moveRow(batchId, row, {
       move: 'decided',
       result,
       read_at: found.updated_at,
@@ -107,7 +108,7 @@ const decideRow = async (
     });
     if (moved) return { ...found, result };
   }
-  throw new Error(`Row ${row} of ${round.batchId} kept changing while its decision was written.`);
+  throw new Error(`Row ${row} of ${batchId} kept changing while its decision was written.`);
 };
 
 /** Steps 2 to 4 for a decision taken. */
@@ -117,7 +118,7 @@ const applyDecision = async (
   item: CheckItem,
   decision: CheckDecision,
 ): Promise<void> => {
-  const row = await decideRow(ports.batches, round, item.row, decision);
+  const row = await decideRow(ports.batches, round.batchId, item.row, decision);
   if (row) {
     const { product_key, fingerprint } = row;
     const keys = product_key && fingerprint ? reuseKeysOf({ product_key, fingerprint }) : [];

@@ -13,7 +13,8 @@
  *   3b. rows of other batches that joined a classification this batch's rows settled (a re-run
  *      of the same file while it waited: docs/answers-round.md, "A re-run does not ask again")
  *      take its outcome at no cost, and each such batch's results move forward too
- *   4. review items of rows that have settled are closed
+ *   4. review items of rows that have settled are closed; a decision this round took on a reused
+ *      product's verdict is written on the product's other rows (reused-product-rows.ts)
  *   5. the earlier results.csv, results.xlsx and summary.json kept as results.rev<N>.csv,
  *      results.rev<N>.xlsx and summary.rev<N>.json when results.csv changes; then results.csv and
  *      .xlsx, review.csv and .xlsx and summary.json written anew
@@ -42,6 +43,7 @@ import { type BatchRecord, finalizeInputWith, type ReviewItem } from '../core/re
 import { answersSourceFromEvent } from './answers-source.js';
 import { joinedRevisionInput, settleJoinedRows } from './joined-rows.js';
 import { PrepareAnswersResult } from './prepare-answers.js';
+import { decideReusedRows } from './reused-product-rows.js';
 import { RevisionProgress, reviseFiles } from './revise-files.js';
 import { endRoundRows } from './round-rows.js';
 import { lookAgainWithProblems, rowsInPlay, settleReviewItems } from './rows-in-play.js';
@@ -172,6 +174,7 @@ const startRun = async (
   roundProblems.push(...(await lookAgainWithProblems(ports, batchId, rows, now, itemsBefore)));
   const joined = options.settleJoined ? await settleJoinedRows(ports, batchId, rows, itemsBefore, now) : [];
   await settleReviewItems(ports, batchId, rows);
+  if (roundId !== null) await decideReusedRows(ports, batchId, roundId);
   return {
     run: {
       batch_id: batchId,

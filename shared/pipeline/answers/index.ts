@@ -9,6 +9,7 @@ export * from './plan-decisions.js';
 export * from './prepare-answers.js';
 export * from './read-classifications.js';
 export * from './results-revisions.js';
+export * from './reused-product-rows.js';
 export * from './sim-confirmation.js';
 export * from './sweep-reviews.js';
 export * from './sweep-sim-openings.js';

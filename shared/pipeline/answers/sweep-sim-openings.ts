@@ -10,7 +10,8 @@
  *          each row, a few at once: the `sim_confirmed` move (one opening: `sim_code`; several:
  *          listed in the note, and `to_check` with a check item under `check_below`; none: the
  *          note says so), its `sim_confirmed` audit event, the product cache's verdict when it is
- *          this classification
+ *          this classification; a reused product's other rows moved with its first
+ *          (reused-product-rows.ts)
  *          ─▶ FinalizeAnswers without a round: a new results revision ─▶ the watches settled
  *
  * Run again, it changes nothing: a settled watch is not listed, and a row that already shows the
@@ -34,6 +35,7 @@ import { reuseKeysOf } from '../core/row-life.js';
 import type { SimWatch } from '../core/sim-watch.js';
 import { checkItemOfResult } from '../core/verdict-check.js';
 import type { FinalizeAnswersPorts, FinalizeAnswersResult } from './finalize-answers.js';
+import { confirmReusedRows } from './reused-product-rows.js';
 import {
   type ConfirmedRow,
   confirmationDetail,
@@ -138,8 +140,14 @@ const confirmRow = async (
     const at = ports.clock.now().toISOString();
     const move = { move: 'sim_confirmed', result: confirmed.result, read_at: row.updated_at, at } as const;
     if (!(await ports.batches.moveRow(watch.batch_id, watch.row, move))) continue;
-    if (confirmed.reasons.length > 0)
-      await createCheckItem(ports, row, confirmed, confirmation, { checkBelow, describe: batch.describe });
+    if (confirmed.reasons.length > 0) {
+      const followers = watch.followers ?? 0;
+      await createCheckItem(ports, row, confirmed, confirmation, {
+        checkBelow,
+        describe: batch.describe,
+        followers,
+      });
+    }
     return { settle: true, event: eventOf(watch, at, confirmed.detail) };
   }
   return { settle: false };
@@ -164,14 +172,17 @@ const createCheckItem = async (
   row: RowRecord,
   confirmed: ConfirmedRow,
   confirmation: SimConfirmation,
-  { checkBelow, describe }: { checkBelow: number | undefined; describe: NcmDescriber },
+  how: { checkBelow: number | undefined; describe: NcmDescriber; followers: number },
 ) => {
-  const item = checkItemOfResult(confirmed.result, row, await describe(), {
+  const { checkBelow, describe, followers } = how;
+  const made = checkItemOfResult(confirmed.result, row, await describe(), {
     reasons: confirmed.reasons,
     checkBelow,
-    followers: 0,
+    followers,
     now: ports.clock.now(),
   });
+  // A reused product's other rows are marked with its first (reused-product-rows.ts).
+  const item = followers > 0 ? { ...made, followers_reuse: true } : made;
   const offer = {
     reasons: confirmed.reasons,
     sim_options: confirmation.kind === 'several' ? [...confirmation.openings] : [],
@@ -214,6 +225,11 @@ const sweepBatch = async (
   });
   const events = outcomes.flatMap(({ outcome }) => (outcome.settle && outcome.event ? [outcome.event] : []));
   if (events.length > 0) await ports.audit.record(events);
+  await confirmReusedRows(
+    ports,
+    { batchId: batch.batch_id, checkBelow: batch.options?.check_below, at: ports.clock.now().toISOString() },
+    outcomes.filter(({ outcome }) => outcome.settle),
+  );
   const revised = await reviseBatchResults(ports, batch.batch_id, REVISION_DETAIL);
   const settling = outcomes.filter(({ outcome }) => outcome.settle);
   const at = ports.clock.now().toISOString();

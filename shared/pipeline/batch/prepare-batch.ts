@@ -6,7 +6,6 @@
  * cannot start fails here, before anything is queued or billed. The file is streamed, a chunk of
  * rows at a time: memory does not grow with it.
  */
-
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { tableInForce } from '../../ncm-table/reference-table.js';
@@ -230,6 +229,7 @@ const prepareRows = async (
     file,
     planChunk,
     keyByFingerprint: surveyed.keyByFingerprint,
+    reusedProducts: surveyed.reusedProducts,
     recheckFingerprints: surveyed.recheckFingerprints,
     openByFingerprint: surveyed.openByFingerprint,
     options,
@@ -295,8 +295,8 @@ const writeAndQueueRows = async (
   const born = bornRowsCounter();
   let total = 0;
   const join = { batchId: batch.batch_id, now, write: true };
-  const writeChecks = reusedCheckWriter(ports, { checkBelow: planned.options.check_below, now });
-  const writeSimWatches = reusedSimWatchWriter(ports, now);
+  const writeChecks = reusedCheckWriter(ports, planned, now);
+  const writeSimWatches = reusedSimWatchWriter(ports, planned, now);
   let writtenThrough = leg.writtenThrough;
   for await (const { records, verdicts } of recordChunks(ports, planned, planner, join)) {
     const last = records.at(-1)?.row ?? 0;

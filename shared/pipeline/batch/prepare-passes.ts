@@ -27,6 +27,7 @@ import type {
 } from '../core/records.js';
 import { declaredNcmCollector } from './declared-ncm-warnings.js';
 import { type FileProblem, fileProblemOf, readProblemMessage } from './input-file.js';
+import { type ProductRows, productRowsCollector } from './reused-products.js';
 import {
   classificationJoiner,
   openClassificationFinder,
@@ -81,6 +82,8 @@ export type PlannedBatch = {
   planChunk: (rows: readonly MappedRow[]) => Promise<RowPlan[]>;
   /** The products that reuse a verdict, and the cache key it is under. */
   keyByFingerprint: ReadonlyMap<string, string>;
+  /** Each of those products' first row and how many rows it has (reused-products.ts). */
+  reusedProducts: ReadonlyMap<string, ProductRows>;
   /** Under `reclassify: ended_codes`, the products whose verdict's code is no longer in force. */
   recheckFingerprints?: ReadonlySet<string>;
   /** The products waiting for answers to an earlier batch's classification (they join it). */
@@ -112,6 +115,7 @@ export const surveyRows = async (
 ): Promise<
   | {
       keyByFingerprint: ReadonlyMap<string, string>;
+      reusedProducts: ReadonlyMap<string, ProductRows>;
       recheckFingerprints: ReadonlySet<string>;
       openByFingerprint: ReadonlyMap<string, PendingClassification>;
       warnings: Message[];
@@ -128,11 +132,13 @@ export const surveyRows = async (
   const fileWarnings = inputWarningCollector(file.columns);
   const planWarnings = rowWarningCollector(file.columns.fields.description?.header);
   const declared = declaredNcmCollector(pass.ncm, file.columns.fields.current_ncm?.header);
+  const productRows = productRowsCollector();
   const rows = file.readRows();
   try {
     for await (const chunk of inChunks(rows.rows, pass.settings.rowsPerChunk)) {
       for (const row of chunk) fileWarnings.add(row);
       const plans = await pass.planChunk(chunk);
+      productRows.add(plans);
       planWarnings.add(plans);
       declared.add(plans);
       await reusable.add(plans);
@@ -146,6 +152,7 @@ export const surveyRows = async (
   const read = rows.finished();
   return {
     keyByFingerprint: reusable.keyByFingerprint,
+    reusedProducts: productRows.ofReused(reusable.keyByFingerprint),
     recheckFingerprints: reusable.recheckFingerprints,
     openByFingerprint: open.openByFingerprint,
     // The reader's first (text read from bytes that were not UTF-8: check it before the rest).

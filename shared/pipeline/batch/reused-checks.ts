@@ -1,8 +1,10 @@
 /**
  * Prepare's check items for the reused verdicts a person must check (docs/architecture.md, §12):
- * a chunk's rows marked `to_check` (reuse.ts, `reusedResult`) each get one, written a few at a time
- * with the chunk's rows. `create` writes only what is absent, so a leg or a Prepare run again
- * writes nothing twice and keeps any decision made meanwhile.
+ * every row of a reused product is marked `to_check` alike (reuse.ts, `reusedResult`), and the
+ * product gets one item, on its first row, that counts the others as its followers
+ * (reused-products.ts): one decision settles them all (answers/reused-product-rows.ts). Written a
+ * few at a time with the chunk that holds that first row. `create` writes only what is absent, so
+ * a leg or a Prepare run again writes nothing twice and keeps any decision made meanwhile.
  *
  * A reused row has no classification at hand: its candidates come from the cached result's columns
  * (core/verdict-check.ts, `checkItemOfResult`), described from the NCM table in force, read once
@@ -16,6 +18,8 @@ import type { PipelinePorts } from '../core/ports.js';
 import type { CachedVerdict, RowRecord } from '../core/records.js';
 import { checkItemOfResult, checkReasonsOfResult, isReusedToCheck } from '../core/verdict-check.js';
 import { tableDescription } from './divergence-sheet.js';
+import type { PlannedBatch } from './prepare-passes.js';
+import { reusedLead } from './reused-products.js';
 
 /** Check items written at once: a chunk's go out in parallel, never one after another. */
 const CHECKS_IN_FLIGHT = 16;
@@ -23,31 +27,37 @@ const CHECKS_IN_FLIGHT = 16;
 /**
  * The writer of a batch's reused check items, chunk after chunk: `verdicts` are the chunk's cached
  * verdicts by fingerprint (the reused result keeps only its own detail, so the SIM openings to
- * choose from are read from the cached one).
+ * choose from are read from the cached one); each reused product's rows are the plan's.
  */
 export const reusedCheckWriter = (
   ports: Pick<PipelinePorts, 'objects'> & Partial<Pick<PipelinePorts, 'checks'>>,
-  batch: { checkBelow: number | undefined; now: Date },
+  planned: Pick<PlannedBatch, 'options' | 'reusedProducts'>,
+  now: Date,
 ) => {
+  const checkBelow = planned.options.check_below;
   let table: Promise<NcmTable> | undefined;
   return async (
     records: readonly RowRecord[],
     verdicts: ReadonlyMap<string, CachedVerdict>,
   ): Promise<number> => {
-    if (batch.checkBelow === undefined) return 0;
-    const marked = records.filter(isReusedToCheck);
+    if (checkBelow === undefined) return 0;
+    const marked = records.flatMap((record) => {
+      const lead = reusedLead(planned.reusedProducts, record);
+      return isReusedToCheck(record) && lead.leads ? [{ record, followers: lead.followers }] : [];
+    });
     if (marked.length === 0) return 0;
     table ??= tableInForce(ports.objects).then((inForce) => inForce.table);
     const ncm = await table;
     const describe = (digits: string) => tableDescription(ncm, digits);
-    const items: CheckItem[] = marked.flatMap((record) => {
+    const items: CheckItem[] = marked.flatMap(({ record, followers }) => {
       const cached = record.fingerprint === undefined ? undefined : verdicts.get(record.fingerprint);
       const result = { ...record.result!, detail_messages: cached?.result.detail_messages ?? [] };
-      const reasons = checkReasonsOfResult(cached?.result ?? result, batch.checkBelow);
+      const reasons = checkReasonsOfResult(cached?.result ?? result, checkBelow);
       if (reasons.length === 0) return [];
-      // Reused rows lead no followers: every row of a reused product reuses the verdict itself.
-      const ctx = { reasons, checkBelow: batch.checkBelow, followers: 0, now: batch.now };
-      return [checkItemOfResult(result, record, describe, ctx)];
+      const ctx = { reasons, checkBelow: checkBelow, followers, now };
+      const item = checkItemOfResult(result, record, describe, ctx);
+      // Its followers reuse the verdict each on its own row: a decision is written on each.
+      return [followers > 0 ? { ...item, followers_reuse: true } : item];
     });
     const { checks } = ports;
     if (!checks)

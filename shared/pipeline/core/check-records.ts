@@ -1,12 +1,15 @@
 /**
  * A verdict a person checks before it is used (docs/architecture.md, §12), as zod schemas.
  *
- *   row (resolved or reused, `check: to_check`) ──1:1── check item ──decision──▶ `approved_*` on the
- *   row, on the product cache's verdict (so a later batch reuses it approved) and in audit.csv
+ *   a product's rows in a batch (resolved or reused, `check: to_check`) ──N:1── check item, on the
+ *   product's first row ──decision──▶ `approved_*` on those rows, on the product cache's verdict (so
+ *   a later batch reuses it approved) and in audit.csv
  *
- * A check item is kept per row of a batch, so a decision dropped into one batch's answers folder
- * settles that batch's row (and the rows following it); the console groups the items of identical
- * products (same classification, or same product fingerprint) and decides them at once.
+ * A check item is kept per product of a batch, on its leading row: the row a classification was
+ * made for (its followers show its outcome), or a reused product's first row (its other rows reuse
+ * the same verdict). So a decision dropped into one batch's answers folder settles every row of the
+ * product there; the console groups the items of identical products across batches (same
+ * classification, or same product fingerprint) and decides them at once.
  */
 import { z } from 'zod';
 import { ClassificationId } from '../../tcs/schemas.js';
@@ -85,6 +88,11 @@ export const CheckItem = z.object({
   verdict_pdf: z.string().nullable(),
   /** Rows of the same product in this batch that follow this row: one decision settles them too. */
   followers: z.number().int().min(0),
+  /**
+   * The followers are rows of a reused product, each holding the verdict itself (not `follows`
+   * rows, which show this row's): the round that decides the item writes the decision on each.
+   */
+  followers_reuse: z.boolean().optional(),
   state: CheckState,
   created_at: z.string(),
   decision: CheckDecision.optional(),

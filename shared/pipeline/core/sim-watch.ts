@@ -3,12 +3,14 @@
  * `sim.status` `verifying`): the service says to ask `GET /sim-openings` again later, and the daily
  * sweep does (answers/sweep-sim-openings.ts). A watch remembers what waits.
  *
- * One watch per row that shows the verdict in its batch's results (`sim#<batch>#<row>`), not one per
- * classification: what moves forward is each batch's results (its own revision, audit event and,
- * for several openings, check item), and rows of later batches that reuse the verdict hold it under
- * their own batch, where nothing indexes them by classification. The service is still asked once
- * per distinct NCM and operation, however many rows wait on it. Followers are never watched: they
- * show their leader's outcome.
+ * One watch per product of a batch that shows the verdict in its results (`sim#<batch>#<row>`, on
+ * the product's leading row), not one per classification: what moves forward is each batch's
+ * results (its own revision, audit event and, for several openings, check item), and rows of later
+ * batches that reuse the verdict hold it under their own batch, where nothing indexes them by
+ * classification. The service is still asked once per distinct NCM and operation, however many
+ * rows wait on it. Followers are never watched: they show their leader's outcome. A reused
+ * product's other rows each hold the verdict: its watch counts them (`followers`), and the sweep
+ * moves them with its first row (answers/reused-product-rows.ts).
  */
 import { z } from 'zod';
 import type { Classification } from '../../tcs/schemas.js';
@@ -29,6 +31,8 @@ export const SimWatch = z.object({
   product_key: z.string().nullable(),
   fingerprint: z.string().nullable(),
   state: z.enum(SIM_WATCH_STATES),
+  /** A reused product's other rows in the batch, each holding the verdict: moved with this one. */
+  followers: z.number().int().min(0).optional(),
   created_at: z.string(),
   /** When the sweep settled it, and what the registry said. */
   settled_at: z.string().optional(),

@@ -1,10 +1,12 @@
 /**
  * Prepare under check_below: a reused verdict under the threshold, or whose SIM opening waits for
- * a choice, is marked `to_check` and gets its check item; an approved one keeps its approval.
+ * a choice, is marked `to_check` and gets its check item, one per product on its first row; an
+ * approved one keeps its approval. A decision on that item settles every row of the product.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { printPlan } from '../../../../local/cli/plan.js';
 import { carriedNcmTable } from '../../../../shared/ncm-table/carried-table.js';
+import { decideReusedRows, decideRow } from '../../../../shared/pipeline/answers/index.js';
 import { tableDescription } from '../../../../shared/pipeline/batch/divergence-sheet.js';
 import {
   BatchPlan,
@@ -77,10 +79,13 @@ const RESULTS: RowResult[] = [
   { status: 'resolved', ncm: '8482.10.10', confidence: '95', check: 'to_check', cost_usd: '2.00' },
 ];
 
-const world = (options: Record<string, unknown>, products = PRODUCTS.length) => {
-  const lines = PRODUCTS.slice(0, products).map(
-    (description, i) => `SKU-${i + 1};${description};BR;importação`,
-  );
+/**
+ * `products`: how many of PRODUCTS, a row each; or the file's rows as indexes into PRODUCTS (a
+ * product on several rows).
+ */
+const world = (options: Record<string, unknown>, products: number | number[] = PRODUCTS.length) => {
+  const order = typeof products === 'number' ? PRODUCTS.slice(0, products).map((_, i) => i) : products;
+  const lines = order.map((i) => `SKU-${i + 1};${PRODUCTS[i]};BR;importação`);
   const ports = memoryPipelinePorts(
     {
       [FILE_KEY]: utf8(crlf('SKU;Descrição;País;Operação', ...lines)),
@@ -89,7 +94,8 @@ const world = (options: Record<string, unknown>, products = PRODUCTS.length) => 
     ACCEPTED_COUNTRIES,
   );
   const seed = async () => {
-    for (const [i, result] of RESULTS.slice(0, products).entries()) {
+    for (const i of new Set(order)) {
+      const result = RESULTS[i]!;
       const product = { operation: 'import' as const, country: 'BR', description: PRODUCTS[i]! };
       const verdict: CachedVerdict = {
         product_key: `sku:SKU-${i + 1}`,
@@ -267,6 +273,63 @@ describe('Prepare under check_below', () => {
       'approved',
       undefined,
     ]);
+  });
+
+  it('keeps one item per reused product, on its first row, and one decision settles all its rows', async () => {
+    // Prepare: product 2 on rows 1, 3, 5 and 6, read one row a chunk; product 3 on row 4
+    const w = world({ check_below: 80 }, [1, 0, 1, 2, 1, 1]);
+    await w.seed();
+    const settings = { ...PREPARE_SETTINGS, rowsPerChunk: 1 };
+
+    // Act
+    await w.run(settings);
+
+    // Assess: every row of product 2 waits, under one item that counts the other three
+    expect(w.rows().map((row) => row.result?.check)).toEqual([
+      'to_check',
+      undefined,
+      'to_check',
+      'to_check',
+      'to_check',
+      'to_check',
+    ]);
+    const items = await w.ports.checks.listByBatch(batchId);
+    expect(items.map((item) => [item.row, item.followers, item.followers_reuse ?? false])).toEqual([
+      [1, 3, true],
+      [4, 0, false],
+    ]);
+
+    // Act: the round decides the item and its first row (apply-decisions.ts), then FinalizeAnswers
+    // writes the decision on the product's other rows
+    const roundId = `${batchId}~r0und00001`;
+    const decision = {
+      ncm: '84821090',
+      sim: null,
+      note: 'Carga axial',
+      by: 'ana',
+      at: '2026-11-21T13:00:00.000Z',
+      round_id: roundId,
+    };
+    expect(await w.ports.checks.decide(batchId, 1, decision)).toBe(true);
+    await decideRow(w.ports.batches, batchId, 1, decision);
+    const moved = await decideReusedRows(w.ports, batchId, roundId);
+
+    // Assess
+    expect(moved).toBe(3);
+    expect(w.rows().map((row) => [row.row, row.status, row.result?.check, row.result?.approved_ncm])).toEqual(
+      [
+        [1, 'reused', 'approved', '8482.10.90'],
+        [2, 'reused', undefined, undefined],
+        [3, 'reused', 'approved', '8482.10.90'],
+        [4, 'reused', 'to_check', undefined],
+        [5, 'reused', 'approved', '8482.10.90'],
+        [6, 'reused', 'approved', '8482.10.90'],
+      ],
+    );
+    expect(w.rows()[4]?.result).toMatchObject({ decided_by: 'ana', decision_note: 'Carga axial' });
+    // Run again (a retried FinalizeAnswers), and by another round: nothing left to move.
+    expect(await decideReusedRows(w.ports, batchId, roundId)).toBe(0);
+    expect(await decideReusedRows(w.ports, batchId, `${batchId}~r0und00002`)).toBe(0);
   });
 
   it('plans how many reused verdicts will wait for a check, writing no check item', async () => {
