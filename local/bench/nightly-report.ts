@@ -4,6 +4,7 @@
  * the benchmark prints (docs/benchmark.md, "The nightly export"). Pure.
  */
 import type { RequestCount } from '../runtime/index.js';
+import type { DecisionsMeasured } from './nightly-decisions.js';
 import { type NightlySize, sizeLabel } from './nightly-export.js';
 
 /** The batch record's state as the bench saw it (`submitted` before Prepare wrote the record). */
@@ -75,6 +76,8 @@ export type NightMeasured = NightOutput & {
    * absent in reports from before they were counted.
    */
   invocations?: Record<string, number>;
+  /** Under check_below, night 2: the round that decided every verdict it left to check. */
+  decided?: DecisionsMeasured;
 };
 
 export type SizeMeasured = NightlySize & { nights: NightMeasured[] };
@@ -112,6 +115,7 @@ export const nightChecks = (size: NightlySize, night: NightMeasured): NightCheck
         : `FAIL ${label}: billed ${usd(night.billedUsd)} for an unchanged export, which must cost nothing`,
     });
   }
+  if (night.decided) checks.push(...decisionChecks(size, night.night, night.decided));
   const pdfsHold = night.pdfs <= night.classifications;
   checks.push({
     night: night.night,
@@ -122,6 +126,31 @@ export const nightChecks = (size: NightlySize, night: NightMeasured): NightCheck
       : `FAIL ${label}: ${count(night.pdfs)} PDFs under pdfs/ for ${count(night.classifications)} classifications (at most one PDF per classification)`,
   });
   return checks;
+};
+
+/** One check item per product, and every row it covers approved by its one decision. */
+const decisionChecks = (size: NightlySize, night: number, decided: DecisionsMeasured): NightCheck[] => {
+  const label = `${sizeLabel(size)} night ${night}`;
+  const perProduct = decided.items <= size.products;
+  const allApproved = decided.rowsToCheckAfter === 0 && decided.rowsApproved >= decided.rowsToCheckBefore;
+  return [
+    {
+      night,
+      holds: perProduct,
+      failsRun: true,
+      line: perProduct
+        ? `ok   ${label}: to-check.csv lists ${count(decided.items)} verdicts for ${count(decided.rowsToCheckBefore)} rows to check, at most one per product`
+        : `FAIL ${label}: to-check.csv lists ${count(decided.items)} verdicts, more than the export's ${count(size.products)} products`,
+    },
+    {
+      night,
+      holds: allApproved,
+      failsRun: true,
+      line: allApproved
+        ? `ok   ${label}: ${count(decided.items)} decisions approved all ${count(decided.rowsApproved)} rows in ${seconds(decided.seconds)}`
+        : `FAIL ${label}: after ${count(decided.items)} decisions, ${count(decided.rowsToCheckAfter)} rows still to check, ${count(decided.rowsApproved)} approved of ${count(decided.rowsToCheckBefore)}`,
+    },
+  ];
 };
 
 /** Requests per input row by `Service Operation`, for the services asked. */
@@ -233,5 +262,28 @@ export const nightlyReport = (sizes: readonly SizeMeasured[]): string => {
     ['Lambda invocations', ...columns.map(({ label }) => label)],
     invoked.map((name) => [name, ...columns.map(({ night }) => count(night.invocations?.[name] ?? 0))]),
   );
-  return [phases, memory, requests, ...(invoked.length > 0 ? [invocations] : [])].join('\n\n');
+  const decidedNights = columns.filter(({ night }) => night.decided !== undefined);
+  const decisions = table(
+    ['decisions round', 'decisions', 'rows approved', 'time', 'DynamoDB requests per row approved'],
+    decidedNights.map(({ label, night }) => {
+      const decided = night.decided!;
+      const dynamo = decided.requests
+        .filter((request) => request.service === 'DynamoDB')
+        .reduce((sum, request) => sum + request.count, 0);
+      return [
+        label,
+        count(decided.items),
+        count(decided.rowsApproved),
+        seconds(decided.seconds),
+        perRow(dynamo / Math.max(1, decided.rowsApproved)),
+      ];
+    }),
+  );
+  return [
+    phases,
+    memory,
+    requests,
+    ...(invoked.length > 0 ? [invocations] : []),
+    ...(decidedNights.length > 0 ? [decisions] : []),
+  ].join('\n\n');
 };

@@ -6,7 +6,8 @@
  * between the nights, not wiped: each night's function processes start new, so their peak memory
  * is that night's.
  *
- * Each night is measured from outside, as an operator would: the batch record's state, one
+ * Under `--nightly-check-below`, night 2 ends with a round deciding every verdict it left to check
+ * (nightly-decisions.ts). Each night is measured from outside, as an operator would: the batch record's state, one
  * GetItem every POLL_MS by the runtime's own client (not through the permission gates, so it is
  * not among the functions' requests) and the Batch workflow's end; the requests the functions
  * made, counted by the gates; each function's peak memory; the sandbox's meter; the outbox.
@@ -18,6 +19,7 @@ import { outboxFolder } from '../../shared/pipeline/core/index.js';
 import { readResultsTable } from '../../shared/smoke/results-table.js';
 import { type LocalPipeline, startLocalPipeline } from '../runtime/index.js';
 import type { Sandbox } from '../sandbox/index.js';
+import { decideEveryCheck } from './nightly-decisions.js';
 import { type NightlySize, sizeLabel, writeNightlyExport } from './nightly-export.js';
 import {
   type NightMeasured,
@@ -156,7 +158,14 @@ export const runNightly = async (
       assemblyDir: options.assemblyDir,
     });
     try {
-      nights.push(await measureNight(pipeline, { file, optionsFile }, night, say));
+      const measured = await measureNight(pipeline, { file, optionsFile }, night, say);
+      // A person then decides what night 2 left to check: the round that applies it, measured.
+      const decided =
+        night === 2 && optionsFile
+          ? await decideEveryCheck(pipeline, measured.batchId, folder, WAKE_ON_END_ONLY_MS)
+          : undefined;
+      if (decided) say(`${decided.items} decisions applied in ${decided.seconds.toFixed(1)} s`);
+      nights.push(decided ? { ...measured, decided } : measured);
     } finally {
       await pipeline.close();
     }

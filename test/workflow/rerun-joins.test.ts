@@ -156,4 +156,41 @@ describe('A re-run does not ask again', () => {
     expect(created.filter((description) => description === ASKS)).toHaveLength(1);
     expect(harness.failures).toEqual([]);
   });
+
+  it("marks a row that joined by its own batch's check_below: to check there, with its item, not where it was answered", async () => {
+    // Arrange: the second night asks for a check of every verdict under 100 %; the first does not
+    const created: string[] = [];
+    harness = await startHarness({ service: recording(created, []) });
+    const h = harness;
+    const first = await runBatch(h, NIGHT_1);
+    const options = { 'batch.json': JSON.stringify({ check_below: 100 }) };
+    const second = (
+      (await h.runBatch(h.drop('nightly', 'products.csv', NIGHT_2, options))).prepare as {
+        batch_id: string;
+      }
+    ).batch_id;
+    const classificationId = (await h.rowsOf(first)).find((row) => row.row === 2)!.classification_id!;
+
+    // Act: the answer is given in the first batch
+    await h.runAnswers(h.dropAnswers(first, 'review.csv', await answeredReview(h, first)));
+
+    // Assert
+    const rowOf = async (batchId: string) => (await h.rowsOf(batchId)).find((row) => row.row === 2)!;
+    expect((await rowOf(first)).result).toMatchObject({ status: 'resolved', cost_usd: '2.00' });
+    expect((await rowOf(first)).result?.check).toBeUndefined();
+    expect(await h.checks.get(first, 2)).toBeNull();
+    expect((await rowOf(second)).result).toMatchObject({
+      status: 'resolved',
+      check: 'to_check',
+      cost_usd: '0.00',
+    });
+    expect(await h.checks.get(second, 2)).toMatchObject({
+      classification_id: classificationId,
+      reasons: expect.arrayContaining(['low_confidence']),
+      check_below: 100,
+      state: 'to_check',
+    });
+    expect(outboxCsv(h, second, 'to-check.csv').map((row) => row.row)).toContain('2');
+    expect(h.failures).toEqual([]);
+  });
 });

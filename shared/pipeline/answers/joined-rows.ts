@@ -4,11 +4,14 @@
  * docs/answers-round.md, "A re-run does not ask again") take its outcome at no cost, and each
  * such batch's results move forward too.
  */
+import { tableInForce } from '../../ncm-table/reference-table.js';
 import { detailMessagesOf, detailOf, message } from '../../wording/index.js';
+import { tableDescription } from '../batch/divergence-sheet.js';
 import { resultEvents } from '../core/audit-events.js';
 import { mapLimited } from '../core/calls-in-parallel.js';
 import type { PipelinePorts } from '../core/ports.js';
 import { joinedRowOf, type ReviewItem, type RowRecord, type RowResult } from '../core/records.js';
+import { checkItemOfResult, checkReasonsOfResult, withCheckMark } from '../core/verdict-check.js';
 
 /** Outcomes the service gives a classification: the ones every row waiting on it takes. */
 const SETTLED_BY_SERVICE = new Set(['resolved', 'failed', 'abandoned']);
@@ -55,9 +58,10 @@ const rowsWaitingOn = (item: ReviewItem): { batch_id: string; row: number }[] =>
  * it take that outcome (the `settled_elsewhere` move, guarded: only a row still `pending_data`),
  * a few at a time. Returns the other batches involved: their results move forward after this
  * batch's (`reviseJoinedBatches`), also when a crashed earlier run had already moved their rows.
+ * Each such row is marked for a person by its own batch's `check_below` (`markedInItsBatch`).
  */
 export const settleJoinedRows = async (
-  ports: Pick<PipelinePorts, 'batches' | 'audit'>,
+  ports: Pick<PipelinePorts, 'batches' | 'audit' | 'checks' | 'objects'>,
   batchId: string,
   rows: readonly RowRecord[],
   items: readonly ReviewItem[],
@@ -77,20 +81,53 @@ export const settleJoinedRows = async (
     }
   }
   const at = now.toISOString();
+  const marked = markedInItsBatch(ports, now);
   await mapLimited(moves, JOINED_IN_FLIGHT, async (move) => {
     try {
+      const result = await marked(move);
       const moved = await ports.batches.moveRow(move.batch_id, move.row, {
         move: 'settled_elsewhere',
-        result: move.result,
+        result,
         at,
       });
       // In the joined batch's audit.csv, which its revision (just after) adds to.
-      if (moved) await ports.audit.record(resultEvents(move, move.result, at));
+      if (moved) await ports.audit.record(resultEvents(move, result, at));
     } catch {
       // A joined batch whose Prepare never wrote the row (it failed after joining): nothing waits there.
     }
   });
   return [...new Set(moves.map((move) => move.batch_id))].sort();
+};
+
+/**
+ * The outcome a joined row takes, marked by its own batch's `check_below` (not the settling
+ * batch's mark): when its verdict waits for a person there, its check item is written in that
+ * batch (if absent), described from the NCM table in force, as Prepare writes a reused verdict's.
+ */
+const markedInItsBatch = (ports: Pick<PipelinePorts, 'batches' | 'checks' | 'objects'>, now: Date) => {
+  const thresholds = new Map<string, Promise<number | undefined>>();
+  let describe: Promise<(digits: string) => string> | undefined;
+  return async (move: { batch_id: string; row: number; result: RowResult }): Promise<RowResult> => {
+    if (!thresholds.has(move.batch_id))
+      thresholds.set(
+        move.batch_id,
+        ports.batches.getBatch(move.batch_id).then((batch) => batch?.options?.check_below),
+      );
+    const checkBelow = await thresholds.get(move.batch_id);
+    const reasons = move.result.status === 'resolved' ? checkReasonsOfResult(move.result, checkBelow) : [];
+    const result = withCheckMark(move.result, reasons);
+    const row = reasons.length > 0 ? await ports.batches.getRow(move.batch_id, move.row) : null;
+    if (!row) return result;
+    describe ??= tableInForce(ports.objects).then(
+      ({ table }) =>
+        (digits) =>
+          tableDescription(table, digits),
+    );
+    const followers = await ports.batches.followerCount(move.batch_id, move.row);
+    const ctx = { reasons, checkBelow, followers, now };
+    await ports.checks.create(checkItemOfResult(result, row, await describe, ctx));
+    return result;
+  };
 };
 
 /**

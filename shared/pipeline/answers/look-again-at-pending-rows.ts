@@ -2,7 +2,7 @@
  * FinalizeAnswers' look at the rows still waiting for answers (docs/architecture.md, section 4):
  * the service may have abandoned one (30 days unanswered, unbilled), or someone answered it
  * elsewhere (the web app) and it has since resolved or failed. The service's final word becomes
- * the row's result.
+ * the row's result, marked `to_check` under the batch's `check_below` as Store marks one.
  */
 import { detailMessagesOf, detailOf, message } from '../../wording/index.js';
 import { resultEvents } from '../core/audit-events.js';
@@ -11,6 +11,7 @@ import type { PipelinePorts } from '../core/ports.js';
 import type { RowRecord } from '../core/records.js';
 import { afterMove, type RowMove } from '../core/row-life.js';
 import { resultOfClassification } from '../core/row-results.js';
+import { markVerdictToCheck } from '../row/verdict-to-check.js';
 import { readClassifications } from './read-classifications.js';
 
 /** Moves written at once. */
@@ -24,7 +25,7 @@ const IN_FLIGHT = 16;
  * replaces it. The rows are moved a few at a time, never one after another.
  */
 export const lookAgainAtPendingRows = async (
-  ports: Pick<PipelinePorts, 'service' | 'batches' | 'audit'>,
+  ports: Pick<PipelinePorts, 'service' | 'batches' | 'audit' | 'checks'>,
   batchId: string,
   rows: RowRecord[],
   now: Date,
@@ -64,6 +65,11 @@ export const lookAgainAtPendingRows = async (
             ...(billed ? {} : { cost_usd: '0.00' }),
           }
         : settled;
+    // Resolved elsewhere, it is checked as Store checks a verdict: under the batch's check_below.
+    if (result.status === 'resolved') {
+      const reasons = await markVerdictToCheck(ports, c, row, { verdictPdf: null, now });
+      if (reasons.length > 0) result.check = 'to_check';
+    }
     const move: RowMove = { move: 'settled_elsewhere', result, at: now.toISOString() };
     if (!(await ports.batches.moveRow(batchId, row.row, move))) return;
     rows[index] = afterMove(row, move);

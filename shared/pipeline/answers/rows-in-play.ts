@@ -41,7 +41,7 @@ export const rowsInPlay = async (
 
 /** Step 3; returns the messages it adds to the round's problems. */
 export const lookAgainWithProblems = async (
-  ports: Pick<PipelinePorts, 'service' | 'batches' | 'audit'>,
+  ports: Pick<PipelinePorts, 'service' | 'batches' | 'audit' | 'checks'>,
   batchId: string,
   rows: RowRecord[],
   now: Date,

@@ -8,9 +8,9 @@ import type { PipelinePorts } from '../core/ports.js';
 import { RowState, type RowStep } from '../core/records.js';
 import { resolvedResult } from '../core/row-results.js';
 import { simWatchOfVerdict } from '../core/sim-watch.js';
-import { checkItemOfClassification, checkReasonsOfClassification } from '../core/verdict-check.js';
 import { classificationInStatus } from './route-classification.js';
 import { finalStep, loadRow } from './row-state.js';
+import { markVerdictToCheck } from './verdict-to-check.js';
 
 /**
  * Store: the verdict PDF to the batch's outbox and the verdict's columns as the row's result; a
@@ -47,22 +47,8 @@ export const storeRow = async (
     appUrl: row.app_url ?? null,
   });
   if (pdfNote) Object.assign(result, detailOf([...detailMessagesOf(result), pdfNote]));
-  // A row of an answers round is its batch's row (`batch_id`): the batch's threshold applies.
-  const checkBelow = (await ports.batches.getBatch(state.batch_id))?.options?.check_below;
-  const reasons = checkReasonsOfClassification(c, checkBelow);
-  if (reasons.length > 0) {
-    // If absent: a retried Store keeps the item written before, and any decision on it. The rows
-    // following it are counted in its completion shard (Prepare wrote them there).
-    await ports.checks.create(
-      checkItemOfClassification(c, row, verdictPdf, {
-        reasons,
-        checkBelow,
-        followers: await ports.batches.followerCount(state.batch_id, state.row),
-        now: ports.clock.now(),
-      }),
-    );
-    result.check = 'to_check';
-  }
+  const reasons = await markVerdictToCheck(ports, c, row, { verdictPdf, now: ports.clock.now() });
+  if (reasons.length > 0) result.check = 'to_check';
   // SIM openings the registry has not confirmed yet: the daily sweep asks again (core/sim-watch.ts).
   const simWatch = simWatchOfVerdict(row, c, ports.clock.now().toISOString());
   if (simWatch) await ports.simWatches.put(simWatch);

@@ -115,6 +115,51 @@ describe('the checks of a night', () => {
       },
     ]);
   });
+
+  it('under check_below, hold when night 2 lists one verdict per product and its decisions approve every row; fail otherwise', () => {
+    const decided = {
+      items: 35,
+      rowsToCheckBefore: 1_400,
+      rowsToCheckAfter: 0,
+      rowsApproved: 1_400,
+      seconds: 4.25,
+      requests: [
+        { function: 'finalize-answers', service: 'DynamoDB', operation: 'UpdateItem', count: 1_400 },
+      ],
+    };
+    const lines = (d: typeof decided) =>
+      nightChecks(SIZE, night({ night: 2, decided: d }))
+        .filter((check) => check.line.includes('check') || check.line.includes('decisions'))
+        .map(({ holds, failsRun, line }) => ({ holds, failsRun, line }));
+
+    expect(lines(decided)).toEqual([
+      {
+        holds: true,
+        failsRun: true,
+        line: 'ok   2,000:50 night 2: to-check.csv lists 35 verdicts for 1,400 rows to check, at most one per product',
+      },
+      {
+        holds: true,
+        failsRun: true,
+        line: 'ok   2,000:50 night 2: 35 decisions approved all 1,400 rows in 4.3 s',
+      },
+    ]);
+    expect(lines({ ...decided, items: 1_400, rowsToCheckAfter: 1_365, rowsApproved: 35 })).toEqual([
+      {
+        holds: false,
+        failsRun: true,
+        line: "FAIL 2,000:50 night 2: to-check.csv lists 1,400 verdicts, more than the export's 50 products",
+      },
+      {
+        holds: false,
+        failsRun: true,
+        line: 'FAIL 2,000:50 night 2: after 1,400 decisions, 1,365 rows still to check, 35 approved of 1,400',
+      },
+    ]);
+    expect(nightlyReport([{ ...SIZE, nights: [night({ night: 2, decided })] }])).toContain(
+      '| 2,000:50 night 2 | 35 | 1,400 | 4.3 s | 1.00 |',
+    );
+  });
 });
 
 describe('requests per row', () => {

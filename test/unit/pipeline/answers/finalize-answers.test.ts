@@ -408,6 +408,33 @@ describe('finalizeAnswers', () => {
     expect(summaryOf(w).billed_usd).toBe(sandbox.stats().billed_usd);
     expect(csvRecords(w, 'review.csv').map((r) => r.row)).toEqual(['2', '4', '5']);
   });
+
+  it('a row answered in the web app under check_below is marked to check, with its item, as Store marks one', async () => {
+    const w = makeWorld();
+    const found = await seedFinishedBatch(w);
+    const batch = await w.batches.getBatch(BATCH);
+    // Every verdict is under 100 %: the one the web app's answers give waits for a person.
+    await w.batches.updateBatch(BATCH, { options: { ...batch!.options!, check_below: 100 } });
+    const c = found[2]!;
+    await w.real.answerQuestions(
+      c.id,
+      { answers: c.questions.map((q) => ({ question_id: q.id, answer: q.options[0] ?? 'Uso industrial' })) },
+      { idempotencyKey: 'web-app-answers-0002' },
+    );
+    sandbox.advanceClock(180);
+
+    await answersRound(w, fillReviewCsv(w, {}), 'e3');
+
+    expect(rowOf(w, 3).result).toMatchObject({ status: 'resolved', check: 'to_check', cost_usd: '2.00' });
+    expect(await w.checks.get(BATCH, 3)).toMatchObject({
+      classification_id: c.id,
+      reasons: ['low_confidence'],
+      check_below: 100,
+      verdict_pdf: null,
+      state: 'to_check',
+    });
+    expect(csvRecords(w, 'to-check.csv').map((r) => r.row)).toEqual(['3']);
+  });
 });
 
 describe('sweepAbandonedReviews (the daily sweep)', () => {
