@@ -14,7 +14,8 @@
  *      of the same file while it waited: docs/answers-round.md, "A re-run does not ask again")
  *      take its outcome at no cost, and each such batch's results move forward too
  *   4. review items of rows that have settled are closed; a decision this round took on a reused
- *      product's verdict is written on the product's other rows (reused-product-rows.ts)
+ *      product's verdict is written on the product's other rows (reused-product-rows.ts, a page
+ *      at a time, in legs like step 5)
  *   5. the earlier results.csv, results.xlsx and summary.json kept as results.rev<N>.csv,
  *      results.rev<N>.xlsx and summary.rev<N>.json when results.csv changes; then results.csv and
  *      .xlsx, review.csv and .xlsx and summary.json written anew
@@ -88,6 +89,8 @@ const RunUnderWay = z.object({
   round_failed: z.boolean(),
   width: z.number().int().min(0),
   began_at: z.string(),
+  /** Step 4's pass writing the round's decisions on reused products' rows, while under way. */
+  deciding: z.object({ after: z.number().int().nullable() }).optional(),
   revision: RevisionProgress,
 });
 type RunUnderWay = z.infer<typeof RunUnderWay>;
@@ -138,6 +141,14 @@ export const finalizeAnswers = async (
     legs = { next: 'again', run: started.run, joined_left: started.joined, done: [] };
   }
   for (;;) {
+    if (legs.run.deciding) {
+      const { deciding, ...run } = legs.run;
+      const clock = () => ports.clock.now().getTime();
+      const leg = { after: deciding.after, until, now: clock };
+      const pass = await decideReusedRows(ports, run.batch_id, run.round_id ?? '', leg);
+      if (pass.after !== null) return { ...legs, run: { ...run, deciding: { after: pass.after } } };
+      legs = { ...legs, run };
+    }
     const outcome = await reviseRun(ports, legs.run, until, settings);
     if (outcome.next === 'again') return { ...legs, run: { ...legs.run, revision: outcome.progress } };
     legs = { ...legs, done: [...legs.done, outcome.result] };
@@ -174,7 +185,6 @@ const startRun = async (
   roundProblems.push(...(await lookAgainWithProblems(ports, batchId, rows, now, itemsBefore)));
   const joined = options.settleJoined ? await settleJoinedRows(ports, batchId, rows, itemsBefore, now) : [];
   await settleReviewItems(ports, batchId, rows);
-  if (roundId !== null) await decideReusedRows(ports, batchId, roundId);
   return {
     run: {
       batch_id: batchId,
@@ -183,6 +193,8 @@ const startRun = async (
       round_failed: input.error !== undefined && input.error !== null,
       width,
       began_at: now.toISOString(),
+      // A round's decisions on reused products are written on their rows next, in legs.
+      ...(roundId !== null ? { deciding: { after: null } } : {}),
       // Objects in `work/` are named by the round, or by when a round-less run began.
       revision: { run: roundId ?? `revise-${now.getTime()}`, pass: 'csv', writing: null, revision: null },
     },

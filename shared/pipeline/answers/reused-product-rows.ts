@@ -28,6 +28,15 @@ const ROWS_IN_FLIGHT = 16;
 type Lead = { row: number; classification_id: string };
 
 /**
+ * Where a pass over the batch begins (`after` a row, null: at the start) and when it hands on:
+ * after the page that ends at or past `until` (ms since the epoch), so every leg moves on.
+ */
+export type PassLeg = { after: number | null; until: number; now: () => number };
+
+/** A pass's rows moved, and where the next leg goes on (null: the batch is done). */
+export type PassMoved = { moved: number; after: number | null };
+
+/**
  * Every other row of the leads' products (same fingerprint, same verdict, `reused`), a page at a
  * time, handed to `move` a few at once; how many were moved (`move` says whether it moved one).
  */
@@ -36,10 +45,11 @@ const moveOtherRows = async <L extends Lead>(
   batchId: string,
   leads: ReadonlyMap<string, L>,
   move: (row: RowRecord, lead: L) => Promise<boolean>,
-): Promise<number> => {
-  if (leads.size === 0) return 0;
+  leg: PassLeg = { after: null, until: Number.POSITIVE_INFINITY, now: Date.now },
+): Promise<PassMoved> => {
+  if (leads.size === 0) return { moved: 0, after: null };
   let moved = 0;
-  let after: number | null = null;
+  let after: number | null = leg.after;
   do {
     const page = await batches.rowsPage(batchId, { after, limit: ROWS_PER_PAGE });
     const others = page.rows.flatMap((row) => {
@@ -55,8 +65,9 @@ const moveOtherRows = async <L extends Lead>(
       if (await move(row, lead)) moved += 1;
     });
     after = page.next;
+    if (after !== null && leg.now() >= leg.until) return { moved, after };
   } while (after !== null);
-  return moved;
+  return { moved, after: null };
 };
 
 /** Leads by their product's fingerprint. */
@@ -65,27 +76,37 @@ const byFingerprint = <L extends { fingerprint: string | null }>(leads: readonly
 
 type DecidedItem = CheckItem & { decision: NonNullable<CheckItem['decision']> };
 
-/** The round's decisions on reused products written on their other rows still `to_check`; how many were. */
+/**
+ * The round's decisions on reused products written on their other rows still `to_check`, from
+ * `leg.after` until its time is spent (FinalizeAnswers goes on in its next leg).
+ */
 export const decideReusedRows = async (
   ports: Pick<PipelinePorts, 'batches' | 'checks'>,
   batchId: string,
   roundId: string,
-): Promise<number> => {
+  leg?: PassLeg,
+): Promise<PassMoved> => {
   const items = await ports.checks.listByBatch(batchId);
   const decided = items.filter(
     (item): item is DecidedItem => item.followers_reuse === true && item.decision?.round_id === roundId,
   );
-  return moveOtherRows(ports.batches, batchId, byFingerprint(decided), async (row, { decision }) => {
-    if (row.result?.check !== 'to_check') return false;
-    const moved = await ports.batches.moveRow(batchId, row.row, {
-      move: 'decided',
-      result: approvedResult(row.result, decision),
-      read_at: row.updated_at,
-      at: decision.at,
-    });
-    // Written meanwhile (the daily sweep): read again, as PrepareAnswers does for the first row.
-    return moved || (await decideRow(ports.batches, batchId, row.row, decision)) !== null;
-  });
+  return moveOtherRows(
+    ports.batches,
+    batchId,
+    byFingerprint(decided),
+    async (row, { decision }) => {
+      if (row.result?.check !== 'to_check') return false;
+      const moved = await ports.batches.moveRow(batchId, row.row, {
+        move: 'decided',
+        result: approvedResult(row.result, decision),
+        read_at: row.updated_at,
+        at: decision.at,
+      });
+      // Written meanwhile (the daily sweep): read again, as PrepareAnswers does for the first row.
+      return moved || (await decideRow(ports.batches, batchId, row.row, decision)) !== null;
+    },
+    leg,
+  );
 };
 
 /**
@@ -97,7 +118,7 @@ export const confirmReusedRows = async (
   ports: Pick<PipelinePorts, 'batches'>,
   batch: { batchId: string; checkBelow: number | undefined; at: string },
   confirmed: readonly { watch: SimWatch; confirmation: SimConfirmation }[],
-): Promise<number> => {
+): Promise<PassMoved> => {
   const leads = confirmed.flatMap(({ watch, confirmation }) =>
     (watch.followers ?? 0) > 0 ? [{ ...watch, confirmation }] : [],
   );

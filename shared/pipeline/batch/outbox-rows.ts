@@ -30,8 +30,13 @@ export type TallyRead = {
   width: number;
   /** Rows waiting for answers under their own classification (their review items are listed). */
   pendingRows: Set<number>;
-  /** The rows that resume with a waiting row's answers (review.csv's `same_product_rows`). */
+  /**
+   * The rows that resume with a waiting row's answers (review.csv's `same_product_rows`), and the
+   * rows a decision on a verdict to check settles with its item's row (to-check.csv's).
+   */
   sameProductRows: Map<number, number[]>;
+  /** The first row of each reused verdict to check, by classification: the row its item is on. */
+  checkLeads: Map<string, number>;
   /** The answers rounds that resumed a row of the batch. */
   rounds: Set<string>;
   /** Rows still working, by status (a running batch's partial results say them). */
@@ -47,6 +52,7 @@ export const TallyState = z.object({
   width: z.number().int().min(0),
   pending_rows: z.array(z.number().int()),
   same_product_rows: z.array(z.tuple([z.number().int(), z.array(z.number().int())])),
+  check_leads: z.array(z.tuple([z.string(), z.number().int()])).default([]),
   rounds: z.array(z.string()),
   working: z.partialRecord(RowStatus, z.number().int().min(0)),
 });
@@ -57,6 +63,7 @@ export const tallyState = (read: TallyRead): TallyState => ({
   width: read.width,
   pending_rows: [...read.pendingRows],
   same_product_rows: [...read.sameProductRows],
+  check_leads: [...read.checkLeads],
   rounds: [...read.rounds],
   working: { ...read.working },
 });
@@ -86,6 +93,7 @@ export const pageTally = (batch: Pick<BatchRecord, 'header'>, from?: TallyState)
         width: from.width,
         pendingRows: new Set(from.pending_rows),
         sameProductRows: new Map(from.same_product_rows),
+        checkLeads: new Map(from.check_leads),
         rounds: new Set(from.rounds),
         working: { ...from.working },
       }
@@ -94,23 +102,37 @@ export const pageTally = (batch: Pick<BatchRecord, 'header'>, from?: TallyState)
         width: batch.header.length,
         pendingRows: new Set(),
         sameProductRows: new Map(),
+        checkLeads: new Map(),
         rounds: new Set(),
         working: {},
       };
+  const sameProductAs = (lead: number, row: number) => {
+    // Pushed, not copied: a product of 2,000 waiting rows would copy its list 2,000 times.
+    const followers = read.sameProductRows.get(lead);
+    if (followers) followers.push(row);
+    else read.sameProductRows.set(lead, [row]);
+  };
+  /** A row to check: a follower, or a reused row after its verdict's first, is listed beside that row. */
+  const checkedWith = (row: ShownRow['row']): number | undefined => {
+    if (row.follows !== undefined) return row.follows;
+    if (row.status !== 'reused' || row.classification_id === undefined) return undefined;
+    const first = read.checkLeads.get(row.classification_id);
+    if (first === undefined) read.checkLeads.set(row.classification_id, row.row);
+    return first;
+  };
   const add = (page: readonly ShownRow[]): void => {
     for (const { row, result } of page) {
       read.tally.add(row, result);
       read.width = Math.max(read.width, row.cells.length);
       if (row.round) read.rounds.add(row.round.round_id);
       if (!isFinalResult(result)) read.working[result.status] = (read.working[result.status] ?? 0) + 1;
+      if (result.check === 'to_check') {
+        const lead = checkedWith(row);
+        if (lead !== undefined) sameProductAs(lead, row.row);
+      }
       if (result.status !== 'pending_data') continue;
       if (row.follows === undefined) read.pendingRows.add(row.row);
-      else {
-        // Pushed, not copied: a product of 2,000 waiting rows would copy its list 2,000 times.
-        const followers = read.sameProductRows.get(row.follows);
-        if (followers) followers.push(row.row);
-        else read.sameProductRows.set(row.follows, [row.row]);
-      }
+      else sameProductAs(row.follows, row.row);
     }
   };
   return { add, read };

@@ -1,14 +1,16 @@
 /**
  * A reused product's other rows move with its first (reused-product-rows.ts): Prepare keeps one
  * SIM watch per reused product, and the sweep's confirmation of it is written on each of the
- * product's rows still showing the openings unconfirmed, once, however often it runs. (Decisions:
- * test/unit/pipeline/batch/prepare-checks.test.ts.)
+ * product's rows still showing the openings unconfirmed, once, however often it runs. A decision
+ * on a reused product's item is written on its rows a page at a time, in legs (the whole course:
+ * test/unit/pipeline/batch/prepare-checks.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { confirmReusedRows } from '../../../../shared/pipeline/answers/index.js';
+import { confirmReusedRows, decideReusedRows } from '../../../../shared/pipeline/answers/index.js';
 import type { RowRecord, RowResult, SimWatch } from '../../../../shared/pipeline/core/index.js';
 import { detailOf, message } from '../../../../shared/wording/index.js';
-import { memoryBatchStore } from '../../../helpers/memory-ports.js';
+import { checkItem } from '../../../helpers/check-items.js';
+import { memoryBatchStore, memoryCheckStore } from '../../../helpers/memory-ports.js';
 import { AT, BATCH, classificationId, rowRecord } from '../../../helpers/records.js';
 
 const VERDICT = classificationId(1);
@@ -70,7 +72,7 @@ describe('confirmReusedRows', () => {
     const batch = { batchId: BATCH, checkBelow: undefined, at: '2026-11-22T06:00:00.000Z' };
 
     // Act
-    const moved = await confirmReusedRows({ batches }, batch, confirmed);
+    const { moved } = await confirmReusedRows({ batches }, batch, confirmed);
 
     // Assess: the first row is the sweep's own; rows 3, 4 and 6 show the SIM code now
     expect(moved).toBe(3);
@@ -86,10 +88,10 @@ describe('confirmReusedRows', () => {
     expect(rows[2]).toMatchObject({ status: 'reused', updated_at: batch.at });
 
     // The sweep run again, and a watch that counts no followers: nothing more to move
-    expect(await confirmReusedRows({ batches }, batch, confirmed)).toBe(0);
+    expect((await confirmReusedRows({ batches }, batch, confirmed)).moved).toBe(0);
     await batches.putRows([reusedRow(7)]);
     const alone = [{ ...confirmed[0]!, watch: { ...WATCH, followers: undefined } }];
-    expect(await confirmReusedRows({ batches }, batch, alone)).toBe(0);
+    expect((await confirmReusedRows({ batches }, batch, alone)).moved).toBe(0);
     expect(batches.rows.get(`${BATCH}#7`)?.result?.sim_code).toBeUndefined();
   });
 
@@ -107,10 +109,51 @@ describe('confirmReusedRows', () => {
     const batch = { batchId: BATCH, checkBelow: 80, at: '2026-11-22T06:00:00.000Z' };
 
     // Act
-    const moved = await confirmReusedRows({ batches }, batch, [{ watch: WATCH, confirmation: several }]);
+    const { moved } = await confirmReusedRows({ batches }, batch, [{ watch: WATCH, confirmation: several }]);
 
     // Assess
     expect(moved).toBe(1);
     expect(batches.rows.get(`${BATCH}#2`)?.result?.check).toBe('to_check');
+  });
+});
+
+describe('decideReusedRows', () => {
+  it('writes a decision on a product of 1,200 rows a page at a time, handing on when its time is spent', async () => {
+    // Prepare: one product on every row, its item on row 1 decided by the round
+    const batches = memoryBatchStore();
+    const checks = memoryCheckStore();
+    const toCheck = { ...reusedVerifying, check: 'to_check' as const };
+    await batches.putRows(Array.from({ length: 1_200 }, (_, i) => reusedRow(i + 1, { result: toCheck })));
+    const roundId = `${BATCH}~r0und00001`;
+    const decision = { ncm: '84139190', sim: null, note: '', by: 'ana', at: AT, round_id: roundId };
+    await checks.create(
+      checkItem(1, {
+        classification_id: VERDICT,
+        fingerprint: FINGERPRINT,
+        followers: 1_199,
+        followers_reuse: true,
+      }),
+    );
+    await checks.decide(BATCH, 1, decision);
+    const ports = { batches, checks };
+
+    // Act: each leg's time is spent at once, so each reads one page (500 rows)
+    const legs = [];
+    let after: number | null = null;
+    do {
+      const leg = await decideReusedRows(ports, BATCH, roundId, { after, until: 0, now: () => 1 });
+      legs.push(leg);
+      after = leg.after;
+    } while (after !== null);
+
+    // Assess: three legs; every row but the item's own (PrepareAnswers moves it) approved
+    expect(legs).toEqual([
+      { moved: 499, after: 500 },
+      { moved: 500, after: 1_000 },
+      { moved: 200, after: null },
+    ]);
+    const rows = [...batches.rows.values()];
+    expect(rows.filter((row) => row.result?.check === 'approved')).toHaveLength(1_199);
+    expect(batches.rows.get(`${BATCH}#1`)?.result?.check).toBe('to_check');
   });
 });

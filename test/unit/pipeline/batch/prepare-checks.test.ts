@@ -3,14 +3,22 @@
  * a choice, is marked `to_check` and gets its check item, one per product on its first row; an
  * approved one keeps its approval. A decision on that item settles every row of the product.
  */
+import Papa from 'papaparse';
 import { describe, expect, it, vi } from 'vitest';
 import { printPlan } from '../../../../local/cli/plan.js';
 import { carriedNcmTable } from '../../../../shared/ncm-table/carried-table.js';
-import { decideReusedRows, decideRow } from '../../../../shared/pipeline/answers/index.js';
+import {
+  decideReusedRows,
+  decideRow,
+  FINALIZE_ANSWERS_SETTINGS,
+  finalizeAnswers,
+  prepareAnswers,
+} from '../../../../shared/pipeline/answers/index.js';
 import { tableDescription } from '../../../../shared/pipeline/batch/divergence-sheet.js';
 import {
   BatchPlan,
   batchSourceFromEvent,
+  finalizeBatch,
   PREPARE_SETTINGS,
   type PrepareSettings,
   prepareBatch,
@@ -282,7 +290,8 @@ describe('Prepare under check_below', () => {
     const settings = { ...PREPARE_SETTINGS, rowsPerChunk: 1 };
 
     // Act
-    await w.run(settings);
+    const prepared = await w.run(settings);
+    await finalizeBatch(w.ports, { ...event, prepare: prepared });
 
     // Assess: every row of product 2 waits, under one item that counts the other three
     expect(w.rows().map((row) => row.result?.check)).toEqual([
@@ -298,6 +307,15 @@ describe('Prepare under check_below', () => {
       [1, 3, true],
       [4, 0, false],
     ]);
+    // to-check.csv lists the product once, its other rows beside it
+    const listed = Papa.parse<Record<string, string>>(
+      w.ports.objects.text(`outbox/${batchId}/to-check.csv`)!.replace(/^\uFEFF/, ''),
+      { header: true, skipEmptyLines: true },
+    ).data;
+    expect(listed.map((line) => [line.row, line.same_product_rows])).toEqual([
+      ['1', '3 5 6'],
+      ['4', ''],
+    ]);
 
     // Act: the round decides the item and its first row (apply-decisions.ts), then FinalizeAnswers
     // writes the decision on the product's other rows
@@ -312,7 +330,7 @@ describe('Prepare under check_below', () => {
     };
     expect(await w.ports.checks.decide(batchId, 1, decision)).toBe(true);
     await decideRow(w.ports.batches, batchId, 1, decision);
-    const moved = await decideReusedRows(w.ports, batchId, roundId);
+    const { moved } = await decideReusedRows(w.ports, batchId, roundId);
 
     // Assess
     expect(moved).toBe(3);
@@ -328,8 +346,54 @@ describe('Prepare under check_below', () => {
     );
     expect(w.rows()[4]?.result).toMatchObject({ decided_by: 'ana', decision_note: 'Carga axial' });
     // Run again (a retried FinalizeAnswers), and by another round: nothing left to move.
-    expect(await decideReusedRows(w.ports, batchId, roundId)).toBe(0);
-    expect(await decideReusedRows(w.ports, batchId, `${batchId}~r0und00002`)).toBe(0);
+    expect(await decideReusedRows(w.ports, batchId, roundId)).toEqual({ moved: 0, after: null });
+    expect(await decideReusedRows(w.ports, batchId, `${batchId}~r0und00002`)).toEqual({
+      moved: 0,
+      after: null,
+    });
+  });
+
+  it('applies one decision to a product of 1,200 rows through an answers round, its rows written in legs', async () => {
+    // Prepare: product 2 on every row; Prepare and Finalize as the Batch workflow runs them
+    const w = world({ check_below: 80 }, Array(1_200).fill(1));
+    await w.seed();
+    const prepared = await w.run();
+    await finalizeBatch(w.ports, { ...event, prepare: prepared });
+    const [item] = await w.ports.checks.listByBatch(batchId);
+    expect(item).toMatchObject({ row: 1, followers: 1_199, followers_reuse: true });
+    const key = `answers/${batchId}/decisoes.csv`;
+    w.ports.objects.set(
+      key,
+      `row,classification_id,decision_ncm,decision_sim,decision_note\r\n1,${item!.classification_id},84821090,,\r\n`,
+    );
+    const answers = objectCreatedEvent(BUCKET, key, 'etag-d1');
+
+    // Act: a round of decisions only; each FinalizeAnswers leg's time is spent at once
+    const prepare = await prepareAnswers(w.ports, {
+      event: answers,
+      execution_id: 'exec-d1',
+      answered_by: 'ana',
+    });
+    const settings = { ...FINALIZE_ANSWERS_SETTINGS, legMs: 0 };
+    const legs = [await finalizeAnswers(w.ports, { ...answers, prepare }, settings)];
+    while ('next' in legs.at(-1)!) {
+      const finalized = JSON.parse(JSON.stringify(legs.at(-1)));
+      legs.push(await finalizeAnswers(w.ports, { ...answers, prepare, finalized }, settings));
+    }
+
+    // Assess: the rows were written a page at a time (500), in legs, before the revision
+    const deciding = legs.flatMap((leg) =>
+      'next' in leg && leg.run.deciding ? [leg.run.deciding.after] : [],
+    );
+    expect(deciding).toEqual([500, 1_000]);
+    const results = Papa.parse<Record<string, string>>(
+      w.ports.objects.text(`outbox/${batchId}/results.csv`)!.replace(/^\uFEFF/, ''),
+      { header: true, skipEmptyLines: true },
+    ).data;
+    expect(new Set(results.map((line) => `${line.check} ${line.approved_ncm} ${line.decided_by}`))).toEqual(
+      new Set(['approved 8482.10.90 ana']),
+    );
+    expect(results).toHaveLength(1_200);
   });
 
   it('plans how many reused verdicts will wait for a check, writing no check item', async () => {
