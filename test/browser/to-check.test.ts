@@ -32,6 +32,7 @@ let simChosen = '';
 
 type CheckEntry = {
   description: string;
+  row_count: number;
   reasons: string[];
   rows: { batch_id: string; row: number; classification_id: string }[];
 };
@@ -135,12 +136,13 @@ describe('a person signs off in the console', () => {
     const wine = listed.entries.find((entry) => entry.description.startsWith('Vinho'));
     expect(coffee?.reasons).toContain('low_confidence');
     expect(wine?.reasons).toEqual(['sim_pending_choice']);
-    // Row 1 of the first batch (row 2 follows it), rows 1 and 2 of the second, each reusing its verdict.
+    // Row 1 of each batch: the first batch's row 2 follows it; the second's reuses the same
+    // verdict, under the one item of its product there, which counts it.
     expect(coffee?.rows.map((row) => [row.batch_id, row.row])).toEqual([
       [batchIds[0], 1],
       [batchIds[1], 1],
-      [batchIds[1], 2],
     ]);
+    expect(coffee?.row_count).toBe(4);
     expect(new Set(coffee?.rows.map((row) => row.classification_id)).size).toBe(1);
     expect(wine?.rows.map((row) => [row.batch_id, row.row])).toEqual([
       [batchIds[0], 3],
@@ -213,6 +215,12 @@ describe('a person signs off in the console', () => {
       const row = await local.pipeline.tables.batches.getRow(batchId, 1);
       expect(row?.result).toMatchObject({ check: 'approved', decided_by: PERSON });
     }
+    // The second batch's row 2 reuses the coffee's verdict itself: the one decision is written on
+    // it too, by the round's FinalizeAnswers.
+    await vi.waitFor(async () => {
+      const reused = await local.pipeline.tables.batches.getRow(batchIds[1] ?? '', 2);
+      expect(reused).toMatchObject({ status: 'reused', result: { check: 'approved', decided_by: PERSON } });
+    }, within(60_000));
     await page.goto(`${local.url}#/batches/${encodeURIComponent(batchIds[0] ?? '')}`);
     // The rows say so too: row 1 approved by her, and row 2, which follows it.
     const approved = page.locator('[data-testid="row-check"][data-check="approved"]');
