@@ -849,7 +849,9 @@ export const openRound = async (
 
 /**
  * Every port a batch's workflow takes, in memory, with `files` in the bucket and a service that
- * answers `countries` at a cap of 10 with none in use: where a Prepare or Finalize test starts.
+ * answers `countries` at a cap of 10 with none in use, and every NCM's SIM openings as the
+ * registry's `<ncm>01` and `<ncm>02` ("Destaque 01", "Destaque 02"): where a Prepare or Finalize
+ * test starts.
  */
 export const memoryPipelinePorts = (
   files: Record<string, Uint8Array | string>,
@@ -862,6 +864,13 @@ export const memoryPipelinePorts = (
     service: {
       listCountries: async () => [...countries].map((code) => ({ code, name: code, mercosur: false })),
       getBalance: async () => ({ concurrency_limit: 10, in_progress_count: 0 }),
+      getSimOpenings: async ({ ncm, operation }: { ncm: string; operation: string }) => ({
+        ncm,
+        operation,
+        status: 'available',
+        openings: ['01', '02'].map((n) => ({ code: `${ncm}${n}`, description: `Destaque ${n}` })),
+        verified_at: '2026-11-20T12:00:00.000Z',
+      }),
     } as unknown as ClassificationService,
     objects: memoryObjectStore(files, objectOptions),
     queue: memoryRowQueue(clock),

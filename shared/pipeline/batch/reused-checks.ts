@@ -8,11 +8,13 @@
  *
  * A reused row has no classification at hand: its candidates come from the cached result's columns
  * (core/verdict-check.ts, `checkItemOfResult`), described from the NCM table in force, read once
- * and only when a chunk has such a row.
+ * and only when a chunk has such a row. The cached result keeps its SIM openings by code alone, so
+ * they are described as the registry does (`GET /sim-openings`, free), once per NCM and operation.
  */
 import { tableInForce } from '../../ncm-table/reference-table.js';
 import type { NcmTable } from '../../ncm-table/siscomex-table.js';
-import { forEachLimited } from '../core/calls-in-parallel.js';
+import { TcsError } from '../../tcs/errors.js';
+import { forEachLimited, mapLimited } from '../core/calls-in-parallel.js';
 import type { CheckItem } from '../core/check-records.js';
 import type { PipelinePorts } from '../core/ports.js';
 import type { CachedVerdict, RowRecord } from '../core/records.js';
@@ -23,6 +25,51 @@ import { reusedLead } from './reused-products.js';
 
 /** Check items written at once: a chunk's go out in parallel, never one after another. */
 const CHECKS_IN_FLIGHT = 16;
+/** SIM openings looked up at once. */
+const LOOKUPS_IN_FLIGHT = 8;
+
+type Describes = Map<string, Promise<ReadonlyMap<string, string>>>;
+
+/**
+ * The items' SIM openings without words described by the registry: each NCM and operation asked
+ * once for the whole batch (`asked` keeps the answers); a lookup that fails leaves the codes alone,
+ * as they were (the decision takes a code either way).
+ */
+const withSimWords = async (
+  service: Pick<PipelinePorts['service'], 'getSimOpenings'>,
+  items: readonly CheckItem[],
+  asked: Describes,
+): Promise<CheckItem[]> => {
+  const keyOf = (item: CheckItem) => `${item.ncm}:${item.operation}`;
+  const wordless = items.filter(
+    (item) => item.ncm && item.operation && item.sim_options.some((option) => option.description === ''),
+  );
+  await mapLimited(wordless, LOOKUPS_IN_FLIGHT, async (item) => {
+    if (asked.has(keyOf(item))) return;
+    const query = { ncm: item.ncm!, operation: item.operation! };
+    const answer = service.getSimOpenings(query).then(
+      (found) => new Map(found.openings.map((opening) => [opening.code, opening.description])),
+      (error: unknown) => {
+        if (error instanceof TcsError) return new Map<string, string>();
+        throw error;
+      },
+    );
+    asked.set(keyOf(item), answer);
+    await answer;
+  });
+  return Promise.all(
+    items.map(async (item) => {
+      const words = asked.get(keyOf(item));
+      if (!words) return item;
+      const known = await words;
+      const sim_options = item.sim_options.map((option) => ({
+        ...option,
+        description: option.description || (known.get(option.code) ?? ''),
+      }));
+      return { ...item, sim_options };
+    }),
+  );
+};
 
 /**
  * The writer of a batch's reused check items, chunk after chunk: `verdicts` are the chunk's cached
@@ -30,12 +77,13 @@ const CHECKS_IN_FLIGHT = 16;
  * choose from are read from the cached one); each reused product's rows are the plan's.
  */
 export const reusedCheckWriter = (
-  ports: Pick<PipelinePorts, 'objects'> & Partial<Pick<PipelinePorts, 'checks'>>,
+  ports: Pick<PipelinePorts, 'objects' | 'service'> & Partial<Pick<PipelinePorts, 'checks'>>,
   planned: Pick<PlannedBatch, 'options' | 'reusedProducts'>,
   now: Date,
 ) => {
   const checkBelow = planned.options.check_below;
   let table: Promise<NcmTable> | undefined;
+  const asked: Describes = new Map();
   return async (
     records: readonly RowRecord[],
     verdicts: ReadonlyMap<string, CachedVerdict>,
@@ -62,7 +110,8 @@ export const reusedCheckWriter = (
     const { checks } = ports;
     if (!checks)
       throw new Error('Prepare marks reused verdicts to check but was given no check store (checks)');
-    await forEachLimited(items, CHECKS_IN_FLIGHT, async (item) => {
+    const described = await withSimWords(ports.service, items, asked);
+    await forEachLimited(described, CHECKS_IN_FLIGHT, async (item) => {
       await checks.create(item);
     });
     return items.length;

@@ -25,6 +25,7 @@ import {
   productFingerprint,
 } from '../../../../shared/pipeline/batch/index.js';
 import { type CachedVerdict, CheckItem, type RowResult } from '../../../../shared/pipeline/core/index.js';
+import { TcsNetworkError } from '../../../../shared/tcs/errors.js';
 import { message } from '../../../../shared/wording/index.js';
 import { memoryPipelinePorts } from '../../../helpers/memory-ports.js';
 import { objectCreatedEvent } from '../../../helpers/s3-events.js';
@@ -198,7 +199,31 @@ describe('Prepare under check_below', () => {
       state: 'to_check',
     });
     expect(items[0]?.candidates[1]?.description).not.toBe('');
+    // The cached verdict keeps the openings' codes; the registry describes them (GET /sim-openings).
     expect(items[1]?.sim_options).toEqual([
+      { code: '8482101001', description: 'Destaque 01' },
+      { code: '8482101002', description: 'Destaque 02' },
+    ]);
+  });
+
+  it("asks the registry once per NCM for the openings' words, and keeps the codes alone when it cannot answer", async () => {
+    // Prepare: products 3 (the SIM opening to choose) on three rows; the registry's lookups fail
+    const w = world({ check_below: 80 }, [2, 2, 2]);
+    await w.seed();
+    const asked: string[] = [];
+    w.ports.service.getSimOpenings = async ({ ncm }) => {
+      asked.push(ncm);
+      throw new TcsNetworkError('GET /sim-openings', 'ECONNRESET', 'socket hang up');
+    };
+
+    // Act
+    const prepared = await w.run();
+
+    // Assess: one item, its openings by code, and the batch prepared all the same
+    expect(prepared.next).toBe('finalize');
+    expect(asked).toEqual(['84821010']);
+    const [item] = await w.ports.checks.listByBatch(batchId);
+    expect(item?.sim_options).toEqual([
       { code: '8482101001', description: '' },
       { code: '8482101002', description: '' },
     ]);
