@@ -191,8 +191,10 @@ const REVISING_RESULTS = {
   batches: ['GetItem', 'Query', 'UpdateItem'],
   // BatchGetItem: the items of other batches' classifications that rows of this batch joined.
   reviews: ['Query', 'UpdateItem', 'BatchGetItem'],
-  // The verdicts still to check: to-check.csv and review.xlsx's sheet of them.
-  checks: ['Query'],
+  // The verdicts still to check: to-check.csv and review.xlsx's sheet of them (Query); a verdict a
+  // row took elsewhere (answered in the web app, or joined from another batch) under its batch's
+  // check_below gets its check item, written once (PutItem).
+  checks: ['Query', 'PutItem'],
   // audit.csv: the events since its last write read a page at a time (Query); the verdicts of the
   // rows it settles recorded (BatchWriteItem).
   audit: ['Query', 'BatchWriteItem'],
@@ -455,6 +457,8 @@ export const FUNCTION_CATALOGUE = {
       'Answers workflow FinalizeAnswers: revised results.csv and .xlsx, summary.json, review.csv and .xlsx, event',
     ports: REVISING_RESULTS,
     kept: {
+      'Checks dynamodb:PutItem':
+        "A row answered in the web app, or a row of another batch that joined a classification, resolves under its batch's check_below: its check item is written.",
       'ObjectsList s3:ListBucket':
         'A batch that never wrote partial files: the head of summary.partial.json is a 404, not a 403.',
       'ObjectsWriteOutbox s3:AbortMultipartUpload':

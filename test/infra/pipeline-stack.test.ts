@@ -368,8 +368,9 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
     // The new results.csv written aside, and what one leg hands the next.
     'bucket/work/*': ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'],
     batchTable: d('BatchWriteItem', 'GetItem', 'Query', 'UpdateItem'),
-    reviewTable: d('BatchGetItem', 'Query', 'UpdateItem'),
-    'reviewTable/index/*': d('BatchGetItem', 'Query', 'UpdateItem'),
+    // PutItem: the check item of a verdict a row took elsewhere, under its batch's check_below.
+    reviewTable: d('BatchGetItem', 'PutItem', 'Query', 'UpdateItem'),
+    'reviewTable/index/*': d('BatchGetItem', 'PutItem', 'Query', 'UpdateItem'),
     defaultBus: ['events:PutEvents'],
     apiKeySecret: SECRET,
   },
