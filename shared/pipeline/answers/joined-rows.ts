@@ -4,9 +4,8 @@
  * docs/answers-round.md, "A re-run does not ask again") take its outcome at no cost, and each
  * such batch's results move forward too.
  */
-import { tableInForce } from '../../ncm-table/reference-table.js';
 import { detailMessagesOf, detailOf, message } from '../../wording/index.js';
-import { tableDescription } from '../batch/divergence-sheet.js';
+import { ncmDescriber } from '../batch/divergence-sheet.js';
 import { resultEvents } from '../core/audit-events.js';
 import { mapLimited } from '../core/calls-in-parallel.js';
 import type { PipelinePorts } from '../core/ports.js';
@@ -106,7 +105,7 @@ export const settleJoinedRows = async (
  */
 const markedInItsBatch = (ports: Pick<PipelinePorts, 'batches' | 'checks' | 'objects'>, now: Date) => {
   const thresholds = new Map<string, Promise<number | undefined>>();
-  let describe: Promise<(digits: string) => string> | undefined;
+  const describe = ncmDescriber(ports.objects);
   return async (move: { batch_id: string; row: number; result: RowResult }): Promise<RowResult> => {
     if (!thresholds.has(move.batch_id))
       thresholds.set(
@@ -118,14 +117,9 @@ const markedInItsBatch = (ports: Pick<PipelinePorts, 'batches' | 'checks' | 'obj
     const result = withCheckMark(move.result, reasons);
     const row = reasons.length > 0 ? await ports.batches.getRow(move.batch_id, move.row) : null;
     if (!row) return result;
-    describe ??= tableInForce(ports.objects).then(
-      ({ table }) =>
-        (digits) =>
-          tableDescription(table, digits),
-    );
     const followers = await ports.batches.followerCount(move.batch_id, move.row);
     const ctx = { reasons, checkBelow, followers, now };
-    await ports.checks.create(checkItemOfResult(result, row, await describe, ctx));
+    await ports.checks.create(checkItemOfResult(result, row, await describe(), ctx));
     return result;
   };
 };

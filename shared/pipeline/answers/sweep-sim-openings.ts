@@ -22,11 +22,9 @@
  * the next run (the next day's), since a row's work and its batch's revision must both be done
  * before its watch is settled.
  */
-import { tableInForce } from '../../ncm-table/reference-table.js';
-import type { NcmTable } from '../../ncm-table/siscomex-table.js';
 import { TcsError } from '../../tcs/errors.js';
 import type { Operation } from '../../tcs/schemas.js';
-import { tableDescription } from '../batch/divergence-sheet.js';
+import { type NcmDescriber, ncmDescriber } from '../batch/divergence-sheet.js';
 import type { AuditEvent } from '../core/audit-records.js';
 import { mapLimited } from '../core/calls-in-parallel.js';
 import type { PipelinePorts } from '../core/ports.js';
@@ -74,16 +72,6 @@ export type SimSweepSettings = {
 
 const REVISION_DETAIL = 'daily sweep: SIM openings confirmed by the official registry';
 
-/** The candidates' descriptions on a check item, from the NCM table in force: read once, when first needed. */
-type NcmDescriber = () => Promise<(digits: string) => string>;
-const ncmDescriber = (ports: Pick<PipelinePorts, 'objects'>): NcmDescriber => {
-  let table: Promise<NcmTable> | undefined;
-  return async () => {
-    table ??= tableInForce(ports.objects).then((inForce) => inForce.table);
-    const ncm = await table;
-    return (digits) => tableDescription(ncm, digits);
-  };
-};
 const lookupKey = (watch: Pick<SimWatch, 'ncm' | 'operation'>) => `${watch.ncm}:${watch.operation}`;
 
 /** Each distinct NCM and operation asked once; a failed lookup waits, like a `verifying` one. */
@@ -271,7 +259,8 @@ export const sweepSimOpenings = async (
     byBatch.set(watch.batch_id, [...(byBatch.get(watch.batch_id) ?? []), { watch, confirmation }]);
   }
   const cachedDone = new Set<string>();
-  const describe = ncmDescriber(ports);
+  // The candidates' descriptions on a check item, from the NCM table in force: read once, if needed.
+  const describe = ncmDescriber(ports.objects);
   for (const [batchId, watches] of [...byBatch].sort(([a], [b]) => a.localeCompare(b))) {
     if (ports.clock.now().getTime() >= settings.until) {
       report.left += watches.length;

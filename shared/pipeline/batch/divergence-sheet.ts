@@ -10,6 +10,7 @@
  *   line 2   the header (frozen with the note, filtered)
  *   line 3…  one divergent row each, in row order
  */
+import { tableInForce } from '../../ncm-table/reference-table.js';
 import type { NcmTable } from '../../ncm-table/siscomex-table.js';
 import { columnLetter } from '../../spreadsheet/columns.js';
 import { fittingWidth, textWidth, xlsxText } from '../../spreadsheet/write-xlsx.js';
@@ -126,6 +127,17 @@ export const tableDescription = (table: NcmTable, digits: string): string => {
     if (!subordinate) break;
   }
   return levels.filter((level) => level !== '').join(' — ');
+};
+
+/** `tableDescription` on the NCM table in force, read from the bucket once, when first asked. */
+export type NcmDescriber = () => Promise<(digits: string) => string>;
+export const ncmDescriber = (objects: Parameters<typeof tableInForce>[0]): NcmDescriber => {
+  let table: Promise<NcmTable> | undefined;
+  return async () => {
+    table ??= tableInForce(objects).then((inForce) => inForce.table);
+    const ncm = await table;
+    return (digits) => tableDescription(ncm, digits);
+  };
 };
 
 /**

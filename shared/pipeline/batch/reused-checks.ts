@@ -11,15 +11,13 @@
  * and only when a chunk has such a row. The cached result keeps its SIM openings by code alone, so
  * they are described as the registry does (`GET /sim-openings`, free), once per NCM and operation.
  */
-import { tableInForce } from '../../ncm-table/reference-table.js';
-import type { NcmTable } from '../../ncm-table/siscomex-table.js';
 import { TcsError } from '../../tcs/errors.js';
 import { forEachLimited, mapLimited } from '../core/calls-in-parallel.js';
 import type { CheckItem } from '../core/check-records.js';
 import type { PipelinePorts } from '../core/ports.js';
 import type { CachedVerdict, RowRecord } from '../core/records.js';
 import { checkItemOfResult, checkReasonsOfResult, isReusedToCheck } from '../core/verdict-check.js';
-import { tableDescription } from './divergence-sheet.js';
+import { ncmDescriber } from './divergence-sheet.js';
 import type { PlannedBatch } from './prepare-passes.js';
 import { reusedLead } from './reused-products.js';
 
@@ -82,7 +80,7 @@ export const reusedCheckWriter = (
   now: Date,
 ) => {
   const checkBelow = planned.options.check_below;
-  let table: Promise<NcmTable> | undefined;
+  const describer = ncmDescriber(ports.objects);
   const asked: Describes = new Map();
   return async (
     records: readonly RowRecord[],
@@ -94,9 +92,7 @@ export const reusedCheckWriter = (
       return isReusedToCheck(record) && lead.leads ? [{ record, followers: lead.followers }] : [];
     });
     if (marked.length === 0) return 0;
-    table ??= tableInForce(ports.objects).then((inForce) => inForce.table);
-    const ncm = await table;
-    const describe = (digits: string) => tableDescription(ncm, digits);
+    const describe = await describer();
     const items: CheckItem[] = marked.flatMap(({ record, followers }) => {
       const cached = record.fingerprint === undefined ? undefined : verdicts.get(record.fingerprint);
       const result = { ...record.result!, detail_messages: cached?.result.detail_messages ?? [] };
