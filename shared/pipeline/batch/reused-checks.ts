@@ -98,7 +98,7 @@ export const reusedCheckWriter = (
       const result = { ...record.result!, detail_messages: cached?.result.detail_messages ?? [] };
       const reasons = checkReasonsOfResult(cached?.result ?? result, checkBelow);
       if (reasons.length === 0) return [];
-      const ctx = { reasons, checkBelow: checkBelow, followers, now };
+      const ctx = { reasons, checkBelow, followers, now };
       const item = checkItemOfResult(result, record, describe, ctx);
       // Its followers reuse the verdict each on its own row: a decision is written on each.
       return [followers > 0 ? { ...item, followers_reuse: true } : item];
