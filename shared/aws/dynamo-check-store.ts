@@ -1,7 +1,8 @@
 /**
  * The verdicts a person checks (`CheckStore` port), kept in the review table beside the questions:
- * one item per row, keyed `check#<batch_id>#<row>` in the table's `classification_id`, so the
- * `by-batch` GSI (`batch_id` + `row`) lists a batch's items in row order without a Scan.
+ * one item per product of a batch, on its leading row, keyed `check#<batch_id>#<row>` in the
+ * table's `classification_id`, so the `by-batch` GSI (`batch_id` + `row`) lists a batch's items in
+ * row order without a Scan.
  *
  * The review store skips these items (`kind` = `check`): its `listByBatch` and its daily Scan for
  * `pending` see only questions. Their states (`to_check`, `decided`) are never `pending`.
@@ -14,7 +15,7 @@ import {
   documentClient,
   isConditionFailure,
   queryAll,
-  scanAll,
+  scanOfKindInState,
   withoutUndefined,
 } from './dynamo-items.js';
 
@@ -106,19 +107,10 @@ export const createDynamoCheckStore = (config: DynamoCheckStoreConfig): CheckSto
     return items;
   };
 
-  // A Scan when a person opens the console's list: the table holds one small item per row that
-  // asked something of a person, and the list is read far less often than it is written.
-  const listOpen: CheckStore['listOpen'] = async () => {
-    const items: CheckItem[] = [];
-    const found = scanAll(doc, {
-      TableName,
-      FilterExpression: 'kind = :check AND #state = :open',
-      ExpressionAttributeNames: { '#state': 'state' },
-      ExpressionAttributeValues: { ':check': CHECK_ITEM_KIND, ':open': 'to_check' },
-    });
-    for await (const item of found) items.push(itemOf(item));
-    return items.sort((a, b) => a.batch_id.localeCompare(b.batch_id) || a.row - b.row);
-  };
+  // A Scan when a person opens the console's list: the table holds one small item per product of
+  // a batch that asked something of a person, and the list is read far less often than written.
+  const listOpen: CheckStore['listOpen'] = () =>
+    scanOfKindInState(doc, TableName, { kind: CHECK_ITEM_KIND, state: 'to_check' }, itemOf);
 
   const decide: CheckStore['decide'] = (batchId, row, decision) =>
     updateWhileToCheck(

@@ -128,7 +128,6 @@ export const retryUnprocessed = async <P>(
   }
 };
 
-/** Every item of a Query, page after page (DynamoDB stops a page at 1 MB). */
 /** Every item a Scan finds, page after page: the daily and on-demand reads across batches. */
 export async function* scanAll(
   doc: DynamoDBDocumentClient,
@@ -141,6 +140,27 @@ export async function* scanAll(
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
 }
+
+/**
+ * The review table's items of one `kind` still in one `state`, across batches (a Scan filtered on
+ * both), each read back by `parse`, in batch and row order: the verdicts to check, the SIM watches.
+ */
+export const scanOfKindInState = async <T extends { batch_id: string; row: number }>(
+  doc: DynamoDBDocumentClient,
+  TableName: string,
+  of: { kind: string; state: string },
+  parse: (item: Record<string, unknown>) => T,
+): Promise<T[]> => {
+  const found: T[] = [];
+  const pages = scanAll(doc, {
+    TableName,
+    FilterExpression: 'kind = :kind AND #state = :state',
+    ExpressionAttributeNames: { '#state': 'state' },
+    ExpressionAttributeValues: { ':kind': of.kind, ':state': of.state },
+  });
+  for await (const item of pages) found.push(parse(item));
+  return found.sort((a, b) => a.batch_id.localeCompare(b.batch_id) || a.row - b.row);
+};
 
 type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
 
@@ -180,6 +200,7 @@ export const putAll = async (
   );
 };
 
+/** Every item of a Query, page after page (DynamoDB stops a page at 1 MB). */
 export async function* queryAll(
   doc: DynamoDBDocumentClient,
   input: Omit<QueryCommandInput, 'ExclusiveStartKey'>,

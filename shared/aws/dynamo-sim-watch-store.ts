@@ -1,7 +1,7 @@
 /**
  * The verdicts whose SIM openings wait for the official registry (`SimWatchStore` port), kept in
- * the review table beside the questions: one item per row, keyed `sim#<batch_id>#<row>` in the
- * table's `classification_id`, with `kind` = `sim_watch`. The watch itself is a map (`watch`),
+ * the review table beside the questions: one item per product of a batch, on its leading row,
+ * keyed `sim#<batch_id>#<row>` in the table's `classification_id`, with `kind` = `sim_watch`. The watch itself is a map (`watch`),
  * with its `state` beside it for the daily Scan's filter: no top-level `batch_id` or `row`, so the
  * `by-batch` index never holds these items (nothing lists a batch's watches).
  *
@@ -15,7 +15,7 @@ import {
   type DynamoAdapterConfig,
   documentClient,
   isConditionFailure,
-  scanAll,
+  scanOfKindInState,
   withoutUndefined,
 } from './dynamo-items.js';
 
@@ -61,19 +61,10 @@ export const createDynamoSimWatchStore = (config: DynamoAdapterConfig): SimWatch
     }
   };
 
-  // A Scan, once a day (the sweep): one small item per row whose SIM openings still wait, and no
-  // index is worth keeping for a daily read.
-  const listOpen: SimWatchStore['listOpen'] = async () => {
-    const watches: SimWatch[] = [];
-    const found = scanAll(doc, {
-      TableName,
-      FilterExpression: 'kind = :watch AND #state = :open',
-      ExpressionAttributeNames: { '#state': 'state' },
-      ExpressionAttributeValues: { ':watch': SIM_WATCH_ITEM_KIND, ':open': 'open' },
-    });
-    for await (const item of found) watches.push(watchOf(item));
-    return watches.sort((a, b) => a.batch_id.localeCompare(b.batch_id) || a.row - b.row);
-  };
+  // A Scan, once a day (the sweep): one small item per product of a batch whose SIM openings
+  // still wait, and no index is worth keeping for a daily read.
+  const listOpen: SimWatchStore['listOpen'] = () =>
+    scanOfKindInState(doc, TableName, { kind: SIM_WATCH_ITEM_KIND, state: 'open' }, watchOf);
 
   const settle: SimWatchStore['settle'] = async (batchId, row, settled) => {
     try {
