@@ -7,16 +7,14 @@
  * them (a route somehow left without the authorizer) is refused with 401 by the console itself.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
-import {
-  createAwsClients,
-  createDynamoAuditLog,
-  createDynamoBatchStore,
-  createDynamoCheckStore,
-  createDynamoReviewStore,
-  createDynamoSlotLeases,
-  createS3FileLinks,
-  createS3ObjectStore,
-} from '../shared/aws/index.js';
+import { createAwsClients } from '../shared/aws/clients.js';
+import { createDynamoAuditLog } from '../shared/aws/dynamo-audit-log.js';
+import { createDynamoBatchStore } from '../shared/aws/dynamo-batch-store.js';
+import { createDynamoCheckStore } from '../shared/aws/dynamo-check-store.js';
+import { createDynamoReviewStore } from '../shared/aws/dynamo-review-store.js';
+import { createDynamoSlotLeases } from '../shared/aws/dynamo-slot-leases.js';
+import { createS3FileLinks } from '../shared/aws/s3-file-links.js';
+import { createS3ObjectStore } from '../shared/aws/s3-object-store.js';
 import type { ConsoleHandlerName } from '../shared/console/api.js';
 import { answerConsoleRequest, type ConsoleRequest } from '../shared/console/http.js';
 import type { ConsolePorts, ConsoleUser } from '../shared/console/ports.js';

@@ -13,7 +13,7 @@
  */
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { BUSINESS_METRIC_FIELDS, BUSINESS_METRICS, SERVICE_NAME } from '../shared/contract.js';
-import type { OutputStatus } from '../shared/pipeline/core/index.js';
+import type { OutputStatus } from '../shared/pipeline/core/row-statuses.js';
 import { logger } from './runtime.js';
 
 /** A row given its final result by this invocation (row-complete, row-execution-ended). */

@@ -8,26 +8,23 @@
  * an environment variable's value: the environment holds only the secret's ARN.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
+import { createAwsClients } from '../shared/aws/clients.js';
+import { createDynamoAuditLog } from '../shared/aws/dynamo-audit-log.js';
+import { createDynamoBatchStore } from '../shared/aws/dynamo-batch-store.js';
+import { createDynamoCheckStore } from '../shared/aws/dynamo-check-store.js';
+import { createDynamoProductCache } from '../shared/aws/dynamo-product-cache.js';
+import { createDynamoReviewStore } from '../shared/aws/dynamo-review-store.js';
+import { createDynamoSimWatchStore } from '../shared/aws/dynamo-sim-watch-store.js';
 import { createDynamoSlotLeases } from '../shared/aws/dynamo-slot-leases.js';
-import {
-  createAwsClients,
-  createDynamoAuditLog,
-  createDynamoBatchStore,
-  createDynamoCheckStore,
-  createDynamoProductCache,
-  createDynamoReviewStore,
-  createDynamoSimWatchStore,
-  createEventBridgeBatchEvents,
-  createLambdaDispatcherKick,
-  createLambdaPartialResultsRequests,
-  createS3ObjectStore,
-  createSfnBatchWaiters,
-  createSfnRowWorkflows,
-  createSqsRowQueue,
-  loadApiKeyFromSecret,
-} from '../shared/aws/index.js';
+import { createEventBridgeBatchEvents } from '../shared/aws/eventbridge-batch-events.js';
+import { createLambdaDispatcherKick } from '../shared/aws/lambda-dispatcher-kick.js';
+import { createLambdaPartialResultsRequests } from '../shared/aws/lambda-partial-results-requests.js';
+import { createS3ObjectStore } from '../shared/aws/s3-object-store.js';
+import { loadApiKeyFromSecret } from '../shared/aws/secrets.js';
+import { createSfnBatchWaiters, createSfnRowWorkflows } from '../shared/aws/sfn-workflows.js';
+import { createSqsRowQueue } from '../shared/aws/sqs-row-queue.js';
 import type { HandlerName } from '../shared/contract.js';
-import type { PipelinePorts } from '../shared/pipeline/core/index.js';
+import type { PipelinePorts } from '../shared/pipeline/core/ports.js';
 import { createTcsClient, type TcsClient } from '../shared/tcs/client.js';
 import {
   ENV,

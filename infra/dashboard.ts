@@ -29,7 +29,7 @@ import {
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { BUSINESS_METRIC_FIELDS, BUSINESS_METRICS, SERVICE_NAME } from '../shared/contract.js';
-import { OUTPUT_STATUSES, type OutputStatus } from '../shared/pipeline/core/index.js';
+import { OUTPUT_STATUSES, type OutputStatus } from '../shared/pipeline/core/row-statuses.js';
 import type { PipelineAlarms } from './alarms.js';
 
 export type PipelineDashboardProps = {

@@ -25,7 +25,7 @@ import {
   type DropArea,
   droppedFileExtensions,
   RECHECK_CONTINUATION_PATTERN,
-} from '../shared/pipeline/core/index.js';
+} from '../shared/pipeline/core/bucket-layout.js';
 import { acknowledge } from './nag.js';
 
 /**

@@ -18,7 +18,8 @@ import { parseArgs } from 'node:util';
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { createAwsClients } from '../shared/aws/clients.js';
 import { awsSmokePorts, cloudFormationStacks } from '../shared/smoke/aws.js';
-import { loadSmokeCatalogue, runSmoke, smokeBatchName } from '../shared/smoke/index.js';
+import { loadSmokeCatalogue } from '../shared/smoke/catalogue.js';
+import { runSmoke, smokeBatchName } from '../shared/smoke/run-smoke.js';
 
 /** infra/app.ts's STATEFUL_STACK_NAME (a test keeps them equal): importing it would load the CDK. */
 export const DEFAULT_STACK = 'NcmBatchClassifier-Stateful';

@@ -16,7 +16,7 @@ import {
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { BUCKET_PREFIXES } from '../shared/pipeline/core/index.js';
+import { BUCKET_PREFIXES } from '../shared/pipeline/core/bucket-layout.js';
 import type { PipelineConfig } from './config.js';
 import type { ConsoleConfig } from './console-config.js';
 import { ConsoleSite, type ConsoleSiteExports, exportForConsole } from './console-site.js';

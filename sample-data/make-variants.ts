@@ -15,7 +15,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { decodeWindows1252 } from '../shared/spreadsheet/decode-text.js';
-import { readSpreadsheet } from '../shared/spreadsheet/index.js';
+import { readSpreadsheet } from '../shared/spreadsheet/read-spreadsheet.js';
 
 export const SOURCE_FILE = fileURLToPath(new URL('./products.csv', import.meta.url));
 export const PTBR_FILE = fileURLToPath(new URL('./products-ptbr.csv', import.meta.url));

@@ -3,7 +3,9 @@
  * finishing row (kick), by Prepare, and every minute by a schedule (`{ source }` tells which).
  */
 import { ALARM_LOG_FIELDS } from '../../shared/contract.js';
-import { createBalanceMemo, dispatchRows, runOptionsFor } from '../../shared/pipeline/dispatch/index.js';
+import { dispatchRows } from '../../shared/pipeline/dispatch/dispatch-rows.js';
+import { runOptionsFor } from '../../shared/pipeline/dispatch/dispatch-run.js';
+import { createBalanceMemo } from '../../shared/pipeline/dispatch/free-slots.js';
 import { describeFunction } from '../catalogue.js';
 import { pipelineMetrics } from '../pipeline-metrics.js';
 import { capOverride, LEASE_TTL_MS, logger, portsFor } from '../runtime.js';

@@ -4,7 +4,7 @@
  * summary.rev<N>.json, review.csv of what is still pending) and announces it; in legs, the
  * workflow calling it again while it answers `next: "again"`.
  */
-import { finalizeAnswers } from '../../shared/pipeline/answers/index.js';
+import { finalizeAnswers } from '../../shared/pipeline/answers/finalize-answers.js';
 import { logger, portsFor } from '../runtime.js';
 
 export const handler = async (event: unknown) => {

@@ -2,7 +2,7 @@
  * Answers workflow, PrepareAnswers: reads the filled review.csv dropped into answers/<batch-id>/,
  * writes answers-report.csv, puts the fully answered rows back to work as one round, kicks.
  */
-import { type PrepareAnswersInput, prepareAnswers } from '../../shared/pipeline/answers/index.js';
+import { type PrepareAnswersInput, prepareAnswers } from '../../shared/pipeline/answers/prepare-answers.js';
 import { logger, portsFor } from '../runtime.js';
 
 export const handler = async (payload: unknown) => {

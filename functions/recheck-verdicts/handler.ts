@@ -4,7 +4,11 @@
  * (recheck.csv, then recheck.json), in legs that hand on by an object under `work/rechecks/`.
  * See shared/pipeline/batch/recheck-verdicts.ts.
  */
-import { readRecheckProgress, recheckAskedBy, recheckVerdicts } from '../../shared/pipeline/batch/index.js';
+import {
+  readRecheckProgress,
+  recheckAskedBy,
+  recheckVerdicts,
+} from '../../shared/pipeline/batch/recheck-verdicts.js';
 import { logger, portsFor } from '../runtime.js';
 
 export const handler = async (event: unknown) => {

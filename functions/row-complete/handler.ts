@@ -1,6 +1,6 @@
 /** Row workflow, Complete: records the row's outcome, releases its lease, wakes the batch if it was the last. */
 import { ALARM_LOG_FIELDS } from '../../shared/contract.js';
-import { completeRow } from '../../shared/pipeline/row/index.js';
+import { completeRow } from '../../shared/pipeline/row/complete.js';
 import { watchFinishedRows } from '../metric-sources.js';
 import { pipelineMetrics } from '../pipeline-metrics.js';
 import { logger, portsFor } from '../runtime.js';

@@ -3,7 +3,7 @@
  * ran. Ends the row as `error` and releases its lease, so neither the row nor the slot leaks.
  */
 import { ALARM_LOG_FIELDS } from '../../shared/contract.js';
-import { rowExecutionEnded } from '../../shared/pipeline/row/index.js';
+import { rowExecutionEnded } from '../../shared/pipeline/row/execution-ended.js';
 import { watchFinishedRows } from '../metric-sources.js';
 import { pipelineMetrics } from '../pipeline-metrics.js';
 import { logger, portsFor } from '../runtime.js';

@@ -1,5 +1,5 @@
 /** Row workflow, Submit: uploads the sheet and creates the classification with the row attempt's key. */
-import { submitRow } from '../../shared/pipeline/row/index.js';
+import { submitRow } from '../../shared/pipeline/row/submit.js';
 import { batchIdOfRowState, watchSubmissionAnswers } from '../metric-sources.js';
 import { pipelineMetrics } from '../pipeline-metrics.js';
 import { portsFor } from '../runtime.js';

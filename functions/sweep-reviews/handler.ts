@@ -4,7 +4,8 @@
  * their results moved forward. See shared/pipeline/answers/sweep-reviews.ts and
  * sweep-sim-openings.ts.
  */
-import { sweepAbandonedReviews, sweepSimOpenings } from '../../shared/pipeline/answers/index.js';
+import { sweepAbandonedReviews } from '../../shared/pipeline/answers/sweep-reviews.js';
+import { sweepSimOpenings } from '../../shared/pipeline/answers/sweep-sim-openings.js';
 import { logger, portsFor } from '../runtime.js';
 
 /** No batch's SIM confirmations are begun after this much of the invocation: the rest wait for the next. */

@@ -9,7 +9,7 @@ import {
   partialProgressOf,
   partialResultsRequestOf,
   writePartialResults,
-} from '../../shared/pipeline/batch/index.js';
+} from '../../shared/pipeline/batch/partial-results.js';
 import { logger, portsFor } from '../runtime.js';
 
 export const handler = async (event: unknown) => {

@@ -9,7 +9,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Papa from 'papaparse';
 import { readResultsTable } from '../../shared/smoke/results-table.js';
-import type { LocalPipeline, RequestCount } from '../runtime/index.js';
+import type { RequestCount } from '../runtime/permissions/request-counts.js';
+import type { LocalPipeline } from '../runtime/pipeline.js';
 
 export type DecisionsMeasured = {
   /** Lines of night 2's to-check.csv: one per product whose verdict waits. */

@@ -3,7 +3,7 @@
  * record's states as they were seen, what its outbox holds, its checks, and the Markdown tables
  * the benchmark prints (docs/benchmark.md, "The nightly export"). Pure.
  */
-import type { RequestCount } from '../runtime/index.js';
+import type { RequestCount } from '../runtime/permissions/request-counts.js';
 import type { DecisionsMeasured } from './nightly-decisions.js';
 import { type NightlySize, sizeLabel } from './nightly-export.js';
 

@@ -15,10 +15,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HANDLER_NAMES } from '../../shared/contract.js';
-import { outboxFolder } from '../../shared/pipeline/core/index.js';
+import { outboxFolder } from '../../shared/pipeline/core/bucket-layout.js';
 import { readResultsTable } from '../../shared/smoke/results-table.js';
-import { type LocalPipeline, startLocalPipeline } from '../runtime/index.js';
-import type { Sandbox } from '../sandbox/index.js';
+import { type LocalPipeline, startLocalPipeline } from '../runtime/pipeline.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
 import { decideEveryCheck } from './nightly-decisions.js';
 import { type NightlySize, sizeLabel, writeNightlyExport } from './nightly-export.js';
 import {

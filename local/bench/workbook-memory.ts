@@ -13,8 +13,6 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { WorkbookMeasured } from './workbook-memory-child.js';
 
-export type { WorkbookMeasured } from './workbook-memory-child.js';
-
 const here = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(here, '..', '..');
 const CHILD = join(here, 'workbook-memory-child.ts');

@@ -13,8 +13,8 @@ import { readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type AnswersFile, readAnswersFile } from '../../shared/pipeline/answers/index.js';
-import type { LocalPipeline } from '../runtime/index.js';
+import { type AnswersFile, readAnswersFile } from '../../shared/pipeline/answers/answers-file.js';
+import type { LocalPipeline } from '../runtime/pipeline.js';
 import { runAnswersRound } from './answers-round.js';
 import {
   dataDirOf,

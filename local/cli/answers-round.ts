@@ -8,10 +8,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Papa from 'papaparse';
-import type { AnswersFile } from '../../shared/pipeline/answers/index.js';
-import { ANSWERS_REPORT_FILE } from '../../shared/pipeline/answers/index.js';
-import { normaliseSheetPath } from '../../shared/spreadsheet/index.js';
-import type { LocalPipeline } from '../runtime/index.js';
+import type { AnswersFile } from '../../shared/pipeline/answers/answers-file.js';
+import { ANSWERS_REPORT_FILE } from '../../shared/pipeline/answers/prepare-answers.js';
+import { normaliseSheetPath } from '../../shared/spreadsheet/normalise-row.js';
+import type { LocalPipeline } from '../runtime/pipeline.js';
 import { formatDuration, waitPrintingProgress } from './progress.js';
 import { shown } from './shared.js';
 

@@ -33,14 +33,10 @@ import { type BenchRow, runConcurrent, runNaive } from './../bench/baselines.js'
 import { runNightly } from '../bench/nightly.js';
 import { parseNightlySizes, sizeLabel } from '../bench/nightly-export.js';
 import { nightChecks, nightlyReport, type SizeMeasured } from '../bench/nightly-report.js';
-import {
-  measureWorkbook,
-  parseWorkbookSizes,
-  type WorkbookMeasured,
-  workbookReport,
-} from './../bench/workbook-memory.js';
-import { startLocalPipeline } from '../runtime/index.js';
-import { type Sandbox, startSandbox } from '../sandbox/index.js';
+import { measureWorkbook, parseWorkbookSizes, workbookReport } from '../bench/workbook-memory.js';
+import type { WorkbookMeasured } from '../bench/workbook-memory-child.js';
+import { startLocalPipeline } from '../runtime/pipeline.js';
+import { type Sandbox, startSandbox } from '../sandbox/sandbox.js';
 import { userPath } from './shared.js';
 
 /** Descriptions the sandbox resolves (local/sandbox/classifier/TRIGGERS.md). */

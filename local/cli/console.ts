@@ -9,7 +9,7 @@
  */
 import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
-import { openLocalConsole } from '../runtime/index.js';
+import { openLocalConsole } from '../runtime/local-console.js';
 import {
   dataDirOf,
   PERMISSION_CHECKS_USAGE,

@@ -6,7 +6,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BatchPlan, WORKBOOK_INPUT_COLUMNS } from '../../shared/pipeline/batch/index.js';
+import { BatchPlan } from '../../shared/pipeline/batch/batch-plan.js';
+import { WORKBOOK_INPUT_COLUMNS } from '../../shared/pipeline/batch/results-sheet-xml.js';
 import { message, wordMessage } from '../../shared/wording/index.js';
 import { shown } from './shared.js';
 import { readNoticesOf } from './summary-lines.js';

@@ -7,8 +7,9 @@ import {
   type RowStatus,
   STATUS_ORDER,
   STATUS_WORDS,
-} from '../../shared/pipeline/core/index.js';
-import type { BatchProgress, LocalPipeline } from '../runtime/index.js';
+} from '../../shared/pipeline/core/row-statuses.js';
+import type { LocalPipeline } from '../runtime/pipeline.js';
+import type { BatchProgress } from '../runtime/progress.js';
 
 /** The statuses' English words, as the workbooks and the console write them, in lower case mid-line. */
 const wordOf = (status: RowStatus): string => STATUS_WORDS.en[status].toLowerCase();

@@ -9,9 +9,9 @@
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { REFERENCE_NCM_PREFIX } from '../../shared/ncm-table/reference-table.js';
-import { RECHECK_FILES, type RecheckReport } from '../../shared/pipeline/batch/index.js';
+import { RECHECK_FILES, type RecheckReport } from '../../shared/pipeline/batch/recheck-verdicts.js';
 import { message, wordMessage } from '../../shared/wording/index.js';
-import type { LocalPipeline } from '../runtime/index.js';
+import type { LocalPipeline } from '../runtime/pipeline.js';
 import { shown, startCommandPipeline } from './shared.js';
 
 export type RecheckArgs = { dataDir: string; table: string | null; outRoot: string };

@@ -10,11 +10,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { planAnswers, readAnswersFile } from '../../shared/pipeline/answers/index.js';
-import { buildReviewCsv } from '../../shared/pipeline/batch/index.js';
-import type { ReviewItem } from '../../shared/pipeline/core/index.js';
-import { formatNcm, normaliseSheetPath } from '../../shared/spreadsheet/index.js';
-import type { LocalPipeline } from '../runtime/index.js';
+import { readAnswersFile } from '../../shared/pipeline/answers/answers-file.js';
+import { planAnswers } from '../../shared/pipeline/answers/plan-answers.js';
+import { buildReviewCsv } from '../../shared/pipeline/batch/results-files.js';
+import type { ReviewItem } from '../../shared/pipeline/core/records.js';
+import { normaliseSheetPath } from '../../shared/spreadsheet/normalise-row.js';
+import { formatNcm } from '../../shared/spreadsheet/write-csv.js';
+import type { LocalPipeline } from '../runtime/pipeline.js';
 import { runAnswersRound } from './answers-round.js';
 import {
   dataDirOf,

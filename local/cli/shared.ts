@@ -2,8 +2,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type DropArea, droppedFileExtensions } from '../../shared/pipeline/core/index.js';
-import { type LocalPipeline, startLocalPipeline } from '../runtime/index.js';
+import { type DropArea, droppedFileExtensions } from '../../shared/pipeline/core/bucket-layout.js';
+import { type LocalPipeline, startLocalPipeline } from '../runtime/pipeline.js';
 
 /**
  * A mistake in the command line, exit code 2: printed with the usage when parsing finds it,

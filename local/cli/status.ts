@@ -13,9 +13,9 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { PARTIAL_FILES, PartialSummary } from '../../shared/pipeline/batch/index.js';
-import type { LocalPipeline } from '../runtime/index.js';
-import { dataDirOwner } from '../runtime/index.js';
+import { PARTIAL_FILES, PartialSummary } from '../../shared/pipeline/batch/partial-results.js';
+import { dataDirOwner } from '../runtime/data-lock.js';
+import type { LocalPipeline } from '../runtime/pipeline.js';
 import { shown, startCommandPipeline } from './shared.js';
 
 const PartialRequest = z.object({ batch_id: z.string().min(1), out: z.string().min(1) });

@@ -2,7 +2,8 @@
  * What the command line says of a finished batch from its summary.json: the problems and warnings
  * as sentences in the batch's language, and what was saved, named by where the saving came from.
  */
-import { message, ShownMessage, wordMessage } from '../../shared/wording/index.js';
+import { message, wordMessage } from '../../shared/wording/index.js';
+import { ShownMessage } from '../../shared/wording/message.js';
 
 /**
  * A summary's problems or warnings as sentences in the batch's language: each message's `text`

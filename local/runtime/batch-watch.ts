@@ -4,10 +4,12 @@
  * `outbox/<batch-id>/summary.json`.
  */
 import type { S3Client } from '@aws-sdk/client-s3';
-import { type BatchStore, outboxFolder, type SlotLeases } from '../../shared/pipeline/core/index.js';
+import { outboxFolder } from '../../shared/pipeline/core/bucket-layout.js';
+import type { BatchStore } from '../../shared/pipeline/core/ports.js';
+import type { SlotLeases } from '../../shared/pipeline/dispatch/slot-leases.js';
 import { createTcsClient } from '../../shared/tcs/client.js';
-import type { ExecutionRecord } from '../aws/index.js';
-import type { Sandbox } from '../sandbox/index.js';
+import type { ExecutionRecord } from '../aws/step-functions.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
 import { getBytes, listKeys } from './bucket.js';
 import { type BatchProgress, readBatchProgress } from './progress.js';
 import { sleep } from './sleep.js';

@@ -6,7 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import type { ExecutionRecord, LocalAws } from '../aws/index.js';
+import type { LocalAws } from '../aws/local-aws.js';
+import type { ExecutionRecord } from '../aws/step-functions.js';
 import type { InvokeAsync } from './lambda-functions.js';
 import type { RuleSpec } from './resources.js';
 import { envelope, LocalRules } from './rules.js';

@@ -10,7 +10,7 @@
  * so the next run on the same data folder starts with every slot free.
  */
 import { ListExecutionsCommand, type SFNClient, StopExecutionCommand } from '@aws-sdk/client-sfn';
-import type { BatchStore } from '../../shared/pipeline/core/index.js';
+import type { BatchStore } from '../../shared/pipeline/core/ports.js';
 
 /** How long the interrupted rows get to finish as `error` (row-execution-ended, lease release). */
 const INTERRUPT_GRACE_MS = 10_000;

@@ -6,7 +6,7 @@
 
 import { ENV } from '../../functions/catalogue.js';
 import type { HandlerName } from '../../shared/contract.js';
-import type { LocalAws } from '../aws/index.js';
+import type { LocalAws } from '../aws/local-aws.js';
 import { type CrashFault, LambdaPool } from './lambda-pool.js';
 import { LOCAL_CREDENTIALS } from './loopback.js';
 import type { FunctionSpec } from './resources.js';

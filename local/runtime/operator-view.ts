@@ -9,13 +9,10 @@ import { createDynamoBatchStore } from '../../shared/aws/dynamo-batch-store.js';
 import { createDynamoCheckStore } from '../../shared/aws/dynamo-check-store.js';
 import { createDynamoReviewStore } from '../../shared/aws/dynamo-review-store.js';
 import { createDynamoSlotLeases } from '../../shared/aws/dynamo-slot-leases.js';
-import type {
-  BatchStore,
-  CheckItem,
-  ReviewItem,
-  ReviewStore,
-  SlotLeases,
-} from '../../shared/pipeline/core/index.js';
+import type { CheckItem } from '../../shared/pipeline/core/check-records.js';
+import type { BatchStore, ReviewStore } from '../../shared/pipeline/core/ports.js';
+import type { ReviewItem } from '../../shared/pipeline/core/records.js';
+import type { SlotLeases } from '../../shared/pipeline/dispatch/slot-leases.js';
 import type { FunctionSpec } from './resources.js';
 
 export type OperatorView = {

@@ -22,17 +22,13 @@ import { join, resolve } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import type { ConsoleHandlerName } from '../../shared/console/api.js';
 import type { HandlerName } from '../../shared/contract.js';
-import { AUDIT_WRITES_FOLDER } from '../../shared/pipeline/batch/index.js';
-import {
-  type BatchStore,
-  type CheckItem,
-  outboxFolder,
-  outboxKey,
-  type ReviewItem,
-  type ReviewStore,
-} from '../../shared/pipeline/core/index.js';
-import type { LocalAws } from '../aws/index.js';
-import type { Sandbox } from '../sandbox/index.js';
+import { AUDIT_WRITES_FOLDER } from '../../shared/pipeline/batch/audit-file.js';
+import { outboxFolder, outboxKey } from '../../shared/pipeline/core/bucket-layout.js';
+import type { CheckItem } from '../../shared/pipeline/core/check-records.js';
+import type { BatchStore, ReviewStore } from '../../shared/pipeline/core/ports.js';
+import type { ReviewItem } from '../../shared/pipeline/core/records.js';
+import type { LocalAws } from '../aws/local-aws.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
 import { type SynthesizedAssembly, synthesizeAssembly } from './assembly.js';
 import {
   type AnswersSubmission,

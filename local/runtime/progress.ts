@@ -7,9 +7,10 @@
  * record and its own counters (the rows it resumed).
  */
 
-import type { BatchStore, SlotLeases } from '../../shared/pipeline/core/index.js';
+import type { BatchStore } from '../../shared/pipeline/core/ports.js';
 import { countedRows } from '../../shared/pipeline/core/row-counts.js';
 import { holdsForBatch } from '../../shared/pipeline/dispatch/execution-names.js';
+import type { SlotLeases } from '../../shared/pipeline/dispatch/slot-leases.js';
 
 export type BatchStage =
   | 'preparing'

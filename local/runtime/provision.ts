@@ -5,7 +5,7 @@
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ENV } from '../../functions/catalogue.js';
-import type { LocalAws } from '../aws/index.js';
+import type { LocalAws } from '../aws/local-aws.js';
 import { type LocalResources, queuesInCreationOrder } from './resources.js';
 import { ensureTables } from './stand-ins.js';
 

@@ -22,7 +22,7 @@
 import '../polyfills.js';
 import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
 import type { AslDefinition, AslState } from '../../infra/definitions.js';
-import type { StartedExecution, StateMachineRunner, TaskFailure } from '../aws/index.js';
+import type { StartedExecution, StateMachineRunner, TaskFailure } from '../aws/step-functions.js';
 import { LambdaInvocationError } from './lambda-pool.js';
 import type { StateMachineSpec } from './resources.js';
 

@@ -2,7 +2,7 @@
  * The template's state machines, registered with local/aws: each StartExecution runs the
  * synthesized definition (workflow-runner.ts) with its Tasks invoking functions in the pool.
  */
-import type { LocalAws } from '../aws/index.js';
+import type { LocalAws } from '../aws/local-aws.js';
 import type { LambdaPool } from './lambda-pool.js';
 import type { FunctionSpec, StateMachineSpec } from './resources.js';
 import { functionNameOfArn } from './template.js';

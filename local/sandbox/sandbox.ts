@@ -24,9 +24,6 @@ import { createSandboxServer } from './http/server.js';
 import { createUrlSigner } from './http/signing.js';
 import { DebouncedWriter, loadState, saveState } from './persistence.js';
 
-export type { SandboxKeys } from './core/organizations.js';
-export type { SandboxLog } from './http/context.js';
-
 export type SandboxOptions = {
   /** TCP port on 127.0.0.1; 0 (default) picks a free one. */
   port?: number;

@@ -4,8 +4,8 @@
  * order reads the events as they happened and the same event recorded twice is one item.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { AuditLog } from '../pipeline/core/index.js';
-import { AuditEvent, auditEventKey } from '../pipeline/core/index.js';
+import { AuditEvent, auditEventKey } from '../pipeline/core/audit-records.js';
+import type { AuditLog } from '../pipeline/core/ports.js';
 import { batchPk } from './dynamo-batch-store.js';
 import { type DynamoAdapterConfig, documentClient, putAll, withoutKeys } from './dynamo-items.js';
 

@@ -56,17 +56,13 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { forEachLimited } from '../pipeline/core/calls-in-parallel.js';
-import type { BatchStore, OutputStatus, RowDoneResult, RowGuard } from '../pipeline/core/index.js';
-import {
-  BatchRecord,
-  BatchStop,
-  changeOf,
-  FinishedRows,
-  OUTPUT_STATUSES,
-  RowRecord,
-  shardOfRow,
-} from '../pipeline/core/index.js';
-import { addFinished } from '../pipeline/core/row-counts.js';
+import type { BatchStore, RowDoneResult } from '../pipeline/core/ports.js';
+import { BatchRecord, BatchStop, RowRecord, shardOfRow } from '../pipeline/core/records.js';
+import { addFinished, FinishedRows } from '../pipeline/core/row-counts.js';
+import type { RowGuard } from '../pipeline/core/row-life.js';
+import { changeOf } from '../pipeline/core/row-life.js';
+import type { OutputStatus } from '../pipeline/core/row-statuses.js';
+import { OUTPUT_STATUSES } from '../pipeline/core/row-statuses.js';
 import {
   type DynamoAdapterConfig,
   documentClient,

@@ -8,8 +8,8 @@
  * `pending` see only questions. Their states (`to_check`, `decided`) are never `pending`.
  */
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { CheckStore } from '../pipeline/core/index.js';
-import { CheckItem } from '../pipeline/core/index.js';
+import { CheckItem } from '../pipeline/core/check-records.js';
+import type { CheckStore } from '../pipeline/core/ports.js';
 import {
   type DynamoAdapterConfig,
   documentClient,

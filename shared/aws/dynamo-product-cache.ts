@@ -14,8 +14,8 @@
  */
 import { BatchGetCommand, type BatchGetCommandInput, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { chunksOf } from '../pipeline/core/calls-in-parallel.js';
-import type { ProductCache } from '../pipeline/core/index.js';
-import { CachedVerdict, PendingClassification } from '../pipeline/core/index.js';
+import type { ProductCache } from '../pipeline/core/ports.js';
+import { CachedVerdict, PendingClassification } from '../pipeline/core/records.js';
 import {
   type DynamoAdapterConfig,
   documentClient,

@@ -23,8 +23,8 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { chunksOf, mapLimited } from '../pipeline/core/calls-in-parallel.js';
-import type { ReviewStore } from '../pipeline/core/index.js';
-import { joinedRowName, ReviewItem } from '../pipeline/core/index.js';
+import type { ReviewStore } from '../pipeline/core/ports.js';
+import { joinedRowName, ReviewItem } from '../pipeline/core/records.js';
 import {
   type DynamoAdapterConfig,
   documentClient,

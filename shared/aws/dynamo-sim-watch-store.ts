@@ -9,8 +9,8 @@
  * a watch's states (`open`, `settled`).
  */
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { SimWatchStore } from '../pipeline/core/index.js';
-import { SimWatch } from '../pipeline/core/index.js';
+import type { SimWatchStore } from '../pipeline/core/ports.js';
+import { SimWatch } from '../pipeline/core/sim-watch.js';
 import {
   type DynamoAdapterConfig,
   documentClient,

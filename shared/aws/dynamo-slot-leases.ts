@@ -29,7 +29,7 @@
 import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
-import type { SlotLeases } from '../pipeline/dispatch/index.js';
+import type { SlotLeases } from '../pipeline/dispatch/slot-leases.js';
 
 export type DynamoSlotLeasesConfig = {
   client: DynamoDBClient | DynamoDBDocumentClient;

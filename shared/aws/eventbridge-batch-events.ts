@@ -3,7 +3,7 @@
  * detail the batch's summary.json, so other systems can react without polling the bucket.
  */
 import { type EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
-import type { BatchEvents } from '../pipeline/core/index.js';
+import type { BatchEvents } from '../pipeline/core/ports.js';
 
 export type EventBridgeBatchEventsConfig = {
   client: EventBridgeClient;

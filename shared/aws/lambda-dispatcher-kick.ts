@@ -4,7 +4,8 @@
  * effort (lambda-async-invoke.ts): the dispatcher's one-minute schedule is the safety net
  * (docs/architecture.md, property 3), so a failed kick only delays the next row by up to a minute.
  */
-import type { DispatcherKick, KickEvent } from '../pipeline/core/index.js';
+import type { DispatcherKick } from '../pipeline/core/ports.js';
+import type { KickEvent } from '../pipeline/core/records.js';
 import { type AsyncInvokeConfig, asyncInvoker } from './lambda-async-invoke.js';
 
 export type LambdaDispatcherKickConfig = AsyncInvokeConfig;

@@ -3,7 +3,7 @@
  * write-partial-results with `{ batch_id }`. Best effort (lambda-async-invoke.ts): the next
  * finishing row asks again.
  */
-import type { PartialResultsRequests } from '../pipeline/core/index.js';
+import type { PartialResultsRequests } from '../pipeline/core/ports.js';
 import { type AsyncInvokeConfig, asyncInvoker } from './lambda-async-invoke.js';
 
 export const createLambdaPartialResultsRequests = (config: AsyncInvokeConfig): PartialResultsRequests => {

@@ -18,7 +18,7 @@ import {
   UploadPartCopyCommand,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { NOT_FOLLOWED_METADATA, type ObjectHead, type ObjectStore } from '../pipeline/core/index.js';
+import { NOT_FOLLOWED_METADATA, type ObjectHead, type ObjectStore } from '../pipeline/core/ports.js';
 
 export type S3ObjectStoreConfig = { client: S3Client; bucket: string };
 

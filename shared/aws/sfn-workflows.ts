@@ -7,7 +7,7 @@
  * SDK's error name and status, without its message or cause, which may quote the token.
  */
 import { SendTaskSuccessCommand, type SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import type { BatchWaiters, RowWorkflows } from '../pipeline/core/index.js';
+import type { BatchWaiters, RowWorkflows } from '../pipeline/core/ports.js';
 
 export type SfnRowWorkflowsConfig = {
   client: SFNClient;

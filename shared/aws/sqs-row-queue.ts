@@ -18,8 +18,8 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import { chunksOf, forEachLimited } from '../pipeline/core/calls-in-parallel.js';
-import type { ReceivedRow, RowQueue } from '../pipeline/core/index.js';
-import { RowMessage } from '../pipeline/core/index.js';
+import type { ReceivedRow, RowQueue } from '../pipeline/core/ports.js';
+import { RowMessage } from '../pipeline/core/records.js';
 
 export type SqsRowQueueConfig = {
   client: SQSClient;

@@ -13,8 +13,9 @@
  * key; a round started by the copy finds them already sent and sends nothing.
  */
 import { createHash } from 'node:crypto';
-import { buildReviewCsv, CSV_CONTENT_TYPE, type FilledAnswers } from '../pipeline/batch/index.js';
-import { answersFolder, joinedRowOf, type ReviewItem } from '../pipeline/core/index.js';
+import { buildReviewCsv, CSV_CONTENT_TYPE, type FilledAnswers } from '../pipeline/batch/results-files.js';
+import { answersFolder } from '../pipeline/core/bucket-layout.js';
+import { joinedRowOf, type ReviewItem } from '../pipeline/core/records.js';
 import { characterCount, LIMITS } from '../tcs/schemas.js';
 import { type AnswersAccepted, AnswersSubmission, type RowAnswers } from './api.js';
 import { answeredByMetadata, type ConsolePorts, type ConsoleUser } from './ports.js';

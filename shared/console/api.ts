@@ -13,7 +13,7 @@
  * logs and scripts.
  */
 import { z } from 'zod';
-import { BatchOptions } from '../pipeline/core/records.js';
+import { BatchOptions } from '../pipeline/core/batch-options-schema.js';
 import { OUTPUT_STATUSES, RowStatus } from '../pipeline/core/row-statuses.js';
 import { Message } from '../wording/message.js';
 

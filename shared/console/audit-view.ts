@@ -4,7 +4,7 @@
  * decisions name the person who gave them (the console's signed-in user); the pipeline's own
  * events name nobody.
  */
-import { auditEventKey } from '../pipeline/core/index.js';
+import { auditEventKey } from '../pipeline/core/audit-records.js';
 import type { AuditPage, AuditQuery } from './api.js';
 import type { ConsolePorts } from './ports.js';
 import { batchNotFound } from './refusals.js';

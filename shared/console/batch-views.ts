@@ -10,8 +10,10 @@
  */
 import { tableInForce } from '../ncm-table/reference-table.js';
 import type { NcmTable } from '../ncm-table/siscomex-table.js';
-import { BatchSummary, cents, PARTIAL_FILES } from '../pipeline/batch/index.js';
-import { type BatchRecord, outboxKey } from '../pipeline/core/index.js';
+import { PARTIAL_FILES } from '../pipeline/batch/partial-results.js';
+import { BatchSummary, cents } from '../pipeline/batch/results-files.js';
+import { outboxKey } from '../pipeline/core/bucket-layout.js';
+import type { BatchRecord } from '../pipeline/core/records.js';
 import { countedRows } from '../pipeline/core/row-counts.js';
 import { holdsForBatch } from '../pipeline/dispatch/execution-names.js';
 import type { Lease } from '../pipeline/dispatch/slot-leases.js';

@@ -6,7 +6,7 @@
  * groups are the connected sets of those links, so a chain of the two still makes one entry.
  */
 import { createHash } from 'node:crypto';
-import type { CheckItem } from '../pipeline/core/index.js';
+import type { CheckItem } from '../pipeline/core/check-records.js';
 import type { CheckEntryView, CheckList } from './api.js';
 import type { ConsolePorts } from './ports.js';
 

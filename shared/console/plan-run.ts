@@ -13,7 +13,9 @@
  * its files with the plan's, and the new batch's name says which plan it ran. A plan runs once:
  * once that folder holds the catalogue, another request is refused (409) and names it.
  */
-import { BatchOptions, type BatchRecord, dropFolder } from '../pipeline/core/index.js';
+import { BatchOptions } from '../pipeline/core/batch-options-schema.js';
+import { dropFolder } from '../pipeline/core/bucket-layout.js';
+import type { BatchRecord } from '../pipeline/core/records.js';
 import { CONSOLE_LIMITS, type PlanRun } from './api.js';
 import type { ConsolePorts } from './ports.js';
 import { batchNotFound, ConsoleRefusal } from './refusals.js';

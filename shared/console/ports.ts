@@ -13,8 +13,8 @@ import {
   type Clock,
   type ObjectStore,
   type ReviewStore,
-  type SlotLeases,
-} from '../pipeline/core/index.js';
+} from '../pipeline/core/ports.js';
+import type { SlotLeases } from '../pipeline/dispatch/slot-leases.js';
 
 /** Presigned requests, made with the function's own role: the browser can do no more than it. */
 export type FileLinks = {

@@ -5,8 +5,8 @@
  * review.csv lists it (batch/results-files.ts, pendingReviewItems).
  */
 import { createHash } from 'node:crypto';
-import { daysLeft } from '../pipeline/batch/index.js';
-import type { ReviewItem, RowRecord } from '../pipeline/core/index.js';
+import { daysLeft } from '../pipeline/batch/review-workbook.js';
+import type { ReviewItem, RowRecord } from '../pipeline/core/records.js';
 import type { PendingRowView, QuestionGroup, QuestionInbox } from './api.js';
 import type { ConsolePorts } from './ports.js';
 

@@ -24,12 +24,15 @@
 import { type TableInForce, tableInForce } from '../ncm-table/reference-table.js';
 import type { ShownRow } from '../pipeline/batch/results-files.js';
 import { standingRowPages } from '../pipeline/batch/standing-rows.js';
-import type { BatchRecord, RowRecord, RowResult, RowStatus } from '../pipeline/core/index.js';
 import { declaredNcmDigits, type InForceColumns } from '../pipeline/core/ncm-in-force.js';
+import type { BatchRecord, RowRecord } from '../pipeline/core/records.js';
+import type { RowResult } from '../pipeline/core/result-columns.js';
 import { isFinalResult } from '../pipeline/core/row-life.js';
+import type { RowStatus } from '../pipeline/core/row-statuses.js';
 import { columnForHeader } from '../spreadsheet/columns.js';
-import { formatNcm, type PipelineColumn } from '../spreadsheet/index.js';
 import { matchingKey } from '../spreadsheet/matching-key.js';
+import type { PipelineColumn } from '../spreadsheet/schemas.js';
+import { formatNcm } from '../spreadsheet/write-csv.js';
 import { detailMessagesOf } from '../wording/index.js';
 import type { RowCounts, RowList, RowsQuery, RowView } from './api.js';
 import { batchTally, ncmTableSaid } from './batch-views.js';

@@ -15,4 +15,9 @@ export { columnForHeader } from '../spreadsheet/columns.js';
 export { normaliseSheetPath } from '../spreadsheet/normalise-row.js';
 // Every message's wording (problems, warnings, row details): the page words them in its language.
 export * from '../wording/index.js';
+export * from '../wording/message.js';
+export type { Phrase } from '../wording/phrasing.js';
+export type { FileRefusalParams } from '../wording/problems.js';
+export type { RejectionParams } from '../wording/rejections.js';
+export { usd } from '../wording/savings.js';
 export * from './api.js';

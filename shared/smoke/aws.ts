@@ -8,7 +8,9 @@ import { setTimeout as wait } from 'node:timers/promises';
 import { type CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { createDynamoBatchStore, createDynamoReviewStore, createS3ObjectStore } from '../aws/index.js';
+import { createDynamoBatchStore } from '../aws/dynamo-batch-store.js';
+import { createDynamoReviewStore } from '../aws/dynamo-review-store.js';
+import { createS3ObjectStore } from '../aws/s3-object-store.js';
 import { DescribedStack, type SmokeClock, type SmokePorts, type StackLookup } from './ports.js';
 
 /** A lookup over anything that answers as DescribeStacks' `Stacks[0]` does, parsed on the way in. */

@@ -6,8 +6,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BatchOptions } from '../pipeline/core/index.js';
-import { normaliseSheetPath, readSpreadsheet } from '../spreadsheet/index.js';
+import { BatchOptions } from '../pipeline/core/batch-options-schema.js';
+import { normaliseSheetPath } from '../spreadsheet/normalise-row.js';
+import { readSpreadsheet } from '../spreadsheet/read-spreadsheet.js';
 import { PRICE_PER_RESOLVED_USD } from '../tcs/schemas.js';
 
 export const SMOKE_CATALOGUE_DIR = fileURLToPath(new URL('../../sample-data/smoke/', import.meta.url));

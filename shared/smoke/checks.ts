@@ -4,19 +4,14 @@
  * the batch and review tables' items against results.csv (docs/architecture.md, property 7: every
  * row ends in exactly one output status). Each check says what held, or every problem it found.
  */
-import { cents } from '../pipeline/batch/index.js';
-import {
-  OUTPUT_STATUSES,
-  type OutputStatus,
-  type RowRecord,
-  resultNcmDigits,
-} from '../pipeline/core/index.js';
+import { cents } from '../pipeline/batch/results-files.js';
+import type { RowRecord } from '../pipeline/core/records.js';
+import { resultNcmDigits } from '../pipeline/core/row-results.js';
+import { OUTPUT_STATUSES, type OutputStatus } from '../pipeline/core/row-statuses.js';
 import { type CatalogueRow, maxCostUsd } from './catalogue.js';
 import type { Observation, SmokeCheck } from './observation.js';
 import type { ResultsRow, ResultsTable } from './results-table.js';
 import { checkSummary } from './summary-check.js';
-
-export type { Observation, SmokeCheck } from './observation.js';
 
 /** What a working deployment gives a catalogue known to be good: a verdict, or questions to answer. */
 const HEALTHY_STATUSES: ReadonlySet<string> = new Set(['resolved', 'reused', 'pending_data']);

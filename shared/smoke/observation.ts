@@ -2,7 +2,7 @@
  * What the smoke's checks look at (read back from the deployment after its batch ended) and what
  * each check says: the types checks.ts and summary-check.ts share.
  */
-import type { BatchRecord, ReviewItem, RowRecord } from '../pipeline/core/index.js';
+import type { BatchRecord, ReviewItem, RowRecord } from '../pipeline/core/records.js';
 import type { SmokeCatalogue } from './catalogue.js';
 import type { ResultsTable } from './results-table.js';
 

@@ -5,7 +5,7 @@
  * end-to-end test to the local runtime; the unit tests to memory.
  */
 import { z } from 'zod';
-import type { BatchStore, Clock, ObjectStore, ReviewStore } from '../pipeline/core/index.js';
+import type { BatchStore, Clock, ObjectStore, ReviewStore } from '../pipeline/core/ports.js';
 
 /** A stack as CloudFormation's DescribeStacks describes it: the fields the smoke reads. */
 export const DescribedStack = z.object({

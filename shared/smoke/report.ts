@@ -1,9 +1,11 @@
 /** What the smoke says as it goes and at the end: plain lines, built here and printed by `say`. */
-import { BatchSummary } from '../pipeline/batch/index.js';
-import { type BatchRecord, isOutputStatus, type RowRecord } from '../pipeline/core/index.js';
+import { BatchSummary } from '../pipeline/batch/results-files.js';
+import type { BatchRecord, RowRecord } from '../pipeline/core/records.js';
+import { isOutputStatus } from '../pipeline/core/row-statuses.js';
 import { PRICE_PER_RESOLVED_USD } from '../tcs/schemas.js';
 import { maxCostUsd, type SmokeCatalogue } from './catalogue.js';
-import { countByStatus, type Observation, type SmokeCheck } from './checks.js';
+import { countByStatus } from './checks.js';
+import type { Observation, SmokeCheck } from './observation.js';
 import type { Deployment } from './ports.js';
 
 export const usd = (amount: number): string => `USD ${amount.toFixed(2)}`;

@@ -4,9 +4,9 @@
  * (BOM, the input's delimiter, RFC 4180 quoting), and each cell with the `'` that neutralised a
  * formula taken off again, as the answers round reads our own files.
  */
-import { RESULT_COLUMNS, type ResultColumn } from '../pipeline/core/index.js';
-import { restoreNeutralisedField } from '../spreadsheet/index.js';
+import { RESULT_COLUMNS, type ResultColumn } from '../pipeline/core/result-columns.js';
 import { readCsvRecords } from '../spreadsheet/read-csv.js';
+import { restoreNeutralisedField } from '../spreadsheet/write-csv.js';
 
 export type ResultsRow = {
   /** The CSV line the record starts on, for messages. */

@@ -11,20 +11,15 @@
  * this run's. On a versioned bucket the batch id is also derived as Prepare derives it (from the
  * object's version), which finds a batch that failed before its record was written by its summary.
  */
-import { BatchSummary } from '../pipeline/batch/index.js';
-import {
-  type BatchRecord,
-  deriveBatchId,
-  dropFolder,
-  isBatchFolderName,
-  outboxFolder,
-  outboxKey,
-  type RowRecord,
-} from '../pipeline/core/index.js';
+import { BatchSummary } from '../pipeline/batch/results-files.js';
+import { dropFolder, isBatchFolderName, outboxFolder, outboxKey } from '../pipeline/core/bucket-layout.js';
+import { deriveBatchId } from '../pipeline/core/keys.js';
+import type { BatchRecord, RowRecord } from '../pipeline/core/records.js';
 import type { SmokeCatalogue } from './catalogue.js';
-import { checkBatch, type Observation, type SmokeCheck } from './checks.js';
+import { checkBatch } from './checks.js';
 import { findDeployment } from './deployment.js';
 import { SmokeFailure } from './failure.js';
+import type { Observation, SmokeCheck } from './observation.js';
 import type { DeploymentData, SmokePorts } from './ports.js';
 import { costLines, deploymentLines, findingsLines, formatDuration, progressLine } from './report.js';
 import { readResultsTable } from './results-table.js';

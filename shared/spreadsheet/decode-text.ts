@@ -70,8 +70,6 @@ const utf8SequenceLength = (bytes: Uint8Array, i: number): number => {
   return 0;
 };
 
-export type { ForeignBytes, ForeignBytesAt } from './table.js';
-
 /** The surrogate a 3-byte sequence `ED A0..BF 80..BF` encodes, or 0 when it is none. */
 const encodedSurrogate = (bytes: Uint8Array, i: number): number => {
   const [b0, b1, b2] = [bytes[i], bytes[i + 1], bytes[i + 2]];

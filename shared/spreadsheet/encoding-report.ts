@@ -3,10 +3,11 @@
  * (decode-text.ts): the warning that names the encoding used, where the first such byte is, and
  * the rows and columns to check. Holds the first rows of each kind and counts, never the rows.
  */
-import { type Message, message, wordMessages } from '../wording/index.js';
+
+import { message, wordMessages } from '../wording/index.js';
+import type { Message } from '../wording/message.js';
 import { columnLetter } from './columns.js';
-import type { ForeignBytes, ForeignBytesAt } from './decode-text.js';
-import type { SourceRecord } from './table.js';
+import type { ForeignBytes, ForeignBytesAt, SourceRecord } from './table.js';
 
 /** How many rows a warning names before it only counts them (as row-warnings.ts does). */
 const ROWS_NAMED = 10;

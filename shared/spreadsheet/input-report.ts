@@ -5,7 +5,8 @@
  * gives is silently ignored.
  */
 import { z } from 'zod';
-import { type Message, message, wordMessages } from '../wording/index.js';
+import { message, wordMessages } from '../wording/index.js';
+import type { Message } from '../wording/message.js';
 import { columnLetter } from './columns.js';
 import { parseCurrentNcm } from './normalise-row.js';
 import { type ColumnMapping, type MappedRow, PipelineColumn, type SpreadsheetRead } from './schemas.js';

@@ -7,15 +7,10 @@ import Papa from 'papaparse';
 import { binaryWatcher, checkTextStart, SAMPLE_BYTES } from './binary-text.js';
 import { type ByteSource, bytesSource, readBytes } from './byte-source.js';
 import { csvRowEnds } from './csv-row-ends.js';
-import {
-  type ForeignBytes,
-  type ForeignBytesAt,
-  looksDoubleEncoded,
-  TextStreamDecoder,
-} from './decode-text.js';
+import { looksDoubleEncoded, TextStreamDecoder } from './decode-text.js';
 import { SpreadsheetError } from './errors.js';
 import { DELIMITERS, type Delimiter, type SpreadsheetProblem, type TextEncoding } from './schemas.js';
-import { isBlank, type SourceRecord } from './table.js';
+import { type ForeignBytes, type ForeignBytesAt, isBlank, type SourceRecord } from './table.js';
 
 export interface CsvRecords {
   encoding: TextEncoding;

@@ -7,7 +7,7 @@
  * unusable throws a `SpreadsheetError`.
  */
 
-import type { Message } from '../wording/index.js';
+import type { Message } from '../wording/message.js';
 import { type ByteSource, bytesSource, readBytes } from './byte-source.js';
 import { fitRow, MAX_HEADER_BYTES, MAX_HEADER_CHARACTERS, withoutControlCharacters } from './cell-limits.js';
 import { columnLetter, mapRow, matchColumns } from './columns.js';

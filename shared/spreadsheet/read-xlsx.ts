@@ -23,8 +23,6 @@ import {
   XmlRunTooLong,
 } from './xlsx-zip.js';
 
-export { formatXlsxCell, formatXlsxDate, formatXlsxNumber } from './xlsx-cells.js';
-
 export interface XlsxRecords {
   records: SourceRecord[];
   problems: SpreadsheetProblem[];

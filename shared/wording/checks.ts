@@ -3,7 +3,9 @@
  * §12): after a batch, how many wait and where to decide them; in a plan, what the threshold will
  * ask. The decisions' own sentences are in decisions.ts.
  */
-import { count, type Language, type Phrase, plural } from './phrasing.js';
+
+import type { Language } from '../spreadsheet/header-language.js';
+import { count, type Phrase, plural } from './phrasing.js';
 
 /** `to_check`: rows still waiting; `approved`: rows a person approved; `folder`: where the batch's files are. */
 type VerdictsToCheck = { to_check: number; approved: number; folder: string };

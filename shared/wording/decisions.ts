@@ -4,7 +4,9 @@
  * on the console. Each sentence names the row (or the file's line when the row cell is unreadable)
  * and, when a decision is refused, why and what to do.
  */
-import { count, type Language, type Phrase, plural, quoted, quotedList } from './phrasing.js';
+
+import type { Language } from '../spreadsheet/header-language.js';
+import { count, type Phrase, plural, quoted, quotedList } from './phrasing.js';
 
 /** Where a decision line is: its row, else its line in the file. */
 type At = { row: number | null; line: number };

@@ -19,12 +19,6 @@ import { ROW_DETAIL_PHRASES } from './row-details.js';
 import { SAVING_PHRASES } from './savings.js';
 import { WARNING_PHRASES } from './warnings.js';
 
-export * from './message.js';
-export type { Phrase } from './phrasing.js';
-export type { FileRefusalParams } from './problems.js';
-export type { RejectionParams } from './rejections.js';
-export { usd } from './savings.js';
-
 /** A sentence written before messages had codes, shown as it was written, in every language. */
 const TEXT_PHRASES = {
   [TEXT_CODE]: { pt: (p) => p.text, es: (p) => p.text, en: (p) => p.text } satisfies Phrase<{ text: string }>,

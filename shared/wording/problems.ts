@@ -3,17 +3,10 @@
  * problems (a row longer than the header, a quote not doubled), a file that cannot be read at
  * all, batch.json, the budget, the service's refusal, rows that did not finish, a round's answers.
  */
+
+import type { Language } from '../spreadsheet/header-language.js';
 import type { SpreadsheetErrorCode } from '../spreadsheet/schemas.js';
-import {
-  capitalised,
-  count,
-  type Language,
-  list,
-  type Phrase,
-  plural,
-  quoted,
-  quotedList,
-} from './phrasing.js';
+import { capitalised, count, list, type Phrase, plural, quoted, quotedList } from './phrasing.js';
 
 /** `produtos.csv, linha 12`: the file, and the line where it applies. */
 const at = (language: Language, file: string, line?: number, row?: number): string => {

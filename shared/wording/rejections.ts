@@ -3,8 +3,10 @@
  * (spreadsheet/schemas.ts `REJECTION_REASONS`), so a new reason without its words fails the type
  * check. The English is the `detail` results.csv keeps for programs.
  */
+
+import type { Language } from '../spreadsheet/header-language.js';
 import type { PipelineColumn, RejectionReason } from '../spreadsheet/schemas.js';
-import { capitalised, column, count, type Language, type Phrase, quoted } from './phrasing.js';
+import { capitalised, column, count, type Phrase, quoted } from './phrasing.js';
 
 /** What a rejection names. Every field but `header` belongs to some reasons only. */
 export type RejectionParams = {

@@ -5,7 +5,9 @@
  * (an earlier verdict, a row of the same product, another batch). results.csv keeps the English.
  * A detail is a list of these messages (`wordDetail`, index.ts).
  */
-import { count, type Language, type Phrase, plural } from './phrasing.js';
+
+import type { Language } from '../spreadsheet/header-language.js';
+import { count, type Phrase, plural } from './phrasing.js';
 
 /** Without parameters: the same sentence whatever the row. */
 const fixed = (pt: string, es: string, en: string): Phrase<Record<string, never>> => ({

@@ -3,7 +3,8 @@
  * rows of the same product in the file classified once (pipeline/core/same-product.ts). The
  * command line's summary line, the console and the workbook's summary say it the same way.
  */
-import type { Language, Phrase } from './phrasing.js';
+import type { Language } from '../spreadsheet/header-language.js';
+import type { Phrase } from './phrasing.js';
 
 const LOCALE: Record<Language, string> = { pt: 'pt-BR', es: 'es-AR', en: 'en-US' };
 

@@ -2,7 +2,9 @@
  * What a person should look at in a file before paying for it, in each language: the file's
  * warnings (spreadsheet/input-report.ts) and its rows' (pipeline/batch/row-warnings.ts).
  */
-import { columnAt, count, type Language, list, type Phrase, quoted, quotedList, rows } from './phrasing.js';
+
+import type { Language } from '../spreadsheet/header-language.js';
+import { columnAt, count, list, type Phrase, quoted, quotedList, rows } from './phrasing.js';
 
 /** A column that is not read but whose cells look like technical sheets' file names. */
 type SheetLikeColumn = {

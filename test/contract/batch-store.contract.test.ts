@@ -1,5 +1,5 @@
 /** The BatchStore contract, in memory and on every DynamoDB engine. */
-import { createDynamoBatchStore } from '../../shared/aws/index.js';
+import { createDynamoBatchStore } from '../../shared/aws/dynamo-batch-store.js';
 import { createTableWithKeys } from '../helpers/dynalite.js';
 import { memoryBatchStore } from '../helpers/memory-ports.js';
 import { describeBatchStoreContract } from './batch-store.contract.js';

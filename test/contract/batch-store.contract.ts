@@ -3,8 +3,9 @@
  * on from the batch table, whichever implementation serves it.
  */
 import { describe, expect, it } from 'vitest';
-import type { BatchStop, BatchStore } from '../../shared/pipeline/core/index.js';
-import { textMessage } from '../../shared/wording/index.js';
+import type { BatchStore } from '../../shared/pipeline/core/ports.js';
+import type { BatchStop } from '../../shared/pipeline/core/records.js';
+import { textMessage } from '../../shared/wording/message.js';
 import { AT, BATCH, batchOptions, batchRecord, LATER, rowRecord, TOKEN } from '../helpers/records.js';
 import { collect, forEachNumber, type Implementation, useImplementation } from './implementation.js';
 

@@ -1,5 +1,6 @@
 /** The CheckStore contract, in memory and on every DynamoDB engine, beside the review store on its table. */
-import { createDynamoCheckStore, createDynamoReviewStore } from '../../shared/aws/index.js';
+import { createDynamoCheckStore } from '../../shared/aws/dynamo-check-store.js';
+import { createDynamoReviewStore } from '../../shared/aws/dynamo-review-store.js';
 import { createTableWithKeys } from '../helpers/dynalite.js';
 import { memoryCheckStore, memoryReviewStore } from '../helpers/memory-ports.js';
 import { describeCheckStoreContract } from './check-store.contract.js';

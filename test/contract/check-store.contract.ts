@@ -4,7 +4,8 @@
  * AWS they share the review table with the questions: each store sees only its own items.
  */
 import { describe, expect, it } from 'vitest';
-import type { CheckDecision, CheckItem, CheckStore, ReviewStore } from '../../shared/pipeline/core/index.js';
+import type { CheckDecision, CheckItem } from '../../shared/pipeline/core/check-records.js';
+import type { CheckStore, ReviewStore } from '../../shared/pipeline/core/ports.js';
 import { checkItem } from '../helpers/check-items.js';
 import { BATCH, classificationId, reviewItem } from '../helpers/records.js';
 import { type Implementation, useImplementation } from './implementation.js';

@@ -5,9 +5,10 @@
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { LambdaClient } from '@aws-sdk/client-lambda';
 import { expect, vi } from 'vitest';
-import { type LocalAws, startLocalAws } from '../../local/aws/index.js';
-import { createEventBridgeBatchEvents, createLambdaDispatcherKick } from '../../shared/aws/index.js';
-import { KickEvent, type KickReason } from '../../shared/pipeline/core/index.js';
+import { type LocalAws, startLocalAws } from '../../local/aws/local-aws.js';
+import { createEventBridgeBatchEvents } from '../../shared/aws/eventbridge-batch-events.js';
+import { createLambdaDispatcherKick } from '../../shared/aws/lambda-dispatcher-kick.js';
+import { KickEvent, type KickReason } from '../../shared/pipeline/core/records.js';
 import { countingKick, memoryBatchEvents } from '../helpers/memory-ports.js';
 import type { Implementation } from './implementation.js';
 import {

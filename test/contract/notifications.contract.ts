@@ -4,7 +4,8 @@
  * dispatcher to fill free slots now), whichever implementation serves them.
  */
 import { describe, expect, it } from 'vitest';
-import type { BatchEvents, DispatcherKick, KickReason } from '../../shared/pipeline/core/index.js';
+import type { BatchEvents, DispatcherKick } from '../../shared/pipeline/core/ports.js';
+import type { KickReason } from '../../shared/pipeline/core/records.js';
 import { BATCH } from '../helpers/records.js';
 import { type Implementation, useImplementation } from './implementation.js';
 

@@ -4,7 +4,7 @@
  */
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { MIN_PART_BYTES, type ObjectStore } from '../../shared/pipeline/core/index.js';
+import { MIN_PART_BYTES, type ObjectStore } from '../../shared/pipeline/core/ports.js';
 import { type Implementation, useImplementation } from './implementation.js';
 
 const text = (bytes: Uint8Array | null) => (bytes === null ? null : new TextDecoder().decode(bytes));

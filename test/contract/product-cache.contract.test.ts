@@ -1,5 +1,5 @@
 /** The ProductCache contract, in memory and on every DynamoDB engine. */
-import { createDynamoProductCache } from '../../shared/aws/index.js';
+import { createDynamoProductCache } from '../../shared/aws/dynamo-product-cache.js';
 import { createTableWithKeys } from '../helpers/dynalite.js';
 import { memoryProductCache } from '../helpers/memory-ports.js';
 import { DYNAMO_ENGINES, onDynamoEngine } from './dynamo-engines.js';

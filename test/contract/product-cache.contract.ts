@@ -3,7 +3,7 @@
  * on from the product cache, whichever implementation serves it.
  */
 import { describe, expect, it } from 'vitest';
-import type { ProductCache } from '../../shared/pipeline/core/index.js';
+import type { ProductCache } from '../../shared/pipeline/core/ports.js';
 import { cachedVerdict } from '../helpers/records.js';
 import { type Implementation, useImplementation } from './implementation.js';
 

@@ -1,5 +1,5 @@
 /** The ReviewStore contract, in memory and on every DynamoDB engine. */
-import { createDynamoReviewStore } from '../../shared/aws/index.js';
+import { createDynamoReviewStore } from '../../shared/aws/dynamo-review-store.js';
 import { createTableWithKeys } from '../helpers/dynalite.js';
 import { memoryReviewStore } from '../helpers/memory-ports.js';
 import { DYNAMO_ENGINES, onDynamoEngine } from './dynamo-engines.js';

@@ -3,7 +3,8 @@
  * sweep rely on from the review table, whichever implementation serves it.
  */
 import { describe, expect, it } from 'vitest';
-import type { ReviewItem, ReviewStore } from '../../shared/pipeline/core/index.js';
+import type { ReviewStore } from '../../shared/pipeline/core/ports.js';
+import type { ReviewItem } from '../../shared/pipeline/core/records.js';
 import { BATCH, classificationId, reviewItem } from '../helpers/records.js';
 import { type Implementation, useImplementation } from './implementation.js';
 

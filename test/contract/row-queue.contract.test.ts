@@ -1,7 +1,7 @@
 /** The RowQueue contract, in memory and on the repository's own SQS stand-in. */
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { type LocalAws, startLocalAws } from '../../local/aws/index.js';
-import { createSqsRowQueue } from '../../shared/aws/index.js';
+import { type LocalAws, startLocalAws } from '../../local/aws/local-aws.js';
+import { createSqsRowQueue } from '../../shared/aws/sqs-row-queue.js';
 import { fixedClock, memoryRowQueue } from '../helpers/memory-ports.js';
 import type { Implementation } from './implementation.js';
 import { describeRowQueueContract, type QueueSubject } from './row-queue.contract.js';

@@ -4,7 +4,8 @@
  * timeout) are exercised by moving the implementation's clock, never by waiting.
  */
 import { describe, expect, it } from 'vitest';
-import type { ReceivedRow, RowMessage, RowQueue } from '../../shared/pipeline/core/index.js';
+import type { ReceivedRow, RowQueue } from '../../shared/pipeline/core/ports.js';
+import type { RowMessage } from '../../shared/pipeline/core/records.js';
 import { rowMessage } from '../helpers/records.js';
 import { type Implementation, useImplementation } from './implementation.js';
 

@@ -1,6 +1,7 @@
 /** The SimWatchStore contract, in memory and on every DynamoDB engine; watches share the review table. */
 import { describe, expect, it } from 'vitest';
-import { createDynamoReviewStore, createDynamoSimWatchStore } from '../../shared/aws/index.js';
+import { createDynamoReviewStore } from '../../shared/aws/dynamo-review-store.js';
+import { createDynamoSimWatchStore } from '../../shared/aws/dynamo-sim-watch-store.js';
 import { createTableWithKeys, startLocalDynamo } from '../helpers/dynalite.js';
 import { memorySimWatchStore } from '../helpers/memory-ports.js';
 import { BATCH, reviewItem } from '../helpers/records.js';

@@ -3,7 +3,8 @@
  * verdicts whose SIM openings were still being verified, whichever implementation keeps them.
  */
 import { describe, expect, it } from 'vitest';
-import type { SimWatch, SimWatchStore } from '../../shared/pipeline/core/index.js';
+import type { SimWatchStore } from '../../shared/pipeline/core/ports.js';
+import type { SimWatch } from '../../shared/pipeline/core/sim-watch.js';
 import { AT, BATCH, classificationId, LATER } from '../helpers/records.js';
 import { type Implementation, useImplementation } from './implementation.js';
 

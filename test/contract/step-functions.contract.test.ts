@@ -2,8 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { expect, vi } from 'vitest';
-import { type LocalAws, startLocalAws } from '../../local/aws/index.js';
-import { createSfnBatchWaiters, createSfnRowWorkflows } from '../../shared/aws/index.js';
+import { type LocalAws, startLocalAws } from '../../local/aws/local-aws.js';
+import { createSfnBatchWaiters, createSfnRowWorkflows } from '../../shared/aws/sfn-workflows.js';
 import { memoryBatchWaiters, memoryRowWorkflows } from '../helpers/memory-ports.js';
 import type { Implementation } from './implementation.js';
 import {

@@ -4,7 +4,8 @@
  * Batch workflow's WaitForRows; waking is idempotent), whichever implementation serves them.
  */
 import { describe, expect, it } from 'vitest';
-import type { BatchWaiters, RowExecutionInput, RowWorkflows } from '../../shared/pipeline/core/index.js';
+import type { BatchWaiters, RowWorkflows } from '../../shared/pipeline/core/ports.js';
+import type { RowExecutionInput } from '../../shared/pipeline/core/records.js';
 import { BATCH } from '../helpers/records.js';
 import { type Implementation, useImplementation } from './implementation.js';
 

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Papa from 'papaparse';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type LocalPipeline, startLocalPipeline } from '../../local/runtime/index.js';
+import { type LocalPipeline, startLocalPipeline } from '../../local/runtime/pipeline.js';
 import {
   adminClassifications,
   column,

@@ -13,8 +13,9 @@ import { unzipSync } from 'fflate';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planOptionsFile } from '../../local/cli/plan.js';
-import { type LocalPipeline, startLocalPipeline } from '../../local/runtime/index.js';
-import { BatchPlan, BatchSummary } from '../../shared/pipeline/batch/index.js';
+import { type LocalPipeline, startLocalPipeline } from '../../local/runtime/pipeline.js';
+import { BatchPlan } from '../../shared/pipeline/batch/batch-plan.js';
+import { BatchSummary } from '../../shared/pipeline/batch/results-files.js';
 import { E2E_ASSEMBLY_DIR, E2E_TIME_SCALE, makeTempDir } from './helpers.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

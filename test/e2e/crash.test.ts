@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startLocalPipeline } from '../../local/runtime/index.js';
+import { startLocalPipeline } from '../../local/runtime/pipeline.js';
 import {
   E2E_ASSEMBLY_DIR,
   E2E_TIME_SCALE,

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalPipeline, startLocalPipeline } from '../../local/runtime/index.js';
+import { type LocalPipeline, startLocalPipeline } from '../../local/runtime/pipeline.js';
 import {
   elementsNamed,
   partXml,

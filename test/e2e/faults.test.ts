@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startLocalPipeline } from '../../local/runtime/index.js';
+import { startLocalPipeline } from '../../local/runtime/pipeline.js';
 import {
   adminClassifications,
   E2E_ASSEMBLY_DIR,

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readSpreadsheet } from '../../shared/spreadsheet/index.js';
+import { readSpreadsheet } from '../../shared/spreadsheet/read-spreadsheet.js';
 
 /** Shared by every e2e file and kept between runs: a cache keyed by the inputs' hash. */
 export const E2E_ASSEMBLY_DIR = join(tmpdir(), 'ncm-batch-classifier-e2e', 'cdk.out');

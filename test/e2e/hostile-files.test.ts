@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import PDFDocument from 'pdfkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalPipeline, startLocalPipeline } from '../../local/runtime/index.js';
+import { type LocalPipeline, startLocalPipeline } from '../../local/runtime/pipeline.js';
 import {
   column,
   E2E_ASSEMBLY_DIR,

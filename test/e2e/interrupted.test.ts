@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { startLocalPipeline } from '../../local/runtime/index.js';
+import { startLocalPipeline } from '../../local/runtime/pipeline.js';
 import { E2E_ASSEMBLY_DIR, makeTempDir, resolvableRows, sumOf, writeCsv } from './helpers.js';
 
 const temp = makeTempDir('interrupted');

@@ -12,9 +12,9 @@
 import { join } from 'node:path';
 import { GetQueueAttributesCommand, ListQueuesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startLocalPipeline } from '../../local/runtime/index.js';
 import { LOCAL_CREDENTIALS } from '../../local/runtime/loopback.js';
-import { windowSizeFor } from '../../shared/pipeline/dispatch/index.js';
+import { startLocalPipeline } from '../../local/runtime/pipeline.js';
+import { windowSizeFor } from '../../shared/pipeline/dispatch/rows-window.js';
 import {
   adminClassifications,
   column,

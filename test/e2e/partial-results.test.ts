@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Papa from 'papaparse';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { startLocalPipeline } from '../../local/runtime/index.js';
+import { startLocalPipeline } from '../../local/runtime/pipeline.js';
 import { E2E_ASSEMBLY_DIR, E2E_TIME_SCALE, makeTempDir, resolvableRows, writeCsv } from './helpers.js';
 
 const temp = makeTempDir('partial');

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { strToU8, type Unzipped, unzipSync, zipSync } from 'fflate';
 import Papa from 'papaparse';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type LocalPipeline, startLocalPipeline } from '../../local/runtime/index.js';
+import { type LocalPipeline, startLocalPipeline } from '../../local/runtime/pipeline.js';
 import { type AnswersFileRow, readAnswersFile } from '../../shared/pipeline/answers/answers-file.js';
 import { readXlsxRecords } from '../../shared/spreadsheet/read-xlsx.js';
 import {

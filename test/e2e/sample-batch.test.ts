@@ -8,7 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type LocalPipeline, SANDBOX_LABEL, startLocalPipeline } from '../../local/runtime/index.js';
+import { type LocalPipeline, SANDBOX_LABEL, startLocalPipeline } from '../../local/runtime/pipeline.js';
 import {
   E2E_ASSEMBLY_DIR,
   E2E_TIME_SCALE,

@@ -9,20 +9,14 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalPipeline, startLocalPipeline } from '../../local/runtime/index.js';
 import { LOCAL_CREDENTIALS } from '../../local/runtime/loopback.js';
+import { type LocalPipeline, startLocalPipeline } from '../../local/runtime/pipeline.js';
 import { LOCAL_REGION } from '../../local/runtime/template.js';
-import { outboxKey } from '../../shared/pipeline/core/index.js';
+import { outboxKey } from '../../shared/pipeline/core/bucket-layout.js';
 import { awsSmokePorts, stackLookupOf } from '../../shared/smoke/aws.js';
-import {
-  findDeployment,
-  loadSmokeCatalogue,
-  runSmoke,
-  type SmokeCatalogue,
-  type SmokeOutcome,
-  smokeBatchName,
-  verifyBatch,
-} from '../../shared/smoke/index.js';
+import { loadSmokeCatalogue, type SmokeCatalogue } from '../../shared/smoke/catalogue.js';
+import { findDeployment } from '../../shared/smoke/deployment.js';
+import { runSmoke, type SmokeOutcome, smokeBatchName, verifyBatch } from '../../shared/smoke/run-smoke.js';
 import { E2E_ASSEMBLY_DIR, E2E_TIME_SCALE, makeTempDir } from './helpers.js';
 
 const STACK = 'NcmBatchClassifier-Stateful';

@@ -6,8 +6,10 @@
  * For tests of what reads the counters instead of the rows (the console, the progress line).
  */
 import { bornRowsCounter } from '../../shared/pipeline/batch/born-rows.js';
-import type { BatchRecord, BatchStore, RowRecord } from '../../shared/pipeline/core/index.js';
-import { isOutputStatus, shardOfRow } from '../../shared/pipeline/core/index.js';
+import type { BatchStore } from '../../shared/pipeline/core/ports.js';
+import type { BatchRecord, RowRecord } from '../../shared/pipeline/core/records.js';
+import { shardOfRow } from '../../shared/pipeline/core/records.js';
+import { isOutputStatus } from '../../shared/pipeline/core/row-statuses.js';
 import { finishOf } from '../../shared/pipeline/row/complete.js';
 
 /** Statuses a row has at Prepare without being sent: counted by Prepare, never by Complete. */

@@ -4,6 +4,8 @@
  * final", the lease cap), and record what was asked of them so tests can assert it.
  */
 import { createHash } from 'node:crypto';
+import { AuditEvent, auditEventKey } from '../../shared/pipeline/core/audit-records.js';
+import { CheckDecision, CheckItem } from '../../shared/pipeline/core/check-records.js';
 import type {
   AuditLog,
   BatchEvents,
@@ -22,31 +24,24 @@ import type {
   RowQueue,
   RowWorkflows,
   SimWatchStore,
-} from '../../shared/pipeline/core/index.js';
+} from '../../shared/pipeline/core/ports.js';
+import { MIN_PART_BYTES } from '../../shared/pipeline/core/ports.js';
 import {
-  AuditEvent,
-  afterMove,
-  auditEventKey,
   BatchRecord,
   CachedVerdict,
-  CheckDecision,
-  CheckItem,
-  changeOf,
-  type FinishedRows,
   joinedRowName,
   type KickReason,
-  MIN_PART_BYTES,
   PendingClassification,
-  passesGuard,
   ReviewItem,
   type RowExecutionInput,
   RowMessage,
   type RowRecord,
-  SimWatch,
   shardOfRow,
-} from '../../shared/pipeline/core/index.js';
-import { addFinished, NOTHING_FINISHED } from '../../shared/pipeline/core/row-counts.js';
-import type { AcquireResult, Lease, SlotLeases } from '../../shared/pipeline/dispatch/index.js';
+} from '../../shared/pipeline/core/records.js';
+import { addFinished, type FinishedRows, NOTHING_FINISHED } from '../../shared/pipeline/core/row-counts.js';
+import { afterMove, changeOf, passesGuard } from '../../shared/pipeline/core/row-life.js';
+import { SimWatch } from '../../shared/pipeline/core/sim-watch.js';
+import type { AcquireResult, Lease, SlotLeases } from '../../shared/pipeline/dispatch/slot-leases.js';
 import { bytesSource } from '../../shared/spreadsheet/byte-source.js';
 
 const clone = <T>(value: T): T => structuredClone(value);

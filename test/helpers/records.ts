@@ -1,12 +1,12 @@
 /** Valid records for tests of the stores (contract suites, adapter tests), each with the fields a case wants to change. */
+import { BatchOptions } from '../../shared/pipeline/core/batch-options-schema.js';
 import {
-  BatchOptions,
   BatchRecord,
   CachedVerdict,
   ReviewItem,
   type RowMessage,
   RowRecord,
-} from '../../shared/pipeline/core/index.js';
+} from '../../shared/pipeline/core/records.js';
 
 export const AT = '2026-11-21T12:00:00.000Z';
 export const LATER = '2026-11-21T12:00:01.000Z';

@@ -6,8 +6,8 @@
  * file's `beforeAll` has run, so tests and helpers read it as they would a local variable.
  */
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { type Sandbox, startSandbox } from '../../local/sandbox/index.js';
-import type { ClassificationService } from '../../shared/pipeline/core/index.js';
+import { type Sandbox, startSandbox } from '../../local/sandbox/sandbox.js';
+import type { ClassificationService } from '../../shared/pipeline/core/ports.js';
 import { createTcsClient } from '../../shared/tcs/client.js';
 import {
   countingKick,

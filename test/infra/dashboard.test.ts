@@ -11,7 +11,7 @@ import {
   type HandlerName,
   SERVICE_NAME,
 } from '../../shared/contract.js';
-import { OUTPUT_STATUSES } from '../../shared/pipeline/core/index.js';
+import { OUTPUT_STATUSES } from '../../shared/pipeline/core/row-statuses.js';
 import {
   type CfnTemplate,
   functionLogicalIds,

@@ -13,13 +13,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { sandboxClassifier } from '../../local/sandbox/classifier/index.js';
 import { INVOICES, invoiceFileName } from '../../sample-data/make-notas-fiscais.js';
 import { carriedNcmTable } from '../../shared/ncm-table/carried-table.js';
-import { BatchOptions } from '../../shared/pipeline/core/index.js';
-import {
-  normaliseRow,
-  type ProductRow,
-  readSpreadsheet,
-  type SpreadsheetRead,
-} from '../../shared/spreadsheet/index.js';
+import { BatchOptions } from '../../shared/pipeline/core/batch-options-schema.js';
+import { normaliseRow } from '../../shared/spreadsheet/normalise-row.js';
+import { readSpreadsheet } from '../../shared/spreadsheet/read-spreadsheet.js';
+import type { ProductRow, SpreadsheetRead } from '../../shared/spreadsheet/schemas.js';
 import { nfeXml } from '../helpers/nfe-xml.js';
 
 const SAMPLE_DIR = fileURLToPath(new URL('../../sample-data/', import.meta.url));

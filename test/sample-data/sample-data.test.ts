@@ -11,17 +11,16 @@ import { sandboxClassifier } from '../../local/sandbox/classifier/index.js';
 import { extractPdfText } from '../../local/sandbox/pdf/sheet-text.js';
 import { renderSheets, SCANNED_SHEET, TEXT_SHEETS } from '../../sample-data/make-sheets.js';
 import { PRICE_HEADER, ptBrNumber, toExcelPtBr } from '../../sample-data/make-variants.js';
-import { batchSourceFromEvent, prepareBatch } from '../../shared/pipeline/batch/index.js';
-import type { ClassificationService } from '../../shared/pipeline/core/index.js';
-import { BatchOptions, type OutputStatus, type RowRecord } from '../../shared/pipeline/core/index.js';
-import { TRANSIENT_FAILURE_REASONS } from '../../shared/pipeline/row/index.js';
-import {
-  type BatchDefaults,
-  normaliseRow,
-  type RowOutcome,
-  readSpreadsheet,
-  type SpreadsheetRead,
-} from '../../shared/spreadsheet/index.js';
+import { batchSourceFromEvent } from '../../shared/pipeline/batch/batch-source.js';
+import { prepareBatch } from '../../shared/pipeline/batch/prepare-batch.js';
+import { BatchOptions } from '../../shared/pipeline/core/batch-options-schema.js';
+import type { ClassificationService } from '../../shared/pipeline/core/ports.js';
+import type { RowRecord } from '../../shared/pipeline/core/records.js';
+import type { OutputStatus } from '../../shared/pipeline/core/row-statuses.js';
+import { TRANSIENT_FAILURE_REASONS } from '../../shared/pipeline/row/row-decisions.js';
+import { normaliseRow } from '../../shared/spreadsheet/normalise-row.js';
+import { readSpreadsheet } from '../../shared/spreadsheet/read-spreadsheet.js';
+import type { BatchDefaults, RowOutcome, SpreadsheetRead } from '../../shared/spreadsheet/schemas.js';
 import { LIMITS, PRICE_PER_RESOLVED_USD } from '../../shared/tcs/schemas.js';
 import {
   countingKick,

@@ -9,8 +9,10 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sandboxClassifier } from '../../local/sandbox/classifier/index.js';
 import { carriedNcmTable } from '../../shared/ncm-table/carried-table.js';
-import { BatchOptions } from '../../shared/pipeline/core/index.js';
-import { normaliseRow, readSpreadsheet, type SpreadsheetRead } from '../../shared/spreadsheet/index.js';
+import { BatchOptions } from '../../shared/pipeline/core/batch-options-schema.js';
+import { normaliseRow } from '../../shared/spreadsheet/normalise-row.js';
+import { readSpreadsheet } from '../../shared/spreadsheet/read-spreadsheet.js';
+import type { SpreadsheetRead } from '../../shared/spreadsheet/schemas.js';
 
 const SAMPLE_DIR = fileURLToPath(new URL('../../sample-data/', import.meta.url));
 const sampleBytes = (path: string): Buffer => readFileSync(`${SAMPLE_DIR}${path}`);

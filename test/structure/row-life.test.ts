@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { STATUS_WORDS, WORKING_STATUSES } from '../../shared/pipeline/core/index.js';
+import { STATUS_WORDS, WORKING_STATUSES } from '../../shared/pipeline/core/row-statuses.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const read = (path: string) => readFileSync(join(root, path), 'utf8');

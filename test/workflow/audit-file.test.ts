@@ -9,8 +9,8 @@ import { fileURLToPath } from 'node:url';
 import Papa from 'papaparse';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_COLUMNS } from '../../shared/pipeline/batch/audit-file.js';
-import { buildReviewCsv, type FilledAnswers } from '../../shared/pipeline/batch/index.js';
-import { ANSWERED_BY_METADATA } from '../../shared/pipeline/core/index.js';
+import { buildReviewCsv, type FilledAnswers } from '../../shared/pipeline/batch/results-files.js';
+import { ANSWERED_BY_METADATA } from '../../shared/pipeline/core/ports.js';
 import { type Harness, startHarness, synthesizedDefinitions } from './harness.js';
 
 const SAMPLE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'sample-data');

@@ -29,34 +29,30 @@ import { selectPorts } from '../../functions/catalogue.js';
 import { buildApp } from '../../infra/app.js';
 import { type AslDefinition, renderStateMachineDefinitions } from '../../infra/definitions.js';
 import { timeoutPaths } from '../../local/runtime/workflow-runner.js';
-import { type Sandbox, startSandbox } from '../../local/sandbox/index.js';
+import { type Sandbox, startSandbox } from '../../local/sandbox/sandbox.js';
 import type { HandlerName } from '../../shared/contract.js';
-import { finalizeAnswers, prepareAnswers } from '../../shared/pipeline/answers/index.js';
-import {
-  awaitRows,
-  finalizeBatch,
-  prepareBatch,
-  writePartialResults,
-} from '../../shared/pipeline/batch/index.js';
+import { finalizeAnswers } from '../../shared/pipeline/answers/finalize-answers.js';
+import { prepareAnswers } from '../../shared/pipeline/answers/prepare-answers.js';
+import { awaitRows } from '../../shared/pipeline/batch/await-rows.js';
+import { finalizeBatch } from '../../shared/pipeline/batch/finalize-batch.js';
+import { writePartialResults } from '../../shared/pipeline/batch/partial-results.js';
+import { prepareBatch } from '../../shared/pipeline/batch/prepare-batch.js';
 import type {
   BatchWaiters,
   ClassificationService,
   Clock,
-  KickReason,
   PartialResultsRequests,
-  RowExecutionInput,
   RowWorkflows,
-} from '../../shared/pipeline/core/index.js';
-import { dispatchRows } from '../../shared/pipeline/dispatch/index.js';
-import {
-  completeRow,
-  pollRow,
-  type RowStepConfig,
-  reviewRow,
-  rowExecutionEnded,
-  storeRow,
-  submitRow,
-} from '../../shared/pipeline/row/index.js';
+} from '../../shared/pipeline/core/ports.js';
+import type { KickReason, RowExecutionInput } from '../../shared/pipeline/core/records.js';
+import { dispatchRows } from '../../shared/pipeline/dispatch/dispatch-rows.js';
+import { completeRow } from '../../shared/pipeline/row/complete.js';
+import { rowExecutionEnded } from '../../shared/pipeline/row/execution-ended.js';
+import { pollRow } from '../../shared/pipeline/row/poll.js';
+import { reviewRow } from '../../shared/pipeline/row/review.js';
+import type { RowStepConfig } from '../../shared/pipeline/row/row-state.js';
+import { storeRow } from '../../shared/pipeline/row/store.js';
+import { submitRow } from '../../shared/pipeline/row/submit.js';
 import { createTcsClient } from '../../shared/tcs/client.js';
 import {
   countingKick,

@@ -4,7 +4,7 @@
  * Prepare, the queue, the dispatcher's lease, the Row workflow, Complete, Finalize.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ClassificationService } from '../../shared/pipeline/core/index.js';
+import type { ClassificationService } from '../../shared/pipeline/core/ports.js';
 import { TcsProblemError } from '../../shared/tcs/errors.js';
 import { type Harness, startHarness } from './harness.js';
 

@@ -6,8 +6,8 @@
  */
 import Papa from 'papaparse';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { sweepSimOpenings } from '../../shared/pipeline/answers/index.js';
-import { reuseKeysOf } from '../../shared/pipeline/core/index.js';
+import { sweepSimOpenings } from '../../shared/pipeline/answers/sweep-sim-openings.js';
+import { reuseKeysOf } from '../../shared/pipeline/core/row-life.js';
 import { type Harness, startHarness, synthesizedDefinitions } from './harness.js';
 
 beforeAll(() => {

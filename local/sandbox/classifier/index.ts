@@ -8,8 +8,6 @@ import { COUNTRIES } from './countries.js';
 import { lookupSimOpenings, lookupTariff } from './lookups.js';
 import { TRIGGER_DOCS } from './triggers.js';
 
-export type { ClassifierPort, ClassifyInput, Verdict } from './contract.js';
-
 export const sandboxClassifier: ClassifierPort = {
   classify,
   lookupTariff,

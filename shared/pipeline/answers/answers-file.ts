@@ -7,17 +7,12 @@
  *   bytes ──readAnswersFile──▶ AnswersFile ──planAnswers (plan-answers.ts)──▶ AnswersPlan
  */
 import { z } from 'zod';
-import {
-  Delimiter,
-  detectFormat,
-  headerKey,
-  SpreadsheetError,
-  SpreadsheetFormat,
-  SpreadsheetProblem,
-  TextEncoding,
-} from '../../spreadsheet/index.js';
+import { headerKey } from '../../spreadsheet/columns.js';
+import { SpreadsheetError } from '../../spreadsheet/errors.js';
 import { readCsvRecords } from '../../spreadsheet/read-csv.js';
+import { detectFormat } from '../../spreadsheet/read-spreadsheet.js';
 import { readXlsxRecords } from '../../spreadsheet/read-xlsx.js';
+import { Delimiter, SpreadsheetFormat, SpreadsheetProblem, TextEncoding } from '../../spreadsheet/schemas.js';
 import { splitHeaderAndRows } from '../../spreadsheet/table.js';
 import type { REVIEW_LEADING_COLUMNS, REVIEW_TRAILING_COLUMNS } from '../batch/results-files.js';
 import { CHECK_SHEET_NAMES, OPTIONS_SHEET_NAMES, REVIEW_HEADER_KEYS } from '../batch/workbook-language.js';

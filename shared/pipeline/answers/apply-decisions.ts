@@ -18,10 +18,12 @@
  */
 import { type TableInForce, tableInForce } from '../../ncm-table/reference-table.js';
 import { formatNcm } from '../../spreadsheet/write-csv.js';
-import { type Message, message, wordMessage } from '../../wording/index.js';
+import { message, wordMessage } from '../../wording/index.js';
+import type { Message } from '../../wording/message.js';
 import type { CheckDecision, CheckItem } from '../core/check-records.js';
 import type { PipelinePorts } from '../core/ports.js';
-import type { RowRecord, RowResult } from '../core/records.js';
+import type { RowRecord } from '../core/records.js';
+import type { RowResult } from '../core/result-columns.js';
 import { DECIDABLE_STATUSES, reuseKeysOf } from '../core/row-life.js';
 import type { DecisionLine } from './decisions-file.js';
 import type { ReportLine } from './plan-answers.js';

@@ -8,7 +8,7 @@
  *   header with decision_ncm ──readDecisionLines──▶ DecisionLine[] (one per data line, in file order)
  */
 import { z } from 'zod';
-import { headerKey } from '../../spreadsheet/index.js';
+import { headerKey } from '../../spreadsheet/columns.js';
 import { readXlsxSheetRecords } from '../../spreadsheet/read-xlsx.js';
 import { splitHeaderAndRows, type Table } from '../../spreadsheet/table.js';
 import { message, wordMessage } from '../../wording/index.js';

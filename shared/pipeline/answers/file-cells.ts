@@ -2,7 +2,7 @@
  * A returned file's cells as the person meant them, for answers (answers-file.ts) and decisions
  * (decisions-file.ts) alike.
  */
-import { restoreNeutralisedField } from '../../spreadsheet/index.js';
+import { restoreNeutralisedField } from '../../spreadsheet/write-csv.js';
 
 /**
  * What the user meant, not how the spreadsheet stored it: spaces trimmed, our own `'` before a

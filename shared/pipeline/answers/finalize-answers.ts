@@ -34,10 +34,11 @@
 
 import { z } from 'zod';
 import type { TableInForce } from '../../ncm-table/reference-table.js';
-import { type Message, message, roundProblem, StoredMessage, uniqueMessages } from '../../wording/index.js';
+import { message, roundProblem, uniqueMessages } from '../../wording/index.js';
+import { type Message, StoredMessage } from '../../wording/message.js';
 import { FINALIZE_SETTINGS, type FinalizeSettings } from '../batch/finalize-settings.js';
 import type { TallyRead } from '../batch/outbox-rows.js';
-import type { ShownSummary } from '../batch/results-workbook.js';
+import type { ShownSummary } from '../batch/results-summary-sheet.js';
 import { describeCaughtError } from '../core/error-text.js';
 import type { PipelinePorts } from '../core/ports.js';
 import { type BatchRecord, finalizeInputWith, type ReviewItem } from '../core/records.js';
@@ -48,9 +49,6 @@ import { decideReusedRows } from './reused-product-rows.js';
 import { RevisionProgress, reviseFiles } from './revise-files.js';
 import { endRoundRows } from './round-rows.js';
 import { lookAgainWithProblems, rowsInPlay, settleReviewItems } from './rows-in-play.js';
-
-export { joinedOutcome } from './joined-rows.js';
-export { ROUND_TIMED_OUT_DETAIL } from './round-rows.js';
 
 export type FinalizeAnswersResult = {
   batch_id: string | null;

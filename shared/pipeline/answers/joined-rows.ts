@@ -9,7 +9,8 @@ import { ncmDescriber } from '../batch/divergence-sheet.js';
 import { resultEvents } from '../core/audit-events.js';
 import { mapLimited } from '../core/calls-in-parallel.js';
 import type { PipelinePorts } from '../core/ports.js';
-import { joinedRowOf, type ReviewItem, type RowRecord, type RowResult } from '../core/records.js';
+import { joinedRowOf, type ReviewItem, type RowRecord } from '../core/records.js';
+import type { RowResult } from '../core/result-columns.js';
 import { checkItemOfResult, checkReasonsOfResult, withCheckMark } from '../core/verdict-check.js';
 
 /** Outcomes the service gives a classification: the ones every row waiting on it takes. */

@@ -11,7 +11,8 @@
  * per classification, and a wrong or partial round cannot be taken back.
  */
 import { z } from 'zod';
-import { type Delimiter, writeCsv } from '../../spreadsheet/index.js';
+import type { Delimiter } from '../../spreadsheet/schemas.js';
+import { writeCsv } from '../../spreadsheet/write-csv.js';
 import { CLASSIFICATION_ID_PATTERN, characterCount, isFinalStatus, LIMITS } from '../../tcs/schemas.js';
 import { deriveAnswersKey } from '../core/keys.js';
 import type { ReviewItem } from '../core/records.js';

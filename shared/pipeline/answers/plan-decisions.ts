@@ -10,7 +10,8 @@
  */
 import type { NcmTable } from '../../ncm-table/siscomex-table.js';
 import { formatNcm } from '../../spreadsheet/write-csv.js';
-import { type Message, message } from '../../wording/index.js';
+import { message } from '../../wording/index.js';
+import type { Message } from '../../wording/message.js';
 import type { CheckItem } from '../core/check-records.js';
 import { declaredNcmDigits } from '../core/ncm-in-force.js';
 import type { DecisionLine } from './decisions-file.js';

@@ -10,7 +10,8 @@
  *   4. answers-report.csv, the round `running`, then the rows' messages
  */
 import { z } from 'zod';
-import { SpreadsheetError, writeCsv } from '../../spreadsheet/index.js';
+import { SpreadsheetError } from '../../spreadsheet/errors.js';
+import { writeCsv } from '../../spreadsheet/write-csv.js';
 import { message } from '../../wording/index.js';
 import { inputKeyCandidates } from '../batch/batch-source.js';
 import { readProblemMessage } from '../batch/input-file.js';

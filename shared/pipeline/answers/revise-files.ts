@@ -27,7 +27,8 @@ import {
   writeReviewFiles,
 } from '../batch/results-files.js';
 import { outboxResults, ResultsWriting, writeResultsFiles } from '../batch/results-in-legs.js';
-import { type ShownSummary, summaryTime } from '../batch/results-workbook.js';
+import type { ShownSummary } from '../batch/results-summary-sheet.js';
+import { summaryTime } from '../batch/results-workbook.js';
 import { reviewWorkbook } from '../batch/review-workbook.js';
 import { writeToCheckCsv } from '../batch/to-check-files.js';
 import { finalizeWorkKey, outboxKey } from '../core/bucket-layout.js';

@@ -4,7 +4,9 @@
  * `error` saying why. The rows given are the ones in play (the round's among them); each moved
  * row is replaced in place by what the move left.
  */
-import { type Message, message } from '../../wording/index.js';
+
+import { message } from '../../wording/index.js';
+import type { Message } from '../../wording/message.js';
 import { resultEvents } from '../core/audit-events.js';
 import { mapLimited } from '../core/calls-in-parallel.js';
 import type { PipelinePorts } from '../core/ports.js';

@@ -4,7 +4,8 @@
  * time; step 3 looks again at the rows still waiting, and step 4 closes the items of rows settled.
  */
 import { isFinalStatus } from '../../tcs/schemas.js';
-import { type Message, message } from '../../wording/index.js';
+import { message } from '../../wording/index.js';
+import type { Message } from '../../wording/message.js';
 import { ROWS_PER_PAGE } from '../batch/standing-rows.js';
 import { mapLimited } from '../core/calls-in-parallel.js';
 import type { BatchStore, PipelinePorts } from '../core/ports.js';

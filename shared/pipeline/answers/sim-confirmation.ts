@@ -13,9 +13,10 @@
  */
 import { formatNcm } from '../../spreadsheet/write-csv.js';
 import type { SimOpenings } from '../../tcs/schemas.js';
-import { detailMessagesOf, detailOf, type Message, message } from '../../wording/index.js';
+import { detailMessagesOf, detailOf, message } from '../../wording/index.js';
+import type { Message } from '../../wording/message.js';
 import type { CheckReason, SimChoice } from '../core/check-records.js';
-import type { RowResult } from '../core/records.js';
+import type { RowResult } from '../core/result-columns.js';
 import { checkReasonsOfResult, withCheckMark } from '../core/verdict-check.js';
 
 export type SimConfirmation =

@@ -4,7 +4,7 @@
  * answers folder; the row must still wait for answers (or be this round's already); then the row
  * goes back to `queued` with its round and its review item is marked answered.
  */
-import { normaliseSheetPath } from '../../spreadsheet/index.js';
+import { normaliseSheetPath } from '../../spreadsheet/normalise-row.js';
 import { type SheetCheck, type SheetProblem, sheetChecker } from '../batch/sheet-checker.js';
 import { answeredEvent } from '../core/audit-events.js';
 import type { AuditEvent } from '../core/audit-records.js';

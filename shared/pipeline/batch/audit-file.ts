@@ -23,7 +23,7 @@
  * a part waiting in `work/`; what a leg hands on is a few hundred bytes (`AuditWriting`).
  */
 import { z } from 'zod';
-import { formatCsvRecord, writeCsv } from '../../spreadsheet/index.js';
+import { formatCsvRecord, writeCsv } from '../../spreadsheet/write-csv.js';
 import { preparedEvents } from '../core/audit-events.js';
 import { type AuditEvent, auditEventKey } from '../core/audit-records.js';
 import { outboxKey } from '../core/bucket-layout.js';

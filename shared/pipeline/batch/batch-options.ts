@@ -3,9 +3,10 @@
  * said in one sentence for the person who wrote the file.
  */
 import type { z } from 'zod';
-import { type Message, message } from '../../wording/index.js';
+import { message } from '../../wording/index.js';
+import type { Message } from '../../wording/message.js';
+import { BatchOptions } from '../core/batch-options-schema.js';
 import type { ObjectStore } from '../core/ports.js';
-import { BatchOptions } from '../core/records.js';
 
 export type OptionsRead = { options: BatchOptions } | { problem: string; said: Message };
 

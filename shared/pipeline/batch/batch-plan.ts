@@ -13,10 +13,13 @@
 import { z } from 'zod';
 import { BATCH_WAIT } from '../../contract.js';
 import { Language } from '../../spreadsheet/header-language.js';
-import { ColumnUse, everyColumnUse, type MappedRow } from '../../spreadsheet/index.js';
+import { ColumnUse, everyColumnUse } from '../../spreadsheet/input-report.js';
+import type { MappedRow } from '../../spreadsheet/schemas.js';
 import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';
-import { type Message, ShownMessage, shownMessages } from '../../wording/index.js';
-import { BatchOptions, type BatchRecord, BatchSource, type RowRecord } from '../core/records.js';
+import { shownMessages } from '../../wording/index.js';
+import { type Message, ShownMessage } from '../../wording/message.js';
+import { BatchOptions } from '../core/batch-options-schema.js';
+import { type BatchRecord, BatchSource, type RowRecord } from '../core/records.js';
 import { isReusedToCheck } from '../core/verdict-check.js';
 import { cents, sourceShown } from './results-files.js';
 import { NO_EARLIER_VERDICT } from './reuse.js';

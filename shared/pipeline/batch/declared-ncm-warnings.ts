@@ -5,8 +5,9 @@
  * (`current_ncm_in_force`). Holds the first codes and rows and their counts, never the rows. Pure.
  */
 import type { TableInForce } from '../../ncm-table/reference-table.js';
-import { formatNcm } from '../../spreadsheet/index.js';
-import { type Message, message } from '../../wording/index.js';
+import { formatNcm } from '../../spreadsheet/write-csv.js';
+import { message } from '../../wording/index.js';
+import type { Message } from '../../wording/message.js';
 import { declaredInForce, declaredNcmDigits } from '../core/ncm-in-force.js';
 import type { RowPlan } from './row-plans.js';
 

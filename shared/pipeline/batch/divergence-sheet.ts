@@ -16,7 +16,7 @@ import { columnLetter } from '../../spreadsheet/columns.js';
 import { fittingWidth, textWidth, xlsxText } from '../../spreadsheet/write-xlsx.js';
 import { rowXml, type SheetColumn, sheetHead, sheetTail } from '../../spreadsheet/xlsx-parts.js';
 import { declaredNcmDigits } from '../core/ncm-in-force.js';
-import type { ResultColumn } from '../core/records.js';
+import type { ResultColumn } from '../core/result-columns.js';
 import { resultNcmDigits } from '../core/row-results.js';
 import { DIVERGENCE_WORDS, type DivergenceOwnColumn, type DivergenceWords } from './divergence-labels.js';
 import type { ShownRow } from './results-files.js';

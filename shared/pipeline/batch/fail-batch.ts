@@ -3,10 +3,11 @@
  * refusing the key): the stop recorded, every row the file holds stored with the one result that
  * says why, and the batch `failed`, before anything is queued or billed (prepare-batch.ts).
  */
-import type { SpreadsheetFile } from '../../spreadsheet/index.js';
-import type { Message } from '../../wording/index.js';
+import type { SpreadsheetFile } from '../../spreadsheet/read-spreadsheet.js';
+import type { Message } from '../../wording/message.js';
 import type { PipelinePorts } from '../core/ports.js';
-import type { BatchRecord, BatchStop, RowRecord, RowResult } from '../core/records.js';
+import type { BatchRecord, BatchStop, RowRecord } from '../core/records.js';
+import type { RowResult } from '../core/result-columns.js';
 import { bornRow } from '../core/row-life.js';
 import { type FileShape, inChunks, type PrepareSettings, readsToItsEnd } from './prepare-passes.js';
 

@@ -31,7 +31,8 @@
 
 import { z } from 'zod';
 import { type TableInForce, tableInForce } from '../../ncm-table/reference-table.js';
-import { type Message, message, sameMessage } from '../../wording/index.js';
+import { message, sameMessage } from '../../wording/index.js';
+import type { Message } from '../../wording/message.js';
 import { describeCaughtError } from '../core/error-text.js';
 import type { PipelinePorts } from '../core/ports.js';
 import { type BatchRecord, finalizeInputWith } from '../core/records.js';

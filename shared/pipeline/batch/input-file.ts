@@ -2,14 +2,13 @@
  * The batch's input file: which spelling of the event's key is in the bucket, and the file opened
  * as a spreadsheet, or the message saying why it cannot be.
  */
-import {
-  MAX_DATA_ROWS,
-  openSpreadsheet,
-  SpreadsheetError,
-  type SpreadsheetFile,
-  type SpreadsheetProblem,
-} from '../../spreadsheet/index.js';
-import { type FileRefusalParams, type Message, message, textMessage } from '../../wording/index.js';
+
+import { SpreadsheetError } from '../../spreadsheet/errors.js';
+import { MAX_DATA_ROWS, openSpreadsheet, type SpreadsheetFile } from '../../spreadsheet/read-spreadsheet.js';
+import type { SpreadsheetProblem } from '../../spreadsheet/schemas.js';
+import { message } from '../../wording/index.js';
+import { type Message, textMessage } from '../../wording/message.js';
+import type { FileRefusalParams } from '../../wording/problems.js';
 import type { ObjectStore } from '../core/ports.js';
 import type { BatchSource } from '../core/records.js';
 import { inputKeyCandidates, sourceForKey } from './batch-source.js';

@@ -9,11 +9,14 @@
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { tableInForce } from '../../ncm-table/reference-table.js';
-import { columnUses, fieldColumnUses, outputDelimiterFor, streamCsv } from '../../spreadsheet/index.js';
-import { type Message, message } from '../../wording/index.js';
+import { columnUses, fieldColumnUses } from '../../spreadsheet/input-report.js';
+import { outputDelimiterFor, streamCsv } from '../../spreadsheet/write-csv.js';
+import { message } from '../../wording/index.js';
+import type { Message } from '../../wording/message.js';
 import { batchNameOfFolder, outboxKey } from '../core/bucket-layout.js';
 import type { PipelinePorts } from '../core/ports.js';
-import { BatchRecord, type BatchStop, type RowResult, shardOfRow } from '../core/records.js';
+import { BatchRecord, type BatchStop, shardOfRow } from '../core/records.js';
+import type { RowResult } from '../core/result-columns.js';
 import { notSubmittedResult, stoppedResult } from '../core/row-results.js';
 import { isBatchStopError, stopFromProblem } from '../core/service-stop.js';
 import { readBatchOptions } from './batch-options.js';
@@ -83,8 +86,6 @@ export type PreparePorts = Pick<
   'clock' | 'service' | 'objects' | 'queue' | 'batches' | 'cache' | 'kick'
 > &
   Partial<Pick<PipelinePorts, 'reviews' | 'checks' | 'simWatches'>>;
-
-export { PREPARE_SETTINGS, type PrepareSettings } from './prepare-passes.js';
 
 /**
  * `settings`: how the file is read; `deployment`: a lower cap and a ceiling on the wait, as the

@@ -9,22 +9,14 @@
  */
 
 import type { TableInForce } from '../../ncm-table/reference-table.js';
-import {
-  inputWarningCollector,
-  MAX_DATA_ROWS,
-  type MappedRow,
-  type SpreadsheetFile,
-} from '../../spreadsheet/index.js';
-import type { Message } from '../../wording/index.js';
+import { inputWarningCollector } from '../../spreadsheet/input-report.js';
+import { MAX_DATA_ROWS, type SpreadsheetFile } from '../../spreadsheet/read-spreadsheet.js';
+import type { MappedRow } from '../../spreadsheet/schemas.js';
+import type { Message } from '../../wording/message.js';
+import type { BatchOptions } from '../core/batch-options-schema.js';
 import { garbageCollector } from '../core/garbage-collection.js';
 import type { PipelinePorts } from '../core/ports.js';
-import type {
-  BatchOptions,
-  BatchRecord,
-  CachedVerdict,
-  PendingClassification,
-  RowRecord,
-} from '../core/records.js';
+import type { BatchRecord, CachedVerdict, PendingClassification, RowRecord } from '../core/records.js';
 import { declaredNcmCollector } from './declared-ncm-warnings.js';
 import { type FileProblem, fileProblemOf, readProblemMessage } from './input-file.js';
 import { type ProductRows, productRowsCollector } from './reused-products.js';

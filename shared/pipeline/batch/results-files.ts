@@ -10,28 +10,26 @@ import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { TableInForce } from '../../ncm-table/reference-table.js';
 import { FALLBACK_LANGUAGE, type Language } from '../../spreadsheet/header-language.js';
-import { ColumnUse, type Delimiter, formatNcm, writeCsv } from '../../spreadsheet/index.js';
+import { ColumnUse } from '../../spreadsheet/input-report.js';
+import type { Delimiter } from '../../spreadsheet/schemas.js';
+import { formatNcm, writeCsv } from '../../spreadsheet/write-csv.js';
 import { XLSX_CONTENT_TYPE } from '../../spreadsheet/write-xlsx.js';
-import { type Message, ShownMessage, shownMessages } from '../../wording/index.js';
+import { shownMessages } from '../../wording/index.js';
+import { type Message, ShownMessage } from '../../wording/message.js';
+import { BatchOptions } from '../core/batch-options-schema.js';
 import { outboxKey } from '../core/bucket-layout.js';
 import type { ObjectStore } from '../core/ports.js';
 import {
-  BatchOptions,
   type BatchRecord,
   BatchSource,
   BatchState,
   BatchStop,
-  RESULT_COLUMNS,
   type ReviewItem,
   type RowRecord,
 } from '../core/records.js';
-import {
-  isFinalResult,
-  OUTPUT_STATUSES,
-  type OutputStatus,
-  resultNow,
-  type ShownResult,
-} from '../core/row-life.js';
+import { RESULT_COLUMNS } from '../core/result-columns.js';
+import { isFinalResult, resultNow, type ShownResult } from '../core/row-life.js';
+import { OUTPUT_STATUSES, type OutputStatus } from '../core/row-statuses.js';
 
 export const OUTPUT_FILES = {
   results: 'results.csv',

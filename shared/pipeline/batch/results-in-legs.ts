@@ -27,14 +27,14 @@ import {
   resultsCsvRecord,
   type ShownRow,
 } from './results-files.js';
+import type { ShownSummary } from './results-summary-sheet.js';
 import {
   openResultsWorkbook,
   ResultsWorkbookProgress,
   type ResultsWorkbookWriter,
   ROWS_MEASURED_FOR_WIDTH,
   resumeResultsWorkbook,
-  type ShownSummary,
-} from './results-workbook.js';
+} from './results-workbook-writer.js';
 import { standingRows } from './standing-rows.js';
 
 /** Where the results pass stopped: the next leg reads on from the row after `written_through`. */

@@ -26,8 +26,8 @@ import {
   sheetTail,
 } from '../../spreadsheet/xlsx-parts.js';
 import { wordDetail } from '../../wording/index.js';
-import { RESULT_COLUMNS, type ResultColumn } from '../core/records.js';
-import type { RowStatus } from '../core/row-life.js';
+import { RESULT_COLUMNS, type ResultColumn } from '../core/result-columns.js';
+import type { RowStatus } from '../core/row-statuses.js';
 import type { ShownRow } from './results-files.js';
 import { WORKSHEET_COLUMNS, type WorkbookWords } from './workbook-labels.js';
 

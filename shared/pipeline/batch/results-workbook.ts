@@ -19,15 +19,6 @@ import {
 } from './results-workbook-writer.js';
 import { reviewWorkbook } from './review-workbook.js';
 
-export type { ShownSummary } from './results-summary-sheet.js';
-export {
-  openResultsWorkbook,
-  ResultsWorkbookProgress,
-  type ResultsWorkbookWriter,
-  ROWS_MEASURED_FOR_WIDTH,
-  resumeResultsWorkbook,
-} from './results-workbook-writer.js';
-
 export type ResultsWorkbookInput = {
   batch: WorkbookBatch;
   summary: ShownSummary;

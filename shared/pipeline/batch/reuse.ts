@@ -18,8 +18,10 @@
 import { createHash } from 'node:crypto';
 import type { ProductRow } from '../../spreadsheet/schemas.js';
 import { detailOf, message } from '../../wording/index.js';
+import type { BatchOptions } from '../core/batch-options-schema.js';
 import { fingerprintKey } from '../core/keys.js';
-import type { BatchOptions, CachedVerdict, PendingClassification, RowResult } from '../core/records.js';
+import type { CachedVerdict, PendingClassification } from '../core/records.js';
+import type { RowResult } from '../core/result-columns.js';
 import { currentNcmMatches, resultNcmDigits } from '../core/row-results.js';
 import { checkReasonsOfResult, withCheckMark } from '../core/verdict-check.js';
 

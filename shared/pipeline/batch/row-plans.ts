@@ -3,25 +3,17 @@
  * names), reused from an earlier batch's verdict, queued within the batch's budget, or not
  * submitted because the budget ran out before it.
  */
-import {
-  type ColumnMapping,
-  type MappedRow,
-  normaliseRow,
-  type ProductRow,
-  type RowRejection,
-} from '../../spreadsheet/index.js';
+
+import { normaliseRow } from '../../spreadsheet/normalise-row.js';
+import type { ColumnMapping, MappedRow, ProductRow, RowRejection } from '../../spreadsheet/schemas.js';
 import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';
-import { type Message, message, textMessage } from '../../wording/index.js';
+import { message } from '../../wording/index.js';
+import { type Message, textMessage } from '../../wording/message.js';
+import type { BatchOptions } from '../core/batch-options-schema.js';
 import { forEachLimited } from '../core/calls-in-parallel.js';
 import type { PipelinePorts } from '../core/ports.js';
-import type {
-  BatchOptions,
-  CachedVerdict,
-  PendingClassification,
-  RowRecord,
-  RowResult,
-  SheetRef,
-} from '../core/records.js';
+import type { CachedVerdict, PendingClassification, RowRecord, SheetRef } from '../core/records.js';
+import type { RowResult } from '../core/result-columns.js';
 import { bornRow, isFinalResult, resultNow, reuseKeysOf } from '../core/row-life.js';
 import { notSubmittedResult } from '../core/row-results.js';
 import {

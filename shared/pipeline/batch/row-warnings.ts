@@ -9,7 +9,9 @@
  * elétrico…", "Kit de…"), or which says "assorted" in any of our three languages. A broker asks
  * the same question the classifier will: which part, of what, for what?
  */
-import { type Message, message, wordMessages } from '../../wording/index.js';
+
+import { message, wordMessages } from '../../wording/index.js';
+import type { Message } from '../../wording/message.js';
 import type { RowPlan } from './row-plans.js';
 
 /** Words that name a group of things rather than a product (pt, es, en), accents removed. */

@@ -11,15 +11,17 @@
 
 import { z } from 'zod';
 import type { NcmTable } from '../../ncm-table/siscomex-table.js';
-import { detailMessagesOf, detailOf, type Message, message } from '../../wording/index.js';
+import { detailMessagesOf, detailOf, message } from '../../wording/index.js';
+import type { Message } from '../../wording/message.js';
 import { resultEvents } from '../core/audit-events.js';
 import type { AuditEvent } from '../core/audit-records.js';
 import { outboxKey, reusedPdfRelative } from '../core/bucket-layout.js';
 import { mapLimited } from '../core/calls-in-parallel.js';
 import type { PipelinePorts } from '../core/ports.js';
 import type { BatchRecord, RowRecord } from '../core/records.js';
-import { afterMove, isOutputStatus, type RowMove } from '../core/row-life.js';
+import { afterMove, type RowMove } from '../core/row-life.js';
 import { errorResult, stoppedResult } from '../core/row-results.js';
+import { isOutputStatus } from '../core/row-statuses.js';
 import type { ShownRow } from './results-files.js';
 import { isPendingPdfCopy } from './reuse.js';
 import { standingRowPages } from './standing-rows.js';

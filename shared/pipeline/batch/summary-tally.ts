@@ -5,11 +5,12 @@
  */
 import { z } from 'zod';
 import type { TableInForce } from '../../ncm-table/reference-table.js';
-import { everyColumnUse } from '../../spreadsheet/index.js';
+import { everyColumnUse } from '../../spreadsheet/input-report.js';
 import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';
 import { shownMessages } from '../../wording/index.js';
 import type { BatchRecord, RowRecord } from '../core/records.js';
-import { isFinalResult, OutputStatus, resultNow, type ShownResult } from '../core/row-life.js';
+import { isFinalResult, resultNow, type ShownResult } from '../core/row-life.js';
+import { OutputStatus } from '../core/row-statuses.js';
 import {
   type BatchSummary,
   cents,

@@ -9,7 +9,8 @@
  * writes it with its header only: the outbox holds no delete, and a file still listing decided
  * verdicts would ask for them again.
  */
-import { type Delimiter, formatNcm, writeCsv } from '../../spreadsheet/index.js';
+import type { Delimiter } from '../../spreadsheet/schemas.js';
+import { formatNcm, writeCsv } from '../../spreadsheet/write-csv.js';
 import { outboxKey } from '../core/bucket-layout.js';
 import type { CheckItem } from '../core/check-records.js';
 import type { ObjectStore } from '../core/ports.js';

@@ -8,7 +8,8 @@
  * the same thing in the workbook, on the page and on the command line.
  */
 import type { Language } from '../../spreadsheet/header-language.js';
-import type { BATCH_STATES, ResultColumn } from '../core/records.js';
+import type { BATCH_STATES } from '../core/records.js';
+import type { ResultColumn } from '../core/result-columns.js';
 import { type RowStatus, STATUS_WORDS } from '../core/row-statuses.js';
 import { CHECK_WORDS, type CheckWords, REVIEW_WORDS, type ReviewWords } from './review-labels.js';
 

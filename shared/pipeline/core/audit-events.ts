@@ -11,9 +11,10 @@
  *   a round     answered (PrepareAnswers), decided (a decision applied)
  *   the sweep   sim_confirmed
  */
-import { formatNcm } from '../../spreadsheet/index.js';
+import { formatNcm } from '../../spreadsheet/write-csv.js';
 import type { AuditEvent, AuditEventKind } from './audit-records.js';
-import type { RowRecord, RowResult } from './records.js';
+import type { RowRecord } from './records.js';
+import type { RowResult } from './result-columns.js';
 import { simOptionsOfResult } from './verdict-check.js';
 
 /** The row an event is about; its SKU when the step has the row at hand. */

@@ -17,9 +17,6 @@ import { RowResult } from './result-columns.js';
 import { BornRows, FinishedRows } from './row-counts.js';
 import { RowStatus } from './row-statuses.js';
 
-export { BatchOptions } from './batch-options-schema.js';
-export { CHECK_MARKS, CheckMark, RESULT_COLUMNS, type ResultColumn, RowResult } from './result-columns.js';
-
 // ---------------------------------------------------------------------------
 // DynamoDB records
 // ---------------------------------------------------------------------------

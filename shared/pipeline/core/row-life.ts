@@ -20,9 +20,11 @@
  * to): a late Complete finds the row already final and changes nothing; a dispatcher that claims
  * a row another dispatch owns is refused.
  */
-import { detailMessagesOf, detailOf, type Message, message } from '../../wording/index.js';
+import { detailMessagesOf, detailOf, message } from '../../wording/index.js';
+import type { Message } from '../../wording/message.js';
 import { fingerprintKey } from './keys.js';
-import type { RowRecord, RowResult } from './records.js';
+import type { RowRecord } from './records.js';
+import type { RowResult } from './result-columns.js';
 import { currentNcmMatches, resultNcmDigits } from './row-results.js';
 import {
   isOutputStatus,
@@ -31,8 +33,6 @@ import {
   WORKING_STATUSES,
   type WorkingStatus,
 } from './row-statuses.js';
-
-export * from './row-statuses.js';
 
 // ---------------------------------------------------------------------------
 // Birth: what Prepare makes of each row

@@ -11,9 +11,11 @@ import { formatNcm } from '../../spreadsheet/write-csv.js';
 import { problemNameOf } from '../../tcs/errors.js';
 import type { Candidate, Classification, Question, TariffLookup } from '../../tcs/schemas.js';
 import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';
-import { detailOf, type Message, message } from '../../wording/index.js';
+import { detailOf, message } from '../../wording/index.js';
+import type { Message } from '../../wording/message.js';
 import { declaredNcmDigits } from './ncm-in-force.js';
-import type { BatchStop, ResultColumn, RowResult } from './records.js';
+import type { BatchStop } from './records.js';
+import type { ResultColumn, RowResult } from './result-columns.js';
 
 /** Every column but `status`, which each builder sets itself. */
 type Columns = Partial<Record<Exclude<ResultColumn, 'status'>, string>>;

@@ -15,7 +15,8 @@
 import { z } from 'zod';
 import type { Classification } from '../../tcs/schemas.js';
 import { ClassificationId } from '../../tcs/schemas.js';
-import type { CachedVerdict, RowRecord, RowResult } from './records.js';
+import type { CachedVerdict, RowRecord } from './records.js';
+import type { RowResult } from './result-columns.js';
 import { chosenCandidate, resultNcmDigits, verdictNotesOf } from './row-results.js';
 
 export const SIM_WATCH_STATES = ['open', 'settled'] as const;

@@ -11,7 +11,8 @@
 import type { Candidate, Classification } from '../../tcs/schemas.js';
 import { reusedPdfRelative } from './bucket-layout.js';
 import type { CheckCandidate, CheckItem, CheckReason, SimChoice } from './check-records.js';
-import type { RowRecord, RowResult } from './records.js';
+import type { RowRecord } from './records.js';
+import type { RowResult } from './result-columns.js';
 import { chosenCandidate, resultNcmDigits, verdictNotesOf } from './row-results.js';
 
 /** How long a candidate's rationale may be on a check item: its first sentences, up to this. */

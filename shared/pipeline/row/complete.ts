@@ -3,15 +3,11 @@ import { resultEvents } from '../core/audit-events.js';
 import { outboxKey } from '../core/bucket-layout.js';
 import { describeCaughtError } from '../core/error-text.js';
 import type { PipelinePorts, RowFinish } from '../core/ports.js';
-import {
-  type KickReason,
-  type RowOutcome,
-  type RowRecord,
-  type RowResult,
-  RowState,
-} from '../core/records.js';
-import { isFinalResult, isOutputStatus, type RowStatus, resultNow, reuseKeysOf } from '../core/row-life.js';
+import { type KickReason, type RowOutcome, type RowRecord, RowState } from '../core/records.js';
+import type { RowResult } from '../core/result-columns.js';
+import { isFinalResult, resultNow, reuseKeysOf } from '../core/row-life.js';
 import { errorResult } from '../core/row-results.js';
+import { isOutputStatus, type RowStatus } from '../core/row-statuses.js';
 import { completionIdOf, isSuperseded, loadRow } from './row-state.js';
 
 export type CompleteReport = {

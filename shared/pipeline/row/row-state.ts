@@ -5,7 +5,8 @@
  * been superseded and changes nothing of the row (see complete.ts).
  */
 import type { PipelinePorts } from '../core/ports.js';
-import type { RowRecord, RowResult, RowState, RowStep } from '../core/records.js';
+import type { RowRecord, RowState, RowStep } from '../core/records.js';
+import type { RowResult } from '../core/result-columns.js';
 
 export type RowStepConfig = {
   /** Expiry of a slot lease; Poll pushes it forward by this much once a third of it has gone. */

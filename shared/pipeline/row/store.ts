@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { TcsError } from '../../tcs/errors.js';
-import { detailMessagesOf, detailOf, type Message, message } from '../../wording/index.js';
+import { detailMessagesOf, detailOf, message } from '../../wording/index.js';
+import type { Message } from '../../wording/message.js';
 import { verdictPdfName, verdictPdfPaths } from '../core/bucket-layout.js';
 import { scrubErrorText } from '../core/error-text.js';
 import type { PipelinePorts } from '../core/ports.js';

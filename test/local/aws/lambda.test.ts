@@ -9,7 +9,8 @@ import {
   ResourceNotFoundException,
 } from '@aws-sdk/client-lambda';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FunctionErrorReport, type LocalAws, startLocalAws } from '../../../local/aws/index.js';
+import type { FunctionErrorReport } from '../../../local/aws/lambda.js';
+import { type LocalAws, startLocalAws } from '../../../local/aws/local-aws.js';
 
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 /** For what the stand-ins do in the background, in real time. */

@@ -9,7 +9,8 @@ import {
   SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type LocalAws, type RecordedEvent, startLocalAws } from '../../../local/aws/index.js';
+import type { RecordedEvent } from '../../../local/aws/eventbridge.js';
+import { type LocalAws, startLocalAws } from '../../../local/aws/local-aws.js';
 
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 /** For what the stand-ins do in the background, in real time. */

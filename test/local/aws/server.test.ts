@@ -8,7 +8,8 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { ListExecutionsCommand, SendTaskSuccessCommand, SFNClient } from '@aws-sdk/client-sfn';
 import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { describe, expect, it, vi } from 'vitest';
-import { type LocalAwsLog, startLocalAws } from '../../../local/aws/index.js';
+import { startLocalAws } from '../../../local/aws/local-aws.js';
+import type { LocalAwsLog } from '../../../local/aws/log.js';
 
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 

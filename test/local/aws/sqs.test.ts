@@ -22,7 +22,8 @@ import {
   SQSServiceException,
 } from '@aws-sdk/client-sqs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type LocalAws, type LocalAwsLog, startLocalAws } from '../../../local/aws/index.js';
+import { type LocalAws, startLocalAws } from '../../../local/aws/local-aws.js';
+import type { LocalAwsLog } from '../../../local/aws/log.js';
 
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 const sqsClient = (aws: LocalAws) =>

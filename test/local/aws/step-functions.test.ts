@@ -18,13 +18,8 @@ import {
   TaskTimedOut,
 } from '@aws-sdk/client-sfn';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  type ExecutionRecord,
-  type LocalAws,
-  type StartedExecution,
-  startLocalAws,
-  type TaskFailure,
-} from '../../../local/aws/index.js';
+import { type LocalAws, startLocalAws } from '../../../local/aws/local-aws.js';
+import type { ExecutionRecord, StartedExecution, TaskFailure } from '../../../local/aws/step-functions.js';
 
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 /** For what the stand-ins do in the background, in real time. */

@@ -1,8 +1,8 @@
 /** `classify`'s progress line names statuses in the words and the order every reader shares. */
 import { describe, expect, it } from 'vitest';
 import { formatProgressLine } from '../../../local/cli/progress.js';
-import type { BatchProgress } from '../../../local/runtime/index.js';
-import { STATUS_WORDS } from '../../../shared/pipeline/core/index.js';
+import type { BatchProgress } from '../../../local/runtime/progress.js';
+import { STATUS_WORDS } from '../../../shared/pipeline/core/row-statuses.js';
 
 const progress = (byStatus: Record<string, number>): BatchProgress => ({
   batchId: 'products-abc',

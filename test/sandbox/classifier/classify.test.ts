@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../../local/sandbox/classifier/catalogue.js';
-import { sandboxClassifier, type Verdict } from '../../../local/sandbox/classifier/index.js';
+import type { Verdict } from '../../../local/sandbox/classifier/contract.js';
+import { sandboxClassifier } from '../../../local/sandbox/classifier/index.js';
 import { described, expectPending, expectResolved, expectValidVerdict, input, NOW } from './helpers.js';
 
 const { classify } = sandboxClassifier;

@@ -1,6 +1,6 @@
 /** Shared fixtures and the spec's invariants, checked on every verdict the tests produce. */
 import { expect } from 'vitest';
-import type { ClassifyInput, Verdict } from '../../../local/sandbox/classifier/index.js';
+import type { ClassifyInput, Verdict } from '../../../local/sandbox/classifier/contract.js';
 import {
   Candidate,
   type Candidate as CandidateType,

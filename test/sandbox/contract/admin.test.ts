@@ -4,7 +4,7 @@
  * controls on the programmatic handle.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../../local/sandbox/index.js';
+import { type Sandbox, startSandbox } from '../../../local/sandbox/sandbox.js';
 import { admin, api, creation, expectProblem, newKey, PAST_ANY_RUN_SECONDS } from '../helpers/http.js';
 
 let sb: Sandbox;

@@ -4,7 +4,7 @@
  * only, and abandonment after 30 days of sandbox time, unbilled.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../../local/sandbox/index.js';
+import { type Sandbox, startSandbox } from '../../../local/sandbox/sandbox.js';
 import {
   admin,
   api,

@@ -3,7 +3,7 @@
  * organisation's ids answering 404, and the Problem record on every error.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../../local/sandbox/index.js';
+import { type Sandbox, startSandbox } from '../../../local/sandbox/sandbox.js';
 import {
   admin,
   api,

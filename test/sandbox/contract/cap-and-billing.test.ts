@@ -5,7 +5,7 @@
  * figures that prove it: in_progress_now/max, slot_seconds, billed_*.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../../local/sandbox/index.js';
+import { type Sandbox, startSandbox } from '../../../local/sandbox/sandbox.js';
 import {
   admin,
   api,

@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { STATE_FILE, startSandbox } from '../../../local/sandbox/index.js';
+import { STATE_FILE } from '../../../local/sandbox/persistence.js';
+import { startSandbox } from '../../../local/sandbox/sandbox.js';
 import { admin, api, creation, newKey, PAST_ANY_RUN_SECONDS, request } from '../helpers/http.js';
 import { textPdf } from '../helpers/pdf.js';
 

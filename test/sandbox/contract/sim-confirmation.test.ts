@@ -4,7 +4,7 @@
  * of a client relies on to see a verdict's openings move on.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../../local/sandbox/index.js';
+import { type Sandbox, startSandbox } from '../../../local/sandbox/sandbox.js';
 import { api } from '../helpers/http.js';
 
 let sb: Sandbox;

@@ -8,7 +8,7 @@ import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { startSandbox } from '../../../local/sandbox/index.js';
+import { startSandbox } from '../../../local/sandbox/sandbox.js';
 import { expectProblem, request } from '../helpers/http.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));

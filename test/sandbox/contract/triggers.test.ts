@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sandboxClassifier } from '../../../local/sandbox/classifier/index.js';
-import { type Sandbox, startSandbox } from '../../../local/sandbox/index.js';
+import { type Sandbox, startSandbox } from '../../../local/sandbox/sandbox.js';
 import { admin, api, creation, newKey, PAST_ANY_RUN_SECONDS } from '../helpers/http.js';
 
 const FAILURE_REASONS = [

@@ -4,7 +4,7 @@
  * classifications (has_file, file_has_text_layer for text and scanned sheets).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../../local/sandbox/index.js';
+import { type Sandbox, startSandbox } from '../../../local/sandbox/sandbox.js';
 import {
   admin,
   api,

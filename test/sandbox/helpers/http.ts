@@ -3,7 +3,7 @@
  * misreading of the spec shared by client and sandbox still shows in these tests.
  */
 import { expect } from 'vitest';
-import type { Sandbox } from '../../../local/sandbox/index.js';
+import type { Sandbox } from '../../../local/sandbox/sandbox.js';
 
 /** The sandbox's default problems base; asserted literally rather than imported. */
 export const PROBLEMS_BASE = 'https://sandbox.tcs.invalid/problems';

@@ -7,12 +7,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDynamoAuditLog } from '../../../shared/aws/dynamo-audit-log.js';
 import { createDynamoBatchStore } from '../../../shared/aws/dynamo-batch-store.js';
-import {
-  type AuditEvent,
-  type AuditLog,
-  auditEventKey,
-  type BatchStore,
-} from '../../../shared/pipeline/core/index.js';
+import { type AuditEvent, auditEventKey } from '../../../shared/pipeline/core/audit-records.js';
+import type { AuditLog, BatchStore } from '../../../shared/pipeline/core/ports.js';
 import { createTableWithKeys, type LocalDynamo, startLocalDynamo } from '../../helpers/dynalite.js';
 import { BATCH, batchRecord, rowRecord } from '../../helpers/records.js';
 

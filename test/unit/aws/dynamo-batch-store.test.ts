@@ -5,8 +5,9 @@
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDynamoBatchStore } from '../../../shared/aws/dynamo-batch-store.js';
-import type { BatchStop, BatchStore } from '../../../shared/pipeline/core/index.js';
-import { textMessage } from '../../../shared/wording/index.js';
+import type { BatchStore } from '../../../shared/pipeline/core/ports.js';
+import type { BatchStop } from '../../../shared/pipeline/core/records.js';
+import { textMessage } from '../../../shared/wording/message.js';
 import { createTable, type LocalDynamo, startLocalDynamo } from '../../helpers/dynalite.js';
 import { AT, batchOptions, batchRecord, rowRecord, TOKEN } from '../../helpers/records.js';
 

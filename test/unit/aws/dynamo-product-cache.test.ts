@@ -2,8 +2,8 @@
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDynamoProductCache } from '../../../shared/aws/dynamo-product-cache.js';
-import type { ProductCache } from '../../../shared/pipeline/core/index.js';
-import { CachedVerdict } from '../../../shared/pipeline/core/index.js';
+import type { ProductCache } from '../../../shared/pipeline/core/ports.js';
+import { CachedVerdict } from '../../../shared/pipeline/core/records.js';
 import { createTableWithKeys, type LocalDynamo, startLocalDynamo } from '../../helpers/dynalite.js';
 
 const verdict = (key: string, overrides: Partial<CachedVerdict> = {}): CachedVerdict =>

@@ -1,7 +1,7 @@
 /** The review table adapter against dynalite: the `by-batch` GSI, paging, conditional update. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDynamoReviewStore } from '../../../shared/aws/dynamo-review-store.js';
-import type { ReviewStore } from '../../../shared/pipeline/core/index.js';
+import type { ReviewStore } from '../../../shared/pipeline/core/ports.js';
 import { createTableWithKeys, type LocalDynamo, startLocalDynamo } from '../../helpers/dynalite.js';
 import { classificationId, reviewItem } from '../../helpers/records.js';
 

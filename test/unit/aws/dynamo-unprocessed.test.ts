@@ -9,7 +9,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createDynamoBatchStore } from '../../../shared/aws/dynamo-batch-store.js';
 import { BATCH_CALL_TRIES } from '../../../shared/aws/dynamo-items.js';
 import { createDynamoProductCache } from '../../../shared/aws/dynamo-product-cache.js';
-import { RowRecord } from '../../../shared/pipeline/core/index.js';
+import { RowRecord } from '../../../shared/pipeline/core/records.js';
 
 const doc = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
 const dynamo = mockClient(doc);

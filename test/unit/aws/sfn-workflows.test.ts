@@ -16,7 +16,7 @@ import {
   createSfnRowWorkflows,
   TaskTokenCallError,
 } from '../../../shared/aws/sfn-workflows.js';
-import type { RowExecutionInput } from '../../../shared/pipeline/core/index.js';
+import type { RowExecutionInput } from '../../../shared/pipeline/core/records.js';
 
 const ARN = 'arn:aws:states:sa-east-1:123456789012:stateMachine:row';
 const NOW = Date.parse('2026-11-21T12:00:00Z');

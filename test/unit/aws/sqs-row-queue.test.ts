@@ -9,7 +9,7 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createSqsRowQueue } from '../../../shared/aws/sqs-row-queue.js';
-import type { RowMessage } from '../../../shared/pipeline/core/index.js';
+import type { RowMessage } from '../../../shared/pipeline/core/records.js';
 
 const QUEUE_URL = 'https://sqs.sa-east-1.amazonaws.com/123456789012/rows';
 const sqs = mockClient(SQSClient);

@@ -19,7 +19,8 @@ import {
 import { classify } from '../../../local/sandbox/classifier/classify.js';
 import { COUNTRIES } from '../../../local/sandbox/classifier/countries.js';
 import { productIdentity } from '../../../shared/pipeline/batch/reuse.js';
-import { normaliseRow, readSpreadsheet } from '../../../shared/spreadsheet/index.js';
+import { normaliseRow } from '../../../shared/spreadsheet/normalise-row.js';
+import { readSpreadsheet } from '../../../shared/spreadsheet/read-spreadsheet.js';
 import type { ProductRow } from '../../../shared/spreadsheet/schemas.js';
 
 const temp = mkdtempSync(join(tmpdir(), 'nightly-export-'));

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { logger } from '../../../functions/console-runtime.js';
 import { CONSOLE_LIMITS, CONSOLE_ROUTES } from '../../../shared/console/api.js';
 import { SHOWN_CELL_MAX } from '../../../shared/console/row-views.js';
-import { readAnswersFile } from '../../../shared/pipeline/answers/index.js';
+import { readAnswersFile } from '../../../shared/pipeline/answers/answers-file.js';
 import { consoleWorld } from '../../helpers/console-world.js';
 import { seedCountedBatch } from '../../helpers/counted-batch.js';
 import { batchRecord, classificationId, reviewItem, rowRecord } from '../../helpers/records.js';

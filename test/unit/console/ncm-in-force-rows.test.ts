@@ -8,7 +8,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { logger } from '../../../functions/console-runtime.js';
-import type { RowRecord } from '../../../shared/pipeline/core/index.js';
+import type { RowRecord } from '../../../shared/pipeline/core/records.js';
 import { formatNcmTable } from '../../../web/src/format.js';
 import { consoleWorld } from '../../helpers/console-world.js';
 import { seedCountedBatch } from '../../helpers/counted-batch.js';

@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { logger } from '../../../functions/console-runtime.js';
 import { PlanRun } from '../../../shared/console/api.js';
-import { BatchOptions } from '../../../shared/pipeline/core/index.js';
+import { BatchOptions } from '../../../shared/pipeline/core/batch-options-schema.js';
 import { consoleWorld } from '../../helpers/console-world.js';
 import { batchRecord } from '../../helpers/records.js';
 

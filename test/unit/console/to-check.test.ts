@@ -8,7 +8,8 @@
 import Papa from 'papaparse';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { logger, userOfClaims } from '../../../functions/console-runtime.js';
-import type { AuditEvent, CheckItem } from '../../../shared/pipeline/core/index.js';
+import type { AuditEvent } from '../../../shared/pipeline/core/audit-records.js';
+import type { CheckItem } from '../../../shared/pipeline/core/check-records.js';
 import { COGNITO_CLAIMS, consoleWorld } from '../../helpers/console-world.js';
 import { seedCountedBatch } from '../../helpers/counted-batch.js';
 import { batchRecord, rowRecord } from '../../helpers/records.js';

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CONSOLE_ERROR_CODES, CONSOLE_LIMITS } from '../../../shared/console/api.js';
-import { BatchOptions } from '../../../shared/pipeline/core/index.js';
+import { BatchOptions } from '../../../shared/pipeline/core/batch-options-schema.js';
 import { ConsoleConfig } from '../../../web/src/config.js';
 import {
   checkBatchName,

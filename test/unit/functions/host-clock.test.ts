@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { HOST_CLOCK_KEY, processClock, systemClock } from '../../../functions/host-clock.js';
-import type { Clock } from '../../../shared/pipeline/core/index.js';
+import type { Clock } from '../../../shared/pipeline/core/ports.js';
 
 const hostWith = (value: unknown): object => ({ [Symbol.for(HOST_CLOCK_KEY)]: value });
 

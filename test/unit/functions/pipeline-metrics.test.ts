@@ -16,7 +16,8 @@ import { handler as rowExecutionEndedHandler } from '../../../functions/row-exec
 import { handler as rowSubmitHandler } from '../../../functions/row-submit/handler.js';
 import { logger, portsFor } from '../../../functions/runtime.js';
 import { BUSINESS_METRICS, SERVICE_NAME } from '../../../shared/contract.js';
-import type { ClassificationService, RowExecutionInput } from '../../../shared/pipeline/core/index.js';
+import type { ClassificationService } from '../../../shared/pipeline/core/ports.js';
+import type { RowExecutionInput } from '../../../shared/pipeline/core/records.js';
 import { TcsProblemError, TcsValidationError } from '../../../shared/tcs/errors.js';
 import {
   countingKick,

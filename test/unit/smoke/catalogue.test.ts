@@ -7,7 +7,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadSmokeCatalogue, maxCostUsd, SMOKE_CATALOGUE_DIR } from '../../../shared/smoke/index.js';
+import { loadSmokeCatalogue, maxCostUsd, SMOKE_CATALOGUE_DIR } from '../../../shared/smoke/catalogue.js';
 
 const folders: string[] = [];
 afterEach(() => {

@@ -4,18 +4,13 @@
  * each named in plain words.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildResultsCsv } from '../../../shared/pipeline/batch/index.js';
-import { RESULT_COLUMNS } from '../../../shared/pipeline/core/index.js';
-import {
-  checkBatch,
-  loadSmokeCatalogue,
-  type Observation,
-  observeBatch,
-  type ResultsTable,
-  readResultsTable,
-  runSmoke,
-  type SmokeCatalogue,
-} from '../../../shared/smoke/index.js';
+import { buildResultsCsv } from '../../../shared/pipeline/batch/results-files.js';
+import { RESULT_COLUMNS } from '../../../shared/pipeline/core/result-columns.js';
+import { loadSmokeCatalogue, type SmokeCatalogue } from '../../../shared/smoke/catalogue.js';
+import { checkBatch } from '../../../shared/smoke/checks.js';
+import type { Observation } from '../../../shared/smoke/observation.js';
+import { type ResultsTable, readResultsTable } from '../../../shared/smoke/results-table.js';
+import { observeBatch, runSmoke } from '../../../shared/smoke/run-smoke.js';
 import { rowRecord } from '../../helpers/records.js';
 import { fakeDeployment, STACK } from './fake-deployment.js';
 

@@ -8,19 +8,17 @@ import {
   buildOrphanSummary,
   buildResultsCsv,
   buildReviewCsv,
-  buildSummary,
-  outboxWorkbooks,
-} from '../../../shared/pipeline/batch/index.js';
-import {
-  BatchRecord,
-  deriveBatchId,
-  outboxKey,
-  type RowRecord,
-  type RowResult,
-} from '../../../shared/pipeline/core/index.js';
-import type { DescribedStack, SmokeCatalogue, SmokePorts } from '../../../shared/smoke/index.js';
-import { XLSX_CONTENT_TYPE } from '../../../shared/spreadsheet/index.js';
-import { textMessage } from '../../../shared/wording/index.js';
+} from '../../../shared/pipeline/batch/results-files.js';
+import { outboxWorkbooks } from '../../../shared/pipeline/batch/results-workbook.js';
+import { buildSummary } from '../../../shared/pipeline/batch/summary-tally.js';
+import { outboxKey } from '../../../shared/pipeline/core/bucket-layout.js';
+import { deriveBatchId } from '../../../shared/pipeline/core/keys.js';
+import { BatchRecord, type RowRecord } from '../../../shared/pipeline/core/records.js';
+import type { RowResult } from '../../../shared/pipeline/core/result-columns.js';
+import type { SmokeCatalogue } from '../../../shared/smoke/catalogue.js';
+import type { DescribedStack, SmokePorts } from '../../../shared/smoke/ports.js';
+import { XLSX_CONTENT_TYPE } from '../../../shared/spreadsheet/write-xlsx.js';
+import { textMessage } from '../../../shared/wording/message.js';
 import {
   fixedClock,
   memoryBatchStore,

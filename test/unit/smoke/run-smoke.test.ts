@@ -4,15 +4,15 @@
  * run on what it left; and each way it stops early, said in one sentence.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { deriveBatchId, outboxKey } from '../../../shared/pipeline/core/index.js';
+import { outboxKey } from '../../../shared/pipeline/core/bucket-layout.js';
+import { deriveBatchId } from '../../../shared/pipeline/core/keys.js';
+import { loadSmokeCatalogue, type SmokeCatalogue } from '../../../shared/smoke/catalogue.js';
 import {
   BATCH_START_LIMIT_MS,
-  loadSmokeCatalogue,
   runSmoke,
-  type SmokeCatalogue,
   type SmokeOptions,
   smokeBatchName,
-} from '../../../shared/smoke/index.js';
+} from '../../../shared/smoke/run-smoke.js';
 import { TOKEN } from '../../helpers/records.js';
 import {
   BATCH_TABLE,

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { normaliseRow } from '../../../shared/spreadsheet/normalise-row.js';
 import { detectFormat, readSpreadsheet } from '../../../shared/spreadsheet/read-spreadsheet.js';
-import { formatXlsxCell, formatXlsxNumber } from '../../../shared/spreadsheet/read-xlsx.js';
 import { SpreadsheetRead } from '../../../shared/spreadsheet/schemas.js';
+import { formatXlsxCell, formatXlsxNumber } from '../../../shared/spreadsheet/xlsx-cells.js';
 import { ACCEPTED_COUNTRIES, crlf, thrown, utf8, xlsx, xlsxSheets } from './fixtures.js';
 
 describe('readSpreadsheet on XLSX', () => {

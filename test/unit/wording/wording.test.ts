@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../../../shared/spreadsheet/header-language.js';
 import { REJECTION_REASONS, SPREADSHEET_ERROR_CODES } from '../../../shared/spreadsheet/schemas.js';
-import {
-  Message,
-  message,
-  PHRASE_TABLES,
-  PHRASES,
-  ShownMessage,
-  StoredMessage,
-  wordMessage,
-} from '../../../shared/wording/index.js';
+import { message, PHRASE_TABLES, PHRASES, wordMessage } from '../../../shared/wording/index.js';
+import { Message, ShownMessage, StoredMessage } from '../../../shared/wording/message.js';
 import { FILE_REFUSAL_PHRASES } from '../../../shared/wording/problems.js';
 
 /** Parameters every entry's wording can take: each field any entry reads, filled. */

@@ -9,17 +9,22 @@ import { encodeWindows1252 } from '../../../../sample-data/make-variants.js';
 import {
   AnswersFile,
   AnswersFileError,
+  readAnswersFile,
+} from '../../../../shared/pipeline/answers/answers-file.js';
+import {
   type AnswersOutcome,
   AnswersPlan,
   buildAnswersReportCsv,
   classificationsToLookUp,
   planAnswers,
-  readAnswersFile,
-} from '../../../../shared/pipeline/answers/index.js';
-import { buildReviewCsv, reviewWorkbook } from '../../../../shared/pipeline/batch/index.js';
-import type { ReviewItem } from '../../../../shared/pipeline/core/index.js';
-import { BatchOptions, deriveAnswersKey } from '../../../../shared/pipeline/core/index.js';
-import { neutraliseFormula, SpreadsheetError } from '../../../../shared/spreadsheet/index.js';
+} from '../../../../shared/pipeline/answers/plan-answers.js';
+import { buildReviewCsv } from '../../../../shared/pipeline/batch/results-files.js';
+import { reviewWorkbook } from '../../../../shared/pipeline/batch/review-workbook.js';
+import { BatchOptions } from '../../../../shared/pipeline/core/batch-options-schema.js';
+import { deriveAnswersKey } from '../../../../shared/pipeline/core/keys.js';
+import type { ReviewItem } from '../../../../shared/pipeline/core/records.js';
+import { SpreadsheetError } from '../../../../shared/spreadsheet/errors.js';
+import { neutraliseFormula } from '../../../../shared/spreadsheet/write-csv.js';
 import { thrown, xlsx, xlsxSheets } from '../../spreadsheet/fixtures.js';
 
 const NOW = new Date('2026-11-21T12:00:00.000Z');

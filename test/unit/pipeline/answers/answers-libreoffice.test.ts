@@ -10,9 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Papa from 'papaparse';
 import { afterAll, describe, expect, it } from 'vitest';
-import { planAnswers, readAnswersFile } from '../../../../shared/pipeline/answers/index.js';
-import { buildReviewCsv } from '../../../../shared/pipeline/batch/index.js';
-import type { ReviewItem } from '../../../../shared/pipeline/core/index.js';
+import { readAnswersFile } from '../../../../shared/pipeline/answers/answers-file.js';
+import { planAnswers } from '../../../../shared/pipeline/answers/plan-answers.js';
+import { buildReviewCsv } from '../../../../shared/pipeline/batch/results-files.js';
+import type { ReviewItem } from '../../../../shared/pipeline/core/records.js';
 import { writeCsv } from '../../../../shared/spreadsheet/write-csv.js';
 
 const work = mkdtempSync(join(tmpdir(), 'answers-libreoffice-'));

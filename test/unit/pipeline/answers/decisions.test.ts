@@ -6,16 +6,15 @@
  */
 import Papa from 'papaparse';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../../../local/sandbox/index.js';
+import { type Sandbox, startSandbox } from '../../../../local/sandbox/sandbox.js';
 import { carriedNcmTable } from '../../../../shared/ncm-table/carried-table.js';
-import {
-  applyDecisions,
-  type DecisionLine,
-  finalizeAnswers,
-  planDecisions,
-  prepareAnswers,
-} from '../../../../shared/pipeline/answers/index.js';
-import { CheckItem, changeOf, reuseKeysOf } from '../../../../shared/pipeline/core/index.js';
+import { applyDecisions } from '../../../../shared/pipeline/answers/apply-decisions.js';
+import type { DecisionLine } from '../../../../shared/pipeline/answers/decisions-file.js';
+import { finalizeAnswers } from '../../../../shared/pipeline/answers/finalize-answers.js';
+import { planDecisions } from '../../../../shared/pipeline/answers/plan-decisions.js';
+import { prepareAnswers } from '../../../../shared/pipeline/answers/prepare-answers.js';
+import { CheckItem } from '../../../../shared/pipeline/core/check-records.js';
+import { changeOf, reuseKeysOf } from '../../../../shared/pipeline/core/row-life.js';
 import { wordMessage } from '../../../../shared/wording/index.js';
 import {
   type AnswersWorld,

@@ -7,16 +7,16 @@
  */
 import Papa from 'papaparse';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../../../local/sandbox/index.js';
-import {
-  answersSourceFromEvent,
-  finalizeAnswers,
-  prepareAnswers,
-  ROUND_TIMED_OUT_DETAIL,
-  sweepAbandonedReviews,
-} from '../../../../shared/pipeline/answers/index.js';
-import { MIN_PART_BYTES, resolvedResult } from '../../../../shared/pipeline/core/index.js';
-import { type Message, wordMessages } from '../../../../shared/wording/index.js';
+import { type Sandbox, startSandbox } from '../../../../local/sandbox/sandbox.js';
+import { answersSourceFromEvent } from '../../../../shared/pipeline/answers/answers-source.js';
+import { finalizeAnswers } from '../../../../shared/pipeline/answers/finalize-answers.js';
+import { prepareAnswers } from '../../../../shared/pipeline/answers/prepare-answers.js';
+import { ROUND_TIMED_OUT_DETAIL } from '../../../../shared/pipeline/answers/round-rows.js';
+import { sweepAbandonedReviews } from '../../../../shared/pipeline/answers/sweep-reviews.js';
+import { MIN_PART_BYTES } from '../../../../shared/pipeline/core/ports.js';
+import { resolvedResult } from '../../../../shared/pipeline/core/row-results.js';
+import { wordMessages } from '../../../../shared/wording/index.js';
+import type { Message } from '../../../../shared/wording/message.js';
 import {
   type AnswersWorld,
   BATCH,

@@ -6,14 +6,15 @@
  */
 import Papa from 'papaparse';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../../../local/sandbox/index.js';
+import { type Sandbox, startSandbox } from '../../../../local/sandbox/sandbox.js';
 import {
   answersSourceFromEvent,
   parseAnswersKey,
-  prepareAnswers,
-} from '../../../../shared/pipeline/answers/index.js';
-import { deriveAnswersKey, sha256Hex } from '../../../../shared/pipeline/core/index.js';
-import { type Message, wordMessages } from '../../../../shared/wording/index.js';
+} from '../../../../shared/pipeline/answers/answers-source.js';
+import { prepareAnswers } from '../../../../shared/pipeline/answers/prepare-answers.js';
+import { deriveAnswersKey, sha256Hex } from '../../../../shared/pipeline/core/keys.js';
+import { wordMessages } from '../../../../shared/wording/index.js';
+import type { Message } from '../../../../shared/wording/message.js';
 import {
   ACCOUNT,
   type AnswersWorld,

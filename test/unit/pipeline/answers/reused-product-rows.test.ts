@@ -6,8 +6,13 @@
  * test/unit/pipeline/batch/prepare-checks.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { confirmReusedRows, decideReusedRows } from '../../../../shared/pipeline/answers/index.js';
-import type { RowRecord, RowResult, SimWatch } from '../../../../shared/pipeline/core/index.js';
+import {
+  confirmReusedRows,
+  decideReusedRows,
+} from '../../../../shared/pipeline/answers/reused-product-rows.js';
+import type { RowRecord } from '../../../../shared/pipeline/core/records.js';
+import type { RowResult } from '../../../../shared/pipeline/core/result-columns.js';
+import type { SimWatch } from '../../../../shared/pipeline/core/sim-watch.js';
 import { detailOf, message } from '../../../../shared/wording/index.js';
 import { checkItem } from '../../../helpers/check-items.js';
 import { memoryBatchStore, memoryCheckStore } from '../../../helpers/memory-ports.js';

@@ -4,8 +4,8 @@ import {
   confirmationOf,
   confirmedResult,
   showsSimConfirmed,
-} from '../../../../shared/pipeline/answers/index.js';
-import type { RowResult } from '../../../../shared/pipeline/core/index.js';
+} from '../../../../shared/pipeline/answers/sim-confirmation.js';
+import type { RowResult } from '../../../../shared/pipeline/core/result-columns.js';
 import { detailOf, message, wordDetail } from '../../../../shared/wording/index.js';
 
 const opening = (code: string, description = `Abertura ${code.slice(-2)}`) => ({ code, description });

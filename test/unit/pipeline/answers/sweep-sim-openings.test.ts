@@ -5,8 +5,9 @@
  * The confirmed path, through FinalizeAnswers, is test/workflow/sim-sweep.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { sweepSimOpenings } from '../../../../shared/pipeline/answers/index.js';
-import type { ClassificationService, SimWatch } from '../../../../shared/pipeline/core/index.js';
+import { sweepSimOpenings } from '../../../../shared/pipeline/answers/sweep-sim-openings.js';
+import type { ClassificationService } from '../../../../shared/pipeline/core/ports.js';
+import type { SimWatch } from '../../../../shared/pipeline/core/sim-watch.js';
 import { TcsNetworkError } from '../../../../shared/tcs/errors.js';
 import type { SimOpenings } from '../../../../shared/tcs/schemas.js';
 import { memoryPipelinePorts } from '../../../helpers/memory-ports.js';

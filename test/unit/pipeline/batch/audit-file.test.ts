@@ -8,12 +8,9 @@ import {
   type AuditWriting,
   writeAuditFile,
 } from '../../../../shared/pipeline/batch/audit-file.js';
-import {
-  type AuditEvent,
-  type BatchRecord,
-  bornRow,
-  type RowRecord,
-} from '../../../../shared/pipeline/core/index.js';
+import type { AuditEvent } from '../../../../shared/pipeline/core/audit-records.js';
+import type { BatchRecord, RowRecord } from '../../../../shared/pipeline/core/records.js';
+import { bornRow } from '../../../../shared/pipeline/core/row-life.js';
 import { memoryPipelinePorts } from '../../../helpers/memory-ports.js';
 
 const BATCH = 'lote-2026-11-21-audit';

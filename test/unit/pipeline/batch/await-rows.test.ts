@@ -1,7 +1,7 @@
 /** WaitForRows: the token is kept, and the batch is woken at once when its rows are already done. */
 import { describe, expect, it } from 'vitest';
-import { awaitRows } from '../../../../shared/pipeline/batch/index.js';
-import { type BatchRecord, shardOfRow } from '../../../../shared/pipeline/core/index.js';
+import { awaitRows } from '../../../../shared/pipeline/batch/await-rows.js';
+import { type BatchRecord, shardOfRow } from '../../../../shared/pipeline/core/records.js';
 import { memoryBatchStore, memoryBatchWaiters } from '../../../helpers/memory-ports.js';
 
 const TOKEN = 'AQCEAAAAKgAAAAMAAAAAAAAAAeX1secret+task/token==';

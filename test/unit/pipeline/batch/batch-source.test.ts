@@ -4,8 +4,8 @@ import {
   batchSourceFromEvent,
   inputKeyCandidates,
   parseInboxKey,
-} from '../../../../shared/pipeline/batch/index.js';
-import { deriveBatchId } from '../../../../shared/pipeline/core/index.js';
+} from '../../../../shared/pipeline/batch/batch-source.js';
+import { deriveBatchId } from '../../../../shared/pipeline/core/keys.js';
 
 const objectCreated = (
   key: string,

@@ -7,15 +7,15 @@
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { readAnswersFile } from '../../../../shared/pipeline/answers/index.js';
+import { readAnswersFile } from '../../../../shared/pipeline/answers/answers-file.js';
+import { reviewWorkbook } from '../../../../shared/pipeline/batch/review-workbook.js';
 import {
   buildToCheckCsv,
-  reviewWorkbook,
   TO_CHECK_COLUMNS,
-  WORKBOOK_WORDS,
   writeToCheckCsv,
-} from '../../../../shared/pipeline/batch/index.js';
-import type { CheckItem } from '../../../../shared/pipeline/core/index.js';
+} from '../../../../shared/pipeline/batch/to-check-files.js';
+import { WORKBOOK_WORDS } from '../../../../shared/pipeline/batch/workbook-labels.js';
+import type { CheckItem } from '../../../../shared/pipeline/core/check-records.js';
 import { checkItem } from '../../../helpers/check-items.js';
 import { memoryObjectStore } from '../../../helpers/memory-ports.js';
 import { BATCH, batchOptions, classificationId } from '../../../helpers/records.js';

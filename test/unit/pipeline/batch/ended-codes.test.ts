@@ -4,16 +4,15 @@
  * with no earlier verdict is not sent, with a worded reason; plan.json and plan.csv count them.
  */
 import { describe, expect, it } from 'vitest';
+import { planTally } from '../../../../shared/pipeline/batch/batch-plan.js';
+import { NO_EARLIER_VERDICT, productIdentity } from '../../../../shared/pipeline/batch/reuse.js';
 import {
-  NO_EARLIER_VERDICT,
-  planTally,
-  productIdentity,
   type RowPlan,
   reusableProductFinder,
   reusedVerdicts,
   rowRecordPlanner,
-} from '../../../../shared/pipeline/batch/index.js';
-import { BatchOptions } from '../../../../shared/pipeline/core/index.js';
+} from '../../../../shared/pipeline/batch/row-plans.js';
+import { BatchOptions } from '../../../../shared/pipeline/core/batch-options-schema.js';
 import { wordMessage } from '../../../../shared/wording/index.js';
 import { memoryProductCache } from '../../../helpers/memory-ports.js';
 import { cachedVerdict } from '../../../helpers/records.js';

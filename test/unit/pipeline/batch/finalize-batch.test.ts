@@ -2,17 +2,15 @@
 import { unzipSync } from 'fflate';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import {
-  awaitRows,
-  BatchSummary,
-  batchSourceFromEvent,
-  finalizeBatch,
-  prepareBatch,
-  productFingerprint,
-  TIMED_OUT_DETAIL,
-} from '../../../../shared/pipeline/batch/index.js';
+import { awaitRows } from '../../../../shared/pipeline/batch/await-rows.js';
+import { batchSourceFromEvent } from '../../../../shared/pipeline/batch/batch-source.js';
+import { finalizeBatch, TIMED_OUT_DETAIL } from '../../../../shared/pipeline/batch/finalize-batch.js';
+import { prepareBatch } from '../../../../shared/pipeline/batch/prepare-batch.js';
+import { BatchSummary } from '../../../../shared/pipeline/batch/results-files.js';
+import { productFingerprint } from '../../../../shared/pipeline/batch/reuse.js';
 import { ROWS_PER_PAGE } from '../../../../shared/pipeline/batch/standing-rows.js';
-import { OUTPUT_STATUSES, type RowResult } from '../../../../shared/pipeline/core/index.js';
+import type { RowResult } from '../../../../shared/pipeline/core/result-columns.js';
+import { OUTPUT_STATUSES } from '../../../../shared/pipeline/core/row-statuses.js';
 import { memoryPipelinePorts } from '../../../helpers/memory-ports.js';
 import { objectCreatedEvent } from '../../../helpers/s3-events.js';
 import { sheetCells, workbookSheets } from '../../../helpers/xlsx-xml.js';

@@ -8,14 +8,12 @@ import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { carriedNcmTable } from '../../../../shared/ncm-table/carried-table.js';
 import { REFERENCE_NCM_PREFIX } from '../../../../shared/ncm-table/reference-table.js';
-import {
-  awaitRows,
-  BatchSummary,
-  batchSourceFromEvent,
-  finalizeBatch,
-  prepareBatch,
-} from '../../../../shared/pipeline/batch/index.js';
-import type { RowResult } from '../../../../shared/pipeline/core/index.js';
+import { awaitRows } from '../../../../shared/pipeline/batch/await-rows.js';
+import { batchSourceFromEvent } from '../../../../shared/pipeline/batch/batch-source.js';
+import { finalizeBatch } from '../../../../shared/pipeline/batch/finalize-batch.js';
+import { prepareBatch } from '../../../../shared/pipeline/batch/prepare-batch.js';
+import { BatchSummary } from '../../../../shared/pipeline/batch/results-files.js';
+import type { RowResult } from '../../../../shared/pipeline/core/result-columns.js';
 import { memoryPipelinePorts, outboxFile } from '../../../helpers/memory-ports.js';
 import { objectCreatedEvent } from '../../../helpers/s3-events.js';
 import { siscomexEntry, siscomexTable } from '../../../helpers/siscomex-table.js';

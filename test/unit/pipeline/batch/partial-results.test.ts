@@ -2,14 +2,14 @@
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import {
-  buildResultsCsv,
   PartialSummary,
   partialProgressOf,
   partialResultsRequestOf,
   replacePartialFiles,
   writePartialResults,
-} from '../../../../shared/pipeline/batch/index.js';
-import { MIN_PART_BYTES } from '../../../../shared/pipeline/core/index.js';
+} from '../../../../shared/pipeline/batch/partial-results.js';
+import { buildResultsCsv } from '../../../../shared/pipeline/batch/results-files.js';
+import { MIN_PART_BYTES } from '../../../../shared/pipeline/core/ports.js';
 import { fixedClock, memoryBatchStore, memoryObjectStore } from '../../../helpers/memory-ports.js';
 import { BATCH, batchRecord, rowRecord } from '../../../helpers/records.js';
 

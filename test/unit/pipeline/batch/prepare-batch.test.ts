@@ -1,21 +1,21 @@
 /** Prepare: an input file in the bucket → row records, queue messages, a running batch. */
 import { describe, expect, it } from 'vitest';
 import {
-  batchSourceFromEvent,
   MAX_WAIT_SECONDS,
   MIN_WAIT_SECONDS,
-  type PrepareInput,
-  prepareBatch,
-  productFingerprint,
   WAIT_MARGIN,
   waitSecondsFor,
-} from '../../../../shared/pipeline/batch/index.js';
-import type { CachedVerdict, RowRecord } from '../../../../shared/pipeline/core/index.js';
-import { sha256Hex } from '../../../../shared/pipeline/core/index.js';
-import { everyColumnUse } from '../../../../shared/spreadsheet/index.js';
+} from '../../../../shared/pipeline/batch/batch-plan.js';
+import { batchSourceFromEvent } from '../../../../shared/pipeline/batch/batch-source.js';
+import { type PrepareInput, prepareBatch } from '../../../../shared/pipeline/batch/prepare-batch.js';
+import { productFingerprint } from '../../../../shared/pipeline/batch/reuse.js';
+import { sha256Hex } from '../../../../shared/pipeline/core/keys.js';
+import type { CachedVerdict, RowRecord } from '../../../../shared/pipeline/core/records.js';
+import { everyColumnUse } from '../../../../shared/spreadsheet/input-report.js';
 import { TcsProblemError } from '../../../../shared/tcs/errors.js';
 import { LIMITS } from '../../../../shared/tcs/schemas.js';
-import { type Message, wordMessages } from '../../../../shared/wording/index.js';
+import { wordMessages } from '../../../../shared/wording/index.js';
+import type { Message } from '../../../../shared/wording/message.js';
 import {
   countingKick,
   fixedClock,

@@ -7,24 +7,23 @@ import Papa from 'papaparse';
 import { describe, expect, it, vi } from 'vitest';
 import { printPlan } from '../../../../local/cli/plan.js';
 import { carriedNcmTable } from '../../../../shared/ncm-table/carried-table.js';
+import { decideRow } from '../../../../shared/pipeline/answers/apply-decisions.js';
 import {
-  decideReusedRows,
-  decideRow,
   FINALIZE_ANSWERS_SETTINGS,
   finalizeAnswers,
-  prepareAnswers,
-} from '../../../../shared/pipeline/answers/index.js';
+} from '../../../../shared/pipeline/answers/finalize-answers.js';
+import { prepareAnswers } from '../../../../shared/pipeline/answers/prepare-answers.js';
+import { decideReusedRows } from '../../../../shared/pipeline/answers/reused-product-rows.js';
+import { BatchPlan } from '../../../../shared/pipeline/batch/batch-plan.js';
+import { batchSourceFromEvent } from '../../../../shared/pipeline/batch/batch-source.js';
 import { tableDescription } from '../../../../shared/pipeline/batch/divergence-sheet.js';
-import {
-  BatchPlan,
-  batchSourceFromEvent,
-  finalizeBatch,
-  PREPARE_SETTINGS,
-  type PrepareSettings,
-  prepareBatch,
-  productFingerprint,
-} from '../../../../shared/pipeline/batch/index.js';
-import { type CachedVerdict, CheckItem, type RowResult } from '../../../../shared/pipeline/core/index.js';
+import { finalizeBatch } from '../../../../shared/pipeline/batch/finalize-batch.js';
+import { prepareBatch } from '../../../../shared/pipeline/batch/prepare-batch.js';
+import { PREPARE_SETTINGS, type PrepareSettings } from '../../../../shared/pipeline/batch/prepare-passes.js';
+import { productFingerprint } from '../../../../shared/pipeline/batch/reuse.js';
+import { CheckItem } from '../../../../shared/pipeline/core/check-records.js';
+import type { CachedVerdict } from '../../../../shared/pipeline/core/records.js';
+import type { RowResult } from '../../../../shared/pipeline/core/result-columns.js';
 import { TcsNetworkError } from '../../../../shared/tcs/errors.js';
 import { message } from '../../../../shared/wording/index.js';
 import { memoryPipelinePorts } from '../../../helpers/memory-ports.js';

@@ -4,13 +4,12 @@
  * a batch table that refuses an item over DynamoDB's 400 KB as DynamoDB does.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  batchSourceFromEvent,
-  PREPARE_SETTINGS,
-  prepareBatch,
-} from '../../../../shared/pipeline/batch/index.js';
-import type { RowRecord } from '../../../../shared/pipeline/core/index.js';
-import { type Message, wordMessage } from '../../../../shared/wording/index.js';
+import { batchSourceFromEvent } from '../../../../shared/pipeline/batch/batch-source.js';
+import { prepareBatch } from '../../../../shared/pipeline/batch/prepare-batch.js';
+import { PREPARE_SETTINGS } from '../../../../shared/pipeline/batch/prepare-passes.js';
+import type { RowRecord } from '../../../../shared/pipeline/core/records.js';
+import { wordMessage } from '../../../../shared/wording/index.js';
+import type { Message } from '../../../../shared/wording/message.js';
 import {
   countingKick,
   DYNAMODB_ITEM_MAX_BYTES,

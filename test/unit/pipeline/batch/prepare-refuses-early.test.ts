@@ -6,12 +6,9 @@
  */
 import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import {
-  batchSourceFromEvent,
-  PREPARE_SETTINGS,
-  type PrepareSettings,
-  prepareBatch,
-} from '../../../../shared/pipeline/batch/index.js';
+import { batchSourceFromEvent } from '../../../../shared/pipeline/batch/batch-source.js';
+import { prepareBatch } from '../../../../shared/pipeline/batch/prepare-batch.js';
+import { PREPARE_SETTINGS, type PrepareSettings } from '../../../../shared/pipeline/batch/prepare-passes.js';
 import {
   countingKick,
   fixedClock,

@@ -5,16 +5,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { BatchPlan } from '../../../../shared/pipeline/batch/batch-plan.js';
-import {
-  batchSourceFromEvent,
-  PREPARE_SETTINGS,
-  type PrepareSettings,
-  prepareBatch,
-  productFingerprint,
-} from '../../../../shared/pipeline/batch/index.js';
-import type { RowRecord } from '../../../../shared/pipeline/core/index.js';
-import type { ByteSource } from '../../../../shared/spreadsheet/index.js';
-import { type Message, wordMessages } from '../../../../shared/wording/index.js';
+import { batchSourceFromEvent } from '../../../../shared/pipeline/batch/batch-source.js';
+import { prepareBatch } from '../../../../shared/pipeline/batch/prepare-batch.js';
+import { PREPARE_SETTINGS, type PrepareSettings } from '../../../../shared/pipeline/batch/prepare-passes.js';
+import { productFingerprint } from '../../../../shared/pipeline/batch/reuse.js';
+import type { RowRecord } from '../../../../shared/pipeline/core/records.js';
+import type { ByteSource } from '../../../../shared/spreadsheet/byte-source.js';
+import { wordMessages } from '../../../../shared/wording/index.js';
+import type { Message } from '../../../../shared/wording/message.js';
 import {
   countingKick,
   fixedClock,

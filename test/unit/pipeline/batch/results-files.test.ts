@@ -5,18 +5,14 @@ import {
   BatchSummary,
   buildResultsCsv,
   buildReviewCsv,
-  buildSummary,
   pendingReviewItems,
   pendingRowsOf,
-} from '../../../../shared/pipeline/batch/index.js';
-import {
-  type BatchRecord,
-  OUTPUT_STATUSES,
-  RESULT_COLUMNS,
-  type ReviewItem,
-  type RowRecord,
-} from '../../../../shared/pipeline/core/index.js';
-import { textMessage } from '../../../../shared/wording/index.js';
+} from '../../../../shared/pipeline/batch/results-files.js';
+import { buildSummary } from '../../../../shared/pipeline/batch/summary-tally.js';
+import type { BatchRecord, ReviewItem, RowRecord } from '../../../../shared/pipeline/core/records.js';
+import { RESULT_COLUMNS } from '../../../../shared/pipeline/core/result-columns.js';
+import { OUTPUT_STATUSES } from '../../../../shared/pipeline/core/row-statuses.js';
+import { textMessage } from '../../../../shared/wording/message.js';
 
 const AT = '2026-11-21T12:00:00.000Z';
 const NOW = new Date('2026-11-21T13:00:00.000Z');

@@ -15,13 +15,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { carriedNcmTable } from '../../../../shared/ncm-table/carried-table.js';
 import { DIVERGENCE_WORDS } from '../../../../shared/pipeline/batch/divergence-labels.js';
 import { tableDescription } from '../../../../shared/pipeline/batch/divergence-sheet.js';
-import { buildSummary, resultsWorkbook, WORKBOOK_WORDS } from '../../../../shared/pipeline/batch/index.js';
 import {
   type ResultsPassOptions,
   ResultsWriting,
   writeResultsFiles,
 } from '../../../../shared/pipeline/batch/results-in-legs.js';
-import { currentNcmMatches, type RowRecord } from '../../../../shared/pipeline/core/index.js';
+import { resultsWorkbook } from '../../../../shared/pipeline/batch/results-workbook.js';
+import { buildSummary } from '../../../../shared/pipeline/batch/summary-tally.js';
+import { WORKBOOK_WORDS } from '../../../../shared/pipeline/batch/workbook-labels.js';
+import type { RowRecord } from '../../../../shared/pipeline/core/records.js';
+import { currentNcmMatches } from '../../../../shared/pipeline/core/row-results.js';
 import type { Language } from '../../../../shared/spreadsheet/header-language.js';
 import { memoryPipelinePorts } from '../../../helpers/memory-ports.js';
 import { batchOptions, classificationId, rowRecord } from '../../../helpers/records.js';

@@ -11,20 +11,19 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, describe, expect, it } from 'vitest';
+import { resultsInputWidth, type ShownRow } from '../../../../shared/pipeline/batch/results-files.js';
+import { resultsWorkbook, summaryTime } from '../../../../shared/pipeline/batch/results-workbook.js';
 import {
-  buildSummary,
   openResultsWorkbook,
   ResultsWorkbookProgress,
   type ResultsWorkbookWriter,
   ROWS_MEASURED_FOR_WIDTH,
-  resultsInputWidth,
-  resultsWorkbook,
   resumeResultsWorkbook,
-  type ShownRow,
-  summaryTime,
-  WORKBOOK_WORDS,
-} from '../../../../shared/pipeline/batch/index.js';
-import { RESULT_COLUMNS, type RowRecord } from '../../../../shared/pipeline/core/index.js';
+} from '../../../../shared/pipeline/batch/results-workbook-writer.js';
+import { buildSummary } from '../../../../shared/pipeline/batch/summary-tally.js';
+import { WORKBOOK_WORDS } from '../../../../shared/pipeline/batch/workbook-labels.js';
+import type { RowRecord } from '../../../../shared/pipeline/core/records.js';
+import { RESULT_COLUMNS } from '../../../../shared/pipeline/core/result-columns.js';
 import { resultNow } from '../../../../shared/pipeline/core/row-life.js';
 import { readXlsxRecords } from '../../../../shared/spreadsheet/read-xlsx.js';
 import { NOW, ROWS, streamBytes, workbookBatch } from '../../../helpers/workbook-records.js';

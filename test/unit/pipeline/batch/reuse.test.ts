@@ -6,8 +6,8 @@ import {
   productIdentity,
   reusableVerdict,
   reusedResult,
-} from '../../../../shared/pipeline/batch/index.js';
-import type { CachedVerdict } from '../../../../shared/pipeline/core/index.js';
+} from '../../../../shared/pipeline/batch/reuse.js';
+import type { CachedVerdict } from '../../../../shared/pipeline/core/records.js';
 
 const PRODUCT = {
   operation: 'import' as const,

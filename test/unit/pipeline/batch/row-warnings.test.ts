@@ -2,12 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import {
-  isVagueDescription,
-  pdfHasTextLayer,
-  type RowPlan,
-  rowWarnings,
-} from '../../../../shared/pipeline/batch/index.js';
+import type { RowPlan } from '../../../../shared/pipeline/batch/row-plans.js';
+import { isVagueDescription, rowWarnings } from '../../../../shared/pipeline/batch/row-warnings.js';
+import { pdfHasTextLayer } from '../../../../shared/pipeline/batch/sheet-text-layer.js';
 
 describe('isVagueDescription', () => {
   it.each([

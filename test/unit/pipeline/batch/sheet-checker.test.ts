@@ -4,12 +4,9 @@
  * `.pdf`; the same through Prepare's rows and warnings.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  batchSourceFromEvent,
-  pdfDamage,
-  prepareBatch,
-  sheetChecker,
-} from '../../../../shared/pipeline/batch/index.js';
+import { batchSourceFromEvent } from '../../../../shared/pipeline/batch/batch-source.js';
+import { prepareBatch } from '../../../../shared/pipeline/batch/prepare-batch.js';
+import { pdfDamage, sheetChecker } from '../../../../shared/pipeline/batch/sheet-checker.js';
 import { memoryObjectStore, memoryPipelinePorts } from '../../../helpers/memory-ports.js';
 import { objectCreatedEvent } from '../../../helpers/s3-events.js';
 import { scanPdf, textPdf } from '../../../sandbox/helpers/pdf.js';

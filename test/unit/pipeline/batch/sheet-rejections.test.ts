@@ -4,9 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { rowPlanner } from '../../../../shared/pipeline/batch/row-plans.js';
-import { BatchOptions } from '../../../../shared/pipeline/core/index.js';
+import { BatchOptions } from '../../../../shared/pipeline/core/batch-options-schema.js';
 import { matchColumns } from '../../../../shared/spreadsheet/columns.js';
-import type { MappedRow } from '../../../../shared/spreadsheet/index.js';
+import type { MappedRow } from '../../../../shared/spreadsheet/schemas.js';
 import { wordMessage } from '../../../../shared/wording/index.js';
 import { memoryObjectStore } from '../../../helpers/memory-ports.js';
 import { ACCEPTED_COUNTRIES } from '../../spreadsheet/fixtures.js';

@@ -1,7 +1,8 @@
 /** summary.json counts the verdicts a person checks: rows still to check, rows approved, followers as their leader. */
 import { describe, expect, it } from 'vitest';
-import { BatchSummary, summaryTally } from '../../../../shared/pipeline/batch/index.js';
-import { resultNow } from '../../../../shared/pipeline/core/index.js';
+import { BatchSummary } from '../../../../shared/pipeline/batch/results-files.js';
+import { summaryTally } from '../../../../shared/pipeline/batch/summary-tally.js';
+import { resultNow } from '../../../../shared/pipeline/core/row-life.js';
 import { batchRecord, rowRecord } from '../../../helpers/records.js';
 
 const NOW = new Date('2026-11-21T13:00:00.000Z');

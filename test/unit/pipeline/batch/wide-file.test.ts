@@ -8,23 +8,23 @@ import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { batchCompletedDetail } from '../../../../shared/aws/eventbridge-batch-events.js';
+import { awaitRows } from '../../../../shared/pipeline/batch/await-rows.js';
+import { batchSourceFromEvent } from '../../../../shared/pipeline/batch/batch-source.js';
+import { finalizeBatch } from '../../../../shared/pipeline/batch/finalize-batch.js';
+import { writePartialResults } from '../../../../shared/pipeline/batch/partial-results.js';
+import { prepareBatch } from '../../../../shared/pipeline/batch/prepare-batch.js';
+import { BatchSummary } from '../../../../shared/pipeline/batch/results-files.js';
+import { WORKBOOK_INPUT_COLUMNS } from '../../../../shared/pipeline/batch/results-sheet-xml.js';
+import { summaryTime } from '../../../../shared/pipeline/batch/results-workbook.js';
 import {
-  awaitRows,
-  BatchSummary,
-  batchSourceFromEvent,
-  buildSummary,
-  finalizeBatch,
   openResultsWorkbook,
-  prepareBatch,
   ResultsWorkbookProgress,
   resumeResultsWorkbook,
-  summaryTime,
-  writePartialResults,
-} from '../../../../shared/pipeline/batch/index.js';
-import { WORKBOOK_INPUT_COLUMNS } from '../../../../shared/pipeline/batch/results-sheet-xml.js';
-import { RESULT_COLUMNS, type RowResult } from '../../../../shared/pipeline/core/index.js';
+} from '../../../../shared/pipeline/batch/results-workbook-writer.js';
+import { buildSummary } from '../../../../shared/pipeline/batch/summary-tally.js';
+import { RESULT_COLUMNS, type RowResult } from '../../../../shared/pipeline/core/result-columns.js';
 import { resultNow } from '../../../../shared/pipeline/core/row-life.js';
-import { columnLetter } from '../../../../shared/spreadsheet/index.js';
+import { columnLetter } from '../../../../shared/spreadsheet/columns.js';
 import { memoryPipelinePorts, outboxFile } from '../../../helpers/memory-ports.js';
 import { objectCreatedEvent } from '../../../helpers/s3-events.js';
 import { ACCEPTED_COUNTRIES } from '../../spreadsheet/fixtures.js';

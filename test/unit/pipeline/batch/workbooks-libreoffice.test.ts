@@ -12,23 +12,23 @@ import { join } from 'node:path';
 import { strFromU8, strToU8, type Unzipped, unzipSync, zipSync } from 'fflate';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planAnswers, readAnswersFile } from '../../../../shared/pipeline/answers/index.js';
+import { readAnswersFile } from '../../../../shared/pipeline/answers/answers-file.js';
+import { planAnswers } from '../../../../shared/pipeline/answers/plan-answers.js';
 import {
   buildResultsCsv,
   buildReviewCsv,
-  buildSummary,
-  daysLeft,
   resultsInputWidth,
-  resultsWorkbook,
-  reviewWorkbook,
-  WORKBOOK_WORDS,
-} from '../../../../shared/pipeline/batch/index.js';
+} from '../../../../shared/pipeline/batch/results-files.js';
+import { resultsWorkbook } from '../../../../shared/pipeline/batch/results-workbook.js';
+import { daysLeft, reviewWorkbook } from '../../../../shared/pipeline/batch/review-workbook.js';
+import { buildSummary } from '../../../../shared/pipeline/batch/summary-tally.js';
+import { WORKBOOK_WORDS } from '../../../../shared/pipeline/batch/workbook-labels.js';
 import {
-  OUTPUT_STATUSES,
   RESULT_COLUMNS,
   type ResultColumn,
   type RowResult,
-} from '../../../../shared/pipeline/core/index.js';
+} from '../../../../shared/pipeline/core/result-columns.js';
+import { OUTPUT_STATUSES } from '../../../../shared/pipeline/core/row-statuses.js';
 import { restoreNeutralisedField } from '../../../../shared/spreadsheet/write-csv.js';
 import {
   HEADER_PT,

@@ -7,27 +7,24 @@
 import { strToU8, type Unzipped, unzipSync, zipSync } from 'fflate';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { planAnswers, readAnswersFile } from '../../../../shared/pipeline/answers/index.js';
+import { readAnswersFile } from '../../../../shared/pipeline/answers/answers-file.js';
+import { planAnswers } from '../../../../shared/pipeline/answers/plan-answers.js';
+import { buildResultsCsv } from '../../../../shared/pipeline/batch/results-files.js';
+import { resultsWorkbook } from '../../../../shared/pipeline/batch/results-workbook.js';
+import { daysLeft, reviewWorkbook } from '../../../../shared/pipeline/batch/review-workbook.js';
+import { buildSummary } from '../../../../shared/pipeline/batch/summary-tally.js';
+import { WORKBOOK_WORDS, type WorkbookWords } from '../../../../shared/pipeline/batch/workbook-labels.js';
+import { wordsForBatch, workbookLanguage } from '../../../../shared/pipeline/batch/workbook-language.js';
+import type { BatchRecord } from '../../../../shared/pipeline/core/records.js';
 import {
-  buildResultsCsv,
-  buildSummary,
-  daysLeft,
-  resultsWorkbook,
-  reviewWorkbook,
-  WORKBOOK_WORDS,
-  type WorkbookWords,
-  wordsForBatch,
-  workbookLanguage,
-} from '../../../../shared/pipeline/batch/index.js';
-import {
-  type BatchRecord,
-  OUTPUT_STATUSES,
   RESULT_COLUMNS,
   type ResultColumn,
   type RowResult,
-} from '../../../../shared/pipeline/core/index.js';
-import { formatXlsxNumber, readXlsxRecords } from '../../../../shared/spreadsheet/read-xlsx.js';
+} from '../../../../shared/pipeline/core/result-columns.js';
+import { OUTPUT_STATUSES } from '../../../../shared/pipeline/core/row-statuses.js';
+import { readXlsxRecords } from '../../../../shared/spreadsheet/read-xlsx.js';
 import { restoreNeutralisedField } from '../../../../shared/spreadsheet/write-csv.js';
+import { formatXlsxNumber } from '../../../../shared/spreadsheet/xlsx-cells.js';
 import { PRICE_PER_RESOLVED_USD } from '../../../../shared/tcs/schemas.js';
 import { batchOptions, classificationId, reviewItem } from '../../../helpers/records.js';
 import {

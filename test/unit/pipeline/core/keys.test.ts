@@ -5,7 +5,7 @@ import {
   deriveBatchId,
   deriveCreationKey,
   deriveRowKey,
-} from '../../../../shared/pipeline/core/index.js';
+} from '../../../../shared/pipeline/core/keys.js';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../../../shared/tcs/schemas.js';
 
 const input = {

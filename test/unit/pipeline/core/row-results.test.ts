@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { RowResult } from '../../../../shared/pipeline/core/result-columns.js';
 import {
   abandonedResult,
   currentNcmMatches,
@@ -8,9 +9,8 @@ import {
   notSubmittedResult,
   pendingResult,
   questionsText,
-  RowResult,
   resolvedResult,
-} from '../../../../shared/pipeline/core/index.js';
+} from '../../../../shared/pipeline/core/row-results.js';
 import { Classification } from '../../../../shared/tcs/schemas.js';
 import { message, wordDetail } from '../../../../shared/wording/index.js';
 import {

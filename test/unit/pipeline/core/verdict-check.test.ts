@@ -1,19 +1,19 @@
 import { describe, expect, it } from 'vitest';
+import { reusedPdfRelative } from '../../../../shared/pipeline/core/bucket-layout.js';
+import { CheckItem } from '../../../../shared/pipeline/core/check-records.js';
+import { resolvedResult } from '../../../../shared/pipeline/core/row-results.js';
 import {
   alternativesOfResult,
   type CheckedRow,
-  CheckItem,
   checkItemOfClassification,
   checkItemOfResult,
   checkReasonsOfClassification,
   checkReasonsOfResult,
   RATIONALE_MAX_CHARS,
   rationaleLead,
-  resolvedResult,
-  reusedPdfRelative,
   simOptionsOfResult,
   withCheckMark,
-} from '../../../../shared/pipeline/core/index.js';
+} from '../../../../shared/pipeline/core/verdict-check.js';
 import { Classification } from '../../../../shared/tcs/schemas.js';
 import { CLS_ID, candidate, resolvedClassification } from '../../../helpers/tcs-fixtures.js';
 

@@ -4,29 +4,19 @@
  * Row workflow's tasks while the dispatcher keeps refilling the slots they free.
  */
 import { describe, expect, it } from 'vitest';
-import type { RowWorkflows } from '../../../../shared/pipeline/core/index.js';
-import {
-  BatchRecord,
-  deriveRowKey,
-  RowRecord,
-  type RowStatus,
-  type RowStep,
-} from '../../../../shared/pipeline/core/index.js';
-import {
-  type DispatchConfig,
-  dispatchRows,
-  rowExecutionName,
-  rowHolder,
-  runOptionsFor,
-} from '../../../../shared/pipeline/dispatch/index.js';
-import {
-  completeRow,
-  pollRow,
-  type RowStepConfig,
-  reviewRow,
-  storeRow,
-  submitRow,
-} from '../../../../shared/pipeline/row/index.js';
+import { deriveRowKey } from '../../../../shared/pipeline/core/keys.js';
+import type { RowWorkflows } from '../../../../shared/pipeline/core/ports.js';
+import { BatchRecord, RowRecord, type RowStep } from '../../../../shared/pipeline/core/records.js';
+import type { RowStatus } from '../../../../shared/pipeline/core/row-statuses.js';
+import { dispatchRows } from '../../../../shared/pipeline/dispatch/dispatch-rows.js';
+import { type DispatchConfig, runOptionsFor } from '../../../../shared/pipeline/dispatch/dispatch-run.js';
+import { rowExecutionName, rowHolder } from '../../../../shared/pipeline/dispatch/execution-names.js';
+import { completeRow } from '../../../../shared/pipeline/row/complete.js';
+import { pollRow } from '../../../../shared/pipeline/row/poll.js';
+import { reviewRow } from '../../../../shared/pipeline/row/review.js';
+import type { RowStepConfig } from '../../../../shared/pipeline/row/row-state.js';
+import { storeRow } from '../../../../shared/pipeline/row/store.js';
+import { submitRow } from '../../../../shared/pipeline/row/submit.js';
 import { ProductRow } from '../../../../shared/spreadsheet/schemas.js';
 import { openRound } from '../../../helpers/memory-ports.js';
 import {

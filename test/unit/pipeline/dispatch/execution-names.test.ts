@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { deriveBatchId } from '../../../../shared/pipeline/core/index.js';
+import { deriveBatchId } from '../../../../shared/pipeline/core/keys.js';
 import {
   EXECUTION_NAME_MAX,
   rowExecutionName,
   rowHolder,
-} from '../../../../shared/pipeline/dispatch/index.js';
+} from '../../../../shared/pipeline/dispatch/execution-names.js';
 
 const SAFE = /^[A-Za-z0-9_-]{1,80}$/;
 const batchId = deriveBatchId('catalogo-nightly', {

@@ -4,15 +4,11 @@
  * the queue runs dry, and while it drains a stopped batch (against the sandbox).
  */
 import { describe, expect, it } from 'vitest';
+import { BatchRecord, type QueueWindow, RowRecord } from '../../../../shared/pipeline/core/records.js';
+import type { RowStatus } from '../../../../shared/pipeline/core/row-statuses.js';
+import { dispatchRows } from '../../../../shared/pipeline/dispatch/dispatch-rows.js';
+import type { DispatchConfig } from '../../../../shared/pipeline/dispatch/dispatch-run.js';
 import {
-  BatchRecord,
-  type QueueWindow,
-  RowRecord,
-  type RowStatus,
-} from '../../../../shared/pipeline/core/index.js';
-import {
-  type DispatchConfig,
-  dispatchRows,
   MAX_WINDOW_ROWS,
   openingWindowSize,
   openWindow,
@@ -20,7 +16,7 @@ import {
   topUpWindows,
   WHOLE_BATCH_MAX_QUEUED,
   windowSizeFor,
-} from '../../../../shared/pipeline/dispatch/index.js';
+} from '../../../../shared/pipeline/dispatch/rows-window.js';
 import { ProductRow } from '../../../../shared/spreadsheet/schemas.js';
 import { fixedClock, memoryBatchStore, memoryRowQueue } from '../../../helpers/memory-ports.js';
 import { makeWorld, sandbox, serviceFor, startSandboxPerFile } from '../../../helpers/sandbox-world.js';

@@ -2,22 +2,12 @@
  * The Complete task: a caught error, a workflow without outcome, the batch's wake, a retried requeue.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  BatchOptions,
-  type RowExecutionInput,
-  scrubErrorText,
-} from '../../../../shared/pipeline/core/index.js';
-import { completeRow } from '../../../../shared/pipeline/row/index.js';
-import {
-  BATCH,
-  dispatch,
-  makeWorld,
-  rowOf,
-  sandbox,
-  seedBatch,
-  startRowSandbox,
-  TOKEN,
-} from './row-fixture.js';
+import { BatchOptions } from '../../../../shared/pipeline/core/batch-options-schema.js';
+import { scrubErrorText } from '../../../../shared/pipeline/core/error-text.js';
+import type { RowExecutionInput } from '../../../../shared/pipeline/core/records.js';
+import { completeRow } from '../../../../shared/pipeline/row/complete.js';
+import { makeWorld, sandbox } from '../../../helpers/sandbox-world.js';
+import { BATCH, dispatch, rowOf, seedBatch, startRowSandbox, TOKEN } from './row-fixture.js';
 
 startRowSandbox();
 

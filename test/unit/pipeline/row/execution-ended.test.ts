@@ -3,10 +3,11 @@
  * ABORTED) finishes its row the way Complete would.
  */
 import { describe, expect, it } from 'vitest';
-import type { RowExecutionInput } from '../../../../shared/pipeline/core/index.js';
-import { rowExecutionName } from '../../../../shared/pipeline/dispatch/index.js';
-import { rowExecutionEnded } from '../../../../shared/pipeline/row/index.js';
-import { dispatch, makeWorld, rowOf, runRowWorkflow, seedBatch, startRowSandbox } from './row-fixture.js';
+import type { RowExecutionInput } from '../../../../shared/pipeline/core/records.js';
+import { rowExecutionName } from '../../../../shared/pipeline/dispatch/execution-names.js';
+import { rowExecutionEnded } from '../../../../shared/pipeline/row/execution-ended.js';
+import { makeWorld } from '../../../helpers/sandbox-world.js';
+import { dispatch, rowOf, runRowWorkflow, seedBatch, startRowSandbox } from './row-fixture.js';
 
 startRowSandbox();
 

@@ -2,22 +2,23 @@
  * The Poll task: the slow path, a transient or permanent failure, and a status it does not know.
  */
 import { describe, expect, it } from 'vitest';
-import type { ClassificationService, RowStep } from '../../../../shared/pipeline/core/index.js';
-import { rowHolder } from '../../../../shared/pipeline/dispatch/index.js';
-import { completeRow, pollRow, submitRow } from '../../../../shared/pipeline/row/index.js';
+import type { ClassificationService } from '../../../../shared/pipeline/core/ports.js';
+import type { RowStep } from '../../../../shared/pipeline/core/records.js';
+import { rowHolder } from '../../../../shared/pipeline/dispatch/execution-names.js';
+import { completeRow } from '../../../../shared/pipeline/row/complete.js';
+import { pollRow } from '../../../../shared/pipeline/row/poll.js';
+import { submitRow } from '../../../../shared/pipeline/row/submit.js';
 import { Classification } from '../../../../shared/tcs/schemas.js';
+import { makeWorld, sandbox, serviceFor } from '../../../helpers/sandbox-world.js';
 import { inProgressClassification } from '../../../helpers/tcs-fixtures.js';
 import {
   BATCH,
   CONFIG,
   dispatch,
-  makeWorld,
   recordingKeys,
   rowOf,
   runRowWorkflow,
-  sandbox,
   seedBatch,
-  serviceFor,
   startRowSandbox,
 } from './row-fixture.js';
 

@@ -2,12 +2,12 @@
  * The Review task: the review item Poll's pending_data leads to, and a retried Review.
  */
 import { describe, expect, it } from 'vitest';
-import { reviewRow } from '../../../../shared/pipeline/row/index.js';
+import { reviewRow } from '../../../../shared/pipeline/row/review.js';
+import { makeWorld } from '../../../helpers/sandbox-world.js';
 import {
   BATCH,
   classificationOf,
   dispatch,
-  makeWorld,
   rowOf,
   runRowWorkflow,
   seedBatch,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_POLL_POLICY, decideAfterPoll } from '../../../../shared/pipeline/row/index.js';
+import { DEFAULT_POLL_POLICY, decideAfterPoll } from '../../../../shared/pipeline/row/row-decisions.js';
 
 /** Production spans as they are: the clock on AWS. */
 const production = { span: (productionMs: number) => productionMs };

@@ -6,25 +6,21 @@
  * pipeline clock instead of sleeping.
  */
 import { expect } from 'vitest';
-import type { ClassificationService } from '../../../../shared/pipeline/core/index.js';
+import { deriveRowKey, sha256Hex } from '../../../../shared/pipeline/core/keys.js';
+import type { ClassificationService } from '../../../../shared/pipeline/core/ports.js';
 import {
   BatchRecord,
-  deriveRowKey,
   type RowExecutionInput,
   RowRecord,
   type RowStep,
-  sha256Hex,
-} from '../../../../shared/pipeline/core/index.js';
-import { rowHolder } from '../../../../shared/pipeline/dispatch/index.js';
-import {
-  type CompleteReport,
-  completeRow,
-  pollRow,
-  type RowStepConfig,
-  reviewRow,
-  storeRow,
-  submitRow,
-} from '../../../../shared/pipeline/row/index.js';
+} from '../../../../shared/pipeline/core/records.js';
+import { rowHolder } from '../../../../shared/pipeline/dispatch/execution-names.js';
+import { type CompleteReport, completeRow } from '../../../../shared/pipeline/row/complete.js';
+import { pollRow } from '../../../../shared/pipeline/row/poll.js';
+import { reviewRow } from '../../../../shared/pipeline/row/review.js';
+import type { RowStepConfig } from '../../../../shared/pipeline/row/row-state.js';
+import { storeRow } from '../../../../shared/pipeline/row/store.js';
+import { submitRow } from '../../../../shared/pipeline/row/submit.js';
 import { ProductRow } from '../../../../shared/spreadsheet/schemas.js';
 import { Classification } from '../../../../shared/tcs/schemas.js';
 import { sandbox, serviceFor, startSandboxPerFile, type World } from '../../../helpers/sandbox-world.js';

@@ -3,18 +3,12 @@
  * opening waiting for a choice, the row's result says `to_check` and the row gets its check item.
  */
 import { describe, expect, it } from 'vitest';
-import { BatchOptions, CheckItem, deriveRowKey } from '../../../../shared/pipeline/core/index.js';
-import { storeRow } from '../../../../shared/pipeline/row/index.js';
-import {
-  BATCH,
-  dispatch,
-  makeWorld,
-  rowOf,
-  runRowWorkflow,
-  seedBatch,
-  startRowSandbox,
-  type World,
-} from './row-fixture.js';
+import { BatchOptions } from '../../../../shared/pipeline/core/batch-options-schema.js';
+import { CheckItem } from '../../../../shared/pipeline/core/check-records.js';
+import { deriveRowKey } from '../../../../shared/pipeline/core/keys.js';
+import { storeRow } from '../../../../shared/pipeline/row/store.js';
+import { makeWorld, type World } from '../../../helpers/sandbox-world.js';
+import { BATCH, dispatch, rowOf, runRowWorkflow, seedBatch, startRowSandbox } from './row-fixture.js';
 
 startRowSandbox();
 

@@ -2,16 +2,8 @@
  * The Store task, on the resolved path: a row run from Submit through Poll to Store and Complete.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  BATCH,
-  dispatch,
-  makeWorld,
-  rowOf,
-  runRowWorkflow,
-  sandbox,
-  seedBatch,
-  startRowSandbox,
-} from './row-fixture.js';
+import { makeWorld, sandbox } from '../../../helpers/sandbox-world.js';
+import { BATCH, dispatch, rowOf, runRowWorkflow, seedBatch, startRowSandbox } from './row-fixture.js';
 
 startRowSandbox();
 

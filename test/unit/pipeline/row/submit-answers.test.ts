@@ -3,27 +3,22 @@
  * (a 409 conflict, a 429, a stop on the round, a failed run, an execution that died).
  */
 import { describe, expect, it } from 'vitest';
-import {
-  type ClassificationService,
-  deriveAnswersKey,
-  type RowRecord,
-  type RowStep,
-} from '../../../../shared/pipeline/core/index.js';
-import { rowExecutionEnded, submitRow } from '../../../../shared/pipeline/row/index.js';
+import { deriveAnswersKey } from '../../../../shared/pipeline/core/keys.js';
+import type { ClassificationService } from '../../../../shared/pipeline/core/ports.js';
+import type { RowRecord, RowStep } from '../../../../shared/pipeline/core/records.js';
+import { rowExecutionEnded } from '../../../../shared/pipeline/row/execution-ended.js';
+import { submitRow } from '../../../../shared/pipeline/row/submit.js';
 import { openRound } from '../../../helpers/memory-ports.js';
+import { makeWorld, sandbox, serviceFor, type World } from '../../../helpers/sandbox-world.js';
 import {
   BATCH,
   classificationOf,
   dispatch,
   fillCap,
-  makeWorld,
   rowOf,
   runRowWorkflow,
-  sandbox,
   seedBatch,
-  serviceFor,
   startRowSandbox,
-  type World,
 } from './row-fixture.js';
 
 startRowSandbox();

@@ -3,23 +3,23 @@
  * refusal (4xx, 429, 401/403) or a row already final.
  */
 import { describe, expect, it } from 'vitest';
-import type { ClassificationService, RowResult, RowStep } from '../../../../shared/pipeline/core/index.js';
-import { rowExecutionName, rowHolder } from '../../../../shared/pipeline/dispatch/index.js';
-import { submitRow } from '../../../../shared/pipeline/row/index.js';
+import type { ClassificationService } from '../../../../shared/pipeline/core/ports.js';
+import type { RowStep } from '../../../../shared/pipeline/core/records.js';
+import type { RowResult } from '../../../../shared/pipeline/core/result-columns.js';
+import { rowExecutionName, rowHolder } from '../../../../shared/pipeline/dispatch/execution-names.js';
+import { submitRow } from '../../../../shared/pipeline/row/submit.js';
 import { TcsNetworkError } from '../../../../shared/tcs/errors.js';
+import { makeWorld, sandbox, serviceFor } from '../../../helpers/sandbox-world.js';
 import { tinyPdf } from '../../../helpers/tcs-fixtures.js';
 import {
   BATCH,
   classificationOf,
   dispatch,
   fillCap,
-  makeWorld,
   recordingKeys,
   rowOf,
   runRowWorkflow,
-  sandbox,
   seedBatch,
-  serviceFor,
   startRowSandbox,
 } from './row-fixture.js';
 
