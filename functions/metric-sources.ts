@@ -11,8 +11,8 @@
  * a use case to know about metrics.
  */
 import { z } from 'zod';
-import type { BatchSummary } from '../shared/pipeline/batch/results-files.js';
 import type { BatchEvents, BatchStore, ClassificationService } from '../shared/pipeline/core/ports.js';
+import type { BatchSummary } from '../shared/pipeline/outbox/results-files.js';
 import { problemNameOf, TcsProblemError } from '../shared/tcs/errors.js';
 import type { FinishedBatch, FinishedRow, SubmissionAnswer } from './pipeline-metrics.js';
 

@@ -169,7 +169,7 @@ export const writePartialResultsOnRequest = (
 /**
  * A new NCM table dropped under `reference/ncm/` lists the earlier verdicts whose code it no longer
  * holds in force; a leg of that recheck whose time is spent drops its progress under
- * `work/rechecks/`, which calls the function again (shared/pipeline/batch/recheck-verdicts.ts).
+ * `work/rechecks/`, which calls the function again (shared/pipeline/reuse/recheck-verdicts.ts).
  */
 export const recheckVerdictsOnNewTable = (scope: Stack, bucket: IBucket, recheckVerdicts: IFunction): Rule =>
   new Rule(scope, 'RecheckVerdictsRule', {

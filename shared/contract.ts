@@ -84,7 +84,7 @@ export const ANSWERS_WORKFLOW_STATES = [
 /**
  * How long the Batch workflow's WaitForRows waits for the last row before Finalize takes the batch
  * as it stands. Prepare sizes it from the rows to classify at the cap, within these bounds
- * (shared/pipeline/batch/batch-plan.ts, `waitSecondsFor`), and returns it where the definition's
+ * (shared/pipeline/prepare/batch-plan.ts, `waitSecondsFor`), and returns it where the definition's
  * TimeoutSecondsPath reads it (infra/workflows/batch-workflow.ts).
  */
 export const BATCH_WAIT = {

@@ -2,7 +2,7 @@
  * Batch workflow, WaitForRows (.waitForTaskToken): keeps the task token on the batch record
  * so the last row can wake the workflow. The token is a secret: it is never logged.
  */
-import { awaitRows } from '../../shared/pipeline/batch/await-rows.js';
+import { awaitRows } from '../../shared/pipeline/finalize/await-rows.js';
 import { logger, portsFor } from '../runtime.js';
 
 export const handler = async (event: unknown) => {

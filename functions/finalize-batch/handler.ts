@@ -1,5 +1,5 @@
 /** Batch workflow, Finalize: writes results.csv, review.csv, summary.json and announces the batch. */
-import { finalizeBatch } from '../../shared/pipeline/batch/finalize-batch.js';
+import { finalizeBatch } from '../../shared/pipeline/finalize/finalize-batch.js';
 import { watchFinishedBatches } from '../metric-sources.js';
 import { pipelineMetrics } from '../pipeline-metrics.js';
 import { logger, portsFor } from '../runtime.js';

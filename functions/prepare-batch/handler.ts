@@ -1,7 +1,7 @@
 /** Batch workflow, Prepare: reads the dropped file and its options, stores the rows, queues the dispatchable ones. */
 
-import { prepareBatch } from '../../shared/pipeline/batch/prepare-batch.js';
-import { PREPARE_SETTINGS } from '../../shared/pipeline/batch/prepare-passes.js';
+import { prepareBatch } from '../../shared/pipeline/prepare/prepare-batch.js';
+import { PREPARE_SETTINGS } from '../../shared/pipeline/prepare/prepare-passes.js';
 import { capOverride, logger, maxWaitSeconds, portsFor } from '../runtime.js';
 
 export const handler = async (event: unknown) => {

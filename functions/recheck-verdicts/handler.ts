@@ -2,13 +2,13 @@
  * A new NCM table dropped under `reference/ncm/` (or an invocation with no S3 event): every earlier
  * verdict whose code the table in force no longer holds, listed in `outbox/rechecks/<table date>/`
  * (recheck.csv, then recheck.json), in legs that hand on by an object under `work/rechecks/`.
- * See shared/pipeline/batch/recheck-verdicts.ts.
+ * See shared/pipeline/reuse/recheck-verdicts.ts.
  */
 import {
   readRecheckProgress,
   recheckAskedBy,
   recheckVerdicts,
-} from '../../shared/pipeline/batch/recheck-verdicts.js';
+} from '../../shared/pipeline/reuse/recheck-verdicts.js';
 import { logger, portsFor } from '../runtime.js';
 
 export const handler = async (event: unknown) => {

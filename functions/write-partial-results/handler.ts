@@ -3,13 +3,13 @@
  * `partial_every_minutes`), by a person invoking the function with `{ "batch_id": … }`, or by a
  * request object dropped under `requests/<batch id>/`: results.partial.csv and
  * summary.partial.json in its outbox, in legs that hand on by a request object of their own.
- * See shared/pipeline/batch/partial-results.ts.
+ * See shared/pipeline/finalize/partial-results.ts.
  */
 import {
   partialProgressOf,
   partialResultsRequestOf,
   writePartialResults,
-} from '../../shared/pipeline/batch/partial-results.js';
+} from '../../shared/pipeline/finalize/partial-results.js';
 import { logger, portsFor } from '../runtime.js';
 
 export const handler = async (event: unknown) => {

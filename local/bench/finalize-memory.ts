@@ -31,7 +31,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { S3Client } from '@aws-sdk/client-s3';
 import { createS3ObjectStore } from '../../shared/aws/s3-object-store.js';
-import type { FinalizePorts } from '../../shared/pipeline/batch/finalize-batch.js';
 import { type AuditEvent, auditEventKey } from '../../shared/pipeline/core/audit-records.js';
 import type { BatchStore } from '../../shared/pipeline/core/ports.js';
 import {
@@ -41,6 +40,7 @@ import {
   RowRecord as RowRecordSchema,
 } from '../../shared/pipeline/core/records.js';
 import { afterMove, bornRow } from '../../shared/pipeline/core/row-life.js';
+import type { FinalizePorts } from '../../shared/pipeline/finalize/finalize-batch.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(here, '..', '..');
@@ -553,8 +553,8 @@ const kernelPeakRss = (): number | null => {
 
 const runChild = async (rows: number, step: Step, mode: Mode, options: Options): Promise<Measured> => {
   // Loaded here, not by the parent: the baseline below includes the step's code, as a warm Lambda's does.
-  const { finalizeBatch } = await import('../../shared/pipeline/batch/finalize-batch.js');
-  const { writePartialResults } = await import('../../shared/pipeline/batch/partial-results.js');
+  const { finalizeBatch } = await import('../../shared/pipeline/finalize/finalize-batch.js');
+  const { writePartialResults } = await import('../../shared/pipeline/finalize/partial-results.js');
   const peak = { rss: 0, heapUsed: 0, external: 0 };
   const probe = () => {
     const m = memoryNow();

@@ -18,15 +18,15 @@
 import { createWriteStream, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { buildResultsCsv } from '../../shared/pipeline/batch/results-files.js';
-import { resultsWorkbook } from '../../shared/pipeline/batch/results-workbook.js';
-import { buildSummary } from '../../shared/pipeline/batch/summary-tally.js';
 import {
   BatchRecord,
   type RowRecord,
   RowRecord as RowRecordSchema,
 } from '../../shared/pipeline/core/records.js';
 import { resultNow } from '../../shared/pipeline/core/row-life.js';
+import { buildSummary } from '../../shared/pipeline/finalize/summary-tally.js';
+import { buildResultsCsv } from '../../shared/pipeline/outbox/results-files.js';
+import { resultsWorkbook } from '../../shared/pipeline/outbox/results-workbook.js';
 
 const MIB = 1024 * 1024;
 

@@ -6,8 +6,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BatchPlan } from '../../shared/pipeline/batch/batch-plan.js';
-import { WORKBOOK_INPUT_COLUMNS } from '../../shared/pipeline/batch/results-sheet-xml.js';
+import { WORKBOOK_INPUT_COLUMNS } from '../../shared/pipeline/outbox/results-sheet-xml.js';
+import { BatchPlan } from '../../shared/pipeline/prepare/batch-plan.js';
 import { message, wordMessage } from '../../shared/wording/index.js';
 import { shown } from './shared.js';
 import { readNoticesOf } from './summary-lines.js';

@@ -1,6 +1,6 @@
 /**
  * `classify --recheck [--table <file.json|.json.gz>]`: the earlier verdicts whose NCM the table in
- * force no longer holds (shared/pipeline/batch/recheck-verdicts.ts), over the product cache this
+ * force no longer holds (shared/pipeline/reuse/recheck-verdicts.ts), over the product cache this
  * data folder keeps. With `--table`, the table goes into the local bucket's `reference/ncm/` first,
  * as a person would drop it on AWS, and the function is given the Object Created event the rule
  * would deliver; a leg that hands on is given the event of the object it dropped, as on AWS.
@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { REFERENCE_NCM_PREFIX } from '../../shared/ncm-table/reference-table.js';
-import { RECHECK_FILES, type RecheckReport } from '../../shared/pipeline/batch/recheck-verdicts.js';
+import { RECHECK_FILES, type RecheckReport } from '../../shared/pipeline/reuse/recheck-verdicts.js';
 import { message, wordMessage } from '../../shared/wording/index.js';
 import type { LocalPipeline } from '../runtime/pipeline.js';
 import { shown, startCommandPipeline } from './shared.js';

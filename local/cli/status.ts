@@ -13,7 +13,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { PARTIAL_FILES, PartialSummary } from '../../shared/pipeline/batch/partial-results.js';
+import { PARTIAL_FILES, PartialSummary } from '../../shared/pipeline/finalize/partial-results.js';
 import { dataDirOwner } from '../runtime/data-lock.js';
 import type { LocalPipeline } from '../runtime/pipeline.js';
 import { shown, startCommandPipeline } from './shared.js';

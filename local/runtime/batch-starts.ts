@@ -7,7 +7,7 @@
 import { basename, dirname, extname } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { answersSourceFromEvent } from '../../shared/pipeline/answers/answers-source.js';
-import { batchSourceFromEvent } from '../../shared/pipeline/batch/batch-source.js';
+import { batchSourceFromEvent } from '../../shared/pipeline/prepare/batch-source.js';
 import type { LocalAws } from '../aws/local-aws.js';
 import type { ExecutionRecord } from '../aws/step-functions.js';
 import { dropAnswers, dropBatch } from './bucket.js';

@@ -6,7 +6,7 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { outboxFolder } from '../../shared/pipeline/core/bucket-layout.js';
 import type { BatchStore } from '../../shared/pipeline/core/ports.js';
-import type { SlotLeases } from '../../shared/pipeline/dispatch/slot-leases.js';
+import type { SlotLeases } from '../../shared/pipeline/core/slot-leases.js';
 import { createTcsClient } from '../../shared/tcs/client.js';
 import type { ExecutionRecord } from '../aws/step-functions.js';
 import type { Sandbox } from '../sandbox/sandbox.js';

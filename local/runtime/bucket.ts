@@ -22,9 +22,9 @@ import {
   PutObjectCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import { PARTIAL_FILES } from '../../shared/pipeline/batch/partial-results.js';
 import { answersFolder, dropFolder, outboxKey } from '../../shared/pipeline/core/bucket-layout.js';
 import { NOT_FOLLOWED_METADATA } from '../../shared/pipeline/core/ports.js';
+import { PARTIAL_FILES } from '../../shared/pipeline/finalize/partial-results.js';
 import { type EventEnvelope, envelope } from './rules.js';
 import { LOCAL_ACCOUNT } from './template.js';
 

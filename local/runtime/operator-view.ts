@@ -12,7 +12,7 @@ import { createDynamoSlotLeases } from '../../shared/aws/dynamo-slot-leases.js';
 import type { CheckItem } from '../../shared/pipeline/core/check-records.js';
 import type { BatchStore, ReviewStore } from '../../shared/pipeline/core/ports.js';
 import type { ReviewItem } from '../../shared/pipeline/core/records.js';
-import type { SlotLeases } from '../../shared/pipeline/dispatch/slot-leases.js';
+import type { SlotLeases } from '../../shared/pipeline/core/slot-leases.js';
 import type { FunctionSpec } from './resources.js';
 
 export type OperatorView = {

@@ -22,7 +22,7 @@ import { join, resolve } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import type { ConsoleHandlerName } from '../../shared/console/api.js';
 import type { HandlerName } from '../../shared/contract.js';
-import { AUDIT_WRITES_FOLDER } from '../../shared/pipeline/batch/audit-file.js';
+import { AUDIT_WRITES_FOLDER } from '../../shared/pipeline/audit/audit-file.js';
 import { outboxFolder, outboxKey } from '../../shared/pipeline/core/bucket-layout.js';
 import type { CheckItem } from '../../shared/pipeline/core/check-records.js';
 import type { BatchStore, ReviewStore } from '../../shared/pipeline/core/ports.js';

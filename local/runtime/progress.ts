@@ -9,8 +9,8 @@
 
 import type { BatchStore } from '../../shared/pipeline/core/ports.js';
 import { countedRows } from '../../shared/pipeline/core/row-counts.js';
+import type { SlotLeases } from '../../shared/pipeline/core/slot-leases.js';
 import { holdsForBatch } from '../../shared/pipeline/dispatch/execution-names.js';
-import type { SlotLeases } from '../../shared/pipeline/dispatch/slot-leases.js';
 
 export type BatchStage =
   | 'preparing'

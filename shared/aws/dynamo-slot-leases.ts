@@ -1,5 +1,5 @@
 /**
- * The slot leases on DynamoDB (the port is shared/pipeline/dispatch/slot-leases.ts): how the pipeline keeps the organisation's classifications in progress
+ * The slot leases on DynamoDB (the port is shared/pipeline/core/slot-leases.ts): how the pipeline keeps the organisation's classifications in progress
  * under the service's cap (docs/architecture.md, property 1).
  *
  * A classification stays `in_progress` at the service for about a minute after the Lambda
@@ -29,7 +29,7 @@
 import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
-import type { SlotLeases } from '../pipeline/dispatch/slot-leases.js';
+import type { SlotLeases } from '../pipeline/core/slot-leases.js';
 
 export type DynamoSlotLeasesConfig = {
   client: DynamoDBClient | DynamoDBDocumentClient;

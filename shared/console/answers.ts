@@ -1,6 +1,6 @@
 /**
  * Answers given in the console go the way a filled review.csv goes: they are written as the
- * review file a person would have sent (batch/results-files.ts, buildReviewCsv, answers filled
+ * review file a person would have sent (outbox/results-files.ts, buildReviewCsv, answers filled
  * in) and dropped into `answers/<batch-id>/`, where the file's arrival starts the answers round
  * (same Idempotency-Key rules, same answers-report.csv, same revision of the results). The
  * console adds no second way into the pipeline; it only refuses, before writing anything, what
@@ -13,9 +13,9 @@
  * key; a round started by the copy finds them already sent and sends nothing.
  */
 import { createHash } from 'node:crypto';
-import { buildReviewCsv, CSV_CONTENT_TYPE, type FilledAnswers } from '../pipeline/batch/results-files.js';
 import { answersFolder } from '../pipeline/core/bucket-layout.js';
 import { joinedRowOf, type ReviewItem } from '../pipeline/core/records.js';
+import { buildReviewCsv, CSV_CONTENT_TYPE, type FilledAnswers } from '../pipeline/outbox/results-files.js';
 import { characterCount, LIMITS } from '../tcs/schemas.js';
 import { type AnswersAccepted, AnswersSubmission, type RowAnswers } from './api.js';
 import { answeredByMetadata, type ConsolePorts, type ConsoleUser } from './ports.js';

@@ -10,13 +10,13 @@
  */
 import { tableInForce } from '../ncm-table/reference-table.js';
 import type { NcmTable } from '../ncm-table/siscomex-table.js';
-import { PARTIAL_FILES } from '../pipeline/batch/partial-results.js';
-import { BatchSummary, cents } from '../pipeline/batch/results-files.js';
 import { outboxKey } from '../pipeline/core/bucket-layout.js';
 import type { BatchRecord } from '../pipeline/core/records.js';
 import { countedRows } from '../pipeline/core/row-counts.js';
+import type { Lease } from '../pipeline/core/slot-leases.js';
 import { holdsForBatch } from '../pipeline/dispatch/execution-names.js';
-import type { Lease } from '../pipeline/dispatch/slot-leases.js';
+import { PARTIAL_FILES } from '../pipeline/finalize/partial-results.js';
+import { BatchSummary, cents } from '../pipeline/outbox/results-files.js';
 import { LIMITS, PRICE_PER_RESOLVED_USD } from '../tcs/schemas.js';
 import { message } from '../wording/index.js';
 import {

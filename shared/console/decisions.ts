@@ -13,9 +13,9 @@
  */
 import { createHash } from 'node:crypto';
 import { tableInForce } from '../ncm-table/reference-table.js';
-import { CSV_CONTENT_TYPE } from '../pipeline/batch/results-files.js';
 import { answersFolder } from '../pipeline/core/bucket-layout.js';
 import type { CheckItem } from '../pipeline/core/check-records.js';
+import { CSV_CONTENT_TYPE } from '../pipeline/outbox/results-files.js';
 import { writeCsv } from '../spreadsheet/write-csv.js';
 import { type DecisionAccepted, DecisionSubmission } from './api.js';
 import { answeredByMetadata, type ConsolePorts, type ConsoleUser } from './ports.js';

@@ -9,9 +9,9 @@
  * sheets and batch.json must be there by then.
  */
 import { posix } from 'node:path';
-import { isPendingPdfCopy } from '../pipeline/batch/reuse.js';
 import { BatchOptions } from '../pipeline/core/batch-options-schema.js';
 import { answersFolder, dropFolder, isBatchFolderName, outboxKey } from '../pipeline/core/bucket-layout.js';
+import { isPendingPdfCopy } from '../pipeline/reuse/reuse.js';
 import { XLSX_CONTENT_TYPE } from '../spreadsheet/write-xlsx.js';
 import {
   type AnswerSheetForm,

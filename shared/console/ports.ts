@@ -14,7 +14,7 @@ import {
   type ObjectStore,
   type ReviewStore,
 } from '../pipeline/core/ports.js';
-import type { SlotLeases } from '../pipeline/dispatch/slot-leases.js';
+import type { SlotLeases } from '../pipeline/core/slot-leases.js';
 
 /** Presigned requests, made with the function's own role: the browser can do no more than it. */
 export type FileLinks = {

@@ -2,11 +2,11 @@
  * The questions inbox: every row waiting for answers, across batches, grouped so that rows
  * asked exactly the same questions (same texts, same options, same order) are answered once.
  * A row is waiting when its review item is `pending` and its row is still `pending_data`, as
- * review.csv lists it (batch/results-files.ts, pendingReviewItems).
+ * review.csv lists it (outbox/results-files.ts, pendingReviewItems).
  */
 import { createHash } from 'node:crypto';
-import { daysLeft } from '../pipeline/batch/review-workbook.js';
 import type { ReviewItem, RowRecord } from '../pipeline/core/records.js';
+import { daysLeft } from '../pipeline/outbox/review-workbook.js';
 import type { PendingRowView, QuestionGroup, QuestionInbox } from './api.js';
 import type { ConsolePorts } from './ports.js';
 

@@ -22,13 +22,13 @@
  */
 
 import { type TableInForce, tableInForce } from '../ncm-table/reference-table.js';
-import type { ShownRow } from '../pipeline/batch/results-files.js';
-import { standingRowPages } from '../pipeline/batch/standing-rows.js';
 import { declaredNcmDigits, type InForceColumns } from '../pipeline/core/ncm-in-force.js';
 import type { BatchRecord, RowRecord } from '../pipeline/core/records.js';
 import type { RowResult } from '../pipeline/core/result-columns.js';
 import { isFinalResult } from '../pipeline/core/row-life.js';
 import type { RowStatus } from '../pipeline/core/row-statuses.js';
+import { standingRowPages } from '../pipeline/finalize/standing-rows.js';
+import type { ShownRow } from '../pipeline/outbox/results-files.js';
 import { columnForHeader } from '../spreadsheet/columns.js';
 import { matchingKey } from '../spreadsheet/matching-key.js';
 import type { PipelineColumn } from '../spreadsheet/schemas.js';

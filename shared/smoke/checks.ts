@@ -4,10 +4,11 @@
  * the batch and review tables' items against results.csv (docs/architecture.md, property 7: every
  * row ends in exactly one output status). Each check says what held, or every problem it found.
  */
-import { cents } from '../pipeline/batch/results-files.js';
+
 import type { RowRecord } from '../pipeline/core/records.js';
 import { resultNcmDigits } from '../pipeline/core/row-results.js';
 import { OUTPUT_STATUSES, type OutputStatus } from '../pipeline/core/row-statuses.js';
+import { cents } from '../pipeline/outbox/results-files.js';
 import { type CatalogueRow, maxCostUsd } from './catalogue.js';
 import type { Observation, SmokeCheck } from './observation.js';
 import type { ResultsRow, ResultsTable } from './results-table.js';

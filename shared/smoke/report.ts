@@ -1,7 +1,8 @@
 /** What the smoke says as it goes and at the end: plain lines, built here and printed by `say`. */
-import { BatchSummary } from '../pipeline/batch/results-files.js';
+
 import type { BatchRecord, RowRecord } from '../pipeline/core/records.js';
 import { isOutputStatus } from '../pipeline/core/row-statuses.js';
+import { BatchSummary } from '../pipeline/outbox/results-files.js';
 import { PRICE_PER_RESOLVED_USD } from '../tcs/schemas.js';
 import { maxCostUsd, type SmokeCatalogue } from './catalogue.js';
 import { countByStatus } from './checks.js';

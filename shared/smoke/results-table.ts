@@ -1,6 +1,6 @@
 /**
  * `results.csv` read back: the input's columns first, then RESULT_COLUMNS, one record per row
- * (shared/pipeline/batch/results-files.ts writes it). Read with the pipeline's own CSV reader
+ * (shared/pipeline/outbox/results-files.ts writes it). Read with the pipeline's own CSV reader
  * (BOM, the input's delimiter, RFC 4180 quoting), and each cell with the `'` that neutralised a
  * formula taken off again, as the answers round reads our own files.
  */

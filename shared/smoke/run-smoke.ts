@@ -11,10 +11,11 @@
  * this run's. On a versioned bucket the batch id is also derived as Prepare derives it (from the
  * object's version), which finds a batch that failed before its record was written by its summary.
  */
-import { BatchSummary } from '../pipeline/batch/results-files.js';
+
 import { dropFolder, isBatchFolderName, outboxFolder, outboxKey } from '../pipeline/core/bucket-layout.js';
 import { deriveBatchId } from '../pipeline/core/keys.js';
 import type { BatchRecord, RowRecord } from '../pipeline/core/records.js';
+import { BatchSummary } from '../pipeline/outbox/results-files.js';
 import type { SmokeCatalogue } from './catalogue.js';
 import { checkBatch } from './checks.js';
 import { findDeployment } from './deployment.js';

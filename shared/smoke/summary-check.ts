@@ -2,8 +2,9 @@
  * summary.json against results.csv: parsed with the schema Finalize writes it by, then its
  * state, its counts and the money it reports compared with the rows themselves.
  */
-import { BatchSummary } from '../pipeline/batch/results-files.js';
+
 import { OUTPUT_STATUSES, type OutputStatus } from '../pipeline/core/row-statuses.js';
+import { BatchSummary } from '../pipeline/outbox/results-files.js';
 import type { Observation, SmokeCheck } from './observation.js';
 
 const usd = (amount: number) => `USD ${amount.toFixed(2)}`;

@@ -15,7 +15,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type LocalConsole, openLocalConsole } from '../../local/runtime/local-console.js';
 import { startLocalPipeline } from '../../local/runtime/pipeline.js';
-import { WORKBOOK_WORDS } from '../../shared/pipeline/batch/workbook-labels.js';
+import { WORKBOOK_WORDS } from '../../shared/pipeline/outbox/workbook-labels.js';
 import { readXlsxRecords } from '../../shared/spreadsheet/read-xlsx.js';
 import { adminClassifications, E2E_ASSEMBLY_DIR, E2E_TIME_SCALE, makeTempDir } from '../e2e/helpers.js';
 import { openBrowser, SCREENSHOTS_DIR } from '../helpers/chromium.js';

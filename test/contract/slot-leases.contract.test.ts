@@ -1,6 +1,6 @@
 /** The SlotLeases contract, in memory and on every DynamoDB engine. */
 import { createDynamoSlotLeases } from '../../shared/aws/dynamo-slot-leases.js';
-import type { SlotLeases } from '../../shared/pipeline/dispatch/slot-leases.js';
+import type { SlotLeases } from '../../shared/pipeline/core/slot-leases.js';
 import { createTable } from '../helpers/dynalite.js';
 import { memorySlotLeases } from '../helpers/memory-ports.js';
 import { DYNAMO_ENGINES, onDynamoEngine } from './dynamo-engines.js';

@@ -5,7 +5,7 @@
  * are two processes (two Lambdas) sharing it.
  */
 import { describe, expect, it } from 'vitest';
-import type { Lease, SlotLeases } from '../../shared/pipeline/dispatch/slot-leases.js';
+import type { Lease, SlotLeases } from '../../shared/pipeline/core/slot-leases.js';
 import { type Implementation, useImplementation } from './implementation.js';
 
 export type LeaseScopes = (scope: string) => SlotLeases;

@@ -14,8 +14,8 @@ import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planOptionsFile } from '../../local/cli/plan.js';
 import { type LocalPipeline, startLocalPipeline } from '../../local/runtime/pipeline.js';
-import { BatchPlan } from '../../shared/pipeline/batch/batch-plan.js';
-import { BatchSummary } from '../../shared/pipeline/batch/results-files.js';
+import { BatchSummary } from '../../shared/pipeline/outbox/results-files.js';
+import { BatchPlan } from '../../shared/pipeline/prepare/batch-plan.js';
 import { E2E_ASSEMBLY_DIR, E2E_TIME_SCALE, makeTempDir } from './helpers.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

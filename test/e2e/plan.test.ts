@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { planOptionsFile } from '../../local/cli/plan.js';
 import { type LocalPipeline, startLocalPipeline } from '../../local/runtime/pipeline.js';
-import { BatchPlan } from '../../shared/pipeline/batch/batch-plan.js';
+import { BatchPlan } from '../../shared/pipeline/prepare/batch-plan.js';
 import { E2E_ASSEMBLY_DIR, E2E_TIME_SCALE, makeTempDir, RESOLVING_DESCRIPTIONS } from './helpers.js';
 
 const SAMPLE = fileURLToPath(new URL('../../sample-data/', import.meta.url));

@@ -15,8 +15,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { planOptionsFile } from '../../local/cli/plan.js';
 import { recheckOn } from '../../local/cli/recheck.js';
 import { startLocalPipeline } from '../../local/runtime/pipeline.js';
-import { BatchPlan } from '../../shared/pipeline/batch/batch-plan.js';
-import { RecheckSummary } from '../../shared/pipeline/batch/recheck-verdicts.js';
+import { BatchPlan } from '../../shared/pipeline/prepare/batch-plan.js';
+import { RecheckSummary } from '../../shared/pipeline/reuse/recheck-verdicts.js';
 import { type SiscomexEntry, siscomexEntry } from '../helpers/siscomex-table.js';
 import { E2E_ASSEMBLY_DIR, E2E_TIME_SCALE, makeTempDir, resolvableRows, writeCsv } from './helpers.js';
 

@@ -7,11 +7,11 @@
 import Papa from 'papaparse';
 import { expect } from 'vitest';
 import type { Sandbox } from '../../local/sandbox/sandbox.js';
-import { finalizeBatch } from '../../shared/pipeline/batch/finalize-batch.js';
 import { deriveRowKey } from '../../shared/pipeline/core/keys.js';
 import type { ClassificationService } from '../../shared/pipeline/core/ports.js';
 import { BatchRecord, type ReviewItem, type RowRecord } from '../../shared/pipeline/core/records.js';
 import { pendingResult, resolvedResult } from '../../shared/pipeline/core/row-results.js';
+import { finalizeBatch } from '../../shared/pipeline/finalize/finalize-batch.js';
 import { createTcsClient } from '../../shared/tcs/client.js';
 import type { Classification } from '../../shared/tcs/schemas.js';
 import {

@@ -1,15 +1,16 @@
 /**
  * A batch put in a store the way the pipeline leaves it, counters included: its rows written as
  * Prepare writes them (final at birth, queued, following), counted as Prepare counts them
- * (batch/born-rows.ts), its completion shards with each queued row's followers, and then each
+ * (prepare/born-rows.ts), its completion shards with each queued row's followers, and then each
  * row that has since finished moved and counted as Complete does (row/complete.ts, `finishRow`).
  * For tests of what reads the counters instead of the rows (the console, the progress line).
  */
-import { bornRowsCounter } from '../../shared/pipeline/batch/born-rows.js';
+
 import type { BatchStore } from '../../shared/pipeline/core/ports.js';
 import type { BatchRecord, RowRecord } from '../../shared/pipeline/core/records.js';
 import { shardOfRow } from '../../shared/pipeline/core/records.js';
 import { isOutputStatus } from '../../shared/pipeline/core/row-statuses.js';
+import { bornRowsCounter } from '../../shared/pipeline/prepare/born-rows.js';
 import { finishOf } from '../../shared/pipeline/row/complete.js';
 
 /** Statuses a row has at Prepare without being sent: counted by Prepare, never by Complete. */

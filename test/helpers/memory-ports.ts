@@ -41,7 +41,7 @@ import {
 import { addFinished, type FinishedRows, NOTHING_FINISHED } from '../../shared/pipeline/core/row-counts.js';
 import { afterMove, changeOf, passesGuard } from '../../shared/pipeline/core/row-life.js';
 import { SimWatch } from '../../shared/pipeline/core/sim-watch.js';
-import type { AcquireResult, Lease, SlotLeases } from '../../shared/pipeline/dispatch/slot-leases.js';
+import type { AcquireResult, Lease, SlotLeases } from '../../shared/pipeline/core/slot-leases.js';
 import { bytesSource } from '../../shared/spreadsheet/byte-source.js';
 
 const clone = <T>(value: T): T => structuredClone(value);

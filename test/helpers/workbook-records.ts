@@ -4,9 +4,10 @@
  * row of every output status (formula-looking descriptions, a control character, a row longer than
  * the header), and the products waiting for answers, whose deadlines each test sets.
  */
-import type { WorkbookWords } from '../../shared/pipeline/batch/workbook-labels.js';
+
 import type { BatchRecord, ReviewItem, RowRecord } from '../../shared/pipeline/core/records.js';
 import type { RowResult } from '../../shared/pipeline/core/result-columns.js';
+import type { WorkbookWords } from '../../shared/pipeline/outbox/workbook-labels.js';
 import { textMessage } from '../../shared/wording/message.js';
 import { batchRecord, classificationId, reviewItem, rowRecord } from './records.js';
 

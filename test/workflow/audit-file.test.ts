@@ -8,9 +8,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Papa from 'papaparse';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { AUDIT_COLUMNS } from '../../shared/pipeline/batch/audit-file.js';
-import { buildReviewCsv, type FilledAnswers } from '../../shared/pipeline/batch/results-files.js';
+import { AUDIT_COLUMNS } from '../../shared/pipeline/audit/audit-file.js';
 import { ANSWERED_BY_METADATA } from '../../shared/pipeline/core/ports.js';
+import { buildReviewCsv, type FilledAnswers } from '../../shared/pipeline/outbox/results-files.js';
 import { type Harness, startHarness, synthesizedDefinitions } from './harness.js';
 
 const SAMPLE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'sample-data');

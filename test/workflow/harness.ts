@@ -33,10 +33,6 @@ import { type Sandbox, startSandbox } from '../../local/sandbox/sandbox.js';
 import type { HandlerName } from '../../shared/contract.js';
 import { finalizeAnswers } from '../../shared/pipeline/answers/finalize-answers.js';
 import { prepareAnswers } from '../../shared/pipeline/answers/prepare-answers.js';
-import { awaitRows } from '../../shared/pipeline/batch/await-rows.js';
-import { finalizeBatch } from '../../shared/pipeline/batch/finalize-batch.js';
-import { writePartialResults } from '../../shared/pipeline/batch/partial-results.js';
-import { prepareBatch } from '../../shared/pipeline/batch/prepare-batch.js';
 import type {
   BatchWaiters,
   ClassificationService,
@@ -46,6 +42,10 @@ import type {
 } from '../../shared/pipeline/core/ports.js';
 import type { KickReason, RowExecutionInput } from '../../shared/pipeline/core/records.js';
 import { dispatchRows } from '../../shared/pipeline/dispatch/dispatch-rows.js';
+import { awaitRows } from '../../shared/pipeline/finalize/await-rows.js';
+import { finalizeBatch } from '../../shared/pipeline/finalize/finalize-batch.js';
+import { writePartialResults } from '../../shared/pipeline/finalize/partial-results.js';
+import { prepareBatch } from '../../shared/pipeline/prepare/prepare-batch.js';
 import { completeRow } from '../../shared/pipeline/row/complete.js';
 import { rowExecutionEnded } from '../../shared/pipeline/row/execution-ended.js';
 import { pollRow } from '../../shared/pipeline/row/poll.js';

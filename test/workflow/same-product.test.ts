@@ -5,8 +5,8 @@
  */
 import Papa from 'papaparse';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildReviewCsv, type FilledAnswers } from '../../shared/pipeline/batch/results-files.js';
 import type { ClassificationService } from '../../shared/pipeline/core/ports.js';
+import { buildReviewCsv, type FilledAnswers } from '../../shared/pipeline/outbox/results-files.js';
 import { type Harness, startHarness, synthesizedDefinitions } from './harness.js';
 
 beforeAll(() => {

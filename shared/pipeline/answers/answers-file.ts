@@ -14,8 +14,8 @@ import { detectFormat } from '../../spreadsheet/read-spreadsheet.js';
 import { readXlsxRecords } from '../../spreadsheet/read-xlsx.js';
 import { Delimiter, SpreadsheetFormat, SpreadsheetProblem, TextEncoding } from '../../spreadsheet/schemas.js';
 import { splitHeaderAndRows } from '../../spreadsheet/table.js';
-import type { REVIEW_LEADING_COLUMNS, REVIEW_TRAILING_COLUMNS } from '../batch/results-files.js';
-import { CHECK_SHEET_NAMES, OPTIONS_SHEET_NAMES, REVIEW_HEADER_KEYS } from '../batch/workbook-language.js';
+import type { REVIEW_LEADING_COLUMNS, REVIEW_TRAILING_COLUMNS } from '../outbox/results-files.js';
+import { CHECK_SHEET_NAMES, OPTIONS_SHEET_NAMES, REVIEW_HEADER_KEYS } from '../outbox/workbook-language.js';
 import {
   DecisionLine,
   isDecisionsHeader,
@@ -110,7 +110,7 @@ export class AnswersFileError extends Error {
  * The columns of `buildReviewCsv` this module reads (`satisfies`: renaming one there breaks the
  * build here). Headers are compared by `headerKey`, so `Answer 1`, `ANSWER_1` and
  * `answer-1 (resposta)` all are `answer_1`; review.xlsx's headers in any of its languages
- * (`Resposta 1`, `Respuesta 1`) are the columns they stand for (batch/workbook-language.ts).
+ * (`Resposta 1`, `Respuesta 1`) are the columns they stand for (outbox/workbook-language.ts).
  */
 const ROW_COLUMN = 'row' satisfies (typeof REVIEW_LEADING_COLUMNS)[number];
 const CLASSIFICATION_ID_COLUMN = 'classification_id' satisfies (typeof REVIEW_LEADING_COLUMNS)[number];

@@ -15,10 +15,10 @@
  * `already_answered`.
  */
 import { z } from 'zod';
-import { droppedFileFromEvent, droppedSourceForKey, parseDroppedFileKey } from '../batch/batch-source.js';
 import { shortDigest } from '../core/keys.js';
 import { ANSWERED_BY_METADATA, type ObjectHead } from '../core/ports.js';
 import type { BatchSource } from '../core/records.js';
+import { droppedFileFromEvent, droppedSourceForKey, parseDroppedFileKey } from '../prepare/batch-source.js';
 
 export type AnswersSourceFromEvent = { batchId: string; roundId: string; source: BatchSource };
 

@@ -2,7 +2,7 @@
  * Decisions on verdicts to check (docs/answers-round.md, "Decisions"), as they come back in an
  * answers file: a to-check.csv filled in (or the console's file of decisions: any CSV whose header
  * has `decision_ncm`), or review.xlsx's sheet of verdicts to check, its headers in any of the
- * workbook's languages (batch/workbook-language.ts). Pure reading: whether a decision stands is
+ * workbook's languages (outbox/workbook-language.ts). Pure reading: whether a decision stands is
  * plan-decisions.ts's.
  *
  *   header with decision_ncm ──readDecisionLines──▶ DecisionLine[] (one per data line, in file order)
@@ -12,7 +12,7 @@ import { headerKey } from '../../spreadsheet/columns.js';
 import { readXlsxSheetRecords } from '../../spreadsheet/read-xlsx.js';
 import { splitHeaderAndRows, type Table } from '../../spreadsheet/table.js';
 import { message, wordMessage } from '../../wording/index.js';
-import { CHECK_HEADER_KEYS, CHECK_SHEET_NAMES } from '../batch/workbook-language.js';
+import { CHECK_HEADER_KEYS, CHECK_SHEET_NAMES } from '../outbox/workbook-language.js';
 import { cellText, parseRowNumber } from './file-cells.js';
 
 export const DecisionLine = z.object({

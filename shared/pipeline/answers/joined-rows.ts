@@ -5,13 +5,13 @@
  * such batch's results move forward too.
  */
 import { detailMessagesOf, detailOf, message } from '../../wording/index.js';
-import { ncmDescriber } from '../batch/divergence-sheet.js';
-import { resultEvents } from '../core/audit-events.js';
+import { resultEvents } from '../audit/audit-events.js';
 import { mapLimited } from '../core/calls-in-parallel.js';
 import type { PipelinePorts } from '../core/ports.js';
 import { joinedRowOf, type ReviewItem, type RowRecord } from '../core/records.js';
 import type { RowResult } from '../core/result-columns.js';
 import { checkItemOfResult, checkReasonsOfResult, withCheckMark } from '../core/verdict-check.js';
+import { ncmDescriber } from '../outbox/divergence-sheet.js';
 
 /** Outcomes the service gives a classification: the ones every row waiting on it takes. */
 const SETTLED_BY_SERVICE = new Set(['resolved', 'failed', 'abandoned']);

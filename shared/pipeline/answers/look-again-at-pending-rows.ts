@@ -5,7 +5,7 @@
  * the row's result, marked `to_check` under the batch's `check_below` as Store marks one.
  */
 import { detailMessagesOf, detailOf, message } from '../../wording/index.js';
-import { resultEvents } from '../core/audit-events.js';
+import { resultEvents } from '../audit/audit-events.js';
 import { forEachLimited } from '../core/calls-in-parallel.js';
 import type { PipelinePorts } from '../core/ports.js';
 import type { RowRecord } from '../core/records.js';

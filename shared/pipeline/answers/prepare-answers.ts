@@ -13,9 +13,6 @@ import { z } from 'zod';
 import { SpreadsheetError } from '../../spreadsheet/errors.js';
 import { writeCsv } from '../../spreadsheet/write-csv.js';
 import { message } from '../../wording/index.js';
-import { inputKeyCandidates } from '../batch/batch-source.js';
-import { readProblemMessage } from '../batch/input-file.js';
-import { CSV_CONTENT_TYPE } from '../batch/results-files.js';
 import { outboxKey } from '../core/bucket-layout.js';
 import type { ObjectStore, PipelinePorts } from '../core/ports.js';
 import {
@@ -26,6 +23,9 @@ import {
   type RowRecord,
   shardOfRow,
 } from '../core/records.js';
+import { CSV_CONTENT_TYPE } from '../outbox/results-files.js';
+import { inputKeyCandidates } from '../prepare/batch-source.js';
+import { readProblemMessage } from '../prepare/input-file.js';
 import { type AnswersFile, AnswersFileError, readAnswersFile } from './answers-file.js';
 import {
   answeredByOfHead,

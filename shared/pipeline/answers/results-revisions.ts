@@ -12,10 +12,11 @@
  *   results.csv (v2) ─▶ round 2 changes rows ─▶ results.rev2.csv = v2, results.csv = v3 (revision 2)
  *   results.csv (v3) ─▶ round 3 changes none ─▶ no copy, results.csv = v3 (revision 2)
  */
-import { sha256Of } from '../batch/outbox-rows.js';
-import { OUTPUT_FILES } from '../batch/results-files.js';
+
 import { outboxKey } from '../core/bucket-layout.js';
 import type { ObjectStore } from '../core/ports.js';
+import { sha256Of } from '../finalize/outbox-rows.js';
+import { OUTPUT_FILES } from '../outbox/results-files.js';
 
 /** `results.rev<N>.csv`, `results.rev<N>.xlsx` and `summary.rev<N>.json` beside the current files. */
 export const revisionFile = (name: string, revision: number): string =>

@@ -1,7 +1,7 @@
 /**
  * What moves a reused product's first row moves its other rows in the batch too
  * (docs/architecture.md, §12). Prepare keeps one check item and one SIM watch per reused product,
- * on its first row, counting the others (batch/reused-products.ts), since every row of the product
+ * on its first row, counting the others (prepare/reused-products.ts), since every row of the product
  * holds the same verdict itself. When a person decides that verdict, or the daily sweep sees its
  * SIM openings confirmed, the first row is moved where the item or the watch is handled, and the
  * product's other rows here: found in one pass over the batch a page at a time, moved a few at
@@ -12,12 +12,13 @@
  *
  * Run again (a retried step), each finds the rows already moved and writes nothing.
  */
-import { ROWS_PER_PAGE } from '../batch/standing-rows.js';
+
 import { forEachLimited } from '../core/calls-in-parallel.js';
 import type { CheckItem } from '../core/check-records.js';
 import type { BatchStore, PipelinePorts } from '../core/ports.js';
 import type { RowRecord } from '../core/records.js';
 import type { SimWatch } from '../core/sim-watch.js';
+import { ROWS_PER_PAGE } from '../finalize/standing-rows.js';
 import { approvedResult, decideRow } from './apply-decisions.js';
 import { confirmedResult, type SimConfirmation } from './sim-confirmation.js';
 

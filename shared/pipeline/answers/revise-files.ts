@@ -1,9 +1,9 @@
 /**
  * FinalizeAnswers' files (finalize-answers.ts, step 5) written in legs, like Finalize's
- * (batch/results-in-legs.ts): a leg whose time is spent hands on where it stopped, and the
+ * (finalize/results-in-legs.ts): a leg whose time is spent hands on where it stopped, and the
  * workflow calls FinalizeAnswers again.
  *
- *   audit pass  audit.csv gains the events recorded since its last write (batch/audit-file.ts)
+ *   audit pass  audit.csv gains the events recorded since its last write (audit/audit-file.ts)
  *   csv pass    results.csv to work/<batch>/finalize/<run>/, the batch added up as it is written
  *   revision    the earlier files kept as rev<N> when the new results.csv differs (by sha256,
  *               both read by ranges), then the new one copied into the outbox
@@ -17,23 +17,30 @@
 
 import { z } from 'zod';
 import { type TableInForce, tableInForce } from '../../ncm-table/reference-table.js';
-import { AuditWriting, writeAuditFile } from '../batch/audit-file.js';
-import { loadTally, pageTally, saveTally, sha256Of, type TallyRead, tallyKey } from '../batch/outbox-rows.js';
-import { replacePartialFiles } from '../batch/partial-results.js';
+import { AuditWriting, writeAuditFile } from '../audit/audit-file.js';
+import { finalizeWorkKey, outboxKey } from '../core/bucket-layout.js';
+import type { PipelinePorts } from '../core/ports.js';
+import type { BatchRecord, ReviewItem } from '../core/records.js';
+import {
+  loadTally,
+  pageTally,
+  saveTally,
+  sha256Of,
+  type TallyRead,
+  tallyKey,
+} from '../finalize/outbox-rows.js';
+import { replacePartialFiles } from '../finalize/partial-results.js';
+import { outboxResults, ResultsWriting, writeResultsFiles } from '../finalize/results-in-legs.js';
 import {
   buildReviewCsv,
   OUTPUT_FILES,
   pendingReviewItems,
   writeReviewFiles,
-} from '../batch/results-files.js';
-import { outboxResults, ResultsWriting, writeResultsFiles } from '../batch/results-in-legs.js';
-import type { ShownSummary } from '../batch/results-summary-sheet.js';
-import { summaryTime } from '../batch/results-workbook.js';
-import { reviewWorkbook } from '../batch/review-workbook.js';
-import { writeToCheckCsv } from '../batch/to-check-files.js';
-import { finalizeWorkKey, outboxKey } from '../core/bucket-layout.js';
-import type { PipelinePorts } from '../core/ports.js';
-import type { BatchRecord, ReviewItem } from '../core/records.js';
+} from '../outbox/results-files.js';
+import type { ShownSummary } from '../outbox/results-summary-sheet.js';
+import { summaryTime } from '../outbox/results-workbook.js';
+import { reviewWorkbook } from '../outbox/review-workbook.js';
+import { writeToCheckCsv } from '../outbox/to-check-files.js';
 import { keepRevision } from './results-revisions.js';
 
 /** Where one batch's revision stands between legs. */
@@ -87,7 +94,7 @@ export const reviseFiles = async (
   const { run } = from;
   const ncm = await tableInForce(ports.objects);
   const pass = { width: options.width, until: options.until, pageSize: options.pageSize, table: ncm.table };
-  // audit.csv first: it only grows, whatever the results files come to (batch/audit-file.ts).
+  // audit.csv first: it only grows, whatever the results files come to (audit/audit-file.ts).
   if (from.pass === 'audit' || (from.pass === 'csv' && from.writing === null && from.audit === undefined)) {
     const audit = await writeAuditFile(ports, batch, from.audit ?? null, {
       until: options.until,

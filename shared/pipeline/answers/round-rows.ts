@@ -7,7 +7,7 @@
 
 import { message } from '../../wording/index.js';
 import type { Message } from '../../wording/message.js';
-import { resultEvents } from '../core/audit-events.js';
+import { resultEvents } from '../audit/audit-events.js';
 import { mapLimited } from '../core/calls-in-parallel.js';
 import type { PipelinePorts } from '../core/ports.js';
 import type { BatchRecord, CaughtError, RowRecord } from '../core/records.js';

@@ -6,10 +6,10 @@
 import { isFinalStatus } from '../../tcs/schemas.js';
 import { message } from '../../wording/index.js';
 import type { Message } from '../../wording/message.js';
-import { ROWS_PER_PAGE } from '../batch/standing-rows.js';
 import { mapLimited } from '../core/calls-in-parallel.js';
 import type { BatchStore, PipelinePorts } from '../core/ports.js';
 import type { BatchRecord, ReviewItem, RowRecord } from '../core/records.js';
+import { ROWS_PER_PAGE } from '../finalize/standing-rows.js';
 import { lookAgainAtPendingRows } from './look-again-at-pending-rows.js';
 
 /**

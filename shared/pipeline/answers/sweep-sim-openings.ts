@@ -24,7 +24,6 @@
  */
 import { TcsError } from '../../tcs/errors.js';
 import type { Operation } from '../../tcs/schemas.js';
-import { type NcmDescriber, ncmDescriber } from '../batch/divergence-sheet.js';
 import type { AuditEvent } from '../core/audit-records.js';
 import { mapLimited } from '../core/calls-in-parallel.js';
 import type { PipelinePorts } from '../core/ports.js';
@@ -32,6 +31,7 @@ import type { BatchRecord, RowRecord } from '../core/records.js';
 import { reuseKeysOf } from '../core/row-life.js';
 import type { SimWatch } from '../core/sim-watch.js';
 import { checkItemOfResult } from '../core/verdict-check.js';
+import { type NcmDescriber, ncmDescriber } from '../outbox/divergence-sheet.js';
 import type { FinalizeAnswersPorts, FinalizeAnswersResult } from './finalize-answers.js';
 import { confirmReusedRows } from './reused-product-rows.js';
 import {

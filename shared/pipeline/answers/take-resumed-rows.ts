@@ -5,14 +5,14 @@
  * goes back to `queued` with its round and its review item is marked answered.
  */
 import { normaliseSheetPath } from '../../spreadsheet/normalise-row.js';
-import { type SheetCheck, type SheetProblem, sheetChecker } from '../batch/sheet-checker.js';
-import { answeredEvent } from '../core/audit-events.js';
+import { answeredEvent } from '../audit/audit-events.js';
 import type { AuditEvent } from '../core/audit-records.js';
 import { answersFolder } from '../core/bucket-layout.js';
 import { deriveAnswersKey } from '../core/keys.js';
 import type { ObjectStore, PipelinePorts } from '../core/ports.js';
 import type { RowRecord, SheetRef } from '../core/records.js';
 import { afterMove, type RowMove } from '../core/row-life.js';
+import { type SheetCheck, type SheetProblem, sheetChecker } from '../prepare/sheet-checker.js';
 import type { AnswersPlan, AnswersReportEntry, ResumeRow } from './plan-answers.js';
 
 export type TakeResumedRowsPorts = Pick<PipelinePorts, 'objects' | 'batches' | 'reviews'>;

@@ -1,6 +1,6 @@
 /**
  * batch.json as a record: per-batch defaults and policy, kept on the batch record and read by
- * Prepare (batch/batch-options.ts reads the file). A schema of its own, beside records.ts, which
+ * Prepare (prepare/batch-options.ts reads the file). A schema of its own, beside records.ts, which
  * re-exports it.
  */
 import { z } from 'zod';

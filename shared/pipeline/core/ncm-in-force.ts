@@ -3,7 +3,7 @@
  * (shared/ncm-table/): an NF-e whose NCM is not in force is refused by SEFAZ (rejection 778), so a
  * code that is not is flagged on its row, never passed on in silence. Pure.
  *
- * Checked where rows are shown (batch/standing-rows.ts), not stored: a newer table dropped into
+ * Checked where rows are shown (finalize/standing-rows.ts), not stored: a newer table dropped into
  * `reference/ncm/` is what the next results, summary and console page check against.
  */
 import type { NcmTable } from '../../ncm-table/siscomex-table.js';

@@ -5,7 +5,6 @@
  */
 import type { ByteSource } from '../../spreadsheet/byte-source.js';
 import type { TcsClient } from '../../tcs/client.js';
-import type { SlotLeases } from '../dispatch/slot-leases.js';
 import type { AuditEvent } from './audit-records.js';
 import type { CheckDecision, CheckItem } from './check-records.js';
 import type {
@@ -24,6 +23,7 @@ import type { FinishedRows } from './row-counts.js';
 import type { RowMove } from './row-life.js';
 import type { OutputStatus } from './row-statuses.js';
 import type { SimWatch } from './sim-watch.js';
+import type { SlotLeases } from './slot-leases.js';
 
 /**
  * Time as the core reads it. Thresholds and delays are written in production time (5 min of
@@ -370,7 +370,7 @@ export type BatchEvents = {
 export type DispatcherKick = { kick(reason: KickReason): Promise<void> };
 
 /**
- * Asks for a batch's partial results (batch/partial-results.ts) to be written, without waiting:
+ * Asks for a batch's partial results (finalize/partial-results.ts) to be written, without waiting:
  * best effort, never throws; the next finishing row asks again.
  */
 export type PartialResultsRequests = { request(batchId: string): Promise<void> };

@@ -63,7 +63,7 @@ export type QueueWindow = z.infer<typeof QueueWindow>;
 export const BATCH_STATES = ['preparing', 'running', 'finalizing', 'completed', 'failed'] as const;
 export const BatchState = z.enum(BATCH_STATES);
 
-/** Where the outbox's audit.csv stands (batch/audit-file.ts). */
+/** Where the outbox's audit.csv stands (audit/audit-file.ts). */
 export const AuditPosition = z.object({
   key: z.string(),
   bytes: z.number().int().min(0),
@@ -97,7 +97,7 @@ export const BatchRecord = z.object({
   queue_window: QueueWindow.optional(),
   /**
    * How long WaitForRows waits for the last row, in seconds: sized by Prepare from the rows to
-   * classify at the cap (batch/batch-plan.ts, `waitSecondsFor`), so a retried Prepare says it again.
+   * classify at the cap (prepare/batch-plan.ts, `waitSecondsFor`), so a retried Prepare says it again.
    */
   wait_seconds: z.number().int().min(1).optional(),
   shard_count: z.number().int().min(0).default(0),
@@ -131,7 +131,7 @@ export const BatchRecord = z.object({
   /** When a finishing row last asked for partial results (row/complete.ts). */
   partial_requested_at: z.string().optional(),
   /**
-   * How far the outbox's audit.csv is written (batch/audit-file.ts): the last event key written,
+   * How far the outbox's audit.csv is written (audit/audit-file.ts): the last event key written,
    * the file's bytes at that point (a repeated write starts again from them), how many writes,
    * and the write's own copy of the file and of the keys it read, by object key. Moved only by
    * `BatchStore.claimAuditPosition`, from the position a write started from.

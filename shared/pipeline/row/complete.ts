@@ -1,5 +1,5 @@
 import { message } from '../../wording/index.js';
-import { resultEvents } from '../core/audit-events.js';
+import { resultEvents } from '../audit/audit-events.js';
 import { outboxKey } from '../core/bucket-layout.js';
 import { describeCaughtError } from '../core/error-text.js';
 import type { PipelinePorts, RowFinish } from '../core/ports.js';
@@ -162,7 +162,7 @@ export const completeRow = async (ports: CompletePorts, input: unknown): Promise
 
 /**
  * A row of a running batch finished: its partial results are asked for when the last were asked
- * for at least `partial_every_minutes` ago (batch/partial-results.ts). The batch record keeps when,
+ * for at least `partial_every_minutes` ago (finalize/partial-results.ts). The batch record keeps when,
  * and a conditional write lets one finishing row of each period ask. Never for an answers round.
  */
 const askForPartialResults = async (

@@ -1,5 +1,5 @@
 import { type Classification, LIMITS } from '../../tcs/schemas.js';
-import { questionsEvent } from '../core/audit-events.js';
+import { questionsEvent } from '../audit/audit-events.js';
 import type { PipelinePorts } from '../core/ports.js';
 import { type ReviewItem, RowState, type RowStep } from '../core/records.js';
 import { pendingResult } from '../core/row-results.js';
@@ -23,7 +23,7 @@ export const abandonsAt = (c: Pick<Classification, 'created_at'>, now: Date): st
  * Review: the questions to the review table; the row ends `pending_data` and frees its slot. The
  * product's pending classification goes to the product cache too, beside its verdict, so a later
  * batch of the same product joins it instead of asking again (docs/answers-round.md, "A re-run
- * does not ask again"; batch/row-plans.ts, `openClassificationFinder`).
+ * does not ask again"; prepare/row-plans.ts, `openClassificationFinder`).
  */
 export const reviewRow = async (
   ports: Pick<PipelinePorts, 'clock' | 'service' | 'batches' | 'reviews' | 'cache' | 'audit'>,

@@ -1,5 +1,5 @@
 import { TcsProblemError } from '../../tcs/errors.js';
-import { submittedEvent } from '../core/audit-events.js';
+import { submittedEvent } from '../audit/audit-events.js';
 import { uploadRecordKey } from '../core/bucket-layout.js';
 import type { PipelinePorts } from '../core/ports.js';
 import type { BatchStop, RowRecord, RowState, RowStep } from '../core/records.js';

@@ -6,7 +6,7 @@
 
 import type { ProductRow } from '../../spreadsheet/schemas.js';
 import { message } from '../../wording/index.js';
-import { submittedEvent } from '../core/audit-events.js';
+import { submittedEvent } from '../audit/audit-events.js';
 import { uploadRecordKey } from '../core/bucket-layout.js';
 import { deriveCreationKey, deriveRowKey } from '../core/keys.js';
 import type { PipelinePorts } from '../core/ports.js';

@@ -5,10 +5,10 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { printPlan } from '../../../local/cli/plan.js';
-import { BatchPlan } from '../../../shared/pipeline/batch/batch-plan.js';
-import { batchSourceFromEvent } from '../../../shared/pipeline/batch/batch-source.js';
-import { prepareBatch } from '../../../shared/pipeline/batch/prepare-batch.js';
-import { WORKBOOK_INPUT_COLUMNS } from '../../../shared/pipeline/batch/results-sheet-xml.js';
+import { WORKBOOK_INPUT_COLUMNS } from '../../../shared/pipeline/outbox/results-sheet-xml.js';
+import { BatchPlan } from '../../../shared/pipeline/prepare/batch-plan.js';
+import { batchSourceFromEvent } from '../../../shared/pipeline/prepare/batch-source.js';
+import { prepareBatch } from '../../../shared/pipeline/prepare/prepare-batch.js';
 import { memoryPipelinePorts } from '../../helpers/memory-ports.js';
 import { objectCreatedEvent } from '../../helpers/s3-events.js';
 import { ACCEPTED_COUNTRIES } from '../../unit/spreadsheet/fixtures.js';

@@ -12,9 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropAnswers, dropBatch } from '../../../local/runtime/bucket.js';
 import { type RunningS3, startS3 } from '../../../local/runtime/stand-ins.js';
 import { createS3ObjectStore } from '../../../shared/aws/s3-object-store.js';
-import { sheetChecker } from '../../../shared/pipeline/batch/sheet-checker.js';
 import { answersFolder, dropFolder } from '../../../shared/pipeline/core/bucket-layout.js';
 import { sha256Hex } from '../../../shared/pipeline/core/keys.js';
+import { sheetChecker } from '../../../shared/pipeline/prepare/sheet-checker.js';
 import { textPdf } from '../../sandbox/helpers/pdf.js';
 
 const BUCKET = 'catalogue-bucket';

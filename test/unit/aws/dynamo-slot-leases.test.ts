@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDynamoSlotLeases } from '../../../shared/aws/dynamo-slot-leases.js';
-import type { SlotLeases } from '../../../shared/pipeline/dispatch/slot-leases.js';
+import type { SlotLeases } from '../../../shared/pipeline/core/slot-leases.js';
 import { createTable, type LocalDynamo, startLocalDynamo } from '../../helpers/dynalite.js';
 
 const TTL = 60_000;

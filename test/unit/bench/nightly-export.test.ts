@@ -18,7 +18,7 @@ import {
 } from '../../../local/bench/nightly-export.js';
 import { classify } from '../../../local/sandbox/classifier/classify.js';
 import { COUNTRIES } from '../../../local/sandbox/classifier/countries.js';
-import { productIdentity } from '../../../shared/pipeline/batch/reuse.js';
+import { productIdentity } from '../../../shared/pipeline/reuse/reuse.js';
 import { normaliseRow } from '../../../shared/spreadsheet/normalise-row.js';
 import { readSpreadsheet } from '../../../shared/spreadsheet/read-spreadsheet.js';
 import type { ProductRow } from '../../../shared/spreadsheet/schemas.js';

@@ -4,8 +4,8 @@
  * each named in plain words.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildResultsCsv } from '../../../shared/pipeline/batch/results-files.js';
 import { RESULT_COLUMNS } from '../../../shared/pipeline/core/result-columns.js';
+import { buildResultsCsv } from '../../../shared/pipeline/outbox/results-files.js';
 import { loadSmokeCatalogue, type SmokeCatalogue } from '../../../shared/smoke/catalogue.js';
 import { checkBatch } from '../../../shared/smoke/checks.js';
 import type { Observation } from '../../../shared/smoke/observation.js';

@@ -4,17 +4,18 @@
  * the batch completes (Finalize). The outbox files are made by the pipeline's own builders, so the
  * checks read what a real Finalize writes; `afterEnd` breaks something for a test to find.
  */
-import {
-  buildOrphanSummary,
-  buildResultsCsv,
-  buildReviewCsv,
-} from '../../../shared/pipeline/batch/results-files.js';
-import { outboxWorkbooks } from '../../../shared/pipeline/batch/results-workbook.js';
-import { buildSummary } from '../../../shared/pipeline/batch/summary-tally.js';
+
 import { outboxKey } from '../../../shared/pipeline/core/bucket-layout.js';
 import { deriveBatchId } from '../../../shared/pipeline/core/keys.js';
 import { BatchRecord, type RowRecord } from '../../../shared/pipeline/core/records.js';
 import type { RowResult } from '../../../shared/pipeline/core/result-columns.js';
+import { buildSummary } from '../../../shared/pipeline/finalize/summary-tally.js';
+import {
+  buildOrphanSummary,
+  buildResultsCsv,
+  buildReviewCsv,
+} from '../../../shared/pipeline/outbox/results-files.js';
+import { outboxWorkbooks } from '../../../shared/pipeline/outbox/results-workbook.js';
 import type { SmokeCatalogue } from '../../../shared/smoke/catalogue.js';
 import type { DescribedStack, SmokePorts } from '../../../shared/smoke/ports.js';
 import { XLSX_CONTENT_TYPE } from '../../../shared/spreadsheet/write-xlsx.js';

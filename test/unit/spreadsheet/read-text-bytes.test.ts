@@ -4,7 +4,7 @@
  * delimited)". Real bytes, made here, read through the one reader.
  */
 import { describe, expect, it } from 'vitest';
-import { refusalMessage } from '../../../shared/pipeline/batch/input-file.js';
+import { refusalMessage } from '../../../shared/pipeline/prepare/input-file.js';
 import { bytesSource } from '../../../shared/spreadsheet/byte-source.js';
 import type { SpreadsheetError } from '../../../shared/spreadsheet/errors.js';
 import { normaliseRow } from '../../../shared/spreadsheet/normalise-row.js';

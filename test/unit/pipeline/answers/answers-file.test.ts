@@ -18,11 +18,11 @@ import {
   classificationsToLookUp,
   planAnswers,
 } from '../../../../shared/pipeline/answers/plan-answers.js';
-import { buildReviewCsv } from '../../../../shared/pipeline/batch/results-files.js';
-import { reviewWorkbook } from '../../../../shared/pipeline/batch/review-workbook.js';
 import { BatchOptions } from '../../../../shared/pipeline/core/batch-options-schema.js';
 import { deriveAnswersKey } from '../../../../shared/pipeline/core/keys.js';
 import type { ReviewItem } from '../../../../shared/pipeline/core/records.js';
+import { buildReviewCsv } from '../../../../shared/pipeline/outbox/results-files.js';
+import { reviewWorkbook } from '../../../../shared/pipeline/outbox/review-workbook.js';
 import { SpreadsheetError } from '../../../../shared/spreadsheet/errors.js';
 import { neutraliseFormula } from '../../../../shared/spreadsheet/write-csv.js';
 import { thrown, xlsx, xlsxSheets } from '../../spreadsheet/fixtures.js';

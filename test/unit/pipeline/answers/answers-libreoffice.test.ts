@@ -12,8 +12,8 @@ import Papa from 'papaparse';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readAnswersFile } from '../../../../shared/pipeline/answers/answers-file.js';
 import { planAnswers } from '../../../../shared/pipeline/answers/plan-answers.js';
-import { buildReviewCsv } from '../../../../shared/pipeline/batch/results-files.js';
 import type { ReviewItem } from '../../../../shared/pipeline/core/records.js';
+import { buildReviewCsv } from '../../../../shared/pipeline/outbox/results-files.js';
 import { writeCsv } from '../../../../shared/spreadsheet/write-csv.js';
 
 const work = mkdtempSync(join(tmpdir(), 'answers-libreoffice-'));

@@ -3,7 +3,7 @@
  * SIM watch per reused product, and the sweep's confirmation of it is written on each of the
  * product's rows still showing the openings unconfirmed, once, however often it runs. A decision
  * on a reused product's item is written on its rows a page at a time, in legs (the whole course:
- * test/unit/pipeline/batch/prepare-checks.test.ts).
+ * test/unit/pipeline/prepare/prepare-checks.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,9 +1,9 @@
 /** Rows of the same product share one classification: the follower's result and its settling. */
 import { describe, expect, it } from 'vitest';
-import { summaryTally } from '../../../../shared/pipeline/batch/summary-tally.js';
 import type { RowRecord } from '../../../../shared/pipeline/core/records.js';
 import { resultNow, withFollowersDerived } from '../../../../shared/pipeline/core/row-life.js';
 import { followersByLeader } from '../../../../shared/pipeline/core/same-product.js';
+import { summaryTally } from '../../../../shared/pipeline/finalize/summary-tally.js';
 import { batchRecord, rowRecord } from '../../../helpers/records.js';
 
 const NOW = new Date('2026-11-21T13:00:00.000Z');

@@ -1,0 +1,401 @@
+/**
+ * Prepare: the first task of the Batch workflow. It records the batch once, reads batch.json and
+ * the input file, plans every row (row-plans.ts), writes the rows, then sends the first window of
+ * the ones to classify to the rows queue (first-window.ts; the dispatcher sends the rest as it
+ * drains), sizes how long the workflow waits for them, and kicks the dispatcher. A batch that
+ * cannot start fails here, before anything is queued or billed. The file is streamed, a chunk of
+ * rows at a time: memory does not grow with it.
+ */
+import { Readable } from 'node:stream';
+import { z } from 'zod';
+import { tableInForce } from '../../ncm-table/reference-table.js';
+import { columnUses, fieldColumnUses } from '../../spreadsheet/input-report.js';
+import { outputDelimiterFor, streamCsv } from '../../spreadsheet/write-csv.js';
+import { message } from '../../wording/index.js';
+import type { Message } from '../../wording/message.js';
+import { batchNameOfFolder, outboxKey } from '../core/bucket-layout.js';
+import type { PipelinePorts } from '../core/ports.js';
+import { BatchRecord, type BatchStop, shardOfRow } from '../core/records.js';
+import type { RowResult } from '../core/result-columns.js';
+import { notSubmittedResult, stoppedResult } from '../core/row-results.js';
+import { isBatchStopError, stopFromProblem } from '../core/service-stop.js';
+import { CSV_CONTENT_TYPE } from '../outbox/results-files.js';
+import { readBatchOptions } from './batch-options.js';
+import {
+  buildPlan,
+  capOf,
+  DEFAULT_DEPLOYMENT,
+  MIN_WAIT_SECONDS,
+  PLAN_CSV_COLUMNS,
+  PLAN_FILES,
+  type PrepareDeployment,
+  planCsvRows,
+  planTally,
+  waitSecondsFor,
+} from './batch-plan.js';
+import { batchSourceFromEvent } from './batch-source.js';
+import { bornRowsCounter } from './born-rows.js';
+import { failBatch } from './fail-batch.js';
+import { firstWindowCollector, sendFirstWindow, sendWindowAgain } from './first-window.js';
+import { type FileProblem, openInputFile, resolveInputSource } from './input-file.js';
+import {
+  type FileShape,
+  type PlannedBatch,
+  PREPARE_SETTINGS,
+  type PrepareSettings,
+  recordChunks,
+  surveyRows,
+} from './prepare-passes.js';
+import { reusedCheckWriter } from './reused-checks.js';
+import { reusedSimWatchWriter } from './reused-sim-watches.js';
+import { rowPlanner, rowRecordPlanner } from './row-plans.js';
+import { rowNotes } from './row-warnings.js';
+
+export const PrepareInput = z.object({ event: z.unknown(), execution_id: z.string().min(1) });
+export type PrepareInput = z.infer<typeof PrepareInput>;
+
+export const PrepareResult = z.object({
+  batch_id: z.string().nullable(),
+  /**
+   * `skip`: a duplicate delivery or not a batch file. `finalize`: nothing to wait for.
+   * `planned`: a plan-only batch; its plan is in the outbox and nothing else happens.
+   * `again`: the rows are not all written yet; Prepare goes on in its next invocation.
+   */
+  next: z.enum(['wait', 'finalize', 'skip', 'planned', 'again']),
+  /**
+   * With `again`: the rows up to this one are written; the workflow calls Prepare again, which
+   * goes on from there (a leg's time was spent: `PrepareSettings.legMs`).
+   */
+  written_through: z.number().int().min(0).optional(),
+  /**
+   * With `wait`: how long WaitForRows waits for the last row (its `TimeoutSecondsPath`), sized
+   * from the rows to classify at the cap (batch-plan.ts, `waitSecondsFor`).
+   */
+  wait_seconds: z.number().int().min(1).optional(),
+});
+export type PrepareResult = z.infer<typeof PrepareResult>;
+
+/**
+ * `reviews`: rows of a product still waiting for answers from an earlier batch join that
+ * classification through it; without it (a caller that never joins) they are classified again.
+ * `checks`: needed by a batch with `check_below` that reuses a verdict to check (reused-checks.ts);
+ * `simWatches`, by a batch that reuses a verdict whose SIM openings wait (reused-sim-watches.ts).
+ */
+export type PreparePorts = Pick<
+  PipelinePorts,
+  'clock' | 'service' | 'objects' | 'queue' | 'batches' | 'cache' | 'kick'
+> &
+  Partial<Pick<PipelinePorts, 'reviews' | 'checks' | 'simWatches'>>;
+
+/**
+ * `settings`: how the file is read; `deployment`: a lower cap and a ceiling on the wait, as the
+ * deployment configures them (the handler reads them from its environment).
+ */
+export const prepareBatch = async (
+  ports: PreparePorts,
+  rawInput: PrepareInput,
+  settings: PrepareSettings = PREPARE_SETTINGS,
+  deployment: PrepareDeployment = DEFAULT_DEPLOYMENT,
+): Promise<PrepareResult> => {
+  const input = PrepareInput.parse(rawInput);
+  const found = batchSourceFromEvent(input.event);
+  if (!found) return { batch_id: null, next: 'skip' };
+  const { batchId } = found;
+
+  const now = ports.clock.now().toISOString();
+  const source = (await resolveInputSource(ports.objects, found.source)) ?? found.source;
+  const name = batchNameOfFolder(source.folder);
+  const record = BatchRecord.parse({
+    batch_id: batchId,
+    name,
+    source,
+    execution_id: input.execution_id,
+    state: 'preparing',
+    started_at: now,
+  });
+  const leg = {
+    settings,
+    deployment,
+    writtenThrough: 0,
+    until: ports.clock.now().getTime() + settings.legMs,
+  };
+  const created = await ports.batches.createBatch(record);
+  if (created.created) return prepareRows(ports, record, leg);
+
+  const existing = created.existing;
+  if (existing.execution_id !== input.execution_id) return { batch_id: batchId, next: 'skip' };
+  if (existing.state !== 'preparing') return resumePreparedBatch(ports, existing);
+  return prepareRows(ports, existing, { ...leg, writtenThrough: writtenBefore(input.event) });
+};
+
+/**
+ * Where the last leg stopped: the workflow hands Prepare its whole state as the event, with the
+ * last leg's answer at `prepare` (infra/workflows/prepare-wait-finalize.ts); 0 on a first leg.
+ */
+const writtenBefore = (event: unknown): number => {
+  const last = PrepareResult.safeParse((event as { prepare?: unknown } | null)?.prepare);
+  return last.success && last.data.next === 'again' ? (last.data.written_through ?? 0) : 0;
+};
+
+/** One invocation's part of the work: how the file is read, and where this leg starts and stops. */
+type PrepareLeg = {
+  settings: PrepareSettings;
+  deployment: PrepareDeployment;
+  /** Rows up to this one were written by an earlier leg. */
+  writtenThrough: number;
+  /** When this leg hands on (epoch ms, real time: a Lambda's 15 minutes do not shrink locally). */
+  until: number;
+};
+
+/** A retried Prepare after the batch was written: its window sent again, the same wait, nothing else. */
+const resumePreparedBatch = async (ports: PreparePorts, batch: BatchRecord): Promise<PrepareResult> => {
+  if (batch.state !== 'running' || batch.rows_dispatched === 0) {
+    return { batch_id: batch.batch_id, next: 'finalize' };
+  }
+  await sendWindowAgain(ports, batch);
+  await ports.kick.kick('rows_queued');
+  return { batch_id: batch.batch_id, next: 'wait', wait_seconds: batch.wait_seconds ?? MIN_WAIT_SECONDS };
+};
+
+/**
+ * batch.json, the input file, the countries the service accepts, then the file read twice
+ * (docs/architecture.md, §5 "Files of any size"): a first pass validates every row, finds the
+ * products that reuse a verdict and the warnings, and writes nothing; a second writes the rows
+ * chunk by chunk. A file found unreadable on the first pass fails the batch with nothing written.
+ */
+const prepareRows = async (
+  ports: PreparePorts,
+  batch: BatchRecord,
+  leg: PrepareLeg,
+): Promise<PrepareResult> => {
+  const { settings, deployment } = leg;
+  const { objects } = ports;
+  const now = ports.clock.now();
+  const at = now.toISOString();
+  const source = batch.source;
+
+  const optionsRead = await readBatchOptions(objects, source.folder);
+  const opened = await openInputFile(objects, source, settings, { readThrough: leg.writtenThrough === 0 });
+  const file = 'file' in opened ? opened.file : null;
+  const shape: FileShape = file
+    ? {
+        header: file.header,
+        delimiter: outputDelimiterFor(file),
+        format: file.format,
+        // The columns read as fields: a wide file's every column would outgrow the batch item.
+        columns: fieldColumnUses(columnUses(file.header, file.columns)),
+        warnings: [],
+      }
+    : { header: [], delimiter: ',' as const, format: undefined, columns: [], warnings: [] };
+  const fail = (stop: BatchStop, problems: Message[], rowResult: RowResult | null) =>
+    failBatch(ports, batch, { stop, problems, file: rowResult ? file : null, rowResult, shape, settings });
+
+  if ('problem' in optionsRead) {
+    const problems = [optionsRead.said, ...('problem' in opened ? [opened.said] : [])];
+    const stop = { type: 'invalid_options', title: 'Invalid batch.json', detail: optionsRead.problem, at };
+    const rowResult = notSubmittedResult(
+      'invalid_options',
+      message('options_invalid_row', { text: optionsRead.problem }),
+    );
+    return fail(stop, problems, rowResult);
+  }
+  const options = optionsRead.options;
+  if (!file) {
+    const { problem, code, said } = opened as FileProblem;
+    return fail({ type: code, title: 'The input file cannot be read', detail: problem, at }, [said], null);
+  }
+
+  const countries = await readAcceptedCountries(ports, now);
+  if ('stop' in countries) return fail(countries.stop, [countries.said], stoppedResult(countries.stop));
+
+  const planChunk = rowPlanner(ports, {
+    options,
+    acceptedCountries: countries.accepted,
+    folder: source.folder,
+    columns: file.columns,
+  });
+  const surveyed = await surveyRows(ports, file, {
+    planChunk,
+    options,
+    now,
+    settings,
+    batchId: batch.batch_id,
+    ncm: await tableInForce(ports.objects),
+  });
+  if ('problem' in surveyed) {
+    const { problem, code, said } = surveyed;
+    return fail({ type: code, title: 'The input file cannot be read', detail: problem, at }, [said], null);
+  }
+  const planned: PlannedBatch = {
+    file,
+    planChunk,
+    keyByFingerprint: surveyed.keyByFingerprint,
+    reusedProducts: surveyed.reusedProducts,
+    recheckFingerprints: surveyed.recheckFingerprints,
+    openByFingerprint: surveyed.openByFingerprint,
+    options,
+    shape: { ...shape, warnings: surveyed.warnings },
+    readProblems: surveyed.problems,
+    settings,
+  };
+  return options.plan_only
+    ? writePlanOnly(ports, batch, planned, deployment)
+    : writeAndQueueRows(ports, batch, planned, leg);
+};
+
+/** The codes of the countries the service accepts, or the stop when it refuses the key. */
+const readAcceptedCountries = async (
+  ports: Pick<PreparePorts, 'service'>,
+  now: Date,
+): Promise<{ accepted: ReadonlySet<string> } | { stop: BatchStop; said: Message }> => {
+  try {
+    return { accepted: new Set((await ports.service.listCountries()).map((country) => country.code)) };
+  } catch (error) {
+    // 401/403 stop the batch (README): nothing can be submitted with this key or plan.
+    if (!isBatchStopError(error)) throw error;
+    return {
+      stop: stopFromProblem(error, now),
+      said: message('service_refused_batch', { text: error.message }),
+    };
+  }
+};
+
+/** The batch's problems: the file's, then the budget's. */
+const batchProblems = (planned: PlannedBatch, budgetProblem: Message | null): Message[] => [
+  ...planned.readProblems,
+  ...(budgetProblem === null ? [] : [budgetProblem]),
+];
+
+/**
+ * The cap the batch runs at (GET /balance, lowered by the deployment's override): the window's
+ * size and the wait follow from it.
+ */
+const readCap = async (ports: Pick<PreparePorts, 'service'>, deployment: PrepareDeployment) =>
+  capOf((await ports.service.getBalance()).concurrency_limit, deployment.capOverride);
+
+/**
+ * The rows written chunk by chunk, then the batch `running` with its counts, its window and its
+ * wait, then the first window sent and the dispatcher kicked. Between the two only the window's
+ * first rows are kept (a number each). Nothing queued: straight to Finalize.
+ *
+ * In legs: when this leg's time is spent with rows left, Prepare answers `again` with the last row
+ * written, and the next leg plans every row again (planning is deterministic and holds no row)
+ * but writes only those after it: the counts, the window and the shards come out the same.
+ */
+const writeAndQueueRows = async (
+  ports: PreparePorts,
+  batch: BatchRecord,
+  planned: PlannedBatch,
+  leg: PrepareLeg,
+): Promise<PrepareResult> => {
+  const cap = await readCap(ports, leg.deployment);
+  const now = ports.clock.now();
+  const planner = rowRecordPlanner(batch.batch_id, { options: planned.options, now });
+  const window = firstWindowCollector(cap);
+  const shards = new Map<number, number>();
+  const born = bornRowsCounter();
+  let total = 0;
+  const join = { batchId: batch.batch_id, now, write: true };
+  const writeChecks = reusedCheckWriter(ports, planned, now);
+  const writeSimWatches = reusedSimWatchWriter(ports, planned, now);
+  let writtenThrough = leg.writtenThrough;
+  for await (const { records, verdicts } of recordChunks(ports, planned, planner, join)) {
+    const last = records.at(-1)?.row ?? 0;
+    if (last > leg.writtenThrough) {
+      // At least one chunk a leg, so every leg moves on.
+      if (writtenThrough > leg.writtenThrough && ports.clock.now().getTime() >= leg.until)
+        return { batch_id: batch.batch_id, next: 'again', written_through: writtenThrough };
+      await writeChecks(records, verdicts);
+      await writeSimWatches(records, verdicts);
+      await ports.batches.putRows(records);
+      writtenThrough = last;
+    }
+    total += records.length;
+    window.add(records);
+    born.add(records);
+    for (const record of records) {
+      if (record.status !== 'queued') continue;
+      shards.set(shardOfRow(record.row), (shards.get(shardOfRow(record.row)) ?? 0) + 1);
+    }
+  }
+  await ports.batches.putCompletionShards(batch.batch_id, shards, born.followers());
+  const opened = window.open(total);
+  const waitSeconds = waitSecondsFor(window.queued(), cap, leg.deployment.maxWaitSeconds);
+  // Before any message: a row finishing early counts against shard_count, which must be final.
+  await ports.batches.updateBatch(batch.batch_id, {
+    state: 'running',
+    options: planned.options,
+    ...planned.shape,
+    rows_total: total,
+    rows_dispatched: window.queued(),
+    born: born.born(),
+    shard_count: shards.size,
+    queue_window: opened.window,
+    wait_seconds: waitSeconds,
+    problems: batchProblems(planned, planner.budgetProblem()),
+  });
+  if (window.queued() === 0) return { batch_id: batch.batch_id, next: 'finalize' };
+  await sendFirstWindow(ports, batch.batch_id, opened);
+  await ports.kick.kick('rows_queued');
+  return { batch_id: batch.batch_id, next: 'wait', wait_seconds: waitSeconds };
+};
+
+/**
+ * A plan-only batch: plan.json and plan.csv in the outbox, the batch `completed` with its counts,
+ * and no row written, queued or sent. plan.csv is uploaded as the second pass makes its lines.
+ * `GET /balance` gives the cap the estimate runs at.
+ */
+const writePlanOnly = async (
+  ports: PreparePorts,
+  batch: BatchRecord,
+  planned: PlannedBatch,
+  deployment: PrepareDeployment,
+): Promise<PrepareResult> => {
+  const now = ports.clock.now();
+  const balance = await ports.service.getBalance();
+  const planner = rowRecordPlanner(batch.batch_id, { options: planned.options, now });
+  const tally = planTally();
+  async function* planLines(): AsyncGenerator<string[]> {
+    const join = { batchId: batch.batch_id, now, write: false };
+    for await (const { plans, records } of recordChunks(ports, planned, planner, join)) {
+      tally.add(records);
+      const fields = new Map(plans.map((plan) => [plan.mapped.row, plan.mapped.fields]));
+      const notes = rowNotes(plans);
+      yield* planCsvRows(records, { fieldsOf: (row) => fields.get(row), noteOf: (row) => notes.get(row) });
+    }
+  }
+  const { format, ...shape } = planned.shape;
+  await ports.objects.put(
+    outboxKey(batch.batch_id, PLAN_FILES.csv),
+    Readable.from(streamCsv(PLAN_CSV_COLUMNS, planLines(), { delimiter: shape.delimiter })),
+    CSV_CONTENT_TYPE,
+  );
+  const problems = batchProblems(planned, planner.budgetProblem());
+  const plan = buildPlan({
+    batch: { ...batch, ...shape },
+    tally,
+    options: planned.options,
+    problems,
+    balance,
+    deployment,
+    now,
+  });
+  // Last, so a plan.json in the outbox means plan.csv is there too.
+  await ports.objects.put(
+    outboxKey(batch.batch_id, PLAN_FILES.json),
+    JSON.stringify(plan, null, 2),
+    'application/json',
+  );
+  await ports.batches.updateBatch(batch.batch_id, {
+    state: 'completed',
+    options: planned.options,
+    ...shape,
+    ...(format ? { format } : {}),
+    rows_total: plan.rows.total,
+    rows_dispatched: 0,
+    shard_count: 0,
+    problems,
+    finished_at: now.toISOString(),
+  });
+  return { batch_id: batch.batch_id, next: 'planned' };
+};

@@ -1,0 +1,341 @@
+/** audit.csv: written in legs from the rows and the audit log, then only ever added to. */
+import Papa from 'papaparse';
+import { describe, expect, it } from 'vitest';
+import {
+  AUDIT_COLUMNS,
+  AUDIT_FILE,
+  AUDIT_LOOKBACK_MS,
+  type AuditWriting,
+  writeAuditFile,
+} from '../../../../shared/pipeline/audit/audit-file.js';
+import type { AuditEvent } from '../../../../shared/pipeline/core/audit-records.js';
+import type { BatchRecord, RowRecord } from '../../../../shared/pipeline/core/records.js';
+import { bornRow } from '../../../../shared/pipeline/core/row-life.js';
+import { memoryPipelinePorts } from '../../../helpers/memory-ports.js';
+
+const BATCH = 'lote-2026-11-21-audit';
+const KEY = `outbox/${BATCH}/${AUDIT_FILE}`;
+/** The memory bucket's least part size here, so a file of a few hundred lines is sent in many parts. */
+const PART = 2048;
+const T0 = Date.parse('2026-11-21T10:00:00.000Z');
+const iso = (ms: number) => new Date(T0 + ms).toISOString();
+
+const batchRecord: BatchRecord = {
+  batch_id: BATCH,
+  name: 'lote',
+  source: {
+    bucket: 'b',
+    key: 'inbox/lote/p.csv',
+    version_or_etag: 'v1',
+    folder: 'inbox/lote/',
+    file_name: 'p.csv',
+  },
+  execution_id: 'exec-1',
+  state: 'completed',
+  header: ['SKU', 'Descrição'],
+  delimiter: ';',
+  rows_total: 0,
+  rows_dispatched: 0,
+  shard_count: 0,
+  complete_shards: [],
+  problems: [],
+  started_at: iso(0),
+};
+
+const product = (sku: string) => ({
+  sku,
+  description: `Produto ${sku}`,
+  operation: 'import' as const,
+  country: 'BR',
+  external_reference: null,
+  current_ncm: null,
+  title: null,
+  sheet: null,
+});
+
+/** Row n: every third a follower of the row before, every seventh reused, the rest classified. */
+const rowOf = (n: number): RowRecord => {
+  const base = {
+    batch_id: BATCH,
+    row: n,
+    line: n + 1,
+    cells: [`SKU-${n}`, `Produto ${n}`],
+    product: product(`SKU-${n}`),
+    attempt: 1,
+    dispatch: 1,
+    updated_at: iso(n),
+  } as unknown as Omit<RowRecord, 'status'>;
+  if (n % 3 === 0) return bornRow({ ...base, follows: n - 1 }, { as: 'following' });
+  if (n % 7 === 0)
+    return bornRow(
+      { ...base, classification_id: `cls_REUSED${String(n).padStart(6, '0')}` },
+      {
+        as: 'final',
+        result: {
+          status: 'reused',
+          classification_id: `cls_REUSED${String(n).padStart(6, '0')}`,
+          ncm: '84713012',
+          confidence: '91',
+        },
+      },
+    );
+  return { ...bornRow(base, { as: 'queued' }), submitted_at: iso(1000 + n), classification_id: `cls_${n}` };
+};
+
+/** The classified rows' events: submitted, then resolved a minute later; no SKU on one in five. */
+const loggedEvents = (rows: readonly RowRecord[]): AuditEvent[] =>
+  rows
+    .filter((row) => row.submitted_at !== undefined)
+    .flatMap((row) => [
+      {
+        at: row.submitted_at!,
+        batch_id: BATCH,
+        row: row.row,
+        event: 'submitted' as const,
+        who: 'ana@example.com',
+        classification_id: row.classification_id!,
+        detail: '',
+        ...(row.row % 5 === 0 ? {} : { sku: `SKU-${row.row}` }),
+      },
+      {
+        at: iso(61_000 + row.row),
+        batch_id: BATCH,
+        row: row.row,
+        event: 'resolved' as const,
+        who: '',
+        classification_id: row.classification_id!,
+        detail: 'NCM 8471.30.12, 86 %',
+      },
+    ]);
+
+/** A person's decision on row `row`, `minutes` after the batch began. */
+const decided = (row: number, minutes: number): AuditEvent => ({
+  at: iso(minutes * 60_000),
+  batch_id: BATCH,
+  row,
+  event: 'decided',
+  who: 'rui@example.com',
+  classification_id: `cls_${row}`,
+  detail: 'NCM 8471.30.12',
+});
+
+const world = async (rowCount: number) => {
+  const ports = memoryPipelinePorts({}, ['BR'], { minPartBytes: PART });
+  const rows = Array.from({ length: rowCount }, (_, i) => rowOf(i + 1));
+  await ports.batches.createBatch({ ...batchRecord, rows_total: rowCount });
+  await ports.batches.putRows(rows);
+  await ports.audit.record(loggedEvents(rows));
+  const bytes = () => ports.objects.objects.get(KEY)?.bytes;
+  const lines = () =>
+    Papa.parse<string[]>(Buffer.from(bytes()!).toString('utf8').slice(1), {
+      delimiter: ';',
+      newline: '\r\n',
+      skipEmptyLines: true,
+    }).data;
+  /** Legs until done, each a page at most (its time is spent at once); what each hands on. */
+  const writeInLegs = async () => {
+    const handed: AuditWriting[] = [];
+    let from: AuditWriting | null = null;
+    for (let leg = 0; leg < 10_000; leg += 1) {
+      const batch = (await ports.batches.getBatch(BATCH))!;
+      const outcome = await writeAuditFile(ports, batch, from, {
+        until: ports.clock.now().getTime(),
+        pageSize: 25,
+        partBytes: PART,
+        copyAtLeast: PART,
+      });
+      if (outcome.next === 'done') return { handed, added: outcome.added };
+      handed.push(outcome.writing);
+      // Through JSON, as the workflow's state carries it.
+      from = JSON.parse(JSON.stringify(outcome.writing)) as AuditWriting;
+    }
+    throw new Error('the write never finished');
+  };
+  return { ...ports, rows, bytes, lines, writeInLegs };
+};
+
+describe('audit.csv', () => {
+  it('is written in legs: what Prepare made of each row in row order, then every event in time order', async () => {
+    // Prepare: 300 rows, those classified with two events each
+    const w = await world(300);
+
+    // Act
+    const { handed } = await w.writeInLegs();
+
+    // Assess: the header, the Prepare lines in row order, then the log's in time order
+    const [header, ...body] = w.lines();
+    expect(header).toEqual([...AUDIT_COLUMNS]);
+    expect(Buffer.from(w.bytes()!).subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+    const prepared = body.filter((line) => ['follows', 'reused', 'not_sent', 'joined'].includes(line[3]!));
+    expect(prepared).toHaveLength(100 + w.rows.filter((row) => row.status === 'reused').length);
+    expect(body.slice(0, prepared.length)).toEqual(prepared);
+    expect(prepared.map((line) => Number(line[1]))).toEqual(
+      [...prepared.map((line) => Number(line[1]))].sort((a, b) => a - b),
+    );
+    expect(prepared.find((line) => line[1] === '3')).toEqual([
+      iso(3),
+      '3',
+      'SKU-3',
+      'follows',
+      '',
+      '',
+      'row 2',
+    ]);
+    expect(prepared.find((line) => line[1] === '7')).toEqual([
+      iso(7),
+      '7',
+      'SKU-7',
+      'reused',
+      '',
+      'cls_REUSED000007',
+      'NCM 8471.30.12, 91 %',
+    ]);
+    const logged = body.slice(prepared.length);
+    expect(logged).toHaveLength(2 * w.rows.filter((row) => row.submitted_at !== undefined).length);
+    const times = logged.map((line) => line[0]!);
+    expect(times).toEqual([...times].sort());
+    // The SKU a step did not record is read from the row.
+    expect(logged.find((line) => line[1] === '10' && line[3] === 'submitted')).toEqual([
+      iso(1010),
+      '10',
+      'SKU-10',
+      'submitted',
+      'ana@example.com',
+      'cls_10',
+      '',
+    ]);
+    // Bounded: many legs, each handing on a few hundred bytes besides its parts' ETags (one per
+    // part: a few for a file of 100,000 rows at 8 MiB a part), and less than a part in `work/`.
+    expect(handed.length).toBeGreaterThan(20);
+    for (const writing of handed) {
+      const withoutParts = JSON.stringify({
+        ...writing,
+        file: writing.file && { ...writing.file, parts: [] },
+        keys: writing.keys && { ...writing.keys, parts: [] },
+      });
+      expect(withoutParts.length).toBeLessThan(700);
+      expect(writing.file?.parts.length ?? 0).toBeLessThanOrEqual(writing.bytes / PART);
+    }
+    for (const [key, object] of w.objects.objects)
+      if (key.startsWith(`work/${BATCH}/`)) expect(object.bytes.byteLength).toBeLessThan(PART);
+    const batch = await w.batches.getBatch(BATCH);
+    expect(batch?.audit_through).toMatchObject({
+      key: `${iso(61_299)}#0000299#resolved`,
+      bytes: w.bytes()!.byteLength,
+      writes: 1,
+    });
+    // audit.csv is a copy of the write's own file, kept beside it.
+    expect(
+      Buffer.from(w.objects.objects.get(batch!.audit_through!.file!)!.bytes).equals(Buffer.from(w.bytes()!)),
+    ).toBe(true);
+  });
+
+  it('only grows: a later write adds the new events and one recorded late, and nothing it already holds', async () => {
+    // Prepare: the first write done, large enough that its bytes are copied as the new file's first part
+    // (1,500 rows: the keys the first write kept run past one 64 KiB read.)
+    const w = await world(1500);
+    await w.writeInLegs();
+    const first = Buffer.from(w.bytes()!);
+    expect(first.byteLength).toBeGreaterThan(PART);
+    const late: AuditEvent = {
+      at: iso(61_060),
+      batch_id: BATCH,
+      row: 50,
+      event: 'answered',
+      who: 'rui@example.com',
+      classification_id: 'cls_50',
+      detail: '1 answer, round r1',
+      sku: 'SKU-50',
+    };
+    const later: AuditEvent = {
+      ...late,
+      at: iso(5 * 60_000),
+      row: 52,
+      event: 'decided',
+      classification_id: 'cls_52',
+      sku: 'SKU-52',
+    };
+    // The late one is older than the last key written (row 1,499's verdict) by less than the lookback.
+    const kept = (await w.batches.getBatch(BATCH))!.audit_through!;
+    expect(w.objects.objects.get(kept.keys!)!.bytes.byteLength).toBeGreaterThan(64 * 1024);
+    const through = kept.key;
+    expect(through).toBe(`${iso(62_499)}#0001499#resolved`);
+    expect(late.at < through).toBe(true);
+    expect(T0 + 62_499 - Date.parse(late.at)).toBeLessThan(AUDIT_LOOKBACK_MS);
+    await w.audit.record([late, later]);
+
+    // Act
+    const { added } = await w.writeInLegs();
+
+    // Assess: the old bytes exactly, then the two events, once each
+    const second = Buffer.from(w.bytes()!);
+    expect(added).toBe(2);
+    expect(second.subarray(0, first.byteLength).equals(first)).toBe(true);
+    const tail = second.subarray(first.byteLength).toString('utf8');
+    expect(tail).toBe(
+      `${iso(61_060)};50;SKU-50;answered;rui@example.com;cls_50;1 answer, round r1\r\n` +
+        `${iso(300_000)};52;SKU-52;decided;rui@example.com;cls_52;1 answer, round r1\r\n`,
+    );
+    expect((await w.batches.getBatch(BATCH))?.audit_through?.writes).toBe(2);
+
+    // Act again: nothing new, nothing written
+    const again = await w.writeInLegs();
+    expect(again.added).toBe(0);
+    expect(Buffer.from(w.bytes()!).equals(second)).toBe(true);
+  });
+
+  it('written again after a write stopped before its position was kept: audit.csv gains the event once', async () => {
+    // Prepare: the first write done; a decision recorded; the next write stops before its claim
+    const w = await world(40);
+    await w.writeInLegs();
+    const first = Buffer.from(w.bytes()!);
+    await w.audit.record([decided(4, 10)]);
+    const { claimAuditPosition } = w.batches;
+    w.batches.claimAuditPosition = async () => {
+      throw new Error('the invocation ended');
+    };
+    await expect(w.writeInLegs()).rejects.toThrow('the invocation ended');
+    expect(Buffer.from(w.bytes()!).equals(first)).toBe(true);
+    w.batches.claimAuditPosition = claimAuditPosition;
+
+    // Act
+    const { added } = await w.writeInLegs();
+
+    // Assess: the old bytes, then the decision, once
+    expect(added).toBe(1);
+    const now = Buffer.from(w.bytes()!);
+    expect(now.subarray(0, first.byteLength).equals(first)).toBe(true);
+    expect(w.lines().filter((line) => line[3] === 'decided')).toHaveLength(1);
+  });
+
+  it('two writes at once from the same position: one stands, the other starts again from it and adds only what it lacks', async () => {
+    // Prepare: the first write done; a decision recorded; two writes both start from that position
+    const w = await world(40);
+    await w.writeInLegs();
+    const started = (await w.batches.getBatch(BATCH))!;
+    await w.audit.record([decided(4, 10)]);
+    const atOnce = { until: Number.MAX_SAFE_INTEGER, pageSize: 25, partBytes: PART, copyAtLeast: PART };
+
+    // Act: the first claims; the second (later, another decision read too) finds the position moved
+    const one = await writeAuditFile(w, started, null, atOnce);
+    const afterOne = Buffer.from(w.bytes()!);
+    await w.audit.record([decided(5, 11)]);
+    w.clock.advance(1);
+    const other = await writeAuditFile(w, started, null, atOnce);
+    const next = await w.writeInLegs();
+
+    // Assess: the second added, after the first's bytes, only the decision the first had not read
+    expect(one).toEqual({ next: 'done', added: 1 });
+    expect(other).toEqual({ next: 'done', added: 1 });
+    expect(next.added).toBe(0);
+    const last = Buffer.from(w.bytes()!);
+    expect(last.subarray(0, afterOne.byteLength).equals(afterOne)).toBe(true);
+    expect(
+      w
+        .lines()
+        .filter((line) => line[3] === 'decided')
+        .map((line) => line[1]),
+    ).toEqual(['4', '5']);
+    expect((await w.batches.getBatch(BATCH))?.audit_through?.writes).toBe(3);
+  });
+});
