@@ -16,11 +16,13 @@
  * closes it.
  */
 
-import type { Newline } from './read-csv.js';
 import type { Delimiter } from './schemas.js';
 
 const OUTSIDE = /\r\n|\r|\n|"/g;
 const TAINTED_INSIDE = /["\r\n]/g;
+
+/** A line ending a CSV file uses: CRLF, LF or a lone CR. */
+export type Newline = '\r\n' | '\n' | '\r';
 
 export const csvRowEnds = (newline: Newline, delimiter: Delimiter) => {
   let inQuotes = false;

@@ -6,7 +6,7 @@
 import Papa from 'papaparse';
 import { binaryWatcher, checkTextStart, SAMPLE_BYTES } from './binary-text.js';
 import { type ByteSource, bytesSource, readBytes } from './byte-source.js';
-import { csvRowEnds } from './csv-row-ends.js';
+import { csvRowEnds, type Newline } from './csv-row-ends.js';
 import { looksDoubleEncoded, TextStreamDecoder } from './decode-text.js';
 import { SpreadsheetError } from './errors.js';
 import { DELIMITERS, type Delimiter, type SpreadsheetProblem, type TextEncoding } from './schemas.js';
@@ -106,8 +106,6 @@ const countLineBreaks = (text: string): number =>
  * split exactly as it would be whole.
  */
 const LOOK_AHEAD_CHARS = 1024 * 1024;
-
-export type Newline = '\r\n' | '\n' | '\r';
 
 /** papaparse's own guess (ParserHandle.guessLineEndings), which its bare Parser does not make. */
 const guessNewline = (text: string): Newline => {

@@ -11,7 +11,7 @@ import type { SpreadsheetProblem } from './schemas.js';
 import { counted } from './sentence-parts.js';
 import type { SourceRecord } from './table.js';
 import { type CellContext, RichTextCollector, readDateStyles, unescapeXlsxString } from './xlsx-cells.js';
-import { sheetRecords } from './xlsx-sheet.js';
+import { sheetRecords, XLSX_LIMITS, type XlsxLimits } from './xlsx-sheet.js';
 import {
   damagedWorkbook,
   openZip,
@@ -38,41 +38,6 @@ export interface XlsxWorkbook {
   /** The first sheet's rows in order, streamed afresh on each call (may be called more than once). */
   records(): AsyncIterable<SourceRecord>;
 }
-
-const MEGABYTE = 1024 * 1024;
-
-/**
- * What the reader takes from a workbook (docs/options.md, "Limits"). Each part is refused as soon
- * as it inflates past its limit (xlsx-zip.ts), so a small file that unzips to gigabytes (a zip
- * bomb) costs what its limit costs, not what it would inflate to. Measured on a heavy catalogue of
- * 400,000 rows, the most a batch takes: 20 columns, about 700 characters of text no other row
- * repeats in each row, saved by ExcelJS. Its sheet inflates to 313 MB with the cell texts in shared
- * strings (as Excel and LibreOffice save), 628 MB with each text in its cell (as results.xlsx is
- * written); its shared strings to 345 MB; its workbook, relationships and styles to under 2 KB each.
- */
-export const XLSX_LIMITS = {
-  /**
-   * The first sheet: three times the heaviest sheet measured. It is streamed, never held, so this
-   * bounds the time a read takes (about a minute and a half), not memory.
-   */
-  worksheetBytes: 2048 * MEGABYTE,
-  /** Every distinct cell text: the one part held in memory, half again the heaviest measured. */
-  sharedStringsBytes: 512 * MEGABYTE,
-  /**
-   * workbook.xml, its relationships and styles.xml: kilobytes in a workbook Excel or LibreOffice
-   * saves, a few megabytes in one whose styles or defined names piled up over years of editing.
-   */
-  otherPartBytes: 64 * MEGABYTE,
-  /**
-   * One cell's text. Excel holds 32,767 characters a cell; a longer one, as other programs write,
-   * is read and its row rejected (cell-limits.ts). This only stops a cell that no program writes
-   * from being read whole: it is refused while the parser still buffers it.
-   */
-  cellCharacters: 50_000_000,
-  /** A row's cells together (16,384 of them may each point at one long shared text). */
-  rowCharacters: 100_000_000,
-};
-export type XlsxLimits = typeof XLSX_LIMITS;
 
 const sharedTextTooLarge = (fileName: string, part: string, item: number, limit: number): SpreadsheetError =>
   new SpreadsheetError(

@@ -6,7 +6,6 @@
  */
 import { columnLetter } from './columns.js';
 import { SpreadsheetError } from './errors.js';
-import type { XlsxLimits } from './read-xlsx.js';
 import { counted } from './sentence-parts.js';
 import type { SourceRecord } from './table.js';
 import { type CellContext, type CellXml, cellText, InvalidCell, RichTextCollector } from './xlsx-cells.js';
@@ -19,6 +18,41 @@ import {
   type XmlHandlers,
   XmlRunTooLong,
 } from './xlsx-zip.js';
+
+const MEGABYTE = 1024 * 1024;
+
+/**
+ * What the reader takes from a workbook (docs/options.md, "Limits"). Each part is refused as soon
+ * as it inflates past its limit (xlsx-zip.ts), so a small file that unzips to gigabytes (a zip
+ * bomb) costs what its limit costs, not what it would inflate to. Measured on a heavy catalogue of
+ * 400,000 rows, the most a batch takes: 20 columns, about 700 characters of text no other row
+ * repeats in each row, saved by ExcelJS. Its sheet inflates to 313 MB with the cell texts in shared
+ * strings (as Excel and LibreOffice save), 628 MB with each text in its cell (as results.xlsx is
+ * written); its shared strings to 345 MB; its workbook, relationships and styles to under 2 KB each.
+ */
+export const XLSX_LIMITS = {
+  /**
+   * The first sheet: three times the heaviest sheet measured. It is streamed, never held, so this
+   * bounds the time a read takes (about a minute and a half), not memory.
+   */
+  worksheetBytes: 2048 * MEGABYTE,
+  /** Every distinct cell text: the one part held in memory, half again the heaviest measured. */
+  sharedStringsBytes: 512 * MEGABYTE,
+  /**
+   * workbook.xml, its relationships and styles.xml: kilobytes in a workbook Excel or LibreOffice
+   * saves, a few megabytes in one whose styles or defined names piled up over years of editing.
+   */
+  otherPartBytes: 64 * MEGABYTE,
+  /**
+   * One cell's text. Excel holds 32,767 characters a cell; a longer one, as other programs write,
+   * is read and its row rejected (cell-limits.ts). This only stops a cell that no program writes
+   * from being read whole: it is refused while the parser still buffers it.
+   */
+  cellCharacters: 50_000_000,
+  /** A row's cells together (16,384 of them may each point at one long shared text). */
+  rowCharacters: 100_000_000,
+};
+export type XlsxLimits = typeof XLSX_LIMITS;
 
 /** Excel's last row: a row numbered beyond it is damage, and the most rows a sheet can list. */
 const MAX_ROW = 1_048_576;

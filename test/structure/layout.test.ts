@@ -28,7 +28,17 @@ describe('shared/pipeline', () => {
     .map((entry) => entry.name);
 
   it('is grouped into rooms, with no loose source file beside them', () => {
-    expect(rooms.sort()).toEqual(['answers', 'audit', 'core', 'dispatch', 'finalize', 'outbox', 'prepare', 'reuse', 'row']);
+    expect(rooms.sort()).toEqual([
+      'answers',
+      'audit',
+      'core',
+      'dispatch',
+      'finalize',
+      'outbox',
+      'prepare',
+      'reuse',
+      'row',
+    ]);
     const loose = readdirSync(join(root, PIPELINE)).filter((name) => name.endsWith('.ts'));
     expect(loose).toEqual([]);
   });

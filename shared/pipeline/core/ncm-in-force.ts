@@ -7,8 +7,7 @@
  * `reference/ncm/` is what the next results, summary and console page check against.
  */
 import type { NcmTable } from '../../ncm-table/siscomex-table.js';
-import type { RowResult } from './result-columns.js';
-import type { ShownResult } from './row-life.js';
+import type { RowResult, ShownResult } from './result-columns.js';
 
 export type InForceColumns = Pick<RowResult, 'current_ncm_in_force' | 'ncm_in_force'>;
 

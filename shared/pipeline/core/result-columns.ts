@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { StoredMessage } from '../../wording/message.js';
-import { OutputStatus } from './row-statuses.js';
+import { OutputStatus, type RowStatus } from './row-statuses.js';
 
 /**
  * Columns results.csv appends to the input's, in this order, by these names (docs/architecture.md);
@@ -65,3 +65,6 @@ export const RowResult = z
   })
   .and(z.partialRecord(z.enum(RESULT_COLUMNS), z.string()));
 export type RowResult = z.infer<typeof RowResult>;
+
+/** A row's output columns as a file or a page shows them; `status` may be a working one while it runs. */
+export type ShownResult = { status: RowStatus } & Partial<Omit<RowResult, 'status'>>;

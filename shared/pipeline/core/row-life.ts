@@ -24,7 +24,7 @@ import { detailMessagesOf, detailOf, message } from '../../wording/index.js';
 import type { Message } from '../../wording/message.js';
 import { fingerprintKey } from './keys.js';
 import type { RowRecord } from './records.js';
-import type { RowResult } from './result-columns.js';
+import type { RowResult, ShownResult } from './result-columns.js';
 import { currentNcmMatches, resultNcmDigits } from './row-results.js';
 import {
   isOutputStatus,
@@ -208,9 +208,6 @@ export const passesGuard = (
 // ---------------------------------------------------------------------------
 // The result a row shows
 // ---------------------------------------------------------------------------
-
-/** A row's output columns as a file or a page shows them; `status` may be a working one while it runs. */
-export type ShownResult = { status: RowStatus } & Partial<Omit<RowResult, 'status'>>;
 
 /** What a working row is doing, by its status (shared/wording/row-details.ts). */
 const workingDetail = (status: WorkingStatus) => detailOf([message(status, {})]);

@@ -9,7 +9,8 @@ import { everyColumnUse } from '../../spreadsheet/input-report.js';
 import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';
 import { shownMessages } from '../../wording/index.js';
 import type { BatchRecord, RowRecord } from '../core/records.js';
-import { isFinalResult, resultNow, type ShownResult } from '../core/row-life.js';
+import type { ShownResult } from '../core/result-columns.js';
+import { isFinalResult, resultNow } from '../core/row-life.js';
 import { OutputStatus } from '../core/row-statuses.js';
 import {
   type BatchSummary,

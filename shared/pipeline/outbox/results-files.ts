@@ -27,8 +27,8 @@ import {
   type ReviewItem,
   type RowRecord,
 } from '../core/records.js';
-import { RESULT_COLUMNS } from '../core/result-columns.js';
-import { isFinalResult, resultNow, type ShownResult } from '../core/row-life.js';
+import { RESULT_COLUMNS, type ShownResult } from '../core/result-columns.js';
+import { isFinalResult, resultNow } from '../core/row-life.js';
 import { OUTPUT_STATUSES, type OutputStatus } from '../core/row-statuses.js';
 
 export const OUTPUT_FILES = {

@@ -8,7 +8,8 @@ import { Readable } from 'node:stream';
 import type { NcmTable } from '../../ncm-table/siscomex-table.js';
 import { checkedAgainst } from '../core/ncm-in-force.js';
 import type { ReviewItem, RowRecord } from '../core/records.js';
-import { resultNow, type ShownResult } from '../core/row-life.js';
+import type { ShownResult } from '../core/result-columns.js';
+import { resultNow } from '../core/row-life.js';
 import { type OutboxWorkbooks, resultsInputWidth, type ShownRow } from './results-files.js';
 import type { ShownSummary } from './results-summary-sheet.js';
 import {

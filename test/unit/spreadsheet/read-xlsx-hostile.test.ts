@@ -14,8 +14,9 @@ import { describe, expect, it } from 'vitest';
 import { type ByteSource, bytesSource } from '../../../shared/spreadsheet/byte-source.js';
 import { SpreadsheetError } from '../../../shared/spreadsheet/errors.js';
 import { openSpreadsheet, readSpreadsheet } from '../../../shared/spreadsheet/read-spreadsheet.js';
-import { openXlsx, XLSX_LIMITS, type XlsxWorkbook } from '../../../shared/spreadsheet/read-xlsx.js';
+import { openXlsx, type XlsxWorkbook } from '../../../shared/spreadsheet/read-xlsx.js';
 import type { SourceRecord } from '../../../shared/spreadsheet/table.js';
+import { XLSX_LIMITS } from '../../../shared/spreadsheet/xlsx-sheet.js';
 import { thrown } from './fixtures.js';
 
 const MAIN_NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';

@@ -1,0 +1,29 @@
+/**
+ * Imports run one way: no file imports itself back through others, and the core's shared layer
+ * (shared/pipeline/core/) never reaches up into a room that uses it. `npm run deps` checks it;
+ * `npm test` runs it first.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'An import cycle: the files involved cannot be read, tested or loaded one before the other.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'core-stays-below',
+      severity: 'error',
+      comment: 'shared/pipeline/core/ is what every room shares: it imports no room of the pipeline.',
+      from: { path: '^shared/pipeline/core/' },
+      to: { path: '^shared/pipeline/(?!core/)' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    babelConfig: { fileName: 'babel.deps.config.cjs' },
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs'] },
+  },
+};
