@@ -72,7 +72,7 @@ export type Prefix = `${(typeof BUCKET_PREFIXES)[BucketArea]}*`;
  * the use cases to the adapter: its role is granted these and nothing else (a run that needs
  * another is refused locally with AccessDenied; one never used fails the grant usage test).
  */
-export type TableOperation =
+type TableOperation =
   | 'GetItem'
   | 'PutItem'
   | 'UpdateItem'
@@ -118,7 +118,7 @@ export type PortUses = {
 export type PortName = keyof PortUses;
 
 /** The variables each port's adapter reads (functions/runtime.ts). */
-export const PORT_ENVIRONMENT = {
+const PORT_ENVIRONMENT = {
   clock: [],
   service: [ENV.tcsBaseUrl, ENV.tcsApiKeySecretArn],
   objects: [ENV.bucketName],
@@ -563,7 +563,7 @@ type Catalogue = typeof FUNCTION_CATALOGUE;
 /** The ports a function's handler is given. */
 export type PortNamesOf<N extends HandlerName> = keyof Catalogue[N]['ports'] & PortName;
 
-export const portNamesOf = <N extends HandlerName>(name: N): PortNamesOf<N>[] =>
+const portNamesOf = <N extends HandlerName>(name: N): PortNamesOf<N>[] =>
   Object.keys(FUNCTION_CATALOGUE[name].ports) as PortNamesOf<N>[];
 
 /** The ports of `name`, taken from a complete set (the harness's in-memory ports). */

@@ -30,7 +30,7 @@ export type ConsolePortUses = {
 };
 export type ConsolePortName = keyof ConsolePortUses;
 
-export const CONSOLE_PORT_ENVIRONMENT = {
+const CONSOLE_PORT_ENVIRONMENT = {
   clock: [],
   batches: [ENV.batchTable],
   reviews: [ENV.reviewTable],

@@ -51,7 +51,7 @@ const capOverride = (): number | null => {
 };
 
 /** The function's ports; one it was not given throws when used (its role could not use it anyway). */
-export const consolePortsFor = (name: ConsoleHandlerName): ConsolePorts => {
+const consolePortsFor = (name: ConsoleHandlerName): ConsolePorts => {
   const given = new Set(Object.keys(CONSOLE_FUNCTIONS[name].ports));
   const port = <P extends ConsolePortName>(port: P): ConsolePorts[P] => {
     if (!given.has(port))
@@ -115,7 +115,7 @@ export const userOfClaims = (claims: Record<string, unknown> | undefined): Conso
   return { name, where };
 };
 
-export const consoleRequestOf = (event: HttpApiEvent): ConsoleRequest => ({
+const consoleRequestOf = (event: HttpApiEvent): ConsoleRequest => ({
   routeKey: event.routeKey ?? '',
   params: event.pathParameters ?? {},
   query: event.queryStringParameters ?? {},

@@ -25,7 +25,7 @@ export type SubmissionAnswer =
   | { kind: 'refused'; batchId: string; operation: string; problem: string; httpStatus: number };
 
 /** The cap as one dispatcher run counted it. */
-export type SlotCount = { inUse: number; usedByOthers: number; cap: number };
+type SlotCount = { inUse: number; usedByOthers: number; cap: number };
 
 /** A finished batch's totals, as its summary.json (and its Batch Completed event) has them. */
 export type FinishedBatch = {

@@ -109,7 +109,7 @@ export const maxWaitSeconds = (): number | null => {
  * Read once, when the bundle loads: the system clock, or the one the host of this process set
  * before loading it (functions/host-clock.ts says why the host supplies it).
  */
-export const clock = processClock();
+const clock = processClock();
 
 /**
  * How each port is built, given how the function uses it; each but the clock and the service

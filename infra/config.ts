@@ -19,7 +19,7 @@ import { BATCH_WAIT } from '../shared/contract.js';
 export const UNSET_TCS_BASE_URL = 'https://tcs.invalid/v1';
 
 /** Context keys this app reads. */
-export const CONTEXT_KEYS = [
+const CONTEXT_KEYS = [
   'tcsBaseUrl',
   'capOverride',
   'retentionDays',
@@ -35,7 +35,7 @@ const positiveInt = (max: number) => z.coerce.number().int().min(1).max(max);
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (value === '' || value === null ? undefined : value), schema.optional());
 
-export const PipelineContext = z
+const PipelineContext = z
   .object({
     /** The service's base URL, ending with the version segment `/v1`. */
     tcsBaseUrl: optional(
@@ -80,7 +80,7 @@ export const PipelineContext = z
       });
     }
   });
-export type PipelineContext = z.infer<typeof PipelineContext>;
+type PipelineContext = z.infer<typeof PipelineContext>;
 
 export type PipelineConfig = Omit<PipelineContext, 'tcsBaseUrl'> & {
   tcsBaseUrl: string;

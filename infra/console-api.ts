@@ -22,7 +22,7 @@ import { Construct } from 'constructs';
 import { CONSOLE_HANDLER_NAMES, CONSOLE_ROUTES, type ConsoleHandlerName } from '../shared/console/api.js';
 
 /** A few operators clicking through pages: far above their pace, far below what would cost. */
-export const CONSOLE_API_THROTTLE = { rateLimit: 25, burstLimit: 50 } as const;
+const CONSOLE_API_THROTTLE = { rateLimit: 25, burstLimit: 50 } as const;
 
 export type ConsoleApiProps = {
   functions: Readonly<Record<ConsoleHandlerName, NodejsFunction>>;

@@ -30,7 +30,7 @@ const countryList = z.preprocess(
     .min(1, 'must name at least one country'),
 );
 
-export const ConsoleContext = z.object({
+const ConsoleContext = z.object({
   /** `-c consoleGeoAllowlist=BR,AR` or an array in cdk.json. */
   consoleGeoAllowlist: z.preprocess(
     (value) => (value === undefined || value === '' ? [...DEFAULT_GEO_ALLOWLIST] : value),

@@ -1,6 +1,7 @@
 /**
- * The tables of functions/README.md, written from the functions' descriptions
- * (functions/catalogue.ts) so the README says what the stack deploys:
+ * The part of functions/README.md that says what each function may touch, written from the
+ * functions' descriptions (functions/catalogue.ts) so the README says what the stack deploys. It
+ * is lists, wrapped short, not tables: a reader sees each line whole.
  *
  *   npm run docs:functions   rewrites the part between the two markers
  *   test/infra/function-docs.test.ts fails when that part differs from what this renders
@@ -58,7 +59,29 @@ const REACH: { [P in PortName]-?: (use: NonNullable<PortUses[P]>) => string | nu
 
 const portEntries = (ports: PortUses) => Object.entries(ports) as [PortName, unknown][];
 
-const functionRow = (name: (typeof HANDLER_NAMES)[number]): string => {
+/** The longest line the README's lists are wrapped to, so a reader sees each one whole. */
+const WRAP_AT = 100;
+
+/**
+ * One list item, wrapped after a comma or a space so no line passes `WRAP_AT`; its continuation
+ * lines are indented under its text, as Markdown keeps them in the item.
+ */
+const listItem = (text: string, depth = 0): string[] => {
+  const indent = '  '.repeat(depth);
+  const lines: string[] = [];
+  let line = `${indent}- `;
+  for (const word of text.split(' ')) {
+    const fresh = line.trim() === '-';
+    if (!fresh && line.length + 1 + word.length > WRAP_AT) {
+      lines.push(line);
+      line = `${indent}  ${word}`;
+    } else line = fresh ? `${line}${word}` : `${line} ${word}`;
+  }
+  return [...lines, line];
+};
+
+/** A function's section: its handler, its ports, its environment, and what its role may do. */
+const functionSection = (name: (typeof HANDLER_NAMES)[number]): string[] => {
   const { entry, ports } = describeFunction(name);
   const portNames = portEntries(ports).map(([port, use]) =>
     port === 'service' && use === 'hand-back' ? 'service (a 429 handed back at once)' : port,
@@ -67,7 +90,16 @@ const functionRow = (name: (typeof HANDLER_NAMES)[number]): string => {
     .map(([port, use]) => (REACH[port] as (use: unknown) => string | null)(use))
     .filter((line): line is string => line !== null);
   const environment = environmentOf(name, ALL_SETTINGS).map(code);
-  return `| ${code(name)} (${code(entry)}) | ${portNames.join(', ')} | ${environment.join(', ')} | ${reach.join('; ')} |`;
+  return [
+    `### ${code(name)}`,
+    '',
+    ...listItem(`handler: ${code(entry)}`),
+    ...listItem(`ports its handler is given: ${portNames.join(', ')}`),
+    ...listItem(`environment: ${environment.length > 0 ? environment.join(', ') : 'none of its own'}`),
+    ...listItem('its role may:'),
+    ...reach.flatMap((line) => listItem(line, 1)),
+    '',
+  ];
 };
 
 const setOn = (variable: EnvName): string => {
@@ -82,16 +114,13 @@ export const renderFunctionTables = (): string =>
   [
     TABLES_BEGIN,
     '',
-    '| function | ports its handler is given | environment | its role may |',
-    '| --- | --- | --- | --- |',
-    ...HANDLER_NAMES.map(functionRow),
-    '',
+    ...HANDLER_NAMES.flatMap(functionSection),
     `Every function also has ${ON_EVERY_FUNCTION.map(code).join(' and ')}.`,
     '',
-    '| variable | meaning | set on |',
-    '| --- | --- | --- |',
-    ...Object.values(ENV).map(
-      (variable) => `| ${code(variable)} | ${ENV_MEANING[variable]} | ${setOn(variable)} |`,
+    '### The environment variables',
+    '',
+    ...Object.values(ENV).flatMap((variable) =>
+      listItem(`${code(variable)}: ${ENV_MEANING[variable]}. Set on ${setOn(variable)}.`),
     ),
     '',
     TABLES_END,
@@ -112,5 +141,5 @@ if (runAsMain) {
   const readme = readFileSync(README_PATH, 'utf8');
   const { start, end } = tablesIn(readme);
   writeFileSync(README_PATH, readme.slice(0, start) + renderFunctionTables() + readme.slice(end));
-  console.log(`wrote the function tables of ${README_PATH}`);
+  console.log(`wrote the function lists of ${README_PATH}`);
 }

@@ -23,15 +23,11 @@ import { describeFunction, ENV } from '../functions/catalogue.js';
 import { HANDLER_METADATA_KEY, HANDLER_NAMES, type HandlerName, SERVICE_NAME } from '../shared/contract.js';
 import type { PipelineConfig } from './config.js';
 
-export const LAMBDA_RUNTIME = Runtime.NODEJS_24_X;
+const LAMBDA_RUNTIME = Runtime.NODEJS_24_X;
 
 /** The function's timeout, from its description. */
 export const functionTimeout = (name: HandlerName): Duration =>
   Duration.seconds(describeFunction(name).timeoutSeconds);
-
-/** The function's handler file, resolved from the repository root (this file sits in `infra/`). */
-export const handlerEntry = (name: HandlerName): string =>
-  fileURLToPath(new URL(`../${describeFunction(name).entry}`, import.meta.url));
 
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -47,7 +43,7 @@ const CARRIED_TABLE_DATA = 'shared/ncm-table/data';
 const shellWord = (path: string): string => `'${path.replaceAll("'", "'\\''")}'`;
 
 /** Copies the carried NCM table beside the bundle once esbuild has written it. */
-export const carriedTableHooks: ICommandHooks = {
+const carriedTableHooks: ICommandHooks = {
   beforeBundling: () => [],
   beforeInstall: () => [],
   afterBundling: (inputDir, outputDir) => [
@@ -155,7 +151,7 @@ export class PipelineFunctions extends Construct {
   }
 }
 
-export const pascalCase = (name: string): string =>
+const pascalCase = (name: string): string =>
   name
     .split('-')
     .map((part) => part.charAt(0).toUpperCase() + part.slice(1))

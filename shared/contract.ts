@@ -126,7 +126,7 @@ export const ALARM_LOG_FIELDS = {
  * The one CloudWatch namespace of the pipeline's metrics: those the alarms' metric filters
  * publish and those the handlers write as embedded metrics, so an operator finds both in one place.
  */
-export const METRICS_NAMESPACE = 'NcmBatchClassifier';
+const METRICS_NAMESPACE = 'NcmBatchClassifier';
 
 /** CloudWatch namespace and metric names the metric filters publish. */
 export const PIPELINE_METRICS = {

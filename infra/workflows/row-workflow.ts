@@ -34,7 +34,7 @@ import { acknowledgeWorkflowRole, executionLogs, taskFailedRetry } from './workf
  * Poll gives up at 6 h and hands the row to reconciliation (shared/pipeline/row/row-decisions.ts);
  * an hour more covers the last polls, Store and Complete with their retries.
  */
-export const ROW_WORKFLOW_TIMEOUT = Duration.hours(7);
+const ROW_WORKFLOW_TIMEOUT = Duration.hours(7);
 
 export type RowWorkflowProps = {
   submit: IFunction;

@@ -6,13 +6,13 @@
  * response with its error code, as PutEvents does, and not recorded.
  */
 import { randomUUID } from 'node:crypto';
-import type { LocalAwsClock } from './clock.js';
+import type { MonotonicClock } from '../sandbox/core/clock.js';
 import { AwsError } from './errors.js';
 import { isJsonObject, readInput } from './input.js';
 import { errorText, type LocalAwsLog } from './log.js';
 import type { JsonRpcService } from './router.js';
 
-/** An event as EventBridge delivers it to a target. */
+/** An event as EventBridge delivers it to a target: what PutEvents records here and the local runtime's rules route. */
 export type EventEnvelope = {
   version: '0';
   id: string;
@@ -32,12 +32,12 @@ const MAX_ENTRY_BYTES = 256 * 1024;
 
 const validationError = (message: string) => new AwsError('ValidationException', message);
 
-export type EventBusOptions = { clock: LocalAwsClock; region: string; accountId: string; log: LocalAwsLog };
+export type EventBusOptions = { clock: MonotonicClock; region: string; accountId: string; log: LocalAwsLog };
 
 export class EventBus {
   private readonly recorded: RecordedEvent[] = [];
   private readonly listeners = new Set<(event: RecordedEvent) => void>();
-  private readonly clock: LocalAwsClock;
+  private readonly clock: MonotonicClock;
   private readonly region: string;
   private readonly accountId: string;
   private readonly log: LocalAwsLog;

@@ -15,7 +15,7 @@ import { AwsError } from './errors.js';
 import { errorText, type LocalAwsLog } from './log.js';
 import type { RestRoute } from './router.js';
 
-export type InvocationType = 'RequestResponse' | 'Event';
+type InvocationType = 'RequestResponse' | 'Event';
 
 /** The part of Lambda's context object the stand-in can honestly provide. */
 export type LocalFunctionContext = {
@@ -39,7 +39,7 @@ const SYNC_PAYLOAD_LIMIT = 6 * 1024 * 1024;
 const ASYNC_PAYLOAD_LIMIT = 1024 * 1024;
 
 /** `name`, `name:qualifier`, `123456789012:function:name[:q]` or a full function ARN → `name`. */
-export const functionNameOf = (nameOrArn: string): string => {
+const functionNameOf = (nameOrArn: string): string => {
   const arn = /^arn:aws[a-z-]*:lambda:[^:]+:\d{12}:function:([^:]+)(?::[^:]+)?$/.exec(nameOrArn);
   if (arn?.[1]) return arn[1];
   const partial = /^\d{12}:function:([^:]+)(?::[^:]+)?$/.exec(nameOrArn);

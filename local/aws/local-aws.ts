@@ -5,8 +5,9 @@
  * In-process code plugs in behind them: Lambda functions, state-machine runners, secrets,
  * event listeners.
  */
+
+import { createMonotonicClock, type MonotonicClock } from '../sandbox/core/clock.js';
 import { DebouncedWriter } from '../sandbox/persistence.js';
-import { createLocalAwsClock, type LocalAwsClock } from './clock.js';
 import { EventBus, type RecordedEvent } from './eventbridge.js';
 import { type FunctionErrorReport, LambdaFunctions, type LocalFunction } from './lambda.js';
 import { errorText, type LocalAwsLog, logSinkOf } from './log.js';
@@ -31,7 +32,7 @@ export type LocalAwsOptions = {
   /** Log sink: `'stderr'` (default, info and above), `'silent'`, or a function that gets every level. */
   log?: LocalAwsLog | 'stderr' | 'silent';
   /** The clock every time-based rule reads (default: real time, movable with `clock.advance`). */
-  clock?: LocalAwsClock;
+  clock?: MonotonicClock;
   /** Region in ARNs and events (default `us-east-1`). */
   region?: string;
   /** Account in ARNs, queue URLs and events (default `000000000000`). */
@@ -51,7 +52,7 @@ export type LocalAws = {
   port: number;
   region: string;
   accountId: string;
-  clock: LocalAwsClock;
+  clock: MonotonicClock;
   /**
    * `AWS_ENDPOINT_URL_<SERVICE>` for the five services, to hand to code that builds its own
    * clients; `through`: a proxy in front of this origin (the local runtime's permission gate).
@@ -105,7 +106,7 @@ export const startLocalAws = async (options: LocalAwsOptions = {}): Promise<Loca
   }
   if (!/^\d{12}$/.test(accountId)) throw new RangeError(`accountId must be 12 digits, got ${accountId}`);
   const log = logSinkOf(options.log);
-  const clock = options.clock ?? createLocalAwsClock();
+  const clock = options.clock ?? createMonotonicClock();
 
   const queues = new SqsQueues({ clock, region, accountId, timeScale: options.timeScale ?? 1 });
   let writer: DebouncedWriter | null = null;

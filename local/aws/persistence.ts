@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { QueuesSnapshot } from './sqs-queues.js';
 
-export const LOCAL_AWS_STATE_FILE = 'local-aws-state.json';
+const LOCAL_AWS_STATE_FILE = 'local-aws-state.json';
 const FORMAT = 'local-aws-state';
 const VERSION = 1;
 

@@ -26,7 +26,7 @@ export type RequestContext = {
   log: LocalAwsLog;
 };
 
-export type JsonOperation = (input: JsonObject, context: RequestContext) => unknown;
+type JsonOperation = (input: JsonObject, context: RequestContext) => unknown;
 
 export type JsonRpcService = {
   /** Short name for logs. */
@@ -39,7 +39,7 @@ export type JsonRpcService = {
   operations: Record<string, JsonOperation>;
 };
 
-export type RestRequest = {
+type RestRequest = {
   /** Decoded path parameters captured by the route's pattern. */
   params: string[];
   query: URLSearchParams;
@@ -47,7 +47,7 @@ export type RestRequest = {
   body: Buffer;
 };
 
-export type RestResponse = { status: number; headers?: Record<string, string>; body?: Buffer | string };
+type RestResponse = { status: number; headers?: Record<string, string>; body?: Buffer | string };
 
 export type RestRoute = {
   service: string;

@@ -5,7 +5,7 @@
  * logged; only in memory, never persisted.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { LocalAwsClock } from './clock.js';
+import type { MonotonicClock } from '../sandbox/core/clock.js';
 import { AwsError } from './errors.js';
 import { readInput } from './input.js';
 import type { JsonRpcService } from './router.js';
@@ -17,11 +17,11 @@ const notFound = (message = "Secrets Manager can't find the specified secret.") 
 
 const SECRET_ARN = /^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:(.+)$/;
 
-export type SecretsOptions = { clock: LocalAwsClock; region: string; accountId: string };
+export type SecretsOptions = { clock: MonotonicClock; region: string; accountId: string };
 
 export class Secrets {
   private readonly byName = new Map<string, StoredSecret>();
-  private readonly clock: LocalAwsClock;
+  private readonly clock: MonotonicClock;
   private readonly region: string;
   private readonly accountId: string;
 

@@ -21,7 +21,7 @@
  * function's real run.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { LocalAwsClock } from './clock.js';
+import type { MonotonicClock } from '../sandbox/core/clock.js';
 import { type MessageAttribute, md5Hex, md5OfMessageAttributes } from './sqs-checksums.js';
 import { sqsErrors } from './sqs-errors.js';
 
@@ -260,7 +260,7 @@ export type ReceiveInput = { maxMessages: number; visibilityTimeoutSeconds?: num
 export type QueueCounts = { visible: number; notVisible: number; delayed: number };
 
 export type SqsQueuesOptions = {
-  clock: LocalAwsClock;
+  clock: MonotonicClock;
   region: string;
   accountId: string;
   /** Scales every queue's MessageRetentionPeriod (the local runtime's time scale); default 1. */
@@ -270,7 +270,7 @@ export type SqsQueuesOptions = {
 export class SqsQueues {
   private readonly queues = new Map<string, StoredQueue>();
   private readonly listeners = new Set<(queueName: string) => void>();
-  private readonly clock: LocalAwsClock;
+  private readonly clock: MonotonicClock;
   private readonly timeScale: number;
   readonly region: string;
   readonly accountId: string;

@@ -6,7 +6,7 @@
  * a receive that finds nothing waits on queue changes, clock jumps and the next message's
  * visibility time, whichever comes first, until its deadline.
  */
-import type { LocalAwsClock } from './clock.js';
+import type { MonotonicClock } from '../sandbox/core/clock.js';
 import { AwsError } from './errors.js';
 import { type InputReader, isJsonObject, type JsonObject, readInput } from './input.js';
 import type { JsonRpcService, RequestContext } from './router.js';
@@ -145,7 +145,7 @@ const systemAttributesOf = (
 
 export type SqsServiceOptions = {
   queues: SqsQueues;
-  clock: LocalAwsClock;
+  clock: MonotonicClock;
   /** `<origin>/<account>/<name>`: the SDK sends each call to its QueueUrl's origin. */
   queueUrl: (name: string) => string;
 };

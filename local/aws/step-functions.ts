@@ -13,7 +13,7 @@
  *   ("the task associated with the token has already been closed").
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { LocalAwsClock } from './clock.js';
+import type { MonotonicClock } from '../sandbox/core/clock.js';
 import { AwsError } from './errors.js';
 import { type JsonObject, readInput } from './input.js';
 import { errorText, type LocalAwsLog } from './log.js';
@@ -116,7 +116,7 @@ const parseJson = (text: string): { ok: true; value: unknown } | { ok: false; re
  * How a runner's rejection reads as the execution's `error` and `cause`. An
  * aws-local-stepfunctions ExecutionError carries the States error in its `cause`.
  */
-export const failureOf = (reason: unknown): { status: ExecutionStatus; error: string; cause: string } => {
+const failureOf = (reason: unknown): { status: ExecutionStatus; error: string; cause: string } => {
   if (reason instanceof Error && reason.name === 'ExecutionError' && reason.cause instanceof Error) {
     return failureOf(reason.cause);
   }
@@ -137,7 +137,7 @@ export const failureOf = (reason: unknown): { status: ExecutionStatus; error: st
 const seconds = (ms: number): number => ms / 1000;
 
 export type StepFunctionsOptions = {
-  clock: LocalAwsClock;
+  clock: MonotonicClock;
   region: string;
   accountId: string;
   log: LocalAwsLog;
@@ -148,7 +148,7 @@ export class StepFunctions {
   private readonly executions = new Map<string, Execution>();
   private readonly tasks = new Map<string, WaitingTask>();
   private readonly endListeners = new Set<(execution: ExecutionRecord) => void>();
-  private readonly clock: LocalAwsClock;
+  private readonly clock: MonotonicClock;
   private readonly region: string;
   private readonly accountId: string;
   private readonly log: LocalAwsLog;

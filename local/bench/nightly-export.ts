@@ -38,7 +38,7 @@ export const parseNightlySizes = (text: string): NightlySize[] =>
 export const sizeLabel = (size: NightlySize): string =>
   `${size.rows.toLocaleString('en-US')}:${size.products.toLocaleString('en-US')}`;
 
-export type ExpectedOutcome = 'resolved' | 'pending_data' | 'failed';
+type ExpectedOutcome = 'resolved' | 'pending_data' | 'failed';
 
 export type ExportProduct = {
   /** The ERP's product code; each variant's SKU starts with it. */

@@ -28,7 +28,7 @@ export type AnswersRoundInput = {
 };
 
 /** The valid sheet paths the file's `sheet` column names; the others are reported by the round. */
-export const sheetsNamed = (read: AnswersFile): string[] =>
+const sheetsNamed = (read: AnswersFile): string[] =>
   read.rows.flatMap((row) => {
     if (row.sheet === null) return [];
     const normalised = normaliseSheetPath(row.sheet);

@@ -2,6 +2,8 @@
  * How `classify` shows a batch moving: one live line on a terminal, plain lines when the
  * output is a file or a CI log. Pure formatting here; the CLI decides when to print.
  */
+
+import type { BatchStage } from '../../shared/pipeline/core/batch-stage.js';
 import {
   OUTPUT_STATUSES,
   type RowStatus,
@@ -14,7 +16,10 @@ import type { BatchProgress } from '../runtime/progress.js';
 /** The statuses' English words, as the workbooks and the console write them, in lower case mid-line. */
 const wordOf = (status: RowStatus): string => STATUS_WORDS.en[status].toLowerCase();
 
-export const finishedRows = (progress: BatchProgress): number =>
+/** A stage as the line says it: its one value read aloud (`waiting_on_service`: waiting on service). */
+const wordsOfStage = (stage: BatchStage): string => stage.replaceAll('_', ' ');
+
+const finishedRows = (progress: BatchProgress): number =>
   OUTPUT_STATUSES.reduce((sum, status) => sum + (progress.byStatus[status] ?? 0), 0);
 
 export const formatDuration = (ms: number): string => {
@@ -30,11 +35,7 @@ export const formatDuration = (ms: number): string => {
  * reused, not sent) say nothing about the service's pace, so only rows that went out count.
  * Rows following another row of the same product (`following`) finish with it.
  */
-export const estimateRemainingMs = (
-  progress: BatchProgress,
-  startedAtMs: number,
-  nowMs: number,
-): number | null => {
+const estimateRemainingMs = (progress: BatchProgress, startedAtMs: number, nowMs: number): number | null => {
   const done = finishedRows(progress);
   if (progress.rowsTotal === 0 || done >= progress.rowsTotal) return 0;
   const instant =
@@ -71,7 +72,7 @@ export const formatProgressLine = (
   const head = options.live
     ? `${bar(progress.rowsTotal ? done / progress.rowsTotal : 0, 20)} ${done}/${progress.rowsTotal}`
     : `${done}/${progress.rowsTotal} rows`;
-  return `${head} · ${progress.stage}${counts ? ` · ${counts}` : ''} · ${slots} · billed $${progress.billedUsd.toFixed(2)}${eta}`;
+  return `${head} · ${wordsOfStage(progress.stage)}${counts ? ` · ${counts}` : ''} · ${slots} · billed $${progress.billedUsd.toFixed(2)}${eta}`;
 };
 
 /**

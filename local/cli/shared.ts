@@ -34,7 +34,7 @@ export const dataDirOf = (flag: string | undefined): string =>
  * The real service when both variables are set; null for the built-in sandbox. One without
  * the other is a mistake worth stopping for: the user meant the real service.
  */
-export const serviceFromEnvironment = (): { baseUrl: string; apiKey: string } | null => {
+const serviceFromEnvironment = (): { baseUrl: string; apiKey: string } | null => {
   const apiKey = process.env.TCS_API_KEY?.trim();
   const baseUrl = process.env.TCS_BASE_URL?.trim();
   if (!apiKey && !baseUrl) return null;
@@ -102,7 +102,7 @@ export const interruptSignal = (): AbortSignal => {
 };
 
 /** On the sandbox a run lasts 45–75 s × F: 0.25 takes the sample through in about a minute. */
-export const SANDBOX_TIME_SCALE = 0.25;
+const SANDBOX_TIME_SCALE = 0.25;
 
 /** `--time-scale F`: null when not given. */
 export const parseTimeScale = (text: string | undefined): number | null => {
@@ -150,7 +150,7 @@ export const startCommandPipeline = async (options: {
   return { pipeline, simulated: service === null, timeScale };
 };
 
-export const PERMISSION_CHECKS_OFF =
+const PERMISSION_CHECKS_OFF =
   "Permission checks are off (--no-permission-checks): the functions' calls are not checked against their IAM roles.";
 
 /** `--no-permission-checks`, the same words in every command's usage. */

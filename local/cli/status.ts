@@ -1,5 +1,5 @@
 /**
- * `classify --status <batch-id>`: partial results of a batch, on request (shared/pipeline/batch/
+ * `classify --status <batch-id>`: partial results of a batch, on request (shared/pipeline/finalize/
  * partial-results.ts). Only one pipeline may run on a data folder, so:
  *
  *   no classify running on it ─▶ this command starts the pipeline, writes the partial files of

@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import type { StackTemplate } from './template.js';
 
 /** The repository root (this file sits in local/runtime/). */
-export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** What synthesis reads besides the context. */
 const INPUT_FOLDERS = ['infra', 'functions', 'shared', 'web'] as const;
@@ -67,7 +67,7 @@ const listFiles = (root: string, folder: string): string[] => {
 };
 
 /** The cache key: file contents (not mtimes: a checkout rewrites mtimes without changing code). */
-export const assemblyInputsHash = (context: Record<string, unknown>, root = PROJECT_ROOT): string => {
+const assemblyInputsHash = (context: Record<string, unknown>, root = PROJECT_ROOT): string => {
   const hash = createHash('sha256');
   const files = [
     ...INPUT_FOLDERS.flatMap((folder) => listFiles(root, folder)),
@@ -93,7 +93,7 @@ const cdkJsonContext = (root: string): Record<string, unknown> => {
 };
 
 /** The stacks of an assembly folder, from its manifest (no aws-cdk-lib needed). */
-export const readAssemblyStacks = (dir: string): StackTemplate[] => {
+const readAssemblyStacks = (dir: string): StackTemplate[] => {
   const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as {
     artifacts?: Record<string, { type: string; properties?: { templateFile?: string; stackName?: string } }>;
   };

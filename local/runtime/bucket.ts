@@ -25,7 +25,8 @@ import {
 import { answersFolder, dropFolder, outboxKey } from '../../shared/pipeline/core/bucket-layout.js';
 import { NOT_FOLLOWED_METADATA } from '../../shared/pipeline/core/ports.js';
 import { PARTIAL_FILES } from '../../shared/pipeline/finalize/partial-results.js';
-import { type EventEnvelope, envelope } from './rules.js';
+import type { EventEnvelope } from '../aws/eventbridge.js';
+import { envelope } from './rules.js';
 import { LOCAL_ACCOUNT } from './template.js';
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -43,7 +44,7 @@ const MAX_SHEETS = 10_000;
 const UPLOADS_IN_FLIGHT = 8;
 
 /** A sheet to upload: its path relative to the folder (`/`-separated), and what to put there. */
-export type SheetFile = {
+type SheetFile = {
   path: string;
   /** The file whose bytes go up; null for a link to a file outside the folder, not followed. */
   source: string | null;
@@ -81,7 +82,7 @@ const sheetSourceOf = (root: string, path: string): string | null | undefined =>
  * The PDF files under `dir`: what a user drops next to the spreadsheet. Hidden folders and
  * node_modules are skipped; a link is followed only to a file inside `dir`.
  */
-export const findSheets = (dir: string): SheetFile[] => {
+const findSheets = (dir: string): SheetFile[] => {
   const found: SheetFile[] = [];
   const walk = (folder: string, depth: number) => {
     for (const entry of readdirSync(folder, { withFileTypes: true })) {
@@ -311,12 +312,4 @@ export const copyPartialFiles = async (
   writeFileSync(join(outDir, PARTIAL_FILES.summary), summary);
   const asOf = (JSON.parse(new TextDecoder().decode(summary)) as { as_of?: unknown }).as_of;
   return typeof asOf === 'string' ? asOf : null;
-};
-
-export const isDirectory = (path: string): boolean => {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 };

@@ -24,7 +24,7 @@ import { CONSOLE_ROUTES, type ConsoleHandlerName } from '../../shared/console/ap
 import type { StackTemplate } from './template.js';
 
 /** What the local authorizer vouches for (functions/console-runtime.ts reads these claims). */
-export const LOCAL_OPERATOR_CLAIMS = {
+const LOCAL_OPERATOR_CLAIMS = {
   sub: 'local-operator',
   iss: 'local',
   token_use: 'id',

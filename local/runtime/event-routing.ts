@@ -47,7 +47,7 @@ export type EventRoutingInput = {
   log: (line: string) => void;
 };
 
-export type ExecutionEndedListener = (execution: ExecutionRecord) => void;
+type ExecutionEndedListener = (execution: ExecutionRecord) => void;
 
 export type EventRouting = {
   rules: LocalRules;

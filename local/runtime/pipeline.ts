@@ -493,5 +493,3 @@ const pipelineHandle = (
     },
   };
 };
-
-export type { BatchOutcome, BatchProgress, HandlerName, RequestCount, WaitOptions };

@@ -7,19 +7,13 @@
  * record and its own counters (the rows it resumed).
  */
 
+import { type BatchStage, batchStage } from '../../shared/pipeline/core/batch-stage.js';
 import type { BatchStore } from '../../shared/pipeline/core/ports.js';
 import { countedRows } from '../../shared/pipeline/core/row-counts.js';
 import type { SlotLeases } from '../../shared/pipeline/core/slot-leases.js';
 import { holdsForBatch } from '../../shared/pipeline/dispatch/execution-names.js';
 
-export type BatchStage =
-  | 'preparing'
-  | 'dispatching'
-  | 'waiting on service'
-  | 'finalizing'
-  | 'completed'
-  | 'failed';
-
+/** A batch's (or an answers round's) progress at one moment: its state, its stage, rows by status, slots and money. */
 export type BatchProgress = {
   batchId: string;
   /** The batch record's state (`preparing`, `running`, `finalizing`, `completed`, `failed`), or `submitted` before Prepare wrote it. */
@@ -27,8 +21,8 @@ export type BatchProgress = {
   rowsTotal: number;
   /** Rows by status, working ones (`queued`, `submitting`, `in_progress`, `following`) included. */
   byStatus: Record<string, number>;
-  /** `preparing`, `dispatching` (rows wait for slots), `waiting on service`, `finalizing`, `completed` or `failed`. */
-  stage: BatchStage | string;
+  /** Where the batch stands, as the console's pages show it too. */
+  stage: BatchStage;
   /** Slot leases held now, by every batch sharing the cap. */
   leasesHeld: number;
   /** The cap in force: the organisation's concurrency limit, or the lower override; null when unknown. */
@@ -39,23 +33,7 @@ export type BatchProgress = {
   roundOf: string | null;
 };
 
-const stageOf = (state: string, byStatus: Record<string, number>): BatchStage => {
-  switch (state) {
-    case 'completed':
-      return 'completed';
-    case 'failed':
-      return 'failed';
-    case 'finalizing':
-      return 'finalizing';
-    case 'running':
-      if ((byStatus.queued ?? 0) > 0) return 'dispatching';
-      if ((byStatus.submitting ?? 0) + (byStatus.in_progress ?? 0) > 0) return 'waiting on service';
-      return 'finalizing';
-    default:
-      return 'preparing';
-  }
-};
-
+/** Takes the tables' ports and a batch id, and gives the batch's progress read from its counters, never its rows. */
 export const readBatchProgress = async (
   ports: { batches: BatchStore; leases: SlotLeases; cap: () => Promise<number | null> },
   batchId: string,
@@ -82,7 +60,7 @@ export const readBatchProgress = async (
     state,
     rowsTotal: batch?.rows_total ?? 0,
     byStatus,
-    stage: stageOf(state, byStatus),
+    stage: batchStage(batch, byStatus),
     leasesHeld: leases.length,
     cap,
     billedUsd,

@@ -11,7 +11,6 @@ import { HANDLER_METADATA_KEY } from '../../shared/contract.js';
 import {
   type CfnResource,
   type StackResource,
-  type StackTemplate,
   type TemplateResolver,
   UnsupportedTemplateError,
 } from './template.js';
@@ -245,5 +244,3 @@ export const readLocalResources = (resolver: TemplateResolver, assemblyDir: stri
   stateMachines: readStateMachines(resolver),
   rules: readRules(resolver),
 });
-
-export type { StackTemplate };

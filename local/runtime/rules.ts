@@ -12,20 +12,9 @@
  * know fails at start, never silently matches nothing.
  */
 import { randomUUID } from 'node:crypto';
+import type { EventEnvelope } from '../aws/eventbridge.js';
 import type { RuleSpec, RuleTarget } from './resources.js';
 import { LOCAL_ACCOUNT, LOCAL_REGION, UnsupportedTemplateError } from './template.js';
-
-export type EventEnvelope = {
-  version: '0';
-  id: string;
-  'detail-type': string;
-  source: string;
-  account: string;
-  time: string;
-  region: string;
-  resources: string[];
-  detail: unknown;
-};
 
 const OPERATORS = new Set([
   'prefix',
@@ -87,7 +76,7 @@ const matchesElement = (element: unknown, value: unknown): boolean => {
 };
 
 /** Does `event` match `pattern` (EventBridge semantics: every key matches; arrays match any element)? */
-export const matchesPattern = (pattern: Record<string, unknown>, event: unknown): boolean =>
+const matchesPattern = (pattern: Record<string, unknown>, event: unknown): boolean =>
   Object.entries(pattern).every(([key, expected]) => {
     const value =
       typeof event === 'object' && event !== null ? (event as Record<string, unknown>)[key] : undefined;
@@ -106,7 +95,7 @@ export const matchesPattern = (pattern: Record<string, unknown>, event: unknown)
   });
 
 /** Refuses a pattern using an operator the matcher does not implement. */
-export const checkPattern = (pattern: unknown, where: string): void => {
+const checkPattern = (pattern: unknown, where: string): void => {
   if (Array.isArray(pattern)) {
     for (const element of pattern) {
       if (typeof element === 'object' && element !== null) {
@@ -130,7 +119,7 @@ export const checkPattern = (pattern: unknown, where: string): void => {
 };
 
 /** `rate(1 minute)` → 60 000 ms; cron expressions are not played locally. */
-export const rateMs = (expression: string): number => {
+const rateMs = (expression: string): number => {
   const match = /^rate\((\d+)\s+(minute|minutes|hour|hours|day|days)\)$/.exec(expression.trim());
   if (!match)
     throw new UnsupportedTemplateError(`Schedule ${expression} is not played locally (only rate(...))`);

@@ -104,7 +104,7 @@ const S3_START_TIMEOUT_MS = 30_000;
 const S3_STOP_TIMEOUT_MS = 5_000;
 
 /** An object created in a bucket, as S3's event notification tells it. */
-export type ObjectCreated = { bucket: string; key: string; size: number; etag: string; eventName: string };
+type ObjectCreated = { bucket: string; key: string; size: number; etag: string; eventName: string };
 
 export type RunningS3 = RunningServer & {
   /** Hears every object created, when started with `notify`; returns an unsubscribe. */

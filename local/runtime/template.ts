@@ -23,7 +23,7 @@ export type CfnResource = {
   Properties?: Record<string, unknown>;
   Metadata?: Record<string, unknown>;
 };
-export type CfnTemplate = {
+type CfnTemplate = {
   Resources?: Record<string, CfnResource>;
   Outputs?: Record<string, { Value: unknown; Export?: { Name: unknown } }>;
 };

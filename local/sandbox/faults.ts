@@ -30,9 +30,7 @@ export const FaultSettings = z.strictObject({
 export type FaultSettings = z.input<typeof FaultSettings>;
 export type Faults = Required<z.output<typeof FaultSettings>>;
 
-export const FAULT_KEYS = Object.keys(FaultSettings.shape) as (keyof Faults)[];
-
-export const NO_FAULTS: Faults = {
+const NO_FAULTS: Faults = {
   http5xx: 0,
   reset_before: 0,
   reset_after: 0,

@@ -21,7 +21,7 @@ export type PersistedState = {
   engine: EngineSnapshot;
 };
 
-export const statePath = (dataDir: string): string => join(dataDir, STATE_FILE);
+const statePath = (dataDir: string): string => join(dataDir, STATE_FILE);
 
 /** The saved state, or null when there is none yet. A file of another format is an error, not a reset. */
 export const loadState = (dataDir: string): PersistedState | null => {

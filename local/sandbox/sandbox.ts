@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { LIMITS } from '../../shared/tcs/schemas.js';
 import type { ClassifierPort } from './classifier/contract.js';
 import { sandboxClassifier } from './classifier/index.js';
-import { createSandboxClock, SECOND_MS } from './core/clock.js';
+import { createMonotonicClock, SECOND_MS } from './core/clock.js';
 import { ClassificationEngine, type OrganizationStats } from './core/engine.js';
 import { deriveApiKeys, keysByName, PRIMARY_ORG, type SandboxKeys } from './core/organizations.js';
 import { type PublicUrls, renderClassification } from './core/render.js';
@@ -54,7 +54,7 @@ export type SandboxOptions = {
   pdfUrlValiditySeconds?: number;
 };
 
-export type SandboxStats = OrganizationStats & {
+type SandboxStats = OrganizationStats & {
   /** The organisation the top-level figures are for (the `classify` and `read` keys'). */
   organization: string;
   requests_by_route: Record<string, number>;
@@ -143,7 +143,7 @@ const initialFaults = (faults: SandboxOptions['faults']): Partial<Faults> => {
 };
 
 /** A day of sandbox time: how long the simulated registry takes to confirm SIM openings it is verifying. */
-export const DEFAULT_SIM_CONFIRM_AFTER_SECONDS = 24 * 60 * 60;
+const DEFAULT_SIM_CONFIRM_AFTER_SECONDS = 24 * 60 * 60;
 
 /** How often the state is brought up to date when no request does it (stats, persistence). */
 const TICK_MS = 100;
@@ -158,7 +158,7 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
   faults.apply(initialFaults(options.faults));
 
   const saved = options.dataDir ? loadState(options.dataDir) : null;
-  const clock = createSandboxClock(Date.now, saved?.clockOffsetMs ?? 0);
+  const clock = createMonotonicClock(Date.now, saved?.clockOffsetMs ?? 0);
   let writer: DebouncedWriter | null = null;
   const engine = new ClassificationEngine({
     clock,

@@ -32,7 +32,7 @@ export type AwsClients = {
  * body sent with the default streaming checksum with its chunk framing in it. In AWS both
  * stay at the SDK's defaults (virtual-hosted URLs, a CRC32 on every upload).
  */
-export const s3OptionsOf = (env: NodeJS.ProcessEnv) =>
+const s3OptionsOf = (env: NodeJS.ProcessEnv) =>
   env.S3_FORCE_PATH_STYLE === 'true'
     ? {
         forcePathStyle: true,

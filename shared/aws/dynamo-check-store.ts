@@ -25,7 +25,7 @@ export type DynamoCheckStoreConfig = DynamoAdapterConfig & {
 };
 
 /** The value of `kind` on a check item: how the review store tells it from a question item. */
-export const CHECK_ITEM_KIND = 'check';
+const CHECK_ITEM_KIND = 'check';
 
 const checkKey = (batchId: string, row: number) => ({ classification_id: `check#${batchId}#${row}` });
 

@@ -20,7 +20,7 @@ import {
 } from './dynamo-items.js';
 
 /** The value of `kind` on a watch item. */
-export const SIM_WATCH_ITEM_KIND = 'sim_watch';
+const SIM_WATCH_ITEM_KIND = 'sim_watch';
 
 const watchKey = (batchId: string, row: number) => ({ classification_id: `sim#${batchId}#${row}` });
 

@@ -3,6 +3,7 @@
  * detail the batch's summary.json, so other systems can react without polling the bucket.
  */
 import { type EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import { BATCH_COMPLETED_EVENT } from '../contract.js';
 import type { BatchEvents } from '../pipeline/core/ports.js';
 
 export type EventBridgeBatchEventsConfig = {
@@ -11,8 +12,6 @@ export type EventBridgeBatchEventsConfig = {
   /** @default 'ncm-batch-classifier' */
   source?: string;
 };
-
-export const BATCH_COMPLETED_DETAIL_TYPE = 'Batch Completed';
 
 /** What an entry's detail may take of the 256 KB EventBridge allows an entry, its envelope aside. */
 const MAX_DETAIL_BYTES = 240 * 1024;
@@ -51,7 +50,6 @@ export const batchCompletedDetail = (summary: Record<string, unknown>): string =
     warnings: codesOnly(fewer.warnings),
   });
 };
-export const DEFAULT_EVENT_SOURCE = 'ncm-batch-classifier';
 
 export const createEventBridgeBatchEvents = (config: EventBridgeBatchEventsConfig): BatchEvents => ({
   batchCompleted: async (summary) => {
@@ -60,8 +58,8 @@ export const createEventBridgeBatchEvents = (config: EventBridgeBatchEventsConfi
         Entries: [
           {
             EventBusName: config.eventBusName,
-            Source: config.source ?? DEFAULT_EVENT_SOURCE,
-            DetailType: BATCH_COMPLETED_DETAIL_TYPE,
+            Source: config.source ?? BATCH_COMPLETED_EVENT.source,
+            DetailType: BATCH_COMPLETED_EVENT.detailType,
             Detail: batchCompletedDetail(summary),
           },
         ],

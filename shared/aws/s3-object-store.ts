@@ -51,7 +51,7 @@ export const copySourceOf = (bucket: string, key: string): string =>
  * whole before its bytes are handed on: a connection is never left idle while Prepare writes rows
  * (S3 closes idle ones), and memory holds one range, whatever the file's size.
  */
-export const RANGE_BYTES = 1024 * 1024;
+const RANGE_BYTES = 1024 * 1024;
 /** An object's size, ETag, version and user metadata; null when absent. */
 const headOf = async (client: S3Client, Bucket: string, key: string): Promise<ObjectHead | null> => {
   try {

@@ -14,7 +14,8 @@
  */
 import { z } from 'zod';
 import { BatchOptions } from '../pipeline/core/batch-options-schema.js';
-import { OUTPUT_STATUSES, RowStatus } from '../pipeline/core/row-statuses.js';
+import { BatchStage } from '../pipeline/core/batch-stage.js';
+import { RowStatus } from '../pipeline/core/row-statuses.js';
 import { Message } from '../wording/message.js';
 
 // ---------------------------------------------------------------------------
@@ -172,17 +173,6 @@ export type SessionView = z.infer<typeof SessionView>;
 /** Rows by status, working ones (queued, submitting, in_progress, following) included; zeros left out. */
 export const RowCounts = z.partialRecord(RowStatus, z.number().int().min(0));
 export type RowCounts = z.infer<typeof RowCounts>;
-
-export const BatchStage = z.enum([
-  'preparing',
-  'dispatching',
-  'waiting_on_service',
-  'finalizing',
-  'completed',
-  'failed',
-  'planned',
-]);
-export type BatchStage = z.infer<typeof BatchStage>;
 
 export const BatchListItem = z.object({
   batch_id: z.string(),
@@ -440,7 +430,7 @@ export type AnswerSheetForm = z.infer<typeof AnswerSheetForm>;
 // Questions inbox: GET /questions, POST /answers
 // ---------------------------------------------------------------------------
 
-export const QuestionView = z.object({ text: z.string(), options: z.array(z.string()) });
+const QuestionView = z.object({ text: z.string(), options: z.array(z.string()) });
 
 export const PendingRowView = z.object({
   batch_id: z.string(),
@@ -500,7 +490,7 @@ export type AnswersAccepted = z.infer<typeof AnswersAccepted>;
 // ---------------------------------------------------------------------------
 
 /** One row waiting for a person's check (a check item), as the entry lists it. */
-export const CheckRowView = z.object({
+const CheckRowView = z.object({
   batch_id: z.string(),
   batch_name: z.string(),
   row: z.number().int().min(1),
@@ -509,7 +499,6 @@ export const CheckRowView = z.object({
   followers: z.number().int().min(0),
   created_at: z.string(),
 });
-export type CheckRowView = z.infer<typeof CheckRowView>;
 
 /**
  * Identical products waiting for a check (the same classification, else the same product
@@ -606,6 +595,3 @@ export const AuditPage = z.object({
   next: z.string().nullable(),
 });
 export type AuditPage = z.infer<typeof AuditPage>;
-
-/** Every output status, for pages that list them in a fixed order. */
-export const SHOWN_STATUSES = [...OUTPUT_STATUSES] as const;

@@ -10,6 +10,7 @@
  */
 import { tableInForce } from '../ncm-table/reference-table.js';
 import type { NcmTable } from '../ncm-table/siscomex-table.js';
+import { batchStage } from '../pipeline/core/batch-stage.js';
 import { outboxKey } from '../pipeline/core/bucket-layout.js';
 import type { BatchRecord } from '../pipeline/core/records.js';
 import { countedRows } from '../pipeline/core/row-counts.js';
@@ -25,7 +26,6 @@ import {
   type BatchFileName,
   type BatchList,
   type BatchListItem,
-  type BatchStage,
   type BatchView,
   type NcmTableSaid,
   type RowCounts,
@@ -55,7 +55,7 @@ const inFlightOf = (batch: BatchRecord, leases: readonly Lease[], nowMs: number)
 };
 
 /** A batch's rows from its counters: the batch record, its open shards' counts, the leases held. */
-export const countedTally = async (
+const countedTally = async (
   ports: Pick<ConsolePorts, 'batches' | 'clock'>,
   batch: BatchRecord,
   leases: readonly Lease[],
@@ -76,29 +76,12 @@ export const countedTally = async (
   };
 };
 
-const stageOf = (batch: BatchRecord, byStatus: RowCounts): BatchStage => {
-  switch (batch.state) {
-    case 'completed':
-      return batch.options?.plan_only ? 'planned' : 'completed';
-    case 'failed':
-      return 'failed';
-    case 'finalizing':
-      return 'finalizing';
-    case 'running':
-      if ((byStatus.queued ?? 0) > 0) return 'dispatching';
-      if ((byStatus.submitting ?? 0) + (byStatus.in_progress ?? 0) > 0) return 'waiting_on_service';
-      return 'finalizing';
-    default:
-      return 'preparing';
-  }
-};
-
 const listItem = (batch: BatchRecord, tally: RowTally): BatchListItem => ({
   batch_id: batch.batch_id,
   name: batch.name,
   file_name: batch.source.file_name,
   state: batch.state,
-  stage: stageOf(batch, tally.byStatus),
+  stage: batchStage(batch, tally.byStatus),
   plan_only: batch.options?.plan_only ?? false,
   rows_total: Math.max(batch.rows_total, tally.rows),
   by_status: tally.byStatus,
@@ -181,7 +164,7 @@ export const listBatchViews = async (
  * Seconds until the last row is final, at the pace rows have become final so far; null before
  * a few rows are final (no pace yet) and once nothing is left.
  */
-export const secondsLeft = (tally: RowTally, total: number, startedAt: string): number | null => {
+const secondsLeft = (tally: RowTally, total: number, startedAt: string): number | null => {
   const left = total - tally.done;
   if (left <= 0 || tally.done < 3 || tally.lastFinishedAt === null) return null;
   const elapsed = (Date.parse(tally.lastFinishedAt) - Date.parse(startedAt)) / 1000;

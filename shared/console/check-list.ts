@@ -11,7 +11,7 @@ import type { CheckEntryView, CheckList } from './api.js';
 import type { ConsolePorts } from './ports.js';
 
 /** Items grouped by shared classification or fingerprint (union-find over their indexes). */
-export const groupIdenticalProducts = (items: readonly CheckItem[]): CheckItem[][] => {
+const groupIdenticalProducts = (items: readonly CheckItem[]): CheckItem[][] => {
   const parent = items.map((_, i) => i);
   const root = (i: number): number => {
     let at = i;
@@ -38,7 +38,7 @@ const byAge = (a: CheckItem, b: CheckItem) =>
   a.created_at.localeCompare(b.created_at) || a.batch_id.localeCompare(b.batch_id) || a.row - b.row;
 
 /** The key of a set of rows: the page keeps its typing under it while the list refreshes. */
-export const entryKey = (items: readonly Pick<CheckItem, 'batch_id' | 'row'>[]): string =>
+const entryKey = (items: readonly Pick<CheckItem, 'batch_id' | 'row'>[]): string =>
   createHash('sha256')
     .update(
       items

@@ -22,7 +22,7 @@ import { answeredByMetadata, type ConsolePorts, type ConsoleUser } from './ports
 import { ConsoleRefusal, invalidRequest } from './refusals.js';
 
 /** The decisions file's columns, by the machine names the answers round reads. */
-export const DECISION_COLUMNS = [
+const DECISION_COLUMNS = [
   'row',
   'classification_id',
   'decision_ncm',
@@ -101,7 +101,7 @@ const checkSim = (items: readonly CheckItem[], ncm: string, given: string | null
 };
 
 /** One batch's decisions file: a line per row, in row order. */
-export const decisionsCsv = (
+const decisionsCsv = (
   items: readonly CheckItem[],
   decision: { ncm: string; sim: string | null; note: string },
 ): Buffer =>

@@ -37,7 +37,7 @@ const kindOf = (name: string): UploadKind | null => {
 };
 
 /** One folder of inbox/: no slash, not `.` or `..`, printable. */
-export const checkBatchName = (name: string): string => {
+const checkBatchName = (name: string): string => {
   if (!isBatchFolderName(name))
     throw new ConsoleRefusal(
       400,

@@ -21,7 +21,7 @@ const readRows = async (ports: Pick<ConsolePorts, 'batches'>, batchId: string): 
 };
 
 /** Same texts and options in the same order: one key. */
-export const questionsKey = (questions: ReviewItem['questions']): string =>
+const questionsKey = (questions: ReviewItem['questions']): string =>
   createHash('sha256')
     .update(JSON.stringify(questions.map((question) => [question.text, question.options])))
     .digest('hex')

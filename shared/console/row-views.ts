@@ -57,7 +57,7 @@ const numberOrNull = (value: string | undefined): number | null => {
 export const SHOWN_CELL_MAX = 300;
 
 /** Where the input's SKU, description and external reference are among a row's cells. */
-export type ShownColumns = Partial<Record<'sku' | 'description' | 'external_reference', number>>;
+type ShownColumns = Partial<Record<'sku' | 'description' | 'external_reference', number>>;
 
 const SHOWN_FIELDS = ['sku', 'description', 'external_reference'] as const;
 
@@ -65,7 +65,7 @@ const SHOWN_FIELDS = ['sku', 'description', 'external_reference'] as const;
  * The columns a batch read as SKU, description and external reference: from how Prepare understood
  * each column, else (a batch prepared before it recorded that) from its header's names.
  */
-export const shownColumnsOf = (batch: Pick<BatchRecord, 'columns' | 'header'>): ShownColumns => {
+const shownColumnsOf = (batch: Pick<BatchRecord, 'columns' | 'header'>): ShownColumns => {
   const understood: (PipelineColumn | null)[] =
     batch.columns?.map((column) => column.understood_as) ??
     batch.header.map((header) => columnForHeader(header)?.column ?? null);
@@ -109,7 +109,7 @@ const inForceOf = (said: string | undefined): boolean | null =>
  * has none, and shows its own cells, so a person can tell which product it was. `checked`: what
  * the table in force says of its declared NCM and its verdict's (standing-rows.ts).
  */
-export const rowView = (
+const rowView = (
   row: RowRecord,
   result: RowResult | undefined,
   status: RowStatus,

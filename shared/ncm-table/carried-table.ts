@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { type NcmTable, ncmTableOf } from './siscomex-table.js';
 
-export const CARRIED_TABLE_FILE = new URL('./data/tabela-ncm-vigente-20260705.json.gz', import.meta.url);
+const CARRIED_TABLE_FILE = new URL('./data/tabela-ncm-vigente-20260705.json.gz', import.meta.url);
 
 let carried: NcmTable | undefined;
 

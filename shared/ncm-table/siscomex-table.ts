@@ -11,7 +11,7 @@ import { z } from 'zod';
 const SiscomexDate = z.string().regex(/^\d{2}\/\d{2}\/\d{4}$/, 'a date written dd/mm/yyyy');
 
 /** The published JSON, as far as the pipeline reads it (each entry's act fields are kept aside). */
-export const SiscomexTable = z.object({
+const SiscomexTable = z.object({
   /** "Vigente em 05/07/2026": the day the table speaks for. */
   Data_Ultima_Atualizacao_NCM: z.string(),
   /** The act that last changed it, e.g. "Resolução Gecex nº 812/2025". */
@@ -28,7 +28,6 @@ export const SiscomexTable = z.object({
     )
     .min(1),
 });
-export type SiscomexTable = z.infer<typeof SiscomexTable>;
 
 export type NcmEntry = {
   /** Digits only: `09`, `0901`, `09012`, `090121`, `09012100`. */

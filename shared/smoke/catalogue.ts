@@ -13,7 +13,7 @@ import { PRICE_PER_RESOLVED_USD } from '../tcs/schemas.js';
 
 export const SMOKE_CATALOGUE_DIR = fileURLToPath(new URL('../../sample-data/smoke/', import.meta.url));
 
-export type SmokeFile = { path: string; bytes: Uint8Array; contentType: string };
+type SmokeFile = { path: string; bytes: Uint8Array; contentType: string };
 
 /** An input row as the reader numbers it, and its cells (results.csv writes them back first). */
 export type CatalogueRow = { row: number; cells: string[] };

@@ -17,13 +17,7 @@ import { checkSummary } from './summary-check.js';
 /** What a working deployment gives a catalogue known to be good: a verdict, or questions to answer. */
 const HEALTHY_STATUSES: ReadonlySet<string> = new Set(['resolved', 'reused', 'pending_data']);
 const VERDICT_STATUSES: ReadonlySet<string> = new Set(['resolved', 'reused']);
-export const REQUIRED_FILES = [
-  'results.csv',
-  'results.xlsx',
-  'review.csv',
-  'review.xlsx',
-  'summary.json',
-] as const;
+const REQUIRED_FILES = ['results.csv', 'results.xlsx', 'review.csv', 'review.xlsx', 'summary.json'] as const;
 const PDF_MAGIC = '%PDF-';
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;

@@ -7,7 +7,7 @@ import { SmokeFailure } from './failure.js';
 import type { Deployment, DescribedStack, StackLookup } from './ports.js';
 
 /** The export names read, after `<stack name>:`. */
-export const DEPLOYMENT_EXPORTS = {
+const DEPLOYMENT_EXPORTS = {
   bucket: 'BucketName',
   batchTable: 'BatchTableName',
   reviewTable: 'ReviewTableName',
@@ -24,7 +24,7 @@ const READY_STATUSES: ReadonlySet<string> = new Set([
 ]);
 
 /** Pure: the deployment a described stack names, or why it names none. */
-export const deploymentOf = (stack: DescribedStack): Deployment => {
+const deploymentOf = (stack: DescribedStack): Deployment => {
   const name = stack.StackName;
   if (!READY_STATUSES.has(stack.StackStatus)) {
     throw new SmokeFailure(

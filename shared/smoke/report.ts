@@ -9,7 +9,7 @@ import { countByStatus } from './checks.js';
 import type { Observation, SmokeCheck } from './observation.js';
 import type { Deployment } from './ports.js';
 
-export const usd = (amount: number): string => `USD ${amount.toFixed(2)}`;
+const usd = (amount: number): string => `USD ${amount.toFixed(2)}`;
 
 export const formatDuration = (ms: number): string => {
   const seconds = Math.max(0, Math.round(ms / 1000));

@@ -65,7 +65,7 @@ const UTF16_SHARE = 0.9;
  * UTF-16, by its BOM or, without one, because most of the first units have one zero byte, always
  * on the same side (the high byte of Latin text). Null for anything else.
  */
-export const utf16Of = (head: Uint8Array): 'utf-16le' | 'utf-16be' | null => {
+const utf16Of = (head: Uint8Array): 'utf-16le' | 'utf-16be' | null => {
   if (head[0] === 0xff && head[1] === 0xfe) return 'utf-16le';
   if (head[0] === 0xfe && head[1] === 0xff) return 'utf-16be';
   const units = Math.min(Math.floor(head.length / 2), 4096);

@@ -35,7 +35,7 @@ export const MAX_HEADER_BYTES = 300 * 1024;
  * the others are binary data, not text.
  */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters looked for
-export const CONTROL_CHARACTER = /[\u0000-\u0008\u000E-\u0019\u001B-\u001F]/;
+const CONTROL_CHARACTER = /[\u0000-\u0008\u000E-\u0019\u001B-\u001F]/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters replaced
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000E-\u0019\u001B-\u001F]/g;
 

@@ -133,7 +133,7 @@ export const inputWarnings = (read: Pick<SpreadsheetRead, 'columns' | 'rows'>): 
 };
 
 /** The same as messages. */
-export const inputWarningMessages = (read: Pick<SpreadsheetRead, 'columns' | 'rows'>): Message[] => {
+const inputWarningMessages = (read: Pick<SpreadsheetRead, 'columns' | 'rows'>): Message[] => {
   const collector = inputWarningCollector(read.columns);
   for (const row of read.rows) collector.add(row);
   return collector.messages();

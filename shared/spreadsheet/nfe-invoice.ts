@@ -42,7 +42,7 @@ export const NFE_COLUMNS: readonly string[] = [...INVOICE_COLUMNS, ...ITEM_FIELD
 /** The roots an NF-e's XML has: the stored invoice with its authorisation, or the invoice alone. */
 const INVOICE_ROOTS = new Set(['nfeProc', 'NFe']);
 
-export interface NfeItem {
+interface NfeItem {
   /** The 1-based line of the XML the item's `<det>` tag is on. */
   line: number;
   /** In `NFE_COLUMNS` order. */
@@ -96,7 +96,7 @@ const declaredEncoding = (bytes: Uint8Array): string | null => {
  * The document's text: UTF-8 as the NF-e's rules ask, or the encoding its byte-order mark or its
  * declaration names. Bytes that are not text in that encoding make it damaged, not guessed at.
  */
-export const decodeXml = (bytes: Uint8Array, place: DocumentPlace): string => {
+const decodeXml = (bytes: Uint8Array, place: DocumentPlace): string => {
   let label = 'utf-8';
   if (bytes[0] === 0xff && bytes[1] === 0xfe) label = 'utf-16le';
   else if (bytes[0] === 0xfe && bytes[1] === 0xff) label = 'utf-16be';

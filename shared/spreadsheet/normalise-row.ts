@@ -71,7 +71,7 @@ export const parseCurrentNcm = (value: string): { current_ncm: string | null; fl
  * `pending#sku:<sku>`), and DynamoDB refuses a key over 2,048 bytes; 500 characters stay under
  * it in any script (at most 4 bytes each).
  */
-export const MAX_SKU_CHARACTERS = 500;
+const MAX_SKU_CHARACTERS = 500;
 
 /**
  * The longest sheet path, in UTF-8 bytes: S3 refuses a key over 1,024 bytes, and the path is

@@ -119,14 +119,14 @@ const guessNewline = (text: string): Newline => {
 };
 
 /** What a CSV file is read with, decided once from its start. */
-export interface CsvLayout {
+interface CsvLayout {
   delimiter: Delimiter;
   newline: Newline;
   /** The `sep=` line's length in characters, or 0. */
   directiveLength: number;
 }
 
-export const csvLayout = (start: string): CsvLayout => {
+const csvLayout = (start: string): CsvLayout => {
   const directive = SEP_DIRECTIVE.exec(start);
   if (directive && isDelimiter(directive[1]!)) {
     const rest = start.slice(directive[0].length);
@@ -145,7 +145,7 @@ export interface CsvFile {
   read(): CsvPass;
 }
 
-export interface CsvPass {
+interface CsvPass {
   records: AsyncIterable<SourceRecord>;
   /** Known when the records are all read: decoding needs every byte to name the encoding. */
   encoding(): TextEncoding;

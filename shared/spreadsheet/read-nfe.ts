@@ -31,19 +31,19 @@ const MEGABYTE = 1024 * 1024;
  * item with every tax group and an import's additions written out runs to 4 or 5 KB, so the largest
  * invoice is under 5 MB; twice that leaves room for indentation and signatures, and no more.
  */
-export const MAX_INVOICE_BYTES = 10 * MEGABYTE;
+const MAX_INVOICE_BYTES = 10 * MEGABYTE;
 
 /**
  * The most entries a ZIP may hold: 400,000, as many as a batch takes rows (read-spreadsheet.ts,
  * `MAX_DATA_ROWS`), since each invoice brings at least one item.
  */
-export const MAX_ARCHIVE_ENTRIES = 400_000;
+const MAX_ARCHIVE_ENTRIES = 400_000;
 
 /**
  * The most a ZIP's XMLs may inflate to in all: 4 GiB, what 400,000 one-item invoices of 8 KB come
  * to, so a ZIP whose entries overlap to inflate the same bytes again and again stops there.
  */
-export const MAX_ARCHIVE_INFLATED_BYTES = 4 * 1024 * MEGABYTE;
+const MAX_ARCHIVE_INFLATED_BYTES = 4 * 1024 * MEGABYTE;
 
 /** Names quoted in a notice or a refusal: the first ones, then how many more. */
 const LISTED_NAMES = 20;

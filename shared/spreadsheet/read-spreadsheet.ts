@@ -78,7 +78,7 @@ export interface SpreadsheetFile {
   readRows(): RowsPass;
 }
 
-export interface RowsPass {
+interface RowsPass {
   rows: AsyncIterable<MappedRow>;
   /**
    * What the pass found, complete once its rows are all read: `warnings`, what the person who sent

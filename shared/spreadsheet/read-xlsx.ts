@@ -216,7 +216,7 @@ export const openXlsx = async (
  * The first sheet whose name `wanted` accepts, opened as `openXlsx` opens the first (its
  * `otherSheets` and problems still about the first sheet); null when no sheet's name is accepted.
  */
-export const openXlsxSheet = async (
+const openXlsxSheet = async (
   source: ByteSource,
   fileName: string,
   limits: XlsxLimits,

@@ -18,7 +18,7 @@ import { Message, MessageParams } from '../wording/message.js';
  * `sped`: a SPED EFD ICMS/IPI text file, read for its item registers (0200); `nfe`: one NF-e XML or a
  * ZIP of them, read for their items (`det/prod`). Both are told by their content, never their name.
  */
-export const SPREADSHEET_FORMATS = ['csv', 'xlsx', 'sped', 'nfe'] as const;
+const SPREADSHEET_FORMATS = ['csv', 'xlsx', 'sped', 'nfe'] as const;
 export const SpreadsheetFormat = z.enum(SPREADSHEET_FORMATS);
 export type SpreadsheetFormat = z.infer<typeof SpreadsheetFormat>;
 
@@ -34,7 +34,7 @@ export type Delimiter = z.infer<typeof Delimiter>;
  * UTF-8 does not allow. UTF-16 when the file starts with its BOM, or when its first bytes
  * alternate text and zero bytes as UTF-16 does (Excel's "Unicode Text" saved without its BOM).
  */
-export const TEXT_ENCODINGS = [
+const TEXT_ENCODINGS = [
   'utf-8',
   'windows-1252',
   'utf-8+windows-1252',
@@ -115,7 +115,7 @@ export const MappedRow = z.object({
 export type MappedRow = z.infer<typeof MappedRow>;
 
 /** Something worth telling the user about the file that does not stop it from being read. */
-export const SPREADSHEET_PROBLEM_CODES = [
+const SPREADSHEET_PROBLEM_CODES = [
   'row_longer_than_header',
   'csv_malformed_quotes',
   'text_looks_double_encoded',
@@ -125,8 +125,7 @@ export const SPREADSHEET_PROBLEM_CODES = [
   'nfe_documents_read',
   'nfe_country_unknown',
 ] as const;
-export const SpreadsheetProblemCode = z.enum(SPREADSHEET_PROBLEM_CODES);
-export type SpreadsheetProblemCode = z.infer<typeof SpreadsheetProblemCode>;
+const SpreadsheetProblemCode = z.enum(SPREADSHEET_PROBLEM_CODES);
 
 export const SpreadsheetProblem = z.object({
   code: SpreadsheetProblemCode,
@@ -197,7 +196,7 @@ export const BatchDefaults = z.object({
 export type BatchDefaults = z.infer<typeof BatchDefaults>;
 
 /** Remarks on a valid row: they do not block classification. */
-export const ROW_FLAGS = ['leading_zero_probably_lost', 'current_ncm_invalid'] as const;
+const ROW_FLAGS = ['leading_zero_probably_lost', 'current_ncm_invalid'] as const;
 export const RowFlag = z.enum(ROW_FLAGS);
 export type RowFlag = z.infer<typeof RowFlag>;
 

@@ -37,7 +37,7 @@ const endRegisterEnd = (bytes: Buffer, from: number): number => {
  * The file's bytes, in chunks, through its `9999` register (all of them when it has none). The last
  * few bytes of a chunk wait for the next, for a `|9999|` cut by the chunk's end to be seen whole.
  */
-export async function* spedBytes(source: ByteSource): AsyncGenerator<Uint8Array> {
+async function* spedBytes(source: ByteSource): AsyncGenerator<Uint8Array> {
   let waiting: Buffer = Buffer.alloc(0);
   // Whether the byte before `waiting` ends a line; the file's start counts as one.
   let atLineStart = true;
@@ -87,7 +87,7 @@ export const spedHead = async (source: ByteSource, count: number): Promise<Uint8
  * not gathered into one string until memory runs out). A long field still reaches its row's own
  * limits (cell-limits.ts).
  */
-export const MAX_SPED_LINE_CHARACTERS = 1_000_000;
+const MAX_SPED_LINE_CHARACTERS = 1_000_000;
 
 const LINE_BREAK = /\r\n|\r|\n/;
 

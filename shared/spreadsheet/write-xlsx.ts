@@ -41,7 +41,7 @@ export const styleHeader = (row: ExcelJS.Row): void => {
 };
 
 /** What one cell of Excel holds at most; the rest of a longer text is cut, with an ellipsis. */
-export const MAX_CELL_CHARACTERS = 32_767;
+const MAX_CELL_CHARACTERS = 32_767;
 
 const NOT_IN_XML =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters removed
@@ -214,14 +214,4 @@ export const streamWorkbook = (
     await workbook.commit();
   })().catch((error: unknown) => body.destroy(error instanceof Error ? error : new Error(String(error))));
   return body;
-};
-
-/** The whole workbook's bytes: for small workbooks and tests. */
-export const workbookBytes = async (
-  write: (workbook: WorkbookWriter) => Promise<void> | void,
-  at?: Date,
-): Promise<Buffer> => {
-  const chunks: Buffer[] = [];
-  for await (const chunk of streamWorkbook(write, at)) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 };

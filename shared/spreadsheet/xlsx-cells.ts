@@ -23,7 +23,7 @@ const pad = (value: number, width = 2): string => String(value).padStart(width, 
  * ISO `YYYY-MM-DD`; `YYYY-MM-DDTHH:MM:SS` when the cell also holds a time of day.
  * Dates are built in UTC from the serial number, so UTC fields are the cell's fields.
  */
-export const formatXlsxDate = (date: Date): string => {
+const formatXlsxDate = (date: Date): string => {
   const day = `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
   const hasTime = date.getUTCHours() + date.getUTCMinutes() + date.getUTCSeconds() > 0;
   return hasTime

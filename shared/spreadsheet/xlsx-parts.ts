@@ -10,7 +10,7 @@
  */
 import { BODY_FONT } from './write-xlsx.js';
 
-export const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
+const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
 const MAIN_NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
 const RELATIONSHIPS_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 const PACKAGE_RELATIONSHIPS_NS = 'http://schemas.openxmlformats.org/package/2006/relationships';
@@ -21,7 +21,7 @@ const OFFICE_RELATIONSHIP = 'http://schemas.openxmlformats.org/officeDocument/20
 // ---------------------------------------------------------------------------
 
 /** Text as an attribute's value: `&`, `<`, `>` and `"` escaped. */
-export const escapeAttribute = (text: string): string =>
+const escapeAttribute = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** What a cell's text must have escaped: XML's specials, and a `_x` that readers would take for `_xHHHH_`. */
@@ -32,7 +32,7 @@ const NEEDS_ESCAPE = /[&<>]|_x/;
  * escaped, and a literal `_xHHHH_` written `_x005F_xHHHH_`, since Excel, LibreOffice and our reader
  * (spreadsheet/xlsx-cells.ts) read `_xHHHH_` as the character it names.
  */
-export const escapeCellText = (text: string): string =>
+const escapeCellText = (text: string): string =>
   NEEDS_ESCAPE.test(text)
     ? text
         .replace(/&/g, '&amp;')

@@ -25,7 +25,7 @@ const ENTRIES_MAX = 0xffff;
 const Uint32 = z.number().int().min(0).max(ZIP32_MAX);
 
 /** An entry written: what the central directory says of it. */
-export const ZipEntryWritten = z.object({
+const ZipEntryWritten = z.object({
   name: z.string().min(1),
   /** Where its local header starts. */
   offset: Uint32,
@@ -34,7 +34,7 @@ export const ZipEntryWritten = z.object({
   size: Uint32,
   flags: z.number().int().min(0).max(0xffff),
 });
-export type ZipEntryWritten = z.infer<typeof ZipEntryWritten>;
+type ZipEntryWritten = z.infer<typeof ZipEntryWritten>;
 
 /** The streamed entry being written: its CRC and sizes so far. */
 const ZipEntryOpen = ZipEntryWritten.omit({ flags: true });

@@ -40,7 +40,7 @@ import {
 } from './schemas.js';
 
 /** Structured logger port; Powertools' Logger fits it as it is. */
-export type TcsLogger = {
+type TcsLogger = {
   debug(message: string, attributes: Record<string, unknown>): void;
   warn(message: string, attributes: Record<string, unknown>): void;
 };
@@ -59,26 +59,26 @@ export type TcsClientConfig = {
   userAgent?: string;
 };
 
-export type CallOptions = {
+type CallOptions = {
   signal?: AbortSignal;
   /** Overrides of the client's retry policy for this call. */
   retry?: Partial<RetryPolicy>;
 };
 
-export type IdempotentCallOptions = CallOptions & {
+type IdempotentCallOptions = CallOptions & {
   /** `^[A-Za-z0-9_-]{16,128}$`; reused unchanged on every retry of this call. */
   idempotencyKey: string;
 };
 
 /** Result of the two idempotent POSTs. */
-export type Accepted = {
+type Accepted = {
   classification: ClassificationAccepted;
   /** True when the service answered `Idempotent-Replayed: true`: nothing new was created. */
   replayed: boolean;
   requestId: string | null;
 };
 
-export type VerdictPdf = {
+type VerdictPdf = {
   contentType: string;
   /** From `Content-Length`, when the server sent one. */
   byteLength: number | null;
@@ -86,7 +86,7 @@ export type VerdictPdf = {
   body: ReadableStream<Uint8Array>;
 };
 
-export type SheetUpload = { fileUrl: string; expiresAt: string };
+type SheetUpload = { fileUrl: string; expiresAt: string };
 
 export type TcsClient = {
   createClassification(body: CreateClassificationRequest, options: IdempotentCallOptions): Promise<Accepted>;
@@ -119,7 +119,7 @@ export type TcsClient = {
 };
 
 const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d]; // "%PDF-"
-export const looksLikePdf = (bytes: Uint8Array): boolean => PDF_MAGIC.every((b, i) => bytes[i] === b);
+const looksLikePdf = (bytes: Uint8Array): boolean => PDF_MAGIC.every((b, i) => bytes[i] === b);
 
 const ONE_DAY_MS = 24 * 60 * 60 * 1000;
 

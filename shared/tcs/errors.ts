@@ -4,14 +4,7 @@
  * URL's query string.
  */
 import type { z } from 'zod';
-import {
-  type FieldError,
-  isProblemName,
-  PROBLEM_CATALOGUE,
-  Problem,
-  type ProblemName,
-  toFieldErrors,
-} from './schemas.js';
+import { type FieldError, isProblemName, Problem, type ProblemName, toFieldErrors } from './schemas.js';
 
 /** Base of every error the client throws. */
 export abstract class TcsError extends Error {
@@ -207,6 +200,3 @@ export const problemErrorFromResponse = (input: {
     retryAfterMs: parseRetryAfter(input.retryAfterHeader, input.now),
   });
 };
-
-/** The HTTP status the catalogue gives a problem name. */
-export const statusOfProblem = (name: ProblemName): number => PROBLEM_CATALOGUE[name];

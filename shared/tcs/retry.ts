@@ -76,7 +76,7 @@ export const backoffDelay = (policy: RetryPolicy, failedAttempt: number, random:
 };
 
 /** Whether an error may be retried under the policy. */
-export const shouldRetry = (policy: RetryPolicy, error: unknown): boolean => {
+const shouldRetry = (policy: RetryPolicy, error: unknown): boolean => {
   if (!(error instanceof TcsError) || !error.retryable) return false;
   if (error instanceof TcsProblemError && error.status === 429) return policy.retryRateLimited;
   return true;

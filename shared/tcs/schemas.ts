@@ -19,12 +19,12 @@ import { z } from 'zod';
 /** Crockford-like alphabet of public ids: no 0, 1, I, L, O, U. */
 export const ID_ALPHABET = '23456789ABCDEFGHJKMNPQRSTVWXYZ';
 export const CLASSIFICATION_ID_PATTERN = /^cls_[23456789ABCDEFGHJKMNPQRSTVWXYZ]{12}$/;
-export const VERSION_ID_PATTERN = /^clv_[23456789ABCDEFGHJKMNPQRSTVWXYZ]{12}$/;
+const VERSION_ID_PATTERN = /^clv_[23456789ABCDEFGHJKMNPQRSTVWXYZ]{12}$/;
 export const NCM_PATTERN = /^[0-9]{8}$/;
 export const SIM_CODE_PATTERN = /^[0-9]{10}$/;
 export const COUNTRY_PATTERN = /^[A-Z]{2}$/;
 export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
-export const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
 export const LIMITS = {
   descriptionMin: 10,
@@ -68,37 +68,30 @@ const openEnum = <const T extends readonly [string, ...string[]]>(_knownValues: 
   z.string().min(1) as unknown as z.ZodType<T[number] | (string & {})>;
 
 export const ClassificationId = z.string().regex(CLASSIFICATION_ID_PATTERN, 'must be a cls_ id');
-export const VersionId = z.string().regex(VERSION_ID_PATTERN, 'must be a clv_ id');
-export const Ncm = z.string().regex(NCM_PATTERN, 'must be 8 digits without dots');
-export const SimCode = z.string().regex(SIM_CODE_PATTERN, 'must be 10 digits');
+const VersionId = z.string().regex(VERSION_ID_PATTERN, 'must be a clv_ id');
+const Ncm = z.string().regex(NCM_PATTERN, 'must be 8 digits without dots');
+const SimCode = z.string().regex(SIM_CODE_PATTERN, 'must be 10 digits');
 export const CountryCode = z
   .string()
   .regex(COUNTRY_PATTERN, 'must be an ISO 3166-1 alpha-2 code in capitals');
-export const DateTime = z.iso.datetime({ offset: true });
-export const Url = z.url();
+const DateTime = z.iso.datetime({ offset: true });
+const Url = z.url();
 
-export const OPERATIONS = ['import', 'export'] as const;
+const OPERATIONS = ['import', 'export'] as const;
 export const Operation = z.enum(OPERATIONS);
 export type Operation = z.infer<typeof Operation>;
 
-export const KNOWN_STATUSES = ['in_progress', 'pending_data', 'resolved', 'failed', 'abandoned'] as const;
+const KNOWN_STATUSES = ['in_progress', 'pending_data', 'resolved', 'failed', 'abandoned'] as const;
 export type KnownStatus = (typeof KNOWN_STATUSES)[number];
 export const ClassificationStatus = openEnum(KNOWN_STATUSES);
 export type ClassificationStatus = z.infer<typeof ClassificationStatus>;
 
-export const FINAL_STATUSES: readonly KnownStatus[] = ['resolved', 'failed', 'abandoned'];
+const FINAL_STATUSES: readonly KnownStatus[] = ['resolved', 'failed', 'abandoned'];
 /** Spec, States: a client treats any unknown `status` value as not yet finished. */
 export const isFinalStatus = (status: ClassificationStatus): boolean =>
   (FINAL_STATUSES as readonly string[]).includes(status);
 
-export const KNOWN_STAGES = [
-  'answers_intake',
-  'extraction',
-  'retrieval',
-  'verdict',
-  'validation',
-  'sim',
-] as const;
+const KNOWN_STAGES = ['answers_intake', 'extraction', 'retrieval', 'verdict', 'validation', 'sim'] as const;
 export const Stage = openEnum(KNOWN_STAGES);
 export type Stage = z.infer<typeof Stage>;
 
@@ -113,19 +106,13 @@ export const KNOWN_FAILURE_REASONS = [
 export const FailureReason = openEnum(KNOWN_FAILURE_REASONS);
 export type FailureReason = z.infer<typeof FailureReason>;
 
-export const ConfidenceBand = openEnum(['high', 'medium', 'low'] as const);
-export const SimStatus = openEnum([
-  'verifying',
-  'none',
-  'auto_selected',
-  'pending_choice',
-  'chosen',
-] as const);
-export const SimOpeningsStatus = openEnum(['verifying', 'none', 'available'] as const);
-export const DutyKind = openEnum(['intrazone', 'extrazone'] as const);
-export const TariffNotFoundReason = openEnum(['no_data', 'not_available'] as const);
-export const PlanTier = openEnum(['independiente', 'estudio', 'profesional', 'enterprise'] as const);
-export const Source = openEnum(['app', 'api'] as const);
+const ConfidenceBand = openEnum(['high', 'medium', 'low'] as const);
+const SimStatus = openEnum(['verifying', 'none', 'auto_selected', 'pending_choice', 'chosen'] as const);
+const SimOpeningsStatus = openEnum(['verifying', 'none', 'available'] as const);
+const DutyKind = openEnum(['intrazone', 'extrazone'] as const);
+const TariffNotFoundReason = openEnum(['no_data', 'not_available'] as const);
+const PlanTier = openEnum(['independiente', 'estudio', 'profesional', 'enterprise'] as const);
+const Source = openEnum(['app', 'api'] as const);
 
 // ---------------------------------------------------------------------------
 // Resources
@@ -158,9 +145,9 @@ export const CandidateSim = z.object({
 });
 export type CandidateSim = z.infer<typeof CandidateSim>;
 
-export const DiscardedAlternative = z.object({ ncm: Ncm, description: z.string(), reason: z.string() });
+const DiscardedAlternative = z.object({ ncm: Ncm, description: z.string(), reason: z.string() });
 
-export const CitedNote = z.object({ id: z.string(), text: z.string() });
+const CitedNote = z.object({ id: z.string(), text: z.string() });
 
 export const Candidate = z.object({
   rank: z.number().int().min(1).max(3),
@@ -186,7 +173,7 @@ export type Question = z.infer<typeof Question>;
 export const Answer = z.object({ question_id: z.string(), question_text: z.string(), answer: z.string() });
 export type Answer = z.infer<typeof Answer>;
 
-export const TariffImportFound = z.object({
+const TariffImportFound = z.object({
   found: z.literal(true),
   operation: z.literal('import'),
   import_duty_intrazone: z.number(),
@@ -198,7 +185,7 @@ export const TariffImportFound = z.object({
   source: z.string(),
   queried_at: DateTime,
 });
-export const TariffExportFound = z.object({
+const TariffExportFound = z.object({
   found: z.literal(true),
   operation: z.literal('export'),
   export_duty: z.number(),
@@ -206,7 +193,7 @@ export const TariffExportFound = z.object({
   source: z.string(),
   queried_at: DateTime,
 });
-export const TariffNotFound = z.object({
+const TariffNotFound = z.object({
   found: z.literal(false),
   reason: TariffNotFoundReason,
   source: z.string(),
@@ -214,20 +201,18 @@ export const TariffNotFound = z.object({
 });
 export const TariffLookup = z.union([TariffImportFound, TariffExportFound, TariffNotFound]);
 export type TariffLookup = z.infer<typeof TariffLookup>;
-export type TariffImportFound = z.infer<typeof TariffImportFound>;
-export type TariffExportFound = z.infer<typeof TariffExportFound>;
 
-export const Reviewed = z.object({
+const Reviewed = z.object({
   by_user_id: z.string(),
   by_name: z.string(),
   at: DateTime,
   note_internal: z.string(),
 });
 
-export const Feedback = z.object({ ncm: z.string(), matches_chosen: z.boolean(), at: DateTime });
+const Feedback = z.object({ ncm: z.string(), matches_chosen: z.boolean(), at: DateTime });
 
 /** Person variant is specified; the API-key variant's fields are "not shown", so any object with a type. */
-export const Author = z.union([
+const Author = z.union([
   z.object({ type: z.literal('user'), user_id: z.string(), name: z.string() }),
   z.looseObject({ type: z.string() }),
 ]);
@@ -446,7 +431,7 @@ export const UploadRequest = z.strictObject({
 export type UploadRequest = z.input<typeof UploadRequest>;
 
 /** `YYYY-MM-DD` that names a real day (2026-02-30 is refused, not rolled over). */
-export const CalendarDate = z.string().refine(
+const CalendarDate = z.string().refine(
   (v) => {
     if (!DATE_PATTERN.test(v)) return false;
     const d = new Date(`${v}T00:00:00Z`);
@@ -465,9 +450,8 @@ export const SORT_FIELDS = [
   'country',
   'operation',
 ] as const;
-export const SortField = z.enum(SORT_FIELDS);
-export const Sort = z.strictObject({ field: SortField, direction: z.enum(['asc', 'desc']) });
-export type Sort = z.infer<typeof Sort>;
+const SortField = z.enum(SORT_FIELDS);
+const Sort = z.strictObject({ field: SortField, direction: z.enum(['asc', 'desc']) });
 
 export const ListClassificationsQuery = z.strictObject({
   limit: z.number().int().min(LIMITS.pageLimitMin).max(LIMITS.pageLimitMax).optional(),

@@ -124,7 +124,7 @@ export const detailMessagesOf = (result: { detail?: string; detail_messages?: Me
  * Sentences of a detail as one text: after a full sentence the next follows a space, after a
  * phrase (a verdict's notes, `not billed`) a semicolon, as results.csv always wrote them.
  */
-export const joinDetail = (sentences: readonly string[]): string =>
+const joinDetail = (sentences: readonly string[]): string =>
   sentences
     .filter((sentence) => sentence !== '')
     .reduce(

@@ -6,14 +6,13 @@
 import { z } from 'zod';
 
 /** What a message names: a column's header and letter, row numbers, counts, file names, limits. */
-export const MessageParam = z.union([
+const MessageParam = z.union([
   z.string(),
   z.number(),
   z.boolean(),
   z.null(),
   z.array(z.union([z.string(), z.number()])),
 ]);
-export type MessageParam = z.infer<typeof MessageParam>;
 
 export const MessageParams = z.record(z.string(), MessageParam);
 export type MessageParams = z.infer<typeof MessageParams>;

@@ -9,7 +9,7 @@ import type { PipelineColumn, RejectionReason } from '../spreadsheet/schemas.js'
 import { capitalised, column, count, type Phrase, quoted } from './phrasing.js';
 
 /** What a rejection names. Every field but `header` belongs to some reasons only. */
-export type RejectionParams = {
+type RejectionParams = {
   /** The column as the file wrote its header, or the pipeline's name when the file has none. */
   header: string;
   /** The file has no such column: `header` is the pipeline's name for it. */

@@ -9,7 +9,7 @@ import type { Phrase } from './phrasing.js';
 const LOCALE: Record<Language, string> = { pt: 'pt-BR', es: 'es-AR', en: 'en-US' };
 
 /** US dollars as the language writes them: `US$ 150.698,00`, `$150,698.00`. */
-export const usd = (language: Language, amount: number): string =>
+const usd = (language: Language, amount: number): string =>
   new Intl.NumberFormat(LOCALE[language], {
     style: 'currency',
     currency: 'USD',

@@ -1,6 +1,6 @@
 /**
  * What a person should look at in a file before paying for it, in each language: the file's
- * warnings (spreadsheet/input-report.ts) and its rows' (pipeline/batch/row-warnings.ts).
+ * warnings (spreadsheet/input-report.ts) and its rows' (pipeline/prepare/row-warnings.ts).
  */
 
 import type { Language } from '../spreadsheet/header-language.js';

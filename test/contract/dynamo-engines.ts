@@ -15,7 +15,7 @@ import { startLocalDynamo } from '../helpers/dynalite.js';
 import { startDynamoDbLocal } from '../helpers/dynamodb-local.js';
 import type { Implementation } from './implementation.js';
 
-export type RunningDynamo = { client: DynamoDBClient; close(): Promise<void> };
+type RunningDynamo = { client: DynamoDBClient; close(): Promise<void> };
 
 export type DynamoEngine = {
   /** As it reads in a suite's title: `DynamoDB adapter on <name>`. */

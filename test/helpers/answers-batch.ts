@@ -32,7 +32,7 @@ export const BUCKET = 'catalogue-bucket';
 export const BATCH = 'lote-7Kq2M9xW4r';
 export const ACCOUNT = '111122223333';
 /** Row 1 resolves; rows 2–5 ask two questions each. */
-export const DESCRIPTIONS = [
+const DESCRIPTIONS = [
   'Café torrado em grãos',
   'Peças diversas [sandbox:ask=2]',
   'Repuestos varios [sandbox:ask=2]',

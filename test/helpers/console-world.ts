@@ -26,7 +26,7 @@ export const COGNITO_CLAIMS = {
 };
 
 /** Links that say what they were made for, so a test can read the policy it would carry. */
-export const recordingLinks = () => {
+const recordingLinks = () => {
   const forms: Parameters<FileLinks['uploadForm']>[0][] = [];
   const downloads: Parameters<FileLinks['downloadUrl']>[0][] = [];
   const links: FileLinks & { forms: typeof forms; downloads: typeof downloads } = {

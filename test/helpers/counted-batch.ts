@@ -54,7 +54,7 @@ export const seedCountedBatch = async (
 };
 
 /** A dispatched row as it stands: written back, and counted done when it has finished. */
-export const finishCounted = async (
+const finishCounted = async (
   batches: Pick<BatchStore, 'putRows' | 'markRowDone'>,
   row: RowRecord,
 ): Promise<void> => {

@@ -32,7 +32,7 @@ type Grant = {
   user: StandInUser;
 };
 
-export type TokenRequest = { code: string; answered: number; error?: string };
+type TokenRequest = { code: string; answered: number; error?: string };
 
 const base64url = (bytes: Buffer | string) => Buffer.from(bytes).toString('base64url');
 const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');

@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type RecordedRequest = {
+type RecordedRequest = {
   method: string;
   /** Path without the query string. */
   path: string;

@@ -2,8 +2,7 @@
 import type { Timer } from '../../shared/tcs/retry.js';
 
 export const CLS_ID = 'cls_7KQ2M9XW4RTB';
-export const OTHER_CLS_ID = 'cls_H3N8P2QVZ6MA';
-export const NOW_ISO = '2026-11-21T12:00:00Z';
+const NOW_ISO = '2026-11-21T12:00:00Z';
 
 export const candidate = (overrides: Record<string, unknown> = {}) => ({
   rank: 1,

@@ -25,14 +25,14 @@ export const unescapeXml = (text: string): string =>
   );
 
 /** Text as it may stand in XML, in an element or an attribute: `&`, `<`, `>` and `"` escaped. */
-export const escapeXml = (text: string): string =>
+const escapeXml = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
  * The attributes in a tag's text (`r="A1" s="2"`) by name, their values unescaped. A name may hold
  * `:`, `.` and `-`: `r:id`, `xml:space`, `table:target-range-address`.
  */
-export const attributesOf = (tag: string): Record<string, string> =>
+const attributesOf = (tag: string): Record<string, string> =>
   Object.fromEntries(
     [...tag.matchAll(/([\w:.-]+)="([^"]*)"/g)].map(([, name, value]) => [name!, unescapeXml(value!)]),
   );
@@ -47,7 +47,7 @@ export const elementsNamed = (xml: string, name: string): XmlElement[] =>
   }));
 
 /** The text of a string item's inner XML (`<si>`, `<is>`): its `<t>` runs, plain or rich, joined and unescaped. */
-export const stringItemText = (xml: string): string =>
+const stringItemText = (xml: string): string =>
   elementsNamed(xml, 't')
     .map(({ inner }) => unescapeXml(inner))
     .join('');
@@ -171,7 +171,7 @@ export const sheetFormulaLinks = (files: Unzipped, name: string): Map<string, st
   );
 
 /** The shared strings (`<si>` of the sharedStrings part, or xl/sharedStrings.xml) in order; none when the workbook has none (ExcelJS writes none). */
-export const sharedStrings = (files: Unzipped): string[] => {
+const sharedStrings = (files: Unzipped): string[] => {
   const path =
     workbookPartPath(files, 'sharedStrings') ??
     (files['xl/sharedStrings.xml'] ? 'xl/sharedStrings.xml' : undefined);

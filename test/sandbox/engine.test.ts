@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ClassifyInput } from '../../local/sandbox/classifier/contract.js';
-import { createSandboxClock, DAY_MS } from '../../local/sandbox/core/clock.js';
+import { createMonotonicClock, DAY_MS } from '../../local/sandbox/core/clock.js';
 import { ClassificationEngine, type CreateInput, stageAt } from '../../local/sandbox/core/engine.js';
 import { fakeClassifier } from './helpers/fake-classifier.js';
 
@@ -13,7 +13,7 @@ const ORG = 'org_sandbox';
 
 const setup = (options: { concurrencyLimit?: number; timeScale?: number } = {}) => {
   let real = Date.parse('2026-01-01T00:00:00Z');
-  const clock = createSandboxClock(() => real);
+  const clock = createMonotonicClock(() => real);
   const calls: ClassifyInput[] = [];
   const engine = new ClassificationEngine({
     clock,

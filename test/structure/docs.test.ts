@@ -1,6 +1,7 @@
 /**
  * The docs a newcomer reads: the README stays a front page (the reference lives in docs/), its
- * test command is the one CI runs, and every relative link of every Markdown file in the tree
+ * test command is the one CI runs, no README has a line too long to read whole outside its code
+ * blocks, and every relative link of every Markdown file in the tree
  * (the README, docs/, each folder's README) reaches a file that exists, and every `#anchor` a
  * heading of that file, by GitHub's rules for a heading's id.
  */
@@ -12,6 +13,8 @@ import { describe, expect, it } from 'vitest';
 const root = join(import.meta.dirname, '..', '..');
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
 const README_MAX_LINES = 200;
+/** The longest line a README may have outside its code blocks: a reader sees it whole. */
+const README_MAX_LINE_CHARS = 200;
 
 /** Markdown files git knows (tracked or new, not ignored), as the next engineer's clone holds them. */
 const markdownFiles = (): string[] =>
@@ -23,8 +26,8 @@ const markdownFiles = (): string[] =>
     .filter((path) => path !== '' && !path.startsWith('node_modules/'))
     .filter((path) => statSync(join(root, path), { throwIfNoEntry: false })?.isFile());
 
-/** The lines outside fenced code blocks, with their number; inline code spans blanked out. */
-const proseLines = (text: string) => {
+/** The lines outside fenced code blocks, as written, with their number. */
+const linesOutsideFences = (text: string) => {
   const lines: { line: string; number: number }[] = [];
   let fence: string | null = null;
   text.split('\n').forEach((line, index) => {
@@ -33,10 +36,14 @@ const proseLines = (text: string) => {
       fence = fence === null ? marker : null;
       return;
     }
-    if (fence === null) lines.push({ line: line.replace(/(`+)[^`]*?\1/g, ''), number: index + 1 });
+    if (fence === null) lines.push({ line, number: index + 1 });
   });
   return lines;
 };
+
+/** The lines outside fenced code blocks, with their number; inline code spans blanked out. */
+const proseLines = (text: string) =>
+  linesOutsideFences(text).map(({ line, number }) => ({ line: line.replace(/(`+)[^`]*?\1/g, ''), number }));
 
 /** A heading's id as GitHub makes it: lowercase, punctuation dropped, spaces to '-', '-1' for a repeat. */
 const headingIds = (text: string): Set<string> => {
@@ -108,6 +115,24 @@ describe('README.md', () => {
     const scripts = JSON.parse(read('package.json')).scripts as Record<string, string>;
     expect(scripts.pretest).toBe('node local/setup/system-programs.mjs');
     expect(scripts.classify).toBeDefined();
+  });
+});
+
+describe('READMEs', () => {
+  const readmes = markdownFiles().filter((path) => path === 'README.md' || path.endsWith('/README.md'));
+
+  it('are the front page and each folder’s own', () => {
+    expect(readmes).toContain('README.md');
+    expect(readmes).toContain('shared/pipeline/README.md');
+  });
+
+  it(`have no line over ${README_MAX_LINE_CHARS} characters outside code blocks`, () => {
+    const long = readmes.flatMap((path) =>
+      linesOutsideFences(read(path))
+        .filter(({ line }) => [...line].length > README_MAX_LINE_CHARS)
+        .map(({ line, number }) => `${path}:${number}: ${[...line].length} characters`),
+    );
+    expect(long).toEqual([]);
   });
 });
 

@@ -27,7 +27,7 @@ export type CatalogueSheets =
   | { read: false; why: 'xlsx' | 'unreadable' };
 
 /** Rows kept per sheet to name them; the count says the rest. */
-export const ROWS_KEPT = 5;
+const ROWS_KEPT = 5;
 const SLICE_BYTES = 1024 * 1024;
 
 /** A cell's sheet path as Prepare takes it (the pipeline's own `normaliseSheetPath`); null when Prepare refuses it. */
@@ -119,7 +119,7 @@ export const delimiterOf = (start: string): { delimiter: string; skip: number } 
  * The file's text encoding: by its byte order mark; UTF-16 without one when every other byte of its
  * start is zero, as Excel's "Unicode Text" (.txt) may be; UTF-8 otherwise (Windows-1252 if it is not).
  */
-export const encodingOf = (head: Uint8Array): string => {
+const encodingOf = (head: Uint8Array): string => {
   if (head[0] === 0xff && head[1] === 0xfe) return 'utf-16le';
   if (head[0] === 0xfe && head[1] === 0xff) return 'utf-16be';
   const pairs = Math.floor(head.length / 2);

@@ -29,7 +29,7 @@ const CATALOGUE_EXTENSIONS = [
 ];
 const SHEET_EXTENSIONS = [UPLOAD_TYPES.pdf.extension];
 const MAX_NAME = 255;
-export const MAX_BATCH_NAME = 100;
+const MAX_BATCH_NAME = 100;
 
 const hasExtension = (name: string, extensions: readonly string[]): boolean =>
   extensions.some((extension) => name.toLowerCase().endsWith(extension));
@@ -126,7 +126,7 @@ const looseKey = (path: string): string => path.normalize('NFC').toLowerCase();
 const baseName = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
 
 /** A sheet the catalogue names that no chosen file is sure to be. */
-export type SheetAmbiguity =
+type SheetAmbiguity =
   /** Several chosen files have its name, none at its path. */
   | { kind: 'files'; path: string; candidates: string[] }
   /** One chosen file has the name of several sheets the catalogue names elsewhere. */

@@ -1,4 +1,7 @@
-/** Small hooks: the route from the location's hash, polling, debouncing, the reader's language. */
+/**
+ * Small hooks: the route from the location's hash, polling, debouncing, the reader's language,
+ * loading, and a call made from a button or a form.
+ */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentLanguage } from './i18n.js';
@@ -81,4 +84,25 @@ export const useLoader = <T>(load: () => Promise<T>, key: string) => {
     void reload();
   }, [key, reload]);
   return { data, setData, error, reload };
+};
+
+/**
+ * A call a person starts from a button or a form: `run(work)` clears the last error, sets `busy`
+ * until `work` settles and keeps what it threw in `error` (the page shows it; nothing is thrown on).
+ */
+export const useCall = () => {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const run = async (work: () => Promise<void>): Promise<void> => {
+    setBusy(true);
+    setError(null);
+    try {
+      await work();
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, setError, run };
 };

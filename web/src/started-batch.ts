@@ -25,7 +25,7 @@ export const startedBatchOf = (
     .sort((a, b) => b.started_at.localeCompare(a.started_at))[0] ?? null;
 
 /** How long the page looks for the batch before it leaves the person on the batch list. */
-export const START_WAIT_MS = 60_000;
+const START_WAIT_MS = 60_000;
 const LOOK_EVERY_MS = 1_000;
 
 /**

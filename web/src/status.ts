@@ -13,7 +13,7 @@ export { STATUS_ORDER } from '../../shared/console/web-contract.js';
 
 export type RowStatus = RowView['status'];
 
-export const FINAL_STAGES: readonly BatchStage[] = ['completed', 'failed', 'planned'];
+const FINAL_STAGES: readonly BatchStage[] = ['completed', 'failed', 'planned'];
 
 /** Rows on their way: a running batch's, or the rows an answers round resumed in a completed one. */
 const ON_THEIR_WAY: readonly RowStatus[] = ['queued', 'submitting', 'in_progress'];

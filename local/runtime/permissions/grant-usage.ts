@@ -25,12 +25,12 @@ export const Grant = z.object({
 });
 export type Grant = z.infer<typeof Grant>;
 
-export const UsageFile = z.object({
+const UsageFile = z.object({
   grants: z.array(Grant),
   /** `grantKey`s of the grants some request used. */
   used: z.array(z.string()),
 });
-export type UsageFile = z.infer<typeof UsageFile>;
+type UsageFile = z.infer<typeof UsageFile>;
 
 export const grantKey = (grant: Pick<Grant, 'role' | 'policy' | 'statement' | 'actionPattern'>): string =>
   `${grant.role} ${grant.policy}#${grant.statement} ${grant.actionPattern}`;
@@ -39,7 +39,7 @@ const asList = (value: string | string[] | undefined): string[] =>
   value === undefined ? [] : Array.isArray(value) ? value : [value];
 
 /** Every grant the roles hold: each action pattern of each Allow statement. */
-export const grantsOf = (roles: Iterable<FunctionRole>): Grant[] =>
+const grantsOf = (roles: Iterable<FunctionRole>): Grant[] =>
   [...roles].flatMap((role) =>
     role.policies.flatMap((policy) =>
       policy.document.Statement.flatMap((statement, index) =>

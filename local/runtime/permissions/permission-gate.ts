@@ -27,7 +27,7 @@ import { type ApiRequest, type RequestedAction, UnknownOperationError } from './
 import type { FunctionRole } from './role-policies.js';
 
 /** The protocol family behind the gate: how a request is read and a denial written. */
-export type GateProtocol = 'dynamodb' | 's3' | 'local-aws';
+type GateProtocol = 'dynamodb' | 's3' | 'local-aws';
 
 export type GateInput = {
   protocol: GateProtocol;
@@ -63,7 +63,7 @@ const decodePath = (pathname: string): string =>
     .join('/');
 
 /** The fields of a multipart form that come before its `file` part. */
-export const formFieldsBefore = (head: Buffer, contentType: string): Map<string, string> => {
+const formFieldsBefore = (head: Buffer, contentType: string): Map<string, string> => {
   const boundary = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(contentType);
   const fields = new Map<string, string>();
   const delimiter = boundary ? `--${boundary[1] ?? boundary[2]}` : null;

@@ -15,7 +15,7 @@ import type { FunctionRole, PolicyDocument, PolicyStatement, ResourcePolicies } 
 /** A statement of a role's policy, and the action pattern of it that matched. */
 export type GrantUse = { role: string; policy: string; statement: number; actionPattern: string };
 
-export type Decision =
+type Decision =
   | { allowed: true; grants: GrantUse[] }
   | { allowed: false; message: string; explicitDeny: boolean };
 

@@ -59,7 +59,7 @@ const jsonBody = (request: ApiRequest): Record<string, unknown> => {
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /** `DynamoDB_20120810.PutItem` → `PutItem`, when the target's prefix is the service's. */
-export const operationOf = (request: ApiRequest, prefix: string): string | null => {
+const operationOf = (request: ApiRequest, prefix: string): string | null => {
   const target = request.headers['x-amz-target'];
   if (typeof target !== 'string' || !target.startsWith(`${prefix}.`)) return null;
   return target.slice(prefix.length + 1);
@@ -76,7 +76,7 @@ const TRANSACT_ACTIONS: Record<string, string> = {
   Get: 'GetItem',
 };
 
-export const dynamodbActions = (operation: string, body: Record<string, unknown>): RequestedAction[] => {
+const dynamodbActions = (operation: string, body: Record<string, unknown>): RequestedAction[] => {
   switch (operation) {
     case 'BatchGetItem':
     case 'BatchWriteItem':
@@ -115,7 +115,7 @@ const SQS_BATCH_ACTIONS: Record<string, string> = {
   ChangeMessageVisibilityBatch: 'ChangeMessageVisibility',
 };
 
-export const sqsActions = (operation: string, body: Record<string, unknown>): RequestedAction[] => {
+const sqsActions = (operation: string, body: Record<string, unknown>): RequestedAction[] => {
   const action = `sqs:${SQS_BATCH_ACTIONS[operation] ?? operation}`;
   if (operation === 'GetQueueUrl') return [{ action, resource: arn('sqs', text(body.QueueName)) }];
   if (typeof body.QueueUrl !== 'string') throw new UnknownOperationError(`SQS ${operation}`);
@@ -124,7 +124,7 @@ export const sqsActions = (operation: string, body: Record<string, unknown>): Re
 
 const TASK_TOKEN_OPERATIONS = new Set(['SendTaskSuccess', 'SendTaskFailure', 'SendTaskHeartbeat']);
 
-export const stepFunctionsActions = (
+const stepFunctionsActions = (
   operation: string,
   body: Record<string, unknown>,
   names: ResourceNames,
@@ -143,10 +143,7 @@ export const stepFunctionsActions = (
   throw new UnknownOperationError(`Step Functions ${operation}`);
 };
 
-export const secretsManagerActions = (
-  operation: string,
-  body: Record<string, unknown>,
-): RequestedAction[] => {
+const secretsManagerActions = (operation: string, body: Record<string, unknown>): RequestedAction[] => {
   const id = text(body.SecretId);
   if (!id) throw new UnknownOperationError(`Secrets Manager ${operation}`);
   return [
@@ -160,7 +157,7 @@ export const secretsManagerActions = (
 const busArn = (bus: string) =>
   bus.startsWith('arn:') ? bus : arn('events', `event-bus/${bus || 'default'}`);
 
-export const eventBridgeActions = (operation: string, body: Record<string, unknown>): RequestedAction[] => {
+const eventBridgeActions = (operation: string, body: Record<string, unknown>): RequestedAction[] => {
   if (operation === 'PutEvents') {
     const entries = (body.Entries as Record<string, unknown>[]) ?? [];
     const buses = new Set(entries.map((entry) => busArn(text(entry.EventBusName))));
@@ -171,7 +168,7 @@ export const eventBridgeActions = (operation: string, body: Record<string, unkno
 
 const LAMBDA_INVOKE = /^\/2015-03-31\/functions\/([^/]+)\/invocations$/;
 
-export const lambdaActions = (request: ApiRequest): RequestedAction[] => {
+const lambdaActions = (request: ApiRequest): RequestedAction[] => {
   const match = LAMBDA_INVOKE.exec(request.path);
   if (!match?.[1] || request.method !== 'POST') {
     throw new UnknownOperationError(`Lambda ${request.method} ${request.path}`);

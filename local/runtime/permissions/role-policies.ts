@@ -21,7 +21,7 @@ export type PolicyStatement = {
 export type PolicyDocument = { Version?: string; Statement: PolicyStatement[] };
 
 /** One policy of a role, named by its logical id (and the inline policy's name, if any). */
-export type NamedPolicy = { name: string; document: PolicyDocument };
+type NamedPolicy = { name: string; document: PolicyDocument };
 
 export type FunctionRole = {
   functionName: string;

@@ -10,7 +10,7 @@
 import type { Hierarchy, SimOption } from '../../../shared/tcs/schemas.js';
 
 /** How the simulated SIM registry answers for an NCM. */
-export type CatalogueSim =
+type CatalogueSim =
   | { status: 'available'; openings: readonly SimOption[] }
   | { status: 'none' }
   /**
@@ -20,10 +20,10 @@ export type CatalogueSim =
   | { status: 'verifying'; confirms: ConfirmedSim };
 
 /** What the simulated registry confirms in the end for an NCM it is still verifying. */
-export type ConfirmedSim = { status: 'available'; openings: readonly SimOption[] } | { status: 'none' };
+type ConfirmedSim = { status: 'available'; openings: readonly SimOption[] } | { status: 'none' };
 
 /** Simulated tariff figures, in percent; or why the simulated source has none. */
-export type CatalogueTariff =
+type CatalogueTariff =
   | {
       importDutyExtrazone: number;
       statisticalRate: number;
@@ -81,7 +81,7 @@ export const SECTIONS = {
   XX: 'Mercadorias e produtos diversos',
   XXI: 'Objetos de arte, de coleção e antiguidades',
 } as const;
-export type SectionNumeral = keyof typeof SECTIONS;
+type SectionNumeral = keyof typeof SECTIONS;
 
 /** Builds a hierarchy from its four levels; keeps the entries below one line per level. */
 const hierarchy = (

@@ -66,16 +66,16 @@ const isAffirmed = (text: Searchable, phrase: string): boolean => {
   return false;
 };
 
-export type Match = { entry: CatalogueEntry; score: number };
+type Match = { entry: CatalogueEntry; score: number };
 
 /** A text to match: its weight, and whether its words may rule entries out. */
-export type MatchText = { text: string; weight: number; excludes: boolean };
+type MatchText = { text: string; weight: number; excludes: boolean };
 
 /**
  * Scores every entry against weighted texts (an answer to the product question weighs more
  * than the description) and returns the entries that matched, best first.
  */
-export const matchCatalogue = (texts: readonly MatchText[]): Match[] => {
+const matchCatalogue = (texts: readonly MatchText[]): Match[] => {
   const prepared = texts.map(({ text, weight }) => ({ text: searchable(text), weight }));
   const excluding = searchable(
     texts
@@ -106,7 +106,7 @@ const isVague = (text: string, best: number): boolean => {
 // Questions
 // ---------------------------------------------------------------------------
 
-export const PRODUCT_QUESTION_ID = 'q1';
+const PRODUCT_QUESTION_ID = 'q1';
 
 /** Words that announce a part of something; such texts get parts as suggested answers. */
 const PART_WORDS = new Set(

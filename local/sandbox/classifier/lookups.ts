@@ -7,7 +7,7 @@ export const TARIFF_SOURCE = 'Sandbox TEC (simulated)';
 
 const BY_NCM: ReadonlyMap<string, CatalogueEntry> = new Map(CATALOGUE.map((entry) => [entry.ncm, entry]));
 
-export const findEntry = (ncm: string): CatalogueEntry | undefined => BY_NCM.get(ncm);
+const findEntry = (ncm: string): CatalogueEntry | undefined => BY_NCM.get(ncm);
 
 /**
  * Tariffs of an NCM for a country. An NCM the catalogue does not know answers found:false

@@ -6,19 +6,13 @@
  */
 import { KNOWN_FAILURE_REASONS } from '../../../shared/tcs/schemas.js';
 
-export type FailureTrigger = (typeof KNOWN_FAILURE_REASONS)[number];
-export const FORCEABLE_SIM_STATUSES = [
-  'verifying',
-  'none',
-  'auto_selected',
-  'pending_choice',
-  'chosen',
-] as const;
+type FailureTrigger = (typeof KNOWN_FAILURE_REASONS)[number];
+const FORCEABLE_SIM_STATUSES = ['verifying', 'none', 'auto_selected', 'pending_choice', 'chosen'] as const;
 export type ForcedSimStatus = (typeof FORCEABLE_SIM_STATUSES)[number];
-export const CONFIDENCE_BANDS = ['low', 'medium', 'high'] as const;
+const CONFIDENCE_BANDS = ['low', 'medium', 'high'] as const;
 export type ForcedBand = (typeof CONFIDENCE_BANDS)[number];
-export const TARIFF_OUTCOMES = ['no_data', 'not_available'] as const;
-export type ForcedTariff = (typeof TARIFF_OUTCOMES)[number];
+const TARIFF_OUTCOMES = ['no_data', 'not_available'] as const;
+type ForcedTariff = (typeof TARIFF_OUTCOMES)[number];
 
 export type Triggers = {
   fail: FailureTrigger | null;

@@ -18,15 +18,15 @@
 import type { FieldError, KnownStatus, SimOpenings, Stage } from '../../../shared/tcs/schemas.js';
 import { LIMITS } from '../../../shared/tcs/schemas.js';
 import type { ClassifierPort, ClassifyInput, Verdict } from '../classifier/contract.js';
-import { DAY_MS, MINUTE_MS, type SandboxClock } from './clock.js';
+import { DAY_MS, MINUTE_MS, type MonotonicClock } from './clock.js';
 import { type DoneEntry, IdempotencyStore } from './idempotency.js';
 import { BillingMeter, ConcurrencyGauge, type GaugeSnapshot, type MeterSnapshot } from './meter.js';
 import { ORGANIZATIONS } from './organizations.js';
 import { hashUnit, publicId } from './random.js';
 import type { ClassificationRecord, Run, SheetRef, UploadRecord } from './records.js';
 
-export const PENDING_DATA_LIFETIME_MS = LIMITS.pendingDataLifetimeDays * DAY_MS;
-export const UPLOAD_URL_VALIDITY_MS = LIMITS.uploadUrlValidityMinutes * MINUTE_MS;
+const PENDING_DATA_LIFETIME_MS = LIMITS.pendingDataLifetimeDays * DAY_MS;
+const UPLOAD_URL_VALIDITY_MS = LIMITS.uploadUrlValidityMinutes * MINUTE_MS;
 /** A run lasts 45 to 75 s (about a minute, as the spec says) before the time scale. */
 const RUN_MIN_MS = 45_000;
 const RUN_SPREAD_MS = 30_000;
@@ -60,7 +60,7 @@ export const stageAt = (run: Run, now: number): Stage => {
 };
 
 export type EngineOptions = {
-  clock: SandboxClock;
+  clock: MonotonicClock;
   classifier: ClassifierPort;
   seed: string;
   timeScale: number;

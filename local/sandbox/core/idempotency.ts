@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { LIMITS } from '../../../shared/tcs/schemas.js';
 import { HOUR_MS } from './clock.js';
 
-export const IDEMPOTENCY_LIFETIME_MS = LIMITS.idempotencyKeyLifetimeHours * HOUR_MS;
+const IDEMPOTENCY_LIFETIME_MS = LIMITS.idempotencyKeyLifetimeHours * HOUR_MS;
 
 export type StoredResponse = { status: number; body: unknown };
 

@@ -24,7 +24,7 @@ type SortField = (typeof SORT_FIELDS)[number];
 type SortKey = [value: string | number | null, createdAt: number, id: string];
 
 /** Spec, rule 1: without `status`, resolved, awaiting-data and in-progress classifications. */
-export const DEFAULT_LIST_STATUSES: readonly KnownStatus[] = ['resolved', 'pending_data', 'in_progress'];
+const DEFAULT_LIST_STATUSES: readonly KnownStatus[] = ['resolved', 'pending_data', 'in_progress'];
 
 /** Lower case, accents folded: "Café" and "cafe" meet. */
 const fold = (text: string): string => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();

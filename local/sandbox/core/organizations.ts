@@ -6,10 +6,10 @@ import type { ProblemName } from '../../../shared/tcs/schemas.js';
 import { hashHex } from './random.js';
 
 export const PRIMARY_ORG = 'org_sandbox';
-export const OTHER_ORG = 'org_other';
+const OTHER_ORG = 'org_other';
 
 /** The 403s that answer every call of an organisation whose account is not in good standing. */
-export type AccountDenial = Extract<
+type AccountDenial = Extract<
   ProblemName,
   | 'plan-without-api'
   | 'api-suspended'
@@ -27,7 +27,7 @@ export type Organization = {
   balanceCredits: number;
 };
 
-export const KEY_NAMES = [
+const KEY_NAMES = [
   'classify',
   'read',
   'other_org_classify',
@@ -38,7 +38,7 @@ export const KEY_NAMES = [
   'organization_archived',
   'terms_acceptance_required',
 ] as const;
-export type KeyName = (typeof KEY_NAMES)[number];
+type KeyName = (typeof KEY_NAMES)[number];
 export type SandboxKeys = Record<KeyName, string>;
 
 export type ApiKey = {

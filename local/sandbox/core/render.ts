@@ -12,7 +12,7 @@ export type PublicUrls = {
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-export const appUrlOf = (urls: PublicUrls, id: string): string => `${urls.origin}/app/classifications/${id}`;
+const appUrlOf = (urls: PublicUrls, id: string): string => `${urls.origin}/app/classifications/${id}`;
 
 export const renderAccepted = (record: ClassificationRecord, urls: PublicUrls): ClassificationAccepted => ({
   id: record.id,

@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { z } from 'zod';
 import { IDEMPOTENCY_KEY_PATTERN, toFieldErrors } from '../../../shared/tcs/schemas.js';
 import type { ClassifierPort } from '../classifier/contract.js';
-import type { SandboxClock } from '../core/clock.js';
+import type { MonotonicClock } from '../core/clock.js';
 import type { ClassificationEngine } from '../core/engine.js';
 import { type ApiKey, ORGANIZATIONS, type Organization } from '../core/organizations.js';
 import type { PublicUrls } from '../core/render.js';
@@ -15,7 +15,7 @@ export type SandboxLog = (event: string, fields?: Record<string, unknown>) => vo
 /** Shared by all handlers of one server. */
 export type ServerDeps = {
   engine: ClassificationEngine;
-  clock: SandboxClock;
+  clock: MonotonicClock;
   classifier: ClassifierPort;
   keys: readonly ApiKey[];
   signer: UrlSigner;

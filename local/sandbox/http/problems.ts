@@ -7,7 +7,7 @@ import { type FieldError, PROBLEM_CATALOGUE, type ProblemName } from '../../../s
 
 export const DEFAULT_PROBLEMS_BASE = 'https://sandbox.tcs.invalid/problems';
 
-export const PROBLEM_TITLES: Record<ProblemName, string> = {
+const PROBLEM_TITLES: Record<ProblemName, string> = {
   'validation-error': 'Datos de la solicitud no válidos',
   'idempotency-key-invalid': 'Clave de idempotencia ausente o no válida',
   'idempotency-key-reused': 'Clave de idempotencia usada con otro cuerpo',

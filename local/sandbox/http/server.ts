@@ -124,7 +124,7 @@ const readBody = (req: IncomingMessage, limit: number): Promise<{ bytes: Buffer;
   });
 
 /** Counters of what the HTTP layer saw (admin requests are not counted). */
-export class RequestCounters {
+class RequestCounters {
   byRoute: Record<string, number> = {};
   byStatus: Record<string, number> = {};
 

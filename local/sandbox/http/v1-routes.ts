@@ -30,7 +30,7 @@ import {
 import { fail, type Reply } from './problems.js';
 
 /** Where a granted upload's bytes end up; what `file_url` points to. */
-export const SHEET_PATH_PREFIX = '/__files/sheets/';
+const SHEET_PATH_PREFIX = '/__files/sheets/';
 const SHEET_PATH = /^\/__files\/sheets\/(upl_[23456789ABCDEFGHJKMNPQRSTVWXYZ]{12})$/;
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);

@@ -9,10 +9,10 @@ import PDFDocument from 'pdfkit';
 import type { Candidate, TariffLookup } from '../../../shared/tcs/schemas.js';
 import type { ClassificationRecord } from '../core/records.js';
 
-export const SANDBOX_STAMP = 'SANDBOX — simulated verdict';
+const SANDBOX_STAMP = 'SANDBOX — simulated verdict';
 
 /** `09012100` → `0901.21.00`. */
-export const dottedNcm = (ncm: string): string => `${ncm.slice(0, 4)}.${ncm.slice(4, 6)}.${ncm.slice(6, 8)}`;
+const dottedNcm = (ncm: string): string => `${ncm.slice(0, 4)}.${ncm.slice(4, 6)}.${ncm.slice(6, 8)}`;
 
 /** `0901210010` → `0901.21.00.10`. */
 const dottedSim = (code: string): string => `${dottedNcm(code.slice(0, 8))}.${code.slice(8)}`;

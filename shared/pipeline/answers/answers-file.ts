@@ -1,5 +1,5 @@
 /**
- * The answers round (docs/architecture.md, section 4), first piece: a filled `review.csv` comes
+ * An answers round (docs/answers-round.md), first piece: a filled `review.csv` comes
  * back from a user's spreadsheet program, saved as CSV or XLSX however that program saves it;
  * read it as the user meant it. Pure: no service calls, no tables. Deciding what resumes is
  * plan-answers.ts.
@@ -39,6 +39,10 @@ export const AnswerCell = z.object({
 });
 export type AnswerCell = z.infer<typeof AnswerCell>;
 
+/**
+ * One data row of a returned review file: where it is, which row and classification it names, its
+ * answers.
+ */
 export const AnswersFileRow = z.object({
   /** Physical line (CSV) or sheet row (XLSX) where the record starts: for messages when `row` is lost. */
   line: z.number().int().min(1),
@@ -53,6 +57,10 @@ export const AnswersFileRow = z.object({
 });
 export type AnswersFileRow = z.infer<typeof AnswersFileRow>;
 
+/**
+ * A returned review file as read: its format, its rows of answers, any decisions on verdicts to
+ * check it carries, and what the reader noticed; nothing checked against the batch yet.
+ */
 export const AnswersFile = z.object({
   file_name: z.string(),
   format: SpreadsheetFormat,
@@ -75,11 +83,15 @@ export type AnswersFile = z.infer<typeof AnswersFile>;
 // Errors
 // ---------------------------------------------------------------------------
 
-export const ANSWERS_FILE_ERROR_CODES = [
+const ANSWERS_FILE_ERROR_CODES = [
   'not_a_review_file',
   'question_id_column_missing',
   'duplicate_column',
 ] as const;
+/**
+ * Why a file is not a review file: not one at all, an answer column without its question id, or a
+ * column twice.
+ */
 export type AnswersFileErrorCode = (typeof ANSWERS_FILE_ERROR_CODES)[number];
 
 /**
@@ -215,7 +227,9 @@ const withoutOwnOptionsSheet = <T extends { problems: SpreadsheetProblem[]; othe
  * every other entry point (decoding, delimiter detection, quoting, blank rows), but not on
  * `readSpreadsheet`: its column matching is for product files, and would refuse a review file
  * a user added a "Código" column to (a second SKU column) or took the description out of.
- * A header with no data rows is a review.csv with nothing pending: it reads as no rows.
+ * A header with no data rows is a review.csv with nothing pending: it reads as no rows. A file of
+ * decisions only (to-check.csv) reads as decisions and no rows. Throws `AnswersFileError` when the
+ * file is not a review file, `SpreadsheetError` when it cannot be read at all.
  */
 export const readAnswersFile = async (bytes: Uint8Array, fileName: string): Promise<AnswersFile> => {
   if (bytes.length === 0) throw new SpreadsheetError('file_empty', fileName, 'is empty (0 bytes)');

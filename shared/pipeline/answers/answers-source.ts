@@ -1,7 +1,6 @@
 /**
- * Which S3 object starts an answers round (docs/architecture.md, section 4), and its identity,
- * from EventBridge's "Object Created" event: the filled review.csv dropped into
- * `answers/<batch-id>/`.
+ * Which S3 object starts an answers round (docs/answers-round.md), and its identity, from
+ * EventBridge's "Object Created" event: the filled review.csv dropped into `answers/<batch-id>/`.
  *
  *   answers/<batch-id>/<file>.csv|.xlsx ──▶ batch id (the folder), round id, source
  *
@@ -20,9 +19,13 @@ import { ANSWERED_BY_METADATA, type ObjectHead } from '../core/ports.js';
 import type { BatchSource } from '../core/records.js';
 import { droppedFileFromEvent, droppedSourceForKey, parseDroppedFileKey } from '../prepare/batch-source.js';
 
+/** The answers round an event starts: the batch it answers, the round's id, and the dropped file. */
 export type AnswersSourceFromEvent = { batchId: string; roundId: string; source: BatchSource };
 
-/** `answers/<batch-id>/<file>.csv|.xlsx` → its parts; null for any other key (batch-source.ts). */
+/**
+ * `answers/<batch-id>/<file>.csv|.xlsx` → its parts; null for any other key, a sheet in a subfolder
+ * included.
+ */
 export const parseAnswersKey = (
   key: string,
 ): { batchId: string; folder: string; fileName: string } | null => {
@@ -30,7 +33,7 @@ export const parseAnswersKey = (
   return parsed && { batchId: parsed.folderName, folder: parsed.folder, fileName: parsed.fileName };
 };
 
-export const deriveRoundId = (
+const deriveRoundId = (
   batchId: string,
   identity: { bucket: string; key: string; versionOrEtag: string },
 ): string =>
@@ -42,6 +45,10 @@ export const answersSourceForKey = (
   identity: { bucket: string; version_or_etag: string },
 ): BatchSource | null => droppedSourceForKey('answers', key, identity);
 
+/**
+ * The answers round an Object Created event starts, its round id derived from the event alone (the
+ * same for every delivery); null when the event is not a file dropped one folder below `answers/`.
+ */
 export const answersSourceFromEvent = (event: unknown): AnswersSourceFromEvent | null => {
   const found = droppedFileFromEvent('answers', event);
   if (!found) return null;

@@ -6,7 +6,7 @@
  *   1. the check item decided (`CheckStore.decide`, conditional on `to_check`): the one write that
  *      says the decision was taken; a second round that got there first leaves this one
  *      `already_decided`
- *   2. the row moved `decided` (core/row-life.ts): `check: approved` and the approved columns on
+ *   2. the row moved `decided`: `check: approved` and the approved columns on
  *      its result, its status and cost unchanged; rows following it show it wherever they are read,
  *      and the other rows of a reused product take it in FinalizeAnswers (reused-product-rows.ts)
  *   3. the product cache's verdict, when it is this classification's, given the same columns, so
@@ -29,8 +29,13 @@ import type { DecisionLine } from './decisions-file.js';
 import type { ReportLine } from './plan-answers.js';
 import { type DecisionReport, type PlannedDecision, planDecisions } from './plan-decisions.js';
 
+/**
+ * The ports applying decisions uses: the bucket (the NCM table), rows, check items, the product cache,
+ * the audit log.
+ */
 export type ApplyDecisionsPorts = Pick<PipelinePorts, 'objects' | 'batches' | 'checks' | 'cache' | 'audit'>;
 
+/** The round whose decisions are applied: its batch, its id, the person, when, and the file's name. */
 export type DecisionsRound = {
   batchId: string;
   roundId: string;
@@ -41,6 +46,10 @@ export type DecisionsRound = {
   fileName: string;
 };
 
+/**
+ * What applying a round's decisions did: a report line per decision line, messages, and how many were
+ * decided.
+ */
 export type DecisionsApplied = {
   /** One line per decision line of the file, in its order, for answers-report.csv. */
   report: ReportLine[];
@@ -88,9 +97,10 @@ const takeDecision = async (
 const ROW_READS = 5;
 
 /**
- * Step 2: the row read, then moved `decided` on what was read (the move's guard: the row unchanged
- * since), read again when the daily sweep wrote it in between; the row as decided, or null when
- * it holds no verdict to decide.
+ * Step 2: writes a decision on a row's verdict (`check: approved` and the approved columns) and
+ * returns the row as decided, or null when the row holds no verdict to decide. The move applies
+ * only if the row is unchanged since it was read, so a row the daily sweep wrote in between is
+ * read again (5 tries, then it throws).
  */
 export const decideRow = async (
   batches: ApplyDecisionsPorts['batches'],
@@ -166,7 +176,11 @@ const decidedElsewhere = async (
   };
 };
 
-/** The round's decision lines checked (plan-decisions.ts), each that stands applied, and what to say. */
+/**
+ * Checks a round's decision lines against the batch's check items and the NCM table in force,
+ * applies each decision that stands (steps 1 to 4 above), and returns a report line per decision
+ * line with the messages for the round. Safe to run again for the same round.
+ */
 export const applyDecisions = async (
   ports: ApplyDecisionsPorts,
   round: DecisionsRound,

@@ -15,6 +15,7 @@ import { message, wordMessage } from '../../wording/index.js';
 import { CHECK_HEADER_KEYS, CHECK_SHEET_NAMES } from '../outbox/workbook-language.js';
 import { cellText, parseRowNumber } from './file-cells.js';
 
+/** One decision as read back from a file: which row and classification, the NCM and SIM decided, the note. */
 export const DecisionLine = z.object({
   /** Physical line (CSV) or sheet row (XLSX): for messages when `row` is lost. */
   line: z.number().int().min(1),

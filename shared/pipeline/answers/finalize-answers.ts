@@ -1,7 +1,7 @@
 /**
- * FinalizeAnswers: the last task of the Answers workflow (docs/architecture.md, section 4),
- * reached when the round's rows all finished, when PrepareAnswers resumed nothing, when the wait
- * timed out (`wait_error`) or PrepareAnswers failed (`error`). The batch's outputs move forward.
+ * FinalizeAnswers: the last task of the Answers workflow (docs/answers-round.md), reached when the
+ * round's rows all finished, when PrepareAnswers resumed nothing, when the wait timed out
+ * (`wait_error`) or PrepareAnswers failed (`error`). The batch's outputs move forward.
  *
  * Primary course:
  *   1. find the batch and the round: PrepareAnswers' result, else the event (derived without I/O)
@@ -10,10 +10,10 @@
  *   3. look again at every row still `pending_data`: the service may have abandoned it (30 days,
  *      unbilled) or it was answered elsewhere (the web app) and has since resolved or failed;
  *      then rows of the same product take their leader's new outcome (one answer resumes them all)
- *   3b. rows of other batches that joined a classification this batch's rows settled (a re-run
- *      of the same file while it waited: docs/answers-round.md, "A re-run does not ask again")
- *      take its outcome at no cost, and each such batch's results move forward too
- *   4. review items of rows that have settled are closed; a decision this round took on a reused
+ *   3b. rows of other batches that joined a classification whose outcome this batch's rows just
+ *      took (a re-run of the same file while it waited: docs/answers-round.md, "A re-run does not
+ *      ask again") take that outcome at no cost, and each such batch's results move forward too
+ *   4. review items of rows now final are closed; a decision this round took on a reused
  *      product's verdict is written on the product's other rows (reused-product-rows.ts, a page
  *      at a time, in legs like step 5)
  *   5. the earlier results.csv, results.xlsx and summary.json kept as results.rev<N>.csv,
@@ -26,8 +26,8 @@
  * step 5 (revise-files.ts) writes results.csv aside as it adds the batch up, keeps the revision
  * when it differs from the outbox's (by sha256), then writes results.xlsx, each pass in legs: a
  * leg whose time is spent answers `next: "again"` with where it stopped and the workflow calls it
- * again. Then each batch whose rows joined a classification settled here (step 3b) is revised the
- * same way, one after another, in the same legs. Step 2 is round-rows.ts, step 3b joined-rows.ts.
+ * again. Then each batch whose rows joined a classification that ended here (step 3b) is revised
+ * the same way, one after another, in the same legs. Step 2 is round-rows.ts, step 3b joined-rows.ts.
  *
  * Run twice, it writes the same files and no second revision (results-revisions.ts says how).
  */
@@ -50,6 +50,10 @@ import { RevisionProgress, reviseFiles } from './revise-files.js';
 import { endRoundRows } from './round-rows.js';
 import { lookAgainWithProblems, rowsInPlay, settleReviewItems } from './rows-in-play.js';
 
+/**
+ * What FinalizeAnswers reports for one batch once done: the batch and round, and how many rows
+ * the round resumed, still wait for answers, were abandoned, and which revision results.csv is.
+ */
 export type FinalizeAnswersResult = {
   batch_id: string | null;
   round_id: string | null;
@@ -63,6 +67,10 @@ export type FinalizeAnswersResult = {
   revision: number;
 };
 
+/**
+ * The ports FinalizeAnswers uses: the clock, the service, the bucket, the tables, the audit log and
+ * events.
+ */
 export type FinalizeAnswersPorts = Pick<
   PipelinePorts,
   'clock' | 'service' | 'objects' | 'batches' | 'reviews' | 'checks' | 'audit' | 'events'
@@ -102,7 +110,10 @@ const RunResult = z.object({
   revision: z.number(),
 });
 
-/** What a leg hands the next (`$.finalized`), when FinalizeAnswers is called again. */
+/**
+ * What a leg of FinalizeAnswers returns when its time is spent (`next: "again"`): the revision under
+ * way, the joined batches still to revise, the runs done. The workflow passes it back as `finalized`.
+ */
 export const FinalizeAnswersLegs = z.object({
   next: z.literal('again'),
   run: RunUnderWay,
@@ -114,14 +125,22 @@ export const FinalizeAnswersLegs = z.object({
 export type FinalizeAnswersLegs = z.infer<typeof FinalizeAnswersLegs>;
 
 /** The Answers workflow's state: the S3 event's fields (read by `answersSourceFromEvent`) plus these. */
-export const FinalizeAnswersInput = finalizeInputWith(PrepareAnswersResult).extend({
+const FinalizeAnswersInput = finalizeInputWith(PrepareAnswersResult).extend({
   finalized: z.unknown().optional(),
 });
-export type FinalizeAnswersInput = z.infer<typeof FinalizeAnswersInput>;
+type FinalizeAnswersInput = z.infer<typeof FinalizeAnswersInput>;
 
+/**
+ * FinalizeAnswers' leg length, page size and part size: Finalize's, since the same Lambda and S3
+ * limits bound both.
+ */
 export const FINALIZE_ANSWERS_SETTINGS: FinalizeSettings = FINALIZE_SETTINGS;
 
-/** The primary course above, steps 1 to 6 in order, in legs when they take longer than one invocation. */
+/**
+ * Runs one leg of FinalizeAnswers for the round the workflow's state names (steps 1 to 6 above).
+ * Returns the outcome for the round's batch, and for each batch whose rows joined its
+ * classifications, or `next: "again"` with where it stopped when the leg's time ran out first.
+ */
 export const finalizeAnswers = async (
   ports: FinalizeAnswersPorts,
   rawInput: unknown,
@@ -160,9 +179,9 @@ export const finalizeAnswers = async (
 };
 
 /**
- * Steps 1 to 4 for a batch: its round found, its rows in play moved, its review items settled;
- * then the revision of its files is under way. `settleJoined: false`: a batch another run
- * settled rows of (no chain back).
+ * Steps 1 to 4 for a batch: its round found, its rows in play moved, its review items brought up
+ * to date; then the revision of its files is under way. `settleJoined: false`: a batch whose rows
+ * another run just ended (no chain back).
  */
 const startRun = async (
   ports: FinalizeAnswersPorts,

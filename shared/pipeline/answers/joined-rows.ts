@@ -1,8 +1,8 @@
 /**
- * FinalizeAnswers' step 3b (finalize-answers.ts): rows of other batches that joined a
- * classification this batch's rows settled (a re-run of the same file while it waited:
- * docs/answers-round.md, "A re-run does not ask again") take its outcome at no cost, and each
- * such batch's results move forward too.
+ * FinalizeAnswers' step 3b: a classification one batch's rows asked can be joined by rows of other
+ * batches (a re-run of the same file while it waited: docs/answers-round.md, "A re-run does not
+ * ask again"). When this batch's rows take its final outcome, the rows that joined take it too, at
+ * no cost, and each such batch's results move forward as well.
  */
 import { detailMessagesOf, detailOf, message } from '../../wording/index.js';
 import { resultEvents } from '../audit/audit-events.js';
@@ -19,13 +19,11 @@ const SETTLED_BY_SERVICE = new Set(['resolved', 'failed', 'abandoned']);
 /** Moves of other batches' rows a run writes at once. */
 const JOINED_IN_FLIGHT = 8;
 
-/** Batches whose results another batch's run moves forward at once (each reads its whole batch). */
-
 /**
- * The outcome a row that waited on the same classification takes: the settling row's, at no cost
+ * The outcome a row that waited on the same classification takes: the asking row's, at no cost
  * (one classification, billed once, where its answers were sent), its PDF left where it was stored.
  */
-export const joinedOutcome = (result: RowResult, settledBy: { batch_id: string; row: number }): RowResult => {
+const joinedOutcome = (result: RowResult, settledBy: { batch_id: string; row: number }): RowResult => {
   const pdf = result.verdict_pdf ? `outbox/${settledBy.batch_id}/${result.verdict_pdf}` : '';
   return {
     ...result,
@@ -53,12 +51,12 @@ const rowsWaitingOn = (item: ReviewItem): { batch_id: string; row: number }[] =>
 ];
 
 /**
- * Step 3b. For each classification still open on the review table that a row of this batch has
- * now settled (resolved, failed or abandoned at the service), the rows of other batches waiting on
- * it take that outcome (the `settled_elsewhere` move, guarded: only a row still `pending_data`),
- * a few at a time. Returns the other batches involved: their results move forward after this
- * batch's (`reviseJoinedBatches`), also when a crashed earlier run had already moved their rows.
- * Each such row is marked for a person by its own batch's `check_below` (`markedInItsBatch`).
+ * Step 3b. For each classification still open on the review table whose final outcome a row of
+ * this batch now holds (resolved, failed or abandoned at the service), the rows of other batches
+ * waiting on it take that outcome (the `settled_elsewhere` move, which applies only to a row still
+ * `pending_data`), a few at a time. Each such row is marked for a person by its own batch's
+ * `check_below`. Returns the other batches' ids, sorted, so FinalizeAnswers revises their results
+ * after this batch's, also when a crashed earlier run had already moved their rows.
  */
 export const settleJoinedRows = async (
   ports: Pick<PipelinePorts, 'batches' | 'audit' | 'checks' | 'objects'>,
@@ -100,7 +98,7 @@ export const settleJoinedRows = async (
 };
 
 /**
- * The outcome a joined row takes, marked by its own batch's `check_below` (not the settling
+ * The outcome a joined row takes, marked by its own batch's `check_below` (not the asking
  * batch's mark): when its verdict waits for a person there, its check item is written in that
  * batch (if absent), described from the NCM table in force, as Prepare writes a reused verdict's.
  */
@@ -126,8 +124,8 @@ const markedInItsBatch = (ports: Pick<PipelinePorts, 'batches' | 'checks' | 'obj
 };
 
 /**
- * FinalizeAnswers' input for a batch whose rows joined a classification `batchId`'s run settled:
- * no round, its rows in play looked at again, its files revised (no chain back to `batchId`).
+ * FinalizeAnswers' input for a batch whose rows joined a classification that `batchId`'s run just
+ * ended: no round, its rows in play looked at again, its files revised (no chain back to `batchId`).
  */
 export const joinedRevisionInput = (batchId: string, other: string) => ({
   prepare: {

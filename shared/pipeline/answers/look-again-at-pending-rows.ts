@@ -1,5 +1,5 @@
 /**
- * FinalizeAnswers' look at the rows still waiting for answers (docs/architecture.md, section 4):
+ * FinalizeAnswers' look at the rows still waiting for answers (docs/answers-round.md):
  * the service may have abandoned one (30 days unanswered, unbilled), or someone answered it
  * elsewhere (the web app) and it has since resolved or failed. The service's final word becomes
  * the row's result, marked `to_check` under the batch's `check_below` as Store marks one.
@@ -18,9 +18,10 @@ import { readClassifications } from './read-classifications.js';
 const IN_FLIGHT = 16;
 
 /**
- * Every `pending_data` row as the service sees it now. `abandoned` (30 days unanswered) and, when
- * someone answered in the web app, `resolved` or `failed` become the row's result; anything else
- * (still pending, running again, unknown to the service) leaves the row as it is. The
+ * Asks the service about every `pending_data` row among `rows` and writes its final word on the
+ * row: `abandoned` (30 days unanswered) and, when someone answered in the web app, `resolved` or
+ * `failed`; anything else (still pending, running again, unknown to the service) leaves the row
+ * as it is. Updates `rows` in place and returns how many were abandoned or ended elsewhere. The
  * `settled_elsewhere` move: pending_data is an output status, and the service's final word
  * replaces it. The rows are moved a few at a time, never one after another.
  */

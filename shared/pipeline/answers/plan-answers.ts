@@ -1,5 +1,5 @@
 /**
- * The answers round (docs/architecture.md, section 4), second piece: with a filled review file
+ * An answers round (docs/answers-round.md), second piece: with a filled review file
  * read (answers-file.ts), decide row by row what may resume. Pure: no service calls, no tables.
  * The caller looks up each classification's status, resumes `plan.resume` (POST answers with
  * `answers_key`, a slot lease, polling) and writes `answers-report.csv`.
@@ -23,7 +23,7 @@ import type { DecisionOutcome } from './plan-decisions.js';
 // Schemas
 // ---------------------------------------------------------------------------
 
-export const ANSWERS_OUTCOMES = [
+const ANSWERS_OUTCOMES = [
   'resumed',
   'skipped_unanswered',
   'incomplete',
@@ -34,13 +34,18 @@ export const ANSWERS_OUTCOMES = [
   'duplicate',
   'already_answered',
 ] as const;
+/** What became of one row of a returned review file: `resumed`, or why its answers were not sent. */
 export const AnswersOutcome = z.enum(ANSWERS_OUTCOMES);
 export type AnswersOutcome = z.infer<typeof AnswersOutcome>;
 
 /** An answer as `POST /classifications/{id}/answers` takes it. */
-export const AnswerToSend = z.object({ question_id: z.string(), answer: z.string() });
-export type AnswerToSend = z.infer<typeof AnswerToSend>;
+const AnswerToSend = z.object({ question_id: z.string(), answer: z.string() });
+type AnswerToSend = z.infer<typeof AnswerToSend>;
 
+/**
+ * A row whose answers are sent: its classification, its batch row, one answer per question in the
+ * service's order, the new sheet if any, and the key that makes a repeated post harmless.
+ */
 export const ResumeRow = z.object({
   classification_id: z.string(),
   /** The batch's row number, from the review item (the file's `row` cell is only the user's copy). */
@@ -54,6 +59,10 @@ export const ResumeRow = z.object({
 });
 export type ResumeRow = z.infer<typeof ResumeRow>;
 
+/**
+ * One line of answers-report.csv: the row, its classification, the outcome, and a sentence for the
+ * person.
+ */
 export const AnswersReportEntry = z.object({
   /** The review item's row, else the file's `row` cell, else null (neither is known). */
   row: z.number().int().min(1).nullable(),
@@ -64,6 +73,7 @@ export const AnswersReportEntry = z.object({
 });
 export type AnswersReportEntry = z.infer<typeof AnswersReportEntry>;
 
+/** What a returned review file comes to: the rows to resume, and one report entry per data row. */
 export const AnswersPlan = z.object({
   resume: z.array(ResumeRow),
   /** One entry per data row of the file, in file order, resumed rows included. */
@@ -295,6 +305,9 @@ const decideRow = (
 };
 
 /**
+ * Decides, row by row, which rows of a returned review file have their answers sent: returns the
+ * rows to resume and one report entry per data row, in file order.
+ *
  * Primary course, per row in file order: a classification seen earlier in the file is a
  * `duplicate`; a row with no answer is left for later; the classification must be one of the
  * review items and known to the service; an item already answered is not answered again; the
@@ -302,8 +315,8 @@ const decideRow = (
  * answer within the limit. Only then does the row resume.
  *
  * Why `already_answered` is checked before the service's status: between a first drop and its
- * POST, the service still says `pending_data`. A second drop of the same file in that window must
- * not start a second round of polling and storing for the same classification.
+ * POST, the service still says `pending_data`. A second drop of the same file meanwhile must not
+ * start a second round of polling and storing for the same classification.
  *
  * `statusOf` is asked only for rows with at least one answer whose classification is a review
  * item (see `classificationsToLookUp`).
@@ -359,13 +372,15 @@ export const classificationsToLookUp = (
 // answers-report.csv
 // ---------------------------------------------------------------------------
 
+/** answers-report.csv's header. */
 export const ANSWERS_REPORT_COLUMNS = ['row', 'classification_id', 'outcome', 'detail'] as const;
 
 /** A line of answers-report.csv: an answered row's, or a decision line's (plan-decisions.ts). */
 export type ReportLine = Omit<AnswersReportEntry, 'outcome'> & { outcome: AnswersOutcome | DecisionOutcome };
 
 /**
- * One record per row of the answers file, in its order. Through `writeCsv`: BOM, CRLF, and the
+ * answers-report.csv's bytes: one record per row of the answers file, in its order (decision lines
+ * included). Through `writeCsv`: BOM, CRLF, and the
  * details neutralised, since they quote answers and ids the user typed.
  */
 export const buildAnswersReportCsv = (report: readonly ReportLine[], delimiter: Delimiter = ';'): Buffer =>

@@ -16,7 +16,7 @@ import type { CheckItem } from '../core/check-records.js';
 import { declaredNcmDigits } from '../core/ncm-in-force.js';
 import type { DecisionLine } from './decisions-file.js';
 
-export const DECISION_OUTCOMES = [
+const DECISION_OUTCOMES = [
   'decided',
   'undecided',
   'already_decided',
@@ -29,6 +29,7 @@ export const DECISION_OUTCOMES = [
   'sim_not_of_ncm',
   'duplicate',
 ] as const;
+/** What became of one decision line: `decided`, `undecided` (left empty), or why it was refused. */
 export type DecisionOutcome = (typeof DECISION_OUTCOMES)[number];
 
 /** A decision that stands, to apply to its row. */
@@ -43,6 +44,10 @@ export type PlannedDecision = {
   again: boolean;
 };
 
+/**
+ * One decision line's report: its row, its classification, the outcome, and the sentence that explains
+ * it.
+ */
 export type DecisionReport = {
   row: number | null;
   classification_id: string;
@@ -51,6 +56,7 @@ export type DecisionReport = {
   said: Message;
 };
 
+/** What a file's decision lines come to: the decisions that stand, and one report entry per line. */
 export type DecisionsPlan = { decide: PlannedDecision[]; report: DecisionReport[] };
 
 /** The ten digits of a SIM opening as typed (`8471.30.12.00`, `8471301200`, a number that lost its zero). */
@@ -61,7 +67,7 @@ const simDigits = (text: string): string => {
 
 type Judged = { outcome: DecisionOutcome; said: Message; decision?: PlannedDecision };
 
-/** Every check after the line's row and item are known, in the order the module's header gives. */
+/** Every check after the line's row and item are known, in the order `planDecisions` lists them. */
 const judge = (
   line: DecisionLine,
   item: CheckItem,
@@ -153,6 +159,9 @@ const judge = (
 };
 
 /**
+ * Checks a file's decision lines against the batch's check items and the NCM table in force, and
+ * returns the decisions that stand with one report entry per line. Pure.
+ *
  * Per line, in file order: an empty decided NCM decides nothing (`undecided`); a row decided
  * earlier in the file is a `duplicate`; the row must have a check item (`not_to_check`) of the
  * same classification (`wrong_classification`) still `to_check` (`already_decided`, unless this

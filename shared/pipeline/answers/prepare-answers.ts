@@ -1,5 +1,6 @@
 /**
- * PrepareAnswers: the first task of the Answers workflow (docs/architecture.md, section 4).
+ * PrepareAnswers: the first task of the Answers workflow (docs/answers-round.md): it reads the
+ * dropped file and sends the answered rows back to work, or applies its decisions.
  *
  * Primary course:
  *   1. the round's record, created once per answers object (a duplicate delivery is skipped)
@@ -7,7 +8,8 @@
  *      service's status of each answered classification
  *   3. each resumed row taken: its sheet checked, the row `queued` with its round, its item answered;
  *      each decision on a verdict to check applied (apply-decisions.ts: no service call, nothing billed)
- *   4. answers-report.csv, the round `running`, then the rows' messages
+ *   4. answers-report.csv, the round `running`, then one rows-queue message per resumed row and a
+ *      kick of the dispatcher
  */
 import { z } from 'zod';
 import { SpreadsheetError } from '../../spreadsheet/errors.js';
@@ -46,6 +48,10 @@ import {
 import { readClassifications } from './read-classifications.js';
 import { answeredEventsOf, takeResumedRows } from './take-resumed-rows.js';
 
+/**
+ * PrepareAnswers' input: the S3 event, the workflow execution's id, and who answered when the caller
+ * knows.
+ */
 export const PrepareAnswersInput = z.object({
   event: z.unknown(),
   execution_id: z.string().min(1),
@@ -57,6 +63,10 @@ export const PrepareAnswersInput = z.object({
 });
 export type PrepareAnswersInput = z.infer<typeof PrepareAnswersInput>;
 
+/**
+ * What PrepareAnswers tells the Answers workflow: the batch and round, and what comes next: wait
+ * for the resumed rows, go straight to FinalizeAnswers, or skip (this execution owns no round).
+ */
 export const PrepareAnswersResult = z.object({
   batch_id: z.string().nullable(),
   round_id: z.string().nullable(),
@@ -67,6 +77,10 @@ export const PrepareAnswersResult = z.object({
 });
 export type PrepareAnswersResult = z.infer<typeof PrepareAnswersResult>;
 
+/**
+ * The ports PrepareAnswers uses: the service, the bucket, the rows queue, the tables, the audit log
+ * and the kick.
+ */
 export type PrepareAnswersPorts = Pick<
   PipelinePorts,
   'clock' | 'service' | 'objects' | 'queue' | 'batches' | 'reviews' | 'checks' | 'cache' | 'audit' | 'kick'
@@ -75,6 +89,11 @@ export type PrepareAnswersPorts = Pick<
 /** Beside results.csv in the batch's outbox; each round overwrites it with its own rows. */
 export const ANSWERS_REPORT_FILE = 'answers-report.csv';
 
+/**
+ * Starts the answers round an Object Created event names (steps 1 to 4 above) and says what the
+ * workflow does next. Creates the round's record once per answers object, so a duplicate delivery
+ * is skipped and a retry of the same execution goes on where the first try stopped.
+ */
 export const prepareAnswers = async (
   ports: PrepareAnswersPorts,
   rawInput: PrepareAnswersInput,
@@ -129,8 +148,11 @@ export const prepareAnswers = async (
 // The answers object
 // ---------------------------------------------------------------------------
 
-/** The spelling of the event's key that exists in the bucket (see batch-source.ts); null when none. */
-export const resolveAnswersSource = async (
+/**
+ * The spelling of the event's key that exists in the bucket (S3 may form-encode the key in its
+ * event, so the key as given and its decoded form are both tried); null when none exists.
+ */
+const resolveAnswersSource = async (
   objects: Pick<ObjectStore, 'head'>,
   source: BatchSource,
 ): Promise<BatchSource | null> => {

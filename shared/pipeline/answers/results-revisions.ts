@@ -19,7 +19,7 @@ import { sha256Of } from '../finalize/outbox-rows.js';
 import { OUTPUT_FILES } from '../outbox/results-files.js';
 
 /** `results.rev<N>.csv`, `results.rev<N>.xlsx` and `summary.rev<N>.json` beside the current files. */
-export const revisionFile = (name: string, revision: number): string =>
+const revisionFile = (name: string, revision: number): string =>
   name.replace(/(\.[a-z]+)$/, `.rev${revision}$1`);
 const REVISION_OF_RESULTS = /\/results\.rev([1-9][0-9]*)\.csv$/;
 
@@ -32,7 +32,8 @@ const storedSha256 = async (objects: Pick<ObjectStore, 'source'>, key: string): 
 /**
  * Keeps the outbox's results.csv, results.xlsx and summary.json as revision N before they are
  * replaced, when the new results.csv (known by its sha256: it is streamed, never held) differs;
- * returns the revision the new files are. See the file comment.
+ * returns the revision the new files are (the last one again when nothing changed). A copy left by
+ * a run that stopped before writing the new files is recognised and reused, never made twice.
  */
 export const keepRevision = async (
   objects: ObjectStore,

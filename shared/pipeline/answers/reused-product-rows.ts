@@ -1,8 +1,8 @@
 /**
- * What moves a reused product's first row moves its other rows in the batch too
- * (docs/architecture.md, §12). Prepare keeps one check item and one SIM watch per reused product,
- * on its first row, counting the others (prepare/reused-products.ts), since every row of the product
- * holds the same verdict itself. When a person decides that verdict, or the daily sweep sees its
+ * What moves a reused product's first row moves its other rows in the batch too. Prepare keeps one
+ * check item and one SIM watch per reused product, on its first row, counting the others
+ * (prepare/reused-products.ts), since every row of the product holds the same verdict itself.
+ * When a person decides that verdict, or the daily sweep sees its
  * SIM openings confirmed, the first row is moved where the item or the watch is handled, and the
  * product's other rows here: found in one pass over the batch a page at a time, moved a few at
  * once, each with the guard of the row as read.
@@ -29,12 +29,16 @@ const ROWS_IN_FLIGHT = 16;
 type Lead = { row: number; classification_id: string };
 
 /**
- * Where a pass over the batch begins (`after` a row, null: at the start) and when it hands on:
- * after the page that ends at or past `until` (ms since the epoch), so every leg moves on.
+ * Where a pass over the batch begins (`after` a row, null: at the start) and when it stops to go
+ * on in the next leg: after the page that ends at or past `until` (ms since the epoch), so every
+ * leg moves a page at least.
  */
 export type PassLeg = { after: number | null; until: number; now: () => number };
 
-/** A pass's rows moved, and where the next leg goes on (null: the batch is done). */
+/**
+ * What a pass over the batch did: how many rows it moved, and where the next leg goes on (null: the
+ * batch is done).
+ */
 export type PassMoved = { moved: number; after: number | null };
 
 /**
@@ -78,8 +82,9 @@ const byFingerprint = <L extends { fingerprint: string | null }>(leads: readonly
 type DecidedItem = CheckItem & { decision: NonNullable<CheckItem['decision']> };
 
 /**
- * The round's decisions on reused products written on their other rows still `to_check`, from
- * `leg.after` until its time is spent (FinalizeAnswers goes on in its next leg).
+ * Writes a round's decisions on reused products on the products' other rows still `to_check`,
+ * from `leg.after` until the leg's time is spent; returns how many rows it moved and where
+ * FinalizeAnswers' next leg goes on.
  */
 export const decideReusedRows = async (
   ports: Pick<PipelinePorts, 'batches' | 'checks'>,
@@ -111,9 +116,10 @@ export const decideReusedRows = async (
 };
 
 /**
- * The sweep's confirmations of reused products' watches written on their other rows still showing
- * the SIM openings unconfirmed; how many were. A row written meanwhile (a decision) is read again
- * once; one that keeps changing is left as it is, its product's watch settled with the first row.
+ * Writes the SIM sweep's confirmations of reused products' watches on the products' other rows
+ * still showing the SIM openings unconfirmed, in one pass; returns how many rows it moved. A row
+ * written meanwhile (a decision) is read again once; one that keeps changing is left as it is, its
+ * product's watch already closed with the first row.
  */
 export const confirmReusedRows = async (
   ports: Pick<PipelinePorts, 'batches'>,

@@ -1,7 +1,7 @@
 /**
- * FinalizeAnswers' files (finalize-answers.ts, step 5) written in legs, like Finalize's
- * (finalize/results-in-legs.ts): a leg whose time is spent hands on where it stopped, and the
- * workflow calls FinalizeAnswers again.
+ * FinalizeAnswers' files (its step 5: a batch's outbox written again after a round) written in
+ * legs, like Finalize's: a leg whose time is spent returns where it stopped, and the workflow
+ * calls FinalizeAnswers again.
  *
  *   audit pass  audit.csv gains the events recorded since its last write (audit/audit-file.ts)
  *   csv pass    results.csv to work/<batch>/finalize/<run>/, the batch added up as it is written
@@ -11,7 +11,7 @@
  *   the rest    to-check.csv, review.csv and .xlsx, summary.json, in place of any partial files
  *
  * The workbook waits for the revision because its summary sheet names it; the CSV comes first
- * because it is what a revision compares. What a leg hands on: the pass, the row it wrote last,
+ * because it is what a revision compares. Where a leg stopped: the pass, the row it wrote last,
  * the uploads' parts; the tally and the bytes not yet a part wait in `work/`.
  */
 
@@ -43,7 +43,10 @@ import { reviewWorkbook } from '../outbox/review-workbook.js';
 import { writeToCheckCsv } from '../outbox/to-check-files.js';
 import { keepRevision } from './results-revisions.js';
 
-/** Where one batch's revision stands between legs. */
+/**
+ * Where the writing of one batch's revised files stopped between legs: the pass, its upload, the
+ * revision once known.
+ */
 export const RevisionProgress = z.object({
   /** Names this run's objects in `work/`: the round's id, or the time a round-less run began. */
   run: z.string().min(1),
@@ -60,10 +63,14 @@ export type RevisionProgress = z.infer<typeof RevisionProgress>;
 
 type RevisePorts = Pick<PipelinePorts, 'clock' | 'batches' | 'objects' | 'checks' | 'audit'>;
 
+/**
+ * What revising a batch's files needs: the width, when the leg stops, page and part sizes, the review
+ * items, the summary.
+ */
 export type ReviseOptions = {
   /** Input columns the files carry: the widest row's (found as the rows in play were). */
   width: number;
-  /** When this leg hands on (epoch ms). */
+  /** When this leg stops to go on in the next (epoch ms). */
   until: number;
   pageSize: number;
   partBytes: number;
@@ -74,6 +81,10 @@ export type ReviseOptions = {
   now: Date;
 };
 
+/**
+ * What one leg of revising returns: where it stopped (`again`), or the summary written and its
+ * revision (`done`).
+ */
 export type ReviseOutcome =
   | { next: 'again'; progress: RevisionProgress }
   | { next: 'done'; summary: ShownSummary; revision: number };
@@ -83,7 +94,12 @@ const stagedCsv = (batchId: string, run: string) => {
   return { key: finalizeWorkKey(batchId, name), name };
 };
 
-/** One batch's files revised, from where the last leg stopped (`from`), or from the start. */
+/**
+ * Writes one batch's outbox files again after a round: audit.csv's new lines, results.csv (keeping
+ * the earlier files as a revision when it differs), results.xlsx, then the review files and
+ * summary.json; from where the last leg stopped (`from`), or from the start. Returns
+ * `next: "again"` with where it stopped when the leg's time ran out first.
+ */
 export const reviseFiles = async (
   ports: RevisePorts,
   batch: BatchRecord,

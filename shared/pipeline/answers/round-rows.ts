@@ -1,5 +1,5 @@
 /**
- * FinalizeAnswers' step 2 (finalize-answers.ts): the round's rows still working end now: back to
+ * FinalizeAnswers' step 2: the round's rows still working end now: back to
  * `pending_data` when the round never left `preparing` (their answers were never sent), else
  * `error` saying why. The rows given are the ones in play (the round's among them); each moved
  * row is replaced in place by what the move left.
@@ -20,6 +20,10 @@ type RoundRowsPorts = Pick<PipelinePorts, 'batches' | 'reviews' | 'audit'>;
 /** How the round's wait ended, as FinalizeAnswers' input says (`error`, `wait_error`). */
 type RoundEnd = { error?: CaughtError | null | undefined; wait_error?: CaughtError | null | undefined };
 
+/**
+ * The English detail (the `answered_row_timed_out` message) of an answered row ended because the
+ * round's wait timed out.
+ */
 export const ROUND_TIMED_OUT_DETAIL =
   'the answered row did not finish before the answers round timed out; its answers may still be processed ' +
   'by the service (see app_url)';
@@ -36,7 +40,11 @@ const unfinishedRowDetail = (input: RoundEnd): Message =>
       ? message('answered_row_failed', {})
       : message('answered_row_unfinished', {});
 
-/** Step 2; returns the messages it adds to the round's problems. */
+/**
+ * Step 2: ends the round's rows still working (back to `pending_data` when the round never sent
+ * them, else `error`), replacing each moved row in `rows`; returns the messages it adds to the
+ * round's problems. Does nothing for a run without a round.
+ */
 export const endRoundRows = async (
   ports: RoundRowsPorts,
   input: RoundEnd,
@@ -80,7 +88,8 @@ const returnUnsentRows = async (
 
 /**
  * The round's rows still working get an `error` now, in `rows` too, keeping their classification
- * and link so the user can follow it. A row finishing at this moment keeps its result (the move's guard).
+ * and link so the user can follow it. A row finishing at this very moment keeps its own result,
+ * since the move applies only to a row still working.
  */
 const endUnfinishedRoundRows = async (
   ports: Pick<RoundRowsPorts, 'batches' | 'audit'>,

@@ -1,7 +1,7 @@
 /**
- * FinalizeAnswers' steps 2 to 4 read the rows in play (finalize-answers.ts): the round's, those
- * waiting for answers, those the review items name, found in one pass over the batch a page at a
- * time; step 3 looks again at the rows still waiting, and step 4 closes the items of rows settled.
+ * The rows FinalizeAnswers' steps 2 to 4 work on (the rows in play): the round's, those waiting
+ * for answers, those the review items name, found in one pass over the batch a page at a time;
+ * step 3 looks again at the rows still waiting, and step 4 closes the items of rows now final.
  */
 import { isFinalStatus } from '../../tcs/schemas.js';
 import { message } from '../../wording/index.js';
@@ -14,8 +14,8 @@ import { lookAgainAtPendingRows } from './look-again-at-pending-rows.js';
 
 /**
  * The rows this run may move, found in one pass a page at a time: the round's, those waiting for
- * answers (the service may have settled them since), and those the batch's review items name. They
- * grow with the questions asked, not with the batch.
+ * answers (the service may have ended them since), and those the batch's review items name; and
+ * the widest row's width. They grow with the questions asked, not with the batch.
  */
 export const rowsInPlay = async (
   batches: Pick<BatchStore, 'rowsPage'>,
@@ -40,7 +40,10 @@ export const rowsInPlay = async (
   return { rows, width };
 };
 
-/** Step 3; returns the messages it adds to the round's problems. */
+/**
+ * Step 3: looks again at the rows still waiting for answers (`lookAgainAtPendingRows`), a row
+ * billed in another batch showing no cost here; returns the messages it adds to the round's problems.
+ */
 export const lookAgainWithProblems = async (
   ports: Pick<PipelinePorts, 'service' | 'batches' | 'audit' | 'checks'>,
   batchId: string,
@@ -67,7 +70,7 @@ export const lookAgainWithProblems = async (
 };
 
 /**
- * Review items follow their rows: `closed` once the row has settled; `pending` again when an
+ * Step 4: review items follow their rows: `closed` once the row is final; `pending` again when an
  * answered row waits for answers once more (its answers were not sent: a stop, a refusal, a
  * missing sheet), its last answers kept on the item. Returns every item of the batch as it is now.
  */

@@ -19,6 +19,7 @@ import type { CheckReason, SimChoice } from '../core/check-records.js';
 import type { RowResult } from '../core/result-columns.js';
 import { checkReasonsOfResult, withCheckMark } from '../core/verdict-check.js';
 
+/** What the registry confirmed of a verdict's SIM openings: nothing yet (`wait`), one, several, or none. */
 export type SimConfirmation =
   | { kind: 'wait' }
   | { kind: 'one'; opening: SimChoice }
@@ -61,6 +62,10 @@ const withNotes = (messages: readonly Message[], notes: Notes): Message[] => {
   return [...messages.slice(0, at), ...said, ...messages.slice(at + 1)];
 };
 
+/**
+ * A result once its SIM openings are confirmed: the new result, why it now waits for a person, and its
+ * audit line.
+ */
 export type ConfirmedRow = {
   result: RowResult;
   /** Why the row now waits for a person (empty: it does not, or it was approved already). */

@@ -21,8 +21,10 @@ import {
   finalizeAnswers,
 } from './finalize-answers.js';
 
+/** The ports the review sweep uses: FinalizeAnswers', and the review items. */
 export type SweepReviewsPorts = FinalizeAnswersPorts & Pick<PipelinePorts, 'reviews'>;
 
+/** What a review sweep found and did: items waiting, those the service abandoned, and the batches revised. */
 export type SweepReport = {
   /** Review items waiting for answers when the sweep began. */
   pending: number;
@@ -46,6 +48,11 @@ const dayBefore = (times: readonly string[]): string => {
   return new Date(earliest - DAY_MS).toISOString().slice(0, 10);
 };
 
+/**
+ * The daily review sweep: finds the review items whose classification the service
+ * has abandoned, and revises the results of each completed batch with such a row (its own, or one
+ * that joined it); returns what it found and each batch's revision.
+ */
 export const sweepAbandonedReviews = async (ports: SweepReviewsPorts): Promise<SweepReport> => {
   const pending = await ports.reviews.listPending();
   if (pending.length === 0) return { pending: 0, abandoned: 0, batches: [] };
@@ -62,7 +69,7 @@ export const sweepAbandonedReviews = async (ports: SweepReviewsPorts): Promise<S
   });
   for await (const classification of listing) {
     const item = waiting.get(classification.id);
-    if (!item) continue; // another client's, or an item already settled
+    if (!item) continue; // another client's, or an item already closed
     abandoned += 1;
     abandonedBatches.add(item.batch_id);
     // Rows of later batches that joined it instead of asking again are abandoned with it.

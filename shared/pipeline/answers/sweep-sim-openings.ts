@@ -12,15 +12,16 @@
  *          note says so), its `sim_confirmed` audit event, the product cache's verdict when it is
  *          this classification; a reused product's other rows moved with its first
  *          (reused-product-rows.ts)
- *          ─▶ FinalizeAnswers without a round: a new results revision ─▶ the watches settled
+ *          ─▶ FinalizeAnswers without a round: a new results revision ─▶ the watches closed
  *
- * Run again, it changes nothing: a settled watch is not listed, and a row that already shows the
- * confirmation (a run that stopped before settling) is not moved again; its event is recorded again
- * under the same key (written once) and its batch revised (no second revision when nothing changed).
+ * Run again, it changes nothing: a closed watch is not listed, and a row that already shows the
+ * confirmation (a run that stopped before closing its watch) is not moved again; its event is
+ * recorded again under the same key (written once) and its batch revised (no second revision when
+ * nothing changed).
  *
  * Bounded: a batch is begun only before `until`; the batches not begun keep their watches open for
  * the next run (the next day's), since a row's work and its batch's revision must both be done
- * before its watch is settled.
+ * before its watch is closed.
  */
 import { TcsError } from '../../tcs/errors.js';
 import type { Operation } from '../../tcs/schemas.js';
@@ -43,9 +44,17 @@ import {
 } from './sim-confirmation.js';
 import { reviseBatchResults } from './sweep-reviews.js';
 
+/**
+ * The ports the SIM sweep uses: FinalizeAnswers', the SIM watches, check items, the audit log and the
+ * product cache.
+ */
 export type SweepSimPorts = FinalizeAnswersPorts &
   Pick<PipelinePorts, 'simWatches' | 'checks' | 'audit' | 'cache'>;
 
+/**
+ * What a SIM sweep found and did: watches open, lookups made and failed, rows confirmed or left,
+ * batches revised.
+ */
 export type SimSweepReport = {
   /** Watches open when the sweep began. */
   open: number;
@@ -63,6 +72,7 @@ export type SimSweepReport = {
   batches: FinalizeAnswersResult[];
 };
 
+/** How the SIM sweep works: how many lookups and rows at once, and the time after which no batch is begun. */
 export type SimSweepSettings = {
   /** Lookups and rows worked at once. */
   parallel: number;
@@ -104,7 +114,7 @@ const rowOfWatch = async (ports: Pick<PipelinePorts, 'batches'>, watch: SimWatch
 };
 
 type RowOutcome =
-  /** Moved now, or found moved by an earlier run: its event to record, its watch to settle. */
+  /** Moved now, or found moved by an earlier run: its event to record, its watch to close. */
   | { settle: true; event: AuditEvent | null }
   /** Changed by someone else between the read and the write, twice: tried again tomorrow. */
   | { settle: false };
@@ -121,7 +131,7 @@ const confirmRow = async (
     if (!row?.result) return { settle: true, event: null };
     const checkBelow = batch.options?.check_below;
     const confirmed = confirmedResult(row.result, confirmation, checkBelow);
-    // Already showing it: an earlier run moved it and stopped before settling. The same event
+    // Already showing it: an earlier run moved it and stopped before closing its watch. The same event
     // again (its time is the move's), written once.
     if (!confirmed)
       return { settle: true, event: eventOf(watch, row.updated_at, confirmationDetail(confirmation)) };
@@ -195,7 +205,7 @@ const confirmCachedVerdict = async (
   }
 };
 
-/** One completed batch: its rows a few at once, then its revision, then its watches settled. */
+/** One completed batch: its rows a few at once, then its revision, then its watches closed. */
 const sweepBatch = async (
   ports: SweepSimPorts,
   batch: BatchRecord & { describe: NcmDescriber },
@@ -230,6 +240,11 @@ const sweepBatch = async (
   return { revised, settled: settling.length };
 };
 
+/**
+ * The daily SIM sweep: asks the registry about every open watch, writes each
+ * confirmation on its rows, revises each completed batch concerned and closes its watches, until
+ * `settings.until`; returns what it found and did. Running it again changes nothing.
+ */
 export const sweepSimOpenings = async (
   ports: SweepSimPorts,
   settings: SimSweepSettings,

@@ -1,5 +1,5 @@
 /**
- * PrepareAnswers' third step (docs/architecture.md, section 4): each row the plan resumes is
+ * PrepareAnswers' third step (docs/answers-round.md): each row the plan resumes is
  * taken by the round, in plan order. Its sheet, when the file names one, must be in the batch's
  * answers folder; the row must still wait for answers (or be this round's already); then the row
  * goes back to `queued` with its round and its review item is marked answered.
@@ -15,6 +15,7 @@ import { afterMove, type RowMove } from '../core/row-life.js';
 import { type SheetCheck, type SheetProblem, sheetChecker } from '../prepare/sheet-checker.js';
 import type { AnswersPlan, AnswersReportEntry, ResumeRow } from './plan-answers.js';
 
+/** The ports taking resumed rows uses: the bucket (the sheets), the rows, and the review items. */
 export type TakeResumedRowsPorts = Pick<PipelinePorts, 'objects' | 'batches' | 'reviews'>;
 
 // ---------------------------------------------------------------------------
@@ -148,8 +149,9 @@ export const answeredEventsOf = (row: RowRecord, roundId: string): AuditEvent[] 
     : [];
 
 /**
- * The plan's resumed rows taken one by one, in its order: the rows this round put back to work,
- * and the plan's report with a resumed entry rewritten for each row that could not go.
+ * Takes the plan's resumed rows for the round one by one, in the plan's order, and returns the rows
+ * this round put back to work with the plan's report, a resumed entry rewritten for each row that
+ * could not go (its sheet missing, or the row no longer waiting). Safe to run again for the same round.
  */
 export const takeResumedRows = async (
   ports: TakeResumedRowsPorts,

@@ -37,7 +37,7 @@ const eventOf = (
 });
 
 /** `NCM 8471.30.12, 86 %` (and the SIM opening when one was chosen): what a verdict said. */
-export const verdictDetail = (result: Pick<RowResult, 'ncm' | 'confidence' | 'sim_code'>): string => {
+const verdictDetail = (result: Pick<RowResult, 'ncm' | 'confidence' | 'sim_code'>): string => {
   const parts: string[] = [];
   if (result.ncm) parts.push(`NCM ${formatNcm(result.ncm)}`);
   if (result.sim_code) parts.push(`SIM ${formatNcm(result.sim_code)}`);
@@ -80,7 +80,10 @@ export const resultEvents = (row: RowOf, result: RowResult, at: string): AuditEv
   }
 };
 
-/** Submit: the classification created (`who`: the batch's `requested_by`), at the time stored on the row. */
+/**
+ * The `submitted` event Submit records: the row's classification created, or a round's answers
+ * posted (`answers`), by `who` (the batch's `requested_by`), at the time stored on the row.
+ */
 export const submittedEvent = (
   row: RowOf,
   submission: { at: string; classification_id: string; who: string; answers?: boolean },
@@ -91,7 +94,10 @@ export const submittedEvent = (
     detail: submission.answers ? 'answers posted' : '',
   });
 
-/** Review: the classifier asked questions, at the review item's `created_at`. */
+/**
+ * The `questions` event Review records: the classifier asked a row questions, at the review item's
+ * `created_at`.
+ */
 export const questionsEvent = (
   row: RowOf,
   asked: { at: string; classification_id: string; questions: number },
@@ -101,7 +107,10 @@ export const questionsEvent = (
     detail: `${asked.questions} ${asked.questions === 1 ? 'question' : 'questions'}`,
   });
 
-/** PrepareAnswers: a person's answers taken for a row (`who`: who answered, `at`: when). */
+/**
+ * The `answered` event PrepareAnswers records: a person's answers taken for a row in a round (`who`
+ * answered, `at` when).
+ */
 export const answeredEvent = (
   row: RowOf,
   answered: { at: string; classification_id: string | null; who: string; answers: number; round_id: string },

@@ -20,7 +20,7 @@
  * there is: nothing is written twice, and audit.csv is only ever replaced by a longer copy of itself.
  *
  * In legs, like Finalize's other passes: a page of rows or of events at a time, the bytes not yet
- * a part waiting in `work/`; what a leg hands on is a few hundred bytes (`AuditWriting`).
+ * a part waiting in `work/`; where a leg stopped is a few hundred bytes (`AuditWriting`).
  */
 import { z } from 'zod';
 import { formatCsvRecord, writeCsv } from '../../spreadsheet/write-csv.js';
@@ -34,6 +34,7 @@ import { type PartsUpload, PartsUploadProgress, partsUpload } from '../outbox/pa
 import { CSV_CONTENT_TYPE } from '../outbox/results-files.js';
 import { preparedEvents } from './audit-events.js';
 
+/** audit.csv's name in the outbox. */
 export const AUDIT_FILE = 'audit.csv';
 
 /** audit.csv's columns, by these names. */
@@ -51,15 +52,21 @@ export const AUDIT_LOOKBACK_MS = 60 * 60_000;
  * the keys it read, for the next write: beside audit.csv (not in `work/`, which expires), named by
  * the write (`<count>-<when it began>`), so two writes at once never write the same object.
  */
-export const auditWriteKeys = (batchId: string, tag: string) => ({
+const auditWriteKeys = (batchId: string, tag: string) => ({
   file: outboxKey(batchId, `${AUDIT_WRITES_FOLDER}audit-${tag}.csv`),
   keys: outboxKey(batchId, `${AUDIT_WRITES_FOLDER}keys-${tag}.txt`),
 });
 
-/** The outbox's folder of those copies: the pipeline's own, not a file for the person who reads the results. */
+/**
+ * The outbox folder where each write of audit.csv keeps its own copy and the log keys it read:
+ * the pipeline's own, not a file for the person who reads the results.
+ */
 export const AUDIT_WRITES_FOLDER = '.audit/';
 
-/** Where a write stands between legs. */
+/**
+ * Where a write of audit.csv stopped when its leg's time was spent: which part it was reading, the
+ * last row or log key read, and its two uploads; a few hundred bytes, for the next leg to go on from.
+ */
 export const AuditWriting = z.object({
   /** The write's name: its count and when it began (`auditWriteKeys`). */
   tag: z.string().min(1),
@@ -80,10 +87,12 @@ export const AuditWriting = z.object({
 });
 export type AuditWriting = z.infer<typeof AuditWriting>;
 
+/** The ports writing audit.csv uses: the clock, the bucket, the batch table and the audit log. */
 export type AuditPorts = Pick<PipelinePorts, 'clock' | 'objects' | 'batches' | 'audit'>;
 
+/** How a leg writing audit.csv works: when it stops, how much it reads a page, how large a part is. */
 export type AuditOptions = {
-  /** When this leg hands on (epoch ms): checked between pages, a page at least each leg. */
+  /** When this leg stops to go on in the next (epoch ms): checked between pages, a page at least each leg. */
   until: number;
   pageSize: number;
   partBytes: number;
@@ -91,23 +100,27 @@ export type AuditOptions = {
   copyAtLeast?: number;
 };
 
+/**
+ * What one leg of writing audit.csv returns: where it stopped (`again`), or how many lines it added
+ * (`done`).
+ */
 export type AuditOutcome = { next: 'again'; writing: AuditWriting } | { next: 'done'; added: number };
 
 /** One event as a line of audit.csv, in the batch's list separator. */
-export const auditLine = (event: AuditEvent, sku: string, batch: Pick<BatchRecord, 'delimiter'>): string =>
+const auditLine = (event: AuditEvent, sku: string, batch: Pick<BatchRecord, 'delimiter'>): string =>
   formatCsvRecord(
     [event.at, String(event.row), sku, event.event, event.who, event.classification_id ?? '', event.detail],
     batch.delimiter,
   );
 
 /** audit.csv's first bytes: the BOM and the header, as the batch's other CSVs begin. */
-export const auditHeader = (batch: Pick<BatchRecord, 'delimiter'>): Uint8Array =>
+const auditHeader = (batch: Pick<BatchRecord, 'delimiter'>): Uint8Array =>
   writeCsv(AUDIT_COLUMNS, [], { delimiter: batch.delimiter });
 
 const encoder = new TextEncoder();
 const startOf = (key: string): string => key.slice(0, key.indexOf('#'));
 /** The key to read the log after, an hour before `key`'s time: an ISO time sorts before its own keys. */
-export const lookbackFrom = (key: string): string | null => {
+const lookbackFrom = (key: string): string | null => {
   const time = Date.parse(startOf(key));
   return Number.isFinite(time) ? new Date(time - AUDIT_LOOKBACK_MS).toISOString() : null;
 };
@@ -252,7 +265,7 @@ const auditUploads = async (
       keysWaiting += keyLines;
       await flushKeys(false);
     },
-    /** The leg hands on: what is not a part yet waits in `work/`. */
+    /** At a leg's end: what is not a part yet waits in `work/`. */
     async pause(): Promise<Pick<AuditWriting, 'file' | 'keys'>> {
       await flushKeys(true);
       return { file: file ? await file.pause() : null, keys: keys ? await keys.pause() : null };
@@ -333,7 +346,8 @@ const publish = async (objects: AuditPorts['objects'], batchId: string, position
 };
 
 /**
- * Writes audit.csv, or adds to it, from where the last leg stopped (`from`, null: the start).
+ * Writes audit.csv, or adds to it, from where the last leg stopped (`from`, null: the start), and
+ * returns `next: "again"` with where it stopped when the leg's time ran out first.
  * Done: this write's file and keys beside audit.csv, its position claimed on the batch record (from
  * the one it started from: of two writes at once, one stands; the other starts again from the new
  * position), then audit.csv copied from its file. A write that had nothing to add leaves everything

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 
+/** Every kind of event audit.csv records about a row, in no particular order. */
 export const AUDIT_EVENTS = [
   /** Prepare: the row reuses a verdict of an earlier batch (the classification named). */
   'reused',
@@ -22,6 +23,7 @@ export const AUDIT_EVENTS = [
   'resolved',
   /** The verdict waits for a person's check (`detail`: why). */
   'to_check',
+  /** The other endings of a sent row, as its status names them (`detail`: the reason). */
   'failed',
   'abandoned',
   'error',
@@ -32,9 +34,14 @@ export const AUDIT_EVENTS = [
   /** A SIM opening that was being verified was confirmed by the daily sweep. */
   'sim_confirmed',
 ] as const;
+/** One kind of audit event, as a schema. */
 export const AuditEventKind = z.enum(AUDIT_EVENTS);
 export type AuditEventKind = z.infer<typeof AuditEventKind>;
 
+/**
+ * One line of audit.csv before it is written: what happened to which row of which batch, when,
+ * and who did it; a step records it when it happens, and audit.csv lists every event once.
+ */
 export const AuditEvent = z.object({
   /** ISO time, UTC, to the millisecond: the event's moment as the step that saw it recorded it. */
   at: z.string(),

@@ -1,12 +1,16 @@
 /**
- * batch.json as a record: per-batch defaults and policy, kept on the batch record and read by
- * Prepare (prepare/batch-options.ts reads the file). A schema of its own, beside records.ts, which
- * re-exports it.
+ * batch.json as a record: the defaults and rules one batch runs by, checked when Prepare reads the
+ * file and kept on the batch record. A schema of its own so that the records and the console both
+ * read it without depending on the rest of the pipeline.
  */
 import { z } from 'zod';
 import { Language } from '../../spreadsheet/header-language.js';
 import { CountryCode, Operation } from '../../tcs/schemas.js';
 
+/**
+ * The options a batch.json may hold, with their defaults: every key is optional and an unknown key
+ * is refused, so a misspelt option fails the batch instead of being ignored.
+ */
 export const BatchOptions = z
   .object({
     /** For rows whose operation cell is empty. */
@@ -20,6 +24,7 @@ export const BatchOptions = z
      * without an earlier verdict.
      */
     reclassify: z.enum(['changed', 'all', 'ended_codes']).default('changed'),
+    /** Under `changed`: a verdict older than this many days is not reused. */
     reuse_max_age_days: z.number().int().min(0).max(3650).default(30),
     /** Budget in USD: rows past it are `not_submitted` (`budget_exceeded`). Absent: no budget. */
     max_usd: z.number().min(0).optional(),
@@ -44,8 +49,8 @@ export const BatchOptions = z
     language: Language.optional(),
     /**
      * A confidence, in percent: every resolved or reused verdict under it, and every verdict whose
-     * SIM opening waits for a choice (`pending_choice`), is marked `to_check` for a person to decide
-     * (docs/architecture.md, §12). It stays resolved and billed once. Absent: no verdict is checked.
+     * SIM opening waits for a choice (`pending_choice`), is marked `to_check` for a person to decide.
+     * It stays resolved and billed once. Absent: no verdict is checked.
      */
     check_below: z.number().min(1).max(100).optional(),
     /**

@@ -21,6 +21,7 @@ export const BUCKET_PREFIXES = {
   /** Reference data a person drops in: a newer NCM table under `reference/ncm/` (shared/ncm-table/). */
   reference: 'reference/',
 } as const;
+/** The name of one top-level area of the bucket (`inbox`, `outbox`, ...). */
 export type BucketArea = keyof typeof BUCKET_PREFIXES;
 
 /** Where dropped files arrive: a catalogue in `inbox/`, a filled review file in `answers/`. */
@@ -30,13 +31,13 @@ export type DropArea = 'inbox' | 'answers';
  * The extensions of a file that starts work when dropped in a drop area, any case: CSV, Excel's
  * "Unicode Text" and "Text (tab delimited)" saves (`.txt`, `.tsv`, read by their content), XLSX.
  */
-export const DROPPED_FILE_EXTENSIONS = ['csv', 'txt', 'tsv', 'xlsx'] as const;
+const DROPPED_FILE_EXTENSIONS = ['csv', 'txt', 'tsv', 'xlsx'] as const;
 
 /**
  * A catalogue dropped in `inbox/` may also be an NF-e's XML or a ZIP of them (read by their content);
  * a filled review file in `answers/` never is.
  */
-export const CATALOGUE_FILE_EXTENSIONS = [...DROPPED_FILE_EXTENSIONS, 'xml', 'zip'] as const;
+const CATALOGUE_FILE_EXTENSIONS = [...DROPPED_FILE_EXTENSIONS, 'xml', 'zip'] as const;
 
 /** The extensions of a file that starts work when dropped in `area`. */
 export const droppedFileExtensions = (area: DropArea): readonly string[] =>
@@ -113,9 +114,10 @@ export const uploadRecordKey = (batchId: string, row: number, tag: string): stri
   `${BUCKET_PREFIXES.work}${batchId}/uploads/${row}-${tag}.json`;
 
 /**
- * What one of Finalize's legs leaves the next in the bucket, too large for the workflow's state:
- * the tally so far, the bytes of a results file not yet sent as a part. Each name says the point
- * it was written at, so a retried leg reads what its first attempt read, not what it wrote.
+ * The key of a file one of Finalize's legs leaves the next in the bucket, because it is too large
+ * for the workflow's state: the tally so far, the bytes of a results file not yet sent as a part.
+ * Each name says the point it was written at, so a retried leg reads what its first attempt read,
+ * not what it wrote.
  */
 export const finalizeWorkKey = (batchId: string, name: string): string =>
   `${BUCKET_PREFIXES.work}${batchId}/finalize/${name}`;
@@ -128,16 +130,33 @@ export const batchIdOfRequestKey = (key: string): string | null => {
 };
 
 /**
- * Where the recheck after the NCM table changes writes its list (one folder per table, by the
- * table's date: `outbox/rechecks/<date>/recheck.csv`, `recheck.json`), and what a leg of it hands
- * the next: its progress `work/rechecks/<date>/<run>.leg-<n>.json`, whose Object Created event
- * calls the function again (the rule matches {@link RECHECK_CONTINUATION_PATTERN}), and the bytes
- * not yet a part under `work/rechecks/<date>/finalize/`.
+ * The folder where the recheck after the NCM table changes writes its list, one folder per table
+ * by the table's date: `outbox/rechecks/<date>/` holds recheck.csv and recheck.json.
  */
 export const recheckFolder = (tableDate: string): string => `${BUCKET_PREFIXES.outbox}rechecks/${tableDate}/`;
+
+/**
+ * The recheck's working folder for a table date, relative to `work/`: the bytes of its files not
+ * yet uploaded as a part wait under `work/rechecks/<date>/finalize/`.
+ */
 export const recheckWorkFolder = (tableDate: string): string => `rechecks/${tableDate}`;
+
+/**
+ * The key where one leg of the recheck writes where it stopped (`work/rechecks/<date>/<run>.leg-<n>.json`):
+ * writing it raises an Object Created event that calls the recheck again for the next leg.
+ */
 export const recheckContinuationKey = (tableDate: string, run: string, leg: number): string =>
   `${BUCKET_PREFIXES.work}${recheckWorkFolder(tableDate)}/${run}.leg-${leg}.json`;
+
+/**
+ * The key pattern the event rule matches to call the recheck again: every key
+ * `recheckContinuationKey` makes.
+ */
 export const RECHECK_CONTINUATION_PATTERN = `${BUCKET_PREFIXES.work}rechecks/*.leg-*.json`;
+
+/**
+ * Whether an object key is one a recheck leg wrote to call the next (as `recheckContinuationKey`
+ * makes it).
+ */
 export const isRecheckContinuationKey = (key: string): boolean =>
   /^work\/rechecks\/[^/]+\/recheck-\d+\.leg-\d+\.json$/.test(key);

@@ -3,6 +3,7 @@
  * request after another for every row, never one connection per row. Adapters and use cases share it.
  */
 
+/** Splits `items` into consecutive lists of at most `size` (the last may be shorter), in order. */
 export const chunksOf = <T>(items: readonly T[], size: number): T[][] => {
   const chunks: T[][] = [];
   for (let start = 0; start < items.length; start += size) chunks.push(items.slice(start, start + size));
@@ -10,8 +11,9 @@ export const chunksOf = <T>(items: readonly T[], size: number): T[][] => {
 };
 
 /**
- * Runs `work` on every item, at most `limit` at a time: a large batch's rows go out in
- * parallel BatchWrites and SendMessageBatches without opening one connection per chunk.
+ * Runs `work` on every item, at most `limit` at a time, and resolves when all are done (it rejects
+ * with the first failure): a large batch's rows go out in parallel writes without opening one
+ * connection per chunk.
  */
 export const forEachLimited = async <T>(
   items: readonly T[],
@@ -28,7 +30,7 @@ export const forEachLimited = async <T>(
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 };
 
-/** `forEachLimited` that keeps each item's result, in the items' order. */
+/** Runs `work` on every item, at most `limit` at a time, and gives each item's result in the items' order. */
 export const mapLimited = async <T, R>(
   items: readonly T[],
   limit: number,

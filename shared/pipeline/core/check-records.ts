@@ -1,13 +1,13 @@
 /**
- * A verdict a person checks before it is used (docs/architecture.md, §12), as zod schemas.
+ * A verdict a person checks before it is used, as zod schemas.
  *
  *   a product's rows in a batch (resolved or reused, `check: to_check`) ──N:1── check item, on the
  *   product's first row ──decision──▶ `approved_*` on those rows, on the product cache's verdict (so
  *   a later batch reuses it approved) and in audit.csv
  *
- * A check item is kept per product of a batch, on its leading row: the row a classification was
- * made for (its followers show its outcome), or a reused product's first row (its other rows reuse
- * the same verdict). So a decision dropped into one batch's answers folder settles every row of the
+ * A check item is kept per product of a batch, on its leader: the row a classification was made
+ * for (its followers show its outcome), or a reused product's first row (its other rows reuse the
+ * same verdict). So a decision dropped into one batch's answers folder settles every row of the
  * product there; the console groups the items of identical products across batches (same
  * classification, or same product fingerprint) and decides them at once.
  */
@@ -15,7 +15,8 @@ import { z } from 'zod';
 import { ClassificationId } from '../../tcs/schemas.js';
 
 /** Why a verdict waits for a person: its confidence is under `check_below`; its SIM opening needs a choice. */
-export const CHECK_REASONS = ['low_confidence', 'sim_pending_choice'] as const;
+const CHECK_REASONS = ['low_confidence', 'sim_pending_choice'] as const;
+/** One reason a verdict waits for a person, as a schema. */
 export const CheckReason = z.enum(CHECK_REASONS);
 export type CheckReason = z.infer<typeof CheckReason>;
 
@@ -57,10 +58,14 @@ export const CheckDecision = z.object({
 });
 export type CheckDecision = z.infer<typeof CheckDecision>;
 
-export const CHECK_STATES = ['to_check', 'decided'] as const;
-export const CheckState = z.enum(CHECK_STATES);
-export type CheckState = z.infer<typeof CheckState>;
+const CHECK_STATES = ['to_check', 'decided'] as const;
+const CheckState = z.enum(CHECK_STATES);
 
+/**
+ * One verdict of a batch waiting for a person (or decided by one): the row it is kept on, the
+ * product, why it waits, the service's candidates and SIM openings to choose from, and once decided
+ * the decision. One item per product of a batch.
+ */
 export const CheckItem = z.object({
   batch_id: z.string(),
   row: z.number().int().min(1),

@@ -42,7 +42,10 @@ export const scrubErrorText = (text: string, maxLength = 400): string => {
   return scrubbed.length > maxLength ? `${scrubbed.slice(0, maxLength - 1)}…` : scrubbed;
 };
 
-/** A Step Functions Catch (`Error`, `Cause`) as one safe sentence: `Error: cause`. */
+/**
+ * Turns what a Step Functions Catch caught (`Error`, `Cause`) into one safe sentence, `Error:
+ * cause`, secrets cut out.
+ */
 export const describeCaughtError = (caught: CaughtError): string => {
   const cause = caught.Cause ? scrubErrorText(caught.Cause) : '';
   return cause ? `${scrubErrorText(caught.Error)}: ${cause}` : scrubErrorText(caught.Error);

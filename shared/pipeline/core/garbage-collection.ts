@@ -11,11 +11,14 @@
  * rows, for a few percent of its time (docs/options.md, "Limits"). Prepare counts the rows it
  * reads; the steps that read a batch a page at a time count the rows of each page.
  */
-export const ROWS_BETWEEN_COLLECTIONS = 5_000;
+const ROWS_BETWEEN_COLLECTIONS = 5_000;
 
 const collectGarbage = (globalThis as { gc?: () => void }).gc ?? (() => {});
 
-/** Counts rows handled and collects garbage every `ROWS_BETWEEN_COLLECTIONS`. */
+/**
+ * Gives a counter to call with the number of rows just handled: it runs a full garbage collection
+ * each time 5,000 more rows were handled, and does nothing where the runtime offers none.
+ */
 export const garbageCollector = () => {
   let rows = 0;
   return (handled: number): void => {

@@ -53,11 +53,13 @@ const canonical = (value: unknown): string =>
       : v,
   );
 
+/** The sha256 of some bytes, as 64 lowercase hex characters: how a sheet's content is named. */
 export const sha256Hex = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
 /**
- * `<batch-name>-<hash>`: readable in the outbox and in `external_reference`, unique per
- * input object version. The name is cut and cleaned so the id stays a safe S3 prefix.
+ * Gives a batch's id, `<batch-name>-<hash>`, from its folder's name and the input object's identity:
+ * readable in the outbox and in `external_reference`, the same for the same object version and
+ * different for any other. The name is cut and cleaned so the id stays a safe S3 prefix.
  */
 export const deriveBatchId = (batchName: string, input: InputObjectIdentity): string => {
   const name =
@@ -74,7 +76,10 @@ export const deriveBatchId = (batchName: string, input: InputObjectIdentity): st
 /** One row of one batch, stable across attempts: `<batch-id>:<row>`. */
 export const deriveRowKey = (batchId: string, row: number): string => `${batchId}:${row}`;
 
-/** Key of attempt `attempt` (1-based) of a row's creation request. */
+/**
+ * Gives the Idempotency-Key of one attempt (1-based) of a row's creation request: the same for the
+ * same row, attempt and request, a new one for a new attempt. Throws on an attempt below 1.
+ */
 export const deriveCreationKey = (rowKey: string, attempt: number, request: CreationFingerprint): string => {
   if (!Number.isInteger(attempt) || attempt < 1)
     throw new Error(`attempt must be a positive integer, got ${attempt}`);
@@ -82,7 +87,10 @@ export const deriveCreationKey = (rowKey: string, attempt: number, request: Crea
   return assertKeyFormat(key);
 };
 
-/** Key of an answers round: the classification plus what was answered, order-insensitive. */
+/**
+ * Gives the Idempotency-Key of posting answers to a classification: the same for the same answers
+ * (in any order) and sheet, so a file dropped twice posts them once.
+ */
 export const deriveAnswersKey = (
   classificationId: string,
   answers: readonly { question_id: string; answer: string }[],
@@ -99,8 +107,8 @@ const assertKeyFormat = (key: string): string => {
 };
 
 /**
- * The cache key of a verdict by its fingerprint alone. Complete writes a resolved verdict under it
- * too (for a row with a SKU), so a later batch reuses it for any row of the same product, whatever
- * its SKU: a row that shared the classification in this batch (property 11) is reused in the next.
+ * Gives the product-cache key of a verdict by its fingerprint alone (`h:<fingerprint>`). Complete
+ * writes a resolved verdict under it too (for a row with a SKU), so a later batch reuses it for any
+ * row of the same product, whatever its SKU: a follower in this batch is reused in the next.
  */
 export const fingerprintKey = (fingerprint: string): string => `h:${fingerprint}`;

@@ -1,7 +1,8 @@
 /**
- * The small ports the use cases depend on (docs/architecture.md, property 8). Lambda handlers wire
- * them to AWS (`shared/aws/`), the local runtime to its loopback stand-ins, unit tests to the
- * in-memory versions in `test/helpers/memory-ports.ts`. A use case never imports an SDK.
+ * The small ports the use cases depend on: each says what the pipeline needs of a store or a
+ * service, never how it is done. Lambda handlers wire them to AWS (`shared/aws/`), the local runtime
+ * to its loopback stand-ins, unit tests to the in-memory versions in `test/helpers/memory-ports.ts`.
+ * A use case never imports an SDK, so it runs the same in all three (docs/architecture.md, property 8).
  */
 import type { ByteSource } from '../../spreadsheet/byte-source.js';
 import type { TcsClient } from '../../tcs/client.js';
@@ -26,12 +27,12 @@ import type { SimWatch } from './sim-watch.js';
 import type { SlotLeases } from './slot-leases.js';
 
 /**
- * Time as the core reads it. Thresholds and delays are written in production time (5 min of
- * run, 5 s before a message is offered again); the core sizes every one of them through `span`
- * before comparing or choosing, and never learns how time runs where it is. On AWS a span is
- * itself; the local runtime, which runs the service and the workflows' Waits faster, hands its
- * functions a clock whose spans are shorter in the same proportion (docs/architecture.md,
- * section 6, "Time scale").
+ * Time as the core reads it: the current time, and how long a span of production time lasts here.
+ * Thresholds and delays are written in production time (5 min of run, 5 s before a message is
+ * offered again); the core sizes every one of them through `span` before comparing or choosing,
+ * and never learns how time runs where it is. On AWS a span is itself; the local runtime, which
+ * runs the service and the workflows' waits faster, hands its functions a clock whose spans are
+ * shorter in the same proportion.
  */
 export type Clock = {
   now(): Date;
@@ -53,6 +54,7 @@ export type ClassificationService = Pick<
   | 'getSimOpenings'
 >;
 
+/** What the bucket says of one object without reading it: its size, ETag, version and metadata. */
 export type ObjectHead = {
   size: number;
   etag: string;
@@ -82,10 +84,13 @@ export const NOT_FOLLOWED_METADATA = {
   linkOutsideFolder: 'link-outside-folder',
 } as const;
 
-/** The bucket: `inbox/` (input files, sheets, batch.json) and `outbox/` (results). */
 /** A page of batches; `next` is null on the last page. */
-export type BatchPage = { batches: BatchRecord[]; next: string | null };
+type BatchPage = { batches: BatchRecord[]; next: string | null };
 
+/**
+ * The bucket: reads and writes objects by key (`inbox/` input files, sheets and batch.json,
+ * `outbox/` results, `work/` what a leg hands on), including uploads in parts that outlive one call.
+ */
 export type ObjectStore = {
   /** Null when there is no such object. */
   head(key: string): Promise<ObjectHead | null>;
@@ -125,11 +130,12 @@ export type ObjectStore = {
 };
 
 /** A part of an upload in parts, as `completeUpload` names it. */
-export type UploadedPart = { number: number; etag: string };
+type UploadedPart = { number: number; etag: string };
 
 /** The least a part of an upload may hold, but the last (S3's rule). */
 export const MIN_PART_BYTES = 5 * 1024 * 1024;
 
+/** A message taken from the rows queue: the row attempt it asks for, and how to delete it. */
 export type ReceivedRow = {
   message: RowMessage;
   /** Opaque handle to delete or release the message. */
@@ -137,7 +143,10 @@ export type ReceivedRow = {
   receiveCount: number;
 };
 
-/** The rows queue (SQS): rows wait here for a slot, never in Step Functions (docs/architecture.md, property 3). */
+/**
+ * The rows queue (SQS): sends row messages (with a delay), takes a few visible ones, deletes one
+ * handled. Rows wait here (and in the batch table) for a slot, never in Step Functions.
+ */
 export type RowQueue = {
   send(messages: readonly { message: RowMessage; delaySeconds?: number }[]): Promise<void>;
   /** Up to `max` (1..10) visible messages, without waiting; malformed bodies are not returned. */
@@ -145,7 +154,10 @@ export type RowQueue = {
   delete(receipt: string): Promise<void>;
 };
 
-/** Why a row is counted finished: the batch learns when its last row is done. */
+/**
+ * What counting a row finished tells: whether the batch's last row is now done, and the token to
+ * wake it with.
+ */
 export type RowDoneResult = {
   /** Every dispatched row of the batch has finished. */
   batchComplete: boolean;
@@ -160,7 +172,7 @@ export type RowDoneResult = {
 export type RowFinish = { status: OutputStatus; billed_cents: number; at: string };
 
 /** A page of a batch's rows (`BatchStore.rowsPage`). */
-export type RowsPage = { rows: RowRecord[]; next: number | null };
+type RowsPage = { rows: RowRecord[]; next: number | null };
 
 /** The batch table: one batch record, its row records and its completion shards. */
 export type BatchStore = {
@@ -187,12 +199,12 @@ export type BatchStore = {
   claimPartialRequest(batchId: string, at: { last: string | null; now: string }): Promise<boolean>;
   /** Sets `audit_through` to `to` only while it is still `from` (by its count of writes); true if set. */
   claimAuditPosition(batchId: string, move: AuditMove): Promise<boolean>;
-  /** Writes (overwrites) row records as Prepare made them (row-life.ts `bornRow`), 25 per BatchWrite. */
+  /** Writes (overwrites) row records as Prepare made them (`bornRow`), 25 per BatchWrite. */
   putRows(rows: readonly RowRecord[]): Promise<void>;
   getRow(batchId: string, row: number): Promise<RowRecord | null>;
   /**
-   * Moves a row (core/row-life.ts): writes the move's fields only if the row passes its guard, in
-   * one conditional write. False when the guard refused it (a late or repeated step: the row has
+   * Moves a row (`RowMove`): writes the move's fields only if the row passes its guard, in one
+   * conditional write. False when the guard refused it (a late or repeated step: the row has
    * moved on); throws when the batch has no such row.
    */
   moveRow(batchId: string, row: number, move: RowMove): Promise<boolean>;
@@ -206,7 +218,7 @@ export type BatchStore = {
   listRows(batchId: string): AsyncIterable<RowRecord>;
   /**
    * The batches whose queued rows are not all in the rows queue yet, kept on one item so the
-   * dispatcher finds them without reading every batch (docs/architecture.md, property 3).
+   * dispatcher finds them without reading every batch.
    */
   listBacklogs(): Promise<string[]>;
   /** Puts the batch on that list (`open`) or takes it off: a set ADD or DELETE, idempotent. */
@@ -256,6 +268,10 @@ export type BatchStore = {
   registerWaiter(batchId: string, taskToken: string): Promise<RowDoneResult>;
 };
 
+/**
+ * The review table's questions: one item per classification waiting for answers, with the rows of
+ * later batches that joined it; read by batch and across batches, updated as answers come.
+ */
 export type ReviewStore = {
   put(item: ReviewItem): Promise<void>;
   get(classificationId: string): Promise<ReviewItem | null>;
@@ -282,8 +298,8 @@ export type ReviewStore = {
 };
 
 /**
- * Verdicts a person checks (core/check-records.ts): one item per row of a batch, kept in the review
- * table beside the questions (docs/architecture.md, §12).
+ * Verdicts a person checks: one item per product of a batch, on its leader's row, kept in the
+ * review table beside the questions; written once, decided once.
  */
 export type CheckStore = {
   /**
@@ -306,7 +322,10 @@ export type CheckStore = {
   ): Promise<boolean>;
 };
 
-/** Verdicts whose SIM openings were `verifying` (core/sim-watch.ts): a watch per row until confirmed. */
+/**
+ * Verdicts whose SIM openings were still being verified when they were stored: a watch per row,
+ * listed by the daily sweep until the registry settles it.
+ */
 export type SimWatchStore = {
   /** Writes the watch unless the row has one already (a retried Store): true when written. */
   put(watch: SimWatch): Promise<boolean>;
@@ -317,8 +336,8 @@ export type SimWatchStore = {
 };
 
 /**
- * A batch's audit log (core/audit-records.ts): events kept as they happen, read back in the order of
- * their keys (`auditEventKey`: time, row, kind). Recording an event again with the same key writes
+ * A batch's audit log: events kept as they happen, read back in the order of their keys
+ * (`auditEventKey`: time, row, kind). Recording an event again with the same key writes
  * it once. Kept in the batch table beside the rows (`audit#<key>`).
  */
 export type AuditLog = {
@@ -327,6 +346,10 @@ export type AuditLog = {
   page(batchId: string, from: { after: string | null; limit: number }): Promise<AuditEvent[]>;
 };
 
+/**
+ * The product cache: each product's last resolved verdict (by product key and by fingerprint) for
+ * later batches to reuse, and its classification waiting for answers, for them to join.
+ */
 export type ProductCache = {
   /** The cached verdicts among `productKeys` (any count; the adapter pages). */
   getMany(productKeys: readonly string[]): Promise<Map<string, CachedVerdict>>;
@@ -348,9 +371,9 @@ export type ProductCache = {
 };
 
 /** A page of `ProductCache.scanVerdicts`: the verdicts, and where the scan goes on (null: done). */
-export type VerdictPage = { verdicts: CachedVerdict[]; after: string | null };
+type VerdictPage = { verdicts: CachedVerdict[]; after: string | null };
 
-/** Step Functions: start a Row workflow execution; the name makes a repeated start a no-op. */
+/** Step Functions: starts a Row workflow execution; the name makes a repeated start a no-op. */
 export type RowWorkflows = {
   start(name: string, input: RowExecutionInput): Promise<'started' | 'already_started'>;
 };
@@ -370,12 +393,10 @@ export type BatchEvents = {
 export type DispatcherKick = { kick(reason: KickReason): Promise<void> };
 
 /**
- * Asks for a batch's partial results (finalize/partial-results.ts) to be written, without waiting:
- * best effort, never throws; the next finishing row asks again.
+ * Asks for a batch's partial results (results.partial.csv, summary.partial.json) to be written,
+ * without waiting: best effort, never throws; the next finishing row asks again.
  */
 export type PartialResultsRequests = { request(batchId: string): Promise<void> };
-
-export type { SlotLeases };
 
 /** The ports of the whole pipeline; each handler wires only the ones it uses. */
 export type PipelinePorts = {

@@ -44,9 +44,9 @@ export const BatchStop = z.object({
 export type BatchStop = z.infer<typeof BatchStop>;
 
 /**
- * A batch's share of the rows queue (docs/architecture.md, property 3): at most `size` of its
- * messages; its later queued rows wait in the batch table until the dispatcher sends them as the
- * window drains (dispatch/rows-window.ts, which draws the window's two ends).
+ * A batch's window of the rows queue: at most `size` of its messages sit in the queue at once; its
+ * later queued rows wait in the batch table until the dispatcher sends them as the window drains.
+ * Rows wait there, never in Step Functions (docs/architecture.md, property 3).
  */
 export const QueueWindow = z.object({
   /** The most messages of the batch the rows queue holds at once. */
@@ -60,11 +60,16 @@ export const QueueWindow = z.object({
 });
 export type QueueWindow = z.infer<typeof QueueWindow>;
 
+/** Where a batch stands, in the order it passes: Prepare, its rows running, Finalize, then done or failed. */
 export const BATCH_STATES = ['preparing', 'running', 'finalizing', 'completed', 'failed'] as const;
+/** A batch's state, as a schema. */
 export const BatchState = z.enum(BATCH_STATES);
 
-/** Where the outbox's audit.csv stands (audit/audit-file.ts). */
-export const AuditPosition = z.object({
+/**
+ * How far the outbox's audit.csv is written: the last event key, its bytes and writes, and this
+ * write's copies.
+ */
+const AuditPosition = z.object({
   key: z.string(),
   bytes: z.number().int().min(0),
   writes: z.number().int().min(1),
@@ -73,10 +78,15 @@ export const AuditPosition = z.object({
   /** The keys this write read from the audit log, in key order (absent: none kept). */
   keys: z.string().optional(),
 });
-export type AuditPosition = z.infer<typeof AuditPosition>;
+type AuditPosition = z.infer<typeof AuditPosition>;
 /** A write's claim of audit.csv's position: from the one it started from (null: none yet) to its own. */
 export type AuditMove = { from: AuditPosition | null; to: AuditPosition };
 
+/**
+ * A batch's item in the batch table: where it came from, its options, the input's shape, its
+ * counts, its window of the rows queue, its completion shards and what went wrong. Read by every
+ * step; its completion state is moved only by conditional writes.
+ */
 export const BatchRecord = z.object({
   batch_id: z.string(),
   name: z.string(),
@@ -97,7 +107,7 @@ export const BatchRecord = z.object({
   queue_window: QueueWindow.optional(),
   /**
    * How long WaitForRows waits for the last row, in seconds: sized by Prepare from the rows to
-   * classify at the cap (prepare/batch-plan.ts, `waitSecondsFor`), so a retried Prepare says it again.
+   * classify at the cap (`waitSecondsFor`), and kept so a retried Prepare says it again.
    */
   wait_seconds: z.number().int().min(1).optional(),
   shard_count: z.number().int().min(0).default(0),
@@ -128,10 +138,10 @@ export const BatchRecord = z.object({
   columns: z.array(ColumnUse).optional(),
   /** What the person who sent the file should look at in it, as messages (summary.json). */
   warnings: z.array(StoredMessage).optional(),
-  /** When a finishing row last asked for partial results (row/complete.ts). */
+  /** When a finishing row last asked for partial results: one asks per `partial_every_minutes`. */
   partial_requested_at: z.string().optional(),
   /**
-   * How far the outbox's audit.csv is written (audit/audit-file.ts): the last event key written,
+   * How far the outbox's audit.csv is written: the last event key written,
    * the file's bytes at that point (a repeated write starts again from them), how many writes,
    * and the write's own copy of the file and of the keys it read, by object key. Moved only by
    * `BatchStore.claimAuditPosition`, from the position a write started from.
@@ -143,9 +153,11 @@ export const BatchRecord = z.object({
 export type BatchRecord = z.infer<typeof BatchRecord>;
 
 /** Rows of a batch are grouped in shards of this many for completion counting. */
-export const COMPLETION_SHARD_SIZE = 1000;
+const COMPLETION_SHARD_SIZE = 1000;
+/** The completion shard a row is counted in: rows 1..1000 in shard 0, 1001..2000 in shard 1, and so on. */
 export const shardOfRow = (row: number): number => Math.floor((row - 1) / COMPLETION_SHARD_SIZE);
 
+/** A product sheet (a PDF) a row names, as found in the bucket: its key, hash, size and name. */
 export const SheetRef = z.object({
   /** Object key in the input bucket. */
   key: z.string(),
@@ -157,6 +169,11 @@ export const SheetRef = z.object({
 });
 export type SheetRef = z.infer<typeof SheetRef>;
 
+/**
+ * One row's item in the batch table: its input cells and product, where it stands (status,
+ * attempt, dispatch), its classification, the row it follows if any, and its result once final.
+ * Its status changes only through the moves of core/row-life.ts.
+ */
 export const RowRecord = z.object({
   batch_id: z.string(),
   row: z.number().int().min(1),
@@ -173,9 +190,8 @@ export const RowRecord = z.object({
   /** Hash of what decides the verdict (operation, country, description, sheet bytes). */
   fingerprint: z.string().optional(),
   /**
-   * The earlier row of the same product (same fingerprint) whose classification this row shares
-   * (docs/architecture.md, property 11). This row is never dispatched: it takes that row's outcome
-   * at no cost (`core/same-product.ts`).
+   * The leader: the earlier row of the same product (same fingerprint) whose classification this
+   * row shares. This row is never dispatched: it shows that row's outcome at no cost.
    */
   follows: z.number().int().min(1).optional(),
   /** 1-based attempt; a transient failure starts a new attempt with a new key. */
@@ -244,6 +260,7 @@ export type ReviewItem = z.infer<typeof ReviewItem>;
 
 /** `<batch_id>#<row>`: how a joined row is named on its review item (`ReviewItem.joined`). */
 export const joinedRowName = (row: { batch_id: string; row: number }): string => `${row.batch_id}#${row.row}`;
+/** Reads a joined row's name (`<batch_id>#<row>`) back into its batch and row; null when it is not one. */
 export const joinedRowOf = (name: string): { batch_id: string; row: number } | null => {
   const at = name.lastIndexOf('#');
   const row = Number(name.slice(at + 1));
@@ -286,7 +303,7 @@ export type CachedVerdict = z.infer<typeof CachedVerdict>;
 // The rows queue and the Row workflow's state
 // ---------------------------------------------------------------------------
 
-/** Body of a message in the rows queue: a row attempt waiting for a slot. */
+/** The body of a message in the rows queue: a row attempt (and dispatch) waiting for a slot. */
 export const RowMessage = z.object({
   batch_id: z.string(),
   row: z.number().int().min(1),
@@ -308,7 +325,11 @@ export type KickReason = z.infer<typeof KickReason>;
 export const KickEvent = z.object({ source: z.literal('kick'), reason: KickReason });
 export type KickEvent = z.infer<typeof KickEvent>;
 
-/** Input of one Row workflow execution. The holder is the row attempt, not the execution. */
+/**
+ * The input of one Row workflow execution: its row message, the row's key and the lease's holder.
+ * The holder is the row attempt, not the execution, so a later dispatch of the same attempt holds
+ * the same lease.
+ */
 export const RowExecutionInput = RowMessage.extend({
   row_key: z.string(),
   holder: z.string(),
@@ -356,6 +377,33 @@ export const CaughtError = z.object({ Error: z.string(), Cause: z.string().optio
 export type CaughtError = z.infer<typeof CaughtError>;
 
 /**
+ * What one Prepare leg gives the Batch workflow, kept in its state at `$.prepare`: the batch's id
+ * (null when the event was not a batch file) and what the workflow does next. Finalize reads it
+ * there, and the next Prepare leg reads where the last one stopped.
+ */
+export const PrepareResult = z.object({
+  batch_id: z.string().nullable(),
+  /**
+   * `wait`: rows were queued; the workflow waits for them (WaitForRows). `skip`: a duplicate
+   * delivery or not a batch file. `finalize`: nothing to wait for. `planned`: a plan-only batch;
+   * its plan is in the outbox and nothing else happens. `again`: the rows are not all written yet;
+   * the workflow calls Prepare again.
+   */
+  next: z.enum(['wait', 'finalize', 'skip', 'planned', 'again']),
+  /**
+   * With `again`: every row up to this one is written; the next leg writes only the rows after it
+   * (this leg's time was spent: `PrepareSettings.legMs`).
+   */
+  written_through: z.number().int().min(0).optional(),
+  /**
+   * With `wait`: how long WaitForRows waits for the last row, in seconds (its `TimeoutSecondsPath`),
+   * sized from the rows to classify at the cap.
+   */
+  wait_seconds: z.number().int().min(1).optional(),
+});
+export type PrepareResult = z.infer<typeof PrepareResult>;
+
+/**
  * What a workflow's Finalize task receives besides the S3 event's fields: its Prepare's result,
  * or what a Catch caught from Prepare (`error`) or from the wait for the rows (`wait_error`: the
  * rows did not all finish before the workflow's timeout).
@@ -367,6 +415,10 @@ export const finalizeInputWith = <Prepared extends z.ZodType>(prepared: Prepared
     wait_error: CaughtError.nullish(),
   });
 
+/**
+ * The Row workflow's state as every task of it receives it: its input, the last task's result at
+ * `step`, and what a Catch caught at `error`.
+ */
 export const RowState = RowExecutionInput.extend({
   step: RowStep.optional(),
   error: CaughtError.optional(),

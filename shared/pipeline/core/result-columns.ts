@@ -1,19 +1,32 @@
 /**
  * The columns results.csv appends to the input's, and a row's outcome as those columns
- * (`RowResult`). A file of its own beside records.ts, which re-exports both.
+ * (`RowResult`): every file, workbook and page that shows a row reads its columns from here.
  */
 import { z } from 'zod';
 import { StoredMessage } from '../../wording/message.js';
 import { OutputStatus, type RowStatus } from './row-statuses.js';
 
 /**
- * Columns results.csv appends to the input's, in this order, by these names (docs/architecture.md);
- * each value is text as written. `*_in_force`: the code against the NCM table in force (ncm-in-force.ts).
+ * The verdict's duties and where they come from, in results.csv's order: the columns a sheet
+ * showing what a code costs (results.xlsx's divergence sheet) takes whole.
+ */
+export const DUTY_COLUMNS = [
+  'import_duty_applicable',
+  'duty_kind',
+  'statistical_rate',
+  'aec',
+  'export_duty',
+  'export_refund',
+  'tariff_source',
+] as const;
+
+/**
+ * The columns results.csv appends to the input's, in this order, by these names; each value is
+ * text as written. `*_in_force`: whether the code is in the NCM table in force (`yes`, `no`).
  *
- * A verdict a person checks (docs/architecture.md, §12): `check` is `to_check` while it waits for
- * them and `approved` once decided; the approved NCM and SIM opening stand just before the
- * service's, so the code to declare is read first, and who decided, when and why follow the
- * verdict's own columns.
+ * A verdict to check: `check` is `to_check` while it waits for a person and `approved` once
+ * decided; the approved NCM and SIM opening stand just before the service's, so the code to declare
+ * is read first, and who decided, when and why follow the verdict's own columns.
  */
 export const RESULT_COLUMNS = [
   'row',
@@ -32,13 +45,7 @@ export const RESULT_COLUMNS = [
   'confidence',
   'confidence_band',
   'alternatives',
-  'import_duty_applicable',
-  'duty_kind',
-  'statistical_rate',
-  'aec',
-  'export_duty',
-  'export_refund',
-  'tariff_source',
+  ...DUTY_COLUMNS,
   'verdict_pdf',
   'questions',
   'decided_by',
@@ -49,12 +56,8 @@ export const RESULT_COLUMNS = [
   'ncm_in_force',
   'cost_usd',
 ] as const;
+/** The name of one of the columns results.csv appends. */
 export type ResultColumn = (typeof RESULT_COLUMNS)[number];
-
-/** `check`'s values: a verdict waiting for a person, and one a person decided. */
-export const CHECK_MARKS = ['to_check', 'approved'] as const;
-export const CheckMark = z.enum(CHECK_MARKS);
-export type CheckMark = z.infer<typeof CheckMark>;
 
 /** A row's outcome as the output columns; absent columns are written empty. */
 export const RowResult = z

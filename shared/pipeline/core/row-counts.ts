@@ -1,9 +1,8 @@
 /**
- * A batch's rows counted without reading them (docs/architecture.md, the batch table): what
- * Prepare knew as it wrote them (`born`), the dispatched rows counted as they finished, each with
- * its followers (`FinishedRows`, kept by `BatchStore.markRowDone`), and the slot leases the
- * batch's rows hold now. What a page or a progress line shows of a running batch costs the same
- * at 100 rows and at 400,000:
+ * A batch's rows counted without reading them: what Prepare knew as it wrote them (`born`), the
+ * dispatched rows counted as they finished, each with its followers (`FinishedRows`, kept by
+ * `BatchStore.markRowDone`), and the slot leases the batch's rows hold now. What a page or a
+ * progress line shows of a running batch costs the same at 100 rows and at 400,000:
  *
  *   output status s   born.final[s] + finished.rows[s] + finished.followers[s]
  *   following         born.following − Σ finished.followers
@@ -16,13 +15,14 @@
 import { z } from 'zod';
 import { OUTPUT_STATUSES, OutputStatus, type RowStatus } from './row-statuses.js';
 
-/** Rows by the output status they show, zeros left out. */
+/** A count of rows by the output status they show, zeros left out. */
 export const OutputCounts = z.partialRecord(OutputStatus, z.number().int().min(0));
 export type OutputCounts = z.infer<typeof OutputCounts>;
 
 /**
  * What Prepare knew of a batch's rows as it wrote them: the rows final at birth (rejected, reused,
- * left out by the budget, and their followers) by status, and the followers waiting on a queued row.
+ * left out by the budget, and their followers) by status, the followers waiting on a queued row,
+ * and what the rows final at birth billed.
  */
 export const BornRows = z.object({
   final: OutputCounts.default({}),
@@ -47,11 +47,12 @@ export const FinishedRows = z.object({
 });
 export type FinishedRows = z.infer<typeof FinishedRows>;
 
+/** The count of a batch none of whose dispatched rows has finished yet. */
 export const NOTHING_FINISHED: FinishedRows = { rows: {}, followers: {}, billed_cents: 0 };
 
 const sumOf = (counts: OutputCounts): number => Object.values(counts).reduce((sum, n) => sum + (n ?? 0), 0);
 
-/** Two counts added up; the later `last_at`. */
+/** Adds two counts of finished rows, status by status, and keeps the later `last_at`. */
 export const addFinished = (a: FinishedRows, b: FinishedRows): FinishedRows => {
   const add = (x: OutputCounts, y: OutputCounts) => {
     const total: OutputCounts = { ...x };
@@ -71,6 +72,7 @@ export const addFinished = (a: FinishedRows, b: FinishedRows): FinishedRows => {
   };
 };
 
+/** A batch's rows as a page or a progress line shows them: by status, done, billed, saved, and the pace. */
 export type CountedRows = {
   /** Rows by the status they show now, zeros left out. */
   byStatus: Partial<Record<RowStatus, number>>;
@@ -84,7 +86,10 @@ export type CountedRows = {
   lastFinishedAt: string | null;
 };
 
-/** The counts of a batch (or an answers round) now; `inFlight`: leases its rows hold. */
+/**
+ * Counts a batch's (or an answers round's) rows now from its record, its finished rows and how
+ * many leases its rows hold (`inFlight`), without reading a row: the same cost at any size.
+ */
 export const countedRows = (
   // The batch record's fields (records.ts imports this file's schemas, so they are named here).
   batch: { rows_total: number; rows_dispatched: number; born?: BornRows | undefined },

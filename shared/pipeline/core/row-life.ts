@@ -5,9 +5,12 @@
  * with one of these moves; the adapters turn a move into one conditional write (docs/architecture.md,
  * property 7: every row ends in exactly one output row).
  *
- *   born queued ─▶ claimed (submitting) ─▶ submitted (in_progress) ─▶ finished (an output status)
- *        ▲              │                        │
- *        └── requeued ◀─┴────────────────────────┘          (429, or a new attempt)
+ *   Each name is a move, followed by the status it leaves the row in:
+ *
+ *   born (queued) ─▶ claimed (submitting) ─▶ submitted (in_progress) ─▶ finished (an output status)
+ *        ▲                   │                        │
+ *        └───────────────────┴────────────────────────┘
+ *              requeued (queued): after a 429, or as a new attempt after a transient failure
  *   born following: never moves; it shows its leader's outcome wherever it is read (resultNow)
  *   pending_data ─▶ resumed (queued, with answers) ─▶ answers posted (in_progress) ─▶ finished
  *        ▲               └── returned (the round never sent them)
@@ -38,9 +41,10 @@ import {
 // Birth: what Prepare makes of each row
 // ---------------------------------------------------------------------------
 
-/** A row record before its life starts: everything but where it stands. */
+/** A row record before its life starts: everything but its status, result and end time. */
 export type UnbornRow = Omit<RowRecord, 'status' | 'result' | 'finished_at'>;
 
+/** How Prepare starts a row: queued for a classification, following an earlier row, or final at once. */
 export type Birth =
   /** Sent to the rows queue, within the budget. */
   | { as: 'queued' }
@@ -49,6 +53,10 @@ export type Birth =
   /** Final at Prepare: rejected, reused, or left out by the budget or a stop. */
   | { as: 'final'; result: RowResult };
 
+/**
+ * Gives the row record Prepare writes: the unborn row with the status its birth gives it, and for
+ * a row final at birth its result and end time (the time it was made).
+ */
 export const bornRow = (row: UnbornRow, birth: Birth): RowRecord =>
   birth.as === 'final'
     ? { ...row, status: birth.result.status, result: birth.result, finished_at: row.updated_at }
@@ -60,6 +68,10 @@ export const bornRow = (row: UnbornRow, birth: Birth): RowRecord =>
 
 type Answers = NonNullable<RowRecord['round']>;
 
+/**
+ * Every change a step may make to a row after its birth, each with the time it is made: the
+ * move's name says what happened; `changeOf` says which fields it sets and from which statuses.
+ */
 export type RowMove = {
   at: string;
 } /** The dispatcher claims the row for its message (attempt, dispatch): before it starts an execution. */ & (
@@ -87,14 +99,14 @@ export type RowMove = {
   /** A final row's columns completed; its status stays (a reused verdict's PDF copied). */
   | { move: 'amended'; result: RowResult }
   /**
-   * A person decided the row's verdict to check (answers/apply-decisions.ts): its result with
+   * A person decided the row's verdict to check (applied by an answers round): its result with
    * `check: approved` and the approved columns; its status and cost stay. Only on the row as it was
    * read (`read_at`, its `updated_at`): a SIM confirmation written meanwhile is never lost.
    */
   | { move: 'decided'; result: RowResult; read_at: string }
   /**
    * The daily sweep: the verdict's SIM openings, still being verified when it was stored, are
-   * confirmed (answers/sweep-sim-openings.ts). Only on the row as the sweep read it (`read_at`, its
+   * confirmed. Only on the row as the sweep read it (`read_at`, its
    * `updated_at`): a decision written meanwhile is never overwritten, the sweep reads it again.
    */
   | { move: 'sim_confirmed'; result: RowResult; read_at: string }
@@ -115,7 +127,7 @@ export type RowChange = { set: Partial<Omit<RowRecord, 'batch_id' | 'row'>>; gua
 
 const STILL_WORKING: RowGuard = { statuses: WORKING_STATUSES };
 
-/** The statuses of a verdict a person may decide (core/check-records.ts). */
+/** The statuses of a row whose verdict a person may decide. */
 export const DECIDABLE_STATUSES: readonly RowStatus[] = ['resolved', 'reused'];
 
 const final = (result: RowResult, at: string) => ({
@@ -125,6 +137,11 @@ const final = (result: RowResult, at: string) => ({
   updated_at: at,
 });
 
+/**
+ * Gives what a move writes and its guard: the fields it sets on the row and the statuses (and
+ * attempt, dispatch, round or read time) the row must still have for the write to apply. Throws
+ * for a decision on a row whose status holds no verdict.
+ */
 export const changeOf = (move: RowMove): RowChange => {
   const { at } = move;
   switch (move.move) {
@@ -187,14 +204,20 @@ export const changeOf = (move: RowMove): RowChange => {
   }
 };
 
-/** The row as a move leaves it: what a caller keeps of a row it moved, and what the in-memory adapter stores. */
+/**
+ * Gives the row as a move leaves it, without checking the guard: what a caller keeps of a row it
+ * moved, and what the in-memory adapter stores.
+ */
 export const afterMove = <Row extends RowRecord>(row: Row, move: RowMove): Row => {
   const { set } = changeOf(move);
   const defined = Object.entries(set).filter(([, value]) => value !== undefined);
   return { ...row, ...Object.fromEntries(defined) };
 };
 
-/** Whether a row passes a move's guard: the in-memory adapter's check, the DynamoDB condition's twin. */
+/**
+ * Whether a row passes a move's guard: the in-memory adapter's check, which must agree with the
+ * DynamoDB adapter's condition.
+ */
 export const passesGuard = (
   row: Pick<RowRecord, 'status' | 'attempt' | 'dispatch' | 'round' | 'updated_at'>,
   guard: RowGuard,
@@ -209,16 +232,19 @@ export const passesGuard = (
 // The result a row shows
 // ---------------------------------------------------------------------------
 
-/** What a working row is doing, by its status (shared/wording/row-details.ts). */
+/** What a working row is doing, by its status, as its `detail`. */
 const workingDetail = (status: WorkingStatus) => detailOf([message(status, {})]);
 
-/** What a follower says about the row it follows, before that row's own detail. */
-export const followerDetail = (leaderRow: number, leaderStatus: OutputStatus): Message =>
+/**
+ * Gives the message a follower shows before its leader's own detail: which row it follows, and how
+ * that row ended.
+ */
+const followerDetail = (leaderRow: number, leaderStatus: OutputStatus): Message =>
   message('same_product', { leader: leaderRow, leader_status: leaderStatus });
 
 /**
  * A follower's outcome: its leader's columns, at no cost, with a detail naming the leader and the
- * follower's own comparison with the NCM it declared (docs/architecture.md, property 11).
+ * follower's own comparison with the NCM it declared.
  */
 const followerOutcome = (
   leader: Pick<RowRecord, 'row' | 'status' | 'result'> & { status: OutputStatus },
@@ -235,9 +261,10 @@ const followerOutcome = (
 };
 
 /**
- * The result a row shows now. A follower whose leader is final shows its leader's outcome at no
- * cost, whether or not that was written yet (pass the leader); a final row its result (a row made
- * final without one keeps at least its status); a working row where it is on its way.
+ * Gives the result a row shows now (its shown result). A follower whose leader is final shows its
+ * leader's outcome at no cost, whether or not that was written yet (pass the leader); a final row
+ * its result (a row made final without one keeps at least its status); a working row where it is
+ * on its way.
  */
 export const resultNow = (
   row: Pick<RowRecord, 'status' | 'result' | 'follows' | 'product' | 'classification_id' | 'app_url'>,
@@ -254,11 +281,14 @@ export const resultNow = (
   };
 };
 
-/** A shown result that is an output: the row has ended (for now). */
+/** Whether a shown result is an output: the row has ended (for now). */
 export const isFinalResult = (shown: ShownResult): shown is RowResult => isOutputStatus(shown.status);
 
-/** The leader of each follower among `rows`, for `resultNow`. */
-export const leadersOf = (rows: readonly RowRecord[]): ((row: RowRecord) => RowRecord | undefined) => {
+/**
+ * Gives a lookup of each follower's leader among `rows` (undefined when it is not among them), for
+ * `resultNow`.
+ */
+const leadersOf = (rows: readonly RowRecord[]): ((row: RowRecord) => RowRecord | undefined) => {
   const byNumber = new Map(rows.map((row) => [row.row, row]));
   return (row) => (row.follows === undefined ? undefined : byNumber.get(row.follows));
 };
@@ -284,10 +314,9 @@ export const withFollowersDerived = (rows: readonly RowRecord[]): RowRecord[] =>
 // ---------------------------------------------------------------------------
 
 /**
- * The keys a product's resolved verdict is kept under in the product cache, in the order Prepare
- * looks them up: its own product key (`sku:` or `h:`), then its fingerprint's, so a later batch
- * reuses it for every row of the product, the rows that followed it included (docs/architecture.md,
- * property 11).
+ * Gives the keys a product's resolved verdict is kept under in the product cache, in the order
+ * Prepare looks them up, without repeats: its own product key (`sku:` or `h:`), then its
+ * fingerprint's, so a later batch reuses it for every row of the product, its followers included.
  */
 export const reuseKeysOf = (row: { product_key: string; fingerprint: string }): string[] => [
   ...new Set([row.product_key, fingerprintKey(row.fingerprint)]),

@@ -1,5 +1,5 @@
 /**
- * A row's outcome as the output columns of `results.csv` (records.ts `RESULT_COLUMNS`).
+ * A row's outcome as the output columns of `results.csv` (`RESULT_COLUMNS`).
  * Pure: a Classification (or a pipeline reason) in, text cells out. Every value is the text
  * written to the CSV; a column left out is written empty.
  *
@@ -25,11 +25,12 @@ const usd = (amount: number): string => amount.toFixed(2);
 const RESOLVED_COST = usd(PRICE_PER_RESOLVED_USD);
 const NO_COST = usd(0);
 
-/**
- * A number as plain decimal text: no exponent (`1e-7`), no float noise
- * (`0.30000000000000004`), no thousands separator, `.` as decimal point.
- */
 const DECIMAL = new Intl.NumberFormat('en-US', { useGrouping: false, maximumFractionDigits: 10 });
+
+/**
+ * Writes a number as plain decimal text: no exponent (`1e-7`), no float noise
+ * (`0.30000000000000004`), no thousands separator, `.` as decimal point; "" for none or not finite.
+ */
 export const decimalText = (value: number | null | undefined): string => {
   if (value === null || value === undefined || !Number.isFinite(value)) return '';
   return DECIMAL.format(Object.is(value, -0) ? 0 : value);
@@ -40,8 +41,8 @@ const compact = (columns: Columns): Columns =>
   Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined && value !== ''));
 
 /**
- * The candidate the verdict chose: the one with `chosen_ncm`, else the recommended one
- * (rank 1). The spec orders candidates but does not promise rank 1 is the chosen one.
+ * Gives the candidate the verdict chose: the one with `chosen_ncm`, else the best ranked (rank 1);
+ * null without candidates. The spec orders candidates but does not promise rank 1 is the chosen one.
  */
 export const chosenCandidate = (c: Pick<Classification, 'candidates' | 'chosen_ncm'>): Candidate | null =>
   c.candidates.find((candidate) => candidate.ncm === c.chosen_ncm) ??
@@ -79,7 +80,10 @@ const tariffColumns = (tariffs: TariffLookup | null): Columns => {
   };
 };
 
-/** Remarks a person should see next to a verdict: what is still open about it; none, none. */
+/**
+ * Remarks a person should see next to a verdict: what is still open about it, as one message; none
+ * when nothing is.
+ */
 const verdictNotes = (c: Classification, chosen: Candidate | null): Message[] => {
   const sim = chosen?.sim;
   const pending = sim && c.chosen_sim_code === null ? sim : null;
@@ -106,9 +110,9 @@ const said = (messages: readonly Message[]): Pick<RowResult, 'detail' | 'detail_
   messages.length > 0 ? detailOf(messages) : {};
 
 /**
- * Whether the ERP's NCM agrees with the verdict, digits only. A 7-digit value is an NCM whose
- * leading zero a spreadsheet dropped (`9012100`), so it is compared with the zero back.
- * Empty when the row declared no NCM.
+ * Says whether the ERP's NCM agrees with the verdict's, digits only: `yes`, `no`, or "" when the row
+ * declared no NCM or there is no verdict. A 7-digit value is an NCM whose leading zero a
+ * spreadsheet dropped (`9012100`), so it is compared with the zero back.
  */
 export const currentNcmMatches = (currentNcm: string | null, chosenNcm: string | null): string => {
   const declared = declaredNcmDigits((currentNcm ?? '').replace(/\D/g, ''));
@@ -126,6 +130,10 @@ export const resultNcmDigits = (result: Pick<RowResult, 'ncm'>): string | null =
 const appUrlOf = (c: Classification, appUrl: string | null | undefined): string =>
   appUrl ?? ((c as { app_url?: unknown }).app_url as string | undefined) ?? '';
 
+/**
+ * The result of a resolved classification: the chosen NCM, SIM opening, confidence, alternatives,
+ * duties, verdict PDF and what is still open about it, billed at the price of one verdict.
+ */
 export const resolvedResult = (
   c: Classification,
   ctx: { currentNcm: string | null; verdictPdf: string | null; appUrl?: string | null },
@@ -157,8 +165,8 @@ export const questionsText = (questions: readonly Question[]): string =>
   questions.map((q) => (q.options.length > 0 ? `${q.text} (${q.options.join(' / ')})` : q.text)).join(' | ');
 
 /**
- * Waiting for answers. A provisional proposal is named in `detail`, never in `ncm`: a
- * spreadsheet user must not take it for a verdict.
+ * The result of a classification waiting for answers: its questions, at no cost. A provisional
+ * proposal is named in `detail`, never in `ncm`: a spreadsheet user must not take it for a verdict.
  */
 export const pendingResult = (c: Classification, ctx: { appUrl?: string | null } = {}): RowResult => {
   const provisional = c.candidates_are_provisional ? chosenCandidate(c) : null;
@@ -180,6 +188,7 @@ export const pendingResult = (c: Classification, ctx: { appUrl?: string | null }
   };
 };
 
+/** The result of a classification the service failed: its reason, at no cost. */
 export const failedResult = (c: Classification): RowResult => ({
   status: 'failed',
   ...compact({
@@ -191,6 +200,7 @@ export const failedResult = (c: Classification): RowResult => ({
   cost_usd: NO_COST,
 });
 
+/** The result of a classification abandoned because its questions went unanswered, at no cost. */
 export const abandonedResult = (c: Classification): RowResult => ({
   status: 'abandoned',
   ...compact({
@@ -223,8 +233,9 @@ export const resultOfClassification = (c: Classification, ctx: SettledContext): 
 };
 
 /**
- * The pipeline could not finish the row: why, as a message, or as the error's text (already safe
- * to publish: scrubbed), kept as it is in every language.
+ * The result of a row the pipeline could not finish: why, as a message, or as the error's text
+ * (already scrubbed, safe to publish), kept as it is in every language; `extra` adds columns known
+ * so far (the classification's id), never another status or detail.
  */
 export const errorResult = (why: string | Message, extra: Partial<RowResult> = {}): RowResult => {
   const { status: _ignored, detail_messages: _messages, detail: _detail, ...columns } = extra;
@@ -236,7 +247,10 @@ export const errorResult = (why: string | Message, extra: Partial<RowResult> = {
   };
 };
 
-/** Never sent to the service: a budget or a batch-level stop, why as a message. */
+/**
+ * The result of a row never sent to the service (the budget, a batch-level stop): the reason code
+ * and why, at no cost.
+ */
 export const notSubmittedResult = (reason: string, why: Message): RowResult => ({
   status: 'not_submitted',
   ...compact({ reason }),

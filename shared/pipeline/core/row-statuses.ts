@@ -1,12 +1,13 @@
 /**
  * A row's statuses: the ones it ends in, the ones it passes through on its way, the one order
  * people see them in, and their words in Portuguese, Spanish and English. The workbooks, the
- * command line and the console's page all read these; what a row may do next is row-life.ts.
+ * command line and the console's page all read these; the moves between them are in row-life.ts.
  *
  *   queued ─▶ submitting ─▶ in_progress ─▶ resolved | pending_data | failed | abandoned | error
- *     ▲                          │
- *     └──────── requeued ◀───────┘        following ─▶ its leader's outcome
- *   pending_data ─▶ queued (answers)      rejected | reused | not_submitted: final at Prepare
+ *     ▲            │              │
+ *     └────────────┴──────────────┘  back to queued as a later attempt or dispatch (a 429, a retry)
+ *   following ─▶ shows its leader's outcome       pending_data ─▶ queued (an answers round)
+ *   rejected | reused | not_submitted: final at Prepare
  */
 import { z } from 'zod';
 import type { Language } from '../../spreadsheet/header-language.js';
@@ -22,6 +23,7 @@ export const OUTPUT_STATUSES = [
   'not_submitted',
   'error',
 ] as const;
+/** A status a row ends in, as a schema: what results.csv's `status` column may say. */
 export const OutputStatus = z.enum(OUTPUT_STATUSES);
 export type OutputStatus = z.infer<typeof OutputStatus>;
 
@@ -30,14 +32,15 @@ export type OutputStatus = z.infer<typeof OutputStatus>;
  * for the outcome of the row it shares a classification with (`follows`), never dispatched itself.
  */
 export const WORKING_STATUSES = ['queued', 'submitting', 'in_progress', 'following'] as const;
+/** A status a row passes through while it works (or follows), never one it ends in. */
 export type WorkingStatus = (typeof WORKING_STATUSES)[number];
+/** Any status a row record may hold: a working one or an output one. */
 export const RowStatus = z.enum([...WORKING_STATUSES, ...OUTPUT_STATUSES]);
 export type RowStatus = z.infer<typeof RowStatus>;
 
+/** Whether a status is one a row ends in (for now: a row waiting for answers may be resumed). */
 export const isOutputStatus = (status: RowStatus): status is OutputStatus =>
   (OUTPUT_STATUSES as readonly string[]).includes(status);
-
-export const isWorkingStatus = (status: RowStatus): status is WorkingStatus => !isOutputStatus(status);
 
 /**
  * The order people see statuses in, wherever counts are listed: good outcomes first, then the

@@ -5,13 +5,16 @@
  *   row 9  follows 3                   ─▶ never dispatched; takes row 3's outcome at USD 0.00
  *
  * A follower's result is always derived from its leader's, never stored: the results files, the
- * partial results, the console and the progress line derive it as they read (row-life.ts,
- * `resultNow`), so a leader resumed by answers, abandoned or answered elsewhere carries its
- * followers along, and one answer resumes every row of the product. Pure.
+ * partial results, the console and the progress line derive it as they read (`resultNow`), so a
+ * leader resumed by answers, abandoned or answered elsewhere carries its followers along, and one
+ * answer resumes every row of the product. Pure.
  */
 import type { RowRecord } from './records.js';
 
-/** Rows by the row they follow: review.csv lists a product once, with the rows it covers. */
+/**
+ * Groups the followers among `rows` by the row they follow, each list in row order: review.csv
+ * lists a product once, with the rows it covers.
+ */
 export const followersByLeader = (
   rows: readonly Pick<RowRecord, 'row' | 'follows'>[],
 ): Map<number, number[]> => {

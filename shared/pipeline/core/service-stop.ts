@@ -8,13 +8,16 @@
 import { TcsProblemError } from '../../tcs/errors.js';
 import type { BatchStop } from './records.js';
 
-/** A 401/403 Problem from the service: it stops the batch instead of failing one row. */
+/**
+ * Whether an error is a 401/403 Problem from the service: one that stops the batch instead of
+ * failing one row.
+ */
 export const isBatchStopError = (error: unknown): error is TcsProblemError =>
   error instanceof TcsProblemError && (error.status === 401 || error.status === 403);
 
 /**
- * A 401/403 as the batch's stop. `type` is the Problem `type` URI; a response without one is
- * named after its status as the spec's catalogue names it (`unauthenticated`, `forbidden`).
+ * Turns a 401/403 into the batch's stop, dated `at`. `type` is the Problem `type` URI; a response
+ * without one is named after its status as the spec's catalogue names it (`unauthenticated`, `forbidden`).
  */
 export const stopFromProblem = (error: TcsProblemError, at: Date): BatchStop => ({
   type: error.type ?? error.problem ?? (error.status === 401 ? 'unauthenticated' : 'forbidden'),

@@ -1,16 +1,16 @@
 /**
  * A verdict whose SIM openings the official registry had not confirmed yet (the chosen candidate's
  * `sim.status` `verifying`): the service says to ask `GET /sim-openings` again later, and the daily
- * sweep does (answers/sweep-sim-openings.ts). A watch remembers what waits.
+ * sweep does. A watch remembers what waits.
  *
  * One watch per product of a batch that shows the verdict in its results (`sim#<batch>#<row>`, on
- * the product's leading row), not one per classification: what moves forward is each batch's
+ * the product's leader), not one per classification: what moves forward is each batch's
  * results (its own revision, audit event and, for several openings, check item), and rows of later
  * batches that reuse the verdict hold it under their own batch, where nothing indexes them by
  * classification. The service is still asked once per distinct NCM and operation, however many
  * rows wait on it. Followers are never watched: they show their leader's outcome. A reused
  * product's other rows each hold the verdict: its watch counts them (`followers`), and the sweep
- * moves them with its first row (answers/reused-product-rows.ts).
+ * moves them with its first row.
  */
 import { z } from 'zod';
 import type { Classification } from '../../tcs/schemas.js';
@@ -19,8 +19,12 @@ import type { CachedVerdict, RowRecord } from './records.js';
 import type { RowResult } from './result-columns.js';
 import { chosenCandidate, resultNcmDigits, verdictNotesOf } from './row-results.js';
 
-export const SIM_WATCH_STATES = ['open', 'settled'] as const;
+const SIM_WATCH_STATES = ['open', 'settled'] as const;
 
+/**
+ * One row's watch on a verdict whose SIM openings wait: what to ask the registry (NCM, operation),
+ * the product's cache keys, and whether the sweep has settled it and with what answer.
+ */
 export const SimWatch = z.object({
   batch_id: z.string(),
   row: z.number().int().min(1),
@@ -42,8 +46,9 @@ export const SimWatch = z.object({
 export type SimWatch = z.infer<typeof SimWatch>;
 
 /**
- * The watch of a row whose resolved verdict waits for its SIM openings (the chosen candidate's
- * `sim.status` `verifying`, no code chosen); null when it does not wait, or cannot be asked about.
+ * Gives the open watch of a row whose resolved verdict waits for its SIM openings (the chosen
+ * candidate's `sim.status` `verifying`, no code chosen); null when it does not wait, or when the
+ * row has no NCM or operation to ask about.
  */
 export const simWatchOfVerdict = (
   row: Pick<RowRecord, 'batch_id' | 'row' | 'product' | 'product_key' | 'fingerprint'>,
@@ -66,13 +71,14 @@ export const simWatchOfVerdict = (
   };
 };
 
-/** Whether a kept verdict's note still says its SIM openings are not confirmed (core/row-results.ts). */
-export const resultAwaitsSim = (result: Pick<RowResult, 'sim_code' | 'detail_messages'>): boolean =>
+/** Whether a kept verdict's note still says its SIM openings are not confirmed. */
+const resultAwaitsSim = (result: Pick<RowResult, 'sim_code' | 'detail_messages'>): boolean =>
   (result.sim_code ?? '') === '' && verdictNotesOf(result)?.sim_verifying === true;
 
 /**
- * The watch of a row that reuses a cached verdict whose SIM openings still waited when it was
- * kept: the row shows that verdict in its own batch's results, which the sweep moves forward too.
+ * Gives the open watch of a row that reuses a cached verdict whose SIM openings still waited when
+ * it was kept (the row shows that verdict in its own batch's results, which the sweep moves
+ * forward too); null for any other row.
  */
 export const simWatchOfReuse = (
   row: Pick<RowRecord, 'batch_id' | 'row' | 'status' | 'product' | 'product_key' | 'fingerprint'>,

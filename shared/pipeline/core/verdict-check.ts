@@ -1,6 +1,5 @@
 /**
- * Which verdicts wait for a person, and the check item each one gets (docs/architecture.md, §12).
- * Pure.
+ * Which verdicts wait for a person, and the check item each one gets. Pure.
  *
  *   resolved classification  ─┐  chosen candidate's confidence < check_below   low_confidence
  *   reused verdict (result)   ─┴▶ its SIM opening is pending_choice, none chosen  sim_pending_choice
@@ -19,8 +18,8 @@ import { chosenCandidate, resultNcmDigits, verdictNotesOf } from './row-results.
 export const RATIONALE_MAX_CHARS = 400;
 
 /**
- * A rationale's first lines, cut after the last sentence that ends within `max` characters; a
- * first sentence longer than that is cut at a word with an ellipsis.
+ * Gives a rationale's first lines on one line, cut after the last sentence that ends within `max`
+ * characters; a first sentence longer than that is cut at a word, with an ellipsis.
  */
 export const rationaleLead = (rationale: string, max = RATIONALE_MAX_CHARS): string => {
   const text = rationale
@@ -41,7 +40,10 @@ export const rationaleLead = (rationale: string, max = RATIONALE_MAX_CHARS): str
 const isPendingChoice = (c: Pick<Classification, 'chosen_sim_code'>, chosen: Candidate | null): boolean =>
   chosen?.sim.status === 'pending_choice' && c.chosen_sim_code === null;
 
-/** Why a resolved classification waits for a person under `check_below` (absent: it never does). */
+/**
+ * Gives why a resolved classification waits for a person under `check_below`: a confidence under
+ * it, a SIM opening to choose. Empty when it does not wait, and always without a threshold.
+ */
 export const checkReasonsOfClassification = (
   c: Pick<Classification, 'candidates' | 'chosen_ncm' | 'chosen_sim_code'>,
   checkBelow: number | undefined,
@@ -54,7 +56,7 @@ export const checkReasonsOfClassification = (
   ];
 };
 
-/** The SIM openings a result's `verdict_notes` offers (core/row-results.ts), as 10 digits. */
+/** Gives the SIM openings a result's notes offer to choose from, each as 10 digits; empty when none. */
 export const simOptionsOfResult = (result: Pick<RowResult, 'detail_messages'>): string[] => {
   const options = verdictNotesOf(result)?.sim_options;
   if (!Array.isArray(options)) return [];
@@ -69,8 +71,8 @@ const confidenceOfResult = (result: Pick<RowResult, 'confidence'>): number | nul
 };
 
 /**
- * Why a verdict kept as a result (a reused one) waits for a person under `check_below`; none for a
- * verdict already approved, and none without a threshold.
+ * Gives why a verdict kept as a result (a reused one) waits for a person under `check_below`;
+ * empty for a verdict already approved, and without a threshold.
  */
 export const checkReasonsOfResult = (
   result: Pick<RowResult, 'check' | 'confidence' | 'detail_messages'>,
@@ -85,8 +87,9 @@ export const checkReasonsOfResult = (
 };
 
 /**
- * The result with this batch's mark: `to_check` when it waits, `approved` kept, else no mark (a
- * cached verdict marked by an earlier batch is not waiting in this one unless this one says so).
+ * Gives the result with this batch's mark: `to_check` when `reasons` say it waits, `approved` kept,
+ * else no mark (a cached verdict marked by an earlier batch is not waiting in this one unless this
+ * one says so).
  */
 export const withCheckMark = (result: RowResult, reasons: readonly CheckReason[]): RowResult => {
   if (result.check === 'approved') return result;
@@ -94,13 +97,17 @@ export const withCheckMark = (result: RowResult, reasons: readonly CheckReason[]
   return reasons.length > 0 ? { ...unmarked, check: 'to_check' } : unmarked;
 };
 
-/** A reused row a person must check: marked by its batch's threshold (reuse.ts), not approved before. */
+/**
+ * Whether a row is a reused verdict a person must check: marked by its batch's threshold, not
+ * approved before.
+ */
 export const isReusedToCheck = (record: Pick<RowRecord, 'status' | 'result'>): boolean =>
   record.status === 'reused' && record.result?.check === 'to_check';
 
 /** What a check item says of the row besides its verdict. */
 export type CheckedRow = Pick<RowRecord, 'batch_id' | 'row' | 'product' | 'product_key' | 'fingerprint'>;
 
+/** What a check item takes from its batch: why it waits, the threshold, the row's followers, and the time. */
 export type CheckContext = {
   reasons: readonly CheckReason[];
   checkBelow: number | undefined;
@@ -120,7 +127,10 @@ const rowFields = (row: CheckedRow) => ({
   country: row.product?.country ?? null,
 });
 
-/** The check item of a resolved classification: its candidates with their rationale, its SIM openings. */
+/**
+ * Gives the check item of a resolved classification: its three best candidates with the start of
+ * their rationale, and its SIM openings when one must be chosen.
+ */
 export const checkItemOfClassification = (
   c: Classification,
   row: CheckedRow,
@@ -159,7 +169,10 @@ export const checkItemOfClassification = (
   };
 };
 
-/** `8482.10.90 (35%); 8482.80.00 (12%)` → each NCM's digits and confidence, in the order written. */
+/**
+ * Reads an `alternatives` cell (`8482.10.90 (35%); 8482.80.00 (12%)`) back into each NCM's digits
+ * and confidence, in the order written; a part that is no 8-digit NCM is left out.
+ */
 export const alternativesOfResult = (
   alternatives: string | undefined,
 ): { ncm: string; confidence: number | null }[] =>
@@ -173,7 +186,7 @@ export const alternativesOfResult = (
     });
 
 /**
- * The check item of a verdict kept as a result (a reused row): the candidates from its columns
+ * Gives the check item of a verdict kept as a result (a reused row): the candidates from its columns
  * (`ncm`, `ncm_description`, `confidence`, `alternatives`), the others described by `describe`
  * (the NCM table in force; "" when it does not know the code), no rationale (the PDF has it), the
  * SIM openings by code alone. The verdict PDF as this batch's results will name it.

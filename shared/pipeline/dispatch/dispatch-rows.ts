@@ -1,6 +1,7 @@
 /**
- * The dispatcher: fills the organisation's free slots with rows waiting in the queue
- * (docs/architecture.md, properties 1 to 3). Runs on a kick (a row finished) and every minute.
+ * The dispatcher: fills the organisation's free slots with rows waiting in the queue, each under
+ * a lease, so we never hold more classifications in progress than the service's cap leaves us
+ * (docs/architecture.md, properties 1 to 3). Runs on a kick and every minute.
  *
  *   recover expired leases ─▶ GET /balance ∥ our leases ─▶ free = cap − others − ours
  *   while free > 0 and time left:
@@ -18,9 +19,8 @@
  * A kick for a freed slot (`freedSlot`) receives its one message while it counts: that slot is
  * known to be free, and the time from a run's end to the next POST is the slot the cap loses.
  *
- * The queue holds a window of each batch's rows, not all of them (rows-window.ts): the schedule's
- * run tops every window up first, and any run that finds the queue empty with slots free tops
- * them up and looks again.
+ * The queue holds a window of each batch's rows, not all of them: the schedule's run tops every
+ * window up first, and any run that finds the queue empty with slots free tops them up and looks again.
  */
 import { deriveRowKey } from '../core/keys.js';
 import type { PipelinePorts, ReceivedRow } from '../core/ports.js';
@@ -174,7 +174,12 @@ const windowTopUp =
     return done.sent;
   };
 
-/** One dispatcher run. */
+/**
+ * One dispatcher run: recovers expired leases (unless kicked), counts the free slots, then takes
+ * row messages and starts a Row workflow for each under a new lease while slots are free and time
+ * is left. Gives a report of what it did. A 401/403 from the service ends the batches' queued rows
+ * `not_submitted` instead; a failed balance read ends the run for the schedule to try again.
+ */
 export const dispatchRows = async (ports: Ports, config: DispatchConfig): Promise<DispatchReport> => {
   const startedAt = ports.clock.now().getTime();
   const timeLeft = () => ports.clock.now().getTime() - startedAt < config.maxRuntimeMs;

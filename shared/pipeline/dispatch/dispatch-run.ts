@@ -5,9 +5,14 @@
 import { KickEvent } from '../core/records.js';
 import type { BalanceMemo } from './free-slots.js';
 
+/**
+ * How a dispatcher run is set up: by its handler (cap, lease expiry, time budget) and by the event
+ * that started it.
+ */
 export type DispatchConfig = {
   /** A lower cap than the organisation's `concurrency_limit` (CAP_OVERRIDE); null for none. */
   capOverride: number | null;
+  /** How long a lease lasts unless renewed (Poll renews it while the classification runs). */
   leaseTtlMs: number;
   /** Stop receiving after this long, leaving time to finish the messages in hand. */
   maxRuntimeMs: number;
@@ -23,7 +28,7 @@ export type DispatchConfig = {
   freedSlot?: boolean;
   /**
    * Top every batch's window of the rows queue up before filling slots (the schedule's run); any
-   * run tops them up when it finds the queue empty with slots free (rows-window.ts).
+   * run tops them up when it finds the queue empty with slots free.
    */
   topUpFirst?: boolean;
   /** How long a run may hold a batch's top-up, in real ms: the dispatcher's longest life (its timeout). */
@@ -31,10 +36,10 @@ export type DispatchConfig = {
 };
 
 /**
- * How a run goes, from what started it. A kick fills fast: a freed slot's message first, no look
- * for leases whose holder died (the schedule's run, every minute, does that; a full scope makes
- * acquire recover them anyway), and windows topped up only if the queue runs dry. Anything else
- * is a full run.
+ * Gives how a run goes, from the event that started it. A kick fills fast: a freed slot's message
+ * first, no look for leases whose holder died (the schedule's run, every minute, does that; a full
+ * scope makes acquire recover them anyway), and windows topped up only if the queue runs dry.
+ * Anything else is a full run.
  */
 export const runOptionsFor = (
   event: unknown,
@@ -47,6 +52,7 @@ export const runOptionsFor = (
   };
 };
 
+/** What a dispatcher run did: how it ended, the slots it counted, and what became of each message it took. */
 export type DispatchReport = {
   /**
    * `dispatched`: slots were filled (maybe none, when the queue was empty);
@@ -75,7 +81,7 @@ export type DispatchReport = {
   /** Messages put back because no lease was free. */
   deferred: number;
   startFailures: number;
-  /** Messages sent from the batch table to top windows up (rows-window.ts). */
+  /** Messages sent from the batch table to top windows up. */
   toppedUp: number;
   /** Batches whose top-up failed (left for the next run); `topUpDetail` says the last one's error, scrubbed. */
   topUpFailures: number;

@@ -10,7 +10,7 @@
  *   <cleaned batch id, cut>-h<hash>-r…-a…-d…          a batch id too long or with other characters
  *
  * The lease holder is the row attempt, not the execution: every dispatch of one attempt
- * holds the same lease, so a retried acquire or release is a no-op (slot-leases.ts).
+ * holds the same lease, so a retried acquire or release is a no-op.
  */
 import { deriveRowKey, shortDigest } from '../core/keys.js';
 import type { RowMessage } from '../core/records.js';
@@ -19,6 +19,11 @@ import type { RowMessage } from '../core/records.js';
 export const EXECUTION_NAME_MAX = 80;
 const SAFE_NAME = /^[A-Za-z0-9_-]+$/;
 
+/**
+ * Gives the Row workflow execution name of a row message: the same for the same batch, row,
+ * attempt, round and dispatch, different for any other, and always a valid name (at most 80
+ * safe characters).
+ */
 export const rowExecutionName = (message: RowMessage): string => {
   // An answers round runs the same row again: its own executions, apart from the batch's.
   const round = message.round_id ? `-q${shortDigest(message.round_id)}` : '';
@@ -32,7 +37,10 @@ export const rowExecutionName = (message: RowMessage): string => {
   return `${cleaned}${tag}${suffix}`;
 };
 
-/** `<batch-id>:<row>#a<attempt>[#q<round>]`: the slot lease of one row attempt (or answers round). */
+/**
+ * Gives the lease holder of one row attempt (in an answers round, if any):
+ * `<batch-id>:<row>#a<attempt>[#q<round>]`.
+ */
 export const rowHolder = (batchId: string, row: number, attempt: number, roundId?: string): string =>
   `${deriveRowKey(batchId, row)}#a${attempt}${roundId ? `#q${shortDigest(roundId)}` : ''}`;
 

@@ -18,7 +18,7 @@ export type BalanceMemo = {
   remember(now: number, reading: { cap: number; others: number }): void;
 };
 
-/** A memo that keeps a reading for `maxAgeMs` of production time. */
+/** Gives an empty memo that keeps the last reading for `maxAgeMs` of production time. */
 export const createBalanceMemo = (maxAgeMs: number): BalanceMemo => {
   let kept: { at: number; cap: number; others: number } | null = null;
   return {
@@ -30,14 +30,19 @@ export const createBalanceMemo = (maxAgeMs: number): BalanceMemo => {
   };
 };
 
+/**
+ * What counting the slots gives: the cap, others' use and our leases; or a 401/403 that stops the
+ * batches; or why the balance could not be read.
+ */
 export type SlotCount =
   | { kind: 'counted'; cap: number; others: number; held: number }
   | { kind: 'stop'; error: TcsProblemError }
   | { kind: 'unavailable'; detail: string };
 
 /**
- * The cap, others' use of it, and the leases we hold. GET /balance (unless remembered) and our
- * leases are read at once: as near the same moment as two reads can be, and one round trip.
+ * Counts the cap (lowered by `capOverride`), others' use of it, and the leases we hold. GET
+ * /balance (unless remembered) and our leases are read at once: as near the same moment as two
+ * reads can be, and one round trip. A failed read is given back, never thrown.
  */
 export const countSlots = async (
   ports: Pick<PipelinePorts, 'clock' | 'service' | 'leases'>,

@@ -1,9 +1,9 @@
 /**
- * The rows queue holds a window of each batch's messages, never its whole backlog
- * (docs/architecture.md, property 3). SQS deletes a message 14 days after its send, so a batch
- * with more rows than its cap gets through in 14 days would lose its last ones if Prepare sent
- * them all. Prepare sends the first window (`openWindow`); the dispatcher sends the next queued
- * rows as the window drains, reading them from the batch table a page at a time (`topUpWindows`).
+ * The rows queue holds a window of each batch's messages, never its whole backlog. SQS deletes a
+ * message 14 days after its send, so a batch with more rows than its cap gets through in 14 days
+ * would lose its last ones if Prepare sent them all. Prepare sends the first window (`openWindow`);
+ * the dispatcher sends the next queued rows as the window drains, reading them from the batch table
+ * a page at a time (`topUpWindows`).
  *
  *   batch table:  row 1 … passed_through │ … enqueued_through │ … last row
  *                 left the window        │ queued rows have   │ queued rows wait here,
@@ -31,7 +31,7 @@
  * The cursor moves only after the send, so a dispatcher that dies between reading the rows and
  * sending them loses nothing; its hold runs out and the next one sends the same rows. The rows
  * whose messages did go out get a second one, which is harmless: a row is started once, by its
- * `claimed` move and its execution's name (property 4). The hold keeps that rare.
+ * `claimed` move and its execution's name, which makes a second start a no-op. The hold keeps that rare.
  */
 import { scrubErrorText } from '../core/error-text.js';
 import type { PipelinePorts } from '../core/ports.js';
@@ -43,11 +43,14 @@ import type { QueueWindow, RowMessage, RowRecord } from '../core/records.js';
  * runs, so a freed slot does not wait on a top-up; yet small enough that a message is received
  * within a week even when a thousand batches share the cap, well inside SQS's 14 days.
  */
-export const WINDOW_ROWS_PER_SLOT = 10;
-/** The most a window holds, whatever cap the balance reports (the service's is 10). */
+const WINDOW_ROWS_PER_SLOT = 10;
+/** The most messages a window holds, whatever cap the balance reports (the service's is 10). */
 export const MAX_WINDOW_ROWS = 300;
 
-/** The window of a batch run at `cap` classifications at once. */
+/**
+ * Gives the size of a batch's window when it runs at `cap` classifications at once: 10 a slot, at
+ * most 300.
+ */
 export const windowSizeFor = (cap: number): number =>
   Math.min(MAX_WINDOW_ROWS, Math.max(1, Math.floor(cap)) * WINDOW_ROWS_PER_SLOT);
 
@@ -61,7 +64,8 @@ export const WHOLE_BATCH_MAX_QUEUED = 5_000;
 const SPARSE_ONE_IN = 4;
 
 /**
- * The window a batch is opened with. Topping a window up walks the batch table from the window's
+ * Gives the size of the window a batch is opened with: the usual size, or the whole batch when its
+ * queued rows are few and sparse. Topping a window up walks the batch table from the window's
  * end to its next queued rows; where they are sparse (an ERP export of 100,000 colour and size
  * variants of 200 products: one queued row in 500) that walk reads hundreds of rows for every
  * message, so such a batch, when its queued rows are few, is sent whole and never topped up.
@@ -82,6 +86,7 @@ const IN_THE_WINDOW: ReadonlySet<RowRecord['status']> = new Set(['queued', 'subm
 
 type WindowPorts = Pick<PipelinePorts, 'clock' | 'queue' | 'batches'>;
 
+/** How a top-up is set up by the dispatcher that runs it. */
 export type TopUpConfig = {
   /**
    * How long a dispatcher holds a batch's top-up, in real milliseconds: the dispatcher's own
@@ -91,8 +96,9 @@ export type TopUpConfig = {
 };
 
 /**
- * The window Prepare opens, from the batch's queued rows in row order (only the first `size` are
- * needed, with how many there are): the rows to send now and the window they leave.
+ * Gives the window Prepare opens, from the batch's first queued rows in row order (only the first
+ * `size` are needed) and how many are queued in all: the rows to send now, the window they leave,
+ * and whether rows are left behind for the dispatcher to send later (`backlog`).
  */
 export const openWindow = (input: {
   size: number;
@@ -114,7 +120,10 @@ export const openWindow = (input: {
   };
 };
 
-/** A queued row's message: the attempt and dispatch it waits under. */
+/**
+ * Gives a queued row's message for the rows queue: its batch, row, and the attempt and dispatch it
+ * waits under.
+ */
 export const rowMessageOf = (row: RowRecord): RowMessage => ({
   batch_id: row.batch_id,
   row: row.row,
@@ -172,13 +181,18 @@ const nextQueuedRows = async (
   return { rows, through, exhausted: true };
 };
 
+/** What topping up one batch's window did, and how many messages it sent. */
 export type TopUp = {
   /** `sent`: the window was topped up; `full`: at least half of it is left; `held`: another dispatcher is at it; `closed`: the backlog is done. */
   outcome: 'sent' | 'full' | 'held' | 'closed';
   sent: number;
 };
 
-/** One batch's window topped up when it has drained below half (see the file's comment). */
+/**
+ * Tops one batch's window up when it has drained below half: claims the top-up, sends the next
+ * queued rows up to a full window, then moves the window's end. A batch no longer running, or with
+ * nothing left to send, is taken off the backlogs list. Safe when dispatchers race or one dies.
+ */
 export const topUpWindow = async (
   ports: WindowPorts,
   batchId: string,
@@ -214,13 +228,14 @@ export const topUpWindow = async (
   return { outcome: next.exhausted && next.rows.length === 0 ? 'closed' : 'sent', sent: next.rows.length };
 };
 
+/** What topping every window up did: the messages sent, the batches whose top-up failed, the last error. */
 export type TopUpReport = { sent: number; failures: number; detail?: string };
 
 const failureText = (what: string, error: unknown) =>
   scrubErrorText(`${what}: ${error instanceof Error ? error.message : String(error)}`);
 
 /**
- * Every batch with a backlog topped up where it needs it. A top-up that fails is left for the
+ * Tops up the window of every batch with a backlog, where it needs it. A top-up that fails is left for the
  * next run (counted, its error kept), never the dispatcher's failure: filling the slots goes on,
  * and the other batches are not held up by it.
  */

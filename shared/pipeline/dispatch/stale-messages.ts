@@ -5,8 +5,9 @@ import { isOutputStatus } from '../core/row-statuses.js';
 import { isSuperseded } from '../row/row-state.js';
 
 /**
- * A message that must not start anything: its row is final, gone, or a later attempt or
- * dispatch; or its row is already `in_progress` under this very message (a redelivery:
+ * Reads a message's row and says whether the message must not start anything (`stale`), giving
+ * the row when it may. Stale: its row is final, gone, or a later attempt or dispatch, or another
+ * answers round's; or its row is already `in_progress` under this very message (a redelivery:
  * the execution runs). A `submitting` row under the same message is not a duplicate: the
  * dispatcher that set it may have died before StartExecution, so it is started (by name,
  * at most once).

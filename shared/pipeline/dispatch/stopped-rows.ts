@@ -14,8 +14,8 @@ import type { DispatchConfig, DispatchReport } from './dispatch-run.js';
 import { isStaleOrDuplicate } from './stale-messages.js';
 
 /**
- * A queued row whose batch (or answers round) stopped: a batch's row ends `not_submitted`; a
- * round's row goes back to waiting for answers, its answers never sent.
+ * Ends a queued row whose batch (or answers round) stopped, and counts it done: a batch's row ends
+ * `not_submitted`; a round's row goes back to waiting for answers, its answers never sent.
  */
 export const endStopped = async (
   ports: Pick<PipelinePorts, 'clock' | 'batches' | 'waiters'>,
@@ -35,9 +35,10 @@ export const endStopped = async (
 };
 
 /**
- * The key was refused (401/403): nothing can be submitted. Every visible message's batch
- * records the stop (once: the first stop stands) and its queued row ends `not_submitted`; a
- * batch's rows still in the batch table come as its window is topped up.
+ * Drains the queue after the key was refused (401/403), since nothing can be submitted: every
+ * visible message's batch records the stop (once: the first stop stands) and its queued row ends
+ * `not_submitted`; a batch's rows still in the batch table come as its window is topped up. Gives
+ * the run's report, `stopped`.
  */
 export const drainOnStop = async (
   ports: Pick<PipelinePorts, 'clock' | 'queue' | 'batches' | 'waiters'>,
@@ -45,7 +46,7 @@ export const drainOnStop = async (
   run: {
     error: TcsProblemError;
     startedAt: number;
-    /** Sends the next rows of the batches' windows (rows-window.ts); how many it sent. */
+    /** Sends the next rows of the batches' windows; gives how many it sent. */
     topUp: () => Promise<number>;
   },
   report: DispatchReport,

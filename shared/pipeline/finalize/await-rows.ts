@@ -14,11 +14,18 @@
 import { z } from 'zod';
 import type { PipelinePorts } from '../core/ports.js';
 
+/** WaitForRows' input: the batch's id and the task token Step Functions gave this wait. */
 export const AwaitRowsInput = z.object({ batch_id: z.string().min(1), task_token: z.string().min(1) });
 export type AwaitRowsInput = z.infer<typeof AwaitRowsInput>;
 
+/** WaitForRows' answer: the batch's id, and whether every row had finished before the token was stored. */
 export type AwaitRowsResult = { batch_id: string; already_complete: boolean };
 
+/**
+ * Stores the workflow's task token on the batch record and, when every row has already finished,
+ * wakes the workflow at once. Invalid input throws an error that names the bad fields, never
+ * their values, so the token cannot leak into a log.
+ */
 export const awaitRows = async (
   ports: Pick<PipelinePorts, 'batches' | 'waiters'>,
   rawInput: AwaitRowsInput,

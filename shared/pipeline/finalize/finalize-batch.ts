@@ -12,12 +12,12 @@
  *   3. the results pass: results.csv and .xlsx written together as the batch is read again, each
  *      an upload in parts (results-in-legs.ts)
  *   3b. audit.csv: what Prepare made of each row, then the audit log's events (audit-file.ts)
- *   4. review.csv and .xlsx, then summary.json, to `outbox/<batch-id>/` (and in place of the
+ *   4. to-check.csv, review.csv and .xlsx, then summary.json, to `outbox/<batch-id>/` (and in place of the
  *      partial files, when a long run left some)
  *   5. the Batch Completed event, then the batch marked `completed` (or `failed`)
  *
- * Steps 2, 3 and 3b go on in the next invocation when a leg's time is spent: Finalize answers
- * `next: "again"` with where it stopped, and the workflow calls it again
+ * A Lambda runs 15 minutes at most, so Finalize works in legs: when a leg's time is spent in step
+ * 2, 3 or 3b, it returns `next: "again"` with where it stopped, and the workflow calls it again
  * (infra/workflows/prepare-wait-finalize.ts). What is too large for the workflow's state waits in
  * the bucket's `work/`: the tally, and the bytes of each file not yet sent as a part. So no
  * invocation's work grows with the batch: a leg settles or writes for `legMs`, a page at least.
@@ -36,7 +36,7 @@ import type { Message } from '../../wording/message.js';
 import { AuditWriting, writeAuditFile } from '../audit/audit-file.js';
 import { describeCaughtError } from '../core/error-text.js';
 import type { PipelinePorts } from '../core/ports.js';
-import { type BatchRecord, finalizeInputWith } from '../core/records.js';
+import { type BatchRecord, finalizeInputWith, PrepareResult } from '../core/records.js';
 import {
   type BatchSummary,
   buildOrphanSummary,
@@ -51,15 +51,18 @@ import { outboxWorkbooks, summaryTime } from '../outbox/results-workbook.js';
 import { reviewWorkbook } from '../outbox/review-workbook.js';
 import { writeToCheckCsv } from '../outbox/to-check-files.js';
 import { batchSourceFromEvent } from '../prepare/batch-source.js';
-import { PrepareResult } from '../prepare/prepare-batch.js';
 import { FINALIZE_SETTINGS, type FinalizeSettings } from './finalize-settings.js';
 import { loadTally, pageTally, saveTally, type TallyRead, tallyKey } from './outbox-rows.js';
 import { replacePartialFiles } from './partial-results.js';
 import { outboxResults, ResultsWriting, writeResultsFiles } from './results-in-legs.js';
 import { SettlingProgress, settleRows } from './settle-rows.js';
 
-/** The Batch workflow's state: the S3 event's fields (read by `batchSourceFromEvent`) plus these. */
-export const FinalizeInput = finalizeInputWith(PrepareResult).extend({
+/**
+ * Finalize's input, which is the Batch workflow's state: the S3 event's fields, Prepare's result
+ * or the error that stopped Prepare or the wait, and, from the second leg on, where the previous
+ * leg stopped.
+ */
+const FinalizeInput = finalizeInputWith(PrepareResult).extend({
   /** The previous leg's answer (`$.finalized`), when Finalize is called again. */
   finalized: z
     .object({
@@ -72,28 +75,43 @@ export const FinalizeInput = finalizeInputWith(PrepareResult).extend({
     .passthrough()
     .nullish(),
 });
-export type FinalizeInput = z.infer<typeof FinalizeInput>;
+type FinalizeInput = z.infer<typeof FinalizeInput>;
 
+/**
+ * What one leg of Finalize returns: the batch's state and counts once done (`next: "done"`), or
+ * `next: "again"` with where the work stopped, which the workflow passes back as `finalized`.
+ */
 export type FinalizeResult = {
   batch_id: string | null;
   state: string;
   rows_total: number;
   by_status: Record<string, number>;
-  /** `again`: the settling pass goes on in the next invocation, from `settling`, or the results pass from `writing`. */
+  /**
+   * `again`: call Finalize again; it goes on from `settling`, `writing` or `audit`, whichever is set
+   * last.
+   */
   next: 'again' | 'done';
   settling?: SettlingProgress;
   writing?: ResultsWriting;
-  /** audit.csv's write, from where it stopped (audit/audit-file.ts), once the results are written. */
+  /** Where the write of audit.csv stopped, once the results files are written. */
   audit?: AuditWriting;
   /** When the batch finished, as the first leg saw it: every leg's summary says the same. */
   finished_at?: string;
 };
 
+/**
+ * The ports Finalize uses: the clock, the bucket, the batch table, review and check items, the audit
+ * log and events.
+ */
 export type FinalizePorts = Pick<
   PipelinePorts,
   'clock' | 'objects' | 'batches' | 'reviews' | 'checks' | 'audit' | 'events'
 >;
 
+/**
+ * The English detail (the `row_timed_out` message) of a row ended because the wait for the batch's
+ * rows timed out.
+ */
 export const TIMED_OUT_DETAIL = 'the row did not finish before the batch timed out';
 
 const skipped = (batchId: string | null): FinalizeResult => ({
@@ -104,7 +122,10 @@ const skipped = (batchId: string | null): FinalizeResult => ({
   next: 'done',
 });
 
-/** The settling pass adds the batch up as it goes; a leg that hands on keeps the tally in `work/`. */
+/**
+ * The tally the settling pass adds rows to: empty on the first leg, else the one the previous
+ * leg saved in `work/` under the row it reached.
+ */
 const settlingTally = async (ports: FinalizePorts, batch: BatchRecord, settledThrough: number) =>
   pageTally(
     batch,
@@ -113,6 +134,12 @@ const settlingTally = async (ports: FinalizePorts, batch: BatchRecord, settledTh
       : await loadTally(ports.objects, tallyKey(batch.batch_id, settledThrough)),
   );
 
+/**
+ * Runs one leg of Finalize for the batch the workflow's state names: ends the rows still working,
+ * writes every outbox file, publishes Batch Completed and marks the batch `completed` or
+ * `failed`; returns `next: "again"` with where it stopped when its time ran out first. Safe to
+ * run twice: the second run writes the same files and publishes nothing more.
+ */
 export const finalizeBatch = async (
   ports: FinalizePorts,
   rawInput: unknown,
@@ -187,7 +214,7 @@ export const finalizeBatch = async (
       return handOn({ settling: settled, writing });
     }
   }
-  // audit.csv after the results, in legs as they are (audit-file.ts).
+  // audit.csv after the results, in legs as they are.
   const audit = await writeAuditFile(ports, batch, auditFrom, { until, ...settings });
   if (audit.next === 'again') {
     if (!writingFrom && !auditFrom)
@@ -210,7 +237,10 @@ export const finalizeBatch = async (
   };
 };
 
-/** Step 3: results.csv and .xlsx, from where the last leg stopped; what to hand on, or null once written. */
+/**
+ * Step 3: results.csv and .xlsx, from where the last leg stopped; where it stopped this time, or null
+ * once written.
+ */
 const resultsPass = async (
   ports: FinalizePorts,
   batch: BatchRecord,

@@ -24,7 +24,10 @@ import { SummaryCounts, summaryTally } from './summary-tally.js';
 
 type RowsRead = Pick<BatchStore, 'rowsPage' | 'getRow'>;
 
-/** What the tally pass learns: the counts, and what the review files list. */
+/**
+ * What adding up a batch's rows learns, enough to write summary.json, review.csv and to-check.csv
+ * without reading the rows again: the counts, the file's width, and the rows waiting for a person.
+ */
 export type TallyRead = {
   tally: ReturnType<typeof summaryTally>;
   /** The input columns results files carry: the header's, or more when a row is longer. */
@@ -33,7 +36,7 @@ export type TallyRead = {
   pendingRows: Set<number>;
   /**
    * The rows that resume with a waiting row's answers (review.csv's `same_product_rows`), and the
-   * rows a decision on a verdict to check settles with its item's row (to-check.csv's).
+   * rows a decision on a verdict to check decides together with its item's row (to-check.csv's).
    */
   sameProductRows: Map<number, number[]>;
   /** The first row of each reused verdict to check, by classification: the row its item is on. */
@@ -45,8 +48,8 @@ export type TallyRead = {
 };
 
 /**
- * A tally as a record, kept between Finalize's legs (in the bucket's `work/`: the rows waiting
- * for answers can be many more than a workflow's state holds).
+ * A `TallyRead` as plain JSON, saved between legs in the bucket's `work/` rather than in the
+ * workflow's state, because the rows waiting for answers can be far more than that state holds.
  */
 export const TallyState = z.object({
   counts: SummaryCounts,
@@ -59,7 +62,8 @@ export const TallyState = z.object({
 });
 export type TallyState = z.infer<typeof TallyState>;
 
-export const tallyState = (read: TallyRead): TallyState => ({
+/** The JSON form of a tally, to save; `pageTally(batch, state)` turns it back into the same tally. */
+const tallyState = (read: TallyRead): TallyState => ({
   counts: read.tally.counts(),
   width: read.width,
   pending_rows: [...read.pendingRows],
@@ -76,17 +80,24 @@ export const tallyState = (read: TallyRead): TallyState => ({
 export const tallyKey = (batchId: string, at: number | 'whole', run?: string): string =>
   finalizeWorkKey(batchId, `${run ? `${run}/` : ''}tally.${at}.json`);
 
-/** A tally kept in the bucket between legs (`work/`, core/bucket-layout.ts `finalizeWorkKey`). */
+/** Saves a tally as JSON under `key` (from `tallyKey`), for the next leg to load. */
 export const saveTally = (objects: Pick<ObjectStore, 'put'>, key: string, read: TallyRead): Promise<void> =>
   objects.put(key, JSON.stringify(tallyState(read)), 'application/json');
 
+/**
+ * Loads the tally an earlier leg saved under `key`; throws if it is gone, since the counts cannot be
+ * rebuilt here.
+ */
 export const loadTally = async (objects: Pick<ObjectStore, 'getBytes'>, key: string): Promise<TallyState> => {
   const bytes = await objects.getBytes(key);
   if (!bytes) throw new Error(`The tally kept between legs is gone (${key}).`);
   return TallyState.parse(JSON.parse(new TextDecoder().decode(bytes)));
 };
 
-/** Adds pages of shown rows up, as the tally pass reads them or the settling pass shows them. */
+/**
+ * A tally that starts empty (or from a saved `TallyState`) and grows by `add(page)`, a page of rows
+ * with their shown results at a time; `read` is what it has learned so far.
+ */
 export const pageTally = (batch: Pick<BatchRecord, 'header'>, from?: TallyState) => {
   const read: TallyRead = from
     ? {
@@ -149,7 +160,10 @@ async function* withPdfLinks(rows: AsyncIterable<ShownRow>): AsyncGenerator<Show
   }
 }
 
-/** The batch's rows as the outbox files show them, read again a page at a time (after a row: a later leg). */
+/**
+ * The batch's rows as the outbox files show them, read a page at a time from after row `after`
+ * (a later leg) or from the first, each reused verdict linking its copy in this batch's `pdfs/`.
+ */
 export const outboxRows = (
   batches: RowsRead,
   batchId: string,

@@ -1,18 +1,19 @@
 /**
  * Partial results while a long batch runs: `results.partial.csv`, `results.partial.xlsx` and
  * `summary.partial.json` in the outbox, with every row's state now, so people can work on the
- * rows already final long before the last one ends. Written at most every `partial_every_minutes` while rows finish
- * (Complete asks: row/complete.ts) and whenever someone asks (a request object under
- * `requests/<batch-id>/`, or `npm run classify -- --status <batch-id>`).
+ * rows already final long before the last one ends. Written at most every `partial_every_minutes`
+ * while rows finish (a finishing row asks, in row/complete.ts) and whenever someone asks (a
+ * request object under `requests/<batch-id>/`, or `npm run classify -- --status <batch-id>`).
  *
- * A row already final reads exactly as it will in results.csv; a row of the same product as one
- * that is final takes its outcome here too (core/same-product.ts), without writing it; a row
- * still on its way shows its working status. Finalize replaces the files' contents with the
- * final ones, so a partial file left in the outbox never says less than results.csv.
+ * A row already final reads exactly as it will in results.csv; a follower whose leader is final
+ * shows the leader's outcome, worked out as it is read and never written; a row still on its way
+ * shows its working status. Finalize replaces the files' contents with the final ones, so a
+ * partial file left in the outbox never says less than results.csv.
  *
  * Two passes, each in legs like Finalize's: the rows added up (the tally kept in `work/` between
- * legs), then results.partial.csv and .xlsx written together (finalize/results-in-legs.ts). A leg
- * whose time is spent drops a request object for the next, which calls the function again.
+ * legs), then results.partial.csv and .xlsx written together, as Finalize writes the final ones.
+ * No workflow runs this function, so a leg whose time is spent drops a request object for the
+ * next, whose Object Created event calls the function again.
  */
 
 import { z } from 'zod';
@@ -25,12 +26,17 @@ import { loadTally, pageTally, saveTally, tallyKey } from './outbox-rows.js';
 import { ResultsWriting, writeResultsFiles } from './results-in-legs.js';
 import { standingRowPages } from './standing-rows.js';
 
+/** The partial files' names in the outbox, beside the final results.csv, results.xlsx and summary.json. */
 export const PARTIAL_FILES = {
   results: 'results.partial.csv',
   results_workbook: 'results.partial.xlsx',
   summary: 'summary.partial.json',
 } as const;
 
+/**
+ * summary.partial.json: the batch's summary as of `as_of`, with how many rows are still working, by
+ * status.
+ */
 export const PartialSummary = BatchSummary.extend({
   /** True while the batch runs; false once Finalize replaced it with the final state. */
   partial: z.boolean(),
@@ -40,9 +46,14 @@ export const PartialSummary = BatchSummary.extend({
 });
 export type PartialSummary = z.infer<typeof PartialSummary>;
 
+/**
+ * What one call of `writePartialResults` did: wrote the files (`written`), wrote nothing and says
+ * `why`, or stopped with more to do (`continues`).
+ */
 export type PartialReport = {
   batch_id: string;
   written: boolean;
+  /** The batch has ended: its final files stand, and no partial files are written. */
   ended?: boolean;
   why?: string;
   /** The work goes on in another invocation, asked for by the request object it dropped. */
@@ -50,9 +61,9 @@ export type PartialReport = {
 };
 
 /**
- * Where a partial write stands when a leg's time is spent: carried to the next invocation by a
- * request object it drops for itself (`requests/<batch>/partial.<run>.<leg>.json`), whose Object
- * Created event calls the function again. The tally and the bytes not yet a part wait in `work/`.
+ * Where a partial write stopped when a leg's time was spent: saved as the request object the leg
+ * drops for the next (`requests/<batch>/partial.<run>.<leg>.json`), whose Object Created event
+ * calls the function again. The tally and the bytes not yet sent as a part wait in `work/`.
  */
 export const PartialProgress = z.object({
   /** Names this write's objects: `partial-<ms>`, when it began. */
@@ -69,9 +80,10 @@ export type PartialProgress = z.infer<typeof PartialProgress>;
 type PartialPorts = Pick<PipelinePorts, 'clock' | 'objects' | 'batches'>;
 
 /**
- * Writes the partial files of a batch (or of the batch an answers round resumes), from where an
- * earlier leg stopped (`from`), in legs like Finalize's. A batch that has ended has its final
- * files: nothing is written.
+ * Writes the partial files of a batch (or of the batch an answers round resumes), from the start
+ * or from where an earlier leg stopped (`from`), and reports what it did. When its time is spent
+ * it saves where it stopped and drops a request object that calls it again. A batch that has
+ * ended already has its final files: nothing is written.
  */
 export const writePartialResults = async (
   ports: PartialPorts,
@@ -118,7 +130,7 @@ export const writePartialResults = async (
       pageSize: settings.pageSize,
       table,
     });
-    // A page read ahead: a leg hands on only when rows are left, and reads a page at least.
+    // A page read ahead: a leg stops early only when rows are left, and reads a page at least.
     for (let page = await pages.next(); !page.done; ) {
       tallied.add(page.value);
       tallied_through = page.value.at(-1)?.row.row ?? tallied_through;
@@ -168,8 +180,9 @@ export const writePartialResults = async (
 };
 
 /**
- * Finalize's last word on the partial files, when there are any: the final results and summary
- * in their place, marked no longer partial; the workbook a copy of the final results.xlsx.
+ * When a batch has partial files, makes them say what the final files say: results.partial.csv
+ * and .xlsx become copies of results.csv and .xlsx, and summary.partial.json the final summary
+ * marked `partial: false`. Does nothing when there are none. Finalize calls it last.
  */
 export const replacePartialFiles = async (
   objects: Pick<PipelinePorts['objects'], 'head' | 'put' | 'copy'>,

@@ -1,7 +1,7 @@
 /**
  * Finalize's results pass: results.csv and results.xlsx written from one reading of the batch, a
- * page at a time, each an upload in parts (parts-upload.ts), and handed on to the next invocation
- * when a leg's time is spent, like the settling pass before it:
+ * page at a time, each an S3 multipart upload; when a leg's time is spent, the pass stops and
+ * returns where, to go on in the next invocation, like the settling pass before it:
  *
  *   leg 2: rows 1..180,000     csv parts 1..6, xlsx parts 1..2 ─▶ { next: again, written_through: 180000 }
  *   leg 3: rows 180,001..end   the last parts, results.csv put together; when rows diverge, they
@@ -37,7 +37,11 @@ import {
 import { outboxRows } from './outbox-rows.js';
 import { standingRows } from './standing-rows.js';
 
-/** Where the results pass stopped: the next leg reads on from the row after `written_through`. */
+/**
+ * Where the results pass stopped: the last row written (`written_through`), and each upload's
+ * parts and the workbook's state, so the next leg reads on from the row after and the files come
+ * out byte for byte as one leg would have made them.
+ */
 export const ResultsWriting = z.object({
   written_through: z.number().int().min(0),
   /**
@@ -55,12 +59,16 @@ type ResultsPorts = Pick<PipelinePorts, 'clock' | 'batches' | 'objects'>;
 /** Where a file goes (an object key), and the name its bytes carried between legs take in `work/`. */
 export type ResultsTarget = { key: string; name: string };
 
-/** The outbox's results.csv and .xlsx. */
+/** Where a batch's final results.csv and results.xlsx go in its outbox. */
 export const outboxResults = (batchId: string): Record<'csv' | 'xlsx', ResultsTarget> => ({
   csv: { key: outboxKey(batchId, OUTPUT_FILES.results), name: OUTPUT_FILES.results },
   xlsx: { key: outboxKey(batchId, OUTPUT_FILES.results_workbook), name: OUTPUT_FILES.results_workbook },
 });
 
+/**
+ * What the results pass writes (results.csv, results.xlsx or both), from which rows, and when it must
+ * stop.
+ */
 export type ResultsPassOptions = {
   /** results.csv, when this pass writes it. */
   csv?: ResultsTarget;
@@ -77,7 +85,10 @@ export type ResultsPassOptions = {
   width: number;
   /** The NCM table in force, which each row's codes are checked against (core/ncm-in-force.ts). */
   table?: NcmTable;
-  /** When this leg hands on (epoch ms): checked between rows, a leg writing a page at least. */
+  /**
+   * When this leg stops to go on in the next (epoch ms): checked once a page, so a leg writes a page
+   * at least.
+   */
   until: number;
   pageSize: number;
   /** A part of either file: at least S3's least size. */
@@ -170,7 +181,7 @@ const readOn = async (
     time.sinceCheck += 1;
     next = await rows.next();
     // A leg writes a page at least; its time is read once a page, not once a row. Once it is
-    // spent, the leg hands on where the workbook has no text waiting to be compressed (a few
+    // spent, the leg stops where the workbook has no text waiting to be compressed (a few
     // hundred rows on at most), so a file written in legs is the same bytes as one written at once.
     if (next.done) continue;
     if (!time.spent && time.sinceCheck >= options.pageSize) {
@@ -184,7 +195,11 @@ const readOn = async (
   return 'ended';
 };
 
-/** The results pass from where the last leg stopped, or from the first row. */
+/**
+ * Writes results.csv and/or results.xlsx from the first row, or from where the last leg stopped
+ * (`from`); returns `next: "done"` once both are stored, or `next: "again"` with where it stopped
+ * when the leg's time ran out first.
+ */
 export const writeResultsFiles = async (
   ports: ResultsPorts,
   batch: Pick<BatchRecord, 'batch_id' | 'header' | 'delimiter' | 'options'>,

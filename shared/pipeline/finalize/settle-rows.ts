@@ -1,6 +1,7 @@
 /**
- * Finalize's settling pass (finalize-batch.ts): the one pass of Finalize that writes per row, so
- * the one that goes on in the next invocation when a leg's time is spent.
+ * Finalize's settling pass, the one pass of Finalize that changes rows: every row still working is
+ * ended, and each reused verdict PDF copied, so that every row is final before the files are
+ * written. Like Finalize's other passes it stops when a leg's time is spent and goes on in the next:
  *
  *   leg 1: rows 1..500, 501..1000, … until its time is spent ─▶ { next: again, settled_through: 12500 }
  *   leg 2: rows 12501.. to the last                          ─▶ { next: done }
@@ -42,12 +43,16 @@ const IN_FLIGHT = 16;
 /** Reused PDFs remembered as copied between pages: far more than the products a page names. */
 const COPIES_KEPT = 5_000;
 
+/** What the settling pass needs: why rows still working end, the time, where to start, and when to stop. */
 export type SettleOptions = {
   /** Why a row still working ends in `error`. */
   detail: Message;
   now: Date;
   from: SettlingProgress;
-  /** When this leg hands on (epoch ms): checked between pages, so a leg settles one page at least. */
+  /**
+   * When this leg stops to go on in the next (epoch ms): checked between pages, so a leg settles a
+   * page at least.
+   */
   until: number;
   pageSize: number;
   /** The NCM table in force, which each row's codes are checked against (core/ncm-in-force.ts). */
@@ -55,12 +60,13 @@ export type SettleOptions = {
 };
 
 /**
- * The settling pass, from where the last leg stopped. On each page: rows still working end now
- * (a row the batch's stop kept from being sent is `not_submitted` with the stop's type, as the
- * dispatcher would have made it; any other is an `error`; a row finishing at this moment keeps
- * its result, by the move's guard), and each PDF a reused row names is copied into this batch's
- * `pdfs/` (core/bucket-layout.ts, `reusedPdfRelative`) unless it is there already. Followers are
- * not written: each shows its leader's outcome where it is read (core/same-product.ts).
+ * Runs the settling pass from where the last leg stopped until every row is final (`next:
+ * "done"`) or the leg's time is spent (`next: "again"`, with where it stopped). On each page:
+ * rows still working end now (a row the batch's stop kept from being sent is `not_submitted` with
+ * the stop's type, as the dispatcher would have made it; any other is an `error`; a row that
+ * finishes at this very moment keeps its own result, since the move applies only to a row still
+ * working), and each PDF a reused row names is copied into this batch's `pdfs/` unless it is
+ * there already. Followers are not written: each shows its leader's outcome wherever it is read.
  *
  * Each page is then shown, as the moves left it, to `onShown`: a pass that starts at the first row
  * adds the batch up as it settles it, so Finalize reads the batch once less.

@@ -1,6 +1,6 @@
 /**
- * A batch's rows read a page at a time, each with the result it shows now (core/row-life.ts,
- * `resultNow`): a follower with its leader's outcome, derived here rather than written on every
+ * A batch's rows read a page at a time, each with the result it shows now: its own, its working
+ * status, or for a follower its leader's outcome, derived here rather than written on every
  * follower (docs/architecture.md, property 11). What a step that must not hold a whole batch
  * reads: one page, and the leaders its followers named lately (a bounded number; one forgotten is
  * read again, one GetItem).
@@ -21,6 +21,10 @@ export const ROWS_PER_PAGE = 500;
 /** Leaders kept between pages: far more than the products a page of rows usually names. */
 const LEADERS_KEPT = 5_000;
 
+/**
+ * How to read a batch's rows: the page size, the row to start after, a change to each page, the NCM
+ * table.
+ */
 export type StandingRowsOptions = {
   pageSize?: number;
   /** Start after this row (a page of the console continuing); absent: from the first. */
@@ -34,6 +38,11 @@ export type StandingRowsOptions = {
   table?: NcmTable;
 };
 
+/**
+ * Yields a batch's rows in row order, a page at a time, each paired with its shown result (a
+ * follower: its leader's outcome, the leader read once and kept among the last 5,000 named),
+ * checked against the NCM table in force when one is given. Holds one page and those leaders.
+ */
 export async function* standingRowPages(
   batches: Pick<BatchStore, 'rowsPage' | 'getRow'>,
   batchId: string,
@@ -71,7 +80,7 @@ export async function* standingRowPages(
   } while (after !== null);
 }
 
-/** The same rows one by one, for a writer that takes a row at a time. */
+/** A batch's rows one at a time, each with its shown result, as `standingRowPages` yields them. */
 export async function* standingRows(
   batches: Pick<BatchStore, 'rowsPage' | 'getRow'>,
   batchId: string,

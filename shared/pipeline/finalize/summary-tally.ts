@@ -1,7 +1,7 @@
 /**
  * summary.json's counts, added up a row at a time from what each row shows (a follower: its
- * leader's outcome). The running counts are a small record: Finalize keeps them between legs
- * when its settling pass goes on in another invocation (outbox-rows.ts, `TallyState`).
+ * leader's outcome). The running counts are a small record, so a pass that stops when its leg's
+ * time is spent saves them in `work/` and the next leg goes on counting from them.
  */
 import { z } from 'zod';
 import type { TableInForce } from '../../ncm-table/reference-table.js';
@@ -31,7 +31,7 @@ type SummaryOf = Pick<
 > &
   Partial<Pick<BatchRecord, 'started_at' | 'finished_at' | 'options' | 'columns' | 'warnings' | 'header'>>;
 
-/** The running counts: what a tally picks up from when a leg hands on. */
+/** The running counts behind summary.json: small, so a leg can save them and the next go on from them. */
 export const SummaryCounts = z.object({
   counts: z.record(OutputStatus, z.number().int().min(0)),
   rows: z.number().int().min(0),
@@ -64,7 +64,11 @@ const NOTHING_COUNTED = (): SummaryCounts => ({
   approved: 0,
 });
 
-/** A tally from nothing, or from the counts an earlier leg reached. */
+/**
+ * A tally of summary.json's counts, from nothing or from the counts an earlier leg reached:
+ * `add` counts one row by its shown result, `counts` gives the counts to save, and `summary`
+ * builds summary.json from them and the batch record.
+ */
 export const summaryTally = (from: SummaryCounts = NOTHING_COUNTED()) => {
   const at: SummaryCounts = { ...from, counts: { ...from.counts } };
   return {
@@ -131,7 +135,10 @@ export const summaryTally = (from: SummaryCounts = NOTHING_COUNTED()) => {
   };
 };
 
-/** summary.json of rows held in memory, each showing what it holds. */
+/**
+ * summary.json for rows held in memory, each counted by the result it holds itself (no leader is
+ * looked up for a follower): for tests and the workbook benchmark, whose rows fit in memory.
+ */
 export const buildSummary = (batch: SummaryOf, rows: readonly RowRecord[], now: Date): BatchSummary => {
   const tally = summaryTally();
   for (const row of rows) tally.add(row, resultNow(row));

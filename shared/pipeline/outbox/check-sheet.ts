@@ -1,7 +1,6 @@
 /**
- * review.xlsx's sheet of verdicts to check (docs/architecture.md, §12; docs/workbooks.md), after
- * the questions: one row per verdict waiting for a person, with what they need to decide it and
- * three cells to decide it in.
+ * review.xlsx's sheet of verdicts to check (docs/workbooks.md), after the questions: one row per
+ * verdict waiting for a person, with what they need to decide it and three cells to decide it in.
  *
  *   Linha │ SKU │ Descrição │ Título │ ID da classificação │ Por que conferir │ NCM do serviço │
  *   Confiança do serviço │ Candidato N: NCM │ …: descrição │ …: confiança │ …: justificativa │ … │

@@ -20,8 +20,9 @@ export type DivergenceOwnColumn =
   | 'divergence';
 
 /** The table a workbook's codes were checked against, as its note and summary name it. */
-export type TableNamed = { asOf: string | null; act: string };
+type TableNamed = { asOf: string | null; act: string };
 
+/** Every word the divergence sheet and its summary lines need, in one language. */
 export type DivergenceWords = {
   sheet: string;
   columns: Record<DivergenceOwnColumn, string>;
@@ -139,4 +140,5 @@ const EN: DivergenceWords = {
   },
 };
 
+/** The divergence sheet's words in Portuguese, Spanish and English, by language code. */
 export const DIVERGENCE_WORDS: Readonly<Record<Language, DivergenceWords>> = { pt: PT, es: ES, en: EN };

@@ -3,8 +3,8 @@
  * is not in force, one line each, with what a tax team needs to fix its ERP from this sheet alone:
  * the SKU and description, both codes with their descriptions from the NCM table in force and
  * whether each is in force, the verdict's duties, the status, the row and the verdict PDF. Pure
- * text from a shown row and the table; results-workbook.ts writes it into the archive a row at a
- * time, after the results sheet, on a second reading of the rows.
+ * text from a shown row and the table; results-workbook-writer.ts writes it into the archive a row
+ * at a time, after the results sheet, on a second reading of the rows.
  *
  *   line 1   the note: which rows, which table, why the declared code has no duties
  *   line 2   the header (frozen with the note, filtered)
@@ -16,7 +16,7 @@ import { columnLetter } from '../../spreadsheet/columns.js';
 import { fittingWidth, textWidth, xlsxText } from '../../spreadsheet/write-xlsx.js';
 import { rowXml, type SheetColumn, sheetHead, sheetTail } from '../../spreadsheet/xlsx-parts.js';
 import { declaredNcmDigits } from '../core/ncm-in-force.js';
-import type { ResultColumn } from '../core/result-columns.js';
+import { DUTY_COLUMNS, type ResultColumn } from '../core/result-columns.js';
 import { resultNcmDigits } from '../core/row-results.js';
 import { DIVERGENCE_WORDS, type DivergenceOwnColumn, type DivergenceWords } from './divergence-labels.js';
 import type { ShownRow } from './results-files.js';
@@ -28,30 +28,8 @@ export const isDivergent = ({ result }: ShownRow): boolean =>
   result.current_ncm_matches === 'no' || result.current_ncm_in_force === 'no';
 
 /** The result columns the sheet shows as the results sheet does: the verdict's duties, the status, the PDF. */
-type SharedColumn = Extract<
-  ResultColumn,
-  | 'row'
-  | 'import_duty_applicable'
-  | 'duty_kind'
-  | 'statistical_rate'
-  | 'aec'
-  | 'export_duty'
-  | 'export_refund'
-  | 'tariff_source'
-  | 'status'
-  | 'verdict_pdf'
->;
+type SharedColumn = Extract<ResultColumn, 'row' | (typeof DUTY_COLUMNS)[number] | 'status' | 'verdict_pdf'>;
 type DivergenceColumn = { own: DivergenceOwnColumn } | { shared: SharedColumn };
-
-const DUTIES: SharedColumn[] = [
-  'import_duty_applicable',
-  'duty_kind',
-  'statistical_rate',
-  'aec',
-  'export_duty',
-  'export_refund',
-  'tariff_source',
-];
 
 const COLUMNS: readonly DivergenceColumn[] = [
   { shared: 'row' },
@@ -65,7 +43,7 @@ const COLUMNS: readonly DivergenceColumn[] = [
   { own: 'ncm_description' },
   { own: 'ncm_in_force' },
   { own: 'divergence' },
-  ...DUTIES.map((shared) => ({ shared })),
+  ...DUTY_COLUMNS.map((shared) => ({ shared })),
   { shared: 'status' },
   { shared: 'verdict_pdf' },
 ];
@@ -90,6 +68,10 @@ export const DIVERGENCE_FIRST_LINE = 3;
 /** The sheet's words: its own, and the results sheet's for the columns the two share. */
 export type DivergenceLayout = { words: WorkbookWords; own: DivergenceWords };
 
+/**
+ * The divergence sheet's words for a workbook: the workbook's own words, and the sheet's in the same
+ * language.
+ */
 export const divergenceLayout = (words: WorkbookWords): DivergenceLayout => ({
   words,
   own: DIVERGENCE_WORDS[words.language],
@@ -129,8 +111,13 @@ export const tableDescription = (table: NcmTable, digits: string): string => {
   return levels.filter((level) => level !== '').join(' — ');
 };
 
-/** `tableDescription` on the NCM table in force, read from the bucket once, when first asked. */
+/** Gives a function that describes a code (`tableDescription`) by the NCM table in force. */
 export type NcmDescriber = () => Promise<(digits: string) => string>;
+
+/**
+ * An `NcmDescriber` over the bucket's NCM table in force: the table is read once, on the first
+ * call, and only if a code needs describing.
+ */
 export const ncmDescriber = (objects: Parameters<typeof tableInForce>[0]): NcmDescriber => {
   let table: Promise<NcmTable> | undefined;
   return async () => {
@@ -144,7 +131,7 @@ export const ncmDescriber = (objects: Parameters<typeof tableInForce>[0]): NcmDe
  * The confidence the service gave the declared code among the verdict's alternatives
  * (`8482.10.90 (35%); 8482.80.00 (12%)`), as a fraction; null when it is not one of them.
  */
-export const alternativeConfidence = (alternatives: string | undefined, digits: string): number | null => {
+const alternativeConfidence = (alternatives: string | undefined, digits: string): number | null => {
   for (const alternative of (alternatives ?? '').split(';')) {
     const match = /^\s*([\d.]+)\s*\((\d+(?:\.\d+)?)%\)\s*$/.exec(alternative);
     if (match && match[1]!.replace(/\D/g, '') === digits) return Number(match[2]) / 100;
@@ -195,7 +182,7 @@ const styleOf = (column: DivergenceColumn, value: SheetCell, shown: ShownRow): n
   return typeof value === 'number' && column.shared !== 'row' ? STYLE.rate : 0;
 };
 
-/** The sheet up to its first row: the note, the header, both frozen. */
+/** The divergence sheet's XML up to its first row: the note and the header, both frozen. */
 export const divergenceSheetHead = (layout: DivergenceLayout, table: NcmTable | undefined): string => {
   const columns: SheetColumn[] = COLUMNS.map((column) => {
     const header = textWidth(headerOf(layout, column));
@@ -213,7 +200,7 @@ export const divergenceSheetHead = (layout: DivergenceLayout, table: NcmTable | 
   );
 };
 
-/** One divergent row at `line` (DIVERGENCE_FIRST_LINE for the first). */
+/** One divergent row's XML at sheet line `line` (DIVERGENCE_FIRST_LINE for the first). */
 export const divergenceRowXml = (
   layout: DivergenceLayout,
   shown: ShownRow,
@@ -232,6 +219,6 @@ export const divergenceRowXml = (
 export const divergenceFilterRange = (listed: number): string =>
   `A2:${LETTERS.at(-1)}${DIVERGENCE_FIRST_LINE - 1 + listed}`;
 
-/** The sheet after its last row. */
+/** The sheet's closing XML after its last row: the filter over the `listed` rows, landscape printing. */
 export const divergenceSheetTail = (listed: number): string =>
   sheetTail({ autoFilter: divergenceFilterRange(listed), orientation: 'landscape' });

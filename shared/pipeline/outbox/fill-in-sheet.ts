@@ -33,7 +33,7 @@ const ANSWER_BORDER = { bottom: { style: 'thin', color: { argb: 'FFBF9000' } } }
 export const orNull = (text: string | null | undefined): CellValue => (text ? xlsxText(text) : null);
 
 /** A cell a person fills in: unlocked; `shaded` when it takes an answer, with its rule when it has one. */
-export type FillInCell = { shaded: boolean; rule: ExcelJS.DataValidation | null };
+type FillInCell = { shaded: boolean; rule: ExcelJS.DataValidation | null };
 
 /** One column: its header, how wide, its cell for an item (the item's sheet row is `line`). */
 export type FillInColumn<Item> = {
@@ -51,6 +51,11 @@ export type FillInColumn<Item> = {
   hint?: string;
 };
 
+/**
+ * Adds a sheet named `sheetName` to a workbook being written, one row per item under `columns`,
+ * with the header and the first `frozenColumns` columns frozen; only the fill-in cells are
+ * unlocked, and the sheet is filtered and protected without a password.
+ */
 export const writeFillInSheet = async <Item>(
   workbook: WorkbookWriter,
   sheetName: string,

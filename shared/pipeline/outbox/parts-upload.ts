@@ -1,8 +1,8 @@
 /**
- * One file uploaded in parts across Finalize's legs (the ObjectStore's upload in parts): bytes are
- * appended as they are made, a part goes when `partBytes` are ready, and when a leg's time is
- * spent what is not yet a part (under S3's least part size) waits in the bucket's `work/` for the
- * next leg, under a name that says which part it begins.
+ * One file uploaded in parts across several legs (an S3 multipart upload, through the object
+ * store): bytes are appended as they are made, a part goes when `partBytes` are ready, and when a
+ * leg's time is spent what is not yet a part (under S3's least part size of 5 MiB) waits in the
+ * bucket's `work/` for the next leg, under a name that says which part it begins.
  *
  *   leg 1: parts 1..3 sent, 2.1 MiB left  ─▶ work/<batch>/finalize/results.csv.4   { parts 1..3 }
  *   leg 2: reads .4 back, parts 4..6, the last part, complete
@@ -11,7 +11,10 @@ import { z } from 'zod';
 import { finalizeWorkKey } from '../core/bucket-layout.js';
 import type { ObjectStore } from '../core/ports.js';
 
-/** Where an upload stands between legs: small, whatever the file's size. */
+/**
+ * Where an upload stands between legs (its id, the parts sent, where unsent bytes wait): small,
+ * whatever the file's size.
+ */
 export const PartsUploadProgress = z.object({
   upload_id: z.string().min(1),
   parts: z.array(z.object({ number: z.number().int().min(1), etag: z.string() })),
@@ -22,18 +25,23 @@ export type PartsUploadProgress = z.infer<typeof PartsUploadProgress>;
 
 type UploadPorts = Pick<ObjectStore, 'startUpload' | 'uploadPart' | 'completeUpload' | 'getBytes' | 'put'>;
 
+/** A file being uploaded in parts: append bytes, then pause at a leg's end or complete at the file's. */
 export type PartsUpload = {
   /** Adds bytes at the file's end; sends a part when enough are ready. */
   append(bytes: Uint8Array): Promise<void>;
-  /** The leg hands on: what is not a part yet is kept in `work/`; the progress the next leg resumes from. */
+  /**
+   * At a leg's end: keeps what is not a part yet in `work/`, and gives the progress the next leg
+   * resumes from.
+   */
   pause(): Promise<PartsUploadProgress>;
   /** The rest as the last part, and the file put together. */
   complete(): Promise<void>;
 };
 
 /**
- * Starts the upload of `key`, or resumes it from an earlier leg's progress. `name` names its
- * carried bytes in `work/` (`<name>.<first part they begin>`).
+ * Starts the upload of `key`, or resumes it from an earlier leg's progress, and gives the upload
+ * to append to. `name` names its carried bytes in `work/` (`<name>.<first part they begin>`).
+ * Throws when the bytes an earlier leg carried are gone.
  */
 export const partsUpload = async (
   objects: UploadPorts,

@@ -1,6 +1,6 @@
 /**
- * The batch's output files, built from records. Pure: Finalize writes them, and the answers
- * round (docs/architecture.md, section 4) rebuilds them when answered rows finish.
+ * The batch's output files, built from records. Pure: Finalize writes them, and an answers round
+ * (docs/answers-round.md) writes them again when answered rows finish.
  *
  *   results.csv   every input row, input order: the input's cells as read, then RESULT_COLUMNS
  *   review.csv    the pending_data rows with their questions and empty answer columns
@@ -31,6 +31,7 @@ import { RESULT_COLUMNS, type ShownResult } from '../core/result-columns.js';
 import { isFinalResult, resultNow } from '../core/row-life.js';
 import { OUTPUT_STATUSES, type OutputStatus } from '../core/row-statuses.js';
 
+/** The names of what every batch leaves in its outbox (`pdfs/` is the folder of verdict PDFs). */
 export const OUTPUT_FILES = {
   results: 'results.csv',
   review: 'review.csv',
@@ -40,9 +41,10 @@ export const OUTPUT_FILES = {
   review_workbook: 'review.xlsx',
 } as const;
 
+/** The content type every CSV of the outbox is stored with. */
 export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
 
-/** The two workbooks beside the CSVs, each made as it is uploaded (results-workbook.ts). */
+/** The two workbooks beside the CSVs, each a function that makes its bytes as they are uploaded. */
 export type OutboxWorkbooks = { results: () => Readable; review: () => Readable };
 
 /**
@@ -75,7 +77,10 @@ export const writeOutboxFiles = async (
   });
 };
 
-/** The outbox's last files, once the results files are there: review.csv and .xlsx, then summary.json. */
+/**
+ * Writes the outbox's last files, once the results files are there: review.csv and .xlsx, then
+ * summary.json.
+ */
 export const writeReviewFiles = async (
   objects: Pick<ObjectStore, 'put'>,
   batchId: string,
@@ -104,7 +109,7 @@ const resultCell = (row: RowRecord, result: ShownResult, column: (typeof RESULT_
   return NCM_COLUMNS.has(column) ? formatNcm(value) : value;
 };
 
-/** A row and the output columns it shows. */
+/** A row record with its shown result: what the outbox files write on its line. */
 export type ShownRow = { row: RowRecord; result: ShownResult };
 
 /** Input columns results files carry: the header's, or a longer row's (a loop: a spread overflows the stack). */
@@ -114,9 +119,9 @@ export const resultsInputWidth = (
 ): number => rows.reduce((width, row) => Math.max(width, row.cells.length), batch.header.length);
 
 /**
- * One record per row, in row order: the input's cells as read (a longer row's extra cells under
- * unnamed columns), then ours. An input column named like ours (a re-uploaded results.csv has
- * `status`) is kept: it is the user's data, and the positions tell the two apart.
+ * results.csv's header: the input's header padded to `width` (a longer row's extra cells go under
+ * unnamed columns), then the result columns. An input column named like ours (a re-uploaded
+ * results.csv has `status`) is kept: it is the user's data, and the positions tell the two apart.
  */
 export const resultsCsvHeader = (batch: Pick<BatchRecord, 'header'>, width: number): string[] => [
   ...batch.header,
@@ -124,12 +129,17 @@ export const resultsCsvHeader = (batch: Pick<BatchRecord, 'header'>, width: numb
   ...RESULT_COLUMNS,
 ];
 
+/** One row's results.csv record: its input cells padded to `width`, then its result columns. */
 export const resultsCsvRecord = ({ row, result }: ShownRow, width: number): string[] => [
   ...row.cells,
   ...Array<string>(width - row.cells.length).fill(''),
   ...RESULT_COLUMNS.map((column) => resultCell(row, result, column)),
 ];
 
+/**
+ * results.csv's bytes for rows held in memory, in row order, each showing `resultFor(row)` (by
+ * default the result the row holds itself).
+ */
 export const buildResultsCsv = (
   batch: Pick<BatchRecord, 'header' | 'delimiter'>,
   rows: readonly RowRecord[],
@@ -156,6 +166,7 @@ export const pendingReviewItems = (
 ): ReviewItem[] =>
   items.filter((item) => item.state === 'pending' && pendingRows.has(item.row)).sort((a, b) => a.row - b.row);
 
+/** review.csv's columns before the question groups: the row, its product and the provisional proposal. */
 export const REVIEW_LEADING_COLUMNS = [
   'row',
   'sku',
@@ -165,10 +176,17 @@ export const REVIEW_LEADING_COLUMNS = [
   'provisional_ncm',
   'provisional_confidence',
 ] as const;
-/** `same_product_rows`: the rows that share this classification and resume with its answers. */
+/**
+ * review.csv's columns after the question groups: a new technical sheet, when the service abandons
+ * the classification, and `same_product_rows` (the rows that share it and resume with its answers).
+ */
 export const REVIEW_TRAILING_COLUMNS = ['sheet', 'abandons_at', 'same_product_rows'] as const;
 
-export const reviewQuestionColumns = (n: number): string[] => [
+/**
+ * review.csv's four columns for question `n` (from 1): its id, text and options, and the answer to
+ * fill in.
+ */
+const reviewQuestionColumns = (n: number): string[] => [
   `question_${n}_id`,
   `question_${n}_text`,
   `question_${n}_options`,
@@ -183,8 +201,9 @@ export const mostQuestions = (items: readonly Pick<ReviewItem, 'questions'>[]): 
 export type FilledAnswers = ReadonlyMap<string, { answers: ReadonlyMap<string, string>; sheet?: string }>;
 
 /**
- * The review file's layout: as many question groups as the item with the most questions; answers empty,
- * unless `filled` gives some (the file a person would have sent, made for them).
+ * review.csv's bytes: one record per item, in row order, with as many question groups as the item
+ * with the most questions; answers empty, unless `filled` gives some (the file a person would have
+ * sent, made for them).
  */
 export const buildReviewCsv = (
   items: readonly ReviewItem[],
@@ -250,6 +269,7 @@ export const NcmTableShown = z.object({
 });
 export type NcmTableShown = z.infer<typeof NcmTableShown>;
 
+/** The NCM table in force as summary.json and the plan name it. */
 export const ncmTableShown = (ncm: TableInForce): NcmTableShown => ({
   as_of: ncm.table.asOf,
   act: ncm.table.act,
@@ -257,6 +277,10 @@ export const ncmTableShown = (ncm: TableInForce): NcmTableShown => ({
   ...(ncm.refused ? { refused: ncm.refused } : {}),
 });
 
+/**
+ * summary.json: a batch's counts, money, times, problems and file names, built from named fields
+ * only; it is also the detail of the Batch Completed event.
+ */
 export const BatchSummary = z.object({
   batch_id: z.string(),
   name: z.string().nullable(),
@@ -273,13 +297,16 @@ export const BatchSummary = z.object({
    * earlier row of the same product, each at the price of a resolved classification.
    */
   saved_usd: z.number(),
-  /** Rows that shared an earlier row's classification instead of their own (property 11). */
+  /**
+   * Followers: rows that took the classification of an earlier row of the same product instead of
+   * their own.
+   */
   duplicates: z.object({ rows: z.number().int().min(0), saved_usd: z.number() }),
   /** Rows whose verdict differs from the NCM the ERP declared (`current_ncm_matches` = `no`). */
   current_ncm_mismatches: z.number().int().min(0),
   /**
-   * Verdicts a person checks (`check_below`, docs/architecture.md §12): rows still `to_check`, and
-   * rows `approved`; a row following another counts as its leader. Absent in summaries written before.
+   * Verdicts a person checks (under the batch's `check_below`): rows still `to_check`, and rows
+   * `approved`; a follower counts as its leader does. Absent in summaries written before.
    */
   checks: z.object({ to_check: z.number().int().min(0), approved: z.number().int().min(0) }).optional(),
   /** The NCM table the rows' codes were checked against (absent in summaries written before). */
@@ -325,6 +352,7 @@ export const sourceShown = (
   version_or_etag: source.version_or_etag,
 });
 
+/** How many of `rows` end in each output status, zeros included; a row still working counts under none. */
 export const countByStatus = (rows: readonly RowRecord[]) => {
   const counts = Object.fromEntries(OUTPUT_STATUSES.map((status) => [status, 0])) as Record<
     OutputStatus,

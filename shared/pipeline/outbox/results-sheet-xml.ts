@@ -1,5 +1,5 @@
 /**
- * results.xlsx's layout as XML (results-workbook.ts writes it into the archive): the results
+ * results.xlsx's layout as XML (results-workbook-writer.ts writes it into the archive): the results
  * sheet's columns, header and rows, the summary sheet, and the cell styles both use. Pure text from
  * records, the XML pieces from spreadsheet/xlsx-parts.ts.
  *
@@ -104,6 +104,10 @@ const STATUS_STYLES_FROM = 10;
 /** Each distinct colouring of STATUS_COLOURS once, in its order. */
 const STATUS_COLOURINGS = [...new Set(Object.values(STATUS_COLOURS))];
 
+/**
+ * Each shared cell style's index in results.xlsx's styles.xml, as a cell's `s` names it; status
+ * colourings follow.
+ */
 export const STYLE = {
   percent: 1,
   rate: 2,
@@ -155,8 +159,8 @@ const HYPERLINK_TEXT_MAX = 255;
 
 /**
  * A link only to a verdict PDF beside the workbook (`pdfs/…`, or `pdfs/<batch>/…` for one reused
- * from the batch that made it: core/bucket-layout.ts, `reusedPdfRelative`), never to anything a
- * cell could name, never out of `pdfs/`; at most what a formula's string may hold.
+ * from the batch that made it), never to anything a cell could name, never out of `pdfs/`; at
+ * most what a formula's string may hold.
  */
 const isOpenableLink = (target: string): boolean =>
   /^pdfs\/([^/\\:"]+\/)?[^/\\:"]+\.pdf$/i.test(target) &&
@@ -245,7 +249,10 @@ export type ResultsLayout = {
   letters: string[];
 };
 
-/** `inputWidth`: the file's input columns, however many; the layout keeps what a sheet holds. */
+/**
+ * The results sheet's layout for a file of `inputWidth` input columns, however many: as many of
+ * them as a sheet holds, then the result columns under their words.
+ */
 export const resultsLayout = (
   batchHeader: readonly string[],
   inputWidth: number,
@@ -304,7 +311,7 @@ export const measuredWidths = (layout: ResultsLayout, measured: readonly ShownRo
 const columnStyle = (layout: ResultsLayout, i: number): number =>
   i < layout.width ? 0 : (KIND_STYLE[KIND[RESULT_COLUMNS[i - layout.width]!]] ?? 0);
 
-/** The sheet up to its first row of results: view, columns, the header row. */
+/** The results sheet's XML up to its first row of results: the view, the columns, the header row. */
 export const resultsSheetHead = (layout: ResultsLayout, widths: readonly number[]): string => {
   const columns: SheetColumn[] = layout.header.map((_, i) => ({
     width: widths[i] ?? fittingWidth([]),
@@ -316,7 +323,7 @@ export const resultsSheetHead = (layout: ResultsLayout, widths: readonly number[
   return sheetHead({ frozenRows: 1, columns }) + rowXml(1, header);
 };
 
-/** One row of results at `line` (2 for the first). */
+/** One row's XML on the results sheet, at sheet line `line` (2 for the first). */
 export const resultsRowXml = (layout: ResultsLayout, shown: ShownRow, line: number): string => {
   const cells = cellsOf(layout, shown);
   let xml = '';
@@ -340,6 +347,6 @@ export const resultsRowXml = (layout: ResultsLayout, shown: ShownRow, line: numb
 export const resultsFilterRange = (layout: ResultsLayout, rows: number): string =>
   `A1:${layout.letters[layout.letters.length - 1]}${Math.max(1, rows + 1)}`;
 
-/** The sheet after its last row. */
+/** The results sheet's closing XML after `rows` rows: the filter over them, landscape printing. */
 export const resultsSheetTail = (layout: ResultsLayout, rows: number): string =>
   sheetTail({ autoFilter: resultsFilterRange(layout, rows), orientation: 'landscape' });

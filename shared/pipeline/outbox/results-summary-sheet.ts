@@ -94,7 +94,10 @@ const summaryLines = (
   ];
 };
 
-/** The second sheet, whole: one label (bold) and one value (wrapped, at the top left) a line. */
+/**
+ * results.xlsx's summary sheet as one piece of XML: one label (bold) and one value (wrapped, at the
+ * top left) a line.
+ */
 export const summarySheetXml = (
   summary: ShownSummary,
   layout: ResultsLayout,

@@ -83,11 +83,11 @@ const CHUNK_CHARACTERS = 256 * 1024;
 
 /**
  * On the divergence sheet, rows read before what is gathered is deflated anyway: its rows may be
- * few and far between, and a leg hands on only where nothing waits (`betweenChunks`).
+ * few and far between, and a leg stops only where nothing waits (`betweenChunks`).
  */
 const ROWS_READ_PER_CHUNK = 1_000;
 
-/** Where a results.xlsx being written stands between two legs. */
+/** Where a results.xlsx being written stands between two legs: a few hundred bytes, never rows. */
 export const ResultsWorkbookProgress = z.object({
   /**
    * The file's input columns: the header's, or more when a row is longer (`resultsInputWidth`),
@@ -108,6 +108,10 @@ export const ResultsWorkbookProgress = z.object({
 });
 export type ResultsWorkbookProgress = z.infer<typeof ResultsWorkbookProgress>;
 
+/**
+ * A results.xlsx being written: rows go in, bytes to append to the upload come out, and it can
+ * pause between legs or finish the file.
+ */
 export type ResultsWorkbookWriter = {
   /**
    * Adds the next row (row order) to the results sheet, or once listing, to the divergence sheet if
@@ -134,6 +138,10 @@ export type ResultsWorkbookWriter = {
   readonly betweenChunks: boolean;
 };
 
+/**
+ * What of the batch record a workbook needs: the input's header, and the options that choose its
+ * language.
+ */
 export type WorkbookBatch = Pick<BatchRecord, 'header' | 'options'>;
 
 const RESULTS_SHEET = sheetPath(0);
@@ -325,7 +333,7 @@ const writerAt = (
 };
 
 /**
- * A new results.xlsx. `measured`: the first rows (up to ROWS_MEASURED_FOR_WIDTH), read ahead to
+ * Opens a new results.xlsx. `measured`: the first rows (up to ROWS_MEASURED_FOR_WIDTH), read ahead to
  * size the columns; they are not added by this call. `at` dates the workbook (its properties and
  * every ZIP entry) instead of the clock: a step run twice writes the same file.
  */
@@ -353,8 +361,9 @@ export const openResultsWorkbook = (input: {
 };
 
 /**
- * The results.xlsx a previous leg paused, for the same batch: add the next rows, list the
- * divergences, pause again or finish.
+ * Resumes the results.xlsx a previous leg paused, for the same batch, from its progress record:
+ * add the next rows, list the divergences, pause again or finish. Throws when the progress has
+ * no sheet open where it should.
  */
 export const resumeResultsWorkbook = (
   batch: WorkbookBatch,

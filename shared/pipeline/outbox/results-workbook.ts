@@ -1,8 +1,8 @@
 /**
  * results.xlsx: the same rows and values as results.csv, made to be opened by a person, with the
  * summary and the rows whose declared NCM diverges on sheets of their own. Written a row at a time
- * by results-workbook-writer.ts, in legs where Finalize writes it (results-in-legs.ts); here, in one
- * leg as a stream, for files written from records at once (the outbox's of a small batch, tests).
+ * by results-workbook-writer.ts: Finalize drives that writer across legs; here it runs in one go as
+ * a stream, for files written from records at once (the outbox of a batch that has no record, tests).
  */
 import { Readable } from 'node:stream';
 import type { NcmTable } from '../../ncm-table/siscomex-table.js';
@@ -20,6 +20,10 @@ import {
 } from './results-workbook-writer.js';
 import { reviewWorkbook } from './review-workbook.js';
 
+/**
+ * What results.xlsx is made from: the batch, its summary, the NCM table in force, and the rows,
+ * either held in memory or read (twice at most) as the workbook is written.
+ */
 export type ResultsWorkbookInput = {
   batch: WorkbookBatch;
   summary: ShownSummary;
@@ -54,7 +58,10 @@ async function* added(workbook: ResultsWorkbookWriter, rows: AsyncIterable<Shown
   }
 }
 
-/** The time a workbook is as of: its summary's (a run twice writes the same bytes). */
+/**
+ * The moment a workbook is dated: a partial summary's `as_of`, else the summary's `finished_at`,
+ * never the clock, so a step run twice writes the same bytes.
+ */
 export const summaryTime = (summary: ShownSummary): Date =>
   new Date((summary.partial ? summary.as_of : undefined) ?? summary.finished_at);
 

@@ -5,7 +5,8 @@
  */
 import type { Language } from '../../spreadsheet/header-language.js';
 
-export type ReviewColumn =
+/** The columns of review.xlsx's questions sheet that are not a question group. */
+type ReviewColumn =
   | 'row'
   | 'sku'
   | 'external_reference'
@@ -18,6 +19,7 @@ export type ReviewColumn =
   | 'days_left'
   | 'same_product_rows';
 
+/** The questions sheet's headers in one language, a question group's numbered by `n`. */
 export type ReviewWords = Record<ReviewColumn, string> & {
   questionId: (n: number) => string;
   question: (n: number) => string;
@@ -75,13 +77,14 @@ const EN: ReviewWords = {
   answer: (n) => `Answer ${n}`,
 };
 
+/** The questions sheet's headers in Portuguese, Spanish and English, by language code. */
 export const REVIEW_WORDS: Readonly<Record<Language, ReviewWords>> = { pt: PT, es: ES, en: EN };
 
 /**
  * The sheet of verdicts to check (outbox/check-sheet.ts): its name, its headers (to-check.csv's
  * columns by their stable names, outbox/to-check-files.ts) and the hints of its decision cells.
  */
-export type CheckColumn =
+type CheckColumn =
   | 'row'
   | 'sku'
   | 'description'
@@ -97,8 +100,10 @@ export type CheckColumn =
   | 'decision_sim'
   | 'decision_note';
 
-export type CandidateColumn = 'ncm' | 'description' | 'confidence' | 'rationale';
+/** The four columns each candidate NCM of a verdict to check takes. */
+type CandidateColumn = 'ncm' | 'description' | 'confidence' | 'rationale';
 
+/** The sheet of verdicts to check in one language: its name, headers, reasons and decision hints. */
 export type CheckWords = Record<CheckColumn, string> & {
   sheet: string;
   candidate: (n: number, column: CandidateColumn) => string;
@@ -210,6 +215,7 @@ const CHECK_EN: CheckWords = {
   },
 };
 
+/** The sheet of verdicts to check in Portuguese, Spanish and English, by language code. */
 export const CHECK_WORDS: Readonly<Record<Language, CheckWords>> = {
   pt: CHECK_PT,
   es: CHECK_ES,

@@ -39,6 +39,7 @@ export const daysLeft = (abandonsAt: string, now: Date): number =>
 /** A column's letters from its number (1-based). */
 const column = (n: number): string => columnLetter(n - 1);
 
+/** What review.xlsx is made from: the batch, its items waiting for answers, its check items and its date. */
 export type ReviewWorkbookInput = {
   batch: Pick<BatchRecord, 'header' | 'options'>;
   /** The items still waiting, as review.csv lists them (`pendingReviewItems`). */
@@ -51,7 +52,10 @@ export type ReviewWorkbookInput = {
   checks?: readonly CheckItem[];
 };
 
-/** review.xlsx as a stream: give it to an upload as its body. */
+/**
+ * review.xlsx as a stream made as it is read (the questions sheet, then the sheet of verdicts to
+ * check when any): give it to an upload as its body.
+ */
 export const reviewWorkbook = (input: ReviewWorkbookInput): Readable =>
   streamWorkbook((workbook) => writeReviewWorkbook(workbook, input), input.at);
 

@@ -1,6 +1,7 @@
 /**
- * to-check.csv: the verdicts a person checks before they are used (docs/architecture.md, §12),
- * beside review.csv, with the same rows as review.xlsx's sheet of verdicts to check
+ * to-check.csv: the verdicts a person checks before they are used (under the batch's
+ * `check_below`, or whose SIM opening waits for a choice), beside review.csv, with the same rows
+ * as review.xlsx's sheet of verdicts to check
  * (check-sheet.ts). Filled in (`decision_ncm`, `decision_sim`, `decision_note`) and dropped into
  * `answers/<batch-id>/`, it is read back as decisions (answers/decisions-file.ts); only `row`,
  * `classification_id` and the decision columns are needed, so the console writes just those.
@@ -16,20 +17,24 @@ import type { CheckItem } from '../core/check-records.js';
 import type { ObjectStore } from '../core/ports.js';
 import { CSV_CONTENT_TYPE } from './results-files.js';
 
-export const TO_CHECK_FILE = 'to-check.csv';
+const TO_CHECK_FILE = 'to-check.csv';
 
 /** The most candidates a check item carries (check-records.ts): to-check.csv's candidate groups. */
-export const CANDIDATES_SHOWN = 3;
+const CANDIDATES_SHOWN = 3;
 
-export const TO_CHECK_DECISION_COLUMNS = ['decision_ncm', 'decision_sim', 'decision_note'] as const;
+const TO_CHECK_DECISION_COLUMNS = ['decision_ncm', 'decision_sim', 'decision_note'] as const;
 
-export const candidateColumns = (n: number): string[] => [
+const candidateColumns = (n: number): string[] => [
   `candidate_${n}_ncm`,
   `candidate_${n}_description`,
   `candidate_${n}_confidence`,
   `candidate_${n}_rationale`,
 ];
 
+/**
+ * to-check.csv's header, in order: the item, its candidates, its SIM openings and PDF, then the
+ * decision columns.
+ */
 export const TO_CHECK_COLUMNS: readonly string[] = [
   'row',
   'sku',
@@ -95,8 +100,8 @@ export const buildToCheckCsv = (
 
 /**
  * Writes to-check.csv beside review.csv when the batch has verdicts to check, or when an earlier
- * one is there (then with what is still open, perhaps nothing: see above). Before review.csv, so
- * the files a summary.json vouches for are all in the outbox.
+ * one is there (then with what is still open, perhaps only the header, so no decided verdict is
+ * asked for again). Before review.csv, so the files a summary.json vouches for are all in the outbox.
  */
 export const writeToCheckCsv = async (
   objects: Pick<ObjectStore, 'put' | 'head'>,

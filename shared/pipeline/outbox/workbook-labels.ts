@@ -1,8 +1,8 @@
 /**
  * The words of results.xlsx and review.xlsx in Portuguese, Spanish and English: column headers,
- * statuses, the summary sheet, the hints of the answer cells (review.xlsx's own columns are
- * review-labels.ts). The CSVs keep their stable column
- * names for machines; the workbooks are for people, in the batch's language (workbook-language.ts).
+ * statuses, the summary sheet, the hints of the answer cells (review.xlsx's own columns are in
+ * review-labels.ts). The CSVs keep their stable column names for machines; the workbooks are for
+ * people, in the batch's language (workbook-language.ts).
  *
  * The statuses' words are the ones every reader shares (core/row-statuses.ts): a row is called
  * the same thing in the workbook, on the page and on the command line.
@@ -20,6 +20,7 @@ const LOCALES: Record<Language, string> = { pt: 'pt-BR', es: 'es-AR', en: 'en-US
 /** A count as the language groups its digits (`3.640`, `3,640`). */
 const grouped = (language: Language, n: number): string => new Intl.NumberFormat(LOCALES[language]).format(n);
 
+/** Every word a results.xlsx or review.xlsx shows, in one language. */
 export type WorkbookWords = {
   /** The language these words are in: the messages a workbook shows are worded in it too (shared/wording/). */
   language: Language;
@@ -363,4 +364,5 @@ const EN: WorkbookWords = {
   },
 };
 
+/** The workbooks' words in Portuguese, Spanish and English, by language code. */
 export const WORKBOOK_WORDS: Readonly<Record<Language, WorkbookWords>> = { pt: PT, es: ES, en: EN };

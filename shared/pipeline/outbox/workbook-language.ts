@@ -13,6 +13,7 @@ import { WORKBOOK_WORDS, type WorkbookWords } from './workbook-labels.js';
 export const workbookLanguage = (batch: Pick<BatchRecord, 'header' | 'options'>): Language =>
   batch.options?.language ?? headerLanguage(batch.header);
 
+/** The words of a batch's workbooks, in the batch's language (`workbookLanguage`). */
 export const wordsForBatch = (batch: Pick<BatchRecord, 'header' | 'options'>): WorkbookWords =>
   WORKBOOK_WORDS[workbookLanguage(batch)];
 
@@ -46,9 +47,9 @@ export const CHECK_SHEET_NAMES: ReadonlySet<string> = new Set(
 );
 
 /**
- * The headers of that sheet in every language, and to-check.csv's own column names, as header
- * keys → to-check.csv's column each one is (`NCM decidida` → `decision_ncm`): decisions are read
- * back from either file alike (answers/decisions-file.ts).
+ * The headers of review.xlsx's sheet of verdicts to check in every language, and to-check.csv's
+ * own column names, as header keys → to-check.csv's column each one is (`NCM decidida` →
+ * `decision_ncm`): decisions are read back from either file alike (answers/decisions-file.ts).
  */
 export const CHECK_HEADER_KEYS: ReadonlyMap<string, string> = new Map(
   LANGUAGES.flatMap((language) => {

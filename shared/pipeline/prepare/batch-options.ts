@@ -8,6 +8,10 @@ import type { Message } from '../../wording/message.js';
 import { BatchOptions } from '../core/batch-options-schema.js';
 import type { ObjectStore } from '../core/ports.js';
 
+/**
+ * What reading batch.json gives: the options, or the problem with the file as a sentence and as a
+ * message.
+ */
 export type OptionsRead = { options: BatchOptions } | { problem: string; said: Message };
 
 const ACCEPTED_OPTION_FIELDS = Object.keys(BatchOptions.shape).join(', ');
@@ -34,7 +38,10 @@ const optionIssueFields = (error: z.ZodError): string[] => [
   ),
 ];
 
-/** `inbox/<name>/batch.json`: absent ⇒ the defaults; unparsable or invalid ⇒ a problem sentence. */
+/**
+ * Reads `batch.json` in the batch's folder: absent, the default options; unparsable or invalid, the
+ * problem in one sentence naming every field at fault, so one fix of the file is enough.
+ */
 export const readBatchOptions = async (
   objects: Pick<ObjectStore, 'getBytes'>,
   folder: string,

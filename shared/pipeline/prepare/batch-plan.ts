@@ -1,7 +1,7 @@
 /**
  * The plan of a batch before anything is spent (`plan_only` in batch.json, or
  * `npm run classify -- FILE --plan`): Prepare reads and validates the file exactly as for a run,
- * plans every row (row-plans.ts), and instead of queueing writes these two files to the outbox.
+ * plans every row, and instead of queueing writes these two files to the outbox.
  * No creating endpoint is called; the service is asked only for its countries and `GET /balance`.
  *
  *   plan.json  how each column was understood, the rows by what would happen to them, the most
@@ -25,13 +25,14 @@ import { cents, sourceShown } from '../outbox/results-files.js';
 import { workbookLanguage } from '../outbox/workbook-language.js';
 import { NO_EARLIER_VERDICT } from '../reuse/reuse.js';
 
+/** The names of a plan's two files in the batch's outbox. */
 export const PLAN_FILES = { json: 'plan.json', csv: 'plan.csv' } as const;
 
 /** "A run takes about one minute" (the service's contract): the pace a plan assumes. */
-export const TYPICAL_RUN_SECONDS = 60;
+const TYPICAL_RUN_SECONDS = 60;
 
 /** How long `classifications` take at `cap` at once: waves of the cap, each about a typical run. */
-export const estimatedSeconds = (classifications: number, cap: number): number =>
+const estimatedSeconds = (classifications: number, cap: number): number =>
   Math.ceil(classifications / Math.max(1, cap)) * TYPICAL_RUN_SECONDS;
 
 /**
@@ -45,8 +46,8 @@ export const MIN_WAIT_SECONDS = BATCH_WAIT.shortestSeconds;
 export const MAX_WAIT_SECONDS = BATCH_WAIT.longestSeconds;
 
 /**
- * How long the Batch workflow's WaitForRows waits for the last row before Finalize takes the batch
- * as it stands (docs/architecture.md, property 3): the estimate with its margin, between
+ * Gives how long, in seconds, the Batch workflow's WaitForRows waits for the last row before
+ * Finalize takes the batch as it stands: the estimate with its margin, between
  * {@link MIN_WAIT_SECONDS} and {@link MAX_WAIT_SECONDS}, and never past a deployment's own
  * ceiling (`batchTimeoutHours`).
  */
@@ -57,16 +58,17 @@ export const waitSecondsFor = (classifications: number, cap: number, ceilingSeco
     Math.max(MIN_WAIT_SECONDS, estimatedSeconds(classifications, cap) * WAIT_MARGIN),
   );
 
-/** The cap a batch runs at: the organisation's, or a deployment's lower one (`capOverride`). */
+/** Gives the cap a batch runs at: the organisation's, or a deployment's lower one (`capOverride`). */
 export const capOf = (concurrencyLimit: number, capOverride: number | null): number =>
   Math.min(capOverride ?? concurrencyLimit, concurrencyLimit);
 
 /** What a deployment sets that Prepare reads: a lower cap, and a ceiling on the wait. */
 export type PrepareDeployment = { capOverride: number | null; maxWaitSeconds: number | null };
+/** A deployment that sets neither: the organisation's cap, and the longest wait. */
 export const DEFAULT_DEPLOYMENT: PrepareDeployment = { capOverride: null, maxWaitSeconds: null };
 
 /** What would happen to a row, as plan.csv says it. */
-export const ROW_PLANS = [
+const ROW_PLANS = [
   'classify',
   'same_product',
   'reuse',
@@ -74,6 +76,7 @@ export const ROW_PLANS = [
   'over_budget',
   'no_earlier_verdict',
 ] as const;
+/** What would happen to one row, as plan.csv's `plan` column says it. */
 export type RowPlanKind = (typeof ROW_PLANS)[number];
 
 const RejectedRow = z.object({
@@ -84,6 +87,11 @@ const RejectedRow = z.object({
   detail: z.string(),
 });
 
+/**
+ * plan.json: how each column was understood, the rows counted by what would happen to them, the
+ * first rejected rows, the most the batch can cost and how long it would take, with its warnings,
+ * problems and options.
+ */
 export const BatchPlan = z.object({
   batch_id: z.string(),
   name: z.string(),
@@ -144,7 +152,7 @@ export const BatchPlan = z.object({
 export type BatchPlan = z.infer<typeof BatchPlan>;
 
 /** `about 17 h 5 min`, `about 4 min`, `nothing to wait for`. */
-export const durationText = (seconds: number): string => {
+const durationText = (seconds: number): string => {
   if (seconds <= 0) return 'nothing to wait for';
   const minutes = Math.max(1, Math.round(seconds / 60));
   if (minutes < 60) return `about ${minutes} min`;
@@ -154,7 +162,7 @@ export const durationText = (seconds: number): string => {
   return days > 0 ? `about ${days} d ${hours} h` : `about ${hours} h ${rest} min`;
 };
 
-export const rowPlanOf = (record: Pick<RowRecord, 'status' | 'follows' | 'result'>): RowPlanKind => {
+const rowPlanOf = (record: Pick<RowRecord, 'status' | 'follows' | 'result'>): RowPlanKind => {
   if (record.status === 'not_submitted' && record.result?.reason === NO_EARLIER_VERDICT)
     return 'no_earlier_verdict';
   // A copy of a product the budget leaves out is left out with it: nothing is shared.
@@ -171,9 +179,12 @@ export const rowPlanOf = (record: Pick<RowRecord, 'status' | 'follows' | 'result
 };
 
 /** Rejected rows plan.json lists; plan.csv has them all. */
-export const REJECTED_LISTED = 1000;
+const REJECTED_LISTED = 1000;
 
-/** The rows of a plan counted by what would happen to them, chunk by chunk, with the first rejected rows. */
+/**
+ * Gives a tally Prepare feeds the row records chunk by chunk: it counts them by what would happen
+ * to them and keeps the first 1,000 rejected rows, never the rows themselves.
+ */
 export const planTally = () => {
   const counts = Object.fromEntries(ROW_PLANS.map((kind) => [kind, 0])) as Record<RowPlanKind, number>;
   const rejected: z.infer<typeof RejectedRow>[] = [];
@@ -199,8 +210,12 @@ export const planTally = () => {
     rejected: () => [...rejected],
   };
 };
-export type PlanTally = ReturnType<typeof planTally>;
+type PlanTally = ReturnType<typeof planTally>;
 
+/**
+ * What plan.json is built from: the batch, the tally of its rows, its options and problems, the
+ * balance and the deployment.
+ */
 export type PlanInput = {
   batch: Pick<BatchRecord, 'batch_id' | 'name' | 'source' | 'columns' | 'warnings' | 'header'>;
   tally: PlanTally;
@@ -211,6 +226,10 @@ export type PlanInput = {
   now: Date;
 };
 
+/**
+ * Builds plan.json from the batch and its tally: the counts, the estimate of cost and time, and the
+ * wait. Pure.
+ */
 export const buildPlan = (input: PlanInput): BatchPlan => {
   const { batch, tally, balance } = input;
   const deployment = input.deployment ?? DEFAULT_DEPLOYMENT;
@@ -256,6 +275,7 @@ export const buildPlan = (input: PlanInput): BatchPlan => {
   };
 };
 
+/** plan.csv's columns, in order. */
 export const PLAN_CSV_COLUMNS = [
   'row',
   'line',
@@ -279,11 +299,11 @@ const planDetail = (record: RowRecord, note: string | undefined): string => {
 export type PlanRowContext = {
   /** The SKU and description as written, for rows that were rejected (they have no product). */
   fieldsOf: (row: number) => MappedRow['fields'] | undefined;
-  /** What to look at in a row to classify (row-warnings.ts `rowNotes`). */
+  /** What to look at in a row to classify, as a sentence; undefined when nothing. */
   noteOf: (row: number) => string | undefined;
 };
 
-/** plan.csv's line for each record, in the order given (Prepare gives them in row order). */
+/** Gives plan.csv's line for each record, in the order given (Prepare gives them in row order). */
 export const planCsvRows = (records: readonly RowRecord[], context: PlanRowContext): string[][] =>
   records.map((record) => {
     const fields = context.fieldsOf(record.row);

@@ -21,7 +21,7 @@ import { deriveBatchId } from '../core/keys.js';
 import type { BatchSource } from '../core/records.js';
 
 /** The fields of the EventBridge event we use; everything else (and any workflow state) passes. */
-export const ObjectCreatedEvent = z.object({
+const ObjectCreatedEvent = z.object({
   'detail-type': z.string().optional(),
   detail: z.object({
     bucket: z.object({ name: z.string().min(1) }),
@@ -34,17 +34,18 @@ export const ObjectCreatedEvent = z.object({
     }),
   }),
 });
-export type ObjectCreatedEvent = z.infer<typeof ObjectCreatedEvent>;
 
+/** The batch file an event names: where it is, its batch's name (its folder's), and the batch's id. */
 export type BatchSourceFromEvent = { source: BatchSource; batchName: string; batchId: string };
 
 /** A spreadsheet dropped exactly one folder below a top folder: `<top>/<folder>/<file>.csv|.xlsx`. */
 export type DroppedFileKey = { folderName: string; folder: string; fileName: string };
 
 /**
- * `<top>/<folder name>/<file>.csv|.xlsx` → its parts; null for any other key. Excel's lock files
- * (`~$catalogo.xlsx`) and hidden files (`.catalogo.csv`) are what sync tools upload beside a
- * workbook that is open: they start nothing. Shared by batches (`inbox/`) and answers (`answers/`).
+ * Splits a dropped file's key, `<top>/<folder name>/<file>.csv|.xlsx`, into its parts; null for any
+ * other key. Excel's lock files (`~$catalogo.xlsx`) and hidden files (`.catalogo.csv`) are what
+ * sync tools upload beside a workbook that is open: they start nothing. Shared by batches
+ * (`inbox/`) and answers (`answers/`).
  */
 export const parseDroppedFileKey = (top: DropArea, key: string): DroppedFileKey | null => {
   const match = new RegExp(
@@ -58,7 +59,10 @@ export const parseDroppedFileKey = (top: DropArea, key: string): DroppedFileKey 
   return { folderName, folder: dropFolder(top, folderName), fileName };
 };
 
-/** `inbox/<name>/<file>.csv|.xlsx` → its parts; null for any other key. */
+/**
+ * Splits a batch file's key, `inbox/<name>/<file>.csv|.xlsx`, into its batch name, folder and file
+ * name; null for any other key.
+ */
 export const parseInboxKey = (
   key: string,
 ): { batchName: string; folder: string; fileName: string } | null => {
@@ -75,7 +79,10 @@ const formDecode = (key: string): string | null => {
   }
 };
 
-/** The spellings an event's key may stand for, as given first: Prepare reads the first that exists. */
+/**
+ * Gives the spellings an event's key may stand for, as given first, then form-decoded: Prepare
+ * reads the first that exists.
+ */
 export const inputKeyCandidates = (key: string): string[] => {
   const decoded = formDecode(key);
   return decoded === null || decoded === key ? [key] : [key, decoded];
@@ -83,7 +90,10 @@ export const inputKeyCandidates = (key: string): string[] => {
 
 type ObjectIdentity = { bucket: string; version_or_etag: string };
 
-/** The source record of a dropped file under `top`, for one spelling of its key; null when it is none. */
+/**
+ * Gives the source record of a dropped file under `top`, for one spelling of its key; null when it
+ * is none.
+ */
 export const droppedSourceForKey = (
   top: 'inbox' | 'answers',
   key: string,
@@ -100,12 +110,12 @@ export const droppedSourceForKey = (
   };
 };
 
-/** The source record for one spelling of the key, or null when that spelling is no batch file. */
+/** Gives the batch source record for one spelling of the key, or null when that spelling is no batch file. */
 export const sourceForKey = (key: string, identity: ObjectIdentity): BatchSource | null =>
   droppedSourceForKey('inbox', key, identity);
 
 /**
- * The file an "Object Created" event names under `top`: its source (the first spelling of the key
+ * Gives the file an "Object Created" event names under `top`: its source (the first spelling of the key
  * that is a dropped file), its folder's name, and the identity to derive ids from (the key exactly
  * as the event gave it). Null for another event, another key, or an object without a version or ETag.
  */
@@ -138,6 +148,10 @@ export const droppedFileFromEvent = (
   return null;
 };
 
+/**
+ * Gives the batch file an "Object Created" event names, with its batch's name and id; null when
+ * the event names no batch file. Pure: every delivery of the same event gives the same id.
+ */
 export const batchSourceFromEvent = (event: unknown): BatchSourceFromEvent | null => {
   const found = droppedFileFromEvent('inbox', event);
   if (!found) return null;

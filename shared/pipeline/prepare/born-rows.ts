@@ -1,6 +1,6 @@
 /**
  * What Prepare counts of the rows it writes, chunk after chunk in row order, so a page reads the
- * batch's counts instead of its rows (core/row-counts.ts):
+ * batch's counts instead of its rows:
  *
  *   rows final at birth (rejected, reused, not sent)    born.final by status
  *   a follower of a queued row                          born.following, and +1 on its leader's
@@ -18,6 +18,10 @@ import { isOutputStatus, type OutputStatus } from '../core/row-statuses.js';
 /** Statuses whose rows no other row follows: their products' rows share the same outcome at birth. */
 const NEVER_LEADING: ReadonlySet<OutputStatus> = new Set(['rejected', 'reused', 'not_submitted']);
 
+/**
+ * Gives a counter Prepare feeds its row records, chunk after chunk in row order: it gives the
+ * batch's counts at birth (`born`) and how many followers each queued row has (`followers`).
+ */
 export const bornRowsCounter = () => {
   const final: OutputCounts = {};
   let following = 0;
@@ -48,7 +52,7 @@ export const bornRowsCounter = () => {
         followersOf.set(record.follows, (followersOf.get(record.follows) ?? 0) + 1);
       }
     },
-    /** For `BatchRecord.born`. */
+    /** The counts so far, as the batch record keeps them (`BatchRecord.born`). */
     born: (): BornRows => ({ final: { ...final }, following, billed_cents: billedCents }),
     /** Each queued row's followers, for `putCompletionShards`. */
     followers: (): ReadonlyMap<number, number> => followersOf,

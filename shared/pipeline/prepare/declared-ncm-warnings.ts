@@ -15,6 +15,11 @@ import type { RowPlan } from './row-plans.js';
 const CODES_NAMED = 10;
 const ROWS_NAMED = 10;
 
+/**
+ * Gives a collector Prepare feeds its row plans: its `messages` are the warnings for the batch,
+ * the table refused (if a newer one was dropped and not taken) and the declared codes not in force,
+ * naming the first ten codes and rows and counting the rest.
+ */
 export const declaredNcmCollector = (ncm: TableInForce, declaredHeader = 'current_ncm') => {
   const codes = new Set<string>();
   let moreCodes = 0;

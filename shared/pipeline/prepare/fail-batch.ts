@@ -1,7 +1,7 @@
 /**
  * Prepare when a batch cannot start (batch.json refused, the input file unreadable, the service
  * refusing the key): the stop recorded, every row the file holds stored with the one result that
- * says why, and the batch `failed`, before anything is queued or billed (prepare-batch.ts).
+ * says why, and the batch `failed`, before anything is queued or billed.
  */
 import type { SpreadsheetFile } from '../../spreadsheet/read-spreadsheet.js';
 import type { Message } from '../../wording/message.js';
@@ -12,9 +12,10 @@ import { bornRow } from '../core/row-life.js';
 import { type FileShape, inChunks, type PrepareSettings, readsToItsEnd } from './prepare-passes.js';
 
 /**
- * The batch stops before anything is queued or billed: the stop recorded once, every row the
- * file has stored as `rowResult` (so results.csv still lists them), the batch `failed`. The file
- * is read through once before any row is written: one found unreadable gets no rows.
+ * Fails a batch before anything is queued or billed: the stop recorded once, every row the file
+ * has stored as `rowResult` (so results.csv still lists them), the batch `failed`; gives the
+ * Prepare result that sends the workflow to Finalize. The file is read through once before any
+ * row is written: one found unreadable gets no rows.
  */
 export const failBatch = async (
   ports: Pick<PipelinePorts, 'batches'>,

@@ -1,8 +1,8 @@
 /**
  * What Prepare puts in the rows queue: the first window of the batch's queued rows, never the
  * whole batch (docs/architecture.md, property 3). SQS keeps a message 14 days; the rows after the
- * window wait in the batch table, and the dispatcher sends them as the window drains
- * (dispatch/rows-window.ts), so no message waits longer than a window takes to run.
+ * window wait in the batch table, and the dispatcher sends them as the window drains, so no
+ * message waits longer than a window takes to run.
  */
 import type { PipelinePorts } from '../core/ports.js';
 import type { BatchRecord, RowMessage, RowRecord } from '../core/records.js';
@@ -16,11 +16,16 @@ import {
 
 type WindowPorts = Pick<PipelinePorts, 'queue' | 'batches'>;
 
+/**
+ * The window Prepare opens: the rows to send now, the window they leave, and whether rows are left
+ * behind.
+ */
 export type OpenedWindow = ReturnType<typeof openWindow>;
 
 /**
- * While Prepare writes the rows chunk by chunk: the first queued rows (one number each, enough for
- * a batch sent whole) and how many rows are queued in all. Nothing else of the batch is kept.
+ * Gives a collector Prepare feeds its row records chunk by chunk: it keeps the first queued rows
+ * (one number each, enough for a batch sent whole) and how many rows are queued in all, then opens
+ * the batch's window from them. Nothing else of the batch is kept.
  */
 export const firstWindowCollector = (cap: number) => {
   // Enough first rows for a window sent whole (openingWindowSize): known only once all are counted.
@@ -47,9 +52,9 @@ export const firstWindowCollector = (cap: number) => {
 };
 
 /**
- * The batch on the backlogs list when rows are left behind, then the window's messages, once the
- * batch is `running` with its window. Listed first: a Prepare that dies between the two is
- * retried and sends the window again (`sendWindowAgain`).
+ * Sends the window's messages, once the batch is `running` with its window, after putting the
+ * batch on the backlogs list when rows are left behind. Listed first: a Prepare that dies between
+ * the two is retried and sends the window again (`sendWindowAgain`).
  */
 export const sendFirstWindow = async (ports: WindowPorts, batchId: string, opened: OpenedWindow) => {
   if (opened.backlog) await ports.batches.markBacklog(batchId, true);
@@ -62,8 +67,9 @@ export const sendFirstWindow = async (ports: WindowPorts, batchId: string, opene
 const ROWS_PER_READ = 500;
 
 /**
- * A retried Prepare after the batch was written: the queued rows of its window sent again (those
- * whose message went out get a second one, which starts nothing twice: property 4), and the batch
+ * Sends a written batch's window again, for a retried Prepare: the queued rows of its window sent
+ * again (those whose message went out get a second one, which starts nothing twice, since an
+ * execution's name is fixed by its row, attempt and dispatch), and the batch
  * listed again when rows were left behind. Read a page at a time up to the window's end. A batch
  * written before windows existed had every queued row sent: its window is the whole batch.
  */

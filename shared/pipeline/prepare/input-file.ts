@@ -14,8 +14,9 @@ import type { BatchSource } from '../core/records.js';
 import { inputKeyCandidates, sourceForKey } from './batch-source.js';
 
 /**
- * The spelling of the event's key that exists in the bucket: as given, then form-decoded
- * (see batch-source.ts). Null when neither exists (deleted since the event).
+ * Gives the batch source under the spelling of the event's key that exists in the bucket: as
+ * given, else form-decoded (S3 events may URL-encode the key). Null when neither exists (deleted
+ * since the event).
  */
 export const resolveInputSource = async (
   objects: Pick<ObjectStore, 'head'>,
@@ -30,9 +31,13 @@ export const resolveInputSource = async (
 
 /** Why a file cannot be read: the English sentence (the stop's detail), its code, and the message. */
 export type FileProblem = { problem: string; code: string; said: Message };
+/** What opening the input file gives: the file, ready to read its rows, or why it cannot be read. */
 export type InputFileOpened = { file: SpreadsheetFile } | FileProblem;
 
-/** A file's refusal as a message: the file, the line and column, and what the reader names (a limit, a cell). */
+/**
+ * Turns a file's refusal into a message: the file, the line and column, and what the reader names
+ * (a limit, a cell).
+ */
 export const refusalMessage = (error: SpreadsheetError): Message =>
   message('file_refused', {
     ...(error.details as Partial<FileRefusalParams>),
@@ -43,19 +48,22 @@ export const refusalMessage = (error: SpreadsheetError): Message =>
     text: error.message,
   });
 
-/** A file's error as the batch records it: its message names the file, then the line and column. */
+/**
+ * Turns a file's error into the problem the batch records (its message names the file, then the
+ * line and column); null for any other error.
+ */
 export const fileProblemOf = (error: unknown): FileProblem | null =>
   error instanceof SpreadsheetError
     ? { code: error.code, problem: error.message, said: refusalMessage(error) }
     : null;
 
-/** What the file's reader noted about it, as a message (its sentence as written when it has none). */
+/** Gives what the file's reader noted about it as a message (its sentence as written when it has none). */
 export const readProblemMessage = (problem: SpreadsheetProblem): Message =>
   problem.said ?? textMessage(problem.message);
 
 /**
- * The input file opened for reading in passes (docs/architecture.md, §5 "Files of any size"): its
- * format, header and columns are known, and it has been read through once, its rows only counted,
+ * Opens the input file for reading in passes, or gives why it cannot be: its format, header and
+ * columns are known, and it has been read through once, its rows only counted,
  * so a file with more rows than a batch takes, or unreadable further on, is refused in the seconds
  * a read takes rather than after the minutes of planning its rows (a zip bomb of 468,541 rows took
  * five). A row pass may still find it unreadable if its object changes in between. A later leg of

@@ -1,8 +1,8 @@
 /**
  * Prepare: the first task of the Batch workflow. It records the batch once, reads batch.json and
- * the input file, plans every row (row-plans.ts), writes the rows, then sends the first window of
- * the ones to classify to the rows queue (first-window.ts; the dispatcher sends the rest as it
- * drains), sizes how long the workflow waits for them, and kicks the dispatcher. A batch that
+ * the input file, plans every row, writes the rows, then sends the first window of the ones to
+ * classify to the rows queue (the dispatcher sends the rest as it drains), sizes how long the
+ * workflow waits for them, and kicks the dispatcher. A batch that
  * cannot start fails here, before anything is queued or billed. The file is streamed, a chunk of
  * rows at a time: memory does not grow with it.
  */
@@ -15,7 +15,7 @@ import { message } from '../../wording/index.js';
 import type { Message } from '../../wording/message.js';
 import { batchNameOfFolder, outboxKey } from '../core/bucket-layout.js';
 import type { PipelinePorts } from '../core/ports.js';
-import { BatchRecord, type BatchStop, shardOfRow } from '../core/records.js';
+import { BatchRecord, type BatchStop, PrepareResult, shardOfRow } from '../core/records.js';
 import type { RowResult } from '../core/result-columns.js';
 import { notSubmittedResult, stoppedResult } from '../core/row-results.js';
 import { isBatchStopError, stopFromProblem } from '../core/service-stop.js';
@@ -51,35 +51,18 @@ import { reusedSimWatchWriter } from './reused-sim-watches.js';
 import { rowPlanner, rowRecordPlanner } from './row-plans.js';
 import { rowNotes } from './row-warnings.js';
 
+/**
+ * What the Batch workflow hands Prepare: its whole state (the S3 event's fields first) and its
+ * execution's id.
+ */
 export const PrepareInput = z.object({ event: z.unknown(), execution_id: z.string().min(1) });
 export type PrepareInput = z.infer<typeof PrepareInput>;
 
-export const PrepareResult = z.object({
-  batch_id: z.string().nullable(),
-  /**
-   * `skip`: a duplicate delivery or not a batch file. `finalize`: nothing to wait for.
-   * `planned`: a plan-only batch; its plan is in the outbox and nothing else happens.
-   * `again`: the rows are not all written yet; Prepare goes on in its next invocation.
-   */
-  next: z.enum(['wait', 'finalize', 'skip', 'planned', 'again']),
-  /**
-   * With `again`: the rows up to this one are written; the workflow calls Prepare again, which
-   * goes on from there (a leg's time was spent: `PrepareSettings.legMs`).
-   */
-  written_through: z.number().int().min(0).optional(),
-  /**
-   * With `wait`: how long WaitForRows waits for the last row (its `TimeoutSecondsPath`), sized
-   * from the rows to classify at the cap (batch-plan.ts, `waitSecondsFor`).
-   */
-  wait_seconds: z.number().int().min(1).optional(),
-});
-export type PrepareResult = z.infer<typeof PrepareResult>;
-
 /**
- * `reviews`: rows of a product still waiting for answers from an earlier batch join that
- * classification through it; without it (a caller that never joins) they are classified again.
- * `checks`: needed by a batch with `check_below` that reuses a verdict to check (reused-checks.ts);
- * `simWatches`, by a batch that reuses a verdict whose SIM openings wait (reused-sim-watches.ts).
+ * The ports Prepare uses. `reviews`: rows of a product still waiting for answers from an earlier
+ * batch join that classification through it; without it (a caller that never joins) they are
+ * classified again. `checks`: needed by a batch with `check_below` that reuses a verdict to check;
+ * `simWatches`, by a batch that reuses a verdict whose SIM openings wait.
  */
 export type PreparePorts = Pick<
   PipelinePorts,
@@ -88,8 +71,12 @@ export type PreparePorts = Pick<
   Partial<Pick<PipelinePorts, 'reviews' | 'checks' | 'simWatches'>>;
 
 /**
- * `settings`: how the file is read; `deployment`: a lower cap and a ceiling on the wait, as the
- * deployment configures them (the handler reads them from its environment).
+ * Prepare, one leg of it: takes the workflow's state and gives what the workflow does next (wait
+ * for the rows, finalize at once, skip a duplicate or a file that is no batch, stop at a plan, or
+ * call Prepare again where this leg stopped). Run twice for the same event, it creates one batch:
+ * a duplicate delivery is skipped, a retry goes on where the first left off. `settings`: how the
+ * file is read; `deployment`: a lower cap and a ceiling on the wait, as the deployment configures
+ * them (the handler reads them from its environment).
  */
 export const prepareBatch = async (
   ports: PreparePorts,
@@ -158,8 +145,8 @@ const resumePreparedBatch = async (ports: PreparePorts, batch: BatchRecord): Pro
 };
 
 /**
- * batch.json, the input file, the countries the service accepts, then the file read twice
- * (docs/architecture.md, §5 "Files of any size"): a first pass validates every row, finds the
+ * batch.json, the input file, the countries the service accepts, then the file read twice, a
+ * chunk at a time so memory holds a chunk, never the file: a first pass validates every row, finds the
  * products that reuse a verdict and the warnings, and writes nothing; a second writes the rows
  * chunk by chunk. A file found unreadable on the first pass fails the batch with nothing written.
  */

@@ -1,7 +1,6 @@
 /**
- * The two reads of Prepare's input file (docs/architecture.md, §5 "Files of any size"), each a
- * chunk of rows at a time, so memory holds a chunk and what the batch keeps per product, never
- * the file:
+ * The two reads of Prepare's input file, each a chunk of rows at a time, so memory holds a chunk
+ * and what the batch keeps per product, never the file:
  *
  *   survey   every row read and planned, nothing written: that the file reads to its end, which
  *            products reuse a verdict (any of their rows may hold it), the warnings
@@ -42,18 +41,24 @@ export type FileShape = Pick<BatchRecord, 'header' | 'delimiter' | 'columns' | '
  * most a file may have. Tests make chunks small to prove nothing depends on holding the file.
  */
 export type PrepareSettings = {
+  /** Rows read, planned, written and sent together. */
   rowsPerChunk: number;
+  /** The most data rows a file may have; a longer one is refused. */
   maxRows: number;
   /** How long one leg writes rows before handing on to the next invocation (a Lambda runs 15 min at most). */
   legMs: number;
 };
+/** The settings Prepare runs with: 500 rows a chunk, the largest file the reader takes, 8 minutes a leg. */
 export const PREPARE_SETTINGS: PrepareSettings = {
   rowsPerChunk: 500,
   maxRows: MAX_DATA_ROWS,
   legMs: 8 * 60_000,
 };
 
-/** Rows of a pass in chunks of `size`, in file order. */
+/**
+ * Yields the items of a pass in lists of `size` (the last may be shorter), in order, collecting
+ * garbage every few thousand rows so a long pass stays small.
+ */
 export async function* inChunks<T>(items: AsyncIterable<T>, size: number): AsyncGenerator<T[]> {
   let chunk: T[] = [];
   const handled = garbageCollector();
@@ -68,13 +73,13 @@ export async function* inChunks<T>(items: AsyncIterable<T>, size: number): Async
   if (chunk.length > 0) yield chunk;
 }
 
-/** What the first pass found, for the second. */
+/** What the first pass found, for the second: the file, how to plan a chunk, and what the whole file told. */
 export type PlannedBatch = {
   file: SpreadsheetFile;
   planChunk: (rows: readonly MappedRow[]) => Promise<RowPlan[]>;
   /** The products that reuse a verdict, and the cache key it is under. */
   keyByFingerprint: ReadonlyMap<string, string>;
-  /** Each of those products' first row and how many rows it has (reused-products.ts). */
+  /** Each of those products' first row and how many rows it has. */
   reusedProducts: ReadonlyMap<string, ProductRows>;
   /** Under `reclassify: ended_codes`, the products whose verdict's code is no longer in force. */
   recheckFingerprints?: ReadonlySet<string>;
@@ -82,15 +87,15 @@ export type PlannedBatch = {
   openByFingerprint: ReadonlyMap<string, PendingClassification>;
   options: BatchOptions;
   shape: FileShape;
-  /** The file's own problems (spreadsheet/read-spreadsheet.ts), as messages. */
+  /** What the file's reader found wrong with the file, as messages. */
   readProblems: Message[];
   settings: PrepareSettings;
 };
 
 /**
- * The first pass: every row read and planned, nothing written. It finds what only the whole file
- * tells: that it can be read to its end, which products reuse a verdict (any of their rows may
- * hold it), and the warnings.
+ * The first pass: every row read and planned, nothing written. It gives what only the whole file
+ * tells: that it can be read to its end (else the problem), which products reuse a verdict (any of
+ * their rows may hold it) or join a classification waiting for answers, and the warnings.
  */
 export const surveyRows = async (
   ports: PassPorts,
@@ -159,9 +164,10 @@ export const surveyRows = async (
 };
 
 /**
- * The second pass: each chunk's rows planned (the same way again) as the records to write. Rows
- * that join an earlier batch's open classification are added to its review item first
- * (`classificationJoiner`); a plan-only batch (`join.write` false) writes nothing.
+ * The second pass: yields each chunk's rows planned (the same way again) as the records to write,
+ * with their plans and the verdicts they reuse. Rows that join an earlier batch's open
+ * classification are added to its review item first; a plan-only batch (`join.write` false)
+ * writes nothing.
  */
 export async function* recordChunks(
   ports: PassPorts,
@@ -186,7 +192,7 @@ export async function* recordChunks(
   }
 }
 
-/** A pass over the file that only reads: its problems, or why it cannot be read to its end. */
+/** Reads the file through once, keeping nothing: gives its problems, or why it cannot be read to its end. */
 export const readsToItsEnd = async (
   file: SpreadsheetFile,
 ): Promise<{ problems: Message[] } | FileProblem> => {

@@ -1,13 +1,12 @@
 /**
- * Prepare's check items for the reused verdicts a person must check (docs/architecture.md, §12):
- * every row of a reused product is marked `to_check` alike (reuse.ts, `reusedResult`), and the
- * product gets one item, on its first row, that counts the others as its followers
- * (reused-products.ts): one decision settles them all (answers/reused-product-rows.ts). Written a
- * few at a time with the chunk that holds that first row. `create` writes only what is absent, so
+ * Prepare's check items for the reused verdicts a person must check: every row of a reused product
+ * is marked `to_check` alike, and the product gets one item, on its first row, that counts the
+ * others as its followers, so one decision settles them all. Written a few at a time with the
+ * chunk that holds that first row. `create` writes only what is absent, so
  * a leg or a Prepare run again writes nothing twice and keeps any decision made meanwhile.
  *
- * A reused row has no classification at hand: its candidates come from the cached result's columns
- * (core/verdict-check.ts, `checkItemOfResult`), described from the NCM table in force, read once
+ * A reused row has no classification at hand: its candidates come from the cached result's columns,
+ * described from the NCM table in force, read once
  * and only when a chunk has such a row. The cached result keeps its SIM openings by code alone, so
  * they are described as the registry does (`GET /sim-openings`, free), once per NCM and operation.
  */
@@ -70,9 +69,10 @@ const withSimWords = async (
 };
 
 /**
- * The writer of a batch's reused check items, chunk after chunk: `verdicts` are the chunk's cached
- * verdicts by fingerprint (the reused result keeps only its own detail, so the SIM openings to
- * choose from are read from the cached one); each reused product's rows are the plan's.
+ * Gives the writer of a batch's reused check items, called chunk after chunk with the chunk's
+ * records and its cached verdicts by fingerprint (the reused result keeps only its own detail, so
+ * the SIM openings to choose from are read from the cached one); it gives how many items it wrote.
+ * Throws when items are due and no check store was given.
  */
 export const reusedCheckWriter = (
   ports: Pick<PipelinePorts, 'objects' | 'service'> & Partial<Pick<PipelinePorts, 'checks'>>,

@@ -1,10 +1,9 @@
 /**
- * Each reused product's rows in the file, as Prepare's first read finds them (prepare-passes.ts):
- * its first row and how many rows it has. Every row of a product reuses the same verdict
- * (row-plans.ts, `reusableProductFinder`), so what a person or the daily sweep must do about that
- * verdict is kept once per product, on its first row, and covers the rest: one check item
- * (reused-checks.ts), one SIM watch (reused-sim-watches.ts). A nightly export of 100,000 rows of a
- * few hundred products writes a few hundred of each, not one per row (docs/architecture.md, §12).
+ * Each reused product's rows in the file, as Prepare's first read finds them: its first row and
+ * how many rows it has. Every row of a product reuses the same verdict, so what a person or the
+ * daily sweep must do about that verdict is kept once per product, on its first row, and covers
+ * the rest: one check item, one SIM watch. A nightly export of 100,000 rows of a few hundred
+ * products writes a few hundred of each, not one per row.
  */
 import type { RowPlan } from './row-plans.js';
 
@@ -12,9 +11,9 @@ import type { RowPlan } from './row-plans.js';
 export type ProductRows = { first: number; rows: number };
 
 /**
- * Counts each product's rows as the survey reads the file in chunks; `ofReused` keeps the products
- * that reuse a verdict (known only once the whole file is read: any row of a product may hold it).
- * One entry per product while reading, a few numbers each.
+ * Gives a counter of each product's rows as the survey reads the file in chunks; `ofReused` keeps
+ * the products that reuse a verdict (known only once the whole file is read: any row of a product
+ * may hold it). One entry per product while reading, a few numbers each.
  */
 export const productRowsCollector = () => {
   const byFingerprint = new Map<string, ProductRows>();
@@ -33,8 +32,8 @@ export const productRowsCollector = () => {
 };
 
 /**
- * Whether a reused row is its product's first (the one a check item or a SIM watch is kept on),
- * and how many rows of the product follow it. A row whose product the survey did not list stands
+ * Says whether a reused row is its product's first (the one a check item or a SIM watch is kept
+ * on), and how many rows of the product follow it. A row whose product the survey did not list stands
  * alone (it never happens: the survey and the records pass plan the same rows).
  */
 export const reusedLead = (

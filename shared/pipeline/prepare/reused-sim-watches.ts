@@ -1,7 +1,7 @@
 /**
  * Prepare's SIM watches for the reused verdicts whose SIM openings the registry had not confirmed
- * when an earlier batch stored them (core/sim-watch.ts): each such product gets one, on its first
- * row, counting its other rows (reused-products.ts), written a few at a time with the chunk that
+ * when an earlier batch stored them: each such product gets one, on its first row, counting its
+ * other rows, written a few at a time with the chunk that
  * holds that row, so the daily sweep moves this batch's results forward too. `put` writes only
  * what is absent: a leg or a Prepare run again writes nothing twice.
  */
@@ -16,8 +16,9 @@ import { reusedLead } from './reused-products.js';
 const WATCHES_IN_FLIGHT = 16;
 
 /**
- * The writer of a batch's reused SIM watches, chunk after chunk (`verdicts`: the chunk's cached
- * verdicts by fingerprint; each reused product's rows are the plan's).
+ * Gives the writer of a batch's reused SIM watches, called chunk after chunk with the chunk's
+ * records and its cached verdicts by fingerprint; it gives how many watches it wrote. Throws when
+ * watches are due and no SIM watch store was given.
  */
 export const reusedSimWatchWriter =
   (

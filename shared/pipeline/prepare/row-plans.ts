@@ -27,7 +27,10 @@ import {
 } from '../reuse/reuse.js';
 import { type SheetProblem, sheetChecker } from './sheet-checker.js';
 
-/** What each row comes to at Prepare, before it is written. */
+/**
+ * What one input row comes to at Prepare, before it is written: rejected (by its own cells or by
+ * the sheet it names), or valid with its product, its checked sheet and its product identity.
+ */
 export type RowPlan =
   | { kind: 'rejected'; mapped: MappedRow; rejection: RowRejection }
   | {
@@ -70,8 +73,9 @@ const rejectedResult = (rejection: RowRejection): RowResult => ({
 });
 
 /**
- * A planner of rows, chunk by chunk: each row validated, then the sheet it names checked in the
- * bucket (each sheet once for the whole batch, however many chunks and passes name it).
+ * Gives a planner of rows, called chunk by chunk: each row validated, then the sheet it names
+ * checked in the bucket (each sheet once for the whole batch, however many chunks and passes name
+ * it). It gives one plan per row, in order.
  */
 export const rowPlanner = (
   ports: Pick<PipelinePorts, 'objects'>,
@@ -123,9 +127,10 @@ export const rowPlanner = (
 };
 
 /**
- * Which products of a file read in chunks reuse a verdict, and the cache key it is under: found
- * on a first read of the whole file, because any row of a product with a reusable verdict makes
- * every row of it reused, the rows before it included. Holds one entry per reused product.
+ * Gives a finder, fed the plans of a file read in chunks, of which products reuse a verdict and
+ * the cache key it is under: found on a first read of the whole file, because any row of a product
+ * with a reusable verdict makes every row of it reused, the rows before it included. Holds one
+ * entry per reused product.
  *
  * Under `reclassify: ended_codes` it also finds the products whose verdict's code the table in
  * force (`inForce`) no longer holds: the only ones that batch classifies again.
@@ -166,11 +171,11 @@ export const reusableProductFinder = (
 };
 
 /**
- * Which products of the file wait for answers to a classification of an earlier batch
- * (docs/answers-round.md, "A re-run does not ask again"): found on the first read, one lookup of
- * the product cache's pending entries per chunk, for the products that reuse no verdict. Holds one
- * small entry per such product; `reclassify: all` joins too (asking again would ask the same
- * questions again).
+ * Gives a finder, fed the plans of a file read in chunks, of which products wait for answers to a
+ * classification of an earlier batch, so their rows join it instead of asking the same questions
+ * again: one lookup of the product cache's pending entries per chunk, for the products that reuse
+ * no verdict. Holds one small entry per such product; `reclassify: all` joins too (asking again
+ * would ask the same questions again).
  */
 export const openClassificationFinder = (
   ports: Pick<PipelinePorts, 'cache'>,
@@ -204,8 +209,9 @@ export const openClassificationFinder = (
 const JOINS_IN_FLIGHT = 8;
 
 /**
- * The second read's joins: the rows of a chunk that join an open classification are added to its
- * review item (`ReviewStore.join`), a product at a time, the products of a chunk in parallel, before
+ * Gives the joiner of the second read, called chunk by chunk, which gives the open classifications
+ * the chunk's rows may join: the rows of a chunk that join one are added to its review item
+ * (`ReviewStore.join`), a product at a time, the products of a chunk in parallel, before
  * the chunk's records are planned. A join the item refuses (answered, closed, abandoned since the
  * first read) drops the product: its rows are classified as if nothing were open. With shared
  * classifications only each product's first row joins (the rest follow it); with `classify_each`
@@ -249,7 +255,10 @@ export const classificationJoiner = (
   };
 };
 
-/** The verdicts a chunk's reused products take, by fingerprint (read again: only their keys were kept). */
+/**
+ * Reads the verdicts a chunk's reused products take, by fingerprint (read again: only their keys
+ * were kept).
+ */
 export const reusedVerdicts = async (
   ports: Pick<PipelinePorts, 'cache'>,
   plans: readonly RowPlan[],
@@ -286,11 +295,21 @@ const budgetOf = (options: BatchOptions): { budget: number; detail: Message } =>
 };
 
 /**
- * Each plan as the row record Prepare writes, in file order: rejected; reused from the cache; a
- * follower of the first row of the same product (docs/architecture.md, property 11) unless the
- * batch says `duplicates: classify_each`; queued while the budget lasts; else `not_submitted`.
- * Only the rows queued count against the budget. Called chunk after chunk, in file order: it
- * remembers each product's first row (one number per product), not the rows.
+ * A follower whose leader the budget left out: it shares that outcome from its birth, since the
+ * leader is final at once and will never be sent.
+ */
+const followingLeftOut = (follower: RowRecord, leaderRow: number, leaderResult: RowResult): RowRecord => {
+  const shown = resultNow(follower, { row: leaderRow, status: leaderResult.status, result: leaderResult });
+  return isFinalResult(shown) ? bornRow(follower, { as: 'final', result: shown }) : follower;
+};
+
+/**
+ * Gives a planner that turns each plan into the row record Prepare writes, in file order:
+ * rejected; reused from the cache; joined to an earlier batch's classification waiting for
+ * answers; a follower of the first row of the same product unless the batch says
+ * `duplicates: classify_each`; queued while the budget lasts; else `not_submitted`. Only the rows
+ * queued count against the budget. Called chunk after chunk, in file order: it remembers each
+ * product's first row (one number per product), not the rows.
  */
 export const rowRecordPlanner = (batchId: string, reuse: { options: BatchOptions; now: Date }) => {
   const { options, now } = reuse;
@@ -301,8 +320,10 @@ export const rowRecordPlanner = (batchId: string, reuse: { options: BatchOptions
   const recheckOnly = options.reclassify === 'ended_codes';
   const noVerdictResult = notSubmittedResult(NO_EARLIER_VERDICT, message(NO_EARLIER_VERDICT, {}));
   const shareClassifications = options.duplicates !== 'classify_each';
-  /** Each product's first row queued (> 0) or left out by the budget (< 0): the row the others follow. */
-  const leaders = new Map<string, number>();
+  /** Each product's first row (queued, joined, or left out by the budget): the row the others follow. */
+  const leaderRows = new Map<string, number>();
+  /** The products whose first row the budget left out: their later rows end as that row did. */
+  const leftOutByBudget = new Set<string>();
   let dispatched = 0;
   let overBudget = 0;
   let joinedRows = 0;
@@ -338,7 +359,7 @@ export const rowRecordPlanner = (batchId: string, reuse: { options: BatchOptions
         fingerprint,
       };
       const verdict = reusable.get(fingerprint);
-      const leader = shareClassifications ? leaders.get(fingerprint) : undefined;
+      const leader = shareClassifications ? leaderRows.get(fingerprint) : undefined;
       if (verdict) {
         return bornRow(
           { ...valid, classification_id: verdict.classification_id },
@@ -349,7 +370,7 @@ export const rowRecordPlanner = (batchId: string, reuse: { options: BatchOptions
       if (open && leader === undefined) {
         // Waits for the answers of an earlier batch's classification: no new one, no charge.
         joinedRows += 1;
-        if (shareClassifications) leaders.set(fingerprint, plan.mapped.row);
+        if (shareClassifications) leaderRows.set(fingerprint, plan.mapped.row);
         return bornRow(
           { ...valid, classification_id: open.classification_id },
           { as: 'final', result: joinedResult(open, plan.product) },
@@ -360,23 +381,17 @@ export const rowRecordPlanner = (batchId: string, reuse: { options: BatchOptions
         return bornRow(valid, { as: 'final', result: noVerdictResult });
       }
       if (leader !== undefined) {
-        const follower = bornRow({ ...valid, follows: Math.abs(leader) }, { as: 'following' });
-        if (leader > 0) return follower;
-        // Its leader was left out by the budget: the follower shares that outcome now.
-        const shown = resultNow(follower, {
-          row: -leader,
-          status: budgetResult.status,
-          result: budgetResult,
-        });
-        return isFinalResult(shown) ? bornRow(follower, { as: 'final', result: shown }) : follower;
+        const follower = bornRow({ ...valid, follows: leader }, { as: 'following' });
+        return leftOutByBudget.has(fingerprint) ? followingLeftOut(follower, leader, budgetResult) : follower;
       }
       if (dispatched < budget) {
         dispatched += 1;
-        leaders.set(fingerprint, plan.mapped.row);
+        leaderRows.set(fingerprint, plan.mapped.row);
         return bornRow(valid, { as: 'queued' });
       }
       overBudget += 1;
-      leaders.set(fingerprint, -plan.mapped.row);
+      leaderRows.set(fingerprint, plan.mapped.row);
+      leftOutByBudget.add(fingerprint);
       return bornRow(valid, { as: 'final', result: budgetResult });
     });
   return {

@@ -1,7 +1,8 @@
 /**
  * What a person should act on in the rows before paying for them: descriptions too vague for the
  * classifier to decide without asking questions, and sheets without a text layer. Both go into
- * the plan and every run's summary.json beside the file-level warnings (spreadsheet/input-report.ts).
+ * the plan and every run's summary.json beside the file-level warnings (a column of PDF names no
+ * header alias knows, NCMs that lost their leading zero).
  * Pure.
  *
  * The vagueness test is deliberately simple and says why: a description whose head word (its
@@ -39,7 +40,10 @@ const plainWords = (text: string): string[] =>
     .toLowerCase()
     .match(WORD) ?? []) as string[];
 
-/** Whether a description leaves the product undecided (see the file comment). */
+/**
+ * Whether a description leaves the product undecided: its head word (the first word of three
+ * letters or more) names a group of things, or a word says "assorted" (pt, es, en).
+ */
 export const isVagueDescription = (description: string): boolean => {
   const words = plainWords(description);
   const head = words.find((word) => word.length > 2);
@@ -70,8 +74,9 @@ const hasScannedSheet = (plan: ValidPlan): boolean => plan.sheet?.text_layer ===
 const SHEETS_NAMED = 10;
 
 /**
- * The warnings for the valid rows of a file read in chunks: vague descriptions, then sheets
- * without text. Holds the first rows of each finding and their counts, never the rows.
+ * Gives a collector of the warnings for the valid rows of a file read in chunks: vague
+ * descriptions, then sheets without text. Holds the first rows of each finding and their counts,
+ * never the rows.
  */
 export const rowWarningCollector = (descriptionHeader = 'description') => {
   const vague = emptyTally();
@@ -97,7 +102,7 @@ export const rowWarningCollector = (descriptionHeader = 'description') => {
         }
       }
     },
-    /** The findings as messages, each worded in the reader's language (shared/wording/warnings.ts). */
+    /** The findings as messages, each worded later in the reader's language. */
     messages(): Message[] {
       const warnings: Message[] = [];
       if (vague.count > 0) {
@@ -131,14 +136,20 @@ export const rowWarningCollector = (descriptionHeader = 'description') => {
   };
 };
 
-/** The sentences for the valid rows of a plan: vague descriptions, then sheets without text. */
+/**
+ * Gives the warnings, in English, for the valid rows of some plans: vague descriptions, then sheets
+ * without text.
+ */
 export const rowWarnings = (plans: readonly RowPlan[], descriptionHeader = 'description'): string[] => {
   const collector = rowWarningCollector(descriptionHeader);
   collector.add(plans);
   return collector.warnings();
 };
 
-/** The same findings row by row, for plan.csv: row → what to look at in it. */
+/**
+ * Gives the same findings row by row, for plan.csv: for each row with one, what to look at in it,
+ * in English.
+ */
 export const rowNotes = (plans: readonly RowPlan[]): Map<number, string> => {
   const notes = new Map<number, string>();
   for (const plan of plans) {

@@ -1,8 +1,8 @@
 /**
  * Checking the technical sheets a file names, in the bucket, before anything is sent: a batch's
- * sheets (row-plans.ts, `inbox/<name>/`) and the new sheets an answers file names
- * (prepare-answers.ts, `answers/<batch-id>/`). Each path is checked once (several rows often
- * share one sheet): present, at most the service's size, a PDF by its content, and whole.
+ * sheets (in `inbox/<name>/`) and the new sheets an answers file names (in `answers/<batch-id>/`).
+ * Each path is checked once (several rows often share one sheet): present, at most the service's
+ * size, a PDF by its content, and whole.
  */
 import { posix } from 'node:path';
 import type { SheetRejectionReason } from '../../spreadsheet/schemas.js';
@@ -12,13 +12,15 @@ import type { ObjectStore } from '../core/ports.js';
 import type { SheetRef } from '../core/records.js';
 import { pdfHasTextLayer } from './sheet-text-layer.js';
 
+/** Why a sheet a row names cannot be sent: the reason code, the sentence, and what its message names. */
 export type SheetProblem = {
   reason: SheetRejectionReason;
   /** Follows the sheet's path in a sentence: `"fichas/a.pdf" was not found in …`. */
   why: string;
-  /** What its message names besides the path (shared/wording/rejections.ts): a size, a limit. */
+  /** What its message names besides the path: a size, a limit. */
   params?: Record<string, string | number>;
 };
+/** What checking a sheet gives: the sheet, found whole, or why it cannot be sent. */
 export type SheetCheck = { sheet: SheetRef } | SheetProblem;
 
 const PDF_MAGIC = '%PDF-';
@@ -26,12 +28,12 @@ const PDF_MAGIC = '%PDF-';
 const PDF_TAIL_BYTES = 1024;
 
 /**
- * What is wrong with a file that starts as a PDF but cannot be one, or null. A PDF ends with
- * `%%EOF` (readers look for it in the last 1,024 bytes, tolerating a few bytes after): a file
- * without it was cut short (an upload or a copy interrupted, a download saved early) or is bytes
- * behind a PDF header, and the service fails such a sheet as `unreadable_pdf`. Said at Prepare,
- * before anything is paid, and never taken for a scan. Only the end of the bytes is looked at;
- * a damaged table of objects that readers rebuild is left to them.
+ * Says what is wrong with a file that starts as a PDF but cannot be one, or null when its end is
+ * whole. A PDF ends with `%%EOF` (readers look for it in the last 1,024 bytes, tolerating a few
+ * bytes after): a file without it was cut short (an upload or a copy interrupted, a download saved
+ * early) or is bytes behind a PDF header, and the service fails such a sheet as `unreadable_pdf`.
+ * Said at Prepare, before anything is paid, and never taken for a scan. Only the end of the bytes
+ * is looked at; a damaged table of objects that readers rebuild is left to them.
  */
 export const pdfDamage = (bytes: Uint8Array): string | null => {
   const tail = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
@@ -47,10 +49,11 @@ const megabytes = (bytes: number): string => `${(bytes / (1024 * 1024)).toFixed(
 const looseKey = (key: string): string => key.normalize('NFC').toLowerCase();
 
 /**
- * A checker of paths relative to `folder`. A path that differs from the object only in case or
- * Unicode form (`Fichas/Café.PDF` for `fichas/café.pdf`, written on Windows or macOS where both
- * open the same file) finds it when it is the only match. `folderName` is how a missing sheet's
- * message names the folder.
+ * Gives a checker of sheet paths relative to `folder`: each path is checked once (present, at most
+ * the service's size, a PDF, whole) and gives the sheet or the problem. A path that differs from
+ * the object only in case or Unicode form (`Fichas/Café.PDF` for `fichas/café.pdf`, written on
+ * Windows or macOS where both open the same file) finds it when it is the only match. `folderName`
+ * is how a missing sheet's message names the folder.
  */
 export const sheetChecker = (objects: ObjectStore, folder: string, folderName = folder) => {
   const checks = new Map<string, Promise<SheetCheck>>();

@@ -29,7 +29,10 @@ const objectStreamsNameAFont = (text: string, bytes: Uint8Array): boolean => {
   return false;
 };
 
-/** true: the PDF has text; false: it names no font, so it has no text layer; null: cannot tell. */
+/**
+ * Says whether a PDF has a text layer: true, it has; false, it names no font, so it has none; null,
+ * it cannot tell (encrypted).
+ */
 export const pdfHasTextLayer = (bytes: Uint8Array): boolean | null => {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
   if (ENCRYPTED.test(text)) return null;

@@ -7,7 +7,7 @@
  *                                                                                   recheck.json (last)
  *
  * The whole product cache is read, a page at a time (`ProductCache.scanVerdicts`), and the list is
- * uploaded in parts as it grows (parts-upload.ts), so no leg holds more than a page. A cache too
+ * uploaded in parts as it grows (an S3 multipart upload), so no leg holds more than a page. A cache too
  * large for one invocation is gone through in legs, like Finalize's: a leg whose time is spent
  * keeps the bytes not yet a part in `work/` and drops its progress (where the scan goes on, the
  * counts so far) as `work/rechecks/<date>/<run>.leg-<n>.json`, whose Object Created event calls
@@ -30,8 +30,10 @@ import type { CachedVerdict } from '../core/records.js';
 import { FINALIZE_SETTINGS } from '../finalize/finalize-settings.js';
 import { PartsUploadProgress, partsUpload } from '../outbox/parts-upload.js';
 
+/** The two files a recheck writes under `outbox/rechecks/<table date>/`: the list, then its summary. */
 export const RECHECK_FILES = { csv: 'recheck.csv', json: 'recheck.json' } as const;
 
+/** recheck.csv's header: the earlier verdict, its product, its code and what became of that code. */
 export const RECHECK_CSV_COLUMNS = [
   'batch_id',
   'sku',
@@ -80,7 +82,10 @@ export const RecheckSummary = z.object({
 });
 export type RecheckSummary = z.infer<typeof RecheckSummary>;
 
-/** What one leg hands the next, in the object it drops. */
+/**
+ * Where a recheck stopped when its leg's time was spent: where the scan goes on, the counts so far
+ * and the upload's parts, saved in the object whose Object Created event starts the next leg.
+ */
 export const RecheckProgress = z.object({
   run: z.string().regex(/^recheck-\d+$/),
   leg: z.number().int().min(1),
@@ -113,6 +118,10 @@ const HeldLines = z.object({
 });
 type HeldLines = z.infer<typeof HeldLines>;
 
+/**
+ * What one call of `recheckVerdicts` did: finished (`done`), stopped with more to do (`continues`), or
+ * refused (`why`).
+ */
 export type RecheckReport =
   | {
       done: true;
@@ -124,8 +133,12 @@ export type RecheckReport =
   | { done: false; continues: string; checked: number }
   | { done: false; why: string };
 
+/**
+ * How long a recheck leg works, how many cache entries it reads a page, and how large an upload's part
+ * is.
+ */
 export type RecheckSettings = { legMs: number; pageSize?: number; partBytes: number };
-export const RECHECK_SETTINGS: RecheckSettings = {
+const RECHECK_SETTINGS: RecheckSettings = {
   legMs: FINALIZE_SETTINGS.legMs,
   partBytes: FINALIZE_SETTINGS.partBytes,
 };
@@ -141,7 +154,7 @@ const skuOf = (productKey: string) =>
     : { sku: '', keyed_by: 'fingerprint' };
 
 /** The list's line for a verdict whose code is not in force, or null when it is (or names none). */
-export const recheckLine = (
+const recheckLine = (
   verdict: CachedVerdict,
   table: NcmTable,
 ): { change: 'ended' | 'replaced' | 'split'; line: string[] } | null => {
@@ -206,8 +219,10 @@ const heldLinesOf = async (
 };
 
 /**
- * Goes through the product cache against the table in force, from where an earlier leg stopped
- * (`from`), writing the list as it goes; hands on when the leg's time is spent.
+ * Goes through the product cache against the table in force, from the start or from where an
+ * earlier leg stopped (`from`), writing the list as it goes. When the leg's time is spent, it
+ * saves where it stopped in an object whose Object Created event calls it again. Refuses to go on
+ * when a newer table replaced the one the earlier legs used.
  */
 export const recheckVerdicts = async (
   ports: RecheckPorts,
@@ -328,7 +343,7 @@ export const recheckAskedBy = (event: unknown): RecheckAsked => {
   return { ignore: `${key} is neither a table under ${REFERENCE_NCM_PREFIX} nor a recheck's progress` };
 };
 
-/** The progress a continuation object holds (null when it is gone: expired, or never written). */
+/** Reads the progress a recheck leg saved under `key`; null when it is gone (expired, or never written). */
 export const readRecheckProgress = async (
   objects: Pick<PipelinePorts['objects'], 'getBytes'>,
   key: string,

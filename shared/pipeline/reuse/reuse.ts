@@ -1,13 +1,15 @@
 /**
- * Nightly runs cost only what changed (docs/architecture.md, property 9). Pure.
+ * Reuse: whether a row's product may take an earlier verdict from the product cache instead of a
+ * new classification, or join an earlier batch's classification still waiting for answers, so that
+ * nightly runs cost only what changed (docs/architecture.md, property 9). Pure.
  *
  *   row ──▶ product key  `sku:<sku>`, else `h:<fingerprint>`   (which product)
  *       ──▶ fingerprint  hash of operation, country, description, sheet bytes (what decides the verdict)
  *
  * A cached verdict is reused when the batch allows it (`reclassify: changed`), the product's
  * fingerprint is unchanged and the verdict is recent enough; with `reclassify: ended_codes`, when
- * the fingerprint is unchanged and the verdict's code is still in force, whatever its age. The SKU keys the product so a
- * changed description of the same SKU is seen as a change, not as a new product.
+ * the fingerprint is unchanged and the verdict's code is still in force, whatever its age. The SKU
+ * keys the product so a changed description of the same SKU is seen as a change, not as a new product.
  *
  * A product whose classification from an earlier batch still waits for answers (its pending
  * entry in the product cache, same key and fingerprint, not past `abandons_at`) is not asked
@@ -27,6 +29,7 @@ import { checkReasonsOfResult, withCheckMark } from '../core/verdict-check.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** Which product a row describes (`product_key`) and what decides its verdict (`fingerprint`). */
 export type ProductIdentity = {
   product_key: string;
   fingerprint: string;
@@ -53,6 +56,10 @@ export const productFingerprint = (
     )
     .digest('hex');
 
+/**
+ * A row's product identity: keyed by `sku:<sku>` when the row has a SKU, else by its fingerprint,
+ * so a changed description of the same SKU reads as a change, not as a new product.
+ */
 export const productIdentity = (
   product: Pick<ProductRow, 'operation' | 'country' | 'description' | 'sku'>,
   sheetSha256: string | null,
@@ -112,7 +119,7 @@ export const reusedResult = (
   checkBelow?: number,
 ): RowResult =>
   // An approved verdict keeps `check: approved` and its approved columns (they are the cached
-  // result's): the next night does not ask again (docs/architecture.md, §12).
+  // result's): the next night does not ask again.
   withCheckMark(
     {
       ...verdict.result,
@@ -127,7 +134,10 @@ export const reusedResult = (
     checkReasonsOfResult(verdict.result, checkBelow),
   );
 
-/** Relative names written to results.csv start with `pdfs/`; anything else is a source key to copy. */
+/**
+ * Whether a reused row's `verdict_pdf` is still the earlier batch's key, its copy into this batch
+ * not yet made (a copied PDF's name, as results.csv writes it, starts with `pdfs/`).
+ */
 export const isPendingPdfCopy = (result: RowResult | undefined): boolean =>
   result?.status === 'reused' && !!result.verdict_pdf && !result.verdict_pdf.startsWith('pdfs/');
 
@@ -150,7 +160,7 @@ export const openClassificationOf = (input: {
   return pending;
 };
 
-/** `reason` of a row that joined an earlier batch's classification (until it settles). */
+/** `reason` of a row that joined an earlier batch's classification (until that classification ends). */
 export const JOINED_REASON = 'joined_earlier_classification';
 
 /**

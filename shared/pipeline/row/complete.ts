@@ -10,6 +10,10 @@ import { errorResult } from '../core/row-results.js';
 import { isOutputStatus, type RowStatus } from '../core/row-statuses.js';
 import { completionIdOf, isSuperseded, loadRow } from './row-state.js';
 
+/**
+ * What Complete did to a row: the outcome, the status it left, and what else it did (counted, woke,
+ * released, kicked).
+ */
 export type CompleteReport = {
   batch_id: string;
   row: number;
@@ -22,17 +26,22 @@ export type CompleteReport = {
   status: RowStatus;
   /** Whether this call changed the row (false for a retried or late Complete). */
   changed: boolean;
+  /** The row was the batch's (or round's) last to finish. */
   batchComplete: boolean;
+  /** This call woke the waiting Batch workflow. */
   woke: boolean;
+  /** This call released the row attempt's lease (false when it was released already). */
   leaseReleased: boolean;
+  /** This call kicked the dispatcher. */
   kicked: boolean;
 };
 
 type FinishReport = { changed: boolean; batchComplete: boolean; woke: boolean };
 
 /**
- * The result a row has, and when it was stored, when a call that meant to give it `meant` found it
- * already final; null when it is not final (a follower).
+ * Reads the result a row already holds and when it was stored: what a finishing call counts when
+ * its own write was refused because another call finished the row first. Null when the row is not
+ * final (a follower, whose outcome is its leader's and is never written on it).
  */
 const resultKept = async (
   batches: PipelinePorts['batches'],
@@ -45,7 +54,7 @@ const resultKept = async (
     : null;
 };
 
-/** How markRowDone counts a finished row: its status and what it billed, in whole cents. */
+/** Gives how a finished row is counted done: its status, what it billed in whole cents, and when. */
 export const finishOf = (result: RowResult, at: string): RowFinish => {
   const cost = Number(result.cost_usd ?? 0);
   return {
@@ -62,8 +71,9 @@ export const finishOf = (result: RowResult, at: string): RowFinish => {
 type FinishOptions = { countOn?: string | undefined; sku?: string | null };
 
 /**
- * Gives a row its final result (only if it has none), counts it done and wakes the batch (or
- * the answers round, `countOn`) if it was the last.
+ * Gives a row its final result (only if it has none), records the result's audit events, counts
+ * it done and wakes the batch (or the answers round, `countOn`) if it was the last. Safe to repeat:
+ * a retry counts and records what the row kept, once.
  */
 export const finishRow = async (
   // `audit`: the verdict in audit.csv. The dispatcher ends only rows never sent (not_submitted),
@@ -112,7 +122,7 @@ const kickSafely = async (kick: PipelinePorts['kick'], reason: KickReason): Prom
     await kick.kick(reason);
     return true;
   } catch {
-    // The one-minute schedule is the safety net (docs/architecture.md, property 3): a lost kick only delays.
+    // The dispatcher's one-minute schedule is the safety net: a lost kick only delays.
     return false;
   }
 };
@@ -162,7 +172,7 @@ export const completeRow = async (ports: CompletePorts, input: unknown): Promise
 
 /**
  * A row of a running batch finished: its partial results are asked for when the last were asked
- * for at least `partial_every_minutes` ago (finalize/partial-results.ts). The batch record keeps when,
+ * for at least `partial_every_minutes` ago. The batch record keeps when,
  * and a conditional write lets one finishing row of each period ask. Never for an answers round.
  */
 const askForPartialResults = async (
@@ -227,7 +237,10 @@ const completeSuperseded = async (
   };
 };
 
-/** The row goes back to the queue as the next attempt or dispatch (lease released first: see completeRow). */
+/**
+ * The row goes back to the queue as the next attempt or dispatch. The lease is released first:
+ * once the row names the next dispatch, the lease may already be that dispatch's.
+ */
 const requeueRow = async (
   ports: CompletePorts,
   state: RowState,

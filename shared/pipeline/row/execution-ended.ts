@@ -16,9 +16,10 @@ const ExecutionStatusChange = z.object({
 const ENDED_WITHOUT_COMPLETE = new Set(['FAILED', 'TIMED_OUT', 'ABORTED']);
 
 /**
- * A Row execution that ended without reaching Complete (failed outside a Catch, timed
- * out, aborted): the row becomes `error` unless it already has a result or a later
- * dispatch owns it, and the lease is released (docs/architecture.md, property 1). Null for other statuses.
+ * Takes the event of a Row workflow execution that ended without reaching Complete (failed
+ * outside a Catch, timed out, aborted) and completes the row as an error: it becomes `error`
+ * unless it already has a result or a later dispatch owns it, and its lease is released so the
+ * slot is not held until the lease expires. Gives Complete's report; null for any other status.
  */
 export const rowExecutionEnded = async (
   ports: Pick<

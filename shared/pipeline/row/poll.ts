@@ -3,7 +3,11 @@ import { RowState, type RowStep } from '../core/records.js';
 import { routeClassification } from './route-classification.js';
 import { type RowStepConfig, runOf } from './row-state.js';
 
-/** Poll: read the classification, keep the lease alive, decide what comes next. */
+/**
+ * Poll, a step of the Row workflow: reads the row's classification and gives the next step. While
+ * it runs, the lease is renewed now and then; once it has left `in_progress`, the lease is released
+ * and the dispatcher kicked, so the freed slot is used at once.
+ */
 export const pollRow = async (
   ports: Pick<PipelinePorts, 'clock' | 'service' | 'leases' | 'kick'>,
   config: RowStepConfig,
@@ -28,8 +32,7 @@ export const pollRow = async (
     }
   } else {
     // The classification has left in_progress: its slot is free at the service now, not
-    // after Store or Review. Releasing here lets the next row start while this one is
-    // stored (docs/architecture.md, property 1: the lease lasts until the classification leaves in_progress).
+    // after Store or Review. Releasing here lets the next row start while this one is stored.
     // Complete releases again, a no-op, for the paths that do not come through Poll.
     await ports.leases.release(state.holder);
     await ports.kick.kick('slot_freed');

@@ -13,17 +13,18 @@ import { finalStep, loadRow } from './row-state.js';
  * (at most one run, about a minute, early): a reviewer is never told there is more time
  * than there is. `now` only when `created_at` cannot be read.
  */
-export const abandonsAt = (c: Pick<Classification, 'created_at'>, now: Date): string => {
+const abandonsAt = (c: Pick<Classification, 'created_at'>, now: Date): string => {
   const created = Date.parse(c.created_at);
   const from = Number.isFinite(created) ? Math.min(created, now.getTime()) : now.getTime();
   return new Date(from + LIMITS.pendingDataLifetimeDays * 24 * 60 * 60 * 1000).toISOString();
 };
 
 /**
- * Review: the questions to the review table; the row ends `pending_data` and frees its slot. The
- * product's pending classification goes to the product cache too, beside its verdict, so a later
- * batch of the same product joins it instead of asking again (docs/answers-round.md, "A re-run
- * does not ask again"; prepare/row-plans.ts, `openClassificationFinder`).
+ * Review, a step of the Row workflow for a classification that asks questions: writes them to the
+ * review table once (a retry never resets an item someone has started answering), records the
+ * audit event, and gives the step that ends the row `pending_data`. The product's pending
+ * classification goes to the product cache too, beside its verdict, so a later batch of the same
+ * product joins it instead of asking the same questions again.
  */
 export const reviewRow = async (
   ports: Pick<PipelinePorts, 'clock' | 'service' | 'batches' | 'reviews' | 'cache' | 'audit'>,

@@ -10,15 +10,19 @@ import { abandonedResult, failedResult } from '../core/row-results.js';
 import { decideAfterPoll } from './row-decisions.js';
 import { finalStep, type Run, runOf } from './row-state.js';
 
-/** SQS's longest message delay: how often a row left to reconciliation is looked at. */
-export const RECONCILE_DELAY_SECONDS = 900;
+/**
+ * SQS's longest message delay: how long a row whose run outlasted the poll policy waits in the
+ * queue before a new dispatch looks at its classification again.
+ */
+const RECONCILE_DELAY_SECONDS = 900;
 
 /**
- * What a row does after reading its classification: shared by Poll and by the steps that
- * find the classification elsewhere than they expected (a replayed creation, a Store or a
- * Review run again after the state moved on). The row's attempt, dispatch and answers round
- * come from its state; `submittedAt` is when this run began, `now` the moment it is looked at,
- * and `clock` sizes the poll policy's thresholds.
+ * Gives the row's next step from its classification as just read: wait and poll again, store a
+ * verdict, review questions, end the row, or go back to the queue (a new attempt, or a look again
+ * much later). Shared by Poll and by the steps that find the classification elsewhere than they
+ * expected (a replayed creation, a Store or a Review run again after the state moved on). The
+ * row's attempt, dispatch and answers round come from its state; `submittedAt` is when this run
+ * began, `now` the moment it is looked at, and `clock` sizes the poll policy's thresholds.
  */
 export const routeClassification = (
   c: Classification,
@@ -84,7 +88,7 @@ export const routeClassification = (
 };
 
 /** The classification Poll passed along, else read from the service (a Store run on its own). */
-export const classificationOf = async (
+const classificationOf = async (
   ports: Pick<PipelinePorts, 'service'>,
   state: RowState,
   id: string,
@@ -94,7 +98,10 @@ export const classificationOf = async (
   return ports.service.getClassification(id);
 };
 
-/** GET the classification and route it: for a run whose classification is found elsewhere than expected. */
+/**
+ * Reads the classification from the service and gives the row's next step: for a run found
+ * elsewhere than expected.
+ */
 export const followClassification = async (
   ports: Pick<PipelinePorts, 'clock' | 'service'>,
   state: Pick<RowState, 'attempt' | 'dispatch' | 'round_id'>,
@@ -108,8 +115,8 @@ export const followClassification = async (
   );
 
 /**
- * After an accepted POST (a creation, or answers): a run in progress is polled in 3 s, as the
- * spec recommends; a replay whose classification has moved on already is followed at once.
+ * Gives the next step after an accepted POST (a creation, or answers): a run in progress is polled
+ * in 3 s, as the spec recommends; a replay whose classification has moved on already is followed at once.
  */
 export const followAcceptedRun = (
   ports: Pick<PipelinePorts, 'clock' | 'service'>,
@@ -126,8 +133,8 @@ export const followAcceptedRun = (
     : followClassification(ports, state, run);
 
 /**
- * The classification Store or Review was routed with, while it still has the status that step
- * expects; otherwise the step it leads to now (the step run again after the state moved on).
+ * Gives the classification Store or Review was routed with, while it still has the status that
+ * step expects; otherwise the step it leads to now (the step run again after the state moved on).
  */
 export const classificationInStatus = async (
   ports: Pick<PipelinePorts, 'clock' | 'service'>,

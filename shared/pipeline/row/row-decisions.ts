@@ -1,6 +1,6 @@
 /**
  * What a row does next, decided from what the service said. Pure: the Row workflow's Poll
- * task returns this decision and a Choice state branches on `next`.
+ * task turns this decision into its step, and a Choice state branches on its `next`.
  *
  *   submit ─▶ wait ─▶ poll ─┬─ in_progress / unknown status ─▶ wait (3 s, longer for long runs)
  *                           ├─ resolved      ─▶ store verdict
@@ -8,7 +8,7 @@
  *                           ├─ failed, transient reason, attempts left ─▶ new attempt, new key
  *                           ├─ failed otherwise ─▶ record failure
  *                           ├─ abandoned     ─▶ record
- *                           └─ polled too long ─▶ hand over to reconciliation
+ *                           └─ polled too long ─▶ back to the queue, looked at again much later
  */
 import { type Classification, isFinalStatus, type KnownStatus, LIMITS } from '../../tcs/schemas.js';
 import type { Clock } from '../core/ports.js';
@@ -25,6 +25,10 @@ export const TRANSIENT_FAILURE_REASONS: ReadonlySet<string> = new Set([
   'persist_failed',
 ]);
 
+/**
+ * How a row is polled: how often, when to poll less often, when to stop, and how many attempts a
+ * row gets.
+ */
 export type PollPolicy = {
   /** Spec, Limits: 3 s between polls while in progress. */
   intervalSeconds: number;
@@ -32,14 +36,19 @@ export type PollPolicy = {
   slowAfterSeconds: number;
   slowIntervalSeconds: number;
   /**
-   * Past this, stop polling from the workflow and leave the row to reconciliation, so an
-   * execution never nears Step Functions' 25,000-event history limit (~5 events a poll).
+   * Past this, the execution stops polling and the row goes back to the queue, to be looked at
+   * again by a later dispatch, so an execution never nears Step Functions' 25,000-event history
+   * limit (~5 events a poll).
    */
   giveUpAfterSeconds: number;
   /** New attempts after a transient failure, the first attempt included. */
   maxAttempts: number;
 };
 
+/**
+ * The policy the Row workflow runs by: a poll every 3 s, every 30 s after 5 min, none after 6 h; 3
+ * attempts.
+ */
 export const DEFAULT_POLL_POLICY: PollPolicy = {
   intervalSeconds: LIMITS.recommendedPollSeconds,
   slowAfterSeconds: 5 * 60,
@@ -48,6 +57,10 @@ export const DEFAULT_POLL_POLICY: PollPolicy = {
   maxAttempts: 3,
 };
 
+/**
+ * What a row does after a poll: wait and poll again, store the verdict, ask for answers, try a new
+ * attempt, end failed or abandoned, or go back to the queue to be looked at again later (`reconcile`).
+ */
 export type RowDecision =
   | { next: 'wait'; waitSeconds: number }
   | { next: 'resolved' }
@@ -57,6 +70,11 @@ export type RowDecision =
   | { next: 'abandoned' }
   | { next: 'reconcile'; detail: string };
 
+/**
+ * Decides what a row does after a poll, from the classification's status and failure reason, the
+ * row's attempt and how long the run has lasted. A transient failure gets a new attempt while
+ * attempts are left; a status this code does not know is treated as still running.
+ */
 export const decideAfterPoll = (input: {
   classification: Pick<Classification, 'status' | 'failure_reason'>;
   attempt: number;

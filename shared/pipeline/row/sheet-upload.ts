@@ -28,9 +28,11 @@ export class RowInputError extends Error {
 }
 
 /**
- * The sheet's `file_url` for this row attempt. Each upload grant yields a new URL, and the
- * same Idempotency-Key with another body is `422 idempotency-key-reused`: so the first
- * upload's `file_url` is kept (per attempt) and every retry of the attempt sends it again.
+ * Gives the sheet's `file_url` for this row attempt (null for a row without a sheet), uploading
+ * the sheet only the first time; throws `RowInputError` when the sheet is gone or changed. Each
+ * upload grant yields a new URL, and the same Idempotency-Key with another body is
+ * `422 idempotency-key-reused`: so the first upload's `file_url` is kept (per attempt) and every
+ * retry of the attempt sends it again.
  *
  *   Submit ─▶ record? ── yes ─────────────────────────────────────▶ POST (same body)
  *                     └─ no ─▶ read sheet ─▶ upload ─▶ keep record ─▶ POST

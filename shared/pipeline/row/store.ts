@@ -14,9 +14,11 @@ import { finalStep, loadRow } from './row-state.js';
 import { markVerdictToCheck } from './verdict-to-check.js';
 
 /**
- * Store: the verdict PDF to the batch's outbox and the verdict's columns as the row's result; a
- * verdict under the batch's `check_below`, or whose SIM opening waits for a choice, is marked
- * `to_check` and gets its check item before the result is final (docs/architecture.md, §12).
+ * Store, the Row workflow's step for a resolved classification: copies the verdict PDF to the
+ * batch's outbox and gives the step that ends the row with the verdict's columns. A verdict under
+ * the batch's `check_below`, or whose SIM opening waits for a choice, is marked `to_check` and
+ * gets its check item before the result is final; a verdict whose SIM openings are not confirmed
+ * yet gets a watch. A PDF the service cannot give leaves the row resolved, saying so.
  */
 export const storeRow = async (
   ports: Pick<PipelinePorts, 'clock' | 'service' | 'objects' | 'batches' | 'checks' | 'simWatches'>,
@@ -50,7 +52,7 @@ export const storeRow = async (
   if (pdfNote) Object.assign(result, detailOf([...detailMessagesOf(result), pdfNote]));
   const reasons = await markVerdictToCheck(ports, c, row, { verdictPdf, now: ports.clock.now() });
   if (reasons.length > 0) result.check = 'to_check';
-  // SIM openings the registry has not confirmed yet: the daily sweep asks again (core/sim-watch.ts).
+  // SIM openings the registry has not confirmed yet: the daily sweep asks again.
   const simWatch = simWatchOfVerdict(row, c, ports.clock.now().toISOString());
   if (simWatch) await ports.simWatches.put(simWatch);
   return finalStep(result, run);

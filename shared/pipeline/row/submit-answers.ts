@@ -11,7 +11,7 @@ import { sheetFileUrl } from './sheet-upload.js';
 import { submitFailure } from './submit-failure.js';
 
 /**
- * Submit in an answers round (shared/pipeline/README.md, "Answer rounds"): the row's
+ * Submit in an answers round: posts a row's answers and gives the next step. The row's
  * classification is `pending_data`; its answers (and new sheet, if any) go to
  * `POST /classifications/{id}/answers` under the round's answers key, so a file dropped twice,
  * a retried Submit or a second dispatch answers once. The classification goes back to
@@ -49,7 +49,7 @@ export const submitAnswers = async (
         { at, classification_id: classificationId, who: round.answered_by, answers: true },
       ),
     ]);
-  // A dispatch after reconciliation or after a lost Complete: the answers are in; look. (Recorded
+  // A later dispatch (a run too long to poll, or a lost Complete): the answers are in; look. (Recorded
   // again under the same key: a Submit that died before recording it is not lost.)
   if (round.posted_at) {
     await recordPosted(round.posted_at);

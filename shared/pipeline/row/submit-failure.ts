@@ -18,7 +18,11 @@ const REQUEUE_DELAY_MAX_SECONDS = 900;
 /** A 429 without `Retry-After`: the spec names no value; a few polls' worth. */
 const REQUEUE_DELAY_DEFAULT_SECONDS = 5;
 
-/** How a failed upload or creation ends the step; errors worth a retry are thrown. */
+/**
+ * Gives the step a failed upload, creation or answers POST ends Submit with: back to the queue
+ * for a 429, the batch stopped for a 401/403, the row ended as an `error` for another 4xx or its
+ * own bad input. Rethrows every error worth a retry (5xx, network) for the workflow's Retry.
+ */
 export const submitFailure = async (
   ports: Pick<PipelinePorts, 'batches'>,
   state: RowState,

@@ -1,7 +1,7 @@
 /**
  * Submit, the Row workflow's first task: upload the sheet (if any) and create the
  * classification with the attempt's Idempotency-Key (docs/architecture.md, property 4). In an
- * answers round it posts the answers instead (submit-answers.ts).
+ * answers round it posts the answers instead (`submitAnswers`).
  */
 
 import type { ProductRow } from '../../spreadsheet/schemas.js';
@@ -22,7 +22,10 @@ import { submitFailure } from './submit-failure.js';
 type SubmitPorts = Pick<PipelinePorts, 'clock' | 'service' | 'objects' | 'batches' | 'audit'>;
 
 /**
- * Submit: upload the sheet (if any) and create the classification with the attempt's key.
+ * Submit: uploads the row's sheet (if any), creates the classification under the attempt's key,
+ * and gives the next step (wait 3 s, then Poll). A row already final, a stopped batch or a row
+ * without a product end at once; a row whose attempt already created its classification follows
+ * it instead of creating another; throws when a later dispatch owns the row.
  * Primary course: row ─▶ key ─▶ [upload] ─▶ POST ─▶ row in_progress ─▶ wait 3 s.
  */
 export const submitRow = async (ports: SubmitPorts, input: unknown): Promise<RowStep> => {
@@ -53,8 +56,8 @@ export const submitRow = async (ports: SubmitPorts, input: unknown): Promise<Row
   const product = row.product;
   if (!product) return finalStep(errorResult(message('row_no_product', {}), { reason: 'no_product' }));
 
-  // This attempt already created its classification (a row back from reconciliation, or a
-  // dispatch after a lost Complete): look at it instead of creating again. Replaying the
+  // This attempt already created its classification (a row back after a run too long to poll,
+  // or a dispatch after a lost Complete): look at it instead of creating again. Replaying the
   // POST would be safe for 24 hours only; after that the same key would create a second one.
   if (row.classification_id && row.submitted_attempt === state.attempt) {
     // Recorded again under the same key (the stored time): a Submit that died before it is not lost.

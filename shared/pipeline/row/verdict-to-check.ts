@@ -1,9 +1,8 @@
 /**
- * A resolved classification marked for a person under its batch's `check_below`
- * (docs/architecture.md, §12), wherever a row takes it: Store, and FinalizeAnswers for a row whose
- * questions were answered elsewhere (answers/look-again-at-pending-rows.ts). The check item is
- * written before the row's result says `to_check`, and only if absent, so a retried step keeps an
- * item written before and any decision on it.
+ * A resolved classification marked for a person under its batch's `check_below`, wherever a row
+ * takes it: Store, and FinalizeAnswers for a row whose questions were answered elsewhere. The
+ * check item is written before the row's result says `to_check`, and only if absent, so a retried
+ * step keeps an item written before and any decision on it.
  */
 import type { Classification } from '../../tcs/schemas.js';
 import type { CheckReason } from '../core/check-records.js';
@@ -14,7 +13,10 @@ import {
   checkReasonsOfClassification,
 } from '../core/verdict-check.js';
 
-/** Why the row's verdict waits for a person (none: it does not), its check item written when it does. */
+/**
+ * Gives why the row's verdict waits for a person (empty: it does not), after writing its check
+ * item when it does (only if the row has none yet).
+ */
 export const markVerdictToCheck = async (
   ports: Pick<PipelinePorts, 'batches' | 'checks'>,
   c: Classification,

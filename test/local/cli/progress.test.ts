@@ -9,7 +9,7 @@ const progress = (byStatus: Record<string, number>): BatchProgress => ({
   state: 'running',
   rowsTotal: Object.values(byStatus).reduce((sum, count) => sum + count, 0),
   byStatus,
-  stage: 'waiting on service',
+  stage: 'waiting_on_service',
   leasesHeld: 1,
   cap: 10,
   billedUsd: 4,

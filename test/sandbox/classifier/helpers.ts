@@ -30,7 +30,7 @@ export const described = (description: string, overrides: Partial<ClassifyInput>
 const bandOf = (confidence: number) => (confidence >= 80 ? 'high' : confidence >= 50 ? 'medium' : 'low');
 
 /** Candidate.sim rules of the spec, plus the schema. */
-export const expectValidCandidate = (candidate: CandidateType, rank: number, provisional: boolean) => {
+const expectValidCandidate = (candidate: CandidateType, rank: number, provisional: boolean) => {
   expect(Candidate.strict().parse(candidate)).toEqual(candidate);
   expect(candidate.rank).toBe(rank);
   expect(candidate.is_provisional).toBe(provisional);

@@ -6,7 +6,7 @@ import { expect } from 'vitest';
 import type { Sandbox } from '../../../local/sandbox/sandbox.js';
 
 /** The sandbox's default problems base; asserted literally rather than imported. */
-export const PROBLEMS_BASE = 'https://sandbox.tcs.invalid/problems';
+const PROBLEMS_BASE = 'https://sandbox.tcs.invalid/problems';
 
 /**
  * A JSON value read from a response. Tests assert its fields one by one against the spec,

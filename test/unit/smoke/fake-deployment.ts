@@ -32,7 +32,7 @@ export const STACK = 'NcmBatchClassifier-Stateful';
 export const BUCKET = 'ncm-data-bucket';
 export const BATCH_TABLE = 'NcmBatchClassifier-Stateful-BatchTable-1ABC';
 export const REVIEW_TABLE = 'NcmBatchClassifier-Stateful-ReviewTable-2DEF';
-export const PDF_BYTES = '%PDF-1.4\n% a verdict\n';
+const PDF_BYTES = '%PDF-1.4\n% a verdict\n';
 
 const exported = (name: string, value: string) => ({
   OutputKey: `ExportNcmBatchClassifierStateful${name}`,
@@ -88,7 +88,7 @@ export type Behaviour = {
 };
 
 /** What the fake holds, for a test to look at or break. */
-export type FakeWorld = {
+type FakeWorld = {
   objects: ReturnType<typeof memoryObjectStore>;
   batches: ReturnType<typeof memoryBatchStore>;
   reviews: ReturnType<typeof memoryReviewStore>;

@@ -1,4 +1,7 @@
-/** The small pieces every page uses: status chips, stage badges, error notices, a progress bar. */
+/**
+ * The small pieces every page uses: status chips, stage badges, error notices, a progress bar,
+ * the "Live" mark and the dash for a missing value.
+ */
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BatchStage, RowCounts } from '../../../shared/console/web-contract.js';
@@ -23,7 +26,7 @@ export const StatusCounts = ({ counts, compact = false }: { counts: RowCounts; c
   const { t } = useTranslation();
   const language = useLanguage();
   const entries = countsInOrder(counts);
-  if (entries.length === 0) return <span className="muted">{t('common.none')}</span>;
+  if (entries.length === 0) return <None />;
   return (
     <ul className={compact ? 'counts counts-compact' : 'counts'}>
       {entries.map(({ status, count }) =>
@@ -110,5 +113,22 @@ export const Loading = () => {
     <p className="muted loading" aria-live="polite">
       {t('common.loading')}
     </p>
+  );
+};
+
+/** The muted dash a page shows where a value is missing. */
+export const None = () => {
+  const { t } = useTranslation();
+  return <span className="muted">{t('common.none')}</span>;
+};
+
+/** The "Live" mark beside a page's title while the page refreshes itself; `title` says how often. */
+export const Live = ({ title }: { title?: string }) => {
+  const { t } = useTranslation();
+  return (
+    <span className="live" title={title}>
+      <span className="live-dot" aria-hidden="true" />
+      {t('common.live')}
+    </span>
   );
 };

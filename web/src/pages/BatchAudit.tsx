@@ -7,10 +7,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AUDIT_EVENTS, type AuditEventView } from '../../../shared/console/web-contract.js';
 import { auditDetailWords } from '../audit-detail.js';
-import { ErrorNotice } from '../components/ui.js';
+import { ErrorNotice, None } from '../components/ui.js';
 import { useConsole } from '../context.js';
 import { formatDateTime } from '../format.js';
-import { useLanguage } from '../hooks.js';
+import { useCall, useLanguage } from '../hooks.js';
 
 /** The events the page words; one recorded by a later release is shown by its name. */
 const KNOWN_EVENTS: ReadonlySet<string> = new Set(AUDIT_EVENTS);
@@ -21,23 +21,14 @@ export const BatchAudit = ({ batchId }: { batchId: string }) => {
   const { api } = useConsole();
   const [events, setEvents] = useState<AuditEventView[] | null>(null);
   const [next, setNext] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, run } = useCall();
 
-  const load = async (after: string | null) => {
-    setBusy(true);
-    setError(null);
-    try {
+  const load = (after: string | null) =>
+    run(async () => {
       const page = await api.audit(batchId, after ?? undefined);
       setEvents((before) => (after === null ? page.events : [...(before ?? []), ...page.events]));
       setNext(page.next);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  };
-  const none = <span className="muted">{t('common.none')}</span>;
+    });
   return (
     <details
       className="panel audit"
@@ -84,9 +75,9 @@ export const BatchAudit = ({ batchId }: { batchId: string }) => {
                   <td>
                     {event.who === '' ? <span className="muted">{t('audit.pipeline')}</span> : event.who}
                   </td>
-                  <td className="mono">{event.classification_id ?? none}</td>
+                  <td className="mono">{event.classification_id ?? <None />}</td>
                   <td className="truncate cell-wide" title={auditDetailWords(t, event.detail)}>
-                    {event.detail ? auditDetailWords(t, event.detail) : none}
+                    {event.detail ? auditDetailWords(t, event.detail) : <None />}
                   </td>
                 </tr>
               ))}

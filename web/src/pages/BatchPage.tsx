@@ -12,7 +12,15 @@ import {
   type Message,
   wordMessage,
 } from '../../../shared/console/web-contract.js';
-import { ErrorNotice, Loading, Notice, ProgressBar, StageBadge, StatusCounts } from '../components/ui.js';
+import {
+  ErrorNotice,
+  Live,
+  Loading,
+  Notice,
+  ProgressBar,
+  StageBadge,
+  StatusCounts,
+} from '../components/ui.js';
 import { useConsole } from '../context.js';
 import { downloadUrl } from '../download.js';
 import {
@@ -336,12 +344,7 @@ const Header = ({ batch }: { batch: BatchView }) => {
       <div className="page-head">
         <h1 data-testid="batch-name">{batch.name}</h1>
         <StageBadge stage={batch.stage} testId="stage" />
-        {isLive(batch) && (
-          <span className="live">
-            <span className="live-dot" aria-hidden="true" />
-            {t('common.live')}
-          </span>
-        )}
+        {isLive(batch) && <Live />}
       </div>
       <dl className="meta">
         <div>

@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BatchList, BatchListItem } from '../../../shared/console/web-contract.js';
-import { ErrorNotice, Loading, Notice, StageBadge, StatusCounts } from '../components/ui.js';
+import { ErrorNotice, Live, Loading, Notice, StageBadge, StatusCounts } from '../components/ui.js';
 import { useConsole } from '../context.js';
 import { formatDateTime, formatMoney, formatNumber, formatShortDateTime } from '../format.js';
 import { navigate, useLanguage, usePoll } from '../hooks.js';
@@ -142,12 +142,7 @@ export const BatchesPage = ({ waiting }: { waiting: string | null }) => {
     <div className="page">
       <div className="page-head">
         <h1>{t('batches.title')}</h1>
-        {anyLive && (
-          <span className="live" title={t('batches.autoRefresh')}>
-            <span className="live-dot" aria-hidden="true" />
-            {t('common.live')}
-          </span>
-        )}
+        {anyLive && <Live title={t('batches.autoRefresh')} />}
         <span className="spacer" />
         <a className="button button-primary" href="#/upload">
           {t('batches.upload')}

@@ -5,16 +5,24 @@
  * console writes the decisions file into each batch's answers folder, and the answers round applies
  * it under the signed-in name. The list refreshes every 15 s while nobody is typing.
  */
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CheckEntryView, CheckList, DecisionAccepted } from '../../../shared/console/web-contract.js';
-import { ErrorNotice, Loading, Notice } from '../components/ui.js';
+import type { CheckEntryView, DecisionAccepted } from '../../../shared/console/web-contract.js';
+import { None, Notice } from '../components/ui.js';
+import {
+  BatchRow,
+  SubmitBar,
+  useSubmit,
+  useWorkList,
+  WorkItemCard,
+  WorkItemForm,
+  WorkListPage,
+} from '../components/work-list.js';
 import { useConsole } from '../context.js';
 import { openInNewTab } from '../download.js';
 import { formatNcm, formatNumber, formatPercent } from '../format.js';
-import { useLanguage, usePoll } from '../hooks.js';
+import { useLanguage } from '../hooks.js';
 import { plural } from '../i18n.js';
-import { hrefOf } from '../router.js';
 
 const TYPED = 'typed';
 
@@ -106,9 +114,7 @@ const CheckEntryCard = ({
   const [typed, setTyped] = useState('');
   const [sim, setSim] = useState('');
   const [note, setNote] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const [problem, setProblem] = useState<string | null>(null);
+  const { busy, error, setError, problem, submit } = useSubmit();
   const touch = () => onDirty(entry.key, true);
 
   const openPdf = async () => {
@@ -121,13 +127,9 @@ const CheckEntryCard = ({
     }
   };
 
-  const submit = async () => {
+  const decide = () => {
     const ncm = choice === TYPED ? typed.trim() : choice;
-    if (ncm === '') return setProblem(t('checks.mustChoose'));
-    setProblem(null);
-    setError(null);
-    setBusy(true);
-    try {
+    submit(ncm === '' ? t('checks.mustChoose') : null, async () => {
       const accepted = await api.decide({
         rows: entry.rows.map((row) => ({ batch_id: row.batch_id, row: row.row })),
         ncm,
@@ -136,25 +138,16 @@ const CheckEntryCard = ({
       });
       onDirty(entry.key, false);
       onDecided({ key: entry.key, entry, accepted });
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
-  const none = <span className="muted">{t('common.none')}</span>;
   return (
-    <section
-      className="panel check-entry"
-      data-testid="check-entry"
-      data-key={entry.key}
-      data-rows={entry.row_count}
-      data-batches={entry.batch_count}
-      aria-labelledby={`${id}-title`}
-    >
-      <div className="panel-head">
-        <h2 id={`${id}-title`}>{entry.description ?? entry.title ?? entry.sku ?? none}</h2>
+    <WorkItemCard
+      className="check-entry"
+      testId="check-entry"
+      data={{ 'data-key': entry.key, 'data-rows': entry.row_count, 'data-batches': entry.batch_count }}
+      title={entry.description ?? entry.title ?? entry.sku ?? <None />}
+      aside={
         <span className="muted" data-testid="check-covers">
           {t('checks.covers', {
             rows: plural(t, 'checks.coversRows', entry.row_count, formatNumber(language, entry.row_count)),
@@ -166,11 +159,12 @@ const CheckEntryCard = ({
             ),
           })}
         </span>
-      </div>
+      }
+    >
       <dl className="meta">
         <div>
           <dt>{t('checks.sku')}</dt>
-          <dd className="mono">{entry.sku ?? none}</dd>
+          <dd className="mono">{entry.sku ?? <None />}</dd>
         </div>
         <div>
           <dt>{t('checks.why')}</dt>
@@ -187,7 +181,7 @@ const CheckEntryCard = ({
         <div>
           <dt>{t('checks.servicesNcm')}</dt>
           <dd>
-            {entry.ncm ? <span className="mono verdict">{formatNcm(entry.ncm)}</span> : none}
+            {entry.ncm ? <span className="mono verdict">{formatNcm(entry.ncm)}</span> : <None />}
             {entry.confidence !== null && (
               <span className="muted"> · {formatPercent(language, entry.confidence)}</span>
             )}
@@ -199,8 +193,7 @@ const CheckEntryCard = ({
             {entry.rows.map((row, i) => (
               <span key={`${row.batch_id}#${row.row}`}>
                 {i > 0 && ', '}
-                <a href={hrefOf({ page: 'batch', batchId: row.batch_id })}>{row.batch_name}</a>{' '}
-                {t('checks.row', { row: row.row })}
+                <BatchRow batchId={row.batch_id} name={row.batch_name} row={row.row} />
                 {row.followers > 0 && (
                   <span className="muted">
                     {' '}
@@ -222,14 +215,7 @@ const CheckEntryCard = ({
           {t('checks.verdictPdf')}
         </button>
       )}
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
-        onChange={touch}
-        noValidate
-      >
+      <WorkItemForm onSubmit={decide} onChange={touch} error={error} errorTestId="check-error">
         <Candidates
           entry={entry}
           choice={choice}
@@ -277,21 +263,15 @@ const CheckEntryCard = ({
             data-testid="check-note"
           />
         </div>
-        <div className="group-submit">
-          {problem && (
-            <p className="field-error" role="alert" data-testid="check-problem">
-              {problem}
-            </p>
-          )}
-          <button type="submit" className="button button-primary" disabled={busy} data-testid="check-decide">
-            {busy
-              ? t('checks.sending')
-              : plural(t, 'checks.decide', entry.row_count, formatNumber(language, entry.row_count))}
-          </button>
-        </div>
-        {error !== null && <ErrorNotice error={error} testId="check-error" />}
-      </form>
-    </section>
+        <SubmitBar
+          label={plural(t, 'checks.decide', entry.row_count, formatNumber(language, entry.row_count))}
+          busy={busy}
+          problem={problem}
+          problemTestId="check-problem"
+          testId="check-decide"
+        />
+      </WorkItemForm>
+    </WorkItemCard>
   );
 };
 
@@ -299,53 +279,25 @@ export const ChecksPage = () => {
   const { t } = useTranslation();
   const language = useLanguage();
   const { api } = useConsole();
-  const [list, setList] = useState<CheckList | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [dirty, setDirty] = useState<Set<string>>(new Set());
+  const list = useWorkList(() => api.checks(), 15_000);
   const [decided, setDecided] = useState<Decided[]>([]);
 
-  const refresh = async () => {
-    try {
-      setList(await api.checks());
-      setError(null);
-    } catch (failure) {
-      setError(failure);
-    }
-  };
-  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the page opens.
-  useEffect(() => {
-    void refresh();
-  }, []);
-  usePoll(refresh, 15_000, dirty.size === 0);
-
-  const onDirty = (key: string, value: boolean) =>
-    setDirty((before) => {
-      if (before.has(key) === value) return before;
-      const next = new Set(before);
-      if (value) next.add(key);
-      else next.delete(key);
-      return next;
-    });
   // Entries just decided stay out of the list (the round takes them out for good).
   const gone = new Set(decided.flatMap((item) => item.entry.rows.map((row) => `${row.batch_id}#${row.row}`)));
-  const entries = (list?.entries ?? []).filter(
+  const entries = (list.data?.entries ?? []).filter(
     (entry) => !entry.rows.every((row) => gone.has(`${row.batch_id}#${row.row}`)),
   );
 
   return (
-    <div className="page" data-testid="checks-page">
-      <div className="page-head">
-        <h1>{t('checks.title')}</h1>
-        {dirty.size === 0 && (
-          <span className="live">
-            <span className="live-dot" aria-hidden="true" />
-            {t('common.live')}
-          </span>
-        )}
-      </div>
-      <p className="lead">{t('checks.intro')}</p>
-      {error !== null && <ErrorNotice error={error} />}
-      {decided.map((item) => (
+    <WorkListPage
+      list={list}
+      title={t('checks.title')}
+      intro={t('checks.intro')}
+      count={entries.length}
+      empty={t('checks.empty')}
+      emptyTestId="checks-empty"
+      testId="checks-page"
+      sent={decided.map((item) => (
         <Notice key={item.key} kind="success" testId="check-decided">
           {t('checks.decided', {
             ncm: item.accepted.sim
@@ -360,20 +312,15 @@ export const ChecksPage = () => {
           })}
         </Notice>
       ))}
-      {list === null && error === null && <Loading />}
-      {list !== null && entries.length === 0 && (
-        <p className="empty" data-testid="checks-empty">
-          {t('checks.empty')}
-        </p>
-      )}
+    >
       {entries.map((entry) => (
         <CheckEntryCard
           key={entry.key}
           entry={entry}
-          onDirty={onDirty}
+          onDirty={list.onDirty}
           onDecided={(item) => setDecided((before) => [item, ...before])}
         />
       ))}
-    </div>
+    </WorkListPage>
   );
 };

@@ -13,7 +13,8 @@ import {
 } from '../../../shared/console/web-contract.js';
 import { sendForm } from '../client.js';
 import { FilePicker, useFileProblemText } from '../components/files.js';
-import { ErrorNotice } from '../components/ui.js';
+import { None } from '../components/ui.js';
+import { BatchLink, SubmitBar, useSubmit, WorkItemCard, WorkItemForm } from '../components/work-list.js';
 import { useConsole } from '../context.js';
 import { checkSheet } from '../files.js';
 import { formatBytes, formatDateTime, formatNcm, formatNumber, formatPercent } from '../format.js';
@@ -139,7 +140,6 @@ const RowsChecklist = ({
   const { t } = useTranslation();
   const language = useLanguage();
   const all = rows.every((row) => checked.has(row.classification_id));
-  const none = <span className="muted">{t('common.none')}</span>;
   return (
     <div className="table-wrap">
       <table className="table table-compact">
@@ -190,17 +190,21 @@ const RowsChecklist = ({
                 />
               </td>
               <td className="truncate" title={row.batch_name}>
-                <a href={`#/batches/${encodeURIComponent(row.batch_id)}`}>{row.batch_name}</a>
+                <BatchLink batchId={row.batch_id} name={row.batch_name} />
               </td>
               <th scope="row" className="num">
                 {row.row}
               </th>
-              <td className="mono truncate">{row.sku ?? none}</td>
+              <td className="mono truncate">{row.sku ?? <None />}</td>
               <td className="truncate cell-wide" title={row.description ?? undefined}>
-                {row.description ?? none}
+                {row.description ?? <None />}
               </td>
               <td className="nowrap">
-                {row.provisional_ncm ? <span className="mono">{formatNcm(row.provisional_ncm)}</span> : none}
+                {row.provisional_ncm ? (
+                  <span className="mono">{formatNcm(row.provisional_ncm)}</span>
+                ) : (
+                  <None />
+                )}
                 {row.provisional_confidence !== null && (
                   <span className="muted"> · {formatPercent(language, row.provisional_confidence)}</span>
                 )}
@@ -216,9 +220,11 @@ const RowsChecklist = ({
                   : plural(t, 'questions.daysLeft', row.days_left, formatNumber(language, row.days_left))}
               </td>
               <td>
-                {row.same_product_rows.length > 0
-                  ? t('questions.sameProductRows', { rows: row.same_product_rows.join(', ') })
-                  : none}
+                {row.same_product_rows.length > 0 ? (
+                  t('questions.sameProductRows', { rows: row.same_product_rows.join(', ') })
+                ) : (
+                  <None />
+                )}
               </td>
             </tr>
           ))}
@@ -271,9 +277,7 @@ export const QuestionGroupCard = ({
     group.rows.map((row) => row.classification_id).filter((classification) => !unchecked.has(classification)),
   );
   const [sheet, setSheet] = useState<File | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const [problem, setProblem] = useState<string | null>(null);
+  const { busy, error, problem, submit } = useSubmit();
 
   const touch = () => onDirty(group.key, true);
   const values = answers.map((answer, index) =>
@@ -283,57 +287,44 @@ export const QuestionGroupCard = ({
   const sheetProblems = sheet ? checkSheet(toSend(sheet), session.limits) : [];
   const problemText = useFileProblemText();
 
-  const submit = async () => {
-    setError(null);
-    if (values.some((value) => value === '')) return setProblem(t('questions.mustAnswer'));
+  const problemNow = (): string | null => {
+    if (values.some((value) => value === '')) return t('questions.mustAnswer');
     if (values.some((value) => value.length > maxChars)) {
-      return setProblem(t('questions.tooLong', { max: formatNumber(language, maxChars) }));
+      return t('questions.tooLong', { max: formatNumber(language, maxChars) });
     }
-    if (chosen.length === 0) return setProblem(t('questions.mustSelect'));
-    setProblem(null);
-    setBusy(true);
-    try {
-      const sheets = new Map<string, string>();
-      if (sheet) {
-        for (const batchId of new Set(chosen.map((row) => row.batch_id))) {
-          const made = await api.answerSheet({ batch_id: batchId, sheet: toSend(sheet) });
-          await sendForm(made.form, sheet);
-          sheets.set(batchId, made.sheet);
-        }
+    if (chosen.length === 0) return t('questions.mustSelect');
+    return null;
+  };
+  const send = async () => {
+    const sheets = new Map<string, string>();
+    if (sheet) {
+      for (const batchId of new Set(chosen.map((row) => row.batch_id))) {
+        const made = await api.answerSheet({ batch_id: batchId, sheet: toSend(sheet) });
+        await sendForm(made.form, sheet);
+        sheets.set(batchId, made.sheet);
       }
-      // At most answersPerSubmission rows a request; rows of a part that went stay sent if a later part fails.
-      const size = CONSOLE_LIMITS.answersPerSubmission;
-      for (let start = 0; start < chosen.length; start += size) {
-        const part = chosen.slice(start, start + size);
-        onSent(part, await api.answers({ rows: submissionOf(group, part, values, sheets) }));
-      }
-      onDirty(group.key, false);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
     }
+    // At most answersPerSubmission rows a request; rows of a part that went stay sent if a later part fails.
+    const size = CONSOLE_LIMITS.answersPerSubmission;
+    for (let start = 0; start < chosen.length; start += size) {
+      const part = chosen.slice(start, start + size);
+      onSent(part, await api.answers({ rows: submissionOf(group, part, values, sheets) }));
+    }
+    onDirty(group.key, false);
   };
 
   return (
-    <section
-      className="panel question-group"
-      data-testid="question-group"
-      data-group-key={group.key}
-      aria-labelledby={`${id}-title`}
+    <WorkItemCard
+      className="question-group"
+      testId="question-group"
+      data={{ 'data-group-key': group.key }}
+      title={plural(t, 'questions.group', group.rows.length, formatNumber(language, group.rows.length))}
     >
-      <div className="panel-head">
-        <h2 id={`${id}-title`}>
-          {plural(t, 'questions.group', group.rows.length, formatNumber(language, group.rows.length))}
-        </h2>
-      </div>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
+      <WorkItemForm
+        onSubmit={() => submit(problemNow(), send)}
         onChange={touch}
-        noValidate
+        error={error}
+        errorTestId="answers-error"
       >
         <div className="questions">
           {group.questions.map((question, index) => (
@@ -390,24 +381,16 @@ export const QuestionGroupCard = ({
               </p>
             ))}
           </div>
-          <div className="group-submit">
-            {problem && (
-              <p className="field-error" role="alert" data-testid="answers-problem">
-                {problem}
-              </p>
-            )}
-            <button
-              type="submit"
-              className="button button-primary"
-              disabled={busy || sheetProblems.length > 0}
-              data-testid="submit-answers"
-            >
-              {busy ? t('questions.sending') : t('questions.submit')}
-            </button>
-          </div>
+          <SubmitBar
+            label={t('questions.submit')}
+            busy={busy}
+            blocked={sheetProblems.length > 0}
+            problem={problem}
+            problemTestId="answers-problem"
+            testId="submit-answers"
+          />
         </div>
-        {error !== null && <ErrorNotice error={error} testId="answers-error" />}
-      </form>
-    </section>
+      </WorkItemForm>
+    </WorkItemCard>
   );
 };

@@ -5,14 +5,14 @@
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { AnswersAccepted, PendingRowView, QuestionInbox } from '../../../shared/console/web-contract.js';
+import type { AnswersAccepted, PendingRowView } from '../../../shared/console/web-contract.js';
 import { CONSOLE_LIMITS } from '../../../shared/console/web-contract.js';
-import { ErrorNotice, Loading, Notice, StatusChip } from '../components/ui.js';
+import { Notice, StatusChip } from '../components/ui.js';
+import { BatchRow, useWorkList, WorkListPage } from '../components/work-list.js';
 import { useConsole } from '../context.js';
 import { formatNcm, formatNumber } from '../format.js';
 import { useLanguage, usePoll } from '../hooks.js';
 import { plural } from '../i18n.js';
-import { hrefOf } from '../router.js';
 import { rowRanges } from '../row-ranges.js';
 import { type RowStatus, WORKING } from '../status.js';
 import { QuestionGroupCard } from './QuestionGroupCard.js';
@@ -98,10 +98,11 @@ const SentAnswers = ({ sent }: { sent: Sent[] }) => {
                   data-final={followed.final}
                 >
                   <span className="sent-where">
-                    <a href={hrefOf({ page: 'batch', batchId: followed.row.batch_id })}>
-                      {followed.row.batch_name}
-                    </a>{' '}
-                    · {t('rows.columns.row')} {followed.row.row}
+                    <BatchRow
+                      batchId={followed.row.batch_id}
+                      name={followed.row.batch_name}
+                      row={followed.row.row}
+                    />
                     {followed.row.sku && <span className="mono muted"> · {followed.row.sku}</span>}
                   </span>
                   <StatusChip status={followed.status} />
@@ -132,36 +133,11 @@ const SentAnswers = ({ sent }: { sent: Sent[] }) => {
 export const QuestionsPage = () => {
   const { t } = useTranslation();
   const { api, setPending } = useConsole();
-  const [inbox, setInbox] = useState<QuestionInbox | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [dirty, setDirty] = useState<Set<string>>(new Set());
+  const inbox = useWorkList(() => api.questions(), 10_000);
   const [answered, setAnswered] = useState<Set<string>>(new Set());
   const [sent, setSent] = useState<Sent[]>([]);
-
-  const refresh = async () => {
-    try {
-      const next = await api.questions();
-      setInbox(next);
-      setError(null);
-    } catch (failure) {
-      setError(failure);
-    }
-  };
-  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the page opens.
-  useEffect(() => {
-    void refresh();
-  }, []);
-  usePoll(refresh, 10_000, dirty.size === 0);
   useFollow(sent, setSent);
 
-  const onDirty = (key: string, value: boolean) =>
-    setDirty((before) => {
-      if (before.has(key) === value) return before;
-      const next = new Set(before);
-      if (value) next.add(key);
-      else next.delete(key);
-      return next;
-    });
   const onSent = (rows: PendingRowView[], accepted: AnswersAccepted) => {
     const count = accepted.files.reduce((sum, file) => sum + file.rows.length, 0) || rows.length;
     setAnswered((before) => new Set([...before, ...rows.map((row) => row.classification_id)]));
@@ -177,37 +153,28 @@ export const QuestionsPage = () => {
   };
 
   // Rows just answered stay out of the inbox (the next round takes them out for good).
-  const groups = (inbox?.groups ?? [])
+  const groups = (inbox.data?.groups ?? [])
     .map((group) => ({ ...group, rows: group.rows.filter((row) => !answered.has(row.classification_id)) }))
     .filter((group) => group.rows.length > 0);
   const waiting = groups.reduce((sum, group) => sum + group.rows.length, 0);
   useEffect(() => {
-    if (inbox) setPending(waiting);
-  }, [inbox, waiting, setPending]);
+    if (inbox.data) setPending(waiting);
+  }, [inbox.data, waiting, setPending]);
 
   return (
-    <div className="page">
-      <div className="page-head">
-        <h1>{t('questions.title')}</h1>
-        {dirty.size === 0 && (
-          <span className="live" title={t('questions.autoRefresh')}>
-            <span className="live-dot" aria-hidden="true" />
-            {t('common.live')}
-          </span>
-        )}
-      </div>
-      <p className="lead">{t('questions.intro')}</p>
-      {error !== null && <ErrorNotice error={error} />}
-      <SentAnswers sent={sent} />
-      {inbox === null && error === null && <Loading />}
-      {inbox !== null && groups.length === 0 && (
-        <p className="empty" data-testid="questions-empty">
-          {t('questions.empty')}
-        </p>
-      )}
+    <WorkListPage
+      list={inbox}
+      title={t('questions.title')}
+      intro={t('questions.intro')}
+      liveTitle={t('questions.autoRefresh')}
+      count={groups.length}
+      empty={t('questions.empty')}
+      emptyTestId="questions-empty"
+      sent={<SentAnswers sent={sent} />}
+    >
       {groups.map((group) => (
-        <QuestionGroupCard key={group.key} group={group} onDirty={onDirty} onSent={onSent} />
+        <QuestionGroupCard key={group.key} group={group} onDirty={inbox.onDirty} onSent={onSent} />
       ))}
-    </div>
+    </WorkListPage>
   );
 };

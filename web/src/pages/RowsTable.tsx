@@ -12,7 +12,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { RowList, RowView } from '../../../shared/console/web-contract.js';
 import { CONSOLE_LIMITS, wordDetail } from '../../../shared/console/web-contract.js';
-import { ErrorNotice, Loading, StatusChip } from '../components/ui.js';
+import { ErrorNotice, Loading, None, StatusChip } from '../components/ui.js';
 import { useConsole } from '../context.js';
 import { openInNewTab } from '../download.js';
 import { formatMoney, formatNcm, formatNcmTable, formatNumber, formatPercent } from '../format.js';
@@ -58,9 +58,7 @@ const NcmCell = ({ row, table }: { row: RowView; table: string }) => {
   const { t } = useTranslation();
   return (
     <td className="ncm-cell" data-testid="ncm">
-      <div className="mono nowrap">
-        {row.ncm ? formatNcm(row.ncm) : <span className="muted">{t('common.none')}</span>}
-      </div>
+      <div className="mono nowrap">{row.ncm ? formatNcm(row.ncm) : <None />}</div>
       {row.ncm !== null && row.ncm_in_force === false && (
         <NotInForce which="verdict" title={t('rows.verdictNotInForce', { code: row.ncm, table })} />
       )}
@@ -96,7 +94,6 @@ const Row = ({ batchId, row, table }: { batchId: string; row: RowView; table: st
       setError(failure);
     }
   };
-  const none = <span className="muted">{t('common.none')}</span>;
   return (
     <tr data-testid="result-row" data-row={row.row} data-status={row.status}>
       <th scope="row" className="num">
@@ -118,16 +115,16 @@ const Row = ({ batchId, row, table }: { batchId: string; row: RowView; table: st
         {row.reason && <RowReason row={row} language={language} />}
       </td>
       <td className="mono truncate" title={row.sku ?? undefined}>
-        {row.sku ?? none}
+        {row.sku ?? <None />}
       </td>
       <td className="truncate cell-wide" title={row.description ?? undefined}>
-        {row.description ?? none}
+        {row.description ?? <None />}
       </td>
       <NcmCell row={row} table={table} />
       <td className="truncate cell-wide" title={row.ncm_description ?? undefined}>
-        {row.ncm_description ?? none}
+        {row.ncm_description ?? <None />}
       </td>
-      <td className="num">{row.confidence === null ? none : formatPercent(language, row.confidence)}</td>
+      <td className="num">{row.confidence === null ? <None /> : formatPercent(language, row.confidence)}</td>
       <td className="num">{formatMoney(language, row.cost_usd)}</td>
       <td>
         {row.has_verdict_pdf && (

@@ -12,7 +12,6 @@ export {
   checkBelowProblem,
   countryProblem,
   DEFAULT_OPTIONS,
-  optionsOf,
   type UploadOptions,
 } from './upload-options.js';
 

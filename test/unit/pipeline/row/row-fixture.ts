@@ -25,7 +25,7 @@ import { ProductRow } from '../../../../shared/spreadsheet/schemas.js';
 import { Classification } from '../../../../shared/tcs/schemas.js';
 import { sandbox, serviceFor, startSandboxPerFile, type World } from '../../../helpers/sandbox-world.js';
 
-export { makeWorld, sandbox, serviceFor, type World } from '../../../helpers/sandbox-world.js';
+export type { World } from '../../../helpers/sandbox-world.js';
 
 export const BATCH = 'nightly-7Kq2M9xW4r';
 export const TOKEN = 'AQCEAAAAKgAAAAMAAAAAAAAAAbatch-task-token-secret';
