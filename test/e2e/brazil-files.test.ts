@@ -16,7 +16,7 @@ import { planOptionsFile } from '../../local/cli/plan.js';
 import { type LocalPipeline, startLocalPipeline } from '../../local/runtime/pipeline.js';
 import { BatchSummary } from '../../shared/pipeline/outbox/results-files.js';
 import { BatchPlan } from '../../shared/pipeline/prepare/batch-plan.js';
-import { E2E_ASSEMBLY_DIR, E2E_TIME_SCALE, makeTempDir } from './helpers.js';
+import { commandDataDir, E2E_ASSEMBLY_DIR, E2E_TIME_SCALE, makeTempDir } from './helpers.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SAMPLE = join(ROOT, 'sample-data');
@@ -186,7 +186,7 @@ describe('Brazil’s own files, end to end', () => {
   }, 300_000);
 
   it('classifies the ZIP with npm run classify as a user types it', async () => {
-    const data = join(temp.dir, 'cli-data');
+    const data = commandDataDir(join(temp.dir, 'cli-data'));
     const out = join(temp.dir, 'cli-out');
     const child = spawn(
       process.execPath,

@@ -9,13 +9,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Papa from 'papaparse';
 import { afterAll, describe, expect, it } from 'vitest';
-import { makeTempDir, resolvableRows, writeCsv } from './helpers.js';
+import { commandDataDir, makeTempDir, resolvableRows, writeCsv } from './helpers.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const temp = makeTempDir('cli');
 afterAll(() => temp.remove());
 
-const DATA = join(temp.dir, 'data');
+/** Its cdk.out is the e2e tests' assembly cache: the commands synthesize only when it is cold. */
+const DATA = commandDataDir(join(temp.dir, 'data'));
 const OUT = join(temp.dir, 'out');
 const FAST = ['--data-dir', DATA, '--time-scale', '0.015'];
 
@@ -179,8 +180,8 @@ describe('classify, review and answer from the command line', () => {
     const headed = await run('review', ['list', ...FAST.slice(0, 2)], true);
     expect(headed).toMatchObject({ code: 0, stderr: '' });
     expect(existsSync(join(DATA, 'run.lock'))).toBe(false);
-    // Six real commands, the first synthesizing the app into its fresh data folder: on two cores
-    // shared with the rest of the suite that alone can take minutes.
+    // Six real commands, the first synthesizing the app when the assembly cache is cold: on two
+    // cores shared with the rest of the suite that alone can take minutes.
   }, 360_000);
 
   it('answers --status from another terminal while classify runs, with the batch as it stands', async () => {

@@ -3,7 +3,7 @@
  * all of them (synthesis takes seconds; each file would otherwise pay it), fixture catalogues
  * written on the fly, and the checks that read the outputs back.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,18 @@ import { readSpreadsheet } from '../../shared/spreadsheet/read-spreadsheet.js';
 
 /** Shared by every e2e file and kept between runs: a cache keyed by the inputs' hash. */
 export const E2E_ASSEMBLY_DIR = join(tmpdir(), 'ncm-batch-classifier-e2e', 'cdk.out');
+
+/**
+ * A data folder for the commands (`--data-dir`) whose `cdk.out/` is the shared assembly cache: a
+ * command synthesizes into `<data-dir>/cdk.out`, ten esbuild bundles each time a fresh folder is
+ * used, while the runtime's tests have the same assembly in {@link E2E_ASSEMBLY_DIR} already.
+ */
+export const commandDataDir = (dir: string): string => {
+  mkdirSync(dir, { recursive: true });
+  mkdirSync(E2E_ASSEMBLY_DIR, { recursive: true });
+  symlinkSync(E2E_ASSEMBLY_DIR, join(dir, 'cdk.out'), 'dir');
+  return dir;
+};
 
 /** A run lasts 45–75 s × this in the sandbox: about a second. */
 export const E2E_TIME_SCALE = 0.015;

@@ -1,16 +1,16 @@
 import '../../local/polyfills.js';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Template } from 'aws-cdk-lib/assertions';
 import { StateMachine as LocalStateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../infra/app.js';
 import {
   type AslDefinition,
   type RenderedDefinitions,
   renderStateMachineDefinitions,
 } from '../../infra/definitions.js';
+import { type SynthesizedAssembly, synthesizeAssembly } from '../../local/runtime/assembly.js';
 import { timeoutPaths } from '../../local/runtime/workflow-runner.js';
 import {
   ANSWERS_WORKFLOW_STATES,
@@ -20,6 +20,7 @@ import {
   ROW_WORKFLOW_STATES,
   TASK_HANDLERS,
 } from '../../shared/contract.js';
+import { E2E_ASSEMBLY_DIR } from '../e2e/helpers.js';
 import { type CfnTemplate, resourcesOfType, type Synthesized, synthesize, TEST_CONTEXT } from './synth.js';
 
 let synth: Synthesized;
@@ -534,19 +535,16 @@ describe('the rendered definitions run locally', () => {
 });
 
 describe('bundling, as the local runtime synthesizes', () => {
-  let outdir: string;
-  let assembly: ReturnType<ReturnType<typeof buildApp>['app']['synth']>;
-  beforeAll(() => {
-    outdir = mkdtempSync(join(tmpdir(), 'ncm-cdk-out-'));
-    const { app } = buildApp({
-      context: { tcsBaseUrl: TEST_CONTEXT.tcsBaseUrl, 'aws:cdk:enable-asset-metadata': true },
-      outdir,
-      nag: false,
+  let assembly: SynthesizedAssembly;
+  beforeAll(async () => {
+    // The local runtime's own synthesis with its context, into the end-to-end tests' cache: esbuild
+    // bundles every handler with the AWS SDK inside, seconds of work done once for all of them.
+    assembly = await synthesizeAssembly({
+      assemblyDir: E2E_ASSEMBLY_DIR,
+      context: { 'aws:cdk:enable-asset-metadata': true },
+      log: () => undefined,
     });
-    // esbuild bundles every handler with the AWS SDK inside: seconds, not milliseconds.
-    assembly = app.synth();
-  }, 120_000);
-  afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+  }, 300_000);
 
   /** Every function of every stack whose code is an asset folder, with that folder. */
   const functionAssets = () =>
@@ -555,7 +553,7 @@ describe('bundling, as the local runtime synthesizes', () => {
         ([logicalId, resource]) => {
           const assetPath = resource.Metadata?.['aws:asset:path'];
           return typeof assetPath === 'string'
-            ? [{ at: `${stack.stackName}/${logicalId}`, resource, dir: join(assembly.directory, assetPath) }]
+            ? [{ at: `${stack.stackName}/${logicalId}`, resource, dir: join(assembly.dir, assetPath) }]
             : [];
         },
       ),
@@ -572,9 +570,9 @@ describe('bundling, as the local runtime synthesizes', () => {
       const name = resource.Metadata?.['ncm-batch-classifier:handler'] as HandlerName;
       const assetPath = resource.Metadata?.['aws:asset:path'];
       expect(typeof assetPath, name).toBe('string');
-      const bundle = readFileSync(join(assembly.directory, String(assetPath), 'index.mjs'), 'utf8');
+      const bundle = readFileSync(join(assembly.dir, String(assetPath), 'index.mjs'), 'utf8');
       expect(bundle.startsWith("import { createRequire } from 'node:module'")).toBe(true);
-      expect(existsSync(join(assembly.directory, String(assetPath), 'index.mjs.map'))).toBe(true);
+      expect(existsSync(join(assembly.dir, String(assetPath), 'index.mjs.map'))).toBe(true);
       bundled.add(name);
     }
     expect([...bundled].sort()).toEqual([...HANDLER_NAMES].sort());

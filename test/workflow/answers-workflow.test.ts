@@ -11,8 +11,8 @@ import { buildReviewCsv, type FilledAnswers } from '../../shared/pipeline/outbox
 import { type Harness, startHarness, synthesizedDefinitions } from './harness.js';
 
 // Synthesizing the app takes most of the first test's time budget: done once, before any test.
-beforeAll(() => {
-  synthesizedDefinitions();
+beforeAll(async () => {
+  await synthesizedDefinitions();
 }, 120_000);
 
 let harness: Harness | undefined;

@@ -19,8 +19,8 @@ const ANSWERED_BY = 'rui.costa@example.com';
 /** Verdicts under 85 % wait for a person's check. */
 const CHECK_BELOW = 85;
 
-beforeAll(() => {
-  synthesizedDefinitions();
+beforeAll(async () => {
+  await synthesizedDefinitions();
 }, 120_000);
 
 let harness: Harness | undefined;

@@ -2,10 +2,13 @@
  * The Batch workflow from the synthesized definition (aws-local-stepfunctions): it waits for
  * its last row, rejected rows included, and every input row ends in exactly one output row.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readSpreadsheet } from '../../shared/spreadsheet/read-spreadsheet.js';
-import { type Harness, startHarness } from './harness.js';
+import { type Harness, startHarness, synthesizedDefinitions } from './harness.js';
 
+beforeAll(async () => {
+  await synthesizedDefinitions();
+}, 120_000);
 let harness: Harness | undefined;
 afterEach(async () => {
   await harness?.close();

@@ -23,11 +23,12 @@
  */
 import '../../local/polyfills.js';
 import { randomUUID } from 'node:crypto';
-import { Template } from 'aws-cdk-lib/assertions';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ExecutionError, StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
 import { selectPorts } from '../../functions/catalogue.js';
-import { buildApp } from '../../infra/app.js';
 import { type AslDefinition, renderStateMachineDefinitions } from '../../infra/definitions.js';
+import { synthesizeAssembly } from '../../local/runtime/assembly.js';
 import { timeoutPaths } from '../../local/runtime/workflow-runner.js';
 import { type Sandbox, startSandbox } from '../../local/sandbox/sandbox.js';
 import type { HandlerName } from '../../shared/contract.js';
@@ -69,18 +70,25 @@ import {
 } from '../helpers/memory-ports.js';
 
 type Definitions = { batch: AslDefinition; row: AslDefinition; answers: AslDefinition };
-let definitions: Definitions | undefined;
+let definitions: Promise<Definitions> | undefined;
+
+/**
+ * Shared by every workflow test file and kept between runs: synthesis costs each process seconds
+ * of CPU, so the first file synthesizes and the others read the templates back (the local
+ * runtime's cache, keyed by a hash of the code and the context).
+ */
+const WORKFLOW_ASSEMBLY_DIR = join(tmpdir(), 'ncm-batch-classifier-workflow', 'cdk.out');
 
 /** The definitions exactly as `cdk synth` writes them (bundling off: no bundle is run here). */
-export const synthesizedDefinitions = (): Definitions => {
-  if (!definitions) {
-    const built = buildApp({
-      context: { tcsBaseUrl: 'https://api.example.com/v1', 'aws:cdk:bundling-stacks': [] },
-      nag: false,
-    });
-    const rendered = renderStateMachineDefinitions(Template.fromStack(built.pipeline).toJSON());
-    definitions = { batch: rendered.batch, row: rendered.row, answers: rendered.answers };
-  }
+export const synthesizedDefinitions = (): Promise<Definitions> => {
+  definitions ??= synthesizeAssembly({
+    assemblyDir: WORKFLOW_ASSEMBLY_DIR,
+    context: { tcsBaseUrl: 'https://api.example.com/v1', 'aws:cdk:bundling-stacks': [] },
+    log: () => undefined,
+  }).then((assembly) => {
+    const rendered = renderStateMachineDefinitions(assembly);
+    return { batch: rendered.batch, row: rendered.row, answers: rendered.answers };
+  });
   return definitions;
 };
 
@@ -158,7 +166,11 @@ export const startHarness = async (options: HarnessOptions = {}) => {
     },
   };
 
-  const { batch: batchDefinition, row: rowDefinition, answers: answersDefinition } = synthesizedDefinitions();
+  const {
+    batch: batchDefinition,
+    row: rowDefinition,
+    answers: answersDefinition,
+  } = await synthesizedDefinitions();
   // WaitForRows' TimeoutSecondsPath followed as Step Functions does, not in the Task's
   // effective input where the library would look (the local runner does the same, scaled). The
   // Batch workflow's year-long execution timeout is left out: Node's timers overflow past 24.8

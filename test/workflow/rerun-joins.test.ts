@@ -12,8 +12,8 @@ import { buildReviewCsv, type FilledAnswers } from '../../shared/pipeline/outbox
 import { JOINED_REASON } from '../../shared/pipeline/reuse/reuse.js';
 import { type Harness, startHarness, synthesizedDefinitions } from './harness.js';
 
-beforeAll(() => {
-  synthesizedDefinitions();
+beforeAll(async () => {
+  await synthesizedDefinitions();
 }, 120_000);
 
 let harness: Harness | undefined;

@@ -3,11 +3,14 @@
  * (test/workflow/harness.ts). Each test drops a one-row file so the row goes the whole way:
  * Prepare, the queue, the dispatcher's lease, the Row workflow, Complete, Finalize.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ClassificationService } from '../../shared/pipeline/core/ports.js';
 import { TcsProblemError } from '../../shared/tcs/errors.js';
-import { type Harness, startHarness } from './harness.js';
+import { type Harness, startHarness, synthesizedDefinitions } from './harness.js';
 
+beforeAll(async () => {
+  await synthesizedDefinitions();
+}, 120_000);
 let harness: Harness | undefined;
 afterEach(async () => {
   await harness?.close();

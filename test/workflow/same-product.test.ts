@@ -9,8 +9,8 @@ import type { ClassificationService } from '../../shared/pipeline/core/ports.js'
 import { buildReviewCsv, type FilledAnswers } from '../../shared/pipeline/outbox/results-files.js';
 import { type Harness, startHarness, synthesizedDefinitions } from './harness.js';
 
-beforeAll(() => {
-  synthesizedDefinitions();
+beforeAll(async () => {
+  await synthesizedDefinitions();
 }, 120_000);
 
 let harness: Harness | undefined;

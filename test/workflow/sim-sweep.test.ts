@@ -10,8 +10,8 @@ import { sweepSimOpenings } from '../../shared/pipeline/answers/sweep-sim-openin
 import { reuseKeysOf } from '../../shared/pipeline/core/row-life.js';
 import { type Harness, startHarness, synthesizedDefinitions } from './harness.js';
 
-beforeAll(() => {
-  synthesizedDefinitions();
+beforeAll(async () => {
+  await synthesizedDefinitions();
 }, 120_000);
 
 let harness: Harness | undefined;
