@@ -1,19 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectConfiguration } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { GRANT_USAGE_DIR } from './local/runtime/permissions/grant-usage.js';
 
 /** Tests that read what the whole suite recorded: they run once every other test has. */
 const AFTER_THE_SUITE = 'test/after-suite/**/*.test.ts';
-
-/**
- * The edit-test loop's folders (`npm run test:fast`): modules on in-memory ports, each port's
- * contract, the synthesized workflows, the shape of the code. Their files share worker processes
- * (`isolate: false`): each file would otherwise spend about a second importing what the one
- * before it had already imported, half of these files' time.
- */
-const FAST_FOLDERS = ['test/unit', 'test/contract', 'test/workflow', 'test/structure'];
+/** Starts each run's record of the grants the local pipelines' functions used. */
+const GRANT_USAGE_SETUP = 'test/grant-usage-setup.ts';
 
 /** Every test file under a folder, as a path from the repository root. */
 const testFilesUnder = (folder: string): string[] =>
@@ -22,35 +16,78 @@ const testFilesUnder = (folder: string): string[] =>
     .map((name) => join(folder, name));
 
 /**
- * The fast files that replace a module (`vi.mock`) or an AWS SDK client class (aws-sdk-client-mock's
- * `mockClient`, never restored): the replacement would stay for the files that share the process
- * after them, so each of these gets a process of its own.
+ * Whether a test file replaces a module (`vi.mock`) or an AWS SDK client class (aws-sdk-client-mock's
+ * `mockClient`, never restored): the replacement would stay for the files after it in its process.
  */
-const REPLACING_MODULES = FAST_FOLDERS.flatMap(testFilesUnder).filter((file) =>
-  /\bvi\.(mock|doMock)\(|\bmockClient\(/.test(readFileSync(file, 'utf8')),
-);
+const replacesModules = (file: string): boolean =>
+  /\bvi\.(mock|doMock)\(|\bmockClient\(/.test(readFileSync(file, 'utf8'));
 
 /**
- * The end-to-end, browser and other slow files first, largest first: they mostly wait on their
- * pipelines, so the fast files, which keep both cores busy, fill in beside and after them.
+ * The files of `folders` sharing worker processes (`isolate: false`): a file then imports only
+ * what the files before it in its process had not, where each would otherwise spend about a
+ * second importing the same modules again. A file that replaces a module runs in a process of its
+ * own, in the project `<name>, one process each`.
  */
-class SlowFilesFirst extends BaseSequencer {
+const sharingProcesses = (
+  name: string,
+  folders: readonly string[],
+  test: { globalSetup?: string[]; hookTimeout?: number } = {},
+): TestProjectConfiguration[] => {
+  const alone = folders.flatMap(testFilesUnder).filter(replacesModules);
+  return [
+    {
+      extends: true,
+      test: {
+        ...test,
+        name,
+        include: folders.map((folder) => `${folder}/**/*.test.ts`),
+        exclude: alone,
+        isolate: false,
+        sequence: { groupOrder: 0 },
+      },
+    },
+    ...(alone.length > 0
+      ? [
+          {
+            extends: true as const,
+            test: { ...test, name: `${name}, one process each`, include: alone, sequence: { groupOrder: 0 } },
+          },
+        ]
+      : []),
+  ];
+};
+
+/** Projects in the order their files start; `npm run test:fast` runs the projects named `fast…`. */
+const RUN_ORDER = ['end to end', 'infra', 'local', 'fast'];
+
+/**
+ * The end-to-end and browser files first, largest first: they mostly wait on their pipelines, so
+ * the files after them, which keep the cores busy, fill in beside them and after them.
+ */
+class EndToEndFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => {
+      const at = RUN_ORDER.findIndex((prefix) => file.project.name.startsWith(prefix));
+      return at < 0 ? RUN_ORDER.length : at;
+    };
     const sorted = await super.sort(files);
-    const fast = (file: TestSpecification) => file.project.name.startsWith('fast');
-    return [...sorted.filter((file) => !fast(file)), ...sorted.filter(fast)];
+    return sorted
+      .map((file, index) => ({ file, index }))
+      .sort((a, b) => rank(a.file) - rank(b.file) || a.index - b.index)
+      .map(({ file }) => file);
   }
 }
 
 export default defineConfig({
   test: {
-    // Tests start real HTTP servers on loopback; two cores, so keep the pool small.
+    // Tests start real HTTP servers and pipelines on loopback. Two cores: the end-to-end files mostly
+    // wait on their pipelines, and a third worker keeps both cores busy while they do.
     pool: 'forks',
-    maxWorkers: 2,
+    maxWorkers: 3,
     testTimeout: 30_000,
     hookTimeout: 30_000,
     allowOnly: false,
-    sequence: { sequencer: SlowFilesFirst },
+    sequence: { sequencer: EndToEndFirst },
     // The AWS SDK warns on every client that Node 20 support ends in 2027; the Lambda bundles
     // target Node 24, and this machine's Node 20 is a given (docs/architecture.md, the local runtime).
     // Every local pipeline a test starts records the grants its functions used (`npm run grants`).
@@ -61,34 +98,27 @@ export default defineConfig({
     // In CI a JSON report lets .ci/run print the plain 'N passed, N failed' closing line.
     reporters: process.env.CI ? ['default', ['json', { outputFile: '.vitest-report.json' }]] : ['default'],
     projects: [
+      // Each file in a process of its own: they start pipelines, browsers and crash their functions.
       {
         extends: true,
         test: {
-          name: 'suite',
-          include: ['test/**/*.test.ts'],
-          exclude: [AFTER_THE_SUITE, ...FAST_FOLDERS.map((folder) => `${folder}/**`)],
-          globalSetup: ['test/grant-usage-setup.ts'],
+          name: 'end to end',
+          include: ['test/e2e/**/*.test.ts', 'test/browser/**/*.test.ts'],
+          globalSetup: [GRANT_USAGE_SETUP],
           sequence: { groupOrder: 0 },
         },
       },
-      {
-        extends: true,
-        test: {
-          name: 'fast',
-          include: FAST_FOLDERS.map((folder) => `${folder}/**/*.test.ts`),
-          exclude: REPLACING_MODULES,
-          isolate: false,
-          sequence: { groupOrder: 0 },
-        },
-      },
-      ...(REPLACING_MODULES.length > 0
-        ? [
-            {
-              extends: true as const,
-              test: { name: 'fast, one process each', include: REPLACING_MODULES, sequence: { groupOrder: 0 } },
-            },
-          ]
-        : []),
+      // The first file of each process synthesizes the app (test/infra/synth.ts), the others reuse it.
+      ...sharingProcesses('infra', ['test/infra'], { hookTimeout: 120_000 }),
+      ...sharingProcesses('local', ['test/local', 'test/sandbox', 'test/sample-data'], {
+        globalSetup: [GRANT_USAGE_SETUP],
+      }),
+      // The edit-test loop: modules on in-memory ports, the synthesized workflows, the code's shape.
+      ...sharingProcesses('fast', ['test/unit', 'test/workflow', 'test/structure']),
+      // Each port's contract; one DynamoDB Local for all of them.
+      ...sharingProcesses('fast, contract', ['test/contract'], {
+        globalSetup: ['test/helpers/dynamodb-local-setup.ts'],
+      }),
       {
         extends: true,
         test: { name: 'after the suite', include: [AFTER_THE_SUITE], sequence: { groupOrder: 1 } },

@@ -12,9 +12,17 @@ import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { vi } from 'vitest';
+import { inject } from 'vitest';
 import type { LocalDynamo } from './dynalite.js';
+
+declare module 'vitest' {
+  interface ProvidedContext {
+    /** The endpoint of the DynamoDB Local its project's global setup started (dynamodb-local-setup.ts). */
+    dynamoDbLocalEndpoint?: string;
+  }
+}
 
 /** How long a JVM may take to answer (1–5 s here); under vitest's 30 s hook timeout, so ours speaks. */
 const START_TIMEOUT_MS = 25_000;
@@ -61,12 +69,12 @@ const freePort = () =>
     });
   });
 
-const clientFor = (endpoint: string, maxAttempts?: number) =>
+const clientFor = (endpoint: string, options: { maxAttempts?: number; accessKeyId?: string } = {}) =>
   new DynamoDBClient({
     endpoint,
     region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    maxAttempts,
+    credentials: { accessKeyId: options.accessKeyId ?? 'local', secretAccessKey: 'local' },
+    maxAttempts: options.maxAttempts,
   });
 
 type Exit = { code: number | null; signal: NodeJS.Signals | null; error?: NodeJS.ErrnoException };
@@ -129,23 +137,23 @@ const startOn = async (port: number): Promise<Started> => {
 
   const endpoint = `http://127.0.0.1:${port}`;
   // One try per request: the SDK's retries would add their back-off to the wait.
-  const probe = clientFor(endpoint, 1);
+  const probe = clientFor(endpoint, { maxAttempts: 1 });
   try {
-    // Each look ends the wait with the JVM's exit if it stopped (to fail at once, saying why),
-    // with null once it answers, or throws to look again.
-    const died = await vi.waitFor(
-      async () => {
-        const answered = await probe.send(new ListTablesCommand({})).then(
-          () => true,
-          () => false,
-        );
-        if (seen.exit) return seen.exit;
-        if (!answered)
-          throw new Error(`DynamoDB Local did not answer on port ${port} within ${START_TIMEOUT_MS} ms`);
-        return null;
-      },
-      { timeout: START_TIMEOUT_MS, interval: POLL_INTERVAL_MS },
-    );
+    // Asked every POLL_INTERVAL_MS until it answers, it stops (to fail at once, saying why) or the
+    // deadline passes. Not vi.waitFor: the project's global setup starts the JVM outside a worker.
+    const deadline = Date.now() + START_TIMEOUT_MS;
+    let died: Exit | null = null;
+    for (;;) {
+      const answered = await probe.send(new ListTablesCommand({})).then(
+        () => true,
+        () => false,
+      );
+      died = seen.exit;
+      if (died || answered) break;
+      if (Date.now() > deadline)
+        throw new Error(`DynamoDB Local did not answer on port ${port} within ${START_TIMEOUT_MS} ms`);
+      await delay(POLL_INTERVAL_MS);
+    }
     if (died?.error?.code === 'ENOENT') throw new Error(JAVA_MISSING);
     if (died)
       throw new Error(
@@ -165,7 +173,8 @@ const startOn = async (port: number): Promise<Started> => {
 const isPortTaken = (error: unknown) =>
   error instanceof Error && /Address already in use/.test(error.message);
 
-export const startDynamoDbLocal = async (): Promise<LocalDynamo> => {
+/** A JVM of its own on a free port, answering; stop() ends it (also when this process exits). */
+export const startDynamoDbLocalServer = async (): Promise<{ endpoint: string; stop(): Promise<void> }> => {
   let started: Started | null = null;
   for (let tries = 1; !started; tries++) {
     try {
@@ -178,14 +187,36 @@ export const startDynamoDbLocal = async (): Promise<LocalDynamo> => {
   // A worker that ends without close() (a failed hook) must not leave a JVM behind.
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
-  const client = clientFor(endpoint);
+  return {
+    endpoint,
+    stop: async () => {
+      process.off('exit', killOnExit);
+      await stop(child, exited);
+    },
+  };
+};
+
+let accessKeys = 0;
+
+/**
+ * DynamoDB Local for one suite: the JVM the project's global setup started when there is one,
+ * else a JVM of its own. On the shared JVM each caller has an access key of its own, and DynamoDB
+ * Local keeps a database per access key, so no caller sees another's tables.
+ */
+export const startDynamoDbLocal = async (): Promise<LocalDynamo> => {
+  const shared = inject('dynamoDbLocalEndpoint');
+  if (shared) {
+    const client = clientFor(shared, { accessKeyId: `suite${process.pid}n${++accessKeys}` });
+    return { client, endpoint: shared, close: async () => client.destroy() };
+  }
+  const server = await startDynamoDbLocalServer();
+  const client = clientFor(server.endpoint);
   return {
     client,
-    endpoint,
+    endpoint: server.endpoint,
     close: async () => {
-      process.off('exit', killOnExit);
       client.destroy();
-      await stop(child, exited);
+      await server.stop();
     },
   };
 };
