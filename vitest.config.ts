@@ -31,7 +31,7 @@ const replacesModules = (file: string): boolean =>
 const sharingProcesses = (
   name: string,
   folders: readonly string[],
-  test: { globalSetup?: string[]; hookTimeout?: number } = {},
+  test: { globalSetup?: string[]; testTimeout?: number; hookTimeout?: number } = {},
 ): TestProjectConfiguration[] => {
   const alone = folders.flatMap(testFilesUnder).filter(replacesModules);
   return [
@@ -108,8 +108,9 @@ export default defineConfig({
           sequence: { groupOrder: 0 },
         },
       },
-      // The first file of each process synthesizes the app (test/infra/synth.ts), the others reuse it.
-      ...sharingProcesses('infra', ['test/infra'], { hookTimeout: 120_000 }),
+      // The first file of each process synthesizes the app (test/infra/synth.ts), the others reuse it;
+      // a synthesis is seconds of CPU, longer while the end-to-end files share the cores.
+      ...sharingProcesses('infra', ['test/infra'], { testTimeout: 120_000, hookTimeout: 120_000 }),
       ...sharingProcesses('local', ['test/local', 'test/sandbox', 'test/sample-data'], {
         globalSetup: [GRANT_USAGE_SETUP],
       }),
