@@ -57,8 +57,12 @@ const sharingProcesses = (
   ];
 };
 
-/** Projects in the order their files start; `npm run test:fast` runs the projects named `fast…`. */
-const RUN_ORDER = ['end to end', 'infra', 'local', 'fast'];
+/**
+ * Projects in the order their files start, each the first project whose name starts so; the
+ * contract suites before the other fast files, since the longest fast file is one of them.
+ * `npm run test:fast` runs the projects named `fast…`.
+ */
+const RUN_ORDER = ['end to end', 'infra', 'local', 'fast, contract', 'fast'];
 
 /**
  * The end-to-end and browser files first, largest first: they mostly wait on their pipelines, so
@@ -106,6 +110,9 @@ export default defineConfig({
           name: 'end to end',
           include: ['test/e2e/**/*.test.ts', 'test/browser/**/*.test.ts'],
           globalSetup: [GRANT_USAGE_SETUP],
+          // A pipeline's start and one batch: seconds alone, more beside two other end-to-end files.
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
           sequence: { groupOrder: 0 },
         },
       },

@@ -10,7 +10,7 @@
  * The core stays as it is: it already hands these to its ports, and a metric is not a reason for
  * a use case to know about metrics.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { BatchEvents, BatchStore, ClassificationService } from '../shared/pipeline/core/ports.js';
 import type { BatchSummary } from '../shared/pipeline/outbox/results-files.js';
 import { problemNameOf, TcsProblemError } from '../shared/tcs/errors.js';

@@ -8,7 +8,7 @@
  */
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IConstruct } from 'constructs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { BATCH_WAIT } from '../shared/contract.js';
 
 /**

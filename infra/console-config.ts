@@ -11,7 +11,7 @@
  */
 import { Aws, Stack } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { InvalidContextError } from './config.js';
 
 /** Mercosur and the US (where an operator may travel or an AWS support engineer sits). */

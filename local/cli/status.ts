@@ -12,7 +12,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { PARTIAL_FILES, PartialSummary } from '../../shared/pipeline/finalize/partial-results.js';
 import { dataDirOwner } from '../runtime/data-lock.js';
 import type { LocalPipeline } from '../runtime/pipeline.js';

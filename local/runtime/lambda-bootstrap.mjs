@@ -3,7 +3,7 @@
 // produced) by file URL, as Lambda's Node runtime does, and runs invocations sent over IPC.
 //
 //   argv[2] = JSON { codeDir, handler: "index.handler", functionName, functionArn, memorySize, timeoutSeconds,
-//                    clock: { key, timeScale } }
+//                    clock: { key, timeScale }, sourceMaps }
 //   ◀ { type: 'ready' } | { type: 'init-error', errorType, errorMessage, trace }
 //   ▶ { id, event (JSON text), deadline (epoch ms), crash? }
 //   ◀ { type: 'result', id, payload (JSON text) } | { type: 'error', id, errorType, errorMessage, trace }
@@ -12,16 +12,50 @@
 // concurrent invocation). `crash` is the runtime's fault injection: the process exits with
 // status 137 after the handler has done its work and before its result is sent, so the work
 // happened but the caller sees the environment die, exactly as after an OOM kill in Lambda.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { SourceMap } from 'node:module';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const config = JSON.parse(process.argv[2] ?? '{}');
+
+// `sourceMaps`: the template asks for `--enable-source-maps`, which the pool leaves out (Node 20
+// would read and parse the bundle's whole map at every cold start, half a second for the larger
+// bundles). The traces this process reports are mapped here instead, the map read on the first one.
+const sourceMaps = new Map();
+const sourceMapOf = (file) => {
+  if (!sourceMaps.has(file)) {
+    let map = null;
+    try {
+      map = new SourceMap(JSON.parse(readFileSync(`${file}.map`, 'utf8')));
+    } catch {
+      // No map beside the bundle, or an unreadable one: the trace stays as the bundle has it.
+    }
+    sourceMaps.set(file, map);
+  }
+  return sourceMaps.get(file);
+};
+const FRAME = /(file:\/\/[^\s()]+|\/[^\s():]+\.m?js):(\d+):(\d+)/;
+const mappedFrame = (line) => {
+  const frame = FRAME.exec(line);
+  if (!frame) return line;
+  const [location, where, row, column] = frame;
+  const file = where.startsWith('file:') ? fileURLToPath(where) : where;
+  const entry = sourceMapOf(file)?.findEntry(Number(row) - 1, Number(column) - 1);
+  if (!entry?.originalSource) return line;
+  // A map names its sources relative to itself; Node's own mapping shows them as absolute paths.
+  const source = fileURLToPath(new URL(entry.originalSource, pathToFileURL(`${file}.map`)));
+  return line.replace(location, `${source}:${entry.originalLine + 1}:${entry.originalColumn + 1}`);
+};
+const traceOf = (error) => {
+  const lines = (error.stack ?? '').split('\n').filter((line) => line.length > 0);
+  return config.sourceMaps ? lines.map(mappedFrame) : lines;
+};
 
 const errorFields = (error) => ({
   errorType: error instanceof Error ? error.name : typeof error,
   errorMessage: error instanceof Error ? error.message : String(error),
-  trace: error instanceof Error ? (error.stack ?? '').split('\n').filter((line) => line.length > 0) : [],
+  trace: error instanceof Error ? traceOf(error) : [],
 });
 
 // Lambda's Node runtime: a promise rejected with nobody listening ends the environment.

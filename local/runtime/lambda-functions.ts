@@ -4,8 +4,10 @@
  * run at a lower priority, and asynchronous invocations with Lambda's retries.
  */
 
-import { ENV } from '../../functions/catalogue.js';
-import type { HandlerName } from '../../shared/contract.js';
+import { describeFunction, ENV } from '../../functions/catalogue.js';
+import { describeConsoleFunction } from '../../functions/console-catalogue.js';
+import { CONSOLE_HANDLER_NAMES } from '../../shared/console/api.js';
+import { HANDLER_NAMES, type HandlerName } from '../../shared/contract.js';
 import type { LocalAws } from '../aws/local-aws.js';
 import { type CrashFault, LambdaPool } from './lambda-pool.js';
 import { LOCAL_CREDENTIALS } from './loopback.js';
@@ -27,6 +29,15 @@ const SLOT_REFILL_PATH: ReadonlySet<string> = new Set<HandlerName>([
   'row-submit',
 ]);
 
+/**
+ * The functions that read CAP_OVERRIDE, as their descriptions say; the stack sets it on exactly
+ * these when the context has `capOverride`.
+ */
+const CAP_READERS: ReadonlySet<string> = new Set<string>([
+  ...HANDLER_NAMES.filter((name) => describeFunction(name).settings?.includes('capOverride')),
+  ...CONSOLE_HANDLER_NAMES.filter((name) => describeConsoleFunction(name).settings?.includes('capOverride')),
+]);
+
 export type FunctionsInput = {
   functions: readonly FunctionSpec[];
   localAws: LocalAws;
@@ -37,6 +48,12 @@ export type FunctionsInput = {
   /** The service this run talks to (the sandbox's or the real one). */
   serviceBaseUrl: string;
   timeScale: number;
+  /**
+   * A lower cap for this run: CAP_OVERRIDE on the functions that read it, as the stack would set
+   * it with the context `capOverride`. Given here rather than synthesized, so a run with `--cap`
+   * uses the cached assembly (a synthesis bundles every function: most of a minute).
+   */
+  capOverride: number | null;
   crash: CrashFault | null;
   /** Aborted when the pipeline closes: asynchronous retries stop waiting. */
   closing: AbortSignal;
@@ -79,6 +96,9 @@ const environmentOf = (fn: FunctionSpec, input: FunctionsInput): Record<string, 
   // The template's placeholder (or the deployed URL) stands for the service this run talks to.
   ...throughEndpoints(fn, input),
   ...(fn.environment[ENV.tcsBaseUrl] !== undefined ? { [ENV.tcsBaseUrl]: input.serviceBaseUrl } : {}),
+  ...(input.capOverride !== null && CAP_READERS.has(fn.name)
+    ? { [ENV.capOverride]: String(input.capOverride) }
+    : {}),
 });
 
 export type InvokeAsync = (name: string, event: unknown) => Promise<void>;

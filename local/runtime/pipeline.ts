@@ -79,6 +79,11 @@ export type LocalPipelineOptions = {
   /** null/undefined: the built-in sandbox, in-process, persisting in dataDir/sandbox. */
   service?: { baseUrl: string; apiKey: string } | null;
   sandbox?: SandboxSettings;
+  /**
+   * A cap below the organisation's, as the CDK context `capOverride` sets it: given to the
+   * functions that read it as their CAP_OVERRIDE, the way the stack sets it, without a synthesis
+   * of its own (lambda-functions.ts).
+   */
   capOverride?: number | null;
   /** Test fault: that handler's process exits during its Nth invocation (after the handler ran). */
   crash?: CrashFault | null;
@@ -208,10 +213,7 @@ export const startLocalPipeline = async (options: LocalPipelineOptions): Promise
 const synthesize = async (options: LocalPipelineOptions, dataDir: string, log: (line: string) => void) => {
   const assembly = await synthesizeAssembly({
     assemblyDir: options.assemblyDir ?? join(dataDir, 'cdk.out'),
-    context: {
-      'aws:cdk:enable-asset-metadata': true,
-      ...(options.capOverride != null ? { capOverride: options.capOverride } : {}),
-    },
+    context: { 'aws:cdk:enable-asset-metadata': true },
     log,
   });
   log(`assembly ${assembly.cached ? 'cached' : 'synthesized'} in ${assembly.ms} ms: ${assembly.dir}`);
@@ -357,6 +359,7 @@ const startPipelineStack = (
       sessionTokenOf: standIns.permissions?.sessionTokenOf ?? null,
       serviceBaseUrl: standIns.service.baseUrl,
       timeScale,
+      capOverride: options.capOverride ?? null,
       crash: options.crash ?? null,
       closing: run.closing.signal,
       background,

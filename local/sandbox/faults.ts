@@ -9,7 +9,7 @@
  * (a spurious 429, nothing done); the request itself; `reset_after` (drop the connection
  * after the request took effect: the response is lost).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { type FieldError, type ProblemName, toFieldErrors } from '../../shared/tcs/schemas.js';
 import { seededStream } from './core/random.js';
 

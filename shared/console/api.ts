@@ -12,7 +12,7 @@
  * its `params`, which the page words in the reader's language, and a `detail` in English for
  * logs and scripts.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { BatchOptions } from '../pipeline/core/batch-options-schema.js';
 import { BatchStage } from '../pipeline/core/batch-stage.js';
 import { RowStatus } from '../pipeline/core/row-statuses.js';

@@ -5,7 +5,7 @@
  * table in force makes an NF-e be rejected (SEFAZ rejection 778), so it is worth saying before
  * anything is spent. Pure: the bytes come from whoever carries the table (carried-table.ts).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** `dd/mm/yyyy`, as the table writes every date. */
 const SiscomexDate = z.string().regex(/^\d{2}\/\d{2}\/\d{4}$/, 'a date written dd/mm/yyyy');

@@ -4,7 +4,7 @@
  * made, without importing an SDK. `aws.ts` wires them to CloudFormation, S3 and DynamoDB; the
  * end-to-end test to the local runtime; the unit tests to memory.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { BatchStore, Clock, ObjectStore, ReviewStore } from '../pipeline/core/ports.js';
 
 /** A stack as CloudFormation's DescribeStacks describes it: the fields the smoke reads. */

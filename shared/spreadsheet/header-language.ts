@@ -8,7 +8,7 @@
  * are common: `descricao` counts too). Only words of one language are listed: `SKU`, `NCM`,
  * `País`, `Código`, `Modelo` say nothing.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const LANGUAGES = ['pt', 'es', 'en'] as const;
 export const Language = z.enum(LANGUAGES);

@@ -4,7 +4,7 @@
  * classification. Prepare keeps both on the batch and summary.json shows them, so nothing a user
  * gives is silently ignored.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { message, wordMessages } from '../wording/index.js';
 import type { Message } from '../wording/message.js';
 import { columnLetter } from './columns.js';

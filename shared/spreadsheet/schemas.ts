@@ -6,7 +6,7 @@
  * whose `rows` are `MappedRow`s → `normaliseRow` → `RowOutcome` (a `ProductRow` the
  * pipeline can send, or a `RowRejection` with a stable reason code).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { CountryCode, Operation } from '../tcs/schemas.js';
 import { Message, MessageParams } from '../wording/message.js';
 

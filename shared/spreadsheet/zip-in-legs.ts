@@ -15,7 +15,7 @@
  * the same entries and `at` make the same bytes.
  */
 import { constants, crc32, deflateRawSync } from 'node:zlib';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The largest size or offset a ZIP without ZIP64 holds. */
 const ZIP32_MAX = 0xffff_ffff;

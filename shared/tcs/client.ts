@@ -7,7 +7,7 @@
  * of a thrown error or of a log line. Signed URLs (PDF download, sheet upload) are used
  * once and never stored; when one must be named, its query string is cut.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import {
   problemErrorFromResponse,
   redactUrl,

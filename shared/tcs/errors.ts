@@ -3,7 +3,7 @@
  * the API key (messages and details are scrubbed, headers are never kept) nor a signed
  * URL's query string.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { type FieldError, isProblemName, Problem, type ProblemName, toFieldErrors } from './schemas.js';
 
 /** Base of every error the client throws. */

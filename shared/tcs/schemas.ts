@@ -10,7 +10,7 @@
  * - Request schemas are strict: a field outside the spec, a bad format or a length
  *   outside the limits is refused before the request leaves (see `validateRequest`).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 // ---------------------------------------------------------------------------
 // Formats and limits taken from the spec

@@ -3,7 +3,7 @@
  * reader words it in its own language: the workbooks and the command line in the batch's, the
  * console's page in its viewer's (`wordMessage`, index.ts). Browser-safe: zod only.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** What a message names: a column's header and letter, row numbers, counts, file names, limits. */
 const MessageParam = z.union([

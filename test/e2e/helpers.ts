@@ -8,9 +8,10 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readSpreadsheet } from '../../shared/spreadsheet/read-spreadsheet.js';
+import { assemblyCacheDir } from '../helpers/assembly-cache.js';
 
 /** Shared by every e2e file and kept between runs: a cache keyed by the inputs' hash. */
-export const E2E_ASSEMBLY_DIR = join(tmpdir(), 'ncm-batch-classifier-e2e', 'cdk.out');
+export const E2E_ASSEMBLY_DIR = assemblyCacheDir('e2e');
 
 /**
  * A data folder for the commands (`--data-dir`) whose `cdk.out/` is the shared assembly cache: a

@@ -23,8 +23,6 @@
  */
 import '../../local/polyfills.js';
 import { randomUUID } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ExecutionError, StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
 import { selectPorts } from '../../functions/catalogue.js';
 import { type AslDefinition, renderStateMachineDefinitions } from '../../infra/definitions.js';
@@ -55,6 +53,7 @@ import type { RowStepConfig } from '../../shared/pipeline/row/row-state.js';
 import { storeRow } from '../../shared/pipeline/row/store.js';
 import { submitRow } from '../../shared/pipeline/row/submit.js';
 import { createTcsClient } from '../../shared/tcs/client.js';
+import { assemblyCacheDir } from '../helpers/assembly-cache.js';
 import {
   countingKick,
   memoryAuditLog,
@@ -77,7 +76,7 @@ let definitions: Promise<Definitions> | undefined;
  * of CPU, so the first file synthesizes and the others read the templates back (the local
  * runtime's cache, keyed by a hash of the code and the context).
  */
-const WORKFLOW_ASSEMBLY_DIR = join(tmpdir(), 'ncm-batch-classifier-workflow', 'cdk.out');
+const WORKFLOW_ASSEMBLY_DIR = assemblyCacheDir('workflow');
 
 /** The definitions exactly as `cdk synth` writes them (bundling off: no bundle is run here). */
 export const synthesizedDefinitions = (): Promise<Definitions> => {

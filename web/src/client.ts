@@ -3,7 +3,7 @@
  * (`GET /batches/{batchId}`), fills the path parameters, and parses the answer with the
  * route's schema. A refusal becomes an ApiError carrying the ConsoleProblem.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import {
   AnswerSheetForm,
   type AnswerSheetRequest,

@@ -3,7 +3,7 @@
  * in. Locally (loopback) `auth` is null and nobody signs in; on AWS it names the Cognito user
  * pool's issuer, its app client and its hosted UI.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
 

@@ -3,6 +3,6 @@
  * no 'unsafe-eval', and zod probes `new Function` when an object schema is made unless told not to
  * (the probe fails quietly, but the browser reports a violation).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 z.config({ jitless: true });

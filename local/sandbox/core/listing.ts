@@ -8,7 +8,7 @@
  * organisation) it was issued for; sent with anything else it is refused (rule 4).
  */
 import { createHash } from 'node:crypto';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import {
   type FieldError,
   type KnownStatus,

@@ -2,7 +2,7 @@
  * The admin API under `/__admin` (never under `/v1`): what tests need to observe and steer
  * the sandbox. No key: the server listens on loopback only. Faults never apply here.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { type Faults, parseFaultSettings } from '../faults.js';
 import { type Handler, invalidField, jsonReply, type RequestContext } from './context.js';
 import { fail } from './problems.js';

@@ -1,6 +1,6 @@
 /** What every route handler receives, and the helpers they share (auth, JSON bodies, validation). */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { IDEMPOTENCY_KEY_PATTERN, toFieldErrors } from '../../../shared/tcs/schemas.js';
 import type { ClassifierPort } from '../classifier/contract.js';
 import type { MonotonicClock } from '../core/clock.js';

@@ -6,7 +6,7 @@
  *
  *   bytes ──readAnswersFile──▶ AnswersFile ──planAnswers (plan-answers.ts)──▶ AnswersPlan
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { headerKey } from '../../spreadsheet/columns.js';
 import { SpreadsheetError } from '../../spreadsheet/errors.js';
 import { readCsvRecords } from '../../spreadsheet/read-csv.js';

@@ -13,7 +13,7 @@
  * same file dropped again is a new object version: a new round, in which every row comes out
  * `already_answered`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { shortDigest } from '../core/keys.js';
 import { ANSWERED_BY_METADATA, type ObjectHead } from '../core/ports.js';
 import type { BatchSource } from '../core/records.js';

@@ -7,7 +7,7 @@
  *
  *   header with decision_ncm ──readDecisionLines──▶ DecisionLine[] (one per data line, in file order)
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { headerKey } from '../../spreadsheet/columns.js';
 import { readXlsxSheetRecords } from '../../spreadsheet/read-xlsx.js';
 import { splitHeaderAndRows, type Table } from '../../spreadsheet/table.js';

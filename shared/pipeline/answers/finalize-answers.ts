@@ -32,7 +32,7 @@
  * Run twice, it writes the same files and no second revision (results-revisions.ts says how).
  */
 
-import { z } from 'zod';
+import * as z from 'zod';
 import type { TableInForce } from '../../ncm-table/reference-table.js';
 import { message, roundProblem, uniqueMessages } from '../../wording/index.js';
 import { type Message, StoredMessage } from '../../wording/message.js';

@@ -10,7 +10,7 @@
  * A row resumes only when nothing about it is in doubt: the service takes one round of answers
  * per classification, and a wrong or partial round cannot be taken back.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Delimiter } from '../../spreadsheet/schemas.js';
 import { writeCsv } from '../../spreadsheet/write-csv.js';
 import { CLASSIFICATION_ID_PATTERN, characterCount, isFinalStatus, LIMITS } from '../../tcs/schemas.js';

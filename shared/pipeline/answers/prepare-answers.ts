@@ -11,7 +11,7 @@
  *   4. answers-report.csv, the round `running`, then one rows-queue message per resumed row and a
  *      kick of the dispatcher
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { SpreadsheetError } from '../../spreadsheet/errors.js';
 import { writeCsv } from '../../spreadsheet/write-csv.js';
 import { message } from '../../wording/index.js';

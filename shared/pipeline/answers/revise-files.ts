@@ -15,7 +15,7 @@
  * the uploads' parts; the tally and the bytes not yet a part wait in `work/`.
  */
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { type TableInForce, tableInForce } from '../../ncm-table/reference-table.js';
 import { AuditWriting, writeAuditFile } from '../audit/audit-file.js';
 import { finalizeWorkKey, outboxKey } from '../core/bucket-layout.js';

@@ -22,7 +22,7 @@
  * In legs, like Finalize's other passes: a page of rows or of events at a time, the bytes not yet
  * a part waiting in `work/`; where a leg stopped is a few hundred bytes (`AuditWriting`).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { formatCsvRecord, writeCsv } from '../../spreadsheet/write-csv.js';
 import { type AuditEvent, auditEventKey } from '../core/audit-records.js';
 import { outboxKey } from '../core/bucket-layout.js';

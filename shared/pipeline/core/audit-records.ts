@@ -3,7 +3,7 @@
  * decision and reuse, with who and when, and the classification it concerns. Events are kept as
  * they happen (`AuditLog`), in the order of their keys, and the outbox's audit.csv only ever grows.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Every kind of event audit.csv records about a row, in no particular order. */
 export const AUDIT_EVENTS = [

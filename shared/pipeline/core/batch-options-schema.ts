@@ -3,7 +3,7 @@
  * file and kept on the batch record. A schema of its own so that the records and the console both
  * read it without depending on the rest of the pipeline.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { Language } from '../../spreadsheet/header-language.js';
 import { CountryCode, Operation } from '../../tcs/schemas.js';
 

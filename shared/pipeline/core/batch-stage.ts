@@ -2,7 +2,7 @@
  * A batch's stage: the one word the console's pages and the CLI's progress line both show for
  * where a batch stands, worked out here once from its record and its rows by status.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { BatchRecord } from './records.js';
 import type { RowStatus } from './row-statuses.js';
 

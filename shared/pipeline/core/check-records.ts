@@ -11,7 +11,7 @@
  * product there; the console groups the items of identical products across batches (same
  * classification, or same product fingerprint) and decides them at once.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ClassificationId } from '../../tcs/schemas.js';
 
 /** Why a verdict waits for a person: its confidence is under `check_below`; its SIM opening needs a choice. */

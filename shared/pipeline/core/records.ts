@@ -7,7 +7,7 @@
  *        │                    └── product key ──▶ product cache (last resolved verdict)
  *        └── completion shards: which dispatched rows have finished, 1,000 rows per shard
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ColumnUse } from '../../spreadsheet/input-report.js';
 import { ProductRow, RowRejection, SpreadsheetFormat } from '../../spreadsheet/schemas.js';
 import { ClassificationId, Question } from '../../tcs/schemas.js';

@@ -2,7 +2,7 @@
  * The columns results.csv appends to the input's, and a row's outcome as those columns
  * (`RowResult`): every file, workbook and page that shows a row reads its columns from here.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { StoredMessage } from '../../wording/message.js';
 import { OutputStatus, type RowStatus } from './row-statuses.js';
 

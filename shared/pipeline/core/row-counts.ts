@@ -12,7 +12,7 @@
  * queued; `submitting` is never told apart from `in_progress`. A finished batch reads its
  * summary.json instead: Finalize ends rows still working without counting them.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { OUTPUT_STATUSES, OutputStatus, type RowStatus } from './row-statuses.js';
 
 /** A count of rows by the output status they show, zeros left out. */

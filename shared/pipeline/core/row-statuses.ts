@@ -9,7 +9,7 @@
  *   following ─▶ shows its leader's outcome       pending_data ─▶ queued (an answers round)
  *   rejected | reused | not_submitted: final at Prepare
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Language } from '../../spreadsheet/header-language.js';
 
 /** Every row ends in exactly one of these (docs/architecture.md, property 7). */

@@ -12,7 +12,7 @@
  * product's other rows each hold the verdict: its watch counts them (`followers`), and the sweep
  * moves them with its first row.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Classification } from '../../tcs/schemas.js';
 import { ClassificationId } from '../../tcs/schemas.js';
 import type { CachedVerdict, RowRecord } from './records.js';

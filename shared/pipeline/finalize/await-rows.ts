@@ -11,7 +11,7 @@
  * Both sides may wake; waking is idempotent. The token is a secret: it is never logged,
  * returned or written anywhere but the batch record.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { PipelinePorts } from '../core/ports.js';
 
 /** WaitForRows' input: the batch's id and the task token Step Functions gave this wait. */

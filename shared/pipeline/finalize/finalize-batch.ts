@@ -29,7 +29,7 @@
  * not copied again, and the event is not published again once the batch is marked done.
  */
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { type TableInForce, tableInForce } from '../../ncm-table/reference-table.js';
 import { message, sameMessage } from '../../wording/index.js';
 import type { Message } from '../../wording/message.js';

@@ -10,7 +10,7 @@
 
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { NcmTable } from '../../ncm-table/siscomex-table.js';
 import { finalizeWorkKey, reusedPdfRelative } from '../core/bucket-layout.js';
 import type { BatchStore, ObjectStore } from '../core/ports.js';

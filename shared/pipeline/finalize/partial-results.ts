@@ -16,7 +16,7 @@
  * next, whose Object Created event calls the function again.
  */
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { tableInForce } from '../../ncm-table/reference-table.js';
 import { BUCKET_PREFIXES, batchIdOfRequestKey, outboxKey } from '../core/bucket-layout.js';
 import type { PipelinePorts } from '../core/ports.js';

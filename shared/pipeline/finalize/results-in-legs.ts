@@ -11,7 +11,7 @@
  *
  * What a leg holds: a page of rows, a part of each file being filled, the workbook's small state.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { NcmTable } from '../../ncm-table/siscomex-table.js';
 import { formatCsvRecord } from '../../spreadsheet/write-csv.js';
 import { XLSX_CONTENT_TYPE } from '../../spreadsheet/write-xlsx.js';

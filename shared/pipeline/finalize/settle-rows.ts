@@ -10,7 +10,7 @@
  * into this batch's `pdfs/` unless it is there already; then the page is shown as the moves left it.
  */
 
-import { z } from 'zod';
+import * as z from 'zod';
 import type { NcmTable } from '../../ncm-table/siscomex-table.js';
 import { detailMessagesOf, detailOf, message } from '../../wording/index.js';
 import type { Message } from '../../wording/message.js';

@@ -3,7 +3,7 @@
  * leader's outcome). The running counts are a small record, so a pass that stops when its leg's
  * time is spent saves them in `work/` and the next leg goes on counting from them.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { TableInForce } from '../../ncm-table/reference-table.js';
 import { everyColumnUse } from '../../spreadsheet/input-report.js';
 import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';

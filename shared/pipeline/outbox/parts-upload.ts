@@ -7,7 +7,7 @@
  *   leg 1: parts 1..3 sent, 2.1 MiB left  ─▶ work/<batch>/finalize/results.csv.4   { parts 1..3 }
  *   leg 2: reads .4 back, parts 4..6, the last part, complete
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { finalizeWorkKey } from '../core/bucket-layout.js';
 import type { ObjectStore } from '../core/ports.js';
 

@@ -7,7 +7,7 @@
  *   summary.json  counts, money, timings, problems; also the detail of the Batch Completed event
  */
 import type { Readable } from 'node:stream';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { TableInForce } from '../../ncm-table/reference-table.js';
 import { FALLBACK_LANGUAGE, type Language } from '../../spreadsheet/header-language.js';
 import { ColumnUse } from '../../spreadsheet/input-report.js';

@@ -25,7 +25,7 @@
  * would not: a file as valid, its parts the same once unzipped, its bytes a little different.
  * Carrying the gathered text to the next leg instead would put up to 256 KB of rows in the progress.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { NcmTable } from '../../ncm-table/siscomex-table.js';
 import {
   appPropertiesXml,

@@ -2,7 +2,7 @@
  * `inbox/<name>/batch.json`, the batch's options: read, validated, and every problem with it
  * said in one sentence for the person who wrote the file.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { message } from '../../wording/index.js';
 import type { Message } from '../../wording/message.js';
 import { BatchOptions } from '../core/batch-options-schema.js';

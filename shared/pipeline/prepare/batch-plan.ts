@@ -10,7 +10,7 @@
  *
  * Pure: records and the balance in, the plan and plan.csv's lines out.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { BATCH_WAIT } from '../../contract.js';
 import { Language } from '../../spreadsheet/header-language.js';
 import { ColumnUse, everyColumnUse } from '../../spreadsheet/input-report.js';

@@ -15,7 +15,7 @@
  * key exactly as the event gave it, so every delivery of the same event, and Finalize reading the
  * same event, derive the same id without any I/O.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { type DropArea, dropFolder, droppedFileExtensions } from '../core/bucket-layout.js';
 import { deriveBatchId } from '../core/keys.js';
 import type { BatchSource } from '../core/records.js';

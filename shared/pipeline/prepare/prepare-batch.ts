@@ -7,7 +7,7 @@
  * rows at a time: memory does not grow with it.
  */
 import { Readable } from 'node:stream';
-import { z } from 'zod';
+import * as z from 'zod';
 import { tableInForce } from '../../ncm-table/reference-table.js';
 import { columnUses, fieldColumnUses } from '../../spreadsheet/input-report.js';
 import { outputDelimiterFor, streamCsv } from '../../spreadsheet/write-csv.js';

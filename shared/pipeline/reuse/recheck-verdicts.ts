@@ -13,7 +13,7 @@
  * counts so far) as `work/rechecks/<date>/<run>.leg-<n>.json`, whose Object Created event calls
  * the function again. recheck.json is written last: its presence means recheck.csv is whole.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { REFERENCE_NCM_PREFIX, type TableRefusal, tableInForce } from '../../ncm-table/reference-table.js';
 import type { NcmTable } from '../../ncm-table/siscomex-table.js';
 import { codeChangeOf } from '../../ncm-table/table-changes.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { PipelinePorts } from '../core/ports.js';
 import { RowState } from '../core/records.js';
 import { type CompleteReport, completeRow } from './complete.js';

@@ -2,7 +2,7 @@
  * The technical sheet of a row attempt, uploaded once: each upload grant yields a new
  * `file_url`, so the first upload's URL is kept in the bucket and every retry sends it again.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { sha256Hex } from '../core/keys.js';
 import type { PipelinePorts } from '../core/ports.js';
 import type { SheetRef } from '../core/records.js';

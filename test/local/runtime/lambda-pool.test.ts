@@ -2,14 +2,16 @@
  * The local Lambda pool with real child processes: a background function's environment runs
  * at a lower OS priority than the others (and never higher than this process); node starts
  * with --expose-gc, as Lambda's Node.js runtime starts it; each process finds the clock its
- * host set before its bundle loads (functions/host-clock.ts).
+ * host set before its bundle loads (functions/host-clock.ts); a trace it reports points at the
+ * source through the bundle's map, though node starts without --enable-source-maps.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildSync } from 'esbuild';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HOST_CLOCK_KEY } from '../../../functions/host-clock.js';
-import { LambdaPool } from '../../../local/runtime/lambda-pool.js';
+import { LambdaInvocationError, LambdaPool } from '../../../local/runtime/lambda-pool.js';
 import type { FunctionSpec } from '../../../local/runtime/resources.js';
 
 /** A bundle folder whose handler answers with its own process's niceness. */
@@ -108,5 +110,57 @@ describe('LambdaPool priorities', () => {
     expect(answer.fiveMinutes).toBeCloseTo(6_000, 6);
     expect(answer.now).toBeGreaterThanOrEqual(before);
     expect(answer.now).toBeLessThanOrEqual(Date.now());
+  });
+});
+
+describe('LambdaPool source maps', () => {
+  let root: string;
+  let pool: LambdaPool;
+
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'lambda-pool-maps-'));
+  });
+  afterEach(async () => {
+    await pool?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('leaves --enable-source-maps out of NODE_OPTIONS, keeps the rest, and maps the trace of an error to the source', async () => {
+    const source = join(root, 'source', 'failing.ts');
+    mkdirSync(join(root, 'source'));
+    writeFileSync(
+      source,
+      [
+        'export const handler = async (event: { fail: boolean }) => {',
+        '  if (!event.fail) return { options: process.env.NODE_OPTIONS ?? null };',
+        "  throw new Error('the handler failed here');",
+        '};',
+        '',
+      ].join('\n'),
+    );
+    const fn = bundleFolder(root, 'row-store', '');
+    buildSync({
+      entryPoints: [source],
+      outfile: join(fn.codeDir, 'index.mjs'),
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      minify: true,
+      sourcemap: true,
+      logLevel: 'silent',
+    });
+    pool = new LambdaPool({
+      functions: [{ ...fn, environment: { NODE_OPTIONS: '--enable-source-maps --max-old-space-size=256' } }],
+      environmentOf: () => ({}),
+      log: () => undefined,
+    });
+
+    expect(await pool.invoke('row-store', { fail: false })).toEqual({ options: '--max-old-space-size=256' });
+    const failure = await pool.invoke('row-store', { fail: true }).catch((error: unknown) => error);
+
+    expect(failure).toBeInstanceOf(LambdaInvocationError);
+    const trace = (failure as LambdaInvocationError).trace;
+    expect(trace[0]).toBe('Error: the handler failed here');
+    expect(trace[1]).toContain(`${source}:3:9`);
   });
 });
