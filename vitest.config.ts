@@ -65,11 +65,16 @@ const sharingProcesses = (
 const RUN_ORDER = ['end to end', 'infra', 'local', 'fast, contract', 'fast'];
 
 /**
- * Projects whose files need no synthesized assembly. The first end-to-end file synthesizes it
+ * Projects whose files need no synthesized assembly (but for those that name the end-to-end
+ * files' assembly). The first end-to-end file synthesizes it
  * (most of a minute on one core, when the cache is cold), and every other end-to-end file waits
  * for that synthesis: these files run beside it instead, so the second core is not idle.
  */
 const BESIDE_THE_SYNTHESIS = ['infra', 'local', 'fast, contract'];
+
+/** Whether a test file runs on the end-to-end files' assembly (and so waits for its synthesis). */
+const usesEndToEndAssembly = (file: string): boolean =>
+  readFileSync(file, 'utf8').includes('E2E_ASSEMBLY_DIR');
 
 /**
  * The first end-to-end file, then the files that need no assembly, then the other end-to-end and
@@ -87,7 +92,8 @@ class EndToEndFirst extends BaseSequencer {
       .sort((a, b) => rank(a.file) - rank(b.file) || a.index - b.index)
       .map(({ file }) => file);
     const beside = (file: TestSpecification) =>
-      BESIDE_THE_SYNTHESIS.some((prefix) => file.project.name.startsWith(prefix));
+      BESIDE_THE_SYNTHESIS.some((prefix) => file.project.name.startsWith(prefix)) &&
+      !usesEndToEndAssembly(file.moduleId);
     const [first, ...others] = sorted;
     if (!first || first.project.name !== 'end to end') return sorted;
     return [first, ...others.filter(beside), ...others.filter((file) => !beside(file))];
