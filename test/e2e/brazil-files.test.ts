@@ -2,7 +2,7 @@
  * Brazil's own files end to end: the sample SPED EFD file and the sample month of NF-e invoices,
  * each planned (no creating call reaches the service) and classified through the local runtime
  * (synthesized workflows, bundled handlers, the sandbox over HTTP), as `npm run classify` runs
- * them; the ZIP also as the command itself. One output row per item, an item on several invoices
+ * them; the ZIP also planned by the command itself. One output row per item, an item on several invoices
  * classified once, every declared NCM compared with the verdict and with the NCM table in force.
  */
 import { spawn } from 'node:child_process';
@@ -185,7 +185,9 @@ describe('Brazil’s own files, end to end', () => {
     }
   }, 300_000);
 
-  it('classifies the ZIP with npm run classify as a user types it', async () => {
+  it('plans the ZIP with npm run classify as a user types it, every invoice read', async () => {
+    // The test above classifies this ZIP; test/e2e/cli.test.ts classifies through the command.
+    // Here the command takes the ZIP as typed and reads every invoice; a plan sends nothing.
     const data = commandDataDir(join(temp.dir, 'cli-data'));
     const out = join(temp.dir, 'cli-out');
     const child = spawn(
@@ -194,6 +196,7 @@ describe('Brazil’s own files, end to end', () => {
         join(ROOT, 'local', 'cli', 'bootstrap.mjs'),
         'classify',
         NFE_ZIP,
+        '--plan',
         '--out',
         out,
         '--data-dir',
@@ -208,13 +211,23 @@ describe('Brazil’s own files, end to end', () => {
       },
     );
     let stdout = '';
+    let stderr = '';
     child.stdout.on('data', (chunk) => {
       stdout += chunk;
     });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).toBe('');
     expect(code).toBe(0);
-    expect(stdout).toContain('17 rows (resolved 17)');
+    expect(stdout).toContain('17 rows: classify 11, same product as an earlier row 6');
     expect(stdout).toContain('Read: notas-fiscais-2026-10.zip: 6 NF-e lidas, 17 itens');
-    expect(records(readFileSync(join(out, 'results.csv'), 'utf8'))).toHaveLength(17);
+    expect(stdout).toContain('At most USD 22.00 (11 classification(s), billed only when resolved)');
+    expect(stdout).toContain('Nothing was sent for classification.');
+    expect(stdout).toMatch(
+      /Look at: Coluna "NCM", linha 7: a NCM declarada 8517\.12\.31 não está na tabela NCM vigente/,
+    );
+    expect(records(readFileSync(join(out, 'plan.csv'), 'utf8'))).toHaveLength(17);
   }, 300_000);
 });

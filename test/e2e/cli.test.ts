@@ -93,22 +93,7 @@ describe('classify, review and answer from the command line', () => {
       ],
     );
 
-    // First a plan: what it would cost, nothing sent; then the run itself, not a plan again.
-    const planned = await run('classify', ['pedidos.csv', '--plan', '--out', 'plan', ...FAST]);
-    expect(planned.stderr).toBe('');
-    expect(planned.code).toBe(0);
-    expect(planned.stdout).toContain('3 rows: classify 3, same product as an earlier row 0');
-    expect(planned.stdout).toContain('At most USD 6.00');
-    expect(planned.stdout).toContain('Nothing was sent for classification.');
-    expect(planned.stdout).toMatch(
-      /Look at: Column "description", rows 2 and 3: the description names a group/,
-    );
-    expect(records(join(temp.dir, 'plan', 'plan.csv')).map((record) => record.plan)).toEqual([
-      'classify',
-      'classify',
-      'classify',
-    ]);
-
+    // The command's plan (--plan) is run in test/e2e/brazil-files.test.ts, on the NF-e ZIP.
     const classified = await run('classify', ['pedidos.csv', '--out', 'out', ...FAST]);
     expect(classified.stderr).toBe('');
     expect(classified.code).toBe(0);
