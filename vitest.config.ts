@@ -66,9 +66,9 @@ const RUN_ORDER = ['end to end', 'infra', 'local', 'fast, contract', 'fast'];
 
 /**
  * Projects whose files need no synthesized assembly (but for those that name the end-to-end
- * files' assembly). The first end-to-end file synthesizes it
- * (most of a minute on one core, when the cache is cold), and every other end-to-end file waits
- * for that synthesis: these files run beside it instead, so the second core is not idle.
+ * files' assembly). The first end-to-end file synthesizes it (most of a minute on one core, when
+ * the cache is cold), and every other end-to-end file waits for that synthesis: these files run
+ * beside it instead, so the second core is not idle.
  */
 const BESIDE_THE_SYNTHESIS = ['infra', 'local', 'fast, contract'];
 

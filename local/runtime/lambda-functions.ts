@@ -4,8 +4,8 @@
  * run at a lower priority, and asynchronous invocations with Lambda's retries.
  */
 
-import { describeFunction, ENV } from '../../functions/catalogue.js';
-import { describeConsoleFunction } from '../../functions/console-catalogue.js';
+import { ENV, environmentOf as stackEnvironmentOf } from '../../functions/catalogue.js';
+import { consoleEnvironmentOf } from '../../functions/console-catalogue.js';
 import { CONSOLE_HANDLER_NAMES } from '../../shared/console/api.js';
 import { HANDLER_NAMES, type HandlerName } from '../../shared/contract.js';
 import type { LocalAws } from '../aws/local-aws.js';
@@ -30,12 +30,16 @@ const SLOT_REFILL_PATH: ReadonlySet<string> = new Set<HandlerName>([
 ]);
 
 /**
- * The functions that read CAP_OVERRIDE, as their descriptions say; the stack sets it on exactly
- * these when the context has `capOverride`.
+ * The functions the stack sets CAP_OVERRIDE on when the context has `capOverride`, asked of the
+ * same rule the stack follows (functions/catalogue.ts, functions/console-catalogue.ts).
  */
 const CAP_READERS: ReadonlySet<string> = new Set<string>([
-  ...HANDLER_NAMES.filter((name) => describeFunction(name).settings?.includes('capOverride')),
-  ...CONSOLE_HANDLER_NAMES.filter((name) => describeConsoleFunction(name).settings?.includes('capOverride')),
+  ...HANDLER_NAMES.filter((name) =>
+    stackEnvironmentOf(name, { capOverride: true, batchTimeoutHours: false }).includes(ENV.capOverride),
+  ),
+  ...CONSOLE_HANDLER_NAMES.filter((name) =>
+    consoleEnvironmentOf(name, { capOverride: true }).includes(ENV.capOverride),
+  ),
 ]);
 
 export type FunctionsInput = {

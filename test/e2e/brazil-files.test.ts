@@ -2,8 +2,9 @@
  * Brazil's own files end to end: the sample SPED EFD file and the sample month of NF-e invoices,
  * each planned (no creating call reaches the service) and classified through the local runtime
  * (synthesized workflows, bundled handlers, the sandbox over HTTP), as `npm run classify` runs
- * them; the ZIP also planned by the command itself. One output row per item, an item on several invoices
- * classified once, every declared NCM compared with the verdict and with the NCM table in force.
+ * them; the ZIP also planned by the command itself. One output row per item, an item on several
+ * invoices classified once, every declared NCM compared with the verdict and with the NCM table
+ * in force.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -52,18 +52,18 @@ const bundleFolder = (root: string, name: string, code: string): FunctionSpec =>
   };
 };
 
+let root: string;
+let pool: LambdaPool;
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'lambda-pool-'));
+});
+afterEach(async () => {
+  await pool?.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
 describe('LambdaPool priorities', () => {
-  let root: string;
-  let pool: LambdaPool;
-
-  beforeEach(() => {
-    root = mkdtempSync(join(tmpdir(), 'lambda-pool-'));
-  });
-  afterEach(async () => {
-    await pool?.close();
-    rmSync(root, { recursive: true, force: true });
-  });
-
   it('runs a background function at a lower priority and the others as this process', async () => {
     const lines: string[] = [];
     pool = new LambdaPool({
@@ -114,17 +114,6 @@ describe('LambdaPool priorities', () => {
 });
 
 describe('LambdaPool source maps', () => {
-  let root: string;
-  let pool: LambdaPool;
-
-  beforeEach(() => {
-    root = mkdtempSync(join(tmpdir(), 'lambda-pool-maps-'));
-  });
-  afterEach(async () => {
-    await pool?.close();
-    rmSync(root, { recursive: true, force: true });
-  });
-
   it('leaves --enable-source-maps out of NODE_OPTIONS, keeps the rest, and maps the trace of an error to the source', async () => {
     const source = join(root, 'source', 'failing.ts');
     mkdirSync(join(root, 'source'));
