@@ -8,7 +8,9 @@ import { runOptionsFor } from '../../shared/pipeline/dispatch/dispatch-run.js';
 import { createBalanceMemo } from '../../shared/pipeline/dispatch/free-slots.js';
 import { describeFunction } from '../catalogue.js';
 import { pipelineMetrics } from '../pipeline-metrics.js';
+import { batches, clock, leases, queue, waiters, workflows } from '../port-builders.js';
 import { capOverride, LEASE_TTL_MS, logger, portsFor } from '../runtime.js';
+import { service } from '../service-port.js';
 
 /** Well inside the function's timeout, so a run never dies holding received messages. */
 const MAX_RUNTIME_MS = 40_000;
@@ -20,14 +22,17 @@ const TOP_UP_HOLD_MS = describeFunction('dispatch-rows').timeoutSeconds * 1000;
 const balanceMemo = createBalanceMemo(5_000);
 
 export const handler = async (event: unknown) => {
-  const report = await dispatchRows(await portsFor('dispatch-rows'), {
-    capOverride: capOverride(),
-    leaseTtlMs: LEASE_TTL_MS,
-    maxRuntimeMs: MAX_RUNTIME_MS,
-    balanceMemo,
-    topUpHoldMs: TOP_UP_HOLD_MS,
-    ...runOptionsFor(event),
-  });
+  const report = await dispatchRows(
+    await portsFor('dispatch-rows', { clock, batches, leases, queue, service, workflows, waiters }),
+    {
+      capOverride: capOverride(),
+      leaseTtlMs: LEASE_TTL_MS,
+      maxRuntimeMs: MAX_RUNTIME_MS,
+      balanceMemo,
+      topUpHoldMs: TOP_UP_HOLD_MS,
+      ...runOptionsFor(event),
+    },
+  );
   // The alarm on leases held past their expiry reads this field (infra/alarms.ts).
   logger.info('dispatch finished', { ...report, [ALARM_LOG_FIELDS.leasesRecovered]: report.recovered });
   // Only a run that counted the cap knows it (a refused or failed GET /balance does not).

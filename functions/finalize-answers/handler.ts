@@ -5,10 +5,15 @@
  * workflow calling it again while it answers `next: "again"`.
  */
 import { finalizeAnswers } from '../../shared/pipeline/answers/finalize-answers.js';
+import { audit, batches, checks, clock, events, objects, reviews } from '../port-builders.js';
 import { logger, portsFor } from '../runtime.js';
+import { service } from '../service-port.js';
 
 export const handler = async (event: unknown) => {
-  const result = await finalizeAnswers(await portsFor('finalize-answers'), event);
+  const result = await finalizeAnswers(
+    await portsFor('finalize-answers', { clock, objects, batches, reviews, checks, audit, events, service }),
+    event,
+  );
   if ('next' in result)
     logger.info('answers finalize leg handed on', {
       batch_id: result.run.batch_id,

@@ -2,13 +2,14 @@
 import { finalizeBatch } from '../../shared/pipeline/finalize/finalize-batch.js';
 import { watchFinishedBatches } from '../metric-sources.js';
 import { pipelineMetrics } from '../pipeline-metrics.js';
+import { audit, batches, checks, clock, events, objects, reviews } from '../port-builders.js';
 import { logger, portsFor } from '../runtime.js';
 
 export const handler = async (event: unknown) => {
-  const ports = await portsFor('finalize-batch');
+  const ports = await portsFor('finalize-batch', { clock, objects, batches, reviews, checks, audit, events });
   // The batch's totals, as the summary its Batch Completed event carries: once per batch, as the event.
-  const batches = watchFinishedBatches(ports.events);
-  const result = await finalizeBatch({ ...ports, events: batches.events }, event);
+  const finishing = watchFinishedBatches(ports.events);
+  const result = await finalizeBatch({ ...ports, events: finishing.events }, event);
   if (result.next === 'again')
     logger.info('finalize leg handed on', {
       batch_id: result.batch_id,
@@ -16,6 +17,6 @@ export const handler = async (event: unknown) => {
       written_through: result.writing?.written_through,
     });
   else logger.info('batch finalized', { ...result });
-  for (const batch of batches.finished) pipelineMetrics.batchFinished(batch);
+  for (const batch of finishing.finished) pipelineMetrics.batchFinished(batch);
   return result;
 };

@@ -3,16 +3,32 @@
  * writes answers-report.csv, puts the fully answered rows back to work as one round, kicks.
  */
 import { type PrepareAnswersInput, prepareAnswers } from '../../shared/pipeline/answers/prepare-answers.js';
+import { audit, batches, cache, checks, clock, kick, objects, queue, reviews } from '../port-builders.js';
 import { logger, portsFor } from '../runtime.js';
+import { service } from '../service-port.js';
 
 export const handler = async (payload: unknown) => {
   // The workflow's payload: { event: <the S3 Object Created event>, execution_id: $$.Execution.Id }.
   // Only these two fields: who answered comes from the event's requester, not from the payload.
   const { event, execution_id } = (payload ?? {}) as Partial<PrepareAnswersInput>;
-  const result = await prepareAnswers(await portsFor('prepare-answers'), {
-    event,
-    execution_id,
-  } as PrepareAnswersInput);
+  const result = await prepareAnswers(
+    await portsFor('prepare-answers', {
+      clock,
+      objects,
+      batches,
+      reviews,
+      checks,
+      cache,
+      audit,
+      queue,
+      kick,
+      service,
+    }),
+    {
+      event,
+      execution_id,
+    } as PrepareAnswersInput,
+  );
   logger.info('answers prepared', {
     batch_id: result.batch_id,
     round_id: result.round_id,

@@ -2,11 +2,34 @@
 
 import { prepareBatch } from '../../shared/pipeline/prepare/prepare-batch.js';
 import { PREPARE_SETTINGS } from '../../shared/pipeline/prepare/prepare-passes.js';
+import {
+  batches,
+  cache,
+  checks,
+  clock,
+  kick,
+  objects,
+  queue,
+  reviews,
+  simWatches,
+} from '../port-builders.js';
 import { capOverride, logger, maxWaitSeconds, portsFor } from '../runtime.js';
+import { service } from '../service-port.js';
 
 export const handler = async (event: unknown) => {
   const result = await prepareBatch(
-    await portsFor('prepare-batch'),
+    await portsFor('prepare-batch', {
+      clock,
+      objects,
+      batches,
+      reviews,
+      checks,
+      simWatches,
+      cache,
+      queue,
+      kick,
+      service,
+    }),
     event as Parameters<typeof prepareBatch>[1],
     PREPARE_SETTINGS,
     { capOverride: capOverride(), maxWaitSeconds: maxWaitSeconds() },

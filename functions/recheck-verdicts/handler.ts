@@ -9,6 +9,7 @@ import {
   recheckAskedBy,
   recheckVerdicts,
 } from '../../shared/pipeline/reuse/recheck-verdicts.js';
+import { cache, clock, objects } from '../port-builders.js';
 import { logger, portsFor } from '../runtime.js';
 
 export const handler = async (event: unknown) => {
@@ -17,7 +18,7 @@ export const handler = async (event: unknown) => {
     logger.info('recheck: nothing to do', { why: asked.ignore });
     return { done: false, why: asked.ignore };
   }
-  const ports = await portsFor('recheck-verdicts');
+  const ports = await portsFor('recheck-verdicts', { clock, objects, cache });
   let from = null;
   if ('continueFrom' in asked) {
     from = await readRecheckProgress(ports.objects, asked.continueFrom);

@@ -1,5 +1,8 @@
 /** Row workflow, Store: keeps a resolved verdict and its PDF. */
 import { storeRow } from '../../shared/pipeline/row/store.js';
+import { batches, checks, clock, objects, simWatches } from '../port-builders.js';
 import { portsFor } from '../runtime.js';
+import { service } from '../service-port.js';
 
-export const handler = async (state: unknown) => storeRow(await portsFor('row-store'), state);
+export const handler = async (state: unknown) =>
+  storeRow(await portsFor('row-store', { clock, objects, batches, checks, simWatches, service }), state);

@@ -2,12 +2,14 @@
 import { submitRow } from '../../shared/pipeline/row/submit.js';
 import { batchIdOfRowState, watchSubmissionAnswers } from '../metric-sources.js';
 import { pipelineMetrics } from '../pipeline-metrics.js';
+import { audit, batches, clock, objects } from '../port-builders.js';
 import { portsFor } from '../runtime.js';
+import { service } from '../service-port.js';
 
 export const handler = async (state: unknown) => {
   // A 429 comes back at once (service: 'hand-back' in its description): the row returns to
   // the queue instead of holding a Lambda.
-  const ports = await portsFor('row-submit');
+  const ports = await portsFor('row-submit', { clock, objects, batches, audit, service });
   // Each 429 and refusal the service answers, counted even if Submit then fails another way.
   const answers = watchSubmissionAnswers(ports.service, batchIdOfRowState(state) ?? 'unknown');
   try {

@@ -6,7 +6,19 @@
  */
 import { sweepAbandonedReviews } from '../../shared/pipeline/answers/sweep-reviews.js';
 import { sweepSimOpenings } from '../../shared/pipeline/answers/sweep-sim-openings.js';
+import {
+  audit,
+  batches,
+  cache,
+  checks,
+  clock,
+  events,
+  objects,
+  reviews,
+  simWatches,
+} from '../port-builders.js';
 import { logger, portsFor } from '../runtime.js';
+import { service } from '../service-port.js';
 
 /** No batch's SIM confirmations are begun after this much of the invocation: the rest wait for the next. */
 const SIM_SWEEP_BUDGET_MS = 10 * 60 * 1000;
@@ -14,7 +26,18 @@ const SIM_SWEEP_BUDGET_MS = 10 * 60 * 1000;
 const SIM_SWEEP_PARALLEL = 8;
 
 export const handler = async () => {
-  const ports = await portsFor('sweep-reviews');
+  const ports = await portsFor('sweep-reviews', {
+    clock,
+    objects,
+    batches,
+    reviews,
+    checks,
+    audit,
+    events,
+    service,
+    simWatches,
+    cache,
+  });
   // Real time, not a span: the 15 minutes a Lambda runs do not shrink with the local time scale.
   const until = ports.clock.now().getTime() + SIM_SWEEP_BUDGET_MS;
   const report = await sweepAbandonedReviews(ports);
@@ -24,10 +47,10 @@ export const handler = async () => {
     batches: report.batches.map(({ batch_id, revision, abandoned }) => ({ batch_id, revision, abandoned })),
   });
   const sims = await sweepSimOpenings(ports, { until, parallel: SIM_SWEEP_PARALLEL });
-  const { batches, ...counts } = sims;
+  const { batches: moved, ...counts } = sims;
   logger.info('SIM sweep', {
     ...counts,
-    batches: batches.map(({ batch_id, revision }) => ({ batch_id, revision })),
+    batches: moved.map(({ batch_id, revision }) => ({ batch_id, revision })),
   });
   return { ...report, sims };
 };

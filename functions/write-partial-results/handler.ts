@@ -10,6 +10,7 @@ import {
   partialResultsRequestOf,
   writePartialResults,
 } from '../../shared/pipeline/finalize/partial-results.js';
+import { batches, clock, objects } from '../port-builders.js';
 import { logger, portsFor } from '../runtime.js';
 
 export const handler = async (event: unknown) => {
@@ -18,7 +19,7 @@ export const handler = async (event: unknown) => {
     logger.warn('partial results: the event names no batch');
     return { batch_id: null, written: false, why: 'the event names no batch' };
   }
-  const ports = await portsFor('write-partial-results');
+  const ports = await portsFor('write-partial-results', { clock, objects, batches });
   // A request object a leg dropped for the next carries where it stopped.
   const report = await writePartialResults(ports, batchId, await partialProgressOf(ports.objects, event));
   logger.info('partial results', report);

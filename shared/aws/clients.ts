@@ -41,6 +41,30 @@ const s3OptionsOf = (env: NodeJS.ProcessEnv) =>
       }
     : {};
 
+/** Region from `AWS_REGION` (set in every Lambda); absent, the SDK's own resolution applies. */
+const commonOf = (env: NodeJS.ProcessEnv) => (env.AWS_REGION ? { region: env.AWS_REGION } : {});
+
+// One function per client, so that a Lambda bundle holds the SDK clients its handler uses and no
+// other: esbuild leaves out a client package nothing calls (functions/port-builders.ts).
+
+/** A DynamoDB client for this environment's region. */
+export const createDynamoClient = (env: NodeJS.ProcessEnv = process.env) => new DynamoDBClient(commonOf(env));
+/** An S3 client for this environment's region, path-style where the environment asks (s3OptionsOf). */
+export const createS3Client = (env: NodeJS.ProcessEnv = process.env) =>
+  new S3Client({ ...commonOf(env), ...s3OptionsOf(env) });
+/** An SQS client for this environment's region. */
+export const createSqsClient = (env: NodeJS.ProcessEnv = process.env) => new SQSClient(commonOf(env));
+/** A Step Functions client for this environment's region. */
+export const createSfnClient = (env: NodeJS.ProcessEnv = process.env) => new SFNClient(commonOf(env));
+/** An EventBridge client for this environment's region. */
+export const createEventBridgeClient = (env: NodeJS.ProcessEnv = process.env) =>
+  new EventBridgeClient(commonOf(env));
+/** A Lambda client for this environment's region. */
+export const createLambdaClient = (env: NodeJS.ProcessEnv = process.env) => new LambdaClient(commonOf(env));
+/** A Secrets Manager client for this environment's region. */
+export const createSecretsClient = (env: NodeJS.ProcessEnv = process.env) =>
+  new SecretsManagerClient(commonOf(env));
+
 const lazily = <T>(build: () => T): (() => T) => {
   let built: T | undefined;
   return () => {
@@ -49,16 +73,15 @@ const lazily = <T>(build: () => T): (() => T) => {
   };
 };
 
-/** Region from `AWS_REGION` (set in every Lambda); absent, the SDK's own resolution applies. */
+/** Every client, each built the first time it is read (for code that needs several and no bundle). */
 export const createAwsClients = (env: NodeJS.ProcessEnv = process.env): AwsClients => {
-  const common = env.AWS_REGION ? { region: env.AWS_REGION } : {};
-  const dynamo = lazily(() => new DynamoDBClient(common));
-  const s3 = lazily(() => new S3Client({ ...common, ...s3OptionsOf(env) }));
-  const sqs = lazily(() => new SQSClient(common));
-  const sfn = lazily(() => new SFNClient(common));
-  const events = lazily(() => new EventBridgeClient(common));
-  const lambda = lazily(() => new LambdaClient(common));
-  const secrets = lazily(() => new SecretsManagerClient(common));
+  const dynamo = lazily(() => createDynamoClient(env));
+  const s3 = lazily(() => createS3Client(env));
+  const sqs = lazily(() => createSqsClient(env));
+  const sfn = lazily(() => createSfnClient(env));
+  const events = lazily(() => createEventBridgeClient(env));
+  const lambda = lazily(() => createLambdaClient(env));
+  const secrets = lazily(() => createSecretsClient(env));
   return {
     get dynamo() {
       return dynamo();
