@@ -7,14 +7,14 @@
  *
  * Each builder and each client is built once per container, on first use. The `@__PURE__` marks
  * tell esbuild that making a builder has no effect of its own, so one no handler names is left out.
- * The service's builder, whose key is read at cold start, is in service-port.ts.
+ * Two ports have modules of their own: the service's (service-port.ts), whose key is read at cold
+ * start, and the bucket's (bucket-port.ts), whose adapter brings a package esbuild cannot leave out.
  */
 
 import {
   createDynamoClient,
   createEventBridgeClient,
   createLambdaClient,
-  createS3Client,
   createSfnClient,
   createSqsClient,
 } from '../shared/aws/clients.js';
@@ -28,7 +28,6 @@ import { createDynamoSlotLeases } from '../shared/aws/dynamo-slot-leases.js';
 import { createEventBridgeBatchEvents } from '../shared/aws/eventbridge-batch-events.js';
 import { createLambdaDispatcherKick } from '../shared/aws/lambda-dispatcher-kick.js';
 import { createLambdaPartialResultsRequests } from '../shared/aws/lambda-partial-results-requests.js';
-import { createS3ObjectStore } from '../shared/aws/s3-object-store.js';
 import { createSfnBatchWaiters, createSfnRowWorkflows } from '../shared/aws/sfn-workflows.js';
 import { createSqsRowQueue } from '../shared/aws/sqs-row-queue.js';
 import type { PipelinePorts } from '../shared/pipeline/core/ports.js';
@@ -38,7 +37,6 @@ import { processClock } from './host-clock.js';
 import { logger } from './runtime.js';
 
 const dynamo = /* @__PURE__ */ once(() => createDynamoClient(process.env));
-const s3 = /* @__PURE__ */ once(() => createS3Client(process.env));
 const sqs = /* @__PURE__ */ once(() => createSqsClient(process.env));
 const sfn = /* @__PURE__ */ once(() => createSfnClient(process.env));
 const eventBridge = /* @__PURE__ */ once(() => createEventBridgeClient(process.env));
@@ -49,11 +47,6 @@ const lambda = /* @__PURE__ */ once(() => createLambdaClient(process.env));
  * process set before loading the bundle (functions/host-clock.ts says why the host supplies it).
  */
 export const clock = /* @__PURE__ */ once((): PipelinePorts['clock'] => processClock());
-
-/** The bucket, through S3. */
-export const objects = /* @__PURE__ */ once((): PipelinePorts['objects'] =>
-  createS3ObjectStore({ client: s3(), bucket: required(ENV.bucketName) }),
-);
 
 /** The rows queue, through SQS; a message it cannot read is left for the DLQ, logged. */
 export const queue = /* @__PURE__ */ once((): PipelinePorts['queue'] =>

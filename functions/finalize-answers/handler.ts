@@ -5,7 +5,8 @@
  * workflow calling it again while it answers `next: "again"`.
  */
 import { finalizeAnswers } from '../../shared/pipeline/answers/finalize-answers.js';
-import { audit, batches, checks, clock, events, objects, reviews } from '../port-builders.js';
+import { objects } from '../bucket-port.js';
+import { audit, batches, checks, clock, events, reviews } from '../port-builders.js';
 import { logger, portsFor } from '../runtime.js';
 import { service } from '../service-port.js';
 

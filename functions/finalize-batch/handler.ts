@@ -1,8 +1,9 @@
 /** Batch workflow, Finalize: writes results.csv, review.csv, summary.json and announces the batch. */
 import { finalizeBatch } from '../../shared/pipeline/finalize/finalize-batch.js';
+import { objects } from '../bucket-port.js';
 import { watchFinishedBatches } from '../metric-sources.js';
 import { pipelineMetrics } from '../pipeline-metrics.js';
-import { audit, batches, checks, clock, events, objects, reviews } from '../port-builders.js';
+import { audit, batches, checks, clock, events, reviews } from '../port-builders.js';
 import { logger, portsFor } from '../runtime.js';
 
 export const handler = async (event: unknown) => {

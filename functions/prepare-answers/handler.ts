@@ -3,7 +3,8 @@
  * writes answers-report.csv, puts the fully answered rows back to work as one round, kicks.
  */
 import { type PrepareAnswersInput, prepareAnswers } from '../../shared/pipeline/answers/prepare-answers.js';
-import { audit, batches, cache, checks, clock, kick, objects, queue, reviews } from '../port-builders.js';
+import { objects } from '../bucket-port.js';
+import { audit, batches, cache, checks, clock, kick, queue, reviews } from '../port-builders.js';
 import { logger, portsFor } from '../runtime.js';
 import { service } from '../service-port.js';
 

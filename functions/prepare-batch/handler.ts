@@ -2,17 +2,8 @@
 
 import { prepareBatch } from '../../shared/pipeline/prepare/prepare-batch.js';
 import { PREPARE_SETTINGS } from '../../shared/pipeline/prepare/prepare-passes.js';
-import {
-  batches,
-  cache,
-  checks,
-  clock,
-  kick,
-  objects,
-  queue,
-  reviews,
-  simWatches,
-} from '../port-builders.js';
+import { objects } from '../bucket-port.js';
+import { batches, cache, checks, clock, kick, queue, reviews, simWatches } from '../port-builders.js';
 import { capOverride, logger, maxWaitSeconds, portsFor } from '../runtime.js';
 import { service } from '../service-port.js';
 

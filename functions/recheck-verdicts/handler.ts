@@ -9,7 +9,8 @@ import {
   recheckAskedBy,
   recheckVerdicts,
 } from '../../shared/pipeline/reuse/recheck-verdicts.js';
-import { cache, clock, objects } from '../port-builders.js';
+import { objects } from '../bucket-port.js';
+import { cache, clock } from '../port-builders.js';
 import { logger, portsFor } from '../runtime.js';
 
 export const handler = async (event: unknown) => {

@@ -1,6 +1,7 @@
 /** Row workflow, Store: keeps a resolved verdict and its PDF. */
 import { storeRow } from '../../shared/pipeline/row/store.js';
-import { batches, checks, clock, objects, simWatches } from '../port-builders.js';
+import { objects } from '../bucket-port.js';
+import { batches, checks, clock, simWatches } from '../port-builders.js';
 import { portsFor } from '../runtime.js';
 import { service } from '../service-port.js';
 

@@ -1,8 +1,9 @@
 /** Row workflow, Submit: uploads the sheet and creates the classification with the row attempt's key. */
 import { submitRow } from '../../shared/pipeline/row/submit.js';
+import { objects } from '../bucket-port.js';
 import { batchIdOfRowState, watchSubmissionAnswers } from '../metric-sources.js';
 import { pipelineMetrics } from '../pipeline-metrics.js';
-import { audit, batches, clock, objects } from '../port-builders.js';
+import { audit, batches, clock } from '../port-builders.js';
 import { portsFor } from '../runtime.js';
 import { service } from '../service-port.js';
 

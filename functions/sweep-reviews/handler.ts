@@ -6,17 +6,8 @@
  */
 import { sweepAbandonedReviews } from '../../shared/pipeline/answers/sweep-reviews.js';
 import { sweepSimOpenings } from '../../shared/pipeline/answers/sweep-sim-openings.js';
-import {
-  audit,
-  batches,
-  cache,
-  checks,
-  clock,
-  events,
-  objects,
-  reviews,
-  simWatches,
-} from '../port-builders.js';
+import { objects } from '../bucket-port.js';
+import { audit, batches, cache, checks, clock, events, reviews, simWatches } from '../port-builders.js';
 import { logger, portsFor } from '../runtime.js';
 import { service } from '../service-port.js';
 

@@ -10,7 +10,8 @@ import {
   partialResultsRequestOf,
   writePartialResults,
 } from '../../shared/pipeline/finalize/partial-results.js';
-import { batches, clock, objects } from '../port-builders.js';
+import { objects } from '../bucket-port.js';
+import { batches, clock } from '../port-builders.js';
 import { logger, portsFor } from '../runtime.js';
 
 export const handler = async (event: unknown) => {
