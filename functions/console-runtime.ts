@@ -7,7 +7,7 @@
  * them (a route somehow left without the authorizer) is refused with 401 by the console itself.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
-import { createAwsClients } from '../shared/aws/clients.js';
+import { createDynamoClient, createS3Client } from '../shared/aws/clients.js';
 import { createDynamoAuditLog } from '../shared/aws/dynamo-audit-log.js';
 import { createDynamoBatchStore } from '../shared/aws/dynamo-batch-store.js';
 import { createDynamoCheckStore } from '../shared/aws/dynamo-check-store.js';
@@ -24,25 +24,27 @@ import { once, required } from './environment.js';
 
 export const logger = new Logger({ serviceName: process.env[ENV.serviceName] ?? 'ncm-batch-classifier' });
 
-const aws = once(() => createAwsClients(process.env));
+// The two clients the console's ports use, and no others in its bundles (functions/port-builders.ts).
+const dynamo = once(() => createDynamoClient(process.env));
+const s3 = once(() => createS3Client(process.env));
 
 const builders: { [P in ConsolePortName]: () => ConsolePorts[P] } = {
   clock: () => ({ now: () => new Date() }),
-  batches: once(() => createDynamoBatchStore({ client: aws().dynamo, tableName: required(ENV.batchTable) })),
+  batches: once(() => createDynamoBatchStore({ client: dynamo(), tableName: required(ENV.batchTable) })),
   reviews: once(() =>
-    createDynamoReviewStore({ client: aws().dynamo, tableName: required(ENV.reviewTable) }),
+    createDynamoReviewStore({ client: dynamo(), tableName: required(ENV.reviewTable) }),
   ),
-  checks: once(() => createDynamoCheckStore({ client: aws().dynamo, tableName: required(ENV.reviewTable) })),
-  audit: once(() => createDynamoAuditLog({ client: aws().dynamo, tableName: required(ENV.batchTable) })),
+  checks: once(() => createDynamoCheckStore({ client: dynamo(), tableName: required(ENV.reviewTable) })),
+  audit: once(() => createDynamoAuditLog({ client: dynamo(), tableName: required(ENV.batchTable) })),
   leases: once(() =>
     createDynamoSlotLeases({
-      client: aws().dynamo,
+      client: dynamo(),
       tableName: required(ENV.leaseTable),
       scope: process.env[ENV.leaseScope] || 'org',
     }),
   ),
-  objects: once(() => createS3ObjectStore({ client: aws().s3, bucket: required(ENV.bucketName) })),
-  links: once(() => createS3FileLinks({ client: aws().s3, bucket: required(ENV.bucketName) })),
+  objects: once(() => createS3ObjectStore({ client: s3(), bucket: required(ENV.bucketName) })),
+  links: once(() => createS3FileLinks({ client: s3(), bucket: required(ENV.bucketName) })),
 };
 
 const capOverride = (): number | null => {
