@@ -31,9 +31,7 @@ const s3 = once(() => createS3Client(process.env));
 const builders: { [P in ConsolePortName]: () => ConsolePorts[P] } = {
   clock: () => ({ now: () => new Date() }),
   batches: once(() => createDynamoBatchStore({ client: dynamo(), tableName: required(ENV.batchTable) })),
-  reviews: once(() =>
-    createDynamoReviewStore({ client: dynamo(), tableName: required(ENV.reviewTable) }),
-  ),
+  reviews: once(() => createDynamoReviewStore({ client: dynamo(), tableName: required(ENV.reviewTable) })),
   checks: once(() => createDynamoCheckStore({ client: dynamo(), tableName: required(ENV.reviewTable) })),
   audit: once(() => createDynamoAuditLog({ client: dynamo(), tableName: required(ENV.batchTable) })),
   leases: once(() =>
