@@ -34,7 +34,7 @@ import type { PipelinePorts } from '../shared/pipeline/core/ports.js';
 import { ENV } from './catalogue.js';
 import { once, required } from './environment.js';
 import { processClock } from './host-clock.js';
-import { logger } from './runtime.js';
+import { logger, type PortBuildersOf } from './runtime.js';
 
 const dynamo = /* @__PURE__ */ once(() => createDynamoClient(process.env));
 const sqs = /* @__PURE__ */ once(() => createSqsClient(process.env));
@@ -123,7 +123,7 @@ export const kick = /* @__PURE__ */ once((): PipelinePorts['kick'] =>
 );
 
 /** A request for partial results: an Event invoke of write-partial-results, best effort. */
-export const partials = /* @__PURE__ */ once((): PipelinePorts['partials'] =>
+const partials = /* @__PURE__ */ once((): PipelinePorts['partials'] =>
   createLambdaPartialResultsRequests({
     client: lambda(),
     functionName: required(ENV.partialResultsFunctionName),
@@ -131,3 +131,19 @@ export const partials = /* @__PURE__ */ once((): PipelinePorts['partials'] =>
     onError: (error) => logger.warn('partial results request failed', error),
   }),
 );
+
+/**
+ * The builders of the port set row-complete and row-execution-ended share (COMPLETING_A_ROW in
+ * catalogue.ts): an ended execution completes its row as Complete does.
+ */
+export const completingARow = {
+  clock,
+  batches,
+  cache,
+  leases,
+  queue,
+  kick,
+  waiters,
+  partials,
+  audit,
+} satisfies PortBuildersOf<'row-complete'> & PortBuildersOf<'row-execution-ended'>;

@@ -3,21 +3,11 @@ import { ALARM_LOG_FIELDS } from '../../shared/contract.js';
 import { completeRow } from '../../shared/pipeline/row/complete.js';
 import { watchFinishedRows } from '../metric-sources.js';
 import { pipelineMetrics } from '../pipeline-metrics.js';
-import { audit, batches, cache, clock, kick, leases, partials, queue, waiters } from '../port-builders.js';
+import { completingARow } from '../port-builders.js';
 import { logger, portsFor } from '../runtime.js';
 
 export const handler = async (state: unknown) => {
-  const ports = await portsFor('row-complete', {
-    clock,
-    batches,
-    cache,
-    leases,
-    queue,
-    kick,
-    waiters,
-    partials,
-    audit,
-  });
+  const ports = await portsFor('row-complete', completingARow);
   // The row's final status and what it cost, as Complete records them on the row.
   const rows = watchFinishedRows(ports.batches);
   const report = await completeRow({ ...ports, batches: rows.batches }, state);

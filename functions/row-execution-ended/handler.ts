@@ -6,21 +6,11 @@ import { ALARM_LOG_FIELDS } from '../../shared/contract.js';
 import { rowExecutionEnded } from '../../shared/pipeline/row/execution-ended.js';
 import { watchFinishedRows } from '../metric-sources.js';
 import { pipelineMetrics } from '../pipeline-metrics.js';
-import { audit, batches, cache, clock, kick, leases, partials, queue, waiters } from '../port-builders.js';
+import { completingARow } from '../port-builders.js';
 import { logger, portsFor } from '../runtime.js';
 
 export const handler = async (event: unknown) => {
-  const ports = await portsFor('row-execution-ended', {
-    clock,
-    batches,
-    cache,
-    leases,
-    queue,
-    kick,
-    waiters,
-    partials,
-    audit,
-  });
+  const ports = await portsFor('row-execution-ended', completingARow);
   const rows = watchFinishedRows(ports.batches);
   const report = await rowExecutionEnded({ ...ports, batches: rows.batches }, event);
   if (report) {

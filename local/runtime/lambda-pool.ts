@@ -63,9 +63,8 @@ export class LambdaInvocationError extends Error {
  * Takes a function's environment and gives it without `--enable-source-maps` in NODE_OPTIONS,
  * saying whether the flag was there. With the flag, Node 20 reads and parses the bundle's whole
  * source map as it loads the bundle: half a second of CPU per cold start for the 3.5 MB maps.
- * lambda-bootstrap.mjs maps the traces it
- * reports instead, reading the map only when there is a trace to map; a line the handler logs
- * itself keeps the bundle's positions.
+ * lambda-bootstrap.mjs maps the traces it reports instead, reading the map only when there is a
+ * trace to map; a line the handler logs itself keeps the bundle's positions.
  */
 const withoutEagerSourceMaps = (
   environment: Record<string, string>,
