@@ -15,7 +15,7 @@ const config: KnipConfig = {
     'local/runtime/lambda-bootstrap.mjs',
     // The CDK app, which cdk.json runs (`npx tsx infra/app.ts`).
     'infra/app.ts',
-    // The local CLI: local/cli/bootstrap.mjs runs local/cli/<command>.ts by a path it builds.
+    // The local CLI: local/cli/build-commands.mjs bundles local/cli/<command>.ts by a path it builds.
     'local/cli/{classify,answer,review,bench,console}.ts',
     // Forked by path: the local S3 (local/runtime/stand-ins.ts).
     'local/runtime/s3-server.mjs',

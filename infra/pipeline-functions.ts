@@ -1,56 +1,27 @@
 /**
  * The pipeline's Lambda functions, one per handler name (HANDLER_NAMES, shared/contract.ts; each
- * `functions/<name>/handler.ts`), built the same way: Node 24 on arm64, bundled locally by
- * esbuild (no Docker) into one ESM file with the AWS SDK inside, each with its own role and log
- * group. Entry, timeout, memory and description come from the function's description
+ * `functions/<name>/handler.ts`), built the same way: Node 24 on arm64, each bundled into one ESM
+ * file with the AWS SDK inside by its stack's one esbuild build (function-bundles.ts), each with
+ * its own role and log group. Entry, timeout, memory and description come from the function's description
  * (functions/catalogue.ts); what it may reach is granted from the same description
  * (function-reach.ts).
  */
-import { fileURLToPath } from 'node:url';
 import { type CfnResource, Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
-import {
-  Charset,
-  type ICommandHooks,
-  LogLevel,
-  NodejsFunction,
-  OutputFormat,
-} from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { describeFunction, ENV } from '../functions/catalogue.js';
 import { HANDLER_METADATA_KEY, HANDLER_NAMES, type HandlerName, SERVICE_NAME } from '../shared/contract.js';
 import type { PipelineConfig } from './config.js';
+import { bundledFunctionCode } from './function-bundles.js';
 
 const LAMBDA_RUNTIME = Runtime.NODEJS_24_X;
 
 /** The function's timeout, from its description. */
 export const functionTimeout = (name: HandlerName): Duration =>
   Duration.seconds(describeFunction(name).timeoutSeconds);
-
-const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
-
-/**
- * The NCM table the project carries (shared/ncm-table/carried-table.ts) is read from
- * `new URL('./data/<file>', import.meta.url)`. In a bundle `import.meta.url` is the bundle's own
- * `index.mjs`, so the same relative URL finds the file when it is copied to `<bundle>/data/`:
- * one path for the source under tsx and for every function's bundle.
- */
-const CARRIED_TABLE_DATA = 'shared/ncm-table/data';
-
-/** A path as one POSIX shell word (the hooks run under bash when bundling locally). */
-const shellWord = (path: string): string => `'${path.replaceAll("'", "'\\''")}'`;
-
-/** Copies the carried NCM table beside the bundle once esbuild has written it. */
-const carriedTableHooks: ICommandHooks = {
-  beforeBundling: () => [],
-  beforeInstall: () => [],
-  afterBundling: (inputDir, outputDir) => [
-    `mkdir -p ${shellWord(`${outputDir}/data`)}`,
-    `cp ${shellWord(`${inputDir}/${CARRIED_TABLE_DATA}`)}/*.json.gz ${shellWord(`${outputDir}/data/`)}`,
-  ],
-};
 
 export type PipelineFunctionsProps = { config: PipelineConfig };
 
@@ -65,7 +36,7 @@ export type DescribedFunction = {
 /**
  * One of the app's functions, as every one is built: its own log group and its own role (the
  * default role attaches the managed AWSLambdaBasicExecutionRole, logs:* on every log group;
- * this one writes its own group), Node 24 on arm64, bundled locally by esbuild, and the handler
+ * this one writes its own group), Node 24 on arm64, bundled by its stack's esbuild build, and the handler
  * name in its metadata (the local runtime and definitions.ts read it). Ids under `scope`:
  * `<Pascal>`, `<Pascal>Logs`, `<Pascal>Role`.
  */
@@ -92,8 +63,9 @@ export const buildAppFunction = (
     }),
   );
   const fn = new NodejsFunction(scope, id, {
-    entry: fileURLToPath(new URL(`../${described.entry}`, import.meta.url)),
-    handler: 'handler',
+    // The stack's one esbuild build (function-bundles.ts says why one, and with what options).
+    code: bundledFunctionCode(scope, name, described.entry),
+    handler: 'index.handler',
     runtime: LAMBDA_RUNTIME,
     architecture: Architecture.ARM_64,
     timeout: Duration.seconds(described.timeoutSeconds),
@@ -101,32 +73,10 @@ export const buildAppFunction = (
     description: described.description,
     role,
     logGroup,
-    projectRoot: PROJECT_ROOT,
-    depsLockFilePath: fileURLToPath(new URL('../package-lock.json', import.meta.url)),
     environment: {
       [ENV.serviceName]: SERVICE_NAME,
       // Stack traces through the minified bundle point at the TypeScript source.
       [ENV.nodeOptions]: '--enable-source-maps',
-    },
-    bundling: {
-      forceDockerBundling: false,
-      format: OutputFormat.ESM,
-      target: 'node24',
-      mainFields: ['module', 'main'],
-      // Bundled CommonJS dependencies call require(); ESM has none unless we make one.
-      banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-      // Everything in the bundle, the AWS SDK included: the code that runs is the code
-      // the lockfile pinned and the tests ran, not whatever SDK the runtime ships today.
-      externalModules: [],
-      minify: true,
-      // Step Functions' Retry/Catch match errors by name; minifying must not rename classes.
-      keepNames: true,
-      sourceMap: true,
-      sourcesContent: false,
-      charset: Charset.UTF8,
-      // Warnings and errors only: a "Done in 3ms" line per function and synthesis says nothing.
-      logLevel: LogLevel.WARNING,
-      commandHooks: carriedTableHooks,
     },
   });
   (fn.node.defaultChild as CfnResource).addMetadata(HANDLER_METADATA_KEY, name);

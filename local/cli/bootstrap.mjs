@@ -4,7 +4,8 @@
  * command. Plain JavaScript with no dependencies, because it runs before anything is installed:
  *
  *   node_modules missing or older than package-lock.json ─▶ npm ci (once)
- *   then ─▶ node --import tsx local/cli/<command>.ts <args>   (signals passed on, exit code kept)
+ *   then ─▶ the commands built (build-commands.mjs: again only when a source changed)
+ *   then ─▶ node <build>/<command>.mjs <args>   (signals passed on, exit code kept)
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const [command, ...args] = process.argv.slice(2);
+/** The commands, as build-commands.mjs names them (it cannot be imported before npm ci). */
 const COMMANDS = ['classify', 'answer', 'review', 'bench', 'console'];
 
 if (!command || !COMMANDS.includes(command)) {
@@ -45,12 +47,25 @@ if (!installed()) {
   }
 }
 
+const { builtCommands } = await import('./build-commands.mjs');
+let built;
+try {
+  built = await builtCommands(root);
+} catch (error) {
+  // esbuild has printed where the sources do not build.
+  console.error(
+    `The commands did not build: ${error instanceof Error ? error.message.split('\n')[0] : error}`,
+  );
+  process.exit(1);
+}
+
 const child = spawn(
   process.execPath,
-  // s3rver, the local S3, needs the legacy provider for paged listings on Node 17+.
-  ['--openssl-legacy-provider', '--import', 'tsx', join(root, 'local', 'cli', `${command}.ts`), ...args],
-  // From the repository, so `tsx` resolves wherever the command was typed; the user's own
-  // relative paths are resolved against INIT_CWD (set by npm run, and here otherwise).
+  // s3rver, the local S3, needs the legacy provider for paged listings on Node 17+; the source
+  // maps make a stack trace name the TypeScript line.
+  ['--enable-source-maps', '--openssl-legacy-provider', join(built, `${command}.mjs`), ...args],
+  // From the repository, wherever the command was typed; the user's own relative paths are
+  // resolved against INIT_CWD (set by npm run, and here otherwise).
   { cwd: root, stdio: 'inherit', env: { ...process.env, INIT_CWD: process.env.INIT_CWD ?? process.cwd() } },
 );
 // Ctrl-C reaches the whole foreground process group, so the child already has it; staying

@@ -1,7 +1,7 @@
 /**
  * The cloud assembly the local runtime runs: the CDK app synthesized in-process, exactly as
  * `cdk synth` builds it (cdk.json's context, esbuild bundles), plus asset metadata so each
- * function's bundle can be found. Synthesis takes several seconds (ten esbuild bundles), so
+ * function's bundle can be found. Synthesis takes seconds (an esbuild build per stack), so
  * the assembly is cached under a hash of everything that shapes it:
  *
  *   infra/ functions/ shared/ web/ (file contents) + package-lock.json + tsconfig.json + cdk.json
@@ -111,7 +111,7 @@ const readAssemblyStacks = (dir: string): StackTemplate[] => {
 
 /**
  * Runs `buildApp` + `app.synth()` into `outdir`. The CDK's own chatter ("Bundling asset …",
- * npm's warnings from `npx esbuild`) goes to `log`, not the terminal: both calls are
+ * npm's warnings from `npx vite build`) goes to `log`, not the terminal: both calls are
  * synchronous, so stderr is redirected for exactly their duration.
  */
 const synthesizeInto = async (

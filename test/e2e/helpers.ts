@@ -15,7 +15,7 @@ export const E2E_ASSEMBLY_DIR = assemblyCacheDir('e2e');
 
 /**
  * A data folder for the commands (`--data-dir`) whose `cdk.out/` is the shared assembly cache: a
- * command synthesizes into `<data-dir>/cdk.out`, ten esbuild bundles each time a fresh folder is
+ * command synthesizes into `<data-dir>/cdk.out`, every function bundled each time a fresh folder is
  * used, while the runtime's tests have the same assembly in {@link E2E_ASSEMBLY_DIR} already.
  */
 export const commandDataDir = (dir: string): string => {

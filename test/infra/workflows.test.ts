@@ -1,6 +1,7 @@
 import '../../local/polyfills.js';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Template } from 'aws-cdk-lib/assertions';
 import { StateMachine as LocalStateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -572,7 +573,12 @@ describe('bundling, as the local runtime synthesizes', () => {
       expect(typeof assetPath, name).toBe('string');
       const bundle = readFileSync(join(assembly.dir, String(assetPath), 'index.mjs'), 'utf8');
       expect(bundle.startsWith("import { createRequire } from 'node:module'")).toBe(true);
-      expect(existsSync(join(assembly.dir, String(assetPath), 'index.mjs.map'))).toBe(true);
+      // The map is the handler's own, and names its sources where they are from the asset folder.
+      const mapFile = join(assembly.dir, String(assetPath), 'index.mjs.map');
+      const { sources } = JSON.parse(readFileSync(mapFile, 'utf8')) as { sources: string[] };
+      const handlerSource = sources.find((source) => source.endsWith(`functions/${name}/handler.ts`));
+      expect(handlerSource, name).toBeDefined();
+      expect(existsSync(new URL(handlerSource ?? '', pathToFileURL(mapFile)))).toBe(true);
       bundled.add(name);
     }
     expect([...bundled].sort()).toEqual([...HANDLER_NAMES].sort());
