@@ -121,14 +121,19 @@ export default defineConfig({
     // In CI a JSON report lets .ci/run print the plain 'N passed, N failed' closing line.
     reporters: process.env.CI ? ['default', ['json', { outputFile: '.vitest-report.json' }]] : ['default'],
     projects: [
-      // Pipelines, browsers and functions that crash run in child processes; the test files that start
-      // them share their worker processes, so each imports the local runtime once, not once per file.
-      // A pipeline's start and one batch: seconds alone, more beside two other end-to-end files.
-      ...sharingProcesses('end to end', ['test/e2e', 'test/browser'], {
-        globalSetup: [GRANT_USAGE_SETUP],
-        testTimeout: 120_000,
-        hookTimeout: 120_000,
-      }),
+      // Each file in a process of its own: they start pipelines, browsers and crash their functions.
+      {
+        extends: true,
+        test: {
+          name: 'end to end',
+          include: ['test/e2e/**/*.test.ts', 'test/browser/**/*.test.ts'],
+          globalSetup: [GRANT_USAGE_SETUP],
+          // A pipeline's start and one batch: seconds alone, more beside two other end-to-end files.
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          sequence: { groupOrder: 0 },
+        },
+      },
       // The first file of each process synthesizes the app (test/infra/synth.ts), the others reuse it;
       // a synthesis is seconds of CPU, longer while the end-to-end files share the cores.
       ...sharingProcesses('infra', ['test/infra'], { testTimeout: 120_000, hookTimeout: 120_000 }),
