@@ -52,9 +52,12 @@ let built;
 try {
   built = await builtCommands(root);
 } catch (error) {
-  // esbuild has printed where the sources do not build.
+  // esbuild has printed each error above, with its file, line and column.
+  const errors = Array.isArray(error?.errors) ? error.errors.length : 0;
   console.error(
-    `The commands did not build: ${error instanceof Error ? error.message.split('\n')[0] : error}`,
+    errors > 0
+      ? `The commands did not build: ${errors} error(s) in the sources, shown above.`
+      : `The commands did not build: ${error instanceof Error ? error.message : error}`,
   );
   process.exit(1);
 }

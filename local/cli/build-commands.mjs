@@ -72,7 +72,7 @@ const keepSourceUrls = {
   name: 'keep-source-urls',
   setup(build) {
     build.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, async (args) => {
-      if (args.path.includes('/node_modules/')) return undefined;
+      if (/[\\/]node_modules[\\/]/.test(args.path)) return undefined;
       const text = await readFile(args.path, 'utf8');
       if (!text.includes('import.meta.url')) return undefined;
       // On the first line, so every line keeps its number in the source maps.
