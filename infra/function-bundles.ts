@@ -94,16 +94,12 @@ const buildPending = (bundles: StackBundles, besideAssets: string) => {
  */
 export const bundledFunctionCode = (scope: Construct, name: string, entry: string): Code => {
   const stack = Stack.of(scope);
-  let bundles = bundlesOfStacks.get(stack);
-  if (!bundles) {
-    bundles = { entries: new Map(), built: new Map() };
-    bundlesOfStacks.set(stack, bundles);
-  }
+  const bundles: StackBundles = bundlesOfStacks.get(stack) ?? { entries: new Map(), built: new Map() };
+  bundlesOfStacks.set(stack, bundles);
   const known = bundles.entries.get(name);
   if (known !== undefined && known !== entry)
     throw new Error(`two functions named ${name} in ${stack.stackName}`);
   bundles.entries.set(name, entry);
-  const ofStack = bundles;
   return Code.fromAsset(PROJECT_ROOT, {
     assetHashType: AssetHashType.OUTPUT,
     bundling: {
@@ -114,8 +110,8 @@ export const bundledFunctionCode = (scope: Construct, name: string, entry: strin
       command: ['esbuild', entry],
       local: {
         tryBundle(outputDir) {
-          buildPending(ofStack, join(dirname(outputDir), 'function-bundles'));
-          const bundle = ofStack.built.get(name);
+          buildPending(bundles, join(dirname(outputDir), 'function-bundles'));
+          const bundle = bundles.built.get(name);
           if (!bundle) throw new Error(`no bundle was built for ${name}`);
           writeFileSync(join(outputDir, BUNDLE_FILE), bundle.code);
           writeFileSync(join(outputDir, `${BUNDLE_FILE}.map`), bundle.map);

@@ -2,8 +2,8 @@
  * The pipeline's Lambda functions, one per handler name (HANDLER_NAMES, shared/contract.ts; each
  * `functions/<name>/handler.ts`), built the same way: Node 24 on arm64, each bundled into one ESM
  * file with the AWS SDK inside by its stack's one esbuild build (function-bundles.ts), each with
- * its own role and log group. Entry, timeout, memory and description come from the function's description
- * (functions/catalogue.ts); what it may reach is granted from the same description
+ * its own role and log group. Entry, timeout, memory and description come from the function's
+ * description (functions/catalogue.ts); what it may reach is granted from the same description
  * (function-reach.ts).
  */
 import { type CfnResource, Duration, RemovalPolicy } from 'aws-cdk-lib';
@@ -36,8 +36,8 @@ export type DescribedFunction = {
 /**
  * One of the app's functions, as every one is built: its own log group and its own role (the
  * default role attaches the managed AWSLambdaBasicExecutionRole, logs:* on every log group;
- * this one writes its own group), Node 24 on arm64, bundled by its stack's esbuild build, and the handler
- * name in its metadata (the local runtime and definitions.ts read it). Ids under `scope`:
+ * this one writes its own group), Node 24 on arm64, bundled by its stack's esbuild build, and the
+ * handler name in its metadata (the local runtime and definitions.ts read it). Ids under `scope`:
  * `<Pascal>`, `<Pascal>Logs`, `<Pascal>Role`.
  */
 export const buildAppFunction = (

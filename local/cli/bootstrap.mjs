@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * The entry of `npm run classify|answer|review|bench|console`: makes a fresh clone work with one
- * command. Plain JavaScript with no dependencies, because it runs before anything is installed:
+ * command. Plain JavaScript with no dependencies, because it runs before anything is installed
+ * (build-commands.mjs imports esbuild only when it builds):
  *
  *   node_modules missing or older than package-lock.json ─▶ npm ci (once)
  *   then ─▶ the commands built (build-commands.mjs: again only when a source changed)
@@ -11,11 +12,10 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { builtCommands, COMMANDS } from './build-commands.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const [command, ...args] = process.argv.slice(2);
-/** The commands, as build-commands.mjs names them (it cannot be imported before npm ci). */
-const COMMANDS = ['classify', 'answer', 'review', 'bench', 'console'];
 
 if (!command || !COMMANDS.includes(command)) {
   console.error(`usage: node local/cli/bootstrap.mjs <${COMMANDS.join('|')}> [arguments]`);
@@ -47,7 +47,6 @@ if (!installed()) {
   }
 }
 
-const { builtCommands } = await import('./build-commands.mjs');
 let built;
 try {
   built = await builtCommands(root);

@@ -15,7 +15,8 @@
  * same built or not. The source maps name the TypeScript files, and the commands run with
  * `--enable-source-maps`, so a stack trace points at the line a person edits.
  *
- * Plain JavaScript: local/cli/bootstrap.mjs imports it once the dependencies are installed.
+ * Plain JavaScript that imports only Node's own modules until it builds (esbuild is imported
+ * then), so local/cli/bootstrap.mjs can import it before the dependencies are installed.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import {
@@ -33,7 +34,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /** The commands `npm run <command>` starts, each `local/cli/<command>.ts`. */
-const COMMANDS = ['classify', 'answer', 'review', 'bench', 'console'];
+export const COMMANDS = ['classify', 'answer', 'review', 'bench', 'console'];
 
 /** Builds kept besides the newest: a command started from an older one may still be running. */
 const KEEP_OLDER_BUILDS = 2;
@@ -55,13 +56,16 @@ const inputsHash = (root, inputs, esbuildVersion) => {
   return hash.digest('hex').slice(0, 20);
 };
 
+/** Whether a build folder holds every command. */
+const holdsEveryCommand = (dir) => COMMANDS.every((command) => existsSync(join(dir, `${command}.mjs`)));
+
 /** The newest build, when every file it was built from is as it was. */
 const currentBuild = (cache, root, esbuildVersion) => {
   try {
     const current = JSON.parse(readFileSync(join(cache, 'current.json'), 'utf8'));
     const dir = join(cache, current.hash);
-    const complete = COMMANDS.every((command) => existsSync(join(dir, `${command}.mjs`)));
-    return complete && inputsHash(root, current.inputs, esbuildVersion) === current.hash ? dir : null;
+    const unchanged = inputsHash(root, current.inputs, esbuildVersion) === current.hash;
+    return holdsEveryCommand(dir) && unchanged ? dir : null;
   } catch {
     return null; // no build yet, or a record from an older layout: build
   }
@@ -134,7 +138,7 @@ export const builtCommands = async (root) => {
       renameSync(building, target);
     } catch (error) {
       // Another command built the same sources first: its build is this one.
-      if (!existsSync(join(target, 'classify.mjs'))) throw error;
+      if (!holdsEveryCommand(target)) throw error;
       rmSync(building, { recursive: true, force: true });
     }
     const record = join(cache, `current.json.${process.pid}`);
