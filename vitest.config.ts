@@ -62,7 +62,7 @@ const sharingProcesses = (
  * contract suites before the other fast files, since the longest fast file is one of them.
  * `npm run test:fast` runs the projects named `fast…`.
  */
-const RUN_ORDER = ['end to end', 'infra', 'local', 'fast, contract', 'fast'];
+const RUN_ORDER = ['end to end', 'checks', 'infra', 'local', 'fast, contract', 'fast'];
 
 /**
  * Projects whose files need no synthesized assembly (but for those that name the end-to-end
@@ -70,7 +70,7 @@ const RUN_ORDER = ['end to end', 'infra', 'local', 'fast, contract', 'fast'];
  * the cache is cold), and every other end-to-end file waits for that synthesis: these files run
  * beside it instead, so the second core is not idle.
  */
-const BESIDE_THE_SYNTHESIS = ['infra', 'local', 'fast, contract'];
+const BESIDE_THE_SYNTHESIS = ['checks', 'infra', 'local', 'fast, contract'];
 
 /** Whether a test file runs on the end-to-end files' assembly (and so waits for its synthesis). */
 const usesEndToEndAssembly = (file: string): boolean =>
@@ -131,6 +131,17 @@ export default defineConfig({
           // A pipeline's start and one batch: seconds alone, more beside two other end-to-end files.
           testTimeout: 120_000,
           hookTimeout: 120_000,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      // tsc, biome, dependency-cruiser and knip, each the npm script a developer runs alone.
+      {
+        extends: true,
+        test: {
+          name: 'checks',
+          include: ['test/checks/**/*.test.ts'],
+          // A type check of the whole project: most of a minute on a core shared with a synthesis.
+          testTimeout: 180_000,
           sequence: { groupOrder: 0 },
         },
       },

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { SimWatchStore } from '../../shared/pipeline/core/ports.js';
 import type { SimWatch } from '../../shared/pipeline/core/sim-watch.js';
 import { AT, BATCH, classificationId, LATER } from '../helpers/records.js';
-import { type Implementation, useImplementation } from './implementation.js';
+import { forEachNumber, type Implementation, useImplementation } from './implementation.js';
 
 export const simWatch = (row: number, overrides: Partial<SimWatch> = {}): SimWatch => ({
   batch_id: BATCH,
@@ -36,12 +36,13 @@ export const describeSimWatchStoreContract = (name: string, implementation: Impl
     });
 
     it('lists the open watches of every batch in batch and row order, however many pages', async () => {
-      // Prepare: ~3 KB of product key each, so 600 of them exceed one 1 MB Scan page
+      // Prepare: ~3 KB of product key each, so 600 of them exceed one 1 MB Scan page; put
+      // concurrently, so in no particular order.
       const long = `sku:${'X'.repeat(3000)}`;
-      for (let row = 300; row >= 1; row--) {
+      await forEachNumber(1, 300, async (row) => {
         await watches().put(simWatch(row, { product_key: long }));
         await watches().put(simWatch(row, { batch_id: 'nightly-aaa', product_key: long }));
-      }
+      });
 
       // Act
       const open = await watches().listOpen();
