@@ -70,7 +70,8 @@ export const printPlan = (plan: BatchPlan, file: string, outDir: string): void =
   console.log(
     [
       `Plan for ${shown(file)}: ${rows.total} rows: classify ${rows.classify}, same product as an earlier ` +
-        `row ${rows.same_product}, reuse ${rows.reuse}, rejected ${rows.rejected}, over budget ${rows.over_budget}.`,
+        `row ${rows.same_product}, reuse ${rows.reuse}, rejected ${rows.rejected}, over budget ${rows.over_budget}` +
+        (rows.service_item > 0 ? `, services not sent ${rows.service_item}.` : '.'),
       ...(plan.options.reclassify === 'ended_codes'
         ? [
             `reclassify ended_codes: ${rows.classify} row(s) classified again (their earlier verdict's NCM is no ` +

@@ -54,11 +54,19 @@ const shown = (value: string): string =>
     ? `${value.slice(0, QUOTED_CHARACTERS).replace(/[\uD800-\uDBFF]$/, '')}…`
     : value;
 
-/** The declared NCM without dots, spaces or dashes. Never padded: a lost zero is only flagged. */
+/** The code ERPs write in the NCM field of an item they have no NCM for (use and consumption, "other"). */
+const NO_NCM_DECLARED = '00000000';
+
+/**
+ * Gives the declared NCM without dots, spaces or dashes, with flags for a lost leading zero or a
+ * value that is no NCM. Never padded: a lost zero is only flagged. Empty or `00000000` (how ERPs
+ * fill the field when the item has no NCM) is no NCM declared: null.
+ */
 export const parseCurrentNcm = (value: string): { current_ncm: string | null; flags: RowFlag[] } => {
   const written = collapseWhitespace(value);
   if (written === '') return { current_ncm: null, flags: [] };
   const digits = written.replace(/[.\s-]/g, '');
+  if (digits === NO_NCM_DECLARED) return { current_ncm: null, flags: [] };
   if (NCM_PATTERN.test(digits)) return { current_ncm: digits, flags: [] };
   // Excel drops the leading zero of chapters 01–09: `02071400` becomes `2071400`.
   if (/^[0-9]{7}$/.test(digits)) return { current_ncm: digits, flags: ['leading_zero_probably_lost'] };

@@ -182,6 +182,21 @@ export const ROW_DETAIL_PHRASES = {
       `The batch budget (max_usd ${p.max_usd} in batch.json) covers ${p.covered} ` +
       `classification(s) at USD ${p.price}; this row came after them and was not submitted.`,
   } satisfies Phrase<{ max_usd: number; covered: number; price: string }>,
+  /**
+   * Not sent: the line is a service, not goods, as the file's own field says (`field` and its
+   * `value`: a SPED item's TIPO_ITEM 09, an NF-e item's NCM 00). Only goods have an NCM.
+   */
+  service_item: {
+    pt: (p) =>
+      `Não enviada: é um serviço, não uma mercadoria (${p.field} ${p.value} no arquivo); só mercadorias têm NCM, ` +
+      'então nada foi cobrado.',
+    es: (p) =>
+      `No enviada: es un servicio, no una mercadería (${p.field} ${p.value} en el archivo); solo las mercaderías ` +
+      'tienen NCM, así que no se cobró nada.',
+    en: (p) =>
+      `Not submitted: a service, not goods (${p.field} ${p.value} in the file); only goods have an NCM, so ` +
+      'nothing was charged.',
+  } satisfies Phrase<{ field: string; value: string }>,
   /** `reclassify: ended_codes` classifies only products whose earlier verdict's code ended. */
   no_earlier_verdict: fixed(
     'Não enviada: o lote reclassifica só os produtos cujo NCM de uma classificação anterior deixou de vigorar (reclassify: ended_codes no batch.json), e este produto, como está agora, não tem classificação anterior. Use reclassify: changed para classificá-lo.',

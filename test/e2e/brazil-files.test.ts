@@ -140,6 +140,56 @@ describe('Brazil’s own files, end to end', () => {
     expect(Object.keys(workbook).filter((name) => name.startsWith('xl/worksheets/sheet'))).toHaveLength(3);
   }, 300_000);
 
+  it('sends no service (SPED TIPO_ITEM 09, NF-e NCM 00) and classifies an item declared 00000000 with no warning', async () => {
+    const dir = join(temp.dir, 'services');
+    mkdirSync(dir, { recursive: true });
+    // The sample's first lines, then a service and an item of use and consumption, as an ERP writes them.
+    const spedFile = join(dir, 'efd-servicos.txt');
+    writeFileSync(
+      spedFile,
+      [
+        '|0000|020|0|01102026|31102026|ATLANTICO IMPORTACAO LTDA|47185236000103||SP|147258361110|3550308|||A|1|',
+        '|0001|0|',
+        '|0200|CAF-0101|CAFE TORRADO EM GRAOS 1KG|7896012345016||KG|00|09012100||||18,00||',
+        '|0200|SRV-MANUT|SERVICO DE MANUTENCAO DE EMPILHADEIRA|||UN|09|||||14.01|0,00||',
+        '|0200|PAR-M10|PARAFUSO SEXTAVADO M10 COM PORCA|SEM GTIN||UN|07|00000000||||18,00||',
+        '|0990|5|',
+        '|9999|7|',
+        '',
+      ].join('\r\n'),
+      'latin1',
+    );
+    const invoice = readdirSync(join(SAMPLE, 'notas-fiscais'))[0]!;
+    const xml = readFileSync(join(SAMPLE, 'notas-fiscais', invoice), 'utf8');
+    // The invoice's first item made a service, as the NF-e schema writes one: NCM 00.
+    const serviceXml = xml.replace(/<NCM>\d{8}<\/NCM>/, '<NCM>00</NCM>');
+    expect(serviceXml).toContain('<NCM>00</NCM>');
+    const nfeFile = join(dir, 'nota-com-servico.xml');
+    writeFileSync(nfeFile, serviceXml);
+
+    const sped = await runOf(spedFile);
+    const bySku = new Map(sped.results.map((row) => [row.COD_ITEM, row]));
+    expect(bySku.get('SRV-MANUT')).toMatchObject({
+      status: 'not_submitted',
+      reason: 'service_item',
+      cost_usd: '0.00',
+    });
+    expect(bySku.get('SRV-MANUT')?.detail).toContain('TIPO_ITEM 09');
+    expect(bySku.get('CAF-0101')?.status).toBe('resolved');
+    expect(bySku.get('PAR-M10')).toMatchObject({ status: 'resolved', current_ncm_in_force: '' });
+    expect(sped.summary.billed_usd).toBe(4);
+    expect(sped.summary.declared_ncm_not_in_force).toBe(0);
+    expect(sped.summary.warnings.map((warning) => warning.code)).not.toContain('declared_ncm_not_in_force');
+
+    const nfe = await runOf(nfeFile);
+    const services = nfe.results.filter((row) => row.reason === 'service_item');
+    expect(services).toHaveLength(1);
+    expect(services[0]).toMatchObject({ status: 'not_submitted', cost_usd: '0.00' });
+    expect(services[0]!.detail).toContain('NCM 00');
+    expect(nfe.results.filter((row) => row.status === 'resolved')).toHaveLength(nfe.results.length - 1);
+    expect(nfe.summary.billed_usd).toBe(2 * (nfe.results.length - 1));
+  }, 300_000);
+
   it('refuses an NF-e with an external entity and a damaged ZIP of invoices, each in one line, writing no row', async () => {
     const dir = join(temp.dir, 'refused');
     mkdirSync(dir, { recursive: true });

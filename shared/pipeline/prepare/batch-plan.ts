@@ -24,6 +24,7 @@ import { isReusedToCheck } from '../core/verdict-check.js';
 import { cents, sourceShown } from '../outbox/results-files.js';
 import { workbookLanguage } from '../outbox/workbook-language.js';
 import { NO_EARLIER_VERDICT } from '../reuse/reuse.js';
+import { SERVICE_ITEM } from './row-plans.js';
 
 /** The names of a plan's two files in the batch's outbox. */
 export const PLAN_FILES = { json: 'plan.json', csv: 'plan.csv' } as const;
@@ -75,6 +76,7 @@ const ROW_PLANS = [
   'rejected',
   'over_budget',
   'no_earlier_verdict',
+  'service_item',
 ] as const;
 /** What would happen to one row, as plan.csv's `plan` column says it. */
 export type RowPlanKind = (typeof ROW_PLANS)[number];
@@ -115,6 +117,8 @@ export const BatchPlan = z.object({
      * `reuse` the rows whose verdict stands.
      */
     no_earlier_verdict: z.number().int().min(0).default(0),
+    /** Services, not goods (SPED TIPO_ITEM 09, NF-e NCM 00): never sent, at no cost. */
+    service_item: z.number().int().min(0).default(0),
     /**
      * Of the `reuse` rows, those whose verdict will wait for a person's check (`check_below`:
      * under it, or a SIM opening to choose; an approved verdict is not asked again). Verdicts still
@@ -165,6 +169,7 @@ const durationText = (seconds: number): string => {
 const rowPlanOf = (record: Pick<RowRecord, 'status' | 'follows' | 'result'>): RowPlanKind => {
   if (record.status === 'not_submitted' && record.result?.reason === NO_EARLIER_VERDICT)
     return 'no_earlier_verdict';
+  if (record.status === 'not_submitted' && record.result?.reason === SERVICE_ITEM) return 'service_item';
   // A copy of a product the budget leaves out is left out with it: nothing is shared.
   if (record.status === 'not_submitted') return 'over_budget';
   if (record.follows !== undefined) return 'same_product';

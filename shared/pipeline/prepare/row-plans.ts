@@ -1,11 +1,12 @@
 /**
  * What each row of the input comes to at Prepare: rejected (by its own cells or by the sheet it
- * names), reused from an earlier batch's verdict, queued within the batch's budget, or not
- * submitted because the budget ran out before it.
+ * names), not sent because it is a service, reused from an earlier batch's verdict, queued within
+ * the batch's budget, or not submitted because the budget ran out before it.
  */
 
 import { normaliseRow } from '../../spreadsheet/normalise-row.js';
 import type { ColumnMapping, MappedRow, ProductRow, RowRejection } from '../../spreadsheet/schemas.js';
+import { type ServiceMark, serviceMarkOf } from '../../spreadsheet/service-items.js';
 import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';
 import { message } from '../../wording/index.js';
 import { type Message, textMessage } from '../../wording/message.js';
@@ -27,12 +28,17 @@ import {
 } from '../reuse/reuse.js';
 import { type SheetProblem, sheetChecker } from './sheet-checker.js';
 
+/** The reason of a row not sent because it is a service, not goods: only goods have an NCM. */
+export const SERVICE_ITEM = 'service_item';
+
 /**
  * What one input row comes to at Prepare, before it is written: rejected (by its own cells or by
- * the sheet it names), or valid with its product, its checked sheet and its product identity.
+ * the sheet it names), a service (the field of the file that says so), or valid with its product,
+ * its checked sheet and its product identity.
  */
 export type RowPlan =
   | { kind: 'rejected'; mapped: MappedRow; rejection: RowRejection }
+  | { kind: 'service'; mapped: MappedRow; mark: ServiceMark }
   | {
       kind: 'valid';
       mapped: MappedRow;
@@ -95,6 +101,12 @@ export const rowPlanner = (
   return async (rows: readonly MappedRow[]): Promise<RowPlan[]> => {
     const plans: RowPlan[] = [];
     for (const mapped of rows) {
+      // A service is not goods: never sent, whatever else its cells hold.
+      const mark = serviceMarkOf(mapped, columns);
+      if (mark) {
+        plans.push({ kind: 'service', mapped, mark });
+        continue;
+      }
       const outcome = normaliseRow(mapped, defaults, acceptedCountries, columns);
       if (outcome.status === 'rejected') {
         plans.push({ kind: 'rejected', mapped, rejection: outcome.rejection });
@@ -349,6 +361,12 @@ export const rowRecordPlanner = (batchId: string, reuse: { options: BatchOptions
           { ...base, rejection: plan.rejection },
           { as: 'final', result: rejectedResult(plan.rejection) },
         );
+      }
+      if (plan.kind === 'service') {
+        return bornRow(base, {
+          as: 'final',
+          result: notSubmittedResult(SERVICE_ITEM, message(SERVICE_ITEM, plan.mark)),
+        });
       }
       const { fingerprint } = plan.identity;
       const valid = {

@@ -56,6 +56,7 @@ const SAMPLE_PARAMS = {
   name: 'A DESIGNAR',
   max_usd: 10,
   covered: 8,
+  field: 'TIPO_ITEM',
   over: 2,
   error: 'States.Timeout',
   title: 'Forbidden',

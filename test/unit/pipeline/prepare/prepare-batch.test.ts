@@ -753,6 +753,7 @@ describe('a plan-only batch', () => {
       rejected: 2,
       over_budget: 0,
       no_earlier_verdict: 0,
+      service_item: 0,
       reuse_to_check: 0,
     });
     expect(plan.rejected.map((r: { row: number; reason: string }) => [r.row, r.reason])).toEqual([

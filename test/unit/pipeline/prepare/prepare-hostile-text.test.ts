@@ -5,47 +5,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RowRecord } from '../../../../shared/pipeline/core/records.js';
-import { batchSourceFromEvent } from '../../../../shared/pipeline/prepare/batch-source.js';
-import { prepareBatch } from '../../../../shared/pipeline/prepare/prepare-batch.js';
 import { PREPARE_SETTINGS } from '../../../../shared/pipeline/prepare/prepare-passes.js';
 import { wordMessage } from '../../../../shared/wording/index.js';
 import type { Message } from '../../../../shared/wording/message.js';
-import {
-  countingKick,
-  DYNAMODB_ITEM_MAX_BYTES,
-  fixedClock,
-  memoryBatchStore,
-  memoryObjectStore,
-  memoryProductCache,
-  memoryRowQueue,
-  preparingService,
-} from '../../../helpers/memory-ports.js';
-import { objectCreatedEvent } from '../../../helpers/s3-events.js';
+import { DYNAMODB_ITEM_MAX_BYTES, memoryBatchStore } from '../../../helpers/memory-ports.js';
+import { prepareWorld } from '../../../helpers/prepare-world.js';
 import { ACCEPTED_COUNTRIES, crlf, utf8 } from '../../spreadsheet/fixtures.js';
 
-const BUCKET = 'catalogue-bucket';
-
-const world = (key: string, bytes: Uint8Array) => {
-  const clock = fixedClock('2026-11-21T12:00:00.000Z');
-  const { service } = preparingService(ACCEPTED_COUNTRIES);
-  const ports = {
-    clock,
-    service,
-    objects: memoryObjectStore({ [key]: bytes }),
-    queue: memoryRowQueue(clock),
-    batches: memoryBatchStore(),
-    cache: memoryProductCache(),
-    kick: countingKick(),
-  };
-  const event = objectCreatedEvent(BUCKET, key);
-  const batchId = batchSourceFromEvent(event)!.batchId;
-  const run = () =>
-    prepareBatch(ports, { event, execution_id: 'exec-1' }, { ...PREPARE_SETTINGS, rowsPerChunk: 4 });
-  const rows = (): RowRecord[] =>
-    [...ports.batches.rows.values()].filter((r) => r.batch_id === batchId).sort((a, b) => a.row - b.row);
-  const batch = () => ports.batches.batches.get(batchId)!;
-  return { ...ports, run, rows, batch, batchId };
-};
+const world = (key: string, bytes: Uint8Array) =>
+  prepareWorld(key, { [key]: bytes }, ACCEPTED_COUNTRIES, { ...PREPARE_SETTINGS, rowsPerChunk: 4 });
 
 const DESCRIPTIONS = [
   'Parafuso sextavado de aço inoxidável M8',

@@ -279,6 +279,7 @@ describe('Prepare streams the file', () => {
       rejected: 0,
       over_budget: 0,
       no_earlier_verdict: 0,
+      service_item: 0,
       reuse_to_check: 0,
     });
     const csv = Buffer.from((await w.objects.getBytes(`outbox/${w.batchId}/plan.csv`))!).toString();
