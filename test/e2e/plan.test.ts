@@ -70,6 +70,7 @@ describe('a plan before spending', () => {
         rejected: 4,
         over_budget: 3,
         no_earlier_verdict: 0,
+        service_item: 0,
         reuse_to_check: 0,
       });
       expect(sample.plan.estimate).toMatchObject({ classifications: 27, max_usd: 54, cap: 10 });
