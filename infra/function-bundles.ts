@@ -36,8 +36,12 @@ const BUNDLE_FILE = 'index.mjs';
 /** One function's bundle as esbuild gave it: the code and its source map. */
 type Bundle = { code: string; map: string };
 
-/** The functions of one stack: their entries, by name, and once built, their bundles. */
-type StackBundles = { entries: Map<string, string>; built: Map<string, Bundle> };
+/**
+ * The functions of one stack: their entries, by name; once built, their bundles until each is
+ * written (a process that synthesizes and then runs the app, as the local runtime does, keeps no
+ * copy of the code it wrote); and the names already written.
+ */
+type StackBundles = { entries: Map<string, string>; built: Map<string, Bundle>; written: Set<string> };
 
 const bundlesOfStacks = new WeakMap<Stack, StackBundles>();
 
@@ -47,7 +51,9 @@ const bundlesOfStacks = new WeakMap<Stack, StackBundles>();
  * it, which is where they are from the asset folder the bundle is written to.
  */
 const buildPending = (bundles: StackBundles, besideAssets: string) => {
-  const pending = [...bundles.entries].filter(([name]) => !bundles.built.has(name));
+  const pending = [...bundles.entries].filter(
+    ([name]) => !bundles.built.has(name) && !bundles.written.has(name),
+  );
   if (pending.length === 0) return;
   const result = buildSync({
     absWorkingDir: PROJECT_ROOT,
@@ -94,7 +100,11 @@ const buildPending = (bundles: StackBundles, besideAssets: string) => {
  */
 export const bundledFunctionCode = (scope: Construct, name: string, entry: string): Code => {
   const stack = Stack.of(scope);
-  const bundles: StackBundles = bundlesOfStacks.get(stack) ?? { entries: new Map(), built: new Map() };
+  const bundles: StackBundles = bundlesOfStacks.get(stack) ?? {
+    entries: new Map(),
+    built: new Map(),
+    written: new Set(),
+  };
   bundlesOfStacks.set(stack, bundles);
   const known = bundles.entries.get(name);
   if (known !== undefined && known !== entry)
@@ -110,11 +120,15 @@ export const bundledFunctionCode = (scope: Construct, name: string, entry: strin
       command: ['esbuild', entry],
       local: {
         tryBundle(outputDir) {
+          // Asked again for a bundle it wrote (a second synthesis of the app): built again.
+          bundles.written.delete(name);
           buildPending(bundles, join(dirname(outputDir), 'function-bundles'));
           const bundle = bundles.built.get(name);
           if (!bundle) throw new Error(`no bundle was built for ${name}`);
           writeFileSync(join(outputDir, BUNDLE_FILE), bundle.code);
           writeFileSync(join(outputDir, `${BUNDLE_FILE}.map`), bundle.map);
+          bundles.built.delete(name);
+          bundles.written.add(name);
           mkdirSync(join(outputDir, 'data'), { recursive: true });
           for (const [file, bytes] of carriedTableFiles())
             writeFileSync(join(outputDir, 'data', file), bytes);
