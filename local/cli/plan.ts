@@ -82,6 +82,13 @@ export const printPlan = (plan: BatchPlan, file: string, outDir: string): void =
       `At most ${usd(estimate.max_usd)} (${estimate.classifications} classification(s), billed only when ` +
         `resolved); ${estimate.duration} at ${estimate.cap} at once (${estimate.in_progress_now} in progress now); ` +
         `its results are written after the last row, or as they stand after ${estimate.wait.replace(/^about /, '')}.`,
+      ...(estimate.saved_across_origins > 0
+        ? [
+            `${estimate.saved_across_origins} classification(s) not made (${usd(estimate.saved_across_origins_usd)}): ` +
+              'rows of the same product from another country or operation share its verdict, each with its own ' +
+              'tariffs (batch.json "verdict_per_country": true classifies each on its own).',
+          ]
+        : []),
       ...(plan.options.check_below !== undefined
         ? [
             wordMessage(

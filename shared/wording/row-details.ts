@@ -7,6 +7,7 @@
  */
 
 import type { Language } from '../spreadsheet/header-language.js';
+import type { Operation } from '../tcs/schemas.js';
 import { count, type Phrase, plural } from './phrasing.js';
 
 /** Without parameters: the same sentence whatever the row. */
@@ -15,6 +16,13 @@ const fixed = (pt: string, es: string, en: string): Phrase<Record<string, never>
   es: () => es,
   en: () => en,
 });
+
+/** An operation in a sentence. */
+const OPERATION_WORDS: Record<Language, Record<Operation, string>> = {
+  pt: { import: 'importação', export: 'exportação' },
+  es: { import: 'importación', export: 'exportación' },
+  en: { import: 'import', export: 'export' },
+};
 
 /** Remarks beside a verdict: what is still open about it. */
 type VerdictNotes = {
@@ -229,7 +237,7 @@ export const ROW_DETAIL_PHRASES = {
   /** A row of the same product as an earlier one (`leader`), sharing its classification. */
   same_product: {
     pt: (p) => {
-      const shared = `Mesmo produto da linha ${p.leader} (operação, país, descrição e ficha idênticos)`;
+      const shared = `Mesmo produto da linha ${p.leader} (mesma descrição e ficha técnica)`;
       if (p.leader_status === 'resolved')
         return `${shared}: classificado uma vez, lá; sem cobrança nesta linha.`;
       if (p.leader_status === 'pending_data') {
@@ -238,7 +246,7 @@ export const ROW_DETAIL_PHRASES = {
       return `${shared}: esta linha tem o mesmo resultado.`;
     },
     es: (p) => {
-      const shared = `Mismo producto que la fila ${p.leader} (operación, país, descripción y ficha idénticos)`;
+      const shared = `Mismo producto que la fila ${p.leader} (misma descripción y ficha técnica)`;
       if (p.leader_status === 'resolved')
         return `${shared}: clasificado una vez, allí; sin cargo por esta fila.`;
       if (p.leader_status === 'pending_data') {
@@ -247,7 +255,7 @@ export const ROW_DETAIL_PHRASES = {
       return `${shared}: esta fila comparte su resultado.`;
     },
     en: (p) => {
-      const shared = `Same product as row ${p.leader} (operation, country, description and sheet identical)`;
+      const shared = `Same product as row ${p.leader} (same description and technical sheet)`;
       if (p.leader_status === 'resolved') return `${shared}: classified once, there; no charge for this row.`;
       if (p.leader_status === 'pending_data') {
         return `${shared}: answer the questions once, on row ${p.leader} of review.csv; this row resumes with it.`;
@@ -255,6 +263,37 @@ export const ROW_DETAIL_PHRASES = {
       return `${shared}: this row shares its outcome.`;
     },
   } satisfies Phrase<{ leader: number; leader_status: string }>,
+  /**
+   * A row that takes a verdict made for another origin (country or operation): the NCM is the
+   * product's, the tariffs (and, for another operation, the SIM openings) are looked up for the row's own.
+   */
+  other_origin: {
+    pt: (p) =>
+      `Parecer da classificação ${p.classification_id}, feita para ${OPERATION_WORDS.pt[p.operation]} ` +
+      `(${p.country}): o NCM é do produto, seja qual for a origem; ` +
+      (p.looked_up
+        ? `tarifas consultadas para ${OPERATION_WORDS.pt[p.own_operation]} (${p.own_country})`
+        : `tarifas de ${OPERATION_WORDS.pt[p.own_operation]} (${p.own_country}) ainda não consultadas`),
+    es: (p) =>
+      `Dictamen de la clasificación ${p.classification_id}, hecha para ${OPERATION_WORDS.es[p.operation]} ` +
+      `(${p.country}): el NCM es del producto, sea cual sea el origen; ` +
+      (p.looked_up
+        ? `aranceles consultados para ${OPERATION_WORDS.es[p.own_operation]} (${p.own_country})`
+        : `aranceles de ${OPERATION_WORDS.es[p.own_operation]} (${p.own_country}) aún no consultados`),
+    en: (p) =>
+      `Verdict of classification ${p.classification_id}, made for ${OPERATION_WORDS.en[p.operation]} ` +
+      `(${p.country}): the NCM is the product's, whatever its origin; ` +
+      (p.looked_up
+        ? `tariffs looked up for ${OPERATION_WORDS.en[p.own_operation]} (${p.own_country})`
+        : `tariffs for ${OPERATION_WORDS.en[p.own_operation]} (${p.own_country}) not looked up yet`),
+  } satisfies Phrase<{
+    classification_id: string;
+    country: string;
+    operation: Operation;
+    own_country: string;
+    own_operation: Operation;
+    looked_up: boolean;
+  }>,
   reused: {
     pt: (p) =>
       `Sem mudanças desde o parecer de ${p.date} (lote ${p.batch}); reaproveitado sem nova classificação.`,

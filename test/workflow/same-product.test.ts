@@ -23,7 +23,7 @@ const COFFEE = '"Café torrado em grãos, embalagem de 1 kg"';
 const ASKS = '"Peças diversas de reposição [sandbox:ask=1]"';
 const FAILS = '"Módulo de controle eletrônico para colheitadeira [sandbox:fail=no_valid_candidates]"';
 
-/** Three products, each on several rows under different SKUs. */
+/** Three products, each on several rows under different SKUs; the coffee also exported. */
 const CATALOGUE = [
   'sku,description,operation,country,current_ncm',
   `C-1,${COFFEE},import,BR,09012100`,
@@ -62,10 +62,10 @@ describe('rows of the same product, through the workflows', () => {
     const output = await harness.runBatch(harness.drop('same', 'products.csv', CATALOGUE));
     const batchId = (output.prepare as { batch_id: string }).batch_id;
 
-    // Four products (coffee imported, coffee exported, questions, failure): four classifications.
+    // Three products (coffee, imported or exported; questions; failure): three classifications.
     const stats = harness.sandbox.stats();
-    expect(stats.created).toBe(4);
-    expect(stats.billed_usd).toBe(4);
+    expect(stats.created).toBe(3);
+    expect(stats.billed_usd).toBe(2);
     const results = outboxCsv(harness, batchId, 'results.csv');
     expect(results.map((r) => [r.row, r.status, r.cost_usd])).toEqual([
       ['1', 'resolved', '2.00'],
@@ -75,8 +75,18 @@ describe('rows of the same product, through the workflows', () => {
       ['5', 'pending_data', '0.00'],
       ['6', 'resolved', '0.00'],
       ['7', 'failed', '0.00'],
-      ['8', 'resolved', '2.00'],
+      ['8', 'resolved', '0.00'],
     ]);
+    // The exported coffee takes the imported one's verdict, with export duties of its own.
+    expect(results[7]).toMatchObject({
+      classification_id: results[0]!.classification_id,
+      verdict_from: `${results[0]!.classification_id} (BR, import)`,
+      ncm: results[0]!.ncm,
+      import_duty_applicable: '',
+    });
+    expect(results[0]!.import_duty_applicable).not.toBe('');
+    expect(results[7]!.export_duty).not.toBe('');
+    expect(results[7]!.detail).toMatch(/^Same product as row 1 .*tariffs looked up for export \(BR\)/);
     // A copy carries the classification, its own comparison with its declared NCM, and says whose.
     expect(results[3]).toMatchObject({
       classification_id: results[0]!.classification_id,
@@ -94,10 +104,10 @@ describe('rows of the same product, through the workflows', () => {
     const summary = JSON.parse(harness.objects.text(`outbox/${batchId}/summary.json`) ?? '{}');
     expect(summary).toMatchObject({
       rows_total: 8,
-      rows_dispatched: 4,
-      billed_usd: 4,
-      duplicates: { rows: 4, saved_usd: 4 },
-      saved_usd: 4,
+      rows_dispatched: 3,
+      billed_usd: 2,
+      duplicates: { rows: 5, saved_usd: 6 },
+      saved_usd: 6,
     });
 
     // One answer to the product's questions resumes both of its rows.
@@ -121,10 +131,10 @@ describe('rows of the same product, through the workflows', () => {
       ['5', 'resolved', '0.00'],
       ['6', 'resolved', '0.00'],
       ['7', 'failed', '0.00'],
-      ['8', 'resolved', '2.00'],
+      ['8', 'resolved', '0.00'],
     ]);
     expect(revised[4]!.ncm).toBe(revised[1]!.ncm);
-    expect(harness.sandbox.stats().billed_usd).toBe(6);
+    expect(harness.sandbox.stats().billed_usd).toBe(4);
     expect(outboxCsv(harness, batchId, 'review.csv')).toEqual([]);
   });
 

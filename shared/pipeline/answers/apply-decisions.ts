@@ -25,6 +25,7 @@ import type { PipelinePorts } from '../core/ports.js';
 import type { RowRecord } from '../core/records.js';
 import type { RowResult } from '../core/result-columns.js';
 import { DECIDABLE_STATUSES, reuseKeysOf } from '../core/row-life.js';
+import { goodsFingerprint } from '../reuse/reuse.js';
 import type { DecisionLine } from './decisions-file.js';
 import type { ReportLine } from './plan-answers.js';
 import { type DecisionReport, type PlannedDecision, planDecisions } from './plan-decisions.js';
@@ -132,8 +133,10 @@ const applyDecision = async (
 ): Promise<void> => {
   const row = await decideRow(ports.batches, round.batchId, item.row, decision);
   if (row) {
-    const { product_key, fingerprint } = row;
-    const keys = product_key && fingerprint ? reuseKeysOf({ product_key, fingerprint }) : [];
+    const { product_key, fingerprint, product } = row;
+    const product_fingerprint = product ? goodsFingerprint(product, row.sheet?.sha256 ?? null) : undefined;
+    const keys =
+      product_key && fingerprint ? reuseKeysOf({ product_key, fingerprint, product_fingerprint }) : [];
     const cached = keys.length > 0 ? await ports.cache.getMany(keys) : new Map();
     for (const verdict of cached.values()) {
       if (verdict.classification_id !== item.classification_id) continue;

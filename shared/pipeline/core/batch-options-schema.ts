@@ -29,10 +29,15 @@ export const BatchOptions = z
     /** Budget in USD: rows past it are `not_submitted` (`budget_exceeded`). Absent: no budget. */
     max_usd: z.number().min(0).optional(),
     /**
-     * `classify_once`: rows of the same product (same fingerprint) share one classification,
+     * `classify_once`: rows of the same product (same description and sheet) share one classification,
      * the first row's; `classify_each`: every row is classified on its own.
      */
     duplicates: z.enum(['classify_once', 'classify_each']).default('classify_once'),
+    /**
+     * false: rows of one product share its verdict whatever their country and operation, each with
+     * its own tariffs; true: each country and operation is classified on its own.
+     */
+    verdict_per_country: z.boolean().default(false),
     /** Plan only: read and check the file, write plan.json and plan.csv, classify nothing. */
     plan_only: z.boolean().default(false),
     /**

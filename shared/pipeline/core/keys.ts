@@ -112,3 +112,10 @@ const assertKeyFormat = (key: string): string => {
  * row of the same product, whatever its SKU: a follower in this batch is reused in the next.
  */
 export const fingerprintKey = (fingerprint: string): string => `h:${fingerprint}`;
+
+/**
+ * Gives the product-cache key of a verdict by its product fingerprint (`p:<product fingerprint>`):
+ * what decides the NCM whatever the origin, where a row of another country or operation without a
+ * SKU finds the verdict of the same goods.
+ */
+export const goodsKey = (productFingerprint: string): string => `p:${productFingerprint}`;

@@ -52,6 +52,7 @@ export type ClassificationService = Pick<
   | 'getBalance'
   | 'listCountries'
   | 'getSimOpenings'
+  | 'getTariffs'
 >;
 
 /** What the bucket says of one object without reading it: its size, ETag, version and metadata. */

@@ -13,6 +13,7 @@ import { ProductRow, RowRejection, SpreadsheetFormat } from '../../spreadsheet/s
 import { ClassificationId, Question } from '../../tcs/schemas.js';
 import { StoredMessage } from '../../wording/message.js';
 import { BatchOptions } from './batch-options-schema.js';
+import { Origin } from './origins.js';
 import { RowResult } from './result-columns.js';
 import { BornRows, FinishedRows } from './row-counts.js';
 import { RowStatus } from './row-statuses.js';
@@ -187,13 +188,19 @@ export const RowRecord = z.object({
   sheet: SheetRef.optional(),
   /** `sku:<sku>` or `h:<hash>`; indexes the product cache (docs/architecture.md, property 9). */
   product_key: z.string().optional(),
-  /** Hash of what decides the verdict (operation, country, description, sheet bytes). */
+  /** Hash of what the row's classification request holds (operation, country, description, sheet bytes). */
   fingerprint: z.string().optional(),
   /**
-   * The leader: the earlier row of the same product (same fingerprint) whose classification this
-   * row shares. This row is never dispatched: it shows that row's outcome at no cost.
+   * The leader: the earlier row of the same product (same description and sheet; of the same origin
+   * too under `verdict_per_country`) whose classification this row shares. This row is never
+   * dispatched: it shows that row's outcome at no cost, with its own origin's tariffs.
    */
   follows: z.number().int().min(1).optional(),
+  /**
+   * On a leader: the other origins (`originKey`) its followers are classified for, whose tariffs
+   * and SIM openings Store looks up once the verdict is known.
+   */
+  other_origins: z.array(z.string()).optional(),
   /** 1-based attempt; a transient failure starts a new attempt with a new key. */
   attempt: z.number().int().min(1).default(1),
   /** 1-based dispatch of this attempt; a 429 puts the row back and the next dispatch is a new execution. */
@@ -289,6 +296,13 @@ export type PendingClassification = z.infer<typeof PendingClassification>;
 export const CachedVerdict = z.object({
   product_key: z.string(),
   fingerprint: z.string(),
+  /**
+   * Hash of what decides the NCM alone (description, sheet bytes): a row of another origin with the
+   * same one may take this verdict. Absent on verdicts kept before origins were shared.
+   */
+  product_fingerprint: z.string().optional(),
+  /** The operation and country the verdict was made for; absent on verdicts kept before. */
+  origin: Origin.optional(),
   classification_id: ClassificationId,
   resolved_at: z.string(),
   /** The verdict's output columns (status `resolved`), copied into a reusing row. */

@@ -4,6 +4,7 @@
  */
 import * as z from 'zod';
 import { StoredMessage } from '../../wording/message.js';
+import { OriginLookups } from './origins.js';
 import { OutputStatus, type RowStatus } from './row-statuses.js';
 
 /**
@@ -24,6 +25,9 @@ export const DUTY_COLUMNS = [
  * The columns results.csv appends to the input's, in this order, by these names; each value is
  * text as written. `*_in_force`: whether the code is in the NCM table in force (`yes`, `no`).
  *
+ * `verdict_from`: on a row that takes a verdict made for another origin (country or operation),
+ * that classification and its origin, `cls_… (CN, import)`; the row's duties are its own origin's.
+ *
  * A verdict to check: `check` is `to_check` while it waits for a person and `approved` once
  * decided; the approved NCM and SIM opening stand just before the service's, so the code to declare
  * is read first, and who decided, when and why follow the verdict's own columns.
@@ -34,6 +38,7 @@ export const RESULT_COLUMNS = [
   'reason',
   'detail',
   'classification_id',
+  'verdict_from',
   'app_url',
   'title',
   'check',
@@ -65,6 +70,11 @@ export const RowResult = z
     status: OutputStatus,
     /** `detail` as messages (shared/wording/) for the workbooks and the page; absent on older results. */
     detail_messages: z.array(StoredMessage).optional(),
+    /**
+     * On a verdict shared by rows of other origins: each one's tariffs and SIM openings, looked up
+     * once and kept with the verdict (core/origins.ts); never a column.
+     */
+    origin_lookups: OriginLookups.optional(),
   })
   .and(z.partialRecord(z.enum(RESULT_COLUMNS), z.string()));
 export type RowResult = z.infer<typeof RowResult>;

@@ -25,10 +25,11 @@
  */
 import { detailMessagesOf, detailOf, message } from '../../wording/index.js';
 import type { Message } from '../../wording/message.js';
-import { fingerprintKey } from './keys.js';
+import { fingerprintKey, goodsKey } from './keys.js';
+import { originOf } from './origins.js';
 import type { RowRecord } from './records.js';
 import type { RowResult, ShownResult } from './result-columns.js';
-import { currentNcmMatches, resultNcmDigits } from './row-results.js';
+import { currentNcmMatches, resultForOrigin, resultNcmDigits } from './row-results.js';
 import {
   isOutputStatus,
   type OutputStatus,
@@ -243,14 +244,20 @@ const followerDetail = (leaderRow: number, leaderStatus: OutputStatus): Message 
   message('same_product', { leader: leaderRow, leader_status: leaderStatus });
 
 /**
- * A follower's outcome: its leader's columns, at no cost, with a detail naming the leader and the
- * follower's own comparison with the NCM it declared.
+ * A follower's outcome: its leader's columns, at no cost, with a detail naming the leader, the
+ * follower's own comparison with the NCM it declared, and its own origin's tariffs.
  */
 const followerOutcome = (
-  leader: Pick<RowRecord, 'row' | 'status' | 'result'> & { status: OutputStatus },
+  leader: Pick<RowRecord, 'row' | 'status' | 'result'> &
+    Partial<Pick<RowRecord, 'product'>> & { status: OutputStatus },
   follower: Pick<RowRecord, 'product'>,
 ): RowResult => {
-  const result: RowResult = leader.result ?? { status: leader.status };
+  // The leader's verdict with the follower's own tariffs when their origins differ (core/origins.ts).
+  const result = resultForOrigin(
+    leader.result ?? { status: leader.status },
+    { origin: originOf(leader.product) },
+    originOf(follower.product),
+  );
   const ncm = resultNcmDigits(result);
   return {
     ...result,
@@ -268,7 +275,7 @@ const followerOutcome = (
  */
 export const resultNow = (
   row: Pick<RowRecord, 'status' | 'result' | 'follows' | 'product' | 'classification_id' | 'app_url'>,
-  leader?: Pick<RowRecord, 'row' | 'status' | 'result'> | undefined,
+  leader?: (Pick<RowRecord, 'row' | 'status' | 'result'> & Partial<Pick<RowRecord, 'product'>>) | undefined,
 ): ShownResult => {
   if (row.follows !== undefined && leader && isOutputStatus(leader.status))
     return followerOutcome({ ...leader, status: leader.status }, row);
@@ -316,8 +323,20 @@ export const withFollowersDerived = (rows: readonly RowRecord[]): RowRecord[] =>
 /**
  * Gives the keys a product's resolved verdict is kept under in the product cache, in the order
  * Prepare looks them up, without repeats: its own product key (`sku:` or `h:`), then its
- * fingerprint's, so a later batch reuses it for every row of the product, its followers included.
+ * fingerprint's, so a later batch reuses it for every row of the product, its followers included;
+ * then, for a product without a SKU, its product fingerprint's (`p:`), for rows of other origins.
  */
-export const reuseKeysOf = (row: { product_key: string; fingerprint: string }): string[] => [
-  ...new Set([row.product_key, fingerprintKey(row.fingerprint)]),
+export const reuseKeysOf = (row: {
+  product_key: string;
+  fingerprint: string;
+  /** What decides the NCM whatever the origin: a product without a SKU is kept under it too. */
+  product_fingerprint?: string | undefined;
+}): string[] => [
+  ...new Set([
+    row.product_key,
+    fingerprintKey(row.fingerprint),
+    ...(row.product_fingerprint && !row.product_key.startsWith('sku:')
+      ? [goodsKey(row.product_fingerprint)]
+      : []),
+  ]),
 ];

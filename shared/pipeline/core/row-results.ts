@@ -11,11 +11,12 @@ import { formatNcm } from '../../spreadsheet/write-csv.js';
 import { problemNameOf } from '../../tcs/errors.js';
 import type { Candidate, Classification, Question, TariffLookup } from '../../tcs/schemas.js';
 import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';
-import { detailOf, message } from '../../wording/index.js';
+import { detailMessagesOf, detailOf, message } from '../../wording/index.js';
 import type { Message } from '../../wording/message.js';
 import { declaredNcmDigits } from './ncm-in-force.js';
+import { type Origin, type OriginLookup, type OriginLookups, originKey, sameOrigin } from './origins.js';
 import type { BatchStop } from './records.js';
-import type { ResultColumn, RowResult } from './result-columns.js';
+import { DUTY_COLUMNS, type ResultColumn, type RowResult } from './result-columns.js';
 
 /** Every column but `status`, which each builder sets itself. */
 type Columns = Partial<Record<Exclude<ResultColumn, 'status'>, string>>;
@@ -60,7 +61,11 @@ const alternativesOf = (c: Classification, chosen: Candidate | null): string =>
     .map(candidateLabel)
     .join('; ');
 
-const tariffColumns = (tariffs: TariffLookup | null): Columns => {
+/**
+ * Gives the duty columns of a tariff look-up (a verdict's own, or `GET /tariffs` for another
+ * origin): the import or export duties and their source; only the source when nothing was found.
+ */
+const tariffColumnsOf = (tariffs: TariffLookup | null): Columns => {
   if (tariffs === null) return {};
   if (!tariffs.found) return { tariff_source: tariffs.source };
   if (tariffs.operation === 'import') {
@@ -152,7 +157,7 @@ export const resolvedResult = (
       confidence: chosen ? String(chosen.confidence) : '',
       confidence_band: chosen?.confidence_band,
       alternatives: alternativesOf(c, chosen),
-      ...tariffColumns(c.tariffs),
+      ...tariffColumnsOf(c.tariffs),
       verdict_pdf: ctx.verdictPdf ?? '',
       current_ncm_matches: currentNcmMatches(ctx.currentNcm, c.chosen_ncm),
     }),
@@ -285,3 +290,76 @@ export const stoppedResult = (stop: BatchStop): RowResult =>
     problemNameOf(stop.type),
     message('not_submitted', { reason: problemNameOf(stop.type), text: stop.detail }),
   );
+
+/** The notes of a verdict's own origin that a row of another origin does not share. */
+const OWN_ORIGIN_NOTES = ['tariffs_reason'] as const;
+/** The notes of a verdict's own operation that a row of the other operation does not share. */
+const OWN_OPERATION_NOTES = ['sim_options', 'sim_verifying', 'sim_none'] as const;
+
+/** What a row of another origin notes of its own look-up: tariffs not found, its SIM openings. */
+const lookupNotes = (lookup: OriginLookup | undefined, otherOperation: boolean): Record<string, unknown> => {
+  const openings = otherOperation ? lookup?.sim_openings : undefined;
+  return {
+    ...(lookup && !lookup.tariffs.found ? { tariffs_reason: lookup.tariffs.reason } : {}),
+    ...(openings?.status === 'available'
+      ? { sim_options: openings.openings.map((opening) => formatNcm(opening.code)) }
+      : {}),
+    ...(openings?.status === 'verifying' ? { sim_verifying: true } : {}),
+    ...(openings?.status === 'none' ? { sim_none: true } : {}),
+  };
+};
+
+/**
+ * Gives the result a row of origin `rowOrigin` shows from a verdict made for `verdict.origin`: the
+ * same verdict (NCM, candidates, rationale, PDF, check), with the row's own duties (from the
+ * verdict's `origin_lookups`, or `lookups`), its own SIM openings when its operation differs,
+ * `verdict_from` naming the classification and its origin, and a detail saying so. A row of the
+ * verdict's own origin, or a result with no NCM, shows it unchanged. Never carries the look-ups of
+ * other origins: only the verdict keeps them.
+ */
+export const resultForOrigin = (
+  result: RowResult,
+  verdict: { origin: Origin | null | undefined; lookups?: OriginLookups | undefined },
+  rowOrigin: Origin | null,
+): RowResult => {
+  const { origin_lookups: kept, ...shown } = result;
+  if (!verdict.origin || !rowOrigin || sameOrigin(verdict.origin, rowOrigin) || !shown.ncm) return shown;
+  const lookup = verdict.lookups?.[originKey(rowOrigin)] ?? kept?.[originKey(rowOrigin)];
+  const otherOperation = verdict.origin.operation !== rowOrigin.operation;
+  const columns: RowResult = { ...shown };
+  for (const column of DUTY_COLUMNS) delete columns[column];
+  if (otherOperation) {
+    delete columns.sim_code;
+    delete columns.approved_sim;
+  }
+  const dropped = new Set<string>([...OWN_ORIGIN_NOTES, ...(otherOperation ? OWN_OPERATION_NOTES : [])]);
+  const messages = detailMessagesOf(shown);
+  const earlierNotes = messages.find((said) => said.code === 'verdict_notes')?.params ?? {};
+  const notes = {
+    ...Object.fromEntries(Object.entries(earlierNotes).filter(([name]) => !dropped.has(name))),
+    ...lookupNotes(lookup, otherOperation),
+  };
+  const origin = message('other_origin', {
+    classification_id: shown.classification_id ?? '',
+    country: verdict.origin.country,
+    operation: verdict.origin.operation,
+    own_country: rowOrigin.country,
+    own_operation: rowOrigin.operation,
+    looked_up: lookup !== undefined,
+  });
+  const rest = messages.filter((said) => said.code !== 'verdict_notes');
+  return {
+    ...columns,
+    ...compact({
+      verdict_from: shown.classification_id
+        ? `${shown.classification_id} (${verdict.origin.country}, ${verdict.origin.operation})`
+        : '',
+      ...tariffColumnsOf(lookup?.tariffs ?? null),
+    }),
+    ...detailOf([
+      origin,
+      ...(Object.keys(notes).length > 0 ? [message('verdict_notes', notes)] : []),
+      ...rest,
+    ]),
+  };
+};

@@ -43,6 +43,7 @@ const KIND: Readonly<Record<ResultColumn, CellKind>> = {
   reason: 'text',
   detail: 'text',
   classification_id: 'text',
+  verdict_from: 'text',
   // Text, not a link: the verdict PDF beside the workbook is the one thing people open from here.
   app_url: 'text',
   title: 'text',

@@ -132,6 +132,13 @@ export const BatchPlan = z.object({
     classifications: z.number().int().min(0),
     /** Every classification resolving, each billed once: the most the batch can cost. */
     max_usd: z.number(),
+    /**
+     * Classifications not made because rows of another country or operation share their product's
+     * verdict, each with its own tariffs (`verdict_per_country: true` would make each one), and
+     * what they would have cost.
+     */
+    saved_across_origins: z.number().int().min(0).default(0),
+    saved_across_origins_usd: z.number().default(0),
     /** The cap the batch runs at: the organisation's (`GET /balance` `concurrency_limit`), or a deployment's lower one. */
     cap: z.number().int().min(1),
     /** Classifications of the organisation in progress when the plan was made (other clients' included). */
@@ -195,10 +202,13 @@ export const planTally = () => {
   const rejected: z.infer<typeof RejectedRow>[] = [];
   let total = 0;
   let reuseToCheck = 0;
+  let savedAcrossOrigins = 0;
   return {
     add(records: readonly RowRecord[]): void {
       for (const record of records) {
         total += 1;
+        // A leader names the other origins its followers come in: one classification saved each.
+        savedAcrossOrigins += record.other_origins?.length ?? 0;
         counts[rowPlanOf(record)] += 1;
         if (isReusedToCheck(record)) reuseToCheck += 1;
         if (record.status === 'rejected' && rejected.length < REJECTED_LISTED) {
@@ -212,6 +222,7 @@ export const planTally = () => {
       }
     },
     counts: () => ({ total, ...counts, reuse_to_check: reuseToCheck }),
+    savedAcrossOrigins: () => savedAcrossOrigins,
     rejected: () => [...rejected],
   };
 };
@@ -254,6 +265,8 @@ export const buildPlan = (input: PlanInput): BatchPlan => {
     estimate: {
       classifications: counts.classify,
       max_usd: cents(counts.classify * PRICE_PER_RESOLVED_USD),
+      saved_across_origins: tally.savedAcrossOrigins(),
+      saved_across_origins_usd: cents(tally.savedAcrossOrigins() * PRICE_PER_RESOLVED_USD),
       cap,
       in_progress_now: balance.in_progress_count,
       typical_run_seconds: TYPICAL_RUN_SECONDS,

@@ -220,6 +220,7 @@ const prepareRows = async (
     reusedProducts: surveyed.reusedProducts,
     recheckFingerprints: surveyed.recheckFingerprints,
     openByFingerprint: surveyed.openByFingerprint,
+    otherOrigins: surveyed.otherOrigins,
     options,
     shape: { ...shape, warnings: surveyed.warnings },
     readProblems: surveyed.problems,
@@ -277,7 +278,11 @@ const writeAndQueueRows = async (
 ): Promise<PrepareResult> => {
   const cap = await readCap(ports, leg.deployment);
   const now = ports.clock.now();
-  const planner = rowRecordPlanner(batch.batch_id, { options: planned.options, now });
+  const planner = rowRecordPlanner(batch.batch_id, {
+    options: planned.options,
+    now,
+    otherOrigins: planned.otherOrigins,
+  });
   const window = firstWindowCollector(cap);
   const shards = new Map<number, number>();
   const born = bornRowsCounter();
@@ -340,7 +345,11 @@ const writePlanOnly = async (
 ): Promise<PrepareResult> => {
   const now = ports.clock.now();
   const balance = await ports.service.getBalance();
-  const planner = rowRecordPlanner(batch.batch_id, { options: planned.options, now });
+  const planner = rowRecordPlanner(batch.batch_id, {
+    options: planned.options,
+    now,
+    otherOrigins: planned.otherOrigins,
+  });
   const tally = planTally();
   async function* planLines(): AsyncGenerator<string[]> {
     const join = { batchId: batch.batch_id, now, write: false };

@@ -3,7 +3,8 @@
  * and what the batch keeps per product, never the file:
  *
  *   survey   every row read and planned, nothing written: that the file reads to its end, which
- *            products reuse a verdict (any of their rows may hold it), the warnings
+ *            products reuse a verdict (any of their rows may hold it), which come in several
+ *            origins, the warnings
  *   records  every row planned again, the same way, as the records Prepare writes or plans
  */
 
@@ -14,10 +15,14 @@ import type { MappedRow } from '../../spreadsheet/schemas.js';
 import type { Message } from '../../wording/message.js';
 import type { BatchOptions } from '../core/batch-options-schema.js';
 import { garbageCollector } from '../core/garbage-collection.js';
+import { originKey, originOf, sameOrigin } from '../core/origins.js';
 import type { PipelinePorts } from '../core/ports.js';
 import type { BatchRecord, CachedVerdict, PendingClassification, RowRecord } from '../core/records.js';
+import { resultNcmDigits } from '../core/row-results.js';
+import { originLookupMemory } from '../reuse/origin-lookups.js';
 import { declaredNcmCollector } from './declared-ncm-warnings.js';
 import { type FileProblem, fileProblemOf, readProblemMessage } from './input-file.js';
+import { productOriginsCollector } from './product-origins.js';
 import { type ProductRows, productRowsCollector } from './reused-products.js';
 import {
   classificationJoiner,
@@ -29,7 +34,10 @@ import {
 } from './row-plans.js';
 import { rowWarningCollector } from './row-warnings.js';
 
-type PassPorts = Pick<PipelinePorts, 'cache'> & Partial<Pick<PipelinePorts, 'reviews'>>;
+type PassPorts = Pick<PipelinePorts, 'cache'> &
+  Partial<Pick<PipelinePorts, 'reviews'>> & {
+    service?: Pick<PipelinePorts['service'], 'getTariffs' | 'getSimOpenings'>;
+  };
 
 /** The input file's shape as the batch records it, for its output files. */
 export type FileShape = Pick<BatchRecord, 'header' | 'delimiter' | 'columns' | 'warnings'> & {
@@ -85,6 +93,8 @@ export type PlannedBatch = {
   recheckFingerprints?: ReadonlySet<string>;
   /** The products waiting for answers to an earlier batch's classification (they join it). */
   openByFingerprint: ReadonlyMap<string, PendingClassification>;
+  /** A product's origins other than `own`, by its product fingerprint (`productOriginsCollector`). */
+  otherOrigins?: (productFingerprint: string, own: string) => string[];
   options: BatchOptions;
   shape: FileShape;
   /** What the file's reader found wrong with the file, as messages. */
@@ -115,6 +125,7 @@ export const surveyRows = async (
       reusedProducts: ReadonlyMap<string, ProductRows>;
       recheckFingerprints: ReadonlySet<string>;
       openByFingerprint: ReadonlyMap<string, PendingClassification>;
+      otherOrigins: (productFingerprint: string, own: string) => string[];
       warnings: Message[];
       problems: Message[];
     }
@@ -130,12 +141,14 @@ export const surveyRows = async (
   const planWarnings = rowWarningCollector(file.columns.fields.description?.header);
   const declared = declaredNcmCollector(pass.ncm, file.columns.fields.current_ncm?.header);
   const productRows = productRowsCollector();
+  const origins = productOriginsCollector(pass.options);
   const rows = file.readRows();
   try {
     for await (const chunk of inChunks(rows.rows, pass.settings.rowsPerChunk)) {
       for (const row of chunk) fileWarnings.add(row);
       const plans = await pass.planChunk(chunk);
       productRows.add(plans);
+      origins.add(plans);
       planWarnings.add(plans);
       declared.add(plans);
       await reusable.add(plans);
@@ -152,6 +165,7 @@ export const surveyRows = async (
     reusedProducts: productRows.ofReused(reusable.keyByFingerprint),
     recheckFingerprints: reusable.recheckFingerprints,
     openByFingerprint: open.openByFingerprint,
+    otherOrigins: origins.othersOf,
     // The reader's first (text read from bytes that were not UTF-8: check it before the rest).
     warnings: [
       ...read.messages,
@@ -180,17 +194,36 @@ export async function* recordChunks(
     { ...join, options: planned.options },
     planned.openByFingerprint,
   );
+  const lookups = ports.service ? originLookupMemory(ports.service) : null;
   for await (const chunk of inChunks(planned.file.readRows().rows, planned.settings.rowsPerChunk)) {
     const plans = await planned.planChunk(chunk);
     const verdicts = await reusedVerdicts(ports, plans, planned.keyByFingerprint);
     const joins = await joinChunk(plans, verdicts);
+    await lookups?.add(originsToLookUp(plans, verdicts));
     yield {
       plans,
-      records: planner.recordsOf(plans, verdicts, joins, planned.recheckFingerprints),
+      records: planner.recordsOf(plans, verdicts, joins, planned.recheckFingerprints, (ncm) =>
+        lookups?.of(ncm),
+      ),
       verdicts,
     };
   }
 }
+
+/**
+ * The NCMs and origins a chunk's reused rows need looked up: a row of another origin than its
+ * verdict's, when the verdict does not keep that origin's look-up.
+ */
+const originsToLookUp = (plans: readonly RowPlan[], verdicts: ReadonlyMap<string, CachedVerdict>) =>
+  plans.flatMap((plan) => {
+    if (plan.kind !== 'valid') return [];
+    const verdict = verdicts.get(plan.identity.fingerprint);
+    const ncm = verdict ? resultNcmDigits(verdict.result) : null;
+    const origin = originOf(plan.product);
+    if (!verdict?.origin || !ncm || !origin || sameOrigin(verdict.origin, origin)) return [];
+    if (verdict.result.origin_lookups?.[originKey(origin)]) return [];
+    return [{ ncm, verdictOrigin: verdict.origin, origin }];
+  });
 
 /** Reads the file through once, keeping nothing: gives its problems, or why it cannot be read to its end. */
 export const readsToItsEnd = async (

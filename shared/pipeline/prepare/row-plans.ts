@@ -12,11 +12,12 @@ import { message } from '../../wording/index.js';
 import { type Message, textMessage } from '../../wording/message.js';
 import type { BatchOptions } from '../core/batch-options-schema.js';
 import { forEachLimited } from '../core/calls-in-parallel.js';
+import { type OriginLookups, originKey } from '../core/origins.js';
 import type { PipelinePorts } from '../core/ports.js';
 import type { CachedVerdict, PendingClassification, RowRecord, SheetRef } from '../core/records.js';
 import type { RowResult } from '../core/result-columns.js';
 import { bornRow, isFinalResult, resultNow, reuseKeysOf } from '../core/row-life.js';
-import { notSubmittedResult } from '../core/row-results.js';
+import { notSubmittedResult, resultNcmDigits } from '../core/row-results.js';
 import {
   joinedResult,
   NO_EARLIER_VERDICT,
@@ -25,6 +26,7 @@ import {
   productIdentity,
   reusableVerdict,
   reusedResult,
+  sharedVerdictKey,
 } from '../reuse/reuse.js';
 import { type SheetProblem, sheetChecker } from './sheet-checker.js';
 
@@ -153,6 +155,13 @@ export const reusableProductFinder = (
 ) => {
   const keyByFingerprint = new Map<string, string>();
   const recheckFingerprints = new Set<string>();
+  // Under `verdict_per_country` no verdict of another origin serves: its key is not looked up.
+  const keyedIdentity = (
+    identity: ProductIdentity,
+  ): ProductIdentity | Omit<ProductIdentity, 'product_fingerprint'> =>
+    reuse.options.verdict_per_country
+      ? { product_key: identity.product_key, fingerprint: identity.fingerprint }
+      : identity;
   return {
     keyByFingerprint: keyByFingerprint as ReadonlyMap<string, string>,
     /** Under `ended_codes`: the products whose verdict's code is no longer in force. */
@@ -162,16 +171,20 @@ export const reusableProductFinder = (
       const open = plans.flatMap((plan) =>
         plan.kind === 'valid' && !keyByFingerprint.has(plan.identity.fingerprint) ? [plan] : [],
       );
-      const keys = [...new Set(open.flatMap((plan) => reuseKeysOf(plan.identity)))];
+      const keys = [...new Set(open.flatMap((plan) => reuseKeysOf(keyedIdentity(plan.identity))))];
       if (keys.length === 0) return;
       const cached = await ports.cache.getMany(keys);
       for (const { identity } of open) {
         if (keyByFingerprint.has(identity.fingerprint)) continue;
-        const answers = reuseKeysOf(identity).map((candidate) => ({
+        const answers = reuseKeysOf(keyedIdentity(identity)).map((candidate) => ({
           candidate,
           answer: reusableVerdict({ ...reuse, identity, cached: cached.get(candidate) }),
         }));
-        const key = answers.find(({ answer }) => answer.verdict)?.candidate;
+        // A verdict made for the row's own origin first, then one of the same goods made for another.
+        const key = (
+          answers.find(({ answer }) => answer.verdict?.fingerprint === identity.fingerprint) ??
+          answers.find(({ answer }) => answer.verdict)
+        )?.candidate;
         if (key) {
           keyByFingerprint.set(identity.fingerprint, key);
           recheckFingerprints.delete(identity.fingerprint);
@@ -315,15 +328,47 @@ const followingLeftOut = (follower: RowRecord, leaderRow: number, leaderResult: 
   return isFinalResult(shown) ? bornRow(follower, { as: 'final', result: shown }) : follower;
 };
 
+/** The fields every row record starts with: where it is in the file, its cells, its first attempt. */
+const recordBase = (batchId: string, plan: RowPlan, at: string) => ({
+  batch_id: batchId,
+  row: plan.mapped.row,
+  line: plan.mapped.line,
+  cells: plan.mapped.cells,
+  attempt: 1,
+  dispatch: 1,
+  updated_at: at,
+});
+
+/** The record of a row never sent: rejected by its cells or its sheet, or a service, not goods. */
+const unsentRecord = (
+  base: ReturnType<typeof recordBase>,
+  plan: Exclude<RowPlan, { kind: 'valid' }>,
+): RowRecord =>
+  plan.kind === 'rejected'
+    ? bornRow({ ...base, rejection: plan.rejection }, { as: 'final', result: rejectedResult(plan.rejection) })
+    : bornRow(base, {
+        as: 'final',
+        result: notSubmittedResult(SERVICE_ITEM, message(SERVICE_ITEM, plan.mark)),
+      });
+
 /**
  * Gives a planner that turns each plan into the row record Prepare writes, in file order:
  * rejected; reused from the cache; joined to an earlier batch's classification waiting for
- * answers; a follower of the first row of the same product unless the batch says
- * `duplicates: classify_each`; queued while the budget lasts; else `not_submitted`. Only the rows
+ * answers; a follower of the first row of the same goods (of any origin, unless the batch says
+ * `verdict_per_country`) unless it says `duplicates: classify_each`; queued while the budget
+ * lasts, a leader naming its followers' other origins; else `not_submitted`. Only the rows
  * queued count against the budget. Called chunk after chunk, in file order: it remembers each
  * product's first row (one number per product), not the rows.
  */
-export const rowRecordPlanner = (batchId: string, reuse: { options: BatchOptions; now: Date }) => {
+export const rowRecordPlanner = (
+  batchId: string,
+  reuse: {
+    options: BatchOptions;
+    now: Date;
+    /** The other origins of a product's rows (the survey's `productOriginsCollector`), named on its leader. */
+    otherOrigins?: (productFingerprint: string, own: string) => string[];
+  },
+) => {
   const { options, now } = reuse;
   const at = now.toISOString();
   const { budget, detail: budgetDetail } = budgetOf(options);
@@ -345,29 +390,12 @@ export const rowRecordPlanner = (batchId: string, reuse: { options: BatchOptions
     joins: ReadonlyMap<string, PendingClassification> = new Map(),
     /** Under `ended_codes`: the products to classify again (reusableProductFinder). */
     recheck: ReadonlySet<string> = new Set(),
+    /** Look-ups made for reused verdicts' other origins, by the verdict's 8-digit NCM. */
+    lookupsOf: (ncm: string) => OriginLookups | undefined = () => undefined,
   ): RowRecord[] =>
     plans.map((plan): RowRecord => {
-      const base = {
-        batch_id: batchId,
-        row: plan.mapped.row,
-        line: plan.mapped.line,
-        cells: plan.mapped.cells,
-        attempt: 1,
-        dispatch: 1,
-        updated_at: at,
-      };
-      if (plan.kind === 'rejected') {
-        return bornRow(
-          { ...base, rejection: plan.rejection },
-          { as: 'final', result: rejectedResult(plan.rejection) },
-        );
-      }
-      if (plan.kind === 'service') {
-        return bornRow(base, {
-          as: 'final',
-          result: notSubmittedResult(SERVICE_ITEM, message(SERVICE_ITEM, plan.mark)),
-        });
-      }
+      const base = recordBase(batchId, plan, at);
+      if (plan.kind !== 'valid') return unsentRecord(base, plan);
       const { fingerprint } = plan.identity;
       const valid = {
         ...base,
@@ -377,18 +405,22 @@ export const rowRecordPlanner = (batchId: string, reuse: { options: BatchOptions
         fingerprint,
       };
       const verdict = reusable.get(fingerprint);
-      const leader = shareClassifications ? leaderRows.get(fingerprint) : undefined;
+      // Rows of the same goods share a leader, whatever their origin unless `verdict_per_country`.
+      const group = sharedVerdictKey(plan.identity, options);
+      const leader = shareClassifications ? leaderRows.get(group) : undefined;
       if (verdict) {
+        const ncm = resultNcmDigits(verdict.result);
+        const lookups = ncm ? lookupsOf(ncm) : undefined;
         return bornRow(
           { ...valid, classification_id: verdict.classification_id },
-          { as: 'final', result: reusedResult(verdict, plan.product, options.check_below) },
+          { as: 'final', result: reusedResult(verdict, plan.product, options.check_below, lookups) },
         );
       }
       const open = joins.get(fingerprint);
       if (open && leader === undefined) {
         // Waits for the answers of an earlier batch's classification: no new one, no charge.
         joinedRows += 1;
-        if (shareClassifications) leaderRows.set(fingerprint, plan.mapped.row);
+        if (shareClassifications) leaderRows.set(group, plan.mapped.row);
         return bornRow(
           { ...valid, classification_id: open.classification_id },
           { as: 'final', result: joinedResult(open, plan.product) },
@@ -400,16 +432,20 @@ export const rowRecordPlanner = (batchId: string, reuse: { options: BatchOptions
       }
       if (leader !== undefined) {
         const follower = bornRow({ ...valid, follows: leader }, { as: 'following' });
-        return leftOutByBudget.has(fingerprint) ? followingLeftOut(follower, leader, budgetResult) : follower;
+        return leftOutByBudget.has(group) ? followingLeftOut(follower, leader, budgetResult) : follower;
       }
       if (dispatched < budget) {
         dispatched += 1;
-        leaderRows.set(fingerprint, plan.mapped.row);
-        return bornRow(valid, { as: 'queued' });
+        leaderRows.set(group, plan.mapped.row);
+        // Each other origin of its followers is a classification not made: its tariffs come with the verdict.
+        const others = shareClassifications
+          ? (reuse.otherOrigins?.(plan.identity.product_fingerprint, originKey(plan.product)) ?? [])
+          : [];
+        return bornRow(others.length > 0 ? { ...valid, other_origins: others } : valid, { as: 'queued' });
       }
       overBudget += 1;
-      leaderRows.set(fingerprint, plan.mapped.row);
-      leftOutByBudget.add(fingerprint);
+      leaderRows.set(group, plan.mapped.row);
+      leftOutByBudget.add(group);
       return bornRow(valid, { as: 'final', result: budgetResult });
     });
   return {

@@ -2,12 +2,14 @@ import { message } from '../../wording/index.js';
 import { resultEvents } from '../audit/audit-events.js';
 import { outboxKey } from '../core/bucket-layout.js';
 import { describeCaughtError } from '../core/error-text.js';
+import { originOf } from '../core/origins.js';
 import type { PipelinePorts, RowFinish } from '../core/ports.js';
 import { type KickReason, type RowOutcome, type RowRecord, RowState } from '../core/records.js';
 import type { RowResult } from '../core/result-columns.js';
 import { isFinalResult, resultNow, reuseKeysOf } from '../core/row-life.js';
 import { errorResult } from '../core/row-results.js';
 import { isOutputStatus, type RowStatus } from '../core/row-statuses.js';
+import { goodsFingerprint } from '../reuse/reuse.js';
 import { completionIdOf, isSuperseded, loadRow } from './row-state.js';
 
 /**
@@ -282,15 +284,25 @@ const completeFinal = async (
   const result = isFinalResult(shown) || outcome.kind !== 'final' ? (shown as RowResult) : outcome.result;
   const classificationId = result.classification_id ?? row.classification_id;
   if (result.status === 'resolved' && row.product_key && row.fingerprint && classificationId) {
+    const origin = originOf(row.product);
+    const productFingerprint = row.product
+      ? goodsFingerprint(row.product, row.sheet?.sha256 ?? null)
+      : undefined;
     const verdict = {
       fingerprint: row.fingerprint,
+      ...(productFingerprint ? { product_fingerprint: productFingerprint } : {}),
+      ...(origin ? { origin } : {}),
       classification_id: classificationId,
       resolved_at: row.finished_at ?? ports.clock.now().toISOString(),
       result,
       pdf_key: result.verdict_pdf ? outboxKey(state.batch_id, result.verdict_pdf) : null,
       batch_id: state.batch_id,
     };
-    const keys = reuseKeysOf({ product_key: row.product_key, fingerprint: row.fingerprint });
+    const keys = reuseKeysOf({
+      product_key: row.product_key,
+      fingerprint: row.fingerprint,
+      product_fingerprint: productFingerprint,
+    });
     for (const product_key of keys) await ports.cache.put({ ...verdict, product_key });
   }
   const finished = await finishRow(ports, state.batch_id, state.row, result, {

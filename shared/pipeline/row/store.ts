@@ -5,10 +5,12 @@ import { detailMessagesOf, detailOf, message } from '../../wording/index.js';
 import type { Message } from '../../wording/message.js';
 import { verdictPdfName, verdictPdfPaths } from '../core/bucket-layout.js';
 import { scrubErrorText } from '../core/error-text.js';
+import { originOf, originOfKey } from '../core/origins.js';
 import type { PipelinePorts } from '../core/ports.js';
 import { RowState, type RowStep } from '../core/records.js';
 import { resolvedResult } from '../core/row-results.js';
 import { simWatchOfVerdict } from '../core/sim-watch.js';
+import { lookUpOrigins } from '../reuse/origin-lookups.js';
 import { classificationInStatus } from './route-classification.js';
 import { finalStep, loadRow } from './row-state.js';
 import { markVerdictToCheck } from './verdict-to-check.js';
@@ -18,7 +20,8 @@ import { markVerdictToCheck } from './verdict-to-check.js';
  * batch's outbox and gives the step that ends the row with the verdict's columns. A verdict under
  * the batch's `check_below`, or whose SIM opening waits for a choice, is marked `to_check` and
  * gets its check item before the result is final; a verdict whose SIM openings are not confirmed
- * yet gets a watch. A PDF the service cannot give leaves the row resolved, saying so.
+ * yet gets a watch. A PDF the service cannot give leaves the row resolved, saying so. A leader
+ * whose followers are of other origins keeps their tariffs and SIM openings with its verdict.
  */
 export const storeRow = async (
   ports: Pick<PipelinePorts, 'clock' | 'service' | 'objects' | 'batches' | 'checks' | 'simWatches'>,
@@ -50,6 +53,13 @@ export const storeRow = async (
     appUrl: row.app_url ?? null,
   });
   if (pdfNote) Object.assign(result, detailOf([...detailMessagesOf(result), pdfNote]));
+  // Rows of other origins follow this one: their tariffs (and SIM openings) are kept with the verdict.
+  const ownOrigin = originOf(row.product);
+  const others = (row.other_origins ?? []).flatMap((key) => originOfKey(key) ?? []);
+  if (ownOrigin && others.length > 0 && c.chosen_ncm) {
+    const lookups = await lookUpOrigins(ports.service, c.chosen_ncm, ownOrigin, others);
+    if (Object.keys(lookups).length > 0) result.origin_lookups = lookups;
+  }
   const reasons = await markVerdictToCheck(ports, c, row, { verdictPdf, now: ports.clock.now() });
   if (reasons.length > 0) result.check = 'to_check';
   // SIM openings the registry has not confirmed yet: the daily sweep asks again.

@@ -8,6 +8,11 @@ import { FILE_REFUSAL_PHRASES } from '../../../shared/wording/problems.js';
 /** Parameters every entry's wording can take: each field any entry reads, filled. */
 const SAMPLE_PARAMS = {
   header: 'Descrição',
+  operation: 'import',
+  country: 'CN',
+  own_operation: 'export',
+  own_country: 'BR',
+  looked_up: true,
   sheet_header: 'Ficha',
   letter: 'C',
   sheet_letter: 'D',

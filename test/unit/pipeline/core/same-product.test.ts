@@ -35,7 +35,7 @@ describe('resultNow of a follower', () => {
       current_ncm_matches: 'yes',
     });
     expect(result.detail).toBe(
-      'Same product as row 1 (operation, country, description and sheet identical): classified once, there; ' +
+      'Same product as row 1 (same description and technical sheet): classified once, there; ' +
         'no charge for this row. from the sheet',
     );
   });

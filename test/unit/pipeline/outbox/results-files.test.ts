@@ -125,7 +125,7 @@ describe('buildResultsCsv', () => {
   it('uses the batch’s delimiter', () => {
     const comma = buildResultsCsv(batch({ delimiter: ',' }), rows).toString('utf8');
     expect(comma.split('\r\n')[0]).toBe(
-      '\uFEFFCódigo,Descrição,NCM atual,Observação,,row,status,reason,detail,classification_id,app_url,title,check,approved_ncm,ncm,ncm_description,approved_sim,sim_code,confidence,confidence_band,alternatives,import_duty_applicable,duty_kind,statistical_rate,aec,export_duty,export_refund,tariff_source,verdict_pdf,questions,decided_by,decided_at,decision_note,current_ncm_matches,current_ncm_in_force,ncm_in_force,cost_usd',
+      '\uFEFFCódigo,Descrição,NCM atual,Observação,,row,status,reason,detail,classification_id,verdict_from,app_url,title,check,approved_ncm,ncm,ncm_description,approved_sim,sim_code,confidence,confidence_band,alternatives,import_duty_applicable,duty_kind,statistical_rate,aec,export_duty,export_refund,tariff_source,verdict_pdf,questions,decided_by,decided_at,decision_note,current_ncm_matches,current_ncm_in_force,ncm_in_force,cost_usd',
     );
   });
 

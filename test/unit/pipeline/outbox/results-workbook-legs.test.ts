@@ -200,7 +200,7 @@ describe('results.xlsx written in three legs', async () => {
     const files = unzipSync(inLegs.bytes, { filter: (file) => file.name === 'xl/workbook.xml' });
     const filter = elementsNamed(partXml(files, 'xl/workbook.xml'), 'definedName')[0]!;
     expect(filter.attributes.name).toBe('_xlnm._FilterDatabase');
-    expect(filter.inner).toBe(`'Resultados'!$A$1:$AM$${shown.length + 1}`);
+    expect(filter.inner).toBe(`'Resultados'!$A$1:$AN$${shown.length + 1}`);
   });
 });
 
@@ -225,7 +225,7 @@ describe('results.xlsx paused anywhere', () => {
       expect(Buffer.from(legs[name]!).equals(Buffer.from(content)), name).toBe(true);
     const cells = sheetCells(legs, WORDS.sheets.results);
     expect(cells.get('A2601')?.text).toBe('SKU-2600');
-    expect(strFromU8(legs['xl/worksheets/sheet1.xml']!)).toContain('<autoFilter ref="A1:AM2601"/>');
+    expect(strFromU8(legs['xl/worksheets/sheet1.xml']!)).toContain('<autoFilter ref="A1:AN2601"/>');
   });
 
   it('refuses to go on once finished, and to resume a progress with no results sheet open', () => {
@@ -256,7 +256,7 @@ describe('results.xlsx of 100,000 rows in legs', () => {
     ).toEqual([25_000, 50_000, 75_000, 100_000]);
     // Everything but the large sheet, unzipped: its filter reaches the last row.
     const files = unzipSync(bytes, { filter: (file) => file.name !== 'xl/worksheets/sheet1.xml' });
-    expect(partXml(files, 'xl/workbook.xml')).toContain(`'Resultados'!$A$1:$AM$100001`);
+    expect(partXml(files, 'xl/workbook.xml')).toContain(`'Resultados'!$A$1:$AN$100001`);
     expect(bytes.length).toBeLessThan(20 * 1024 * 1024);
     expect(seconds).toBeLessThan(20);
   }, 60_000);

@@ -98,7 +98,7 @@ describe('a Portuguese catalogue', () => {
 
     // A row of the same product says so in Portuguese too.
     expect(rows.find((row) => row[0] === 'A-4')![detail]).toBe(
-      'Mesmo produto da linha 1 (operação, país, descrição e ficha idênticos): classificado uma vez, lá; sem cobrança nesta linha.',
+      'Mesmo produto da linha 1 (mesma descrição e ficha técnica): classificado uma vez, lá; sem cobrança nesta linha.',
     );
 
     const csv = Papa.parse<Record<string, string>>(

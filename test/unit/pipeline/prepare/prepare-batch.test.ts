@@ -10,7 +10,7 @@ import {
 } from '../../../../shared/pipeline/prepare/batch-plan.js';
 import { batchSourceFromEvent } from '../../../../shared/pipeline/prepare/batch-source.js';
 import { type PrepareInput, prepareBatch } from '../../../../shared/pipeline/prepare/prepare-batch.js';
-import { productFingerprint } from '../../../../shared/pipeline/reuse/reuse.js';
+import { productFingerprint, productIdentity } from '../../../../shared/pipeline/reuse/reuse.js';
 import { everyColumnUse } from '../../../../shared/spreadsheet/input-report.js';
 import { TcsProblemError } from '../../../../shared/tcs/errors.js';
 import { LIMITS } from '../../../../shared/tcs/schemas.js';
@@ -32,6 +32,7 @@ import { ACCEPTED_COUNTRIES, crlf, utf8, xlsx } from '../../spreadsheet/fixtures
 const english = (said: readonly Message[]): string[] => wordMessages(said, 'en');
 
 const BUCKET = 'catalogue-bucket';
+const NOW_ISO = '2026-11-21T12:00:00.000Z';
 const FILE_KEY = 'inbox/lote/produtos.csv';
 const PDF = (text: string) => utf8(`%PDF-1.7\n${text}\n%%EOF\n`);
 
@@ -621,28 +622,47 @@ describe('identical products are classified once', () => {
       `SKU-1;${DESCRIPTIONS[0]};BR;import;09012100`,
       `SKU-2;${DESCRIPTIONS[1]};BR;import;`,
       `SKU-3;${DESCRIPTIONS[0]};BR;import;09011100`, // same product as row 1
-      `SKU-4;${DESCRIPTIONS[0]};BR;export;`, // another operation: another product
+      `SKU-4;${DESCRIPTIONS[0]};BR;export;`, // another operation: the same goods
       `SKU-5;${DESCRIPTIONS[0]};BR;import;`, // same product as row 1
-      `SKU-6;${DESCRIPTIONS[1]};AR;import;`, // another country
+      `SKU-6;${DESCRIPTIONS[1]};AR;import;`, // another country: the same goods as row 2
     ]);
 
-  it('queues the first row of a product; the others follow it and are not dispatched', async () => {
+  it('queues the first row of a product; the others follow it, whatever their origin, and are not dispatched', async () => {
     const w = world({ [FILE_KEY]: sameProductCsv() });
 
     expect((await w.run()).next).toBe('wait');
 
-    expect(w.rows().map((r) => [r.row, r.status, r.follows ?? null])).toEqual([
-      [1, 'queued', null],
-      [2, 'queued', null],
-      [3, 'following', 1],
-      [4, 'queued', null],
-      [5, 'following', 1],
-      [6, 'queued', null],
+    expect(w.rows().map((r) => [r.row, r.status, r.follows ?? null, r.other_origins ?? []])).toEqual([
+      [1, 'queued', null, ['export:BR']],
+      [2, 'queued', null, ['import:AR']],
+      [3, 'following', 1, []],
+      [4, 'following', 1, []],
+      [5, 'following', 1, []],
+      [6, 'following', 2, []],
+    ]);
+    expect(w.queue.sent.map((s) => s.message.row)).toEqual([1, 2]);
+    // Followers are not counted as dispatched: the batch wakes when its leaders are done.
+    expect(w.batches.batches.get(w.batchId)).toMatchObject({ rows_total: 6, rows_dispatched: 2 });
+    expect(w.batches.shards.get(`${w.batchId}#0`)).toEqual({ expected: 2, done: new Set() });
+  });
+
+  it('classifies each country and operation on its own when batch.json says verdict_per_country', async () => {
+    const w = world({
+      [FILE_KEY]: sameProductCsv(),
+      'inbox/lote/batch.json': JSON.stringify({ verdict_per_country: true }),
+    });
+
+    await w.run();
+
+    expect(w.rows().map((r) => [r.row, r.status, r.follows ?? null, r.other_origins ?? []])).toEqual([
+      [1, 'queued', null, []],
+      [2, 'queued', null, []],
+      [3, 'following', 1, []],
+      [4, 'queued', null, []],
+      [5, 'following', 1, []],
+      [6, 'queued', null, []],
     ]);
     expect(w.queue.sent.map((s) => s.message.row)).toEqual([1, 2, 4, 6]);
-    // Followers are not counted as dispatched: the batch wakes when its leaders are done.
-    expect(w.batches.batches.get(w.batchId)).toMatchObject({ rows_total: 6, rows_dispatched: 4 });
-    expect(w.batches.shards.get(`${w.batchId}#0`)).toEqual({ expected: 4, done: new Set() });
   });
 
   it('classifies every row when batch.json says duplicates: classify_each', async () => {
@@ -698,14 +718,106 @@ describe('identical products are classified once', () => {
 
     await w.run();
 
+    // A verdict kept before origins were shared names no origin: only its own origin reuses it.
     expect(w.rows().map((r) => [r.row, r.status, r.result?.current_ncm_matches ?? ''])).toEqual([
       [1, 'reused', 'yes'],
       [2, 'queued', ''],
       [3, 'reused', 'no'],
       [4, 'queued', ''],
       [5, 'reused', ''],
-      [6, 'queued', ''],
+      [6, 'following', ''],
     ]);
+  });
+
+  it('reuses a verdict made for another origin, by SKU or by description without one, with the row’s own tariffs looked up once', async () => {
+    const w = world({
+      [FILE_KEY]: csvOf('SKU;Descrição;País;Operação', [
+        `SKU-1;${DESCRIPTIONS[0]};BR;export`, // the SKU of the verdict, another operation
+        `;${DESCRIPTIONS[0]};AR;import`, // no SKU: the same goods, another country
+        `SKU-1;${DESCRIPTIONS[0]};BR;import`, // the verdict's own origin
+        `;${DESCRIPTIONS[0]};AR;import`, // the same again: looked up once
+      ]),
+    });
+    const made = productIdentity(
+      { operation: 'import', country: 'BR', description: DESCRIPTIONS[0]!, sku: 'SKU-1' },
+      null,
+    );
+    const verdict: CachedVerdict = {
+      product_key: 'sku:SKU-1',
+      fingerprint: made.fingerprint,
+      product_fingerprint: made.product_fingerprint,
+      origin: { operation: 'import', country: 'BR' },
+      classification_id: 'cls_7KQ2M9XW4RTB',
+      resolved_at: '2026-11-20T12:00:00.000Z',
+      result: {
+        status: 'resolved',
+        classification_id: 'cls_7KQ2M9XW4RTB',
+        ncm: '0901.21.00',
+        sim_code: '0901.21.00.10',
+        import_duty_applicable: '10',
+        tariff_source: 'TEC',
+        cost_usd: '2.00',
+      },
+      pdf_key: null,
+      batch_id: 'earlier',
+    };
+    await w.cache.put(verdict);
+    await w.cache.put({ ...verdict, product_key: `p:${made.product_fingerprint}` });
+    const asked: string[] = [];
+    w.ports.service.getTariffs = async (query) => {
+      asked.push(`tariffs ${query.ncm} ${query.operation} ${query.country}`);
+      return query.operation === 'export'
+        ? {
+            found: true,
+            operation: 'export',
+            export_duty: 0,
+            export_refund: 3,
+            source: 'TEC',
+            queried_at: NOW_ISO,
+          }
+        : { found: false, reason: 'no_data', source: 'TEC', queried_at: NOW_ISO };
+    };
+    w.ports.service.getSimOpenings = async (query) => {
+      asked.push(`sim ${query.ncm} ${query.operation}`);
+      return {
+        ncm: query.ncm,
+        operation: query.operation,
+        status: 'available',
+        openings: [{ code: '0901210020', description: 'Outros' }],
+        verified_at: NOW_ISO,
+      };
+    };
+
+    await w.run();
+
+    const rows = w.rows();
+    expect(rows.map((r) => [r.row, r.status, r.result?.verdict_from ?? '', r.result?.cost_usd])).toEqual([
+      [1, 'reused', 'cls_7KQ2M9XW4RTB (BR, import)', '0.00'],
+      [2, 'reused', 'cls_7KQ2M9XW4RTB (BR, import)', '0.00'],
+      [3, 'reused', '', '0.00'],
+      [4, 'reused', 'cls_7KQ2M9XW4RTB (BR, import)', '0.00'],
+    ]);
+    expect(asked.sort()).toEqual([
+      'sim 09012100 export',
+      'tariffs 09012100 export BR',
+      'tariffs 09012100 import AR',
+    ]);
+    // The export row: its own duties and SIM openings, none of the import's.
+    expect(rows[0]!.result).toMatchObject({
+      ncm: '0901.21.00',
+      export_refund: '3',
+      export_duty: '0',
+      tariff_source: 'TEC',
+    });
+    expect(rows[0]!.result?.import_duty_applicable).toBeUndefined();
+    expect(rows[0]!.result?.sim_code).toBeUndefined();
+    expect(rows[0]!.result?.detail).toContain('SIM opening to be chosen among 0901.21.00.20');
+    // The Argentine row: no tariffs found, said so; the verdict stands.
+    expect(rows[1]!.result).toMatchObject({ ncm: '0901.21.00', tariff_source: 'TEC' });
+    expect(rows[1]!.result?.import_duty_applicable).toBeUndefined();
+    expect(rows[1]!.result?.detail).toContain('tariffs not found (no_data)');
+    expect(rows[2]!.result).toMatchObject({ import_duty_applicable: '10', sim_code: '0901.21.00.10' });
+    for (const row of rows) expect(row.result?.origin_lookups).toBeUndefined();
   });
 });
 
