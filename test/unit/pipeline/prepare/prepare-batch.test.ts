@@ -834,6 +834,34 @@ describe('a plan-only batch', () => {
     return stored ? Buffer.from(stored.bytes).toString('utf8') : undefined;
   };
 
+  it('counts the classifications that rows of other origins save, before paying', async () => {
+    const rows = [
+      `SKU-1;${DESCRIPTIONS[0]};CN;import`,
+      `SKU-1;${DESCRIPTIONS[0]};US;import`,
+      `SKU-1;${DESCRIPTIONS[0]};BR;export`,
+      `SKU-2;${DESCRIPTIONS[1]};CN;import`,
+      `SKU-2;${DESCRIPTIONS[1]};CN;import`,
+    ];
+    const shared = world({
+      [FILE_KEY]: csvOf('SKU;Descrição;País;Operação', rows),
+      'inbox/lote/batch.json': '{"plan_only": true}',
+    });
+    await shared.run();
+    const plan = JSON.parse(outbox(shared, 'plan.json')!);
+    expect(plan.rows).toMatchObject({ classify: 2, same_product: 3 });
+    expect(plan.estimate).toMatchObject({ max_usd: 4, saved_across_origins: 2, saved_across_origins_usd: 4 });
+
+    const each = world({
+      [FILE_KEY]: csvOf('SKU;Descrição;País;Operação', rows),
+      'inbox/lote/batch.json': '{"plan_only": true, "verdict_per_country": true}',
+    });
+    await each.run();
+    expect(JSON.parse(outbox(each, 'plan.json')!).estimate).toMatchObject({
+      max_usd: 8,
+      saved_across_origins: 0,
+    });
+  });
+
   it("says the workbooks would be in the language batch.json names, over the headers' language", async () => {
     const w = world({
       [FILE_KEY]: PLAN_CSV,

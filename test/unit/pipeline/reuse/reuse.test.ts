@@ -83,6 +83,31 @@ describe('reusableVerdict', () => {
     });
   });
 
+  it('reuses a verdict made for another origin of the same goods, unless the batch says verdict_per_country', () => {
+    const brazil = productIdentity({ ...PRODUCT, country: 'BR' }, SHEET);
+    const madeInBrazil = cached({
+      fingerprint: brazil.fingerprint,
+      product_fingerprint: brazil.product_fingerprint,
+      origin: { operation: 'import', country: 'BR' },
+    });
+    expect(identity.product_fingerprint).toBe(brazil.product_fingerprint);
+    expect(reusableVerdict({ options, identity, cached: madeInBrazil, now: NOW }).verdict).toBe(madeInBrazil);
+    expect(
+      reusableVerdict({
+        options: { ...options, verdict_per_country: true },
+        identity,
+        cached: madeInBrazil,
+        now: NOW,
+      }),
+    ).toEqual({ verdict: null, why: 'changed' });
+    // Other goods (another description) are another product, whatever the origin.
+    const other = productIdentity({ ...PRODUCT, description: 'Café moído, embalagem de 500 g' }, SHEET);
+    expect(reusableVerdict({ options, identity: other, cached: madeInBrazil, now: NOW })).toEqual({
+      verdict: null,
+      why: 'changed',
+    });
+  });
+
   it('does not reuse a changed product, a product never seen, or in a batch that reclassifies all', () => {
     const changed = cached({ fingerprint: productFingerprint({ ...PRODUCT, country: 'BR' }, SHEET) });
     expect(reusableVerdict({ options, identity, cached: changed, now: NOW })).toEqual({
