@@ -80,7 +80,7 @@ export const runAnswersRound = async (input: AnswersRoundInput): Promise<number>
       `Resumed ${round.rowsTotal}${statuses ? `: ${statuses}` : ''}; billed $${round.billedUsd.toFixed(2)}.`,
       `The batch has ${pending} row(s) still waiting for answers (review.xlsx, review.csv).`,
       `Results: ${shown(input.outDir)}/ (${written.length} files: results.xlsx and .csv revision ` +
-        `${summary.revision ?? 0}, review.xlsx and .csv, ${ANSWERS_REPORT_FILE}, summary.json)`,
+        `${summary.revision ?? 0}, erp-update.csv, review.xlsx and .csv, ${ANSWERS_REPORT_FILE}, summary.json)`,
     ].join('\n'),
   );
   // What went as asked (resumed, decided) is counted above; the rest is said line by line.

@@ -240,7 +240,7 @@ const printSummary = (summary: Record<string, unknown>, outDir: string, files: n
       ...readNoticesOf(summary.problems).map((notice) => `Read: ${notice}`),
       `Billed ${money(summary.billed_usd)}, ${savingLine(summary)}.`,
       ...[ncmTableLine(summary)].filter((line): line is string => line !== null),
-      `Results: ${shown(outDir)}/ (${files} files: results.xlsx and .csv, review.xlsx and .csv, summary.json, pdfs/)`,
+      `Results: ${shown(outDir)}/ (${files} files: results.xlsx and .csv, erp-update.csv, review.xlsx and .csv, summary.json, pdfs/)`,
       ...[checkLine(summary, shown(outDir))].filter((line): line is string => line !== null),
       // Said where the user looks, not only in summary.json: a column of sheets under a header
       // no alias knows would otherwise go unnoticed.

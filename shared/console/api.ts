@@ -206,6 +206,7 @@ export type BatchList = z.infer<typeof BatchList>;
 export const BATCH_FILES = [
   'results.xlsx',
   'results.csv',
+  'erp-update.csv',
   'review.xlsx',
   'review.csv',
   'summary.json',

@@ -70,6 +70,16 @@ const fillReview = (review: Table): Table => {
   return { header: review.header, rows };
 };
 
+/** The SKUs erp-update.csv lists, in its order, each with an eight-digit NCM. */
+const erpSkus = (path: string): string[] => {
+  const lines = Papa.parse<Record<string, string>>(readFileSync(path, 'utf8'), {
+    header: true,
+    skipEmptyLines: true,
+  }).data;
+  for (const line of lines) expect(line.ncm, line.sku).toMatch(/^\d{8}$/);
+  return lines.map((line) => line.sku ?? '');
+};
+
 describe('answers round through the local runtime', () => {
   it('resumes exactly the answered rows, once, and moves the batch’s results forward', async () => {
     // Started here, not in a hook: a changed handler means a fresh synthesis (20 s or more).
@@ -92,6 +102,9 @@ describe('answers round through the local runtime', () => {
     const out = join(temp.dir, 'out');
     await pipeline.copyOutbox(batchId, out);
     const resultsBefore = readFileSync(join(out, 'results.csv'));
+    // The ERP's file: the one product settled (it declared no NCM); the four waiting are left out.
+    expect(erpSkus(join(out, 'erp-update.csv'))).toEqual(['R-001']);
+    expect(first.summary.erp_update).toEqual({ waiting_rows: 4, rows_without_sku: 0 });
     const auditBefore = readFileSync(join(out, 'audit.csv'));
     const review = readCsvTable(join(out, 'review.csv'));
     expect(review.rows).toHaveLength(4);
@@ -167,6 +180,9 @@ describe('answers round through the local runtime', () => {
       by_status: { resolved: 3, pending_data: 2 },
     });
     expect(pipeline.sandbox?.stats().billed_usd).toBe(6);
+    // erp-update.csv written again with the products the answers settled.
+    expect(erpSkus(join(out, 'erp-update.csv'))).toEqual(['R-001', 'Q-A', 'Q-B']);
+    expect(round.summary.erp_update).toEqual({ waiting_rows: 2, rows_without_sku: 0 });
 
     // Who answered what and when, on the review items.
     const items = await pipeline.tables.reviews.listByBatch(batchId);

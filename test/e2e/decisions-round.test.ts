@@ -62,6 +62,7 @@ const records = (path: string): Row[] =>
   Papa.parse<Row>(readFileSync(path, 'utf8').replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: true })
     .data;
 const byRow = (rows: readonly Row[]) => new Map(rows.map((row) => [Number(row.row), row]));
+const outcomeSummary = (dir: string) => JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
 
 /** The sandbox's own classifications, as much of them as says whether a person must check one. */
 type AdminClassification = {
@@ -108,6 +109,33 @@ const saveWithLibreOffice = (input: string, outDir: string): string => {
 const listOf = (formula: string | null | undefined): string[] =>
   /^"(.*)"$/.exec(formula ?? '')?.[1]?.split(',') ?? [];
 
+/**
+ * What erp-update.csv must hold, worked out from results.csv alone: each SKU once, at its first
+ * row whose code to declare (a person's approved NCM, else the verdict's) is settled and differs
+ * from the NCM the file declared (its `NCM` cell, digits, a lost leading zero put back), or where
+ * none was declared.
+ */
+const expectedErpUpdate = (results: readonly Row[]) => {
+  const lines = new Map<string, string[]>();
+  for (const row of results) {
+    if (!['resolved', 'reused'].includes(row.status ?? '') || row.check === 'to_check') continue;
+    const approved = row.check === 'approved';
+    const code = ((approved && row.approved_ncm) || row.ncm || '').replace(/\D/g, '');
+    const declared = (row.NCM ?? '').replace(/\D/g, '').padStart(8, '0');
+    const sku = row.SKU ?? '';
+    if (code.length !== 8 || code === declared || sku === '' || lines.has(sku)) continue;
+    lines.set(sku, [sku, code, row.classification_id ?? '', approved ? (row.decided_by ?? '') : '']);
+  }
+  return [...lines.values()];
+};
+const erpLines = (path: string) =>
+  records(path).map((line) => [
+    line.sku ?? '',
+    line.ncm ?? '',
+    line.classification_id ?? '',
+    line.approved_by ?? '',
+  ]);
+
 // What the tests hand on to each other (one pipeline, one batch).
 const out = join(temp.dir, 'out');
 let batchId = '';
@@ -130,6 +158,18 @@ describe('verdicts to check, decided in review.xlsx through LibreOffice', () => 
     await pipeline.copyOutbox(batchId, before);
     first = byRow(records(join(before, 'results.csv')));
     expect([...first.values()].map((row) => row.status)).not.toContain('over_budget');
+
+    // erp-update.csv: exactly the products whose settled code differs from the declared one, or
+    // that declared none; the verdicts waiting for a person are left out and counted.
+    const erp = erpLines(join(before, 'erp-update.csv'));
+    expect(erp).toEqual(expectedErpUpdate([...first.values()]));
+    expect(erp.every((line) => /^\d{8}$/.test(line[1]!) && line[3] === '')).toBe(true);
+    expect(outcomeSummary(before).erp_update).toEqual({
+      waiting_rows: [...first.values()].filter(
+        (row) => row.status === 'pending_data' || row.check === 'to_check',
+      ).length,
+      rows_without_sku: 0,
+    });
 
     const service = new Map(
       (
@@ -288,6 +328,16 @@ describe('verdicts to check, decided in review.xlsx through LibreOffice', () => 
       expect(results.get(row)?.decided_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
     }
     expect(results.get(refusedRow)).toMatchObject({ check: 'to_check', approved_ncm: '' });
+
+    // erp-update.csv again, with the approved codes and who approved them; the refused row still out.
+    const erp = erpLines(join(after, 'erp-update.csv'));
+    expect(erp).toEqual(expectedErpUpdate([...results.values()]));
+    const approvedSkus = [...decided.keys()].map((row) => results.get(row)?.SKU);
+    expect(erp.filter((line) => line[3] === BY).map((line) => line[0])).toEqual(
+      expect.arrayContaining(approvedSkus.filter((sku) => erp.some((line) => line[0] === sku))),
+    );
+    expect(erp.some((line) => line[3] === BY)).toBe(true);
+    expect(erp.map((line) => line[0])).not.toContain(results.get(refusedRow)?.SKU);
     expect(records(join(after, 'to-check.csv')).map((line) => Number(line.row))).toEqual([refusedRow]);
   }, 600_000);
 

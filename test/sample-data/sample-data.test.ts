@@ -372,6 +372,7 @@ describe('batch.json and the budget', () => {
       reuse_max_age_days: 30,
       max_usd: 54,
       duplicates: 'classify_once',
+      verdict_per_country: false,
       plan_only: false,
       partial_every_minutes: 15,
     });

@@ -132,6 +132,8 @@ export const reviseFiles = async (
     const written = await writeResultsFiles(ports, batch, resumed, {
       ...pass,
       csv: stagedCsv(batchId, run),
+      // erp-update.csv again, with what the round settled: straight to the outbox, whole or not at all.
+      erp: outboxResults(batchId).erp,
       onShown: (shown) => tallied.add([shown]),
       partBytes: options.partBytes,
     });

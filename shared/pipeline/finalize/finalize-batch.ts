@@ -257,6 +257,7 @@ const resultsPass = async (
   const files = outboxResults(batch.batch_id);
   const results = await writeResultsFiles(ports, batch, from, {
     csv: files.csv,
+    erp: files.erp,
     xlsx: { ...files.xlsx, summary, at: summaryTime(summary) },
     width: read.width,
     table: ncm.table,

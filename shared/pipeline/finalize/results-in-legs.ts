@@ -15,9 +15,10 @@ import * as z from 'zod';
 import type { NcmTable } from '../../ncm-table/siscomex-table.js';
 import { formatCsvRecord } from '../../spreadsheet/write-csv.js';
 import { XLSX_CONTENT_TYPE } from '../../spreadsheet/write-xlsx.js';
-import { outboxKey } from '../core/bucket-layout.js';
+import { finalizeWorkKey, outboxKey } from '../core/bucket-layout.js';
 import type { PipelinePorts } from '../core/ports.js';
 import type { BatchRecord } from '../core/records.js';
+import { ERP_UPDATE_FILE, erpUpdateLines } from '../outbox/erp-update.js';
 import { type PartsUpload, PartsUploadProgress, partsUpload } from '../outbox/parts-upload.js';
 import {
   CSV_CONTENT_TYPE,
@@ -51,6 +52,8 @@ export const ResultsWriting = z.object({
   listed_through: z.number().int().min(0).optional(),
   csv: PartsUploadProgress.optional(),
   xlsx: z.object({ upload: PartsUploadProgress, workbook: ResultsWorkbookProgress }).optional(),
+  /** erp-update.csv's upload, and where the SKUs it has written so far wait in `work/`. */
+  erp: z.object({ upload: PartsUploadProgress, skus_key: z.string() }).optional(),
 });
 export type ResultsWriting = z.infer<typeof ResultsWriting>;
 
@@ -59,10 +62,11 @@ type ResultsPorts = Pick<PipelinePorts, 'clock' | 'batches' | 'objects'>;
 /** Where a file goes (an object key), and the name its bytes carried between legs take in `work/`. */
 export type ResultsTarget = { key: string; name: string };
 
-/** Where a batch's final results.csv and results.xlsx go in its outbox. */
-export const outboxResults = (batchId: string): Record<'csv' | 'xlsx', ResultsTarget> => ({
+/** Where a batch's final results.csv, results.xlsx and erp-update.csv go in its outbox. */
+export const outboxResults = (batchId: string): Record<'csv' | 'xlsx' | 'erp', ResultsTarget> => ({
   csv: { key: outboxKey(batchId, OUTPUT_FILES.results), name: OUTPUT_FILES.results },
   xlsx: { key: outboxKey(batchId, OUTPUT_FILES.results_workbook), name: OUTPUT_FILES.results_workbook },
+  erp: { key: outboxKey(batchId, ERP_UPDATE_FILE), name: ERP_UPDATE_FILE },
 });
 
 /**
@@ -74,6 +78,8 @@ export type ResultsPassOptions = {
   csv?: ResultsTarget;
   /** results.xlsx, when this pass writes it: what its second sheet shows, and the time it is dated. */
   xlsx?: ResultsTarget & { summary: ShownSummary; at: Date };
+  /** erp-update.csv, when this pass writes it (outbox/erp-update.ts). */
+  erp?: ResultsTarget;
   /** Sees each row as it is written: a pass that adds the batch up as it writes it. */
   onShown?: (shown: ShownRow) => void;
   /**
@@ -127,6 +133,47 @@ const csvWriter = async (
     async pause() {
       await flush();
       return upload.pause();
+    },
+    async finish() {
+      await flush();
+      await upload.complete();
+    },
+  };
+};
+
+/**
+ * erp-update.csv's writer: a line for each new product to change; at a pause, the SKUs written so
+ * far are kept in `work/` under the row they reach, so the next leg (or a retry of this one, which
+ * starts from the same row) writes each SKU once.
+ */
+const erpWriter = async (
+  objects: ResultsPorts['objects'],
+  upload: PartsUpload,
+  batch: Pick<BatchRecord, 'batch_id' | 'header' | 'delimiter'>,
+  from: ResultsWriting['erp'] | null,
+  through: () => number,
+): Promise<FileWriter<NonNullable<ResultsWriting['erp']>>> => {
+  const kept = from ? await objects.getBytes(from.skus_key) : null;
+  if (from && !kept)
+    throw new Error(`erp-update.csv: the SKUs an earlier leg kept are gone (${from.skus_key})`);
+  const skus = new Set<string>(kept ? (JSON.parse(Buffer.from(kept).toString('utf8')) as string[]) : []);
+  const lines = erpUpdateLines(batch.header, batch.delimiter, skus);
+  let text = from ? '' : lines.header();
+  const flush = async () => {
+    await upload.append(Buffer.from(text, 'utf8'));
+    text = '';
+  };
+  return {
+    async add(shown) {
+      text += lines.add(shown);
+      if (text.length >= CSV_CHUNK_CHARACTERS) await flush();
+    },
+    betweenChunks: true,
+    async pause() {
+      await flush();
+      const skusKey = finalizeWorkKey(batch.batch_id, `${ERP_UPDATE_FILE}.skus.${through()}.json`);
+      await objects.put(skusKey, JSON.stringify([...skus]), 'application/json');
+      return { upload: await upload.pause(), skus_key: skusKey };
     },
     async finish() {
       await flush();
@@ -195,9 +242,47 @@ const readOn = async (
   return 'ended';
 };
 
+/** Opens an upload of one of the pass's files, new or from where it stopped. */
+type OpenUpload = (
+  target: ResultsTarget,
+  contentType: string,
+  progress: PartsUploadProgress | null,
+) => Promise<PartsUpload>;
+
 /**
- * Writes results.csv and/or results.xlsx from the first row, or from where the last leg stopped
- * (`from`); returns `next: "done"` once both are stored, or `next: "again"` with where it stopped
+ * Opens the pass's CSV writers (results.csv, erp-update.csv), each when the pass writes it, new or
+ * from where the last leg stopped; `through` gives the last row written, for a pause.
+ */
+const openCsvWriters = async (
+  objects: ResultsPorts['objects'],
+  batch: Pick<BatchRecord, 'batch_id' | 'header' | 'delimiter'>,
+  from: ResultsWriting | null,
+  options: Pick<ResultsPassOptions, 'csv' | 'erp' | 'width'>,
+  upload: OpenUpload,
+  through: () => number,
+) => ({
+  csv: options.csv
+    ? await csvWriter(
+        await upload(options.csv, CSV_CONTENT_TYPE, from?.csv ?? null),
+        batch,
+        options.width,
+        from === null,
+      )
+    : null,
+  erp: options.erp
+    ? await erpWriter(
+        objects,
+        await upload(options.erp, CSV_CONTENT_TYPE, from?.erp?.upload ?? null),
+        batch,
+        from?.erp ?? null,
+        through,
+      )
+    : null,
+});
+
+/**
+ * Writes results.csv, erp-update.csv and/or results.xlsx from the first row, or from where the
+ * last leg stopped (`from`); returns `next: "done"` once all are stored, or `next: "again"` with where it stopped
  * when the leg's time ran out first.
  */
 export const writeResultsFiles = async (
@@ -206,7 +291,7 @@ export const writeResultsFiles = async (
   from: ResultsWriting | null,
   options: ResultsPassOptions,
 ): Promise<{ next: 'again'; writing: ResultsWriting } | { next: 'done' }> => {
-  const upload = (target: ResultsTarget, contentType: string, progress: PartsUploadProgress | null) =>
+  const upload: OpenUpload = (target, contentType, progress) =>
     partsUpload(
       ports.objects,
       { batchId: batch.batch_id, ...target, contentType, partBytes: options.partBytes },
@@ -231,16 +316,11 @@ export const writeResultsFiles = async (
       if (measured.length === ROWS_MEASURED_FOR_WIDTH) break;
     }
   }
-  // results.csv is whole once the rows are read again.
-  const csv =
-    options.csv && !listing
-      ? await csvWriter(
-          await upload(options.csv, CSV_CONTENT_TYPE, from?.csv ?? null),
-          batch,
-          options.width,
-          from === null,
-        )
-      : null;
+  let writtenThrough = from?.written_through ?? 0;
+  // results.csv and erp-update.csv are whole once the rows are read again.
+  const { csv, erp } = listing
+    ? { csv: null, erp: null }
+    : await openCsvWriters(ports.objects, batch, from, options, upload, () => writtenThrough);
   const { xlsx: workbookTarget } = options;
   const xlsx = workbookTarget
     ? xlsxWriter(
@@ -253,10 +333,10 @@ export const writeResultsFiles = async (
     : null;
   const canPause = () => xlsx === null || xlsx.betweenChunks;
 
-  let writtenThrough = from?.written_through ?? 0;
   if (!listing) {
     const add = async (shown: ShownRow) => {
       await csv?.add(shown);
+      await erp?.add(shown);
       await xlsx?.add(shown);
       options.onShown?.(shown);
       writtenThrough = shown.row.row;
@@ -268,10 +348,12 @@ export const writeResultsFiles = async (
     if ((await readOn(rows, add, canPause, time, clock, options)) === 'spent') {
       const writing: ResultsWriting = { written_through: writtenThrough };
       if (csv) writing.csv = await csv.pause();
+      if (erp) writing.erp = await erp.pause();
       if (xlsx) writing.xlsx = await xlsx.pause();
       return { next: 'again', writing };
     }
     await csv?.finish();
+    await erp?.finish();
     if (xlsx === null || xlsx.workbook.divergent === 0) {
       await xlsx?.finish();
       return { next: 'done' };

@@ -12,6 +12,7 @@ import type { BatchRecord, RowRecord } from '../core/records.js';
 import type { ShownResult } from '../core/result-columns.js';
 import { isFinalResult, resultNow } from '../core/row-life.js';
 import { OutputStatus } from '../core/row-statuses.js';
+import { ERP_UPDATE_FILE, erpUpdateOf } from '../outbox/erp-update.js';
 import {
   type BatchSummary,
   cents,
@@ -21,6 +22,9 @@ import {
   sourceShown,
 } from '../outbox/results-files.js';
 import { workbookLanguage } from '../outbox/workbook-language.js';
+
+/** A row counted for summary.json: only whether it would be in erp-update.csv, not its cells. */
+const NO_ERP_COLUMNS = { exTipi: null, cest: null };
 
 /** `no` is what the row side and reuse write; `false` is accepted so a variant spelling still counts. */
 const isMismatch = (value: string | undefined): boolean => value === 'no' || value === 'false';
@@ -47,6 +51,9 @@ export const SummaryCounts = z.object({
   /** Rows whose verdict waits for a person, and rows a person approved (`check`; zero in a tally kept before). */
   to_check: z.number().int().min(0).default(0),
   approved: z.number().int().min(0).default(0),
+  /** Rows erp-update.csv leaves out: their code is not settled, or they have no SKU (zero in a tally kept before). */
+  erp_waiting: z.number().int().min(0).default(0),
+  erp_without_sku: z.number().int().min(0).default(0),
 });
 export type SummaryCounts = z.infer<typeof SummaryCounts>;
 
@@ -62,6 +69,8 @@ const NOTHING_COUNTED = (): SummaryCounts => ({
   followers_resolved: 0,
   to_check: 0,
   approved: 0,
+  erp_waiting: 0,
+  erp_without_sku: 0,
 });
 
 /**
@@ -72,7 +81,7 @@ const NOTHING_COUNTED = (): SummaryCounts => ({
 export const summaryTally = (from: SummaryCounts = NOTHING_COUNTED()) => {
   const at: SummaryCounts = { ...from, counts: { ...from.counts } };
   return {
-    add(row: Pick<RowRecord, 'follows'>, shown: ShownResult): void {
+    add(row: Pick<RowRecord, 'follows' | 'product' | 'cells'>, shown: ShownResult): void {
       at.rows += 1;
       if (isFinalResult(shown)) at.counts[shown.status] += 1;
       const cost = Number(shown.cost_usd ?? 0);
@@ -84,6 +93,11 @@ export const summaryTally = (from: SummaryCounts = NOTHING_COUNTED()) => {
       // A follower shows its leader's outcome, its check included: it counts as its leader does.
       if (shown.check === 'to_check') at.to_check += 1;
       if (shown.check === 'approved') at.approved += 1;
+      if (isFinalResult(shown)) {
+        const update = erpUpdateOf({ row, result: shown }, NO_ERP_COLUMNS);
+        if (update === 'waiting') at.erp_waiting += 1;
+        if (update === 'no_sku') at.erp_without_sku += 1;
+      }
       if (row.follows !== undefined) {
         at.followers += 1;
         if (shown.status === 'resolved') at.followers_resolved += 1;
@@ -114,6 +128,7 @@ export const summaryTally = (from: SummaryCounts = NOTHING_COUNTED()) => {
         duplicates,
         current_ncm_mismatches: at.mismatches,
         checks: { to_check: at.to_check, approved: at.approved },
+        erp_update: { waiting_rows: at.erp_waiting, rows_without_sku: at.erp_without_sku },
         ...(ncm
           ? {
               ncm_table: ncmTableShown(ncm),
@@ -129,7 +144,7 @@ export const summaryTally = (from: SummaryCounts = NOTHING_COUNTED()) => {
         columns: batch.columns ? everyColumnUse(batch.header ?? [], batch.columns) : [],
         stop: batch.stop ?? null,
         options: batch.options ?? null,
-        outputs: { ...OUTPUT_FILES },
+        outputs: { ...OUTPUT_FILES, erp_update: ERP_UPDATE_FILE },
       };
     },
   };

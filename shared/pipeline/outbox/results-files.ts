@@ -309,6 +309,13 @@ export const BatchSummary = z.object({
    * `approved`; a follower counts as its leader does. Absent in summaries written before.
    */
   checks: z.object({ to_check: z.number().int().min(0), approved: z.number().int().min(0) }).optional(),
+  /**
+   * What erp-update.csv leaves out: rows whose code waits for answers or a person's decision, and
+   * rows to change that have no SKU to match them by. Absent in summaries written before.
+   */
+  erp_update: z
+    .object({ waiting_rows: z.number().int().min(0), rows_without_sku: z.number().int().min(0) })
+    .optional(),
   /** The NCM table the rows' codes were checked against (absent in summaries written before). */
   ncm_table: NcmTableShown.optional(),
   /** Rows whose declared NCM is no code in force; rows whose verdict's is not (`*_in_force` = `no`). */
@@ -336,6 +343,8 @@ export const BatchSummary = z.object({
     /** Absent in the summaries of batches finished before the workbooks were written. */
     results_workbook: z.string().optional(),
     review_workbook: z.string().optional(),
+    /** The ERP's update file; absent in the summaries of batches finished before it was written. */
+    erp_update: z.string().optional(),
   }),
 });
 export type BatchSummary = z.infer<typeof BatchSummary>;

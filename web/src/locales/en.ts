@@ -107,6 +107,7 @@ export const en = {
     files: {
       results_workbook: 'Results (Excel)',
       results: 'Results (CSV)',
+      erp_update: 'ERP update (CSV)',
       review_workbook: 'Questions to answer (Excel)',
       review: 'Review file (CSV)',
       summary: 'Summary',

@@ -104,6 +104,7 @@ export const es: Messages = {
     files: {
       results_workbook: 'Resultados (Excel)',
       results: 'Resultados (CSV)',
+      erp_update: 'Actualización para el ERP (CSV)',
       review_workbook: 'Preguntas por responder (Excel)',
       review: 'Archivo de revisión (CSV)',
       summary: 'Resumen',

@@ -104,6 +104,7 @@ export const pt: Messages = {
     files: {
       results_workbook: 'Resultados (Excel)',
       results: 'Resultados (CSV)',
+      erp_update: 'Atualização para o ERP (CSV)',
       review_workbook: 'Perguntas para responder (Excel)',
       review: 'Arquivo de revisão (CSV)',
       summary: 'Resumo',

@@ -43,6 +43,7 @@ const WORKBOOK_LANGUAGE_NAMES = { pt: 'Português', es: 'Español', en: 'English
 const FILE_LABEL: Record<BatchFileName, string> = {
   'results.xlsx': 'results_workbook',
   'results.csv': 'results',
+  'erp-update.csv': 'erp_update',
   'review.xlsx': 'review_workbook',
   'review.csv': 'review',
   'summary.json': 'summary',

@@ -588,6 +588,7 @@ describe('a batch whose Finalize does not fit one invocation', () => {
     // audit.csv's first write and its keys (audit.csv is a copy of it).
     expect(w.objects.completed).toEqual([
       `outbox/${w.batchId}/results.csv`,
+      `outbox/${w.batchId}/erp-update.csv`,
       `outbox/${w.batchId}/results.xlsx`,
       expect.stringMatching(new RegExp(`^outbox/${w.batchId}/\\.audit/keys-1-\\d+\\.txt$`)),
       expect.stringMatching(new RegExp(`^outbox/${w.batchId}/\\.audit/audit-1-\\d+\\.csv$`)),

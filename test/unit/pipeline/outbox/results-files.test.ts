@@ -288,6 +288,7 @@ describe('buildSummary', () => {
       pdfs: 'pdfs/',
       results_workbook: 'results.xlsx',
       review_workbook: 'review.xlsx',
+      erp_update: 'erp-update.csv',
     });
   });
 

@@ -276,6 +276,7 @@ const writtenInLegs = async (legs: boolean) => {
   const options: ResultsPassOptions = {
     xlsx: { key: `outbox/${batch.batch_id}/results.xlsx`, name: 'results.xlsx', summary, at: NOW },
     csv: { key: `outbox/${batch.batch_id}/results.csv`, name: 'results.csv' },
+    erp: { key: `outbox/${batch.batch_id}/erp-update.csv`, name: 'erp-update.csv' },
     width: 6,
     table: TABLE,
     until: legs ? 0 : Number.MAX_SAFE_INTEGER,
@@ -291,7 +292,7 @@ const writtenInLegs = async (legs: boolean) => {
   }
   const file = (name: string) =>
     Buffer.from(ports.objects.objects.get(`outbox/${batch.batch_id}/${name}`)!.bytes);
-  return { xlsx: file('results.xlsx'), csv: file('results.csv'), handed };
+  return { xlsx: file('results.xlsx'), csv: file('results.csv'), erp: file('erp-update.csv'), handed };
 };
 
 describe('results.xlsx written by the results pass in legs', async () => {
@@ -313,9 +314,35 @@ describe('results.xlsx written by the results pass in legs', async () => {
     );
   });
 
-  it('is byte for byte the workbook written at once, and results.csv too', () => {
+  it('is byte for byte the workbook written at once, and results.csv and erp-update.csv too', () => {
     expect(inLegs.xlsx.equals(once.xlsx)).toBe(true);
     expect(inLegs.csv.equals(once.csv)).toBe(true);
+    expect(inLegs.erp.equals(once.erp)).toBe(true);
+  });
+
+  it('writes erp-update.csv with the products whose code differs from the declared one, or that declared none', () => {
+    const lines = Papa.parse<Record<string, string>>(inLegs.erp.toString('utf8'), {
+      header: true,
+      skipEmptyLines: true,
+    }).data;
+    // Cases 1, 2 and 3 differ, case 5 declared none; 4 and 7 match, 6 is the same code (not in force).
+    const expected = Array.from({ length: BATCH_ROWS }, (_, i) => i + 1).filter((n) =>
+      [1, 2, 3, 5].includes(((n - 1) % CASES.length) + 1),
+    );
+    expect(lines.map((line) => line.sku)).toEqual(
+      expected.map((n) => `${CASES[(n - 1) % CASES.length]!.sku}-${n}`),
+    );
+    expect(lines[2]).toEqual({
+      sku: 'CAF-3-3',
+      declared_ncm: '9012100',
+      ncm: '21011110',
+      ex_tipi: '',
+      cest: '',
+      classification_id: classificationId(3),
+      approved_by: '',
+      approved_at: '',
+    });
+    expect(lines[3]).toMatchObject({ sku: 'PAR-5-5', declared_ncm: '', ncm: '73181500' });
   });
 
   it('lists every divergent row of the batch once, in row order', () => {
