@@ -231,6 +231,29 @@ describe('the operations console in Chromium', () => {
     });
   }, 60_000);
 
+  it('downloads erp-update.csv: the products whose settled code differs from the one declared, for the ERP', async () => {
+    expect(await page.getByTestId('download-erp-update.csv').textContent()).toBe('Atualização para o ERP (CSV)');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('download-erp-update.csv').click(),
+    ]);
+    const saved = join(temp.dir, 'erp-update.csv');
+    await download.saveAs(saved);
+    expect(download.suggestedFilename()).toBe('products-erp-update.csv');
+    const erp = readCsv(readFileSync(saved, 'utf8'));
+    const results = readCsv(readFileSync(join(temp.dir, 'results.csv'), 'utf8'));
+    const cell = (row: readonly string[], name: string) => row[results.header.indexOf(name)] ?? '';
+    // Worked out from results.csv: settled, a SKU, and a code other than the one declared.
+    const expected = results.rows
+      .filter((row) => ['resolved', 'reused'].includes(cell(row, 'status')) && cell(row, 'check') !== 'to_check')
+      .filter((row) => cell(row, 'ncm').replace(/\D/g, '') !== cell(row, 'NCM').replace(/\D/g, '').padStart(8, '0'))
+      .map((row) => [cell(row, 'SKU'), cell(row, 'ncm').replace(/\D/g, '')]);
+    expect(erp.header.slice(0, 3)).toEqual(['sku', 'declared_ncm', 'ncm']);
+    expect(erp.rows.map((row) => [row[0], row[2]])).toEqual(expected);
+    // The sample's PAR-M10 declared 7318.16.00; the verdict is 7318.15.00.
+    expect(erp.rows.map((row) => row[0])).toContain('PAR-M10');
+  }, 60_000);
+
   it('downloads results.xlsx: the same rows, labelled in the language chosen at upload', async () => {
     const [download] = await Promise.all([
       page.waitForEvent('download'),

@@ -322,8 +322,11 @@ export const resultForOrigin = (
   verdict: { origin: Origin | null | undefined; lookups?: OriginLookups | undefined },
   rowOrigin: Origin | null,
 ): RowResult => {
+  const sharedAsItIs = !verdict.origin || !rowOrigin || sameOrigin(verdict.origin, rowOrigin) || !result.ncm;
+  // The common case, a row of the verdict's own origin: the result itself, copied only to drop the look-ups.
+  if (sharedAsItIs && result.origin_lookups === undefined) return result;
   const { origin_lookups: kept, ...shown } = result;
-  if (!verdict.origin || !rowOrigin || sameOrigin(verdict.origin, rowOrigin) || !shown.ncm) return shown;
+  if (sharedAsItIs || !verdict.origin || !rowOrigin) return shown;
   const lookup = verdict.lookups?.[originKey(rowOrigin)] ?? kept?.[originKey(rowOrigin)];
   const otherOperation = verdict.origin.operation !== rowOrigin.operation;
   const columns: RowResult = { ...shown };
