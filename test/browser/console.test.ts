@@ -232,7 +232,9 @@ describe('the operations console in Chromium', () => {
   }, 60_000);
 
   it('downloads erp-update.csv: the products whose settled code differs from the one declared, for the ERP', async () => {
-    expect(await page.getByTestId('download-erp-update.csv').textContent()).toBe('Atualização para o ERP (CSV)');
+    expect(await page.getByTestId('download-erp-update.csv').textContent()).toContain(
+      'Atualização para o ERP (CSV)',
+    );
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.getByTestId('download-erp-update.csv').click(),
@@ -245,8 +247,12 @@ describe('the operations console in Chromium', () => {
     const cell = (row: readonly string[], name: string) => row[results.header.indexOf(name)] ?? '';
     // Worked out from results.csv: settled, a SKU, and a code other than the one declared.
     const expected = results.rows
-      .filter((row) => ['resolved', 'reused'].includes(cell(row, 'status')) && cell(row, 'check') !== 'to_check')
-      .filter((row) => cell(row, 'ncm').replace(/\D/g, '') !== cell(row, 'NCM').replace(/\D/g, '').padStart(8, '0'))
+      .filter(
+        (row) => ['resolved', 'reused'].includes(cell(row, 'status')) && cell(row, 'check') !== 'to_check',
+      )
+      .filter(
+        (row) => cell(row, 'ncm').replace(/\D/g, '') !== cell(row, 'NCM').replace(/\D/g, '').padStart(8, '0'),
+      )
       .map((row) => [cell(row, 'SKU'), cell(row, 'ncm').replace(/\D/g, '')]);
     expect(erp.header.slice(0, 3)).toEqual(['sku', 'declared_ncm', 'ncm']);
     expect(erp.rows.map((row) => [row[0], row[2]])).toEqual(expected);
