@@ -6,6 +6,9 @@
  *
  *   leg 1: parts 1..3 sent, 2.1 MiB left  ─▶ work/<batch>/finalize/results.csv.4   { parts 1..3 }
  *   leg 2: reads .4 back, parts 4..6, the last part, complete
+ *
+ * The multipart upload starts with the first full part: a file smaller than a part is put whole
+ * at its end, one request instead of three.
  */
 import * as z from 'zod';
 import { finalizeWorkKey } from '../core/bucket-layout.js';
@@ -16,7 +19,8 @@ import type { ObjectStore } from '../core/ports.js';
  * whatever the file's size.
  */
 export const PartsUploadProgress = z.object({
-  upload_id: z.string().min(1),
+  /** Null until the first part is sent: a file that never fills a part is put whole, one request. */
+  upload_id: z.string().min(1).nullable(),
   parts: z.array(z.object({ number: z.number().int().min(1), etag: z.string() })),
   /** Bytes made but not sent (under a part's size) wait under this key in `work/`; null: none. */
   carried: z.string().nullable(),
@@ -48,7 +52,8 @@ export const partsUpload = async (
   target: { batchId: string; key: string; name: string; contentType: string; partBytes: number },
   from: PartsUploadProgress | null,
 ): Promise<PartsUpload> => {
-  const uploadId = from?.upload_id ?? (await objects.startUpload(target.key, target.contentType));
+  // Started at the first full part: a small file is one PutObject at its end, not three requests.
+  let uploadId = from?.upload_id ?? null;
   const parts = [...(from?.parts ?? [])];
   const pending: Uint8Array[] = [];
   let pendingBytes = 0;
@@ -70,6 +75,7 @@ export const partsUpload = async (
     return bytes;
   };
   const send = async () => {
+    uploadId ??= await objects.startUpload(target.key, target.contentType);
     const number = nextNumber();
     const etag = await objects.uploadPart(target.key, uploadId, number, take());
     parts.push({ number, etag });
@@ -89,6 +95,11 @@ export const partsUpload = async (
       return { upload_id: uploadId, parts: [...parts], carried };
     },
     async complete() {
+      if (uploadId === null) {
+        // Never a full part: the whole file in one request, whole or not at all like an upload.
+        await objects.put(target.key, take(), target.contentType);
+        return;
+      }
       if (pendingBytes > 0 || parts.length === 0) await send();
       await objects.completeUpload(target.key, uploadId, parts);
     },

@@ -588,12 +588,15 @@ describe('a batch whose Finalize does not fit one invocation', () => {
     // audit.csv's first write and its keys (audit.csv is a copy of it).
     expect(w.objects.completed).toEqual([
       `outbox/${w.batchId}/results.csv`,
-      `outbox/${w.batchId}/erp-update.csv`,
       `outbox/${w.batchId}/results.xlsx`,
       expect.stringMatching(new RegExp(`^outbox/${w.batchId}/\\.audit/keys-1-\\d+\\.txt$`)),
       expect.stringMatching(new RegExp(`^outbox/${w.batchId}/\\.audit/audit-1-\\d+\\.csv$`)),
     ]);
     expect(w.objects.uploads.size).toBe(0);
+    // erp-update.csv never filled a part (every row ended in error): put whole, one request.
+    expect(
+      Buffer.from(w.objects.objects.get(`outbox/${w.batchId}/erp-update.csv`)!.bytes).toString('utf8'),
+    ).toBe('sku;declared_ncm;ncm;ex_tipi;cest;classification_id;approved_by;approved_at\r\n');
     const [header, ...records] = w.csv('results.csv');
     expect(records.map((record) => Number(record[header!.indexOf('row')]))).toEqual(
       Array.from({ length: 2_234 }, (_, i) => i + 1),
