@@ -25,7 +25,7 @@ import type { PipelinePorts } from '../core/ports.js';
 import type { RowRecord } from '../core/records.js';
 import type { RowResult } from '../core/result-columns.js';
 import { DECIDABLE_STATUSES, reuseKeysOf } from '../core/row-life.js';
-import { goodsFingerprint } from '../reuse/reuse.js';
+import { goodsFingerprintOfRow } from '../reuse/reuse.js';
 import type { DecisionLine } from './decisions-file.js';
 import type { ReportLine } from './plan-answers.js';
 import { type DecisionReport, type PlannedDecision, planDecisions } from './plan-decisions.js';
@@ -133,8 +133,8 @@ const applyDecision = async (
 ): Promise<void> => {
   const row = await decideRow(ports.batches, round.batchId, item.row, decision);
   if (row) {
-    const { product_key, fingerprint, product } = row;
-    const product_fingerprint = product ? goodsFingerprint(product, row.sheet?.sha256 ?? null) : undefined;
+    const { product_key, fingerprint } = row;
+    const product_fingerprint = goodsFingerprintOfRow(row);
     const keys =
       product_key && fingerprint ? reuseKeysOf({ product_key, fingerprint, product_fingerprint }) : [];
     const cached = keys.length > 0 ? await ports.cache.getMany(keys) : new Map();

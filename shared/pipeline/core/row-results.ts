@@ -311,8 +311,8 @@ const lookupNotes = (lookup: OriginLookup | undefined, otherOperation: boolean):
 
 /**
  * Gives the result a row of origin `rowOrigin` shows from a verdict made for `verdict.origin`: the
- * same verdict (NCM, candidates, rationale, PDF, check), with the row's own duties (from the
- * verdict's `origin_lookups`, or `lookups`), its own SIM openings when its operation differs,
+ * same verdict (NCM, candidates, rationale, PDF, check), with the row's own duties (from `lookups`,
+ * else the verdict's own `origin_lookups`), its own SIM openings when its operation differs,
  * `verdict_from` naming the classification and its origin, and a detail saying so. A row of the
  * verdict's own origin, or a result with no NCM, shows it unchanged. Never carries the look-ups of
  * other origins: only the verdict keeps them.
@@ -322,13 +322,14 @@ export const resultForOrigin = (
   verdict: { origin: Origin | null | undefined; lookups?: OriginLookups | undefined },
   rowOrigin: Origin | null,
 ): RowResult => {
-  const sharedAsItIs = !verdict.origin || !rowOrigin || sameOrigin(verdict.origin, rowOrigin) || !result.ncm;
+  const { origin: made } = verdict;
+  const other = made && rowOrigin && !sameOrigin(made, rowOrigin) && result.ncm ? made : null;
   // The common case, a row of the verdict's own origin: the result itself, copied only to drop the look-ups.
-  if (sharedAsItIs && result.origin_lookups === undefined) return result;
+  if (!other && result.origin_lookups === undefined) return result;
   const { origin_lookups: kept, ...shown } = result;
-  if (sharedAsItIs || !verdict.origin || !rowOrigin) return shown;
+  if (!other || !rowOrigin) return shown;
   const lookup = verdict.lookups?.[originKey(rowOrigin)] ?? kept?.[originKey(rowOrigin)];
-  const otherOperation = verdict.origin.operation !== rowOrigin.operation;
+  const otherOperation = other.operation !== rowOrigin.operation;
   const columns: RowResult = { ...shown };
   for (const column of DUTY_COLUMNS) delete columns[column];
   if (otherOperation) {
@@ -344,8 +345,8 @@ export const resultForOrigin = (
   };
   const origin = message('other_origin', {
     classification_id: shown.classification_id ?? '',
-    country: verdict.origin.country,
-    operation: verdict.origin.operation,
+    country: other.country,
+    operation: other.operation,
     own_country: rowOrigin.country,
     own_operation: rowOrigin.operation,
     looked_up: lookup !== undefined,
@@ -355,7 +356,7 @@ export const resultForOrigin = (
     ...columns,
     ...compact({
       verdict_from: shown.classification_id
-        ? `${shown.classification_id} (${verdict.origin.country}, ${verdict.origin.operation})`
+        ? `${shown.classification_id} (${other.country}, ${other.operation})`
         : '',
       ...tariffColumnsOf(lookup?.tariffs ?? null),
     }),

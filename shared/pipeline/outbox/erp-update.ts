@@ -108,7 +108,6 @@ export const erpUpdateLines = (
 ) => {
   const columns = erpColumnsOf(header);
   return {
-    skus,
     header: (): string => formatCsvRecord([...ERP_UPDATE_COLUMNS], delimiter),
     add: (shown: ShownRow): string => {
       const update = erpUpdateOf(shown, columns);

@@ -438,9 +438,7 @@ export const rowRecordPlanner = (
         dispatched += 1;
         leaderRows.set(group, plan.mapped.row);
         // Each other origin of its followers is a classification not made: its tariffs come with the verdict.
-        const others = shareClassifications
-          ? (reuse.otherOrigins?.(plan.identity.product_fingerprint, originKey(plan.product)) ?? [])
-          : [];
+        const others = reuse.otherOrigins?.(plan.identity.product_fingerprint, originKey(plan.product)) ?? [];
         return bornRow(others.length > 0 ? { ...valid, other_origins: others } : valid, { as: 'queued' });
       }
       overBudget += 1;

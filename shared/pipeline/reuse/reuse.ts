@@ -29,7 +29,7 @@ import { detailMessagesOf, detailOf, message } from '../../wording/index.js';
 import type { BatchOptions } from '../core/batch-options-schema.js';
 import { fingerprintKey } from '../core/keys.js';
 import { type OriginLookups, originOf, sameOrigin } from '../core/origins.js';
-import type { CachedVerdict, PendingClassification } from '../core/records.js';
+import type { CachedVerdict, PendingClassification, RowRecord } from '../core/records.js';
 import type { RowResult } from '../core/result-columns.js';
 import { currentNcmMatches, resultForOrigin, resultNcmDigits } from '../core/row-results.js';
 import { checkReasonsOfResult, withCheckMark } from '../core/verdict-check.js';
@@ -72,13 +72,20 @@ export const productFingerprint = (
  * Gives the hash of what decides a product's NCM whatever its origin: its description and the
  * sheet's bytes. Rows with the same one are the same goods and share one verdict.
  */
-export const goodsFingerprint = (
+const goodsFingerprint = (
   product: Pick<ProductRow, 'description'>,
   sheetSha256: string | null,
 ): string =>
   createHash('sha256')
     .update(JSON.stringify(['goods-v1', product.description ?? null, sheetSha256 ?? null]), 'utf8')
     .digest('hex');
+
+/**
+ * Gives a stored row's product fingerprint (`goodsFingerprint` of its product and sheet), the same
+ * Prepare worked out for it; undefined for a row without a product.
+ */
+export const goodsFingerprintOfRow = (row: Pick<RowRecord, 'product' | 'sheet'>): string | undefined =>
+  row.product ? goodsFingerprint(row.product, row.sheet?.sha256 ?? null) : undefined;
 
 /**
  * Gives a row's product identity: keyed by `sku:<sku>` when the row has a SKU, else by its
@@ -172,11 +179,7 @@ export const reusedResult = (
 ): RowResult => {
   const rowOrigin = originOf(product);
   const otherOrigin = !!verdict.origin && !!rowOrigin && !sameOrigin(verdict.origin, rowOrigin);
-  const result = resultForOrigin(
-    verdict.result,
-    { origin: verdict.origin, lookups: { ...verdict.result.origin_lookups, ...lookups } },
-    rowOrigin,
-  );
+  const result = resultForOrigin(verdict.result, { origin: verdict.origin, lookups }, rowOrigin);
   // An approved verdict keeps `check: approved` and its approved columns (they are the cached
   // result's): the next night does not ask again.
   return withCheckMark(

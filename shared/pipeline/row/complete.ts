@@ -9,7 +9,7 @@ import type { RowResult } from '../core/result-columns.js';
 import { isFinalResult, resultNow, reuseKeysOf } from '../core/row-life.js';
 import { errorResult } from '../core/row-results.js';
 import { isOutputStatus, type RowStatus } from '../core/row-statuses.js';
-import { goodsFingerprint } from '../reuse/reuse.js';
+import { goodsFingerprintOfRow } from '../reuse/reuse.js';
 import { completionIdOf, isSuperseded, loadRow } from './row-state.js';
 
 /**
@@ -285,9 +285,7 @@ const completeFinal = async (
   const classificationId = result.classification_id ?? row.classification_id;
   if (result.status === 'resolved' && row.product_key && row.fingerprint && classificationId) {
     const origin = originOf(row.product);
-    const productFingerprint = row.product
-      ? goodsFingerprint(row.product, row.sheet?.sha256 ?? null)
-      : undefined;
+    const productFingerprint = goodsFingerprintOfRow(row);
     const verdict = {
       fingerprint: row.fingerprint,
       ...(productFingerprint ? { product_fingerprint: productFingerprint } : {}),
