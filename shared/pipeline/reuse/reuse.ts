@@ -72,10 +72,7 @@ export const productFingerprint = (
  * Gives the hash of what decides a product's NCM whatever its origin: its description and the
  * sheet's bytes. Rows with the same one are the same goods and share one verdict.
  */
-const goodsFingerprint = (
-  product: Pick<ProductRow, 'description'>,
-  sheetSha256: string | null,
-): string =>
+const goodsFingerprint = (product: Pick<ProductRow, 'description'>, sheetSha256: string | null): string =>
   createHash('sha256')
     .update(JSON.stringify(['goods-v1', product.description ?? null, sheetSha256 ?? null]), 'utf8')
     .digest('hex');
