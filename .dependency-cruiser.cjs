@@ -23,7 +23,9 @@ module.exports = {
   options: {
     doNotFollow: { path: 'node_modules' },
     tsConfig: { fileName: 'tsconfig.json' },
-    babelConfig: { fileName: 'babel.deps.config.cjs' },
+    // TypeScript's own parser, with every `import type` read as an import: a cycle through types
+    // is a cycle too. (Babel read the files the same way at three times the CPU.)
+    tsPreCompilationDeps: true,
     enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs'] },
   },
 };

