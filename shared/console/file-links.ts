@@ -12,7 +12,7 @@ import { posix } from 'node:path';
 import { BatchOptions } from '../pipeline/core/batch-options-schema.js';
 import { answersFolder, dropFolder, isBatchFolderName, outboxKey } from '../pipeline/core/bucket-layout.js';
 import { isPendingPdfCopy } from '../pipeline/reuse/reuse.js';
-import { XLSX_CONTENT_TYPE } from '../spreadsheet/write-xlsx.js';
+import { XLSX_CONTENT_TYPE } from '../spreadsheet/xlsx-layout.js';
 import {
   type AnswerSheetForm,
   AnswerSheetRequest,

@@ -5,8 +5,7 @@
  * review.csv lists it (outbox/results-files.ts, pendingReviewItems).
  */
 import { createHash } from 'node:crypto';
-import type { ReviewItem, RowRecord } from '../pipeline/core/records.js';
-import { daysLeft } from '../pipeline/outbox/review-workbook.js';
+import { daysLeft, type ReviewItem, type RowRecord } from '../pipeline/core/records.js';
 import type { PendingRowView, QuestionGroup, QuestionInbox } from './api.js';
 import type { ConsolePorts } from './ports.js';
 

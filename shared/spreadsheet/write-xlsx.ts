@@ -1,8 +1,8 @@
 /**
  * Writing XLSX workbooks people open in Excel and LibreOffice (docs/architecture.md, section 10),
  * through ExcelJS's streaming writer (review.xlsx; results.xlsx is written as text by xlsx-parts.ts
- * into zip-in-legs.ts, so that it can be written across invocations, and shares the helpers here
- * for text, widths and fonts): rows are compressed into the ZIP as they are committed
+ * into zip-in-legs.ts, so that it can be written across invocations; both size and clean their
+ * cells with xlsx-layout.ts): rows are compressed into the ZIP as they are committed
  * (`addRows` waits for it every few hundred rows), so a workbook of 100,000 rows never sits whole
  * in memory, and an S3 upload reads it as it is made.
  *
@@ -14,15 +14,11 @@
 import { PassThrough, type Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { columnLetter } from './columns.js';
-
-export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+import { BODY_FONT } from './xlsx-layout.js';
 
 export type WorkbookWriter = ExcelJS.stream.xlsx.WorkbookWriter;
 export type WorksheetWriter = ExcelJS.Worksheet;
 export type CellValue = ExcelJS.CellValue;
-
-/** The font of every cell a layout styles: one the three programs show alike (LibreOffice: Carlito). */
-export const BODY_FONT = { name: 'Calibri', size: 11 } as const;
 
 /** Printed across the page, the header row repeated on every page. */
 export const PRINT_SETUP = { orientation: 'landscape', printTitlesRow: '1:1' } as const;
@@ -39,49 +35,6 @@ export const styleHeader = (row: ExcelJS.Row): void => {
     Object.assign(cell, HEADER_STYLE);
   });
 };
-
-/** What one cell of Excel holds at most; the rest of a longer text is cut, with an ellipsis. */
-const MAX_CELL_CHARACTERS = 32_767;
-
-const NOT_IN_XML =
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters removed
-  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-/**
- * Text as a string cell takes it: characters XML 1.0 cannot carry (controls, a lone surrogate,
- * U+FFFE/U+FFFF) dropped, since one of them makes the whole file unreadable, and cut to what a
- * cell holds.
- */
-export const xlsxText = (text: string): string => {
-  const clean = text.replace(NOT_IN_XML, '');
-  return clean.length <= MAX_CELL_CHARACTERS ? clean : `${clean.slice(0, MAX_CELL_CHARACTERS - 1)}…`;
-};
-
-/**
- * A column width (in characters) that fits the longest text of the column, header included,
- * within bounds: wider than 60 is wrapped or read in the cell, not on screen.
- */
-export const fittingWidth = (lengths: Iterable<number>, bounds = { min: 6, max: 60 }): number => {
-  let longest = 0;
-  for (const length of lengths) if (length > longest) longest = length;
-  return Math.min(bounds.max, Math.max(bounds.min, longest + 2));
-};
-
-/** The longest line of a cell's text: what its width must fit. */
-export const textWidth = (text: string): number =>
-  text.includes('\n') ? Math.max(...text.split('\n').map((line) => line.length)) : text.length;
-
-/** The default row height, in points, of one line of `BODY_FONT`. */
-export const LINE_HEIGHT = 15;
-
-/**
- * How many lines a wrapped text takes in a column `width` characters wide: a row's height is
- * written, since neither program makes a row taller for wrapped text of a file it opens.
- */
-export const wrappedLines = (text: string, width: number): number =>
-  text
-    .split('\n')
-    .reduce((lines, line) => lines + Math.max(1, Math.ceil(line.length / Math.max(1, width - 2))), 0);
 
 /** ExcelJS's writer, with the ZIP archive it appends each part to and its sheets (not in its types). */
 type ZipAppend = (source: unknown, data: { name: string; date?: Date }) => unknown;

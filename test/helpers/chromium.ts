@@ -21,6 +21,7 @@ export const openBrowser = async (options: { locale: string }) => {
     locale: options.locale,
     viewport: { width: 1366, height: 900 },
     acceptDownloads: true,
+    reducedMotion: 'reduce',
     args: [
       '--no-sandbox',
       '--disable-gpu',

@@ -265,6 +265,15 @@ export const ReviewItem = z.object({
 });
 export type ReviewItem = z.infer<typeof ReviewItem>;
 
+const DAY_MS = 86_400_000;
+
+/**
+ * Takes a review item's `abandons_at` and the time now, and gives the whole days left before the
+ * service abandons the classification (0 once it has): review.xlsx and the console's inbox show it.
+ */
+export const daysLeft = (abandonsAt: string, now: Date): number =>
+  Math.max(0, Math.floor((Date.parse(abandonsAt) - now.getTime()) / DAY_MS));
+
 /** `<batch_id>#<row>`: how a joined row is named on its review item (`ReviewItem.joined`). */
 export const joinedRowName = (row: { batch_id: string; row: number }): string => `${row.batch_id}#${row.row}`;
 /** Reads a joined row's name (`<batch_id>#<row>`) back into its batch and row; null when it is not one. */

@@ -14,7 +14,7 @@
 import * as z from 'zod';
 import type { NcmTable } from '../../ncm-table/siscomex-table.js';
 import { formatCsvRecord } from '../../spreadsheet/write-csv.js';
-import { XLSX_CONTENT_TYPE } from '../../spreadsheet/write-xlsx.js';
+import { XLSX_CONTENT_TYPE } from '../../spreadsheet/xlsx-layout.js';
 import { finalizeWorkKey, outboxKey } from '../core/bucket-layout.js';
 import type { PipelinePorts } from '../core/ports.js';
 import type { BatchRecord } from '../core/records.js';

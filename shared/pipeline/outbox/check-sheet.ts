@@ -17,7 +17,8 @@
  */
 import type ExcelJS from 'exceljs';
 import { formatNcm } from '../../spreadsheet/write-csv.js';
-import { type CellValue, type WorkbookWriter, xlsxText } from '../../spreadsheet/write-xlsx.js';
+import type { CellValue, WorkbookWriter } from '../../spreadsheet/write-xlsx.js';
+import { xlsxText } from '../../spreadsheet/xlsx-layout.js';
 import type { CheckItem } from '../core/check-records.js';
 import { type FillInColumn, orNull, writeFillInSheet } from './fill-in-sheet.js';
 import { resultCell } from './results-sheet-xml.js';

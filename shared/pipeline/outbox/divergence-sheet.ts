@@ -13,7 +13,7 @@
 import { tableInForce } from '../../ncm-table/reference-table.js';
 import type { NcmTable } from '../../ncm-table/siscomex-table.js';
 import { columnLetter } from '../../spreadsheet/columns.js';
-import { fittingWidth, textWidth, xlsxText } from '../../spreadsheet/write-xlsx.js';
+import { fittingWidth, textWidth, xlsxText } from '../../spreadsheet/xlsx-layout.js';
 import { rowXml, type SheetColumn, sheetHead, sheetTail } from '../../spreadsheet/xlsx-parts.js';
 import { declaredNcmDigits } from '../core/ncm-in-force.js';
 import { DUTY_COLUMNS, type ResultColumn } from '../core/result-columns.js';

@@ -11,17 +11,19 @@ import { columnLetter } from '../../spreadsheet/columns.js';
 import {
   addRows,
   addValidation,
-  BODY_FONT,
   type CellValue,
-  fittingWidth,
-  LINE_HEIGHT,
   PRINT_SETUP,
   styleHeader,
-  textWidth,
   type WorkbookWriter,
+} from '../../spreadsheet/write-xlsx.js';
+import {
+  BODY_FONT,
+  fittingWidth,
+  LINE_HEIGHT,
+  textWidth,
   wrappedLines,
   xlsxText,
-} from '../../spreadsheet/write-xlsx.js';
+} from '../../spreadsheet/xlsx-layout.js';
 
 /** A row grows to show this many lines of its longest wrapped text; the rest is read in the cell. */
 const MAX_LINES_SHOWN = 8;

@@ -13,7 +13,7 @@ import { FALLBACK_LANGUAGE, type Language } from '../../spreadsheet/header-langu
 import { ColumnUse } from '../../spreadsheet/input-report.js';
 import type { Delimiter } from '../../spreadsheet/schemas.js';
 import { formatNcm, writeCsv } from '../../spreadsheet/write-csv.js';
-import { XLSX_CONTENT_TYPE } from '../../spreadsheet/write-xlsx.js';
+import { XLSX_CONTENT_TYPE } from '../../spreadsheet/xlsx-layout.js';
 import { shownMessages } from '../../wording/index.js';
 import { type Message, ShownMessage } from '../../wording/message.js';
 import { BatchOptions } from '../core/batch-options-schema.js';

@@ -11,7 +11,7 @@
  */
 import { columnLetter } from '../../spreadsheet/columns.js';
 import { formatNcm } from '../../spreadsheet/write-csv.js';
-import { fittingWidth, textWidth, xlsxText } from '../../spreadsheet/write-xlsx.js';
+import { fittingWidth, textWidth, xlsxText } from '../../spreadsheet/xlsx-layout.js';
 import {
   type CellStyle,
   emptyCell,

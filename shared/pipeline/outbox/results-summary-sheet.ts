@@ -6,7 +6,7 @@
  */
 import type { NcmTable } from '../../ncm-table/siscomex-table.js';
 import { columnLetter } from '../../spreadsheet/columns.js';
-import { fittingWidth, xlsxText } from '../../spreadsheet/write-xlsx.js';
+import { fittingWidth, xlsxText } from '../../spreadsheet/xlsx-layout.js';
 import { rowXml, type SheetColumn, sheetHead, sheetTail } from '../../spreadsheet/xlsx-parts.js';
 import { message, wordMessage } from '../../wording/index.js';
 import type { Message } from '../../wording/message.js';

@@ -20,21 +20,16 @@ import type { Readable } from 'node:stream';
 import type ExcelJS from 'exceljs';
 import { columnLetter } from '../../spreadsheet/columns.js';
 import { formatNcm } from '../../spreadsheet/write-csv.js';
-import { streamWorkbook, type WorkbookWriter, xlsxText } from '../../spreadsheet/write-xlsx.js';
+import { streamWorkbook, type WorkbookWriter } from '../../spreadsheet/write-xlsx.js';
+import { xlsxText } from '../../spreadsheet/xlsx-layout.js';
 import { LIMITS } from '../../tcs/schemas.js';
 import type { CheckItem } from '../core/check-records.js';
-import type { BatchRecord, ReviewItem } from '../core/records.js';
+import { type BatchRecord, daysLeft, type ReviewItem } from '../core/records.js';
 import { writeCheckSheet } from './check-sheet.js';
 import { type FillInColumn, orNull, writeFillInSheet } from './fill-in-sheet.js';
 import { mostQuestions } from './results-files.js';
 import type { WorkbookWords } from './workbook-labels.js';
 import { wordsForBatch } from './workbook-language.js';
-
-const DAY_MS = 86_400_000;
-
-/** Whole days until the service abandons the classification (the console's inbox shows them too). */
-export const daysLeft = (abandonsAt: string, now: Date): number =>
-  Math.max(0, Math.floor((Date.parse(abandonsAt) - now.getTime()) / DAY_MS));
 
 /** A column's letters from its number (1-based). */
 const column = (n: number): string => columnLetter(n - 1);

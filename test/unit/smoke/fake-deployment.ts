@@ -18,7 +18,7 @@ import {
 import { outboxWorkbooks } from '../../../shared/pipeline/outbox/results-workbook.js';
 import type { SmokeCatalogue } from '../../../shared/smoke/catalogue.js';
 import type { DescribedStack, SmokePorts } from '../../../shared/smoke/ports.js';
-import { XLSX_CONTENT_TYPE } from '../../../shared/spreadsheet/write-xlsx.js';
+import { XLSX_CONTENT_TYPE } from '../../../shared/spreadsheet/xlsx-layout.js';
 import { textMessage } from '../../../shared/wording/message.js';
 import {
   fixedClock,

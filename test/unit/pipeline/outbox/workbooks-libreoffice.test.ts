@@ -14,6 +14,7 @@ import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readAnswersFile } from '../../../../shared/pipeline/answers/answers-file.js';
 import { planAnswers } from '../../../../shared/pipeline/answers/plan-answers.js';
+import { daysLeft } from '../../../../shared/pipeline/core/records.js';
 import {
   RESULT_COLUMNS,
   type ResultColumn,
@@ -27,7 +28,7 @@ import {
   resultsInputWidth,
 } from '../../../../shared/pipeline/outbox/results-files.js';
 import { resultsWorkbook } from '../../../../shared/pipeline/outbox/results-workbook.js';
-import { daysLeft, reviewWorkbook } from '../../../../shared/pipeline/outbox/review-workbook.js';
+import { reviewWorkbook } from '../../../../shared/pipeline/outbox/review-workbook.js';
 import { WORKBOOK_WORDS } from '../../../../shared/pipeline/outbox/workbook-labels.js';
 import { restoreNeutralisedField } from '../../../../shared/spreadsheet/write-csv.js';
 import {

@@ -9,7 +9,7 @@ import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { readAnswersFile } from '../../../../shared/pipeline/answers/answers-file.js';
 import { planAnswers } from '../../../../shared/pipeline/answers/plan-answers.js';
-import type { BatchRecord } from '../../../../shared/pipeline/core/records.js';
+import { type BatchRecord, daysLeft } from '../../../../shared/pipeline/core/records.js';
 import {
   RESULT_COLUMNS,
   type ResultColumn,
@@ -19,7 +19,7 @@ import { OUTPUT_STATUSES } from '../../../../shared/pipeline/core/row-statuses.j
 import { buildSummary } from '../../../../shared/pipeline/finalize/summary-tally.js';
 import { buildResultsCsv } from '../../../../shared/pipeline/outbox/results-files.js';
 import { resultsWorkbook } from '../../../../shared/pipeline/outbox/results-workbook.js';
-import { daysLeft, reviewWorkbook } from '../../../../shared/pipeline/outbox/review-workbook.js';
+import { reviewWorkbook } from '../../../../shared/pipeline/outbox/review-workbook.js';
 import { WORKBOOK_WORDS, type WorkbookWords } from '../../../../shared/pipeline/outbox/workbook-labels.js';
 import { wordsForBatch, workbookLanguage } from '../../../../shared/pipeline/outbox/workbook-language.js';
 import { readXlsxRecords } from '../../../../shared/spreadsheet/read-xlsx.js';
