@@ -21,6 +21,8 @@ export const openBrowser = async (options: { locale: string }) => {
     locale: options.locale,
     viewport: { width: 1366, height: 900 },
     acceptDownloads: true,
+    // As a person who asked for less motion: the page stops its spinner and live dot, which a
+    // headless browser would otherwise repaint every frame for the whole file.
     reducedMotion: 'reduce',
     args: [
       '--no-sandbox',
