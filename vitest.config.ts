@@ -65,21 +65,23 @@ const sharingProcesses = (
 const RUN_ORDER = ['end to end', 'checks', 'infra', 'local', 'fast, contract', 'fast'];
 
 /**
- * Projects whose files need no synthesized assembly (but for those that name the end-to-end
- * files' assembly). The first end-to-end file synthesizes it (most of a minute on one core, when
- * the cache is cold), and every other end-to-end file waits for that synthesis: these files run
- * beside it instead, so the second core is not idle.
+ * Projects whose files run beside the first end-to-end file (but for those that name the
+ * end-to-end files' assembly): every project but the end-to-end one. The first end-to-end file
+ * synthesizes the assembly (most of a minute on one core, when the cache is cold) and is the
+ * console's browser test, which then mostly waits on its pipeline and its browser: these files,
+ * which keep a core busy, use the second core meanwhile. The other end-to-end files come after
+ * them, two at a time, and between them keep both cores busy.
  */
-const BESIDE_THE_SYNTHESIS = ['checks', 'infra', 'local', 'fast, contract'];
+const BESIDE_THE_FIRST = ['checks', 'infra', 'local', 'fast, contract', 'fast'];
 
 /** Whether a test file runs on the end-to-end files' assembly (and so waits for its synthesis). */
 const usesEndToEndAssembly = (file: string): boolean =>
   readFileSync(file, 'utf8').includes('E2E_ASSEMBLY_DIR');
 
 /**
- * The first end-to-end file, then the files that need no assembly, then the other end-to-end and
- * browser files, largest first: they mostly wait on their pipelines, so the fast files, which
- * keep the cores busy, fill in beside them and after them.
+ * The first end-to-end file (the largest), then the files that need no assembly beside it, then
+ * the other end-to-end and browser files, largest first, so that the run does not end on a long
+ * file alone.
  */
 class EndToEndFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -92,10 +94,10 @@ class EndToEndFirst extends BaseSequencer {
       .sort((a, b) => rank(a.file) - rank(b.file) || a.index - b.index)
       .map(({ file }) => file);
     const beside = (file: TestSpecification) =>
-      BESIDE_THE_SYNTHESIS.some((prefix) => file.project.name.startsWith(prefix)) &&
+      BESIDE_THE_FIRST.some((prefix) => file.project.name.startsWith(prefix)) &&
       !usesEndToEndAssembly(file.moduleId);
     const [first, ...others] = sorted;
-    if (!first || first.project.name !== 'end to end') return sorted;
+    if (first?.project.name !== 'end to end') return sorted;
     return [first, ...others.filter(beside), ...others.filter((file) => !beside(file))];
   }
 }
