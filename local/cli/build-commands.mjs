@@ -43,12 +43,13 @@ const KEEP_OLDER_BUILDS = 2;
 const SOURCE_URL = '__sourceFileUrl';
 
 /**
- * A hash of what a build was made from: the files esbuild read, by content (a checkout rewrites
+ * Takes the checkout's root, the files a build read (paths from the root) and esbuild's version,
+ * and gives a hash of what the build was made from: the files by content (a checkout rewrites
  * mtimes without changing code), esbuild's version, and where the checkout is: a build names its
  * source files by absolute URL, so a checkout moved or copied with its node_modules builds again
  * rather than run with another folder's data. Null when one of the files is gone.
  */
-const inputsHash = (root, inputs, esbuildVersion) => {
+export const inputsHash = (root, inputs, esbuildVersion) => {
   const hash = createHash('sha256').update(esbuildVersion).update('\0').update(root).update('\0');
   for (const input of [...inputs].sort()) {
     const path = join(root, input);
