@@ -64,24 +64,17 @@ const sharingProcesses = (
  */
 const RUN_ORDER = ['end to end', 'checks', 'infra', 'local', 'fast, contract', 'fast'];
 
-/**
- * Projects whose files run beside the first end-to-end file (but for those that name the
- * end-to-end files' assembly): every project but the end-to-end one. The first end-to-end file
- * synthesizes the assembly (most of a minute on one core, when the cache is cold) and is the
- * console's browser test, which then mostly waits on its pipeline and its browser: these files,
- * which keep a core busy, use the second core meanwhile. The other end-to-end files come after
- * them, two at a time, and between them keep both cores busy.
- */
-const BESIDE_THE_FIRST = ['checks', 'infra', 'local', 'fast, contract', 'fast'];
-
 /** Whether a test file runs on the end-to-end files' assembly (and so waits for its synthesis). */
 const usesEndToEndAssembly = (file: string): boolean =>
   readFileSync(file, 'utf8').includes('E2E_ASSEMBLY_DIR');
 
 /**
- * The first end-to-end file (the largest), then the files that need no assembly beside it, then
- * the other end-to-end and browser files, largest first, so that the run does not end on a long
- * file alone.
+ * The first end-to-end file (the largest), then every other project's files but those that name
+ * the end-to-end files' assembly, then the other end-to-end and browser files, largest first, so
+ * that the run does not end on a long file alone. The first end-to-end file synthesizes the
+ * assembly (most of a minute on one core, when the cache is cold) and then mostly waits on its
+ * pipeline and its browser (today it is the console's browser test): the files that keep a core
+ * busy use the second core meanwhile. The other end-to-end files, two at a time, keep both busy.
  */
 class EndToEndFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -94,8 +87,7 @@ class EndToEndFirst extends BaseSequencer {
       .sort((a, b) => rank(a.file) - rank(b.file) || a.index - b.index)
       .map(({ file }) => file);
     const beside = (file: TestSpecification) =>
-      BESIDE_THE_FIRST.some((prefix) => file.project.name.startsWith(prefix)) &&
-      !usesEndToEndAssembly(file.moduleId);
+      file.project.name !== 'end to end' && !usesEndToEndAssembly(file.moduleId);
     const [first, ...others] = sorted;
     if (first?.project.name !== 'end to end') return sorted;
     return [first, ...others.filter(beside), ...others.filter((file) => !beside(file))];
