@@ -16,7 +16,7 @@ const config: KnipConfig = {
     // The CDK app, which cdk.json runs (`npx tsx infra/app.ts`).
     'infra/app.ts',
     // The local CLI: local/cli/build-commands.mjs bundles local/cli/<command>.ts by a path it builds.
-    'local/cli/{classify,answer,review,bench,console}.ts',
+    'local/cli/{classify,answer,review,bench,console,audit}.ts',
     // Forked by path: the local S3 (local/runtime/stand-ins.ts).
     'local/runtime/s3-server.mjs',
     // The benches: run by hand, and each spawns itself or a child by path.

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The entry of `npm run classify|answer|review|bench|console`: makes a fresh clone work with one
+ * The entry of `npm run classify|answer|review|bench|console|audit`: makes a fresh clone work with one
  * command. Plain JavaScript with no dependencies, because it runs before anything is installed
  * (build-commands.mjs imports esbuild only when it builds):
  *

@@ -34,7 +34,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /** The commands `npm run <command>` starts, each `local/cli/<command>.ts`. */
-export const COMMANDS = ['classify', 'answer', 'review', 'bench', 'console'];
+export const COMMANDS = ['classify', 'answer', 'review', 'bench', 'console', 'audit'];
 
 /** Builds kept besides the newest: a command started from an older one may still be running. */
 const KEEP_OLDER_BUILDS = 2;

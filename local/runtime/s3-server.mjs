@@ -4,6 +4,8 @@
 // OpenSSL 3 only offers with --openssl-legacy-provider; the flag must be given when a process
 // starts, so the runtime starts this one with it, whatever flags its own process got.
 //
+// It also answers what s3rver lacks and the pipeline uses: UploadPartCopy and conditional writes.
+//
 // Protocol (IPC): argv[2] = JSON { directory, buckets, notify }; sends { ready: true, port } once
 // listening, or { error } on failure; with `notify`, sends { created: { bucket, key, size, etag,
 // eventName } } for every object created (S3's event notifications); the message 'close' stops
@@ -66,8 +68,50 @@ const uploadPartCopy = async (ctx, next) => {
   const { md5 } = await ctx.store.putPart(bucket, uploadId, partNumber, object.content);
   ctx.body = `${XML_HEAD}<CopyPartResult><LastModified>${new Date().toISOString()}</LastModified><ETag>"${md5}"</ETag></CopyPartResult>`;
 };
-// Koa composes its middleware when the server starts: this one goes just before the router.
-server.middleware.splice(server.middleware.length - 1, 0, uploadPartCopy);
+
+// Conditional writes, which s3rver ignores: a PutObject or CopyObject with `If-Match: <etag>` (the
+// object must still be that one) or `If-None-Match: *` (there must be none) is answered 412
+// PreconditionFailed otherwise, as S3 answers. audit.csv is only ever replaced this way, by the
+// write that read it (shared/pipeline/audit/audit-file.ts). The check and the write happen under
+// one lock per key, so of two conditional writes at once the second sees the first's object.
+const keyLocks = new Map();
+const conditionalWrite = async (ctx, next) => {
+  const ifMatch = ctx.headers['if-match'];
+  const ifNoneMatch = ctx.headers['if-none-match'];
+  if (ctx.method !== 'PUT' || ctx.query.uploadId || (!ifMatch && !ifNoneMatch)) return next();
+  const [, bucket, ...key] = ctx.path.split('/');
+  const lockKey = `${bucket}/${key.join('/')}`;
+  const before = keyLocks.get(lockKey) ?? Promise.resolve();
+  let release;
+  const held = new Promise((resolve) => {
+    release = resolve;
+  });
+  const mine = before.then(() => held);
+  keyLocks.set(lockKey, mine);
+  await before;
+  try {
+    const name = decodeURIComponent(key.join('/'));
+    const current = (await ctx.store.existsObject(bucket, name))
+      ? (await ctx.store.getMetadata(bucket, name)).etag
+      : null;
+    const refused = ifNoneMatch ? current !== null : current !== String(ifMatch);
+    if (refused) {
+      Object.assign(ctx, {
+        status: 412,
+        type: 'application/xml',
+        body: `${XML_HEAD}<Error><Code>PreconditionFailed</Code><Message>At least one of the pre-conditions you specified did not hold</Message><Condition>${ifNoneMatch ? 'If-None-Match' : 'If-Match'}</Condition></Error>`,
+      });
+      return;
+    }
+    await next();
+  } finally {
+    release();
+    if (keyLocks.get(lockKey) === mine) keyLocks.delete(lockKey);
+  }
+};
+
+// Koa composes its middleware when the server starts: these go just before the router.
+server.middleware.splice(server.middleware.length - 1, 0, uploadPartCopy, conditionalWrite);
 
 if (notify) {
   server.on('event', (event) => {

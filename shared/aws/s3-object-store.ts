@@ -74,6 +74,32 @@ const headOf = async (client: S3Client, Bucket: string, key: string): Promise<Ob
   }
 };
 
+/**
+ * CopyObject of `fromKey` over `toKey` on the condition that `toKey` is the object whose ETag is
+ * `expected` (`If-Match`), or that there is none (`If-None-Match: *`); false when S3 refuses it (412).
+ */
+const conditionalCopy = async (
+  client: S3Client,
+  Bucket: string,
+  { fromKey, toKey, expected }: { fromKey: string; toKey: string; expected: string | null },
+): Promise<boolean> => {
+  const condition = expected === null ? { IfNoneMatch: '*' } : { IfMatch: expected };
+  const CopySource = copySourceOf(Bucket, fromKey);
+  // 409: another conditional write to the key was in flight; S3 asks for the request again, and
+  // the second answer says which of the two stood.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await client.send(new CopyObjectCommand({ Bucket, Key: toKey, CopySource, ...condition }));
+      return true;
+    } catch (error) {
+      const { name, $metadata } = (error ?? {}) as AwsError;
+      if (name === 'PreconditionFailed' || $metadata?.httpStatusCode === 412) return false;
+      const conflict = name === 'ConditionalRequestConflict' || $metadata?.httpStatusCode === 409;
+      if (!conflict || attempt >= 5) throw error;
+    }
+  }
+};
+
 export const createS3ObjectStore = (config: S3ObjectStoreConfig): ObjectStore => {
   const { client } = config;
   const Bucket = config.bucket;
@@ -161,7 +187,19 @@ export const createS3ObjectStore = (config: S3ObjectStoreConfig): ObjectStore =>
     return keys.sort();
   };
 
-  return { head, getBytes, getPrefix, source, put, copy, list, ...uploadsInParts(client, Bucket) };
+  const copyIfUnchanged: ObjectStore['copyIfUnchanged'] = (fromKey, toKey, expected) =>
+    conditionalCopy(client, Bucket, { fromKey, toKey, expected });
+  return {
+    head,
+    getBytes,
+    getPrefix,
+    source,
+    put,
+    copy,
+    copyIfUnchanged,
+    list,
+    ...uploadsInParts(client, Bucket),
+  };
 };
 
 /** Uploads that outlive an invocation: the upload's id and its parts' ETags travel between legs. */

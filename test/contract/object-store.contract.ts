@@ -197,6 +197,27 @@ export const describeObjectStoreContract = (name: string, implementation: Implem
       });
     });
 
+    describe('copyIfUnchanged', () => {
+      it('replaces the target only while it is the object read, and creates one only where there was none', async () => {
+        // Prepare: the file a writer read (short), and two longer copies made since
+        const key = 'outbox/b/audit.csv';
+        await objects().put('outbox/b/.audit/audit-1.csv', 'a\n', 'text/csv');
+        await objects().put('outbox/b/.audit/audit-2.csv', 'a\nb\n', 'text/csv');
+        await objects().put('outbox/b/.audit/audit-3.csv', 'a\nb\nc\n', 'text/csv');
+
+        // Act: the first copy where there was none; a second over it; a third that read too early
+        const first = await objects().copyIfUnchanged('outbox/b/.audit/audit-1.csv', key, null);
+        const read = (await objects().head(key))!.etag;
+        const second = await objects().copyIfUnchanged('outbox/b/.audit/audit-3.csv', key, read);
+        const stale = await objects().copyIfUnchanged('outbox/b/.audit/audit-2.csv', key, read);
+        const again = await objects().copyIfUnchanged('outbox/b/.audit/audit-2.csv', key, null);
+
+        // Assess: the longest stays; the stale writes said so and wrote nothing
+        expect([first, second, stale, again]).toEqual([true, true, false, false]);
+        expect(text(await objects().getBytes(key))).toBe('a\nb\nc\n');
+      });
+    });
+
     describe('list', () => {
       it('lists the keys under a prefix, in key order, nested ones included', async () => {
         // Prepare

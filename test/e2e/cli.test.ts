@@ -4,7 +4,7 @@
  * folder carried from command to command as `.local-data/` is.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Papa from 'papaparse';
@@ -161,6 +161,37 @@ describe('classify, review and answer from the command line', () => {
     expect((await run('review', ['list', ...FAST.slice(0, 2)])).stdout).toContain(
       'No rows are waiting for answers.',
     );
+    // audit.csv, written by Finalize and added to by both rounds, holds: in the bucket up to the
+    // head the batch kept, and as copied to out/; a copy with one byte changed, or a line removed, does not.
+    const verified = await run('audit', ['verify', batchId!, ...FAST.slice(0, 2)]);
+    expect(verified).toMatchObject({ code: 0, stderr: '' });
+    expect(verified.stdout).toMatch(
+      new RegExp(
+        `^${batchId}/audit\\.csv holds: \\d+ line\\(s\\).*up to the last line the batch recorded`,
+        'm',
+      ),
+    );
+    expect((await run('audit', ['verify', join(OUT, 'audit.csv')])).code).toBe(0);
+    const auditLines = readFileSync(join(OUT, 'audit.csv'), 'utf8').split('\r\n');
+    expect(auditLines[3]).toContain(',C-');
+    const tampered = (name: string, lines: string[]) => {
+      writeFileSync(join(temp.dir, name), lines.join('\r\n'));
+      return run('audit', ['verify', name]);
+    };
+    const changed = await tampered(
+      'audit-changed.csv',
+      auditLines.map((line, i) => (i === 3 ? line.replace(',C-', ',D-') : line)),
+    );
+    expect(changed.code).toBe(1);
+    expect(changed.stdout).toMatch(
+      /^audit-changed\.csv does not hold: line 4 \(row \d, \w+\) does not follow/m,
+    );
+    const removed = await tampered(
+      'audit-removed.csv',
+      auditLines.filter((_, i) => i !== 2),
+    );
+    expect(removed.code).toBe(1);
+    expect(removed.stdout).toMatch(/does not hold: line 3 \(row/);
     // A reader that stops early does not crash the command, nor leave the data folder locked.
     const headed = await run('review', ['list', ...FAST.slice(0, 2)], true);
     expect(headed).toMatchObject({ code: 0, stderr: '' });

@@ -172,6 +172,14 @@ export const memoryObjectStore = (
       if (!found) throw new Error(`NoSuchKey: ${fromKey}`);
       objects.set(toKey, { ...found, version: ++versions });
     },
+    copyIfUnchanged: async (fromKey, toKey, expected) => {
+      const found = objects.get(fromKey);
+      if (!found) throw new Error(`NoSuchKey: ${fromKey}`);
+      const target = objects.get(toKey);
+      if ((target ? etagOf(target.bytes) : null) !== expected) return false;
+      objects.set(toKey, { ...found, version: ++versions });
+      return true;
+    },
     list: async (prefix) => [...objects.keys()].filter((key) => key.startsWith(prefix)).sort(),
     startUpload: async (key, contentType) => {
       const id = `upload-${++uploadIds}`;

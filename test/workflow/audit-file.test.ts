@@ -8,9 +8,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Papa from 'papaparse';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { checkAuditChain } from '../../shared/pipeline/audit/audit-chain.js';
 import { AUDIT_COLUMNS } from '../../shared/pipeline/audit/audit-file.js';
 import { ANSWERED_BY_METADATA } from '../../shared/pipeline/core/ports.js';
 import { buildReviewCsv, type FilledAnswers } from '../../shared/pipeline/outbox/results-files.js';
+import { bytesSource } from '../../shared/spreadsheet/byte-source.js';
 import { type Harness, startHarness, synthesizedDefinitions } from './harness.js';
 
 const SAMPLE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'sample-data');
@@ -160,5 +162,13 @@ describe('audit.csv of the sample catalogue', () => {
       expect(own.slice(2).map((line) => line.event).length).toBeGreaterThan(0);
       expect(own.map((line) => line.at)).toEqual(own.map((line) => line.at).sort());
     }
+    // The sample's audit.csv holds across both writes, up to the head its batch kept.
+    const head = (await harness.batches.getBatch(batchId))?.audit_through?.chain;
+    expect(head).toMatch(/^[0-9a-f]{64}$/);
+    expect(await checkAuditChain(bytesSource(second), 'audit.csv', { head: head! })).toEqual({
+      holds: true,
+      lines: auditOf(second).lines.length,
+      head,
+    });
   });
 });

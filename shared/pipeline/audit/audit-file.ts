@@ -14,10 +14,16 @@
  * Each write makes its own file beside audit.csv (`outbox/<batch>/.audit/audit-<write>.csv`) and
  * the keys it read from the log, in key order (`.audit/keys-<write>.txt`), which the next write
  * reads alongside the log to tell a late event from one already written; then claims the position
- * on the batch record (`audit_through`: the last key, the file's bytes, the writes, its two objects)
- * from the one it started from, and only then copies its file into audit.csv. Of two writes at
- * once, one stands; a write repeated before its position was kept starts again from the position
- * there is: nothing is written twice, and audit.csv is only ever replaced by a longer copy of itself.
+ * on the batch record (`audit_through`: the last key, the file's bytes, the writes, its two objects,
+ * the chain's head) from the one it started from, and only then copies its file into audit.csv,
+ * on the condition that audit.csv is still the object it found when it began (`If-Match`). Of two
+ * writes at once, one stands; a write repeated before its position was kept starts again from the
+ * position there is; a write that stalled between its claim and its copy finds its copy refused if
+ * a later write published since: nothing is written twice, and audit.csv is only ever replaced by a
+ * longer copy of itself.
+ *
+ * Every line ends with its hash, chained to the line before (audit-chain.ts), so a changed or
+ * removed line shows (`npm run audit -- verify`).
  *
  * In legs, like Finalize's other passes: a page of rows or of events at a time, the bytes not yet
  * a part waiting in `work/`; where a leg stopped is a few hundred bytes (`AuditWriting`).
@@ -32,13 +38,23 @@ import { MIN_PART_BYTES, type PipelinePorts } from '../core/ports.js';
 import type { BatchRecord } from '../core/records.js';
 import { type PartsUpload, PartsUploadProgress, partsUpload } from '../outbox/parts-upload.js';
 import { CSV_CONTENT_TYPE } from '../outbox/results-files.js';
+import { CHAIN_START, chainedHash, HASH_COLUMN } from './audit-chain.js';
 import { preparedEvents } from './audit-events.js';
 
 /** audit.csv's name in the outbox. */
 export const AUDIT_FILE = 'audit.csv';
 
-/** audit.csv's columns, by these names. */
-export const AUDIT_COLUMNS = ['at', 'row', 'sku', 'event', 'who', 'classification_id', 'detail'] as const;
+/** audit.csv's columns, by these names; the last, `hash`, chains each line to the one before (audit-chain.ts). */
+export const AUDIT_COLUMNS = [
+  'at',
+  'row',
+  'sku',
+  'event',
+  'who',
+  'classification_id',
+  'detail',
+  HASH_COLUMN,
+] as const;
 
 /**
  * How long after its time an event may be recorded and still be found by the next write: a step
@@ -84,6 +100,13 @@ export const AuditWriting = z.object({
   bytes: z.number().int().min(0),
   /** Lines this write added. */
   added: z.number().int().min(0),
+  /**
+   * audit.csv's ETag when the write began (null: there was none): the write replaces audit.csv only
+   * while it is still that object, so a write that stalled never puts back a shorter file.
+   */
+  over: z.string().nullable(),
+  /** The hash of the last line so far (audit-chain.ts); null for a file begun before lines were chained. */
+  chain: z.string().nullable(),
 });
 export type AuditWriting = z.infer<typeof AuditWriting>;
 
@@ -106,12 +129,29 @@ export type AuditOptions = {
  */
 export type AuditOutcome = { next: 'again'; writing: AuditWriting } | { next: 'done'; added: number };
 
-/** One event as a line of audit.csv, in the batch's list separator. */
-const auditLine = (event: AuditEvent, sku: string, batch: Pick<BatchRecord, 'delimiter'>): string =>
-  formatCsvRecord(
-    [event.at, String(event.row), sku, event.event, event.who, event.classification_id ?? '', event.detail],
-    batch.delimiter,
-  );
+/**
+ * One event as a line of audit.csv, in the batch's list separator, its hash chained to the line
+ * before (`state.chain`, which it moves on); a file begun before lines were chained stays without.
+ */
+const auditLine = (
+  state: Pick<AuditWriting, 'chain'>,
+  event: AuditEvent,
+  sku: string,
+  batch: Pick<BatchRecord, 'delimiter'>,
+): string => {
+  const cells = [
+    event.at,
+    String(event.row),
+    sku,
+    event.event,
+    event.who,
+    event.classification_id ?? '',
+    event.detail,
+  ];
+  if (state.chain === null) return formatCsvRecord(cells, batch.delimiter);
+  state.chain = chainedHash(state.chain, cells);
+  return formatCsvRecord([...cells, state.chain], batch.delimiter);
+};
 
 /** audit.csv's first bytes: the BOM and the header, as the batch's other CSVs begin. */
 const auditHeader = (batch: Pick<BatchRecord, 'delimiter'>): Uint8Array =>
@@ -301,6 +341,7 @@ const writePage = async (
     for (const row of page.rows)
       for (const event of preparedEvents(row)) {
         lines += auditLine(
+          state,
           event,
           row.product?.sku ?? (skuAt >= 0 ? (row.cells[skuAt] ?? '').trim() : ''),
           batch,
@@ -322,7 +363,7 @@ const writePage = async (
     keyLines += `${key}\n`;
     // Up to the last key written, the last write's keys say which it held; a late event it did not.
     if (position !== null && key <= position.key && (known.missing || (await known.held(key)))) continue;
-    lines += auditLine(event, skus.get(event.row) ?? '', batch);
+    lines += auditLine(state, event, skus.get(event.row) ?? '', batch);
     state.added += 1;
   }
   await uploads.add(lines);
@@ -334,15 +375,23 @@ const writePage = async (
 };
 
 /**
- * audit.csv as the position says: a write that kept its position and stopped before copying its
- * file into place is made good at the next write's start. Never by a shorter copy: a position read
- * before another write moved it is behind the file, which stays.
+ * Takes the position a write starts from and makes audit.csv what it says (a write that kept its
+ * position and stalled before copying its file into place is made good here), then gives
+ * audit.csv's ETag, which the write's own copy must still find (null: no audit.csv yet). Never a
+ * shorter copy: a position read before another write moved it is behind the file, which stays.
  */
-const publish = async (objects: AuditPorts['objects'], batchId: string, position: Position | null) => {
-  if (position === null) return;
+const publish = async (
+  objects: AuditPorts['objects'],
+  batchId: string,
+  position: Position | null,
+): Promise<string | null> => {
   const key = outboxKey(batchId, AUDIT_FILE);
-  if (position.file && ((await objects.head(key))?.size ?? 0) < position.bytes)
-    await objects.copy(position.file, key);
+  for (;;) {
+    const now = await objects.head(key);
+    if (!position?.file || (now?.size ?? 0) >= position.bytes) return now?.etag ?? null;
+    // Refused: another write replaced it since the head; look again at what it is now.
+    await objects.copyIfUnchanged(position.file, key, now?.etag ?? null);
+  }
 };
 
 /**
@@ -361,7 +410,7 @@ export const writeAuditFile = async (
 ): Promise<AuditOutcome> => {
   const position = batch.audit_through ?? null;
   const write = (position?.writes ?? 0) + 1;
-  if (from === null) await publish(ports.objects, batch.batch_id, position);
+  const over = from === null ? await publish(ports.objects, batch.batch_id, position) : from.over;
   const state: AuditWriting = from ?? {
     tag: `${write}-${ports.clock.now().getTime()}`,
     phase: position === null ? 'rows' : 'log',
@@ -372,6 +421,9 @@ export const writeAuditFile = async (
     keys: null,
     bytes: position?.bytes ?? 0,
     added: 0,
+    over,
+    // A file begun before lines were chained goes on without; a new one starts the chain.
+    chain: position === null ? CHAIN_START : (position.chain ?? null),
   };
   const known = await knownKeys(ports.objects, position?.keys ?? null, state.known_offset);
   const uploads = await auditUploads(ports, batch, state, { ...options, position });
@@ -390,12 +442,14 @@ export const writeAuditFile = async (
     bytes: state.bytes,
     writes: write,
     ...auditWriteKeys(batch.batch_id, state.tag),
+    ...(state.chain === null ? {} : { chain: state.chain }),
   };
   if (!(await ports.batches.claimAuditPosition(batch.batch_id, { from: position, to }))) {
     // Another write stood: this one starts again from its position, adding only what it lacks.
     const now = await ports.batches.getBatch(batch.batch_id);
     return now ? writeAuditFile(ports, now, null, options) : { next: 'done', added: 0 };
   }
-  await ports.objects.copy(to.file, outboxKey(batch.batch_id, AUDIT_FILE));
+  // Refused only when a later write, begun from this position, has published it already (and more).
+  await ports.objects.copyIfUnchanged(to.file, outboxKey(batch.batch_id, AUDIT_FILE), state.over);
   return { next: 'done', added: state.added };
 };

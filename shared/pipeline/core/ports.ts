@@ -109,6 +109,12 @@ export type ObjectStore = {
     metadata?: Readonly<Record<string, string>>,
   ): Promise<void>;
   copy(fromKey: string, toKey: string): Promise<void>;
+  /**
+   * Copies `fromKey` over `toKey` only while `toKey` is still the object the caller read (the one
+   * whose ETag is `expected`; null: no object), and says whether it did: false, with nothing
+   * written, when another write came between (S3's conditional CopyObject, `If-Match`).
+   */
+  copyIfUnchanged(fromKey: string, toKey: string, expected: string | null): Promise<boolean>;
   /** Keys under a prefix, in key order. */
   list(prefix: string): Promise<string[]>;
   /**

@@ -78,6 +78,8 @@ const AuditPosition = z.object({
   file: z.string().optional(),
   /** The keys this write read from the audit log, in key order (absent: none kept). */
   keys: z.string().optional(),
+  /** The hash of the file's last line (audit-chain.ts); absent for a file begun before lines were chained. */
+  chain: z.string().optional(),
 });
 type AuditPosition = z.infer<typeof AuditPosition>;
 /** A write's claim of audit.csv's position: from the one it started from (null: none yet) to its own. */

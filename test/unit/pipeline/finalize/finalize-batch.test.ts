@@ -197,10 +197,14 @@ describe('a batch whose rows all finished', () => {
     const cached = (await w.cache.getMany(['sku:SKU-4'])).get('sku:SKU-4')!;
     await w.cache.put({ ...cached, product_key: `h:${cached.fingerprint}` });
     const copies: string[] = [];
-    const { copy } = w.objects;
+    const { copy, copyIfUnchanged } = w.objects;
     w.objects.copy = async (from, to) => {
       copies.push(to);
       return copy(from, to);
+    };
+    w.objects.copyIfUnchanged = async (from, to, expected) => {
+      copies.push(to);
+      return copyIfUnchanged(from, to, expected);
     };
     const state = await prepare(w);
 
