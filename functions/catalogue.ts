@@ -76,6 +76,7 @@ type TableOperation =
   | 'GetItem'
   | 'PutItem'
   | 'UpdateItem'
+  | 'DeleteItem'
   | 'Query'
   | 'Scan'
   | 'BatchGetItem'
@@ -101,7 +102,12 @@ export type PortUses = {
   checks?: TableUse;
   /** The review table too (shared/aws/dynamo-sim-watch-store.ts): SIM openings awaiting confirmation. */
   simWatches?: TableUse;
-  /** The batch table too (shared/aws/dynamo-audit-log.ts): each batch's audit events. */
+  /**
+   * The batch table too (shared/aws/dynamo-audit-log.ts): each batch's audit events. Recording one
+   * is BatchWriteItem, or PutItem for an event recorded late (its marker, then the event if new);
+   * writing audit.csv reads the log (Query) and settles the late list (GetItem, PutItem,
+   * UpdateItem, DeleteItem).
+   */
   audit?: TableUse;
   cache?: TableUse;
   leases?: TableUse;
@@ -163,6 +169,25 @@ export type FunctionDescription = {
   kept?: Readonly<Record<string, string>>;
 };
 
+/**
+ * Why a function that records audit events keeps PutItem on them though no test run records one
+ * late: events are recorded as they happen, and a late one needs a step run long after its time.
+ */
+const RECORDS_LATE_EVENTS = {
+  'Audit dynamodb:PutItem':
+    'An event recorded more than 30 minutes after its time (a row redriven from its dead-letter queue) goes on the late list: its marker, then the event if new (shared/aws/dynamo-audit-log.ts, tested on dynalite).',
+} as const;
+
+/** Why a function that writes audit.csv keeps what settling the late list takes, which no test run has to settle. */
+const WRITES_LATE_EVENTS = {
+  ...RECORDS_LATE_EVENTS,
+  'Audit dynamodb:GetItem':
+    'A late event waiting for audit.csv: its marker is checked against the event it names (shared/aws/dynamo-audit-log.ts, pendingLate).',
+  'Audit dynamodb:UpdateItem': 'A late event written to audit.csv is marked written (settleLate).',
+  'Audit dynamodb:DeleteItem':
+    'A late event written, or a second marker of one, leaves the late list (settleLate).',
+} as const;
+
 /** Completing a row: row-complete, and row-execution-ended when the Row workflow died before Complete. */
 const COMPLETING_A_ROW = {
   clock: 'system',
@@ -173,7 +198,7 @@ const COMPLETING_A_ROW = {
   kick: 'invoke',
   waiters: 'wake', // the last row wakes its batch or round
   partials: 'invoke', // at most every partial_every_minutes while rows finish
-  audit: ['BatchWriteItem'], // the row's verdict in audit.csv (resolved, to_check, failed, abandoned, error)
+  audit: ['BatchWriteItem', 'PutItem'], // the row's verdict in audit.csv (resolved, to_check, failed, abandoned, error)
 } as const satisfies PortUses;
 
 /**
@@ -197,7 +222,7 @@ const REVISING_RESULTS = {
   checks: ['Query', 'PutItem'],
   // audit.csv: the events since its last write read a page at a time (Query); the verdicts of the
   // rows it settles recorded (BatchWriteItem).
-  audit: ['Query', 'BatchWriteItem'],
+  audit: ['Query', 'BatchWriteItem', 'PutItem', 'GetItem', 'UpdateItem', 'DeleteItem'],
   events: 'put',
   service: 'wait',
 } as const satisfies PortUses;
@@ -270,10 +295,11 @@ export const FUNCTION_CATALOGUE = {
       checks: ['Query'],
       // audit.csv: the audit log read a page at a time (Query); the rows the settling pass ends
       // record their verdict (BatchWriteItem).
-      audit: ['Query', 'BatchWriteItem'],
+      audit: ['Query', 'BatchWriteItem', 'PutItem', 'GetItem', 'UpdateItem', 'DeleteItem'],
       events: 'put',
     },
     kept: {
+      ...WRITES_LATE_EVENTS,
       'ObjectsList s3:ListBucket':
         'A batch that never wrote partial files: the head of summary.partial.json is a 404, not a 403.',
       'ObjectsWriteOutbox s3:AbortMultipartUpload':
@@ -328,9 +354,10 @@ export const FUNCTION_CATALOGUE = {
       objects: { read: ['inbox/*', 'answers/*', 'work/*'], write: ['work/*'] },
       batches: ['GetItem', 'UpdateItem'],
       // The submission (or a round's answers posted) in audit.csv.
-      audit: ['BatchWriteItem'],
+      audit: ['BatchWriteItem', 'PutItem'],
       service: 'hand-back',
     },
+    kept: { ...RECORDS_LATE_EVENTS },
   },
   'row-poll': {
     entry: 'functions/row-poll/handler.ts',
@@ -375,9 +402,10 @@ export const FUNCTION_CATALOGUE = {
       reviews: ['GetItem', 'PutItem'],
       cache: ['PutItem'],
       // The questions asked, in audit.csv.
-      audit: ['BatchWriteItem'],
+      audit: ['BatchWriteItem', 'PutItem'],
       service: 'wait',
     },
+    kept: { ...RECORDS_LATE_EVENTS },
   },
   'row-complete': {
     entry: 'functions/row-complete/handler.ts',
@@ -386,6 +414,7 @@ export const FUNCTION_CATALOGUE = {
     description: 'Row workflow Complete: final row result or requeue, release the lease, kick',
     ports: COMPLETING_A_ROW,
     kept: {
+      ...RECORDS_LATE_EVENTS,
       'Kick lambda:InvokeFunction':
         'Complete released the lease itself (Poll had not) or requeued: the freed slot is refilled at once.',
       'Partials lambda:InvokeFunction':
@@ -399,6 +428,7 @@ export const FUNCTION_CATALOGUE = {
     description: 'Row workflow FAILED/TIMED_OUT/ABORTED: complete the row as error, release the lease',
     ports: COMPLETING_A_ROW,
     kept: {
+      ...RECORDS_LATE_EVENTS,
       'Cache dynamodb:PutItem':
         'An execution that died after Store recorded the resolved verdict, before Complete: this completion caches it.',
       'Waiters states:SendTaskSuccess': 'The row whose execution died was the last of its batch or round.',
@@ -432,12 +462,13 @@ export const FUNCTION_CATALOGUE = {
       // (conditional); the product cache's verdict gets the approved columns; a `decided` event each.
       checks: ['Query', 'UpdateItem', 'GetItem'],
       cache: ['BatchGetItem', 'PutItem'],
-      audit: ['BatchWriteItem'],
+      audit: ['BatchWriteItem', 'PutItem'],
       queue: ['send'],
       kick: 'invoke',
       service: 'wait',
     },
     kept: {
+      ...RECORDS_LATE_EVENTS,
       'ObjectsList s3:ListBucket':
         'A sheet the answers file names that is not beside it is reported on its row (a 404), not a failed round (a 403).',
       'Batches dynamodb:Query': 'A retried PrepareAnswers finds the rows it already resumed.',
@@ -457,6 +488,7 @@ export const FUNCTION_CATALOGUE = {
       'Answers workflow FinalizeAnswers: revised results.csv and .xlsx, summary.json, review.csv and .xlsx, event',
     ports: REVISING_RESULTS,
     kept: {
+      ...WRITES_LATE_EVENTS,
       'Checks dynamodb:PutItem':
         "A row answered in the web app, or a row of another batch that joined a classification, resolves under its batch's check_below: its check item is written.",
       'ObjectsList s3:ListBucket':
@@ -488,11 +520,12 @@ export const FUNCTION_CATALOGUE = {
       // or the item it has already (a low confidence) is offered the openings (UpdateItem).
       checks: ['Query', 'PutItem', 'UpdateItem'],
       // The sim_confirmed event of each row moved forward; audit.csv's events read (Query).
-      audit: ['Query', 'BatchWriteItem'],
+      audit: ['Query', 'BatchWriteItem', 'PutItem', 'GetItem', 'UpdateItem', 'DeleteItem'],
       // The product cache's verdict of a confirmed classification follows.
       cache: ['BatchGetItem', 'PutItem'],
     },
     kept: {
+      ...WRITES_LATE_EVENTS,
       'ObjectsList s3:ListBucket':
         'A batch that never wrote partial files: the head of summary.partial.json is a 404, not a 403.',
       'ObjectsWriteOutbox s3:AbortMultipartUpload':

@@ -187,8 +187,6 @@ export const createS3ObjectStore = (config: S3ObjectStoreConfig): ObjectStore =>
     return keys.sort();
   };
 
-  const copyIfUnchanged: ObjectStore['copyIfUnchanged'] = (fromKey, toKey, expected) =>
-    conditionalCopy(client, Bucket, { fromKey, toKey, expected });
   return {
     head,
     getBytes,
@@ -196,7 +194,8 @@ export const createS3ObjectStore = (config: S3ObjectStoreConfig): ObjectStore =>
     source,
     put,
     copy,
-    copyIfUnchanged,
+    copyIfUnchanged: (fromKey, toKey, expected) =>
+      conditionalCopy(client, Bucket, { fromKey, toKey, expected }),
     list,
     ...uploadsInParts(client, Bucket),
   };

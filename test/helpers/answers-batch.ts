@@ -81,7 +81,7 @@ export const makeAnswersWorld = (sandbox: Sandbox) => {
     reviews: memoryReviewStore(),
     checks: memoryCheckStore(),
     cache: memoryProductCache(),
-    audit: memoryAuditLog(),
+    audit: memoryAuditLog(() => clock.now()),
     events: memoryBatchEvents(),
     kick: countingKick(),
   };

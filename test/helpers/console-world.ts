@@ -48,12 +48,13 @@ const recordingLinks = () => {
 };
 
 export const consoleWorld = () => {
+  const clock = fixedClock();
   const ports = {
-    clock: fixedClock(),
+    clock,
     batches: memoryBatchStore(),
     reviews: memoryReviewStore(),
     checks: memoryCheckStore(),
-    audit: memoryAuditLog(),
+    audit: memoryAuditLog(() => clock.now()),
     leases: memorySlotLeases(),
     objects: memoryObjectStore(),
     links: recordingLinks(),

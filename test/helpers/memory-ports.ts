@@ -4,7 +4,14 @@
  * final", the lease cap), and record what was asked of them so tests can assert it.
  */
 import { createHash } from 'node:crypto';
-import { AuditEvent, auditEventKey } from '../../shared/pipeline/core/audit-records.js';
+import {
+  AuditEvent,
+  auditEventKey,
+  eventKeyOfMarker,
+  type LateEvent,
+  type LoggedEvent,
+  RECORDED_LATE_AFTER_MS,
+} from '../../shared/pipeline/core/audit-records.js';
 import { CheckDecision, CheckItem } from '../../shared/pipeline/core/check-records.js';
 import type {
   AuditLog,
@@ -621,29 +628,74 @@ export const memorySimWatchStore = () => {
   return store;
 };
 
-/** Audit events by batch, each under its key, read back in key order as the adapter does. */
-export const memoryAuditLog = () => {
-  const events = new Map<string, Map<string, AuditEvent>>();
-  const log: AuditLog & { events: typeof events; all(batchId: string): AuditEvent[] } = {
+/**
+ * Audit events by batch, each under its key, read back in key order as the adapter does; one
+ * recorded late (by `now`, when given) is put on the batch's late list too, as
+ * shared/aws/dynamo-audit-log.ts does. Without `now`, no event is late.
+ */
+export const memoryAuditLog = (now?: () => Date) => {
+  type Stored = AuditEvent & { late?: string; late_written?: true };
+  const events = new Map<string, Map<string, Stored>>();
+  /** Late markers by batch: marker → event. */
+  const markers = new Map<string, Map<string, AuditEvent>>();
+  const byKey = <T>(map: Map<string, T> | undefined) =>
+    [...(map ?? new Map<string, T>()).entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const batchOf = <T>(all: Map<string, Map<string, T>>, batchId: string) => {
+    const found = all.get(batchId) ?? new Map<string, T>();
+    all.set(batchId, found);
+    return found;
+  };
+  const withoutLate = ({ late: _late, late_written: _written, ...event }: Stored): AuditEvent => clone(event);
+  const log: AuditLog & {
+    events: typeof events;
+    markers: typeof markers;
+    all(batchId: string): AuditEvent[];
+  } = {
     events,
+    markers,
     record: async (recorded) => {
+      const lateBefore = now ? now().getTime() - RECORDED_LATE_AFTER_MS : Number.NEGATIVE_INFINITY;
       for (const event of recorded) {
         const parsed = AuditEvent.parse(event);
-        const batch = events.get(parsed.batch_id) ?? new Map<string, AuditEvent>();
-        batch.set(auditEventKey(parsed), parsed);
-        events.set(parsed.batch_id, batch);
+        const batch = batchOf(events, parsed.batch_id);
+        const key = auditEventKey(parsed);
+        if (Date.parse(parsed.at) >= lateBefore) {
+          batch.set(key, parsed);
+          continue;
+        }
+        const marker = `${now!().toISOString()}#${key}`;
+        batchOf(markers, parsed.batch_id).set(marker, parsed);
+        if (!batch.has(key)) batch.set(key, { ...parsed, late: marker });
       }
     },
     page: async (batchId, from) =>
-      [...(events.get(batchId) ?? new Map<string, AuditEvent>()).entries()]
+      byKey(events.get(batchId))
         .filter(([key]) => from.after === null || key > from.after)
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
         .slice(0, from.limit)
-        .map(([, event]) => clone(event)),
-    all: (batchId) =>
-      [...(events.get(batchId) ?? new Map<string, AuditEvent>()).entries()]
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        .map(([, event]) => clone(event)),
+        .map(
+          ([, stored]): LoggedEvent =>
+            stored.late ? { ...withoutLate(stored), late: true } : withoutLate(stored),
+        ),
+    pendingLate: async (batchId, limit) => {
+      const pending: LateEvent[] = [];
+      for (const [marker, event] of byKey(markers.get(batchId))) {
+        if (pending.length >= limit) break;
+        const stored = batchOf(events, batchId).get(eventKeyOfMarker(marker));
+        if (!stored) batchOf(events, batchId).set(eventKeyOfMarker(marker), { ...event, late: marker });
+        const own = batchOf(events, batchId).get(eventKeyOfMarker(marker))!;
+        if (own.late === marker && !own.late_written) pending.push({ marker, event: clone(event) });
+        else markers.get(batchId)?.delete(marker);
+      }
+      return pending;
+    },
+    settleLate: async (batchId, settled) => {
+      for (const marker of settled) {
+        const stored = events.get(batchId)?.get(eventKeyOfMarker(marker));
+        if (stored?.late === marker) stored.late_written = true;
+        markers.get(batchId)?.delete(marker);
+      }
+    },
+    all: (batchId) => byKey(events.get(batchId)).map(([, stored]) => withoutLate(stored)),
   };
   return log;
 };
@@ -883,7 +935,7 @@ export const memoryPipelinePorts = (
     reviews: memoryReviewStore(),
     checks: memoryCheckStore(),
     simWatches: memorySimWatchStore(),
-    audit: memoryAuditLog(),
+    audit: memoryAuditLog(() => clock.now()),
     events: memoryBatchEvents(),
     waiters: memoryBatchWaiters(),
   };

@@ -68,7 +68,7 @@ export const makeWorld = (service: ClassificationService = serviceFor()) => {
     batches: memoryBatchStore(),
     reviews: memoryReviewStore(),
     checks: memoryCheckStore(),
-    audit: memoryAuditLog(),
+    audit: memoryAuditLog(() => clock.now()),
     simWatches: memorySimWatchStore(),
     cache: memoryProductCache(),
     leases: memorySlotLeases(),

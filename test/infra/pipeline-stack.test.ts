@@ -266,7 +266,8 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
     'bucket/outbox/*': ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'],
     // What one leg hands the next: the tally, the bytes of a file not yet a part.
     'bucket/work/*': ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'],
-    batchTable: d('BatchWriteItem', 'GetItem', 'Query', 'UpdateItem'),
+    // Audit events recorded late: recorded (PutItem), then settled by audit.csv's write (GetItem, UpdateItem, DeleteItem).
+    batchTable: d('BatchWriteItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'),
     // BatchGetItem: the items rows of this batch joined, listed under it by reference.
     reviewTable: d('BatchGetItem', 'Query'),
     'reviewTable/index/*': d('BatchGetItem', 'Query'),
@@ -290,7 +291,8 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
     'bucket/answers/*': ['s3:GetObject'], // a resumed row's new sheet, beside the answers file
     'bucket/work/*': ['s3:GetObject', 's3:PutObject'],
     // BatchWriteItem: the audit events it records (`audit#…` items beside the rows).
-    batchTable: d('BatchWriteItem', 'GetItem', 'UpdateItem'),
+    // PutItem: an audit event recorded late (its marker, then the event if new).
+    batchTable: d('BatchWriteItem', 'GetItem', 'PutItem', 'UpdateItem'),
     apiKeySecret: SECRET,
   },
   'row-poll': {
@@ -311,7 +313,8 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
   },
   'row-review': {
     ownLogs: LOGS,
-    batchTable: d('BatchWriteItem', 'GetItem'),
+    // PutItem: an audit event recorded late (its marker, then the event if new).
+    batchTable: d('BatchWriteItem', 'GetItem', 'PutItem'),
     // Where the next night's Prepare finds the product's open classification.
     cacheTable: d('PutItem'),
     reviewTable: d('GetItem', 'PutItem'),
@@ -320,7 +323,8 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
   },
   'row-complete': {
     ownLogs: LOGS,
-    batchTable: d('BatchWriteItem', 'GetItem', 'UpdateItem'),
+    // PutItem: an audit event recorded late (its marker, then the event if new).
+    batchTable: d('BatchWriteItem', 'GetItem', 'PutItem', 'UpdateItem'),
     cacheTable: d('PutItem'),
     leaseTable: d('UpdateItem'),
     rowsQueue: SEND,
@@ -331,7 +335,8 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
   },
   'row-execution-ended': {
     ownLogs: LOGS,
-    batchTable: d('BatchWriteItem', 'GetItem', 'UpdateItem'),
+    // PutItem: an audit event recorded late (its marker, then the event if new).
+    batchTable: d('BatchWriteItem', 'GetItem', 'PutItem', 'UpdateItem'),
     cacheTable: d('PutItem'),
     leaseTable: d('UpdateItem'),
     rowsQueue: SEND,
@@ -348,6 +353,7 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
     'bucket/reference/*': ['s3:GetObject'],
     'bucket/outbox/*': ['s3:PutObject'],
     // BatchWriteItem: the audit events (answered, decided), beside the rows.
+    // PutItem: an audit event recorded late (its marker, then the event if new).
     batchTable: d('BatchWriteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'),
     // GetItem: a verdict to check another round decided meanwhile (the check items).
     reviewTable: d('BatchGetItem', 'GetItem', 'Query', 'UpdateItem'),
@@ -367,7 +373,8 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
     'bucket/outbox/*': ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'],
     // The new results.csv written aside, and what one leg hands the next.
     'bucket/work/*': ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'],
-    batchTable: d('BatchWriteItem', 'GetItem', 'Query', 'UpdateItem'),
+    // Audit events recorded late: recorded (PutItem), then settled by audit.csv's write (GetItem, UpdateItem, DeleteItem).
+    batchTable: d('BatchWriteItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'),
     // PutItem: the check item of a verdict a row took elsewhere, under its batch's check_below.
     reviewTable: d('BatchGetItem', 'PutItem', 'Query', 'UpdateItem'),
     'reviewTable/index/*': d('BatchGetItem', 'PutItem', 'Query', 'UpdateItem'),
@@ -384,7 +391,8 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
     'bucket/outbox/*': ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'],
     // The new results.csv written aside, and what one leg hands the next.
     'bucket/work/*': ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'],
-    batchTable: d('BatchWriteItem', 'GetItem', 'Query', 'UpdateItem'),
+    // Audit events recorded late: recorded (PutItem), then settled by audit.csv's write (GetItem, UpdateItem, DeleteItem).
+    batchTable: d('BatchWriteItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'),
     // PutItem: a confirmed SIM opening's check item, when one must now be chosen.
     reviewTable: d('BatchGetItem', 'PutItem', 'Query', 'Scan', 'UpdateItem'),
     'reviewTable/index/*': d('BatchGetItem', 'PutItem', 'Query', 'Scan', 'UpdateItem'),

@@ -139,7 +139,7 @@ export const startHarness = async (options: HarnessOptions = {}) => {
   const reviews = memoryReviewStore();
   const checks = memoryCheckStore();
   const simWatches = memorySimWatchStore();
-  const audit = memoryAuditLog();
+  const audit = memoryAuditLog(() => clock.now());
   const cache = memoryProductCache();
   const leases = memorySlotLeases();
   const events = memoryBatchEvents();

@@ -10,10 +10,14 @@
  *   a later one   the log again from an hour before the last key written (`AUDIT_LOOKBACK_MS`):
  *                 an event the last write did not hold (recorded late, by a slow or retried step)
  *                 is added, one it held is not; then every event after it
+ *   then          the events recorded late (`RECORDED_LATE_AFTER_MS`, half the look-back), in the
+ *                 order they were recorded (`AuditLog.pendingLate`): however late, each is added at
+ *                 the next write and settled once its write stands
  *
  * Each write makes its own file beside audit.csv (`outbox/<batch>/.audit/audit-<write>.csv`) and
  * the keys it read from the log, in key order (`.audit/keys-<write>.txt`), which the next write
- * reads alongside the log to tell a late event from one already written; then claims the position
+ * reads alongside the log to tell a late event from one already written (rebuilt from the file if
+ * it is lost), and the late events it added (`late-<write>.txt`); then claims the position
  * on the batch record (`audit_through`: the last key, the file's bytes, the writes, its two objects,
  * the chain's head) from the one it started from, and only then copies its file into audit.csv,
  * on the condition that audit.csv is still the object it found when it began (`If-Match`). Of two
@@ -29,8 +33,9 @@
  * a part waiting in `work/`; where a leg stopped is a few hundred bytes (`AuditWriting`).
  */
 import * as z from 'zod';
+import { openCsv } from '../../spreadsheet/read-csv.js';
 import { formatCsvRecord, writeCsv } from '../../spreadsheet/write-csv.js';
-import { type AuditEvent, auditEventKey } from '../core/audit-records.js';
+import { type AuditEvent, auditEventKey, eventKeyOfMarker, type LateEvent } from '../core/audit-records.js';
 import { outboxKey } from '../core/bucket-layout.js';
 import { mapLimited } from '../core/calls-in-parallel.js';
 import { garbageCollector } from '../core/garbage-collection.js';
@@ -73,6 +78,16 @@ const auditWriteKeys = (batchId: string, tag: string) => ({
   keys: outboxKey(batchId, `${AUDIT_WRITES_FOLDER}keys-${tag}.txt`),
 });
 
+/** The markers of the late events a write added, a line each, beside its keys: until they are settled, the next write skips them. */
+const lateListKey = (batchId: string, tag: string) =>
+  outboxKey(batchId, `${AUDIT_WRITES_FOLDER}late-${tag}.txt`);
+
+/**
+ * The most late events one write adds: read in one leg, their markers listed in one object. More
+ * wait for the next write, in the order they were recorded; a batch records a handful, if any.
+ */
+const LATE_PER_WRITE = 2000;
+
 /**
  * The outbox folder where each write of audit.csv keeps its own copy and the log keys it read:
  * the pipeline's own, not a file for the person who reads the results.
@@ -86,8 +101,11 @@ export const AUDIT_WRITES_FOLDER = '.audit/';
 export const AuditWriting = z.object({
   /** The write's name: its count and when it began (`auditWriteKeys`). */
   tag: z.string().min(1),
-  /** `rows`: what Prepare made of each row (the first write only); `log`: the audit log. */
-  phase: z.enum(['rows', 'log']),
+  /**
+   * `rows`: what Prepare made of each row (the first write only); `log`: the audit log in key
+   * order; `late`: the events recorded late, in the order they were recorded.
+   */
+  phase: z.enum(['rows', 'log', 'late']),
   rows_after: z.number().int().min(0).nullable(),
   /** The last log key read. */
   log_after: z.string().nullable(),
@@ -166,12 +184,52 @@ const lookbackFrom = (key: string): string | null => {
 };
 
 /**
- * The keys the last write read, a line each in key order, read forward as the log is: whether the
- * last write held an event is one comparison with the line it stands at. Missing (never written):
- * every event up to the last key counts as held.
+ * Takes an audit.csv and a test of event keys, and gives the keys of the file's lines that pass it:
+ * what a write knows of the file when the keys or the late list the last write kept are missing.
+ * Read a chunk at a time; only the keys asked for are held.
  */
-const knownKeys = async (objects: AuditPorts['objects'], key: string | null, offset: number) => {
+const keysInFile = async (
+  objects: AuditPorts['objects'],
+  fileKey: string,
+  wanted: (key: string) => boolean,
+): Promise<Set<string>> => {
+  const keys = new Set<string>();
+  const source = await objects.source(fileKey);
+  if (!source) throw new Error(`${fileKey} is missing: the audit position names it.`);
+  let header = true;
+  for await (const { cells } of (await openCsv(source, fileKey)).read().records) {
+    if (header) {
+      header = false;
+      continue;
+    }
+    const key = auditEventKey({
+      at: cells[0] ?? '',
+      row: Number(cells[1]),
+      event: cells[3] as AuditEvent['event'],
+    });
+    if (wanted(key)) keys.add(key);
+  }
+  return keys;
+};
+
+/**
+ * The keys the last write read, a line each in key order, read forward as the log is: whether the
+ * last write held an event is one comparison with the line it stands at. Missing (lost, or never
+ * kept by an older version): rebuilt from the last write's file, the lines from the look-back on.
+ */
+const knownKeys = async (
+  objects: AuditPorts['objects'],
+  batchId: string,
+  from: { position: Position | null; offset: number; lookback: string | null },
+) => {
+  const { position, offset, lookback } = from;
+  const key = position?.keys ?? null;
   const source = key === null ? null : await objects.source(key);
+  if (position !== null && source === null) {
+    const fileKey = position.file ?? outboxKey(batchId, AUDIT_FILE);
+    const held = await keysInFile(objects, fileKey, (found) => lookback === null || found >= lookback);
+    return { held: async (found: string) => held.has(found), offset: () => 0 };
+  }
   /** The bytes read and not yet passed (ASCII keys: a character is a byte), from `readFrom` on. */
   let buffered = '';
   let readFrom = offset;
@@ -198,7 +256,6 @@ const knownKeys = async (objects: AuditPorts['objects'], key: string | null, off
     return end < 0 ? buffered.slice(start) : buffered.slice(start, end);
   };
   return {
-    missing: source === null,
     /** Whether the last write held `key` (keys asked in key order). */
     async held(key: string): Promise<boolean> {
       let line = await current();
@@ -330,9 +387,15 @@ const writePage = async (
     known: Awaited<ReturnType<typeof knownKeys>>;
     /** Counts what each page read, for a full collection every few thousand (core/garbage-collection.ts). */
     collect: (handled: number) => void;
+    /** The markers of the late events this write added, once its late page is read. */
+    lateAdded: string[];
   },
 ): Promise<boolean> => {
   const { pageSize, position, uploads, known, collect } = context;
+  if (state.phase === 'late') {
+    context.lateAdded = await writeLatePage(ports, batch, state, context);
+    return false;
+  }
   let lines = '';
   if (state.phase === 'rows') {
     const page = await ports.batches.rowsPage(batch.batch_id, { after: state.rows_after, limit: pageSize });
@@ -355,14 +418,19 @@ const writePage = async (
     return true;
   }
   const events = await ports.audit.page(batch.batch_id, { after: state.log_after, limit: pageSize });
-  if (events.length === 0) return false;
+  if (events.length === 0) {
+    state.phase = 'late';
+    return true;
+  }
   const skus = await skusOf(ports.batches, batch.batch_id, events);
   let keyLines = '';
   for (const event of events) {
     const key = auditEventKey(event);
     keyLines += `${key}\n`;
     // Up to the last key written, the last write's keys say which it held; a late event it did not.
-    if (position !== null && key <= position.key && (known.missing || (await known.held(key)))) continue;
+    // Recorded late: written from the late list, in the order of recording.
+    if (event.late) continue;
+    if (position !== null && key <= position.key && (await known.held(key))) continue;
     lines += auditLine(state, event, skus.get(event.row) ?? '', batch);
     state.added += 1;
   }
@@ -372,6 +440,59 @@ const writePage = async (
   state.known_offset = known.offset();
   collect(events.length);
   return true;
+};
+
+/**
+ * The late events the last write added (by marker), which may not be settled yet: its list, or,
+ * if the list is lost, the pending ones whose event its file holds.
+ */
+const addedByLastWrite = async (
+  objects: AuditPorts['objects'],
+  batchId: string,
+  position: Position | null,
+  pending: readonly LateEvent[],
+): Promise<Set<string>> => {
+  if (!position?.late) return new Set();
+  const list = await objects.getBytes(position.late);
+  if (list) return new Set(Buffer.from(list).toString('utf8').split('\n').filter(Boolean));
+  const wanted = new Set(pending.map((late) => eventKeyOfMarker(late.marker)));
+  const held = await keysInFile(objects, position.file ?? outboxKey(batchId, AUDIT_FILE), (key) =>
+    wanted.has(key),
+  );
+  return new Set(
+    pending.filter((late) => held.has(eventKeyOfMarker(late.marker))).map((late) => late.marker),
+  );
+};
+
+/**
+ * The write's last page: the events recorded late and not yet in the file, in the order they were
+ * recorded (`AuditLog.pendingLate`); those the last write added already are settled, not added
+ * again. Gives the markers this write added, listed beside its file for the next write.
+ */
+const writeLatePage = async (
+  ports: AuditPorts,
+  batch: BatchRecord,
+  state: AuditWriting,
+  context: { position: Position | null; uploads: Awaited<ReturnType<typeof auditUploads>> },
+): Promise<string[]> => {
+  const pending = await ports.audit.pendingLate(batch.batch_id, LATE_PER_WRITE);
+  if (pending.length === 0) return [];
+  const before = await addedByLastWrite(ports.objects, batch.batch_id, context.position, pending);
+  await ports.audit.settleLate(
+    batch.batch_id,
+    pending.filter((late) => before.has(late.marker)).map((late) => late.marker),
+  );
+  const fresh = pending.filter((late) => !before.has(late.marker));
+  if (fresh.length === 0) return [];
+  const events = fresh.map((late) => late.event);
+  const skus = await skusOf(ports.batches, batch.batch_id, events);
+  await context.uploads.add(
+    events.map((event) => auditLine(state, event, skus.get(event.row) ?? '', batch)).join(''),
+  );
+  state.added += fresh.length;
+  const markers = fresh.map((late) => late.marker);
+  await ports.objects.put(lateListKey(batch.batch_id, state.tag), `${markers.join('\n')}\n`, 'text/plain');
+  return markers;
 };
 
 /**
@@ -425,10 +546,21 @@ export const writeAuditFile = async (
     // A file begun before lines were chained goes on without; a new one starts the chain.
     chain: position === null ? CHAIN_START : (position.chain ?? null),
   };
-  const known = await knownKeys(ports.objects, position?.keys ?? null, state.known_offset);
+  const known = await knownKeys(ports.objects, batch.batch_id, {
+    position,
+    offset: state.known_offset,
+    lookback: position === null ? null : lookbackFrom(position.key),
+  });
   const uploads = await auditUploads(ports, batch, state, { ...options, position });
   if (position === null) await uploads.openFile();
-  const page = { pageSize: options.pageSize, position, uploads, known, collect: garbageCollector() };
+  const page = {
+    pageSize: options.pageSize,
+    position,
+    uploads,
+    known,
+    collect: garbageCollector(),
+    lateAdded: [] as string[],
+  };
   while (await writePage(ports, batch, state, page)) {
     if (ports.clock.now().getTime() >= options.until)
       return { next: 'again', writing: { ...state, ...(await uploads.pause()) } };
@@ -443,6 +575,7 @@ export const writeAuditFile = async (
     writes: write,
     ...auditWriteKeys(batch.batch_id, state.tag),
     ...(state.chain === null ? {} : { chain: state.chain }),
+    ...(page.lateAdded.length > 0 ? { late: lateListKey(batch.batch_id, state.tag) } : {}),
   };
   if (!(await ports.batches.claimAuditPosition(batch.batch_id, { from: position, to }))) {
     // Another write stood: this one starts again from its position, adding only what it lacks.
@@ -451,5 +584,7 @@ export const writeAuditFile = async (
   }
   // Refused only when a later write, begun from this position, has published it already (and more).
   await ports.objects.copyIfUnchanged(to.file, outboxKey(batch.batch_id, AUDIT_FILE), state.over);
+  // If this stops first, the next write finds them in this write's list and settles them.
+  await ports.audit.settleLate(batch.batch_id, page.lateAdded);
   return { next: 'done', added: state.added };
 };

@@ -61,3 +61,24 @@ export type AuditEvent = z.infer<typeof AuditEvent>;
 /** An event's place in the log: time first, then row and kind, so a step recording it twice writes it once. */
 export const auditEventKey = (event: Pick<AuditEvent, 'at' | 'row' | 'event'>): string =>
   `${event.at}#${String(event.row).padStart(7, '0')}#${event.event}`;
+
+/**
+ * An event recorded more than this after its time is recorded late. Writes of audit.csv look back
+ * an hour for events recorded out of order (audit/audit-file.ts, `AUDIT_LOOKBACK_MS`); an event
+ * later than half of that is also kept in the log's list of late events, in the order it was
+ * recorded, until a write takes it: however late it comes (a row redriven from its dead-letter
+ * queue days later), it is written at the next write.
+ */
+export const RECORDED_LATE_AFTER_MS = 30 * 60_000;
+
+/** An event as the log gives it back: `late` when it was recorded late, so it is written from the late list, not by its key. */
+export type LoggedEvent = AuditEvent & { late?: true };
+
+/**
+ * A late event waiting for audit.csv: its marker (when it was recorded, then its key: the order of
+ * recording) and the event.
+ */
+export type LateEvent = { marker: string; event: AuditEvent };
+
+/** The event key a late event's marker holds after the time it was recorded. */
+export const eventKeyOfMarker = (marker: string): string => marker.slice(marker.indexOf('#') + 1);

@@ -6,7 +6,7 @@
  */
 import type { ByteSource } from '../../spreadsheet/byte-source.js';
 import type { TcsClient } from '../../tcs/client.js';
-import type { AuditEvent } from './audit-records.js';
+import type { AuditEvent, LateEvent, LoggedEvent } from './audit-records.js';
 import type { CheckDecision, CheckItem } from './check-records.js';
 import type {
   AuditMove,
@@ -348,9 +348,23 @@ export type SimWatchStore = {
  * it once. Kept in the batch table beside the rows (`audit#<key>`).
  */
 export type AuditLog = {
+  /**
+   * Records events; one recorded more than `RECORDED_LATE_AFTER_MS` after its time is also put on
+   * the batch's list of late events (unless the log holds it already), for the next write of audit.csv.
+   */
   record(events: readonly AuditEvent[]): Promise<void>;
-  /** The batch's events after `after` (an `auditEventKey`, exclusive), at most `limit`, in key order. */
-  page(batchId: string, from: { after: string | null; limit: number }): Promise<AuditEvent[]>;
+  /**
+   * The batch's events after `after` (an `auditEventKey`, exclusive), at most `limit`, in key
+   * order; those recorded late say so (`late`).
+   */
+  page(batchId: string, from: { after: string | null; limit: number }): Promise<LoggedEvent[]>;
+  /**
+   * The late events not yet settled, in the order they were recorded, at most `limit`, each once:
+   * a copy recorded again (a retried step), or of an event the log held already, is dropped here.
+   */
+  pendingLate(batchId: string, limit: number): Promise<LateEvent[]>;
+  /** Marks these late events (by their markers) written to audit.csv: `pendingLate` never gives them again. */
+  settleLate(batchId: string, markers: readonly string[]): Promise<void>;
 };
 
 /**

@@ -80,6 +80,8 @@ const AuditPosition = z.object({
   keys: z.string().optional(),
   /** The hash of the file's last line (audit-chain.ts); absent for a file begun before lines were chained. */
   chain: z.string().optional(),
+  /** The markers of the late events this write added (absent: none), for the next write to skip until they are settled. */
+  late: z.string().optional(),
 });
 type AuditPosition = z.infer<typeof AuditPosition>;
 /** A write's claim of audit.csv's position: from the one it started from (null: none yet) to its own. */

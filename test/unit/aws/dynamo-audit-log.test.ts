@@ -16,6 +16,8 @@ let dynamo: LocalDynamo;
 let tables = 0;
 let batches: BatchStore;
 let audit: AuditLog;
+/** The adapter's clock: an hour after the seeded events, so they are on time. */
+let now = 0;
 
 beforeAll(async () => {
   dynamo = await startLocalDynamo();
@@ -36,7 +38,8 @@ beforeEach(async () => {
     ],
   });
   batches = createDynamoBatchStore({ client: dynamo.client, tableName });
-  audit = createDynamoAuditLog({ client: dynamo.client, tableName });
+  now = Date.parse('2026-11-21T13:00:00.000Z');
+  audit = createDynamoAuditLog({ client: dynamo.client, tableName, now: () => new Date(now) });
 });
 
 const event = (row: number, at: string, kind: AuditEvent['event'] = 'submitted'): AuditEvent => ({
@@ -100,5 +103,38 @@ describe('the audit log in the batch table', () => {
     expect(listing.batches.map((b) => b.batch_id)).toEqual([BATCH]);
     // And the audit log reads none of theirs: its 30 events, nothing else.
     expect(await audit.page(BATCH, { after: null, limit: 100 })).toHaveLength(30);
+  });
+
+  it('keeps an event recorded late on its list until settled, once however often recorded, never one recorded on time', async () => {
+    // Prepare: the seeded events on time; then, two hours on, one of them recorded again and two
+    // late ones, the second recorded twice (a retried step)
+    await seed();
+    now += 2 * 60 * 60_000;
+    const late = event(2, '2026-11-21T12:30:30.000Z', 'answered');
+    const later = event(3, '2026-11-21T12:10:30.000Z', 'answered');
+    await audit.record([event(1, '2026-11-21T12:59:00.000Z')]);
+    await audit.record([late]);
+    now += 1000;
+    await audit.record([later]);
+    now += 1000;
+    await audit.record([later]);
+
+    // Act
+    const pending = await audit.pendingLate(BATCH, 10);
+
+    // Assess: the two, in the order recorded; in the log too, marked late
+    expect(pending.map((entry) => entry.event)).toEqual([late, later]);
+    const logged = await audit.page(BATCH, { after: null, limit: 100 });
+    expect(logged).toHaveLength(32);
+    expect(logged.filter((entry) => entry.late).map((entry) => entry.row)).toEqual([3, 2]);
+
+    // Settled: never given again, even when a step records it once more
+    await audit.settleLate(
+      BATCH,
+      pending.map((entry) => entry.marker),
+    );
+    now += 1000;
+    await audit.record([late]);
+    expect(await audit.pendingLate(BATCH, 10)).toEqual([]);
   });
 });

@@ -58,7 +58,7 @@ const memoryPorts = () => {
     objects: memoryObjectStore(),
     reviews: memoryReviewStore(),
     checks: memoryCheckStore(),
-    audit: memoryAuditLog(),
+    audit: memoryAuditLog(() => clock.now()),
     events: memoryBatchEvents(),
     workflows: memoryRowWorkflows(),
     service: {} as ClassificationService,

@@ -123,6 +123,8 @@ const decided = (row: number, minutes: number): AuditEvent => ({
 
 const world = async (rowCount: number) => {
   const ports = memoryPipelinePorts({}, ['BR'], { minPartBytes: PART });
+  // A quarter of an hour after the batch began: every event below is recorded on time.
+  ports.clock.set(iso(15 * 60_000));
   const rows = Array.from({ length: rowCount }, (_, i) => rowOf(i + 1));
   await ports.batches.createBatch({ ...batchRecord, rows_total: rowCount });
   await ports.batches.putRows(rows);
@@ -463,6 +465,127 @@ describe('audit.csv', () => {
       const result = await checkAuditChain(bytesSource(w.bytes()!), 'audit.csv');
       expect(result).toMatchObject({ holds: false, line: 1 });
       expect(result.holds === false && result.reason).toMatch(/not written with a chain/);
+    });
+  });
+
+  describe('events recorded late', () => {
+    const HOUR = 60 * 60_000;
+    const lateAnswer = (row: number, minutes: number): AuditEvent => ({
+      at: iso(minutes * 60_000),
+      batch_id: BATCH,
+      row,
+      event: 'answered',
+      who: 'rui@example.com',
+      classification_id: `cls_${row}`,
+      detail: '1 answer, round r1',
+      sku: `SKU-${row}`,
+    });
+    const written = (w: Awaited<ReturnType<typeof world>>) =>
+      w
+        .lines()
+        .filter((line) => line[3] === 'answered')
+        .map((line) => `${line[1]} ${line[0]}`);
+
+    it('two hours late: written at the next write, after everything before it, in the order they were recorded', async () => {
+      // Prepare: the first write done; two hours on, two events of the first minutes are recorded
+      // (the second one's time earlier than the first's), and a decision on time
+      const w = await world(40);
+      await w.writeInLegs();
+      w.clock.advance(2 * HOUR);
+      await w.audit.record([lateAnswer(4, 3)]);
+      w.clock.advance(1);
+      await w.audit.record([lateAnswer(5, 2)]);
+      await w.audit.record([decided(7, 14 + 120)]);
+
+      // Act
+      const { added } = await w.writeInLegs();
+
+      // Assess: the decision, then the late two as recorded; the chain holds; nothing left pending
+      expect(added).toBe(3);
+      expect(
+        w
+          .lines()
+          .slice(-3)
+          .map((line) => `${line[1]} ${line[3]}`),
+      ).toEqual(['7 decided', '4 answered', '5 answered']);
+      expect(await w.audit.pendingLate(BATCH, 10)).toEqual([]);
+      const head = (await w.batches.getBatch(BATCH))!.audit_through!.chain!;
+      expect(await checkAuditChain(bytesSource(w.bytes()!), 'audit.csv', { head })).toMatchObject({
+        holds: true,
+      });
+      expect((await w.writeInLegs()).added).toBe(0);
+    });
+
+    it('recorded twice by a retried step, or again after it was written, it is written once', async () => {
+      const w = await world(40);
+      await w.writeInLegs();
+      w.clock.advance(2 * HOUR);
+      await w.audit.record([lateAnswer(4, 3)]);
+      w.clock.advance(1000);
+      await w.audit.record([lateAnswer(4, 3)]);
+      await w.writeInLegs();
+      w.clock.advance(1000);
+      await w.audit.record([lateAnswer(4, 3)]);
+      // An event recorded on time and recorded again late (a step retried hours later) is not late.
+      await w.audit.record([lateAnswer(6, 3)]);
+
+      const { added } = await w.writeInLegs();
+
+      expect(added).toBe(1);
+      expect(written(w)).toEqual([`4 ${iso(3 * 60_000)}`, `6 ${iso(3 * 60_000)}`]);
+    });
+
+    it('a write that stopped after its claim, before settling what it added late, is not repeated', async () => {
+      const w = await world(40);
+      await w.writeInLegs();
+      w.clock.advance(2 * HOUR);
+      await w.audit.record([lateAnswer(4, 3)]);
+      const { settleLate } = w.audit;
+      w.audit.settleLate = async (batchId, markers) => {
+        if (markers.length > 0) throw new Error('the invocation ended');
+        return settleLate(batchId, markers);
+      };
+      await expect(w.writeInLegs()).rejects.toThrow('the invocation ended');
+      w.audit.settleLate = settleLate;
+      expect(written(w)).toHaveLength(1);
+      expect(await w.audit.pendingLate(BATCH, 10)).toHaveLength(1);
+
+      // Act: the next write, with a decision to add
+      await w.audit.record([decided(7, 14 + 120)]);
+      const { added } = await w.writeInLegs();
+
+      // Assess: the decision only; the late event settled
+      expect(added).toBe(1);
+      expect(written(w)).toHaveLength(1);
+      expect(await w.audit.pendingLate(BATCH, 10)).toEqual([]);
+    });
+
+    it("with the last write's keys and late list lost, they are rebuilt from its file: nothing written twice", async () => {
+      const w = await world(40);
+      await w.writeInLegs();
+      w.clock.advance(2 * HOUR);
+      await w.audit.record([lateAnswer(4, 3)]);
+      const { settleLate } = w.audit;
+      w.audit.settleLate = async (batchId, markers) => {
+        if (markers.length > 0) throw new Error('the invocation ended');
+        return settleLate(batchId, markers);
+      };
+      await expect(w.writeInLegs()).rejects.toThrow('the invocation ended');
+      w.audit.settleLate = settleLate;
+      const kept = (await w.batches.getBatch(BATCH))!.audit_through!;
+      w.objects.objects.delete(kept.keys!);
+      w.objects.objects.delete(kept.late!);
+      // A step recorded on time, retried: the same event again, which the lost keys held.
+      await w.audit.record([loggedEvents(w.rows).at(-1)!]);
+      await w.audit.record([decided(7, 14 + 120)]);
+
+      const before = w.lines().length;
+      const { added } = await w.writeInLegs();
+
+      expect(added).toBe(1);
+      expect(w.lines()).toHaveLength(before + 1);
+      expect(w.lines().at(-1)?.[3]).toBe('decided');
+      expect(written(w)).toHaveLength(1);
     });
   });
 });
