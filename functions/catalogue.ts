@@ -33,6 +33,7 @@ export const ENV = {
   tcsApiKeySecretArn: 'TCS_API_KEY_SECRET_ARN',
   capOverride: 'CAP_OVERRIDE',
   batchTimeoutHours: 'BATCH_TIMEOUT_HOURS',
+  auditLockDays: 'AUDIT_LOCK_DAYS',
 } as const;
 export type EnvName = (typeof ENV)[keyof typeof ENV];
 
@@ -56,6 +57,8 @@ export const ENV_MEANING: Record<EnvName, string> = {
   CAP_OVERRIDE: "a lower cap than the organisation's `concurrency_limit`, only with context `capOverride`",
   BATCH_TIMEOUT_HOURS:
     'the most a batch waits for its rows, a ceiling on the wait Prepare sizes; only with context `batchTimeoutHours`',
+  AUDIT_LOCK_DAYS:
+    'days each version of audit.csv stays under S3 Object Lock (governance mode), context `auditLockDays` (default 1826)',
 };
 
 /** A key prefix of the bucket; a function's object grants are scoped to the ones it works in. */
@@ -92,7 +95,13 @@ export type PortUses = {
    * (PutObject); `streams`: uploads of unknown length go in parts (lib-storage), which an
    * aborted upload cleans up (AbortMultipartUpload).
    */
-  objects?: { read?: readonly Prefix[]; write?: readonly Prefix[]; streams?: true };
+  objects?: {
+    read?: readonly Prefix[];
+    write?: readonly Prefix[];
+    streams?: true;
+    /** Objects written here under S3 Object Lock (s3:PutObjectRetention): audit.csv and its writes' copies. */
+    lock?: readonly Prefix[];
+  };
   /** `send` also covers a message put back as a fresh copy; `consume`: receive and delete. */
   queue?: readonly ('consume' | 'send')[];
   batches?: TableUse;
@@ -144,10 +153,11 @@ const PORT_ENVIRONMENT = {
 } as const satisfies Record<PortName, readonly EnvName[]>;
 
 /** A setting from the CDK context a handler reads beyond its ports, set only when configured. */
-export type Setting = 'capOverride' | 'batchTimeoutHours';
+export type Setting = 'capOverride' | 'batchTimeoutHours' | 'auditLockDays';
 const SETTING_ENVIRONMENT = {
   capOverride: ENV.capOverride,
   batchTimeoutHours: ENV.batchTimeoutHours,
+  auditLockDays: ENV.auditLockDays,
 } as const satisfies Record<Setting, EnvName>;
 
 export type FunctionDescription = {
@@ -212,7 +222,13 @@ const REVISING_RESULTS = {
   // `streams`: results.csv and .xlsx go up in parts across legs, review.xlsx as it is written;
   // `work/`: the new results.csv written aside, and what one leg hands the next.
   // reference/: the NCM table in force, which the rows' codes are checked against.
-  objects: { read: ['outbox/*', 'work/*', 'reference/*'], write: ['outbox/*', 'work/*'], streams: true },
+  // lock: audit.csv's new version and the write's own copy, under Object Lock.
+  objects: {
+    read: ['outbox/*', 'work/*', 'reference/*'],
+    write: ['outbox/*', 'work/*'],
+    streams: true,
+    lock: ['outbox/*'],
+  },
   batches: ['GetItem', 'Query', 'UpdateItem'],
   // BatchGetItem: the items of other batches' classifications that rows of this batch joined.
   reviews: ['Query', 'UpdateItem', 'BatchGetItem'],
@@ -285,9 +301,16 @@ export const FUNCTION_CATALOGUE = {
     // Writes the outbox (results files in parts across its legs, review.xlsx as it is written)
     // and copies reused verdict PDFs from earlier batches' outboxes; keeps in `work/` what one leg
     // hands the next (the tally, bytes not yet a part).
+    settings: ['auditLockDays'],
     ports: {
       clock: 'system',
-      objects: { read: ['outbox/*', 'work/*', 'reference/*'], write: ['outbox/*', 'work/*'], streams: true },
+      // lock: audit.csv and the write's own copy, under Object Lock.
+      objects: {
+        read: ['outbox/*', 'work/*', 'reference/*'],
+        write: ['outbox/*', 'work/*'],
+        streams: true,
+        lock: ['outbox/*'],
+      },
       batches: ['GetItem', 'UpdateItem', 'Query'],
       // BatchGetItem: the items of other batches' classifications that rows of this batch joined.
       reviews: ['Query', 'BatchGetItem'],
@@ -486,6 +509,7 @@ export const FUNCTION_CATALOGUE = {
     memoryMb: 2048,
     description:
       'Answers workflow FinalizeAnswers: revised results.csv and .xlsx, summary.json, review.csv and .xlsx, event',
+    settings: ['auditLockDays'],
     ports: REVISING_RESULTS,
     kept: {
       ...WRITES_LATE_EVENTS,
@@ -510,6 +534,7 @@ export const FUNCTION_CATALOGUE = {
     memoryMb: 2048,
     description:
       'Daily: batches with rows abandoned after 30 days unanswered, or whose SIM openings were confirmed since, get their results moved forward',
+    settings: ['auditLockDays'],
     ports: {
       ...REVISING_RESULTS,
       // Scans the review table for the items of abandoned classifications.

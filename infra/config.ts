@@ -27,6 +27,7 @@ const CONTEXT_KEYS = [
   'batchTimeoutHours',
   'leaseScope',
   'alarmEmail',
+  'auditLockDays',
 ] as const;
 
 const positiveInt = (max: number) => z.coerce.number().int().min(1).max(max);
@@ -69,6 +70,12 @@ const PipelineContext = z
     ),
     /** Where alarms are emailed; absent: alarms without actions. */
     alarmEmail: optional(z.email()),
+    /**
+     * Days each version of a batch's audit.csv (and each write's own copy) stays under S3 Object
+     * Lock, governance mode: nobody without the bypass permission can delete or overwrite it before.
+     * Five years by default: as long as a tax authority may question what was declared.
+     */
+    auditLockDays: z.preprocess((v) => (v === '' ? undefined : v), positiveInt(36_500).default(1826)),
   })
   .superRefine((value, ctx) => {
     if (value.outboxRetentionDays !== undefined && value.outboxRetentionDays < value.retentionDays) {

@@ -25,7 +25,7 @@ export const TABLES_BEGIN =
 export const TABLES_END = '<!-- functions:end -->';
 
 /** Every setting configured: the tables show what a function may be given. */
-const ALL_SETTINGS = { capOverride: true, batchTimeoutHours: true } as const;
+const ALL_SETTINGS = { capOverride: true, batchTimeoutHours: true, auditLockDays: true } as const;
 /** Set on every function by infra/pipeline-functions.ts, not by a port. */
 const ON_EVERY_FUNCTION: readonly EnvName[] = [ENV.serviceName, ENV.nodeOptions];
 
@@ -35,10 +35,11 @@ const code = (text: string) => `\`${text}\``;
 const REACH: { [P in PortName]-?: (use: NonNullable<PortUses[P]>) => string | null } = {
   clock: () => null,
   service: () => "the key's secret: read",
-  objects: ({ read = [], write = [], streams }) => {
+  objects: ({ read = [], write = [], streams, lock = [] }) => {
     const access = [
       ...(read.length > 0 ? [`read ${read.map(code).join(', ')}`] : []),
       ...(write.length > 0 ? [`write ${write.map(code).join(', ')}${streams ? ' (in parts)' : ''}`] : []),
+      ...(lock.length > 0 ? [`lock audit.csv in ${lock.map(code).join(', ')} (Object Lock)`] : []),
     ];
     return `bucket: ${access.join(', ')}`;
   },

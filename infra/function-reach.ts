@@ -47,6 +47,7 @@ export const grantFunctionReach = (scope: Stack, props: FunctionReachProps): voi
   const configured = {
     capOverride: props.config.capOverride !== undefined,
     batchTimeoutHours: props.config.batchTimeoutHours !== undefined,
+    auditLockDays: true,
   };
   for (const name of HANDLER_NAMES) {
     const fn = props.functions[name];
@@ -81,6 +82,7 @@ const environmentValues = (
   // The secret's ARN, never its value: the handler reads the key at cold start.
   [ENV.tcsApiKeySecretArn]: data.apiKeySecret.secretArn,
   ...(config.capOverride !== undefined ? { [ENV.capOverride]: String(config.capOverride) } : {}),
+  [ENV.auditLockDays]: String(config.auditLockDays),
   ...(config.batchTimeoutHours !== undefined
     ? { [ENV.batchTimeoutHours]: String(config.batchTimeoutHours) }
     : {}),
@@ -148,7 +150,7 @@ export const grantObjects = (
   scope: Stack,
   data: PipelineData,
   fn: NodejsFunction,
-  { read = [], write = [], streams }: NonNullable<PortUses['objects']>,
+  { read = [], write = [], streams, lock = [] }: NonNullable<PortUses['objects']>,
 ) => {
   const bucket = data.bucket.bucketArn;
   if (read.length > 0) {
@@ -168,6 +170,13 @@ export const grantObjects = (
       [`${bucket}/${prefix}`],
     );
   }
+  if (lock.length > 0)
+    allow(
+      fn,
+      'ObjectsLock',
+      ['s3:PutObjectRetention'],
+      lock.map((prefix) => `${bucket}/${prefix}`),
+    );
   for (const prefix of [...new Set([...read, ...write])]) {
     acknowledge(
       roleOf(fn),

@@ -108,6 +108,9 @@ const bucketLifecycleRules = (config: PipelineConfig): LifecycleRule[] => {
 const createBucket = (scope: Construct, config: PipelineConfig, accessLogsBucket: Bucket): Bucket => {
   const bucket = new Bucket(scope, 'Bucket', {
     versioned: true,
+    // No default retention: only audit.csv's versions are locked, each as it is written
+    // (functions/bucket-port.ts), for `auditLockDays`; the rest of the bucket keeps its lifecycle.
+    objectLockEnabled: true,
     encryption: BucketEncryption.S3_MANAGED,
     blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
     enforceSSL: true,

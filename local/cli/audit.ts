@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { checkAuditChain } from '../../shared/pipeline/audit/audit-chain.js';
-import { AUDIT_FILE } from '../../shared/pipeline/audit/audit-file.js';
+import { AUDIT_FILE } from '../../shared/pipeline/core/bucket-layout.js';
 import { bytesSource } from '../../shared/spreadsheet/byte-source.js';
 import { dataDirOwner } from '../runtime/data-lock.js';
 import { dataDirOf, runCommand, shown, startCommandPipeline, UsageError, userPath } from './shared.js';

@@ -20,7 +20,23 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import { NOT_FOLLOWED_METADATA, type ObjectHead, type ObjectStore } from '../pipeline/core/ports.js';
 
-export type S3ObjectStoreConfig = { client: S3Client; bucket: string };
+/**
+ * Keys written under S3 Object Lock, governance mode, and for how long: every write of such a key
+ * (a put, the start of an upload in parts, a copy) carries the retention, so each version it makes
+ * cannot be deleted or overwritten before, except by someone granted to bypass governance.
+ */
+export type ObjectLock = { days: number; keys: (key: string) => boolean; now?: () => Date };
+
+export type S3ObjectStoreConfig = { client: S3Client; bucket: string; lock?: ObjectLock };
+
+/** The Object Lock parameters of a write of `key`: none unless the lock names the key. */
+const lockOf = (lock: ObjectLock | undefined, key: string) =>
+  lock?.keys(key)
+    ? {
+        ObjectLockMode: 'GOVERNANCE' as const,
+        ObjectLockRetainUntilDate: new Date((lock.now?.() ?? new Date()).getTime() + lock.days * 86_400_000),
+      }
+    : {};
 
 type AwsError = { name?: string; $metadata?: { httpStatusCode?: number } };
 
@@ -81,9 +97,13 @@ const headOf = async (client: S3Client, Bucket: string, key: string): Promise<Ob
 const conditionalCopy = async (
   client: S3Client,
   Bucket: string,
-  { fromKey, toKey, expected }: { fromKey: string; toKey: string; expected: string | null },
+  copy: { fromKey: string; toKey: string; expected: string | null; lock?: ObjectLock | undefined },
 ): Promise<boolean> => {
-  const condition = expected === null ? { IfNoneMatch: '*' } : { IfMatch: expected };
+  const { fromKey, toKey, expected, lock } = copy;
+  const condition = {
+    ...(expected === null ? { IfNoneMatch: '*' } : { IfMatch: expected }),
+    ...lockOf(lock, toKey),
+  };
   const CopySource = copySourceOf(Bucket, fromKey);
   // 409: another conditional write to the key was in flight; S3 asks for the request again, and
   // the second answer says which of the two stood.
@@ -98,6 +118,37 @@ const conditionalCopy = async (
       if (!conflict || attempt >= 5) throw error;
     }
   }
+};
+
+/** A PutObject, or for a stream of unknown length an upload in parts, with the key's Object Lock. */
+const putObject = async (
+  client: S3Client,
+  Bucket: string,
+  put: {
+    key: string;
+    body: Uint8Array | string | NodeJS.ReadableStream;
+    contentType: string;
+    metadata: Readonly<Record<string, string>> | undefined;
+    lock: ObjectLock | undefined;
+  },
+): Promise<void> => {
+  const { key, body, metadata } = put;
+  const params = {
+    Bucket,
+    Key: key,
+    ContentType: put.contentType,
+    ...(metadata && Object.keys(metadata).length > 0 ? { Metadata: { ...metadata } } : {}),
+    ...lockOf(put.lock, key),
+  };
+  if (typeof body === 'string' || body instanceof Uint8Array) {
+    await client.send(new PutObjectCommand({ ...params, Body: body }));
+    return;
+  }
+  // A stream of unknown length (results.csv and .xlsx of a large batch, plan.csv of a large
+  // file): multipart, one part sent at a time. The SDK's default of 4 parts at once would hold
+  // 4 parts of 5 MiB, and the one being filled, for a body made no faster than one part is sent:
+  // with one, reading the body waits while a part goes, and the writers wait with it.
+  await new Upload({ client, queueSize: 1, params: { ...params, Body: body as Readable } }).done();
 };
 
 export const createS3ObjectStore = (config: S3ObjectStoreConfig): ObjectStore => {
@@ -137,24 +188,8 @@ export const createS3ObjectStore = (config: S3ObjectStoreConfig): ObjectStore =>
     }
   };
 
-  const put: ObjectStore['put'] = async (key, body, contentType, metadata) => {
-    const Metadata = metadata && Object.keys(metadata).length > 0 ? { Metadata: { ...metadata } } : {};
-    if (typeof body === 'string' || body instanceof Uint8Array) {
-      await client.send(
-        new PutObjectCommand({ Bucket, Key: key, Body: body, ContentType: contentType, ...Metadata }),
-      );
-      return;
-    }
-    // A stream of unknown length (results.csv and .xlsx of a large batch, plan.csv of a large
-    // file): multipart, one part sent at a time. The SDK's default of 4 parts at once would hold
-    // 4 parts of 5 MiB, and the one being filled, for a body made no faster than one part is sent:
-    // with one, reading the body waits while a part goes, and the writers wait with it.
-    await new Upload({
-      client,
-      queueSize: 1,
-      params: { Bucket, Key: key, Body: body as Readable, ContentType: contentType, ...Metadata },
-    }).done();
-  };
+  const put: ObjectStore['put'] = (key, body, contentType, metadata) =>
+    putObject(client, Bucket, { key, body, contentType, metadata, lock: config.lock });
 
   const source: ObjectStore['source'] = async (key) => {
     const found = await head(key);
@@ -170,8 +205,9 @@ export const createS3ObjectStore = (config: S3ObjectStoreConfig): ObjectStore =>
   };
 
   const copy: ObjectStore['copy'] = async (fromKey, toKey) => {
+    const CopySource = copySourceOf(Bucket, fromKey);
     await client.send(
-      new CopyObjectCommand({ Bucket, Key: toKey, CopySource: copySourceOf(Bucket, fromKey) }),
+      new CopyObjectCommand({ Bucket, Key: toKey, CopySource, ...lockOf(config.lock, toKey) }),
     );
   };
 
@@ -195,9 +231,9 @@ export const createS3ObjectStore = (config: S3ObjectStoreConfig): ObjectStore =>
     put,
     copy,
     copyIfUnchanged: (fromKey, toKey, expected) =>
-      conditionalCopy(client, Bucket, { fromKey, toKey, expected }),
+      conditionalCopy(client, Bucket, { fromKey, toKey, expected, lock: config.lock }),
     list,
-    ...uploadsInParts(client, Bucket),
+    ...uploadsInParts(client, Bucket, config.lock),
   };
 };
 
@@ -205,10 +241,11 @@ export const createS3ObjectStore = (config: S3ObjectStoreConfig): ObjectStore =>
 const uploadsInParts = (
   client: S3Client,
   Bucket: string,
+  lock: ObjectLock | undefined,
 ): Pick<ObjectStore, 'startUpload' | 'uploadPart' | 'copyPart' | 'completeUpload'> => {
   const startUpload: ObjectStore['startUpload'] = async (key, contentType) => {
     const started = await client.send(
-      new CreateMultipartUploadCommand({ Bucket, Key: key, ContentType: contentType }),
+      new CreateMultipartUploadCommand({ Bucket, Key: key, ContentType: contentType, ...lockOf(lock, key) }),
     );
     if (!started.UploadId) throw new Error(`S3 started no upload for ${key}`);
     return started.UploadId;

@@ -17,6 +17,7 @@ describe('CDK context', () => {
       retentionDays: 90,
       leaseScope: 'org',
       logRetention: RetentionDays.THREE_MONTHS,
+      auditLockDays: 1826,
     });
   });
 

@@ -40,7 +40,7 @@ describe('functions/catalogue.ts', () => {
       expect(Object.keys(variables.Variables), name).toEqual([
         ENV.serviceName,
         ENV.nodeOptions,
-        ...environmentOf(name, { capOverride: true, batchTimeoutHours: true }),
+        ...environmentOf(name, { capOverride: true, batchTimeoutHours: true, auditLockDays: true }),
       ]);
     }
   });

@@ -70,7 +70,8 @@ const ENVIRONMENT: Record<HandlerName, string[]> = {
     'REVIEW_TABLE',
   ],
   'await-rows': ['BATCH_TABLE'],
-  'finalize-batch': ['BUCKET_NAME', 'BATCH_TABLE', 'REVIEW_TABLE', 'EVENT_BUS_NAME'],
+  // AUDIT_LOCK_DAYS: audit.csv's versions under Object Lock.
+  'finalize-batch': ['BUCKET_NAME', 'BATCH_TABLE', 'REVIEW_TABLE', 'EVENT_BUS_NAME', 'AUDIT_LOCK_DAYS'],
   'dispatch-rows': [
     'BATCH_TABLE',
     'LEASE_TABLE',
@@ -132,6 +133,7 @@ const ENVIRONMENT: Record<HandlerName, string[]> = {
     'EVENT_BUS_NAME',
     'TCS_BASE_URL',
     'TCS_API_KEY_SECRET_ARN',
+    'AUDIT_LOCK_DAYS',
   ],
   // What FinalizeAnswers needs, for each batch with abandoned rows.
   // CACHE_TABLE: a confirmed SIM opening moves the product's cached verdict forward too.
@@ -143,6 +145,7 @@ const ENVIRONMENT: Record<HandlerName, string[]> = {
     'EVENT_BUS_NAME',
     'TCS_BASE_URL',
     'TCS_API_KEY_SECRET_ARN',
+    'AUDIT_LOCK_DAYS',
   ],
   'write-partial-results': ['BUCKET_NAME', 'BATCH_TABLE'],
   'recheck-verdicts': ['BUCKET_NAME', 'CACHE_TABLE'],
@@ -263,7 +266,8 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
     // The NCM table in force, which the rows' codes are checked against.
     'bucket/reference/*': ['s3:GetObject'],
     // The results files go up in parts across its legs, review.xlsx as it is written.
-    'bucket/outbox/*': ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'],
+    // PutObjectRetention: audit.csv's versions under Object Lock.
+    'bucket/outbox/*': ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject', 's3:PutObjectRetention'],
     // What one leg hands the next: the tally, the bytes of a file not yet a part.
     'bucket/work/*': ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'],
     // Audit events recorded late: recorded (PutItem), then settled by audit.csv's write (GetItem, UpdateItem, DeleteItem).
@@ -370,7 +374,8 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
     // The NCM table in force, which the rows' codes are checked against.
     'bucket/reference/*': ['s3:GetObject'],
     // The results files go up in parts across its legs, review.xlsx as it is written.
-    'bucket/outbox/*': ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'],
+    // PutObjectRetention: audit.csv's versions under Object Lock.
+    'bucket/outbox/*': ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject', 's3:PutObjectRetention'],
     // The new results.csv written aside, and what one leg hands the next.
     'bucket/work/*': ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'],
     // Audit events recorded late: recorded (PutItem), then settled by audit.csv's write (GetItem, UpdateItem, DeleteItem).
@@ -388,7 +393,8 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
     // The NCM table in force, which the rows' codes are checked against.
     'bucket/reference/*': ['s3:GetObject'],
     // The results files go up in parts across its legs, review.xlsx as it is written.
-    'bucket/outbox/*': ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'],
+    // PutObjectRetention: audit.csv's versions under Object Lock.
+    'bucket/outbox/*': ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject', 's3:PutObjectRetention'],
     // The new results.csv written aside, and what one leg hands the next.
     'bucket/work/*': ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'],
     // Audit events recorded late: recorded (PutItem), then settled by audit.csv's write (GetItem, UpdateItem, DeleteItem).

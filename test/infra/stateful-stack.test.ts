@@ -16,7 +16,7 @@ beforeAll(() => {
 });
 
 describe('stateful stack: bucket', () => {
-  it('is versioned, SSE-S3 encrypted, private and sends its events to EventBridge', () => {
+  it('is versioned, Object Lock enabled, SSE-S3 encrypted, private and sends its events to EventBridge', () => {
     const bucket = json.Resources[logicalId(synth.built.stateful.bucket)];
     expect(bucket?.Properties).toMatchObject({
       VersioningConfiguration: { Status: 'Enabled' },
@@ -33,6 +33,9 @@ describe('stateful stack: bucket', () => {
       LoggingConfiguration: { LogFilePrefix: 'bucket/' },
     });
     expect(bucket).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+    // Object Lock on, with no default retention: only audit.csv's versions are locked, as written.
+    expect(bucket?.Properties?.ObjectLockEnabled).toBe(true);
+    expect(bucket?.Properties?.ObjectLockConfiguration).toBeUndefined();
     // Natively, not through CDK's notifications custom resource (one Lambda less).
     expect(resourcesOfType(json, 'Custom::S3BucketNotifications')).toEqual([]);
     expect(resourcesOfType(json, 'AWS::Lambda::Function')).toEqual([]);

@@ -193,6 +193,13 @@ const copySource = (header: string): RequestedAction => {
   return { action: versioned ? 's3:GetObjectVersion' : 's3:GetObject', resource: `arn:aws:s3:::${decoded}` };
 };
 
+/** A write that sets an Object Lock retention also needs s3:PutObjectRetention on the object. */
+const retention = (headers: ApiRequest['headers'], objectArn: string): RequestedAction[] =>
+  headers['x-amz-object-lock-mode'] !== undefined ||
+  headers['x-amz-object-lock-retain-until-date'] !== undefined
+    ? [{ action: 's3:PutObjectRetention', resource: objectArn }]
+    : [];
+
 /**
  * S3 REST calls, path style. A form upload (POST to the bucket) is authorized for the key its
  * form names: `formKey` is read from the form's fields by the gate.
@@ -235,12 +242,16 @@ export const s3Actions = (request: ApiRequest, formKey: string | null = null): R
       if (query.has('tagging')) return [{ action: 's3:PutObjectTagging', resource: objectArn }];
       const put: RequestedAction = { action: 's3:PutObject', resource: objectArn };
       const source = headers['x-amz-copy-source'];
-      return typeof source === 'string' ? [put, copySource(source)] : [put];
+      return [
+        put,
+        ...(typeof source === 'string' ? [copySource(source)] : []),
+        ...retention(headers, objectArn),
+      ];
     }
     case 'POST':
       // CreateMultipartUpload (?uploads) and CompleteMultipartUpload (?uploadId) are PutObject.
       if (query.has('uploads') || query.has('uploadId'))
-        return [{ action: 's3:PutObject', resource: objectArn }];
+        return [{ action: 's3:PutObject', resource: objectArn }, ...retention(headers, objectArn)];
       break;
     case 'DELETE':
       if (query.has('uploadId')) return [{ action: 's3:AbortMultipartUpload', resource: objectArn }];

@@ -36,7 +36,7 @@ import * as z from 'zod';
 import { openCsv } from '../../spreadsheet/read-csv.js';
 import { formatCsvRecord, writeCsv } from '../../spreadsheet/write-csv.js';
 import { type AuditEvent, auditEventKey, eventKeyOfMarker, type LateEvent } from '../core/audit-records.js';
-import { outboxKey } from '../core/bucket-layout.js';
+import { AUDIT_FILE, AUDIT_WRITES_FOLDER, outboxKey } from '../core/bucket-layout.js';
 import { mapLimited } from '../core/calls-in-parallel.js';
 import { garbageCollector } from '../core/garbage-collection.js';
 import { MIN_PART_BYTES, type PipelinePorts } from '../core/ports.js';
@@ -45,9 +45,6 @@ import { type PartsUpload, PartsUploadProgress, partsUpload } from '../outbox/pa
 import { CSV_CONTENT_TYPE } from '../outbox/results-files.js';
 import { CHAIN_START, chainedHash, HASH_COLUMN } from './audit-chain.js';
 import { preparedEvents } from './audit-events.js';
-
-/** audit.csv's name in the outbox. */
-export const AUDIT_FILE = 'audit.csv';
 
 /** audit.csv's columns, by these names; the last, `hash`, chains each line to the one before (audit-chain.ts). */
 export const AUDIT_COLUMNS = [
@@ -87,12 +84,6 @@ const lateListKey = (batchId: string, tag: string) =>
  * wait for the next write, in the order they were recorded; a batch records a handful, if any.
  */
 const LATE_PER_WRITE = 2000;
-
-/**
- * The outbox folder where each write of audit.csv keeps its own copy and the log keys it read:
- * the pipeline's own, not a file for the person who reads the results.
- */
-export const AUDIT_WRITES_FOLDER = '.audit/';
 
 /**
  * Where a write of audit.csv stopped when its leg's time was spent: which part it was reading, the

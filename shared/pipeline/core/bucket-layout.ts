@@ -69,6 +69,26 @@ export const outboxFolder = (batchId: string): string => `${BUCKET_PREFIXES.outb
 /** A file in a batch's outbox, by its path relative to the outbox (`results.csv`, `pdfs/x.pdf`). */
 export const outboxKey = (batchId: string, relative: string): string => `${outboxFolder(batchId)}${relative}`;
 
+/** audit.csv's name in a batch's outbox (shared/pipeline/audit/audit-file.ts writes it). */
+export const AUDIT_FILE = 'audit.csv';
+
+/**
+ * The outbox folder where each write of audit.csv keeps its own copy, the log keys it read and the
+ * late events it added: the pipeline's own, not a file for the person who reads the results.
+ */
+export const AUDIT_WRITES_FOLDER = '.audit/';
+
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const AUDIT_RECORD = new RegExp(
+  `^${escaped(BUCKET_PREFIXES.outbox)}[^/]+/(${escaped(AUDIT_FILE)}|${escaped(AUDIT_WRITES_FOLDER)}audit-[^/]+\\.csv)$`,
+);
+
+/**
+ * Takes a key and says whether it is a version of a batch's audit record: its audit.csv, or the
+ * copy one write of it made (`.audit/audit-<write>.csv`). On AWS those are written under Object Lock.
+ */
+export const isAuditRecordKey = (key: string): boolean => AUDIT_RECORD.test(key);
+
 /**
  * File name of a row's verdict PDF inside `outbox/<batch-id>/pdfs/`: the row number (padded
  * so a folder listing sorts in input order) and the SKU, else the NCM, cleaned to a safe name.

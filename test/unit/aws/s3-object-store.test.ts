@@ -2,6 +2,7 @@
 import { Readable } from 'node:stream';
 import {
   CopyObjectCommand,
+  CreateMultipartUploadCommand,
   GetObjectCommand,
   type GetObjectCommandOutput,
   HeadObjectCommand,
@@ -163,5 +164,50 @@ describe('list', () => {
   it('returns [] for an empty prefix', async () => {
     s3.on(ListObjectsV2Command).resolves({ IsTruncated: false });
     expect(await store.list('outbox/none/')).toEqual([]);
+  });
+});
+
+describe('Object Lock on the keys it names', () => {
+  const NOW = Date.parse('2026-12-03T12:00:00.000Z');
+  const locked = createS3ObjectStore({
+    client: new S3Client({ region: 'us-east-1' }),
+    bucket: 'the-bucket',
+    lock: { days: 1826, keys: (key) => key.endsWith('/audit.csv'), now: () => new Date(NOW) },
+  });
+  const retention = {
+    ObjectLockMode: 'GOVERNANCE',
+    ObjectLockRetainUntilDate: new Date(NOW + 1826 * 86_400_000),
+  };
+
+  it('copies audit.csv into place under governance retention, on the condition asked, and nothing else', async () => {
+    s3.on(CopyObjectCommand).resolves({});
+    s3.on(CreateMultipartUploadCommand).resolves({ UploadId: 'u1' });
+
+    expect(await locked.copyIfUnchanged('outbox/b/.audit/x.csv', 'outbox/b/audit.csv', '"e1"')).toBe(true);
+    await locked.copy('outbox/b/results.csv', 'outbox/b/results.rev1.csv');
+    await locked.startUpload('outbox/b/audit.csv', 'text/csv');
+
+    const [audit, results] = s3.commandCalls(CopyObjectCommand).map((call) => call.args[0].input);
+    expect(audit).toEqual({
+      Bucket: 'the-bucket',
+      Key: 'outbox/b/audit.csv',
+      CopySource: 'the-bucket/outbox/b/.audit/x.csv',
+      IfMatch: '"e1"',
+      ...retention,
+    });
+    expect(results).not.toHaveProperty('ObjectLockMode');
+    expect(s3.commandCalls(CreateMultipartUploadCommand)[0]?.args[0].input).toMatchObject(retention);
+  });
+
+  it('says false when S3 refuses the condition (412), and asks again after a conflict (409)', async () => {
+    s3.on(CopyObjectCommand)
+      .rejectsOnce(serviceError('ConditionalRequestConflict', 409))
+      .rejectsOnce(serviceError('PreconditionFailed', 412));
+
+    expect(await locked.copyIfUnchanged('outbox/b/.audit/x.csv', 'outbox/b/audit.csv', null)).toBe(false);
+    expect(s3.commandCalls(CopyObjectCommand).map((call) => call.args[0].input.IfNoneMatch)).toEqual([
+      '*',
+      '*',
+    ]);
   });
 });

@@ -4,12 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { checkAuditChain } from '../../../../shared/pipeline/audit/audit-chain.js';
 import {
   AUDIT_COLUMNS,
-  AUDIT_FILE,
   AUDIT_LOOKBACK_MS,
   type AuditWriting,
   writeAuditFile,
 } from '../../../../shared/pipeline/audit/audit-file.js';
 import type { AuditEvent } from '../../../../shared/pipeline/core/audit-records.js';
+import { AUDIT_FILE } from '../../../../shared/pipeline/core/bucket-layout.js';
 import type { BatchRecord, RowRecord } from '../../../../shared/pipeline/core/records.js';
 import { bornRow } from '../../../../shared/pipeline/core/row-life.js';
 import { bytesSource } from '../../../../shared/spreadsheet/byte-source.js';
