@@ -185,7 +185,7 @@ export type FunctionDescription = {
  */
 const RECORDS_LATE_EVENTS = {
   'Audit dynamodb:PutItem':
-    'An event recorded more than 30 minutes after its time (a row redriven from its dead-letter queue) goes on the late list: its marker, then the event if new (shared/aws/dynamo-audit-log.ts, tested on dynalite).',
+    'An event recorded more than 90 minutes after its time (a row redriven from its dead-letter queue) goes on the late list: its marker, then the event if new (shared/aws/dynamo-audit-log.ts, tested on dynalite).',
 } as const;
 
 /** Why a function that writes audit.csv keeps what settling the late list takes, which no test run has to settle. */

@@ -7,7 +7,7 @@
  *
  *   first write   BOM, header; what Prepare made of each row, in row order (`preparedEvents`, told
  *                 from the rows); then the audit log from its start, in key order (time, row, kind)
- *   a later one   the log again from an hour before the last key written (`AUDIT_LOOKBACK_MS`):
+ *   a later one   the log again from 3 hours before the last key written (`AUDIT_LOOKBACK_MS`):
  *                 an event the last write did not hold (recorded late, by a slow or retried step)
  *                 is added, one it held is not; then every event after it
  *   then          the events recorded late (`RECORDED_LATE_AFTER_MS`, half the look-back), in the
@@ -59,11 +59,13 @@ export const AUDIT_COLUMNS = [
 ] as const;
 
 /**
- * How long after its time an event may be recorded and still be found by the next write: a step
- * records its event in the same invocation that stored the time it carries, and a retried step
- * (Step Functions retries within minutes) records it again under the same key. An hour is far more.
+ * How long after its time an event may be recorded and still be found by the next write by its key:
+ * a step records its event in the same invocation that stored the time it carries, a retried step
+ * (Step Functions retries within minutes) records it again under the same key, and a round records
+ * its answers and decisions at the round's start (a round of 400,000 rows takes well under an
+ * hour). Later than half of this, an event goes on the late list too (`RECORDED_LATE_AFTER_MS`).
  */
-export const AUDIT_LOOKBACK_MS = 60 * 60_000;
+export const AUDIT_LOOKBACK_MS = 3 * 60 * 60_000;
 
 /**
  * Each write's own copy of the file, which audit.csv is copied from once its position stands, and
@@ -80,10 +82,12 @@ const lateListKey = (batchId: string, tag: string) =>
   outboxKey(batchId, `${AUDIT_WRITES_FOLDER}late-${tag}.txt`);
 
 /**
- * The most late events one write adds: read in one leg, their markers listed in one object. More
- * wait for the next write, in the order they were recorded; a batch records a handful, if any.
+ * The most late events one write adds: read in one leg, their markers listed in one object (20,000
+ * events: about 8 MB in memory, and a GetItem each, 16 at a time). A batch records none, or the
+ * rows a person redrives from the dead-letter queue; more than this wait for the writes after, in
+ * the order they were recorded.
  */
-const LATE_PER_WRITE = 2000;
+const LATE_PER_WRITE = 20_000;
 
 /**
  * Where a write of audit.csv stopped when its leg's time was spent: which part it was reading, the
@@ -168,7 +172,7 @@ const auditHeader = (batch: Pick<BatchRecord, 'delimiter'>): Uint8Array =>
 
 const encoder = new TextEncoder();
 const startOf = (key: string): string => key.slice(0, key.indexOf('#'));
-/** The key to read the log after, an hour before `key`'s time: an ISO time sorts before its own keys. */
+/** The key to read the log after, `AUDIT_LOOKBACK_MS` before `key`'s time: an ISO time sorts before its own keys. */
 const lookbackFrom = (key: string): string | null => {
   const time = Date.parse(startOf(key));
   return Number.isFinite(time) ? new Date(time - AUDIT_LOOKBACK_MS).toISOString() : null;

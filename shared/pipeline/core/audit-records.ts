@@ -64,12 +64,13 @@ export const auditEventKey = (event: Pick<AuditEvent, 'at' | 'row' | 'event'>): 
 
 /**
  * An event recorded more than this after its time is recorded late. Writes of audit.csv look back
- * an hour for events recorded out of order (audit/audit-file.ts, `AUDIT_LOOKBACK_MS`); an event
+ * 3 hours for events recorded out of order (audit/audit-file.ts, `AUDIT_LOOKBACK_MS`); an event
  * later than half of that is also kept in the log's list of late events, in the order it was
  * recorded, until a write takes it: however late it comes (a row redriven from its dead-letter
- * queue days later), it is written at the next write.
+ * queue days later), it is written at the next write. Half, so that a write still reading while
+ * the event is recorded cannot carry the next write's look-back past it.
  */
-export const RECORDED_LATE_AFTER_MS = 30 * 60_000;
+export const RECORDED_LATE_AFTER_MS = 90 * 60_000;
 
 /** An event as the log gives it back: `late` when it was recorded late, so it is written from the late list, not by its key. */
 export type LoggedEvent = AuditEvent & { late?: true };
