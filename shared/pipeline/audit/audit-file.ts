@@ -505,8 +505,9 @@ const publish = async (
   for (;;) {
     const now = await objects.head(key);
     if (!position?.file || (now?.size ?? 0) >= position.bytes) return now?.etag ?? null;
+    if (await objects.copyIfUnchanged(position.file, key, now?.etag ?? null))
+      return (await objects.head(key))?.etag ?? null;
     // Refused: another write replaced it since the head; look again at what it is now.
-    await objects.copyIfUnchanged(position.file, key, now?.etag ?? null);
   }
 };
 
