@@ -20,7 +20,13 @@ import { type AuditOptions, writeAuditFile } from '../../shared/pipeline/audit/a
 import type { AuditEvent } from '../../shared/pipeline/core/audit-records.js';
 import { AUDIT_FILE, outboxKey } from '../../shared/pipeline/core/bucket-layout.js';
 import { bytesSource } from '../../shared/spreadsheet/byte-source.js';
-import { createTableWithKeys, type LocalDynamo, startLocalDynamo } from '../helpers/dynalite.js';
+import {
+  BATCH_TABLE_KEYS,
+  createTableWithKeys,
+  type LocalDynamo,
+  startLocalDynamo,
+} from '../helpers/dynalite.js';
+import { holdNextAuditClaim } from '../helpers/held-claim.js';
 import { fixedClock } from '../helpers/memory-ports.js';
 import { BATCH, batchRecord, rowRecord } from '../helpers/records.js';
 
@@ -71,17 +77,7 @@ const world = async () => {
   const clock = fixedClock(iso(15 * 60_000));
   await client.send(new CreateBucketCommand({ Bucket: 'audit' }));
   const tableName = 'batches-audit';
-  await createTableWithKeys(dynamo.client, tableName, {
-    partitionKey: { name: 'pk', type: 'S' },
-    sortKey: { name: 'sk', type: 'S' },
-    indexes: [
-      {
-        name: 'by-start',
-        partitionKey: { name: 'listed', type: 'S' },
-        sortKey: { name: 'started_at', type: 'S' },
-      },
-    ],
-  });
+  await createTableWithKeys(dynamo.client, tableName, BATCH_TABLE_KEYS);
   const ports = {
     clock,
     objects: createS3ObjectStore({ client, bucket: 'audit' }),
@@ -104,34 +100,16 @@ describe('audit.csv written by two rounds at once, on s3rver and dynalite', () =
     await writeAuditFile(w, (await w.batches.getBatch(BATCH))!, null, AT_ONCE);
     const finalized = (await w.lines()).length;
     await w.audit.record([{ ...answered(3, 10), event: 'decided', detail: 'NCM 7318.15.00' }]);
-    const { claimAuditPosition } = w.batches;
-    let reached: () => void = () => {};
-    const atCopy = new Promise<void>((resolve) => {
-      reached = resolve;
-    });
-    let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let holding = true;
-    w.batches.claimAuditPosition = async (batchId, move) => {
-      const claimed = await claimAuditPosition(batchId, move);
-      if (holding) {
-        holding = false;
-        reached();
-        await held;
-      }
-      return claimed;
-    };
+    const hold = holdNextAuditClaim(w.batches);
 
     // Act: round one claims and is held; round two records and writes, whole; round one goes on
     const first = writeAuditFile(w, (await w.batches.getBatch(BATCH))!, null, AT_ONCE);
-    await atCopy;
+    await hold.claimed;
     w.clock.advance(60_000);
     await w.audit.record([{ ...answered(5, 11), event: 'decided', detail: 'NCM 7318.15.00' }]);
     const second = await writeAuditFile(w, (await w.batches.getBatch(BATCH))!, null, AT_ONCE);
     const afterSecond = await w.text();
-    release();
+    hold.release();
     expect(await first).toEqual({ next: 'done', added: 1 });
 
     // Assess: the second's file stands, every event of both once, in order, the chain whole

@@ -93,3 +93,16 @@ export const createTableWithKeys = async (
   );
   await waitForActiveTable(client, name);
 };
+
+/** The batch table as the stack makes it: `pk`, `sk`, and its index of batches by start. */
+export const BATCH_TABLE_KEYS = {
+  partitionKey: { name: 'pk', type: 'S' },
+  sortKey: { name: 'sk', type: 'S' },
+  indexes: [
+    {
+      name: 'by-start',
+      partitionKey: { name: 'listed', type: 'S' },
+      sortKey: { name: 'started_at', type: 'S' },
+    },
+  ],
+} as const satisfies Parameters<typeof createTableWithKeys>[2];

@@ -9,7 +9,12 @@ import { createDynamoAuditLog } from '../../../shared/aws/dynamo-audit-log.js';
 import { createDynamoBatchStore } from '../../../shared/aws/dynamo-batch-store.js';
 import { type AuditEvent, auditEventKey } from '../../../shared/pipeline/core/audit-records.js';
 import type { AuditLog, BatchStore } from '../../../shared/pipeline/core/ports.js';
-import { createTableWithKeys, type LocalDynamo, startLocalDynamo } from '../../helpers/dynalite.js';
+import {
+  BATCH_TABLE_KEYS,
+  createTableWithKeys,
+  type LocalDynamo,
+  startLocalDynamo,
+} from '../../helpers/dynalite.js';
 import { BATCH, batchRecord, rowRecord } from '../../helpers/records.js';
 
 let dynamo: LocalDynamo;
@@ -26,17 +31,7 @@ afterAll(() => dynamo.close());
 beforeEach(async () => {
   const tableName = `batches-audit-${++tables}`;
   // As the stack makes it: the batch table and its index of batches by start.
-  await createTableWithKeys(dynamo.client, tableName, {
-    partitionKey: { name: 'pk', type: 'S' },
-    sortKey: { name: 'sk', type: 'S' },
-    indexes: [
-      {
-        name: 'by-start',
-        partitionKey: { name: 'listed', type: 'S' },
-        sortKey: { name: 'started_at', type: 'S' },
-      },
-    ],
-  });
+  await createTableWithKeys(dynamo.client, tableName, BATCH_TABLE_KEYS);
   batches = createDynamoBatchStore({ client: dynamo.client, tableName });
   now = Date.parse('2026-11-21T13:00:00.000Z');
   audit = createDynamoAuditLog({ client: dynamo.client, tableName, now: () => new Date(now) });

@@ -13,6 +13,7 @@ import { AUDIT_FILE } from '../../../../shared/pipeline/core/bucket-layout.js';
 import type { BatchRecord, RowRecord } from '../../../../shared/pipeline/core/records.js';
 import { bornRow } from '../../../../shared/pipeline/core/row-life.js';
 import { bytesSource } from '../../../../shared/spreadsheet/byte-source.js';
+import { holdNextAuditClaim } from '../../../helpers/held-claim.js';
 import { memoryPipelinePorts } from '../../../helpers/memory-ports.js';
 
 const BATCH = 'lote-2026-11-21-audit';
@@ -354,36 +355,18 @@ describe('audit.csv', () => {
     const w = await world(40);
     await w.writeInLegs();
     await w.audit.record([decided(4, 10)]);
-    const { claimAuditPosition } = w.batches;
-    let reached: () => void = () => {};
-    const atCopy = new Promise<void>((resolve) => {
-      reached = resolve;
-    });
-    let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let stalled = true;
-    w.batches.claimAuditPosition = async (batchId, move) => {
-      const claimed = await claimAuditPosition(batchId, move);
-      if (stalled) {
-        stalled = false;
-        reached();
-        await held;
-      }
-      return claimed;
-    };
+    const hold = holdNextAuditClaim(w.batches);
     const atOnce = { until: Number.MAX_SAFE_INTEGER, pageSize: 25, partBytes: PART, copyAtLeast: PART };
 
     // Act: the first round's write claims its position and stalls; the second round records its
     // decision and writes from the first's position, to the end; then the first goes on
     const first = writeAuditFile(w, (await w.batches.getBatch(BATCH))!, null, atOnce);
-    await atCopy;
+    await hold.claimed;
     await w.audit.record([decided(5, 11)]);
     w.clock.advance(1);
     const second = await w.writeInLegs();
     const afterSecond = Buffer.from(w.bytes()!);
-    release();
+    hold.release();
     const firstDone = await first;
 
     // Assess: audit.csv is the second's, with every event of both in order, and the chain holds
@@ -480,6 +463,16 @@ describe('audit.csv', () => {
       detail: '1 answer, round r1',
       sku: `SKU-${row}`,
     });
+    /** A write that stops after its claim stands, before it settles the late events it added. */
+    const stopBeforeSettling = async (w: Awaited<ReturnType<typeof world>>) => {
+      const { settleLate } = w.audit;
+      w.audit.settleLate = async (batchId, markers) => {
+        if (markers.length > 0) throw new Error('the invocation ended');
+        return settleLate(batchId, markers);
+      };
+      await expect(w.writeInLegs()).rejects.toThrow('the invocation ended');
+      w.audit.settleLate = settleLate;
+    };
     const written = (w: Awaited<ReturnType<typeof world>>) =>
       w
         .lines()
@@ -540,13 +533,7 @@ describe('audit.csv', () => {
       await w.writeInLegs();
       w.clock.advance(2 * HOUR);
       await w.audit.record([lateAnswer(4, 3)]);
-      const { settleLate } = w.audit;
-      w.audit.settleLate = async (batchId, markers) => {
-        if (markers.length > 0) throw new Error('the invocation ended');
-        return settleLate(batchId, markers);
-      };
-      await expect(w.writeInLegs()).rejects.toThrow('the invocation ended');
-      w.audit.settleLate = settleLate;
+      await stopBeforeSettling(w);
       expect(written(w)).toHaveLength(1);
       expect(await w.audit.pendingLate(BATCH, 10)).toHaveLength(1);
 
@@ -565,13 +552,7 @@ describe('audit.csv', () => {
       await w.writeInLegs();
       w.clock.advance(2 * HOUR);
       await w.audit.record([lateAnswer(4, 3)]);
-      const { settleLate } = w.audit;
-      w.audit.settleLate = async (batchId, markers) => {
-        if (markers.length > 0) throw new Error('the invocation ended');
-        return settleLate(batchId, markers);
-      };
-      await expect(w.writeInLegs()).rejects.toThrow('the invocation ended');
-      w.audit.settleLate = settleLate;
+      await stopBeforeSettling(w);
       const kept = (await w.batches.getBatch(BATCH))!.audit_through!;
       w.objects.objects.delete(kept.keys!);
       w.objects.objects.delete(kept.late!);
