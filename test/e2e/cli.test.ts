@@ -214,7 +214,8 @@ describe('classify, review and answer from the command line', () => {
     const running = await startUntil(
       'classify',
       ['lento.csv', '--out', 'lento', '--cap', '1', '--data-dir', data, '--time-scale', '0.06'],
-      /^Batch (\S+):/m,
+      // Asked once its rows are written (a progress line counts them), not while Prepare runs.
+      /^Batch (\S+):[\s\S]*^\d+\/8 rows/m,
     );
     const batchId = running.match[1]!;
 
