@@ -111,6 +111,8 @@ export type PortUses = {
   checks?: TableUse;
   /** The review table too (shared/aws/dynamo-sim-watch-store.ts): SIM openings awaiting confirmation. */
   simWatches?: TableUse;
+  /** The review table too (shared/aws/dynamo-writer-records.ts): who wrote the files dropped into answers/ and inbox/. */
+  writers?: TableUse;
   /**
    * The batch table too (shared/aws/dynamo-audit-log.ts): each batch's audit events. Recording one
    * is BatchWriteItem, or PutItem for an event recorded late (its marker, then the event if new);
@@ -142,6 +144,7 @@ const PORT_ENVIRONMENT = {
   reviews: [ENV.reviewTable],
   checks: [ENV.reviewTable],
   simWatches: [ENV.reviewTable],
+  writers: [ENV.reviewTable],
   audit: [ENV.batchTable],
   cache: [ENV.cacheTable],
   leases: [ENV.leaseTable, ENV.leaseScope],
@@ -486,6 +489,8 @@ export const FUNCTION_CATALOGUE = {
       checks: ['Query', 'UpdateItem', 'GetItem'],
       cache: ['BatchGetItem', 'PutItem'],
       audit: ['BatchWriteItem', 'PutItem'],
+      // Who wrote the answers file: the console's or S3's record of it, by its ETag and version.
+      writers: ['GetItem'],
       queue: ['send'],
       kick: 'invoke',
       service: 'wait',
@@ -500,6 +505,15 @@ export const FUNCTION_CATALOGUE = {
       'Reviews dynamodb:BatchGetItem':
         "Answers for a batch whose rows joined an earlier batch's classification: its items are read by key.",
     },
+  },
+  'record-writer': {
+    entry: 'functions/record-writer/handler.ts',
+    timeoutSeconds: 30,
+    memoryMb: 256,
+    description: "Record who wrote a file dropped into answers/ or inbox/, from S3's record of the write",
+    // S3's record of a write (CloudTrail's data event through EventBridge; the local S3's gate
+    // here) names the principal; kept in the review table under the object's version and ETag.
+    ports: { writers: ['PutItem'] },
   },
   'finalize-answers': {
     entry: 'functions/finalize-answers/handler.ts',

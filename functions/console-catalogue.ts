@@ -22,6 +22,8 @@ export type ConsolePortUses = {
   checks?: TableUse;
   /** The batch table's audit events (shared/aws/dynamo-audit-log.ts): a batch's audit. */
   audit?: TableUse;
+  /** The review table's records of who wrote a dropped file (shared/aws/dynamo-writer-records.ts). */
+  writers?: TableUse;
   /** Reads the slot leases held now (slots in use of the cap). */
   leases?: TableUse;
   objects?: { read?: readonly Prefix[]; write?: readonly Prefix[] };
@@ -36,6 +38,7 @@ const CONSOLE_PORT_ENVIRONMENT = {
   reviews: [ENV.reviewTable],
   checks: [ENV.reviewTable],
   audit: [ENV.batchTable],
+  writers: [ENV.reviewTable],
   leases: [ENV.leaseTable, ENV.leaseScope],
   objects: [ENV.bucketName],
   links: [ENV.bucketName],
@@ -112,6 +115,9 @@ export const CONSOLE_FUNCTIONS = {
       batches: { operations: ['GetItem'] },
       reviews: ['GetItem'],
       checks: ['GetItem'],
+      // The signed-in person recorded as who wrote each file, by its ETag and version: never in
+      // metadata, which anyone who can write to answers/ can set.
+      writers: ['PutItem'],
       objects: { read: ['answers/*', 'reference/*'], write: ['answers/*'] },
     },
     kept: {

@@ -13,6 +13,7 @@ import { createDynamoBatchStore } from '../shared/aws/dynamo-batch-store.js';
 import { createDynamoCheckStore } from '../shared/aws/dynamo-check-store.js';
 import { createDynamoReviewStore } from '../shared/aws/dynamo-review-store.js';
 import { createDynamoSlotLeases } from '../shared/aws/dynamo-slot-leases.js';
+import { createDynamoWriterRecords } from '../shared/aws/dynamo-writer-records.js';
 import { createS3FileLinks } from '../shared/aws/s3-file-links.js';
 import { createS3ObjectStore } from '../shared/aws/s3-object-store.js';
 import type { ConsoleHandlerName } from '../shared/console/api.js';
@@ -34,6 +35,7 @@ const builders: { [P in ConsolePortName]: () => ConsolePorts[P] } = {
   reviews: once(() => createDynamoReviewStore({ client: dynamo(), tableName: required(ENV.reviewTable) })),
   checks: once(() => createDynamoCheckStore({ client: dynamo(), tableName: required(ENV.reviewTable) })),
   audit: once(() => createDynamoAuditLog({ client: dynamo(), tableName: required(ENV.batchTable) })),
+  writers: once(() => createDynamoWriterRecords({ client: dynamo(), tableName: required(ENV.reviewTable) })),
   leases: once(() =>
     createDynamoSlotLeases({
       client: dynamo(),
@@ -74,6 +76,9 @@ const consolePortsFor = (name: ConsoleHandlerName): ConsolePorts => {
     get audit() {
       return port('audit');
     },
+    get writers() {
+      return port('writers');
+    },
     get leases() {
       return port('leases');
     },
@@ -110,9 +115,11 @@ export const userOfClaims = (claims: Record<string, unknown> | undefined): Conso
   if (!text('sub') || text('token_use') !== 'id') return null;
   const where = COGNITO_ISSUER.test(issuer) ? 'aws' : issuer === 'local' ? 'local' : null;
   if (where === null) return null;
-  // The person's name as the pool keeps it, else the address they sign in with.
-  const name = text('name')?.trim() || text('email') || text('cognito:username') || (text('sub') as string);
-  return { name, where };
+  // The person's name as the pool keeps it, else the address they sign in with; `sub` tells two of one name apart.
+  const sub = text('sub') as string;
+  const email = text('email');
+  const name = text('name')?.trim() || email || text('cognito:username') || sub;
+  return { name, sub, ...(email ? { email } : {}), where };
 };
 
 const consoleRequestOf = (event: HttpApiEvent): ConsoleRequest => ({

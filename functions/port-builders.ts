@@ -25,6 +25,7 @@ import { createDynamoProductCache } from '../shared/aws/dynamo-product-cache.js'
 import { createDynamoReviewStore } from '../shared/aws/dynamo-review-store.js';
 import { createDynamoSimWatchStore } from '../shared/aws/dynamo-sim-watch-store.js';
 import { createDynamoSlotLeases } from '../shared/aws/dynamo-slot-leases.js';
+import { createDynamoWriterRecords } from '../shared/aws/dynamo-writer-records.js';
 import { createEventBridgeBatchEvents } from '../shared/aws/eventbridge-batch-events.js';
 import { createLambdaDispatcherKick } from '../shared/aws/lambda-dispatcher-kick.js';
 import { createLambdaPartialResultsRequests } from '../shared/aws/lambda-partial-results-requests.js';
@@ -71,6 +72,11 @@ export const reviews = /* @__PURE__ */ once((): PipelinePorts['reviews'] =>
 /** The review table's verdicts waiting for a person's check. */
 export const checks = /* @__PURE__ */ once((): PipelinePorts['checks'] =>
   createDynamoCheckStore({ client: dynamo(), tableName: required(ENV.reviewTable) }),
+);
+
+/** The review table's records of who wrote each file dropped into answers/ and inbox/. */
+export const writers = /* @__PURE__ */ once((): PipelinePorts['writers'] =>
+  createDynamoWriterRecords({ client: dynamo(), tableName: required(ENV.reviewTable) }),
 );
 
 /** The review table's SIM openings waiting for the registry's confirmation. */

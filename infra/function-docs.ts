@@ -49,6 +49,7 @@ const REACH: { [P in PortName]-?: (use: NonNullable<PortUses[P]>) => string | nu
   audit: (use) => `batch table's audit events: ${use.join(', ')}`,
   checks: (use) => `review table's verdicts to check and its indexes: ${use.join(', ')}`,
   simWatches: (use) => `review table's SIM openings awaiting confirmation: ${use.join(', ')}`,
+  writers: (use) => `review table's records of who wrote each dropped file: ${use.join(', ')}`,
   cache: (use) => `product cache: ${use.join(', ')}`,
   leases: (use) => `lease table: ${use.join(', ')}`,
   workflows: () => 'Row workflow: start executions',

@@ -115,6 +115,8 @@ const portGrants = (
     checks: table(data.reviewTable, 'Checks'),
     // The SIM openings awaiting confirmation too (shared/aws/dynamo-sim-watch-store.ts).
     simWatches: table(data.reviewTable, 'SimWatches'),
+    // Who wrote each file dropped into answers/ and inbox/ too (shared/aws/dynamo-writer-records.ts).
+    writers: table(data.reviewTable, 'Writers'),
     // The audit events live in the batch table, beside the rows (shared/aws/dynamo-audit-log.ts).
     audit: table(data.batchTable, 'Audit'),
     cache: table(data.cacheTable, 'Cache'),

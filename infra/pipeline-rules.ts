@@ -8,6 +8,7 @@
  *   rate(1 day) ────────────────────────────────────────▶ sweep-reviews
  *   S3 Object Created (requests/<batch-id>/*) ──────────▶ write-partial-results
  *   S3 Object Created (reference/ncm/*, work/rechecks/…) ▶ recheck-verdicts
+ *   CloudTrail: a write into answers/ or inbox/ ──────────▶ record-writer (who wrote it)
  *
  * Every construct is created on the stack itself, with the id it has always had: a resource's
  * logical id follows its path, and a new one would replace the resource on deploy.
@@ -187,4 +188,31 @@ export const recheckVerdictsOnNewTable = (scope: Stack, bucket: IBucket, recheck
     },
     // A lost event costs one more drop of the table: a few retries, no dead-letter queue.
     targets: [new LambdaFunction(recheckVerdicts, { retryAttempts: 2, maxEventAge: Duration.hours(1) })],
+  });
+
+/** The S3 calls that write an object, as CloudTrail names them. */
+const OBJECT_WRITE_CALLS = ['PutObject', 'CopyObject', 'PostObject', 'CompleteMultipartUpload'] as const;
+
+/**
+ * Each write into `answers/` or `inbox/`, as CloudTrail records it (a data event; the trail is the
+ * stateful stack's), keeps who wrote the object: the principal S3 authenticated, whatever the file
+ * or its metadata say (shared/pipeline/people/record-writer.ts). PrepareAnswers waits for it.
+ */
+export const recordWritersOfDrops = (scope: Stack, bucket: IBucket, recordWriter: IFunction): Rule =>
+  new Rule(scope, 'RecordWriterRule', {
+    description: "Who wrote each file dropped in answers/ or inbox/, from CloudTrail's record of the write",
+    eventPattern: {
+      source: ['aws.s3'],
+      detailType: ['AWS API Call via CloudTrail'],
+      detail: {
+        eventSource: ['s3.amazonaws.com'],
+        eventName: [...OBJECT_WRITE_CALLS],
+        requestParameters: {
+          bucketName: [bucket.bucketName],
+          key: Match.anyOf(Match.prefix(BUCKET_PREFIXES.answers), Match.prefix(BUCKET_PREFIXES.inbox)),
+        },
+      },
+    },
+    // A lost record leaves the round's person as the account S3 named: retried for a day.
+    targets: [new LambdaFunction(recordWriter, { retryAttempts: 8, maxEventAge: Duration.hours(24) })],
   });

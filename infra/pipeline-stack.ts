@@ -33,6 +33,7 @@ import {
   completeRowsOfFailedExecutions,
   INPUT_KEY_PATTERNS,
   recheckVerdictsOnNewTable,
+  recordWritersOfDrops,
   runDispatcherEveryMinute,
   startWorkflowOnDrop,
   sweepReviewsDaily,
@@ -57,6 +58,7 @@ const ANSWERS_HANDLERS: readonly HandlerName[] = [
   'sweep-reviews',
   'write-partial-results',
   'recheck-verdicts',
+  'record-writer',
 ];
 
 type Functions = Readonly<Record<HandlerName, NodejsFunction>>;
@@ -68,6 +70,7 @@ export class PipelineStack extends Stack {
   readonly answersWorkflow: StateMachine;
   readonly batchStartRule: Rule;
   readonly answersStartRule: Rule;
+  readonly recordWriterRule: Rule;
   readonly rowEndedRule: Rule;
   readonly dispatchScheduleRule: Rule;
   readonly reviewSweepRule: Rule;
@@ -137,6 +140,7 @@ export class PipelineStack extends Stack {
       fn['write-partial-results'],
     );
     this.recheckVerdictsRule = recheckVerdictsOnNewTable(this, data.bucket, fn['recheck-verdicts']);
+    this.recordWriterRule = recordWritersOfDrops(this, data.bucket, fn['record-writer']);
 
     this.alarms = addAlarms(this, built, data, config);
     this.dashboard = new PipelineDashboard(this, 'Dashboard', {

@@ -4,6 +4,7 @@
  * replacing a function or a workflow never touches the data.
  */
 import { Duration, RemovalPolicy, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
+import { ReadWriteType, Trail } from 'aws-cdk-lib/aws-cloudtrail';
 import { AttributeType, BillingMode, Table, type TableProps } from 'aws-cdk-lib/aws-dynamodb';
 import {
   BlockPublicAccess,
@@ -77,6 +78,31 @@ const createAccessLogsBucket = (scope: Construct, config: PipelineConfig) =>
     lifecycleRules: [{ id: 'expire-access-logs', expiration: Duration.days(config.retentionDays) }],
     removalPolicy: RemovalPolicy.RETAIN,
   });
+
+/**
+ * A trail of the writes into `answers/` and `inbox/` (data events, writes only, no management
+ * events): CloudTrail hands each to EventBridge, where the pipeline stack's RecordWriterRule keeps
+ * who wrote the object (the principal S3 authenticated; shared/pipeline/people/). Its log files go
+ * to the access-logs bucket, under `cloudtrail/`, kept as long as the access logs.
+ */
+const recordWritesOfDrops = (scope: Construct, bucket: Bucket, logsBucket: Bucket): Trail => {
+  const trail = new Trail(scope, 'WritesTrail', {
+    bucket: logsBucket,
+    s3KeyPrefix: 'cloudtrail',
+    managementEvents: ReadWriteType.NONE,
+    includeGlobalServiceEvents: false,
+    isMultiRegionTrail: false,
+    enableFileValidation: true,
+  });
+  trail.addS3EventSelector(
+    [
+      { bucket, objectPrefix: BUCKET_PREFIXES.answers },
+      { bucket, objectPrefix: BUCKET_PREFIXES.inbox },
+    ],
+    { readWriteType: ReadWriteType.WRITE_ONLY, includeManagementEvents: false },
+  );
+  return trail;
+};
 
 const bucketLifecycleRules = (config: PipelineConfig): LifecycleRule[] => {
   const lifecycleRules: LifecycleRule[] = [
@@ -220,6 +246,8 @@ const exportForPipeline = (stack: StatefulStack): StatefulExports => {
 export class StatefulStack extends Stack {
   /** Input (`inbox/`) and output (`outbox/`), versioned: the batch id includes the version id. */
   readonly bucket: Bucket;
+  /** CloudTrail's record of each write into answers/ and inbox/: who wrote what (recordWritesOfDrops). */
+  readonly writesTrail: Trail;
   /** Server access logs of {@link bucket}. */
   readonly accessLogsBucket: Bucket;
   readonly batchTable: Table;
@@ -242,6 +270,7 @@ export class StatefulStack extends Stack {
     const { config } = props;
     this.accessLogsBucket = createAccessLogsBucket(this, config);
     this.bucket = createBucket(this, config, this.accessLogsBucket);
+    this.writesTrail = recordWritesOfDrops(this, this.bucket, this.accessLogsBucket);
     const tables = createTables(this);
     this.batchTable = tables.batchTable;
     this.reviewTable = tables.reviewTable;

@@ -27,6 +27,7 @@ export const HANDLER_NAMES = [
   'sweep-reviews',
   'write-partial-results',
   'recheck-verdicts',
+  'record-writer',
 ] as const;
 export type HandlerName = (typeof HANDLER_NAMES)[number];
 

@@ -4,13 +4,13 @@
  */
 import { type PrepareAnswersInput, prepareAnswers } from '../../shared/pipeline/answers/prepare-answers.js';
 import { objects } from '../bucket-port.js';
-import { audit, batches, cache, checks, clock, kick, queue, reviews } from '../port-builders.js';
+import { audit, batches, cache, checks, clock, kick, queue, reviews, writers } from '../port-builders.js';
 import { logger, portsFor } from '../runtime.js';
 import { service } from '../service-port.js';
 
 export const handler = async (payload: unknown) => {
   // The workflow's payload: { event: <the S3 Object Created event>, execution_id: $$.Execution.Id }.
-  // Only these two fields: who answered comes from the event's requester, not from the payload.
+  // Only these two fields: who answered comes from the records of the write (answers-writer.ts), not the payload.
   const { event, execution_id } = (payload ?? {}) as Partial<PrepareAnswersInput>;
   const result = await prepareAnswers(
     await portsFor('prepare-answers', {
@@ -24,6 +24,7 @@ export const handler = async (payload: unknown) => {
       queue,
       kick,
       service,
+      writers,
     }),
     {
       event,

@@ -5,6 +5,7 @@
  * the round id.
  *
  *   PrepareAnswers ─▶ RouteAfterPrepareAnswers ─┬─ wait ─────▶ WaitForAnswers (.waitForTaskToken) ─┐
+ *      ▲                                        ├─ again ─▶ PrepareAnswers (who wrote the file: not yet known)
  *      │                                        ├─ finalize ─────────────────────────────────────────┼─▶ FinalizeAnswers ─▶ FinalizeAnswersAgain ─▶ AnswersDone
  *      │                                        └─ otherwise ─▶ AnswersSkipped (Succeed)              │
  *      └── Catch States.ALL ($.error) ───────────────────────────────────────────────────────────────┤
@@ -47,6 +48,9 @@ export class AnswersWorkflow extends Construct {
         skipped: 'AnswersSkipped',
       },
       skippedComment: 'Not an answers file of a known batch, or another execution owns this object version',
+      // PrepareAnswers answers `again` while S3's record of who wrote the file has not come
+      // (shared/pipeline/people/answers-writer.ts): it looks for a minute per call, for 15 at most.
+      prepareInLegs: true,
       prepare: props.prepareAnswers,
       awaitRows: props.awaitRows,
       finalize: props.finalizeAnswers,

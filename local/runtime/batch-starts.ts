@@ -7,6 +7,7 @@
 import { basename, dirname, extname } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { answersSourceFromEvent } from '../../shared/pipeline/answers/answers-source.js';
+import { CLI_REQUESTER_PREFIX } from '../../shared/pipeline/people/answers-writer.js';
 import { batchSourceFromEvent } from '../../shared/pipeline/prepare/batch-source.js';
 import type { LocalAws } from '../aws/local-aws.js';
 import type { ExecutionRecord } from '../aws/step-functions.js';
@@ -76,7 +77,7 @@ export const createBatchStarts = (deps: {
       batchId: input.batchId,
       sheets: input.sheets ?? [],
       sheetsDir: input.sheetsDir ?? dirname(input.file),
-      requester: input.answeredBy,
+      requester: `${CLI_REQUESTER_PREFIX}${input.answeredBy}`,
     });
     const found = answersSourceFromEvent(event);
     if (!found)

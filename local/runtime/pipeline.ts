@@ -53,10 +53,12 @@ import {
 } from './loopback.js';
 import { type OperatorView, openOperatorView } from './operator-view.js';
 import { GRANT_USAGE_DIR_VARIABLE, type PermissionGates, startPermissionGates } from './permissions/index.js';
+import type { ObjectWritten } from './permissions/object-writes.js';
 import type { RequestCount } from './permissions/request-counts.js';
 import type { BatchProgress } from './progress.js';
 import { createTemplateResources } from './provision.js';
 import { type LocalResources, readLocalResources } from './resources.js';
+import { envelope } from './rules.js';
 import {
   type BackgroundWork,
   createBackgroundWork,
@@ -230,6 +232,8 @@ type StandIns = {
   clients: RuntimeClients;
   /** null when the permission checks are off. */
   permissions: PermissionGates | null;
+  /** Each object write the S3 gate saw succeed, with who made it (permissions/object-writes.ts). */
+  objectWrites: Set<(written: ObjectWritten) => void>;
 };
 
 /** Everything running once the pipeline has started, for the handle it returns. */
@@ -306,11 +310,32 @@ const startStandIns = async (
     shutdown,
   );
   await createTemplateResources({ dynamo: clients.dynamo, localAws, resources, apiKey: service.apiKey });
+  const objectWrites = new Set<(written: ObjectWritten) => void>();
   const permissions =
     options.permissionChecks === false
       ? null
-      : await startPermissionChecks(resolver, resources, servers, localAws, options.log, shutdown);
-  return { assembly, localAws, resources, servers, service, serviceLabel, clients, permissions };
+      : await startPermissionChecks(
+          resolver,
+          resources,
+          servers,
+          localAws,
+          options.log,
+          shutdown,
+          (written) => {
+            for (const listener of objectWrites) listener(written);
+          },
+        );
+  return {
+    assembly,
+    localAws,
+    resources,
+    servers,
+    service,
+    serviceLabel,
+    clients,
+    permissions,
+    objectWrites,
+  };
 };
 
 /** The gates between the functions and the stand-ins (permissions/), and the usage they record. */
@@ -321,8 +346,10 @@ const startPermissionChecks = async (
   localAws: LocalAws,
   log: ((line: string) => void) | undefined,
   shutdown: Shutdown,
+  onObjectWritten: (written: ObjectWritten) => void,
 ): Promise<PermissionGates> => {
   const gates = await startPermissionGates({
+    onObjectWritten,
     resolver,
     functions: resources.functions,
     upstreams: { dynamodb: servers.dynamo.endpoint, s3: servers.s3.endpoint, aws: localAws.endpoint },
@@ -372,8 +399,51 @@ const startPipelineStack = (
     { rules, localAws, sfn: clients.sfn, invokeAsync, background, timeScale, log },
     shutdown,
   );
-  if (options.bucketNotifications) routeBucketNotifications(servers.s3, routing, background, shutdown, log);
+  if (options.bucketNotifications) {
+    routeBucketNotifications(servers.s3, routing, background, shutdown, log);
+    routeObjectWrites(standIns.objectWrites, routing, background, shutdown, log);
+  }
   return { ...standIns, ...run, pool, routing, background };
+};
+
+/**
+ * S3's record of each write the gate saw, delivered to the template's rules as CloudTrail's data
+ * event reaches EventBridge on AWS ("AWS API Call via CloudTrail"): the record-writer rule keeps who
+ * wrote what was dropped into answers/ and inbox/. The local S3 keeps no versions: the record names
+ * the ETag where AWS names the version.
+ */
+const routeObjectWrites = (
+  objectWrites: StandIns['objectWrites'],
+  routing: EventRouting,
+  background: BackgroundWork,
+  shutdown: Shutdown,
+  log: (line: string) => void,
+) => {
+  const listener = (written: ObjectWritten) => {
+    const event = envelope({
+      source: 'aws.s3',
+      detailType: 'AWS API Call via CloudTrail',
+      detail: {
+        eventVersion: '1.09',
+        eventSource: 's3.amazonaws.com',
+        eventName: written.call,
+        eventTime: new Date().toISOString(),
+        userIdentity: { arn: written.principalArn, accountId: LOCAL_ACCOUNT },
+        requestParameters: { bucketName: written.bucket, key: written.key },
+        responseElements: { ETag: written.etag },
+        readOnly: false,
+      },
+    });
+    background.track(
+      routing.rules
+        .route('default', event)
+        .catch((error: unknown) => log(`routing the write of ${written.key} failed: ${String(error)}`)),
+    );
+  };
+  objectWrites.add(listener);
+  shutdown.add('object writes', STOP_RANK.schedulesAndListeners, async () => {
+    objectWrites.delete(listener);
+  });
 };
 
 const REASONS = { 'ObjectCreated:Post': 'PostObject', 'ObjectCreated:Copy': 'CopyObject' } as const;

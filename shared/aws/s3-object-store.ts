@@ -18,7 +18,12 @@ import {
   UploadPartCopyCommand,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { NOT_FOLLOWED_METADATA, type ObjectHead, type ObjectStore } from '../pipeline/core/ports.js';
+import {
+  NOT_FOLLOWED_METADATA,
+  type ObjectHead,
+  type ObjectStore,
+  type PutObjectVersion,
+} from '../pipeline/core/ports.js';
 
 /**
  * Keys written under S3 Object Lock, governance mode, and for how long: every write of such a key
@@ -131,7 +136,7 @@ const putObject = async (
     metadata: Readonly<Record<string, string>> | undefined;
     lock: ObjectLock | undefined;
   },
-): Promise<void> => {
+): Promise<PutObjectVersion> => {
   const { key, body, metadata } = put;
   const params = {
     Bucket,
@@ -141,15 +146,26 @@ const putObject = async (
     ...lockOf(put.lock, key),
   };
   if (typeof body === 'string' || body instanceof Uint8Array) {
-    await client.send(new PutObjectCommand({ ...params, Body: body }));
-    return;
+    const output = await client.send(new PutObjectCommand({ ...params, Body: body }));
+    return versionOf(output);
   }
   // A stream of unknown length (results.csv and .xlsx of a large batch, plan.csv of a large
   // file): multipart, one part sent at a time. The SDK's default of 4 parts at once would hold
   // 4 parts of 5 MiB, and the one being filled, for a body made no faster than one part is sent:
   // with one, reading the body waits while a part goes, and the writers wait with it.
-  await new Upload({ client, queueSize: 1, params: { ...params, Body: body as Readable } }).done();
+  return versionOf(
+    await new Upload({ client, queueSize: 1, params: { ...params, Body: body as Readable } }).done(),
+  );
 };
+
+/** The ETag (quotes removed) and version a PutObject or a completed upload answered. */
+const versionOf = (output: {
+  ETag?: string | undefined;
+  VersionId?: string | undefined;
+}): PutObjectVersion => ({
+  etag: (output.ETag ?? '').replace(/"/g, ''),
+  versionId: output.VersionId ?? null,
+});
 
 export const createS3ObjectStore = (config: S3ObjectStoreConfig): ObjectStore => {
   const { client } = config;

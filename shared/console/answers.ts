@@ -18,7 +18,7 @@ import { joinedRowOf, type ReviewItem } from '../pipeline/core/records.js';
 import { buildReviewCsv, CSV_CONTENT_TYPE, type FilledAnswers } from '../pipeline/outbox/results-files.js';
 import { characterCount, LIMITS } from '../tcs/schemas.js';
 import { type AnswersAccepted, AnswersSubmission, type RowAnswers } from './api.js';
-import { answeredByMetadata, type ConsolePorts, type ConsoleUser } from './ports.js';
+import { type ConsolePorts, type ConsoleUser, dropAsUser } from './ports.js';
 import { ConsoleRefusal, invalidRequest } from './refusals.js';
 
 type Checked = { item: ReviewItem; batchName: string; answers: RowAnswers };
@@ -129,7 +129,7 @@ const answersFile = (rows: readonly Checked[]): Buffer => {
 };
 
 export const submitAnswers = async (
-  ports: Pick<ConsolePorts, 'batches' | 'reviews' | 'objects'>,
+  ports: Pick<ConsolePorts, 'batches' | 'reviews' | 'objects' | 'writers' | 'clock'>,
   body: unknown,
   user: ConsoleUser,
 ): Promise<AnswersAccepted> => {
@@ -159,7 +159,7 @@ export const submitAnswers = async (
     const bytes = answersFile(rows);
     const name = `console-${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}.csv`;
     const key = `${answersFolder(batchId)}${name}`;
-    await ports.objects.put(key, bytes, CSV_CONTENT_TYPE, answeredByMetadata(user));
+    await dropAsUser(ports, { key, bytes, contentType: CSV_CONTENT_TYPE }, user);
     files.push({ batch_id: batchId, key, rows: rows.map((row) => row.item.row).sort((a, b) => a - b) });
   }
   return { files };

@@ -18,7 +18,7 @@ import type { CheckItem } from '../pipeline/core/check-records.js';
 import { CSV_CONTENT_TYPE } from '../pipeline/outbox/results-files.js';
 import { writeCsv } from '../spreadsheet/write-csv.js';
 import { type DecisionAccepted, DecisionSubmission } from './api.js';
-import { answeredByMetadata, type ConsolePorts, type ConsoleUser } from './ports.js';
+import { type ConsolePorts, type ConsoleUser, dropAsUser } from './ports.js';
 import { ConsoleRefusal, invalidRequest } from './refusals.js';
 
 /** The decisions file's columns, by the machine names the answers round reads. */
@@ -120,7 +120,7 @@ const decisionsCsv = (
   );
 
 export const submitDecision = async (
-  ports: Pick<ConsolePorts, 'checks' | 'batches' | 'objects'>,
+  ports: Pick<ConsolePorts, 'checks' | 'batches' | 'objects' | 'writers' | 'clock'>,
   body: unknown,
   user: ConsoleUser,
 ): Promise<DecisionAccepted> => {
@@ -146,7 +146,7 @@ export const submitDecision = async (
     const bytes = decisionsCsv(batchItems, { ncm, sim, note: note.trim() });
     const name = `console-${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}.csv`;
     const key = `${answersFolder(batchId)}${name}`;
-    await ports.objects.put(key, bytes, CSV_CONTENT_TYPE, answeredByMetadata(user));
+    await dropAsUser(ports, { key, bytes, contentType: CSV_CONTENT_TYPE }, user);
     files.push({ batch_id: batchId, key, rows: batchItems.map((item) => item.row).sort((a, b) => a - b) });
   }
   return { files, ncm, sim };

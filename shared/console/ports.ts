@@ -5,6 +5,8 @@
  * short-lived links for the browser. No service client: the TCS API key never comes near the
  * console.
  */
+
+import type { Person } from '../pipeline/core/people.js';
 import {
   ANSWERED_BY_METADATA,
   type AuditLog,
@@ -13,6 +15,7 @@ import {
   type Clock,
   type ObjectStore,
   type ReviewStore,
+  type WriterRecords,
 } from '../pipeline/core/ports.js';
 import type { SlotLeases } from '../pipeline/core/slot-leases.js';
 
@@ -52,14 +55,42 @@ export type ConsolePorts = {
   /** `list` and `copy`: a plan run copies the plan's files into a folder of its own (plan-run.ts). */
   objects: Pick<ObjectStore, 'head' | 'getBytes' | 'put' | 'list' | 'copy'>;
   links: FileLinks;
+  /** Who wrote each file the console drops into `answers/`: the signed-in person, recorded by the console itself. */
+  writers: Pick<WriterRecords, 'record'>;
   /** The cap override in force, if the stack sets one (else the organisation's cap of 10 applies). */
   capOverride: number | null;
 };
 
-/** Who is asking: API Gateway's JWT authorizer checked the token; these are its claims. */
-export type ConsoleUser = { name: string; where: 'local' | 'aws' };
+/** Who is asking: API Gateway's JWT authorizer checked the token; these are its claims (`sub`: the pool's id of the person). */
+export type ConsoleUser = { name: string; sub: string; email?: string; where: 'local' | 'aws' };
 
-/** The metadata of a file the console drops into `answers/`: the person, URI-encoded (S3 metadata is ASCII). */
-export const answeredByMetadata = (user: ConsoleUser): Record<string, string> => ({
-  [ANSWERED_BY_METADATA]: encodeURIComponent(user.name),
+/** The signed-in person as the pipeline records them (core/people.ts): known by the console, told apart by `sub`. */
+const personOfUser = (user: ConsoleUser): Person => ({
+  name: user.name,
+  id: user.sub,
+  known_by: 'console',
+  ...(user.email ? { email: user.email } : {}),
 });
+
+/**
+ * Takes a file of answers or decisions and the signed-in person, puts it at `key` and records the
+ * person as who wrote that version (by its ETag and version), which PrepareAnswers takes over
+ * anything the file says; the name also goes in the `answered-by` metadata, for people reading the
+ * bucket, where it is only ever a stated name.
+ */
+export const dropAsUser = async (
+  ports: Pick<ConsolePorts, 'objects' | 'writers' | 'clock'>,
+  file: { key: string; bytes: Uint8Array | string; contentType: string },
+  user: ConsoleUser,
+): Promise<void> => {
+  const written = await ports.objects.put(file.key, file.bytes, file.contentType, {
+    [ANSWERED_BY_METADATA]: encodeURIComponent(user.name),
+  });
+  await ports.writers.record({
+    key: file.key,
+    etag: written.etag,
+    version_id: written.versionId,
+    person: personOfUser(user),
+    at: ports.clock.now().toISOString(),
+  });
+};

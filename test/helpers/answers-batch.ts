@@ -25,6 +25,7 @@ import {
   memoryProductCache,
   memoryReviewStore,
   memoryRowQueue,
+  memoryWriterRecords,
 } from './memory-ports.js';
 import { fakeTimer } from './tcs-fixtures.js';
 
@@ -51,6 +52,12 @@ export const objectCreated = (key: string, etag: string, requester = ACCOUNT) =>
     requester,
     reason: 'PutObject',
   },
+});
+
+/** The event as this machine's CLI delivers it, naming its user (`cli:<user>`, people/answers-writer.ts). */
+export const byCli = <E extends { detail: object }>(event: E, user: string): E => ({
+  ...event,
+  detail: { ...event.detail, requester: `cli:${user}` },
 });
 
 /** The ports of both answers steps over memory, the service the sandbox over HTTP. */
@@ -80,6 +87,7 @@ export const makeAnswersWorld = (sandbox: Sandbox) => {
     batches: memoryBatchStore(),
     reviews: memoryReviewStore(),
     checks: memoryCheckStore(),
+    writers: memoryWriterRecords(),
     cache: memoryProductCache(),
     audit: memoryAuditLog(() => clock.now()),
     events: memoryBatchEvents(),

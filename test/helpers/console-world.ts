@@ -15,6 +15,7 @@ import {
   memoryObjectStore,
   memoryReviewStore,
   memorySlotLeases,
+  memoryWriterRecords,
 } from './memory-ports.js';
 
 export const COGNITO_CLAIMS = {
@@ -55,6 +56,7 @@ export const consoleWorld = () => {
     reviews: memoryReviewStore(),
     checks: memoryCheckStore(),
     audit: memoryAuditLog(() => clock.now()),
+    writers: memoryWriterRecords(),
     leases: memorySlotLeases(),
     objects: memoryObjectStore(),
     links: recordingLinks(),

@@ -13,6 +13,7 @@ import {
   RECORDED_LATE_AFTER_MS,
 } from '../../shared/pipeline/core/audit-records.js';
 import { CheckDecision, CheckItem } from '../../shared/pipeline/core/check-records.js';
+import { WriterRecord } from '../../shared/pipeline/core/people.js';
 import type {
   AuditLog,
   BatchEvents,
@@ -31,6 +32,7 @@ import type {
   RowQueue,
   RowWorkflows,
   SimWatchStore,
+  WriterRecords,
 } from '../../shared/pipeline/core/ports.js';
 import { MIN_PART_BYTES } from '../../shared/pipeline/core/ports.js';
 import {
@@ -173,6 +175,7 @@ export const memoryObjectStore = (
         version: ++versions,
         ...(metadata && Object.keys(metadata).length > 0 ? { metadata: { ...metadata } } : {}),
       });
+      return { etag: etagOf(bytes).replace(/"/g, ''), versionId: null };
     },
     copy: async (fromKey, toKey) => {
       const found = objects.get(fromKey);
@@ -628,6 +631,24 @@ export const memorySimWatchStore = () => {
   return store;
 };
 
+/** Writer records by object key, found by ETag or version as the review table's adapter finds them. */
+export const memoryWriterRecords = () => {
+  const records: WriterRecord[] = [];
+  const store: WriterRecords = {
+    record: async (writer) => {
+      records.push(WriterRecord.parse(writer));
+    },
+    find: async (object) =>
+      records.filter(
+        (record) =>
+          record.key === object.key &&
+          ((object.etag !== null && record.etag === object.etag) ||
+            (object.versionId !== null && record.version_id === object.versionId)),
+      ),
+  };
+  return { ...store, records };
+};
+
 /**
  * Audit events by batch, each under its key, read back in key order as the adapter does; one
  * recorded late (by `now`, when given) is put on the batch's late list too, as
@@ -935,6 +956,7 @@ export const memoryPipelinePorts = (
     reviews: memoryReviewStore(),
     checks: memoryCheckStore(),
     simWatches: memorySimWatchStore(),
+    writers: memoryWriterRecords(),
     audit: memoryAuditLog(() => clock.now()),
     events: memoryBatchEvents(),
     waiters: memoryBatchWaiters(),

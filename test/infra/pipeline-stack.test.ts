@@ -149,6 +149,8 @@ const ENVIRONMENT: Record<HandlerName, string[]> = {
   ],
   'write-partial-results': ['BUCKET_NAME', 'BATCH_TABLE'],
   'recheck-verdicts': ['BUCKET_NAME', 'CACHE_TABLE'],
+  // Who wrote a dropped file, kept in the review table.
+  'record-writer': ['REVIEW_TABLE'],
 };
 
 describe('pipeline stack: functions', () => {
@@ -359,7 +361,8 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
     // BatchWriteItem: the audit events (answered, decided), beside the rows.
     // PutItem: an audit event recorded late (its marker, then the event if new).
     batchTable: d('BatchWriteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'),
-    // GetItem: a verdict to check another round decided meanwhile (the check items).
+    // GetItem: a verdict to check another round decided meanwhile (the check items), and who
+    // wrote the answers file (the writer records).
     reviewTable: d('BatchGetItem', 'GetItem', 'Query', 'UpdateItem'),
     'reviewTable/index/*': d('BatchGetItem', 'GetItem', 'Query', 'UpdateItem'),
     // The approved columns on the cached verdict a decision settles.
@@ -428,6 +431,12 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
     // What one leg hands the next: its progress (whose drop calls it again) and unsent bytes.
     'bucket/work/*': ['s3:GetObject', 's3:PutObject'],
     cacheTable: d('Scan'),
+  },
+  // CloudTrail's record of a write into answers/ or inbox/: the principal, kept once.
+  'record-writer': {
+    ownLogs: LOGS,
+    reviewTable: d('PutItem'),
+    'reviewTable/index/*': d('PutItem'),
   },
 };
 
@@ -734,6 +743,25 @@ describe('pipeline stack: rules', () => {
     });
     expect(properties.Targets.map((target) => target.Arn)).toEqual([
       { 'Fn::GetAtt': [functionIds['recheck-verdicts'], 'Arn'] },
+    ]);
+  });
+
+  it("CloudTrail's record of a write into answers/ or inbox/ runs record-writer, retried for a day", () => {
+    const properties = rule(synth.built.pipeline.recordWriterRule);
+    expect(properties.EventPattern).toMatchObject({
+      source: ['aws.s3'],
+      'detail-type': ['AWS API Call via CloudTrail'],
+      detail: {
+        eventSource: ['s3.amazonaws.com'],
+        eventName: ['PutObject', 'CopyObject', 'PostObject', 'CompleteMultipartUpload'],
+        requestParameters: { key: [{ prefix: 'answers/' }, { prefix: 'inbox/' }] },
+      },
+    });
+    expect(properties.Targets).toEqual([
+      expect.objectContaining({
+        Arn: { 'Fn::GetAtt': [functionIds['record-writer'], 'Arn'] },
+        RetryPolicy: { MaximumRetryAttempts: 8, MaximumEventAgeInSeconds: 86_400 },
+      }),
     ]);
   });
 

@@ -102,6 +102,37 @@ describe('stateful stack: bucket', () => {
   });
 });
 
+describe('stateful stack: the trail of who wrote each dropped file', () => {
+  it("records only the writes into answers/ and inbox/, no management events, into the access logs' cloudtrail/", () => {
+    const trails = resourcesOfType(json, 'AWS::CloudTrail::Trail');
+    expect(trails).toHaveLength(1);
+    const bucketArn = { 'Fn::GetAtt': [logicalId(synth.built.stateful.bucket), 'Arn'] };
+    expect(trails[0]?.[1].Properties).toMatchObject({
+      IsLogging: true,
+      IsMultiRegionTrail: false,
+      IncludeGlobalServiceEvents: false,
+      EnableLogFileValidation: true,
+      S3BucketName: { Ref: logicalId(synth.built.stateful.accessLogsBucket) },
+      S3KeyPrefix: 'cloudtrail',
+      EventSelectors: [
+        {
+          ReadWriteType: 'WriteOnly',
+          IncludeManagementEvents: false,
+          DataResources: [
+            {
+              Type: 'AWS::S3::Object',
+              Values: [
+                { 'Fn::Join': ['', [bucketArn, '/answers/']] },
+                { 'Fn::Join': ['', [bucketArn, '/inbox/']] },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+  });
+});
+
 describe('stateful stack: tables', () => {
   const table = (construct: { node: { defaultChild?: unknown } }) => json.Resources[logicalId(construct)];
 

@@ -194,6 +194,8 @@ describe('Answers workflow definition', () => {
       Choices: [
         { Variable: '$.prepare.next', StringEquals: 'wait', Next: 'WaitForAnswers' },
         { Variable: '$.prepare.next', StringEquals: 'finalize', Next: 'FinalizeAnswers' },
+        // Called again while S3's record of who wrote the file has not come.
+        { Variable: '$.prepare.next', StringEquals: 'again', Next: 'PrepareAnswers' },
       ],
       Default: 'AnswersSkipped',
     });

@@ -35,6 +35,7 @@ describe('shared/pipeline', () => {
       'dispatch',
       'finalize',
       'outbox',
+      'people',
       'prepare',
       'reuse',
       'row',

@@ -13,7 +13,7 @@ import { AUDIT_COLUMNS } from '../../shared/pipeline/audit/audit-file.js';
 import { ANSWERED_BY_METADATA } from '../../shared/pipeline/core/ports.js';
 import { buildReviewCsv, type FilledAnswers } from '../../shared/pipeline/outbox/results-files.js';
 import { bytesSource } from '../../shared/spreadsheet/byte-source.js';
-import { type Harness, startHarness, synthesizedDefinitions } from './harness.js';
+import { HARNESS_WRITER, type Harness, startHarness, synthesizedDefinitions } from './harness.js';
 
 const SAMPLE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'sample-data');
 const REQUESTED_BY = 'ana.souza@example.com';
@@ -155,9 +155,13 @@ describe('audit.csv of the sample catalogue', () => {
     for (const line of added) expect(answeredRows.has(Number(line.row)), `row ${line.row}`).toBe(true);
     for (const row of answeredRows) {
       const own = added.filter((line) => Number(line.row) === row);
-      expect(own.slice(0, 2).map((line) => [line.event, line.who])).toEqual([
-        ['answered', ANSWERED_BY],
-        ['submitted', ANSWERED_BY],
+      // The person is the principal S3 recorded for the write; the metadata's name only stated.
+      const person = ['ana.revisora (Operations)', HARNESS_WRITER, 'iam', ANSWERED_BY];
+      expect(
+        own.slice(0, 2).map((line) => [line.event, line.who, line.who_id, line.known_by, line.stated_by]),
+      ).toEqual([
+        ['answered', ...person],
+        ['submitted', ...person],
       ]);
       expect(own.slice(2).map((line) => line.event).length).toBeGreaterThan(0);
       expect(own.map((line) => line.at)).toEqual(own.map((line) => line.at).sort());

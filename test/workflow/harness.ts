@@ -32,6 +32,7 @@ import { type Sandbox, startSandbox } from '../../local/sandbox/sandbox.js';
 import type { HandlerName } from '../../shared/contract.js';
 import { finalizeAnswers } from '../../shared/pipeline/answers/finalize-answers.js';
 import { prepareAnswers } from '../../shared/pipeline/answers/prepare-answers.js';
+import { personOfPrincipal } from '../../shared/pipeline/core/people.js';
 import type {
   BatchWaiters,
   ClassificationService,
@@ -66,6 +67,7 @@ import {
   memoryRowQueue,
   memorySimWatchStore,
   memorySlotLeases,
+  memoryWriterRecords,
 } from '../helpers/memory-ports.js';
 
 type Definitions = { batch: AslDefinition; row: AslDefinition; answers: AslDefinition };
@@ -117,6 +119,8 @@ export type HarnessOptions = {
 
 /** How much faster than production the sandbox runs here, and so the use cases' clock. */
 const TIME_SCALE = 0.002;
+/** Who puts the answers files the harness drops, as S3's record of the write names them. */
+export const HARNESS_WRITER = 'arn:aws:sts::111122223333:assumed-role/Operations/ana.revisora';
 
 export const startHarness = async (options: HarnessOptions = {}) => {
   const sandbox: Sandbox = await startSandbox({
@@ -139,6 +143,7 @@ export const startHarness = async (options: HarnessOptions = {}) => {
   const reviews = memoryReviewStore();
   const checks = memoryCheckStore();
   const simWatches = memorySimWatchStore();
+  const writers = memoryWriterRecords();
   const audit = memoryAuditLog(() => clock.now());
   const cache = memoryProductCache();
   const leases = memorySlotLeases();
@@ -199,6 +204,7 @@ export const startHarness = async (options: HarnessOptions = {}) => {
       reviews,
       checks,
       simWatches,
+      writers,
       audit,
       cache,
       leases,
@@ -346,7 +352,18 @@ export const startHarness = async (options: HarnessOptions = {}) => {
     fileName: string,
     bytes: Uint8Array | string,
     extra: Record<string, Uint8Array | string> = {},
-  ) => put(`answers/${batchId}`, fileName, bytes, extra, { versioned: true });
+  ) => {
+    const event = put(`answers/${batchId}`, fileName, bytes, extra, { versioned: true });
+    // S3's record of the write, as CloudTrail's event keeps it on AWS (record-writer): who put it.
+    void writers.record({
+      key: event.detail.object.key,
+      version_id: event.detail.object['version-id'] ?? null,
+      etag: null,
+      person: personOfPrincipal(HARNESS_WRITER),
+      at: event.time,
+    });
+    return event;
+  };
 
   /**
    * A `.waitForTaskToken` Task over await-rows (WaitForRows, WaitForAnswers): its result is what
@@ -448,6 +465,7 @@ export const startHarness = async (options: HarnessOptions = {}) => {
     reviews,
     checks,
     simWatches,
+    writers,
     audit,
     portsOf,
     cache,

@@ -12,6 +12,7 @@ import type { FunctionSpec } from '../resources.js';
 import type { RunningServer } from '../stand-ins.js';
 import type { TemplateResolver } from '../template.js';
 import { createGrantUsage, type GrantUsage } from './grant-usage.js';
+import type { ObjectWritten } from './object-writes.js';
 import { startPermissionGate } from './permission-gate.js';
 import { createPolicyCheck } from './policy-check.js';
 import { createRequestCounts, type RequestCounts } from './request-counts.js';
@@ -38,6 +39,8 @@ export type PermissionGatesInput = {
   functions: readonly FunctionSpec[];
   upstreams: { dynamodb: string; s3: string; aws: string };
   stateMachineOfTaskToken(token: string): string | null;
+  /** Told of each object write the S3 gate saw succeed, with who made it. */
+  onObjectWritten?: (written: ObjectWritten) => void;
   log: (line: string) => void;
 };
 
@@ -76,6 +79,7 @@ export const startPermissionGates = async (input: PermissionGatesInput): Promise
           protocol: 's3',
           upstream: input.upstreams.s3,
           actionsOf: s3Actions,
+          ...(input.onObjectWritten ? { onObjectWritten: input.onObjectWritten } : {}),
         }),
       ),
       aws: await gate(

@@ -21,6 +21,7 @@ import {
 } from 'node:http';
 import { closeHttpServer, listenOnLoopback, type RunningServer } from '../stand-ins.js';
 import type { GrantUsage } from './grant-usage.js';
+import { etagOfAnswer, machineUserArn, type ObjectWritten, objectWriteOf } from './object-writes.js';
 import type { PolicyCheck } from './policy-check.js';
 import { apiOperationOf, type RequestCounts } from './request-counts.js';
 import { type ApiRequest, type RequestedAction, UnknownOperationError } from './requested-actions.js';
@@ -39,6 +40,8 @@ export type GateInput = {
   usage: GrantUsage;
   /** When given, every request a function makes is counted by its API operation, allowed or not. */
   counts?: RequestCounts;
+  /** S3 only: told of each object write the stand-in accepted, with who made it (object-writes.ts). */
+  onObjectWritten?: (written: ObjectWritten) => void;
   log: (line: string) => void;
 };
 
@@ -139,6 +142,31 @@ type Gate = { input: GateInput; upstream: URL; agent: Agent };
  */
 type ResponseCheck = (status: number) => Promise<string | null>;
 
+/** Reads a successful write's answer for its ETag, beside the answer going back to the caller. */
+type WriteObserver = (response: IncomingMessage) => void;
+
+/** A copy's or a completed upload's answer is a small XML document: this much is read for its ETag. */
+const WRITE_ANSWER_LIMIT = 64 * 1024;
+
+/** The observer that tells `onObjectWritten` of a write once its answer says the ETag; null when nothing listens. */
+const writeObserver = (
+  gate: Gate,
+  write: Omit<ObjectWritten, 'etag' | 'principalArn'> | null,
+  principalArn: string,
+): WriteObserver | null => {
+  const listener = gate.input.onObjectWritten;
+  if (!listener || !write) return null;
+  return (response) => {
+    const header = headerText(response.headers.etag) || undefined;
+    if (header) return listener({ ...write, principalArn, etag: etagOfAnswer(header, '') });
+    let body = '';
+    response.on('data', (chunk: Buffer) => {
+      if (body.length < WRITE_ANSWER_LIMIT) body += chunk.toString('utf8');
+    });
+    response.once('end', () => listener({ ...write, principalArn, etag: etagOfAnswer(undefined, body) }));
+  };
+};
+
 /** The stand-in's response, or the denial a check turned it into. */
 const answer = (
   gate: Gate,
@@ -146,11 +174,13 @@ const answer = (
   res: ServerResponse,
   response: IncomingMessage,
   checkResponse: ResponseCheck | null,
+  observe: WriteObserver | null,
 ) => {
   const status = response.statusCode ?? 502;
   const send = (denied: string | null) => {
     if (denied === null) {
       res.writeHead(status, response.rawHeaders);
+      if (observe && status >= 200 && status < 300) observe(response);
       response.pipe(res);
       return;
     }
@@ -171,6 +201,7 @@ const forward = (
   res: ServerResponse,
   body: { head: Buffer | null; rest: boolean },
   checkResponse: ResponseCheck | null = null,
+  observe: WriteObserver | null = null,
 ) => {
   const outgoing = httpRequest(
     {
@@ -182,7 +213,7 @@ const forward = (
       headers: req.headers,
       agent: gate.agent,
     },
-    (response) => answer(gate, req, res, response, checkResponse),
+    (response) => answer(gate, req, res, response, checkResponse, observe),
   );
   outgoing.on('error', (error) => {
     if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
@@ -247,7 +278,6 @@ const handle = async (gate: Gate, req: IncomingMessage, res: ServerResponse) => 
   const url = new URL(req.url ?? '/', 'http://gate');
   const { token, form, body } = await readCaller(gate, req, url);
   const role = token ? input.roleOfSession(token) : null;
-  if (!role) return forward(gate, req, res, body);
   const request: ApiRequest = {
     method: req.method ?? 'GET',
     path: decodePath(url.pathname),
@@ -255,6 +285,10 @@ const handle = async (gate: Gate, req: IncomingMessage, res: ServerResponse) => 
     headers: req.headers,
     body: body.rest ? null : body.head,
   };
+  // Who wrote an object, for S3's record of the write: the function's role, else this machine's user.
+  const write = input.protocol === 's3' ? objectWriteOf(request, form?.get('key') ?? null) : null;
+  const observe = writeObserver(gate, write, role?.principalArn ?? machineUserArn());
+  if (!role) return forward(gate, req, res, body, null, observe);
   input.counts?.record(role.functionName, apiOperationOf(input.protocol, request, form !== null));
   const asked = requestedOf(gate, role, request, form?.get('key') ?? null);
   if (asked.refused !== undefined) return reply(res, denial(input.protocol, req, asked.refused));
@@ -266,7 +300,14 @@ const handle = async (gate: Gate, req: IncomingMessage, res: ServerResponse) => 
     }
     input.usage.record(decision.grants);
   }
-  forward(gate, req, res, body, input.protocol === 's3' ? missingKeyCheck(gate, role, request) : null);
+  forward(
+    gate,
+    req,
+    res,
+    body,
+    input.protocol === 's3' ? missingKeyCheck(gate, role, request) : null,
+    observe,
+  );
 };
 
 export const startPermissionGate = async (input: GateInput): Promise<RunningServer> => {

@@ -13,7 +13,6 @@
  * same file dropped again is a new object version: a new round, in which every row comes out
  * `already_answered`.
  */
-import * as z from 'zod';
 import { shortDigest } from '../core/keys.js';
 import { ANSWERED_BY_METADATA, type ObjectHead } from '../core/ports.js';
 import type { BatchSource } from '../core/records.js';
@@ -56,23 +55,12 @@ export const answersSourceFromEvent = (event: unknown): AnswersSourceFromEvent |
   return { batchId, roundId: deriveRoundId(batchId, identity), source };
 };
 
-const RequesterDetail = z.object({ detail: z.object({ requester: z.string().min(1).optional() }) });
-
 /**
- * Who dropped the file, as S3 reports it (`detail.requester`: an account id or a service
- * principal), or null. Recorded on the review items as who answered, when the caller knows no
- * better (a person's name from the CLI).
+ * The name an answers file states about its writer, from its `answered-by` metadata (URI-encoded);
+ * null when absent or unreadable. Anyone who writes the file can set it: it is kept as `stated_by`,
+ * never taken for the person (answers-writer.ts).
  */
-export const requesterFromEvent = (event: unknown): string | null => {
-  const parsed = RequesterDetail.safeParse(event);
-  const requester = parsed.success ? (parsed.data.detail.requester ?? null) : null;
-  // An assumed role's session names the person who took it (`…:assumed-role/Ops/jose@acme`), the role does not.
-  const session = requester?.match(/^arn:aws[\w-]*:sts::\d*:assumed-role\/[^/]+\/(.+)$/)?.[1];
-  return session ?? requester;
-};
-
-/** Who wrote the answers file, from its `answered-by` metadata (URI-encoded); null when absent or unreadable. */
-export const answeredByOfHead = (head: ObjectHead | null): string | null => {
+export const statedByOfHead = (head: ObjectHead | null): string | null => {
   const value = head?.metadata?.[ANSWERED_BY_METADATA];
   if (!value) return null;
   try {

@@ -21,6 +21,7 @@ import { formatNcm } from '../../spreadsheet/write-csv.js';
 import { message, wordMessage } from '../../wording/index.js';
 import type { Message } from '../../wording/message.js';
 import type { CheckDecision, CheckItem } from '../core/check-records.js';
+import type { Person } from '../core/people.js';
 import type { PipelinePorts } from '../core/ports.js';
 import type { RowRecord } from '../core/records.js';
 import type { RowResult } from '../core/result-columns.js';
@@ -40,8 +41,9 @@ export type ApplyDecisionsPorts = Pick<PipelinePorts, 'objects' | 'batches' | 'c
 export type DecisionsRound = {
   batchId: string;
   roundId: string;
-  /** The person: the round's `answeredBy`. */
-  by: string;
+  /** The person who answered the round, and the name their file stated (core/people.ts). */
+  person: Person;
+  statedBy: string | null;
   /** When the decisions count as taken: the round's start, the same on a retry. */
   at: string;
   fileName: string;
@@ -85,7 +87,10 @@ const takeDecision = async (
     ncm: planned.ncm,
     sim: planned.sim,
     note: planned.note,
-    by: round.by,
+    by: round.person.name,
+    by_id: round.person.id,
+    known_by: round.person.known_by,
+    ...(round.statedBy && round.statedBy !== round.person.name ? { stated_by: round.statedBy } : {}),
     at: round.at,
     round_id: round.roundId,
   };
@@ -151,6 +156,9 @@ const applyDecision = async (
       row: item.row,
       event: 'decided',
       who: decision.by,
+      ...(decision.by_id !== undefined ? { who_id: decision.by_id } : {}),
+      ...(decision.known_by !== undefined ? { known_by: decision.known_by } : {}),
+      ...(decision.stated_by !== undefined ? { stated_by: decision.stated_by } : {}),
       classification_id: item.classification_id,
       detail: `NCM ${formatNcm(decision.ncm)}${sim}`,
     },
@@ -197,7 +205,7 @@ export const applyDecisions = async (
     table: ncm.table,
     tableDate: tableDay(ncm),
     roundId: round.roundId,
-    by: round.by,
+    by: round.person.name,
   });
   const report = [...plan.report];
   for (const planned of plan.decide) {

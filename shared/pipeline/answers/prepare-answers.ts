@@ -16,6 +16,7 @@ import { SpreadsheetError } from '../../spreadsheet/errors.js';
 import { writeCsv } from '../../spreadsheet/write-csv.js';
 import { message } from '../../wording/index.js';
 import { outboxKey } from '../core/bucket-layout.js';
+import type { Person } from '../core/people.js';
 import type { ObjectStore, PipelinePorts } from '../core/ports.js';
 import {
   BatchRecord,
@@ -26,15 +27,11 @@ import {
   shardOfRow,
 } from '../core/records.js';
 import { CSV_CONTENT_TYPE } from '../outbox/results-files.js';
+import { answersWriter } from '../people/answers-writer.js';
 import { inputKeyCandidates } from '../prepare/batch-source.js';
 import { readProblemMessage } from '../prepare/input-file.js';
 import { type AnswersFile, AnswersFileError, readAnswersFile } from './answers-file.js';
-import {
-  answeredByOfHead,
-  answersSourceForKey,
-  answersSourceFromEvent,
-  requesterFromEvent,
-} from './answers-source.js';
+import { answersSourceForKey, answersSourceFromEvent, statedByOfHead } from './answers-source.js';
 import { applyDecisions, type DecisionsApplied } from './apply-decisions.js';
 import { DecisionsFileError } from './decisions-file.js';
 import {
@@ -55,11 +52,6 @@ import { answeredEventsOf, takeResumedRows } from './take-resumed-rows.js';
 export const PrepareAnswersInput = z.object({
   event: z.unknown(),
   execution_id: z.string().min(1),
-  /**
-   * Who answered, when the caller knows (the CLI's user); else the answers object's `answered-by`
-   * metadata (the console's signed-in person), else the S3 requester, else `unknown`.
-   */
-  answered_by: z.string().min(1).optional(),
 });
 export type PrepareAnswersInput = z.infer<typeof PrepareAnswersInput>;
 
@@ -70,8 +62,11 @@ export type PrepareAnswersInput = z.infer<typeof PrepareAnswersInput>;
 export const PrepareAnswersResult = z.object({
   batch_id: z.string().nullable(),
   round_id: z.string().nullable(),
-  /** `skip`: a duplicate delivery, not an answers file, or no such batch. `finalize`: nothing to wait for. */
-  next: z.enum(['wait', 'finalize', 'skip']),
+  /**
+   * `skip`: a duplicate delivery, not an answers file, or no such batch. `finalize`: nothing to wait
+   * for. `again`: S3's record of who wrote the file has not come yet; the workflow calls again.
+   */
+  next: z.enum(['wait', 'finalize', 'skip', 'again']),
   /** One sentence for the workflow's log: why it skipped, or how many rows resumed. */
   detail: z.string().optional(),
 });
@@ -83,7 +78,17 @@ export type PrepareAnswersResult = z.infer<typeof PrepareAnswersResult>;
  */
 export type PrepareAnswersPorts = Pick<
   PipelinePorts,
-  'clock' | 'service' | 'objects' | 'queue' | 'batches' | 'reviews' | 'checks' | 'cache' | 'audit' | 'kick'
+  | 'clock'
+  | 'service'
+  | 'objects'
+  | 'queue'
+  | 'batches'
+  | 'reviews'
+  | 'checks'
+  | 'cache'
+  | 'audit'
+  | 'kick'
+  | 'writers'
 >;
 
 /** Beside results.csv in the batch's outbox; each round overwrites it with its own rows. */
@@ -135,13 +140,19 @@ export const prepareAnswers = async (
     }
     if (round.state !== 'preparing') return resumePreparedRound(ports, round, batchId);
   }
-  // The console names the signed-in person on the object it wrote; S3's requester is a role or an account.
-  const answeredBy =
-    input.answered_by ??
-    answeredByOfHead(await ports.objects.head(source.key)) ??
-    requesterFromEvent(input.event) ??
-    'unknown';
-  return prepareRound(ports, batch, round, { answeredBy, retried: !created.created });
+  // Who answered, from a source the file's writer cannot set (answers-writer.ts); the name the file
+  // states about itself is kept beside, as stated_by.
+  const writer = await answersWriter(ports, input.event, source.key);
+  if ('again' in writer) {
+    return {
+      batch_id: batchId,
+      round_id: roundId,
+      next: 'again',
+      detail: "waiting for S3's record of who wrote the answers file",
+    };
+  }
+  const statedBy = statedByOfHead(await ports.objects.head(source.key));
+  return prepareRound(ports, batch, round, { person: writer.person, statedBy, retried: !created.created });
 };
 
 // ---------------------------------------------------------------------------
@@ -277,7 +288,7 @@ const prepareRound = async (
   ports: PrepareAnswersPorts,
   batch: BatchRecord,
   round: BatchRecord,
-  options: { answeredBy: string; retried: boolean },
+  options: { person: Person; statedBy: string | null; retried: boolean },
 ): Promise<PrepareAnswersResult> => {
   const batchId = batch.batch_id;
   const roundId = round.batch_id;
@@ -286,13 +297,14 @@ const prepareRound = async (
   const read = await readAnswers(ports.objects, round.source);
   if ('problem' in read) return failRound(ports, batch, round, read.problem);
   const plan = await planRound(ports, batchId, roundId, read.file, options.retried);
-  const taken = await takeResumedRows(ports, { batchId, roundId, answeredBy: options.answeredBy, now }, plan);
+  const { person, statedBy } = options;
+  const taken = await takeResumedRows(ports, { batchId, roundId, person, statedBy, now }, plan);
   // Who answered each row taken, when the round took it (as stored on the row: a retry says the same).
   await ports.audit.record(taken.resumed.flatMap((row) => answeredEventsOf(row, roundId)));
   // Decisions on verdicts to check: applied here, nothing sent to the service (apply-decisions.ts).
   const decided = await applyDecisions(
     ports,
-    { batchId, roundId, by: options.answeredBy, at: round.started_at, fileName: read.file.file_name },
+    { batchId, roundId, person, statedBy, at: round.started_at, fileName: read.file.file_name },
     read.file.decisions ?? [],
   );
   return startRound(ports, batch, roundId, read.file, taken, decided);

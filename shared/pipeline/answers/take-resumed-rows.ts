@@ -6,9 +6,10 @@
  */
 import { normaliseSheetPath } from '../../spreadsheet/normalise-row.js';
 import { answeredEvent } from '../audit/audit-events.js';
-import type { AuditEvent } from '../core/audit-records.js';
+import { type AuditEvent, whoAnswered } from '../core/audit-records.js';
 import { answersFolder } from '../core/bucket-layout.js';
 import { deriveAnswersKey } from '../core/keys.js';
+import type { Person } from '../core/people.js';
 import type { ObjectStore, PipelinePorts } from '../core/ports.js';
 import type { RowRecord, SheetRef } from '../core/records.js';
 import { afterMove, type RowMove } from '../core/row-life.js';
@@ -62,7 +63,14 @@ const sheetDetail = (resume: ResumeRow, folder: string, check: SheetProblem) =>
   '(or empty the sheet cell) and send the file again.';
 
 /** The round taking the rows, who answered, and the time the step started (ISO). */
-export type RoundTaking = { batchId: string; roundId: string; answeredBy: string; now: string };
+export type RoundTaking = {
+  batchId: string;
+  roundId: string;
+  /** Who answered (core/people.ts), and the name their file stated, if any. */
+  person: Person;
+  statedBy: string | null;
+  now: string;
+};
 
 /** What every row of the round shares: the round, and where its sheets must be. */
 type TakingContext = RoundTaking & {
@@ -87,7 +95,10 @@ const roundOfRow = (
     ? deriveAnswersKey(resume.classification_id, resume.answers, sheet.sha256)
     : resume.answers_key,
   ...(sheet ? { sheet } : {}),
-  answered_by: taking.answeredBy,
+  answered_by: taking.person.name,
+  answered_by_id: taking.person.id,
+  known_by: taking.person.known_by,
+  ...(taking.statedBy && taking.statedBy !== taking.person.name ? { stated_by: taking.statedBy } : {}),
   answered_at: row.round?.round_id === taking.roundId ? row.round.answered_at : taking.now,
 });
 
@@ -140,7 +151,7 @@ export const answeredEventsOf = (row: RowRecord, roundId: string): AuditEvent[] 
           {
             at: row.round.answered_at,
             classification_id: row.classification_id ?? null,
-            who: row.round.answered_by,
+            who: whoAnswered(row.round),
             answers: row.round.answers.length,
             round_id: roundId,
           },

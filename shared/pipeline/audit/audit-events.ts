@@ -12,7 +12,7 @@
  *   the sweep   sim_confirmed
  */
 import { formatNcm } from '../../spreadsheet/write-csv.js';
-import type { AuditEvent, AuditEventKind } from '../core/audit-records.js';
+import type { AuditEvent, AuditEventKind, Who } from '../core/audit-records.js';
 import type { RowRecord } from '../core/records.js';
 import type { RowResult } from '../core/result-columns.js';
 import { simOptionsOfResult } from '../core/verdict-check.js';
@@ -24,13 +24,14 @@ const eventOf = (
   row: RowOf,
   event: AuditEventKind,
   at: string,
-  fields: { who?: string; classification_id?: string | null | undefined; detail?: string } = {},
+  fields: { who?: Who; classification_id?: string | null | undefined; detail?: string } = {},
 ): AuditEvent => ({
   at,
   batch_id: row.batch_id,
   row: row.row,
   event,
-  who: fields.who ?? '',
+  who: '',
+  ...fields.who,
   classification_id: fields.classification_id ?? null,
   detail: fields.detail ?? '',
   ...(row.sku !== undefined ? { sku: row.sku } : {}),
@@ -86,7 +87,7 @@ export const resultEvents = (row: RowOf, result: RowResult, at: string): AuditEv
  */
 export const submittedEvent = (
   row: RowOf,
-  submission: { at: string; classification_id: string; who: string; answers?: boolean },
+  submission: { at: string; classification_id: string; who: Who; answers?: boolean },
 ): AuditEvent =>
   eventOf(row, 'submitted', submission.at, {
     who: submission.who,
@@ -113,7 +114,7 @@ export const questionsEvent = (
  */
 export const answeredEvent = (
   row: RowOf,
-  answered: { at: string; classification_id: string | null; who: string; answers: number; round_id: string },
+  answered: { at: string; classification_id: string | null; who: Who; answers: number; round_id: string },
 ): AuditEvent =>
   eventOf(row, 'answered', answered.at, {
     who: answered.who,

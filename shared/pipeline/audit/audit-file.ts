@@ -53,6 +53,9 @@ export const AUDIT_COLUMNS = [
   'sku',
   'event',
   'who',
+  'who_id',
+  'known_by',
+  'stated_by',
   'classification_id',
   'detail',
   HASH_COLUMN,
@@ -121,6 +124,8 @@ export const AuditWriting = z.object({
   over: z.string().nullable(),
   /** The hash of the last line so far (audit-chain.ts); null for a file begun before lines were chained. */
   chain: z.string().nullable(),
+  /** The file has the person's columns (`who_id`, `known_by`, `stated_by`); false for one begun before them. */
+  people: z.boolean().default(false),
 });
 export type AuditWriting = z.infer<typeof AuditWriting>;
 
@@ -148,17 +153,19 @@ export type AuditOutcome = { next: 'again'; writing: AuditWriting } | { next: 'd
  * before (`state.chain`, which it moves on); a file begun before lines were chained stays without.
  */
 const auditLine = (
-  state: Pick<AuditWriting, 'chain'>,
+  state: Pick<AuditWriting, 'chain' | 'people'>,
   event: AuditEvent,
   sku: string,
   batch: Pick<BatchRecord, 'delimiter'>,
 ): string => {
+  const people = state.people ? [event.who_id ?? '', event.known_by ?? '', event.stated_by ?? ''] : [];
   const cells = [
     event.at,
     String(event.row),
     sku,
     event.event,
     event.who,
+    ...people,
     event.classification_id ?? '',
     event.detail,
   ];
@@ -542,6 +549,8 @@ export const writeAuditFile = async (
     over,
     // A file begun before lines were chained goes on without; a new one starts the chain.
     chain: position === null ? CHAIN_START : (position.chain ?? null),
+    // Likewise the person's columns: a file keeps the columns its header has.
+    people: position === null || position.people === true,
   };
   const known = await knownKeys(ports.objects, batch.batch_id, {
     position,
@@ -572,6 +581,7 @@ export const writeAuditFile = async (
     writes: write,
     ...auditWriteKeys(batch.batch_id, state.tag),
     ...(state.chain === null ? {} : { chain: state.chain }),
+    ...(state.people ? { people: true as const } : {}),
     ...(page.lateAdded.length > 0 ? { late: lateListKey(batch.batch_id, state.tag) } : {}),
   };
   if (!(await ports.batches.claimAuditPosition(batch.batch_id, { from: position, to }))) {

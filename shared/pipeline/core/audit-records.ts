@@ -4,6 +4,7 @@
  * they happen (`AuditLog`), in the order of their keys, and the outbox's audit.csv only ever grows.
  */
 import * as z from 'zod';
+import { KnownBy } from './people.js';
 
 /** Every kind of event audit.csv records about a row, in no particular order. */
 export const AUDIT_EVENTS = [
@@ -48,8 +49,14 @@ export const AuditEvent = z.object({
   batch_id: z.string(),
   row: z.number().int().min(1),
   event: AuditEventKind,
-  /** The person (the batch's `requested_by`, the one who answered or decided); "" for the pipeline. */
+  /** The person's name (who sent the batch, answered or decided: core/people.ts); "" for the pipeline. */
   who: z.string(),
+  /** What tells the person apart (the token's `sub`, the principal's ARN, `cli:<user>`); absent for the pipeline. */
+  who_id: z.string().optional(),
+  /** How the person was known (`console`, `iam`, `cli`); absent for the pipeline. */
+  known_by: KnownBy.optional(),
+  /** The name the file stated about itself (its `answered-by` metadata, batch.json's `requested_by`), when it differs. */
+  stated_by: z.string().optional(),
   classification_id: z.string().nullable(),
   /** The row's SKU, when the step that recorded the event had the row at hand; audit.csv looks it up otherwise. */
   sku: z.string().nullable().optional(),
@@ -57,6 +64,22 @@ export const AuditEvent = z.object({
   detail: z.string(),
 });
 export type AuditEvent = z.infer<typeof AuditEvent>;
+
+/** The fields of an event that name its person: who, their id, how they were known, and the name the file stated. */
+export type Who = Pick<AuditEvent, 'who' | 'who_id' | 'known_by' | 'stated_by'>;
+
+/** Takes what a row's answers round keeps of who answered and gives an event's fields naming them. */
+export const whoAnswered = (round: {
+  answered_by: string;
+  answered_by_id?: string | undefined;
+  known_by?: KnownBy | undefined;
+  stated_by?: string | undefined;
+}): Who => ({
+  who: round.answered_by,
+  ...(round.answered_by_id !== undefined ? { who_id: round.answered_by_id } : {}),
+  ...(round.known_by !== undefined ? { known_by: round.known_by } : {}),
+  ...(round.stated_by !== undefined ? { stated_by: round.stated_by } : {}),
+});
 
 /** An event's place in the log: time first, then row and kind, so a step recording it twice writes it once. */
 export const auditEventKey = (event: Pick<AuditEvent, 'at' | 'row' | 'event'>): string =>

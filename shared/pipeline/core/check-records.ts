@@ -13,6 +13,7 @@
  */
 import * as z from 'zod';
 import { ClassificationId } from '../../tcs/schemas.js';
+import { KnownBy } from './people.js';
 
 /** Why a verdict waits for a person: its confidence is under `check_below`; its SIM opening needs a choice. */
 const CHECK_REASONS = ['low_confidence', 'sim_pending_choice'] as const;
@@ -50,8 +51,12 @@ export const CheckDecision = z.object({
   /** The SIM opening chosen, or null when none was (none to choose, or left to the verdict's). */
   sim: SimDigits.nullable(),
   note: z.string(),
-  /** The person: the console's signed-in user, `--by`, or the OS user; never a role. */
+  /** The person's name: the console's signed-in user, the IAM principal that wrote the file, the CLI's user. */
   by: z.string().min(1),
+  /** The person's id, how they were known, and the name the file stated (core/people.ts). */
+  by_id: z.string().optional(),
+  known_by: KnownBy.optional(),
+  stated_by: z.string().optional(),
   at: z.string(),
   /** The answers round that applied it (`<batch-id>~<hash>`). */
   round_id: z.string(),

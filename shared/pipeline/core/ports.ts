@@ -8,6 +8,7 @@ import type { ByteSource } from '../../spreadsheet/byte-source.js';
 import type { TcsClient } from '../../tcs/client.js';
 import type { AuditEvent, LateEvent, LoggedEvent } from './audit-records.js';
 import type { CheckDecision, CheckItem } from './check-records.js';
+import type { WriterRecord, WrittenObject } from './people.js';
 import type {
   AuditMove,
   BatchRecord,
@@ -88,6 +89,9 @@ export const NOT_FOLLOWED_METADATA = {
 /** A page of batches; `next` is null on the last page. */
 type BatchPage = { batches: BatchRecord[]; next: string | null };
 
+/** The object version a put made: its ETag without quotes, and its version where the bucket keeps versions. */
+export type PutObjectVersion = { etag: string; versionId: string | null };
+
 /**
  * The bucket: reads and writes objects by key (`inbox/` input files, sheets and batch.json,
  * `outbox/` results, `work/` what a leg hands on), including uploads in parts that outlive one call.
@@ -101,13 +105,16 @@ export type ObjectStore = {
   getPrefix(key: string, length: number): Promise<Uint8Array | null>;
   /** The object to read by ranges, without holding it whole (an input file); null when absent. */
   source(key: string): Promise<ByteSource | null>;
-  /** `metadata`: user metadata (`x-amz-meta-…`), ASCII values (URI-encode others). */
+  /**
+   * `metadata`: user metadata (`x-amz-meta-…`), ASCII values (URI-encode others). Gives the ETag
+   * (quotes removed) and the version S3 gave the object (null where the bucket keeps none).
+   */
   put(
     key: string,
     body: Uint8Array | string | NodeJS.ReadableStream,
     contentType: string,
     metadata?: Readonly<Record<string, string>>,
-  ): Promise<void>;
+  ): Promise<PutObjectVersion>;
   copy(fromKey: string, toKey: string): Promise<void>;
   /**
    * Copies `fromKey` over `toKey` only while `toKey` is still the object the caller read (the one
@@ -305,6 +312,18 @@ export type ReviewStore = {
 };
 
 /**
+ * Who wrote the objects dropped into `answers/` and `inbox/` (core/people.ts): the console records
+ * its signed-in person for each file it writes, S3's record of the write the principal; kept in the
+ * review table, never in metadata a writer can set.
+ */
+export type WriterRecords = {
+  /** Keeps the record under the object's key and each of its ETag and version that it names; writing it again changes nothing. */
+  record(writer: WriterRecord): Promise<void>;
+  /** The records of one object version, found by its key and its ETag or version (either may match); [] when none yet. */
+  find(object: WrittenObject): Promise<WriterRecord[]>;
+};
+
+/**
  * Verdicts a person checks: one item per product of a batch, on its leader's row, kept in the
  * review table beside the questions; written once, decided once.
  */
@@ -428,6 +447,7 @@ export type PipelinePorts = {
   batches: BatchStore;
   reviews: ReviewStore;
   checks: CheckStore;
+  writers: WriterRecords;
   simWatches: SimWatchStore;
   audit: AuditLog;
   cache: ProductCache;

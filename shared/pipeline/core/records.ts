@@ -14,6 +14,7 @@ import { ClassificationId, Question } from '../../tcs/schemas.js';
 import { StoredMessage } from '../../wording/message.js';
 import { BatchOptions } from './batch-options-schema.js';
 import { Origin } from './origins.js';
+import { KnownBy } from './people.js';
 import { RowResult } from './result-columns.js';
 import { BornRows, FinishedRows } from './row-counts.js';
 import { RowStatus } from './row-statuses.js';
@@ -80,6 +81,8 @@ const AuditPosition = z.object({
   keys: z.string().optional(),
   /** The hash of the file's last line (audit-chain.ts); absent for a file begun before lines were chained. */
   chain: z.string().optional(),
+  /** The file has the columns `who_id`, `known_by`, `stated_by`; absent for a file begun before it had them. */
+  people: z.literal(true).optional(),
   /** The markers of the late events this write added (absent: none), for the next write to skip until they are settled. */
   late: z.string().optional(),
 });
@@ -225,7 +228,11 @@ export const RowRecord = z.object({
       /** deriveAnswersKey(classification id, answers, sheet sha256): a file dropped twice answers once. */
       answers_key: z.string(),
       sheet: SheetRef.optional(),
+      /** The person's name; with their id, how they were known and the name the file stated (core/people.ts). */
       answered_by: z.string(),
+      answered_by_id: z.string().optional(),
+      known_by: KnownBy.optional(),
+      stated_by: z.string().optional(),
       answered_at: z.string(),
       /** When Submit's POST of these answers was accepted: the second run's start, for the poll back-off. */
       posted_at: z.string().optional(),

@@ -81,8 +81,13 @@ export const tallyKey = (batchId: string, at: number | 'whole', run?: string): s
   finalizeWorkKey(batchId, `${run ? `${run}/` : ''}tally.${at}.json`);
 
 /** Saves a tally as JSON under `key` (from `tallyKey`), for the next leg to load. */
-export const saveTally = (objects: Pick<ObjectStore, 'put'>, key: string, read: TallyRead): Promise<void> =>
-  objects.put(key, JSON.stringify(tallyState(read)), 'application/json');
+export const saveTally = async (
+  objects: Pick<ObjectStore, 'put'>,
+  key: string,
+  read: TallyRead,
+): Promise<void> => {
+  await objects.put(key, JSON.stringify(tallyState(read)), 'application/json');
+};
 
 /**
  * Loads the tally an earlier leg saved under `key`; throws if it is gone, since the counts cannot be

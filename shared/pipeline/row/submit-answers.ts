@@ -1,5 +1,6 @@
 import { TcsProblemError } from '../../tcs/errors.js';
 import { submittedEvent } from '../audit/audit-events.js';
+import { whoAnswered } from '../core/audit-records.js';
 import { uploadRecordKey } from '../core/bucket-layout.js';
 import type { PipelinePorts } from '../core/ports.js';
 import type { BatchStop, RowRecord, RowState, RowStep } from '../core/records.js';
@@ -46,7 +47,7 @@ export const submitAnswers = async (
     ports.audit.record([
       submittedEvent(
         { batch_id: row.batch_id, row: row.row, sku: row.product?.sku ?? null },
-        { at, classification_id: classificationId, who: round.answered_by, answers: true },
+        { at, classification_id: classificationId, who: whoAnswered(round), answers: true },
       ),
     ]);
   // A later dispatch (a run too long to poll, or a lost Complete): the answers are in; look. (Recorded

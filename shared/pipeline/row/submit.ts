@@ -87,7 +87,7 @@ const recordSubmitted = (
     : ports.audit.record([
         submittedEvent(
           { batch_id: row.batch_id, row: row.row, sku: row.product?.sku ?? null },
-          { at, classification_id: classificationId, who: requesterOf(batch) },
+          { at, classification_id: classificationId, who: { who: requesterOf(batch) } },
         ),
       ]);
 
@@ -141,7 +141,7 @@ const createClassification = async (
   await ports.audit.record([
     submittedEvent(
       { batch_id: row.batch_id, row: row.row, sku: product.sku },
-      { at: submittedAt, classification_id: id, who: context.requestedBy },
+      { at: submittedAt, classification_id: id, who: { who: context.requestedBy } },
     ),
   ]);
   return followAcceptedRun(ports, state, {

@@ -212,9 +212,10 @@ export const fakeDeployment = (catalogue: SmokeCatalogue, behaviour: Behaviour =
     ...store,
     put: async (key: string, body: Uint8Array | string | NodeJS.ReadableStream, contentType: string) => {
       world.puts.push(key);
-      await store.put(key, body, contentType);
+      const written = await store.put(key, body, contentType);
       const spreadsheet = /^inbox\/([^/]+)\/[^/]+\.csv$/.exec(key);
       if (spreadsheet) dropped = { key, batchName: spreadsheet[1] as string };
+      return written;
     },
     head: async (key: string) => {
       const found = await store.head(key);

@@ -14,10 +14,12 @@ import { finalizeAnswers } from '../../../../shared/pipeline/answers/finalize-an
 import { planDecisions } from '../../../../shared/pipeline/answers/plan-decisions.js';
 import { prepareAnswers } from '../../../../shared/pipeline/answers/prepare-answers.js';
 import { CheckItem } from '../../../../shared/pipeline/core/check-records.js';
+import { cliPerson } from '../../../../shared/pipeline/core/people.js';
 import { changeOf, reuseKeysOf } from '../../../../shared/pipeline/core/row-life.js';
 import { wordMessage } from '../../../../shared/wording/index.js';
 import {
   type AnswersWorld,
+  byCli,
   drop,
   makeAnswersWorld,
   rowOf,
@@ -176,7 +178,8 @@ const decidingWorld = async () => {
 const ROUND_OF = {
   batchId: BATCH,
   roundId: ROUND,
-  by: 'ana.revisora',
+  person: cliPerson('ana.revisora'),
+  statedBy: null,
   at: '2026-11-21T12:10:00.000Z',
   fileName: 'to-check.csv',
 };
@@ -220,9 +223,11 @@ describe('applyDecisions', () => {
     expect(ports.audit.all(BATCH)).toHaveLength(1);
 
     // Another round with the same file: already decided, nothing changes.
-    const later = await applyDecisions(ports, { ...ROUND_OF, roundId: `${BATCH}~r0und00002`, by: 'bia' }, [
-      line(4, { ncm: '84713012' }),
-    ]);
+    const later = await applyDecisions(
+      ports,
+      { ...ROUND_OF, roundId: `${BATCH}~r0und00002`, person: cliPerson('bia') },
+      [line(4, { ncm: '84713012' })],
+    );
     expect(later.report.map((entry) => entry.outcome)).toEqual(['already_decided']);
     expect(later.problems.map((said) => said.code)).toEqual(['decision_already_made', 'decisions_applied']);
     expect((await ports.batches.getRow(BATCH, 4))?.result?.approved_ncm).toBe('8471.30.19');
@@ -339,9 +344,8 @@ describe('an answers round of decisions only', () => {
       `1;${resolved.classification_id};${ncm};;conferido\r\n`;
     const event = drop(w, decisions, 'd1', 'decisions.csv');
     const prepare = await prepareAnswers(w.ports, {
-      event,
+      event: byCli(event, 'ana.revisora'),
       execution_id: 'exec-d1',
-      answered_by: 'ana.revisora',
     });
     expect(prepare.next).toBe('finalize');
     expect(reportOf(w)).toEqual([
@@ -388,7 +392,7 @@ describe('an answers round of decisions only', () => {
     const w: AnswersWorld = makeAnswersWorld(sandbox);
     await seedFinishedBatch(w);
     const event = drop(w, 'row,decision_ncm\r\n1,09012100\r\n', 'd2', 'decisoes.csv');
-    const prepare = await prepareAnswers(w.ports, { event, execution_id: 'exec-d2', answered_by: 'ana' });
+    const prepare = await prepareAnswers(w.ports, { event: byCli(event, 'ana'), execution_id: 'exec-d2' });
     expect(prepare.next).toBe('finalize');
     expect(reportOf(w)).toEqual([
       expect.objectContaining({

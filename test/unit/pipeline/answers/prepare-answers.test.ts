@@ -13,6 +13,7 @@ import {
 } from '../../../../shared/pipeline/answers/answers-source.js';
 import { prepareAnswers } from '../../../../shared/pipeline/answers/prepare-answers.js';
 import { deriveAnswersKey, sha256Hex } from '../../../../shared/pipeline/core/keys.js';
+import { personOfPrincipal } from '../../../../shared/pipeline/core/people.js';
 import { wordMessages } from '../../../../shared/wording/index.js';
 import type { Message } from '../../../../shared/wording/message.js';
 import {
@@ -20,6 +21,7 @@ import {
   type AnswersWorld,
   BATCH,
   BUCKET,
+  byCli,
   drop,
   fillReviewCsv,
   makeAnswersWorld,
@@ -113,7 +115,12 @@ describe('prepareAnswers', () => {
       expect(record).toMatchObject({
         status: 'queued',
         dispatch: 1,
-        round: { round_id: roundId, answers, answered_by: ACCOUNT, answered_at: w.clock.now().toISOString() },
+        round: {
+          round_id: roundId,
+          answers,
+          answered_by: `account ${ACCOUNT}`,
+          answered_at: w.clock.now().toISOString(),
+        },
       });
       expect(record.round?.answers_key).toBe(deriveAnswersKey(c.id, record.round!.answers));
       // The pending result stays until the round's verdict replaces it.
@@ -121,7 +128,7 @@ describe('prepareAnswers', () => {
       expect(await w.reviews.get(c.id)).toMatchObject({
         state: 'answered',
         answers: record.round?.answers,
-        answered_by: ACCOUNT,
+        answered_by: `account ${ACCOUNT}`,
       });
     }
     for (const row of [3, 5]) {
@@ -241,9 +248,8 @@ describe('prepareAnswers', () => {
     );
 
     const result = await prepareAnswers(w.ports, {
-      event,
+      event: byCli(event, 'ana@example.com'),
       execution_id: 'x-1',
-      answered_by: 'ana@example.com',
     });
 
     expect(w.queue.sent.map((s) => s.message.row)).toEqual([2]);
@@ -317,28 +323,99 @@ describe('prepareAnswers', () => {
 });
 
 describe('who answered', () => {
-  it("is the person the console named on the answers object (`answered-by`), not S3's requester", async () => {
+  const consolePerson = { name: 'José Álvares', id: 'sub-1f2e', known_by: 'console' as const };
+  const someoneElse = encodeURIComponent('Someone Else');
+
+  it('is the principal S3 recorded for the write; the name in the metadata is only stated_by', async () => {
+    const w = makeWorld();
+    await seedFinishedBatch(w);
+    const key = `answers/${BATCH}/drop-1.csv`;
+    const put = await w.objects.put(key, fillReviewCsv(w, { 2: 'all' }), 'text/csv', {
+      'answered-by': someoneElse,
+    });
+    const principal = 'arn:aws:sts::111122223333:assumed-role/Operations/jose@acme';
+    await w.writers.record({
+      key,
+      version_id: null,
+      etag: put.etag,
+      person: personOfPrincipal(principal),
+      at: 'x',
+    });
+
+    await prepareAnswers(w.ports, { event: objectCreated(key, `"${put.etag}"`), execution_id: 'x-1' });
+
+    expect(rowOf(w, 2).round).toMatchObject({
+      answered_by: 'jose@acme (Operations)',
+      answered_by_id: principal,
+      known_by: 'iam',
+      stated_by: 'Someone Else',
+    });
+    expect(w.audit.all(BATCH).find((event) => event.event === 'answered')).toMatchObject({
+      who: 'jose@acme (Operations)',
+      who_id: principal,
+      known_by: 'iam',
+      stated_by: 'Someone Else',
+    });
+  });
+
+  it("is the console's signed-in person when the console recorded the write, before the console function's role", async () => {
     const w = makeWorld();
     await seedFinishedBatch(w);
     const key = `answers/${BATCH}/console-1.csv`;
-    await w.objects.put(key, fillReviewCsv(w, { 2: 'all' }), 'text/csv', {
-      'answered-by': encodeURIComponent('José Álvares'),
+    const put = await w.objects.put(key, fillReviewCsv(w, { 2: 'all' }), 'text/csv');
+    const record = { key, version_id: null, etag: put.etag, at: 'x' };
+    await w.writers.record({
+      ...record,
+      person: personOfPrincipal('arn:aws:sts::1:assumed-role/ConsoleAnswers/fn'),
     });
-    const event = objectCreated(key, 'e1', 'arn:aws:sts::111122223333:assumed-role/ConsoleAnswersRole/fn');
+    await w.writers.record({ ...record, person: consolePerson });
 
-    await prepareAnswers(w.ports, { event, execution_id: 'x-1' });
+    await prepareAnswers(w.ports, { event: objectCreated(key, put.etag), execution_id: 'x-1' });
 
-    expect(rowOf(w, 2).round?.answered_by).toBe('José Álvares');
+    expect(rowOf(w, 2).round).toMatchObject({
+      answered_by: 'José Álvares',
+      answered_by_id: 'sub-1f2e',
+      known_by: 'console',
+    });
+    expect(rowOf(w, 2).round?.stated_by).toBeUndefined();
   });
 
-  it("is, without that metadata, the session an assumed role's requester names, never the role", async () => {
+  it("never takes a console record of other bytes: a file rewritten after the console wrote it is its new writer's", async () => {
     const w = makeWorld();
     await seedFinishedBatch(w);
-    const event = drop(w, fillReviewCsv(w, { 2: 'all' }), 'e1');
-    event.detail.requester = 'arn:aws:sts::111122223333:assumed-role/Ops/jose@acme';
+    const key = `answers/${BATCH}/console-1.csv`;
+    const first = await w.objects.put(key, 'row\r\n', 'text/csv');
+    await w.writers.record({ key, version_id: null, etag: first.etag, person: consolePerson, at: 'x' });
+    const rewritten = await w.objects.put(key, fillReviewCsv(w, { 2: 'all' }), 'text/csv', {
+      'answered-by': encodeURIComponent('José Álvares'),
+    });
 
-    await prepareAnswers(w.ports, { event, execution_id: 'x-1' });
+    await prepareAnswers(w.ports, { event: objectCreated(key, rewritten.etag), execution_id: 'x-1' });
 
-    expect(rowOf(w, 2).round?.answered_by).toBe('jose@acme');
+    expect(rowOf(w, 2).round).toMatchObject({
+      answered_by: `account ${ACCOUNT}`,
+      known_by: 'iam',
+      answered_by_id: '',
+    });
+    expect(rowOf(w, 2).round?.stated_by).toBe('José Álvares');
+  });
+
+  it("hands on while S3's record may still come, and takes it when it does", async () => {
+    const w = makeWorld();
+    await seedFinishedBatch(w);
+    const event = { ...drop(w, fillReviewCsv(w, { 2: 'all' }), 'e1'), time: w.clock.now().toISOString() };
+    // Production waits, a thousand times shorter: a minute of looking is 60 ms here.
+    const ports = { ...w.ports, clock: { ...w.clock, span: (ms: number) => ms / 1000 } };
+
+    const first = await prepareAnswers(ports, { event, execution_id: 'x-1' });
+    expect(first.next).toBe('again');
+    expect(w.queue.sent).toEqual([]);
+
+    const key = event.detail.object.key;
+    const person = personOfPrincipal('arn:aws:iam::111122223333:user/ana');
+    await w.writers.record({ key, version_id: null, etag: 'e1', person, at: 'x' });
+    const second = await prepareAnswers(ports, { event, execution_id: 'x-1' });
+    expect(second.next).toBe('wait');
+    expect(rowOf(w, 2).round).toMatchObject({ answered_by: 'ana', known_by: 'iam' });
   });
 });

@@ -1,7 +1,7 @@
 /** audit.csv: written in legs from the rows and the audit log, then only ever added to. */
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { checkAuditChain } from '../../../../shared/pipeline/audit/audit-chain.js';
+import { chainedHash, checkAuditChain } from '../../../../shared/pipeline/audit/audit-chain.js';
 import {
   AUDIT_COLUMNS,
   AUDIT_LOOKBACK_MS,
@@ -118,6 +118,8 @@ const decided = (row: number, minutes: number): AuditEvent => ({
   row,
   event: 'decided',
   who: 'rui@example.com',
+  who_id: 'sub-rui',
+  known_by: 'console',
   classification_id: `cls_${row}`,
   detail: 'NCM 8471.30.12',
 });
@@ -177,20 +179,27 @@ describe('audit.csv', () => {
     expect(prepared.map((line) => Number(line[1]))).toEqual(
       [...prepared.map((line) => Number(line[1]))].sort((a, b) => a - b),
     );
-    expect(prepared.find((line) => line[1] === '3')?.slice(0, 7)).toEqual([
+    // The pipeline's own events name no one: who, their id, how known and the stated name empty.
+    expect(prepared.find((line) => line[1] === '3')?.slice(0, 10)).toEqual([
       iso(3),
       '3',
       'SKU-3',
       'follows',
       '',
       '',
+      '',
+      '',
+      '',
       'row 2',
     ]);
-    expect(prepared.find((line) => line[1] === '7')?.slice(0, 7)).toEqual([
+    expect(prepared.find((line) => line[1] === '7')?.slice(0, 10)).toEqual([
       iso(7),
       '7',
       'SKU-7',
       'reused',
+      '',
+      '',
+      '',
       '',
       'cls_REUSED000007',
       'NCM 8471.30.12, 91 %',
@@ -200,12 +209,15 @@ describe('audit.csv', () => {
     const times = logged.map((line) => line[0]!);
     expect(times).toEqual([...times].sort());
     // The SKU a step did not record is read from the row.
-    expect(logged.find((line) => line[1] === '10' && line[3] === 'submitted')?.slice(0, 7)).toEqual([
+    expect(logged.find((line) => line[1] === '10' && line[3] === 'submitted')?.slice(0, 10)).toEqual([
       iso(1010),
       '10',
       'SKU-10',
       'submitted',
       'ana@example.com',
+      '',
+      '',
+      '',
       'cls_10',
       '',
     ]);
@@ -247,7 +259,10 @@ describe('audit.csv', () => {
       batch_id: BATCH,
       row: 50,
       event: 'answered',
-      who: 'rui@example.com',
+      who: 'rui',
+      who_id: 'arn:aws:iam::111122223333:user/rui',
+      known_by: 'iam',
+      stated_by: 'Someone Else',
       classification_id: 'cls_50',
       detail: '1 answer, round r1',
       sku: 'SKU-50',
@@ -278,8 +293,8 @@ describe('audit.csv', () => {
     expect(second.subarray(0, first.byteLength).equals(first)).toBe(true);
     const tail = second.subarray(first.byteLength).toString('utf8');
     expect(tail.replace(/;[0-9a-f]{64}\r\n/g, ';<hash>\r\n')).toBe(
-      `${iso(61_060)};50;SKU-50;answered;rui@example.com;cls_50;1 answer, round r1;<hash>\r\n` +
-        `${iso(300_000)};52;SKU-52;decided;rui@example.com;cls_52;1 answer, round r1;<hash>\r\n`,
+      `${iso(61_060)};50;SKU-50;answered;rui;arn:aws:iam::111122223333:user/rui;iam;Someone Else;cls_50;1 answer, round r1;<hash>\r\n` +
+        `${iso(300_000)};52;SKU-52;decided;rui;arn:aws:iam::111122223333:user/rui;iam;Someone Else;cls_52;1 answer, round r1;<hash>\r\n`,
     );
     // The chain goes on across writes: the whole file holds, up to the head the batch kept.
     const head = (await w.batches.getBatch(BATCH))!.audit_through!.chain!;
@@ -425,10 +440,11 @@ describe('audit.csv', () => {
       const w = await world(40);
       await w.writeInLegs();
       const batch = (await w.batches.getBatch(BATCH))!;
-      const { chain: _chain, ...unchained } = batch.audit_through!;
+      const { chain: _chain, people: _people, ...unchained } = batch.audit_through!;
+      // The columns of then: at, row, sku, event, who, classification_id, detail.
       const old = w
         .lines()
-        .map((line) => line.slice(0, 7).join(';'))
+        .map((line) => [0, 1, 2, 3, 4, 8, 9].map((at) => line[at]).join(';'))
         .join('\r\n');
       const oldBytes = Buffer.from(`\uFEFF${old}\r\n`, 'utf8');
       w.objects.set(KEY, oldBytes);
@@ -448,6 +464,40 @@ describe('audit.csv', () => {
       const result = await checkAuditChain(bytesSource(w.bytes()!), 'audit.csv');
       expect(result).toMatchObject({ holds: false, line: 1 });
       expect(result.holds === false && result.reason).toMatch(/not written with a chain/);
+    });
+
+    it("a chained file begun before the person's columns keeps its columns and its chain holds", async () => {
+      // Prepare: the first write done, then rewritten as the version before wrote it: chained, no person's columns
+      const w = await world(40);
+      await w.writeInLegs();
+      const batch = (await w.batches.getBatch(BATCH))!;
+      const { people: _people, ...before } = batch.audit_through!;
+      let chain = '';
+      const rows = w.lines().map((line, index) => {
+        const cells = [0, 1, 2, 3, 4, 8, 9].map((at) => line[at] ?? '');
+        if (index === 0) return [...cells, 'hash'].join(';');
+        chain = chainedHash(chain, cells);
+        return [...cells, chain].join(';');
+      });
+      const oldBytes = Buffer.from(`\uFEFF${rows.join('\r\n')}\r\n`, 'utf8');
+      w.objects.set(KEY, oldBytes);
+      w.objects.set(before.file!, oldBytes);
+      await w.batches.updateBatch(BATCH, { audit_through: { ...before, chain, bytes: oldBytes.byteLength } });
+      await w.audit.record([decided(4, 10)]);
+
+      // Act
+      const { added } = await w.writeInLegs();
+
+      // Assess: the new line has the columns of its file, and the whole file holds to the head kept
+      expect(added).toBe(1);
+      expect(w.lines().at(-1)).toHaveLength(8);
+      const through = (await w.batches.getBatch(BATCH))!.audit_through!;
+      expect(through.people).toBeUndefined();
+      expect(
+        await checkAuditChain(bytesSource(w.bytes()!), 'audit.csv', { head: through.chain! }),
+      ).toMatchObject({
+        holds: true,
+      });
     });
   });
 

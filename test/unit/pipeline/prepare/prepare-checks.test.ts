@@ -29,6 +29,7 @@ import {
 import { productFingerprint } from '../../../../shared/pipeline/reuse/reuse.js';
 import { TcsNetworkError } from '../../../../shared/tcs/errors.js';
 import { message } from '../../../../shared/wording/index.js';
+import { byCli } from '../../../helpers/answers-batch.js';
 import { memoryPipelinePorts } from '../../../helpers/memory-ports.js';
 import { objectCreatedEvent } from '../../../helpers/s3-events.js';
 import { ACCEPTED_COUNTRIES, crlf, utf8 } from '../../spreadsheet/fixtures.js';
@@ -397,9 +398,8 @@ describe('Prepare under check_below', () => {
 
     // Act: a round of decisions only; each FinalizeAnswers leg's time is spent at once
     const prepare = await prepareAnswers(w.ports, {
-      event: answers,
+      event: byCli(answers, 'ana'),
       execution_id: 'exec-d1',
-      answered_by: 'ana',
     });
     const settings = { ...FINALIZE_ANSWERS_SETTINGS, legMs: 0 };
     const legs = [await finalizeAnswers(w.ports, { ...answers, prepare }, settings)];
