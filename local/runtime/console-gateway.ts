@@ -144,7 +144,10 @@ const answerApi = async (
       http: { method: request.method, path, sourceIp: '127.0.0.1' },
       authorizer: {
         jwt: {
-          claims: input.operator ? { ...LOCAL_OPERATOR_CLAIMS, name: input.operator } : LOCAL_OPERATOR_CLAIMS,
+          // Each person at this machine their own `sub`: two of them are two people in the audit.
+          claims: input.operator
+            ? { ...LOCAL_OPERATOR_CLAIMS, name: input.operator, sub: `local:${input.operator}` }
+            : LOCAL_OPERATOR_CLAIMS,
           scopes: null,
         },
       },

@@ -142,7 +142,18 @@ export type LocalPipeline = {
   /** 'built-in sandbox (simulated verdicts)' or the service's origin. */
   serviceLabel: string;
   /** What listens on loopback while the pipeline runs (closed by close()). */
-  endpoints: { aws: string; dynamodb: string; s3: string; service: string | null };
+  endpoints: {
+    aws: string;
+    dynamodb: string;
+    s3: string;
+    /**
+     * S3 as a person at this machine reaches it: through the permission gate, which tells of who
+     * wrote each object (their writes into answers/ and inbox/ are recorded, as CloudTrail does on
+     * AWS, when the bucket tells of its objects); the stand-in itself when the checks are off.
+     */
+    s3ForPeople: string;
+    service: string | null;
+  };
   /**
    * Invokes a function once, synchronously, as `aws lambda invoke` would (an operator running a
    * scheduled job now, e.g. `sweep-reviews`); resolves with its result.
@@ -528,6 +539,7 @@ const pipelineHandle = (
       aws: running.localAws.endpoint,
       dynamodb: servers.dynamo.endpoint,
       s3: servers.s3.endpoint,
+      s3ForPeople: running.permissions?.endpoints.s3 ?? servers.s3.endpoint,
       service: servers.sandbox?.origin ?? null,
     },
     submit: starts.submit,

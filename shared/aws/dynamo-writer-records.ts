@@ -1,7 +1,8 @@
 /**
  * Who wrote an object into `answers/` or `inbox/` (`WriterRecords` port, core/people.ts), kept in
- * the review table beside the questions and the checks: one item per way the record can be found,
- * keyed `writer#e:<etag>#<key>` and `writer#v:<version>#<key>` in the table's `classification_id`.
+ * the review table beside the questions and the checks: one item per source and way the record can
+ * be found, keyed `writer#<source>#e:<etag>#<key>` and `writer#<source>#v:<version>#<key>` in the
+ * table's `classification_id` (the console's record and S3's of the same version both stand).
  * The console knows the ETag its write returned (and, on AWS, the version); S3's CloudTrail record
  * knows the version; the local S3 keeps no versions, so its records go by ETag.
  *
@@ -9,17 +10,20 @@
  * the `by-batch` index never see them.
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { WriterRecord, type WrittenObject } from '../pipeline/core/people.js';
+import { type KnownBy, WriterRecord, type WrittenObject } from '../pipeline/core/people.js';
 import type { WriterRecords } from '../pipeline/core/ports.js';
 import { type DynamoAdapterConfig, documentClient, withoutUndefined } from './dynamo-items.js';
 
 /** The value of `kind` on a writer item. */
 const WRITER_ITEM_KIND = 'writer';
 
-/** The item ids an object version is found by: its ETag, its version, each when known. */
-const writerIds = (object: WrittenObject): string[] => [
-  ...(object.etag ? [`writer#e:${object.etag}#${object.key}`] : []),
-  ...(object.versionId ? [`writer#v:${object.versionId}#${object.key}`] : []),
+/** The sources a record comes from, each kept apart: the console's record and S3's of one version both stand. */
+const SOURCES = ['console', 'iam'] as const satisfies readonly KnownBy[];
+
+/** The item ids one source's record of an object version is kept under: by its ETag, by its version, each when known. */
+const writerIds = (source: KnownBy, object: WrittenObject): string[] => [
+  ...(object.etag ? [`writer#${source}#e:${object.etag}#${object.key}`] : []),
+  ...(object.versionId ? [`writer#${source}#v:${object.versionId}#${object.key}`] : []),
 ];
 
 export const createDynamoWriterRecords = (config: DynamoAdapterConfig): WriterRecords => {
@@ -28,7 +32,11 @@ export const createDynamoWriterRecords = (config: DynamoAdapterConfig): WriterRe
 
   const record: WriterRecords['record'] = async (writer) => {
     const parsed = WriterRecord.parse(writer);
-    const ids = writerIds({ key: parsed.key, etag: parsed.etag, versionId: parsed.version_id });
+    const ids = writerIds(parsed.person.known_by, {
+      key: parsed.key,
+      etag: parsed.etag,
+      versionId: parsed.version_id,
+    });
     await Promise.all(
       ids.map((classification_id) =>
         doc.send(
@@ -42,9 +50,9 @@ export const createDynamoWriterRecords = (config: DynamoAdapterConfig): WriterRe
   };
 
   const find: WriterRecords['find'] = async (object) => {
-    // Two reads at most (by ETag, by version), consistent: the record may have been put a moment ago.
+    // Four reads at most (each source, by ETag and by version), consistent: a record may be a moment old.
     const found = await Promise.all(
-      writerIds(object).map((classification_id) =>
+      SOURCES.flatMap((source) => writerIds(source, object)).map((classification_id) =>
         doc.send(new GetCommand({ TableName, Key: { classification_id }, ConsistentRead: true })),
       ),
     );

@@ -585,6 +585,12 @@ export const AuditEventView = z.object({
   event: z.string(),
   /** The person; "" for the pipeline. */
   who: z.string(),
+  /** What tells the person apart (the sign-in's `sub`, a principal's ARN); null for the pipeline and older events. */
+  who_id: z.string().nullable(),
+  /** How the person was known: `console`, `iam` (S3's record of who wrote the file), `cli`; null as above. */
+  known_by: z.string().nullable(),
+  /** The name the file stated about itself, when it was another. */
+  stated_by: z.string().nullable(),
   classification_id: z.string().nullable(),
   detail: z.string(),
 });

@@ -21,11 +21,14 @@ export const auditView = async (
   const shown = events.slice(0, query.limit);
   const last = shown.at(-1);
   return {
-    events: shown.map(({ at, row, event, who, classification_id, detail }) => ({
+    events: shown.map(({ at, row, event, who, who_id, known_by, stated_by, classification_id, detail }) => ({
       at,
       row,
       event,
       who,
+      who_id: who_id || null,
+      known_by: known_by ?? null,
+      stated_by: stated_by ?? null,
       classification_id,
       detail,
     })),

@@ -6,6 +6,7 @@
  * console.
  */
 
+import { createHash } from 'node:crypto';
 import type { Person } from '../pipeline/core/people.js';
 import {
   ANSWERED_BY_METADATA,
@@ -73,24 +74,24 @@ const personOfUser = (user: ConsoleUser): Person => ({
 });
 
 /**
- * Takes a file of answers or decisions and the signed-in person, puts it at `key` and records the
- * person as who wrote that version (by its ETag and version), which PrepareAnswers takes over
- * anything the file says; the name also goes in the `answered-by` metadata, for people reading the
- * bucket, where it is only ever a stated name.
+ * Takes a file of answers or decisions and the signed-in person, records the person as who wrote
+ * it, then puts it at `key`: PrepareAnswers takes that record over anything the file says. The
+ * record comes first, under the ETag S3 gives a single-part put to this SSE-S3 bucket (the MD5 of
+ * the bytes), so the round that the object's event starts always finds it; should S3 answer
+ * another ETag, or a version, it is recorded under those too. The name also goes in the
+ * `answered-by` metadata for people reading the bucket, where it is only ever a stated name.
  */
 export const dropAsUser = async (
   ports: Pick<ConsolePorts, 'objects' | 'writers' | 'clock'>,
   file: { key: string; bytes: Uint8Array | string; contentType: string },
   user: ConsoleUser,
 ): Promise<void> => {
+  const record = { key: file.key, person: personOfUser(user), at: ports.clock.now().toISOString() };
+  const md5 = createHash('md5').update(file.bytes).digest('hex');
+  await ports.writers.record({ ...record, etag: md5, version_id: null });
   const written = await ports.objects.put(file.key, file.bytes, file.contentType, {
     [ANSWERED_BY_METADATA]: encodeURIComponent(user.name),
   });
-  await ports.writers.record({
-    key: file.key,
-    etag: written.etag,
-    version_id: written.versionId,
-    person: personOfUser(user),
-    at: ports.clock.now().toISOString(),
-  });
+  if (written.etag !== md5 || written.versionId !== null)
+    await ports.writers.record({ ...record, etag: written.etag, version_id: written.versionId });
 };

@@ -4,8 +4,9 @@
  * batch reuses the first's verdicts), its coffee verdict under the threshold in both batches and
  * in the row that follows it in each, shown as one entry of the "To check" list and decided once.
  * A typed NCM not in the NCM table in force is refused before anything is written; the decision
- * writes one decisions file per batch, carrying the person as `answered-by`; the answers round
- * applies it and each batch's audit shows the decision under her name. An answer given in the
+ * writes one decisions file per batch and records her (name and sign-in `sub`) as who wrote it;
+ * the answers round applies it and each batch's audit shows the decision under her name and sub,
+ * known by the console. An answer given in the
  * questions inbox is hers too: the review item's `answered_by`, the row's round and the audit.
  * Screenshots in out/console-screenshots/ (30-…), in Portuguese and English.
  */
@@ -17,10 +18,13 @@ import { type LocalConsole, openLocalConsole } from '../../local/runtime/local-c
 import { LOCAL_CREDENTIALS } from '../../local/runtime/loopback.js';
 import { startLocalPipeline } from '../../local/runtime/pipeline.js';
 import { LOCAL_REGION } from '../../local/runtime/template.js';
+import type { AuditEventView } from '../../shared/console/api.js';
 import { E2E_ASSEMBLY_DIR, E2E_TIME_SCALE, makeTempDir, writeCsv } from '../e2e/helpers.js';
 import { openBrowser } from '../helpers/chromium.js';
 
 const PERSON = 'Maria Conferente';
+/** The `sub` the local sign-in gives her (local/runtime/console-gateway.ts). */
+const PERSON_SUB = `local:${PERSON}`;
 const COFFEE = 'Café torrado em grãos, pacote 1 kg [sandbox:confidence=medium]';
 const temp = makeTempDir('to-check');
 let local: LocalConsole;
@@ -206,11 +210,14 @@ describe('a person signs off in the console', () => {
     );
     for (const batchId of batchIds) {
       await vi.waitFor(async () => {
-        const { events } = await api<{ events: { event: string; who: string; row: number }[] }>(
+        const { events } = await api<{ events: AuditEventView[] }>(
           `/batches/${encodeURIComponent(batchId)}/audit?limit=200`,
         );
         const decided = events.filter((event) => event.event === 'decided');
-        expect(decided.map((event) => event.who)).toEqual(decided.map(() => PERSON));
+        // Her name, her sign-in's sub and how she was known: the console's record of the file it wrote.
+        expect(decided.map((event) => [event.who, event.who_id, event.known_by, event.stated_by])).toEqual(
+          decided.map(() => [PERSON, PERSON_SUB, 'console', null]),
+        );
         expect(decided.map((event) => event.row)).toEqual(expect.arrayContaining([1, 3]));
       }, within(60_000));
       const row = await local.pipeline.tables.batches.getRow(batchId, 1);
@@ -260,11 +267,11 @@ describe('a person signs off in the console', () => {
     const items = await local.pipeline.tables.reviews.listByBatch(batchId);
     expect(items.find((item) => item.row === rowNumber)?.answered_by).toBe(PERSON);
     await vi.waitFor(async () => {
-      const { events } = await api<{ events: { event: string; who: string; row: number }[] }>(
+      const { events } = await api<{ events: AuditEventView[] }>(
         `/batches/${encodeURIComponent(batchId)}/audit?limit=200`,
       );
       expect(events.filter((event) => event.event === 'answered' && event.row === rowNumber)).toEqual([
-        expect.objectContaining({ who: PERSON }),
+        expect.objectContaining({ who: PERSON, who_id: PERSON_SUB, known_by: 'console' }),
       ]);
     }, within(60_000));
   }, 240_000);

@@ -6,13 +6,14 @@
  * missing key is a 404 only to a caller that may list the bucket.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
-import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CopyObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LOCAL_CREDENTIALS } from '../../../local/runtime/loopback.js';
 import { createGrantUsage, grantKey, unusedGrants } from '../../../local/runtime/permissions/grant-usage.js';
+import { machineUserArn, type ObjectWritten } from '../../../local/runtime/permissions/object-writes.js';
 import { startPermissionGate } from '../../../local/runtime/permissions/permission-gate.js';
 import { actionMatches, createPolicyCheck } from '../../../local/runtime/permissions/policy-check.js';
 import {
@@ -246,6 +247,7 @@ describe('the gate in front of real stand-ins', () => {
     },
   ]);
   const lines: string[] = [];
+  const written: ObjectWritten[] = [];
   let dynamo: RunningServer;
   let s3: RunningS3;
   let gates: RunningServer[] = [];
@@ -268,7 +270,13 @@ describe('the gate in front of real stand-ins', () => {
         upstream: dynamo.endpoint,
         actionsOf: dynamodbRequestActions,
       }),
-      await startPermissionGate({ ...common, protocol: 's3', upstream: s3.endpoint, actionsOf: s3Actions }),
+      await startPermissionGate({
+        ...common,
+        protocol: 's3',
+        upstream: s3.endpoint,
+        actionsOf: s3Actions,
+        onObjectWritten: (write) => written.push(write),
+      }),
     ];
     const credentials = { ...LOCAL_CREDENTIALS, sessionToken: TOKEN };
     const admin = new DynamoDBClient({
@@ -331,5 +339,58 @@ describe('the gate in front of real stand-ins', () => {
     await expect(
       s3Client.send(new GetObjectCommand({ Bucket: 'gate-bucket', Key: 'outbox/missing.txt' })),
     ).rejects.toMatchObject({ name: 'AccessDenied' });
+  });
+
+  it("tells of each write that succeeded, who made it and its ETag: a function by its role, anyone else as this machine's user", async () => {
+    written.length = 0;
+    const put = await s3Client.send(
+      new PutObjectCommand({ Bucket: 'gate-bucket', Key: 'outbox/who.txt', Body: 'dito' }),
+    );
+    await expect(
+      s3Client.send(new PutObjectCommand({ Bucket: 'gate-bucket', Key: 'inbox/refused.txt', Body: 'no' })),
+    ).rejects.toMatchObject({ name: 'AccessDenied' });
+    const person = new S3Client({
+      region: 'us-east-1',
+      credentials: LOCAL_CREDENTIALS,
+      endpoint: gates[1]?.endpoint,
+      forcePathStyle: true,
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
+    try {
+      await person.send(new PutObjectCommand({ Bucket: 'gate-bucket', Key: 'answers/b/d.csv', Body: 'row' }));
+      const copied = await person.send(
+        new CopyObjectCommand({
+          Bucket: 'gate-bucket',
+          Key: 'answers/b/copy.csv',
+          CopySource: 'gate-bucket/answers/b/d.csv',
+        }),
+      );
+      await vi.waitFor(() => expect(written).toHaveLength(3), { timeout: 5_000, interval: 20 });
+      expect(written).toEqual([
+        {
+          call: 'PutObject',
+          bucket: 'gate-bucket',
+          key: 'outbox/who.txt',
+          etag: put.ETag?.replace(/"/g, ''),
+          principalArn: gateRole.principalArn,
+        },
+        expect.objectContaining({
+          call: 'PutObject',
+          key: 'answers/b/d.csv',
+          principalArn: machineUserArn(),
+        }),
+        {
+          call: 'CopyObject',
+          bucket: 'gate-bucket',
+          key: 'answers/b/copy.csv',
+          etag: copied.CopyObjectResult?.ETag?.replace(/"/g, ''),
+          principalArn: machineUserArn(),
+        },
+      ]);
+      expect(machineUserArn()).toBe(`arn:aws:iam::000000000000:user/${userInfo().username}`);
+    } finally {
+      person.destroy();
+    }
   });
 });

@@ -2,7 +2,7 @@
  * The console's "To check" list and its decisions, through the console functions' handlers as API
  * Gateway calls them: identical products across batches grouped into one entry, a decision
  * written as one decisions file per batch into answers/<batch-id>/ carrying the signed-in person
- * as `answered-by` metadata, refusals that write nothing; answers carry the person too; a
+ * as `answered-by` metadata and recorded as who wrote it (sub, name, email), refusals that write nothing; answers carry the person too; a
  * batch's audit read a page at a time.
  */
 import Papa from 'papaparse';
@@ -195,6 +195,15 @@ describe('a decision from the console', () => {
       const head = await world.ports.objects.head(key);
       expect(head?.metadata).toEqual({ 'answered-by': encodeURIComponent('José Álvares') });
       expect(decodeURIComponent(head?.metadata?.['answered-by'] ?? '')).toBe('José Álvares');
+      // Who wrote it is the console's own record, under the file's ETag: the token's sub, name and email.
+      const found = await world.ports.writers.find({
+        key,
+        etag: head!.etag.replace(/"/g, ''),
+        versionId: null,
+      });
+      expect(found.map((record) => record.person)).toEqual([
+        { name: 'José Álvares', id: COGNITO_CLAIMS.sub, known_by: 'console', email: 'ana@example.com' },
+      ]);
     }
   });
 
