@@ -34,6 +34,8 @@ export const ENV = {
   capOverride: 'CAP_OVERRIDE',
   batchTimeoutHours: 'BATCH_TIMEOUT_HOURS',
   auditLockDays: 'AUDIT_LOCK_DAYS',
+  noticesTopicArn: 'NOTICES_TOPIC_ARN',
+  questionReminderDay: 'QUESTION_REMINDER_DAY',
 } as const;
 export type EnvName = (typeof ENV)[keyof typeof ENV];
 
@@ -59,6 +61,9 @@ export const ENV_MEANING: Record<EnvName, string> = {
     'the most a batch waits for its rows, a ceiling on the wait Prepare sizes; only with context `batchTimeoutHours`',
   AUDIT_LOCK_DAYS:
     'days each version of audit.csv stays under S3 Object Lock (governance mode), context `auditLockDays` (default 1826)',
+  NOTICES_TOPIC_ARN: 'the topic of notices (a batch finished, questions wait, verdicts to check)',
+  QUESTION_REMINDER_DAY:
+    "the day after a row's questions were asked that a reminder goes out if they still wait, context `questionReminderDay` (default 21)",
 };
 
 /** A key prefix of the bucket; a function's object grants are scoped to the ones it works in. */
@@ -127,6 +132,8 @@ export type PortUses = {
   /** Wakes the Batch and Answers workflows (SendTaskSuccess). */
   waiters?: 'wake';
   events?: 'put';
+  /** Publishes notices to the stack's topic (shared/aws/sns-notifier.ts). */
+  notifier?: 'publish';
   /** Invokes dispatch-rows. */
   kick?: 'invoke';
   /** Invokes write-partial-results. */
@@ -151,16 +158,18 @@ const PORT_ENVIRONMENT = {
   workflows: [ENV.rowStateMachineArn],
   waiters: [],
   events: [ENV.eventBusName],
+  notifier: [ENV.noticesTopicArn],
   kick: [ENV.dispatcherFunctionName],
   partials: [ENV.partialResultsFunctionName],
 } as const satisfies Record<PortName, readonly EnvName[]>;
 
 /** A setting from the CDK context a handler reads beyond its ports, set only when configured. */
-export type Setting = 'capOverride' | 'batchTimeoutHours' | 'auditLockDays';
+export type Setting = 'capOverride' | 'batchTimeoutHours' | 'auditLockDays' | 'questionReminderDay';
 const SETTING_ENVIRONMENT = {
   capOverride: ENV.capOverride,
   batchTimeoutHours: ENV.batchTimeoutHours,
   auditLockDays: ENV.auditLockDays,
+  questionReminderDay: ENV.questionReminderDay,
 } as const satisfies Record<Setting, EnvName>;
 
 export type FunctionDescription = {
@@ -323,6 +332,8 @@ export const FUNCTION_CATALOGUE = {
       // record their verdict (BatchWriteItem).
       audit: ['Query', 'BatchWriteItem', 'PutItem', 'GetItem', 'UpdateItem', 'DeleteItem'],
       events: 'put',
+      // The notices: it finished, questions wait, verdicts to check (notifications.log, then the topic).
+      notifier: 'publish',
     },
     kept: {
       ...WRITES_LATE_EVENTS,
@@ -548,11 +559,14 @@ export const FUNCTION_CATALOGUE = {
     memoryMb: 2048,
     description:
       'Daily: batches with rows abandoned after 30 days unanswered, or whose SIM openings were confirmed since, get their results moved forward',
-    settings: ['auditLockDays'],
+    settings: ['auditLockDays', 'questionReminderDay'],
     ports: {
       ...REVISING_RESULTS,
-      // Scans the review table for the items of abandoned classifications.
+      // Scans the review table for the items of abandoned classifications; marks the items a
+      // reminder named (UpdateItem).
       reviews: ['Query', 'UpdateItem', 'BatchGetItem', 'Scan'],
+      // The reminder on the reminder day: questions still waiting, and the days left.
+      notifier: 'publish',
       // The SIM openings still being verified: the open watches (a Scan), each settled once.
       simWatches: ['Scan', 'UpdateItem'],
       // A row confirmed with several openings under check_below gets its check item, written once,

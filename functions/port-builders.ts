@@ -16,6 +16,7 @@ import {
   createEventBridgeClient,
   createLambdaClient,
   createSfnClient,
+  createSnsClient,
   createSqsClient,
 } from '../shared/aws/clients.js';
 import { createDynamoAuditLog } from '../shared/aws/dynamo-audit-log.js';
@@ -30,6 +31,7 @@ import { createEventBridgeBatchEvents } from '../shared/aws/eventbridge-batch-ev
 import { createLambdaDispatcherKick } from '../shared/aws/lambda-dispatcher-kick.js';
 import { createLambdaPartialResultsRequests } from '../shared/aws/lambda-partial-results-requests.js';
 import { createSfnBatchWaiters, createSfnRowWorkflows } from '../shared/aws/sfn-workflows.js';
+import { createSnsNotifier } from '../shared/aws/sns-notifier.js';
 import { createSqsRowQueue } from '../shared/aws/sqs-row-queue.js';
 import type { PipelinePorts } from '../shared/pipeline/core/ports.js';
 import { ENV } from './catalogue.js';
@@ -42,6 +44,7 @@ const sqs = /* @__PURE__ */ once(() => createSqsClient(process.env));
 const sfn = /* @__PURE__ */ once(() => createSfnClient(process.env));
 const eventBridge = /* @__PURE__ */ once(() => createEventBridgeClient(process.env));
 const lambda = /* @__PURE__ */ once(() => createLambdaClient(process.env));
+const sns = /* @__PURE__ */ once(() => createSnsClient(process.env));
 
 /**
  * The clock, read once when it is first asked for: the system clock, or the one the host of this
@@ -72,6 +75,11 @@ export const reviews = /* @__PURE__ */ once((): PipelinePorts['reviews'] =>
 /** The review table's verdicts waiting for a person's check. */
 export const checks = /* @__PURE__ */ once((): PipelinePorts['checks'] =>
   createDynamoCheckStore({ client: dynamo(), tableName: required(ENV.reviewTable) }),
+);
+
+/** The stack's topic of notices. */
+export const notifier = /* @__PURE__ */ once((): PipelinePorts['notifier'] =>
+  createSnsNotifier({ client: sns(), topicArn: required(ENV.noticesTopicArn) }),
 );
 
 /** The review table's records of who wrote each file dropped into answers/ and inbox/. */

@@ -28,6 +28,8 @@ const CONTEXT_KEYS = [
   'leaseScope',
   'alarmEmail',
   'auditLockDays',
+  'noticeEmails',
+  'questionReminderDay',
 ] as const;
 
 const positiveInt = (max: number) => z.coerce.number().int().min(1).max(max);
@@ -76,6 +78,26 @@ const PipelineContext = z
      * Five years by default: as long as a tax authority may question what was declared.
      */
     auditLockDays: z.preprocess((v) => (v === '' ? undefined : v), positiveInt(36_500).default(1826)),
+    /**
+     * Who the topic of notices emails (a batch finished, questions wait, verdicts to check): a list,
+     * or one string of addresses separated by commas (`-c noticeEmails=a@x.com,b@x.com`). Each
+     * address confirms its subscription from the email SNS sends. Others subscribe themselves.
+     */
+    noticeEmails: z.preprocess(
+      (v) =>
+        typeof v === 'string'
+          ? v
+              .split(',')
+              .map((address) => address.trim())
+              .filter(Boolean)
+          : (v ?? []),
+      z.array(z.email()).max(20),
+    ),
+    /**
+     * The day after a row's questions were asked that the daily sweep reminds the topic's
+     * subscribers they still wait, with the days left before the service abandons them on day 30.
+     */
+    questionReminderDay: z.preprocess((v) => (v === '' ? undefined : v), positiveInt(29).default(21)),
   })
   .superRefine((value, ctx) => {
     if (value.outboxRetentionDays !== undefined && value.outboxRetentionDays < value.retentionDays) {

@@ -25,7 +25,12 @@ export const TABLES_BEGIN =
 export const TABLES_END = '<!-- functions:end -->';
 
 /** Every setting configured: the tables show what a function may be given. */
-const ALL_SETTINGS = { capOverride: true, batchTimeoutHours: true, auditLockDays: true } as const;
+const ALL_SETTINGS = {
+  capOverride: true,
+  batchTimeoutHours: true,
+  auditLockDays: true,
+  questionReminderDay: true,
+} as const;
 /** Set on every function by infra/pipeline-functions.ts, not by a port. */
 const ON_EVERY_FUNCTION: readonly EnvName[] = [ENV.serviceName, ENV.nodeOptions];
 
@@ -56,6 +61,7 @@ const REACH: { [P in PortName]-?: (use: NonNullable<PortUses[P]>) => string | nu
   waiters: () => 'Batch and Answers workflows: SendTaskSuccess',
   partials: () => 'write-partial-results: invoke',
   events: () => 'default bus: put events',
+  notifier: () => 'topic of notices: publish',
   kick: () => 'dispatch-rows: invoke',
 };
 

@@ -12,6 +12,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { EventBus, type IEventBus } from 'aws-cdk-lib/aws-events';
 import { type IRole, Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import {
   describeFunction,
@@ -34,6 +35,8 @@ export type FunctionReachProps = {
   config: PipelineConfig;
   /** The Row workflow's ARN, built from its fixed name: the workflow itself depends on the functions. */
   rowWorkflowArn: string;
+  /** The topic of notices (notices-topic.ts). */
+  noticesTopic: ITopic;
 };
 
 type PortGrants = { [P in PortName]-?: (fn: NodejsFunction, use: NonNullable<PortUses[P]>) => void };
@@ -48,6 +51,7 @@ export const grantFunctionReach = (scope: Stack, props: FunctionReachProps): voi
     capOverride: props.config.capOverride !== undefined,
     batchTimeoutHours: props.config.batchTimeoutHours !== undefined,
     auditLockDays: true,
+    questionReminderDay: true,
   };
   for (const name of HANDLER_NAMES) {
     const fn = props.functions[name];
@@ -64,7 +68,7 @@ export const grantFunctionReach = (scope: Stack, props: FunctionReachProps): voi
 
 /** What each variable the stack sets holds. */
 const environmentValues = (
-  { functions, data, config, rowWorkflowArn }: FunctionReachProps,
+  { functions, data, config, rowWorkflowArn, noticesTopic }: FunctionReachProps,
   eventBusName: string,
 ): Partial<Record<EnvName, string>> => ({
   [ENV.bucketName]: data.bucket.bucketName,
@@ -83,6 +87,8 @@ const environmentValues = (
   [ENV.tcsApiKeySecretArn]: data.apiKeySecret.secretArn,
   ...(config.capOverride !== undefined ? { [ENV.capOverride]: String(config.capOverride) } : {}),
   [ENV.auditLockDays]: String(config.auditLockDays),
+  [ENV.noticesTopicArn]: noticesTopic.topicArn,
+  [ENV.questionReminderDay]: String(config.questionReminderDay),
   ...(config.batchTimeoutHours !== undefined
     ? { [ENV.batchTimeoutHours]: String(config.batchTimeoutHours) }
     : {}),
@@ -91,7 +97,7 @@ const environmentValues = (
 /** One statement per port (its Sid names the port), with exactly the actions the catalogue gives it. */
 const portGrants = (
   scope: Stack,
-  { functions, data, rowWorkflowArn }: FunctionReachProps,
+  { functions, data, rowWorkflowArn, noticesTopic }: FunctionReachProps,
   defaultBus: IEventBus,
 ): PortGrants => {
   const table = (source: ITable, sid: string) => (fn: NodejsFunction, use: TableUse) =>
@@ -125,6 +131,7 @@ const portGrants = (
     // Granted once the workflows exist (allowWakingWorkflows): a policy of its own.
     waiters: () => undefined,
     events: (fn) => allow(fn, 'Events', ['events:PutEvents'], [defaultBus.eventBusArn]),
+    notifier: (fn) => allow(fn, 'Notices', ['sns:Publish'], [noticesTopic.topicArn]),
     // Invoked by name, never by version or alias: the function's ARN alone.
     kick: (fn) => allow(fn, 'Kick', ['lambda:InvokeFunction'], [functions['dispatch-rows'].functionArn]),
     partials: (fn) =>

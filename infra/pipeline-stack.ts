@@ -18,6 +18,7 @@ import { ArnFormat, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Rule } from 'aws-cdk-lib/aws-events';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
@@ -26,6 +27,7 @@ import { PipelineAlarms } from './alarms.js';
 import type { PipelineConfig } from './config.js';
 import { PipelineDashboard } from './dashboard.js';
 import { allowWakingWorkflows, grantFunctionReach } from './function-reach.js';
+import { noticesTopic } from './notices-topic.js';
 import { importData, type PipelineData } from './pipeline-data.js';
 import { functionTimeout, PipelineFunctions } from './pipeline-functions.js';
 import {
@@ -71,6 +73,8 @@ export class PipelineStack extends Stack {
   readonly batchStartRule: Rule;
   readonly answersStartRule: Rule;
   readonly recordWriterRule: Rule;
+  /** Where people are told a batch finished, questions wait, verdicts wait to be checked. */
+  readonly noticesTopic: Topic;
   readonly rowEndedRule: Rule;
   readonly dispatchScheduleRule: Rule;
   readonly reviewSweepRule: Rule;
@@ -103,7 +107,14 @@ export class PipelineStack extends Stack {
       resourceName: rowWorkflowName,
       arnFormat: ArnFormat.COLON_RESOURCE_NAME,
     });
-    grantFunctionReach(this, { functions: fn, data, config, rowWorkflowArn });
+    this.noticesTopic = noticesTopic(this, config);
+    grantFunctionReach(this, {
+      functions: fn,
+      data,
+      config,
+      rowWorkflowArn,
+      noticesTopic: this.noticesTopic,
+    });
 
     const workflows = buildWorkflows(this, fn, config, rowWorkflowName);
     this.batchWorkflow = workflows.batch;

@@ -3,11 +3,20 @@ import { finalizeBatch } from '../../shared/pipeline/finalize/finalize-batch.js'
 import { objects } from '../bucket-port.js';
 import { watchFinishedBatches } from '../metric-sources.js';
 import { pipelineMetrics } from '../pipeline-metrics.js';
-import { audit, batches, checks, clock, events, reviews } from '../port-builders.js';
+import { audit, batches, checks, clock, events, notifier, reviews } from '../port-builders.js';
 import { logger, portsFor } from '../runtime.js';
 
 export const handler = async (event: unknown) => {
-  const ports = await portsFor('finalize-batch', { clock, objects, batches, reviews, checks, audit, events });
+  const ports = await portsFor('finalize-batch', {
+    clock,
+    objects,
+    batches,
+    reviews,
+    checks,
+    audit,
+    events,
+    notifier,
+  });
   // The batch's totals, as the summary its Batch Completed event carries: once per batch, as the event.
   const finishing = watchFinishedBatches(ports.events);
   const result = await finalizeBatch({ ...ports, events: finishing.events }, event);

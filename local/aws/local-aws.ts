@@ -14,6 +14,7 @@ import { errorText, type LocalAwsLog, logSinkOf } from './log.js';
 import { loadLocalAwsState, localAwsStatePath, saveLocalAwsState } from './persistence.js';
 import { startRouter } from './router.js';
 import { Secrets } from './secrets-manager.js';
+import { type PublishedMessage, SnsTopics } from './sns.js';
 import { createSqsService } from './sqs.js';
 import { SqsQueues } from './sqs-queues.js';
 import {
@@ -54,7 +55,7 @@ export type LocalAws = {
   accountId: string;
   clock: MonotonicClock;
   /**
-   * `AWS_ENDPOINT_URL_<SERVICE>` for the five services, to hand to code that builds its own
+   * `AWS_ENDPOINT_URL_<SERVICE>` for the six services, to hand to code that builds its own
    * clients; `through`: a proxy in front of this origin (the local runtime's permission gate).
    */
   endpointEnvironment(through?: string): Record<string, string>;
@@ -85,6 +86,12 @@ export type LocalAws = {
 
   /** Stores a secret string under a name or ARN; returns its ARN. */
   putSecret(id: string, value: string): string;
+
+  /** Makes a topic exist under its ARN (the template's), so Publish to it is taken. */
+  createTopic(topicArn: string): void;
+  /** Each message published to a topic, after the call answered. Returns an unsubscribe. */
+  onPublish(listener: (message: PublishedMessage) => void): () => void;
+  published(): readonly PublishedMessage[];
 
   /** Each event PutEvents accepted, after the call answered. Returns an unsubscribe. */
   onEvent(listener: (event: RecordedEvent) => void): () => void;
@@ -134,6 +141,7 @@ export const startLocalAws = async (options: LocalAwsOptions = {}): Promise<Loca
   const stepFunctions = new StepFunctions({ clock, region, accountId, log });
   const secrets = new Secrets({ clock, region, accountId });
   const events = new EventBus({ clock, region, accountId, log });
+  const topics = new SnsTopics();
 
   // The queue URL needs the origin, known once the server listens; no call arrives before.
   let origin = '';
@@ -147,7 +155,7 @@ export const startLocalAws = async (options: LocalAwsOptions = {}): Promise<Loca
       secrets.service,
       events.service,
     ],
-    restRoutes: [lambda.route],
+    restRoutes: [lambda.route, topics.route],
   });
   origin = server.origin;
   log('info', 'local AWS ready', { endpoint: origin, data_dir: dataDir });
@@ -165,6 +173,7 @@ export const startLocalAws = async (options: LocalAwsOptions = {}): Promise<Loca
       AWS_ENDPOINT_URL_SFN: through,
       AWS_ENDPOINT_URL_SECRETS_MANAGER: through,
       AWS_ENDPOINT_URL_EVENTBRIDGE: through,
+      AWS_ENDPOINT_URL_SNS: through,
     }),
     createQueue: (name, attributes) => queueUrl(queues.createQueue(name, attributes).queue.name),
     queueUrl,
@@ -179,6 +188,9 @@ export const startLocalAws = async (options: LocalAwsOptions = {}): Promise<Loca
     onExecutionEnded: (listener) => stepFunctions.onExecutionEnded(listener),
     execution: (executionArn) => stepFunctions.execution(executionArn),
     putSecret: (id, value) => secrets.put(id, value),
+    createTopic: (topicArn) => topics.createTopic(topicArn),
+    onPublish: (listener) => topics.onPublish(listener),
+    published: () => topics.published(),
     onEvent: (listener) => events.onEvent(listener),
     events: () => events.events(),
     flush: () => writer?.flush(),

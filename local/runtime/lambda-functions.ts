@@ -35,9 +35,12 @@ const SLOT_REFILL_PATH: ReadonlySet<string> = new Set<HandlerName>([
  */
 const CAP_READERS: ReadonlySet<string> = new Set<string>([
   ...HANDLER_NAMES.filter((name) =>
-    stackEnvironmentOf(name, { capOverride: true, batchTimeoutHours: false, auditLockDays: false }).includes(
-      ENV.capOverride,
-    ),
+    stackEnvironmentOf(name, {
+      capOverride: true,
+      batchTimeoutHours: false,
+      auditLockDays: false,
+      questionReminderDay: false,
+    }).includes(ENV.capOverride),
   ),
   ...CONSOLE_HANDLER_NAMES.filter((name) =>
     consoleEnvironmentOf(name, { capOverride: true }).includes(ENV.capOverride),

@@ -21,6 +21,7 @@ export const createTemplateResources = async (deps: {
   await ensureTables(deps.dynamo, resources.tables);
   for (const queue of queuesInCreationOrder(resources.queues))
     localAws.createQueue(queue.name, queue.attributes);
+  for (const topic of resources.topics) localAws.createTopic(topic);
   // The key goes where the template says the functions read it, never into an environment.
   const secretArns = new Set(
     resources.functions.flatMap((fn) => fn.environment[ENV.tcsApiKeySecretArn] ?? []),

@@ -78,6 +78,8 @@ export type LocalResources = {
   queues: QueueSpec[];
   buckets: string[];
   secrets: { logicalId: string; arn: string }[];
+  /** The SNS topics' ARNs (the topic of notices); their subscriptions are AWS's to deliver, not read here. */
+  topics: string[];
   functions: FunctionSpec[];
   stateMachines: StateMachineSpec[];
   rules: RuleSpec[];
@@ -240,6 +242,9 @@ export const readLocalResources = (resolver: TemplateResolver, assemblyDir: stri
   secrets: resolver
     .resourcesOfType('AWS::SecretsManager::Secret')
     .map(({ stack, logicalId }) => ({ logicalId, arn: String(resolver.ref(logicalId, stack)) })),
+  topics: resolver
+    .resourcesOfType('AWS::SNS::Topic')
+    .map(({ stack, logicalId }) => String(resolver.ref(logicalId, stack))),
   functions: readFunctions(resolver, assemblyDir),
   stateMachines: readStateMachines(resolver),
   rules: readRules(resolver),

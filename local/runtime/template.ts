@@ -190,6 +190,8 @@ export class TemplateResolver {
         return explicit('RoleName') ?? generated.slice(0, 64);
       case 'AWS::Events::Rule':
         return explicit('Name') ?? generated;
+      case 'AWS::SNS::Topic':
+        return explicit('TopicName') ?? generated;
       case 'AWS::CloudFront::Distribution':
         // Its id, as the site bucket's policy names it (no stand-in serves it).
         return generated;
@@ -218,6 +220,8 @@ export class TemplateResolver {
         return this.arn('secretsmanager', `secret:${name}-${secretSuffix(name)}`);
       case 'AWS::StepFunctions::StateMachine':
         return this.arn('states', `stateMachine:${name}`);
+      case 'AWS::SNS::Topic':
+        return this.arn('sns', name);
       default:
         return name;
     }

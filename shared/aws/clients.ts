@@ -14,6 +14,7 @@ import { LambdaClient } from '@aws-sdk/client-lambda';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SFNClient } from '@aws-sdk/client-sfn';
+import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
 
 export type AwsClients = {
@@ -61,6 +62,8 @@ export const createEventBridgeClient = (env: NodeJS.ProcessEnv = process.env) =>
   new EventBridgeClient(commonOf(env));
 /** A Lambda client for this environment's region. */
 export const createLambdaClient = (env: NodeJS.ProcessEnv = process.env) => new LambdaClient(commonOf(env));
+/** An SNS client for this environment's region. */
+export const createSnsClient = (env: NodeJS.ProcessEnv = process.env) => new SNSClient(commonOf(env));
 /** A Secrets Manager client for this environment's region. */
 export const createSecretsClient = (env: NodeJS.ProcessEnv = process.env) =>
   new SecretsManagerClient(commonOf(env));

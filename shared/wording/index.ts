@@ -12,6 +12,7 @@ import type { Language } from '../spreadsheet/header-language.js';
 import { CHECK_PHRASES } from './checks.js';
 import { DECISION_PHRASES } from './decisions.js';
 import { type Message, type MessageParams, TEXT_CODE, textMessage } from './message.js';
+import { NOTICE_PHRASES } from './notices.js';
 import type { Phrase } from './phrasing.js';
 import { PROBLEM_PHRASES } from './problems.js';
 import { REJECTION_PHRASES } from './rejections.js';
@@ -60,6 +61,7 @@ export const PHRASES = {
   ...SAVING_PHRASES,
   ...DECISION_PHRASES,
   ...CHECK_PHRASES,
+  ...NOTICE_PHRASES,
 };
 export type MessageCode = keyof typeof PHRASES;
 
@@ -78,6 +80,7 @@ export const PHRASE_TABLES = {
   savings: SAVING_PHRASES,
   decisions: DECISION_PHRASES,
   checks: CHECK_PHRASES,
+  notices: NOTICE_PHRASES,
 } as const;
 
 /** A message of a known code, its parameters checked against its wording (`undefined` ones left out). */

@@ -106,6 +106,14 @@ describe('a decisions file dropped straight into answers/', () => {
       within(120_000),
     );
     const ncm = item!.candidates[0]!.ncm;
+    // People were told, in the file's language: it finished, and two verdicts wait to be checked (the coffee, the wine's SIM opening).
+    const told = Buffer.from((await pipeline.outboxFile(batchId, 'notifications.log')) ?? '').toString(
+      'utf8',
+    );
+    expect(told).toMatch(
+      / batch_finished\nLote quem-decide terminado\nO lote quem-decide terminou: 2 linhas/,
+    );
+    expect(told).toMatch(/ verdicts_to_check\nLote quem-decide: 2 pareceres a conferir\n/);
 
     // Act: the decision dropped by the same user, claiming to be someone else.
     await put(

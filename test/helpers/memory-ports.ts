@@ -13,6 +13,7 @@ import {
   RECORDED_LATE_AFTER_MS,
 } from '../../shared/pipeline/core/audit-records.js';
 import { CheckDecision, CheckItem } from '../../shared/pipeline/core/check-records.js';
+import { Notice } from '../../shared/pipeline/core/notices.js';
 import { WriterRecord } from '../../shared/pipeline/core/people.js';
 import type {
   AuditLog,
@@ -23,6 +24,7 @@ import type {
   ClassificationService,
   Clock,
   DispatcherKick,
+  Notifier,
   ObjectStore,
   PartialResultsRequests,
   ProductCache,
@@ -631,6 +633,17 @@ export const memorySimWatchStore = () => {
   return store;
 };
 
+/** The topic of notices: what was published, in order. */
+export const memoryNotifier = () => {
+  const published: Notice[] = [];
+  const notifier: Notifier = {
+    publish: async (notice) => {
+      published.push(Notice.parse(notice));
+    },
+  };
+  return { ...notifier, published };
+};
+
 /** Writer records by object key, found by ETag or version as the review table's adapter finds them. */
 export const memoryWriterRecords = () => {
   const records: WriterRecord[] = [];
@@ -957,6 +970,7 @@ export const memoryPipelinePorts = (
     checks: memoryCheckStore(),
     simWatches: memorySimWatchStore(),
     writers: memoryWriterRecords(),
+    notifier: memoryNotifier(),
     audit: memoryAuditLog(() => clock.now()),
     events: memoryBatchEvents(),
     waiters: memoryBatchWaiters(),

@@ -18,7 +18,19 @@ describe('CDK context', () => {
       leaseScope: 'org',
       logRetention: RetentionDays.THREE_MONTHS,
       auditLockDays: 1826,
+      noticeEmails: [],
+      questionReminderDay: 21,
     });
+  });
+
+  it('takes the addresses notices go to as a list or as one string separated by commas, and refuses a bad one', () => {
+    expect(parsePipelineContext({ noticeEmails: 'a@example.com, b@example.com' }).noticeEmails).toEqual([
+      'a@example.com',
+      'b@example.com',
+    ]);
+    expect(parsePipelineContext({ noticeEmails: ['c@example.com'] }).noticeEmails).toEqual(['c@example.com']);
+    expect(() => parsePipelineContext({ noticeEmails: 'not-an-address' })).toThrow(/noticeEmails/);
+    expect(() => parsePipelineContext({ questionReminderDay: '30' })).toThrow(/questionReminderDay/);
   });
 
   it('takes the strings the CLI passes (-c key=value)', () => {

@@ -246,8 +246,9 @@ const EXPECTED_REACH: Record<ConsoleHandlerName, Record<string, string[]>> = {
   'console-answers': {
     ownLogs: LOGS,
     batchTable: ['dynamodb:GetItem'],
-    reviewTable: ['dynamodb:GetItem'],
-    'reviewTable/index/*': ['dynamodb:GetItem'],
+    // PutItem: the signed-in person recorded as who wrote each file (its only write to a table).
+    reviewTable: ['dynamodb:GetItem', 'dynamodb:PutItem'],
+    'reviewTable/index/*': ['dynamodb:GetItem', 'dynamodb:PutItem'],
     bucket: ['s3:ListBucket'],
     'bucket/answers/*': ['s3:GetObject', 's3:PutObject'],
     // The NCM table in force, which a decided NCM is checked against.
@@ -295,14 +296,24 @@ describe('console stack: least privilege', () => {
   });
 
   it.each(CONSOLE_HANDLER_NAMES)(
-    '%s has no secret, no table write, no object outside its prefixes',
+    '%s has no secret, no table write but the record of who wrote a file, no object outside its prefixes',
     (name) => {
       const reach = reachOf(name);
       const actions = Object.values(reach).flat();
       expect(
         actions.filter((action) => /^(secretsmanager|sqs|states|lambda|events|kms):/.test(action)),
       ).toEqual([]);
-      expect(actions.filter((action) => /^dynamodb:(Put|Update|Delete|BatchWrite)/.test(action))).toEqual([]);
+      const writes = Object.entries(reach).flatMap(([resource, granted]) =>
+        granted
+          .filter((action) => /^dynamodb:(Put|Update|Delete|BatchWrite)/.test(action))
+          .map((action) => `${resource} ${action}`),
+      );
+      // console-answers records who wrote each answers file (the review table's writer records), no more.
+      expect(writes).toEqual(
+        name === 'console-answers'
+          ? ['reviewTable dynamodb:PutItem', 'reviewTable/index/* dynamodb:PutItem']
+          : [],
+      );
       const indexes = Object.keys(reach).filter((resource) => resource.includes('/index/'));
       expect(
         indexes.every((index) => index === 'reviewTable/index/*' || index === 'batchTable/index/by-start'),

@@ -40,7 +40,12 @@ describe('functions/catalogue.ts', () => {
       expect(Object.keys(variables.Variables), name).toEqual([
         ENV.serviceName,
         ENV.nodeOptions,
-        ...environmentOf(name, { capOverride: true, batchTimeoutHours: true, auditLockDays: true }),
+        ...environmentOf(name, {
+          capOverride: true,
+          batchTimeoutHours: true,
+          auditLockDays: true,
+          questionReminderDay: true,
+        }),
       ]);
     }
   });

@@ -71,7 +71,15 @@ const ENVIRONMENT: Record<HandlerName, string[]> = {
   ],
   'await-rows': ['BATCH_TABLE'],
   // AUDIT_LOCK_DAYS: audit.csv's versions under Object Lock.
-  'finalize-batch': ['BUCKET_NAME', 'BATCH_TABLE', 'REVIEW_TABLE', 'EVENT_BUS_NAME', 'AUDIT_LOCK_DAYS'],
+  // NOTICES_TOPIC_ARN: it tells the topic the batch finished, questions wait, verdicts to check.
+  'finalize-batch': [
+    'BUCKET_NAME',
+    'BATCH_TABLE',
+    'REVIEW_TABLE',
+    'EVENT_BUS_NAME',
+    'AUDIT_LOCK_DAYS',
+    'NOTICES_TOPIC_ARN',
+  ],
   'dispatch-rows': [
     'BATCH_TABLE',
     'LEASE_TABLE',
@@ -146,6 +154,9 @@ const ENVIRONMENT: Record<HandlerName, string[]> = {
     'TCS_BASE_URL',
     'TCS_API_KEY_SECRET_ARN',
     'AUDIT_LOCK_DAYS',
+    // The reminder of questions still waiting on the reminder day.
+    'NOTICES_TOPIC_ARN',
+    'QUESTION_REMINDER_DAY',
   ],
   'write-partial-results': ['BUCKET_NAME', 'BATCH_TABLE'],
   'recheck-verdicts': ['BUCKET_NAME', 'CACHE_TABLE'],
@@ -278,6 +289,7 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
     reviewTable: d('BatchGetItem', 'Query'),
     'reviewTable/index/*': d('BatchGetItem', 'Query'),
     defaultBus: ['events:PutEvents'],
+    noticesTopic: ['sns:Publish'],
   },
   'dispatch-rows': {
     ownLogs: LOGS,
@@ -406,6 +418,8 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
     reviewTable: d('BatchGetItem', 'PutItem', 'Query', 'Scan', 'UpdateItem'),
     'reviewTable/index/*': d('BatchGetItem', 'PutItem', 'Query', 'Scan', 'UpdateItem'),
     defaultBus: ['events:PutEvents'],
+    // The reminder of questions still waiting.
+    noticesTopic: ['sns:Publish'],
     apiKeySecret: SECRET,
     // The product's cached verdict, moved forward with its confirmed SIM opening.
     cacheTable: d('BatchGetItem', 'PutItem'),
@@ -460,6 +474,7 @@ describe('pipeline stack: least privilege', () => {
       [logicalId(pipeline, pipeline.batchWorkflow), 'batchWorkflow'],
       [logicalId(pipeline, pipeline.rowWorkflow), 'rowWorkflow'],
       [logicalId(pipeline, pipeline.answersWorkflow), 'answersWorkflow'],
+      [logicalId(pipeline, pipeline.noticesTopic), 'noticesTopic'],
       ...HANDLER_NAMES.map((name): [string, string] => [functionIds[name], name]),
     ]);
   });
@@ -838,7 +853,8 @@ describe('pipeline stack: alarms', () => {
   it('workflow failures and Lambda errors alarm too, and every alarm emails through an encrypted topic', () => {
     const all = alarms();
     expect(all).toHaveLength(10);
-    const topics = resourcesOfType(json, 'AWS::SNS::Topic');
+    const noticesTopicId = logicalId(synth.built.pipeline, synth.built.pipeline.noticesTopic);
+    const topics = resourcesOfType(json, 'AWS::SNS::Topic').filter(([id]) => id !== noticesTopicId);
     expect(topics).toHaveLength(1);
     const [topicId, topic] = topics[0] ?? [];
     expect(topic?.Properties?.KmsMasterKeyId).toBeDefined();
@@ -852,6 +868,32 @@ describe('pipeline stack: alarms', () => {
       Metrics: Match.arrayWith([Match.objectLike({ Expression: Match.stringLikeRegexp('FILL\\(e0, 0\\)') })]),
       Threshold: 5,
     });
+  });
+
+  it('the topic of notices is always there, encrypted, TLS only, emailing each configured address', () => {
+    const noticesTopicId = logicalId(synth.built.pipeline, synth.built.pipeline.noticesTopic);
+    // The AWS managed key, by its alias's ARN: publishers need no key grant for it.
+    expect(JSON.stringify(json.Resources[noticesTopicId]?.Properties?.KmsMasterKeyId)).toContain(
+      ':alias/aws/sns',
+    );
+    const subscriptions = resourcesOfType(json, 'AWS::SNS::Subscription')
+      .map(([, resource]) => resource.Properties)
+      .filter((p) => JSON.stringify(p?.TopicArn) === JSON.stringify({ Ref: noticesTopicId }));
+    expect(subscriptions.map((p) => [p?.Protocol, p?.Endpoint])).toEqual(
+      TEST_CONTEXT.noticeEmails.map((address) => ['email', address]),
+    );
+    synth.pipeline.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      Topics: [{ Ref: noticesTopicId }],
+      PolicyDocument: Match.objectLike({
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      }),
+    });
+    synth.pipeline.hasOutput('NoticesTopicArn', { Value: { Ref: noticesTopicId } });
+    expect(functionProperties('sweep-reviews').Environment.Variables.QUESTION_REMINDER_DAY).toBe(
+      String(TEST_CONTEXT.questionReminderDay),
+    );
   });
 
   it('a failed, timed out or aborted Answers workflow alarms', () => {

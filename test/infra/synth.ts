@@ -18,6 +18,8 @@ export const TEST_CONTEXT = {
   outboxRetentionDays: 400,
   batchTimeoutHours: 48,
   leaseScope: 'acme',
+  noticeEmails: ['compras@example.com', 'fiscal@example.com'],
+  questionReminderDay: 20,
   'aws:cdk:bundling-stacks': [],
 } as const;
 

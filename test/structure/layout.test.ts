@@ -34,6 +34,7 @@ describe('shared/pipeline', () => {
       'core',
       'dispatch',
       'finalize',
+      'notices',
       'outbox',
       'people',
       'prepare',

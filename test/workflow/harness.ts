@@ -61,6 +61,7 @@ import {
   memoryBatchEvents,
   memoryBatchStore,
   memoryCheckStore,
+  memoryNotifier,
   memoryObjectStore,
   memoryProductCache,
   memoryReviewStore,
@@ -144,6 +145,7 @@ export const startHarness = async (options: HarnessOptions = {}) => {
   const checks = memoryCheckStore();
   const simWatches = memorySimWatchStore();
   const writers = memoryWriterRecords();
+  const notifier = memoryNotifier();
   const audit = memoryAuditLog(() => clock.now());
   const cache = memoryProductCache();
   const leases = memorySlotLeases();
@@ -205,6 +207,7 @@ export const startHarness = async (options: HarnessOptions = {}) => {
       checks,
       simWatches,
       writers,
+      notifier,
       audit,
       cache,
       leases,
@@ -466,6 +469,7 @@ export const startHarness = async (options: HarnessOptions = {}) => {
     checks,
     simWatches,
     writers,
+    notifier,
     audit,
     portsOf,
     cache,

@@ -80,6 +80,11 @@ export const apiOperationOf = (
   if (service) return { service, operation: target.slice(dot + 1) };
   if (protocol === 'local-aws' && /^\/2015-03-31\/functions\/[^/]+\/invocations$/.test(request.path))
     return { service: 'Lambda', operation: 'Invoke' };
+  // SNS's Query protocol names its operation in the form body.
+  if (protocol === 'local-aws' && request.method === 'POST' && request.path === '/' && request.body) {
+    const action = new URLSearchParams(request.body.toString('utf8')).get('Action');
+    if (action) return { service: 'SNS', operation: action };
+  }
   return { service: protocol === 'dynamodb' ? 'DynamoDB' : 'unknown', operation: unnamed(request) };
 };
 

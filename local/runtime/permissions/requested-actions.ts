@@ -9,6 +9,7 @@
  *   Secrets    x-amz-target secretsmanager.<Op>       secretsmanager:<Op> on the secret
  *   Events     x-amz-target AWSEvents.<Op>            events:<Op> on each entry's bus
  *   Lambda     POST /2015-03-31/functions/<f>/invocations   lambda:InvokeFunction on the function
+ *   SNS        POST / Action=Publish (Query protocol)      sns:Publish on the topic
  *   S3         REST, path style                       s3:GetObject, PutObject, ListBucket, … on the bucket or object
  *
  * An operation this file does not know is refused by the gate rather than let through.
@@ -179,6 +180,21 @@ const lambdaActions = (request: ApiRequest): RequestedAction[] => {
   return [{ action: 'lambda:InvokeFunction', resource: qualifier ? `${base}:${qualifier}` : base }];
 };
 
+/** SNS speaks the Query protocol: a form-encoded POST to `/`, its operation in `Action`. */
+const snsActions = (request: ApiRequest): RequestedAction[] | null => {
+  const type = String(request.headers['content-type'] ?? '');
+  if (
+    request.method !== 'POST' ||
+    request.path !== '/' ||
+    !type.startsWith('application/x-www-form-urlencoded')
+  )
+    return null;
+  const form = new URLSearchParams(request.body?.toString('utf8') ?? '');
+  const action = form.get('Action');
+  if (action !== 'Publish') throw new UnknownOperationError(`SNS ${action ?? 'with no Action'}`);
+  return [{ action: 'sns:Publish', resource: form.get('TopicArn') ?? '' }];
+};
+
 /** The bucket and key of a path-style request: `/<bucket>/<key…>`. */
 const bucketAndKey = (path: string): { bucket: string; key: string } => {
   const [, bucket = '', ...rest] = path.split('/');
@@ -293,7 +309,7 @@ export const localAwsActions = (request: ApiRequest, names: ResourceNames): Requ
     const operation = operationOf(request, service.prefix);
     if (operation) return service.actions(operation, body);
   }
-  return lambdaActions(request);
+  return snsActions(request) ?? lambdaActions(request);
 };
 
 export const dynamodbRequestActions = (request: ApiRequest): RequestedAction[] => {

@@ -69,6 +69,9 @@ export const outboxFolder = (batchId: string): string => `${BUCKET_PREFIXES.outb
 /** A file in a batch's outbox, by its path relative to the outbox (`results.csv`, `pdfs/x.pdf`). */
 export const outboxKey = (batchId: string, relative: string): string => `${outboxFolder(batchId)}${relative}`;
 
+/** What the pipeline told people about a batch, in its outbox (shared/pipeline/notices/tell.ts). */
+export const NOTIFICATIONS_LOG = 'notifications.log';
+
 /** audit.csv's name in a batch's outbox (shared/pipeline/audit/audit-file.ts writes it). */
 export const AUDIT_FILE = 'audit.csv';
 

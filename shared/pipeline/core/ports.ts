@@ -8,6 +8,7 @@ import type { ByteSource } from '../../spreadsheet/byte-source.js';
 import type { TcsClient } from '../../tcs/client.js';
 import type { AuditEvent, LateEvent, LoggedEvent } from './audit-records.js';
 import type { CheckDecision, CheckItem } from './check-records.js';
+import type { Notice } from './notices.js';
 import type { WriterRecord, WrittenObject } from './people.js';
 import type {
   AuditMove,
@@ -429,6 +430,12 @@ export type BatchEvents = {
   batchCompleted(summary: Record<string, unknown>): Promise<void>;
 };
 
+/** The stack's topic of notices (SNS): its subscribers are told a batch finished, questions wait, … */
+export type Notifier = {
+  /** Publishes the notice once per call; a subscriber filters by its `kind` and `batch_id` attributes. */
+  publish(notice: Notice): Promise<void>;
+};
+
 /** Asks the dispatcher to fill free slots now (async Lambda invoke); the schedule is the safety net. */
 export type DispatcherKick = { kick(reason: KickReason): Promise<void> };
 
@@ -455,6 +462,7 @@ export type PipelinePorts = {
   workflows: RowWorkflows;
   waiters: BatchWaiters;
   events: BatchEvents;
+  notifier: Notifier;
   kick: DispatcherKick;
   partials: PartialResultsRequests;
 };

@@ -262,6 +262,8 @@ export const ReviewItem = z.object({
   answered_at: z.string().optional(),
   answered_by: z.string().optional(),
   answers: z.array(z.object({ question_id: z.string(), answer: z.string() })).optional(),
+  /** When the daily sweep reminded people that these questions still wait (pipeline/notices/). */
+  reminded_at: z.string().optional(),
   /**
    * Rows of later batches that joined this classification instead of asking again
    * (docs/answers-round.md, "A re-run does not ask again"), each `<batch_id>#<row>`: the one

@@ -14,7 +14,8 @@
  *   3b. audit.csv: what Prepare made of each row, then the audit log's events (audit-file.ts)
  *   4. to-check.csv, review.csv and .xlsx, then summary.json, to `outbox/<batch-id>/` (and in place of the
  *      partial files, when a long run left some)
- *   5. the Batch Completed event, then the batch marked `completed` (or `failed`)
+ *   5. the notices (it finished; questions wait; verdicts to check), the Batch Completed event,
+ *      then the batch marked `completed` (or `failed`)
  *
  * A Lambda runs 15 minutes at most, so Finalize works in legs: when a leg's time is spent in step
  * 2, 3 or 3b, it returns `next: "again"` with where it stopped, and the workflow calls it again
@@ -37,6 +38,8 @@ import { AuditWriting, writeAuditFile } from '../audit/audit-file.js';
 import { describeCaughtError } from '../core/error-text.js';
 import type { PipelinePorts } from '../core/ports.js';
 import { type BatchRecord, finalizeInputWith, PrepareResult } from '../core/records.js';
+import { finishedBatchNotices } from '../notices/batch-notices.js';
+import { tell } from '../notices/tell.js';
 import {
   type BatchSummary,
   buildOrphanSummary,
@@ -105,7 +108,7 @@ export type FinalizeResult = {
  */
 export type FinalizePorts = Pick<
   PipelinePorts,
-  'clock' | 'objects' | 'batches' | 'reviews' | 'checks' | 'audit' | 'events'
+  'clock' | 'objects' | 'batches' | 'reviews' | 'checks' | 'audit' | 'events' | 'notifier'
 >;
 
 /**
@@ -224,7 +227,8 @@ export const finalizeBatch = async (
 
   await writeLastFiles(ports, batch, read, summary, now);
   if (!alreadyDone) {
-    // Published before the batch is marked done: a crash in between publishes twice, never zero times.
+    // Told and published before the batch is marked done: a crash in between tells twice, never zero times.
+    await tell(ports, finishedBatchNotices(batch, summary, await ports.reviews.listByBatch(batchId), now));
     await ports.events.batchCompleted(summary);
     await ports.batches.updateBatch(batchId, { state: finalState, finished_at: finishedAt, problems });
   }

@@ -6,6 +6,7 @@ import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { ListExecutionsCommand, SendTaskSuccessCommand, SFNClient } from '@aws-sdk/client-sfn';
+import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { describe, expect, it, vi } from 'vitest';
 import { startLocalAws } from '../../../local/aws/local-aws.js';
@@ -72,9 +73,12 @@ describe('local AWS server', () => {
       sfn: new SFNClient(config),
       secrets: new SecretsManagerClient(config),
       events: new EventBridgeClient(config),
+      sns: new SNSClient(config),
     };
     try {
       aws.registerFunction('ping', async () => 'pong');
+      const TopicArn = `arn:aws:sns:${aws.region}:${aws.accountId}:notices`;
+      aws.createTopic(TopicArn);
       aws.registerStateMachine(aws.stateMachineArn('Row'), async () => ({}));
       aws.putSecret('key', 'value');
 
@@ -89,6 +93,21 @@ describe('local AWS server', () => {
       const put = await clients.events.send(
         new PutEventsCommand({ Entries: [{ Source: 's', DetailType: 'd', Detail: '{}' }] }),
       );
+      const published = await clients.sns.send(
+        new PublishCommand({
+          TopicArn,
+          Subject: 'Lote 7 terminado',
+          Message: 'O lote 7 terminou: 3 linhas, ação concluída',
+          MessageAttributes: { kind: { DataType: 'String', StringValue: 'batch_finished' } },
+        }),
+      );
+      // SNS's own refusals, in its Query protocol's error shape: an unknown topic, a subject not ASCII.
+      await expect(
+        clients.sns.send(new PublishCommand({ TopicArn: `${TopicArn}-other`, Message: 'x' })),
+      ).rejects.toMatchObject({ name: 'NotFoundException' });
+      await expect(
+        clients.sns.send(new PublishCommand({ TopicArn, Subject: 'Lote 7: ação', Message: 'x' })),
+      ).rejects.toMatchObject({ name: 'InvalidParameterException' });
 
       // Assess
       expect(Object.keys(environment).sort()).toEqual([
@@ -96,6 +115,7 @@ describe('local AWS server', () => {
         'AWS_ENDPOINT_URL_LAMBDA',
         'AWS_ENDPOINT_URL_SECRETS_MANAGER',
         'AWS_ENDPOINT_URL_SFN',
+        'AWS_ENDPOINT_URL_SNS',
         'AWS_ENDPOINT_URL_SQS',
       ]);
       expect(sent.MessageId).toBeDefined();
@@ -104,6 +124,15 @@ describe('local AWS server', () => {
       expect(secret.SecretString).toBe('value');
       expect(put.FailedEntryCount).toBe(0);
       expect(aws.events()).toHaveLength(1);
+      expect(aws.published()).toEqual([
+        {
+          messageId: published.MessageId,
+          topicArn: TopicArn,
+          subject: 'Lote 7 terminado',
+          message: 'O lote 7 terminou: 3 linhas, ação concluída',
+          attributes: { kind: 'batch_finished' },
+        },
+      ]);
     } finally {
       for (const client of Object.values(clients)) client.destroy();
       for (const [name, value] of Object.entries(saved)) {

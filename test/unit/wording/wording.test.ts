@@ -7,6 +7,15 @@ import { FILE_REFUSAL_PHRASES } from '../../../shared/wording/problems.js';
 
 /** Parameters every entry's wording can take: each field any entry reads, filled. */
 const SAMPLE_PARAMS = {
+  // The notices'.
+  link: 's3://bucket/outbox/lote-1/',
+  rows_total: 120,
+  resolved: 100,
+  pending: 12,
+  without: 8,
+  billed: '200.00',
+  days_left: 9,
+  until: '2026-12-21',
   header: 'Descrição',
   operation: 'import',
   country: 'CN',
