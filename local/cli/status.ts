@@ -13,6 +13,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
+import { NOTIFICATIONS_LOG } from '../../shared/pipeline/core/bucket-layout.js';
 import { PARTIAL_FILES, PartialSummary } from '../../shared/pipeline/finalize/partial-results.js';
 import { dataDirOwner } from '../runtime/data-lock.js';
 import type { LocalPipeline } from '../runtime/pipeline.js';
@@ -103,6 +104,23 @@ const printStatus = (batchId: string, out: string) => {
   );
 };
 
+/**
+ * What people were told about the batch (its notifications.log, copied with the outbox): each
+ * notice's day, subject and text, as the topic's subscribers read them on AWS.
+ */
+const printNotices = (out: string) => {
+  const path = join(out, NOTIFICATIONS_LOG);
+  if (!existsSync(path)) return;
+  const entries = readFileSync(path, 'utf8')
+    .split('\n\n')
+    .map((entry) => entry.split('\n'))
+    .filter((lines) => lines.length >= 3);
+  if (entries.length === 0) return;
+  console.log(`Told (${shown(path)}):`);
+  for (const [head = '', subject = '', ...text] of entries)
+    console.log(`  ${head.slice(0, 10)} ${subject}\n    ${text.join(' ')}`);
+};
+
 /** `--status`: returns the exit code (1 when nothing could be written, saying why). */
 export const status = async (args: { batchId: string; dataDir: string; outDir: string }): Promise<number> => {
   let answer: { written: boolean; ended?: boolean | undefined; why?: string | undefined };
@@ -120,6 +138,7 @@ export const status = async (args: { batchId: string; dataDir: string; outDir: s
     console.log(
       `Batch ${args.batchId} has ended: its final results are in ${shown(args.outDir)}/ (results.xlsx, results.csv, summary.json).`,
     );
+    printNotices(args.outDir);
     return 0;
   }
   if (!answer.written) {

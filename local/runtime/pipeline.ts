@@ -27,6 +27,7 @@ import type { CheckItem } from '../../shared/pipeline/core/check-records.js';
 import type { BatchStore, ReviewStore } from '../../shared/pipeline/core/ports.js';
 import type { ReviewItem } from '../../shared/pipeline/core/records.js';
 import type { LocalAws } from '../aws/local-aws.js';
+import type { PublishedMessage } from '../aws/sns.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { type SynthesizedAssembly, synthesizeAssembly } from './assembly.js';
 import {
@@ -170,6 +171,8 @@ export type LocalPipeline = {
    */
   functionRequests(): RequestCount[];
   resetFunctionRequests(): void;
+  /** What the functions published to the stack's topics (the notices), in order. */
+  published(): readonly PublishedMessage[];
   /** One file of a batch's outbox (`results.csv`, `summary.json`…); null when it is not there. */
   outboxFile(batchId: string, name: string): Promise<Uint8Array | null>;
   /**
@@ -559,6 +562,7 @@ const pipelineHandle = (
       ),
     copyPartialResults: (batchId, outDir) => copyPartialFiles(clients.s3, view.bucket, batchId, outDir),
     invoke: (handler, event = {}) => pool.invoke(handler, event),
+    published: () => running.localAws.published(),
     peakMemoryMb: (handler) => pool.peakMemoryMb(handler),
     endedInvocations: (handler) => pool.endedInvocations(handler),
     functionRequests: () => running.permissions?.requests.snapshot() ?? [],

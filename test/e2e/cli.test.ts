@@ -102,6 +102,14 @@ describe('classify, review and answer from the command line', () => {
     const ended = await run('classify', ['--status', batchId!, '--out', 'status', ...FAST.slice(0, 2)]);
     expect(ended.code).toBe(0);
     expect(ended.stdout).toContain(`Batch ${batchId} has ended`);
+    // What people were told, as the topic's subscribers read it on AWS: in English, the file's.
+    expect(ended.stdout).toMatch(/^Told \(.*notifications\.log\):$/m);
+    expect(ended.stdout).toMatch(
+      /^ {2}\d{4}-\d{2}-\d{2} Batch pedidos finished\n {4}Batch pedidos finished: 3 rows, 1 with an NCM, 2 with questions/m,
+    );
+    expect(ended.stdout).toMatch(
+      /^ {2}\d{4}-\d{2}-\d{2} Batch pedidos: 2 questions wait for answers\n {4}In batch pedidos, the classifier asked questions about rows 2 and 3\./m,
+    );
     expect(existsSync(join(temp.dir, 'status', 'results.csv'))).toBe(true);
     const unknown = await run('classify', ['--status', 'nope-0000000000', ...FAST.slice(0, 2)]);
     expect(unknown.code).toBe(1);

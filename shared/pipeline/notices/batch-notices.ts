@@ -42,9 +42,9 @@ const noticeOf = <S extends MessageCode, T extends MessageCode>(
   text: wordMessage({ code: words.text[0], params: words.text[1] as never }, language),
 });
 
-/** Whole days from `now` to `until`, at least 0: "abandoned in N days". */
+/** Whole days from `now` to `until`, at least 0 (0: today), counted as the console's inbox counts them. */
 const daysLeft = (until: string, now: Date): number =>
-  Math.max(0, Math.ceil((Date.parse(until) - now.getTime()) / DAY_MS));
+  Math.max(0, Math.floor((Date.parse(until) - now.getTime()) / DAY_MS));
 
 /**
  * The questions a batch's items still wait on: how many rows, the first few named, and the days
