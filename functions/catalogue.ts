@@ -278,6 +278,8 @@ export const FUNCTION_CATALOGUE = {
       checks: ['PutItem'],
       // A reused verdict whose SIM openings are still being verified gets its watch, written once.
       simWatches: ['PutItem'],
+      // Who sent the batch: the records of who wrote the file, as far as they are there yet.
+      writers: ['GetItem'],
       cache: ['BatchGetItem'],
       queue: ['send'],
       kick: 'invoke',

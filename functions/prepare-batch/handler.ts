@@ -3,7 +3,17 @@
 import { prepareBatch } from '../../shared/pipeline/prepare/prepare-batch.js';
 import { PREPARE_SETTINGS } from '../../shared/pipeline/prepare/prepare-passes.js';
 import { objects } from '../bucket-port.js';
-import { batches, cache, checks, clock, kick, queue, reviews, simWatches } from '../port-builders.js';
+import {
+  batches,
+  cache,
+  checks,
+  clock,
+  kick,
+  queue,
+  reviews,
+  simWatches,
+  writers,
+} from '../port-builders.js';
 import { capOverride, logger, maxWaitSeconds, portsFor } from '../runtime.js';
 import { service } from '../service-port.js';
 
@@ -20,6 +30,7 @@ export const handler = async (event: unknown) => {
       queue,
       kick,
       service,
+      writers,
     }),
     event as Parameters<typeof prepareBatch>[1],
     PREPARE_SETTINGS,

@@ -50,8 +50,8 @@ const USAGE = `usage: npm run classify -- <file.csv|.txt|.tsv|.xlsx|.xml|.zip> [
   --fresh            start from empty local state
   --cap N            use at most N slots of the organisation's cap
 ${PERMISSION_CHECKS_USAGE}
-  --by NAME          who sends the batch, as audit.csv names them (default: the OS user;
-                     batch.json's requested_by, when it has one, comes first)
+  --by NAME          who sends the batch, as audit.csv names them (default: the OS user,
+                     known by the CLI); batch.json's requested_by is kept as stated_by
   --plan             only plan: read and check the file, write plan.json and plan.csv
                      (what it would cost and take), and classify nothing
 
@@ -180,6 +180,7 @@ const classify = async (args: Extract<Parsed, { kind: 'classify' }>): Promise<nu
         ...(args.sheetsDir ? { sheetsDir: args.sheetsDir } : {}),
         ...(optionsFile ? { optionsFile } : {}),
         batchName: args.batchName,
+        ...(args.by ? { sentBy: args.by } : {}),
       })
       .finally(() => commandOptions.remove());
     console.log(

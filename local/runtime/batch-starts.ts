@@ -19,6 +19,8 @@ export type BatchSubmission = {
   sheetsDir?: string;
   optionsFile?: string;
   batchName?: string;
+  /** Who sends it at this machine (`--by`, else the OS user): the event names them as the CLI's user. */
+  sentBy?: string;
 };
 
 export type AnswersSubmission = {
@@ -60,6 +62,7 @@ export const createBatchStarts = (deps: {
       batchName,
       ...(input.sheetsDir !== undefined ? { sheetsDir: input.sheetsDir } : {}),
       ...(input.optionsFile !== undefined ? { optionsFile: input.optionsFile } : {}),
+      ...(input.sentBy !== undefined ? { requester: `${CLI_REQUESTER_PREFIX}${input.sentBy}` } : {}),
     });
     const found = batchSourceFromEvent(event);
     if (!found)

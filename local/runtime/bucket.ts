@@ -131,7 +131,14 @@ const putSheet = async (s3: S3Client, bucket: string, key: string, sheet: SheetF
   );
 };
 
-export type DropInput = { file: string; sheetsDir?: string; optionsFile?: string; batchName: string };
+export type DropInput = {
+  file: string;
+  sheetsDir?: string;
+  optionsFile?: string;
+  batchName: string;
+  /** The event's `requester`: the account, or `cli:<user>` for a batch this machine's CLI sends. */
+  requester?: string;
+};
 
 /**
  * Uploads the batch folder and returns the EventBridge "Object Created" event S3 sends for the
@@ -156,7 +163,7 @@ export const dropBatch = async (s3: S3Client, bucket: string, input: DropInput):
   }
   const key = `${folder}${basename(input.file)}`;
   const { size, etag } = await putFile(s3, bucket, key, input.file);
-  return objectCreated(bucket, key, { size, etag }, LOCAL_ACCOUNT);
+  return objectCreated(bucket, key, { size, etag }, input.requester ?? LOCAL_ACCOUNT);
 };
 
 export type AnswersDropInput = {

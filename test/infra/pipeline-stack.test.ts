@@ -259,9 +259,10 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
     'bucket/outbox/*': ['s3:AbortMultipartUpload', 's3:PutObject'],
     batchTable: d('BatchWriteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'),
     cacheTable: d('BatchGetItem'),
-    // Rows of a product still waiting for answers join its review item (a conditional update).
-    reviewTable: d('PutItem', 'UpdateItem'),
-    'reviewTable/index/*': d('PutItem', 'UpdateItem'),
+    // Rows of a product still waiting for answers join its review item (a conditional update);
+    // GetItem: who wrote the file (the writer records).
+    reviewTable: d('GetItem', 'PutItem', 'UpdateItem'),
+    'reviewTable/index/*': d('GetItem', 'PutItem', 'UpdateItem'),
     rowsQueue: SEND,
     'dispatch-rows': INVOKE,
     apiKeySecret: SECRET,

@@ -4,7 +4,7 @@
  * they happen (`AuditLog`), in the order of their keys, and the outbox's audit.csv only ever grows.
  */
 import * as z from 'zod';
-import { KnownBy } from './people.js';
+import { KnownBy, type Person } from './people.js';
 
 /** Every kind of event audit.csv records about a row, in no particular order. */
 export const AUDIT_EVENTS = [
@@ -67,6 +67,14 @@ export type AuditEvent = z.infer<typeof AuditEvent>;
 
 /** The fields of an event that name its person: who, their id, how they were known, and the name the file stated. */
 export type Who = Pick<AuditEvent, 'who' | 'who_id' | 'known_by' | 'stated_by'>;
+
+/** Takes a person and the name their file stated (if any) and gives an event's fields naming them; `stated_by` only when it says another name. */
+export const whoOf = (person: Person, statedBy?: string | null): Who => ({
+  who: person.name,
+  who_id: person.id,
+  known_by: person.known_by,
+  ...(statedBy && statedBy !== person.name ? { stated_by: statedBy } : {}),
+});
 
 /** Takes what a row's answers round keeps of who answered and gives an event's fields naming them. */
 export const whoAnswered = (round: {

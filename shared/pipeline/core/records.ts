@@ -14,7 +14,7 @@ import { ClassificationId, Question } from '../../tcs/schemas.js';
 import { StoredMessage } from '../../wording/message.js';
 import { BatchOptions } from './batch-options-schema.js';
 import { Origin } from './origins.js';
-import { KnownBy } from './people.js';
+import { KnownBy, Person } from './people.js';
 import { RowResult } from './result-columns.js';
 import { BornRows, FinishedRows } from './row-counts.js';
 import { RowStatus } from './row-statuses.js';
@@ -103,6 +103,8 @@ export const BatchRecord = z.object({
   execution_id: z.string(),
   state: BatchState,
   options: BatchOptions.optional(),
+  /** Who sent the batch, proven (core/people.ts), when Prepare knew it; batch.json's `requested_by` is only stated. */
+  sent_by: Person.optional(),
   format: SpreadsheetFormat.optional(),
   /** Header cells of the input, as written: the first columns of results.csv. */
   header: z.array(z.string()).default([]),

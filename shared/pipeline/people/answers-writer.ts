@@ -43,7 +43,7 @@ const EventParts = z.object({
 });
 
 /** The object version an Object Created event names, by the key as resolved (not as the event spelt it). */
-const writtenObjectOfEvent = (event: unknown, key: string): WrittenObject => {
+export const writtenObjectOfEvent = (event: unknown, key: string): WrittenObject => {
   const parsed = EventParts.safeParse(event);
   const object = parsed.success ? parsed.data.detail.object : {};
   return {
@@ -51,6 +51,15 @@ const writtenObjectOfEvent = (event: unknown, key: string): WrittenObject => {
     etag: object.etag ? bareEtag(object.etag) : null,
     versionId: object['version-id'] ?? null,
   };
+};
+
+/** `cli:<user>` in the event this machine's CLI delivered itself: that user, known by the CLI; else null. */
+export const cliSenderOfEvent = (event: unknown): Person | null => {
+  const parsed = EventParts.safeParse(event);
+  const requester = parsed.success ? (parsed.data.detail.requester ?? null) : null;
+  return requester?.startsWith(CLI_REQUESTER_PREFIX)
+    ? cliPerson(requester.slice(CLI_REQUESTER_PREFIX.length))
+    : null;
 };
 
 /** Who answered, or that the round must look again later (`again`). */
@@ -68,8 +77,8 @@ export const answersWriter = async (
 ): Promise<AnswersWriter> => {
   const parsed = EventParts.safeParse(event);
   const requester = parsed.success ? (parsed.data.detail.requester ?? null) : null;
-  if (requester?.startsWith(CLI_REQUESTER_PREFIX))
-    return { person: cliPerson(requester.slice(CLI_REQUESTER_PREFIX.length)) };
+  const cli = cliSenderOfEvent(event);
+  if (cli) return { person: cli };
 
   const object = writtenObjectOfEvent(event, key);
   const found = writerOf(await ports.writers.find(object));

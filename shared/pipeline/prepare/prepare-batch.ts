@@ -20,6 +20,7 @@ import type { RowResult } from '../core/result-columns.js';
 import { notSubmittedResult, stoppedResult } from '../core/row-results.js';
 import { isBatchStopError, stopFromProblem } from '../core/service-stop.js';
 import { CSV_CONTENT_TYPE } from '../outbox/results-files.js';
+import { batchSender } from '../people/batch-sender.js';
 import { readBatchOptions } from './batch-options.js';
 import {
   buildPlan,
@@ -68,7 +69,7 @@ export type PreparePorts = Pick<
   PipelinePorts,
   'clock' | 'service' | 'objects' | 'queue' | 'batches' | 'cache' | 'kick'
 > &
-  Partial<Pick<PipelinePorts, 'reviews' | 'checks' | 'simWatches'>>;
+  Partial<Pick<PipelinePorts, 'reviews' | 'checks' | 'simWatches' | 'writers'>>;
 
 /**
  * Prepare, one leg of it: takes the workflow's state and gives what the workflow does next (wait
@@ -92,6 +93,8 @@ export const prepareBatch = async (
   const now = ports.clock.now().toISOString();
   const source = (await resolveInputSource(ports.objects, found.source)) ?? found.source;
   const name = batchNameOfFolder(source.folder);
+  // Who sent it, when something proves it now (people/batch-sender.ts); never waited for.
+  const sentBy = await batchSender(ports, input.event, source.key);
   const record = BatchRecord.parse({
     batch_id: batchId,
     name,
@@ -99,6 +102,7 @@ export const prepareBatch = async (
     execution_id: input.execution_id,
     state: 'preparing',
     started_at: now,
+    ...(sentBy ? { sent_by: sentBy } : {}),
   });
   const leg = {
     settings,

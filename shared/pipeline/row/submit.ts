@@ -7,6 +7,7 @@
 import type { ProductRow } from '../../spreadsheet/schemas.js';
 import { message } from '../../wording/index.js';
 import { submittedEvent } from '../audit/audit-events.js';
+import { type Who, whoOf } from '../core/audit-records.js';
 import { uploadRecordKey } from '../core/bucket-layout.js';
 import { deriveCreationKey, deriveRowKey } from '../core/keys.js';
 import type { PipelinePorts } from '../core/ports.js';
@@ -70,9 +71,15 @@ export const submitRow = async (ports: SubmitPorts, input: unknown): Promise<Row
   return createClassification(ports, { state, row, product, now, requestedBy: requesterOf(stopRecord) });
 };
 
-/** Who sent the batch (batch.json `requested_by`), named on its submissions in audit.csv. */
-const requesterOf = (batch: Pick<BatchRecord, 'options'> | null): string =>
-  batch?.options?.requested_by ?? '';
+/**
+ * Who sent the batch, named on its submissions in audit.csv: the person Prepare proved, with the
+ * name batch.json states beside it; without one, no person: only the stated name, as `stated_by`.
+ */
+const requesterOf = (batch: Pick<BatchRecord, 'options' | 'sent_by'> | null): Who => {
+  const stated = batch?.options?.requested_by;
+  if (batch?.sent_by) return whoOf(batch.sent_by, stated);
+  return stated ? { who: '', stated_by: stated } : { who: '' };
+};
 
 /** audit.csv's `submitted`, at the time stored on the row. */
 const recordSubmitted = (
@@ -87,14 +94,14 @@ const recordSubmitted = (
     : ports.audit.record([
         submittedEvent(
           { batch_id: row.batch_id, row: row.row, sku: row.product?.sku ?? null },
-          { at, classification_id: classificationId, who: { who: requesterOf(batch) } },
+          { at, classification_id: classificationId, who: requesterOf(batch) },
         ),
       ]);
 
 /** The POST of this attempt, under its deterministic key, and what the row does after it. */
 const createClassification = async (
   ports: SubmitPorts,
-  context: { state: RowState; row: RowRecord; product: ProductRow; now: Date; requestedBy: string },
+  context: { state: RowState; row: RowRecord; product: ProductRow; now: Date; requestedBy: Who },
 ): Promise<RowStep> => {
   const { state, row, product, now } = context;
   const externalReference = product.external_reference ?? deriveRowKey(state.batch_id, state.row);
@@ -141,7 +148,7 @@ const createClassification = async (
   await ports.audit.record([
     submittedEvent(
       { batch_id: row.batch_id, row: row.row, sku: product.sku },
-      { at: submittedAt, classification_id: id, who: { who: context.requestedBy } },
+      { at: submittedAt, classification_id: id, who: context.requestedBy },
     ),
   ]);
   return followAcceptedRun(ports, state, {

@@ -27,6 +27,7 @@ import {
   memoryBatchStore,
   memoryBatchWaiters,
   memoryCheckStore,
+  memoryNotifier,
   memoryObjectStore,
   memoryProductCache,
   memoryReviewStore,
@@ -60,6 +61,7 @@ const memoryPorts = () => {
     checks: memoryCheckStore(),
     audit: memoryAuditLog(() => clock.now()),
     events: memoryBatchEvents(),
+    notifier: memoryNotifier(),
     workflows: memoryRowWorkflows(),
     service: {} as ClassificationService,
   };

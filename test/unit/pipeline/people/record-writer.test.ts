@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { personOfPrincipal, writerOf } from '../../../../shared/pipeline/core/people.js';
+import { cliPerson, personOfPrincipal, writerOf } from '../../../../shared/pipeline/core/people.js';
+import { batchSender } from '../../../../shared/pipeline/people/batch-sender.js';
 import { recordWriter } from '../../../../shared/pipeline/people/record-writer.js';
 import { memoryWriterRecords } from '../../../helpers/memory-ports.js';
 
@@ -85,5 +86,43 @@ describe('personOfPrincipal', () => {
     });
     expect(personOfPrincipal('arn:aws:iam::000000000000:user/division/ana').name).toBe('ana');
     expect(personOfPrincipal('arn:aws:iam::111122223333:root').name).toBe('arn:aws:iam::111122223333:root');
+  });
+});
+
+describe('batchSender', () => {
+  const KEY = 'inbox/nightly/p.csv';
+  const event = (requester: string) => ({
+    'detail-type': 'Object Created',
+    detail: { bucket: { name: 'b' }, object: { key: KEY, etag: 'e1' }, requester },
+  });
+
+  it("is this machine's CLI user, else who S3 recorded for the file; never a console function's role", async () => {
+    const writers = memoryWriterRecords();
+    expect(await batchSender({ writers }, event('cli:ana'), KEY)).toEqual(cliPerson('ana'));
+    expect(await batchSender({ writers }, event('111122223333'), KEY)).toBeNull();
+
+    const jose = 'arn:aws:sts::111122223333:assumed-role/Operations/jose@acme';
+    await writers.record({
+      key: KEY,
+      version_id: null,
+      etag: 'e1',
+      person: personOfPrincipal(jose),
+      at: 'x',
+    });
+    expect((await batchSender({ writers }, event('111122223333'), KEY))?.id).toBe(jose);
+
+    const consoleRole =
+      'arn:aws:sts::1:assumed-role/NcmBatchClassifier-Console-FunctionsConsoleFilesRole1/console-files';
+    const viaConsole = memoryWriterRecords();
+    await viaConsole.record({
+      key: KEY,
+      version_id: null,
+      etag: 'e1',
+      person: personOfPrincipal(consoleRole),
+      at: 'x',
+    });
+    expect(await batchSender({ writers: viaConsole }, event('111122223333'), KEY)).toBeNull();
+    // Without the records (a test's Prepare), the CLI's user still counts.
+    expect(await batchSender({}, event('cli:bia'), KEY)).toEqual(cliPerson('bia'));
   });
 });

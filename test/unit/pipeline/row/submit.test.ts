@@ -3,12 +3,14 @@
  * refusal (4xx, 429, 401/403) or a row already final.
  */
 import { describe, expect, it } from 'vitest';
+import { cliPerson } from '../../../../shared/pipeline/core/people.js';
 import type { ClassificationService } from '../../../../shared/pipeline/core/ports.js';
 import type { RowStep } from '../../../../shared/pipeline/core/records.js';
 import type { RowResult } from '../../../../shared/pipeline/core/result-columns.js';
 import { rowExecutionName, rowHolder } from '../../../../shared/pipeline/dispatch/execution-names.js';
 import { submitRow } from '../../../../shared/pipeline/row/submit.js';
 import { TcsNetworkError } from '../../../../shared/tcs/errors.js';
+import { batchOptions } from '../../../helpers/records.js';
 import { makeWorld, sandbox, serviceFor } from '../../../helpers/sandbox-world.js';
 import { tinyPdf } from '../../../helpers/tcs-fixtures.js';
 import {
@@ -77,6 +79,28 @@ describe('Submit', () => {
     expect(keys[2]).not.toBe(keys[0]);
     const sent = await classificationOf(step.classification_id!);
     expect(sent.external_reference).toBe(`${BATCH}:1`);
+  });
+
+  it('names no person without a proven sender, only the name batch.json states; then the proven sender beside it', async () => {
+    const w = makeWorld(serviceFor());
+    await seedBatch(w, [{}, {}]);
+    await w.batches.updateBatch(BATCH, { options: batchOptions({ requested_by: 'Diretoria Fiscal' }) });
+    await submitRow(w.ports, await dispatch(w, 1));
+    await w.batches.updateBatch(BATCH, { sent_by: cliPerson('ana') });
+    await submitRow(w.ports, await dispatch(w, 2));
+
+    const submitted = w.audit.all(BATCH).filter((event) => event.event === 'submitted');
+    const named = submitted.map(({ row, who, who_id, known_by, stated_by }) => ({
+      row,
+      who,
+      who_id,
+      known_by,
+      stated_by,
+    }));
+    expect(named).toEqual([
+      { row: 1, who: '', who_id: undefined, known_by: undefined, stated_by: 'Diretoria Fiscal' },
+      { row: 2, who: 'ana', who_id: 'cli:ana', known_by: 'cli', stated_by: 'Diretoria Fiscal' },
+    ]);
   });
 
   it('uploads a sheet once per attempt, so a retried Submit sends the same body under the same key', async () => {
