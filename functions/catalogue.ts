@@ -336,9 +336,13 @@ export const FUNCTION_CATALOGUE = {
       events: 'put',
       // The notices: it finished, questions wait, verdicts to check (notifications.log, then the topic).
       notifier: 'publish',
+      // Who sent the batch, when S3's record of the drop came after Prepare.
+      writers: ['GetItem'],
     },
     kept: {
       ...WRITES_LATE_EVENTS,
+      'Writers dynamodb:GetItem':
+        "A batch whose sender S3's record (CloudTrail's) names only after Prepare began: locally the record comes first, or the CLI names the sender.",
       'ObjectsList s3:ListBucket':
         'A batch that never wrote partial files: the head of summary.partial.json is a 404, not a 403.',
       'ObjectsWriteOutbox s3:AbortMultipartUpload':

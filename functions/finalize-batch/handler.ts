@@ -3,7 +3,7 @@ import { finalizeBatch } from '../../shared/pipeline/finalize/finalize-batch.js'
 import { objects } from '../bucket-port.js';
 import { watchFinishedBatches } from '../metric-sources.js';
 import { pipelineMetrics } from '../pipeline-metrics.js';
-import { audit, batches, checks, clock, events, notifier, reviews } from '../port-builders.js';
+import { audit, batches, checks, clock, events, notifier, reviews, writers } from '../port-builders.js';
 import { logger, portsFor } from '../runtime.js';
 
 export const handler = async (event: unknown) => {
@@ -16,6 +16,7 @@ export const handler = async (event: unknown) => {
     audit,
     events,
     notifier,
+    writers,
   });
   // The batch's totals, as the summary its Batch Completed event carries: once per batch, as the event.
   const finishing = watchFinishedBatches(ports.events);

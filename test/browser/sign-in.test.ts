@@ -3,7 +3,8 @@
  * config.json naming an authorisation server, here a stand-in of Cognito's (OpenID discovery,
  * authorize, token with PKCE, JWKS, Cognito's /logout), and the API behind a JWT check. Sign in
  * and back, the name the API read from the ID token in the header, every API call carrying that
- * token, a callback with a state this tab never sent refused, sign-out clearing the session.
+ * token, a decision recorded under the token's `sub`, a callback with a state this tab never sent
+ * refused, sign-out clearing the session.
  * Screenshots in out/console-screenshots/.
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -11,9 +12,11 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeTempDir } from '../e2e/helpers.js';
+import { checkItem } from '../helpers/check-items.js';
 import { openBrowser } from '../helpers/chromium.js';
 import { consoleWorld } from '../helpers/console-world.js';
 import { type OidcStandIn, STAND_IN_ISSUER, startOidcStandIn } from '../helpers/oidc-stand-in.js';
+import { BATCH, batchRecord } from '../helpers/records.js';
 import { buildPage, startSignedInConsole } from '../helpers/signed-in-console.js';
 
 const CLIENT_ID = 'ncm-console-test';
@@ -23,6 +26,7 @@ let standIn: OidcStandIn;
 let site: Awaited<ReturnType<typeof startSignedInConsole>>;
 let browser: Awaited<ReturnType<typeof openBrowser>>;
 let page: Page;
+const world = consoleWorld();
 
 const atStandIn = (path: string) => (url: URL) => url.href.startsWith(`${standIn.url}${path}`);
 
@@ -36,9 +40,12 @@ const pageSessionKeys = async (): Promise<string[]> => {
 beforeAll(async () => {
   const siteDir = join(temp.dir, 'site');
   [standIn] = await Promise.all([startOidcStandIn({ clientId: CLIENT_ID, user: ANA }), buildPage(siteDir)]);
+  // One verdict waiting to be checked, for the decision made signed in.
+  await world.ports.batches.createBatch(batchRecord({ state: 'completed' }));
+  await world.ports.checks.create(checkItem(3));
   site = await startSignedInConsole({
     siteDir,
-    ports: consoleWorld().ports,
+    ports: world.ports,
     authority: standIn.url,
     issuer: STAND_IN_ISSUER,
     clientId: CLIENT_ID,
@@ -100,6 +107,22 @@ describe('signing in to the console', () => {
       expect(request).toMatchObject({ authorization: `Bearer ${standIn.issued[0]}`, status: 200 });
     }
   });
+
+  it("records a decision made signed in as hers: the ID token's sub and email, known by the console", async () => {
+    await page.getByTestId('nav-checks').click();
+    const entry = page.getByTestId('check-entry').first();
+    await entry.waitFor({ timeout: 30_000 });
+    await entry.getByTestId('candidate').last().getByTestId('candidate-choice').check();
+    await entry.getByTestId('check-decide').click();
+    await page.getByTestId('check-decided').first().waitFor({ timeout: 30_000 });
+    await browser.screenshot(page, '24-decided-signed-in');
+
+    const [file] = await world.ports.objects.list(`answers/${BATCH}/`);
+    expect(file).toMatch(/\/console-[0-9a-f]{16}\.csv$/);
+    expect(world.ports.writers.records.map((record) => [record.key, record.person])).toEqual([
+      [file, { name: ANA.email, id: ANA.sub, known_by: 'console', email: ANA.email }],
+    ]);
+  }, 60_000);
 
   it('refuses a callback whose state this tab never sent, and never trades its code', async () => {
     const code = standIn.grantCode({

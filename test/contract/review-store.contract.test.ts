@@ -1,6 +1,6 @@
 /** The ReviewStore contract, in memory and on every DynamoDB engine. */
 import { createDynamoReviewStore } from '../../shared/aws/dynamo-review-store.js';
-import { createTableWithKeys } from '../helpers/dynalite.js';
+import { createTableWithKeys, REVIEW_TABLE_KEYS } from '../helpers/dynalite.js';
 import { memoryReviewStore } from '../helpers/memory-ports.js';
 import { DYNAMO_ENGINES, onDynamoEngine } from './dynamo-engines.js';
 import { describeReviewStoreContract } from './review-store.contract.js';
@@ -12,16 +12,7 @@ for (const engine of DYNAMO_ENGINES)
     `DynamoDB adapter on ${engine.name}`,
     onDynamoEngine(engine, 'reviews', async (client, tableName) => {
       // The review table as the stateful stack declares it: the by-batch index in row order.
-      await createTableWithKeys(client, tableName, {
-        partitionKey: { name: 'classification_id', type: 'S' },
-        indexes: [
-          {
-            name: 'by-batch',
-            partitionKey: { name: 'batch_id', type: 'S' },
-            sortKey: { name: 'row', type: 'N' },
-          },
-        ],
-      });
+      await createTableWithKeys(client, tableName, REVIEW_TABLE_KEYS);
       return createDynamoReviewStore({ client, tableName });
     }),
   );

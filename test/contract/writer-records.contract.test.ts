@@ -1,7 +1,7 @@
 /** The WriterRecords contract, in memory and on every DynamoDB engine, beside the review store on its table. */
 import { createDynamoReviewStore } from '../../shared/aws/dynamo-review-store.js';
 import { createDynamoWriterRecords } from '../../shared/aws/dynamo-writer-records.js';
-import { createTableWithKeys } from '../helpers/dynalite.js';
+import { createTableWithKeys, REVIEW_TABLE_KEYS } from '../helpers/dynalite.js';
 import { memoryReviewStore, memoryWriterRecords } from '../helpers/memory-ports.js';
 import { DYNAMO_ENGINES, onDynamoEngine } from './dynamo-engines.js';
 import { describeWriterRecordsContract } from './writer-records.contract.js';
@@ -15,16 +15,7 @@ for (const engine of DYNAMO_ENGINES)
     `DynamoDB adapter on ${engine.name}`,
     onDynamoEngine(engine, 'reviews', async (client, tableName) => {
       // The review table as the stateful stack declares it: the by-batch index in row order.
-      await createTableWithKeys(client, tableName, {
-        partitionKey: { name: 'classification_id', type: 'S' },
-        indexes: [
-          {
-            name: 'by-batch',
-            partitionKey: { name: 'batch_id', type: 'S' },
-            sortKey: { name: 'row', type: 'N' },
-          },
-        ],
-      });
+      await createTableWithKeys(client, tableName, REVIEW_TABLE_KEYS);
       return {
         writers: createDynamoWriterRecords({ client, tableName }),
         reviews: createDynamoReviewStore({ client, tableName }),

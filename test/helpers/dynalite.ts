@@ -94,6 +94,18 @@ export const createTableWithKeys = async (
   await waitForActiveTable(client, name);
 };
 
+/** The review table as the stack makes it: `classification_id`, and its index of a batch's items in row order. */
+export const REVIEW_TABLE_KEYS = {
+  partitionKey: { name: 'classification_id', type: 'S' },
+  indexes: [
+    {
+      name: 'by-batch',
+      partitionKey: { name: 'batch_id', type: 'S' },
+      sortKey: { name: 'row', type: 'N' },
+    },
+  ],
+} as const satisfies Parameters<typeof createTableWithKeys>[2];
+
 /** The batch table as the stack makes it: `pk`, `sk`, and its index of batches by start. */
 export const BATCH_TABLE_KEYS = {
   partitionKey: { name: 'pk', type: 'S' },

@@ -286,9 +286,10 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
     'bucket/work/*': ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'],
     // Audit events recorded late: recorded (PutItem), then settled by audit.csv's write (GetItem, UpdateItem, DeleteItem).
     batchTable: d('BatchWriteItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'),
-    // BatchGetItem: the items rows of this batch joined, listed under it by reference.
-    reviewTable: d('BatchGetItem', 'Query'),
-    'reviewTable/index/*': d('BatchGetItem', 'Query'),
+    // BatchGetItem: the items rows of this batch joined, listed under it by reference; GetItem:
+    // who sent the batch (the writer records).
+    reviewTable: d('BatchGetItem', 'GetItem', 'Query'),
+    'reviewTable/index/*': d('BatchGetItem', 'GetItem', 'Query'),
     defaultBus: ['events:PutEvents'],
     noticesTopic: ['sns:Publish'],
   },

@@ -35,7 +35,13 @@
 import * as z from 'zod';
 import { openCsv } from '../../spreadsheet/read-csv.js';
 import { formatCsvRecord, writeCsv } from '../../spreadsheet/write-csv.js';
-import { type AuditEvent, auditEventKey, eventKeyOfMarker, type LateEvent } from '../core/audit-records.js';
+import {
+  type AuditEvent,
+  auditEventKey,
+  eventKeyOfMarker,
+  type LateEvent,
+  whoOf,
+} from '../core/audit-records.js';
 import { AUDIT_FILE, AUDIT_WRITES_FOLDER, outboxKey } from '../core/bucket-layout.js';
 import { mapLimited } from '../core/calls-in-parallel.js';
 import { garbageCollector } from '../core/garbage-collection.js';
@@ -154,10 +160,15 @@ export type AuditOutcome = { next: 'again'; writing: AuditWriting } | { next: 'd
  */
 const auditLine = (
   state: Pick<AuditWriting, 'chain' | 'people'>,
-  event: AuditEvent,
+  logged: AuditEvent,
   sku: string,
-  batch: Pick<BatchRecord, 'delimiter'>,
+  batch: Pick<BatchRecord, 'delimiter' | 'sent_by'>,
 ): string => {
+  // A submission recorded before the batch's sender was proven names them once the batch knows.
+  const event =
+    logged.event === 'submitted' && logged.who === '' && batch.sent_by
+      ? { ...logged, ...whoOf(batch.sent_by, logged.stated_by) }
+      : logged;
   const people = state.people ? [event.who_id ?? '', event.known_by ?? '', event.stated_by ?? ''] : [];
   const cells = [
     event.at,

@@ -53,6 +53,7 @@ import {
 import { outboxWorkbooks, summaryTime } from '../outbox/results-workbook.js';
 import { reviewWorkbook } from '../outbox/review-workbook.js';
 import { writeToCheckCsv } from '../outbox/to-check-files.js';
+import { senderFoundSince } from '../people/batch-sender.js';
 import { batchSourceFromEvent } from '../prepare/batch-source.js';
 import { FINALIZE_SETTINGS, type FinalizeSettings } from './finalize-settings.js';
 import { loadTally, pageTally, saveTally, type TallyRead, tallyKey } from './outbox-rows.js';
@@ -109,7 +110,8 @@ export type FinalizeResult = {
 export type FinalizePorts = Pick<
   PipelinePorts,
   'clock' | 'objects' | 'batches' | 'reviews' | 'checks' | 'audit' | 'events' | 'notifier'
->;
+> &
+  Partial<Pick<PipelinePorts, 'writers'>>;
 
 /**
  * The English detail (the `row_timed_out` message) of a row ended because the wait for the batch's
@@ -160,9 +162,10 @@ export const finalizeBatch = async (
     ...(input.error ? [message('not_prepared', { text: describeCaughtError(input.error) })] : []),
   ];
 
-  const batch = await ports.batches.getBatch(batchId);
-  if (!batch) return finalizeOrphan(ports, batchId, fromEvent, caughtProblems, now);
-
+  const stored = await ports.batches.getBatch(batchId);
+  if (!stored) return finalizeOrphan(ports, batchId, fromEvent, caughtProblems, now);
+  // Who sent it, if S3's record of the drop came after Prepare: audit.csv names them on its submissions.
+  const batch = await senderFoundSince(ports, stored);
   const { alreadyDone, finalState } = finalStateOf(batch);
   if (!alreadyDone && finalState === 'completed' && batch.state !== 'finalizing') {
     await ports.batches.updateBatch(batchId, { state: 'finalizing' });
@@ -228,8 +231,7 @@ export const finalizeBatch = async (
   await writeLastFiles(ports, batch, read, summary, now);
   if (!alreadyDone) {
     // Told and published before the batch is marked done: a crash in between tells twice, never zero times.
-    await tell(ports, finishedBatchNotices(batch, summary, await ports.reviews.listByBatch(batchId), now));
-    await ports.events.batchCompleted(summary);
+    await announceFinished(ports, batch, summary, now);
     await ports.batches.updateBatch(batchId, { state: finalState, finished_at: finishedAt, problems });
   }
   return {
@@ -333,6 +335,20 @@ const finalizeOrphan = async (
     by_status: summary.by_status,
     next: 'done',
   };
+};
+
+/** Tells people the batch finished (its notices: notices/batch-notices.ts), then the world (Batch Completed). */
+const announceFinished = async (
+  ports: FinalizePorts,
+  batch: BatchRecord,
+  summary: BatchSummary,
+  now: Date,
+): Promise<void> => {
+  await tell(
+    ports,
+    finishedBatchNotices(batch, summary, await ports.reviews.listByBatch(batch.batch_id), now),
+  );
+  await ports.events.batchCompleted(summary);
 };
 
 /** The state the batch ends in; `alreadyDone`: an earlier Finalize ran to the end. */

@@ -3,10 +3,12 @@
  * itself, else the person the writer records name for the dropped file (the console's, else S3's
  * record of the write), as far as they are known when Prepare starts. Prepare does not wait for
  * them, so as not to hold back the first rows: a batch whose sender is not known yet names, on its
- * submissions, only the name batch.json states (`requested_by`), as `stated_by`.
+ * submissions, only the name batch.json states (`requested_by`), as `stated_by`, until Finalize
+ * finds S3's record of the drop (`senderFoundSince`) and audit.csv names the sender on them.
  */
 import { type Person, writerOf } from '../core/people.js';
 import type { PipelinePorts } from '../core/ports.js';
+import type { BatchRecord } from '../core/records.js';
 import { cliSenderOfEvent, writtenObjectOfEvent } from './answers-writer.js';
 
 /**
@@ -32,3 +34,21 @@ export const batchSender = async (
  */
 const isConsoleRole = (person: Person): boolean =>
   person.known_by === 'iam' && /:assumed-role\/NcmBatchClassifier-Console-[^/]*\//.test(person.id);
+
+/**
+ * Takes a batch as Finalize reads it and gives it with its sender proven, when S3's record of the
+ * drop has come since Prepare (CloudTrail's takes seconds to minutes): looked up once per call by
+ * the file's key and version (or ETag), kept on the batch record; the batch as it was otherwise.
+ * audit.csv then names that person on the submissions that named none.
+ */
+export const senderFoundSince = async (
+  ports: Partial<Pick<PipelinePorts, 'writers'>> & Pick<PipelinePorts, 'batches'>,
+  batch: BatchRecord,
+): Promise<BatchRecord> => {
+  if (batch.sent_by || !ports.writers) return batch;
+  const { key, version_or_etag: version } = batch.source;
+  const person = writerOf(await ports.writers.find({ key, etag: version, versionId: version }));
+  if (!person || isConsoleRole(person)) return batch;
+  await ports.batches.updateBatch(batch.batch_id, { sent_by: person });
+  return { ...batch, sent_by: person };
+};

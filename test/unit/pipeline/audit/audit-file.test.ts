@@ -247,6 +247,26 @@ describe('audit.csv', () => {
     ).toBe(true);
   });
 
+  it("names the batch's sender on a submission recorded before the sender was proven, the stated name beside", async () => {
+    const w = await world(40);
+    await w.writeInLegs();
+    await w.batches.updateBatch(BATCH, { sent_by: { name: 'ana', id: 'cli:ana', known_by: 'cli' } });
+    await w.audit.record([
+      {
+        ...decided(4, 10),
+        event: 'submitted',
+        who: '',
+        who_id: undefined,
+        known_by: undefined,
+        stated_by: 'Fiscal',
+      },
+    ]);
+
+    await w.writeInLegs();
+
+    expect(w.lines().at(-1)?.slice(3, 8)).toEqual(['submitted', 'ana', 'cli:ana', 'cli', 'Fiscal']);
+  });
+
   it('only grows: a later write adds the new events and one recorded late, and nothing it already holds', async () => {
     // Prepare: the first write done, large enough that its bytes are copied as the new file's first part
     // (1,500 rows: the keys the first write kept run past one 64 KiB read.)
