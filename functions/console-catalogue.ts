@@ -95,6 +95,8 @@ export const CONSOLE_FUNCTIONS = {
       batches: { operations: ['GetItem'] },
       objects: { read: ['outbox/*', 'inbox/*'], write: ['inbox/*', 'answers/*'] },
       links: 'presign',
+      // The signed-in person recorded as who the catalogue's upload form is for.
+      writers: ['PutItem'],
     },
     kept: {
       'ObjectsWriteAnswers s3:PutObject':

@@ -26,17 +26,23 @@ const writerIds = (source: KnownBy, object: WrittenObject): string[] => [
   ...(object.versionId ? [`writer#${source}#v:${object.versionId}#${object.key}`] : []),
 ];
 
+/** The id of the console's record of an upload form it gave for a key (no ETag or version yet). */
+const uploadGrantId = (key: string): string => `writer#console#k:${key}`;
+
 export const createDynamoWriterRecords = (config: DynamoAdapterConfig): WriterRecords => {
   const doc = documentClient(config.client);
   const TableName = config.tableName;
 
   const record: WriterRecords['record'] = async (writer) => {
     const parsed = WriterRecord.parse(writer);
-    const ids = writerIds(parsed.person.known_by, {
+    const named = writerIds(parsed.person.known_by, {
       key: parsed.key,
       etag: parsed.etag,
       versionId: parsed.version_id,
     });
+    // The console's upload form for a key: no ETag or version is known, the key alone names it.
+    const ids =
+      named.length > 0 || parsed.person.known_by !== 'console' ? named : [uploadGrantId(parsed.key)];
     await Promise.all(
       ids.map((classification_id) =>
         doc.send(
@@ -50,10 +56,12 @@ export const createDynamoWriterRecords = (config: DynamoAdapterConfig): WriterRe
   };
 
   const find: WriterRecords['find'] = async (object) => {
-    // Four reads at most (each source, by ETag and by version), consistent: a record may be a moment old.
+    // Five reads at most (each source by ETag and by version, the console's upload form for the
+    // key), consistent: a record may be a moment old.
     const found = await Promise.all(
-      SOURCES.flatMap((source) => writerIds(source, object)).map((classification_id) =>
-        doc.send(new GetCommand({ TableName, Key: { classification_id }, ConsistentRead: true })),
+      [...SOURCES.flatMap((source) => writerIds(source, object)), uploadGrantId(object.key)].map(
+        (classification_id) =>
+          doc.send(new GetCommand({ TableName, Key: { classification_id }, ConsistentRead: true })),
       ),
     );
     return found.flatMap(({ Item }) => {

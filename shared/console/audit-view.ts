@@ -4,7 +4,7 @@
  * decisions name the person who gave them (the console's signed-in user); the pipeline's own
  * events name nobody.
  */
-import { auditEventKey } from '../pipeline/core/audit-records.js';
+import { auditEventKey, withSender } from '../pipeline/core/audit-records.js';
 import type { AuditPage, AuditQuery } from './api.js';
 import type { ConsolePorts } from './ports.js';
 import { batchNotFound } from './refusals.js';
@@ -21,17 +21,20 @@ export const auditView = async (
   const shown = events.slice(0, query.limit);
   const last = shown.at(-1);
   return {
-    events: shown.map(({ at, row, event, who, who_id, known_by, stated_by, classification_id, detail }) => ({
-      at,
-      row,
-      event,
-      who,
-      who_id: who_id || null,
-      known_by: known_by ?? null,
-      stated_by: stated_by ?? null,
-      classification_id,
-      detail,
-    })),
+    // A submission recorded before the batch's sender was proven names them, as audit.csv does.
+    events: shown
+      .map((logged) => withSender(logged, batch.sent_by))
+      .map(({ at, row, event, who, who_id, known_by, stated_by, classification_id, detail }) => ({
+        at,
+        row,
+        event,
+        who,
+        who_id: who_id || null,
+        known_by: known_by ?? null,
+        stated_by: stated_by ?? null,
+        classification_id,
+        detail,
+      })),
     next: events.length > query.limit && last ? auditEventKey(last) : null,
   };
 };

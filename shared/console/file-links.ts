@@ -25,7 +25,7 @@ import {
   type UploadPlan,
   UploadRequest,
 } from './api.js';
-import type { ConsolePorts, ConsoleUser } from './ports.js';
+import { type ConsolePorts, type ConsoleUser, personOfUser } from './ports.js';
 import { batchNotFound, ConsoleRefusal, invalidRequest } from './refusals.js';
 
 type UploadKind = keyof typeof UPLOAD_TYPES;
@@ -117,7 +117,7 @@ const checkOptions = (options: Record<string, unknown>) => {
  * batch's options in the same folder must not apply), and returns a form per file, sheets first.
  */
 export const planUpload = async (
-  ports: Pick<ConsolePorts, 'links' | 'objects' | 'clock'>,
+  ports: Pick<ConsolePorts, 'links' | 'objects' | 'clock' | 'writers'>,
   body: unknown,
   user: ConsoleUser | null = null,
 ): Promise<UploadPlan> => {
@@ -165,7 +165,16 @@ export const planUpload = async (
     });
   checkOptions(request.options);
   const folder = dropFolder('inbox', batchName);
-  // The signed-in person sent the batch: audit.csv names them for its submissions.
+  // The signed-in person sends the batch: the form is theirs (recorded for the catalogue's key, so
+  // Prepare names them when S3 says this function's form wrote it), and batch.json states it too.
+  if (user)
+    await ports.writers.record({
+      key: `${folder}${catalogue.path}`,
+      etag: null,
+      version_id: null,
+      person: personOfUser(user),
+      at: plannedAt,
+    });
   const options = user ? { ...request.options, requested_by: user.name.slice(0, 200) } : request.options;
   await ports.objects.put(`${folder}batch.json`, `${JSON.stringify(options, null, 2)}\n`, 'application/json');
   const forms = [

@@ -66,7 +66,7 @@ export type ConsolePorts = {
 export type ConsoleUser = { name: string; sub: string; email?: string; where: 'local' | 'aws' };
 
 /** The signed-in person as the pipeline records them (core/people.ts): known by the console, told apart by `sub`. */
-const personOfUser = (user: ConsoleUser): Person => ({
+export const personOfUser = (user: ConsoleUser): Person => ({
   name: user.name,
   id: user.sub,
   known_by: 'console',

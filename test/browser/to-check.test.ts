@@ -129,6 +129,16 @@ describe('a person signs off in the console', () => {
     batchIds.push(await uploadAndFinish('cafe-2', null));
     expect(new Set(batchIds).size).toBe(2);
     expect(await page.getByTestId('user').textContent()).toBe(PERSON);
+    // The first batch was sent by her (the second reuses its verdicts: nothing is submitted): the
+    // console gave her the form, and S3's record says its role wrote the catalogue through it.
+    const { events } = await api<{ events: AuditEventView[] }>(
+      `/batches/${encodeURIComponent(batchIds[0] ?? '')}/audit?limit=200`,
+    );
+    const submitted = events.filter((event) => event.event === 'submitted');
+    expect(submitted.length).toBeGreaterThan(0);
+    expect(new Set(submitted.map((event) => `${event.who}|${event.who_id}|${event.known_by}`))).toEqual(
+      new Set([`${PERSON}|${PERSON_SUB}|console`]),
+    );
   }, 360_000);
 
   it('lists each product of both batches as one entry; a typed NCM not in force is refused and nothing is written', async () => {

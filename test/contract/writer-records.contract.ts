@@ -4,7 +4,7 @@
  * questions: the review store's Scan for pending questions never sees them.
  */
 import { describe, expect, it } from 'vitest';
-import type { WriterRecord } from '../../shared/pipeline/core/people.js';
+import { type WriterRecord, writerOf } from '../../shared/pipeline/core/people.js';
 import type { ReviewStore, WriterRecords } from '../../shared/pipeline/core/ports.js';
 import { BATCH, reviewItem } from '../helpers/records.js';
 import { type Implementation, useImplementation } from './implementation.js';
@@ -58,6 +58,16 @@ export const describeWriterRecordsContract = (
       expect(await writers.find({ key: KEY, etag: 'e1', versionId: null })).toEqual(
         expect.arrayContaining([byConsole('e1'), sameEtag]),
       );
+    });
+
+    it("keeps the console's upload form for a key, found with any version of it, never taken for its writer", async () => {
+      const { writers } = stores();
+      const grant = { ...byConsole('e1'), etag: null };
+      await writers.record(grant);
+      const found = await writers.find({ key: KEY, etag: 'e9', versionId: 'v9' });
+      expect(found).toEqual([grant]);
+      expect(writerOf(found)).toBeNull();
+      expect(await writers.find({ key: `${KEY}.other`, etag: 'e9', versionId: null })).toEqual([]);
     });
 
     it('is invisible to the review store: no pending question, nothing in a batch', async () => {

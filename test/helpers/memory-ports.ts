@@ -14,7 +14,7 @@ import {
 } from '../../shared/pipeline/core/audit-records.js';
 import { CheckDecision, CheckItem } from '../../shared/pipeline/core/check-records.js';
 import { Notice } from '../../shared/pipeline/core/notices.js';
-import { WriterRecord } from '../../shared/pipeline/core/people.js';
+import { isUploadGrant, WriterRecord } from '../../shared/pipeline/core/people.js';
 import type {
   AuditLog,
   BatchEvents,
@@ -656,7 +656,8 @@ export const memoryWriterRecords = () => {
         (record) =>
           record.key === object.key &&
           ((object.etag !== null && record.etag === object.etag) ||
-            (object.versionId !== null && record.version_id === object.versionId)),
+            (object.versionId !== null && record.version_id === object.versionId) ||
+            isUploadGrant(record)),
       ),
   };
   return { ...store, records };

@@ -242,6 +242,9 @@ const EXPECTED_REACH: Record<ConsoleHandlerName, Record<string, string[]>> = {
     'bucket/outbox/*': ['s3:GetObject'],
     'bucket/inbox/*': ['s3:GetObject', 's3:PutObject'],
     'bucket/answers/*': ['s3:PutObject'],
+    // PutItem: the signed-in person recorded as who the catalogue's upload form is for.
+    reviewTable: ['dynamodb:PutItem'],
+    'reviewTable/index/*': ['dynamodb:PutItem'],
   },
   'console-answers': {
     ownLogs: LOGS,
@@ -308,9 +311,10 @@ describe('console stack: least privilege', () => {
           .filter((action) => /^dynamodb:(Put|Update|Delete|BatchWrite)/.test(action))
           .map((action) => `${resource} ${action}`),
       );
-      // console-answers records who wrote each answers file (the review table's writer records), no more.
+      // console-answers records who wrote each answers file, console-files who an upload form is
+      // for (the review table's writer records), no more.
       expect(writes).toEqual(
-        name === 'console-answers'
+        name === 'console-answers' || name === 'console-files'
           ? ['reviewTable dynamodb:PutItem', 'reviewTable/index/* dynamodb:PutItem']
           : [],
       );

@@ -40,7 +40,7 @@ import {
   auditEventKey,
   eventKeyOfMarker,
   type LateEvent,
-  whoOf,
+  withSender,
 } from '../core/audit-records.js';
 import { AUDIT_FILE, AUDIT_WRITES_FOLDER, outboxKey } from '../core/bucket-layout.js';
 import { mapLimited } from '../core/calls-in-parallel.js';
@@ -165,10 +165,7 @@ const auditLine = (
   batch: Pick<BatchRecord, 'delimiter' | 'sent_by'>,
 ): string => {
   // A submission recorded before the batch's sender was proven names them once the batch knows.
-  const event =
-    logged.event === 'submitted' && logged.who === '' && batch.sent_by
-      ? { ...logged, ...whoOf(batch.sent_by, logged.stated_by) }
-      : logged;
+  const event = withSender(logged, batch.sent_by);
   const people = state.people ? [event.who_id ?? '', event.known_by ?? '', event.stated_by ?? ''] : [];
   const cells = [
     event.at,

@@ -76,6 +76,16 @@ export const whoOf = (person: Person, statedBy?: string | null): Who => ({
   ...(statedBy && statedBy !== person.name ? { stated_by: statedBy } : {}),
 });
 
+/**
+ * Takes an event and who sent its batch (when proven) and gives the event as audit.csv and the
+ * console show it: a submission recorded before the sender was proven names them, the stated name
+ * beside; any other event as it is.
+ */
+export const withSender = <E extends AuditEvent>(event: E, sentBy: Person | undefined): E =>
+  event.event === 'submitted' && event.who === '' && sentBy
+    ? { ...event, ...whoOf(sentBy, event.stated_by) }
+    : event;
+
 /** Takes what a row's answers round keeps of who answered and gives an event's fields naming them. */
 export const whoAnswered = (round: {
   answered_by: string;

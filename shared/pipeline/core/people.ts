@@ -34,7 +34,7 @@ export const WriterRecord = z.object({
   key: z.string().min(1),
   /** The version S3 gave the write (AWS); null where the bucket keeps none (the local S3). */
   version_id: z.string().nullable(),
-  /** The object's ETag, quotes removed; null when the record's source does not say it (CloudTrail). */
+  /** The object's ETag, quotes removed; null when the record's source does not say it (CloudTrail, an upload form). */
   etag: z.string().nullable(),
   person: Person,
   /** When the write was recorded (ISO). */
@@ -54,9 +54,17 @@ export const bareEtag = (etag: string): string => etag.replace(/"/g, '');
  * person), else the principal S3 recorded.
  */
 export const writerOf = (records: readonly WriterRecord[]): Person | null =>
-  records.find((record) => record.person.known_by === 'console')?.person ??
+  records.find((record) => record.person.known_by === 'console' && !isUploadGrant(record))?.person ??
   records.find((record) => record.person.known_by === 'iam')?.person ??
   null;
+
+/**
+ * A console record of the person it gave an upload form for a key (the browser writes the object,
+ * so no ETag or version is known): it names who wrote the object only when S3's record says the
+ * console's own role wrote it, through that form (people/batch-sender.ts).
+ */
+export const isUploadGrant = (record: WriterRecord): boolean =>
+  record.person.known_by === 'console' && record.etag === null && record.version_id === null;
 
 /**
  * Takes an IAM principal's ARN as S3 or CloudTrail report it and gives the person it names: an

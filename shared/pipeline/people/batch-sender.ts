@@ -6,7 +6,7 @@
  * submissions, only the name batch.json states (`requested_by`), as `stated_by`, until Finalize
  * finds S3's record of the drop (`senderFoundSince`) and audit.csv names the sender on them.
  */
-import { type Person, writerOf } from '../core/people.js';
+import { isUploadGrant, type Person, type WriterRecord, writerOf } from '../core/people.js';
 import type { PipelinePorts } from '../core/ports.js';
 import type { BatchRecord } from '../core/records.js';
 import { cliSenderOfEvent, writtenObjectOfEvent } from './answers-writer.js';
@@ -22,10 +22,18 @@ export const batchSender = async (
 ): Promise<Person | null> => {
   const cli = cliSenderOfEvent(event);
   if (cli || !ports.writers) return cli;
-  const person = writerOf(await ports.writers.find(writtenObjectOfEvent(event, key)));
-  // A catalogue uploaded through the console is written by the console function's role (the
-  // form it signed), which is no person: the submission then names only who batch.json states.
-  return person && !isConsoleRole(person) ? person : null;
+  return senderOf(await ports.writers.find(writtenObjectOfEvent(event, key)));
+};
+
+/**
+ * Who the records name as the sender: the console's or S3's person; when S3's record names one of
+ * the console's own roles (a catalogue uploaded through a form the console signed), the person the
+ * console gave that form for the key, else no one: a role is never a person.
+ */
+const senderOf = (records: readonly WriterRecord[]): Person | null => {
+  const person = writerOf(records);
+  if (!person || !isConsoleRole(person)) return person;
+  return records.find(isUploadGrant)?.person ?? null;
 };
 
 /**
@@ -47,8 +55,8 @@ export const senderFoundSince = async (
 ): Promise<BatchRecord> => {
   if (batch.sent_by || !ports.writers) return batch;
   const { key, version_or_etag: version } = batch.source;
-  const person = writerOf(await ports.writers.find({ key, etag: version, versionId: version }));
-  if (!person || isConsoleRole(person)) return batch;
+  const person = senderOf(await ports.writers.find({ key, etag: version, versionId: version }));
+  if (!person) return batch;
   await ports.batches.updateBatch(batch.batch_id, { sent_by: person });
   return { ...batch, sent_by: person };
 };

@@ -122,6 +122,10 @@ describe('batchSender', () => {
       at: 'x',
     });
     expect(await batchSender({ writers: viaConsole }, event('111122223333'), KEY)).toBeNull();
+    // Through the console's form: the person it gave the form for the key.
+    const maria = { name: 'Maria', id: 'sub-m', known_by: 'console' as const };
+    await viaConsole.record({ key: KEY, version_id: null, etag: null, person: maria, at: 'x' });
+    expect(await batchSender({ writers: viaConsole }, event('111122223333'), KEY)).toEqual(maria);
     // Without the records (a test's Prepare), the CLI's user still counts.
     expect(await batchSender({}, event('cli:bia'), KEY)).toEqual(cliPerson('bia'));
   });
