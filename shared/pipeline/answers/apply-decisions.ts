@@ -20,6 +20,7 @@ import { type TableInForce, tableInForce } from '../../ncm-table/reference-table
 import { formatNcm } from '../../spreadsheet/write-csv.js';
 import { message, wordMessage } from '../../wording/index.js';
 import type { Message } from '../../wording/message.js';
+import { whoOf } from '../core/audit-records.js';
 import type { CheckDecision, CheckItem } from '../core/check-records.js';
 import type { Person } from '../core/people.js';
 import type { PipelinePorts } from '../core/ports.js';
@@ -72,6 +73,12 @@ export const approvedResult = (result: RowResult, decision: CheckDecision): RowR
   decision_note: decision.note,
 });
 
+/** Who decided, as the decision keeps it: the person's fields, as an audit event names them (`whoOf`). */
+const decidedByOf = (round: Pick<DecisionsRound, 'person' | 'statedBy'>) => {
+  const { who, who_id, known_by, stated_by } = whoOf(round.person, round.statedBy);
+  return { by: who, by_id: who_id, known_by, ...(stated_by ? { stated_by } : {}) };
+};
+
 /** The day of the NCM table a typed code is checked against, as a refusal names it. */
 const tableDay = (ncm: TableInForce): string => ncm.table.asOf ?? ncm.table.act;
 
@@ -87,10 +94,7 @@ const takeDecision = async (
     ncm: planned.ncm,
     sim: planned.sim,
     note: planned.note,
-    by: round.person.name,
-    by_id: round.person.id,
-    known_by: round.person.known_by,
-    ...(round.statedBy && round.statedBy !== round.person.name ? { stated_by: round.statedBy } : {}),
+    ...decidedByOf(round),
     at: round.at,
     round_id: round.roundId,
   };

@@ -6,7 +6,7 @@
  */
 import { normaliseSheetPath } from '../../spreadsheet/normalise-row.js';
 import { answeredEvent } from '../audit/audit-events.js';
-import { type AuditEvent, whoAnswered } from '../core/audit-records.js';
+import { type AuditEvent, whoAnswered, whoOf } from '../core/audit-records.js';
 import { answersFolder } from '../core/bucket-layout.js';
 import { deriveAnswersKey } from '../core/keys.js';
 import type { Person } from '../core/people.js';
@@ -82,6 +82,12 @@ type TakingContext = RoundTaking & {
 /** A resumed row this round took, or why its answers cannot go after all (the report's new entry). */
 type Taken = { row: RowRecord } | { notSent: Pick<AnswersReportEntry, 'outcome' | 'detail'> };
 
+/** Who answered, as the row's round keeps it: the person's fields, as an audit event names them (`whoOf`). */
+const answeredByOf = (taking: Pick<RoundTaking, 'person' | 'statedBy'>) => {
+  const { who, who_id, known_by, stated_by } = whoOf(taking.person, taking.statedBy);
+  return { answered_by: who, answered_by_id: who_id, known_by, ...(stated_by ? { stated_by } : {}) };
+};
+
 /** The row's `round`: its answers, with the sheet's hash in the key, and who answered when. */
 const roundOfRow = (
   row: RowRecord,
@@ -95,10 +101,7 @@ const roundOfRow = (
     ? deriveAnswersKey(resume.classification_id, resume.answers, sheet.sha256)
     : resume.answers_key,
   ...(sheet ? { sheet } : {}),
-  answered_by: taking.person.name,
-  answered_by_id: taking.person.id,
-  known_by: taking.person.known_by,
-  ...(taking.statedBy && taking.statedBy !== taking.person.name ? { stated_by: taking.statedBy } : {}),
+  ...answeredByOf(taking),
   answered_at: row.round?.round_id === taking.roundId ? row.round.answered_at : taking.now,
 });
 

@@ -8,7 +8,7 @@ import type { Language } from '../../spreadsheet/header-language.js';
 import { type MessageCode, type ParamsOf, wordMessage } from '../../wording/index.js';
 import { outboxFolder } from '../core/bucket-layout.js';
 import type { Notice, NoticeKind } from '../core/notices.js';
-import type { BatchRecord, ReviewItem } from '../core/records.js';
+import { type BatchRecord, daysLeft, type ReviewItem } from '../core/records.js';
 import type { BatchSummary } from '../outbox/results-files.js';
 import { workbookLanguage } from '../outbox/workbook-language.js';
 
@@ -41,10 +41,6 @@ const noticeOf = <S extends MessageCode, T extends MessageCode>(
   subject: asciiSubject(wordMessage({ code: words.subject[0], params: words.subject[1] as never }, language)),
   text: wordMessage({ code: words.text[0], params: words.text[1] as never }, language),
 });
-
-/** Whole days from `now` to `until`, at least 0 (0: today), counted as the console's inbox counts them. */
-const daysLeft = (until: string, now: Date): number =>
-  Math.max(0, Math.floor((Date.parse(until) - now.getTime()) / DAY_MS));
 
 /**
  * The questions a batch's items still wait on: how many rows, the first few named, and the days
