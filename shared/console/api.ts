@@ -45,6 +45,7 @@ export const CONSOLE_ROUTES = {
   'POST /answers': 'console-answers',
   'GET /checks': 'console-read',
   'POST /decisions': 'console-answers',
+  'POST /approvals': 'console-answers',
   'GET /batches/{batchId}/audit': 'console-read',
 } as const satisfies Record<string, ConsoleHandlerName>;
 export type ConsoleRouteKey = keyof typeof CONSOLE_ROUTES;
@@ -75,6 +76,8 @@ export const CONSOLE_LIMITS = {
   answersPerSubmission: 500,
   /** Rows decided at once (an entry of the "To check" list and its identical products). */
   decisionsPerSubmission: 500,
+  /** Entries of the "To check" list approved at once. */
+  entriesPerApproval: 200,
   /** A decision's note. */
   noteChars: 500,
   /** Audit events on one page of a batch's audit. */
@@ -133,6 +136,7 @@ export const CONSOLE_ERROR_CODES = [
   'invalid_ncm',
   'ncm_not_in_force',
   'sim_not_offered',
+  'not_services_choice',
 ] as const;
 export const ConsoleErrorCode = z.enum(CONSOLE_ERROR_CODES);
 export type ConsoleErrorCode = z.infer<typeof ConsoleErrorCode>;
@@ -545,12 +549,15 @@ export const CheckList = z.object({
 });
 export type CheckList = z.infer<typeof CheckList>;
 
+/** Rows of one entry: each must still wait for a check, and none may be given twice. */
+const DecidedRows = z
+  .array(z.object({ batch_id: z.string().min(1), row: z.number().int().min(1) }))
+  .min(1)
+  .max(CONSOLE_LIMITS.decisionsPerSubmission);
+
 export const DecisionSubmission = z.object({
   /** The entry's rows: every one is decided, or none is. */
-  rows: z
-    .array(z.object({ batch_id: z.string().min(1), row: z.number().int().min(1) }))
-    .min(1)
-    .max(CONSOLE_LIMITS.decisionsPerSubmission),
+  rows: DecidedRows,
   /** A candidate's NCM or one typed, dotted or not: it must be in the NCM table in force. */
   ncm: z.string().max(20),
   /** One of the entry's SIM openings (10 digits, dotted or not), or none. */
@@ -567,6 +574,39 @@ export const DecisionAccepted = z.object({
   sim: z.string().nullable(),
 });
 export type DecisionAccepted = z.infer<typeof DecisionAccepted>;
+
+/**
+ * Many entries of the "To check" list approved at once, each at the service's own NCM (the page
+ * sends the one it showed: it must still be the verdict's), with a SIM opening or none, under one note.
+ */
+export const ApprovalSubmission = z
+  .object({
+    entries: z
+      .array(
+        z.object({
+          rows: DecidedRows,
+          ncm: z.string().max(20),
+          sim: z.string().max(20).nullable().default(null),
+        }),
+      )
+      .min(1)
+      .max(CONSOLE_LIMITS.entriesPerApproval),
+    note: z.string().max(CONSOLE_LIMITS.noteChars).default(''),
+  })
+  .refine(
+    (submission) =>
+      submission.entries.reduce((sum, entry) => sum + entry.rows.length, 0) <=
+      CONSOLE_LIMITS.decisionsPerSubmission,
+    { message: `at most ${CONSOLE_LIMITS.decisionsPerSubmission} rows at once`, path: ['entries'] },
+  );
+export type ApprovalSubmission = z.input<typeof ApprovalSubmission>;
+
+export const ApprovalAccepted = z.object({
+  /** One decisions file per batch, every approved row of that batch in it: each starts a round. */
+  files: z.array(z.object({ batch_id: z.string(), key: z.string(), rows: z.array(z.number().int()) })),
+  entries: z.number().int().min(1),
+});
+export type ApprovalAccepted = z.infer<typeof ApprovalAccepted>;
 
 // ---------------------------------------------------------------------------
 // A batch's audit: GET /batches/{batchId}/audit?after=&limit=

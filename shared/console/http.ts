@@ -20,7 +20,7 @@ import {
 import { auditView } from './audit-view.js';
 import { batchView, listBatchViews } from './batch-views.js';
 import { checkList } from './check-list.js';
-import { submitDecision } from './decisions.js';
+import { submitApproval, submitDecision } from './decisions.js';
 import { answerSheetForm, batchFileLink, planUpload, verdictLink } from './file-links.js';
 import { runPlan } from './plan-run.js';
 import type { ConsolePorts, ConsoleUser } from './ports.js';
@@ -110,6 +110,7 @@ const USE_CASES: Record<ConsoleRouteKey, UseCase> = {
   'POST /answers': (ports, request) => submitAnswers(ports, jsonBody(request), request.user),
   'GET /checks': (ports) => checkList(ports),
   'POST /decisions': (ports, request) => submitDecision(ports, jsonBody(request), request.user),
+  'POST /approvals': (ports, request) => submitApproval(ports, jsonBody(request), request.user),
   'GET /batches/{batchId}/audit': (ports, request) => {
     const query = AuditQuery.safeParse(request.query);
     if (!query.success) throw invalidRequest('audit', query.error.issues);

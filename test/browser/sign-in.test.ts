@@ -112,6 +112,7 @@ describe('signing in to the console', () => {
     await page.getByTestId('nav-checks').click();
     const entry = page.getByTestId('check-entry').first();
     await entry.waitFor({ timeout: 30_000 });
+    await entry.getByTestId('check-toggle').click();
     await entry.getByTestId('candidate').last().getByTestId('candidate-choice').check();
     await entry.getByTestId('check-decide').click();
     await page.getByTestId('check-decided').first().waitFor({ timeout: 30_000 });

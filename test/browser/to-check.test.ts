@@ -165,6 +165,8 @@ describe('a person signs off in the console', () => {
     ]);
     const card = entryOf('Café');
     expect(await card.getAttribute('data-batches')).toBe('2');
+    // A line each; opened, the line shows the product in full and the form.
+    await card.getByTestId('check-toggle').click();
     expect(await card.locator('h2').textContent()).toBe(COFFEE);
     expect(await card.getByTestId('check-reasons').textContent()).toContain('80');
     await browser.screenshot(page, '31-to-check-pt');
@@ -180,7 +182,9 @@ describe('a person signs off in the console', () => {
     for (const batchId of batchIds) expect(await answersFiles(batchId)).toEqual([]);
 
     await page.getByTestId('language').selectOption('en');
-    await expect.poll(() => page.getByTestId('nav-checks').textContent()).toBe('To check');
+    // The menu names the list, its badge counting the two products waiting.
+    await expect.poll(() => page.getByTestId('nav-checks').textContent()).toBe('To check2');
+    expect(await page.getByTestId('checks-badge').getAttribute('data-count')).toBe('2');
     await browser.screenshot(page, '33-to-check-en');
   }, 120_000);
 
@@ -192,8 +196,10 @@ describe('a person signs off in the console', () => {
     await coffee.getByTestId('check-note').fill('Conferido com a ficha do fornecedor');
     await coffee.getByTestId('check-decide').click();
     await page.getByTestId('check-decided').first().waitFor();
-    // The wine: its own NCM, and one of its SIM openings.
+    // The wine: its own NCM, and one of its SIM openings (the line opens by itself when it came
+    // after the coffee's).
     const wine = entryOf('Vinho');
+    if ((await wine.getByTestId('check-open').count()) === 0) await wine.getByTestId('check-toggle').click();
     await wine.getByTestId('candidate-choice').first().check();
     const sim = wine.getByTestId('check-sim');
     simChosen = (await sim.locator('option').nth(1).getAttribute('value')) ?? '';
@@ -250,6 +256,7 @@ describe('a person signs off in the console', () => {
     expect(await decided.first().getAttribute('data-who')).toBe(PERSON);
     await browser.screenshot(page, '35-audit-decided-en');
     await page.getByTestId('language').selectOption('pt');
+    // Nothing left to check: the badge is gone.
     await expect.poll(() => page.getByTestId('nav-checks').textContent()).toBe('A conferir');
     await browser.screenshot(page, '35-audit-decided-pt');
   }, 240_000);

@@ -37,10 +37,10 @@ export const openBrowser = async (options: { locale: string }) => {
   mkdirSync(SCREENSHOTS_DIR, { recursive: true });
   return {
     context,
-    /** A full-page PNG under SCREENSHOTS_DIR; returns its path. */
-    screenshot: async (page: Page, name: string) => {
+    /** A full-page PNG under SCREENSHOTS_DIR (or only what the window shows: `view`); returns its path. */
+    screenshot: async (page: Page, name: string, { view = false }: { view?: boolean } = {}) => {
       const path = join(SCREENSHOTS_DIR, `${name}.png`);
-      await page.screenshot({ path, fullPage: true });
+      await page.screenshot({ path, fullPage: !view });
       return path;
     },
     close: async () => {

@@ -24,8 +24,33 @@ const NAV: {
   { page: 'batches', route: { page: 'batches', waiting: null }, label: 'nav.batches' },
   { page: 'upload', route: { page: 'upload' }, label: 'nav.upload' },
   { page: 'questions', route: { page: 'questions' }, label: 'nav.questions' },
-  { page: 'checks', route: { page: 'checks' }, label: 'nav.checks' },
+  { page: 'checks', route: { page: 'checks', batchId: null, row: null }, label: 'nav.checks' },
 ];
+
+/** A menu entry's count of what waits there (rows to answer, products to check); nothing when none. */
+const NavBadge = ({
+  count,
+  testId,
+  title,
+}: {
+  count: number | null;
+  testId: string;
+  title: 'nav.pending' | 'nav.checking';
+}) => {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  if (count === null || count === 0) return null;
+  return (
+    <span
+      className="nav-badge"
+      data-testid={testId}
+      data-count={count}
+      title={plural(t, title, count, formatNumber(language, count))}
+    >
+      {formatNumber(language, count)}
+    </span>
+  );
+};
 
 const Header = ({ route, value }: { route: Route; value: ConsoleContextValue }) => {
   const { t } = useTranslation();
@@ -49,15 +74,11 @@ const Header = ({ route, value }: { route: Route; value: ConsoleContextValue }) 
             data-testid={`nav-${item.page}`}
           >
             {t(item.label)}
-            {item.page === 'questions' && value.pending !== null && value.pending > 0 && (
-              <span
-                className="nav-badge"
-                data-testid="questions-badge"
-                data-count={value.pending}
-                title={plural(t, 'nav.pending', value.pending, formatNumber(language, value.pending))}
-              >
-                {formatNumber(language, value.pending)}
-              </span>
+            {item.page === 'questions' && (
+              <NavBadge count={value.pending} testId="questions-badge" title="nav.pending" />
+            )}
+            {item.page === 'checks' && (
+              <NavBadge count={value.checking} testId="checks-badge" title="nav.checking" />
             )}
           </a>
         ))}
@@ -105,7 +126,7 @@ const Page = ({ route }: { route: Route }) => {
     case 'questions':
       return <QuestionsPage />;
     case 'checks':
-      return <ChecksPage />;
+      return <ChecksPage batchId={route.batchId} row={route.row} />;
     case 'upload':
       return <UploadPage />;
     case 'not_found':
@@ -131,14 +152,27 @@ export const App = ({
 }) => {
   const route = useRoute();
   const [pending, setPending] = useState<number | null>(null);
+  const [checking, setChecking] = useState<number | null>(null);
   const refreshPending = async () => setPending((await api.questions()).rows);
+  const refreshChecking = async () => setChecking((await api.checks()).entries.length);
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, at start.
   useEffect(() => {
     void refreshPending().catch(() => {});
+    void refreshChecking().catch(() => {});
   }, []);
-  // The badge: the inbox page reports its own count; elsewhere look every 30 s.
+  // The badges: each list's page reports its own count; elsewhere look every 30 s.
   usePoll(refreshPending, 30_000, route.page !== 'questions');
-  const value: ConsoleContextValue = { api, config, session, signOut, pending, setPending };
+  usePoll(refreshChecking, 30_000, route.page !== 'checks');
+  const value: ConsoleContextValue = {
+    api,
+    config,
+    session,
+    signOut,
+    pending,
+    setPending,
+    checking,
+    setChecking,
+  };
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new page starts at its top.
   useEffect(() => {
     window.scrollTo(0, 0);

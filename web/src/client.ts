@@ -9,6 +9,8 @@ import {
   type AnswerSheetRequest,
   AnswersAccepted,
   type AnswersSubmission,
+  ApprovalAccepted,
+  type ApprovalSubmission,
   AuditPage,
   BatchList,
   BatchView,
@@ -141,6 +143,8 @@ export const createApi = (config: ConsoleConfig, signIn: SignIn | null) => {
     checks: () => call('GET /checks', CheckList),
     decide: (submission: DecisionSubmission) =>
       call('POST /decisions', DecisionAccepted, { body: submission }),
+    approve: (submission: ApprovalSubmission) =>
+      call('POST /approvals', ApprovalAccepted, { body: submission }),
     audit: (batchId: string, after?: string) =>
       call('GET /batches/{batchId}/audit', AuditPage, { params: { batchId }, query: { after } }),
   };

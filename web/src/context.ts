@@ -12,6 +12,9 @@ export type ConsoleContextValue = {
   /** Rows waiting for answers, as the last look at the inbox found them (the nav's badge). */
   pending: number | null;
   setPending: (rows: number) => void;
+  /** Products waiting for a check, as the last look at the "To check" list found them (its badge). */
+  checking: number | null;
+  setChecking: (entries: number) => void;
 };
 
 export const ConsoleContext = createContext<ConsoleContextValue | null>(null);

@@ -50,6 +50,7 @@ const RowStatus = RowView.shape.status;
 
 type PluralKey =
   | 'nav.pending'
+  | 'nav.checking'
   | 'rows.matching'
   | 'rows.found'
   | 'upload.sheetCount'
@@ -58,7 +59,8 @@ type PluralKey =
   | 'questions.sent'
   | 'checks.coversRows'
   | 'checks.coversBatches'
-  | 'checks.decide';
+  | 'checks.decide'
+  | 'checks.bulk.products';
 
 /** `key_one` for exactly 1, else `key_other`; `n` is passed formatted. */
 export const plural = (

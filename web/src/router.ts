@@ -1,6 +1,8 @@
 /**
  * The page's routes, as the part of the URL after `#`: `#/batches`, `#/batches/<id>`,
- * `#/questions`, `#/checks`, `#/upload`. A batch just uploaded rides along as `#/batches?waiting=<name>`.
+ * `#/questions`, `#/checks`, `#/upload`. A batch just uploaded rides along as `#/batches?waiting=<name>`;
+ * the "To check" list can be opened on one batch (`#/checks?batch=<id>`) and on the entry holding
+ * one of its rows (`&row=<n>`), as a row of the batch page links to it.
  * Parsing and writing only; no DOM here (useRoute in web/src/hooks.ts listens to the location).
  */
 
@@ -8,7 +10,7 @@ export type Route =
   | { page: 'batches'; waiting: string | null }
   | { page: 'batch'; batchId: string }
   | { page: 'questions' }
-  | { page: 'checks' }
+  | { page: 'checks'; batchId: string | null; row: number | null }
   | { page: 'upload' }
   | { page: 'not_found'; path: string };
 
@@ -40,7 +42,15 @@ export const parseHash = (hash: string): Route => {
     if (batchId !== null && batchId !== '') return { page: 'batch', batchId };
   }
   if (first === 'questions' && second === undefined) return { page: 'questions' };
-  if (first === 'checks' && second === undefined) return { page: 'checks' };
+  if (first === 'checks' && second === undefined) {
+    const batchId = query.get('batch');
+    const row = Number(query.get('row') ?? '');
+    return {
+      page: 'checks',
+      batchId: batchId === null || batchId === '' ? null : batchId,
+      row: batchId && Number.isInteger(row) && row >= 1 ? row : null,
+    };
+  }
   if (first === 'upload' && second === undefined) return { page: 'upload' };
   return { page: 'not_found', path };
 };
@@ -56,8 +66,13 @@ export const hrefOf = (route: Route): string => {
       return `#/batches/${encodeURIComponent(route.batchId)}`;
     case 'questions':
       return '#/questions';
-    case 'checks':
-      return '#/checks';
+    case 'checks': {
+      const query = new URLSearchParams();
+      if (route.batchId !== null) query.set('batch', route.batchId);
+      if (route.batchId !== null && route.row !== null) query.set('row', String(route.row));
+      const said = query.toString();
+      return said === '' ? '#/checks' : `#/checks?${said}`;
+    }
     case 'upload':
       return '#/upload';
     case 'not_found':

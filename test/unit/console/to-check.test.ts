@@ -288,6 +288,97 @@ describe('a decision from the console', () => {
   });
 });
 
+describe('many entries approved at once', () => {
+  const entries = [
+    {
+      rows: [
+        { batch_id: 'nightly-1', row: 3 },
+        { batch_id: 'nightly-2', row: 3 },
+      ],
+      ncm: '8471.30.12',
+    },
+    { rows: [{ batch_id: 'nightly-1', row: 7 }], ncm: '09012100' },
+  ];
+
+  it("writes one decisions file per batch holding every approved row at the service's own NCM, under one note", async () => {
+    const world = await seed();
+
+    const response = await world.call('console-answers', 'POST /approvals', {
+      body: { entries, note: 'Conferido em lote' },
+    });
+
+    expect(response.status).toBe(201);
+    expect(response.body.entries).toBe(2);
+    const keys = answersKeys(world);
+    expect(keys).toHaveLength(2);
+    const first = csvOf(world, keys.find((key) => key.startsWith('answers/nightly-1/'))!);
+    expect(first.data).toEqual([
+      {
+        row: '3',
+        classification_id: 'cls_NTBK23456789',
+        decision_ncm: '8471.30.12',
+        decision_sim: '',
+        decision_note: 'Conferido em lote',
+      },
+      {
+        row: '7',
+        classification_id: 'cls_CAFE23456789',
+        decision_ncm: '0901.21.00',
+        decision_sim: '',
+        decision_note: 'Conferido em lote',
+      },
+    ]);
+    const second = csvOf(world, keys.find((key) => key.startsWith('answers/nightly-2/'))!);
+    expect(second.data.map((line) => line.row)).toEqual(['3']);
+    expect(response.body.files.map((file: { rows: number[] }) => file.rows).sort()).toEqual([[3], [3, 7]]);
+    // Each file names the person who approved, as a single decision's does.
+    for (const key of keys) {
+      const head = await world.ports.objects.head(key);
+      const found = await world.ports.writers.find({
+        key,
+        etag: head!.etag.replace(/"/g, ''),
+        versionId: null,
+      });
+      expect(found.map((record) => record.person.id)).toEqual([COGNITO_CLAIMS.sub]);
+    }
+  });
+
+  it("refuses every entry when one's NCM is no longer the service's, and writes nothing", async () => {
+    const world = await seed();
+
+    const response = await world.call('console-answers', 'POST /approvals', {
+      body: { entries: [entries[1], { ...entries[0], ncm: '84713019' }] },
+    });
+
+    expect(response.status).toBe(409);
+    expect(response.body).toMatchObject({
+      code: 'not_services_choice',
+      params: { row: 3, ncm: '8471.30.19', services: '8471.30.12' },
+    });
+    expect(answersKeys(world)).toEqual([]);
+  });
+
+  it('refuses a row given in two entries, and an entry decided meanwhile, writing nothing', async () => {
+    const world = await seed();
+    const twice = await world.call('console-answers', 'POST /approvals', {
+      body: { entries: [entries[0], entries[0]] },
+    });
+    expect(twice).toMatchObject({ status: 400, body: { code: 'invalid_request' } });
+
+    await world.ports.checks.decide('nightly-1', 7, {
+      ncm: '09012100',
+      sim: null,
+      note: '',
+      by: 'ana@example.com',
+      at: '2026-11-27T12:00:00.000Z',
+      round_id: 'nightly-1~abc',
+    });
+    const decided = await world.call('console-answers', 'POST /approvals', { body: { entries } });
+    expect(decided).toMatchObject({ status: 409, body: { code: 'already_decided', params: { row: 7 } } });
+    expect(answersKeys(world)).toEqual([]);
+  });
+});
+
 describe('the person the console names', () => {
   it("is the token's name, else its email, else its Cognito username", () => {
     const base = { sub: 's-1', iss: COGNITO_CLAIMS.iss, token_use: 'id' };

@@ -238,7 +238,7 @@ describe('the hash router', () => {
     expect(parseHash('#/batches/b-123')).toEqual({ page: 'batch', batchId: 'b-123' });
     expect(parseHash('#/batches/a%2Fb')).toEqual({ page: 'batch', batchId: 'a/b' });
     expect(parseHash('#/questions')).toEqual({ page: 'questions' });
-    expect(parseHash('#/checks')).toEqual({ page: 'checks' });
+    expect(parseHash('#/checks')).toEqual({ page: 'checks', batchId: null, row: null });
     expect(parseHash('#/upload')).toEqual({ page: 'upload' });
     expect(parseHash('/upload')).toEqual({ page: 'upload' });
   });
@@ -251,6 +251,18 @@ describe('the hash router', () => {
     expect(parseHash('#/batches?waiting=')).toEqual({ page: 'batches', waiting: null });
   });
 
+  it('opens the "To check" list on a batch, and on the entry holding one of its rows', () => {
+    expect(parseHash('#/checks?batch=nightly%201&row=7')).toEqual({
+      page: 'checks',
+      batchId: 'nightly 1',
+      row: 7,
+    });
+    expect(parseHash('#/checks?batch=n1')).toEqual({ page: 'checks', batchId: 'n1', row: null });
+    // A row means nothing without its batch, and only a row number is one.
+    expect(parseHash('#/checks?row=7')).toEqual({ page: 'checks', batchId: null, row: null });
+    expect(parseHash('#/checks?batch=n1&row=x')).toEqual({ page: 'checks', batchId: 'n1', row: null });
+  });
+
   it('finds no page for anything else', () => {
     expect(parseHash('#/nope')).toEqual({ page: 'not_found', path: '/nope' });
     expect(parseHash('#/batches/a/b')).toEqual({ page: 'not_found', path: '/batches/a/b' });
@@ -261,7 +273,9 @@ describe('the hash router', () => {
     const routes: Route[] = [
       { page: 'batches', waiting: null },
       { page: 'batches', waiting: 'Catálogo 2026/03 & co' },
-      { page: 'checks' },
+      { page: 'checks', batchId: null, row: null },
+      { page: 'checks', batchId: 'lote/1 & 2', row: 12 },
+      { page: 'checks', batchId: 'lote-1', row: null },
       { page: 'batch', batchId: 'b 1/2' },
       { page: 'questions' },
       { page: 'upload' },

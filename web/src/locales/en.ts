@@ -24,8 +24,11 @@ export const en = {
     checks: 'To check',
     pending_one: '{{n}} row waiting for answers',
     pending_other: '{{n}} rows waiting for answers',
+    checking_one: '{{n}} product waiting for a check',
+    checking_other: '{{n}} products waiting for a check',
   },
   common: {
+    close: 'Close',
     loadMore: 'Load more',
     loading: 'Loading…',
     none: '—',
@@ -345,6 +348,52 @@ export const en = {
     decide_other: 'Decide for {{n}} rows',
     decided: 'Decided {{ncm}} for {{rows}}; the results of the batches are revised in a moment.',
     decidedSim: '{{ncm}}, SIM {{sim}}',
+    product: 'Product',
+    select: 'Select {{product}}',
+    selectShown: 'Select every product shown',
+    shown: '{{shown}} shown of {{total}}',
+    noneShown: 'No product to check matches these filters.',
+    filter: {
+      search: 'Search',
+      searchHint: 'product, SKU, NCM, batch',
+      batch: 'Batch',
+      reason: 'Why',
+      confidence: 'Confidence',
+      sort: 'Order',
+      all: 'All',
+      under: 'under {{n}}',
+      from: '{{n}} or more',
+      between: '{{from}} to under {{below}}',
+      reasons: {
+        low_confidence: 'Low confidence',
+        sim_pending_choice: 'SIM opening to choose',
+      },
+    },
+    sort: {
+      waiting: 'Waiting longest first',
+      confidence_low: 'Lowest confidence first',
+      confidence_high: 'Highest confidence first',
+      rows: 'Most rows first',
+      product: 'Product, A to Z',
+    },
+    bulk: {
+      title: 'Approve the selected products',
+      products_one: '{{n}} product',
+      products_other: '{{n}} products',
+      selected: '{{products}} selected ({{rows}})',
+      clear: 'Clear the selection',
+      approve: 'Approve the service’s NCM',
+      confirm: 'Approve the service’s NCM for {{products}} ({{rows}}), under your name?',
+      confirmSim:
+        'Approve the service’s NCM with SIM opening {{sim}} for {{products}} ({{rows}}), under your name?',
+      confirmYes: 'Yes, approve',
+      back: 'Back',
+      tooMany: 'One approval takes at most {{products}} products and {{rows}} rows: select fewer.',
+      approved:
+        'Approved the service’s NCM for {{products}} ({{rows}}); the results of the batches are revised in a moment.',
+      approvedSim:
+        'Approved the service’s NCM with SIM opening {{sim}} for {{products}} ({{rows}}); the results of the batches are revised in a moment.',
+    },
   },
   audit: {
     title: 'Audit',
@@ -430,6 +479,8 @@ export const en = {
     invalid_ncm: '“{{ncm}}” is not an NCM: an NCM has 8 digits (8471.30.12).',
     ncm_not_in_force:
       'The NCM {{ncm}} is not in the NCM table in force ({{as_of}}, {{act}}): SEFAZ rejects an NF-e that declares it. Nothing was written.',
+    not_services_choice:
+      'Row {{row}}: the service’s NCM is {{services}}, not {{ncm}}. Decide it on its own. Nothing was written.',
     sim_not_offered:
       'The SIM opening {{sim}} is not one of those the verdict offers for NCM {{ncm}}. Choose one of them, or none.',
     network: 'Could not reach the server: {{detail}}',

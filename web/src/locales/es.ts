@@ -21,8 +21,11 @@ export const es: Messages = {
     checks: 'Por revisar',
     pending_one: '{{n}} fila esperando respuestas',
     pending_other: '{{n}} filas esperando respuestas',
+    checking_one: '{{n}} producto por revisar',
+    checking_other: '{{n}} productos por revisar',
   },
   common: {
+    close: 'Cerrar',
     loadMore: 'Cargar más',
     loading: 'Cargando…',
     none: '—',
@@ -342,6 +345,52 @@ export const es: Messages = {
     decide_other: 'Decidir para {{n}} filas',
     decided: 'Decidida la NCM {{ncm}} para {{rows}}; los resultados de los lotes se revisan en un momento.',
     decidedSim: '{{ncm}}, apertura SIM {{sim}}',
+    product: 'Producto',
+    select: 'Seleccionar {{product}}',
+    selectShown: 'Seleccionar todos los productos mostrados',
+    shown: '{{shown}} mostrados de {{total}}',
+    noneShown: 'Ningún producto por revisar coincide con estos filtros.',
+    filter: {
+      search: 'Buscar',
+      searchHint: 'producto, SKU, NCM, lote',
+      batch: 'Lote',
+      reason: 'Por qué',
+      confidence: 'Confianza',
+      sort: 'Orden',
+      all: 'Todos',
+      under: 'menos de {{n}}',
+      from: '{{n}} o más',
+      between: 'de {{from}} a menos de {{below}}',
+      reasons: {
+        low_confidence: 'Confianza baja',
+        sim_pending_choice: 'Apertura SIM por elegir',
+      },
+    },
+    sort: {
+      waiting: 'Los que más esperan primero',
+      confidence_low: 'Menor confianza primero',
+      confidence_high: 'Mayor confianza primero',
+      rows: 'Más filas primero',
+      product: 'Producto, de la A a la Z',
+    },
+    bulk: {
+      title: 'Aprobar los productos seleccionados',
+      products_one: '{{n}} producto',
+      products_other: '{{n}} productos',
+      selected: '{{products}} seleccionados ({{rows}})',
+      clear: 'Quitar la selección',
+      approve: 'Aprobar la NCM del servicio',
+      confirm: '¿Aprobar la NCM del servicio para {{products}} ({{rows}}), a tu nombre?',
+      confirmSim:
+        '¿Aprobar la NCM del servicio con la apertura SIM {{sim}} para {{products}} ({{rows}}), a tu nombre?',
+      confirmYes: 'Sí, aprobar',
+      back: 'Volver',
+      tooMany: 'Una aprobación admite como máximo {{products}} productos y {{rows}} filas: selecciona menos.',
+      approved:
+        'Aprobada la NCM del servicio para {{products}} ({{rows}}); los resultados de los lotes se revisan en un momento.',
+      approvedSim:
+        'Aprobada la NCM del servicio con la apertura SIM {{sim}} para {{products}} ({{rows}}); los resultados de los lotes se revisan en un momento.',
+    },
   },
   audit: {
     title: 'Auditoría',
@@ -427,6 +476,8 @@ export const es: Messages = {
     invalid_ncm: '“{{ncm}}” no es una NCM: una NCM tiene 8 dígitos (8471.30.12).',
     ncm_not_in_force:
       'La NCM {{ncm}} no está en la tabla NCM vigente ({{as_of}}, {{act}}): la SEFAZ rechaza una NF-e que la declare. No se escribió nada.',
+    not_services_choice:
+      'Fila {{row}}: la NCM del servicio es {{services}}, no {{ncm}}. Decídela por separado. No se escribió nada.',
     sim_not_offered:
       'La apertura SIM {{sim}} no es una de las que el veredicto ofrece para la NCM {{ncm}}. Elige una de ellas, o ninguna.',
     network: 'No se pudo conectar con el servidor: {{detail}}',

@@ -21,8 +21,11 @@ export const pt: Messages = {
     checks: 'A conferir',
     pending_one: '{{n}} linha aguardando respostas',
     pending_other: '{{n}} linhas aguardando respostas',
+    checking_one: '{{n}} produto aguardando conferência',
+    checking_other: '{{n}} produtos aguardando conferência',
   },
   common: {
+    close: 'Fechar',
     loadMore: 'Carregar mais',
     loading: 'Carregando…',
     none: '—',
@@ -343,6 +346,52 @@ export const pt: Messages = {
     decide_other: 'Decidir para {{n}} linhas',
     decided: 'Decidida a NCM {{ncm}} para {{rows}}; os resultados dos lotes são revistos em instantes.',
     decidedSim: '{{ncm}}, destaque SIM {{sim}}',
+    product: 'Produto',
+    select: 'Selecionar {{product}}',
+    selectShown: 'Selecionar todos os produtos mostrados',
+    shown: '{{shown}} mostrados de {{total}}',
+    noneShown: 'Nenhum produto a conferir corresponde a estes filtros.',
+    filter: {
+      search: 'Buscar',
+      searchHint: 'produto, SKU, NCM, lote',
+      batch: 'Lote',
+      reason: 'Por quê',
+      confidence: 'Confiança',
+      sort: 'Ordem',
+      all: 'Todos',
+      under: 'abaixo de {{n}}',
+      from: '{{n}} ou mais',
+      between: 'de {{from}} a menos de {{below}}',
+      reasons: {
+        low_confidence: 'Confiança baixa',
+        sim_pending_choice: 'Destaque SIM a escolher',
+      },
+    },
+    sort: {
+      waiting: 'Esperando há mais tempo primeiro',
+      confidence_low: 'Menor confiança primeiro',
+      confidence_high: 'Maior confiança primeiro',
+      rows: 'Mais linhas primeiro',
+      product: 'Produto, de A a Z',
+    },
+    bulk: {
+      title: 'Aprovar os produtos selecionados',
+      products_one: '{{n}} produto',
+      products_other: '{{n}} produtos',
+      selected: '{{products}} selecionados ({{rows}})',
+      clear: 'Limpar a seleção',
+      approve: 'Aprovar a NCM do serviço',
+      confirm: 'Aprovar a NCM do serviço para {{products}} ({{rows}}), em seu nome?',
+      confirmSim:
+        'Aprovar a NCM do serviço com o destaque SIM {{sim}} para {{products}} ({{rows}}), em seu nome?',
+      confirmYes: 'Sim, aprovar',
+      back: 'Voltar',
+      tooMany: 'Uma aprovação aceita no máximo {{products}} produtos e {{rows}} linhas: selecione menos.',
+      approved:
+        'Aprovada a NCM do serviço para {{products}} ({{rows}}); os resultados dos lotes são revistos em instantes.',
+      approvedSim:
+        'Aprovada a NCM do serviço com o destaque SIM {{sim}} para {{products}} ({{rows}}); os resultados dos lotes são revistos em instantes.',
+    },
   },
   audit: {
     title: 'Auditoria',
@@ -427,6 +476,8 @@ export const pt: Messages = {
     invalid_ncm: '“{{ncm}}” não é uma NCM: uma NCM tem 8 dígitos (8471.30.12).',
     ncm_not_in_force:
       'A NCM {{ncm}} não está na tabela NCM vigente ({{as_of}}, {{act}}): a SEFAZ rejeita uma NF-e que a declare. Nada foi gravado.',
+    not_services_choice:
+      'Linha {{row}}: a NCM do serviço é {{services}}, não {{ncm}}. Decida-a à parte. Nada foi gravado.',
     sim_not_offered:
       'O destaque SIM {{sim}} não é um dos que o veredito oferece para a NCM {{ncm}}. Escolha um deles, ou nenhum.',
     network: 'Não foi possível falar com o servidor: {{detail}}',

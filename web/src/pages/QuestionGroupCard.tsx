@@ -142,7 +142,7 @@ const RowsChecklist = ({
   const all = rows.every((row) => checked.has(row.classification_id));
   return (
     <div className="table-wrap">
-      <table className="table table-compact">
+      <table className="table table-compact stack-on-phone">
         <thead>
           <tr>
             <th scope="col" className="cell-check">
@@ -189,17 +189,23 @@ const RowsChecklist = ({
                   data-testid="row-check"
                 />
               </td>
-              <td className="truncate" title={row.batch_name}>
+              <td className="truncate" title={row.batch_name} data-label={t('questions.columns.batch')}>
                 <BatchLink batchId={row.batch_id} name={row.batch_name} />
               </td>
-              <th scope="row" className="num">
+              <th scope="row" className="num" data-label={t('questions.columns.row')}>
                 {row.row}
               </th>
-              <td className="mono truncate">{row.sku ?? <None />}</td>
-              <td className="truncate cell-wide" title={row.description ?? undefined}>
+              <td className="mono truncate" data-label={t('questions.columns.sku')}>
+                {row.sku ?? <None />}
+              </td>
+              <td
+                className="truncate cell-wide"
+                title={row.description ?? undefined}
+                data-label={t('questions.columns.description')}
+              >
                 {row.description ?? <None />}
               </td>
-              <td className="nowrap">
+              <td className="nowrap" data-label={t('questions.columns.provisional')}>
                 {row.provisional_ncm ? (
                   <span className="mono">{formatNcm(row.provisional_ncm)}</span>
                 ) : (
@@ -214,12 +220,13 @@ const RowsChecklist = ({
                 title={t('questions.daysLeftHint', { date: formatDateTime(language, row.abandons_at) })}
                 data-testid="days-left"
                 data-days={row.days_left}
+                data-label={t('questions.columns.daysLeft')}
               >
                 {row.days_left <= 0
                   ? t('questions.lastDay')
                   : plural(t, 'questions.daysLeft', row.days_left, formatNumber(language, row.days_left))}
               </td>
-              <td>
+              <td data-label={t('questions.columns.sameProduct')}>
                 {row.same_product_rows.length > 0 ? (
                   t('questions.sameProductRows', { rows: row.same_product_rows.join(', ') })
                 ) : (

@@ -7,6 +7,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AnswersAccepted, PendingRowView } from '../../../shared/console/web-contract.js';
 import { CONSOLE_LIMITS } from '../../../shared/console/web-contract.js';
+import { batchChoices } from '../check-filters.js';
 import { Notice, StatusChip } from '../components/ui.js';
 import { BatchRow, useWorkList, WorkListPage } from '../components/work-list.js';
 import { useConsole } from '../context.js';
@@ -136,6 +137,7 @@ export const QuestionsPage = () => {
   const inbox = useWorkList(() => api.questions(), 10_000);
   const [answered, setAnswered] = useState<Set<string>>(new Set());
   const [sent, setSent] = useState<Sent[]>([]);
+  const [batch, setBatch] = useState<string | null>(null);
   useFollow(sent, setSent);
 
   const onSent = (rows: PendingRowView[], accepted: AnswersAccepted) => {
@@ -160,6 +162,15 @@ export const QuestionsPage = () => {
   useEffect(() => {
     if (inbox.data) setPending(waiting);
   }, [inbox.data, waiting, setPending]);
+  // One batch's questions at a time, when the person asks: each group keeps only that batch's rows.
+  const batches = batchChoices(
+    groups.flatMap((group) => group.rows.map((row) => [row.batch_id, row.batch_name] as const)),
+  );
+  const shownGroups = groups
+    .map((group) =>
+      batch === null ? group : { ...group, rows: group.rows.filter((row) => row.batch_id === batch) },
+    )
+    .filter((group) => group.rows.length > 0);
 
   return (
     <WorkListPage
@@ -172,7 +183,26 @@ export const QuestionsPage = () => {
       emptyTestId="questions-empty"
       sent={<SentAnswers sent={sent} />}
     >
-      {groups.map((group) => (
+      {groups.length > 0 && (
+        <div className="toolbar">
+          <label className="toolbar-field">
+            <span>{t('checks.filter.batch')}</span>
+            <select
+              value={batch ?? ''}
+              onChange={(event) => setBatch(event.target.value || null)}
+              data-testid="questions-filter-batch"
+            >
+              <option value="">{t('checks.filter.all')}</option>
+              {batches.map((choice) => (
+                <option key={choice.id} value={choice.id}>
+                  {choice.label}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+      )}
+      {shownGroups.map((group) => (
         <QuestionGroupCard key={group.key} group={group} onDirty={inbox.onDirty} onSent={onSent} />
       ))}
     </WorkListPage>

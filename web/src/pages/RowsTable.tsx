@@ -19,6 +19,7 @@ import { formatMoney, formatNcm, formatNcmTable, formatNumber, formatPercent } f
 import { useDebounced, useLanguage, usePoll } from '../hooks.js';
 import { plural } from '../i18n.js';
 import type { Language } from '../lang.js';
+import { hrefOf } from '../router.js';
 import { type RowStatus, STATUS_ORDER } from '../status.js';
 
 const PAGE = 100;
@@ -104,7 +105,13 @@ const Row = ({ batchId, row, table }: { batchId: string; row: RowView; table: st
         {row.follows !== null && <div className="sub">{t('rows.follows', { row: row.follows })}</div>}
         {row.check === 'to_check' && (
           <div className="sub" data-testid="row-check" data-check="to_check">
-            <a href="#/checks">{t('rows.toCheck')}</a>
+            {/* Its entry in the "To check" list: a row that follows another is decided with it. */}
+            <a
+              href={hrefOf({ page: 'checks', batchId, row: row.follows ?? row.row })}
+              data-testid="row-check-link"
+            >
+              {t('rows.toCheck')}
+            </a>
           </div>
         )}
         {row.check === 'approved' && (
