@@ -73,8 +73,35 @@ describe('the operations console in Chromium', () => {
     expect(await page.getByTestId('sheet-file').first().getAttribute('data-name')).toMatch(
       /^sheets\/.+\.pdf$/,
     );
-    await page.getByTestId('option-operation').selectOption('import');
-    await page.getByTestId('option-country').fill('BR');
+    // Nothing rejected by surprise: without defaults, the check before sending names rows 18 and
+    // 26 (no operation; 18 no country either), and the file's own faults (13, 30).
+    const check = page.getByTestId('rejections-check');
+    await check.waitFor();
+    const reasons = () =>
+      check
+        .getByTestId('rejection-reason')
+        .evaluateAll((items) =>
+          items.map((item) => `${item.getAttribute('data-reason')}:${item.getAttribute('data-rows')}`),
+        );
+    expect((await reasons()).sort()).toEqual([
+      'description_too_short:13',
+      'operation_invalid:30',
+      'operation_missing:18,26',
+    ]);
+    expect(
+      await check.getByTestId('rejection-reason').filter({ hasText: 'Linhas 18, 26' }).textContent(),
+    ).toContain('Sem operação');
+    await browser.screenshot(page, '01-upload-would-reject');
+    // The defaults, set right there: the rows that wanted them are no longer named.
+    await check.getByTestId('rejections-operation').selectOption('import');
+    await expect.poll(reasons).toContain('country_missing:18');
+    await check.getByTestId('rejections-country').fill('BR');
+    await expect
+      .poll(async () => (await reasons()).sort())
+      .toEqual(['description_too_short:13', 'operation_invalid:30']);
+    // They are the batch's options below, as if typed there.
+    expect(await page.getByTestId('option-operation').inputValue()).toBe('import');
+    expect(await page.getByTestId('option-country').inputValue()).toBe('BR');
     await page.getByTestId('option-budget').fill('54');
     // Portuguese headers, Spanish workbooks: the choice must win over the headers' language.
     await page.getByTestId('option-language').selectOption('es');

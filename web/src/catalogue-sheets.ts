@@ -1,7 +1,8 @@
 /**
  * The sheets a CSV catalogue names, read in the browser before anything is sent, so the page can
  * say which are not among the chosen files and send loose files under the path the catalogue
- * names (files.ts, `matchSheets`). Read as the pipeline reads it where it matters here: the
+ * names (files.ts, `matchSheets`); in the same pass, the rows Prepare would reject
+ * (rejections-preview.ts). Read as the pipeline reads it where it matters here: the
  * header is the first filled record, the sheet column is the header the pipeline's aliases name
  * so (`Ficha técnica`, `Technical sheet`…), rows are numbered without blank ones, and a path is
  * normalised as Prepare normalises it.
@@ -12,6 +13,7 @@
  * is read a slice at a time, so a catalogue of 200 MB is never held whole as text.
  */
 import { columnForHeader, normaliseSheetPath } from '../../shared/console/web-contract.js';
+import { type RejectionsPreview, rejectionsPreview } from './rejections-preview.js';
 
 /** A sheet the catalogue names: its path inside the batch folder and the rows that name it. */
 export type NamedSheet = {
@@ -23,7 +25,13 @@ export type NamedSheet = {
 };
 
 export type CatalogueSheets =
-  | { read: true; column: string | null; sheets: NamedSheet[] }
+  | {
+      read: true;
+      column: string | null;
+      sheets: NamedSheet[];
+      /** The rows Prepare would reject (rejections-preview.ts); null when the header gives none to check. */
+      rejections: RejectionsPreview | null;
+    }
   | { read: false; why: 'xlsx' | 'unreadable' };
 
 /** Rows kept per sheet to name them; the count says the rest. */
@@ -153,15 +161,18 @@ const readWith = async (file: File, encoding: string): Promise<CatalogueSheets &
   let column: number | null = null;
   let row = 0;
   let records: ReturnType<typeof csvRecords> | null = null;
+  const preview = rejectionsPreview(file.name);
   const take = (found: readonly string[][]) => {
     for (const cells of found) {
       if (cells.every((cell) => cell.trim() === '')) continue;
       if (header === null) {
         header = cells;
         column = sheetColumnOf(cells);
+        preview.header(cells);
         continue;
       }
       row += 1;
+      preview.row(row, row, [...cells]);
       const path = column === null ? null : sheetPathOf(cells[column] ?? '');
       if (path === null) continue;
       const sheet = named.get(path) ?? { path, rows: [], rowCount: 0 };
@@ -189,6 +200,7 @@ const readWith = async (file: File, encoding: string): Promise<CatalogueSheets &
     read: true,
     column: found !== null && column !== null ? (found[column] ?? null) : null,
     sheets: [...named.values()],
+    rejections: preview.result(),
   };
 };
 
@@ -196,7 +208,7 @@ const readWith = async (file: File, encoding: string): Promise<CatalogueSheets &
 export const readCatalogueSheets = async (file: File): Promise<CatalogueSheets> => {
   if (file.name.toLowerCase().endsWith('.xlsx')) return { read: false, why: 'xlsx' };
   // NF-e invoices (an XML, or a ZIP of them) name no technical sheets.
-  if (/\.(xml|zip)$/i.test(file.name)) return { read: true, column: null, sheets: [] };
+  if (/\.(xml|zip)$/i.test(file.name)) return { read: true, column: null, sheets: [], rejections: null };
   const encoding = encodingOf(new Uint8Array(await file.slice(0, 4096).arrayBuffer()));
   for (const label of encoding === 'utf-8' ? ['utf-8', 'windows-1252'] : [encoding]) {
     try {

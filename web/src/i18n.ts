@@ -54,6 +54,8 @@ type PluralKey =
   | 'rows.matching'
   | 'rows.found'
   | 'upload.sheetCount'
+  | 'upload.rejections.title'
+  | 'upload.rejections.rows'
   | 'questions.group'
   | 'questions.daysLeft'
   | 'questions.sent'

@@ -17,6 +17,7 @@ import {
   sheetPathOf,
 } from '../../../web/src/catalogue-sheets.js';
 import { matchSheets } from '../../../web/src/files.js';
+import { defaultsWanted, wouldReject } from '../../../web/src/rejections-preview.js';
 import { startedBatchOf } from '../../../web/src/started-batch.js';
 
 const fileOf = (bytes: Uint8Array | string, name = 'catalogo.csv') => new File([bytes], name);
@@ -38,7 +39,7 @@ describe("a catalogue's sheet column, read in the page", () => {
     });
     expect(expected.size).toBe(6);
     const read = await readCatalogueSheets(fileOf(bytes, 'products.csv'));
-    expect(read).toEqual({
+    expect(read).toMatchObject({
       read: true,
       column: 'Ficha técnica',
       sheets: [...expected].map(([path, rows]) => ({ path, rows, rowCount: rows.length })),
@@ -59,7 +60,7 @@ describe("a catalogue's sheet column, read in the page", () => {
       '',
     ].join('\r\n');
     const read = await readCatalogueSheets(fileOf(windows1252(text)));
-    expect(read).toEqual({
+    expect(read).toMatchObject({
       read: true,
       column: 'Ficha técnica',
       sheets: [{ path: 'fichas/ração.pdf', rows: [1, 2], rowCount: 2 }],
@@ -75,7 +76,7 @@ describe("a catalogue's sheet column, read in the page", () => {
       bytes[index * 2 + 1] = char.charCodeAt(0) >> 8;
     });
     const read = await readCatalogueSheets(fileOf(bytes));
-    expect(read).toEqual({
+    expect(read).toMatchObject({
       read: true,
       column: 'Technical sheet',
       sheets: [
@@ -92,7 +93,7 @@ describe("a catalogue's sheet column, read in the page", () => {
       bytes[index * 2] = char.charCodeAt(0) & 0xff;
       bytes[index * 2 + 1] = char.charCodeAt(0) >> 8;
     });
-    expect(await readCatalogueSheets(fileOf(bytes, 'catalogo.txt'))).toEqual({
+    expect(await readCatalogueSheets(fileOf(bytes, 'catalogo.txt'))).toMatchObject({
       read: true,
       column: 'Ficha técnica',
       sheets: [{ path: 'fichas/rolamento.pdf', rows: [1], rowCount: 1 }],
@@ -118,7 +119,7 @@ describe("a catalogue's sheet column, read in the page", () => {
 
   it('says an Excel workbook is not read here, and finds no sheet column in a catalogue without one', async () => {
     expect(await readCatalogueSheets(fileOf('PK', 'catalogo.xlsx'))).toEqual({ read: false, why: 'xlsx' });
-    expect(await readCatalogueSheets(fileOf('SKU,Descrição\nA,Bomba\n'))).toEqual({
+    expect(await readCatalogueSheets(fileOf('SKU,Descrição\nA,Bomba\n'))).toMatchObject({
       read: true,
       column: null,
       sheets: [],
@@ -213,5 +214,45 @@ describe('the batch a sent file started', () => {
     const started = item({ batch_id: 'products-new' });
     expect(startedBatchOf([other, started, earlier], expected)?.batch_id).toBe('products-new');
     expect(startedBatchOf([item({ file_name: 'products.xlsx' })], expected)).toBeNull();
+  });
+});
+
+describe('the rows a catalogue would have rejected, said before sending', () => {
+  const sample = () =>
+    readCatalogueSheets(
+      fileOf(readFileSync(join(process.cwd(), 'sample-data', 'products.csv')), 'products.csv'),
+    );
+
+  it("names the sample's rows without operation or country while no default is set, and none once both are", async () => {
+    const read = await sample();
+    const preview = read.read ? read.rejections : null;
+    expect(preview?.rows).toBe(34);
+    expect(defaultsWanted(preview!)).toEqual({ operation: true, country: true });
+    // Row 18 leaves both empty, row 26 the operation; 13's description is too short and 30's
+    // operation is not one, whatever the defaults say.
+    expect(wouldReject(preview!, { operation: false, country: false })).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ reason: 'operation_missing', rows: [18, 26], rowCount: 2 }),
+        expect.objectContaining({ reason: 'description_too_short', rows: [13], rowCount: 1 }),
+        expect.objectContaining({ reason: 'operation_invalid', rows: [30], rowCount: 1 }),
+      ]),
+    );
+    expect(wouldReject(preview!, { operation: true, country: false })).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ reason: 'country_missing', rows: [18], rowCount: 1 }),
+      ]),
+    );
+    const mended = wouldReject(preview!, { operation: true, country: true });
+    expect(mended.map((left) => left.reason).sort()).toEqual(['description_too_short', 'operation_invalid']);
+    // Each reason comes with its message, which the page words in its language.
+    expect(mended.find((left) => left.reason === 'description_too_short')?.message).toMatchObject({
+      code: 'description_too_short',
+      params: { header: 'Descrição', length: 8 },
+    });
+  });
+
+  it('gives no preview for a header the pipeline refuses, which Prepare names when the batch starts', async () => {
+    const read = await readCatalogueSheets(fileOf('SKU,Descrição,Description\nA,Bomba,Pump\n'));
+    expect(read).toMatchObject({ read: true, rejections: null });
   });
 });

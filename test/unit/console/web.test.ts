@@ -4,6 +4,8 @@
  * checks made before an upload, the row ranges the inbox looks at again, and the batch.json the
  * upload form writes.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONSOLE_ERROR_CODES, CONSOLE_LIMITS } from '../../../shared/console/api.js';
 import { BatchOptions } from '../../../shared/pipeline/core/batch-options-schema.js';
@@ -31,7 +33,12 @@ import { LANGUAGES, pickLanguage } from '../../../web/src/lang.js';
 import { en } from '../../../web/src/locales/en.js';
 import { es } from '../../../web/src/locales/es.js';
 import { pt } from '../../../web/src/locales/pt.js';
-import { checkBelowProblem, DEFAULT_OPTIONS, optionsOf } from '../../../web/src/pages/upload-options.js';
+import {
+  checkBelowProblem,
+  DEFAULT_OPTIONS,
+  optionsFromFile,
+  optionsOf,
+} from '../../../web/src/pages/upload-options.js';
 import { hrefOf, parseHash, type Route } from '../../../web/src/router.js';
 import { rowRanges } from '../../../web/src/row-ranges.js';
 
@@ -397,5 +404,35 @@ describe('batch.json from the upload form', () => {
     expect(BatchOptions.parse(chosen).check_below).toBe(80);
     expect(['0', '101', '72.5', 'x'].map(checkBelowProblem)).toEqual([true, true, true, true]);
     expect(['', '1', '100'].map(checkBelowProblem)).toEqual([false, false, false]);
+  });
+
+  it("fills the form from a chosen batch.json (the sample's), sends what it has no field for as said, and not what no batch takes", () => {
+    const read = optionsFromFile(readFileSync(join(process.cwd(), 'sample-data', 'batch.json'), 'utf8'));
+    expect(read).toMatchObject({
+      ok: true,
+      options: { operation: 'import', country: 'BR', budget: '54', reclassify: 'changed' },
+      filled: ['operation', 'country', 'reclassify', 'max_usd'],
+      kept: ['reuse_max_age_days'],
+      unknown: [],
+    });
+    if (!read.ok) return;
+    const sent = optionsOf(read.options);
+    expect(BatchOptions.parse(sent)).toMatchObject({
+      operation: 'import',
+      country: 'BR',
+      max_usd: 54,
+      reuse_max_age_days: 30,
+    });
+
+    const odd = optionsFromFile('{"country":"AR","colour":"red"}');
+    expect(odd).toMatchObject({ ok: true, unknown: ['colour'] });
+    if (odd.ok) expect(optionsOf(odd.options)).not.toHaveProperty('colour');
+    expect(optionsFromFile('{"check_below": 300}')).toEqual({
+      ok: false,
+      problem: 'invalid',
+      fields: ['check_below'],
+    });
+    expect(optionsFromFile('[1]')).toMatchObject({ ok: false, problem: 'not_object' });
+    expect(optionsFromFile('{')).toMatchObject({ ok: false, problem: 'not_json' });
   });
 });

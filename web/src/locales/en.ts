@@ -172,6 +172,23 @@ export const en = {
     },
   },
   upload: {
+    optionsFile: {
+      filled: 'Options read from {{file}}: {{keys}}. The fields below show them; change any before sending.',
+      kept: 'Sent as the file says them (no field here): {{keys}}.',
+      unknown: 'Not sent, no batch takes them: {{keys}}.',
+      not_json: '{{file}} is not JSON: nothing was read from it.',
+      not_object: '{{file}} is not a JSON object of options: nothing was read from it.',
+      invalid: '{{file}} has options a batch cannot take ({{fields}}): nothing was read from it.',
+    },
+    rejections: {
+      title_one: '{{n}} row would be rejected as the file is now:',
+      title_other: '{{n}} rows would be rejected as the file is now:',
+      rows_one: 'Row {{n}}',
+      rows_other: 'Rows {{n}}',
+      rowsMore: 'Rows {{rows}} and {{n}} more',
+      none: 'No row of the {{rows}} read would be rejected for what the file says.',
+      defaults: 'Rows with no operation or country take the batch’s default: set it here.',
+    },
     title: 'Upload a catalogue',
     intro:
       'Send a catalogue and the PDF technical sheets its rows name. The batch starts as soon as the catalogue arrives.',

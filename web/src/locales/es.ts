@@ -169,6 +169,24 @@ export const es: Messages = {
     },
   },
   upload: {
+    optionsFile: {
+      filled:
+        'Opciones leídas de {{file}}: {{keys}}. Los campos de abajo las muestran; cambia lo que quieras antes de enviar.',
+      kept: 'Enviadas tal como las dice el archivo (sin campo aquí): {{keys}}.',
+      unknown: 'No enviadas, ningún lote las acepta: {{keys}}.',
+      not_json: '{{file}} no es JSON: no se leyó nada de él.',
+      not_object: '{{file}} no es un objeto JSON de opciones: no se leyó nada de él.',
+      invalid: '{{file}} tiene opciones que un lote no acepta ({{fields}}): no se leyó nada de él.',
+    },
+    rejections: {
+      title_one: '{{n}} fila sería rechazada tal como está el archivo:',
+      title_other: '{{n}} filas serían rechazadas tal como está el archivo:',
+      rows_one: 'Fila {{n}}',
+      rows_other: 'Filas {{n}}',
+      rowsMore: 'Filas {{rows}} y {{n}} más',
+      none: 'Ninguna de las {{rows}} filas leídas sería rechazada por lo que dice el archivo.',
+      defaults: 'Las filas sin operación o país usan el valor por defecto del lote: defínelo aquí.',
+    },
     title: 'Subir un catálogo',
     intro:
       'Sube un catálogo y las fichas técnicas en PDF que mencionan sus filas. El lote empieza en cuanto llega el catálogo.',

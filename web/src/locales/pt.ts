@@ -169,6 +169,24 @@ export const pt: Messages = {
     },
   },
   upload: {
+    optionsFile: {
+      filled:
+        'Opções lidas de {{file}}: {{keys}}. Os campos abaixo as mostram; mude o que quiser antes de enviar.',
+      kept: 'Enviadas como o arquivo diz (sem campo aqui): {{keys}}.',
+      unknown: 'Não enviadas, nenhum lote as aceita: {{keys}}.',
+      not_json: '{{file}} não é JSON: nada foi lido dele.',
+      not_object: '{{file}} não é um objeto JSON de opções: nada foi lido dele.',
+      invalid: '{{file}} tem opções que um lote não aceita ({{fields}}): nada foi lido dele.',
+    },
+    rejections: {
+      title_one: '{{n}} linha seria recusada como o arquivo está:',
+      title_other: '{{n}} linhas seriam recusadas como o arquivo está:',
+      rows_one: 'Linha {{n}}',
+      rows_other: 'Linhas {{n}}',
+      rowsMore: 'Linhas {{rows}} e mais {{n}}',
+      none: 'Nenhuma das {{rows}} linhas lidas seria recusada pelo que o arquivo diz.',
+      defaults: 'Linhas sem operação ou país usam o padrão do lote: defina-o aqui.',
+    },
     title: 'Enviar um catálogo',
     intro:
       'Envie um catálogo e as fichas técnicas em PDF citadas nas linhas. O lote começa assim que o catálogo chega.',

@@ -28,6 +28,7 @@ import { navigate, useLanguage } from '../hooks.js';
 import { errorMessage, plural } from '../i18n.js';
 import { waitForStartedBatch } from '../started-batch.js';
 import { NamedSheets } from './NamedSheets.js';
+import { RejectionsCheck } from './RejectionsCheck.js';
 import {
   budgetProblem,
   checkBelowProblem,
@@ -35,6 +36,8 @@ import {
   DEFAULT_OPTIONS,
   type FileState,
   MissingFileError,
+  type OptionsFile,
+  optionsFromFile,
   requestPlan,
   sendPlan,
   toSend,
@@ -57,6 +60,29 @@ const CATALOGUE_ACCEPT = [
 const SHEET_ACCEPT = [UPLOAD_TYPES.pdf.extension, UPLOAD_TYPES.pdf.contentType].join(',');
 
 const isSheet = (file: File): boolean => file.name.toLowerCase().endsWith(UPLOAD_TYPES.pdf.extension);
+const isOptionsFile = (file: File): boolean => file.name.toLowerCase() === 'batch.json';
+
+/** What a chosen batch.json gave the form, what it sends as it is, and what it cannot take. */
+const OptionsFileNotice = ({ name, read }: { name: string; read: OptionsFile }) => {
+  const { t } = useTranslation();
+  if (!read.ok)
+    return (
+      <Notice kind="error" testId="options-file">
+        {t(`upload.optionsFile.${read.problem}`, { file: name, fields: read.fields.join(', ') })}
+      </Notice>
+    );
+  return (
+    <Notice kind={read.unknown.length > 0 ? 'warn' : 'info'} testId="options-file">
+      <p>{t('upload.optionsFile.filled', { file: name, keys: read.filled.join(', ') || '—' })}</p>
+      {read.kept.length > 0 && <p>{t('upload.optionsFile.kept', { keys: read.kept.join(', ') })}</p>}
+      {read.unknown.length > 0 && (
+        <p data-testid="options-file-unknown">
+          {t('upload.optionsFile.unknown', { keys: read.unknown.join(', ') })}
+        </p>
+      )}
+    </Notice>
+  );
+};
 
 type Sending = { states: Record<string, FileState>; errors: Record<string, unknown> };
 
@@ -138,14 +164,17 @@ const Field = ({
   error,
   children,
   htmlFor,
+  wide = false,
 }: {
   label: string;
   hint?: string;
   error?: string | null;
   children: ReactNode;
   htmlFor: string;
+  /** Takes the whole row of the options grid: its choices are long sentences. */
+  wide?: boolean;
 }) => (
-  <div className={error ? 'field field-bad' : 'field'}>
+  <div className={['field', error ? 'field-bad' : '', wide ? 'field-wide' : ''].filter(Boolean).join(' ')}>
     <label htmlFor={htmlFor}>{label}</label>
     {children}
     {hint && !error && <p className="hint">{hint}</p>}
@@ -260,7 +289,7 @@ const OptionsForm = ({
             data-testid="option-check-below"
           />
         </Field>
-        <Field label={t('upload.language')} hint={t('upload.languageHint')} htmlFor={`${id}-language`}>
+        <Field label={t('upload.language')} hint={t('upload.languageHint')} htmlFor={`${id}-language`} wide>
           <select
             id={`${id}-language`}
             value={options.language}
@@ -326,6 +355,7 @@ export const UploadPage = () => {
   const [batchName, setBatchName] = useState('');
   const [nameTouched, setNameTouched] = useState(false);
   const [options, setOptions] = useState(DEFAULT_OPTIONS);
+  const [optionsFile, setOptionsFile] = useState<{ name: string; read: OptionsFile } | null>(null);
   const [phase, setPhase] = useState<'edit' | 'sending' | 'starting' | 'failed'>('edit');
   const [named, setNamed] = useState<CatalogueSheets | null>(null);
   const [reading, setReading] = useState(false);
@@ -361,10 +391,24 @@ export const UploadPage = () => {
     ]);
     setError(null);
   };
-  /** Dropped or picked together: PDFs are sheets, anything else the catalogue (checked as one). */
+  /** A batch.json chosen with the files: its options fill the form, and the page says what it took. */
+  const readOptionsFile = (file: File) =>
+    void file
+      .text()
+      .then((text) => {
+        const read = optionsFromFile(text);
+        setOptionsFile({ name: pathOf(file), read });
+        if (read.ok) setOptions(read.options);
+      })
+      .catch(() =>
+        setOptionsFile({ name: pathOf(file), read: { ok: false, problem: 'not_json', fields: [] } }),
+      );
+  /** Dropped or picked together: PDFs are sheets, a batch.json the options, anything else the catalogue (checked as one). */
   const chooseAny = (files: readonly File[]) => {
+    const optionsFound = files.find(isOptionsFile);
+    if (optionsFound) readOptionsFile(optionsFound);
     const pdfs = files.filter(isSheet);
-    const others = files.filter((file) => !isSheet(file));
+    const others = files.filter((file) => !isSheet(file) && !isOptionsFile(file));
     if (others[0]) chooseCatalogue(others[0]);
     if (pdfs.length > 0) addSheets(pdfs);
   };
@@ -529,7 +573,14 @@ export const UploadPage = () => {
               accept={SHEET_ACCEPT}
               directory
               disabled={busy}
-              onFiles={(files) => addSheets(files.filter(isSheet))}
+              onFiles={(files) => {
+                addSheets(files.filter(isSheet));
+                // The batch folder's own batch.json, when the folder chosen holds one at its top.
+                const optionsFound = files.find(
+                  (file) => isOptionsFile(file) && pathOf(file).split('/').length <= 2,
+                );
+                if (optionsFound) readOptionsFile(optionsFound);
+              }}
               testId="upload-sheets-folder"
             />
             <p className="hint">
@@ -570,6 +621,14 @@ export const UploadPage = () => {
               </>
             )}
             <NamedSheets sheets={named} match={match} reading={reading} />
+            {named?.read && named.rejections && (
+              <RejectionsCheck
+                preview={named.rejections}
+                options={options}
+                setOptions={setOptions}
+                disabled={busy}
+              />
+            )}
           </div>
         </section>
 
@@ -600,6 +659,7 @@ export const UploadPage = () => {
               data-testid="upload-batch-name"
             />
           </Field>
+          {optionsFile && <OptionsFileNotice name={optionsFile.name} read={optionsFile.read} />}
           <OptionsForm options={options} setOptions={setOptions} disabled={busy} />
         </section>
 

@@ -12,6 +12,8 @@ export {
   checkBelowProblem,
   countryProblem,
   DEFAULT_OPTIONS,
+  type OptionsFile,
+  optionsFromFile,
   type UploadOptions,
 } from './upload-options.js';
 
