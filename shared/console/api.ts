@@ -255,11 +255,13 @@ export const BatchView = BatchListItem.extend({
    * summary.json names (the table in force when they were written); else the table in force now.
    */
   ncm_table: NcmTableSaid,
+  /** Rows whose declared NCM is not the verdict's ("NCM divergente"), from a finished batch's summary; null while it runs. */
+  divergent_rows: z.number().int().min(0).nullable(),
 });
 export type BatchView = z.infer<typeof BatchView>;
 
 // ---------------------------------------------------------------------------
-// GET /batches/{batchId}/rows?status=&q=&not_in_force=&after=&limit=
+// GET /batches/{batchId}/rows?status=&q=&not_in_force=&divergent=&after=&limit=
 // ---------------------------------------------------------------------------
 
 export const RowsQuery = z.object({
@@ -279,6 +281,11 @@ export const RowsQuery = z.object({
     .enum(['0', '1'])
     .optional()
     .transform((value) => value === '1'),
+  /** `1`: only rows whose declared NCM is not the verdict's; found a page at a time, as a search's rows are. */
+  divergent: z
+    .enum(['0', '1'])
+    .optional()
+    .transform((value) => value === '1'),
   /** The last row number of the previous page. */
   after: z.coerce.number().int().min(0).optional(),
   limit: z.coerce.number().int().min(1).max(CONSOLE_LIMITS.rowsPageMax).default(100),
@@ -295,6 +302,8 @@ export const RowView = z.object({
   declared_ncm: z.string().nullable(),
   /** Whether the declared NCM is a code in the NCM table in force; null when the row declared none. */
   declared_ncm_in_force: z.boolean().nullable(),
+  /** Whether the declared NCM is the verdict's; null when the row declared none or has no verdict. */
+  declared_ncm_matches: z.boolean().nullable(),
   /** Dotted (8471.30.12); null until a verdict. */
   ncm: z.string().nullable(),
   ncm_description: z.string().nullable(),

@@ -218,5 +218,6 @@ export const batchView = async (ports: ConsolePorts, batchId: string): Promise<B
     options: batch.options ?? null,
     files: files.filter((file) => !(finished && Object.values(PARTIAL_FILES).includes(file as never))),
     ncm_table: ncmTable,
+    divergent_rows: read ? read.current_ncm_mismatches : null,
   };
 };

@@ -101,7 +101,7 @@ const declaredNcmOf = (row: RowRecord): string | null => {
 };
 
 /** `yes` and `no` as the results files write them; anything else (empty: nothing to check) null. */
-const inForceOf = (said: string | undefined): boolean | null =>
+const yesOrNo = (said: string | undefined): boolean | null =>
   said === 'yes' ? true : said === 'no' ? false : null;
 
 /**
@@ -122,10 +122,11 @@ const rowView = (
   description: row.product ? row.product.description : cellOf(row, columns.description),
   external_reference: row.product ? row.product.external_reference : cellOf(row, columns.external_reference),
   declared_ncm: declaredNcmOf(row),
-  declared_ncm_in_force: inForceOf(checked.current_ncm_in_force),
+  declared_ncm_in_force: yesOrNo(checked.current_ncm_in_force),
+  declared_ncm_matches: yesOrNo(result?.current_ncm_matches),
   ncm: result?.ncm ? formatNcm(result.ncm) : null,
   ncm_description: result?.ncm_description || null,
-  ncm_in_force: inForceOf(checked.ncm_in_force),
+  ncm_in_force: yesOrNo(checked.ncm_in_force),
   confidence: numberOrNull(result?.confidence),
   reason: result?.reason || row.rejection?.reason || null,
   detail: result?.detail || null,
@@ -165,9 +166,9 @@ const matchingOf = (
   rowsTotal: number,
   statuses: readonly RowStatus[],
   q: string,
-  notInForce: boolean,
+  foundAPageAtATime: boolean,
 ) => {
-  if (q !== '' || notInForce) return null;
+  if (q !== '' || foundAPageAtATime) return null;
   if (statuses.length === 0) return rowsTotal;
   return statuses.reduce((sum, status) => sum + (counts[status] ?? 0), 0);
 };
@@ -182,11 +183,12 @@ const readPage = async (
     statuses: ReadonlySet<RowStatus>;
     key: string;
     notInForce: boolean;
+    divergent: boolean;
     columns: ShownColumns;
     ncm: TableInForce;
   },
 ): Promise<{ rows: RowView[]; next: number | null }> => {
-  const filtered = query.statuses.size > 0 || query.key !== '' || query.notInForce;
+  const filtered = query.statuses.size > 0 || query.key !== '' || query.notInForce || query.divergent;
   // Unfiltered: the page's rows and one more, which says whether another page follows.
   const pageSize = filtered ? STORE_PAGE_ROWS : query.limit + 1;
   const found: RowView[] = [];
@@ -205,7 +207,8 @@ const readPage = async (
       if (
         (query.statuses.size === 0 || query.statuses.has(view.status)) &&
         matches(view, query.key) &&
-        (!query.notInForce || hasCodeNotInForce(view))
+        (!query.notInForce || hasCodeNotInForce(view)) &&
+        (!query.divergent || view.declared_ncm_matches === false)
       )
         found.push(view);
       if (found.length > query.limit) {
@@ -231,6 +234,7 @@ export const listRowViews = async (
   if (!batch || batch.round_of !== undefined) throw batchNotFound(batchId);
   const key = matchingKey(query.q ?? '');
   const notInForce = query.not_in_force ?? false;
+  const divergent = query.divergent ?? false;
   // Read once for the whole page (parsed once a process: reference-table.ts).
   const ncm = await tableInForce(ports.objects);
   const [tally, page] = await Promise.all([
@@ -241,6 +245,7 @@ export const listRowViews = async (
       statuses: new Set(query.status),
       key,
       notInForce,
+      divergent,
       columns: shownColumnsOf(batch),
       ncm,
     }),
@@ -253,7 +258,7 @@ export const listRowViews = async (
       Math.max(batch.rows_total, tally.rows),
       query.status,
       key,
-      notInForce,
+      notInForce || divergent,
     ),
     by_status: tally.byStatus,
     ncm_table: ncmTableSaid(ncm.table),

@@ -197,6 +197,34 @@ describe('the operations console in Chromium', () => {
     expect(resolved).toBeGreaterThan(15);
   }, 60_000);
 
+  it('marks the rows whose declared NCM differs from the verdict, counts them and keeps only those when asked', async () => {
+    const filter = page.getByTestId('divergent-filter');
+    // The finished batch's summary counts them: row 12 (PAR-M10) declares 7318.16.00, a nut.
+    await expect.poll(() => filter.getAttribute('data-count')).not.toBe('');
+    const count = Number(await filter.getAttribute('data-count'));
+    expect(count).toBeGreaterThanOrEqual(1);
+    await filter.click();
+    await vi.waitFor(async () => {
+      const rows = await page
+        .getByTestId('result-row')
+        .evaluateAll((all) =>
+          all.map((row) => [
+            Number(row.getAttribute('data-row')),
+            row.querySelectorAll('[data-testid="ncm-divergent"]').length,
+          ]),
+        );
+      expect(rows).toHaveLength(count);
+      expect(rows.every(([, marks]) => marks === 1)).toBe(true);
+      expect(rows.map(([row]) => row)).toContain(12);
+    }, within(30_000));
+    expect(await page.getByTestId('ncm-divergent').first().textContent()).toContain('NCM divergente');
+    // Every row was read: the count is the answer, not "so far".
+    expect(await page.getByTestId('rows-found').textContent()).not.toContain('até agora');
+    await browser.screenshot(page, '04-divergent');
+    await filter.click();
+    await expect.poll(() => page.getByTestId('result-row').count()).toBe(34);
+  }, 60_000);
+
   it('shows beside each verdict the NCM its row declared, and the NCM table the codes are checked against', async () => {
     const input = readCsv(readFileSync(join(SAMPLE, 'products.csv'), 'utf8'));
     const ncm = input.header.indexOf('NCM');

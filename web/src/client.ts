@@ -116,6 +116,7 @@ export const createApi = (config: ConsoleConfig, signIn: SignIn | null) => {
         q?: string;
         /** Only rows with a code not in the NCM table in force. */
         notInForce?: boolean;
+        divergent?: boolean;
         after?: number;
         limit?: number;
       },
@@ -126,6 +127,7 @@ export const createApi = (config: ConsoleConfig, signIn: SignIn | null) => {
           status: query.status?.join(','),
           q: query.q?.trim(),
           not_in_force: query.notInForce ? '1' : undefined,
+          divergent: query.divergent ? '1' : undefined,
           after: query.after,
           limit: query.limit,
         },

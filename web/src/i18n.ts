@@ -53,6 +53,7 @@ type PluralKey =
   | 'nav.checking'
   | 'rows.matching'
   | 'rows.found'
+  | 'rows.foundAll'
   | 'upload.sheetCount'
   | 'upload.rejections.title'
   | 'upload.rejections.rows'

@@ -31,12 +31,17 @@ const product = (row: number, declared: string | null) => ({
   flags: [],
 });
 
-const resolved = (row: number, declared: string | null, ncm: string): RowRecord =>
+const resolved = (row: number, declared: string | null, ncm: string, matches?: 'yes' | 'no'): RowRecord =>
   rowRecord(row, {
     status: 'resolved',
     product: product(row, declared),
     classification_id: classificationId(row),
-    result: { status: 'resolved', ncm, cost_usd: '2.00' },
+    result: {
+      status: 'resolved',
+      ncm,
+      cost_usd: '2.00',
+      ...(matches ? { current_ncm_matches: matches } : {}),
+    },
     finished_at: `2026-11-21T12:0${row}:00.000Z`,
   });
 
@@ -47,8 +52,8 @@ const resolved = (row: number, declared: string | null, ncm: string): RowRecord 
  * answers; row 6 declares text that is no code.
  */
 const ROWS: RowRecord[] = [
-  resolved(1, '1513.21.10', '15132111'),
-  resolved(2, '9012100', '09012100'),
+  resolved(1, '1513.21.10', '15132111', 'no'),
+  resolved(2, '9012100', '09012100', 'yes'),
   resolved(3, null, '85171231'),
   rowRecord(4, { status: 'following', follows: 3, product: product(4, null) }),
   rowRecord(5, {
@@ -118,6 +123,28 @@ describe('rows checked against the NCM table in force', () => {
       // Text that is no code is shown as written, and is no code in force.
       [6, 'ver planilha', false, null, null],
     ]);
+  });
+
+  it("marks the row whose declared NCM is not the verdict's, and keeps only those when asked, uncounted", async () => {
+    const { rows } = await seeded();
+    const page = await rows();
+    expect(
+      page.rows.map((row: { row: number; declared_ncm_matches: boolean | null }) => [
+        row.row,
+        row.declared_ncm_matches,
+      ]),
+    ).toEqual([
+      [1, false],
+      [2, true],
+      [3, null],
+      [4, null],
+      [5, null],
+      [6, null],
+    ]);
+    const divergent = await rows({ divergent: '1' });
+    expect(numbers(divergent)).toEqual([1]);
+    expect(divergent.matching).toBeNull();
+    expect(numbers(await rows({ divergent: '1', status: 'pending_data' }))).toEqual([]);
   });
 
   it('finds a row by the NCM it declared, with or without dots', async () => {

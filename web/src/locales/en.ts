@@ -140,6 +140,8 @@ export const en = {
     searchPlaceholder: 'SKU, description, NCM or reference',
     matching_one: '{{n}} matching row',
     matching_other: '{{n}} matching rows',
+    foundAll_one: '{{n}} matching row',
+    foundAll_other: '{{n}} matching rows',
     found_one: '{{n}} matching row found so far',
     found_other: '{{n}} matching rows found so far',
     notFoundYet: 'None found in the rows read so far: load more to keep looking.',
@@ -154,6 +156,10 @@ export const en = {
       'The declared NCM {{code}} is not in the NCM table in force ({{table}}): in Brazil, SEFAZ rejects an NF-e with that code.',
     verdictNotInForce:
       "The verdict's NCM {{code}} is not in the NCM table in force ({{table}}): in Brazil, SEFAZ rejects an NF-e with that code.",
+    divergent: 'NCM differs',
+    divergentTitle: 'The row declared {{declared}}; the verdict is {{ncm}}.',
+    divergentFilter: 'NCM differs',
+    divergentFilterTitle: 'Only the rows whose declared NCM is not the verdict’s',
     notInForceFilter: 'NCM not in force',
     notInForceFilterTitle:
       "Only the rows whose declared NCM or verdict's NCM is not in the NCM table in force ({{table}})",

@@ -137,6 +137,8 @@ export const es: Messages = {
     searchPlaceholder: 'SKU, descripción, NCM o referencia',
     matching_one: '{{n}} fila coincide',
     matching_other: '{{n}} filas coinciden',
+    foundAll_one: '{{n}} fila encontrada',
+    foundAll_other: '{{n}} filas encontradas',
     found_one: '{{n}} fila encontrada hasta ahora',
     found_other: '{{n}} filas encontradas hasta ahora',
     notFoundYet: 'Ninguna en las filas leídas hasta ahora: carga más para seguir buscando.',
@@ -151,6 +153,10 @@ export const es: Messages = {
       'La NCM declarada {{code}} no figura en la tabla NCM vigente ({{table}}): en Brasil, la SEFAZ rechaza una NF-e con ese código.',
     verdictNotInForce:
       'La NCM del dictamen {{code}} no figura en la tabla NCM vigente ({{table}}): en Brasil, la SEFAZ rechaza una NF-e con ese código.',
+    divergent: 'NCM divergente',
+    divergentTitle: 'La fila declaró {{declared}}; el veredicto es {{ncm}}.',
+    divergentFilter: 'NCM divergente',
+    divergentFilterTitle: 'Solo las filas cuya NCM declarada no es la del veredicto',
     notInForceFilter: 'NCM no vigente',
     notInForceFilterTitle:
       'Solo las filas cuya NCM declarada o del dictamen no figura en la tabla NCM vigente ({{table}})',

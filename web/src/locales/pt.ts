@@ -137,6 +137,8 @@ export const pt: Messages = {
     searchPlaceholder: 'SKU, descrição, NCM ou referência',
     matching_one: '{{n}} linha encontrada',
     matching_other: '{{n}} linhas encontradas',
+    foundAll_one: '{{n}} linha encontrada',
+    foundAll_other: '{{n}} linhas encontradas',
     found_one: '{{n}} linha encontrada até agora',
     found_other: '{{n}} linhas encontradas até agora',
     notFoundYet: 'Nenhuma nas linhas lidas até agora: carregue mais para continuar procurando.',
@@ -151,6 +153,10 @@ export const pt: Messages = {
       'A NCM declarada {{code}} não consta da tabela NCM vigente ({{table}}): a SEFAZ rejeita uma NF-e com esse código.',
     verdictNotInForce:
       'A NCM do parecer {{code}} não consta da tabela NCM vigente ({{table}}): a SEFAZ rejeita uma NF-e com esse código.',
+    divergent: 'NCM divergente',
+    divergentTitle: 'A linha declarou {{declared}}; o veredito é {{ncm}}.',
+    divergentFilter: 'NCM divergente',
+    divergentFilterTitle: 'Só as linhas cuja NCM declarada não é a do veredito',
     notInForceFilter: 'NCM não vigente',
     notInForceFilterTitle:
       'Só as linhas cuja NCM declarada ou do parecer não consta da tabela NCM vigente ({{table}})',

@@ -398,6 +398,7 @@ export const BatchPage = ({ batchId }: { batchId: string }) => {
         live={live}
         preparing={batch.stage === 'preparing'}
         planned={batch.stage === 'planned'}
+        divergentRows={batch.divergent_rows}
       />
       <BatchAudit batchId={batch.batch_id} />
     </div>

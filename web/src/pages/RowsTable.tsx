@@ -72,6 +72,16 @@ const NcmCell = ({ row, table }: { row: RowView; table: string }) => {
           {t('rows.declared')} <span className="mono">{row.declared_ncm}</span>
         </div>
       )}
+      {row.declared_ncm_matches === false && (
+        <span
+          className="ncm-flag ncm-divergent"
+          title={t('rows.divergentTitle', { declared: row.declared_ncm ?? '', ncm: row.ncm ?? '' })}
+          data-testid="ncm-divergent"
+        >
+          <span aria-hidden="true">≠</span>
+          <span className="ncm-flag-label">{t('rows.divergent')}</span>
+        </span>
+      )}
       {row.declared_ncm !== null && row.declared_ncm_in_force === false && (
         <NotInForce
           which="declared"
@@ -224,18 +234,50 @@ const NotInForceFilter = ({
   );
 };
 
-const useRows = (batchId: string, statuses: RowStatus[], q: string, notInForce: boolean, live: boolean) => {
+/** Keeps the rows whose declared NCM is not the verdict's, with how many the finished batch has. */
+const DivergentFilter = ({
+  on,
+  count,
+  onChange,
+}: {
+  on: boolean;
+  count: number | null;
+  onChange: (on: boolean) => void;
+}) => {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  return (
+    <button
+      type="button"
+      className={on ? 'filter-chip divergent on' : 'filter-chip divergent'}
+      aria-pressed={on}
+      onClick={() => onChange(!on)}
+      title={t('rows.divergentFilterTitle')}
+      data-testid="divergent-filter"
+      data-count={count ?? ''}
+    >
+      <span aria-hidden="true">≠</span>
+      {t('rows.divergentFilter')}
+      {count !== null && <span className="chip-count">{formatNumber(language, count)}</span>}
+    </button>
+  );
+};
+
+type RowFilters = { statuses: RowStatus[]; q: string; notInForce: boolean; divergent: boolean };
+
+const useRows = (batchId: string, filters: RowFilters, live: boolean) => {
+  const { statuses, q, notInForce, divergent } = filters;
   const { api } = useConsole();
   const [list, setList] = useState<RowList | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [loadingMore, setLoadingMore] = useState(false);
   const generation = useRef(0);
-  const key = `${statuses.join(',')}|${q}|${notInForce}`;
+  const key = `${statuses.join(',')}|${q}|${notInForce}|${divergent}`;
 
   const load = async (limit: number, replace: boolean) => {
     const mine = replace ? ++generation.current : generation.current;
     try {
-      const page = await api.rows(batchId, { status: statuses, q, notInForce, limit });
+      const page = await api.rows(batchId, { status: statuses, q, notInForce, divergent, limit });
       if (mine !== generation.current) return;
       setList(page);
       setError(null);
@@ -269,6 +311,7 @@ const useRows = (batchId: string, statuses: RowStatus[], q: string, notInForce: 
         status: statuses,
         q,
         notInForce,
+        divergent,
         after: list.next,
         limit: PAGE,
       });
@@ -288,9 +331,12 @@ export const RowsTable = ({
   live,
   preparing = false,
   planned = false,
+  divergentRows = null,
 }: {
   batchId: string;
   live: boolean;
+  /** Rows whose declared NCM is not the verdict's, as the finished batch's summary counts them. */
+  divergentRows?: number | null;
   /** The batch's catalogue is still being read: no rows yet is not "no rows match". */
   preparing?: boolean;
   /** A plan: its rows are in plan.csv, not in the batch table. */
@@ -301,8 +347,13 @@ export const RowsTable = ({
   const [statuses, setStatuses] = useState<RowStatus[]>([]);
   const [search, setSearch] = useState('');
   const [notInForce, setNotInForce] = useState(false);
+  const [divergent, setDivergent] = useState(false);
   const q = useDebounced(search.trim(), 300);
-  const { list, error, loadMore, loadingMore } = useRows(batchId, statuses, q, notInForce, live);
+  const { list, error, loadMore, loadingMore } = useRows(
+    batchId,
+    { statuses, q, notInForce, divergent },
+    live,
+  );
   // The table the server checked this page's codes against, as the marks' titles name it.
   const table = list ? formatNcmTable(language, list.ncm_table) : null;
   const [counts, setCounts] = useState<RowList['by_status']>({});
@@ -323,7 +374,13 @@ export const RowsTable = ({
         {/* A search's matches are not counted: the ones found in the rows read so far. */}
         {list && list.matching === null && (
           <span className="muted" data-testid="rows-found" data-value={list.rows.length}>
-            {plural(t, 'rows.found', list.rows.length, formatNumber(language, list.rows.length))}
+            {/* Every row read: the count is the whole answer, not one so far. */}
+            {plural(
+              t,
+              list.next === null ? 'rows.foundAll' : 'rows.found',
+              list.rows.length,
+              formatNumber(language, list.rows.length),
+            )}
           </span>
         )}
         <span className="spacer" />
@@ -341,6 +398,7 @@ export const RowsTable = ({
       </div>
       <div className="row-filters">
         <StatusFilter selected={statuses} counts={counts} onChange={setStatuses} />
+        <DivergentFilter on={divergent} count={divergentRows} onChange={setDivergent} />
         <NotInForceFilter on={notInForce} table={table} onChange={setNotInForce} />
       </div>
       {error !== null && <ErrorNotice error={error} />}
