@@ -85,7 +85,7 @@ export const CONSOLE_FUNCTIONS = {
     timeoutSeconds: 29,
     memoryMb: 512,
     description:
-      'Console: upload forms for inbox/ and answers/, links to outbox files and verdict PDFs, a plan run',
+      'Console: upload forms for inbox/ and answers/, links to outbox files and verdict PDFs (results.xlsx with its PDFs as one ZIP), a plan run',
     // Writes batch.json beside the catalogue itself; signs the browser's POSTs (inbox/, answers/)
     // and GETs (outbox/); reads a row to find its verdict PDF. Runs a plan: lists the planned
     // batch's folder and copies its catalogue and sheets within inbox/ (CopyObject reads the
@@ -93,7 +93,8 @@ export const CONSOLE_FUNCTIONS = {
     ports: {
       clock: 'system',
       batches: { operations: ['GetItem'] },
-      objects: { read: ['outbox/*', 'inbox/*'], write: ['inbox/*', 'answers/*'] },
+      // Writes results.xlsx with its verdict PDFs as one ZIP into the outbox, when a person asks.
+      objects: { read: ['outbox/*', 'inbox/*'], write: ['inbox/*', 'answers/*', 'outbox/*'] },
       links: 'presign',
       // The signed-in person recorded as who the catalogue's upload form is for.
       writers: ['PutItem'],

@@ -64,6 +64,11 @@ export const CONSOLE_LIMITS = {
   catalogueBytes: 200 * 1024 * 1024,
   /** Sheets sent with one catalogue. */
   sheetsPerBatch: 2000,
+  /**
+   * results.xlsx with its verdict PDFs as one ZIP (shared/console/results-bundle.ts): made in
+   * memory by a function of 512 MB within API Gateway's 29 s, so at most this many bytes.
+   */
+  bundleBytes: 100 * 1024 * 1024,
   /** How long an upload form or a download link works. */
   linkSeconds: 10 * 60,
   /** Rows on one page of a batch's rows. */
@@ -137,6 +142,7 @@ export const CONSOLE_ERROR_CODES = [
   'ncm_not_in_force',
   'sim_not_offered',
   'not_services_choice',
+  'bundle_too_large',
 ] as const;
 export const ConsoleErrorCode = z.enum(CONSOLE_ERROR_CODES);
 export type ConsoleErrorCode = z.infer<typeof ConsoleErrorCode>;
@@ -222,6 +228,13 @@ export const BATCH_FILES = [
   'summary.partial.json',
 ] as const;
 export const BatchFileName = z.enum(BATCH_FILES);
+
+/**
+ * results.xlsx with its verdict PDFs in `pdfs/` beside it, as one ZIP made when first asked for
+ * (`GET /batches/{id}/files/results-with-pdfs.zip`, shared/console/results-bundle.ts): the
+ * workbook's links open once it is unpacked.
+ */
+export const RESULTS_BUNDLE = 'results-with-pdfs.zip';
 export type BatchFileName = z.infer<typeof BatchFileName>;
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Files between the browser and the bucket, never through the API: upload forms (presigned
  * POSTs) for a catalogue with its sheets into `inbox/<batch name>/`, or a new sheet into
- * `answers/<batch-id>/sheets/`, and short-lived links to a batch's outbox files and verdict PDFs.
+ * `answers/<batch-id>/sheets/`, and short-lived links to a batch's outbox files and verdict PDFs
+ * (and to results.xlsx with its PDFs as one ZIP, results-bundle.ts).
  *
  * Each form allows exactly one key, one content type and a size range (checked by S3 itself),
  * so a form cannot be used to write anywhere else or anything else. The catalogue's form is
@@ -20,6 +21,7 @@ import {
   CONSOLE_LIMITS,
   type DownloadLink,
   type FileToSend,
+  RESULTS_BUNDLE,
   UPLOAD_TYPES,
   type UploadForm,
   type UploadPlan,
@@ -27,6 +29,7 @@ import {
 } from './api.js';
 import { type ConsolePorts, type ConsoleUser, personOfUser } from './ports.js';
 import { batchNotFound, ConsoleRefusal, invalidRequest } from './refusals.js';
+import { resultsBundle } from './results-bundle.js';
 
 type UploadKind = keyof typeof UPLOAD_TYPES;
 
@@ -221,6 +224,7 @@ const CONTENT_TYPES: Record<string, string> = {
   '.json': 'application/json',
   '.pdf': 'application/pdf',
   '.xlsx': XLSX_CONTENT_TYPE,
+  '.zip': 'application/zip',
 };
 
 const link = async (
@@ -248,6 +252,9 @@ export const batchFileLink = async (
 ): Promise<DownloadLink> => {
   const batch = await ports.batches.getBatch(batchId);
   if (!batch || batch.round_of !== undefined) throw batchNotFound(batchId);
+  // results.xlsx with its verdict PDFs beside it, made when asked for.
+  if (file === RESULTS_BUNDLE)
+    return link(ports, await resultsBundle(ports, batch), `${batch.name}-results.zip`, 'attachment');
   const name = BatchFileName.safeParse(file);
   const key = name.success ? outboxKey(batchId, name.data) : null;
   if (!name.success || !key || !(await ports.objects.head(key)))

@@ -10,6 +10,7 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { strFromU8, unzipSync } from 'fflate';
 import Papa from 'papaparse';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -348,6 +349,27 @@ describe('the operations console in Chromium', () => {
     });
     // The batch page says the choice too.
     expect(await page.locator('dl.options-line').textContent()).toContain('Español');
+  }, 60_000);
+
+  it('downloads results.xlsx with its verdict PDFs as one ZIP: each link of the workbook opens a PDF beside it', async () => {
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('download-results-with-pdfs.zip').click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('products-results.zip');
+    const saved = join(temp.dir, 'bundle.zip');
+    await download.saveAs(saved);
+    const files = unzipSync(readFileSync(saved));
+    const workbook = files['results.xlsx'];
+    expect(workbook).toBeDefined();
+    // Every HYPERLINK formula of the results sheet names a PDF the ZIP holds at that path.
+    const sheet = strFromU8(unzipSync(workbook!)['xl/worksheets/sheet1.xml']!);
+    const targets = [...sheet.matchAll(/HYPERLINK\((?:&quot;|")([^"&]+)/g)].map((match) => match[1] ?? '');
+    expect(targets.length).toBeGreaterThan(10);
+    for (const target of targets) {
+      expect(target).toMatch(/^pdfs\/.+\.pdf$/);
+      expect(strFromU8(files[target]!.subarray(0, 5)), target).toBe('%PDF-');
+    }
   }, 60_000);
 
   it('answers a pending row in the inbox; it resumes and resolves, billed once, and a second submit changes nothing', async () => {

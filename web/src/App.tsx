@@ -14,6 +14,7 @@ import { BatchPage } from './pages/BatchPage.js';
 import { ChecksPage } from './pages/ChecksPage.js';
 import { QuestionsPage } from './pages/QuestionsPage.js';
 import { UploadPage } from './pages/UploadPage.js';
+import { VerdictPage } from './pages/VerdictPage.js';
 import { hrefOf, type PageName, type Route } from './router.js';
 
 const NAV: {
@@ -55,7 +56,7 @@ const NavBadge = ({
 const Header = ({ route, value }: { route: Route; value: ConsoleContextValue }) => {
   const { t } = useTranslation();
   const language = useLanguage();
-  const current: PageName = route.page === 'batch' ? 'batches' : route.page;
+  const current: PageName = route.page === 'batch' || route.page === 'verdict' ? 'batches' : route.page;
   return (
     <header className="topbar">
       <a className="brand" href="#/batches">
@@ -123,6 +124,8 @@ const Page = ({ route }: { route: Route }) => {
       return <BatchesPage waiting={route.waiting} />;
     case 'batch':
       return <BatchPage key={route.batchId} batchId={route.batchId} />;
+    case 'verdict':
+      return <VerdictPage batchId={route.batchId} row={route.row} />;
     case 'questions':
       return <QuestionsPage />;
     case 'checks':

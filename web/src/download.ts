@@ -11,8 +11,3 @@ export const downloadUrl = (url: string, fileName: string): void => {
   anchor.click();
   anchor.remove();
 };
-
-/** Shows a document (a verdict PDF) in a new tab. */
-export const openInNewTab = (url: string): void => {
-  window.open(url, '_blank', 'noopener,noreferrer');
-};

@@ -80,7 +80,7 @@ const wordedParams = (t: TFunction, problem: ConsoleProblem): Record<string, str
   const params: Record<string, string> = {};
   for (const [name, value] of Object.entries(problem.params)) {
     if (
-      problem.code === 'file_too_large' &&
+      (problem.code === 'file_too_large' || problem.code === 'bundle_too_large') &&
       (name === 'max' || name === 'size') &&
       typeof value === 'number'
     ) {

@@ -1,7 +1,7 @@
 /**
  * The page's routes, as the part of the URL after `#`: `#/batches`, `#/batches/<id>`,
  * `#/questions`, `#/checks`, `#/upload`. A batch just uploaded rides along as `#/batches?waiting=<name>`;
- * the "To check" list can be opened on one batch (`#/checks?batch=<id>`) and on the entry holding
+ * a row's verdict PDF is `#/batches/<id>/rows/<n>/verdict`; the "To check" list can be opened on one batch (`#/checks?batch=<id>`) and on the entry holding
  * one of its rows (`&row=<n>`), as a row of the batch page links to it.
  * Parsing and writing only; no DOM here (useRoute in web/src/hooks.ts listens to the location).
  */
@@ -9,6 +9,8 @@
 export type Route =
   | { page: 'batches'; waiting: string | null }
   | { page: 'batch'; batchId: string }
+  /** A row's verdict PDF through the console: a link a person can share with the team, opened signed in. */
+  | { page: 'verdict'; batchId: string; row: number }
   | { page: 'questions' }
   | { page: 'checks'; batchId: string | null; row: number | null }
   | { page: 'upload' }
@@ -41,6 +43,18 @@ export const parseHash = (hash: string): Route => {
     const batchId = decode(second);
     if (batchId !== null && batchId !== '') return { page: 'batch', batchId };
   }
+  if (
+    first === 'batches' &&
+    second !== undefined &&
+    rest.length === 3 &&
+    rest[0] === 'rows' &&
+    rest[2] === 'verdict'
+  ) {
+    const batchId = decode(second);
+    const row = Number(rest[1]);
+    if (batchId !== null && batchId !== '' && /^\d{1,7}$/.test(rest[1] ?? '') && row >= 1)
+      return { page: 'verdict', batchId, row };
+  }
   if (first === 'questions' && second === undefined) return { page: 'questions' };
   if (first === 'checks' && second === undefined) {
     const batchId = query.get('batch');
@@ -64,6 +78,8 @@ export const hrefOf = (route: Route): string => {
         : `#/batches?${new URLSearchParams({ waiting: route.waiting }).toString()}`;
     case 'batch':
       return `#/batches/${encodeURIComponent(route.batchId)}`;
+    case 'verdict':
+      return `#/batches/${encodeURIComponent(route.batchId)}/rows/${route.row}/verdict`;
     case 'questions':
       return '#/questions';
     case 'checks': {

@@ -4,6 +4,7 @@
  * inbox/, a wrong type or size, an unknown batch or classification, answers to a row that is no
  * longer pending), each with nothing written.
  */
+import { strFromU8, unzipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { logger } from '../../../functions/console-runtime.js';
 import { CONSOLE_LIMITS, CONSOLE_ROUTES } from '../../../shared/console/api.js';
@@ -480,6 +481,52 @@ describe('downloads', () => {
       expect(refused.status).toBe(404);
       expect(refused.body.code).toBe('file_not_found');
     }
+  });
+
+  it('bundles results.xlsx with its verdict PDFs beside it as one ZIP, made once per workbook and again when it changes', async () => {
+    const world = consoleWorld();
+    await runningBatch(world);
+    const ask = () =>
+      world.call('console-files', 'GET /batches/{batchId}/files/{file}', {
+        params: { batchId: 'nightly-abc', file: 'results-with-pdfs.zip' },
+      });
+    // No workbook yet: nothing to bundle.
+    expect((await ask()).body).toMatchObject({ code: 'file_not_found' });
+    world.ports.objects.set('outbox/nightly-abc/results.xlsx', 'workbook one');
+    world.ports.objects.set('outbox/nightly-abc/pdfs/00001-SKU-1.pdf', '%PDF-1.7 one');
+    world.ports.objects.set('outbox/nightly-abc/pdfs/00003-SKU-3.pdf', '%PDF-1.7 three');
+
+    const first = await ask();
+
+    expect(first.body).toMatchObject({ file_name: 'nightly-results.zip' });
+    expect(world.ports.links.downloads.at(-1)).toMatchObject({
+      key: 'outbox/nightly-abc/downloads/results-with-pdfs.zip',
+      disposition: 'attachment',
+      contentType: 'application/zip',
+    });
+    const entries = () => {
+      const files = unzipSync(
+        world.ports.objects.objects.get('outbox/nightly-abc/downloads/results-with-pdfs.zip')!.bytes,
+      );
+      return Object.fromEntries(Object.entries(files).map(([name, bytes]) => [name, strFromU8(bytes)]));
+    };
+    // The workbook's links (`pdfs/<file>.pdf`) open where it is unpacked.
+    expect(entries()).toEqual({
+      'results.xlsx': 'workbook one',
+      'pdfs/00001-SKU-1.pdf': '%PDF-1.7 one',
+      'pdfs/00003-SKU-3.pdf': '%PDF-1.7 three',
+    });
+    // Asked again, the same workbook: the bundle kept is linked, not made again.
+    world.ports.objects.set('outbox/nightly-abc/pdfs/00004-SKU-4.pdf', '%PDF-1.7 four');
+    await ask();
+    expect(Object.keys(entries())).toHaveLength(3);
+    // An answers round revised the workbook: the next request makes it again.
+    world.ports.objects.set('outbox/nightly-abc/results.xlsx', 'workbook two');
+    await ask();
+    expect(entries()).toMatchObject({
+      'results.xlsx': 'workbook two',
+      'pdfs/00004-SKU-4.pdf': '%PDF-1.7 four',
+    });
   });
 
   it("links a row's verdict PDF inline, and answers 404 for a row without one or a row that does not exist", async () => {

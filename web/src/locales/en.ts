@@ -7,6 +7,7 @@ import { STATUS_WORDS } from '../../../shared/console/web-contract.js';
 
 export const en = {
   app: {
+    backToBatch: 'Back to the batch',
     name: 'NCM console',
     loading: 'Loading…',
     startFailed: 'The console could not start.',
@@ -109,6 +110,7 @@ export const en = {
     },
     files: {
       results_workbook: 'Results (Excel)',
+      results_bundle: 'Results with verdict PDFs (ZIP)',
       results: 'Results (CSV)',
       erp_update: 'ERP update (CSV)',
       review_workbook: 'Questions to answer (Excel)',
@@ -164,6 +166,7 @@ export const en = {
     notInForceFilterTitle:
       "Only the rows whose declared NCM or verdict's NCM is not in the NCM table in force ({{table}})",
     pdf: 'PDF',
+    openingPdf: 'Opening the verdict PDF of row {{row}}…',
     openPdf: 'Open the verdict PDF of row {{row}}',
     columns: {
       row: 'Row',
@@ -504,6 +507,8 @@ export const en = {
       'The NCM {{ncm}} is not in the NCM table in force ({{as_of}}, {{act}}): SEFAZ rejects an NF-e that declares it. Nothing was written.',
     not_services_choice:
       'Row {{row}}: the service’s NCM is {{services}}, not {{ncm}}. Decide it on its own. Nothing was written.',
+    bundle_too_large:
+      'The results of “{{batch_name}}” with their {{pdfs}} verdict PDFs are larger than {{max}}: download results.xlsx and copy the outbox’s pdfs/ folder beside it.',
     sim_not_offered:
       'The SIM opening {{sim}} is not one of those the verdict offers for NCM {{ncm}}. Choose one of them, or none.',
     network: 'Could not reach the server: {{detail}}',

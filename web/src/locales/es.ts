@@ -4,6 +4,7 @@ import type { Messages } from './en.js';
 
 export const es: Messages = {
   app: {
+    backToBatch: 'Volver al lote',
     name: 'Consola NCM',
     loading: 'Cargando…',
     startFailed: 'No se pudo abrir la consola.',
@@ -106,6 +107,7 @@ export const es: Messages = {
     },
     files: {
       results_workbook: 'Resultados (Excel)',
+      results_bundle: 'Resultados con los PDF de los veredictos (ZIP)',
       results: 'Resultados (CSV)',
       erp_update: 'Actualización para el ERP (CSV)',
       review_workbook: 'Preguntas por responder (Excel)',
@@ -161,6 +163,7 @@ export const es: Messages = {
     notInForceFilterTitle:
       'Solo las filas cuya NCM declarada o del dictamen no figura en la tabla NCM vigente ({{table}})',
     pdf: 'PDF',
+    openingPdf: 'Abriendo el PDF del veredicto de la fila {{row}}…',
     openPdf: 'Abrir el PDF del dictamen de la fila {{row}}',
     columns: {
       row: 'Fila',
@@ -502,6 +505,8 @@ export const es: Messages = {
       'La NCM {{ncm}} no está en la tabla NCM vigente ({{as_of}}, {{act}}): la SEFAZ rechaza una NF-e que la declare. No se escribió nada.',
     not_services_choice:
       'Fila {{row}}: la NCM del servicio es {{services}}, no {{ncm}}. Decídela por separado. No se escribió nada.',
+    bundle_too_large:
+      'Los resultados de “{{batch_name}}” con sus {{pdfs}} PDF de veredicto superan {{max}}: descarga results.xlsx y copia la carpeta pdfs/ del outbox a su lado.',
     sim_not_offered:
       'La apertura SIM {{sim}} no es una de las que el veredicto ofrece para la NCM {{ncm}}. Elige una de ellas, o ninguna.',
     network: 'No se pudo conectar con el servidor: {{detail}}',

@@ -4,6 +4,7 @@ import type { Messages } from './en.js';
 
 export const pt: Messages = {
   app: {
+    backToBatch: 'Voltar ao lote',
     name: 'Console NCM',
     loading: 'Carregando…',
     startFailed: 'Não foi possível abrir o console.',
@@ -106,6 +107,7 @@ export const pt: Messages = {
     },
     files: {
       results_workbook: 'Resultados (Excel)',
+      results_bundle: 'Resultados com os PDFs dos vereditos (ZIP)',
       results: 'Resultados (CSV)',
       erp_update: 'Atualização para o ERP (CSV)',
       review_workbook: 'Perguntas para responder (Excel)',
@@ -161,6 +163,7 @@ export const pt: Messages = {
     notInForceFilterTitle:
       'Só as linhas cuja NCM declarada ou do parecer não consta da tabela NCM vigente ({{table}})',
     pdf: 'PDF',
+    openingPdf: 'Abrindo o PDF do veredito da linha {{row}}…',
     openPdf: 'Abrir o PDF do parecer da linha {{row}}',
     columns: {
       row: 'Linha',
@@ -502,6 +505,8 @@ export const pt: Messages = {
       'A NCM {{ncm}} não está na tabela NCM vigente ({{as_of}}, {{act}}): a SEFAZ rejeita uma NF-e que a declare. Nada foi gravado.',
     not_services_choice:
       'Linha {{row}}: a NCM do serviço é {{services}}, não {{ncm}}. Decida-a à parte. Nada foi gravado.',
+    bundle_too_large:
+      'Os resultados de “{{batch_name}}” com seus {{pdfs}} PDFs de veredito passam de {{max}}: baixe results.xlsx e copie a pasta pdfs/ do outbox para junto dele.',
     sim_not_offered:
       'O destaque SIM {{sim}} não é um dos que o veredito oferece para a NCM {{ncm}}. Escolha um deles, ou nenhum.',
     network: 'Não foi possível falar com o servidor: {{detail}}',

@@ -10,6 +10,7 @@ import {
   type BatchFileName,
   type BatchView,
   type Message,
+  RESULTS_BUNDLE,
   wordMessage,
 } from '../../../shared/console/web-contract.js';
 import {
@@ -55,12 +56,20 @@ const FILE_LABEL: Record<BatchFileName, string> = {
   'summary.partial.json': 'summary_partial',
 };
 
+type Download = BatchFileName | typeof RESULTS_BUNDLE;
+
+const labelOf = (file: Download): string => (file === RESULTS_BUNDLE ? 'results_bundle' : FILE_LABEL[file]);
+
 const Downloads = ({ batch }: { batch: BatchView }) => {
   const { t } = useTranslation();
   const { api } = useConsole();
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
-  const download = async (file: BatchFileName) => {
+  // The workbook with its verdict PDFs beside it, so its links open: offered once the workbook is whole.
+  const shown: Download[] = batch.files.flatMap((file): Download[] =>
+    file === 'results.xlsx' ? [file, RESULTS_BUNDLE] : [file],
+  );
+  const download = async (file: Download) => {
     setBusy(file);
     setError(null);
     try {
@@ -79,7 +88,7 @@ const Downloads = ({ batch }: { batch: BatchView }) => {
         <p className="muted">{t('batch.noFiles')}</p>
       ) : (
         <ul className="downloads">
-          {batch.files.map((file) => (
+          {shown.map((file) => (
             <li key={file}>
               <button
                 type="button"
@@ -93,7 +102,7 @@ const Downloads = ({ batch }: { batch: BatchView }) => {
                 <span className="download-icon" aria-hidden="true">
                   ↓
                 </span>
-                <span className="download-label">{t(`batch.files.${FILE_LABEL[file]}`)}</span>
+                <span className="download-label">{t(`batch.files.${labelOf(file)}`)}</span>
                 <span className="download-file">{file}</span>
               </button>
             </li>

@@ -13,11 +13,11 @@ import type { CheckEntryView, DecisionAccepted } from '../../../shared/console/w
 import { None } from '../components/ui.js';
 import { BatchRow, SubmitBar, useSubmit, WorkItemForm } from '../components/work-list.js';
 import { useConsole } from '../context.js';
-import { openInNewTab } from '../download.js';
 import { formatNcm, formatNumber, formatPercent } from '../format.js';
 import { useLanguage } from '../hooks.js';
 import { plural } from '../i18n.js';
 import type { Language } from '../lang.js';
+import { hrefOf } from '../router.js';
 
 const TYPED = 'typed';
 
@@ -126,18 +126,8 @@ export const CheckDecision = ({
   const [typed, setTyped] = useState('');
   const [sim, setSim] = useState('');
   const [note, setNote] = useState('');
-  const { busy, error, setError, problem, submit } = useSubmit();
+  const { busy, error, problem, submit } = useSubmit();
   const touch = () => onDirty(entry.key, true);
-
-  const openPdf = async () => {
-    if (!entry.verdict) return;
-    setError(null);
-    try {
-      openInNewTab((await api.verdictLink(entry.verdict.batch_id, entry.verdict.row)).url);
-    } catch (failure) {
-      setError(failure);
-    }
-  };
 
   const decide = () => {
     const ncm = choice === TYPED ? typed.trim() : choice;
@@ -193,14 +183,15 @@ export const CheckDecision = ({
         </div>
       </dl>
       {entry.verdict && (
-        <button
-          type="button"
+        <a
+          href={hrefOf({ page: 'verdict', batchId: entry.verdict.batch_id, row: entry.verdict.row })}
+          target="_blank"
+          rel="noopener"
           className="button button-quiet"
-          onClick={() => void openPdf()}
           data-testid="check-pdf"
         >
           {t('checks.verdictPdf')}
-        </button>
+        </a>
       )}
       <WorkItemForm onSubmit={decide} onChange={touch} error={error} errorTestId="check-error">
         <Candidates

@@ -14,7 +14,6 @@ import type { RowList, RowView } from '../../../shared/console/web-contract.js';
 import { CONSOLE_LIMITS, wordDetail } from '../../../shared/console/web-contract.js';
 import { ErrorNotice, Loading, None, StatusChip } from '../components/ui.js';
 import { useConsole } from '../context.js';
-import { openInNewTab } from '../download.js';
 import { formatMoney, formatNcm, formatNcmTable, formatNumber, formatPercent } from '../format.js';
 import { useDebounced, useLanguage, usePoll } from '../hooks.js';
 import { plural } from '../i18n.js';
@@ -95,16 +94,6 @@ const NcmCell = ({ row, table }: { row: RowView; table: string }) => {
 const Row = ({ batchId, row, table }: { batchId: string; row: RowView; table: string }) => {
   const { t } = useTranslation();
   const language = useLanguage();
-  const { api } = useConsole();
-  const [error, setError] = useState<unknown>(null);
-  const openPdf = async () => {
-    setError(null);
-    try {
-      openInNewTab((await api.verdictLink(batchId, row.row)).url);
-    } catch (failure) {
-      setError(failure);
-    }
-  };
   return (
     <tr data-testid="result-row" data-row={row.row} data-status={row.status}>
       <th scope="row" className="num">
@@ -144,20 +133,21 @@ const Row = ({ batchId, row, table }: { batchId: string; row: RowView; table: st
       <td className="num">{row.confidence === null ? <None /> : formatPercent(language, row.confidence)}</td>
       <td className="num">{formatMoney(language, row.cost_usd)}</td>
       <td>
+        {/* Through the console: a link that can be shared within the team, opened signed in. */}
         {row.has_verdict_pdf && (
-          <button
-            type="button"
+          <a
+            href={hrefOf({ page: 'verdict', batchId, row: row.row })}
+            target="_blank"
+            rel="noopener"
             className="button button-small"
-            onClick={openPdf}
             aria-label={t('rows.openPdf', { row: row.row })}
             title={t('rows.openPdf', { row: row.row })}
             data-testid="verdict-pdf"
             data-row={row.row}
           >
             {t('rows.pdf')}
-          </button>
+          </a>
         )}
-        {error !== null && <ErrorNotice error={error} testId="verdict-error" />}
       </td>
     </tr>
   );
