@@ -271,7 +271,7 @@ const syntheticBatch = (rows: number, products: number, running: boolean) => {
             : {
                 status: 'failed',
                 reason: 'no_valid_candidates',
-                detail: 'the service could not classify the product (no_valid_candidates); not billed',
+                detail: 'the service could not classify the product: no candidate NCM fitted; not billed',
                 classification_id: id,
                 title,
                 cost_usd: '0.00',

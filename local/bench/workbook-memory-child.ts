@@ -194,7 +194,7 @@ const benchRowRecord = (row: number): RowRecord => {
         : {
             status,
             reason: 'no_valid_candidates',
-            detail: 'the service could not classify the product (no_valid_candidates); not billed',
+            detail: 'the service could not classify the product: no candidate NCM fitted; not billed',
             classification_id: id,
             title: description.split(',')[0]!,
             cost_usd: '0.00',

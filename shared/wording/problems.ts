@@ -539,14 +539,14 @@ export const PROBLEM_PHRASES = {
     pt: (p) =>
       `O orçamento de USD ${p.max_usd} (max_usd do batch.json) cobre ${count('pt', p.covered)} ` +
       `${plural(p.covered, 'classificação', 'classificações')}; ${count('pt', p.over)} ` +
-      `${plural(p.over, 'linha depois delas não foi enviada', 'linhas depois delas não foram enviadas')} (budget_exceeded).`,
+      `${plural(p.over, 'linha depois delas não foi enviada', 'linhas depois delas não foram enviadas')}.`,
     es: (p) =>
       `El presupuesto de USD ${p.max_usd} (max_usd de batch.json) cubre ${count('es', p.covered)} ` +
       `${plural(p.covered, 'clasificación', 'clasificaciones')}; ${count('es', p.over)} ` +
-      `${plural(p.over, 'fila posterior no se envió', 'filas posteriores no se enviaron')} (budget_exceeded).`,
+      `${plural(p.over, 'fila posterior no se envió', 'filas posteriores no se enviaron')}.`,
     en: (p) =>
       `The budget of USD ${p.max_usd} (batch.json max_usd) covers ${p.covered} classification(s); ` +
-      `${p.over} row(s) after them were not submitted (budget_exceeded).`,
+      `${p.over} row(s) after them were not submitted.`,
   } satisfies Phrase<{ max_usd: number; covered: number; over: number }>,
   not_prepared: {
     pt: (p) => `Não foi possível preparar o lote: ${p.text}`,

@@ -154,6 +154,10 @@ const SHEET_PATH_WHY: Record<NonNullable<RejectionParams['why']>, Record<Languag
   },
 };
 
+/** The batch folder as a person named it (`products`), not the bucket's key for it (`inbox/products/`). */
+const folderName = (folder: string | undefined): string =>
+  (folder ?? '').replace(/^inbox\//, '').replace(/\/$/, '');
+
 export const REJECTION_PHRASES: Record<RejectionReason, Rejection> = {
   description_missing: {
     pt: (p) =>
@@ -278,9 +282,10 @@ export const REJECTION_PHRASES: Record<RejectionReason, Rejection> = {
       }, which is not text; remove it.`,
   },
   sheet_not_found: {
-    pt: (p) => `Coluna ${quoted(p.header)}: ${quoted(p.value ?? '')} não está na pasta do lote ${p.folder}.`,
+    pt: (p) =>
+      `Coluna ${quoted(p.header)}: ${quoted(p.value ?? '')} não está na pasta do lote ${quoted(folderName(p.folder))}.`,
     es: (p) =>
-      `Columna ${quoted(p.header)}: ${quoted(p.value ?? '')} no está en la carpeta del lote ${p.folder}.`,
+      `Columna ${quoted(p.header)}: ${quoted(p.value ?? '')} no está en la carpeta del lote ${quoted(folderName(p.folder))}.`,
     en: (p) =>
       `Column ${quoted(p.header)}: ${quoted(p.value ?? '')} was not found in the batch folder ${p.folder}.`,
   },

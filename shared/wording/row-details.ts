@@ -24,6 +24,47 @@ const OPERATION_WORDS: Record<Language, Record<Operation, string>> = {
   en: { import: 'import', export: 'export' },
 };
 
+/**
+ * Why the service could not classify, in plain words: the spec names the reasons and not their
+ * meaning, so these say what each name says. A reason it adds later is shown as it names it.
+ */
+const FAILURE_WORDS: Record<Language, Record<string, string>> = {
+  pt: {
+    unexpected_format: 'o produto chegou num formato que o serviço não esperava',
+    no_valid_candidates: 'nenhuma NCM candidata serviu',
+    timed_out: 'a classificação passou do tempo',
+    service_unavailable: 'o serviço estava indisponível',
+    unreadable_pdf: 'a ficha técnica em PDF não pôde ser lida',
+    persist_failed: 'o serviço não conseguiu gravar o resultado',
+  },
+  es: {
+    unexpected_format: 'el producto llegó en un formato que el servicio no esperaba',
+    no_valid_candidates: 'ninguna NCM candidata sirvió',
+    timed_out: 'la clasificación superó el tiempo',
+    service_unavailable: 'el servicio no estaba disponible',
+    unreadable_pdf: 'la ficha técnica en PDF no se pudo leer',
+    persist_failed: 'el servicio no pudo guardar el resultado',
+  },
+  en: {
+    unexpected_format: 'the product came in a format the service did not expect',
+    no_valid_candidates: 'no candidate NCM fitted',
+    timed_out: 'the classification ran out of time',
+    service_unavailable: 'the service was unavailable',
+    unreadable_pdf: 'the PDF technical sheet could not be read',
+    persist_failed: 'the service could not save the result',
+  },
+};
+
+const NO_REASON: Record<Language, string> = {
+  pt: 'sem motivo informado',
+  es: 'sin motivo informado',
+  en: 'no reason given',
+};
+
+/** Takes a failed classification's reason (the service's name for it) and gives it in plain words in `language`. */
+export const failureReasonWords = (reason: string | undefined, language: Language): string =>
+  reason === undefined ? NO_REASON[language] : (FAILURE_WORDS[language][reason] ?? `"${reason}"`);
+
 /** Remarks beside a verdict: what is still open about it. */
 type VerdictNotes = {
   /** The SIM openings to choose among, dotted. */
@@ -98,10 +139,10 @@ export const ROW_DETAIL_PHRASES = {
   } satisfies Phrase<{ questions: number; provisional?: string }>,
   failed: {
     pt: (p) =>
-      `o serviço não conseguiu classificar o produto (${p.reason ?? 'sem motivo informado'}); sem cobrança`,
-    es: (p) =>
-      `el servicio no pudo clasificar el producto (${p.reason ?? 'sin motivo informado'}); sin cargo`,
-    en: (p) => `the service could not classify the product (${p.reason ?? 'no reason given'}); not billed`,
+      `o serviço não conseguiu classificar o produto: ${failureReasonWords(p.reason, 'pt')}; sem cobrança`,
+    es: (p) => `el servicio no pudo clasificar el producto: ${failureReasonWords(p.reason, 'es')}; sin cargo`,
+    en: (p) =>
+      `the service could not classify the product: ${failureReasonWords(p.reason, 'en')}; not billed`,
   } satisfies Phrase<{ reason?: string }>,
   abandoned: fixed(
     'as perguntas não foram respondidas em 30 dias; sem cobrança',

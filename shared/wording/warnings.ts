@@ -282,7 +282,7 @@ export const WARNING_PHRASES = {
         `não ${several ? 'têm camada de texto (são digitalizadas): o serviço não consegue lê-las' : 'tem camada de texto (é digitalizada): o serviço não consegue lê-la'}` +
         (alone > 0
           ? `, e ${alone === 1 ? 'a' : 'as'} ${rows('pt', p.alone_rows, alone)} não ${alone === 1 ? 'tem' : 'têm'} descrição ao lado, ` +
-            `então ${alone === 1 ? 'vai' : 'vão'} falhar (unreadable_pdf) se você não incluir uma descrição ou um PDF com texto.`
+            `então ${alone === 1 ? 'vai' : 'vão'} falhar se você não incluir uma descrição ou um PDF com texto.`
           : '; só a descrição ao lado será classificada.')
       );
     },
@@ -295,7 +295,7 @@ export const WARNING_PHRASES = {
         `no ${several ? 'tienen capa de texto (son escaneos): el servicio no puede leerlas' : 'tiene capa de texto (es un escaneo): el servicio no puede leerla'}` +
         (alone > 0
           ? `, y ${alone === 1 ? 'la' : 'las'} ${rows('es', p.alone_rows, alone)} no ${alone === 1 ? 'tiene' : 'tienen'} descripción al lado, ` +
-            `así que ${alone === 1 ? 'fallará' : 'fallarán'} (unreadable_pdf) a menos que agregues una descripción o un PDF con texto.`
+            `así que ${alone === 1 ? 'fallará' : 'fallarán'} a menos que agregues una descripción o un PDF con texto.`
           : '; solo se clasificará la descripción que la acompaña.')
       );
     },
@@ -308,7 +308,7 @@ export const WARNING_PHRASES = {
         `${several ? 'have' : 'has'} no text layer (a scan): the service cannot read it` +
         (alone > 0
           ? `, and ${rows('en', p.alone_rows, alone)} ${alone === 1 ? 'has' : 'have'} no description beside it, so ` +
-            `${alone === 1 ? 'it' : 'they'} will fail (unreadable_pdf) unless you add a description or a PDF with text.`
+            `${alone === 1 ? 'it' : 'they'} will fail unless you add a description or a PDF with text.`
           : '; only the description beside it will be classified.')
       );
     },

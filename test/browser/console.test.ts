@@ -20,6 +20,7 @@ import { WORKBOOK_WORDS } from '../../shared/pipeline/outbox/workbook-labels.js'
 import { readXlsxRecords } from '../../shared/spreadsheet/read-xlsx.js';
 import { adminClassifications, E2E_ASSEMBLY_DIR, E2E_TIME_SCALE, makeTempDir } from '../e2e/helpers.js';
 import { openBrowser, SCREENSHOTS_DIR } from '../helpers/chromium.js';
+import { notInLanguage } from '../helpers/language-walk.js';
 
 const SAMPLE = join(process.cwd(), 'sample-data');
 const temp = makeTempDir('console');
@@ -655,4 +656,43 @@ describe('the operations console in Chromium', () => {
     );
     await page.getByTestId('language').selectOption('pt');
   }, 240_000);
+
+  it('reads in Portuguese and in Spanish on every page and panel: no English sentence, no bare reason code', async () => {
+    const found: Record<string, string[]> = {};
+    const look = async (name: string) => {
+      found[name] = await notInLanguage(page);
+    };
+    for (const language of ['pt', 'es'] as const) {
+      await page.goto(`${local.url}#/batches`);
+      await page.getByTestId('language').selectOption(language);
+      await page.getByTestId('batch-row').first().waitFor();
+      await look(`${language} batches`);
+
+      await page.goto(`${local.url}#/batches/${encodeURIComponent(batchId)}`);
+      await expect.poll(() => page.getByTestId('result-row').count()).toBe(34);
+      await page.getByTestId('batch-audit').locator('summary').click();
+      await page.getByTestId('audit-event').first().waitFor();
+      await look(`${language} batch, its rows and its audit`);
+
+      await page.goto(`${local.url}#/upload`);
+      await page.getByTestId('upload-catalogue').setInputFiles(join(SAMPLE, 'products.csv'));
+      await page.getByTestId('rejections-check').waitFor();
+      await look(`${language} upload, its checks before sending`);
+
+      await page.goto(`${local.url}#/questions`);
+      await page.getByTestId('question-group').first().waitFor();
+      await look(`${language} questions`);
+
+      await page.goto(`${local.url}#/checks`);
+      await page.getByTestId('checks-empty').waitFor();
+      await look(`${language} to check`);
+
+      // A refusal's panel: row 13 was rejected and has no verdict PDF.
+      await page.goto(`${local.url}#/batches/${encodeURIComponent(batchId)}/rows/13/verdict`);
+      await page.getByTestId('verdict-error').waitFor();
+      await look(`${language} a refusal`);
+    }
+    expect(found).toEqual(Object.fromEntries(Object.keys(found).map((name) => [name, []])));
+    await page.getByTestId('language').selectOption('pt');
+  }, 120_000);
 });

@@ -18,6 +18,7 @@ import { startLocalPipeline } from '../../local/runtime/pipeline.js';
 import type { AuditEventView, CheckList } from '../../shared/console/api.js';
 import { E2E_ASSEMBLY_DIR, E2E_TIME_SCALE, makeTempDir } from '../e2e/helpers.js';
 import { openBrowser } from '../helpers/chromium.js';
+import { notInLanguage } from '../helpers/language-walk.js';
 
 const PERSON = 'Maria Conferente';
 const PERSON_SUB = `local:${PERSON}`;
@@ -202,9 +203,32 @@ describe('the "To check" workbench on a nightly export', () => {
     await browser.screenshot(page, '43-workbench-next-pt', { view: true });
   }, 120_000);
 
+  it('reads in Portuguese and in Spanish: the list, an open line and the bulk bar, no English sentence nor bare code', async () => {
+    const found: Record<string, string[]> = {};
+    for (const language of ['pt', 'es'] as const) {
+      // The list afresh: nothing open, nothing selected.
+      await page.goto(`${local.url}#/checks`);
+      await page.reload();
+      await page.getByTestId('language').selectOption(language);
+      const first = page.getByTestId('check-entry').first();
+      await first.waitFor({ timeout: 30_000 });
+      if ((await first.getByTestId('check-open').count()) === 0)
+        await first.getByTestId('check-toggle').click();
+      await first.getByTestId('check-open').waitFor();
+      await first.getByTestId('check-select').click();
+      await page.getByTestId('bulk-approve').click();
+      await page.getByTestId('bulk-confirm').waitFor();
+      found[language] = await notInLanguage(page);
+      await page.getByRole('button', { name: language === 'pt' ? 'Voltar' : 'Volver' }).click();
+    }
+    expect(found).toEqual({ pt: [], es: [] });
+    await page.getByTestId('language').selectOption('pt');
+  }, 120_000);
+
   it('fits a phone: the list, an open line and the questions inbox at 390 px', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${local.url}#/checks`);
+    await page.reload();
     await page.getByTestId('check-entry').first().waitFor({ timeout: 30_000 });
     expect(await overflowX()).toBeLessThanOrEqual(0);
     // Every menu entry can be reached: the menu scrolls sideways inside the window.

@@ -79,7 +79,7 @@ export const ROWS: RowRecord[] = [
   done(4, ['PAR-4', '-desconto especial no parafuso', 'exportação', 'AR', '', ''], {
     status: 'failed',
     reason: 'insufficient_information',
-    detail: 'the service could not classify the product (insufficient_information); not billed',
+    detail: 'the service could not classify the product: "insufficient_information"; not billed',
     classification_id: classificationId(4),
     cost_usd: '0.00',
   }),

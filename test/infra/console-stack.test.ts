@@ -239,7 +239,8 @@ const EXPECTED_REACH: Record<ConsoleHandlerName, Record<string, string[]>> = {
     ownLogs: LOGS,
     batchTable: ['dynamodb:GetItem'],
     bucket: ['s3:ListBucket'],
-    'bucket/outbox/*': ['s3:GetObject'],
+    // PutObject: results.xlsx with its verdict PDFs as one ZIP, under the outbox's downloads/.
+    'bucket/outbox/*': ['s3:GetObject', 's3:PutObject'],
     'bucket/inbox/*': ['s3:GetObject', 's3:PutObject'],
     'bucket/answers/*': ['s3:PutObject'],
     // PutItem: the signed-in person recorded as who the catalogue's upload form is for.

@@ -129,7 +129,8 @@ const Page = ({ route }: { route: Route }) => {
     case 'questions':
       return <QuestionsPage />;
     case 'checks':
-      return <ChecksPage batchId={route.batchId} row={route.row} />;
+      // A link to another entry (or to the whole list) opens the list afresh on it.
+      return <ChecksPage key={hrefOf(route)} batchId={route.batchId} row={route.row} />;
     case 'upload':
       return <UploadPage />;
     case 'not_found':

@@ -5,6 +5,8 @@
  * audit-events.ts and the SIM sweep); the page words each known part and keeps codes as they are.
  */
 import type { TFunction } from 'i18next';
+import { reasonName } from '../../shared/console/web-contract.js';
+import type { Language } from './lang.js';
 
 const PARTS: readonly [RegExp, (t: TFunction, match: RegExpMatchArray) => string][] = [
   [/^confidence (\d+) %$/, (t, m) => t('audit.detail.confidence', { n: m[1] })],
@@ -18,8 +20,11 @@ const PARTS: readonly [RegExp, (t: TFunction, match: RegExpMatchArray) => string
   [/^row (\d+)$/, (t, m) => t('audit.detail.row', { row: m[1] })],
 ];
 
-/** The detail's parts (`, ` between them, as the log writes them), each worded when it is known. */
-export const auditDetailWords = (t: TFunction, detail: string): string =>
+/** A row's reason code (`operation_missing`, `unreadable_pdf`): a not_sent or failed event's detail. */
+const REASON_CODE = /^[a-z]+(?:_[a-z0-9]+)+$/;
+
+/** The detail's parts (`, ` between them, as the log writes them), each worded when it is known; a reason code named in words. */
+export const auditDetailWords = (t: TFunction, language: Language, detail: string): string =>
   detail
     .split(', ')
     .map((part) => {
@@ -27,6 +32,6 @@ export const auditDetailWords = (t: TFunction, detail: string): string =>
         const match = part.match(pattern);
         if (match) return word(t, match);
       }
-      return part;
+      return REASON_CODE.test(part) ? reasonName(part, language) : part;
     })
     .join(', ');

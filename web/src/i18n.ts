@@ -121,8 +121,12 @@ export const errorMessage = (t: TFunction, error: unknown): string => {
   return t('errors.unexpected', { detail: error instanceof Error ? error.message : String(error) });
 };
 
-/** The English detail behind a message, for the "Details" disclosure; null when it adds nothing. */
+/**
+ * What another system said behind a message (S3's own error, an HTTP status), for the "Details"
+ * disclosure; null for a refusal of the API, whose message already says all of it in the
+ * reader's language (its English detail is for the logs, not for the page).
+ */
 export const errorDetail = (error: unknown): string | null => {
-  if (error instanceof ApiError) return error.problem?.detail ?? (error.status > 0 ? error.message : null);
+  if (error instanceof ApiError) return error.problem ? null : error.status > 0 ? error.message : null;
   return null;
 };

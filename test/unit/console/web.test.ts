@@ -245,7 +245,10 @@ describe('the hash router', () => {
     expect(parseHash('#/batches/b-123')).toEqual({ page: 'batch', batchId: 'b-123' });
     expect(parseHash('#/batches/a%2Fb')).toEqual({ page: 'batch', batchId: 'a/b' });
     expect(parseHash('#/batches/b-1/rows/7/verdict')).toEqual({ page: 'verdict', batchId: 'b-1', row: 7 });
-    expect(parseHash('#/batches/b-1/rows/0/verdict')).toEqual({ page: 'not_found', path: '/batches/b-1/rows/0/verdict' });
+    expect(parseHash('#/batches/b-1/rows/0/verdict')).toEqual({
+      page: 'not_found',
+      path: '/batches/b-1/rows/0/verdict',
+    });
     expect(parseHash('#/questions')).toEqual({ page: 'questions' });
     expect(parseHash('#/checks')).toEqual({ page: 'checks', batchId: null, row: null });
     expect(parseHash('#/upload')).toEqual({ page: 'upload' });

@@ -76,8 +76,8 @@ export const BatchAudit = ({ batchId }: { batchId: string }) => {
                     {event.who === '' ? <span className="muted">{t('audit.pipeline')}</span> : event.who}
                   </td>
                   <td className="mono">{event.classification_id ?? <None />}</td>
-                  <td className="truncate cell-wide" title={auditDetailWords(t, event.detail)}>
-                    {event.detail ? auditDetailWords(t, event.detail) : <None />}
+                  <td className="truncate cell-wide" title={auditDetailWords(t, language, event.detail)}>
+                    {event.detail ? auditDetailWords(t, language, event.detail) : <None />}
                   </td>
                 </tr>
               ))}

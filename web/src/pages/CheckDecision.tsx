@@ -74,8 +74,14 @@ const Candidates = ({
               )}
               {candidate.chosen && <span className="chip chip-quiet">{t('checks.servicesChoice')}</span>}
             </span>
-            <span className="candidate-description">{candidate.description}</span>
-            {candidate.rationale && <span className="hint candidate-rationale">{candidate.rationale}</span>}
+            <span className="candidate-description" translate="no">
+              {candidate.description}
+            </span>
+            {candidate.rationale && (
+              <span className="hint candidate-rationale" translate="no">
+                {candidate.rationale}
+              </span>
+            )}
           </span>
         </label>
       ))}
@@ -145,7 +151,9 @@ export const CheckDecision = ({
 
   return (
     <div className="check-open-body" data-testid="check-open">
-      <h2 className="check-product">{entry.description ?? entry.title ?? entry.sku ?? <None />}</h2>
+      <h2 className="check-product" translate="no">
+        {entry.description ?? entry.title ?? entry.sku ?? <None />}
+      </h2>
       <dl className="meta">
         <div>
           <dt>{t('checks.sku')}</dt>

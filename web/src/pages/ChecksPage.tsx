@@ -332,9 +332,10 @@ const CheckLine = ({
           onClick={onSelect}
           onChange={() => {}}
           data-testid="check-select"
+          translate="no"
         />
       </td>
-      <th scope="row" className="check-product-cell">
+      <th scope="row" className="check-product-cell" translate="no">
         <button
           type="button"
           className="line-toggle"

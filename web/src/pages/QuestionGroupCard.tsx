@@ -201,6 +201,7 @@ const RowsChecklist = ({
               <td
                 className="truncate cell-wide"
                 title={row.description ?? undefined}
+                translate="no"
                 data-label={t('questions.columns.description')}
               >
                 {row.description ?? <None />}

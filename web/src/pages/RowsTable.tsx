@@ -11,7 +11,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { RowList, RowView } from '../../../shared/console/web-contract.js';
-import { CONSOLE_LIMITS, wordDetail } from '../../../shared/console/web-contract.js';
+import { CONSOLE_LIMITS, reasonName, wordDetail } from '../../../shared/console/web-contract.js';
 import { ErrorNotice, Loading, None, StatusChip } from '../components/ui.js';
 import { useConsole } from '../context.js';
 import { formatMoney, formatNcm, formatNcmTable, formatNumber, formatPercent } from '../format.js';
@@ -25,7 +25,7 @@ const PAGE = 100;
 
 /**
  * Why a row ended as it did, in the viewer's language (a rejection names its column and what to
- * fix), under its status; the reason's code, which results.csv carries, in the tooltip.
+ * fix), under its status, in full in the tooltip; the reason's code, which results.csv carries, in `data-reason`.
  */
 const RowReason = ({ row, language }: { row: RowView; language: Language }) => {
   const worded = wordDetail(
@@ -34,9 +34,11 @@ const RowReason = ({ row, language }: { row: RowView; language: Language }) => {
   );
   // A detail may begin mid-sentence ("the service could not classify…"); on its own line it starts one.
   const detail = worded && worded.charAt(0).toLocaleUpperCase(language) + worded.slice(1);
+  // The code stays for machines (data-reason); a person reads words, the reason named when no detail says more.
+  const said = detail || (row.reason ? reasonName(row.reason, language) : '');
   return (
-    <div className="sub reason" title={detail ? `${row.reason}: ${detail}` : (row.reason ?? undefined)}>
-      {detail || row.reason}
+    <div className="sub reason" title={said} data-reason={row.reason ?? ''}>
+      {said}
     </div>
   );
 };
@@ -120,14 +122,15 @@ const Row = ({ batchId, row, table }: { batchId: string; row: RowView; table: st
         )}
         {row.reason && <RowReason row={row} language={language} />}
       </td>
-      <td className="mono truncate" title={row.sku ?? undefined}>
+      {/* The file's own cells and the table's words: data, kept as they are in every language. */}
+      <td className="mono truncate" title={row.sku ?? undefined} translate="no">
         {row.sku ?? <None />}
       </td>
-      <td className="truncate cell-wide" title={row.description ?? undefined}>
+      <td className="truncate cell-wide" title={row.description ?? undefined} translate="no">
         {row.description ?? <None />}
       </td>
       <NcmCell row={row} table={table} />
-      <td className="truncate cell-wide" title={row.ncm_description ?? undefined}>
+      <td className="truncate cell-wide" title={row.ncm_description ?? undefined} translate="no">
         {row.ncm_description ?? <None />}
       </td>
       <td className="num">{row.confidence === null ? <None /> : formatPercent(language, row.confidence)}</td>

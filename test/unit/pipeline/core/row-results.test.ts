@@ -173,17 +173,17 @@ describe('results without a verdict', () => {
     expect(result).toMatchObject({
       status: 'failed',
       reason: 'no_valid_candidates',
-      detail: 'the service could not classify the product (no_valid_candidates); not billed',
+      detail: 'the service could not classify the product: no candidate NCM fitted; not billed',
       detail_messages: [{ code: 'failed', params: { reason: 'no_valid_candidates' } }],
       classification_id: CLS_ID,
       cost_usd: '0.00',
     });
     // The workbooks and the page word it in their reader's language; results.csv keeps the English.
     expect(wordDetail(result, 'pt')).toBe(
-      'o serviço não conseguiu classificar o produto (no_valid_candidates); sem cobrança',
+      'o serviço não conseguiu classificar o produto: nenhuma NCM candidata serviu; sem cobrança',
     );
     expect(wordDetail(result, 'es')).toBe(
-      'el servicio no pudo clasificar el producto (no_valid_candidates); sin cargo',
+      'el servicio no pudo clasificar el producto: ninguna NCM candidata sirvió; sin cargo',
     );
   });
 

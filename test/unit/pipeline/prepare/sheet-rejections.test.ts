@@ -51,7 +51,7 @@ describe('a row rejected for its sheet', () => {
       expect(wordMessage(said, 'es')).toMatch(/^Columna "Ficha técnica": "[a-z]+\.pdf" /);
     }
     expect(wordMessage({ code: 'sheet_not_found', params: rejections[0]!.params! }, 'pt')).toBe(
-      'Coluna "Ficha técnica": "falta.pdf" não está na pasta do lote inbox/fichas/.',
+      'Coluna "Ficha técnica": "falta.pdf" não está na pasta do lote "fichas".',
     );
     expect(wordMessage({ code: 'sheet_too_large', params: rejections[1]!.params! }, 'es')).toBe(
       'Columna "Ficha técnica": "grande.pdf" pesa 11,0 MB; el servicio acepta fichas técnicas de hasta 10,0 MB.',
