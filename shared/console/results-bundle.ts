@@ -19,8 +19,7 @@ import type { ConsolePorts } from './ports.js';
 import { ConsoleRefusal } from './refusals.js';
 
 /** Where the bundle is kept in the batch's outbox. */
-const resultsBundleKey = (batchId: string): string =>
-  outboxKey(batchId, `downloads/${RESULTS_BUNDLE}`);
+const resultsBundleKey = (batchId: string): string => outboxKey(batchId, `downloads/${RESULTS_BUNDLE}`);
 
 /** The metadata naming the results.xlsx a bundle holds. */
 const HOLDS = 'results-etag';

@@ -19,7 +19,6 @@ import { REJECTION_PHRASES } from './rejections.js';
 import { ROW_DETAIL_PHRASES } from './row-details.js';
 
 export { reasonName } from './reason-names.js';
-export { failureReasonWords } from './row-details.js';
 
 import { SAVING_PHRASES } from './savings.js';
 import { WARNING_PHRASES } from './warnings.js';
