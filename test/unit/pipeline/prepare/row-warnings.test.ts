@@ -79,7 +79,7 @@ describe('rowWarnings', () => {
     ]);
     expect(warning).toBe(
       'Technical sheet "valvula.pdf" (rows 2 and 3) has no text layer (a scan): the service cannot read it, ' +
-        'and row 2 has no description beside it, so it will fail (unreadable_pdf) unless you add a description or a PDF with text.',
+        'and row 2 has no description beside it, so it will fail unless you add a description or a PDF with text.',
     );
   });
 
