@@ -268,6 +268,8 @@ export const BatchView = BatchListItem.extend({
    * summary.json names (the table in force when they were written); else the table in force now.
    */
   ncm_table: NcmTableSaid,
+  /** Each answers round's own report (answers-report.csv keeps only the latest), oldest first: its file and when the round started. */
+  round_reports: z.array(z.object({ file: z.string(), at: z.string() })),
   /** Rows whose declared NCM is not the verdict's ("NCM divergente"), from a finished batch's summary; null while it runs. */
   divergent_rows: z.number().int().min(0).nullable(),
 });
@@ -338,6 +340,8 @@ export const RowView = z.object({
   /** What the person approved (dotted) and who; null unless `approved`. */
   approved_ncm: z.string().nullable(),
   decided_by: z.string().nullable(),
+  /** Why a verdict marked `to_check` waits: its confidence under the batch's `check_below`, a SIM opening to choose. */
+  check_reasons: z.array(z.enum(['low_confidence', 'sim_pending_choice'])),
 });
 export type RowView = z.infer<typeof RowView>;
 

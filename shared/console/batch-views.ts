@@ -11,7 +11,7 @@
 import { tableInForce } from '../ncm-table/reference-table.js';
 import type { NcmTable } from '../ncm-table/siscomex-table.js';
 import { batchStage } from '../pipeline/core/batch-stage.js';
-import { outboxKey } from '../pipeline/core/bucket-layout.js';
+import { isRoundReportFile, outboxKey } from '../pipeline/core/bucket-layout.js';
 import type { BatchRecord } from '../pipeline/core/records.js';
 import { countedRows } from '../pipeline/core/row-counts.js';
 import type { Lease } from '../pipeline/core/slot-leases.js';
@@ -172,6 +172,18 @@ const secondsLeft = (tally: RowTally, total: number, startedAt: string): number 
   return Math.round((left * elapsed) / tally.done);
 };
 
+/** Each answers round's own report in the outbox, oldest first, with when its round started (from its name). */
+const roundReports = async (ports: Pick<ConsolePorts, 'objects'>, batchId: string) =>
+  (await ports.objects.list(outboxKey(batchId, 'answers-report-')))
+    .map((key) => key.slice(key.lastIndexOf('/') + 1))
+    .filter(isRoundReportFile)
+    .sort()
+    .map((file) => {
+      const [, date = '', time = ''] = /^answers-report-(\d{8})T(\d{6})Z/.exec(file) ?? [];
+      const at = `${date.slice(0, 4)}-${date.slice(4, 6)}-${date.slice(6)}T${time.slice(0, 2)}:${time.slice(2, 4)}:${time.slice(4)}Z`;
+      return { file, at };
+    });
+
 const outboxFiles = async (ports: Pick<ConsolePorts, 'objects'>, batchId: string) => {
   const present = await Promise.all(
     BATCH_FILES.map(async (file) => ((await ports.objects.head(outboxKey(batchId, file))) ? file : null)),
@@ -182,10 +194,11 @@ const outboxFiles = async (ports: Pick<ConsolePorts, 'objects'>, batchId: string
 export const batchView = async (ports: ConsolePorts, batchId: string): Promise<BatchView> => {
   const batch = await ports.batches.getBatch(batchId);
   if (!batch || batch.round_of !== undefined) throw batchNotFound(batchId);
-  const [leases, files, read] = await Promise.all([
+  const [leases, files, read, reports] = await Promise.all([
     ports.leases.list(),
     outboxFiles(ports, batchId),
     finishedSummary(ports, batch),
+    roundReports(ports, batchId),
   ]);
   const tally = read ? tallyOfSummary(read) : await countedTally(ports, batch, leases);
   // A finished batch's results were checked against the table its summary names; else the one in force.
@@ -219,5 +232,6 @@ export const batchView = async (ports: ConsolePorts, batchId: string): Promise<B
     files: files.filter((file) => !(finished && Object.values(PARTIAL_FILES).includes(file as never))),
     ncm_table: ncmTable,
     divergent_rows: read ? read.current_ncm_mismatches : null,
+    round_reports: reports,
   };
 };

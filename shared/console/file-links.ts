@@ -11,7 +11,13 @@
  */
 import { posix } from 'node:path';
 import { BatchOptions } from '../pipeline/core/batch-options-schema.js';
-import { answersFolder, dropFolder, isBatchFolderName, outboxKey } from '../pipeline/core/bucket-layout.js';
+import {
+  answersFolder,
+  dropFolder,
+  isBatchFolderName,
+  isRoundReportFile,
+  outboxKey,
+} from '../pipeline/core/bucket-layout.js';
 import { isPendingPdfCopy } from '../pipeline/reuse/reuse.js';
 import { XLSX_CONTENT_TYPE } from '../spreadsheet/xlsx-layout.js';
 import {
@@ -255,14 +261,16 @@ export const batchFileLink = async (
   // results.xlsx with its verdict PDFs beside it, made when asked for.
   if (file === RESULTS_BUNDLE)
     return link(ports, await resultsBundle(ports, batch), `${batch.name}-results.zip`, 'attachment');
+  // One of the outbox's files, or one answers round's own report.
   const name = BatchFileName.safeParse(file);
-  const key = name.success ? outboxKey(batchId, name.data) : null;
-  if (!name.success || !key || !(await ports.objects.head(key)))
+  const known = name.success ? name.data : isRoundReportFile(file) ? file : null;
+  const key = known === null ? null : outboxKey(batchId, known);
+  if (known === null || !key || !(await ports.objects.head(key)))
     throw new ConsoleRefusal(404, 'file_not_found', `Batch ${batch.name} has no ${file} (yet).`, {
       file,
       batch_name: batch.name,
     });
-  return link(ports, key, `${batch.name}-${name.data}`, 'attachment');
+  return link(ports, key, `${batch.name}-${known}`, 'attachment');
 };
 
 /** A link to a row's verdict PDF, shown in the browser. */

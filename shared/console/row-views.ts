@@ -27,6 +27,7 @@ import type { BatchRecord, RowRecord } from '../pipeline/core/records.js';
 import type { RowResult } from '../pipeline/core/result-columns.js';
 import { isFinalResult } from '../pipeline/core/row-life.js';
 import type { RowStatus } from '../pipeline/core/row-statuses.js';
+import { checkReasonsOfResult } from '../pipeline/core/verdict-check.js';
 import { standingRowPages } from '../pipeline/finalize/standing-rows.js';
 import type { ShownRow } from '../pipeline/outbox/results-files.js';
 import { columnForHeader } from '../spreadsheet/columns.js';
@@ -113,8 +114,9 @@ const rowView = (
   row: RowRecord,
   result: RowResult | undefined,
   status: RowStatus,
-  columns: ShownColumns = {},
-  checked: InForceColumns = {},
+  columns: ShownColumns,
+  checked: InForceColumns,
+  checkBelow: number | undefined,
 ): RowView => ({
   row: row.row,
   status,
@@ -137,11 +139,12 @@ const rowView = (
   check: result?.check === 'to_check' || result?.check === 'approved' ? result.check : null,
   approved_ncm: result?.check === 'approved' ? result.approved_ncm || null : null,
   decided_by: result?.check === 'approved' ? result.decided_by || null : null,
+  check_reasons: result?.check === 'to_check' ? checkReasonsOfResult(result, checkBelow) : [],
 });
 
 /** A row as it stands, as the table shows it, with what the table in force says of its codes. */
-const viewOf = ({ row, result }: ShownRow, columns: ShownColumns): RowView =>
-  rowView(row, isFinalResult(result) ? result : row.result, result.status, columns, result);
+const viewOf = ({ row, result }: ShownRow, columns: ShownColumns, checkBelow: number | undefined): RowView =>
+  rowView(row, isFinalResult(result) ? result : row.result, result.status, columns, result, checkBelow);
 
 /**
  * Compared in the spreadsheet's matching form (accents, case, spaces and punctuation gone): `cafe`
@@ -185,6 +188,8 @@ const readPage = async (
     notInForce: boolean;
     divergent: boolean;
     columns: ShownColumns;
+    /** The batch's `check_below`: why a verdict waits for a check. */
+    checkBelow: number | undefined;
     ncm: TableInForce;
   },
 ): Promise<{ rows: RowView[]; next: number | null }> => {
@@ -203,7 +208,7 @@ const readPage = async (
     for (const shown of page) {
       read += 1;
       lastRead = shown.row.row;
-      const view = viewOf(shown, query.columns);
+      const view = viewOf(shown, query.columns, query.checkBelow);
       if (
         (query.statuses.size === 0 || query.statuses.has(view.status)) &&
         matches(view, query.key) &&
@@ -247,6 +252,7 @@ export const listRowViews = async (
       notInForce,
       divergent,
       columns: shownColumnsOf(batch),
+      checkBelow: batch.options?.check_below,
       ncm,
     }),
   ]);

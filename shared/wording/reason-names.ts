@@ -5,6 +5,7 @@
  * service adds later) is shown as it is.
  */
 import type { Language } from '../spreadsheet/header-language.js';
+import { KNOWN_FAILURE_REASONS } from '../tcs/schemas.js';
 import { failureReasonWords } from './row-details.js';
 
 type Named = Record<Language, string>;
@@ -89,14 +90,7 @@ const REASON_NAMES: Readonly<Record<string, Named>> = {
   not_submitted: { pt: 'não enviada', es: 'no enviada', en: 'not sent' },
 };
 
-const FAILURE_REASONS = new Set([
-  'unexpected_format',
-  'no_valid_candidates',
-  'timed_out',
-  'service_unavailable',
-  'unreadable_pdf',
-  'persist_failed',
-]);
+const FAILURE_REASONS: ReadonlySet<string> = new Set(KNOWN_FAILURE_REASONS);
 
 /** Takes a row's reason code and gives it in a few words in `language`; a code it does not know, as it is. */
 export const reasonName = (code: string, language: Language): string =>

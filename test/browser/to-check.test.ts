@@ -142,6 +142,14 @@ describe('a person signs off in the console', () => {
   }, 360_000);
 
   it('lists each product of both batches as one entry; a typed NCM not in force is refused and nothing is written', async () => {
+    // The batch's rows say why each verdict waits: the coffee is less sure than 80 %, the wine
+    // (sure enough) has a SIM opening to choose; each links to its entry.
+    await page.goto(`${local.url}#/batches/${encodeURIComponent(batchIds[0] ?? '')}`);
+    const why = (row: number) =>
+      page.locator(`[data-testid="result-row"][data-row="${row}"] [data-testid="row-check-why"]`);
+    await why(3).waitFor({ timeout: 30_000 });
+    expect(await why(3).textContent()).toContain('destaque SIM');
+    expect(await why(1).textContent()).toContain('menos segura');
     await page.getByTestId('nav-checks').click();
     const entries = page.getByTestId('check-entry');
     // The coffee (under 80 %) and the wine (its SIM opening to choose), each across both batches.

@@ -6,10 +6,16 @@
  */
 import type { TFunction } from 'i18next';
 import { reasonName } from '../../shared/console/web-contract.js';
+import { formatPercent } from './format.js';
 import type { Language } from './lang.js';
 
-const PARTS: readonly [RegExp, (t: TFunction, match: RegExpMatchArray) => string][] = [
-  [/^confidence (\d+) %$/, (t, m) => t('audit.detail.confidence', { n: m[1] })],
+const PARTS: readonly [RegExp, (t: TFunction, match: RegExpMatchArray, language: Language) => string][] = [
+  [
+    /^confidence (\d+) %$/,
+    (t, m, language) => t('audit.detail.confidence', { n: formatPercent(language, Number(m[1])) }),
+  ],
+  // A percentage written as the page writes every other (62%, 62 %): one format in each language.
+  [/^(\d+) %$/, (_t, m, language) => formatPercent(language, Number(m[1]))],
   [/^SIM opening to choose$/, (t) => t('audit.detail.simToChoose')],
   [/^SIM to choose: (.+)$/, (t, m) => t('audit.detail.simOptions', { codes: m[1] })],
   [/^no SIM opening$/, (t) => t('audit.detail.noSim')],
@@ -30,7 +36,7 @@ export const auditDetailWords = (t: TFunction, language: Language, detail: strin
     .map((part) => {
       for (const [pattern, word] of PARTS) {
         const match = part.match(pattern);
-        if (match) return word(t, match);
+        if (match) return word(t, match, language);
       }
       return REASON_CODE.test(part) ? reasonName(part, language) : part;
     })

@@ -127,3 +127,11 @@ export const formatNcm = (code: string | null): string => {
   if (/^[0-9]{8}$/.test(digits)) return `${digits.slice(0, 4)}.${digits.slice(4, 6)}.${digits.slice(6)}`;
   return digits;
 };
+
+/** A SIM opening dotted as the tariff writes it (7318150010 → 7318.15.00.10); anything else unchanged. */
+export const formatSim = (code: string | null): string => {
+  if (code === null) return '';
+  const digits = code.trim().replace(/[.\s-]/g, '');
+  if (/^[0-9]{10}$/.test(digits)) return `${formatNcm(digits.slice(0, 8))}.${digits.slice(8)}`;
+  return code.trim();
+};

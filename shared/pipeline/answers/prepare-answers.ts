@@ -15,7 +15,7 @@ import * as z from 'zod';
 import { SpreadsheetError } from '../../spreadsheet/errors.js';
 import { writeCsv } from '../../spreadsheet/write-csv.js';
 import { message } from '../../wording/index.js';
-import { outboxKey } from '../core/bucket-layout.js';
+import { outboxKey, roundReportFile } from '../core/bucket-layout.js';
 import type { Person } from '../core/people.js';
 import type { ObjectStore, PipelinePorts } from '../core/ports.js';
 import {
@@ -91,7 +91,7 @@ export type PrepareAnswersPorts = Pick<
   | 'writers'
 >;
 
-/** Beside results.csv in the batch's outbox; each round overwrites it with its own rows. */
+/** Beside results.csv in the batch's outbox; each round overwrites it with its own rows (and keeps its own copy, `roundReportFile`). */
 export const ANSWERS_REPORT_FILE = 'answers-report.csv';
 
 /**
@@ -239,12 +239,13 @@ const planRound = async (
 const startRound = async (
   ports: PrepareAnswersPorts,
   batch: BatchRecord,
-  roundId: string,
+  round: BatchRecord,
   file: AnswersFile,
   taken: { resumed: RowRecord[]; report: AnswersReportEntry[] },
   decided: Pick<DecisionsApplied, 'report' | 'problems'>,
 ): Promise<PrepareAnswersResult> => {
   const batchId = batch.batch_id;
+  const roundId = round.batch_id;
   const { resumed } = taken;
   const report = [...taken.report, ...decided.report];
   const shards = new Map<number, number>();
@@ -263,11 +264,10 @@ const startRound = async (
   ];
   // The file's own separator first: the report opens like the file the user just saved.
   const delimiter = file.delimiter ?? batch.delimiter;
-  await ports.objects.put(
-    outboxKey(batchId, ANSWERS_REPORT_FILE),
-    buildAnswersReportCsv(report, delimiter),
-    CSV_CONTENT_TYPE,
-  );
+  // The latest round's report, and this round's under its own name: a later round keeps it.
+  const reportCsv = buildAnswersReportCsv(report, delimiter);
+  await ports.objects.put(outboxKey(batchId, ANSWERS_REPORT_FILE), reportCsv, CSV_CONTENT_TYPE);
+  await ports.objects.put(outboxKey(batchId, roundReportFile(round)), reportCsv, CSV_CONTENT_TYPE);
   // Before any message: a row finishing early counts against shard_count, which must be final.
   await ports.batches.updateBatch(roundId, {
     state: 'running',
@@ -307,7 +307,7 @@ const prepareRound = async (
     { batchId, roundId, person, statedBy, at: round.started_at, fileName: read.file.file_name },
     read.file.decisions ?? [],
   );
-  return startRound(ports, batch, roundId, read.file, taken, decided);
+  return startRound(ports, batch, round, read.file, taken, decided);
 };
 
 const roundMessage = (row: Pick<RowRecord, 'batch_id' | 'row' | 'attempt'>, roundId: string): RowMessage => ({

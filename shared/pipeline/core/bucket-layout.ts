@@ -72,6 +72,20 @@ export const outboxKey = (batchId: string, relative: string): string => `${outbo
 /** What the pipeline told people about a batch, in its outbox (shared/pipeline/notices/tell.ts). */
 export const NOTIFICATIONS_LOG = 'notifications.log';
 
+/**
+ * One answers round's own answers-report.csv in its batch's outbox, kept when a later round
+ * writes answers-report.csv again: `answers-report-<round's start, UTC>-<round's digest>.csv`,
+ * so the names sort by when each round started.
+ */
+export const roundReportFile = (round: { batch_id: string; started_at: string }): string => {
+  const when = round.started_at.replace(/\.\d+Z$/, 'Z').replace(/[-:]/g, '');
+  const digest = round.batch_id.slice(round.batch_id.lastIndexOf('~') + 1).replace(/[^A-Za-z0-9_-]/g, '');
+  return `answers-report-${when}-${digest}.csv`;
+};
+
+/** Whether `name` is one round's own answers report (`roundReportFile`). */
+export const isRoundReportFile = (name: string): boolean => /^answers-report-\d{8}T\d{6}Z-[A-Za-z0-9_-]+\.csv$/.test(name);
+
 /** audit.csv's name in a batch's outbox (shared/pipeline/audit/audit-file.ts writes it). */
 export const AUDIT_FILE = 'audit.csv';
 

@@ -6,6 +6,7 @@
 import { createInstance } from 'i18next';
 import { describe, expect, it } from 'vitest';
 import { auditDetailWords } from '../../../web/src/audit-detail.js';
+import { formatPercent } from '../../../web/src/format.js';
 import { en } from '../../../web/src/locales/en.js';
 import { es } from '../../../web/src/locales/es.js';
 import { pt } from '../../../web/src/locales/pt.js';
@@ -34,8 +35,11 @@ describe('an audit detail on the page', () => {
     );
     expect(auditDetailWords(tPt, 'pt', 'row 3')).toBe('linha 3');
     expect(auditDetailWords(tEn, 'en', 'no SIM opening')).toBe('no SIM opening');
-    // Codes (NCM, percentages) and unknown parts stay as the log has them.
-    expect(auditDetailWords(tPt, 'pt', 'NCM 0901.21.00, 62 %')).toBe('NCM 0901.21.00, 62 %');
+    // An NCM stays as the log has it; a percentage is written as the page writes every other.
+    expect(auditDetailWords(tPt, 'pt', 'NCM 0901.21.00, 62 %')).toBe('NCM 0901.21.00, 62%');
+    expect(auditDetailWords(tEs, 'es', 'NCM 0901.21.00, 62 %')).toBe(
+      `NCM 0901.21.00, ${formatPercent('es', 62)}`,
+    );
     // A row's reason is named in words, a reason the service adds later kept as it names it.
     expect(auditDetailWords(tEs, 'es', 'no_valid_candidates')).toBe('ninguna NCM candidata sirvió');
     expect(auditDetailWords(tPt, 'pt', 'operation_missing')).toBe('sem operação');

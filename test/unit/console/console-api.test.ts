@@ -10,6 +10,7 @@ import { logger } from '../../../functions/console-runtime.js';
 import { CONSOLE_LIMITS, CONSOLE_ROUTES } from '../../../shared/console/api.js';
 import { SHOWN_CELL_MAX } from '../../../shared/console/row-views.js';
 import { readAnswersFile } from '../../../shared/pipeline/answers/answers-file.js';
+import { roundReportFile } from '../../../shared/pipeline/core/bucket-layout.js';
 import { consoleWorld } from '../../helpers/console-world.js';
 import { seedCountedBatch } from '../../helpers/counted-batch.js';
 import { batchRecord, classificationId, reviewItem, rowRecord } from '../../helpers/records.js';
@@ -481,6 +482,33 @@ describe('downloads', () => {
       expect(refused.status).toBe(404);
       expect(refused.body.code).toBe('file_not_found');
     }
+  });
+
+  it("lists every answers round's own report, oldest first, and links each; answers-report.csv keeps the latest", async () => {
+    const world = consoleWorld();
+    await runningBatch(world);
+    const older = roundReportFile({ batch_id: 'nightly-abc~r1', started_at: '2026-11-22T09:05:07.123Z' });
+    const newer = roundReportFile({ batch_id: 'nightly-abc~r2', started_at: '2026-11-23T10:00:00.000Z' });
+    expect(older).toBe('answers-report-20261122T090507Z-r1.csv');
+    for (const file of ['answers-report.csv', newer, older])
+      world.ports.objects.set(`outbox/nightly-abc/${file}`, 'row;classification_id;outcome;detail\r\n');
+
+    const view = await world.call('console-read', 'GET /batches/{batchId}', {
+      params: { batchId: 'nightly-abc' },
+    });
+
+    expect(view.body.round_reports).toEqual([
+      { file: older, at: '2026-11-22T09:05:07Z' },
+      { file: newer, at: '2026-11-23T10:00:00Z' },
+    ]);
+    const linked = await world.call('console-files', 'GET /batches/{batchId}/files/{file}', {
+      params: { batchId: 'nightly-abc', file: older },
+    });
+    expect(linked.body).toMatchObject({ file_name: `nightly-${older}` });
+    const other = await world.call('console-files', 'GET /batches/{batchId}/files/{file}', {
+      params: { batchId: 'nightly-abc', file: 'answers-report-x.csv' },
+    });
+    expect(other.status).toBe(404);
   });
 
   it('bundles results.xlsx with its verdict PDFs beside it as one ZIP, made once per workbook and again when it changes', async () => {

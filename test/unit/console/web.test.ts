@@ -28,6 +28,7 @@ import {
   formatOr,
   formatPercent,
   formatShortDateTime,
+  formatSim,
 } from '../../../web/src/format.js';
 import { LANGUAGES, pickLanguage } from '../../../web/src/lang.js';
 import { en } from '../../../web/src/locales/en.js';
@@ -204,6 +205,10 @@ describe('formatting in each language', () => {
   it('NCM codes dotted, whatever the language', () => {
     expect(formatNcm('84713012')).toBe('8471.30.12');
     expect(formatNcm('8471.30.12')).toBe('8471.30.12');
+    // A SIM opening the same way everywhere, whichever way it came.
+    expect(formatSim('7318150010')).toBe('7318.15.00.10');
+    expect(formatSim('7318.15.00.10')).toBe('7318.15.00.10');
+    expect(formatSim('ABC')).toBe('ABC');
     expect(formatNcm(null)).toBe('');
     expect(formatNcm('1234')).toBe('1234');
   });

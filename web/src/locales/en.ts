@@ -118,6 +118,7 @@ export const en = {
       summary: 'Summary',
       plan: 'Plan',
       answers_report: 'Answers report',
+      round_report: 'Answers report of the round of {{at}}',
       results_partial_workbook: 'Partial results (Excel)',
       results_partial: 'Partial results (CSV)',
       summary_partial: 'Partial summary',
@@ -133,6 +134,10 @@ export const en = {
     },
   },
   rows: {
+    checkWhy: {
+      low_confidence: 'less sure than the batch asks',
+      sim_pending_choice: 'a SIM opening to choose',
+    },
     toCheck: 'waits for a check',
     approved: 'approved {{ncm}} by {{by}}',
     title: 'Rows',
@@ -429,7 +434,7 @@ export const en = {
     refresh: 'Refresh',
     pipeline: 'pipeline',
     detail: {
-      confidence: 'confidence {{n}}%',
+      confidence: 'confidence {{n}}',
       simToChoose: 'SIM opening to choose',
       simOptions: 'SIM openings to choose: {{codes}}',
       noSim: 'no SIM opening',

@@ -115,6 +115,7 @@ export const es: Messages = {
       summary: 'Resumen',
       plan: 'Plan',
       answers_report: 'Informe de respuestas',
+      round_report: 'Informe de respuestas de la ronda del {{at}}',
       results_partial_workbook: 'Resultados parciales (Excel)',
       results_partial: 'Resultados parciales (CSV)',
       summary_partial: 'Resumen parcial',
@@ -130,6 +131,10 @@ export const es: Messages = {
     },
   },
   rows: {
+    checkWhy: {
+      low_confidence: 'menos segura de lo que pide el lote',
+      sim_pending_choice: 'una apertura SIM por elegir',
+    },
     toCheck: 'espera revisión',
     approved: 'aprobada {{ncm}} por {{by}}',
     title: 'Filas',
@@ -427,7 +432,7 @@ export const es: Messages = {
     refresh: 'Actualizar',
     pipeline: 'sistema',
     detail: {
-      confidence: 'confianza del {{n}}%',
+      confidence: 'confianza del {{n}}',
       simToChoose: 'apertura SIM a elegir',
       simOptions: 'aperturas SIM a elegir: {{codes}}',
       noSim: 'sin apertura SIM',

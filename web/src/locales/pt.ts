@@ -115,6 +115,7 @@ export const pt: Messages = {
       summary: 'Resumo',
       plan: 'Plano',
       answers_report: 'Relatório de respostas',
+      round_report: 'Relatório de respostas da rodada de {{at}}',
       results_partial_workbook: 'Resultados parciais (Excel)',
       results_partial: 'Resultados parciais (CSV)',
       summary_partial: 'Resumo parcial',
@@ -130,6 +131,10 @@ export const pt: Messages = {
     },
   },
   rows: {
+    checkWhy: {
+      low_confidence: 'menos segura do que o lote pede',
+      sim_pending_choice: 'um destaque SIM a escolher',
+    },
     toCheck: 'aguarda conferência',
     approved: 'aprovada {{ncm}} por {{by}}',
     title: 'Linhas',
@@ -428,7 +433,7 @@ export const pt: Messages = {
     refresh: 'Atualizar',
     pipeline: 'sistema',
     detail: {
-      confidence: 'confiança de {{n}}%',
+      confidence: 'confiança de {{n}}',
       simToChoose: 'destaque SIM a escolher',
       simOptions: 'destaques SIM a escolher: {{codes}}',
       noSim: 'sem destaque SIM',

@@ -56,20 +56,31 @@ const FILE_LABEL: Record<BatchFileName, string> = {
   'summary.partial.json': 'summary_partial',
 };
 
-type Download = BatchFileName | typeof RESULTS_BUNDLE;
+/** A file of the outbox, the results with their PDFs, or one answers round's own report (by its name). */
+type Download = BatchFileName | typeof RESULTS_BUNDLE | { file: string; at: string };
 
-const labelOf = (file: Download): string => (file === RESULTS_BUNDLE ? 'results_bundle' : FILE_LABEL[file]);
+const fileOf = (download: Download): string => (typeof download === 'string' ? download : download.file);
 
 const Downloads = ({ batch }: { batch: BatchView }) => {
   const { t } = useTranslation();
+  const language = useLanguage();
   const { api } = useConsole();
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   // The workbook with its verdict PDFs beside it, so its links open: offered once the workbook is whole.
+  // Every answers round's own report after the latest one, oldest first.
   const shown: Download[] = batch.files.flatMap((file): Download[] =>
-    file === 'results.xlsx' ? [file, RESULTS_BUNDLE] : [file],
+    file === 'results.xlsx'
+      ? [file, RESULTS_BUNDLE]
+      : file === 'answers-report.csv' && batch.round_reports.length > 1
+        ? [file, ...batch.round_reports]
+        : [file],
   );
-  const download = async (file: Download) => {
+  const labelOf = (download: Download): string =>
+    typeof download !== 'string'
+      ? t('batch.files.round_report', { at: formatDateTime(language, download.at) })
+      : t(`batch.files.${download === RESULTS_BUNDLE ? 'results_bundle' : FILE_LABEL[download]}`);
+  const download = async (file: string) => {
     setBusy(file);
     setError(null);
     try {
@@ -88,25 +99,28 @@ const Downloads = ({ batch }: { batch: BatchView }) => {
         <p className="muted">{t('batch.noFiles')}</p>
       ) : (
         <ul className="downloads">
-          {shown.map((file) => (
-            <li key={file}>
-              <button
-                type="button"
-                className="button download"
-                onClick={() => download(file)}
-                disabled={busy !== null}
-                aria-busy={busy === file}
-                data-testid={`download-${file}`}
-                title={busy === file ? t('batch.preparingLink') : undefined}
-              >
-                <span className="download-icon" aria-hidden="true">
-                  ↓
-                </span>
-                <span className="download-label">{t(`batch.files.${labelOf(file)}`)}</span>
-                <span className="download-file">{file}</span>
-              </button>
-            </li>
-          ))}
+          {shown.map((item) => {
+            const file = fileOf(item);
+            return (
+              <li key={file}>
+                <button
+                  type="button"
+                  className="button download"
+                  onClick={() => download(file)}
+                  disabled={busy !== null}
+                  aria-busy={busy === file}
+                  data-testid={`download-${file}`}
+                  title={busy === file ? t('batch.preparingLink') : undefined}
+                >
+                  <span className="download-icon" aria-hidden="true">
+                    ↓
+                  </span>
+                  <span className="download-label">{labelOf(item)}</span>
+                  <span className="download-file">{file}</span>
+                </button>
+              </li>
+            );
+          })}
         </ul>
       )}
       {error !== null && <ErrorNotice error={error} testId="download-error" />}

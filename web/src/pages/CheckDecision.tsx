@@ -13,7 +13,7 @@ import type { CheckEntryView, DecisionAccepted } from '../../../shared/console/w
 import { None } from '../components/ui.js';
 import { BatchRow, SubmitBar, useSubmit, WorkItemForm } from '../components/work-list.js';
 import { useConsole } from '../context.js';
-import { formatNcm, formatNumber, formatPercent } from '../format.js';
+import { formatNcm, formatNumber, formatPercent, formatSim } from '../format.js';
 import { useLanguage } from '../hooks.js';
 import { plural } from '../i18n.js';
 import type { Language } from '../lang.js';
@@ -230,7 +230,7 @@ export const CheckDecision = ({
               <option value="">{t('checks.simNone')}</option>
               {entry.sim_options.map((option) => (
                 <option key={option.code} value={option.code}>
-                  {option.code} · {option.description}
+                  {formatSim(option.code)} · {option.description}
                 </option>
               ))}
             </select>

@@ -29,7 +29,7 @@ import {
 import { ErrorNotice, Live, Loading, None, Notice } from '../components/ui.js';
 import { useWorkList } from '../components/work-list.js';
 import { useConsole } from '../context.js';
-import { formatNcm, formatNumber, formatPercent } from '../format.js';
+import { formatNcm, formatNumber, formatPercent, formatSim } from '../format.js';
 import { useCall, useLanguage } from '../hooks.js';
 import { plural } from '../i18n.js';
 import { CheckDecision, type Decided, reasonWords } from './CheckDecision.js';
@@ -235,7 +235,7 @@ const BulkBar = ({
           <p className="bulk-question">
             {chosenSim === ''
               ? t('checks.bulk.confirm', { products, rows: rowWords })
-              : t('checks.bulk.confirmSim', { products, rows: rowWords, sim: chosenSim })}
+              : t('checks.bulk.confirmSim', { products, rows: rowWords, sim: formatSim(chosenSim) })}
           </p>
           <button
             type="button"
@@ -268,7 +268,7 @@ const BulkBar = ({
                 <option value="">{t('checks.simNone')}</option>
                 {simOptions.map((option) => (
                   <option key={option.code} value={option.code}>
-                    {option.code} · {option.description}
+                    {formatSim(option.code)} · {option.description}
                   </option>
                 ))}
               </select>
@@ -393,11 +393,11 @@ const SentNotice = ({ sent, onClose }: { sent: Sent; onClose: () => void }) => {
       ? t(sent.sim ? 'checks.bulk.approvedSim' : 'checks.bulk.approved', {
           products: plural(t, 'checks.bulk.products', sent.entries, formatNumber(language, sent.entries)),
           rows: plural(t, 'checks.coversRows', sent.rows, formatNumber(language, sent.rows)),
-          sim: sent.sim ?? '',
+          sim: formatSim(sent.sim),
         })
       : t('checks.decided', {
           ncm: sent.accepted.sim
-            ? t('checks.decidedSim', { ncm: formatNcm(sent.accepted.ncm), sim: sent.accepted.sim })
+            ? t('checks.decidedSim', { ncm: formatNcm(sent.accepted.ncm), sim: formatSim(sent.accepted.sim) })
             : formatNcm(sent.accepted.ncm),
           rows: plural(
             t,

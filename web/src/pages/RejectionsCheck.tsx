@@ -12,6 +12,7 @@ import { formatNumber } from '../format.js';
 import { useLanguage } from '../hooks.js';
 import { plural } from '../i18n.js';
 import { defaultsWanted, type RejectionsPreview, wouldReject } from '../rejections-preview.js';
+import { CountryField, OperationField } from './default-fields.js';
 import { countryProblem, type UploadOptions } from './upload-options.js';
 
 export const RejectionsCheck = ({
@@ -74,31 +75,22 @@ export const RejectionsCheck = ({
             {wanted.operation && (
               <label className="toolbar-field" htmlFor={`${id}-operation`}>
                 <span>{t('upload.operation')}</span>
-                <select
+                <OperationField
                   id={`${id}-operation`}
-                  value={options.operation}
-                  onChange={(event) =>
-                    setOptions({ ...options, operation: event.target.value as UploadOptions['operation'] })
-                  }
-                  data-testid="rejections-operation"
-                >
-                  <option value="">{t('upload.operationFromFile')}</option>
-                  <option value="import">{t('upload.operationImport')}</option>
-                  <option value="export">{t('upload.operationExport')}</option>
-                </select>
+                  options={options}
+                  setOptions={setOptions}
+                  testId="rejections-operation"
+                />
               </label>
             )}
             {wanted.country && (
               <label className="toolbar-field" htmlFor={`${id}-country`}>
                 <span>{t('upload.country')}</span>
-                <input
+                <CountryField
                   id={`${id}-country`}
-                  value={options.country}
-                  maxLength={2}
-                  autoComplete="off"
-                  className="input-short"
-                  onChange={(event) => setOptions({ ...options, country: event.target.value.toUpperCase() })}
-                  data-testid="rejections-country"
+                  options={options}
+                  setOptions={setOptions}
+                  testId="rejections-country"
                 />
               </label>
             )}

@@ -113,6 +113,13 @@ const Row = ({ batchId, row, table }: { batchId: string; row: RowView; table: st
             >
               {t('rows.toCheck')}
             </a>
+            {/* Why it waits: a SIM opening to choose holds back a verdict at 96 % too. */}
+            {row.check_reasons.length > 0 && (
+              <span data-testid="row-check-why">
+                {' · '}
+                {row.check_reasons.map((reason) => t(`rows.checkWhy.${reason}`)).join(' · ')}
+              </span>
+            )}
           </div>
         )}
         {row.check === 'approved' && (

@@ -27,6 +27,7 @@ import { formatBytes, formatNumber } from '../format.js';
 import { navigate, useLanguage } from '../hooks.js';
 import { errorMessage, plural } from '../i18n.js';
 import { waitForStartedBatch } from '../started-batch.js';
+import { CountryField, OperationField } from './default-fields.js';
 import { NamedSheets } from './NamedSheets.js';
 import { RejectionsCheck } from './RejectionsCheck.js';
 import {
@@ -225,16 +226,12 @@ const OptionsForm = ({
       <legend>{t('upload.options')}</legend>
       <div className="options-grid">
         <Field label={t('upload.operation')} htmlFor={`${id}-operation`}>
-          <select
+          <OperationField
             id={`${id}-operation`}
-            value={options.operation}
-            onChange={(event) => set('operation', event.target.value as UploadOptions['operation'])}
-            data-testid="option-operation"
-          >
-            <option value="">{t('upload.operationFromFile')}</option>
-            <option value="import">{t('upload.operationImport')}</option>
-            <option value="export">{t('upload.operationExport')}</option>
-          </select>
+            options={options}
+            setOptions={setOptions}
+            testId="option-operation"
+          />
         </Field>
         <Field
           label={t('upload.country')}
@@ -242,14 +239,11 @@ const OptionsForm = ({
           error={countryProblem(options.country) ? t('upload.countryInvalid') : null}
           htmlFor={`${id}-country`}
         >
-          <input
+          <CountryField
             id={`${id}-country`}
-            value={options.country}
-            maxLength={2}
-            autoComplete="off"
-            className="input-short"
-            onChange={(event) => set('country', event.target.value.toUpperCase())}
-            data-testid="option-country"
+            options={options}
+            setOptions={setOptions}
+            testId="option-country"
           />
         </Field>
         <Field

@@ -12,6 +12,7 @@ import {
   parseAnswersKey,
 } from '../../../../shared/pipeline/answers/answers-source.js';
 import { prepareAnswers } from '../../../../shared/pipeline/answers/prepare-answers.js';
+import { isRoundReportFile } from '../../../../shared/pipeline/core/bucket-layout.js';
 import { deriveAnswersKey, sha256Hex } from '../../../../shared/pipeline/core/keys.js';
 import { personOfPrincipal } from '../../../../shared/pipeline/core/people.js';
 import { wordMessages } from '../../../../shared/wording/index.js';
@@ -164,6 +165,9 @@ describe('prepareAnswers', () => {
     const csv = fillReviewCsv(w, { 2: 'all', 4: 'all' });
     const first = await prepareAnswers(w.ports, { event: drop(w, csv, 'e1'), execution_id: 'x-1' });
     const sent = w.queue.sent.length;
+    const reportOutcomesOfFirst = reportOf(w)
+      .map((line) => line.outcome)
+      .join(',');
 
     const second = await prepareAnswers(w.ports, { event: drop(w, csv, 'e2'), execution_id: 'x-2' });
 
@@ -182,6 +186,26 @@ describe('prepareAnswers', () => {
       shard_count: 0,
     });
     expect(rowOf(w, 2).round?.round_id).toBe(first.round_id);
+    // Each round keeps its own report: the first round's says what it resumed, after the second's.
+    const kept = [...w.objects.objects.keys()].filter((key) =>
+      key.startsWith(`outbox/${BATCH}/answers-report-`),
+    );
+    expect(kept).toHaveLength(2);
+    expect(kept.every((key) => isRoundReportFile(key.slice(key.lastIndexOf('/') + 1)))).toBe(true);
+    const outcomes = kept.map((key) =>
+      Papa.parse<Record<string, string>>(w.objects.text(key)!.replace(/^\uFEFF/, ''), {
+        header: true,
+        skipEmptyLines: true,
+      })
+        .data.map((line) => line.outcome)
+        .join(','),
+    );
+    expect(outcomes.sort()).toEqual(
+      [
+        'already_answered,skipped_unanswered,already_answered,skipped_unanswered',
+        reportOutcomesOfFirst,
+      ].sort(),
+    );
   });
 
   it('a duplicate delivery is skipped; a retried step of the same execution sends the same messages again', async () => {
