@@ -84,7 +84,8 @@ export const roundReportFile = (round: { batch_id: string; started_at: string })
 };
 
 /** Whether `name` is one round's own answers report (`roundReportFile`). */
-export const isRoundReportFile = (name: string): boolean => /^answers-report-\d{8}T\d{6}Z-[A-Za-z0-9_-]+\.csv$/.test(name);
+export const isRoundReportFile = (name: string): boolean =>
+  /^answers-report-\d{8}T\d{6}Z-[A-Za-z0-9_-]+\.csv$/.test(name);
 
 /** audit.csv's name in a batch's outbox (shared/pipeline/audit/audit-file.ts writes it). */
 export const AUDIT_FILE = 'audit.csv';
