@@ -262,6 +262,26 @@ describe('a person signs off in the console', () => {
     const decided = page.locator('[data-testid="audit-event"][data-event="decided"]');
     await decided.first().waitFor({ timeout: 30_000 });
     expect(await decided.first().getAttribute('data-who')).toBe(PERSON);
+    // How she was known, beside her name; her sign-in's sub in its tooltip.
+    const who = decided.first().locator('td[data-known-by]');
+    expect(await who.getAttribute('data-known-by')).toBe('console');
+    expect(await who.textContent()).toContain('signed in to the console');
+    expect(await who.getAttribute('title')).toBe(PERSON_SUB);
+    // Filtered by person and by kind of event: only her decisions.
+    await page.getByTestId('audit-filter-who').selectOption(PERSON);
+    await page.getByTestId('audit-filter-event').selectOption('decided');
+    const shownEvents = page.getByTestId('audit-event');
+    await expect
+      .poll(
+        async () =>
+          new Set(await shownEvents.evaluateAll((rows) => rows.map((row) => row.getAttribute('data-event')))),
+      )
+      .toEqual(new Set(['decided']));
+    expect(await page.getByTestId('audit-filter-row').count()).toBe(1);
+    await page.getByTestId('audit-filter-row').fill('3');
+    await expect
+      .poll(() => shownEvents.evaluateAll((rows) => rows.map((row) => row.getAttribute('data-row'))))
+      .toEqual(['3']);
     await browser.screenshot(page, '35-audit-decided-en');
     await page.getByTestId('language').selectOption('pt');
     // Nothing left to check: the badge is gone.

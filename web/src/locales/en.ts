@@ -431,6 +431,13 @@ export const en = {
     intro:
       'Who did what to each row and when, as it happened. Answers and decisions name the person who gave them.',
     empty: 'No events yet.',
+    shown: '{{shown}} of the {{read}} events read',
+    knownBy: {
+      console: 'signed in to the console',
+      iam: 'the AWS account that wrote the file',
+      cli: 'the command line’s user',
+    },
+    statedBy: 'the file said “{{name}}”',
     refresh: 'Refresh',
     pipeline: 'pipeline',
     detail: {

@@ -429,6 +429,13 @@ export const es: Messages = {
     intro:
       'Quién hizo qué en cada fila y cuándo, en el orden en que ocurrió. Las respuestas y decisiones llevan el nombre de quien las dio.',
     empty: 'Todavía no hay eventos.',
+    shown: '{{shown}} de los {{read}} eventos leídos',
+    knownBy: {
+      console: 'inició sesión en la consola',
+      iam: 'la cuenta de AWS que escribió el archivo',
+      cli: 'el usuario de la línea de comandos',
+    },
+    statedBy: 'el archivo decía “{{name}}”',
     refresh: 'Actualizar',
     pipeline: 'sistema',
     detail: {

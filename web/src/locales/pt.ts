@@ -430,6 +430,13 @@ export const pt: Messages = {
     intro:
       'Quem fez o quê em cada linha e quando, na ordem em que aconteceu. Respostas e decisões levam o nome de quem as deu.',
     empty: 'Nenhum evento ainda.',
+    shown: '{{shown}} dos {{read}} eventos lidos',
+    knownBy: {
+      console: 'entrou no console',
+      iam: 'a conta da AWS que gravou o arquivo',
+      cli: 'o usuário da linha de comando',
+    },
+    statedBy: 'o arquivo dizia “{{name}}”',
     refresh: 'Atualizar',
     pipeline: 'sistema',
     detail: {
