@@ -12,13 +12,12 @@
  * The file's name is a hash of what it says, so the same answers sent twice land on the same
  * key; a round started by the copy finds them already sent and sends nothing.
  */
-import { createHash } from 'node:crypto';
 import { answersFolder } from '../pipeline/core/bucket-layout.js';
 import { joinedRowOf, type ReviewItem } from '../pipeline/core/records.js';
-import { buildReviewCsv, CSV_CONTENT_TYPE, type FilledAnswers } from '../pipeline/outbox/results-files.js';
+import { buildReviewCsv, type FilledAnswers } from '../pipeline/outbox/results-files.js';
 import { characterCount, LIMITS } from '../tcs/schemas.js';
 import { type AnswersAccepted, AnswersSubmission, type RowAnswers } from './api.js';
-import { type ConsolePorts, type ConsoleUser, dropAsUser } from './ports.js';
+import { type ConsolePorts, type ConsoleUser, dropPerBatch } from './ports.js';
 import { ConsoleRefusal, invalidRequest } from './refusals.js';
 
 type Checked = { item: ReviewItem; batchName: string; answers: RowAnswers };
@@ -152,15 +151,6 @@ export const submitAnswers = async (
   const checked: Checked[] = [];
   for (const given of parsed.data.rows) checked.push(await checkPending(ports, given));
   for (const row of checked) await checkSheet(ports, row);
-  const byBatch = new Map<string, Checked[]>();
-  for (const row of checked) byBatch.set(row.item.batch_id, [...(byBatch.get(row.item.batch_id) ?? []), row]);
-  const files: AnswersAccepted['files'] = [];
-  for (const [batchId, rows] of byBatch) {
-    const bytes = answersFile(rows);
-    const name = `console-${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}.csv`;
-    const key = `${answersFolder(batchId)}${name}`;
-    await dropAsUser(ports, { key, bytes, contentType: CSV_CONTENT_TYPE }, user);
-    files.push({ batch_id: batchId, key, rows: rows.map((row) => row.item.row).sort((a, b) => a - b) });
-  }
+  const files = await dropPerBatch(ports, checked, answersFile, user);
   return { files };
 };

@@ -15,13 +15,10 @@
  * waiting for a check, an NCM that is not a code of the NCM table in force, a SIM opening that
  * is not one of the verdict's. The file's name is a hash of what it says, as console answers'.
  */
-import { createHash } from 'node:crypto';
 import { tableInForce } from '../ncm-table/reference-table.js';
 import type { NcmTable } from '../ncm-table/siscomex-table.js';
-import { answersFolder } from '../pipeline/core/bucket-layout.js';
 import { mapLimited } from '../pipeline/core/calls-in-parallel.js';
 import type { CheckItem } from '../pipeline/core/check-records.js';
-import { CSV_CONTENT_TYPE } from '../pipeline/outbox/results-files.js';
 import { writeCsv } from '../spreadsheet/write-csv.js';
 import {
   type ApprovalAccepted,
@@ -29,7 +26,7 @@ import {
   type DecisionAccepted,
   DecisionSubmission,
 } from './api.js';
-import { type ConsolePorts, type ConsoleUser, dropAsUser } from './ports.js';
+import { type ConsolePorts, type ConsoleUser, dropPerBatch } from './ports.js';
 import { ConsoleRefusal, invalidRequest } from './refusals.js';
 
 /** The decisions file's columns, by the machine names the answers round reads. */
@@ -149,25 +146,6 @@ const decisionsCsv = (decided: readonly DecidedRow[]): Buffer =>
     { delimiter: ',' },
   );
 
-/** Writes one decisions file per batch (named by its content) as the signed-in person, and says which rows each holds. */
-const writeDecisionFiles = async (
-  ports: Pick<ConsolePorts, 'objects' | 'writers' | 'clock'>,
-  decided: readonly DecidedRow[],
-  user: ConsoleUser,
-): Promise<DecisionAccepted['files']> => {
-  const byBatch = new Map<string, DecidedRow[]>();
-  for (const row of decided) byBatch.set(row.item.batch_id, [...(byBatch.get(row.item.batch_id) ?? []), row]);
-  const files: DecisionAccepted['files'] = [];
-  for (const [batchId, rows] of byBatch) {
-    const bytes = decisionsCsv(rows);
-    const name = `console-${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}.csv`;
-    const key = `${answersFolder(batchId)}${name}`;
-    await dropAsUser(ports, { key, bytes, contentType: CSV_CONTENT_TYPE }, user);
-    files.push({ batch_id: batchId, key, rows: rows.map((row) => row.item.row).sort((a, b) => a - b) });
-  }
-  return files;
-};
-
 /**
  * Takes one decision on an entry's rows (an NCM in force, a SIM opening the verdict offers or
  * none, a note) from the signed-in person and writes it as a decisions file per batch; refuses
@@ -187,7 +165,7 @@ export const submitDecision = async (
   const ncm = checkNcm((await tableInForce(ports.objects)).table, parsed.data.ncm);
   const sim = checkSim(items, ncm, parsed.data.sim);
   const decided = items.map((item) => ({ item, ncm, sim, note: note.trim() }));
-  return { files: await writeDecisionFiles(ports, decided, user), ncm, sim };
+  return { files: await dropPerBatch(ports, decided, decisionsCsv, user), ncm, sim };
 };
 
 /**
@@ -207,8 +185,15 @@ export const submitApproval = async (
   refuseRepeatedRows(entries.flatMap((entry) => entry.rows));
   const { table } = await tableInForce(ports.objects);
   const decided: DecidedRow[] = [];
+  // Every entry's rows read together, a few at a time, then taken back entry by entry.
+  const read = await openItems(
+    ports,
+    entries.flatMap((entry) => entry.rows),
+  );
+  let at = 0;
   for (const entry of entries) {
-    const items = await openItems(ports, entry.rows);
+    const items = read.slice(at, at + entry.rows.length);
+    at += entry.rows.length;
     const ncm = checkNcm(table, entry.ncm);
     const other = items.find((item) => item.ncm !== ncm);
     if (other)
@@ -221,5 +206,5 @@ export const submitApproval = async (
     const sim = checkSim(items, ncm, entry.sim);
     for (const item of items) decided.push({ item, ncm, sim, note: note.trim() });
   }
-  return { files: await writeDecisionFiles(ports, decided, user), entries: entries.length };
+  return { files: await dropPerBatch(ports, decided, decisionsCsv, user), entries: entries.length };
 };

@@ -7,6 +7,7 @@
  */
 
 import { createHash } from 'node:crypto';
+import { answersFolder } from '../pipeline/core/bucket-layout.js';
 import type { Person } from '../pipeline/core/people.js';
 import {
   ANSWERED_BY_METADATA,
@@ -19,6 +20,7 @@ import {
   type WriterRecords,
 } from '../pipeline/core/ports.js';
 import type { SlotLeases } from '../pipeline/core/slot-leases.js';
+import { CSV_CONTENT_TYPE } from '../pipeline/outbox/results-files.js';
 
 /** Presigned requests, made with the function's own role: the browser can do no more than it. */
 export type FileLinks = {
@@ -81,7 +83,7 @@ export const personOfUser = (user: ConsoleUser): Person => ({
  * another ETag, or a version, it is recorded under those too. The name also goes in the
  * `answered-by` metadata for people reading the bucket, where it is only ever a stated name.
  */
-export const dropAsUser = async (
+const dropAsUser = async (
   ports: Pick<ConsolePorts, 'objects' | 'writers' | 'clock'>,
   file: { key: string; bytes: Uint8Array | string; contentType: string },
   user: ConsoleUser,
@@ -94,4 +96,27 @@ export const dropAsUser = async (
   });
   if (written.etag !== md5 || written.versionId !== null)
     await ports.writers.record({ ...record, etag: written.etag, version_id: written.versionId });
+};
+
+/**
+ * Takes rows of one or more batches, how one batch's rows become a CSV, and the signed-in person,
+ * and drops one file per batch into its answers folder as that person (`dropAsUser`), named by a
+ * hash of what it says, so the same rows sent twice are the same file; gives each file's key and rows.
+ */
+export const dropPerBatch = async <R extends { item: { batch_id: string; row: number } }>(
+  ports: Pick<ConsolePorts, 'objects' | 'writers' | 'clock'>,
+  rows: readonly R[],
+  csvOf: (batchRows: R[]) => Buffer,
+  user: ConsoleUser,
+): Promise<{ batch_id: string; key: string; rows: number[] }[]> => {
+  const byBatch = new Map<string, R[]>();
+  for (const row of rows) byBatch.set(row.item.batch_id, [...(byBatch.get(row.item.batch_id) ?? []), row]);
+  const files: { batch_id: string; key: string; rows: number[] }[] = [];
+  for (const [batchId, batchRows] of byBatch) {
+    const bytes = csvOf(batchRows);
+    const key = `${answersFolder(batchId)}console-${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}.csv`;
+    await dropAsUser(ports, { key, bytes, contentType: CSV_CONTENT_TYPE }, user);
+    files.push({ batch_id: batchId, key, rows: batchRows.map((row) => row.item.row).sort((a, b) => a - b) });
+  }
+  return files;
 };

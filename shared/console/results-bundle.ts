@@ -72,7 +72,8 @@ export const resultsBundle = async (
     zip = step.zip;
   };
   add('results.xlsx', (await ports.objects.getBytes(workbookKey)) ?? new Uint8Array());
-  // Read a few at a time, added in name order: the same outbox makes the same archive.
+  // Read a few at a time and deflated as they come, so the raw PDFs are never all held at once;
+  // added in name order: the same outbox makes the same archive.
   for (let at = 0; at < pdfKeys.length; at += PDFS_READ_AT_ONCE) {
     const batchOfKeys = pdfKeys.slice(at, at + PDFS_READ_AT_ONCE);
     const read = await mapLimited(batchOfKeys, PDFS_READ_AT_ONCE, (pdf) => ports.objects.getBytes(pdf));

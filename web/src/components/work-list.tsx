@@ -1,8 +1,9 @@
 /**
  * What the two lists a person works through share: the questions inbox (pages/QuestionsPage.tsx)
- * and the "To check" list (pages/ChecksPage.tsx). Each is a page that keeps itself fresh while
- * nobody is typing in it, shows what was just sent above the items, and gives each item a card
- * whose form sends once, busy meanwhile, with the reason it cannot send or the error it got.
+ * and the "To check" workbench (pages/ChecksPage.tsx). Each keeps itself fresh while nobody is
+ * typing in it (`useWorkList`), and each item's form sends once, busy meanwhile, with the reason it
+ * cannot send or the error it got. The inbox also takes the page (`WorkListPage`: what was just
+ * sent above the items) and a card per item; the workbench lays out its own table.
  */
 import { type ReactNode, useCallback, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';

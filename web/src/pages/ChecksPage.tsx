@@ -418,6 +418,7 @@ const SentNotice = ({ sent, onClose }: { sent: Sent; onClose: () => void }) => {
   );
 };
 
+/** The "To check" page, opened on a batch and on the entry holding one of its rows when the link names them. */
 export const ChecksPage = ({ batchId, row }: { batchId: string | null; row: number | null }) => {
   const { t } = useTranslation();
   const language = useLanguage();

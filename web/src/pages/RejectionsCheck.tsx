@@ -15,6 +15,7 @@ import { defaultsWanted, type RejectionsPreview, wouldReject } from '../rejectio
 import { CountryField, OperationField } from './default-fields.js';
 import { countryProblem, type UploadOptions } from './upload-options.js';
 
+/** Takes a catalogue's preview and the batch's options, and shows the rows that would be rejected with the defaults that mend some, bound to those options. */
 export const RejectionsCheck = ({
   preview,
   options,

@@ -10,6 +10,7 @@ import { ErrorNotice } from '../components/ui.js';
 import { useConsole } from '../context.js';
 import { hrefOf } from '../router.js';
 
+/** Takes a batch and a row, and goes to a fresh link to the row's verdict PDF, or says why it cannot. */
 export const VerdictPage = ({ batchId, row }: { batchId: string; row: number }) => {
   const { t } = useTranslation();
   const { api } = useConsole();
