@@ -136,6 +136,36 @@ export const TEXT_SHEETS: readonly TextSheet[] = [
   },
 ];
 
+/** Where the sample's rows to send again sit (`resend.csv` and the sheet it names): `resend/`. */
+const RESEND_DIR = fileURLToPath(new URL('./resend/', import.meta.url));
+
+/**
+ * The valve's sheet as the supplier sent it later, out of their ERP with a text layer: what row 20
+ * (VAL-ESF, whose scan failed `unreadable_pdf`) is sent again with, in `resend/resend.csv`.
+ */
+export const RESENT_SHEET: TextSheet = {
+  file: 'valvula-esfera.pdf',
+  maker: 'Rubinetterie Lombarde S.r.l. — Brescia, Italia',
+  title: 'Ficha Técnica — Válvula de esfera VS-200, 1/2" BSP',
+  subtitle: 'Válvula de esfera de passagem plena, corpo em latão forjado niquelado, acionamento por alavanca',
+  specs: [
+    ['Modelo', 'VS-200'],
+    ['Bitola', '1/2" BSP (rosca fêmea)'],
+    ['Corpo', 'latão forjado CW617N, niquelado'],
+    ['Esfera', 'latão cromado'],
+    ['Vedação', 'PTFE'],
+    ['Pressão máxima', 'PN 30 (30 bar)'],
+    ['Temperatura de trabalho', '-20 °C a 120 °C'],
+    ['Alavanca', 'aço plastificado'],
+    ['Passagem', 'plena'],
+  ],
+  notes: [
+    'Válvula de esfera para canalizações de água, ar comprimido e gás.',
+    'Substitui a ficha digitalizada de 02/03/2026 (mesmo produto, mesma revisão).',
+  ],
+  footer: 'Documento RL-VS200 · Revisão 01 · março de 2026',
+};
+
 /**
  * The scanned sheet: what the printed page says, in capitals as a dot-matrix form (at most
  * 38 characters a line fit the page). Only the picture carries it; a PDF text reader finds nothing.
@@ -405,4 +435,8 @@ if (isMain) {
     writeFileSync(`${SHEETS_DIR}${file}`, bytes);
     console.log(`sheets/${file}  ${bytes.length} bytes`);
   }
+  mkdirSync(RESEND_DIR, { recursive: true });
+  const resent = await renderTextSheet(RESENT_SHEET);
+  writeFileSync(`${RESEND_DIR}${RESENT_SHEET.file}`, resent);
+  console.log(`resend/${RESENT_SHEET.file}  ${resent.length} bytes`);
 }

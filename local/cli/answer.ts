@@ -89,6 +89,11 @@ const findBatch = async (
     if (!batch || batch.round_of !== undefined) throw new Error(`no batch "${given}" in this data folder`);
     return { batchId: batch.batch_id, name: batch.name };
   }
+  // Rows sent again name rows, not classifications: only the batch id says whose rows they are.
+  if ((read.resends ?? []).length > 0)
+    throw new Error(
+      `${basename(file)} sends rows again (resend_row): give --batch ID, the batch whose rows they are`,
+    );
   const decisions = read.decisions ?? [];
   const ids = [...new Set([...read.rows, ...decisions].map((row) => row.classification_id).filter(Boolean))];
   const found = new Set<string>();

@@ -29,11 +29,13 @@ export type AnswersRoundInput = {
 
 /** The valid sheet paths the file's `sheet` column names; the others are reported by the round. */
 const sheetsNamed = (read: AnswersFile): string[] =>
-  read.rows.flatMap((row) => {
-    if (row.sheet === null) return [];
-    const normalised = normaliseSheetPath(row.sheet);
-    return 'path' in normalised ? [normalised.path] : [];
-  });
+  [...read.rows.map((row) => row.sheet), ...(read.resends ?? []).map((line) => line.sheet || null)].flatMap(
+    (sheet) => {
+      if (sheet === null) return [];
+      const normalised = normaliseSheetPath(sheet);
+      return 'path' in normalised ? [normalised.path] : [];
+    },
+  );
 
 /**
  * Runs the round and prints what it did: the answers report's outcomes, the resumed rows'
@@ -76,15 +78,16 @@ export const runAnswersRound = async (input: AnswersRoundInput): Promise<number>
   const pending = (summary.by_status as Record<string, number> | undefined)?.pending_data ?? 0;
   console.log(
     [
-      `Done in ${formatDuration(Date.now() - started)}: ${report.length} answered row(s) read (${outcomes || 'none'}).`,
-      `Resumed ${round.rowsTotal}${statuses ? `: ${statuses}` : ''}; billed $${round.billedUsd.toFixed(2)}.`,
+      `Done in ${formatDuration(Date.now() - started)}: ${report.length} line(s) read (${outcomes || 'none'}).`,
+      `Sent ${round.rowsTotal}${statuses ? `: ${statuses}` : ''}; billed $${round.billedUsd.toFixed(2)}.`,
       `The batch has ${pending} row(s) still waiting for answers (review.xlsx, review.csv).`,
       `Results: ${shown(input.outDir)}/ (${written.length} files: results.xlsx and .csv revision ` +
         `${summary.revision ?? 0}, erp-update.csv, review.xlsx and .csv, ${ANSWERS_REPORT_FILE}, summary.json)`,
     ].join('\n'),
   );
-  // What went as asked (resumed, decided) is counted above; the rest is said line by line.
-  for (const entry of report.filter((e) => e.outcome !== 'resumed' && e.outcome !== 'decided')) {
+  // What went as asked (resumed, decided, resent) is counted above; the rest is said line by line.
+  const asAsked = new Set(['resumed', 'decided', 'resent']);
+  for (const entry of report.filter((e) => !asAsked.has(e.outcome))) {
     console.log(`  row ${entry.row || '?'} ${entry.classification_id}: ${entry.outcome}: ${entry.detail}`);
   }
   return 0;

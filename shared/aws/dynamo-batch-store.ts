@@ -382,8 +382,8 @@ const putRows: OnTable<BatchStore['putRows']> = ({ doc, TableName, sleep }, rows
   );
 
 const moveRow: OnTable<BatchStore['moveRow']> = async (table, batchId, row, move) => {
-  const { set, guard } = changeOf(move);
-  const update = setUpdateOf(set, ['batch_id', 'row']);
+  const { set, guard, remove } = changeOf(move);
+  const update = setUpdateOf(set, ['batch_id', 'row'], remove);
   if (!update) throw new Error(`move ${move.move} of row ${batchId}:${row} sets nothing`);
   const guarded = guardCondition(guard);
   const result = await updateExisting(table, {

@@ -80,6 +80,8 @@ export type SetUpdate = {
 export const setUpdateOf = (
   patch: Record<string, unknown>,
   protectedFields: readonly string[],
+  /** Attributes to remove in the same update (`REMOVE #r0, …`): a row sent again drops its old result. */
+  remove: readonly string[] = [],
 ): SetUpdate | null => {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
@@ -92,8 +94,13 @@ export const setUpdateOf = (
     assignments.push(`#f${n} = :f${n}`);
   }
   if (assignments.length === 0) return null;
+  const removals = remove.filter((field) => !protectedFields.includes(field) && patch[field] === undefined);
+  removals.forEach((field, n) => {
+    names[`#r${n}`] = field;
+  });
+  const removeClause = removals.length > 0 ? ` REMOVE ${removals.map((_, n) => `#r${n}`).join(', ')}` : '';
   return {
-    UpdateExpression: `SET ${assignments.join(', ')}`,
+    UpdateExpression: `SET ${assignments.join(', ')}${removeClause}`,
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,
   };

@@ -587,6 +587,15 @@ export const PROBLEM_PHRASES = {
       `${plural(p.resumed, 'se retomó', 'se retomaron')} con sus respuestas.`,
     en: (p) => `${p.resumed} of ${p.of} row(s) of ${p.file} resumed with their answers.`,
   } satisfies Phrase<{ resumed: number; of: number; file: string }>,
+  rows_resent: {
+    pt: (p) =>
+      `${count('pt', p.resent)} de ${count('pt', p.of)} ${plural(p.of, 'linha', 'linhas')} de ${p.file} ` +
+      `${plural(p.resent, 'foi reenviada', 'foram reenviadas')} para classificação.`,
+    es: (p) =>
+      `${count('es', p.resent)} de ${count('es', p.of)} ${plural(p.of, 'fila', 'filas')} de ${p.file} ` +
+      `${plural(p.resent, 'se reenvió', 'se reenviaron')} a clasificar.`,
+    en: (p) => `${p.resent} of ${p.of} row(s) of ${p.file} sent again to be classified.`,
+  } satisfies Phrase<{ resent: number; of: number; file: string }>,
   round_failed: {
     pt: (p) => `A rodada de respostas falhou: ${p.text}`,
     es: (p) => `La ronda de respuestas falló: ${p.text}`,

@@ -6,7 +6,16 @@ import { describe, expect, it } from 'vitest';
 import type { BatchStore } from '../../shared/pipeline/core/ports.js';
 import type { BatchStop } from '../../shared/pipeline/core/records.js';
 import { textMessage } from '../../shared/wording/message.js';
-import { AT, BATCH, batchOptions, batchRecord, LATER, rowRecord, TOKEN } from '../helpers/records.js';
+import {
+  AT,
+  BATCH,
+  batchOptions,
+  batchRecord,
+  classificationId,
+  LATER,
+  rowRecord,
+  TOKEN,
+} from '../helpers/records.js';
 import { collect, forEachNumber, type Implementation, useImplementation } from './implementation.js';
 
 const NOT_COMPLETE = { batchComplete: false, taskToken: null };
@@ -552,6 +561,94 @@ export const describeBatchStoreContract = (name: string, implementation: Impleme
           round: { round_id: 'r1' },
           result: { status: 'pending_data' },
         });
+      });
+
+      it('resent: a rejected or failed row unchanged since it was read goes back to work, its old outcome removed', async () => {
+        // Prepare
+        const failed = {
+          status: 'failed' as const,
+          reason: 'unreadable_pdf',
+          classification_id: classificationId(1),
+          cost_usd: '0.00',
+        };
+        await store().putRows([
+          rowRecord(1, {
+            status: 'failed',
+            attempt: 1,
+            result: failed,
+            finished_at: AT,
+            classification_id: classificationId(1),
+            submitted_attempt: 1,
+            submitted_at: AT,
+            app_url: 'https://app.example/c/1',
+            sheet: { key: 'inbox/nightly/scan.pdf', sha256: 'a'.repeat(64), size: 10, file_name: 'scan.pdf' },
+          }),
+          rowRecord(2, { status: 'resolved', result: resolved, finished_at: AT }),
+          rowRecord(3, { status: 'rejected', result: { status: 'rejected', reason: 'operation_invalid' } }),
+        ]);
+        const product = {
+          row: 1,
+          description: null,
+          operation: 'import' as const,
+          country: 'IT',
+          sheet: 'valvula.pdf',
+          external_reference: null,
+          sku: 'VAL-ESF',
+          current_ncm: null,
+          flags: [],
+        };
+        const resend = (
+          read_at: string,
+          sheet?: { key: string; sha256: string; size: number; file_name: string },
+        ) => ({
+          move: 'resent' as const,
+          round: { ...round('r1'), kind: 'resend' as const, answers: [] },
+          product,
+          sheet,
+          identity: { product_key: 'sku:VAL-ESF', fingerprint: 'f'.repeat(64) },
+          cells: ['VAL-ESF', 'valvula.pdf'],
+          attempt: 2,
+          read_at,
+          at: LATER,
+        });
+        const newSheet = {
+          key: 'answers/nightly-abc/valvula.pdf',
+          sha256: 'b'.repeat(64),
+          size: 20,
+          file_name: 'valvula.pdf',
+        };
+
+        // Act
+        const stale = await store().moveRow(BATCH, 1, resend(LATER, newSheet));
+        const sent = await store().moveRow(BATCH, 1, resend(AT, newSheet));
+        const resolvedRow = await store().moveRow(BATCH, 2, resend(AT));
+        const withoutSheet = await store().moveRow(BATCH, 3, resend(AT));
+
+        // Assess
+        expect([stale, sent, resolvedRow, withoutSheet]).toEqual([false, true, false, true]);
+        const row = await store().getRow(BATCH, 1);
+        expect(row).toMatchObject({
+          status: 'queued',
+          attempt: 2,
+          dispatch: 1,
+          product,
+          sheet: newSheet,
+          product_key: 'sku:VAL-ESF',
+          cells: ['VAL-ESF', 'valvula.pdf'],
+          round: { round_id: 'r1', kind: 'resend' },
+          updated_at: LATER,
+        });
+        for (const gone of [
+          'result',
+          'finished_at',
+          'classification_id',
+          'submitted_attempt',
+          'submitted_at',
+          'app_url',
+        ])
+          expect([gone, row && gone in row]).toEqual([gone, false]);
+        expect(await store().getRow(BATCH, 3)).not.toHaveProperty('sheet');
+        expect(await store().getRow(BATCH, 3)).not.toHaveProperty('result');
       });
 
       it('returned: only the round that took the row gives it back to review', async () => {

@@ -141,8 +141,8 @@ describe('classify, review and answer from the command line', () => {
     const answered = await run('answer', ['review-filled.csv', '--out', 'out', '--by', 'ana', ...FAST]);
     expect(answered.stderr).toBe('');
     expect(answered.code).toBe(0);
-    expect(answered.stdout).toContain('2 answered row(s) read (resumed 1, skipped_unanswered 1)');
-    expect(answered.stdout).toContain('Resumed 1: resolved 1; billed $2.00.');
+    expect(answered.stdout).toContain('2 line(s) read (resumed 1, skipped_unanswered 1)');
+    expect(answered.stdout).toContain('Sent 1: resolved 1; billed $2.00.');
     expect(existsSync(join(OUT, 'results.rev1.csv'))).toBe(true);
     expect(records(join(OUT, 'results.csv')).map((record) => record.status)).toEqual([
       'resolved',
@@ -160,7 +160,7 @@ describe('classify, review and answer from the command line', () => {
       ...FAST,
     ]);
     expect(oneOff.code).toBe(0);
-    expect(oneOff.stdout).toContain('Resumed 1: resolved 1');
+    expect(oneOff.stdout).toContain('Sent 1: resolved 1');
     expect(records(join(OUT, 'results.csv')).map((record) => record.status)).toEqual([
       'resolved',
       'resolved',

@@ -9,7 +9,13 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sandboxClassifier } from '../../local/sandbox/classifier/index.js';
 import { extractPdfText } from '../../local/sandbox/pdf/sheet-text.js';
-import { renderSheets, SCANNED_SHEET, TEXT_SHEETS } from '../../sample-data/make-sheets.js';
+import {
+  RESENT_SHEET,
+  renderSheets,
+  renderTextSheet,
+  SCANNED_SHEET,
+  TEXT_SHEETS,
+} from '../../sample-data/make-sheets.js';
 import { PRICE_HEADER, ptBrNumber, toExcelPtBr } from '../../sample-data/make-variants.js';
 import { BatchOptions } from '../../shared/pipeline/core/batch-options-schema.js';
 import type { ClassificationService } from '../../shared/pipeline/core/ports.js';
@@ -360,6 +366,10 @@ describe('sheets/', () => {
     expect(readdirSync(`${SAMPLE_DIR}sheets`).sort()).toEqual([...generated.keys()].sort());
     for (const [file, bytes] of generated)
       expect(bytes.equals(sampleBytes(`sheets/${file}`)), file).toBe(true);
+    // The valve's text sheet that row 20 is sent again with (resend/resend.csv).
+    const resent = await renderTextSheet(RESENT_SHEET);
+    expect(resent.equals(sampleBytes(`resend/${RESENT_SHEET.file}`))).toBe(true);
+    expect(await extractPdfText(resent)).toContain('Válvula de esfera');
   });
 });
 

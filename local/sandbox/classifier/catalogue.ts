@@ -2080,6 +2080,45 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     tariff: tariff(16, 0, null, 0, 0),
   },
   {
+    ncm: '84818095',
+    description: 'Outras torneiras, válvulas e dispositivos semelhantes, válvulas tipo esfera',
+    productName: 'Válvula de esfera',
+    keywords: phrases(
+      'valvula de esfera, valvula esfera, valvula tipo esfera, registro de esfera, valvola a sfera, valvula de bola, ball valve, ball valves',
+    ),
+    excludes: phrases(
+      'solenoide, solenoid, aerossol, aerosol, retencao, check valve, gaveta, borboleta, butterfly, parte, partes, part, parts',
+    ),
+    hierarchy: hierarchy(
+      'XVI',
+      ['84', 'Reatores nucleares, caldeiras, máquinas, aparelhos e instrumentos mecânicos, e suas partes.'],
+      [
+        '8481',
+        'Torneiras, válvulas (incluindo as redutoras de pressão e as termostáticas) e dispositivos semelhantes, para canalizações, caldeiras, reservatórios, cubas e outros recipientes.',
+      ],
+      ['848180', 'Outros dispositivos'],
+    ),
+    rationale:
+      'Válvula de esfera de uso geral para canalizações, sem função de redução de pressão, retenção ou segurança, está no item 8481.80.95.',
+    appliedRules: ['1', '6'],
+    citedNotes: [],
+    discarded: [
+      {
+        ncm: '84813000',
+        description: 'Válvulas de retenção',
+        reason: 'A esfera abre e fecha a passagem pela alavanca; não é uma válvula de retenção.',
+      },
+      {
+        ncm: '84818099',
+        description: 'Outras torneiras, válvulas e dispositivos semelhantes, outros',
+        reason: 'As válvulas tipo esfera têm item próprio.',
+      },
+    ],
+    missingData: ['Tipo de acionamento', 'Uso (canalização, caldeira, recipiente)'],
+    sim: { status: 'none' },
+    tariff: tariff(14, 3, null, 0, 0),
+  },
+  {
     ncm: '84821010',
     description: 'Rolamentos de esferas, de carga radial',
     productName: 'Rolamento de esferas',

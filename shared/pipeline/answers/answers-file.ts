@@ -23,6 +23,7 @@ import {
   readDecisionLines,
 } from './decisions-file.js';
 import { cellText, parseRowNumber } from './file-cells.js';
+import { isResendHeader, ResendLine, readResendLines } from './resend-file.js';
 
 // ---------------------------------------------------------------------------
 // Schemas
@@ -74,6 +75,8 @@ export const AnswersFile = z.object({
    * review.xlsx's sheet of verdicts to check. Absent or empty: the file decides nothing.
    */
   decisions: z.array(DecisionLine).optional(),
+  /** Rows to send again (resend-file.ts): a file whose header has `resend_row`. Absent: none. */
+  resends: z.array(ResendLine).optional(),
   /** What the reader noticed without refusing the file (garbled accents, long rows). */
   problems: z.array(SpreadsheetProblem),
 });
@@ -243,6 +246,8 @@ export const readAnswersFile = async (bytes: Uint8Array, fileName: string): Prom
     ...(csv ? { encoding: csv.encoding, delimiter: csv.delimiter } : {}),
     problems: [...source.problems, ...table.problems],
   };
+  // A file of rows to send again (the console's "reenviar"): no questions to find.
+  if (csv && isResendHeader(table.header)) return { ...read, rows: [], resends: readResendLines(table) };
   // A file of decisions only (to-check.csv, the console's): no questions to find.
   if (isDecisionsHeader(table.header))
     return { ...read, rows: [], decisions: readDecisionLines(table, fileName) };

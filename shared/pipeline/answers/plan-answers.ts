@@ -18,6 +18,7 @@ import { deriveAnswersKey } from '../core/keys.js';
 import type { ReviewItem } from '../core/records.js';
 import type { AnswerCell, AnswersFile, AnswersFileRow } from './answers-file.js';
 import type { DecisionOutcome } from './plan-decisions.js';
+import type { ResendOutcome } from './resend-file.js';
 
 // ---------------------------------------------------------------------------
 // Schemas
@@ -375,8 +376,10 @@ export const classificationsToLookUp = (
 /** answers-report.csv's header. */
 export const ANSWERS_REPORT_COLUMNS = ['row', 'classification_id', 'outcome', 'detail'] as const;
 
-/** A line of answers-report.csv: an answered row's, or a decision line's (plan-decisions.ts). */
-export type ReportLine = Omit<AnswersReportEntry, 'outcome'> & { outcome: AnswersOutcome | DecisionOutcome };
+/** A line of answers-report.csv: an answered row's, a decision line's (plan-decisions.ts) or a resend line's. */
+export type ReportLine = Omit<AnswersReportEntry, 'outcome'> & {
+  outcome: AnswersOutcome | DecisionOutcome | ResendOutcome;
+};
 
 /**
  * answers-report.csv's bytes: one record per row of the answers file, in its order (decision lines

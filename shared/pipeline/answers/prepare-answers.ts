@@ -7,7 +7,8 @@
  *   2. the file read (answers-file.ts) and planned row by row (plan-answers.ts), with the
  *      service's status of each answered classification
  *   3. each resumed row taken: its sheet checked, the row `queued` with its round, its item answered;
- *      each decision on a verdict to check applied (apply-decisions.ts: no service call, nothing billed)
+ *      each decision on a verdict to check applied (apply-decisions.ts: no service call, nothing billed);
+ *      each rejected or failed row sent again planned anew and `queued` (resend-rows.ts)
  *   4. answers-report.csv, the round `running`, then one rows-queue message per resumed row and a
  *      kick of the dispatcher
  */
@@ -37,12 +38,13 @@ import { DecisionsFileError } from './decisions-file.js';
 import {
   ANSWERS_REPORT_COLUMNS,
   type AnswersPlan,
-  type AnswersReportEntry,
   buildAnswersReportCsv,
   classificationsToLookUp,
   planAnswers,
+  type ReportLine,
 } from './plan-answers.js';
 import { readClassifications } from './read-classifications.js';
+import { resendRows } from './resend-rows.js';
 import { answeredEventsOf, takeResumedRows } from './take-resumed-rows.js';
 
 /**
@@ -241,7 +243,7 @@ const startRound = async (
   batch: BatchRecord,
   round: BatchRecord,
   file: AnswersFile,
-  taken: { resumed: RowRecord[]; report: AnswersReportEntry[] },
+  taken: { resumed: RowRecord[]; report: ReportLine[]; resent: number },
   decided: Pick<DecisionsApplied, 'report' | 'problems'>,
 ): Promise<PrepareAnswersResult> => {
   const batchId = batch.batch_id;
@@ -253,13 +255,19 @@ const startRound = async (
   await ports.batches.putCompletionShards(roundId, shards);
 
   const fileRows = file.rows.length;
-  const summary = `${resumed.length} of ${fileRows} row(s) of ${file.file_name} resumed with their answers.`;
+  const resends = file.resends?.length ?? 0;
+  const summary =
+    resends > 0
+      ? `${taken.resent} of ${resends} row(s) of ${file.file_name} sent again.`
+      : `${resumed.length} of ${fileRows} row(s) of ${file.file_name} resumed with their answers.`;
   const decisionsOnly = fileRows === 0 && decided.report.length > 0;
   const problems = [
     ...file.problems.map(readProblemMessage),
-    ...(decisionsOnly
-      ? []
-      : [message('answers_resumed', { resumed: resumed.length, of: fileRows, file: file.file_name })]),
+    ...(resends > 0
+      ? [message('rows_resent', { resent: taken.resent, of: resends, file: file.file_name })]
+      : decisionsOnly
+        ? []
+        : [message('answers_resumed', { resumed: resumed.length, of: fileRows, file: file.file_name })]),
     ...decided.problems,
   ];
   // The file's own separator first: the report opens like the file the user just saved.
@@ -307,7 +315,19 @@ const prepareRound = async (
     { batchId, roundId, person, statedBy, at: round.started_at, fileName: read.file.file_name },
     read.file.decisions ?? [],
   );
-  return startRound(ports, batch, round, read.file, taken, decided);
+  // Rejected or failed rows sent again, their cells corrected or with a new sheet (resend-rows.ts).
+  const resends = read.file.resends ?? [];
+  const resent = await resendRows(
+    ports,
+    { batch, roundId, person, statedBy, now: round.started_at },
+    resends,
+  );
+  const sent = {
+    resumed: [...taken.resumed, ...resent.resent],
+    report: [...taken.report, ...resent.report],
+    resent: resent.resent.length,
+  };
+  return startRound(ports, batch, round, read.file, sent, decided);
 };
 
 const roundMessage = (row: Pick<RowRecord, 'batch_id' | 'row' | 'attempt'>, roundId: string): RowMessage => ({

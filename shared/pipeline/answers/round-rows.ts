@@ -1,7 +1,7 @@
 /**
  * FinalizeAnswers' step 2: the round's rows still working end now: back to
  * `pending_data` when the round never left `preparing` (their answers were never sent), else
- * `error` saying why. The rows given are the ones in play (the round's among them); each moved
+ * `error` saying why (a row sent again always: it has no earlier state to go back to). The rows given are the ones in play (the round's among them); each moved
  * row is replaced in place by what the move left.
  */
 
@@ -56,7 +56,19 @@ export const endRoundRows = async (
   if (!round || roundId === null) return [];
   if (round.state === 'preparing') {
     const returned = await returnUnsentRows(ports, batchId, roundId, rows, now);
-    return returned > 0 ? [message('answered_rows_unsent', { count: returned })] : [];
+    // A row sent again has no earlier state to go back to: it ends as any unfinished row of a round.
+    const ended = await endUnfinishedRoundRows(
+      ports,
+      batchId,
+      roundId,
+      rows,
+      message('answered_row_unfinished', {}),
+      now,
+    );
+    return [
+      ...(returned > 0 ? [message('answered_rows_unsent', { count: returned })] : []),
+      ...(ended > 0 ? [message('answered_rows_unfinished', { count: ended })] : []),
+    ];
   }
   const ended = await endUnfinishedRoundRows(ports, batchId, roundId, rows, unfinishedRowDetail(input), now);
   return ended > 0 ? [message('answered_rows_unfinished', { count: ended })] : [];
@@ -74,7 +86,10 @@ const returnUnsentRows = async (
   rows: RowRecord[],
   now: Date,
 ): Promise<number> => {
-  const unsent = indexesWhere(rows, (row) => isRowOfRound(row, roundId) && row.status === 'queued');
+  const unsent = indexesWhere(
+    rows,
+    (row) => isRowOfRound(row, roundId) && row.status === 'queued' && row.round?.kind !== 'resend',
+  );
   const returned = await mapLimited(unsent, IN_FLIGHT, async (index) => {
     const row = rows[index]!;
     const move: RowMove = { move: 'returned', round_id: roundId, at: now.toISOString() };

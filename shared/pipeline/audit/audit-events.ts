@@ -123,6 +123,19 @@ export const answeredEvent = (
   });
 
 /**
+ * Takes a row a resend round took and gives audit.csv's `resent`: who sent it again, when, and what
+ * they changed (`detail`: `sheet valvula.pdf; operation import`).
+ */
+export const resentEvent = (
+  row: RowOf,
+  resent: { at: string; who: Who; changed: readonly string[]; round_id: string },
+): AuditEvent =>
+  eventOf(row, 'resent', resent.at, {
+    who: resent.who,
+    detail: `${resent.changed.length > 0 ? resent.changed.join('; ') : 'as it was'}, round ${resent.round_id}`,
+  });
+
+/**
  * What Prepare made of a row, told from the row as it stands: a follower (`follows`, its leader
  * named), a verdict reused (and `to_check` when the reused verdict waits for a person), a row that
  * joined an earlier batch's classification waiting for answers, a row not sent (rejected, over the

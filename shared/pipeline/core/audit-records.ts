@@ -30,6 +30,8 @@ export const AUDIT_EVENTS = [
   'error',
   /** A person's answers were taken by a round. */
   'answered',
+  /** A person sent a rejected or failed row again (`detail`: what they changed). */
+  'resent',
   /** A person's decision on a verdict to check was applied. */
   'decided',
   /** A SIM opening that was being verified was confirmed by the daily sweep. */

@@ -222,10 +222,16 @@ export const RowRecord = z.object({
   submitted_at: z.string().optional(),
   /** Set when the row reaches an output status. */
   result: RowResult.optional(),
-  /** The answers round resuming this row, if any: Submit sends these answers instead of creating. */
+  /**
+   * The answers round that took this row, if any. An `answers` round (the default) resumes a row
+   * waiting for answers: Submit posts these answers instead of creating. A `resend` round sends a
+   * rejected or failed row again, its cells corrected or with a new sheet: Submit creates a new
+   * classification under the row's next attempt (`answers` is then empty).
+   */
   round: z
     .object({
       round_id: z.string(),
+      kind: z.enum(['answers', 'resend']).optional(),
       answers: z.array(z.object({ question_id: z.string(), answer: z.string() })),
       /** deriveAnswersKey(classification id, answers, sheet sha256): a file dropped twice answers once. */
       answers_key: z.string(),

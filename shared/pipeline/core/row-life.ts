@@ -15,6 +15,7 @@
  *   pending_data ─▶ resumed (queued, with answers) ─▶ answers posted (in_progress) ─▶ finished
  *        ▲               └── returned (the round never sent them)
  *        └── settled elsewhere (answered or abandoned outside the pipeline) ─▶ an output status
+ *   rejected or failed ─▶ resent (queued, a new attempt, its cells corrected or a new sheet) ─▶ …
  *   any output ─▶ amended (the same status, its columns completed: a reused verdict's PDF)
  *   resolved or reused ─▶ sim_confirmed (the same status: the SIM openings the registry confirmed)
  *   resolved or reused ─▶ decided (the same status: a person approved the verdict to check)
@@ -27,7 +28,7 @@ import { detailMessagesOf, detailOf, message } from '../../wording/index.js';
 import type { Message } from '../../wording/message.js';
 import { fingerprintKey, goodsKey } from './keys.js';
 import { originOf } from './origins.js';
-import type { RowRecord } from './records.js';
+import type { RowRecord, SheetRef } from './records.js';
 import type { RowResult, ShownResult } from './result-columns.js';
 import { currentNcmMatches, resultForOrigin, resultNcmDigits } from './row-results.js';
 import {
@@ -93,6 +94,21 @@ export type RowMove = {
   | { move: 'finished'; result: RowResult }
   /** An answers round takes a row waiting for answers back to work. */
   | { move: 'resumed'; round: Answers }
+  /**
+   * A resend round sends a rejected or failed row again: its product as corrected, its sheet (new
+   * or as before), a new attempt (a new classification under a new key), the round on the row.
+   * Only on the row as the round read it (`read_at`). Its old result and classification are removed.
+   */
+  | {
+      move: 'resent';
+      round: Answers;
+      product: NonNullable<RowRecord['product']>;
+      sheet: SheetRef | undefined;
+      identity: { product_key: string; fingerprint: string };
+      cells: string[];
+      attempt: number;
+      read_at: string;
+    }
   /** The round that took the row never sent its answers: it waits for answers again. */
   | { move: 'returned'; round_id: string }
   /** A row waiting for answers whose classification settled outside the pipeline. */
@@ -123,8 +139,29 @@ export type RowGuard = {
   updated_at?: string;
 };
 
-/** The fields a move sets and its guard: what an adapter writes in one conditional update. */
-export type RowChange = { set: Partial<Omit<RowRecord, 'batch_id' | 'row'>>; guard: RowGuard };
+/**
+ * The fields a move sets, those it removes, and its guard: what an adapter writes in one
+ * conditional update.
+ */
+export type RowChange = {
+  set: Partial<Omit<RowRecord, 'batch_id' | 'row'>>;
+  remove?: readonly (keyof RowRecord)[];
+  guard: RowGuard;
+};
+
+/** The statuses a resend round may send again: a row that never reached the service, or whose run failed. */
+export const RESENDABLE_STATUSES: readonly RowStatus[] = ['rejected', 'failed'];
+
+/** What a row sent again leaves behind: its old ending and classification (the audit keeps them). */
+const OLD_OUTCOME: readonly (keyof RowRecord)[] = [
+  'result',
+  'finished_at',
+  'rejection',
+  'classification_id',
+  'submitted_attempt',
+  'submitted_at',
+  'app_url',
+];
 
 const STILL_WORKING: RowGuard = { statuses: WORKING_STATUSES };
 
@@ -174,10 +211,27 @@ export const changeOf = (move: RowMove): RowChange => {
     case 'finished':
       return { set: final(move.result, at), guard: STILL_WORKING };
     case 'resumed':
-      // The one move from an output status back to work. The round restarts dispatching at 1.
+      // From an output status back to work (as `resent`). The round restarts dispatching at 1.
       return {
         set: { status: 'queued', round: move.round, dispatch: 1, updated_at: at },
         guard: { statuses: ['pending_data'] },
+      };
+    case 'resent':
+      return {
+        set: {
+          status: 'queued',
+          round: move.round,
+          product: move.product,
+          sheet: move.sheet,
+          product_key: move.identity.product_key,
+          fingerprint: move.identity.fingerprint,
+          cells: move.cells,
+          attempt: move.attempt,
+          dispatch: 1,
+          updated_at: at,
+        },
+        remove: move.sheet ? OLD_OUTCOME : [...OLD_OUTCOME, 'sheet'],
+        guard: { statuses: RESENDABLE_STATUSES, updated_at: move.read_at },
       };
     case 'returned':
       return {
@@ -210,9 +264,11 @@ export const changeOf = (move: RowMove): RowChange => {
  * moved, and what the in-memory adapter stores.
  */
 export const afterMove = <Row extends RowRecord>(row: Row, move: RowMove): Row => {
-  const { set } = changeOf(move);
+  const { set, remove = [] } = changeOf(move);
   const defined = Object.entries(set).filter(([, value]) => value !== undefined);
-  return { ...row, ...Object.fromEntries(defined) };
+  const moved: Row = { ...row, ...Object.fromEntries(defined) };
+  for (const field of remove) if (set[field as keyof typeof set] === undefined) delete moved[field];
+  return moved;
 };
 
 /**

@@ -7,7 +7,7 @@
 import type { ProductRow } from '../../spreadsheet/schemas.js';
 import { message } from '../../wording/index.js';
 import { submittedEvent } from '../audit/audit-events.js';
-import { type Who, whoOf } from '../core/audit-records.js';
+import { type Who, whoAnswered, whoOf } from '../core/audit-records.js';
 import { uploadRecordKey } from '../core/bucket-layout.js';
 import { deriveCreationKey, deriveRowKey } from '../core/keys.js';
 import type { PipelinePorts } from '../core/ports.js';
@@ -51,7 +51,8 @@ export const submitRow = async (ports: SubmitPorts, input: unknown): Promise<Row
       `row ${state.row_key}: execution a${state.attempt}/d${state.dispatch} superseded by a${row.attempt}/d${row.dispatch}`,
     );
   }
-  if (state.round_id !== undefined)
+  // A row an answers round resumed posts its answers; a row a resend round took is created anew below.
+  if (state.round_id !== undefined && row.round?.kind !== 'resend')
     return submitAnswers(ports, { state, roundId: state.round_id, row, stop: stopRecord?.stop, now });
   if (stopRecord?.stop) return finalStep(stoppedResult(stopRecord.stop));
   const product = row.product;
@@ -62,20 +63,25 @@ export const submitRow = async (ports: SubmitPorts, input: unknown): Promise<Row
   // POST would be safe for 24 hours only; after that the same key would create a second one.
   if (row.classification_id && row.submitted_attempt === state.attempt) {
     // Recorded again under the same key (the stored time): a Submit that died before it is not lost.
-    await recordSubmitted(ports, row, row.classification_id, row.submitted_at, stopRecord);
+    await recordSubmitted(ports, row, row.classification_id, row.submitted_at, requesterOf(stopRecord, row));
     return followClassification(ports, state, {
       id: row.classification_id,
       submittedAt: row.submitted_at ?? now.toISOString(),
     });
   }
-  return createClassification(ports, { state, row, product, now, requestedBy: requesterOf(stopRecord) });
+  return createClassification(ports, { state, row, product, now, requestedBy: requesterOf(stopRecord, row) });
 };
 
 /**
- * Who sent the batch, named on its submissions in audit.csv: the person Prepare proved, with the
- * name batch.json states beside it; without one, no person: only the stated name, as `stated_by`.
+ * Who sent the row, named on its submission in audit.csv: for a row sent again, the person who sent
+ * it again; else who sent the batch: the person Prepare proved, with the name batch.json states
+ * beside it; without one, no person: only the stated name, as `stated_by`.
  */
-const requesterOf = (batch: Pick<BatchRecord, 'options' | 'sent_by'> | null): Who => {
+const requesterOf = (
+  batch: Pick<BatchRecord, 'options' | 'sent_by'> | null,
+  row: Pick<RowRecord, 'round'>,
+): Who => {
+  if (row.round?.kind === 'resend') return whoAnswered(row.round);
   const stated = batch?.options?.requested_by;
   if (batch?.sent_by) return whoOf(batch.sent_by, stated);
   return stated ? { who: '', stated_by: stated } : { who: '' };
@@ -87,14 +93,14 @@ const recordSubmitted = (
   row: Pick<RowRecord, 'batch_id' | 'row' | 'product'>,
   classificationId: string,
   at: string | undefined,
-  batch: Pick<BatchRecord, 'options'> | null,
+  who: Who,
 ) =>
   at === undefined
     ? Promise.resolve()
     : ports.audit.record([
         submittedEvent(
           { batch_id: row.batch_id, row: row.row, sku: row.product?.sku ?? null },
-          { at, classification_id: classificationId, who: requesterOf(batch) },
+          { at, classification_id: classificationId, who },
         ),
       ]);
 

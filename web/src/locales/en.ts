@@ -474,6 +474,7 @@ export const en = {
       abandoned: 'Abandoned',
       error: 'Error',
       answered: 'Answered',
+      resent: 'Sent again',
       decided: 'Decided',
       sim_confirmed: 'SIM opening confirmed',
     },

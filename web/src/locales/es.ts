@@ -472,6 +472,7 @@ export const es: Messages = {
       abandoned: 'Abandonada',
       error: 'Error',
       answered: 'Respondida',
+      resent: 'Reenviada',
       decided: 'Decidida',
       sim_confirmed: 'Apertura SIM confirmada',
     },

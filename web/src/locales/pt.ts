@@ -473,6 +473,7 @@ export const pt: Messages = {
       abandoned: 'Abandonada',
       error: 'Erro',
       answered: 'Respondida',
+      resent: 'Reenviada',
       decided: 'Decidida',
       sim_confirmed: 'Destaque SIM confirmado',
     },
