@@ -46,6 +46,7 @@ export const CONSOLE_ROUTES = {
   'GET /checks': 'console-read',
   'POST /decisions': 'console-answers',
   'POST /approvals': 'console-answers',
+  'POST /resends': 'console-answers',
   'GET /batches/{batchId}/audit': 'console-read',
 } as const satisfies Record<string, ConsoleHandlerName>;
 export type ConsoleRouteKey = keyof typeof CONSOLE_ROUTES;
@@ -83,6 +84,8 @@ export const CONSOLE_LIMITS = {
   decisionsPerSubmission: 500,
   /** Entries of the "To check" list approved at once. */
   entriesPerApproval: 200,
+  /** Rows sent again in one request (POST /resends): one resend file, one round. */
+  resendsPerSubmission: 500,
   /** A decision's note. */
   noteChars: 500,
   /** Audit events on one page of a batch's audit. */
@@ -143,6 +146,7 @@ export const CONSOLE_ERROR_CODES = [
   'sim_not_offered',
   'not_services_choice',
   'bundle_too_large',
+  'not_resendable',
 ] as const;
 export const ConsoleErrorCode = z.enum(CONSOLE_ERROR_CODES);
 export type ConsoleErrorCode = z.infer<typeof ConsoleErrorCode>;
@@ -342,6 +346,13 @@ export const RowView = z.object({
   decided_by: z.string().nullable(),
   /** Why a verdict marked `to_check` waits: its confidence under the batch's `check_below`, a SIM opening to choose. */
   check_reasons: z.array(z.enum(['low_confidence', 'sim_pending_choice'])),
+  /**
+   * A rejected or failed row that may be sent again (not one following another): the cells it would
+   * go with now, whole, as the form to correct them starts. Null for any other row.
+   */
+  resend: z
+    .object({ description: z.string(), operation: z.string(), country: z.string(), sheet: z.string() })
+    .nullable(),
 });
 export type RowView = z.infer<typeof RowView>;
 
@@ -635,6 +646,36 @@ export const ApprovalAccepted = z.object({
 export type ApprovalAccepted = z.infer<typeof ApprovalAccepted>;
 
 // ---------------------------------------------------------------------------
+// Rows sent again: POST /resends
+// ---------------------------------------------------------------------------
+
+/**
+ * One row of a batch sent again: each cell given replaces the row's (absent or "" keeps it); `sheet`
+ * is a new technical sheet as POST /answer-sheets named it.
+ */
+export const RowResend = z.object({
+  row: z.number().int().min(1),
+  description: z.string().max(5000).optional(),
+  operation: z.string().max(40).optional(),
+  country: z.string().max(80).optional(),
+  sheet: z.string().max(1024).optional(),
+});
+export type RowResend = z.infer<typeof RowResend>;
+
+/** Rejected or failed rows of one batch sent again, as one round of it. */
+export const ResendSubmission = z.object({
+  batch_id: z.string().min(1),
+  rows: z.array(RowResend).min(1).max(CONSOLE_LIMITS.resendsPerSubmission),
+});
+export type ResendSubmission = z.input<typeof ResendSubmission>;
+
+export const ResendAccepted = z.object({
+  /** The resend file dropped into `answers/<batch-id>/`: its arrival starts the round. */
+  files: z.array(z.object({ batch_id: z.string(), key: z.string(), rows: z.array(z.number().int()) })),
+});
+export type ResendAccepted = z.infer<typeof ResendAccepted>;
+
+// ---------------------------------------------------------------------------
 // A batch's audit: GET /batches/{batchId}/audit?after=&limit=
 // ---------------------------------------------------------------------------
 
@@ -659,6 +700,10 @@ export const AuditEventView = z.object({
   stated_by: z.string().nullable(),
   classification_id: z.string().nullable(),
   detail: z.string(),
+  /** An `answered` event's content: each question as the service asked it, and the answer given. */
+  answers: z.array(z.object({ question: z.string(), answer: z.string() })).nullable(),
+  /** A `decided` event's content: the note the person wrote with the decision ("" when none). */
+  note: z.string().nullable(),
 });
 export type AuditEventView = z.infer<typeof AuditEventView>;
 

@@ -26,6 +26,7 @@ import { runPlan } from './plan-run.js';
 import type { ConsolePorts, ConsoleUser } from './ports.js';
 import { questionInbox } from './question-inbox.js';
 import { ConsoleRefusal, invalidRequest } from './refusals.js';
+import { submitResend } from './resends.js';
 import { listRowViews } from './row-views.js';
 
 export type ConsoleRequest = {
@@ -111,6 +112,7 @@ const USE_CASES: Record<ConsoleRouteKey, UseCase> = {
   'GET /checks': (ports) => checkList(ports),
   'POST /decisions': (ports, request) => submitDecision(ports, jsonBody(request), request.user),
   'POST /approvals': (ports, request) => submitApproval(ports, jsonBody(request), request.user),
+  'POST /resends': (ports, request) => submitResend(ports, jsonBody(request), request.user),
   'GET /batches/{batchId}/audit': (ports, request) => {
     const query = AuditQuery.safeParse(request.query);
     if (!query.success) throw invalidRequest('audit', query.error.issues);

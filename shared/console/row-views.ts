@@ -25,7 +25,7 @@ import { type TableInForce, tableInForce } from '../ncm-table/reference-table.js
 import { declaredNcmDigits, type InForceColumns } from '../pipeline/core/ncm-in-force.js';
 import type { BatchRecord, RowRecord } from '../pipeline/core/records.js';
 import type { RowResult } from '../pipeline/core/result-columns.js';
-import { isFinalResult } from '../pipeline/core/row-life.js';
+import { isFinalResult, RESENDABLE_STATUSES } from '../pipeline/core/row-life.js';
 import type { RowStatus } from '../pipeline/core/row-statuses.js';
 import { checkReasonsOfResult } from '../pipeline/core/verdict-check.js';
 import { standingRowPages } from '../pipeline/finalize/standing-rows.js';
@@ -57,10 +57,15 @@ const numberOrNull = (value: string | undefined): number | null => {
 /** The most characters of a cell a row shows: a rejected row's cell may be as long as the file allows. */
 export const SHOWN_CELL_MAX = 300;
 
-/** Where the input's SKU, description and external reference are among a row's cells. */
-type ShownColumns = Partial<Record<'sku' | 'description' | 'external_reference', number>>;
+/**
+ * Where the input's SKU, description and external reference are among a row's cells, and the
+ * operation, country and sheet a row sent again starts from.
+ */
+type ShownColumns = Partial<
+  Record<'sku' | 'description' | 'external_reference' | 'operation' | 'country' | 'sheet', number>
+>;
 
-const SHOWN_FIELDS = ['sku', 'description', 'external_reference'] as const;
+const SHOWN_FIELDS = ['sku', 'description', 'external_reference', 'operation', 'country', 'sheet'] as const;
 
 /**
  * The columns a batch read as SKU, description and external reference: from how Prepare understood
@@ -99,6 +104,22 @@ const declaredNcmOf = (row: RowRecord): string | null => {
   const digits = declaredNcmDigits(declared);
   if (digits !== null && /^[0-9]{8}$/.test(digits)) return formatNcm(digits);
   return shownText(declared);
+};
+
+/**
+ * The cells a rejected or failed row would be sent again with, whole: its product as Prepare read
+ * it, else (a rejected row has none) its own cells. Null for a row that may not be sent again.
+ */
+const resendCellsOf = (row: RowRecord, status: RowStatus, columns: ShownColumns): RowView['resend'] => {
+  if (!RESENDABLE_STATUSES.includes(status) || row.follows !== undefined) return null;
+  const cell = (index: number | undefined) => (index === undefined ? '' : (row.cells[index] ?? '').trim());
+  const { product } = row;
+  return {
+    description: product ? (product.description ?? '') : cell(columns.description),
+    operation: product ? product.operation : cell(columns.operation),
+    country: product ? product.country : cell(columns.country),
+    sheet: product ? (product.sheet ?? '') : cell(columns.sheet),
+  };
 };
 
 /** `yes` and `no` as the results files write them; anything else (empty: nothing to check) null. */
@@ -140,6 +161,7 @@ const rowView = (
   approved_ncm: result?.check === 'approved' ? result.approved_ncm || null : null,
   decided_by: result?.check === 'approved' ? result.decided_by || null : null,
   check_reasons: result?.check === 'to_check' ? checkReasonsOfResult(result, checkBelow) : [],
+  resend: resendCellsOf(row, status, columns),
 });
 
 /** A row as it stands, as the table shows it, with what the table in force says of its codes. */

@@ -4,7 +4,8 @@
  * upload the sample catalogue with its sheets folder through the page, watch it complete, open
  * a verdict PDF, filter and search the results, download results.csv and check it row by row
  * against the input, and results.xlsx in the language chosen at upload, then answer a pending row's questions in the inbox and see it resolve,
- * billed once, a second submit changing nothing. Beside each verdict's NCM, the NCM the row
+ * billed once, a second submit changing nothing; send a failed row again with a new sheet from the
+ * batch page and see it resolve, billed once. Beside each verdict's NCM, the NCM the row
  * declared, and a mark on a code not in the NCM table in force (a catalogue of the test's own
  * declares one). Each step leaves a screenshot in out/console-screenshots/.
  */
@@ -410,6 +411,44 @@ describe('the operations console in Chromium', () => {
     expect(sandbox.stats().billed_usd).toBe(billedBefore + 2);
   }, 180_000);
 
+  it('sends a failed row again with a new sheet from its line on the batch page; it resolves, billed once', async () => {
+    const sandbox = local.pipeline.sandbox;
+    if (!sandbox) throw new Error('the console runs on the built-in sandbox here');
+    const billedBefore = sandbox.stats().billed_usd;
+    await page.goto(`${local.url}#/batches/${encodeURIComponent(batchId)}`);
+    // Row 20: no description and a scanned sheet, failed `unreadable_pdf`; a resolved row offers nothing.
+    const row = page.locator('[data-testid="result-row"][data-row="20"]');
+    await row.waitFor();
+    expect(await row.getAttribute('data-status')).toBe('failed');
+    expect(
+      await page.locator('[data-testid="result-row"][data-row="1"] [data-testid="row-resend"]').count(),
+    ).toBe(0);
+    await row.getByTestId('row-resend').click();
+    const form = page.locator('[data-testid="resend-form"][data-row="20"]');
+    await form.waitFor();
+    expect(await form.getByTestId('resend-country').inputValue()).toBe('IT');
+    await form.getByTestId('resend-sheet').setInputFiles(join(SAMPLE, 'resend', 'valvula-esfera.pdf'));
+    await browser.screenshot(page, '07-resend-form');
+    await form.getByTestId('resend-submit').click();
+    await page.getByTestId('row-resent').waitFor();
+    await vi.waitFor(
+      async () => expect(await row.getAttribute('data-status'), 'row 20 resolves').toBe('resolved'),
+      within(120_000),
+    );
+    await expect.poll(() => row.getByTestId('ncm').textContent()).toContain('8481.80.95');
+    await browser.screenshot(page, '08-resent');
+    expect(sandbox.stats().billed_usd).toBe(billedBefore + 2);
+
+    // Sent again once more: refused, nothing written, nothing billed.
+    const again = await fetch(`${local.url}api/resends`, {
+      method: 'POST',
+      body: JSON.stringify({ batch_id: batchId, rows: [{ row: 20 }] }),
+    });
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({ code: 'not_resendable', params: { row: 20 } });
+    expect(sandbox.stats().billed_usd).toBe(billedBefore + 2);
+  }, 180_000);
+
   it('reads naturally in Spanish and English: the switch changes every page', async () => {
     for (const [language, word] of [
       ['es', 'Lotes'],
@@ -673,6 +712,10 @@ describe('the operations console in Chromium', () => {
       await page.getByTestId('batch-audit').locator('summary').click();
       await page.getByTestId('audit-event').first().waitFor();
       await look(`${language} batch, its rows and its audit`);
+      // "Reenviar" opened on a rejected row: its form's words.
+      await page.locator('[data-testid="result-row"][data-row="30"] [data-testid="row-resend"]').click();
+      await page.getByTestId('resend-form').waitFor();
+      await look(`${language} sending a row again`);
 
       await page.goto(`${local.url}#/upload`);
       await page.getByTestId('upload-catalogue').setInputFiles(join(SAMPLE, 'products.csv'));

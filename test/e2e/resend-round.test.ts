@@ -7,7 +7,6 @@
  * the new outcomes and the corrected cell, and audit.csv names the person who sent them again. The
  * same file dropped again sends nothing and bills nothing.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Papa from 'papaparse';

@@ -1,7 +1,8 @@
 /**
  * An audit event's detail in the page's language. audit.csv keeps each detail in steady English
  * for machines (`NCM 0901.21.00, 62 %`, `confidence 62 %, SIM opening to choose`, `1 question`,
- * `2 answers, round …`, `row 3`, `SIM to choose: …`, `no SIM opening`: shared/pipeline/core/
+ * `2 answers, round …`, `row 3`, `SIM to choose: …`, `no SIM opening`, `sheet x.pdf, operation export`:
+ * shared/pipeline/core/
  * audit-events.ts and the SIM sweep); the page words each known part and keeps codes as they are.
  */
 import type { TFunction } from 'i18next';
@@ -24,6 +25,15 @@ const PARTS: readonly [RegExp, (t: TFunction, match: RegExpMatchArray, language:
   [/^round (.+)$/, (t, m) => t('audit.detail.round', { id: m[1] })],
   [/^answers posted$/, (t) => t('audit.detail.answersPosted')],
   [/^row (\d+)$/, (t, m) => t('audit.detail.row', { row: m[1] })],
+  // What a person changed when sending a row again (audit.csv's `resent`).
+  [/^sheet (.+\.pdf)$/i, (t, m) => t('audit.detail.newSheet', { name: m[1] })],
+  [
+    /^operation (import|export)$/,
+    (t, m) => t('audit.detail.operation', { operation: t(`resend.operations.${m[1]}`) }),
+  ],
+  [/^country (.+)$/, (t, m) => t('audit.detail.country', { country: m[1] })],
+  [/^description changed$/, (t) => t('audit.detail.descriptionChanged')],
+  [/^as it was$/, (t) => t('audit.detail.asItWas')],
 ];
 
 /** A row's reason code (`operation_missing`, `unreadable_pdf`): a not_sent or failed event's detail. */

@@ -22,6 +22,8 @@ import {
   DownloadLink,
   PlanRun,
   QuestionInbox,
+  ResendAccepted,
+  type ResendSubmission,
   RowList,
   SessionView,
   type UploadForm,
@@ -147,6 +149,7 @@ export const createApi = (config: ConsoleConfig, signIn: SignIn | null) => {
       call('POST /decisions', DecisionAccepted, { body: submission }),
     approve: (submission: ApprovalSubmission) =>
       call('POST /approvals', ApprovalAccepted, { body: submission }),
+    resend: (submission: ResendSubmission) => call('POST /resends', ResendAccepted, { body: submission }),
     audit: (batchId: string, after?: string) =>
       call('GET /batches/{batchId}/audit', AuditPage, { params: { batchId }, query: { after } }),
   };

@@ -11,6 +11,7 @@
 import * as z from 'zod';
 import { headerKey } from '../../spreadsheet/columns.js';
 import type { Table } from '../../spreadsheet/table.js';
+import { writeCsv } from '../../spreadsheet/write-csv.js';
 import { cellText, parseRowNumber } from './file-cells.js';
 
 /** The header of a file of rows to send again, in its order: the row, then the cells that may change. */
@@ -72,3 +73,17 @@ export const ResendOutcome = z.enum([
   'duplicate',
 ]);
 export type ResendOutcome = z.infer<typeof ResendOutcome>;
+
+/**
+ * Takes rows to send again and gives the resend file's bytes (a CSV with the `resend_row` header,
+ * through `writeCsv`: BOM, CRLF, each cell neutralised as every file we write), which
+ * `readResendLines` reads back as given.
+ */
+export const buildResendCsv = (
+  rows: readonly (Pick<ResendLine, 'description' | 'operation' | 'country' | 'sheet'> & { row: number })[],
+): Buffer =>
+  writeCsv(
+    RESEND_COLUMNS,
+    rows.map((row) => [String(row.row), row.description, row.operation, row.country, row.sheet]),
+    { delimiter: ',' },
+  );

@@ -79,7 +79,8 @@ const correctedRow = (
     fields[field] = value;
     const ref = columns.fields[field];
     if (ref) cells[ref.index] = value;
-    changed.push(`${field} ${value}`);
+    // A description may hold anything (commas too): the audit says it changed; results.csv shows it.
+    changed.push(field === 'description' ? 'description changed' : `${field} ${value}`);
   }
   return { mapped: { row: row.row, line: row.line, cells, fields, passthrough: [], flaws: [] }, changed };
 };
@@ -268,5 +269,5 @@ const resentLine = (line: ResendLine, changed: readonly string[]): ReportLine =>
   row: line.row,
   classification_id: '',
   outcome: 'resent',
-  detail: `Row ${line.row} sent again${changed.length > 0 ? ` (${changed.join('; ')})` : ''}: a new classification, billed only if it resolves.`,
+  detail: `Row ${line.row} sent again${changed.length > 0 ? ` (${changed.join(', ')})` : ''}: a new classification, billed only if it resolves.`,
 });

@@ -124,7 +124,7 @@ export const answeredEvent = (
 
 /**
  * Takes a row a resend round took and gives audit.csv's `resent`: who sent it again, when, and what
- * they changed (`detail`: `sheet valvula.pdf; operation import`).
+ * they changed (`detail`: `sheet valvula.pdf, operation import, round …`; `as it was` when nothing).
  */
 export const resentEvent = (
   row: RowOf,
@@ -132,7 +132,7 @@ export const resentEvent = (
 ): AuditEvent =>
   eventOf(row, 'resent', resent.at, {
     who: resent.who,
-    detail: `${resent.changed.length > 0 ? resent.changed.join('; ') : 'as it was'}, round ${resent.round_id}`,
+    detail: `${resent.changed.length > 0 ? resent.changed.join(', ') : 'as it was'}, round ${resent.round_id}`,
   });
 
 /**

@@ -12,7 +12,7 @@ import type { AuditEvent } from '../../../shared/pipeline/core/audit-records.js'
 import type { CheckItem } from '../../../shared/pipeline/core/check-records.js';
 import { COGNITO_CLAIMS, consoleWorld } from '../../helpers/console-world.js';
 import { seedCountedBatch } from '../../helpers/counted-batch.js';
-import { batchRecord, rowRecord } from '../../helpers/records.js';
+import { batchRecord, classificationId, reviewItem, rowRecord } from '../../helpers/records.js';
 
 beforeAll(() => logger.setLogLevel('SILENT'));
 
@@ -430,6 +430,74 @@ describe("a batch's audit", () => {
       params: { batchId: 'nope' },
     });
     expect(unknown).toMatchObject({ status: 404, body: { code: 'batch_not_found' } });
+  });
+});
+
+describe("an audit's answers and notes", () => {
+  it('shows the answers a person gave and the note written with a decision, as they wrote them', async () => {
+    const world = await seed();
+    await world.ports.reviews.put(
+      reviewItem(5, {
+        batch_id: 'nightly-1',
+        row: 5,
+        questions: [
+          { id: 'q1', text: 'Qual o material?', options: ['aço', 'latão'] },
+          { id: 'q2', text: 'Para que serve?', options: [] },
+        ],
+        state: 'answered',
+        answers: [
+          { question_id: 'q1', answer: 'latão' },
+          { question_id: 'q2', answer: 'Registro de água, 1/2"' },
+        ],
+      }),
+    );
+    await world.ports.checks.decide('nightly-1', 7, {
+      ncm: '09012100',
+      sim: null,
+      note: 'Conferido com a ficha do fornecedor',
+      by: 'ana@example.com',
+      at: '2026-11-27T12:00:00.000Z',
+      round_id: 'nightly-1~abc',
+    });
+    const at = '2026-11-27T12:00:00.000Z';
+    await world.ports.audit.record([
+      {
+        at,
+        batch_id: 'nightly-1',
+        row: 5,
+        event: 'answered',
+        who: 'Ana',
+        classification_id: classificationId(5),
+        detail: '2 answers, round nightly-1~q',
+      },
+      {
+        at,
+        batch_id: 'nightly-1',
+        row: 7,
+        event: 'decided',
+        who: 'Ana',
+        classification_id: 'cls_CAFE23456789',
+        detail: 'NCM 0901.21.00',
+      },
+      { at, batch_id: 'nightly-1', row: 3, event: 'submitted', who: '', classification_id: null, detail: '' },
+    ]);
+
+    const page = await world.call('console-read', 'GET /batches/{batchId}/audit', {
+      params: { batchId: 'nightly-1' },
+    });
+
+    const byRow = new Map(
+      (page.body.events as { row: number; answers: unknown; note: unknown }[]).map((e) => [e.row, e]),
+    );
+    expect(byRow.get(5)).toMatchObject({
+      answers: [
+        { question: 'Qual o material?', answer: 'latão' },
+        { question: 'Para que serve?', answer: 'Registro de água, 1/2"' },
+      ],
+      note: null,
+    });
+    expect(byRow.get(7)).toMatchObject({ answers: null, note: 'Conferido com a ficha do fornecedor' });
+    expect(byRow.get(3)).toMatchObject({ answers: null, note: null });
   });
 });
 

@@ -29,6 +29,7 @@ export const en = {
     checking_other: '{{n}} products waiting for a check',
   },
   common: {
+    cancel: 'Cancel',
     close: 'Close',
     loadMore: 'Load more',
     loading: 'Loading…',
@@ -133,7 +134,24 @@ export const en = {
       checkBelow: 'Check verdicts under',
     },
   },
+  resend: {
+    title: 'Send row {{row}} again',
+    hint: 'Correct what made it rejected or failed, or attach a new technical sheet. The row is checked as when the catalogue was sent and classified again: USD 2.00 only if it resolves.',
+    description: 'Description',
+    operation: 'Operation',
+    operationAsIs: 'As the spreadsheet has it: {{cell}}',
+    operations: { import: 'Import', export: 'Export' },
+    country: 'Country',
+    sheet: 'New technical sheet (PDF)',
+    sheetAsIs: 'Now: {{sheet}}',
+    submit: 'Send the row again',
+    chooseOperation: "Choose the operation: the spreadsheet's is neither import nor export.",
+  },
   rows: {
+    resend: 'Send again',
+    resendTitle: 'Correct row {{row}} and send it again',
+    resent:
+      'Row {{row}} sent again: it is classified anew in a new round of the batch, billed only if it resolves.',
     checkWhy: {
       low_confidence: 'less sure than the batch asks',
       sim_pending_choice: 'a SIM opening to choose',
@@ -440,6 +458,7 @@ export const en = {
     statedBy: 'the file said “{{name}}”',
     refresh: 'Refresh',
     pipeline: 'pipeline',
+    note: 'Note:',
     detail: {
       confidence: 'confidence {{n}}',
       simToChoose: 'SIM opening to choose',
@@ -451,6 +470,11 @@ export const en = {
       answers_other: '{{n}} answers',
       round: 'round {{id}}',
       answersPosted: 'answers posted to the service',
+      newSheet: 'new technical sheet {{name}}',
+      operation: 'operation: {{operation}}',
+      country: 'country: {{country}}',
+      descriptionChanged: 'description corrected',
+      asItWas: 'nothing changed',
       row: 'row {{row}}',
     },
     columns: {
@@ -520,6 +544,8 @@ export const en = {
       'The NCM {{ncm}} is not in the NCM table in force ({{as_of}}, {{act}}): SEFAZ rejects an NF-e that declares it. Nothing was written.',
     not_services_choice:
       'Row {{row}}: the service’s NCM is {{services}}, not {{ncm}}. Decide it on its own. Nothing was written.',
+    not_resendable:
+      'Row {{row}} of “{{batch_name}}” cannot be sent again: only a rejected or failed row that follows no other goes again. Refresh the page. Nothing was sent.',
     bundle_too_large:
       'The results of “{{batch_name}}” with their {{pdfs}} verdict PDFs are larger than {{max}}: download results.xlsx and copy the outbox’s pdfs/ folder beside it.',
     sim_not_offered:

@@ -26,6 +26,7 @@ export const es: Messages = {
     checking_other: '{{n}} productos por revisar',
   },
   common: {
+    cancel: 'Cancelar',
     close: 'Cerrar',
     loadMore: 'Cargar más',
     loading: 'Cargando…',
@@ -130,7 +131,24 @@ export const es: Messages = {
       checkBelow: 'Revisar veredictos bajo',
     },
   },
+  resend: {
+    title: 'Reenviar la fila {{row}}',
+    hint: 'Corrija lo que hizo que se rechazara o fallara, o adjunte una nueva ficha técnica. La fila se revisa como al enviar el catálogo y se clasifica de nuevo: USD 2,00 solo si se resuelve.',
+    description: 'Descripción',
+    operation: 'Operación',
+    operationAsIs: 'Como está en la planilla: {{cell}}',
+    operations: { import: 'Importación', export: 'Exportación' },
+    country: 'País',
+    sheet: 'Nueva ficha técnica (PDF)',
+    sheetAsIs: 'Hoy: {{sheet}}',
+    submit: 'Reenviar la fila',
+    chooseOperation: 'Elija la operación: la de la planilla no es importación ni exportación.',
+  },
   rows: {
+    resend: 'Reenviar',
+    resendTitle: 'Corregir y reenviar la fila {{row}}',
+    resent:
+      'Fila {{row}} reenviada: vuelve a clasificarse en una nueva ronda del lote, cobrada solo si se resuelve.',
     checkWhy: {
       low_confidence: 'menos segura de lo que pide el lote',
       sim_pending_choice: 'una apertura SIM por elegir',
@@ -438,6 +456,7 @@ export const es: Messages = {
     statedBy: 'el archivo decía “{{name}}”',
     refresh: 'Actualizar',
     pipeline: 'sistema',
+    note: 'Nota:',
     detail: {
       confidence: 'confianza del {{n}}',
       simToChoose: 'apertura SIM a elegir',
@@ -449,6 +468,11 @@ export const es: Messages = {
       answers_other: '{{n}} respuestas',
       round: 'ronda {{id}}',
       answersPosted: 'respuestas enviadas al servicio',
+      newSheet: 'nueva ficha técnica {{name}}',
+      operation: 'operación: {{operation}}',
+      country: 'país: {{country}}',
+      descriptionChanged: 'descripción corregida',
+      asItWas: 'sin cambios',
       row: 'fila {{row}}',
     },
     columns: {
@@ -518,6 +542,8 @@ export const es: Messages = {
       'La NCM {{ncm}} no está en la tabla NCM vigente ({{as_of}}, {{act}}): la SEFAZ rechaza una NF-e que la declare. No se escribió nada.',
     not_services_choice:
       'Fila {{row}}: la NCM del servicio es {{services}}, no {{ncm}}. Decídela por separado. No se escribió nada.',
+    not_resendable:
+      'La fila {{row}} de “{{batch_name}}” no se puede reenviar: solo una fila rechazada o fallida, que no sigue a otra, vuelve a enviarse. Actualice la página. No se envió nada.',
     bundle_too_large:
       'Los resultados de “{{batch_name}}” con sus {{pdfs}} PDF de veredicto superan {{max}}: descarga results.xlsx y copia la carpeta pdfs/ del outbox a su lado.',
     sim_not_offered:

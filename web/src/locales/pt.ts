@@ -26,6 +26,7 @@ export const pt: Messages = {
     checking_other: '{{n}} produtos aguardando conferência',
   },
   common: {
+    cancel: 'Cancelar',
     close: 'Fechar',
     loadMore: 'Carregar mais',
     loading: 'Carregando…',
@@ -130,7 +131,24 @@ export const pt: Messages = {
       checkBelow: 'Conferir vereditos abaixo de',
     },
   },
+  resend: {
+    title: 'Reenviar a linha {{row}}',
+    hint: 'Corrija o que a fez ser rejeitada ou falhar, ou anexe uma nova ficha técnica. A linha é conferida como no envio do catálogo e classificada de novo: USD 2,00 só se resolver.',
+    description: 'Descrição',
+    operation: 'Operação',
+    operationAsIs: 'Como está na planilha: {{cell}}',
+    operations: { import: 'Importação', export: 'Exportação' },
+    country: 'País',
+    sheet: 'Nova ficha técnica (PDF)',
+    sheetAsIs: 'Hoje: {{sheet}}',
+    submit: 'Reenviar a linha',
+    chooseOperation: 'Escolha a operação: a da planilha não é importação nem exportação.',
+  },
   rows: {
+    resend: 'Reenviar',
+    resendTitle: 'Corrigir e reenviar a linha {{row}}',
+    resent:
+      'Linha {{row}} reenviada: ela volta a ser classificada numa nova rodada do lote, cobrada só se resolver.',
     checkWhy: {
       low_confidence: 'menos segura do que o lote pede',
       sim_pending_choice: 'um destaque SIM a escolher',
@@ -439,6 +457,7 @@ export const pt: Messages = {
     statedBy: 'o arquivo dizia “{{name}}”',
     refresh: 'Atualizar',
     pipeline: 'sistema',
+    note: 'Nota:',
     detail: {
       confidence: 'confiança de {{n}}',
       simToChoose: 'destaque SIM a escolher',
@@ -450,6 +469,11 @@ export const pt: Messages = {
       answers_other: '{{n}} respostas',
       round: 'rodada {{id}}',
       answersPosted: 'respostas enviadas ao serviço',
+      newSheet: 'nova ficha técnica {{name}}',
+      operation: 'operação: {{operation}}',
+      country: 'país: {{country}}',
+      descriptionChanged: 'descrição corrigida',
+      asItWas: 'sem mudanças',
       row: 'linha {{row}}',
     },
     columns: {
@@ -518,6 +542,8 @@ export const pt: Messages = {
       'A NCM {{ncm}} não está na tabela NCM vigente ({{as_of}}, {{act}}): a SEFAZ rejeita uma NF-e que a declare. Nada foi gravado.',
     not_services_choice:
       'Linha {{row}}: a NCM do serviço é {{services}}, não {{ncm}}. Decida-a à parte. Nada foi gravado.',
+    not_resendable:
+      'A linha {{row}} de “{{batch_name}}” não pode ser reenviada: só uma linha rejeitada ou com falha, que não segue outra, volta a ser enviada. Atualize a página. Nada foi enviado.',
     bundle_too_large:
       'Os resultados de “{{batch_name}}” com seus {{pdfs}} PDFs de veredito passam de {{max}}: baixe results.xlsx e copie a pasta pdfs/ do outbox para junto dele.',
     sim_not_offered:

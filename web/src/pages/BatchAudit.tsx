@@ -153,8 +153,28 @@ export const BatchAudit = ({ batchId }: { batchId: string }) => {
                     )}
                   </td>
                   <td className="mono">{event.classification_id ?? <None />}</td>
-                  <td className="truncate cell-wide" title={auditDetailWords(t, language, event.detail)}>
-                    {event.detail ? auditDetailWords(t, language, event.detail) : <None />}
+                  <td className="cell-wide">
+                    <div className="truncate" title={auditDetailWords(t, language, event.detail)}>
+                      {event.detail ? auditDetailWords(t, language, event.detail) : <None />}
+                    </div>
+                    {/* What the person said: the answers given, the decision's note; as they wrote them. */}
+                    {event.answers && event.answers.length > 0 && (
+                      <ul className="audit-said" data-testid="audit-answers">
+                        {event.answers.map((given) => (
+                          <li key={given.question}>
+                            <span className="muted" translate="no">
+                              {given.question}
+                            </span>{' '}
+                            <span translate="no">{given.answer}</span>
+                          </li>
+                        ))}
+                      </ul>
+                    )}
+                    {event.note && (
+                      <div className="sub audit-said" data-testid="audit-note">
+                        {t('audit.note')} <span translate="no">{event.note}</span>
+                      </div>
+                    )}
                   </td>
                 </tr>
               ))}

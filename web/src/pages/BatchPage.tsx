@@ -4,13 +4,14 @@
  * whose catalogue is still being read says so; a plan can be run from here (RunPlan), the new
  * batch opening once it starts.
  */
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   type BatchFileName,
   type BatchView,
   type Message,
   RESULTS_BUNDLE,
+  type RowList,
   wordMessage,
 } from '../../../shared/console/web-contract.js';
 import {
@@ -397,11 +398,28 @@ const Header = ({ batch }: { batch: BatchView }) => {
   );
 };
 
+/** Rows by status as one comparable text: the statuses in order, those with no row left out. */
+const countsKey = (counts: RowList['by_status']): string =>
+  Object.entries(counts)
+    .filter(([, count]) => (count ?? 0) > 0)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([status, count]) => `${status}:${count}`)
+    .join(',');
+
 export const BatchPage = ({ batchId }: { batchId: string }) => {
   const { api } = useConsole();
   const { data: batch, error, reload } = useLoader(() => api.batch(batchId), batchId);
   const live = batch !== null && isLive(batch);
   usePoll(reload, 2_000, live);
+  // A finished batch moves again when a row is sent again: once the rows' counts differ from the
+  // page's, the page reads the batch again (its summary, billed, files), as the rows table did.
+  const shownCounts = countsKey(batch?.by_status ?? {});
+  const followCounts = useCallback(
+    (counts: RowList['by_status']) => {
+      if (!live && countsKey(counts) !== shownCounts) void reload();
+    },
+    [live, shownCounts, reload],
+  );
   if (batch === null) {
     return <div className="page">{error !== null ? <ErrorNotice error={error} /> : <Loading />}</div>;
   }
@@ -422,6 +440,7 @@ export const BatchPage = ({ batchId }: { batchId: string }) => {
         preparing={batch.stage === 'preparing'}
         planned={batch.stage === 'planned'}
         divergentRows={batch.divergent_rows}
+        onCounts={followCounts}
       />
       <BatchAudit batchId={batch.batch_id} />
     </div>

@@ -4,6 +4,9 @@
  * A filtered page may come back short (the server reads a bounded number of rows a request) with
  * more to load; a search's matches are not counted, so it says how many were found so far.
  *
+ * A rejected or failed row offers "Reenviar" (ResendForm.tsx): sent again, it works while the
+ * batch does not, and the rows shown are looked at again while any works.
+ *
  * Beside the verdict's NCM, the NCM the row declared; a code that is not in the NCM table in force
  * is marked, its title naming the table the server checked it against (the page's `ncm_table`),
  * and the rows with such a code can be kept alone (found a page at a time, as a search's are).
@@ -11,8 +14,13 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { RowList, RowView } from '../../../shared/console/web-contract.js';
-import { CONSOLE_LIMITS, reasonName, wordDetail } from '../../../shared/console/web-contract.js';
-import { ErrorNotice, Loading, None, StatusChip } from '../components/ui.js';
+import {
+  CONSOLE_LIMITS,
+  reasonName,
+  WORKING_STATUSES,
+  wordDetail,
+} from '../../../shared/console/web-contract.js';
+import { ErrorNotice, Loading, None, Notice, StatusChip } from '../components/ui.js';
 import { useConsole } from '../context.js';
 import { formatMoney, formatNcm, formatNcmTable, formatNumber, formatPercent } from '../format.js';
 import { useDebounced, useLanguage, usePoll } from '../hooks.js';
@@ -20,8 +28,11 @@ import { plural } from '../i18n.js';
 import type { Language } from '../lang.js';
 import { hrefOf } from '../router.js';
 import { type RowStatus, STATUS_ORDER } from '../status.js';
+import { ResendForm } from './ResendForm.js';
 
 const PAGE = 100;
+/** How long the table waits for the round to take a row just sent again before it stops looking. */
+const AWAIT_ROUND_MS = 180_000;
 
 /**
  * Why a row ended as it did, in the viewer's language (a rejection names its column and what to
@@ -93,73 +104,118 @@ const NcmCell = ({ row, table }: { row: RowView; table: string }) => {
   );
 };
 
-const Row = ({ batchId, row, table }: { batchId: string; row: RowView; table: string }) => {
+/** The table's columns: a row's form of "Reenviar" spans them all. */
+const COLUMNS = 9;
+
+const Row = ({
+  batchId,
+  row,
+  table,
+  onResent,
+}: {
+  batchId: string;
+  row: RowView;
+  table: string;
+  onResent: (row: number) => void;
+}) => {
   const { t } = useTranslation();
   const language = useLanguage();
+  const [resending, setResending] = useState(false);
   return (
-    <tr data-testid="result-row" data-row={row.row} data-status={row.status}>
-      <th scope="row" className="num">
-        {row.row}
-      </th>
-      <td>
-        <StatusChip status={row.status} />
-        {row.follows !== null && <div className="sub">{t('rows.follows', { row: row.follows })}</div>}
-        {row.check === 'to_check' && (
-          <div className="sub" data-testid="row-check" data-check="to_check">
-            {/* Its entry in the "To check" list: a row that follows another is decided with it. */}
-            <a
-              href={hrefOf({ page: 'checks', batchId, row: row.follows ?? row.row })}
-              data-testid="row-check-link"
+    <>
+      <tr data-testid="result-row" data-row={row.row} data-status={row.status}>
+        <th scope="row" className="num">
+          {row.row}
+        </th>
+        <td>
+          <StatusChip status={row.status} />
+          {row.follows !== null && <div className="sub">{t('rows.follows', { row: row.follows })}</div>}
+          {row.check === 'to_check' && (
+            <div className="sub" data-testid="row-check" data-check="to_check">
+              {/* Its entry in the "To check" list: a row that follows another is decided with it. */}
+              <a
+                href={hrefOf({ page: 'checks', batchId, row: row.follows ?? row.row })}
+                data-testid="row-check-link"
+              >
+                {t('rows.toCheck')}
+              </a>
+              {/* Why it waits: a SIM opening to choose holds back a verdict at 96 % too. */}
+              {row.check_reasons.length > 0 && (
+                <span data-testid="row-check-why">
+                  {' · '}
+                  {row.check_reasons.map((reason) => t(`rows.checkWhy.${reason}`)).join(' · ')}
+                </span>
+              )}
+            </div>
+          )}
+          {row.check === 'approved' && (
+            <div className="sub" data-testid="row-check" data-check="approved" data-by={row.decided_by ?? ''}>
+              {t('rows.approved', { ncm: row.approved_ncm ?? '', by: row.decided_by ?? '' })}
+            </div>
+          )}
+          {row.reason && <RowReason row={row} language={language} />}
+          {row.resend && !resending && (
+            <button
+              type="button"
+              className="button button-small"
+              title={t('rows.resendTitle', { row: row.row })}
+              onClick={() => setResending(true)}
+              data-testid="row-resend"
             >
-              {t('rows.toCheck')}
+              {t('rows.resend')}
+            </button>
+          )}
+        </td>
+        {/* The file's own cells and the table's words: data, kept as they are in every language. */}
+        <td className="mono truncate" title={row.sku ?? undefined} translate="no">
+          {row.sku ?? <None />}
+        </td>
+        <td className="truncate cell-wide" title={row.description ?? undefined} translate="no">
+          {row.description ?? <None />}
+        </td>
+        <NcmCell row={row} table={table} />
+        <td className="truncate cell-wide" title={row.ncm_description ?? undefined} translate="no">
+          {row.ncm_description ?? <None />}
+        </td>
+        <td className="num">
+          {row.confidence === null ? <None /> : formatPercent(language, row.confidence)}
+        </td>
+        <td className="num">{formatMoney(language, row.cost_usd)}</td>
+        <td>
+          {/* Through the console: a link that can be shared within the team, opened signed in. */}
+          {row.has_verdict_pdf && (
+            <a
+              href={hrefOf({ page: 'verdict', batchId, row: row.row })}
+              target="_blank"
+              rel="noopener"
+              className="button button-small"
+              aria-label={t('rows.openPdf', { row: row.row })}
+              title={t('rows.openPdf', { row: row.row })}
+              data-testid="verdict-pdf"
+              data-row={row.row}
+            >
+              {t('rows.pdf')}
             </a>
-            {/* Why it waits: a SIM opening to choose holds back a verdict at 96 % too. */}
-            {row.check_reasons.length > 0 && (
-              <span data-testid="row-check-why">
-                {' · '}
-                {row.check_reasons.map((reason) => t(`rows.checkWhy.${reason}`)).join(' · ')}
-              </span>
-            )}
-          </div>
-        )}
-        {row.check === 'approved' && (
-          <div className="sub" data-testid="row-check" data-check="approved" data-by={row.decided_by ?? ''}>
-            {t('rows.approved', { ncm: row.approved_ncm ?? '', by: row.decided_by ?? '' })}
-          </div>
-        )}
-        {row.reason && <RowReason row={row} language={language} />}
-      </td>
-      {/* The file's own cells and the table's words: data, kept as they are in every language. */}
-      <td className="mono truncate" title={row.sku ?? undefined} translate="no">
-        {row.sku ?? <None />}
-      </td>
-      <td className="truncate cell-wide" title={row.description ?? undefined} translate="no">
-        {row.description ?? <None />}
-      </td>
-      <NcmCell row={row} table={table} />
-      <td className="truncate cell-wide" title={row.ncm_description ?? undefined} translate="no">
-        {row.ncm_description ?? <None />}
-      </td>
-      <td className="num">{row.confidence === null ? <None /> : formatPercent(language, row.confidence)}</td>
-      <td className="num">{formatMoney(language, row.cost_usd)}</td>
-      <td>
-        {/* Through the console: a link that can be shared within the team, opened signed in. */}
-        {row.has_verdict_pdf && (
-          <a
-            href={hrefOf({ page: 'verdict', batchId, row: row.row })}
-            target="_blank"
-            rel="noopener"
-            className="button button-small"
-            aria-label={t('rows.openPdf', { row: row.row })}
-            title={t('rows.openPdf', { row: row.row })}
-            data-testid="verdict-pdf"
-            data-row={row.row}
-          >
-            {t('rows.pdf')}
-          </a>
-        )}
-      </td>
-    </tr>
+          )}
+        </td>
+      </tr>
+      {row.resend && resending && (
+        <tr className="resend-line">
+          <td colSpan={COLUMNS}>
+            <ResendForm
+              batchId={batchId}
+              row={row.row}
+              cells={row.resend}
+              onCancel={() => setResending(false)}
+              onSent={(sent) => {
+                setResending(false);
+                onResent(sent);
+              }}
+            />
+          </td>
+        </tr>
+      )}
+    </>
   );
 };
 
@@ -294,7 +350,27 @@ const useRows = (batchId: string, filters: RowFilters, live: boolean) => {
   // and once more when it stops moving, so the table ends as the batch did.
   const reloadShown = () =>
     load(Math.min(CONSOLE_LIMITS.rowsPageMax, Math.max(PAGE, list?.rows.length ?? 0)), false);
-  usePoll(reloadShown, 2_000, live && (list?.rows.length ?? 0) <= CONSOLE_LIMITS.rowsPageMax);
+  // A row sent again works while the batch does not: the rows shown are looked at while any works,
+  // and, from the sending until the round takes the row (a few seconds), for at most three minutes.
+  const working =
+    list?.rows.some(
+      (row) => row.status !== 'following' && (WORKING_STATUSES as readonly string[]).includes(row.status),
+    ) ?? false;
+  const [awaitingUntil, setAwaitingUntil] = useState(0);
+  useEffect(() => {
+    if (working) setAwaitingUntil(0);
+  }, [working]);
+  const awaiting = Date.now() < awaitingUntil;
+  usePoll(
+    reloadShown,
+    2_000,
+    (live || working || awaiting) && (list?.rows.length ?? 0) <= CONSOLE_LIMITS.rowsPageMax,
+  );
+  /** Look at the rows again until a row just sent again is taken by its round. */
+  const awaitRound = () => {
+    setAwaitingUntil(Date.now() + AWAIT_ROUND_MS);
+    void reloadShown();
+  };
   const wasLive = useRef(live);
   // biome-ignore lint/correctness/useExhaustiveDependencies: only the change of `live` reloads.
   useEffect(() => {
@@ -323,7 +399,7 @@ const useRows = (batchId: string, filters: RowFilters, live: boolean) => {
       setLoadingMore(false);
     }
   };
-  return { list, error, loadMore, loadingMore };
+  return { list, error, loadMore, loadingMore, awaitRound };
 };
 
 export const RowsTable = ({
@@ -332,9 +408,12 @@ export const RowsTable = ({
   preparing = false,
   planned = false,
   divergentRows = null,
+  onCounts,
 }: {
   batchId: string;
   live: boolean;
+  /** The whole batch's rows by status as each page read them: the page above follows a row sent again. */
+  onCounts?: (counts: RowList['by_status']) => void;
   /** Rows whose declared NCM is not the verdict's, as the finished batch's summary counts them. */
   divergentRows?: number | null;
   /** The batch's catalogue is still being read: no rows yet is not "no rows match". */
@@ -349,7 +428,8 @@ export const RowsTable = ({
   const [notInForce, setNotInForce] = useState(false);
   const [divergent, setDivergent] = useState(false);
   const q = useDebounced(search.trim(), 300);
-  const { list, error, loadMore, loadingMore } = useRows(
+  const [resent, setResent] = useState<number | null>(null);
+  const { list, error, loadMore, loadingMore, awaitRound } = useRows(
     batchId,
     { statuses, q, notInForce, divergent },
     live,
@@ -359,8 +439,10 @@ export const RowsTable = ({
   const [counts, setCounts] = useState<RowList['by_status']>({});
   // The whole batch's counts (the filter does not change them); kept while a new filter loads.
   useEffect(() => {
-    if (list) setCounts(list.by_status);
-  }, [list]);
+    if (!list) return;
+    setCounts(list.by_status);
+    onCounts?.(list.by_status);
+  }, [list, onCounts]);
 
   return (
     <section className="panel rows-panel" aria-labelledby="rows-title">
@@ -401,6 +483,11 @@ export const RowsTable = ({
         <DivergentFilter on={divergent} count={divergentRows} onChange={setDivergent} />
         <NotInForceFilter on={notInForce} table={table} onChange={setNotInForce} />
       </div>
+      {resent !== null && (
+        <Notice kind="success" testId="row-resent">
+          <p>{t('rows.resent', { row: resent })}</p>
+        </Notice>
+      )}
       {error !== null && <ErrorNotice error={error} />}
       {list === null && error === null && <Loading />}
       {list !== null && list.rows.length === 0 && (
@@ -440,7 +527,16 @@ export const RowsTable = ({
             </thead>
             <tbody>
               {list.rows.map((row) => (
-                <Row key={row.row} batchId={batchId} row={row} table={table ?? ''} />
+                <Row
+                  key={row.row}
+                  batchId={batchId}
+                  row={row}
+                  table={table ?? ''}
+                  onResent={(sent) => {
+                    setResent(sent);
+                    awaitRound();
+                  }}
+                />
               ))}
             </tbody>
           </table>
