@@ -63,16 +63,18 @@ export const CONSOLE_FUNCTIONS = {
     // The questions inbox still reads the batches holding questions whole; a batch page reads counters.
     memoryMb: 1024,
     description:
-      'Console: batches, a batch with its progress, its rows and its audit, the questions inbox, the "To check" list',
+      'Console: batches, a batch with its progress, its rows (one opened whole) and its audit, the questions inbox, the "To check" list',
     // summary.json of a finished batch (saved money), which files the outbox holds; the NCM table
     // in force (reference/; listing it finds the newest), which the rows' codes are checked against.
     ports: {
       clock: 'system',
       batches: { operations: ['GetItem', 'Query'], listByStart: true },
-      // The questions inbox: every pending item, across batches.
-      reviews: ['Scan'],
-      // The "To check" list: every open check item, across batches.
-      checks: ['Scan'],
+      // The questions inbox: every pending item, across batches; one row opened, or an answered
+      // event of the audit: its item's questions and answers.
+      reviews: ['Scan', 'GetItem'],
+      // The "To check" list: every open check item, across batches; one row opened, or a decided
+      // event of the audit: its item's decision and note.
+      checks: ['Scan', 'GetItem'],
       // A batch's audit, a page at a time.
       audit: ['Query'],
       leases: ['GetItem'],
@@ -109,7 +111,7 @@ export const CONSOLE_FUNCTIONS = {
     timeoutSeconds: 29,
     memoryMb: 512,
     description:
-      'Console: answers to pending rows and decisions on verdicts to check, dropped as files into answers/<batch-id>/',
+      'Console: answers to pending rows, decisions on verdicts to check and rows sent again, dropped as files into answers/<batch-id>/',
     // Checks each answered row is still pending and a new sheet is there (answers/<batch>/sheets/),
     // or each decided row still waits for its check and the NCM decided is in the NCM table in
     // force (reference/; listing it finds the newest), then writes the file the answers round reads.

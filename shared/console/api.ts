@@ -42,6 +42,7 @@ export const CONSOLE_ROUTES = {
   'POST /answer-sheets': 'console-files',
   'GET /batches/{batchId}/files/{file}': 'console-files',
   'GET /batches/{batchId}/rows/{row}/verdict': 'console-files',
+  'GET /batches/{batchId}/rows/{row}': 'console-read',
   'POST /answers': 'console-answers',
   'GET /checks': 'console-read',
   'POST /decisions': 'console-answers',
@@ -317,6 +318,8 @@ export const RowView = z.object({
   sku: z.string().nullable(),
   description: z.string().nullable(),
   external_reference: z.string().nullable(),
+  /** The supplier, from a column the file names so (Fornecedor, Proveedor, Supplier…); null when none. */
+  supplier: z.string().nullable(),
   /** The NCM the row declared (its catalogue's NCM column), dotted when it has 8 digits; null when none. */
   declared_ncm: z.string().nullable(),
   /** Whether the declared NCM is a code in the NCM table in force; null when the row declared none. */
@@ -355,6 +358,36 @@ export const RowView = z.object({
     .nullable(),
 });
 export type RowView = z.infer<typeof RowView>;
+
+/**
+ * Everything about one row (GET /batches/{batchId}/rows/{row}): the row as the table shows it, every
+ * cell of the file under its header, the descriptions of the NCM declared and returned, the answers
+ * given to the service's questions, a person's decision and note, who sent the row again, and when
+ * it was sent and ended.
+ */
+export const RowDetail = z.object({
+  view: RowView,
+  /** Every cell of the input row, in the file's order, under its header. */
+  cells: z.array(z.object({ header: z.string(), value: z.string() })),
+  /** The declared NCM's description in the NCM table in force; null when none or not in it. */
+  declared_ncm_description: z.string().nullable(),
+  /** The verdict's reason and detail in full (the table cuts them). */
+  classification_id: z.string().nullable(),
+  submitted_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+  answers: z
+    .object({
+      by: z.string(),
+      at: z.string().nullable(),
+      given: z.array(z.object({ question: z.string(), answer: z.string() })),
+    })
+    .nullable(),
+  decision: z
+    .object({ ncm: z.string(), sim: z.string().nullable(), note: z.string(), by: z.string(), at: z.string() })
+    .nullable(),
+  resent: z.object({ by: z.string(), at: z.string() }).nullable(),
+});
+export type RowDetail = z.infer<typeof RowDetail>;
 
 export const RowList = z.object({
   rows: z.array(RowView),

@@ -34,7 +34,7 @@ import {
   UploadRequest,
 } from './api.js';
 import { type ConsolePorts, type ConsoleUser, personOfUser } from './ports.js';
-import { batchNotFound, ConsoleRefusal, invalidRequest } from './refusals.js';
+import { batchNotFound, ConsoleRefusal, invalidRequest, rowNotFound } from './refusals.js';
 import { resultsBundle } from './results-bundle.js';
 
 type UploadKind = keyof typeof UPLOAD_TYPES;
@@ -283,10 +283,7 @@ export const verdictLink = async (
   if (!batch || batch.round_of !== undefined) throw batchNotFound(batchId);
   const rowNumber = /^\d{1,7}$/.test(rowText) ? Number(rowText) : null;
   const row = rowNumber === null ? null : await ports.batches.getRow(batchId, rowNumber);
-  if (!row)
-    throw new ConsoleRefusal(404, 'row_not_found', `Batch ${batch.name} has no row ${rowText}.`, {
-      row: rowText,
-    });
+  if (!row) throw rowNotFound(batch.name, rowText);
   // A row of the same product shows its leader's verdict until Finalize writes it on the row.
   const leader =
     !row.result && row.follows !== undefined ? await ports.batches.getRow(batchId, row.follows) : null;

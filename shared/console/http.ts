@@ -27,7 +27,7 @@ import type { ConsolePorts, ConsoleUser } from './ports.js';
 import { questionInbox } from './question-inbox.js';
 import { ConsoleRefusal, invalidRequest } from './refusals.js';
 import { submitResend } from './resends.js';
-import { listRowViews } from './row-views.js';
+import { listRowViews, rowDetail } from './row-views.js';
 
 export type ConsoleRequest = {
   routeKey: string;
@@ -106,6 +106,8 @@ const USE_CASES: Record<ConsoleRouteKey, UseCase> = {
   'POST /answer-sheets': (ports, request) => answerSheetForm(ports, jsonBody(request)),
   'GET /batches/{batchId}/files/{file}': (ports, request) =>
     batchFileLink(ports, param(request, 'batchId'), param(request, 'file')),
+  'GET /batches/{batchId}/rows/{row}': (ports, request) =>
+    rowDetail(ports, param(request, 'batchId'), param(request, 'row')),
   'GET /batches/{batchId}/rows/{row}/verdict': (ports, request) =>
     verdictLink(ports, param(request, 'batchId'), param(request, 'row')),
   'POST /answers': (ports, request) => submitAnswers(ports, jsonBody(request), request.user),

@@ -41,6 +41,10 @@ export class ConsoleRefusal extends Error {
 export const batchNotFound = (batchId: string): ConsoleRefusal =>
   new ConsoleRefusal(404, 'batch_not_found', `No batch ${batchId}.`, { batch_id: batchId });
 
+/** A batch without the row a path names (its number as the path gave it). */
+export const rowNotFound = (batchName: string, rowText: string): ConsoleRefusal =>
+  new ConsoleRefusal(404, 'row_not_found', `Batch ${batchName} has no row ${rowText}.`, { row: rowText });
+
 /** The page's words for a request body or query the schema refused: the first issue, with its path. */
 export const invalidRequest = (
   where: string,

@@ -11,8 +11,8 @@
  * The counts (`by_status`, `matching`) are the batch's counters (batch-views.ts), never a count of
  * rows read: a search's matches are not counted (`matching` null).
  *
- * The search is over what a person remembers of a product: SKU, description, external reference
- * and NCM (the verdict's or the one the row declared), written with or without dots; case, accents
+ * The search is over what a person remembers of a product: SKU, description, external reference,
+ * supplier and NCM (the verdict's or the one the row declared), written with or without dots; case, accents
  * and punctuation do not matter.
  *
  * Each row says whether its declared NCM and its verdict's NCM are codes in the NCM table in force
@@ -23,7 +23,7 @@
 
 import { type TableInForce, tableInForce } from '../ncm-table/reference-table.js';
 import { declaredNcmDigits, type InForceColumns } from '../pipeline/core/ncm-in-force.js';
-import type { BatchRecord, RowRecord } from '../pipeline/core/records.js';
+import type { BatchRecord, ReviewItem, RowRecord } from '../pipeline/core/records.js';
 import type { RowResult } from '../pipeline/core/result-columns.js';
 import { isFinalResult, RESENDABLE_STATUSES } from '../pipeline/core/row-life.js';
 import type { RowStatus } from '../pipeline/core/row-statuses.js';
@@ -35,10 +35,10 @@ import { matchingKey } from '../spreadsheet/matching-key.js';
 import type { PipelineColumn } from '../spreadsheet/schemas.js';
 import { formatNcm } from '../spreadsheet/write-csv.js';
 import { detailMessagesOf } from '../wording/index.js';
-import type { RowCounts, RowList, RowsQuery, RowView } from './api.js';
+import type { RowCounts, RowDetail, RowList, RowsQuery, RowView } from './api.js';
 import { batchTally, ncmTableSaid } from './batch-views.js';
 import type { ConsolePorts } from './ports.js';
-import { batchNotFound } from './refusals.js';
+import { batchNotFound, rowNotFound } from './refusals.js';
 
 /**
  * The most rows one filtered or searched request reads from the store: a rare status among
@@ -62,8 +62,28 @@ export const SHOWN_CELL_MAX = 300;
  * operation, country and sheet a row sent again starts from.
  */
 type ShownColumns = Partial<
-  Record<'sku' | 'description' | 'external_reference' | 'operation' | 'country' | 'sheet', number>
+  Record<
+    'sku' | 'description' | 'external_reference' | 'operation' | 'country' | 'sheet' | 'supplier',
+    number
+  >
 >;
+
+/**
+ * Headers that name a supplier (in `matchingKey` form): not a field the pipeline reads, but what a
+ * person looks a product up by; the first column so named is shown and searched.
+ */
+const SUPPLIER_HEADERS = new Set([
+  'fornecedor',
+  'fornecedores',
+  'nomedofornecedor',
+  'proveedor',
+  'nombredelproveedor',
+  'supplier',
+  'suppliername',
+  'vendor',
+  'fabricante',
+  'manufacturer',
+]);
 
 const SHOWN_FIELDS = ['sku', 'description', 'external_reference', 'operation', 'country', 'sheet'] as const;
 
@@ -80,6 +100,10 @@ const shownColumnsOf = (batch: Pick<BatchRecord, 'columns' | 'header'>): ShownCo
     const index = understood.indexOf(field);
     if (index >= 0) found[field] = index;
   }
+  const supplier = batch.header.findIndex(
+    (header, index) => understood[index] == null && SUPPLIER_HEADERS.has(matchingKey(header)),
+  );
+  if (supplier >= 0) found.supplier = supplier;
   return found;
 };
 
@@ -144,6 +168,7 @@ const rowView = (
   sku: row.product ? row.product.sku : cellOf(row, columns.sku),
   description: row.product ? row.product.description : cellOf(row, columns.description),
   external_reference: row.product ? row.product.external_reference : cellOf(row, columns.external_reference),
+  supplier: cellOf(row, columns.supplier),
   declared_ncm: declaredNcmOf(row),
   declared_ncm_in_force: yesOrNo(checked.current_ncm_in_force),
   declared_ncm_matches: yesOrNo(result?.current_ncm_matches),
@@ -174,7 +199,7 @@ const viewOf = ({ row, result }: ShownRow, columns: ShownColumns, checkBelow: nu
  */
 const matches = (view: RowView, key: string): boolean =>
   key === '' ||
-  [view.sku, view.description, view.external_reference, view.ncm, view.declared_ncm].some(
+  [view.sku, view.description, view.external_reference, view.supplier, view.ncm, view.declared_ncm].some(
     (field) => field !== null && matchingKey(field).includes(key),
   );
 
@@ -290,5 +315,73 @@ export const listRowViews = async (
     ),
     by_status: tally.byStatus,
     ncm_table: ncmTableSaid(ncm.table),
+  };
+};
+
+/** The review item's questions beside the answers it keeps: what the person said, in the service's words. */
+const answersOf = (item: ReviewItem | null, row: RowRecord): RowDetail['answers'] => {
+  if (!item?.answers || item.answers.length === 0) return null;
+  const question = new Map(item.questions.map((q) => [q.id, q.text]));
+  return {
+    by: item.answered_by ?? row.round?.answered_by ?? '',
+    at: item.answered_at ?? null,
+    given: item.answers.map((a) => ({
+      question: question.get(a.question_id) ?? a.question_id,
+      answer: a.answer,
+    })),
+  };
+};
+
+/**
+ * Takes a batch and a row number and gives everything about that row (`RowDetail`): the row as the
+ * table shows it, every cell under its header, the NCM descriptions, the answers, the decision and
+ * its note, who sent it again; a refusal when the batch or the row is not there.
+ */
+export const rowDetail = async (
+  ports: Pick<ConsolePorts, 'batches' | 'objects' | 'reviews' | 'checks'>,
+  batchId: string,
+  rowParam: string,
+): Promise<RowDetail> => {
+  const number = Number(rowParam);
+  const batch = await ports.batches.getBatch(batchId);
+  if (!batch || batch.round_of !== undefined) throw batchNotFound(batchId);
+  if (!Number.isInteger(number) || number < 1) throw rowNotFound(batch.name, rowParam);
+  const ncm = await tableInForce(ports.objects);
+  const pages = standingRowPages(ports.batches, batchId, {
+    after: number - 1,
+    pageSize: 1,
+    table: ncm.table,
+  });
+  const first = (await pages.next()).value?.[0];
+  await pages.return(undefined);
+  if (!first || first.row.row !== number) throw rowNotFound(batch.name, rowParam);
+  const { row } = first;
+  const view = viewOf(first, shownColumnsOf(batch), batch.options?.check_below);
+  const leaderRow = row.follows ?? row.row;
+  const [item, check] = await Promise.all([
+    row.classification_id ? ports.reviews.get(row.classification_id) : Promise.resolve(null),
+    ports.checks.get(batchId, leaderRow),
+  ]);
+  const declared = declaredNcmDigits((row.product?.current_ncm ?? '').trim());
+  const decision = check?.decision;
+  const result = isFinalResult(first.result) ? first.result : row.result;
+  return {
+    view: { ...view, description: row.product?.description ?? view.description },
+    cells: batch.header.map((header, index) => ({ header, value: row.cells[index] ?? '' })),
+    declared_ncm_description: declared ? (ncm.table.entry(declared)?.description ?? null) : null,
+    classification_id: result?.classification_id || row.classification_id || null,
+    submitted_at: row.submitted_at ?? null,
+    finished_at: row.finished_at ?? null,
+    answers: answersOf(item, row),
+    decision: decision
+      ? {
+          ncm: formatNcm(decision.ncm),
+          sim: decision.sim,
+          note: decision.note,
+          by: decision.by,
+          at: decision.at,
+        }
+      : null,
+    resent: row.round?.kind === 'resend' ? { by: row.round.answered_by, at: row.round.answered_at } : null,
   };
 };

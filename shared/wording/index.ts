@@ -9,6 +9,7 @@
  * `message('its_code', params)` where it is made.
  */
 import type { Language } from '../spreadsheet/header-language.js';
+import { ANSWERS_REPORT_PHRASES } from './answers-report.js';
 import { CHECK_PHRASES } from './checks.js';
 import { DECISION_PHRASES } from './decisions.js';
 import { type Message, type MessageParams, TEXT_CODE, textMessage } from './message.js';
@@ -63,6 +64,7 @@ export const PHRASES = {
   ...ROUND_PHRASES,
   ...SAVING_PHRASES,
   ...DECISION_PHRASES,
+  ...ANSWERS_REPORT_PHRASES,
   ...CHECK_PHRASES,
   ...NOTICE_PHRASES,
 };
@@ -82,6 +84,7 @@ export const PHRASE_TABLES = {
   rounds: ROUND_PHRASES,
   savings: SAVING_PHRASES,
   decisions: DECISION_PHRASES,
+  answers_report: ANSWERS_REPORT_PHRASES,
   checks: CHECK_PHRASES,
   notices: NOTICE_PHRASES,
 } as const;

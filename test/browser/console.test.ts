@@ -437,6 +437,17 @@ describe('the operations console in Chromium', () => {
     );
     await expect.poll(() => row.getByTestId('ncm').textContent()).toContain('8481.80.95');
     await browser.screenshot(page, '08-resent');
+    // The row opened: who sent it again, the verdict with its description, every cell of the file.
+    await row.getByTestId('row-open').click();
+    const detail = page.locator('[data-testid="row-detail"][data-row="20"]');
+    await detail.waitFor();
+    await expect.poll(() => detail.getByTestId('row-detail-resent').count()).toBe(1);
+    expect(await detail.getByTestId('row-detail-ncm').textContent()).toContain('8481.80.95');
+    expect(await detail.getByTestId('row-detail-cells').textContent()).toContain(
+      'Rubinetterie Lombarde S.r.l.',
+    );
+    await detail.scrollIntoViewIfNeeded();
+    await browser.screenshot(page, '08-row-opened');
     expect(sandbox.stats().billed_usd).toBe(billedBefore + 2);
 
     // Sent again once more: refused, nothing written, nothing billed.
@@ -533,7 +544,7 @@ describe('the operations console in Chromium', () => {
             row.getAttribute('data-status'),
             Number(row.getAttribute('data-row')),
             row.querySelector('td:nth-of-type(2)')?.textContent?.trim(),
-            row.querySelector('td:nth-of-type(3)')?.getAttribute('title') ?? '',
+            row.querySelector('td:nth-of-type(3) .truncate')?.getAttribute('title') ?? '',
           ]),
         );
       expect(shown.map(([status, row]) => [status, row])).toEqual(
@@ -716,6 +727,10 @@ describe('the operations console in Chromium', () => {
       await page.locator('[data-testid="result-row"][data-row="30"] [data-testid="row-resend"]').click();
       await page.getByTestId('resend-form').waitFor();
       await look(`${language} sending a row again`);
+      // A row opened: everything about it (row 12, whose declared NCM differs from its verdict).
+      await page.locator('[data-testid="result-row"][data-row="12"] [data-testid="row-open"]').click();
+      await page.locator('[data-testid="row-detail"][data-row="12"]').waitFor();
+      await look(`${language} a row opened`);
 
       await page.goto(`${local.url}#/upload`);
       await page.getByTestId('upload-catalogue').setInputFiles(join(SAMPLE, 'products.csv'));

@@ -24,6 +24,7 @@ import {
   QuestionInbox,
   ResendAccepted,
   type ResendSubmission,
+  RowDetail,
   RowList,
   SessionView,
   type UploadForm,
@@ -141,6 +142,8 @@ export const createApi = (config: ConsoleConfig, signIn: SignIn | null) => {
       call('POST /answer-sheets', AnswerSheetForm, { body: request }),
     fileLink: (batchId: string, file: string) =>
       call('GET /batches/{batchId}/files/{file}', DownloadLink, { params: { batchId, file } }),
+    row: (batchId: string, row: number) =>
+      call('GET /batches/{batchId}/rows/{row}', RowDetail, { params: { batchId, row } }),
     verdictLink: (batchId: string, row: number) =>
       call('GET /batches/{batchId}/rows/{row}/verdict', DownloadLink, { params: { batchId, row } }),
     answers: (submission: AnswersSubmission) => call('POST /answers', AnswersAccepted, { body: submission }),

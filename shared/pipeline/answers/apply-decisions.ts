@@ -229,9 +229,9 @@ export const applyDecisions = async (
       row: entry.row,
       classification_id: entry.classification_id,
       outcome: entry.outcome,
-      // English, as every detail of answers-report.csv and results.csv; the round's messages are
-      // worded in each reader's language.
+      // English for logs; answers-report.csv words `said` in the batch's language when it chose one.
       detail: wordMessage(entry.said, 'en'),
+      said: [entry.said],
     })),
     problems: [
       ...refused.map((entry) => entry.said),

@@ -11,9 +11,13 @@
  * per classification, and a wrong or partial round cannot be taken back.
  */
 import * as z from 'zod';
+import type { Language } from '../../spreadsheet/header-language.js';
 import type { Delimiter } from '../../spreadsheet/schemas.js';
 import { writeCsv } from '../../spreadsheet/write-csv.js';
 import { CLASSIFICATION_ID_PATTERN, characterCount, isFinalStatus, LIMITS } from '../../tcs/schemas.js';
+import { type CellProblem, cellProblemParams } from '../../wording/answers-report.js';
+import { message, wordMessages } from '../../wording/index.js';
+import { type Message, StoredMessage } from '../../wording/message.js';
 import { deriveAnswersKey } from '../core/keys.js';
 import type { ReviewItem } from '../core/records.js';
 import type { AnswerCell, AnswersFile, AnswersFileRow } from './answers-file.js';
@@ -69,8 +73,10 @@ export const AnswersReportEntry = z.object({
   row: z.number().int().min(1).nullable(),
   classification_id: z.string(),
   outcome: AnswersOutcome,
-  /** A sentence for the person who filled the file: the row, the question ids, what to do. */
+  /** A sentence for the person who filled the file: the row, the question ids, what to do (English). */
   detail: z.string(),
+  /** The same as messages, which answers-report.csv words in the batch's language. */
+  said: z.array(StoredMessage).optional(),
 });
 export type AnswersReportEntry = z.infer<typeof AnswersReportEntry>;
 
@@ -86,51 +92,48 @@ export type AnswersPlan = z.infer<typeof AnswersPlan>;
 // Sentences
 // ---------------------------------------------------------------------------
 
-const list = (ids: readonly string[]): string => {
-  const shown = ids.map((id) => `"${id}"`);
-  return shown.length <= 1 ? (shown[0] ?? '') : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
+/** Where a line of the file is, for every sentence: its batch row when known, else its line. */
+type At = { row: number | null; line: number };
+
+/** A report's detail: in English for logs and results, and as messages for the batch's language. */
+export const reported = (...said: Message[]): { detail: string; said: Message[] } => ({
+  detail: wordMessages(said, 'en').join(' '),
+  said,
+});
+
+const notPendingDetail = (at: At, item: ReviewItem, status: string) => {
+  if (status === 'abandoned')
+    return reported(
+      message('answers_abandoned', {
+        ...at,
+        days: LIMITS.pendingDataLifetimeDays,
+        deadline: item.abandons_at,
+      }),
+    );
+  if (status === 'in_progress') return reported(message('answers_running_again', at));
+  return reported(message('answers_no_longer_pending', { ...at, status }));
 };
 
-const plural = (count: number, one: string, many: string): string => (count === 1 ? one : many);
-
-/** `Row 4` when the row is known, else the file's line, so the user can always find the record. */
-const where = (row: number | null, line: number): string => (row === null ? `Line ${line}` : `Row ${row}`);
-
-const notPendingDetail = (at: string, item: ReviewItem, status: string): string => {
-  if (status === 'abandoned') {
-    return (
-      `${at}: the service abandoned this classification because its questions went unanswered for ` +
-      `${LIMITS.pendingDataLifetimeDays} days (deadline ${item.abandons_at}); it can no longer be ` +
-      'answered and was not billed. Submit the product again in a new batch to classify it.'
-    );
-  }
-  if (status === 'in_progress') {
-    return (
-      `${at}: the classification is already running again at the service (status "in_progress"), ` +
-      'so it was probably answered elsewhere (the web app); nothing was sent.'
-    );
-  }
-  return `${at}: the classification is "${status}" at the service, no longer waiting for answers; nothing was sent.`;
-};
-
-const unansweredDetail = (at: string, fileRow: AnswersFileRow, item: ReviewItem | undefined): string => {
-  const deadline = item ? ` before ${item.abandons_at}, when the service abandons it` : '';
+const unansweredDetail = (at: At, fileRow: AnswersFileRow, item: ReviewItem | undefined) =>
   // The service takes a sheet only together with the answers (spec, answers endpoint).
-  const sheet = fileRow.sheet ? ` The sheet "${fileRow.sheet}" is sent only together with answers.` : '';
-  return `${at}: no answers; the row stays pending and can be answered later${deadline}.${sheet}`;
-};
+  reported(
+    message('answers_none', { ...at, abandons_at: item?.abandons_at ?? '', sheet: fileRow.sheet ?? '' }),
+  );
 
 /** A row whose classification is not one of the batch's review items: why, by what the cell holds. */
-const notAReviewItemDetail = (at: string, id: string): string =>
-  id === ''
-    ? `${at}: the classification_id cell is empty, so the answers cannot be matched to a classification.`
-    : CLASSIFICATION_ID_PATTERN.test(id)
-      ? `${at}: ${id} is not a classification waiting for review in this batch; was the row copied from another batch's review.csv?`
-      : `${at}: "${id}" is not a classification id (they look like cls_7KQ2M9XW4RTB); was the cell edited?`;
+const notAReviewItemDetail = (at: At, id: string) =>
+  reported(
+    id === ''
+      ? message('answers_id_empty', at)
+      : CLASSIFICATION_ID_PATTERN.test(id)
+        ? message('answers_not_of_batch', { ...at, id })
+        : message('answers_not_an_id', { ...at, id }),
+  );
 
-const resumedDetail = (at: string, answers: readonly AnswerToSend[], sheet: string | null): string =>
-  `${at}: ${plural(answers.length, 'question', 'all questions')} ${list(answers.map((a) => a.question_id))} ` +
-  `answered${sheet ? `, with the sheet "${sheet}"` : ''}; the classification resumes with these answers.`;
+const resumedDetail = (at: At, answers: readonly AnswerToSend[], sheet: string | null) =>
+  reported(
+    message('answers_resumed_row', { ...at, ids: answers.map((a) => a.question_id), sheet: sheet ?? '' }),
+  );
 
 // ---------------------------------------------------------------------------
 // Checking the answers
@@ -147,7 +150,7 @@ const storedAnswersKey = (item: ReviewItem): string | null =>
       )
     : null;
 
-type Refusal = { outcome: AnswersOutcome; detail: string };
+type Refusal = { outcome: AnswersOutcome; detail: string; said: Message[] };
 
 /**
  * The row's answer cells matched to the item's questions: each question's answer (the first
@@ -157,24 +160,22 @@ type Refusal = { outcome: AnswersOutcome; detail: string };
 const matchAnswerCells = (
   known: readonly string[],
   cells: readonly AnswerCell[],
-): { byQuestion: Map<string, AnswerCell>; unknown: string[] } => {
-  const unknown: string[] = [];
+): { byQuestion: Map<string, AnswerCell>; unknown: CellProblem[] } => {
+  const unknown: CellProblem[] = [];
   const byQuestion = new Map<string, AnswerCell>();
   for (const cell of cells) {
     const question = known.find((id) => sameQuestionId(id, cell.question_id));
     if (question === undefined) {
       unknown.push(
         cell.question_id === ''
-          ? `answer_${cell.n} is filled but question_${cell.n}_id is empty`
-          : `question "${cell.question_id}" (question_${cell.n}_id) is not one of its questions`,
+          ? { kind: 'empty_id', n: cell.n }
+          : { kind: 'not_asked', n: cell.n, id: cell.question_id },
       );
       continue;
     }
     const earlier = byQuestion.get(question);
     if (earlier && earlier.answer !== '' && cell.answer !== '' && earlier.answer !== cell.answer) {
-      unknown.push(
-        `question "${question}" appears twice (answer_${earlier.n} and answer_${cell.n}) with different answers`,
-      );
+      unknown.push({ kind: 'twice', id: question, first: earlier.n, second: cell.n });
       continue;
     }
     if (!earlier || earlier.answer === '') byQuestion.set(question, cell);
@@ -183,36 +184,14 @@ const matchAnswerCells = (
 };
 
 /** Why the answers of a row cannot be sent as they are, worst first; all of them, so one fix round is enough. */
-const answerProblems = (
-  at: string,
-  item: ReviewItem,
-  cells: readonly AnswerCell[],
-): Refusal | AnswerToSend[] => {
+const answerProblems = (at: At, item: ReviewItem, cells: readonly AnswerCell[]): Refusal | AnswerToSend[] => {
   const known = item.questions.map((question) => question.id);
   const { byQuestion, unknown } = matchAnswerCells(known, cells);
   const missing = known.filter((id) => (byQuestion.get(id)?.answer ?? '') === '');
   const tooLong = known.flatMap((id) => {
-    const answer = byQuestion.get(id)?.answer ?? '';
-    const length = characterCount(answer);
-    return length > LIMITS.answerMax ? [`the answer to "${id}" has ${length} characters`] : [];
+    const length = characterCount(byQuestion.get(id)?.answer ?? '');
+    return length > LIMITS.answerMax ? [{ id, length }] : [];
   });
-
-  const sentences: string[] = [];
-  if (unknown.length > 0) {
-    sentences.push(
-      `${unknown.join('; ')} (this classification asks ${list(known)}); check that the row was not ` +
-        'pasted from another file or moved between columns.',
-    );
-  }
-  if (missing.length > 0) {
-    sentences.push(
-      `${plural(missing.length, 'question', 'questions')} ${list(missing)} ${plural(missing.length, 'has', 'have')} no answer; ` +
-        'the classifier takes one round of answers, so every question needs one.',
-    );
-  }
-  if (tooLong.length > 0) {
-    sentences.push(`${tooLong.join('; ')}; the service accepts at most ${LIMITS.answerMax} per answer.`);
-  }
   const outcome: AnswersOutcome | null =
     unknown.length > 0
       ? 'unknown_question'
@@ -222,10 +201,16 @@ const answerProblems = (
           ? 'answer_too_long'
           : null;
   if (outcome !== null) {
-    return {
-      outcome,
-      detail: `${at}: ${sentences.join(' ')} Nothing was sent; fix it and send the file again.`,
-    };
+    const said = message('answers_problems', {
+      ...at,
+      ...cellProblemParams(unknown),
+      known,
+      missing,
+      long_ids: tooLong.map((long) => long.id),
+      long_lengths: tooLong.map((long) => long.length),
+      max: LIMITS.answerMax,
+    });
+    return { outcome, ...reported(said) };
   }
   return known.map((id) => ({ question_id: id, answer: byQuestion.get(id)!.answer }));
 };
@@ -235,25 +220,20 @@ const answerProblems = (
  * answers were sent before, or different ones whose round is still running.
  */
 const alreadyAnsweredDetail = (
-  at: string,
+  at: At,
   id: string,
   item: ReviewItem,
   status: string,
   checked: Refusal | AnswerToSend[],
-): string | null => {
+): { detail: string; said: Message[] } | null => {
   if (item.state === 'pending') return null;
   // Compared before anything is judged: the same file dropped twice is not an error.
   const answersKey = Array.isArray(checked) ? deriveAnswersKey(id, checked) : null;
-  const when = item.answered_at ? ` on ${item.answered_at}` : '';
-  if (answersKey !== null && answersKey === storedAnswersKey(item)) {
-    return `${at}: these answers were already sent${when}; they are not sent twice.`;
-  }
-  if (item.state === 'answered' && !isFinalStatus(status)) {
-    return (
-      `${at}: different answers were already sent${when} and that round is still running (status ` +
-      `"${status}"); the service takes one round of answers, so these were not sent.`
-    );
-  }
+  const when = item.answered_at ?? '';
+  if (answersKey !== null && answersKey === storedAnswersKey(item))
+    return reported(message('answers_sent_before', { ...at, when }));
+  if (item.state === 'answered' && !isFinalStatus(status))
+    return reported(message('answers_other_running', { ...at, when, status }));
   return null;
 };
 
@@ -266,34 +246,33 @@ type RowDecision = Refusal & { resume?: ResumeRow };
 
 /** Every check of `planAnswers` after the duplicate one, in its order, for one row. */
 const decideRow = (
-  at: string,
+  at: At,
   fileRow: AnswersFileRow,
   item: ReviewItem | undefined,
   statusOf: (classificationId: string) => string | null,
 ): RowDecision => {
   const id = fileRow.classification_id;
   if (fileRow.answers.every((cell) => cell.answer === '')) {
-    return { outcome: 'skipped_unanswered', detail: unansweredDetail(at, fileRow, item) };
+    return { outcome: 'skipped_unanswered', ...unansweredDetail(at, fileRow, item) };
   }
-  if (item === undefined) return { outcome: 'unknown_classification', detail: notAReviewItemDetail(at, id) };
+  if (item === undefined) return { outcome: 'unknown_classification', ...notAReviewItemDetail(at, id) };
   const status = statusOf(id);
   if (status === null) {
     return {
       outcome: 'unknown_classification',
-      detail: `${at}: the service does not know classification ${id}; nothing was sent.`,
+      ...reported(message('answers_unknown_to_service', { ...at, id })),
     };
   }
 
   const checked = answerProblems(at, item, fileRow.answers);
   const answeredBefore = alreadyAnsweredDetail(at, id, item, status, checked);
-  if (answeredBefore !== null) return { outcome: 'already_answered', detail: answeredBefore };
-  if (status !== 'pending_data')
-    return { outcome: 'not_pending', detail: notPendingDetail(at, item, status) };
-  if (!Array.isArray(checked)) return { outcome: checked.outcome, detail: checked.detail };
+  if (answeredBefore !== null) return { outcome: 'already_answered', ...answeredBefore };
+  if (status !== 'pending_data') return { outcome: 'not_pending', ...notPendingDetail(at, item, status) };
+  if (!Array.isArray(checked)) return checked;
 
   return {
     outcome: 'resumed',
-    detail: resumedDetail(at, checked, fileRow.sheet),
+    ...resumedDetail(at, checked, fileRow.sheet),
     resume: {
       classification_id: id,
       row: item.row,
@@ -336,7 +315,7 @@ export const planAnswers = (input: {
     const id = fileRow.classification_id;
     const item = items.get(id);
     const row = item?.row ?? fileRow.row;
-    const at = where(row, fileRow.line);
+    const at: At = { row, line: fileRow.line };
 
     const seenAt = id === '' ? undefined : firstLine.get(id);
     if (id !== '' && seenAt === undefined) firstLine.set(id, fileRow.line);
@@ -345,10 +324,16 @@ export const planAnswers = (input: {
         ? decideRow(at, fileRow, item, statusOf)
         : {
             outcome: 'duplicate',
-            detail: `${at}: ${id} appears again in this file (first on line ${seenAt}); only that first row is used.`,
+            ...reported(message('answers_duplicate', { ...at, id, first_line: seenAt })),
           };
     if (decision.resume) resume.push(decision.resume);
-    report.push({ row, classification_id: id, outcome: decision.outcome, detail: decision.detail });
+    report.push({
+      row,
+      classification_id: id,
+      outcome: decision.outcome,
+      detail: decision.detail,
+      said: decision.said,
+    });
   }
   return { resume, report };
 };
@@ -383,17 +368,22 @@ export type ReportLine = Omit<AnswersReportEntry, 'outcome'> & {
 
 /**
  * answers-report.csv's bytes: one record per row of the answers file, in its order (decision lines
- * included). Through `writeCsv`: BOM, CRLF, and the
+ * included), each detail in `language` (the batch's chosen one; English by default) where its
+ * line says it as messages. Through `writeCsv`: BOM, CRLF, and the
  * details neutralised, since they quote answers and ids the user typed.
  */
-export const buildAnswersReportCsv = (report: readonly ReportLine[], delimiter: Delimiter = ';'): Buffer =>
+export const buildAnswersReportCsv = (
+  report: readonly ReportLine[],
+  delimiter: Delimiter = ';',
+  language: Language = 'en',
+): Buffer =>
   writeCsv(
     ANSWERS_REPORT_COLUMNS,
     report.map((entry) => [
       entry.row === null ? '' : String(entry.row),
       entry.classification_id,
       entry.outcome,
-      entry.detail,
+      entry.said && entry.said.length > 0 ? wordMessages(entry.said, language).join(' ') : entry.detail,
     ]),
     { delimiter },
   );

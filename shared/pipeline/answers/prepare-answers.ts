@@ -273,7 +273,8 @@ const startRound = async (
   // The file's own separator first: the report opens like the file the user just saved.
   const delimiter = file.delimiter ?? batch.delimiter;
   // The latest round's report, and this round's under its own name: a later round keeps it.
-  const reportCsv = buildAnswersReportCsv(report, delimiter);
+  // Each detail in the language the batch chose for its files (batch.json's `language`), else English.
+  const reportCsv = buildAnswersReportCsv(report, delimiter, batch.options?.language);
   await ports.objects.put(outboxKey(batchId, ANSWERS_REPORT_FILE), reportCsv, CSV_CONTENT_TYPE);
   await ports.objects.put(outboxKey(batchId, roundReportFile(round)), reportCsv, CSV_CONTENT_TYPE);
   // Before any message: a row finishing early counts against shard_count, which must be final.

@@ -11,6 +11,8 @@
  *        ─▶ still rejected (reported, nothing changes) | resent (queued, attempt + 1)
  */
 import type { ColumnMapping, ColumnRef, MappedRow, PipelineColumn } from '../../spreadsheet/schemas.js';
+import { message } from '../../wording/index.js';
+import { type Message, textMessage } from '../../wording/message.js';
 import { resentEvent } from '../audit/audit-events.js';
 import { whoOf } from '../core/audit-records.js';
 import { BatchOptions } from '../core/batch-options-schema.js';
@@ -21,7 +23,7 @@ import type { PipelinePorts } from '../core/ports.js';
 import type { BatchRecord, RowRecord } from '../core/records.js';
 import { afterMove, RESENDABLE_STATUSES, type RowMove } from '../core/row-life.js';
 import { rowPlanner } from '../prepare/row-plans.js';
-import type { ReportLine } from './plan-answers.js';
+import { type ReportLine, reported } from './plan-answers.js';
 import type { ResendLine } from './resend-file.js';
 
 /** The ports sending rows again uses: the bucket (sheets), the rows, the service's countries, the audit log. */
@@ -91,26 +93,20 @@ type LineOutcome = { report: ReportLine; resent?: RowRecord; changed?: string[] 
 const refused = (
   line: ResendLine,
   outcome: Exclude<ReportLine['outcome'], 'resent'>,
-  detail: string,
-): LineOutcome => ({ report: { row: line.row, classification_id: '', outcome, detail } });
+  ...said: Message[]
+): LineOutcome => ({ report: { row: line.row, classification_id: '', outcome, ...reported(...said) } });
+
+/** Where the line is, for its sentences: its row when it names one, else its line. */
+const atOf = (line: ResendLine) => ({ row: line.row, line: line.line });
 
 /** Why a row cannot go again: it is not one of the batch's, or not rejected or failed. */
 const notResendable = (line: ResendLine, row: RowRecord | null): LineOutcome | null => {
-  const at = `Row ${line.row ?? `on line ${line.line}`}`;
-  if (row === null)
-    return refused(line, 'unknown_row', `${at}: the batch has no such row; nothing was sent.`);
+  const at = atOf(line);
+  if (row === null) return refused(line, 'unknown_row', message('resend_no_such_row', at));
   if (row.follows !== undefined)
-    return refused(
-      line,
-      'not_resendable',
-      `${at} is the same product as row ${row.follows} and shows its outcome; send row ${row.follows} again instead.`,
-    );
+    return refused(line, 'not_resendable', message('resend_follower', { ...at, leader: row.follows }));
   if (!RESENDABLE_STATUSES.includes(row.status))
-    return refused(
-      line,
-      'not_resendable',
-      `${at} is "${row.status}": only a rejected or failed row is sent again; nothing was sent.`,
-    );
+    return refused(line, 'not_resendable', message('resend_not_ended_so', { ...at, status: row.status }));
   return null;
 };
 
@@ -136,29 +132,29 @@ const planLine = async (
   line: ResendLine,
   seen: Set<number>,
 ): Promise<LineOutcome | PlannedMove> => {
-  if (line.row === null)
-    return refused(
-      line,
-      'unknown_row',
-      `Line ${line.line}: resend_row holds no row number; nothing was sent.`,
-    );
-  if (seen.has(line.row))
-    return refused(line, 'duplicate', `Row ${line.row} is named twice; the first line was read.`);
+  if (line.row === null) return refused(line, 'unknown_row', message('resend_no_row_number', atOf(line)));
+  if (seen.has(line.row)) return refused(line, 'duplicate', message('resend_twice', atOf(line)));
   seen.add(line.row);
   const row = context.rowOf.get(line.row) ?? null;
   // A retry of this round: the row is already taken, as the first try took it.
   if (row?.status === 'queued' && row.round?.round_id === context.roundId)
     return { report: resentLine(line, []), resent: row };
   const cannot = notResendable(line, row);
-  if (cannot || row === null) return cannot ?? refused(line, 'unknown_row', `Row ${line.row}: no such row.`);
+  if (cannot || row === null)
+    return cannot ?? refused(line, 'unknown_row', message('resend_no_such_row', atOf(line)));
   const { mapped, changed } = correctedRow(row, line, context.columns);
   const [plan] = await (line.sheet !== '' ? context.inAnswers : context.inBatchFolder)([mapped]);
   if (plan?.kind !== 'valid') {
+    // Each issue as Prepare words it for a rejected row, naming the column as the file wrote it.
     const why =
       plan?.kind === 'rejected'
-        ? plan.rejection.issues.map((issue) => issue.detail).join(' ')
-        : 'it is a service, not goods.';
-    return refused(line, 'still_rejected', `Row ${line.row} still cannot be sent: ${why} Nothing was sent.`);
+        ? plan.rejection.issues.map((issue) =>
+            issue.params ? { code: issue.reason, params: issue.params } : textMessage(issue.detail),
+          )
+        : plan
+          ? [message('service_item', { field: plan.mark.field, value: plan.mark.value })]
+          : [];
+    return refused(line, 'still_rejected', message('resend_still_rejected', atOf(line)), ...why);
   }
   const move: RowMove = {
     move: 'resent',
@@ -239,11 +235,7 @@ export const resendRows = async (
     if (!('move' in entry)) return entry;
     const { line, row, move, changed } = entry;
     if (!(await ports.batches.moveRow(batchId, row.row, move)))
-      return refused(
-        line,
-        'not_resendable',
-        `Row ${row.row} changed while it was being sent again; nothing was sent.`,
-      );
+      return refused(line, 'not_resendable', message('resend_moved_meanwhile', atOf(line)));
     return { report: resentLine(line, changed), resent: afterMove(row, move), changed };
   });
   const who = whoOf(taking.person, taking.statedBy);
@@ -269,5 +261,5 @@ const resentLine = (line: ResendLine, changed: readonly string[]): ReportLine =>
   row: line.row,
   classification_id: '',
   outcome: 'resent',
-  detail: `Row ${line.row} sent again${changed.length > 0 ? ` (${changed.join(', ')})` : ''}: a new classification, billed only if it resolves.`,
+  ...reported(message('resend_sent', { ...atOf(line), changed: [...changed] })),
 });

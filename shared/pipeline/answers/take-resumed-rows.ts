@@ -5,6 +5,7 @@
  * goes back to `queued` with its round and its review item is marked answered.
  */
 import { normaliseSheetPath } from '../../spreadsheet/normalise-row.js';
+import { message } from '../../wording/index.js';
 import { answeredEvent } from '../audit/audit-events.js';
 import { type AuditEvent, whoAnswered, whoOf } from '../core/audit-records.js';
 import { answersFolder } from '../core/bucket-layout.js';
@@ -14,7 +15,7 @@ import type { ObjectStore, PipelinePorts } from '../core/ports.js';
 import type { RowRecord, SheetRef } from '../core/records.js';
 import { afterMove, type RowMove } from '../core/row-life.js';
 import { type SheetCheck, type SheetProblem, sheetChecker } from '../prepare/sheet-checker.js';
-import type { AnswersPlan, AnswersReportEntry, ResumeRow } from './plan-answers.js';
+import { type AnswersPlan, type AnswersReportEntry, type ResumeRow, reported } from './plan-answers.js';
 
 /** The ports taking resumed rows uses: the bucket (the sheets), the rows, and the review items. */
 export type TakeResumedRowsPorts = Pick<PipelinePorts, 'objects' | 'batches' | 'reviews'>;
@@ -47,20 +48,34 @@ const rowAwaitsRound = (row: RowRecord | null, resume: ResumeRow, roundId: strin
   row.classification_id === resume.classification_id &&
   (row.status === 'pending_data' || (row.status === 'queued' && row.round?.round_id === roundId));
 
-const rowNotPendingDetail = (resume: ResumeRow, row: RowRecord | null): string => {
-  const why =
-    row === null
-      ? 'the batch has no such row'
-      : row.classification_id !== resume.classification_id
-        ? `the row now holds another classification (${row.classification_id ?? 'none'})`
-        : `the row is "${row.status}", no longer pending_data${row.round ? ' (another answers round has it)' : ''}`;
-  return `Row ${resume.row}: ${why}; nothing was sent.`;
-};
+const rowNotPendingDetail = (resume: ResumeRow, row: RowRecord | null) =>
+  reported(
+    message('answers_row_moved_on', {
+      row: resume.row,
+      line: 1,
+      why:
+        row === null
+          ? 'no_row'
+          : row.classification_id !== resume.classification_id
+            ? 'other_classification'
+            : 'not_pending',
+      now: row?.classification_id ?? '',
+      status: row?.status ?? '',
+      other_round: row?.round !== undefined,
+    }),
+  );
 
 const sheetDetail = (resume: ResumeRow, folder: string, check: SheetProblem) =>
-  `Row ${resume.row}: the sheet "${resume.sheet}" ${check.why} (${check.reason}). The service takes a sheet only ` +
-  `together with the answers, so nothing was sent and the row stays pending; put the PDF in ${folder} ` +
-  '(or empty the sheet cell) and send the file again.';
+  reported(
+    message('answers_sheet_missing', {
+      row: resume.row,
+      line: 1,
+      sheet: resume.sheet ?? '',
+      why: check.why,
+      reason: check.reason,
+      folder,
+    }),
+  );
 
 /** The round taking the rows, who answered, and the time the step started (ISO). */
 export type RoundTaking = {
@@ -80,7 +95,7 @@ type TakingContext = RoundTaking & {
 };
 
 /** A resumed row this round took, or why its answers cannot go after all (the report's new entry). */
-type Taken = { row: RowRecord } | { notSent: Pick<AnswersReportEntry, 'outcome' | 'detail'> };
+type Taken = { row: RowRecord } | { notSent: Pick<AnswersReportEntry, 'outcome' | 'detail' | 'said'> };
 
 /** Who answered, as the row's round keeps it: the person's fields, as an audit event names them (`whoOf`). */
 const answeredByOf = (taking: Pick<RoundTaking, 'person' | 'statedBy'>) => {
@@ -116,13 +131,13 @@ const takeRow = async (
     const checked = await taking.checkSheet(resume.sheet);
     if (!('sheet' in checked)) {
       // plan-answers.ts has no sheet outcome: `incomplete` is the closest (the row cannot go as sent).
-      return { notSent: { outcome: 'incomplete', detail: sheetDetail(resume, taking.folder, checked) } };
+      return { notSent: { outcome: 'incomplete', ...sheetDetail(resume, taking.folder, checked) } };
     }
     sheet = checked.sheet;
   }
   const row = await ports.batches.getRow(taking.batchId, resume.row);
   if (!rowAwaitsRound(row, resume, taking.roundId)) {
-    return { notSent: { outcome: 'not_pending', detail: rowNotPendingDetail(resume, row) } };
+    return { notSent: { outcome: 'not_pending', ...rowNotPendingDetail(resume, row) } };
   }
   const rowRound = roundOfRow(row, resume, sheet, taking);
   // The row first, then its item: a retry in between finds the row taken by this round and the
@@ -134,7 +149,7 @@ const takeRow = async (
   const taken = row.status === 'queued' || (await ports.batches.moveRow(taking.batchId, row.row, move));
   if (!taken) {
     const now = await ports.batches.getRow(taking.batchId, resume.row);
-    return { notSent: { outcome: 'not_pending', detail: rowNotPendingDetail(resume, now) } };
+    return { notSent: { outcome: 'not_pending', ...rowNotPendingDetail(resume, now) } };
   }
   await ports.reviews.update(resume.classification_id, {
     state: 'answered',

@@ -115,7 +115,7 @@ type FileWriter<Progress> = {
 
 const csvWriter = async (
   upload: PartsUpload,
-  batch: Pick<BatchRecord, 'header' | 'delimiter'>,
+  batch: Pick<BatchRecord, 'header' | 'delimiter' | 'options'>,
   width: number,
   first: boolean,
 ): Promise<FileWriter<PartsUploadProgress>> => {
@@ -126,7 +126,7 @@ const csvWriter = async (
   };
   return {
     async add(shown) {
-      text += formatCsvRecord(resultsCsvRecord(shown, width), batch.delimiter);
+      text += formatCsvRecord(resultsCsvRecord(shown, width, batch.options?.language), batch.delimiter);
       if (text.length >= CSV_CHUNK_CHARACTERS) await flush();
     },
     betweenChunks: true,
@@ -255,7 +255,7 @@ type OpenUpload = (
  */
 const openCsvWriters = async (
   objects: ResultsPorts['objects'],
-  batch: Pick<BatchRecord, 'batch_id' | 'header' | 'delimiter'>,
+  batch: Pick<BatchRecord, 'batch_id' | 'header' | 'delimiter' | 'options'>,
   from: ResultsWriting | null,
   options: Pick<ResultsPassOptions, 'csv' | 'erp' | 'width'>,
   upload: OpenUpload,

@@ -14,7 +14,7 @@ import { ColumnUse } from '../../spreadsheet/input-report.js';
 import type { Delimiter } from '../../spreadsheet/schemas.js';
 import { formatNcm, writeCsv } from '../../spreadsheet/write-csv.js';
 import { XLSX_CONTENT_TYPE } from '../../spreadsheet/xlsx-layout.js';
-import { shownMessages } from '../../wording/index.js';
+import { shownMessages, wordDetail } from '../../wording/index.js';
 import { type Message, ShownMessage } from '../../wording/message.js';
 import { BatchOptions } from '../core/batch-options-schema.js';
 import { outboxKey } from '../core/bucket-layout.js';
@@ -102,9 +102,17 @@ export const writeReviewFiles = async (
 /** The NCM columns as text Excel keeps (`0901.21.00`); already dotted values pass unchanged. */
 const NCM_COLUMNS: ReadonlySet<string> = new Set(['ncm', 'sim_code']);
 
-const resultCell = (row: RowRecord, result: ShownResult, column: (typeof RESULT_COLUMNS)[number]): string => {
+const resultCell = (
+  row: RowRecord,
+  result: ShownResult,
+  column: (typeof RESULT_COLUMNS)[number],
+  language: Language | undefined,
+): string => {
   if (column === 'row') return String(row.row);
   if (column === 'status') return result.status;
+  // The detail in the language the batch chose for its files; `reason` keeps the code for machines.
+  if (column === 'detail' && language !== undefined && (result.detail_messages?.length ?? 0) > 0)
+    return wordDetail(result, language);
   const value = result[column] ?? '';
   return NCM_COLUMNS.has(column) ? formatNcm(value) : value;
 };
@@ -129,11 +137,14 @@ export const resultsCsvHeader = (batch: Pick<BatchRecord, 'header'>, width: numb
   ...RESULT_COLUMNS,
 ];
 
-/** One row's results.csv record: its input cells padded to `width`, then its result columns. */
-export const resultsCsvRecord = ({ row, result }: ShownRow, width: number): string[] => [
+/**
+ * One row's results.csv record: its input cells padded to `width`, then its result columns; the
+ * `detail` in `language` when the batch chose one (batch.json's `language`), else in English.
+ */
+export const resultsCsvRecord = ({ row, result }: ShownRow, width: number, language?: Language): string[] => [
   ...row.cells,
   ...Array<string>(width - row.cells.length).fill(''),
-  ...RESULT_COLUMNS.map((column) => resultCell(row, result, column)),
+  ...RESULT_COLUMNS.map((column) => resultCell(row, result, column, language)),
 ];
 
 /**
@@ -141,13 +152,15 @@ export const resultsCsvRecord = ({ row, result }: ShownRow, width: number): stri
  * default the result the row holds itself).
  */
 export const buildResultsCsv = (
-  batch: Pick<BatchRecord, 'header' | 'delimiter'>,
+  batch: Pick<BatchRecord, 'header' | 'delimiter'> & Partial<Pick<BatchRecord, 'options'>>,
   rows: readonly RowRecord[],
   resultFor: (row: RowRecord) => ShownResult = (row) => resultNow(row),
 ): Buffer => {
   const sorted = [...rows].sort((a, b) => a.row - b.row);
   const width = resultsInputWidth(batch, sorted);
-  const records = sorted.map((row) => resultsCsvRecord({ row, result: resultFor(row) }, width));
+  const records = sorted.map((row) =>
+    resultsCsvRecord({ row, result: resultFor(row) }, width, batch.options?.language),
+  );
   return writeCsv(resultsCsvHeader(batch, width), records, { delimiter: batch.delimiter });
 };
 

@@ -118,6 +118,27 @@ const SAMPLE_PARAMS = {
   approved: 1,
   check_below: 80,
   reused: 2,
+  // The answers report's.
+  resent: 2,
+  ids: ['q1', 'q2'],
+  sheet: 'nova.pdf',
+  abandons_at: '2026-12-21T12:00:00.000Z',
+  id: 'cls_7KQ2M9XW4RTB',
+  when: '2026-11-27T10:00:00.000Z',
+  status: 'resolved',
+  days: 30,
+  deadline: '2026-12-21T12:00:00.000Z',
+  now: 'cls_8MN3P4QR5ST6',
+  other_round: true,
+  changed: ['operation export', 'sheet nova.pdf'],
+  cell_kinds: ['empty_id', 'not_asked', 'twice'],
+  cell_ns: [1, 2, 3],
+  cell_ids: ['', 'q9', 'q1'],
+  cell_seconds: [0, 0, 4],
+  known: ['q1', 'q2'],
+  long_ids: ['q2'],
+  long_lengths: [600],
+  max: 500,
 };
 
 describe('the wording table', () => {

@@ -147,7 +147,23 @@ export const en = {
     submit: 'Send the row again',
     chooseOperation: "Choose the operation: the spreadsheet's is neither import nor export.",
   },
+  rowDetail: {
+    title: 'Row {{row}}',
+    why: 'Why',
+    declared: 'Declared NCM',
+    returned: "Verdict's NCM",
+    answers: 'Answers by {{by}} on {{at}}',
+    decision: 'Decision by {{by}} on {{at}}',
+    resent: 'Sent again',
+    resentBy: 'by {{by}} on {{at}}',
+    when: 'When',
+    submitted: 'sent on {{at}}',
+    finished: 'ended on {{at}}',
+    classification: 'Classification',
+    cells: 'In the spreadsheet',
+  },
   rows: {
+    openRow: 'Open row {{row}}: everything about it',
     resend: 'Send again',
     resendTitle: 'Correct row {{row}} and send it again',
     resent:

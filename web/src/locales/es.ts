@@ -144,7 +144,23 @@ export const es: Messages = {
     submit: 'Reenviar la fila',
     chooseOperation: 'Elija la operación: la de la planilla no es importación ni exportación.',
   },
+  rowDetail: {
+    title: 'Fila {{row}}',
+    why: 'Por qué',
+    declared: 'NCM declarada',
+    returned: 'NCM del dictamen',
+    answers: 'Respuestas de {{by}} el {{at}}',
+    decision: 'Decisión de {{by}} el {{at}}',
+    resent: 'Reenviada',
+    resentBy: 'por {{by}} el {{at}}',
+    when: 'Cuándo',
+    submitted: 'enviada el {{at}}',
+    finished: 'terminada el {{at}}',
+    classification: 'Clasificación',
+    cells: 'En la planilla',
+  },
   rows: {
+    openRow: 'Abrir la fila {{row}}: todo sobre ella',
     resend: 'Reenviar',
     resendTitle: 'Corregir y reenviar la fila {{row}}',
     resent:

@@ -144,7 +144,23 @@ export const pt: Messages = {
     submit: 'Reenviar a linha',
     chooseOperation: 'Escolha a operação: a da planilha não é importação nem exportação.',
   },
+  rowDetail: {
+    title: 'Linha {{row}}',
+    why: 'Por quê',
+    declared: 'NCM declarada',
+    returned: 'NCM do veredito',
+    answers: 'Respostas de {{by}} em {{at}}',
+    decision: 'Decisão de {{by}} em {{at}}',
+    resent: 'Reenviada',
+    resentBy: 'por {{by}} em {{at}}',
+    when: 'Quando',
+    submitted: 'enviada em {{at}}',
+    finished: 'terminada em {{at}}',
+    classification: 'Classificação',
+    cells: 'Na planilha',
+  },
   rows: {
+    openRow: 'Abrir a linha {{row}}: tudo sobre ela',
     resend: 'Reenviar',
     resendTitle: 'Corrigir e reenviar a linha {{row}}',
     resent:

@@ -29,6 +29,7 @@ import type { Language } from '../lang.js';
 import { hrefOf } from '../router.js';
 import { type RowStatus, STATUS_ORDER } from '../status.js';
 import { ResendForm } from './ResendForm.js';
+import { RowDetailPanel } from './RowDetail.js';
 
 const PAGE = 100;
 /** How long the table waits for the round to take a row just sent again before it stops looking. */
@@ -121,11 +122,22 @@ const Row = ({
   const { t } = useTranslation();
   const language = useLanguage();
   const [resending, setResending] = useState(false);
+  const [open, setOpen] = useState(false);
   return (
     <>
       <tr data-testid="result-row" data-row={row.row} data-status={row.status}>
         <th scope="row" className="num">
-          {row.row}
+          {/* The row's number opens everything about it under its line. */}
+          <button
+            type="button"
+            className="link-button"
+            aria-expanded={open}
+            title={t('rows.openRow', { row: row.row })}
+            onClick={() => setOpen(!open)}
+            data-testid="row-open"
+          >
+            {row.row}
+          </button>
         </th>
         <td>
           <StatusChip status={row.status} />
@@ -170,8 +182,16 @@ const Row = ({
         <td className="mono truncate" title={row.sku ?? undefined} translate="no">
           {row.sku ?? <None />}
         </td>
-        <td className="truncate cell-wide" title={row.description ?? undefined} translate="no">
-          {row.description ?? <None />}
+        <td className="cell-wide" translate="no">
+          <div className="truncate" title={row.description ?? undefined}>
+            {row.description ?? <None />}
+          </div>
+          {/* The file's reference and supplier, as a person looks a product up by them. */}
+          {(row.external_reference || row.supplier) && (
+            <div className="sub truncate" data-testid="row-reference">
+              {[row.external_reference, row.supplier].filter(Boolean).join(' · ')}
+            </div>
+          )}
         </td>
         <NcmCell row={row} table={table} />
         <td className="truncate cell-wide" title={row.ncm_description ?? undefined} translate="no">
@@ -199,6 +219,13 @@ const Row = ({
           )}
         </td>
       </tr>
+      {open && (
+        <tr className="row-detail-line">
+          <td colSpan={COLUMNS}>
+            <RowDetailPanel batchId={batchId} row={row.row} onClose={() => setOpen(false)} />
+          </td>
+        </tr>
+      )}
       {row.resend && resending && (
         <tr className="resend-line">
           <td colSpan={COLUMNS}>

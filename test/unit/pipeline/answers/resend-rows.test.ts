@@ -11,7 +11,7 @@ import { prepareAnswers } from '../../../../shared/pipeline/answers/prepare-answ
 import { readResendLines } from '../../../../shared/pipeline/answers/resend-file.js';
 import { BatchRecord } from '../../../../shared/pipeline/core/records.js';
 import { BATCH, BUCKET, byCli, drop, makeAnswersWorld, rowOf } from '../../../helpers/answers-batch.js';
-import { rowRecord } from '../../../helpers/records.js';
+import { batchOptions, rowRecord } from '../../../helpers/records.js';
 import { tinyPdf } from '../../../helpers/tcs-fixtures.js';
 
 let sandbox: Sandbox;
@@ -41,7 +41,7 @@ const product = (row: number, sheet: string | null = null) => ({
 });
 
 /** A finished batch of four rows: 1 rejected (operation "Devolução"), 2 failed, 3 following 2, 4 resolved. */
-const seed = async () => {
+const seed = async (options?: { language: 'pt' }) => {
   const w = makeAnswersWorld(sandbox);
   await w.batches.createBatch(
     BatchRecord.parse({
@@ -63,6 +63,7 @@ const seed = async () => {
         understood_as: (['sku', 'description', 'operation', 'country', 'sheet'] as const)[index]!,
       })),
       rows_total: 4,
+      ...(options ? { options: batchOptions(options) } : {}),
       started_at: '2026-12-01T10:00:00.000Z',
     }),
   );
@@ -172,7 +173,7 @@ describe('a resend round', () => {
       ['', 'unknown_row'],
     ]);
     const report = reportOf(w);
-    expect(report[1]?.detail).toMatch(/nova\.pdf.*Nothing was sent/);
+    expect(report[1]?.detail).toMatch(/still cannot be sent; nothing was sent:.*nova\.pdf/);
     expect(report[3]?.detail).toContain('send row 2 again instead');
     // Row 1 goes with its operation corrected, under a new attempt, in the name of who sent it.
     expect(rowOf(w, 1)).toMatchObject({
@@ -217,5 +218,20 @@ describe('a resend round', () => {
       cells: ['SKU-2', 'Válvula de esfera de latão 1/2 polegada', 'Importação', 'IT', 'nova.pdf'],
     });
     expect(rowOf(w, 2)).not.toHaveProperty('classification_id');
+  });
+
+  it('words answers-report.csv in the language the batch chose, the outcome code kept for machines', async () => {
+    const w = await seed({ language: 'pt' });
+    const event = drop(w, 'resend_row,operation\r\n1,import\r\n4,\r\n', 'r3', 'resend.csv');
+
+    await prepareAnswers(w.ports, { event, execution_id: 'answers-exec-3' });
+
+    expect(reportOf(w).map((line) => [line.outcome, line.detail])).toEqual([
+      ['resent', 'Linha 1 reenviada (operação: importação): uma nova classificação, cobrada só se resolver.'],
+      [
+        'not_resendable',
+        'Linha 4 está resolvida: só uma linha rejeitada ou com falha é reenviada; nada foi enviado.',
+      ],
+    ]);
   });
 });

@@ -12,7 +12,9 @@ import {
   pendingReviewItems,
   pendingRowsOf,
 } from '../../../../shared/pipeline/outbox/results-files.js';
+import { message, wordMessage } from '../../../../shared/wording/index.js';
 import { textMessage } from '../../../../shared/wording/message.js';
+import { batchOptions } from '../../../helpers/records.js';
 
 const AT = '2026-11-21T12:00:00.000Z';
 const NOW = new Date('2026-11-21T13:00:00.000Z');
@@ -160,6 +162,33 @@ const reviewItem = (
   state: 'pending',
   created_at: AT,
   ...overrides,
+});
+
+describe('results.csv in the language the batch chose', () => {
+  it("words each detail in batch.json's language, the reason code kept as it is; English without one", () => {
+    const rejected = row(1, ['A-1', 'Ureia', '', ''], {
+      status: 'rejected',
+      reason: 'operation_missing',
+      detail: 'Column "operation": empty.',
+      detail_messages: [message('operation_missing', { header: 'Operação' })],
+      cost_usd: '0.00',
+    });
+    const detailOf = (options?: BatchRecord['options']) => {
+      const [header, line] = parseCsv(buildResultsCsv(batch(options ? { options } : {}), [rejected]), ';');
+      const at = (name: string) => line?.[header!.indexOf(name)];
+      return { reason: at('reason'), detail: at('detail') };
+    };
+
+    const pt = detailOf(batchOptions({ language: 'pt' }));
+    const es = detailOf(batchOptions({ language: 'es' }));
+    const none = detailOf();
+
+    expect(pt.reason).toBe('operation_missing');
+    expect(pt.detail).toBe(wordMessage(message('operation_missing', { header: 'Operação' }), 'pt'));
+    expect(es.detail).toBe(wordMessage(message('operation_missing', { header: 'Operação' }), 'es'));
+    expect(pt.detail).not.toBe(es.detail);
+    expect(none).toEqual({ reason: 'operation_missing', detail: 'Column "operation": empty.' });
+  });
 });
 
 describe('buildReviewCsv', () => {
