@@ -132,3 +132,26 @@ export const Live = ({ title }: { title?: string }) => {
     </span>
   );
 };
+
+/**
+ * The answers a person gave, each beside the service's question, as they were written (data: never
+ * translated by the browser); the audit and an opened row show them the same way.
+ */
+export const GivenAnswers = ({
+  given,
+  testId,
+}: {
+  given: readonly { question: string; answer: string }[];
+  testId?: string;
+}) => (
+  <ul className="audit-said" data-testid={testId}>
+    {given.map((answer) => (
+      <li key={answer.question}>
+        <span className="muted" translate="no">
+          {answer.question}
+        </span>{' '}
+        <span translate="no">{answer.answer}</span>
+      </li>
+    ))}
+  </ul>
+);

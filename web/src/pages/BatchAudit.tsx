@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AUDIT_EVENTS, type AuditEventView } from '../../../shared/console/web-contract.js';
 import { auditDetailWords } from '../audit-detail.js';
-import { ErrorNotice, None } from '../components/ui.js';
+import { ErrorNotice, GivenAnswers, None } from '../components/ui.js';
 import { useConsole } from '../context.js';
 import { formatDateTime } from '../format.js';
 import { useCall, useLanguage } from '../hooks.js';
@@ -159,16 +159,7 @@ export const BatchAudit = ({ batchId }: { batchId: string }) => {
                     </div>
                     {/* What the person said: the answers given, the decision's note; as they wrote them. */}
                     {event.answers && event.answers.length > 0 && (
-                      <ul className="audit-said" data-testid="audit-answers">
-                        {event.answers.map((given) => (
-                          <li key={given.question}>
-                            <span className="muted" translate="no">
-                              {given.question}
-                            </span>{' '}
-                            <span translate="no">{given.answer}</span>
-                          </li>
-                        ))}
-                      </ul>
+                      <GivenAnswers given={event.answers} testId="audit-answers" />
                     )}
                     {event.note && (
                       <div className="sub audit-said" data-testid="audit-note">

@@ -7,7 +7,7 @@
  */
 import { useTranslation } from 'react-i18next';
 import { reasonName, wordDetail } from '../../../shared/console/web-contract.js';
-import { ErrorNotice, Loading, None } from '../components/ui.js';
+import { ErrorNotice, GivenAnswers, Loading, None } from '../components/ui.js';
 import { useConsole } from '../context.js';
 import { formatDateTime, formatNcm, formatPercent } from '../format.js';
 import { useLanguage, useLoader } from '../hooks.js';
@@ -93,16 +93,7 @@ export const RowDetailPanel = ({
             term={t('rowDetail.answers', { by: data.answers.by, at: when(data.answers.at) })}
             testId="row-detail-answers"
           >
-            <ul className="audit-said">
-              {data.answers.given.map((given) => (
-                <li key={given.question}>
-                  <span className="muted" translate="no">
-                    {given.question}
-                  </span>{' '}
-                  <span translate="no">{given.answer}</span>
-                </li>
-              ))}
-            </ul>
+            <GivenAnswers given={data.answers.given} />
           </Said>
         )}
         {data.decision && (
