@@ -78,9 +78,16 @@ export const CONSOLE_FUNCTIONS = {
       // A batch's audit, a page at a time.
       audit: ['Query'],
       leases: ['GetItem'],
+      // A batch's audit names its sender on its submissions once S3's record of the drop proves
+      // who that is, when it came after Finalize.
+      writers: ['GetItem'],
       objects: { read: ['outbox/*', 'reference/*'] },
     },
     settings: ['capOverride'],
+    kept: {
+      'Writers dynamodb:GetItem':
+        "Read only when S3's record of a catalogue's drop came after its batch finished (CloudTrail's delay): the audit then names the sender proven since.",
+    },
   },
   'console-files': {
     entry: 'functions/console-files/handler.ts',

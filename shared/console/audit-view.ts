@@ -2,12 +2,13 @@
  * A batch's audit, as its page shows it: who did what to which row and when (the batch's
  * `AuditLog`, in the order the events happened), a page at a time. A person's answers and
  * decisions name the person who gave them (the console's signed-in user); the pipeline's own
- * events name nobody. An `answered` event shows the answers given (from its review item) and a
+ * events name nobody; a submission names the batch's sender once anything proves who that is. An `answered` event shows the answers given (from its review item) and a
  * `decided` event the note written with the decision (from its check item): audit.csv keeps only
  * how many answers and which round, in steady English for machines.
  */
 import { type AuditEvent, auditEventKey, withSender } from '../pipeline/core/audit-records.js';
 import { mapLimited } from '../pipeline/core/calls-in-parallel.js';
+import { provenSenderOf } from '../pipeline/people/batch-sender.js';
 import type { AuditEventView, AuditPage, AuditQuery } from './api.js';
 import type { ConsolePorts } from './ports.js';
 import { batchNotFound } from './refusals.js';
@@ -62,7 +63,7 @@ const contentOf = async (
  * who did it and, for answers and decisions, what they said; `next` names the following page.
  */
 export const auditView = async (
-  ports: Pick<ConsolePorts, 'audit' | 'batches' | 'reviews' | 'checks'>,
+  ports: Pick<ConsolePorts, 'audit' | 'batches' | 'reviews' | 'checks' | 'writers'>,
   batchId: string,
   query: AuditQuery,
 ): Promise<AuditPage> => {
@@ -72,11 +73,15 @@ export const auditView = async (
   const events = await ports.audit.page(batchId, { after: query.after ?? null, limit: query.limit + 1 });
   const shown = events.slice(0, query.limit);
   const last = shown.at(-1);
+  // A sender S3's record proved only after Finalize (CloudTrail takes seconds to minutes): named
+  // here as soon as it is known, read only when a submission of the page names no one.
+  const unnamed = !batch.sent_by && shown.some((event) => event.event === 'submitted' && event.who === '');
+  const sender = batch.sent_by ?? (unnamed ? ((await provenSenderOf(ports, batch)) ?? undefined) : undefined);
   const said = await contentOf(ports, batchId, shown);
   return {
     // A submission recorded before the batch's sender was proven names them, as audit.csv does.
     events: shown
-      .map((logged) => withSender(logged, batch.sent_by))
+      .map((logged) => withSender(logged, sender))
       .map((logged) => {
         const { at, row, event, who, who_id, known_by, stated_by, classification_id, detail } = logged;
         return {

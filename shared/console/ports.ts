@@ -59,7 +59,8 @@ export type ConsolePorts = {
   objects: Pick<ObjectStore, 'head' | 'getBytes' | 'put' | 'list' | 'copy'>;
   links: FileLinks;
   /** Who wrote each file the console drops into `answers/`: the signed-in person, recorded by the console itself. */
-  writers: Pick<WriterRecords, 'record'>;
+  /** Who wrote a file: recorded for each file the console writes; read for a sender proven late. */
+  writers: Pick<WriterRecords, 'record' | 'find'>;
   /** The cap override in force, if the stack sets one (else the organisation's cap of 10 applies). */
   capOverride: number | null;
 };

@@ -131,14 +131,18 @@ describe('a person signs off in the console', () => {
     expect(await page.getByTestId('user').textContent()).toBe(PERSON);
     // The first batch was sent by her (the second reuses its verdicts: nothing is submitted): the
     // console gave her the form, and S3's record says its role wrote the catalogue through it.
-    const { events } = await api<{ events: AuditEventView[] }>(
-      `/batches/${encodeURIComponent(batchIds[0] ?? '')}/audit?limit=200`,
-    );
-    const submitted = events.filter((event) => event.event === 'submitted');
-    expect(submitted.length).toBeGreaterThan(0);
-    expect(new Set(submitted.map((event) => `${event.who}|${event.who_id}|${event.known_by}`))).toEqual(
-      new Set([`${PERSON}|${PERSON_SUB}|console`]),
-    );
+    // S3's record of the drop may come after the batch finished (CloudTrail's delay, a loaded
+    // machine here): the audit names her as soon as it has.
+    await vi.waitFor(async () => {
+      const { events } = await api<{ events: AuditEventView[] }>(
+        `/batches/${encodeURIComponent(batchIds[0] ?? '')}/audit?limit=200`,
+      );
+      const submitted = events.filter((event) => event.event === 'submitted');
+      expect(submitted.length).toBeGreaterThan(0);
+      expect(new Set(submitted.map((event) => `${event.who}|${event.who_id}|${event.known_by}`))).toEqual(
+        new Set([`${PERSON}|${PERSON_SUB}|console`]),
+      );
+    }, within(60_000));
   }, 360_000);
 
   it('lists each product of both batches as one entry; a typed NCM not in force is refused and nothing is written', async () => {

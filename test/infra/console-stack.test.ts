@@ -227,8 +227,10 @@ const EXPECTED_REACH: Record<ConsoleHandlerName, Record<string, string[]>> = {
     ownLogs: LOGS,
     batchTable: ['dynamodb:GetItem', 'dynamodb:Query'],
     'batchTable/index/by-start': ['dynamodb:Query'],
-    reviewTable: ['dynamodb:Scan'],
-    'reviewTable/index/*': ['dynamodb:Scan'],
+    // Scan: the inbox and the "To check" list; GetItem: one row opened, an audit event's answers
+    // or note, a sender proven after the batch finished.
+    reviewTable: ['dynamodb:GetItem', 'dynamodb:Scan'],
+    'reviewTable/index/*': ['dynamodb:GetItem', 'dynamodb:Scan'],
     leaseTable: ['dynamodb:GetItem'],
     bucket: ['s3:ListBucket'],
     'bucket/outbox/*': ['s3:GetObject'],

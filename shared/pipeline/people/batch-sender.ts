@@ -44,6 +44,18 @@ const isConsoleRole = (person: Person): boolean =>
   person.known_by === 'iam' && /:assumed-role\/NcmBatchClassifier-Console-[^/]*\//.test(person.id);
 
 /**
+ * Takes a batch and gives who sent it as the writer records prove it now (S3's record of the drop,
+ * the console's grant for it), or null when nothing proves it yet; one read, nothing written.
+ */
+export const provenSenderOf = async (
+  ports: Pick<PipelinePorts, 'writers'>,
+  batch: Pick<BatchRecord, 'source'>,
+): Promise<Person | null> => {
+  const { key, version_or_etag: version } = batch.source;
+  return senderOf(await ports.writers.find({ key, etag: version, versionId: version }));
+};
+
+/**
  * Takes a batch as Finalize reads it and gives it with its sender proven, when S3's record of the
  * drop has come since Prepare (CloudTrail's takes seconds to minutes): looked up once per call by
  * the file's key and version (or ETag), kept on the batch record; the batch as it was otherwise.
@@ -54,8 +66,7 @@ export const senderFoundSince = async (
   batch: BatchRecord,
 ): Promise<BatchRecord> => {
   if (batch.sent_by || !ports.writers) return batch;
-  const { key, version_or_etag: version } = batch.source;
-  const person = senderOf(await ports.writers.find({ key, etag: version, versionId: version }));
+  const person = await provenSenderOf({ writers: ports.writers }, batch);
   if (!person) return batch;
   await ports.batches.updateBatch(batch.batch_id, { sent_by: person });
   return { ...batch, sent_by: person };

@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { logger, userOfClaims } from '../../../functions/console-runtime.js';
 import type { AuditEvent } from '../../../shared/pipeline/core/audit-records.js';
 import type { CheckItem } from '../../../shared/pipeline/core/check-records.js';
+import { personOfPrincipal } from '../../../shared/pipeline/core/people.js';
 import { COGNITO_CLAIMS, consoleWorld } from '../../helpers/console-world.js';
 import { seedCountedBatch } from '../../helpers/counted-batch.js';
 import { batchRecord, classificationId, reviewItem, rowRecord } from '../../helpers/records.js';
@@ -430,6 +431,45 @@ describe("a batch's audit", () => {
       params: { batchId: 'nope' },
     });
     expect(unknown).toMatchObject({ status: 404, body: { code: 'batch_not_found' } });
+  });
+});
+
+describe("an audit's late sender", () => {
+  it('names on the submissions the sender S3 proved after the batch finished, reading nothing when none is unnamed', async () => {
+    const world = await seed();
+    const principal = 'arn:aws:sts::111122223333:assumed-role/Operations/jose@acme';
+    // batchRecord's source: the drop S3's record names (its ETag stands for the version).
+    await world.ports.writers.record({
+      key: 'inbox/nightly/products.csv',
+      version_id: null,
+      etag: '"e1"',
+      person: personOfPrincipal(principal),
+      at: '2026-11-26T10:00:05.000Z',
+    });
+    await world.ports.audit.record([
+      {
+        at: '2026-11-26T10:00:00.000Z',
+        batch_id: 'nightly-1',
+        row: 3,
+        event: 'submitted',
+        who: '',
+        classification_id: null,
+        detail: '',
+      },
+    ]);
+
+    const page = await world.call('console-read', 'GET /batches/{batchId}/audit', {
+      params: { batchId: 'nightly-1' },
+    });
+
+    expect(page.body.events).toEqual([
+      expect.objectContaining({
+        event: 'submitted',
+        who: 'jose@acme (Operations)',
+        who_id: principal,
+        known_by: 'iam',
+      }),
+    ]);
   });
 });
 
