@@ -17,16 +17,19 @@ import { sleep } from './sleep.js';
 import { LOCAL_REGION } from './template.js';
 
 /**
- * The functions between a classification leaving in_progress and the next POST: Poll sees it
- * and releases the lease, the dispatcher takes the slot, Submit posts. The others (Store,
- * Review, Complete, Prepare, Finalize…) run at a lower OS priority (lambda-pool.ts): on two
- * shared cores at a benchmark's time scale, a freed slot otherwise waits behind the filing of
- * results, which no AWS environment would make it do.
+ * The functions that run at normal OS priority; the others (Store, Review, Complete, Prepare,
+ * Finalize…) run lower (lambda-pool.ts). The slot-refill path, between a classification leaving
+ * in_progress and the next POST (Poll releases the lease, the dispatcher takes the slot, Submit
+ * posts): on two shared cores at a benchmark's time scale, a freed slot otherwise waits behind
+ * the filing of results, which no AWS environment would make it do. And the record of who wrote a
+ * dropped file (record-writer, a few milliseconds a file): starved behind a busy machine's work, it
+ * came after the batch it proves had finished, so nothing named who sent it.
  */
-const SLOT_REFILL_PATH: ReadonlySet<string> = new Set<HandlerName>([
+const NORMAL_PRIORITY: ReadonlySet<string> = new Set<HandlerName>([
   'row-poll',
   'dispatch-rows',
   'row-submit',
+  'record-writer',
 ]);
 
 /**
@@ -147,7 +150,7 @@ export const startLambdaFunctions = (
     environmentOf: (fn) => environmentOf(fn, input),
     timeScale: input.timeScale,
     crash: input.crash,
-    background: (fn) => !SLOT_REFILL_PATH.has(fn.name),
+    background: (fn) => !NORMAL_PRIORITY.has(fn.name),
     log: input.log,
   });
   shutdown.add('Lambda pool', STOP_RANK.lambdaProcesses, () => pool.close());

@@ -142,7 +142,7 @@ describe('a person signs off in the console', () => {
       expect(new Set(submitted.map((event) => `${event.who}|${event.who_id}|${event.known_by}`))).toEqual(
         new Set([`${PERSON}|${PERSON_SUB}|console`]),
       );
-    }, within(60_000));
+    }, within(120_000));
   }, 360_000);
 
   it('lists each product of both batches as one entry; a typed NCM not in force is refused and nothing is written', async () => {
