@@ -8,7 +8,8 @@
  *             ──each function──▶ cdk.out/asset.<hash>/index.mjs, index.mjs.map, data/<NCM table>
  *
  * The options are the ones every function is built with: Node 24, ESM, the AWS SDK inside (the
- * code that runs is the code the lockfile pinned and the tests ran), minified with names kept
+ * code that runs is the code the lockfile pinned and the tests ran; its credentials from the
+ * environment only, functions/lambda-credentials.ts), minified with names kept
  * (Step Functions' Retry and Catch match errors by name), source maps without the sources.
  * Bundling skipped for a stack (`aws:cdk:bundling-stacks`) builds nothing for it.
  */
@@ -66,6 +67,9 @@ const buildPending = (bundles: StackBundles, besideAssets: string) => {
     format: 'esm',
     target: 'node24',
     mainFields: ['module', 'main'],
+    // Lambda gives a function its credentials in its environment: the SDK's default chain of other
+    // sources (profiles, SSO, IMDS, STS) stays out of every bundle (functions/lambda-credentials.ts).
+    alias: { '@aws-sdk/credential-provider-node': './functions/lambda-credentials.ts' },
     // Bundled CommonJS dependencies call require(); ESM has none unless we make one.
     banner: {
       js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
