@@ -12,12 +12,11 @@
  * The file's name is a hash of what it says, so the same answers sent twice land on the same
  * key; a round started by the copy finds them already sent and sends nothing.
  */
-import { answersFolder } from '../pipeline/core/bucket-layout.js';
 import { joinedRowOf, type ReviewItem } from '../pipeline/core/records.js';
 import { buildReviewCsv, type FilledAnswers } from '../pipeline/outbox/results-files.js';
 import { characterCount, LIMITS } from '../tcs/schemas.js';
 import { type AnswersAccepted, AnswersSubmission, type RowAnswers } from './api.js';
-import { type ConsolePorts, type ConsoleUser, dropPerBatch } from './ports.js';
+import { type ConsolePorts, type ConsoleUser, checkUploadedSheet, dropPerBatch } from './ports.js';
 import { ConsoleRefusal, invalidRequest } from './refusals.js';
 
 type Checked = { item: ReviewItem; batchName: string; answers: RowAnswers };
@@ -97,18 +96,13 @@ const checkPending = async (
   return { item, batchName, answers: given };
 };
 
-const checkSheet = async (ports: Pick<ConsolePorts, 'objects'>, checked: Checked): Promise<void> => {
-  const { sheet } = checked.answers;
-  if (sheet === undefined) return;
-  const safe = /^[^/\\]+(\/[^/\\]+)*$/.test(sheet) && !sheet.split('/').includes('..');
-  if (!safe || !(await ports.objects.head(`${answersFolder(checked.item.batch_id)}${sheet}`)))
-    throw new ConsoleRefusal(
-      400,
-      'sheet_not_uploaded',
-      `Row ${checked.item.row} of batch ${checked.batchName}: the new sheet "${sheet}" was not uploaded; send it again.`,
-      { row: checked.item.row, sheet },
-    );
-};
+const checkSheet = (ports: Pick<ConsolePorts, 'objects'>, checked: Checked): Promise<void> =>
+  checked.answers.sheet === undefined
+    ? Promise.resolve()
+    : checkUploadedSheet(ports, checked.item.batch_id, checked.answers.sheet, {
+        row: checked.item.row,
+        batchName: checked.batchName,
+      });
 
 const answersFile = (rows: readonly Checked[]): Buffer => {
   const filled: FilledAnswers = new Map(

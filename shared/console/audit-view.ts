@@ -8,6 +8,7 @@
  */
 import { type AuditEvent, auditEventKey, withSender } from '../pipeline/core/audit-records.js';
 import { mapLimited } from '../pipeline/core/calls-in-parallel.js';
+import { givenAnswersOf } from '../pipeline/core/records.js';
 import { provenSenderOf } from '../pipeline/people/batch-sender.js';
 import type { AuditEventView, AuditPage, AuditQuery } from './api.js';
 import type { ConsolePorts } from './ports.js';
@@ -41,12 +42,7 @@ const contentOf = async (
   const answersOf = new Map(
     answered.map((id, index) => {
       const item = items[index];
-      const question = new Map(item?.questions.map((q) => [q.id, q.text]) ?? []);
-      const given = item?.answers?.map((a) => ({
-        question: question.get(a.question_id) ?? a.question_id,
-        answer: a.answer,
-      }));
-      return [id, given ?? null] as const;
+      return [id, item ? givenAnswersOf(item) : null] as const;
     }),
   );
   const noteOf = new Map(decided.map((row, index) => [row, checks[index]?.decision?.note ?? null] as const));

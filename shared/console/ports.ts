@@ -21,6 +21,7 @@ import {
 } from '../pipeline/core/ports.js';
 import type { SlotLeases } from '../pipeline/core/slot-leases.js';
 import { CSV_CONTENT_TYPE } from '../pipeline/outbox/results-files.js';
+import { ConsoleRefusal } from './refusals.js';
 
 /** Presigned requests, made with the function's own role: the browser can do no more than it. */
 export type FileLinks = {
@@ -120,4 +121,26 @@ export const dropPerBatch = async <R extends { item: { batch_id: string; row: nu
     files.push({ batch_id: batchId, key, rows: batchRows.map((row) => row.item.row).sort((a, b) => a - b) });
   }
   return files;
+};
+
+/**
+ * Takes a new sheet's path as POST /answer-sheets named it, its batch and where the person sent it
+ * (row, batch name), and refuses it (`sheet_not_uploaded`) unless it is a path inside the batch's
+ * answers folder (no absolute path, no `..`) and the file is there: answers and rows sent again
+ * name sheets the same way.
+ */
+export const checkUploadedSheet = async (
+  ports: Pick<ConsolePorts, 'objects'>,
+  batchId: string,
+  sheet: string,
+  where: { row: number; batchName: string },
+): Promise<void> => {
+  const safe = /^[^/\\]+(\/[^/\\]+)*$/.test(sheet) && !sheet.split('/').includes('..');
+  if (!safe || !(await ports.objects.head(`${answersFolder(batchId)}${sheet}`)))
+    throw new ConsoleRefusal(
+      400,
+      'sheet_not_uploaded',
+      `Row ${where.row} of batch ${where.batchName}: the new sheet "${sheet}" was not uploaded; send it again.`,
+      { row: where.row, sheet },
+    );
 };

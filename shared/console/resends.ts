@@ -8,20 +8,15 @@
  * sheet that did not arrive. Cells that still fail Prepare's checks are the round's to report.
  */
 import { buildResendCsv } from '../pipeline/answers/resend-file.js';
-import { answersFolder } from '../pipeline/core/bucket-layout.js';
 import { mapLimited } from '../pipeline/core/calls-in-parallel.js';
 import type { RowRecord } from '../pipeline/core/records.js';
 import { RESENDABLE_STATUSES, resultNow } from '../pipeline/core/row-life.js';
 import { type ResendAccepted, ResendSubmission, type RowResend } from './api.js';
-import { type ConsolePorts, type ConsoleUser, dropPerBatch } from './ports.js';
+import { type ConsolePorts, type ConsoleUser, checkUploadedSheet, dropPerBatch } from './ports.js';
 import { batchNotFound, ConsoleRefusal, invalidRequest } from './refusals.js';
 
 /** Rows read at once: 500 rows are never read one after another. */
 const READS_IN_FLIGHT = 16;
-
-/** A path inside the answers folder, as POST /answer-sheets names one: no absolute path, no `..`. */
-const isSafeSheetPath = (sheet: string): boolean =>
-  /^[^/\\]+(\/[^/\\]+)*$/.test(sheet) && !sheet.split('/').includes('..');
 
 /** The row may go again: rejected or failed (as it shows now), following no other; else a refusal. */
 const checkResendable = (row: RowRecord | null, given: RowResend, batchName: string): void => {
@@ -32,24 +27,6 @@ const checkResendable = (row: RowRecord | null, given: RowResend, batchName: str
       'not_resendable',
       `Row ${given.row} of batch ${batchName} cannot be sent again: only a rejected or failed row that follows no other goes again. Nothing was sent.`,
       { row: given.row, batch_name: batchName },
-    );
-};
-
-/** The new sheet, when one is given, is in the batch's answers folder (uploaded by POST /answer-sheets). */
-const checkSheet = async (
-  ports: Pick<ConsolePorts, 'objects'>,
-  batchId: string,
-  given: RowResend,
-  batchName: string,
-): Promise<void> => {
-  const sheet = given.sheet?.trim() ?? '';
-  if (sheet === '') return;
-  if (!isSafeSheetPath(sheet) || !(await ports.objects.head(`${answersFolder(batchId)}${sheet}`)))
-    throw new ConsoleRefusal(
-      400,
-      'sheet_not_uploaded',
-      `Row ${given.row} of batch ${batchName}: the new sheet "${sheet}" was not uploaded; send it again.`,
-      { row: given.row, sheet },
     );
 };
 
@@ -75,7 +52,12 @@ export const submitResend = async (
 
   const rows = await mapLimited(given, READS_IN_FLIGHT, (row) => ports.batches.getRow(batchId, row.row));
   for (const [index, row] of given.entries()) checkResendable(rows[index] ?? null, row, batch.name);
-  await mapLimited(given, READS_IN_FLIGHT, (row) => checkSheet(ports, batchId, row, batch.name));
+  // A new sheet, when one is given, must be in the batch's answers folder (POST /answer-sheets).
+  await mapLimited(given, READS_IN_FLIGHT, async (row) => {
+    const sheet = row.sheet?.trim() ?? '';
+    if (sheet !== '')
+      await checkUploadedSheet(ports, batchId, sheet, { row: row.row, batchName: batch.name });
+  });
 
   const lines = given.map((row) => ({
     item: { batch_id: batchId, row: row.row },

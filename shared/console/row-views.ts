@@ -23,7 +23,12 @@
 
 import { type TableInForce, tableInForce } from '../ncm-table/reference-table.js';
 import { declaredNcmDigits, type InForceColumns } from '../pipeline/core/ncm-in-force.js';
-import type { BatchRecord, ReviewItem, RowRecord } from '../pipeline/core/records.js';
+import {
+  type BatchRecord,
+  givenAnswersOf,
+  type ReviewItem,
+  type RowRecord,
+} from '../pipeline/core/records.js';
 import type { RowResult } from '../pipeline/core/result-columns.js';
 import { isFinalResult, RESENDABLE_STATUSES } from '../pipeline/core/row-life.js';
 import type { RowStatus } from '../pipeline/core/row-statuses.js';
@@ -320,16 +325,9 @@ export const listRowViews = async (
 
 /** The review item's questions beside the answers it keeps: what the person said, in the service's words. */
 const answersOf = (item: ReviewItem | null, row: RowRecord): RowDetail['answers'] => {
-  if (!item?.answers || item.answers.length === 0) return null;
-  const question = new Map(item.questions.map((q) => [q.id, q.text]));
-  return {
-    by: item.answered_by ?? row.round?.answered_by ?? '',
-    at: item.answered_at ?? null,
-    given: item.answers.map((a) => ({
-      question: question.get(a.question_id) ?? a.question_id,
-      answer: a.answer,
-    })),
-  };
+  const given = item ? givenAnswersOf(item) : null;
+  if (!item || !given) return null;
+  return { by: item.answered_by ?? row.round?.answered_by ?? '', at: item.answered_at ?? null, given };
 };
 
 /**

@@ -14,7 +14,7 @@ export { BatchStage } from '../pipeline/core/batch-stage.js';
 export { isBatchFolderName } from '../pipeline/core/bucket-layout.js';
 export { STATUS_ORDER, STATUS_WORDS, WORKING_STATUSES } from '../pipeline/core/row-statuses.js';
 export { columnForHeader, mapRow, matchColumns } from '../spreadsheet/columns.js';
-export { normaliseRow, normaliseSheetPath } from '../spreadsheet/normalise-row.js';
+export { normaliseRow, normaliseSheetPath, parseOperation } from '../spreadsheet/normalise-row.js';
 export type { ColumnMapping, RejectionReason } from '../spreadsheet/schemas.js';
 // Every message's wording (problems, warnings, row details): the page words them in its language.
 export * from '../wording/index.js';

@@ -99,10 +99,9 @@ const refused = (
 /** Where the line is, for its sentences: its row when it names one, else its line. */
 const atOf = (line: ResendLine) => ({ row: line.row, line: line.line });
 
-/** Why a row cannot go again: it is not one of the batch's, or not rejected or failed. */
-const notResendable = (line: ResendLine, row: RowRecord | null): LineOutcome | null => {
+/** Why a row of the batch cannot go again: it follows another, or it is not rejected or failed. */
+const notResendable = (line: ResendLine, row: RowRecord): LineOutcome | null => {
   const at = atOf(line);
-  if (row === null) return refused(line, 'unknown_row', message('resend_no_such_row', at));
   if (row.follows !== undefined)
     return refused(line, 'not_resendable', message('resend_follower', { ...at, leader: row.follows }));
   if (!RESENDABLE_STATUSES.includes(row.status))
@@ -126,22 +125,32 @@ type RoundContext = {
   round: NonNullable<RowRecord['round']>;
 };
 
-/** One line of the file: refused (and why), taken already by this round, or a move planned. */
+/**
+ * The lines that name a row, each the first to name it; the others refused (no row number, a row
+ * named again), in the file's order.
+ */
+const firstLinesOfRows = (lines: readonly ResendLine[]): (LineOutcome | (ResendLine & { row: number }))[] => {
+  const seen = new Set<number>();
+  return lines.map((line) => {
+    if (line.row === null) return refused(line, 'unknown_row', message('resend_no_row_number', atOf(line)));
+    if (seen.has(line.row)) return refused(line, 'duplicate', message('resend_twice', atOf(line)));
+    seen.add(line.row);
+    return { ...line, row: line.row };
+  });
+};
+
+/** One line naming a row: refused (and why), taken already by this round, or a move planned. */
 const planLine = async (
   context: RoundContext,
-  line: ResendLine,
-  seen: Set<number>,
+  line: ResendLine & { row: number },
 ): Promise<LineOutcome | PlannedMove> => {
-  if (line.row === null) return refused(line, 'unknown_row', message('resend_no_row_number', atOf(line)));
-  if (seen.has(line.row)) return refused(line, 'duplicate', message('resend_twice', atOf(line)));
-  seen.add(line.row);
   const row = context.rowOf.get(line.row) ?? null;
   // A retry of this round: the row is already taken, as the first try took it.
   if (row?.status === 'queued' && row.round?.round_id === context.roundId)
     return { report: resentLine(line, []), resent: row };
+  if (row === null) return refused(line, 'unknown_row', message('resend_no_such_row', atOf(line)));
   const cannot = notResendable(line, row);
-  if (cannot || row === null)
-    return cannot ?? refused(line, 'unknown_row', message('resend_no_such_row', atOf(line)));
+  if (cannot) return cannot;
   const { mapped, changed } = correctedRow(row, line, context.columns);
   const [plan] = await (line.sheet !== '' ? context.inAnswers : context.inBatchFolder)([mapped]);
   if (plan?.kind !== 'valid') {
@@ -226,11 +235,11 @@ export const resendRows = async (
   if (lines.length === 0) return { resent: [], report: [] };
   const batchId = taking.batch.batch_id;
   const context = await roundContext(ports, taking, lines);
-  // First every line planned (in memory, and each named sheet looked at), then every move written
-  // together, a few at a time, then one audit record: no row waits for the one before it.
-  const seen = new Set<number>();
-  const planned: (LineOutcome | PlannedMove)[] = [];
-  for (const line of lines) planned.push(await planLine(context, line, seen));
+  // Every line planned (in memory, each named sheet looked at), then every move written, each a
+  // few at a time, then one audit record: no row waits for the one before it.
+  const planned = await mapLimited(firstLinesOfRows(lines), READS_IN_FLIGHT, (line) =>
+    'report' in line ? Promise.resolve(line) : planLine(context, line),
+  );
   const outcomes = await mapLimited(planned, READS_IN_FLIGHT, async (entry): Promise<LineOutcome> => {
     if (!('move' in entry)) return entry;
     const { line, row, move, changed } = entry;

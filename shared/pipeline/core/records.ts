@@ -286,6 +286,21 @@ export const ReviewItem = z.object({
 });
 export type ReviewItem = z.infer<typeof ReviewItem>;
 
+/**
+ * Takes a review item and gives the answers it keeps, each beside its question as the service
+ * asked it (its id when the question is not on the item); null when it keeps none.
+ */
+export const givenAnswersOf = (
+  item: Pick<ReviewItem, 'questions' | 'answers'>,
+): { question: string; answer: string }[] | null => {
+  if (!item.answers || item.answers.length === 0) return null;
+  const question = new Map(item.questions.map((q) => [q.id, q.text]));
+  return item.answers.map((a) => ({
+    question: question.get(a.question_id) ?? a.question_id,
+    answer: a.answer,
+  }));
+};
+
 const DAY_MS = 86_400_000;
 
 /**

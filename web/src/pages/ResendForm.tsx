@@ -6,7 +6,7 @@
  */
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { RowResend, RowView } from '../../../shared/console/web-contract.js';
+import { parseOperation, type RowResend, type RowView } from '../../../shared/console/web-contract.js';
 import { sendForm } from '../client.js';
 import { FilePicker, useFileProblemText } from '../components/files.js';
 import { SubmitBar, useSubmit, WorkItemForm } from '../components/work-list.js';
@@ -21,13 +21,8 @@ type Cells = NonNullable<RowView['resend']>;
 /** The two operations the service takes; a cell holding anything else starts with none chosen. */
 const OPERATIONS = ['import', 'export'] as const;
 
-/** How the row's operation cell reads as one of the two: Prepare's words in pt, es and en, lower-cased. */
-const operationOf = (cell: string): string => {
-  const key = cell.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().trim();
-  if (['import', 'importacao', 'importacion', 'importar'].includes(key)) return 'import';
-  if (['export', 'exportacao', 'exportacion', 'exportar'].includes(key)) return 'export';
-  return '';
-};
+/** The row's operation cell as one of the two, read as Prepare reads it; "" when it is neither. */
+const operationOf = (cell: string): string => parseOperation(cell) ?? '';
 
 /**
  * The form under a row: the cells to correct (only those changed are sent), a new sheet, and the
