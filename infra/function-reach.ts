@@ -28,6 +28,7 @@ import { HANDLER_NAMES, type HandlerName } from '../shared/contract.js';
 import type { PipelineConfig } from './config.js';
 import { acknowledge, inFinding, wildcardResource } from './nag.js';
 import type { PipelineData } from './pipeline-data.js';
+import { ROWS_BY_SEND_ORDER_INDEX } from './stateful-stack.js';
 
 export type FunctionReachProps = {
   functions: Readonly<Record<HandlerName, NodejsFunction>>;
@@ -195,7 +196,10 @@ export const grantObjects = (
   }
 };
 
-/** Exactly the operations the catalogue names, on the table (and the review table's indexes). */
+/**
+ * Exactly the operations the catalogue names, on the table (and the review table's indexes; the
+ * batch table's send-order index to those that query it, which the window's readers do).
+ */
 export const grantTable = (
   scope: Stack,
   data: PipelineData,
@@ -205,11 +209,15 @@ export const grantTable = (
   sid: string,
 ) => {
   const indexes = table === data.reviewTable ? [`${data.reviewTable.tableArn}/index/*`] : [];
+  const sendOrder =
+    table === data.batchTable && use.includes('Query')
+      ? [`${data.batchTable.tableArn}/index/${ROWS_BY_SEND_ORDER_INDEX}`]
+      : [];
   allow(
     fn,
     sid,
     use.map((operation) => `dynamodb:${operation}`),
-    [table.tableArn, ...indexes],
+    [table.tableArn, ...indexes, ...sendOrder],
   );
   if (indexes.length > 0) {
     acknowledge(

@@ -5,7 +5,7 @@
  */
 import { Duration, RemovalPolicy, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
 import { ReadWriteType, Trail } from 'aws-cdk-lib/aws-cloudtrail';
-import { AttributeType, BillingMode, Table, type TableProps } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, Table, type TableProps } from 'aws-cdk-lib/aws-dynamodb';
 import {
   BlockPublicAccess,
   Bucket,
@@ -62,6 +62,12 @@ export const ROWS_MAX_RECEIVE_COUNT = 10;
 export const REVIEW_BY_BATCH_INDEX = 'by-batch';
 /** The batch table's sparse GSI listing batches newest first (shared/aws/dynamo-batch-store.ts). */
 export const BATCHES_BY_START_INDEX = 'by-start';
+/**
+ * The batch table's sparse GSI of a batch's rows queued in exposure order, in that order: the
+ * dispatcher tops a window up from it (shared/pipeline/dispatch/rows-window.ts). It projects only
+ * what a top-up reads, so a row's other writes cost the index nothing but its status moves.
+ */
+export const ROWS_BY_SEND_ORDER_INDEX = 'by-send-order';
 
 // SSE-S3 rather than KMS: every reader and writer (operators' uploads, the ERP export, every
 // function that reads or writes objects) would need kms:Decrypt/GenerateDataKey grants and each
@@ -171,6 +177,13 @@ const createTables = (scope: Construct) => {
     indexName: BATCHES_BY_START_INDEX,
     partitionKey: { name: 'listed', type: AttributeType.STRING },
     sortKey: { name: 'started_at', type: AttributeType.STRING },
+  });
+  batchTable.addGlobalSecondaryIndex({
+    indexName: ROWS_BY_SEND_ORDER_INDEX,
+    partitionKey: { name: 'pk', type: AttributeType.STRING },
+    sortKey: { name: 'send_order', type: AttributeType.NUMBER },
+    projectionType: ProjectionType.INCLUDE,
+    nonKeyAttributes: ['row', 'status', 'round', 'attempt', 'dispatch'],
   });
   const reviewTable = table('ReviewTable', {
     partitionKey: { name: 'classification_id', type: AttributeType.STRING },

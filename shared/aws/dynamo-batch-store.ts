@@ -8,6 +8,9 @@
  *                     sk = row#0000001    one RowRecord per input row, 7 digits so sk order is row order
  *                     sk = done#0000      a completion shard: { expected: N, done: NS of rows,
  *                                         followers: M of row → its followers, and its counts }
+ *   GSI `by-send-order` (pk + `send_order`, sparse): a batch's rows queued in exposure order, in
+ *                     that order, each with the few attributes the dispatcher reads (row, status,
+ *                     round, attempt, dispatch)
  *   pk = backlogs     sk = open           `batch_ids`: SS of the batches whose queued rows are not all
  *                                         in the rows queue yet (the dispatcher's list to top up)
  *
@@ -57,7 +60,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { forEachLimited } from '../pipeline/core/calls-in-parallel.js';
 import type { BatchStore, RowDoneResult } from '../pipeline/core/ports.js';
-import { BatchRecord, BatchStop, RowRecord, shardOfRow } from '../pipeline/core/records.js';
+import { BatchRecord, BatchStop, RowRecord, SendOrderRow, shardOfRow } from '../pipeline/core/records.js';
 import { addFinished, FinishedRows } from '../pipeline/core/row-counts.js';
 import type { RowGuard } from '../pipeline/core/row-life.js';
 import { changeOf } from '../pipeline/core/row-life.js';
@@ -204,12 +207,15 @@ type BatchTable = {
   doc: DynamoDBDocumentClient;
   TableName: string;
   byStartIndex: string;
+  bySendOrderIndex: string;
   sleep: DynamoAdapterConfig['sleep'];
 };
 
 export type DynamoBatchStoreConfig = DynamoAdapterConfig & {
   /** Name of the sparse GSI on `listed` + `started_at` that lists batches. @default 'by-start' */
   byStartIndex?: string;
+  /** Name of the sparse GSI on `pk` + `send_order` that gives queued rows in send order. @default 'by-send-order' */
+  bySendOrderIndex?: string;
 };
 
 /** A `BatchStore` method that takes the table first. */
@@ -434,6 +440,32 @@ const rowsPage: OnTable<BatchStore['rowsPage']> = async ({ doc, TableName }, bat
   return { rows, next };
 };
 
+/**
+ * Rows past `after` in send order, from the sparse index: a Query a page, eventually consistent
+ * (an index cannot be read otherwise), which the window allows for (dispatch/rows-window.ts).
+ */
+const sendOrderPage: OnTable<BatchStore['sendOrderPage']> = async (
+  { doc, TableName, bySendOrderIndex },
+  batchId,
+  page,
+) => {
+  if (!Number.isInteger(page.limit) || page.limit < 1 || page.limit > 1_000)
+    throw new RangeError(`limit must be an integer in 1..1000, got ${page.limit}`);
+  const { Items = [], LastEvaluatedKey } = await doc.send(
+    new QueryCommand({
+      TableName,
+      IndexName: bySendOrderIndex,
+      KeyConditionExpression: 'pk = :pk AND send_order > :after',
+      ExpressionAttributeValues: { ':pk': batchPk(batchId), ':after': page.after },
+      ScanIndexForward: true,
+      Limit: page.limit,
+    }),
+  );
+  const rows = Items.map((item) => SendOrderRow.parse(withoutKeys(item, KEY_ATTRIBUTES)));
+  const next = LastEvaluatedKey && rows.length > 0 ? rows[rows.length - 1]!.send_order : null;
+  return { rows, next };
+};
+
 const listBacklogs: OnTable<BatchStore['listBacklogs']> = async ({ doc, TableName }) => {
   const { Item } = await doc.send(new GetCommand({ TableName, Key: BACKLOGS_KEY, ConsistentRead: true }));
   const ids = Item?.batch_ids;
@@ -634,12 +666,14 @@ const markRowDone: OnTable<BatchStore['markRowDone']> = async (table, batchId, r
 const openShardsOf = (batch: BatchRecord): number[] => {
   const complete = new Set(batch.complete_shards);
   const window = batch.queue_window;
-  // No row past the window's end has had its message: its shard has counted nothing yet.
-  const lastSent = window
-    ? window.enqueued_through >= 1
-      ? shardOfRow(window.enqueued_through)
-      : -1
-    : Infinity;
+  // No row past the window's end has had its message: its shard has counted nothing yet. In send
+  // order the window's end is a place, not a row: any shard may have counted.
+  const lastSent =
+    window && window.by !== 'send_order'
+      ? window.enqueued_through >= 1
+        ? shardOfRow(window.enqueued_through)
+        : -1
+      : Infinity;
   return (batch.shards ?? []).filter((shard) => !complete.has(shard) && shard <= lastSent);
 };
 
@@ -680,6 +714,7 @@ export const createDynamoBatchStore = (config: DynamoBatchStoreConfig): BatchSto
     doc: documentClient(config.client),
     TableName: config.tableName,
     byStartIndex: config.byStartIndex ?? 'by-start',
+    bySendOrderIndex: config.bySendOrderIndex ?? 'by-send-order',
     sleep: config.sleep,
   };
   return {
@@ -695,6 +730,7 @@ export const createDynamoBatchStore = (config: DynamoBatchStoreConfig): BatchSto
     moveRow: (batchId, row, move) => moveRow(table, batchId, row, move),
     rowsPage: (batchId, page) => rowsPage(table, batchId, page),
     listRows: (batchId) => listRows(table, batchId),
+    sendOrderPage: (batchId, page) => sendOrderPage(table, batchId, page),
     listBacklogs: () => listBacklogs(table),
     markBacklog: (batchId, open) => markBacklog(table, batchId, open),
     claimTopUp: (batchId, hold) => claimTopUp(table, batchId, hold),

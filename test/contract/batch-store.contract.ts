@@ -410,6 +410,41 @@ export const describeBatchStoreContract = (name: string, implementation: Impleme
         expect(await store().rowsPage('ghost', { after: null, limit: 10 })).toEqual({ rows: [], next: null });
       });
 
+      it('pages the rows queued in send order by their place, with what a top-up reads of each', async () => {
+        // Prepare: rows 1..12, every third one without a place (a follower); places run backwards.
+        await store().putRows(
+          Array.from({ length: 12 }, (_, i) =>
+            rowRecord(i + 1, i % 3 === 2 ? {} : { send_order: 100 - i, attempt: 1 + (i % 2) }),
+          ),
+        );
+        await store().putRows([rowRecord(1, { batch_id: 'other-batch', send_order: 1 })]);
+
+        // Act
+        const pages: number[][] = [];
+        let after = 0;
+        for (;;) {
+          const page = await store().sendOrderPage(BATCH, { after, limit: 3 });
+          pages.push(page.rows.map((row) => row.send_order));
+          if (page.next === null) break;
+          after = page.next;
+        }
+        const past = await store().sendOrderPage(BATCH, { after: 96, limit: 10 });
+
+        // Assess: eight places, in order, each once; rows 3, 6, 9, 12 have none.
+        expect(pages.flat()).toEqual([90, 91, 93, 94, 96, 97, 99, 100]);
+        expect(pages.every((page) => page.length <= 3)).toBe(true);
+        expect(past.rows).toEqual([
+          { row: 4, status: 'queued', attempt: 2, dispatch: 1, send_order: 97 },
+          { row: 2, status: 'queued', attempt: 2, dispatch: 1, send_order: 99 },
+          { row: 1, status: 'queued', attempt: 1, dispatch: 1, send_order: 100 },
+        ]);
+        expect(past.next).toBeNull();
+        expect(await store().sendOrderPage('ghost', { after: 0, limit: 10 })).toEqual({
+          rows: [],
+          next: null,
+        });
+      });
+
       it('lists nothing for a batch without rows', async () => {
         expect(await collect(store().listRows('ghost'))).toEqual([]);
       });

@@ -61,7 +61,13 @@ export const createTableWithKeys = async (
   schema: {
     partitionKey: KeyAttribute;
     sortKey?: KeyAttribute;
-    indexes?: { name: string; partitionKey: KeyAttribute; sortKey?: KeyAttribute }[];
+    indexes?: {
+      name: string;
+      partitionKey: KeyAttribute;
+      sortKey?: KeyAttribute;
+      /** The attributes the index projects beside the keys; absent: all of them. */
+      include?: readonly string[];
+    }[];
   },
 ) => {
   const keyOf = (partitionKey: KeyAttribute, sortKey?: KeyAttribute) => [
@@ -87,7 +93,9 @@ export const createTableWithKeys = async (
       GlobalSecondaryIndexes: schema.indexes?.map((index) => ({
         IndexName: index.name,
         KeySchema: keyOf(index.partitionKey, index.sortKey),
-        Projection: { ProjectionType: 'ALL' },
+        Projection: index.include
+          ? { ProjectionType: 'INCLUDE' as const, NonKeyAttributes: [...index.include] }
+          : { ProjectionType: 'ALL' as const },
       })),
     }),
   );
@@ -106,7 +114,7 @@ export const REVIEW_TABLE_KEYS = {
   ],
 } as const satisfies Parameters<typeof createTableWithKeys>[2];
 
-/** The batch table as the stack makes it: `pk`, `sk`, and its index of batches by start. */
+/** The batch table as the stack makes it: `pk`, `sk`, its index of batches by start and of rows in send order. */
 export const BATCH_TABLE_KEYS = {
   partitionKey: { name: 'pk', type: 'S' },
   sortKey: { name: 'sk', type: 'S' },
@@ -115,6 +123,12 @@ export const BATCH_TABLE_KEYS = {
       name: 'by-start',
       partitionKey: { name: 'listed', type: 'S' },
       sortKey: { name: 'started_at', type: 'S' },
+    },
+    {
+      name: 'by-send-order',
+      partitionKey: { name: 'pk', type: 'S' },
+      sortKey: { name: 'send_order', type: 'N' },
+      include: ['row', 'status', 'round', 'attempt', 'dispatch'],
     },
   ],
 } as const satisfies Parameters<typeof createTableWithKeys>[2];

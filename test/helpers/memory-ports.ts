@@ -426,6 +426,20 @@ export const memoryBatchStore = () => {
       const taken = found.slice(0, page.limit).map(clone);
       return { rows: taken, next: found.length > page.limit ? taken[taken.length - 1]!.row : null };
     },
+    sendOrderPage: async (batchId, page) => {
+      const found = [...rows.values()]
+        .filter((record) => record.batch_id === batchId && (record.send_order ?? 0) > page.after)
+        .sort((a, b) => a.send_order! - b.send_order!);
+      const taken = found.slice(0, page.limit).map((record) => ({
+        row: record.row,
+        status: record.status,
+        ...(record.round ? { round: clone(record.round) } : {}),
+        attempt: record.attempt,
+        dispatch: record.dispatch,
+        send_order: record.send_order!,
+      }));
+      return { rows: taken, next: found.length > page.limit ? taken[taken.length - 1]!.send_order : null };
+    },
     listRows: async function* (batchId) {
       const found = [...rows.values()].filter((record) => record.batch_id === batchId);
       found.sort((a, b) => a.row - b.row);
@@ -447,11 +461,9 @@ export const memoryBatchStore = () => {
       const batch = batches.get(batchId);
       const window = batch?.queue_window;
       if (!batch || !window || window.enqueued_through !== advance.from) return false;
-      batch.queue_window = {
-        size: window.size,
-        enqueued_through: advance.to,
-        passed_through: advance.passedThrough,
-      };
+      // As the table's update does: both cursors set and the hold removed, the rest kept.
+      const { topping_up_until: _hold, ...kept } = window;
+      batch.queue_window = { ...kept, enqueued_through: advance.to, passed_through: advance.passedThrough };
       return true;
     },
     putCompletionShards: async (batchId, expected, followers = new Map()) => {

@@ -165,6 +165,18 @@ describe('stateful stack: tables', () => {
           ],
           Projection: { ProjectionType: 'ALL' },
         },
+        // Sparse too: only rows queued in exposure order carry `send_order`; a top-up reads no more.
+        {
+          IndexName: 'by-send-order',
+          KeySchema: [
+            { AttributeName: 'pk', KeyType: 'HASH' },
+            { AttributeName: 'send_order', KeyType: 'RANGE' },
+          ],
+          Projection: {
+            ProjectionType: 'INCLUDE',
+            NonKeyAttributes: ['row', 'status', 'round', 'attempt', 'dispatch'],
+          },
+        },
       ],
     });
     expect(table(reviewTable)?.Properties).toMatchObject({

@@ -38,6 +38,11 @@ export const BatchOptions = z
      * its own tariffs; true: each country and operation is classified on its own.
      */
     verdict_per_country: z.boolean().default(false),
+    /**
+     * `exposure`: a batch's products are sent most exposed first (the rows they cover, then the
+     * value or priority the file gives, then the file's order); `file`: in the file's order.
+     */
+    order: z.enum(['exposure', 'file']).default('exposure'),
     /** Plan only: read and check the file, write plan.json and plan.csv, classify nothing. */
     plan_only: z.boolean().default(false),
     /**

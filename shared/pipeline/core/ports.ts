@@ -21,6 +21,7 @@ import type {
   RowExecutionInput,
   RowMessage,
   RowRecord,
+  SendOrderRow,
 } from './records.js';
 import type { FinishedRows } from './row-counts.js';
 import type { RowMove } from './row-life.js';
@@ -229,6 +230,15 @@ export type BatchStore = {
    * What a step that must not hold a whole batch reads (one Query, whatever the batch's size).
    */
   rowsPage(batchId: string, page: { after: number | null; limit: number }): Promise<RowsPage>;
+  /**
+   * Up to `limit` of the batch's rows that have a `send_order` past `after`, in send order, and the
+   * last place read when more may follow (else null). Read from an index that may lag a write by
+   * a moment: a row just written may be missing, a status just moved may show the one before.
+   */
+  sendOrderPage(
+    batchId: string,
+    page: { after: number; limit: number },
+  ): Promise<{ rows: SendOrderRow[]; next: number | null }>;
   /** Every row of the batch in row order (paged Query). */
   listRows(batchId: string): AsyncIterable<RowRecord>;
   /**

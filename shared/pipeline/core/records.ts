@@ -59,6 +59,13 @@ export const QueueWindow = z.object({
   passed_through: z.number().int().min(0),
   /** A dispatcher tops the window up until then (ISO time): the others leave it alone meanwhile. */
   topping_up_until: z.string().optional(),
+  /**
+   * `send_order`: the two cursors above count places in the batch's send order (a queued row's
+   * `send_order`), not rows, and `last` is the last place; absent: they count rows, in file order.
+   */
+  by: z.literal('send_order').optional(),
+  /** In send order: the last place a queued row holds (the window is done once it is past it). */
+  last: z.number().int().min(0).optional(),
 });
 export type QueueWindow = z.infer<typeof QueueWindow>;
 
@@ -91,6 +98,21 @@ type AuditPosition = z.infer<typeof AuditPosition>;
 export type AuditMove = { from: AuditPosition | null; to: AuditPosition };
 
 /**
+ * How Prepare ranked a batch's products for exposure order (prepare/exposure-order.ts): over how
+ * many products, by which of the file's columns beside the rows each covers, and the cells of
+ * those columns it could not read (counted as nothing), so the plan can say so.
+ */
+export const ExposureSummary = z.object({
+  products: z.number().int().min(0),
+  value_header: z.string().optional(),
+  priority_header: z.string().optional(),
+  unread_cells: z.number().int().min(0),
+  /** The first rows whose value or priority cell could not be read, at most five. */
+  unread_rows: z.array(z.number().int().min(1)),
+});
+export type ExposureSummary = z.infer<typeof ExposureSummary>;
+
+/**
  * A batch's item in the batch table: where it came from, its options, the input's shape, its
  * counts, its window of the rows queue, its completion shards and what went wrong. Read by every
  * step; its completion state is moved only by conditional writes.
@@ -115,6 +137,8 @@ export const BatchRecord = z.object({
   rows_dispatched: z.number().int().min(0).default(0),
   /** The batch's window of the rows queue; absent before Prepare queued anything. */
   queue_window: QueueWindow.optional(),
+  /** In exposure order: how its products were ranked; absent in the file's order. */
+  exposure: ExposureSummary.optional(),
   /**
    * How long WaitForRows waits for the last row, in seconds: sized by Prepare from the rows to
    * classify at the cap (`waitSecondsFor`), and kept so a retried Prepare says it again.
@@ -210,6 +234,12 @@ export const RowRecord = z.object({
    * and SIM openings Store looks up once the verdict is known.
    */
   other_origins: z.array(z.string()).optional(),
+  /**
+   * On a row queued at Prepare in exposure order: its place in the batch's send order (1 is sent
+   * first), its product's rank by rows covered and value (prepare/exposure-order.ts). The
+   * dispatcher tops the window up in this order (`BatchStore.sendOrderPage`).
+   */
+  send_order: z.number().int().min(1).optional(),
   /** 1-based attempt; a transient failure starts a new attempt with a new key. */
   attempt: z.number().int().min(1).default(1),
   /** 1-based dispatch of this attempt; a 429 puts the row back and the next dispatch is a new execution. */
@@ -250,6 +280,19 @@ export const RowRecord = z.object({
   updated_at: z.string(),
 });
 export type RowRecord = z.infer<typeof RowRecord>;
+
+/**
+ * What the dispatcher reads of a row queued in send order (the batch table's send-order index
+ * projects just this): enough to count it in its window and send its message.
+ */
+export const SendOrderRow = RowRecord.pick({
+  row: true,
+  status: true,
+  round: true,
+  attempt: true,
+  dispatch: true,
+}).extend({ send_order: z.number().int().min(1) });
+export type SendOrderRow = z.infer<typeof SendOrderRow>;
 
 /** A `pending_data` row waiting for someone to answer the classifier's questions. */
 export const ReviewItem = z.object({

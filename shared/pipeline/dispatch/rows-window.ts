@@ -32,10 +32,17 @@
  * sending them loses nothing; its hold runs out and the next one sends the same rows. The rows
  * whose messages did go out get a second one, which is harmless: a row is started once, by its
  * `claimed` move and its execution's name, which makes a second start a no-op. The hold keeps that rare.
+ *
+ * In exposure order (a batch's products most exposed first, prepare/exposure-order.ts) the same
+ * walk runs over places instead of rows: each row Prepare queued holds a place (`send_order`),
+ * the window's two cursors count places (`by: 'send_order'`), and the rows are read in that order
+ * from the batch table's send-order index, a page at a time as before. That index may lag a write
+ * by a moment, so a top-up that finds nothing past its end before the last place (`last`) keeps
+ * the batch on the list and looks again next run, instead of closing it.
  */
 import { scrubErrorText } from '../core/error-text.js';
 import type { PipelinePorts } from '../core/ports.js';
-import type { QueueWindow, RowMessage, RowRecord } from '../core/records.js';
+import type { QueueWindow, RowMessage, RowRecord, SendOrderRow } from '../core/records.js';
 
 /**
  * Rows of a batch the rows queue holds for each slot of the cap. Ten runs a slot is about ten
@@ -84,6 +91,23 @@ const ROWS_PER_READ = 200;
 /** While a row is one of these, a message of the window may still be its: it has not left the window. */
 const IN_THE_WINDOW: ReadonlySet<RowRecord['status']> = new Set(['queued', 'submitting', 'in_progress']);
 
+/** A row as a window reads it, at its place: its row number in file order, its `send_order` in send order. */
+type WindowRow = Pick<SendOrderRow, 'row' | 'status' | 'round' | 'attempt' | 'dispatch'> & { place: number };
+/** Up to `limit` rows of the window's order after place `after`, and the last place read when more may follow. */
+type WindowReader = (after: number, limit: number) => Promise<{ rows: WindowRow[]; next: number | null }>;
+
+/** Reads a batch's rows in its window's order: the batch table's rows in row order, or its send-order index. */
+const windowReader =
+  (ports: Pick<WindowPorts, 'batches'>, batchId: string, window: QueueWindow): WindowReader =>
+  async (after, limit) => {
+    if (window.by === 'send_order') {
+      const page = await ports.batches.sendOrderPage(batchId, { after, limit });
+      return { rows: page.rows.map((row) => ({ ...row, place: row.send_order })), next: page.next };
+    }
+    const page = await ports.batches.rowsPage(batchId, { after, limit });
+    return { rows: page.rows.map((row) => ({ ...row, place: row.row })), next: page.next };
+  };
+
 type WindowPorts = Pick<PipelinePorts, 'clock' | 'queue' | 'batches'>;
 
 /** How a top-up is set up by the dispatcher that runs it. */
@@ -121,10 +145,39 @@ export const openWindow = (input: {
 };
 
 /**
+ * Gives the window Prepare opens in exposure order, from the first places of the send order (each
+ * a queued row and its place, the first `size` are needed, in any order) and the last place any
+ * queued row holds: the rows to send now, most exposed first, the window they leave (its cursors
+ * count places), and whether rows are left behind.
+ */
+export const openWindowInSendOrder = (input: {
+  size: number;
+  firstPlaces: readonly { row: number; place: number }[];
+  lastPlace: number;
+}): { send: number[]; window: QueueWindow; backlog: boolean } => {
+  const first = [...input.firstPlaces].sort((a, b) => a.place - b.place).slice(0, input.size);
+  const through = first.at(-1)?.place ?? 0;
+  const backlog = through < input.lastPlace;
+  return {
+    send: first.map((entry) => entry.row),
+    window: {
+      size: input.size,
+      enqueued_through: backlog ? through : input.lastPlace,
+      passed_through: 0,
+      by: 'send_order',
+      last: input.lastPlace,
+    },
+    backlog,
+  };
+};
+
+/**
  * Gives a queued row's message for the rows queue: its batch, row, and the attempt and dispatch it
  * waits under.
  */
-export const rowMessageOf = (row: RowRecord): RowMessage => ({
+export const rowMessageOf = (
+  row: Pick<RowRecord, 'batch_id' | 'row' | 'attempt' | 'dispatch'>,
+): RowMessage => ({
   batch_id: row.batch_id,
   row: row.row,
   attempt: row.attempt,
@@ -136,8 +189,7 @@ export const rowMessageOf = (row: RowRecord): RowMessage => ({
  * that have left it reach (the leading rows neither queued nor running).
  */
 const countWaiting = async (
-  ports: Pick<WindowPorts, 'batches'>,
-  batchId: string,
+  read: WindowReader,
   window: QueueWindow,
 ): Promise<{ waiting: number; passedThrough: number }> => {
   let waiting = 0;
@@ -145,12 +197,11 @@ const countWaiting = async (
   let leading = true;
   let after: number | null = window.passed_through;
   while (after !== null && after < window.enqueued_through) {
-    const limit = Math.min(ROWS_PER_READ, window.enqueued_through - after);
-    const page = await ports.batches.rowsPage(batchId, { after, limit });
+    const page = await read(after, Math.min(ROWS_PER_READ, window.enqueued_through - after));
     for (const row of page.rows) {
-      if (row.row > window.enqueued_through) break;
+      if (row.place > window.enqueued_through) break;
       if (row.status === 'queued') waiting += 1;
-      if (leading && !IN_THE_WINDOW.has(row.status)) passedThrough = row.row;
+      if (leading && !IN_THE_WINDOW.has(row.status)) passedThrough = row.place;
       else leading = false;
     }
     after = page.next;
@@ -158,27 +209,30 @@ const countWaiting = async (
   return { waiting, passedThrough };
 };
 
-/** Up to `wanted` queued rows after `enqueuedThrough`, where the reading stopped, and whether it read to the end. */
+/**
+ * Up to `wanted` queued rows after the window's end, the place where the reading stopped, and
+ * whether nothing is left to send: read to the end, and in send order past the last place (a
+ * place the index does not show yet is looked for again next run).
+ */
 const nextQueuedRows = async (
-  ports: Pick<WindowPorts, 'batches'>,
-  batchId: string,
-  enqueuedThrough: number,
+  read: WindowReader,
+  window: QueueWindow,
   wanted: number,
-): Promise<{ rows: RowRecord[]; through: number; exhausted: boolean }> => {
-  const rows: RowRecord[] = [];
-  let through = enqueuedThrough;
-  let after: number | null = enqueuedThrough;
+): Promise<{ rows: WindowRow[]; through: number; exhausted: boolean }> => {
+  const rows: WindowRow[] = [];
+  let through = window.enqueued_through;
+  let after: number | null = window.enqueued_through;
   while (after !== null) {
-    const page = await ports.batches.rowsPage(batchId, { after, limit: ROWS_PER_READ });
+    const page = await read(after, ROWS_PER_READ);
     for (const row of page.rows) {
-      // A row an answers round took has its own message (PrepareAnswers sends it).
+      // A row an answers or resend round took has its own message (PrepareAnswers sends it).
       if (row.status === 'queued' && row.round === undefined) rows.push(row);
-      through = row.row;
+      through = row.place;
       if (rows.length >= wanted) return { rows, through, exhausted: false };
     }
     after = page.next;
   }
-  return { rows, through, exhausted: true };
+  return { rows, through, exhausted: window.last === undefined || through >= window.last };
 };
 
 /** What topping up one batch's window did, and how many messages it sent. */
@@ -208,7 +262,8 @@ export const topUpWindow = async (
   const now = ports.clock.now();
   if (window.topping_up_until !== undefined && window.topping_up_until > now.toISOString())
     return { outcome: 'held', sent: 0 };
-  const { waiting, passedThrough } = await countWaiting(ports, batchId, window);
+  const read = windowReader(ports, batchId, window);
+  const { waiting, passedThrough } = await countWaiting(read, window);
   if (waiting >= refillBelow(window.size)) return { outcome: 'full', sent: 0 };
   const claimed = await ports.batches.claimTopUp(batchId, {
     now: now.toISOString(),
@@ -217,8 +272,11 @@ export const topUpWindow = async (
   });
   if (!claimed) return { outcome: 'held', sent: 0 };
 
-  const next = await nextQueuedRows(ports, batchId, window.enqueued_through, window.size - waiting);
-  if (next.rows.length > 0) await ports.queue.send(next.rows.map((row) => ({ message: rowMessageOf(row) })));
+  const next = await nextQueuedRows(read, window, window.size - waiting);
+  if (next.rows.length > 0)
+    await ports.queue.send(
+      next.rows.map((row) => ({ message: rowMessageOf({ ...row, batch_id: batchId }) })),
+    );
   await ports.batches.advanceWindow(batchId, {
     from: window.enqueued_through,
     to: next.through,

@@ -225,6 +225,7 @@ const prepareRows = async (
     recheckFingerprints: surveyed.recheckFingerprints,
     openByFingerprint: surveyed.openByFingerprint,
     otherOrigins: surveyed.otherOrigins,
+    ...(surveyed.exposure ? { exposure: surveyed.exposure } : {}),
     options,
     shape: { ...shape, warnings: surveyed.warnings },
     readProblems: surveyed.problems,
@@ -286,6 +287,7 @@ const writeAndQueueRows = async (
     options: planned.options,
     now,
     otherOrigins: planned.otherOrigins,
+    ...(planned.exposure ? { placeOf: planned.exposure.ranked.placeOf } : {}),
   });
   const window = firstWindowCollector(cap);
   const shards = new Map<number, number>();
@@ -327,6 +329,7 @@ const writeAndQueueRows = async (
     born: born.born(),
     shard_count: shards.size,
     queue_window: opened.window,
+    ...(planned.exposure ? { exposure: planned.exposure.summary } : {}),
     wait_seconds: waitSeconds,
     problems: batchProblems(planned, planner.budgetProblem()),
   });

@@ -17,10 +17,17 @@ import type { BatchOptions } from '../core/batch-options-schema.js';
 import { garbageCollector } from '../core/garbage-collection.js';
 import { originKey, originOf, sameOrigin } from '../core/origins.js';
 import type { PipelinePorts } from '../core/ports.js';
-import type { BatchRecord, CachedVerdict, PendingClassification, RowRecord } from '../core/records.js';
+import type {
+  BatchRecord,
+  CachedVerdict,
+  ExposureSummary,
+  PendingClassification,
+  RowRecord,
+} from '../core/records.js';
 import { resultNcmDigits } from '../core/row-results.js';
 import { originLookupMemory } from '../reuse/origin-lookups.js';
 import { declaredNcmCollector } from './declared-ncm-warnings.js';
+import { exposureColumnsOf, exposureRanker, type RankedExposure } from './exposure-order.js';
 import { type FileProblem, fileProblemOf, readProblemMessage } from './input-file.js';
 import { productOriginsCollector } from './product-origins.js';
 import { type ProductRows, productRowsCollector } from './reused-products.js';
@@ -95,6 +102,8 @@ export type PlannedBatch = {
   openByFingerprint: ReadonlyMap<string, PendingClassification>;
   /** A product's origins other than `own`, by its product fingerprint (`productOriginsCollector`). */
   otherOrigins?: (productFingerprint: string, own: string) => string[];
+  /** In exposure order: each product's place in the send order, and what the ranking found. */
+  exposure?: { ranked: RankedExposure; summary: ExposureSummary };
   options: BatchOptions;
   shape: FileShape;
   /** What the file's reader found wrong with the file, as messages. */
@@ -126,6 +135,7 @@ export const surveyRows = async (
       recheckFingerprints: ReadonlySet<string>;
       openByFingerprint: ReadonlyMap<string, PendingClassification>;
       otherOrigins: (productFingerprint: string, own: string) => string[];
+      exposure?: PlannedBatch['exposure'];
       warnings: Message[];
       problems: Message[];
     }
@@ -142,6 +152,8 @@ export const surveyRows = async (
   const declared = declaredNcmCollector(pass.ncm, file.columns.fields.current_ncm?.header);
   const productRows = productRowsCollector();
   const origins = productOriginsCollector(pass.options);
+  const exposure =
+    pass.options.order === 'exposure' ? exposureRanker(pass.options, exposureColumnsOf(file.columns)) : null;
   const rows = file.readRows();
   try {
     for await (const chunk of inChunks(rows.rows, pass.settings.rowsPerChunk)) {
@@ -149,6 +161,7 @@ export const surveyRows = async (
       const plans = await pass.planChunk(chunk);
       productRows.add(plans);
       origins.add(plans);
+      exposure?.add(plans);
       planWarnings.add(plans);
       declared.add(plans);
       await reusable.add(plans);
@@ -166,6 +179,7 @@ export const surveyRows = async (
     recheckFingerprints: reusable.recheckFingerprints,
     openByFingerprint: open.openByFingerprint,
     otherOrigins: origins.othersOf,
+    ...(exposure ? { exposure: { summary: exposure.rank(), ranked: exposure } } : {}),
     // The reader's first (text read from bytes that were not UTF-8: check it before the rest).
     warnings: [
       ...read.messages,

@@ -367,6 +367,8 @@ export const rowRecordPlanner = (
     now: Date;
     /** The other origins of a product's rows (the survey's `productOriginsCollector`), named on its leader. */
     otherOrigins?: (productFingerprint: string, own: string) => string[];
+    /** In exposure order: a queued leader's place in the send order (its product's rank). */
+    placeOf?: (plan: Extract<RowPlan, { kind: 'valid' }>) => number | undefined;
   },
 ) => {
   const { options, now } = reuse;
@@ -439,7 +441,15 @@ export const rowRecordPlanner = (
         leaderRows.set(group, plan.mapped.row);
         // Each other origin of its followers is a classification not made: its tariffs come with the verdict.
         const others = reuse.otherOrigins?.(plan.identity.product_fingerprint, originKey(plan.product)) ?? [];
-        return bornRow(others.length > 0 ? { ...valid, other_origins: others } : valid, { as: 'queued' });
+        const place = reuse.placeOf?.(plan);
+        return bornRow(
+          {
+            ...valid,
+            ...(others.length > 0 ? { other_origins: others } : {}),
+            ...(place !== undefined ? { send_order: place } : {}),
+          },
+          { as: 'queued' },
+        );
       }
       overBudget += 1;
       leaderRows.set(group, plan.mapped.row);

@@ -12,6 +12,7 @@ import {
   MAX_WINDOW_ROWS,
   openingWindowSize,
   openWindow,
+  openWindowInSendOrder,
   topUpWindow,
   topUpWindows,
   WHOLE_BATCH_MAX_QUEUED,
@@ -23,6 +24,7 @@ import { makeWorld, sandbox, serviceFor, startSandboxPerFile } from '../../../he
 
 const BATCH = 'catalogue-W1ndow0001';
 const HOLD = { holdMs: 60_000 };
+const AT = '2026-11-21T12:00:00.000Z';
 
 /** The window a batch of queued rows has after Prepare sent `sent` of them. */
 const windowOf = (size: number, sent: number): QueueWindow => ({
@@ -405,5 +407,106 @@ describe('dispatchRows and the windows', () => {
     expect(statuses).toEqual(new Set(['not_submitted']));
     expect(w.wakes).toEqual([BATCH]);
     expect(await w.batches.listBacklogs()).toEqual([]);
+  });
+});
+
+describe('a window in exposure order', () => {
+  /** A running batch of 40 queued rows whose send order runs backwards (row 40 first), the first `sent` places sent. */
+  const seedInSendOrder = async (w: ReturnType<typeof memoryWorld>, sent: number) => {
+    await seed(w, { rows: 40, size: 10, sent: 0 });
+    for (let row = 1; row <= 40; row += 1) w.batches.placeRow(BATCH, row, { send_order: 41 - row });
+    const opened = openWindowInSendOrder({
+      size: 10,
+      firstPlaces: Array.from({ length: 40 }, (_, index) => ({ row: index + 1, place: 40 - index })),
+      lastPlace: 40,
+    });
+    await w.batches.updateBatch(BATCH, { queue_window: { ...opened.window, enqueued_through: sent } });
+    await w.queue.send(
+      Array.from({ length: sent }, (_, index) => ({
+        message: { batch_id: BATCH, row: 40 - index, attempt: 1, dispatch: 1 },
+      })),
+    );
+    return opened;
+  };
+
+  it('opens with the first places, whatever the rows, its cursors counting places', () => {
+    const opened = openWindowInSendOrder({
+      size: 3,
+      firstPlaces: [
+        { row: 7, place: 4 },
+        { row: 2, place: 9 },
+        { row: 30, place: 1 },
+        { row: 12, place: 2 },
+      ],
+      lastPlace: 9,
+    });
+    expect(opened).toEqual({
+      send: [30, 12, 7],
+      window: { size: 3, enqueued_through: 4, passed_through: 0, by: 'send_order', last: 9 },
+      backlog: true,
+    });
+  });
+
+  it('tops up with the next places in send order, skipping a row a round took, its cursors in places', async () => {
+    // Prepare: places 1–10 sent (rows 40–31); 1–6 left the window; row 28 (place 13) was taken by a round.
+    const w = memoryWorld();
+    await seedInSendOrder(w, 10);
+    w.leaveWindow([40, 39, 38], 'resolved');
+    w.leaveWindow([37, 36, 35], 'in_progress');
+    w.batches.placeRow(BATCH, 28, {
+      round: {
+        round_id: 'r1',
+        kind: 'resend',
+        answers: [],
+        answers_key: 'k',
+        answered_by: 'Ana',
+        answered_at: AT,
+      },
+    });
+
+    // Act
+    const topUp = await topUpWindow(w.ports, BATCH, HOLD);
+
+    // Assess: 4 wait, 6 more sent in send order (places 11, 12, 14–17), row 28 skipped.
+    expect(topUp).toEqual({ outcome: 'sent', sent: 6 });
+    expect(w.queuedRows()).toEqual([34, 33, 32, 31, 30, 29, 27, 26, 25, 24]);
+    expect((await w.batches.getBatch(BATCH))?.queue_window).toMatchObject({
+      enqueued_through: 17,
+      passed_through: 3,
+      by: 'send_order',
+      last: 40,
+    });
+  });
+
+  it('keeps the batch on the list when the index does not show its next places yet, and sends them once it does', async () => {
+    // Prepare: the index shows places up to 12 only, as just after Prepare wrote them.
+    const w = memoryWorld();
+    await seedInSendOrder(w, 10);
+    w.leaveWindow([40, 39, 38, 37, 36, 35, 34, 33], 'resolved');
+    let shownThrough = 12;
+    const lagging = {
+      ...w.ports,
+      batches: {
+        ...w.batches,
+        sendOrderPage: async (batchId: string, page: { after: number; limit: number }) => {
+          const read = await w.batches.sendOrderPage(batchId, page);
+          const rows = read.rows.filter((row) => row.send_order <= shownThrough);
+          return { rows, next: rows.length < read.rows.length ? null : read.next };
+        },
+      },
+    };
+
+    // Act
+    const early = await topUpWindow(lagging, BATCH, HOLD);
+    shownThrough = 40;
+    w.leaveWindow([32, 31, 30, 29], 'resolved');
+    const later = await topUpWindow(lagging, BATCH, HOLD);
+
+    // Assess: places 11–12 sent at first, the batch kept on the list; the rest once shown.
+    expect(early).toEqual({ outcome: 'sent', sent: 2 });
+    expect(await w.batches.listBacklogs()).toEqual([BATCH]);
+    expect(later).toEqual({ outcome: 'sent', sent: 10 });
+    expect(w.queuedRows()).toEqual([...Array.from({ length: 10 }, (_, index) => 28 - index)]);
+    expect((await w.batches.getBatch(BATCH))?.queue_window?.enqueued_through).toBe(22);
   });
 });

@@ -109,6 +109,71 @@ describe('the rows queue gets a window of the batch, and the wait is sized from 
     expect(w.kick.reasons).toEqual(['rows_queued']);
   });
 
+  /**
+   * Four products in file order A, B, C, D: A on rows 1, 6, 7; B on row 2 (R$ 1.000,00); C on rows
+   * 3 and 4; D on row 5 (R$ 10,00). Most exposed first: A (3 rows), C (2), B (1, more value), D.
+   */
+  const exposureCsv = csvOf('SKU;Descrição;País;Operação;Valor', [
+    `A;${DESCRIPTIONS[0]};BR;importação;5,00`,
+    `B;${DESCRIPTIONS[1]};BR;importação;1.000,00`,
+    `C;${DESCRIPTIONS[2]};BR;importação;1,00`,
+    `C;${DESCRIPTIONS[2]};BR;importação;1,00`,
+    `D;${DESCRIPTIONS[3]};BR;importação;10,00`,
+    `A;${DESCRIPTIONS[0]};BR;importação;5,00`,
+    `A;${DESCRIPTIONS[0]};BR;importação;abc`,
+  ]);
+
+  it('sends the most exposed products first: by the rows they cover, then by the value the file gives', async () => {
+    // Prepare
+    const w = world({ [FILE_KEY]: exposureCsv });
+
+    // Act
+    await w.run();
+
+    // Assess: each leader holds its product's place; the window opens in that order, counting places.
+    const places = new Map(w.rows().map((row) => [row.row, row.send_order]));
+    expect([...places]).toEqual([
+      [1, 1],
+      [2, 3],
+      [3, 2],
+      [4, undefined],
+      [5, 4],
+      [6, undefined],
+      [7, undefined],
+    ]);
+    expect(w.queue.sent.map((s) => s.message.row)).toEqual([1, 3, 2, 5]);
+    const batch = w.batches.batches.get(w.batchId);
+    expect(batch?.queue_window).toEqual({
+      size: 100,
+      enqueued_through: 4,
+      passed_through: 0,
+      by: 'send_order',
+      last: 4,
+    });
+    // The cell the value column could not read is counted as nothing, and said.
+    expect(batch?.exposure).toEqual({
+      products: 4,
+      value_header: 'Valor',
+      unread_cells: 1,
+      unread_rows: [7],
+    });
+  });
+
+  it('keeps the file’s order when batch.json says `order: "file"`', async () => {
+    // Prepare
+    const w = world({ [FILE_KEY]: exposureCsv, 'inbox/lote/batch.json': JSON.stringify({ order: 'file' }) });
+
+    // Act
+    await w.run();
+
+    // Assess
+    expect(w.rows().every((row) => row.send_order === undefined)).toBe(true);
+    expect(w.queue.sent.map((s) => s.message.row)).toEqual([1, 2, 3, 5]);
+    const batch = w.batches.batches.get(w.batchId);
+    expect(batch?.queue_window).toEqual({ size: 100, enqueued_through: 7, passed_through: 0 });
+    expect(batch?.exposure).toBeUndefined();
+  });
+
   it("sizes the wait of any batch between 72 h and a Standard execution's year, under a ceiling", () => {
     // 400,000 rows at the service's cap of 10: 40,000 runs of a minute, about 28 days; 83 days with the margin.
     expect(waitSecondsFor(400_000, 10, null)).toBe(40_000 * 60 * WAIT_MARGIN);
