@@ -16,8 +16,8 @@ import { formatCsvRecord } from '../../shared/spreadsheet/write-csv.js';
 /** One size of the nightly benchmark: `--nightly 100000:200`. */
 export type NightlySize = { rows: number; products: number };
 
-/** `100000:200,400000:2000` → the sizes, in order; '' → none. */
-export const parseNightlySizes = (text: string): NightlySize[] =>
+/** `100000:200,400000:2000` → the sizes, in order; '' → none. `flag` names the option in an error. */
+export const parseNightlySizes = (text: string, flag = '--nightly'): NightlySize[] =>
   text
     .split(',')
     .map((part) => part.trim())
@@ -31,7 +31,7 @@ export const parseNightlySizes = (text: string): NightlySize[] =>
         (products as number) < 1 ||
         (rows as number) < (products as number)
       )
-        throw new Error(`--nightly: "${part}" is not ROWS:PRODUCTS with at least one row per product`);
+        throw new Error(`${flag}: "${part}" is not ROWS:PRODUCTS with at least one row per product`);
       return { rows: rows as number, products: products as number };
     });
 
@@ -53,7 +53,7 @@ export type ExportProduct = {
 };
 
 /** Descriptions the sandbox resolves, with the NCM it resolves each to (TRIGGERS.md). */
-const RESOLVING: readonly (readonly [description: string, ncm: string])[] = [
+export const RESOLVING: readonly (readonly [description: string, ncm: string])[] = [
   ['Café torrado em grãos', '09012100'],
   ['Café verde arábica, sacas de 60 kg', '09011110'],
   ['Carne bovina desossada resfriada, picanha a vácuo', '02013000'],

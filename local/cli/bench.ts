@@ -20,6 +20,10 @@
  * phases, peak memory per function, requests per row and checks (../bench/nightly.ts), written
  * to `out/bench/nightly.json`; a check that fails the run sets a non-zero exit code.
  * `--nightly-check-below N` runs both nights with `check_below: N`, as a team that signs off runs it.
+ * `--first ROWS:PRODUCTS,…` (only when asked) classifies a long-tail catalogue in exposure order and
+ * in the file's order: the share of rows and value with a verdict at 10, 20 and 50 % of the
+ * classifications, and the seconds from the drop to the first submission (../bench/first-verdicts.ts;
+ * a size of more than 5,000 products is run to its first submission only), to `out/bench/first.json`.
  * Prints Markdown tables (the ones the README quotes) and writes the numbers to
  * `out/bench/bench.json`.
  */
@@ -30,8 +34,9 @@ import { parseArgs } from 'node:util';
 import { writeCsv } from '../../shared/spreadsheet/write-csv.js';
 import { createTcsClient } from '../../shared/tcs/client.js';
 import { type BenchRow, runConcurrent, runNaive } from './../bench/baselines.js';
+import { type FirstMeasured, firstVerdictsReport, runFirstVerdicts } from '../bench/first-verdicts.js';
 import { runNightly } from '../bench/nightly.js';
-import { parseNightlySizes, sizeLabel } from '../bench/nightly-export.js';
+import { type NightlySize, parseNightlySizes, sizeLabel } from '../bench/nightly-export.js';
 import { nightChecks, nightlyReport, type SizeMeasured } from '../bench/nightly-report.js';
 import { measureWorkbook, parseWorkbookSizes, workbookReport } from '../bench/workbook-memory.js';
 import type { WorkbookMeasured } from '../bench/workbook-memory-child.js';
@@ -399,6 +404,59 @@ const reportNightly = (nightly: readonly SizeMeasured[], timeScale: number, outD
   }
 };
 
+/** The nightly export and what matters first, at the sizes asked for (none unless asked). */
+const runSizesAsked = async (
+  workDir: string,
+  asked: {
+    nightly: readonly NightlySize[];
+    nightlyTimeScale: number;
+    checkBelow: string | undefined;
+    first: readonly NightlySize[];
+    firstTimeScale: number;
+  },
+) => {
+  const assemblyDir = join(workDir, 'nightly-cdk.out');
+  const log = (line: string) => console.log(line);
+  const nightly: SizeMeasured[] = [];
+  for (const size of asked.nightly) {
+    console.log(`  the nightly export, ${sizeLabel(size)} (rows:products), two nights…`);
+    nightly.push(
+      await runNightly(workDir, size, {
+        timeScale: asked.nightlyTimeScale,
+        assemblyDir,
+        log,
+        ...(asked.checkBelow ? { checkBelow: Number(asked.checkBelow) } : {}),
+      }),
+    );
+  }
+  const first: FirstMeasured[] = [];
+  for (const size of asked.first) {
+    console.log(`  what matters first, ${sizeLabel(size)} (rows:products), in exposure and file order…`);
+    first.push(await runFirstVerdicts(workDir, size, { timeScale: asked.firstTimeScale, assemblyDir, log }));
+  }
+  return { nightly, first };
+};
+
+/** What matters first: the tables, the numbers to first.json, and a failed check as the exit code. */
+const reportFirst = (first: readonly FirstMeasured[], timeScale: number, outDir: string) => {
+  console.log(
+    `\nWhat matters first (time scale ${timeScale}; a long-tail catalogue in both orders):\n\n${firstVerdictsReport(first)}`,
+  );
+  writeFileSync(
+    join(outDir, 'first.json'),
+    `${JSON.stringify({ at: new Date().toISOString(), timeScale, sizes: first }, null, 2)}\n`,
+  );
+  const failing = first.flatMap((size) =>
+    size.orders.flatMap((run) => (run.checks ?? []).filter((c) => !c.holds)),
+  );
+  if (failing.length > 0) {
+    console.error(
+      `bench: ${failing.length} check${failing.length === 1 ? '' : 's'} of what matters first failed (FAIL lines above)`,
+    );
+    process.exitCode = 1;
+  }
+};
+
 const main = async () => {
   const { values } = parseArgs({
     args: process.argv.slice(2),
@@ -412,14 +470,21 @@ const main = async () => {
       nightly: { type: 'string', default: '' },
       'nightly-time-scale': { type: 'string', default: '0.02' },
       'nightly-check-below': { type: 'string' },
+      first: { type: 'string', default: '' },
+      'first-time-scale': { type: 'string', default: '0.01' },
     },
   });
   const count = Number(values.rows);
   const timeScale = Number(values['time-scale']);
   const ingestSpecs = parseIngests(values.ingest as string);
   const workbookSizes = parseWorkbookSizes(values.workbook as string);
-  const nightlySizes = parseNightlySizes(values.nightly as string);
-  const nightlyTimeScale = Number(values['nightly-time-scale']);
+  const sizesAsked = {
+    nightly: parseNightlySizes(values.nightly as string),
+    nightlyTimeScale: Number(values['nightly-time-scale']),
+    checkBelow: values['nightly-check-below'],
+    first: parseNightlySizes(values.first as string, '--first'),
+    firstTimeScale: Number(values['first-time-scale']),
+  };
   const workDir = mkdtempSync(join(tmpdir(), 'ncm-bench-'));
   const rows = benchRows(count);
   try {
@@ -450,18 +515,7 @@ const main = async () => {
       console.log(`  results.xlsx of ${rows.toLocaleString('en-US')} rows…`);
       workbook.push(await measureWorkbook(workDir, rows));
     }
-    const nightly: SizeMeasured[] = [];
-    for (const size of nightlySizes) {
-      console.log(`  the nightly export, ${sizeLabel(size)} (rows:products), two nights…`);
-      nightly.push(
-        await runNightly(workDir, size, {
-          timeScale: nightlyTimeScale,
-          assemblyDir: join(workDir, 'nightly-cdk.out'),
-          log: (line) => console.log(line),
-          ...(values['nightly-check-below'] ? { checkBelow: Number(values['nightly-check-below']) } : {}),
-        }),
-      );
-    }
+    const { nightly, first } = await runSizesAsked(workDir, sizesAsked);
 
     const table = [
       '| contender | wall time | slot utilisation (steady) | slot utilisation (whole run) | peak in progress | 429s | API calls per classification (budget: run/3 s + 3) |',
@@ -485,7 +539,8 @@ const main = async () => {
       join(outDir, 'bench.json'),
       `${JSON.stringify({ at: new Date().toISOString(), rows: count, timeScale, results, ingest, workbook }, null, 2)}\n`,
     );
-    if (nightly.length > 0) reportNightly(nightly, nightlyTimeScale, outDir);
+    if (nightly.length > 0) reportNightly(nightly, sizesAsked.nightlyTimeScale, outDir);
+    if (first.length > 0) reportFirst(first, sizesAsked.firstTimeScale, outDir);
   } finally {
     rmSync(workDir, { recursive: true, force: true });
   }

@@ -58,6 +58,30 @@ const UNREAD_NAMED = 12;
 
 const LANGUAGE_NAMES = { pt: 'Portuguese', es: 'Spanish', en: 'English' } as const;
 
+/** The plan's curve in one sentence: most exposed first, and what share of the rows each horizon covers. */
+const orderLine = (order: NonNullable<BatchPlan['order']>): string => {
+  const by = order.value_header
+    ? `, then the most value ("${order.value_header}")`
+    : order.priority_header
+      ? `, then the highest priority ("${order.priority_header}")`
+      : '';
+  // Read up to the first horizon that covers every row: the later ones say nothing more.
+  const whole = order.coverage.findIndex((point) => point.rows_share >= 1);
+  const points = whole < 0 ? order.coverage : order.coverage.slice(0, whole + 1);
+  const curve = points
+    .map((point) =>
+      point.rows_share >= 1
+        ? `every row within ${point.after}`
+        : `${Math.round(point.rows_share * 100)} % of the rows after ${point.after}`,
+    )
+    .join(', ');
+  const unread =
+    order.unread_cells > 0
+      ? ` ${order.unread_cells} value or priority cell(s) could not be read: counted as nothing.`
+      : '';
+  return `Most exposed products first (those covering the most rows${by}): about ${curve} ("order": "file" in batch.json keeps the file's order).${unread}`;
+};
+
 export const printPlan = (plan: BatchPlan, file: string, outDir: string): void => {
   const { rows, estimate } = plan;
   const unread = plan.columns.filter((column) => column.understood_as === null).map((c) => `"${c.header}"`);
@@ -82,6 +106,7 @@ export const printPlan = (plan: BatchPlan, file: string, outDir: string): void =
       `At most ${usd(estimate.max_usd)} (${estimate.classifications} classification(s), billed only when ` +
         `resolved); ${estimate.duration} at ${estimate.cap} at once (${estimate.in_progress_now} in progress now); ` +
         `its results are written after the last row, or as they stand after ${estimate.wait.replace(/^about /, '')}.`,
+      ...(plan.order ? [orderLine(plan.order)] : []),
       ...(estimate.saved_across_origins > 0
         ? [
             `${estimate.saved_across_origins} classification(s) not made (${usd(estimate.saved_across_origins_usd)}): ` +

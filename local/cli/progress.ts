@@ -72,7 +72,12 @@ export const formatProgressLine = (
   const head = options.live
     ? `${bar(progress.rowsTotal ? done / progress.rowsTotal : 0, 20)} ${done}/${progress.rowsTotal}`
     : `${done}/${progress.rowsTotal} rows`;
-  return `${head} · ${wordsOfStage(progress.stage)}${counts ? ` · ${counts}` : ''} · ${slots} · billed $${progress.billedUsd.toFixed(2)}${eta}`;
+  // What matters first, once classifications have ended: how much of the batch they already cover.
+  const covered =
+    progress.covered.classifications > 0 && progress.covered.classifications < 100
+      ? ` · ${progress.covered.rows} % of rows with a verdict after ${progress.covered.classifications} % of the classifications`
+      : '';
+  return `${head} · ${wordsOfStage(progress.stage)}${counts ? ` · ${counts}` : ''} · ${slots} · billed $${progress.billedUsd.toFixed(2)}${covered}${eta}`;
 };
 
 /**

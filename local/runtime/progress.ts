@@ -9,7 +9,7 @@
 
 import { type BatchStage, batchStage } from '../../shared/pipeline/core/batch-stage.js';
 import type { BatchStore } from '../../shared/pipeline/core/ports.js';
-import { countedRows } from '../../shared/pipeline/core/row-counts.js';
+import { countedRows, coverageShares } from '../../shared/pipeline/core/row-counts.js';
 import type { SlotLeases } from '../../shared/pipeline/core/slot-leases.js';
 import { holdsForBatch } from '../../shared/pipeline/dispatch/execution-names.js';
 
@@ -28,6 +28,8 @@ export type BatchProgress = {
   /** The cap in force: the organisation's concurrency limit, or the lower override; null when unknown. */
   cap: number | null;
   billedUsd: number;
+  /** The rows with a verdict and the classifications over, in whole percents (`coverageShares`). */
+  covered: { rows: number; classifications: number };
   startedAt: string | null;
   /** For an answers round: the batch whose rows it resumes (its outbox is the batch's). */
   roundOf: string | null;
@@ -46,6 +48,7 @@ export const readBatchProgress = async (
   const roundOf = batch?.round_of ?? null;
   let byStatus: Record<string, number> = {};
   let billedUsd = 0;
+  let covered = { rows: 0, classifications: 0 };
   if (batch) {
     const finished = await ports.batches.finishedRows(batch);
     const round = roundOf === null ? undefined : batchId;
@@ -53,6 +56,7 @@ export const readBatchProgress = async (
     const counted = countedRows(batch, finished, inFlight);
     byStatus = counted.byStatus;
     billedUsd = counted.billedCents / 100;
+    covered = coverageShares(counted);
   }
   const state = batch?.state ?? 'submitted';
   return {
@@ -64,6 +68,7 @@ export const readBatchProgress = async (
     leasesHeld: leases.length,
     cap,
     billedUsd,
+    covered,
     startedAt: batch?.started_at ?? null,
     roundOf,
   };

@@ -19,7 +19,7 @@ import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';
 import { shownMessages } from '../../wording/index.js';
 import { type Message, ShownMessage } from '../../wording/message.js';
 import { BatchOptions } from '../core/batch-options-schema.js';
-import { type BatchRecord, BatchSource, type RowRecord } from '../core/records.js';
+import { type BatchRecord, BatchSource, type ExposureSummary, type RowRecord } from '../core/records.js';
 import { isReusedToCheck } from '../core/verdict-check.js';
 import { cents, sourceShown } from '../outbox/results-files.js';
 import { workbookLanguage } from '../outbox/workbook-language.js';
@@ -152,6 +152,26 @@ export const BatchPlan = z.object({
     wait: z.string(),
     assumption: z.string(),
   }),
+  /**
+   * In exposure order (`options.order`): by what the products are ranked, and the expected curve:
+   * the share of the rows and of the value with a verdict after an hour, a day and a week at the
+   * cap (as if every product were classified). Absent in the file's order.
+   */
+  order: z
+    .object({
+      value_header: z.string().optional(),
+      priority_header: z.string().optional(),
+      unread_cells: z.number().int().min(0),
+      coverage: z.array(
+        z.object({
+          after: z.enum(['an hour', 'a day', 'a week']),
+          classifications: z.number().int().min(0),
+          rows_share: z.number().min(0).max(1),
+          value_share: z.number().min(0).max(1),
+        }),
+      ),
+    })
+    .optional(),
   /** As summary.json's: each message's code and params, and `text` in the batch's language. */
   warnings: z.array(ShownMessage),
   problems: z.array(ShownMessage),
@@ -240,6 +260,36 @@ export type PlanInput = {
   balance: { concurrency_limit: number; in_progress_count: number };
   deployment?: PrepareDeployment;
   now: Date;
+  /** In exposure order: what the ranking found, and the coverage after a number of classifications. */
+  exposure?: {
+    summary: ExposureSummary;
+    coverageAfter: (classifications: readonly number[]) => { rows: number; value: number }[];
+  };
+};
+
+/** The horizons the plan's curve is read at, in seconds. */
+const COVERAGE_HORIZONS = [
+  ['an hour', 3_600],
+  ['a day', 86_400],
+  ['a week', 604_800],
+] as const;
+
+/** The plan's expected curve: what `cap` classifications at once cover after each horizon. */
+const orderOf = (exposure: NonNullable<PlanInput['exposure']>, cap: number): BatchPlan['order'] => {
+  const counts = COVERAGE_HORIZONS.map(([, seconds]) => Math.floor((seconds / TYPICAL_RUN_SECONDS) * cap));
+  const shares = exposure.coverageAfter(counts);
+  const { value_header, priority_header, unread_cells } = exposure.summary;
+  return {
+    ...(value_header ? { value_header } : {}),
+    ...(priority_header ? { priority_header } : {}),
+    unread_cells,
+    coverage: COVERAGE_HORIZONS.map(([after], index) => ({
+      after,
+      classifications: counts[index]!,
+      rows_share: Math.round((shares[index]?.rows ?? 0) * 1000) / 1000,
+      value_share: Math.round((shares[index]?.value ?? 0) * 1000) / 1000,
+    })),
+  };
 };
 
 /**
@@ -282,6 +332,7 @@ export const buildPlan = (input: PlanInput): BatchPlan => {
         `${durationText(waitSeconds).replace(/^about /, '')} for its last row, then its results are ` +
         `written as they stand.`,
     },
+    ...(input.exposure ? { order: orderOf(input.exposure, cap) } : {}),
     warnings: shownMessages(batch.warnings ?? [], language),
     problems: shownMessages(input.problems, language),
     options: input.options,

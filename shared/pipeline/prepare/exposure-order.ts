@@ -122,6 +122,8 @@ export const exposureRanker = (
   columns: ExposureColumns,
 ) => {
   const products = new Map<string, Exposure>();
+  /** The products in send order, once ranked. */
+  let ranking: Exposure[] = [];
   const unreadRows: number[] = [];
   let unread = 0;
   let ranked = false;
@@ -165,6 +167,7 @@ export const exposureRanker = (
       order.forEach((entry, index) => {
         entry.place = index + 1;
       });
+      ranking = order;
       ranked = true;
       return {
         products: order.length,
@@ -173,6 +176,21 @@ export const exposureRanker = (
         unread_cells: unread,
         unread_rows: unreadRows,
       };
+    },
+    /**
+     * Takes numbers of classifications and gives, for each, the share of the counted rows and of
+     * their value covered once that many products of the send order have their verdict (as if
+     * every product were classified: a reused one is covered sooner).
+     */
+    coverageAfter(classifications: readonly number[]): { rows: number; value: number }[] {
+      const rows = ranking.reduce((sum, entry) => sum + entry.rows, 0);
+      const value = ranking.reduce((sum, entry) => sum + entry.value, 0);
+      return classifications.map((count) => {
+        const first = ranking.slice(0, Math.max(0, count));
+        const coveredRows = first.reduce((sum, entry) => sum + entry.rows, 0);
+        const coveredValue = first.reduce((sum, entry) => sum + entry.value, 0);
+        return { rows: rows > 0 ? coveredRows / rows : 1, value: value > 0 ? coveredValue / value : 1 };
+      });
     },
     /** The place of a row's product in the send order, once ranked; undefined for a row not counted. */
     placeOf(plan: Extract<RowPlan, { kind: 'valid' }>): number | undefined {
@@ -183,4 +201,4 @@ export const exposureRanker = (
 };
 
 /** A batch's exposure ranker, ranked: what the records pass asks a queued row's place of. */
-export type RankedExposure = Pick<ReturnType<typeof exposureRanker>, 'placeOf'>;
+export type RankedExposure = Pick<ReturnType<typeof exposureRanker>, 'placeOf' | 'coverageAfter'>;

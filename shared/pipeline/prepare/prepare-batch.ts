@@ -382,6 +382,14 @@ const writePlanOnly = async (
     balance,
     deployment,
     now,
+    ...(planned.exposure
+      ? {
+          exposure: {
+            summary: planned.exposure.summary,
+            coverageAfter: planned.exposure.ranked.coverageAfter,
+          },
+        }
+      : {}),
   });
   // Last, so a plan.json in the outbox means plan.csv is there too.
   await ports.objects.put(

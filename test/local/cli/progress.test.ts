@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatProgressLine } from '../../../local/cli/progress.js';
 import type { BatchProgress } from '../../../local/runtime/progress.js';
+import { countedRows, coverageShares, FinishedRows } from '../../../shared/pipeline/core/row-counts.js';
 import { STATUS_WORDS } from '../../../shared/pipeline/core/row-statuses.js';
 
 const progress = (byStatus: Record<string, number>): BatchProgress => ({
@@ -13,6 +14,7 @@ const progress = (byStatus: Record<string, number>): BatchProgress => ({
   leasesHeld: 1,
   cap: 10,
   billedUsd: 4,
+  covered: { rows: 0, classifications: 0 },
   startedAt: null,
   roundOf: null,
 });
@@ -31,5 +33,29 @@ describe('formatProgressLine', () => {
     expect(line).toContain('resolved 3 · in progress 1 · following 4 · needs answers 2 · error 1');
     expect(STATUS_WORDS.en.pending_data.toLowerCase()).toBe('needs answers');
     expect(line).toMatch(/^6\/11 rows · waiting on service · /);
+  });
+
+  it('says how much of the batch has a verdict after how much of its classifications', () => {
+    // Prepare: 100 rows, 10 sent; the 2 that ended cover 60 rows (58 followers), 1 row reused.
+    const counted = countedRows(
+      {
+        rows_total: 100,
+        rows_dispatched: 10,
+        born: { final: { reused: 1 }, following: 89, billed_cents: 0 },
+      },
+      FinishedRows.parse({ rows: { resolved: 2 }, followers: { resolved: 58 }, billed_cents: 400 }),
+      3,
+    );
+
+    // Act
+    const covered = coverageShares(counted);
+    const line = formatProgressLine(
+      { ...progress({ resolved: 60 }), covered },
+      { startedAtMs: 0, nowMs: 0, live: false },
+    );
+
+    // Assess
+    expect(covered).toEqual({ rows: 61, classifications: 20 });
+    expect(line).toContain('61 % of rows with a verdict after 20 % of the classifications');
   });
 });

@@ -159,6 +159,27 @@ describe('the rows queue gets a window of the batch, and the wait is sized from 
     });
   });
 
+  it('plans the order: by what, and the share of the rows with a verdict after an hour, a day, a week', async () => {
+    // Prepare
+    const w = world({ [FILE_KEY]: exposureCsv, 'inbox/lote/batch.json': '{"plan_only": true}' });
+
+    // Act
+    await w.run();
+
+    // Assess: four classifications at a cap of 10 are done within the hour.
+    const stored = w.objects.objects.get(`outbox/${w.batchId}/plan.json`);
+    const plan = JSON.parse(Buffer.from(stored!.bytes).toString('utf8'));
+    expect(plan.order).toEqual({
+      value_header: 'Valor',
+      unread_cells: 1,
+      coverage: [
+        { after: 'an hour', classifications: 600, rows_share: 1, value_share: 1 },
+        { after: 'a day', classifications: 14_400, rows_share: 1, value_share: 1 },
+        { after: 'a week', classifications: 100_800, rows_share: 1, value_share: 1 },
+      ],
+    });
+  });
+
   it('keeps the file’s order when batch.json says `order: "file"`', async () => {
     // Prepare
     const w = world({ [FILE_KEY]: exposureCsv, 'inbox/lote/batch.json': JSON.stringify({ order: 'file' }) });
