@@ -64,7 +64,11 @@ export const QueueWindow = z.object({
    * `send_order`), not rows, and `last` is the last place; absent: they count rows, in file order.
    */
   by: z.literal('send_order').optional(),
-  /** In send order: the last place a queued row holds (the window is done once it is past it). */
+  /**
+   * In send order: the last place a queued row holds (the window is done once it is past it).
+   * Places run 1, 2, 3… with no gap, so a place not read yet is a row not stored (or not in the
+   * index) yet: a top-up stops before it.
+   */
   last: z.number().int().min(0).optional(),
 });
 export type QueueWindow = z.infer<typeof QueueWindow>;
@@ -139,6 +143,12 @@ export const BatchRecord = z.object({
   queue_window: QueueWindow.optional(),
   /** In exposure order: how its products were ranked; absent in the file's order. */
   exposure: ExposureSummary.optional(),
+  /**
+   * True while Prepare still stores the batch's rows after it opened the window (exposure order:
+   * the first places go before the rest are stored, prepare/first-places.ts); its next leg goes on
+   * storing. False or absent once every row is stored.
+   */
+  storing: z.boolean().optional(),
   /**
    * How long WaitForRows waits for the last row, in seconds: sized by Prepare from the rows to
    * classify at the cap (`waitSecondsFor`), and kept so a retried Prepare says it again.

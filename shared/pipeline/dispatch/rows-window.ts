@@ -36,9 +36,10 @@
  * In exposure order (a batch's products most exposed first, prepare/exposure-order.ts) the same
  * walk runs over places instead of rows: each row Prepare queued holds a place (`send_order`),
  * the window's two cursors count places (`by: 'send_order'`), and the rows are read in that order
- * from the batch table's send-order index, a page at a time as before. That index may lag a write
- * by a moment, so a top-up that finds nothing past its end before the last place (`last`) keeps
- * the batch on the list and looks again next run, instead of closing it.
+ * from the batch table's send-order index, a page at a time as before. Places run 1, 2, 3… with no
+ * gap, and the index may lag a write by a moment (or Prepare may still be storing the rows), so a
+ * top-up sends places only up to the first one it does not find, and a batch whose last place
+ * (`last`) it has not reached stays on the list: the next run looks again.
  */
 import { scrubErrorText } from '../core/error-text.js';
 import type { PipelinePorts } from '../core/ports.js';
@@ -225,6 +226,8 @@ const nextQueuedRows = async (
   while (after !== null) {
     const page = await read(after, ROWS_PER_READ);
     for (const row of page.rows) {
+      // In send order places have no gap: one missing is a row not stored or indexed yet.
+      if (window.by === 'send_order' && row.place !== through + 1) return { rows, through, exhausted: false };
       // A row an answers or resend round took has its own message (PrepareAnswers sends it).
       if (row.status === 'queued' && row.round === undefined) rows.push(row);
       through = row.place;

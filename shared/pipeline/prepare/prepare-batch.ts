@@ -2,7 +2,8 @@
  * Prepare: the first task of the Batch workflow. It records the batch once, reads batch.json and
  * the input file, plans every row, writes the rows, then sends the first window of the ones to
  * classify to the rows queue (the dispatcher sends the rest as it drains), sizes how long the
- * workflow waits for them, and kicks the dispatcher. A batch that
+ * workflow waits for them, and kicks the dispatcher. In exposure order (the default) the first
+ * window goes before the other rows are stored (first-places.ts). A batch that
  * cannot start fails here, before anything is queued or billed. The file is streamed, a chunk of
  * rows at a time: memory does not grow with it.
  */
@@ -19,6 +20,7 @@ import { BatchRecord, type BatchStop, PrepareResult, shardOfRow } from '../core/
 import type { RowResult } from '../core/result-columns.js';
 import { notSubmittedResult, stoppedResult } from '../core/row-results.js';
 import { isBatchStopError, stopFromProblem } from '../core/service-stop.js';
+import { openWindowInSendOrder, windowSizeFor } from '../dispatch/rows-window.js';
 import { CSV_CONTENT_TYPE } from '../outbox/results-files.js';
 import { batchSender } from '../people/batch-sender.js';
 import { readBatchOptions } from './batch-options.js';
@@ -37,6 +39,7 @@ import {
 import { batchSourceFromEvent } from './batch-source.js';
 import { bornRowsCounter } from './born-rows.js';
 import { failBatch } from './fail-batch.js';
+import { countBatch } from './first-places.js';
 import { firstWindowCollector, sendFirstWindow, sendWindowAgain } from './first-window.js';
 import { type FileProblem, openInputFile, resolveInputSource } from './input-file.js';
 import {
@@ -115,6 +118,9 @@ export const prepareBatch = async (
 
   const existing = created.existing;
   if (existing.execution_id !== input.execution_id) return { batch_id: batchId, next: 'skip' };
+  // Opened early in exposure order: this leg goes on storing its rows (first-places.ts).
+  if (existing.storing)
+    return prepareRows(ports, existing, { ...leg, writtenThrough: writtenBefore(input.event) });
   if (existing.state !== 'preparing') return resumePreparedBatch(ports, existing);
   return prepareRows(ports, existing, { ...leg, writtenThrough: writtenBefore(input.event) });
 };
@@ -267,8 +273,9 @@ const readCap = async (ports: Pick<PreparePorts, 'service'>, deployment: Prepare
   capOf((await ports.service.getBalance()).concurrency_limit, deployment.capOverride);
 
 /**
- * The rows written chunk by chunk, then the batch `running` with its counts, its window and its
- * wait, then the first window sent and the dispatcher kicked. Between the two only the window's
+ * In exposure order, `openThenStoreRows` (the first window before the rest is stored). In the
+ * file's order: the rows written chunk by chunk, then the batch `running` with its counts, its
+ * window and its wait, then the first window sent and the dispatcher kicked. Between the two only the window's
  * first rows are kept (a number each). Nothing queued: straight to Finalize.
  *
  * In legs: when this leg's time is spent with rows left, Prepare answers `again` with the last row
@@ -282,12 +289,13 @@ const writeAndQueueRows = async (
   leg: PrepareLeg,
 ): Promise<PrepareResult> => {
   const cap = await readCap(ports, leg.deployment);
+  if (planned.exposure)
+    return openThenStoreRows(ports, batch, { ...planned, exposure: planned.exposure }, leg, cap);
   const now = ports.clock.now();
   const planner = rowRecordPlanner(batch.batch_id, {
     options: planned.options,
     now,
     otherOrigins: planned.otherOrigins,
-    ...(planned.exposure ? { placeOf: planned.exposure.ranked.placeOf } : {}),
   });
   const window = firstWindowCollector(cap);
   const shards = new Map<number, number>();
@@ -329,7 +337,6 @@ const writeAndQueueRows = async (
     born: born.born(),
     shard_count: shards.size,
     queue_window: opened.window,
-    ...(planned.exposure ? { exposure: planned.exposure.summary } : {}),
     wait_seconds: waitSeconds,
     problems: batchProblems(planned, planner.budgetProblem()),
   });
@@ -337,6 +344,110 @@ const writeAndQueueRows = async (
   await sendFirstWindow(ports, batch.batch_id, opened);
   await ports.kick.kick('rows_queued');
   return { batch_id: batch.batch_id, next: 'wait', wait_seconds: waitSeconds };
+};
+
+/**
+ * Exposure order (first-places.ts): the batch counted, its first window's rows stored and sent
+ * with the batch `running` and `storing`, then every other row stored, in legs. A leg after the
+ * first counts again (nothing written) and goes on storing where the last stopped; a first leg
+ * retried after it opened the window sends the window again.
+ */
+const openThenStoreRows = async (
+  ports: PreparePorts,
+  batch: BatchRecord,
+  planned: PlannedBatch & { exposure: NonNullable<PlannedBatch['exposure']> },
+  leg: PrepareLeg,
+  cap: number,
+): Promise<PrepareResult> => {
+  const counted = await countBatch(ports, batch.batch_id, planned, cap);
+  const waitSeconds = waitSecondsFor(counted.queued, cap, leg.deployment.maxWaitSeconds);
+  if (!batch.storing) {
+    await ports.batches.putRows(counted.first);
+    await ports.batches.putCompletionShards(batch.batch_id, counted.shards, counted.born.followers());
+    const opened = openWindowInSendOrder({
+      size: windowSizeFor(cap),
+      firstPlaces: counted.first.map((record) => ({ row: record.row, place: record.send_order ?? 0 })),
+      lastPlace: counted.queued,
+    });
+    // Before any message: a row finishing early counts against shard_count, which must be final.
+    await ports.batches.updateBatch(batch.batch_id, {
+      state: 'running',
+      storing: true,
+      options: planned.options,
+      ...planned.shape,
+      rows_total: counted.total,
+      rows_dispatched: counted.queued,
+      born: counted.born.born(),
+      shard_count: counted.shards.size,
+      queue_window: opened.window,
+      exposure: planned.exposure.summary,
+      wait_seconds: waitSeconds,
+      problems: batchProblems(planned, counted.budgetProblem),
+    });
+    if (counted.queued > 0) {
+      await sendFirstWindow(ports, batch.batch_id, opened);
+      await ports.kick.kick('rows_queued');
+    }
+  } else if (leg.writtenThrough === 0 && counted.queued > 0) {
+    // A first leg retried after the window opened: it may have died before sending it.
+    await sendWindowAgain(ports, batch);
+  }
+  const stored = await storeRows(ports, batch, planned, leg, {
+    placeOf: (plan) => counted.placeOf(planned.exposure.ranked.placeOf(plan)),
+    firstThrough: counted.first.at(-1)?.send_order ?? 0,
+  });
+  if (stored !== null) return { batch_id: batch.batch_id, next: 'again', written_through: stored };
+  await ports.batches.updateBatch(batch.batch_id, { storing: false });
+  return counted.queued === 0
+    ? { batch_id: batch.batch_id, next: 'finalize' }
+    : { batch_id: batch.batch_id, next: 'wait', wait_seconds: waitSeconds };
+};
+
+/**
+ * The store pass of exposure order: every row planned again with its dense place, and written
+ * after where the last leg stopped, but the first window's (already stored, maybe already
+ * working). Gives the last row written when this leg's time is spent first, else null.
+ */
+const storeRows = async (
+  ports: PreparePorts,
+  batch: BatchRecord,
+  planned: PlannedBatch,
+  leg: PrepareLeg,
+  places: {
+    placeOf: (
+      plan: Parameters<NonNullable<Parameters<typeof rowRecordPlanner>[1]['placeOf']>>[0],
+    ) => number | undefined;
+    firstThrough: number;
+  },
+): Promise<number | null> => {
+  const now = ports.clock.now();
+  const planner = rowRecordPlanner(batch.batch_id, {
+    options: planned.options,
+    now,
+    otherOrigins: planned.otherOrigins,
+    placeOf: places.placeOf,
+  });
+  const join = { batchId: batch.batch_id, now, write: true };
+  const writeChecks = reusedCheckWriter(ports, planned, now);
+  const writeSimWatches = reusedSimWatchWriter(ports, planned, now);
+  let writtenThrough = leg.writtenThrough;
+  for await (const { records, verdicts } of recordChunks(ports, planned, planner, join)) {
+    const last = records.at(-1)?.row ?? 0;
+    if (last <= leg.writtenThrough) continue;
+    // At least one chunk a leg, so every leg moves on.
+    if (writtenThrough > leg.writtenThrough && ports.clock.now().getTime() >= leg.until)
+      return writtenThrough;
+    const toStore = records.filter(
+      (record) =>
+        record.row > leg.writtenThrough &&
+        !(record.status === 'queued' && (record.send_order ?? Infinity) <= places.firstThrough),
+    );
+    await writeChecks(toStore, verdicts);
+    await writeSimWatches(toStore, verdicts);
+    if (toStore.length > 0) await ports.batches.putRows(toStore);
+    writtenThrough = last;
+  }
+  return null;
 };
 
 /**

@@ -509,4 +509,33 @@ describe('a window in exposure order', () => {
     expect(w.queuedRows()).toEqual([...Array.from({ length: 10 }, (_, index) => 28 - index)]);
     expect((await w.batches.getBatch(BATCH))?.queue_window?.enqueued_through).toBe(22);
   });
+
+  it('sends no place past one it does not find yet, so none is skipped while Prepare still stores rows', async () => {
+    // Prepare: places 13 and 14 not stored yet (rows 28 and 27); the window drained.
+    const w = memoryWorld();
+    await seedInSendOrder(w, 10);
+    w.leaveWindow([40, 39, 38, 37, 36, 35, 34, 33, 32, 31], 'resolved');
+    const hidden = new Set([13, 14]);
+    const storing = {
+      ...w.ports,
+      batches: {
+        ...w.batches,
+        sendOrderPage: async (batchId: string, page: { after: number; limit: number }) => {
+          const read = await w.batches.sendOrderPage(batchId, page);
+          return { ...read, rows: read.rows.filter((row) => !hidden.has(row.send_order)) };
+        },
+      },
+    };
+
+    // Act
+    const early = await topUpWindow(storing, BATCH, HOLD);
+    hidden.clear();
+    w.leaveWindow([30, 29], 'resolved');
+    const later = await topUpWindow(storing, BATCH, HOLD);
+
+    // Assess: places 11–12 first, then 13–22 in order: 13 and 14 not skipped.
+    expect(early).toEqual({ outcome: 'sent', sent: 2 });
+    expect(later).toEqual({ outcome: 'sent', sent: 10 });
+    expect(w.queuedRows()).toEqual(Array.from({ length: 10 }, (_, index) => 28 - index));
+  });
 });

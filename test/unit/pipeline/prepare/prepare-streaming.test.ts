@@ -103,8 +103,8 @@ describe('Prepare streams the file', () => {
     expect(await w.run()).toMatchObject({ batch_id: w.batchId, next: 'wait' });
 
     expect(w.rows().map((row) => row.row)).toEqual(Array.from({ length: 3_000 }, (_, i) => i + 1));
-    expect(w.writes.length).toBe(60);
-    expect(Math.max(...w.writes)).toBe(50);
+    // The first window's 100 rows first (exposure order), then the other 2,900 in 58 chunks.
+    expect(w.writes).toEqual([100, ...Array.from({ length: 58 }, () => 50)]);
     // The file came in pieces, none of them whole: memory holds a piece, not the file.
     expect(w.chunkBytes.length).toBeGreaterThan(20);
     expect(Math.max(...w.chunkBytes)).toBeLessThanOrEqual(4096);
@@ -113,9 +113,10 @@ describe('Prepare streams the file', () => {
     expect(sent).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
     expect(w.batches.batches.get(w.batchId)).toMatchObject({
       state: 'running',
+      storing: false,
       rows_total: 3_000,
       rows_dispatched: 3_000,
-      queue_window: { size: 100, enqueued_through: 100, passed_through: 0 },
+      queue_window: { size: 100, enqueued_through: 100, passed_through: 0, by: 'send_order', last: 3_000 },
     });
     expect(await w.batches.listBacklogs()).toEqual([w.batchId]);
   });
@@ -132,8 +133,9 @@ describe('Prepare streams the file', () => {
     await chunked.run(SMALL);
     await whole.run({ ...PREPARE_SETTINGS, rowsPerChunk: 10_000 });
 
-    expect(chunked.writes.length).toBe(40);
-    expect(whole.writes.length).toBe(1);
+    // The first window's rows first, then the chunks.
+    expect(chunked.writes.length).toBe(41);
+    expect(whole.writes.length).toBe(2);
     expect(chunked.rows()).toEqual(whole.rows());
     // 30 products fit the budget of USD 60; their copies follow them, the other 10 are left out.
     const statuses = new Map<string, number>();
@@ -161,6 +163,12 @@ describe('Prepare streams the file', () => {
     const event = objectCreated();
 
     const legs = [await prepareBatch(legged, { event, execution_id: 'exec-1' }, settings)];
+    // The first leg already sent the window (the 40 products' leaders) and runs the batch while storing.
+    const afterFirstLeg = {
+      sent: legged.queue.sent.length,
+      stored: legged.rows().length,
+      batch: { ...legged.batches.batches.get(legged.batchId) },
+    };
     while (legs.at(-1)!.next === 'again') {
       // The workflow hands Prepare its whole state, the last leg's answer at `prepare`.
       legs.push(
@@ -174,6 +182,8 @@ describe('Prepare streams the file', () => {
     await whole.run(SMALL);
 
     expect(legs).toHaveLength(40);
+    expect(afterFirstLeg).toMatchObject({ sent: 40, stored: 50, batch: { state: 'running', storing: true } });
+    expect(legged.batches.batches.get(legged.batchId)?.storing).toBe(false);
     expect(legs.slice(0, 3).map((leg) => leg.written_through)).toEqual([50, 100, 150]);
     expect(legs.at(-1)).toMatchObject({ next: 'wait', batch_id: legged.batchId });
     // Every chunk written once, and the batch the same as one leg makes it.
@@ -308,7 +318,8 @@ describe('Prepare streams the file', () => {
     await w.run();
 
     expect(w.rows()).toHaveLength(1_200);
-    expect(w.writes.length).toBe(24);
+    // The first window's 100 rows, then the 22 chunks of 50 that hold the other 1,100.
+    expect(w.writes.length).toBe(23);
     expect(w.rows()[1_199]).toMatchObject({ status: 'queued', product: { sku: 'SKU-1200' } });
   });
 });
