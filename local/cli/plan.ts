@@ -79,7 +79,10 @@ const orderLine = (order: NonNullable<BatchPlan['order']>): string => {
     order.unread_cells > 0
       ? ` ${order.unread_cells} value or priority cell(s) could not be read: counted as nothing.`
       : '';
-  return `Most exposed products first (those covering the most rows${by}): about ${curve} ("order": "file" in batch.json keeps the file's order).${unread}`;
+  return (
+    `Most exposed products first (those covering the most rows${by}): the first verdicts ${order.first_verdict} after the drop, ` +
+    `then ${curve} ("order": "file" in batch.json keeps the file's order).${unread}`
+  );
 };
 
 export const printPlan = (plan: BatchPlan, file: string, outDir: string): void => {

@@ -159,6 +159,12 @@ export const BatchPlan = z.object({
    */
   order: z
     .object({
+      /**
+       * About when the first verdict comes after the drop, in seconds: the file read twice (the
+       * survey, then the count; this plan's own read timed it), then one typical run.
+       */
+      first_verdict_seconds: z.number().int().min(0),
+      first_verdict: z.string(),
       value_header: z.string().optional(),
       priority_header: z.string().optional(),
       unread_cells: z.number().int().min(0),
@@ -264,6 +270,8 @@ export type PlanInput = {
   exposure?: {
     summary: ExposureSummary;
     coverageAfter: (classifications: readonly number[]) => { rows: number; value: number }[];
+    /** How long this plan's read of the file took, in seconds. */
+    readSeconds: number;
   };
 };
 
@@ -279,7 +287,10 @@ const orderOf = (exposure: NonNullable<PlanInput['exposure']>, cap: number): Bat
   const counts = COVERAGE_HORIZONS.map(([, seconds]) => Math.floor((seconds / TYPICAL_RUN_SECONDS) * cap));
   const shares = exposure.coverageAfter(counts);
   const { value_header, priority_header, unread_cells } = exposure.summary;
+  const firstVerdictSeconds = Math.ceil(2 * exposure.readSeconds + TYPICAL_RUN_SECONDS);
   return {
+    first_verdict_seconds: firstVerdictSeconds,
+    first_verdict: durationText(firstVerdictSeconds),
     ...(value_header ? { value_header } : {}),
     ...(priority_header ? { priority_header } : {}),
     unread_cells,

@@ -211,6 +211,8 @@ const prepareRows = async (
     folder: source.folder,
     columns: file.columns,
   });
+  // Real time, as the legs: how long one read of the file takes says when the first verdict comes.
+  const surveyStarted = performance.now();
   const surveyed = await surveyRows(ports, file, {
     planChunk,
     options,
@@ -238,7 +240,7 @@ const prepareRows = async (
     settings,
   };
   return options.plan_only
-    ? writePlanOnly(ports, batch, planned, deployment)
+    ? writePlanOnly(ports, batch, planned, deployment, (performance.now() - surveyStarted) / 1000)
     : writeAndQueueRows(ports, batch, planned, leg);
 };
 
@@ -460,6 +462,8 @@ const writePlanOnly = async (
   batch: BatchRecord,
   planned: PlannedBatch,
   deployment: PrepareDeployment,
+  /** How long the survey read the file, in seconds: a run reads it twice before its first POST. */
+  readSeconds: number,
 ): Promise<PrepareResult> => {
   const now = ports.clock.now();
   const balance = await ports.service.getBalance();
@@ -498,6 +502,7 @@ const writePlanOnly = async (
           exposure: {
             summary: planned.exposure.summary,
             coverageAfter: planned.exposure.ranked.coverageAfter,
+            readSeconds,
           },
         }
       : {}),
