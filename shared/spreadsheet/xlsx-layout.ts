@@ -1,8 +1,8 @@
 /**
- * The layout of a workbook the project writes, both ways it writes XLSX (write-xlsx.ts through
- * ExcelJS, xlsx-parts.ts as text): text made safe for a cell, column widths that fit their text,
- * the rows' heights, the one font. Kept apart from ExcelJS, so a function that only lays out or
- * names a workbook does not carry ExcelJS in its bundle.
+ * The layout of a workbook the project writes (results.xlsx in legs, review.xlsx streamed by
+ * write-xlsx.ts, both from the XML of xlsx-parts.ts): text made safe for a cell, column widths that
+ * fit their text, the rows' heights, the one font. Kept apart from the writer, so a function that
+ * only lays out or names a workbook does not carry the writer in its bundle.
  */
 
 /** The media type of an XLSX workbook, as S3 serves it and a browser saves it. */

@@ -2,12 +2,14 @@
  * An XLSX workbook written as text, without a library: the XML of cells and of a sheet's head and
  * tail, and the small parts around the sheets (content types, relationships, workbook.xml, styles,
  * document properties). Pure functions of what they are given, so the same workbook is the same
- * bytes; zip-in-legs.ts puts the parts into the archive.
+ * bytes; zip-in-legs.ts puts the parts into the archive (write-xlsx.ts streams a workbook through
+ * it), xlsx-rules.ts writes the rules a sheet puts on the cells a person fills in.
  *
  * Every text is an inline string (`t="inlineStr"`): no shared-strings table, which would hold every
  * distinct text until the end, and never a formula, so a description that starts with `=` is shown,
  * not evaluated (OWASP "CSV Injection", CWE-1236). The only formulas are those a layout writes.
  */
+import { columnLetter } from './columns.js';
 import { BODY_FONT } from './xlsx-layout.js';
 
 const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
@@ -20,9 +22,21 @@ const OFFICE_RELATIONSHIP = 'http://schemas.openxmlformats.org/officeDocument/20
 // Text
 // ---------------------------------------------------------------------------
 
-/** Text as an attribute's value: `&`, `<`, `>` and `"` escaped. */
-const escapeAttribute = (text: string): string =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+/**
+ * Text as an attribute's value: `&`, `<`, `>` and `"` escaped, and line breaks and tabs as
+ * character references, since a reader turns a raw one in an attribute into a space.
+ */
+export const escapeAttribute = (text: string): string =>
+  text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/[\n\r\t]/g, (character) => `&#${character.charCodeAt(0)};`);
+
+/** Text as an element's content, not a cell's (a rule's formula): `&`, `<` and `>` escaped. */
+export const escapeText = (text: string): string =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** What a cell's text must have escaped: XML's specials, and a `_x` that readers would take for `_xHHHH_`. */
 const NEEDS_ESCAPE = /[&<>]|_x/;
@@ -61,6 +75,10 @@ export const numberCell = (ref: string, value: number, style = 0): string =>
 export const formulaTextCell = (ref: string, formula: string, result: string, style = 0): string =>
   `<c r="${ref}"${styleAttribute(style)} t="str"><f>${escapeCellText(formula)}</f><v>${escapeCellText(result)}</v></c>`;
 
+/** A formula with its number result cached (a count of days), shown as is until it is calculated again. */
+const formulaNumberCell = (ref: string, formula: string, result: number, style = 0): string =>
+  `<c r="${ref}"${styleAttribute(style)}><f>${escapeCellText(formula)}</f><v>${result}</v></c>`;
+
 /** An empty cell: only worth writing when it has a style (a header's fill), else nothing. */
 export const emptyCell = (ref: string, style = 0): string =>
   style === 0 ? '' : `<c r="${ref}"${styleAttribute(style)}/>`;
@@ -72,22 +90,61 @@ const EPOCH_SERIAL = 25_569;
 /** A date as Excel's serial number of days, in UTC (as ExcelJS wrote dates). */
 export const excelSerial = (date: Date): number => date.getTime() / MS_PER_DAY + EPOCH_SERIAL;
 
+/**
+ * What a cell holds: text (already through `xlsxText`), a number, a date, a formula with its
+ * result cached, or nothing.
+ */
+export type CellValue = null | number | string | Date | { formula: string; result: string | number };
+
+/**
+ * A cell's XML from its value: text always as an inline string, so it is never evaluated (only a
+ * `{ formula }` value is a formula); nothing for an empty cell without a style.
+ */
+export const valueCell = (ref: string, value: CellValue, style = 0): string => {
+  if (value === null || value === '') return emptyCell(ref, style);
+  if (typeof value === 'number') return numberCell(ref, value, style);
+  if (typeof value === 'string') return inlineStringCell(ref, value, style);
+  if (value instanceof Date) return numberCell(ref, excelSerial(value), style);
+  return typeof value.result === 'number'
+    ? formulaNumberCell(ref, value.formula, value.result, style)
+    : formulaTextCell(ref, value.formula, value.result, style);
+};
+
 // ---------------------------------------------------------------------------
 // A sheet's head and tail, around its rows
 // ---------------------------------------------------------------------------
 
-export type SheetColumn = { width: number; style?: number };
+export type SheetColumn = { width: number; style?: number; hidden?: boolean };
 
-/** Everything before the first row: the view (its first rows frozen), the columns' widths and styles. */
-export const sheetHead = (input: { frozenRows: number; columns: readonly SheetColumn[] }): string => {
-  const pane =
-    input.frozenRows > 0
-      ? `<pane ySplit="${input.frozenRows}" topLeftCell="A${input.frozenRows + 1}" activePane="bottomLeft" state="frozen"/><selection pane="bottomLeft"/>`
+/** The frozen pane: rows only (scrolling down), or rows and columns (scrolling both ways). */
+const paneXml = (rows: number, columns: number): string => {
+  if (columns === 0) {
+    return rows > 0
+      ? `<pane ySplit="${rows}" topLeftCell="A${rows + 1}" activePane="bottomLeft" state="frozen"/><selection pane="bottomLeft"/>`
       : '';
+  }
+  const corner = `${columnLetter(columns)}${rows + 1}`;
+  const pane = rows > 0 ? 'bottomRight' : 'topRight';
+  return (
+    `<pane xSplit="${columns}"${rows > 0 ? ` ySplit="${rows}"` : ''} topLeftCell="${corner}" activePane="${pane}" state="frozen"/>` +
+    `<selection pane="${pane}"/>`
+  );
+};
+
+/**
+ * Everything before the first row: the view (its first rows, and columns when asked, frozen), the
+ * columns' widths, styles and whether they are hidden.
+ */
+export const sheetHead = (input: {
+  frozenRows: number;
+  frozenColumns?: number;
+  columns: readonly SheetColumn[];
+}): string => {
+  const pane = paneXml(input.frozenRows, input.frozenColumns ?? 0);
   const columns = input.columns
     .map(
-      ({ width, style }, i) =>
-        `<col min="${i + 1}" max="${i + 1}" width="${width}"${style ? ` style="${style}"` : ''} customWidth="1"/>`,
+      ({ width, style, hidden }, i) =>
+        `<col min="${i + 1}" max="${i + 1}" width="${width}"${style ? ` style="${style}"` : ''}${hidden ? ' hidden="1"' : ''} customWidth="1"/>`,
     )
     .join('');
   return (
@@ -97,21 +154,38 @@ export const sheetHead = (input: { frozenRows: number; columns: readonly SheetCo
   );
 };
 
-/** One row's XML around its cells' (row numbers from 1). */
-export const rowXml = (row: number, cells: string): string => `<row r="${row}">${cells}</row>`;
+/**
+ * One row's XML around its cells' (row numbers from 1), `height` in points when it is written:
+ * neither program makes a row taller for wrapped text of a file it opens.
+ */
+export const rowXml = (row: number, cells: string, height?: number): string =>
+  `<row r="${row}"${height === undefined ? '' : ` ht="${height}" customHeight="1"`}>${cells}</row>`;
 
-/** Everything after the last row: the autofilter, if any, Excel's default margins, the orientation. */
-export const sheetTail = (input: { autoFilter?: string; orientation: 'landscape' | 'portrait' }): string =>
-  `</sheetData>${input.autoFilter ? `<autoFilter ref="${input.autoFilter}"/>` : ''}` +
+/**
+ * What the last row is followed by before a sheet's rules (xlsx-rules.ts): its protection when it
+ * has one, then its autofilter when it has one.
+ */
+export const sheetDataEnd = (input: { protection?: string; autoFilter?: string | undefined }): string =>
+  `</sheetData>${input.protection ?? ''}${input.autoFilter ? `<autoFilter ref="${input.autoFilter}"/>` : ''}`;
+
+/** A sheet's last XML, after its rules: Excel's default margins, the orientation. */
+export const sheetEnd = (orientation: 'landscape' | 'portrait'): string =>
   '<pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/>' +
-  `<pageSetup orientation="${input.orientation}"/></worksheet>`;
+  `<pageSetup orientation="${orientation}"/></worksheet>`;
+
+/** Everything after the last row of a sheet without protection or rules: the autofilter, if any, the page. */
+export const sheetTail = (input: { autoFilter?: string; orientation: 'landscape' | 'portrait' }): string =>
+  sheetDataEnd({ autoFilter: input.autoFilter }) + sheetEnd(input.orientation);
 
 // ---------------------------------------------------------------------------
 // The parts around the sheets
 // ---------------------------------------------------------------------------
 
-/** A sheet as workbook.xml names it: its filter's range (`A1:AE9`) and whether row 1 prints on every page. */
-export type WorkbookSheet = { name: string; autoFilter?: string; printTitleRow?: boolean };
+/**
+ * A sheet as workbook.xml names it: its filter's range (`A1:AE9`), whether row 1 prints on every
+ * page, whether it is hidden from its tabs.
+ */
+export type WorkbookSheet = { name: string; autoFilter?: string; printTitleRow?: boolean; hidden?: boolean };
 
 export const sheetPath = (position: number): string => `xl/worksheets/sheet${position + 1}.xml`;
 
@@ -186,7 +260,8 @@ export const workbookXml = (sheets: readonly WorkbookSheet[]): string => {
     '<workbookPr defaultThemeVersion="164011" filterPrivacy="1"/><sheets>' +
     sheets
       .map(
-        (sheet, i) => `<sheet name="${escapeAttribute(sheet.name)}" sheetId="${i + 1}" r:id="rId${i + 3}"/>`,
+        (sheet, i) =>
+          `<sheet name="${escapeAttribute(sheet.name)}" sheetId="${i + 1}"${sheet.hidden ? ' state="hidden"' : ''} r:id="rId${i + 3}"/>`,
       )
       .join('') +
     `</sheets>${names === '' ? '' : `<definedNames>${names}</definedNames>`}<calcPr calcId="171027"/></workbook>`
@@ -215,15 +290,21 @@ export const corePropertiesXml = (at: Date): string => {
 // Styles
 // ---------------------------------------------------------------------------
 
-/** A cell style: every font is `BODY_FONT`, bold, underlined or coloured; colours are ARGB (`FF1F4E78`). */
+/**
+ * A cell style: every font is `BODY_FONT`, bold, underlined or coloured; colours are ARGB
+ * (`FF1F4E78`); `border` a thin line under the cell in its colour; `unlocked` a cell a person may
+ * change in a protected sheet (every other cell is locked, as Excel's default).
+ */
 export type CellStyle = {
   numFmt?: string;
   font?: { bold?: boolean; underline?: boolean; color?: string };
   fill?: string;
+  border?: { bottom: string };
   alignment?: { horizontal?: 'left'; vertical?: 'top' | 'center'; wrapText?: boolean };
+  unlocked?: boolean;
 };
 
-/** The header row of every sheet: white on dark blue, bold (as write-xlsx.ts styles ExcelJS's). */
+/** The header row of every sheet: white on dark blue, bold. */
 export const HEADER_CELL_STYLE: CellStyle = {
   font: { bold: true, color: 'FFFFFFFF' },
   fill: 'FF1F4E78',
@@ -231,7 +312,7 @@ export const HEADER_CELL_STYLE: CellStyle = {
 };
 
 /** Formats Excel knows by number, written without a `<numFmt>`. */
-const BUILT_IN_FORMATS: Readonly<Record<string, number>> = { General: 0, '0%': 9, '0.00%': 10 };
+const BUILT_IN_FORMATS: Readonly<Record<string, number>> = { General: 0, '0%': 9, '0.00%': 10, '@': 49 };
 /** The first number a workbook's own formats take. */
 const FIRST_CUSTOM_FORMAT = 164;
 
@@ -245,6 +326,11 @@ const fontXml = ({ bold, underline, color }: NonNullable<CellStyle['font']>): st
 
 const fillXml = (argb: string): string =>
   `<fill><patternFill patternType="solid"><fgColor rgb="${argb}"/></patternFill></fill>`;
+
+const NO_BORDER = '<border><left/><right/><top/><bottom/><diagonal/></border>';
+
+const borderXml = ({ bottom }: NonNullable<CellStyle['border']>): string =>
+  `<border><left/><right/><top/><bottom style="thin"><color rgb="${bottom}"/></bottom><diagonal/></border>`;
 
 const alignmentXml = ({ horizontal, vertical, wrapText }: NonNullable<CellStyle['alignment']>): string =>
   `<alignment${horizontal ? ` horizontal="${horizontal}"` : ''}${vertical ? ` vertical="${vertical}"` : ''}${wrapText ? ' wrapText="1"' : ''}/>`;
@@ -263,19 +349,24 @@ export const stylesXml = (styles: readonly CellStyle[]): string => {
     '<fill><patternFill patternType="none"/></fill>',
     '<fill><patternFill patternType="gray125"/></fill>',
   ];
-  const xfs = styles.map(({ numFmt, font, fill, alignment }) => {
+  const borders = [NO_BORDER];
+  const xfs = styles.map(({ numFmt, font, fill, border, alignment, unlocked }) => {
     const format =
       numFmt === undefined ? 0 : (BUILT_IN_FORMATS[numFmt] ?? FIRST_CUSTOM_FORMAT + indexIn(formats, numFmt));
     const fontId = font ? indexIn(fonts, fontXml(font)) : 0;
     const fillId = fill ? indexIn(fills, fillXml(fill)) : 0;
+    const borderId = border ? indexIn(borders, borderXml(border)) : 0;
     const applied = [
       format ? ' applyNumberFormat="1"' : '',
       fontId ? ' applyFont="1"' : '',
       fillId ? ' applyFill="1"' : '',
+      borderId ? ' applyBorder="1"' : '',
       alignment ? ' applyAlignment="1"' : '',
+      unlocked ? ' applyProtection="1"' : '',
     ].join('');
-    const open = `<xf numFmtId="${format}" fontId="${fontId}" fillId="${fillId}" borderId="0" xfId="0"${applied}`;
-    return alignment ? `${open}>${alignmentXml(alignment)}</xf>` : `${open}/>`;
+    const open = `<xf numFmtId="${format}" fontId="${fontId}" fillId="${fillId}" borderId="${borderId}" xfId="0"${applied}`;
+    const inner = (alignment ? alignmentXml(alignment) : '') + (unlocked ? '<protection locked="0"/>' : '');
+    return inner === '' ? `${open}/>` : `${open}>${inner}</xf>`;
   });
   const numFmts = formats
     .map((code, i) => `<numFmt numFmtId="${FIRST_CUSTOM_FORMAT + i}" formatCode="${escapeAttribute(code)}"/>`)
@@ -285,7 +376,7 @@ export const stylesXml = (styles: readonly CellStyle[]): string => {
     (formats.length > 0 ? `<numFmts count="${formats.length}">${numFmts}</numFmts>` : '') +
     `<fonts count="${fonts.length}">${fonts.join('')}</fonts>` +
     `<fills count="${fills.length}">${fills.join('')}</fills>` +
-    '<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>' +
+    `<borders count="${borders.length}">${borders.join('')}</borders>` +
     '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>' +
     `<cellXfs count="${xfs.length}">${xfs.join('')}</cellXfs>` +
     '<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles>' +

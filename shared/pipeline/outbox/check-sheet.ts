@@ -15,12 +15,13 @@
  * Columns are to-check.csv's (to-check-files.ts) under localized headers, read back by
  * answers/decisions-file.ts. A batch with nothing to check has no such sheet.
  */
-import type ExcelJS from 'exceljs';
 import { formatNcm } from '../../spreadsheet/write-csv.js';
-import type { CellValue, WorkbookWriter } from '../../spreadsheet/write-xlsx.js';
+import type { StreamedSheet } from '../../spreadsheet/write-xlsx.js';
 import { xlsxText } from '../../spreadsheet/xlsx-layout.js';
+import type { CellValue } from '../../spreadsheet/xlsx-parts.js';
+import type { CellRule } from '../../spreadsheet/xlsx-rules.js';
 import type { CheckItem } from '../core/check-records.js';
-import { type FillInColumn, orNull, writeFillInSheet } from './fill-in-sheet.js';
+import { type FillInColumn, fillInSheet, orNull } from './fill-in-sheet.js';
 import { resultCell } from './results-sheet-xml.js';
 import type { CheckWords } from './review-labels.js';
 import { openChecks, simOptionText } from './to-check-files.js';
@@ -40,36 +41,32 @@ const reasonsText = (item: CheckItem, words: CheckWords): string =>
     .join('; ');
 
 /** The four columns of the candidate at `i` (0-based): its NCM, description, confidence and rationale. */
-const candidateColumns = (
-  items: readonly CheckItem[],
-  c: CheckWords,
-  i: number,
-): FillInColumn<CheckItem>[] => {
+const candidateColumns = (c: CheckWords, i: number): FillInColumn<CheckItem>[] => {
   const candidate = (item: CheckItem) => item.candidates[i];
   return [
     {
       header: c.candidate(i + 1, 'ncm'),
-      fits: ['0000.00.00'],
+      sample: '0000.00.00',
       max: 16,
       value: (item) => orNull(candidate(item) && formatNcm(candidate(item)!.ncm)),
     },
     {
       header: c.candidate(i + 1, 'description'),
-      fits: items.map((item) => candidate(item)?.description),
+      fits: (item) => candidate(item)?.description,
       max: 40,
       wrap: true,
       value: (item) => orNull(candidate(item)?.description),
     },
     {
       header: c.candidate(i + 1, 'confidence'),
-      fits: ['100%'],
+      sample: '100%',
       max: 14,
       numFmt: '0%',
       value: (item) => percent(candidate(item)?.confidence),
     },
     {
       header: c.candidate(i + 1, 'rationale'),
-      fits: items.map((item) => candidate(item)?.rationale),
+      fits: (item) => candidate(item)?.rationale,
       max: 50,
       wrap: true,
       value: (item) => orNull(candidate(item)?.rationale),
@@ -83,78 +80,78 @@ const checkColumns = (
   sameProductRows: ReadonlyMap<number, readonly number[]>,
 ): FillInColumn<CheckItem>[] => {
   const c = words.check;
-  const groups = Math.max(1, ...items.map((item) => item.candidates.length));
+  const groups = items.reduce((most, item) => Math.max(most, item.candidates.length), 1);
   const sameProduct = (item: CheckItem) => (sameProductRows.get(item.row) ?? []).join(' ');
   const sims = (item: CheckItem) => item.sim_options.map(simOptionText).join('\n');
   const columns: FillInColumn<CheckItem>[] = [
-    { header: c.row, fits: [], max: 8, value: (item) => item.row },
-    { header: c.sku, fits: items.map((i) => i.sku), max: 24, value: (item) => orNull(item.sku) },
+    { header: c.row, max: 8, value: (item) => item.row },
+    { header: c.sku, fits: (item) => item.sku, max: 24, value: (item) => orNull(item.sku) },
     {
       header: c.description,
-      fits: items.map((i) => i.description),
+      fits: (item) => item.description,
       max: 50,
       wrap: true,
       value: (item) => orNull(item.description),
     },
     {
       header: c.title,
-      fits: items.map((i) => i.title),
+      fits: (item) => item.title,
       max: 30,
       wrap: true,
       value: (item) => orNull(item.title),
     },
     {
       header: c.classification_id,
-      fits: items.map((i) => i.classification_id),
+      fits: (item) => item.classification_id,
       max: 24,
       value: (item) => item.classification_id,
     },
     {
       header: c.reasons,
-      fits: items.map((item) => reasonsText(item, c)),
+      fits: (item) => reasonsText(item, c),
       max: 30,
       wrap: true,
       value: (item) => xlsxText(reasonsText(item, c)),
     },
     {
       header: c.ncm,
-      fits: ['0000.00.00'],
+      sample: '0000.00.00',
       max: 16,
       value: (item) => orNull(item.ncm && formatNcm(item.ncm)),
     },
     {
       header: c.confidence,
-      fits: ['100%'],
+      sample: '100%',
       max: 16,
       numFmt: '0%',
       value: (item) => percent(item.confidence),
     },
   ];
-  for (let i = 0; i < groups; i += 1) columns.push(...candidateColumns(items, c, i));
+  for (let i = 0; i < groups; i += 1) columns.push(...candidateColumns(c, i));
   columns.push(
     {
       header: c.sim_options,
-      fits: items.map(sims),
+      fits: sims,
       max: 40,
       wrap: true,
       value: (item) => orNull(sims(item)),
     },
     {
       header: c.verdict_pdf,
-      fits: items.map((item) => item.verdict_pdf),
+      fits: (item) => item.verdict_pdf,
       max: 40,
       // The same link as results.xlsx's: it opens the PDF beside the workbook.
-      value: (item) => resultCell('verdict_pdf', item.verdict_pdf ?? '', words) as CellValue,
+      value: (item) => resultCell('verdict_pdf', item.verdict_pdf ?? '', words),
     },
     {
       header: c.same_product_rows,
-      fits: items.map(sameProduct),
+      fits: sameProduct,
       max: 24,
       value: (item) => orNull(sameProduct(item)),
     },
     {
       header: c.decision_ncm,
-      fits: ['0000.00.00'],
+      sample: '0000.00.00',
       max: 18,
       numFmt: '@',
       fillIn: (item) => ({ shaded: true, rule: decisionValidation(item, 'ncm', c) }),
@@ -162,7 +159,7 @@ const checkColumns = (
     },
     {
       header: c.decision_sim,
-      fits: ['0000.00.00.00'],
+      sample: '0000.00.00.00',
       max: 20,
       numFmt: '@',
       fillIn: (item) => ({ shaded: true, rule: decisionValidation(item, 'sim', c) }),
@@ -170,7 +167,6 @@ const checkColumns = (
     },
     {
       header: c.decision_note,
-      fits: [],
       max: 40,
       wrap: true,
       // No rule, only its hint over the column.
@@ -186,54 +182,39 @@ const checkColumns = (
 const inlineList = (values: readonly string[]): string => `"${values.join(',')}"`;
 
 /** A decision cell's rule, or null when it takes free text with a hint only. */
-const decisionValidation = (
-  item: CheckItem,
-  kind: 'ncm' | 'sim',
-  words: CheckWords,
-): ExcelJS.DataValidation | null => {
+const decisionValidation = (item: CheckItem, kind: 'ncm' | 'sim', words: CheckWords): CellRule | null => {
   if (kind === 'ncm') {
     const codes = [...new Set(item.candidates.map((candidate) => formatNcm(candidate.ncm)))];
     if (codes.length === 0) return null;
+    // No alert: a typed NCM is a decision too, checked by the round against the table in force.
     return {
       type: 'list',
-      allowBlank: true,
-      formulae: [inlineList(codes)],
-      showInputMessage: true,
-      promptTitle: words.hints.ncmTitle,
-      prompt: words.hints.ncm,
-      // Off: a typed NCM is a decision too, checked by the round against the table in force.
-      showErrorMessage: false,
+      formula: inlineList(codes),
+      prompt: { title: words.hints.ncmTitle, text: words.hints.ncm },
     };
   }
   if (kind === 'sim' && item.sim_options.length > 0) {
     return {
       type: 'list',
-      allowBlank: true,
-      formulae: [inlineList(item.sim_options.map((option) => formatNcm(option.code)))],
-      showInputMessage: true,
-      promptTitle: words.hints.simTitle,
-      prompt: words.hints.sim,
-      showErrorMessage: true,
-      errorStyle: 'stop',
-      errorTitle: words.hints.simTitle,
-      error: words.hints.sim,
+      formula: inlineList(item.sim_options.map((option) => formatNcm(option.code))),
+      prompt: { title: words.hints.simTitle, text: words.hints.sim },
+      alert: { style: 'stop', title: words.hints.simTitle, text: words.hints.sim },
     };
   }
   return null;
 };
 
 /**
- * Adds the sheet of verdicts to check to a review.xlsx being written, after the questions sheet;
- * nothing when no item is still `to_check`.
+ * The sheet of verdicts to check, for a review.xlsx being streamed after its questions sheet: one
+ * row per item still `to_check`; null when there is none.
  */
-export const writeCheckSheet = async (
-  workbook: WorkbookWriter,
+export const checkSheet = (
   allItems: readonly CheckItem[],
   words: WorkbookWords,
   sameProductRows: ReadonlyMap<number, readonly number[]> = new Map(),
-): Promise<void> => {
+): StreamedSheet | null => {
   const items = openChecks(allItems);
-  if (items.length === 0) return;
+  if (items.length === 0) return null;
   // The row and SKU stay in view while the candidates scroll by.
-  await writeFillInSheet(workbook, words.check.sheet, items, checkColumns(items, words, sameProductRows), 2);
+  return fillInSheet(words.check.sheet, items, checkColumns(items, words, sameProductRows), 2);
 };

@@ -17,16 +17,17 @@
  * questions by them.
  */
 import type { Readable } from 'node:stream';
-import type ExcelJS from 'exceljs';
 import { columnLetter } from '../../spreadsheet/columns.js';
 import { formatNcm } from '../../spreadsheet/write-csv.js';
-import { streamWorkbook, type WorkbookWriter } from '../../spreadsheet/write-xlsx.js';
+import { type StreamedSheet, streamWorkbook } from '../../spreadsheet/write-xlsx.js';
 import { xlsxText } from '../../spreadsheet/xlsx-layout.js';
+import { inlineStringCell, rowXml, sheetDataEnd, sheetEnd, sheetHead } from '../../spreadsheet/xlsx-parts.js';
+import { type CellRule, sheetProtectionXml } from '../../spreadsheet/xlsx-rules.js';
 import { LIMITS } from '../../tcs/schemas.js';
 import type { CheckItem } from '../core/check-records.js';
 import { type BatchRecord, daysLeft, type ReviewItem } from '../core/records.js';
-import { writeCheckSheet } from './check-sheet.js';
-import { type FillInColumn, orNull, writeFillInSheet } from './fill-in-sheet.js';
+import { checkSheet } from './check-sheet.js';
+import { type FillInColumn, fillInSheet, orNull } from './fill-in-sheet.js';
 import { mostQuestions } from './results-files.js';
 import type { WorkbookWords } from './workbook-labels.js';
 import { wordsForBatch } from './workbook-language.js';
@@ -52,48 +53,48 @@ export type ReviewWorkbookInput = {
  * check when any): give it to an upload as its body.
  */
 export const reviewWorkbook = (input: ReviewWorkbookInput): Readable =>
-  streamWorkbook((workbook) => writeReviewWorkbook(workbook, input), input.at);
+  streamWorkbook(() => reviewSheets(input), input.at);
 
 const reviewColumns = (
   items: readonly ReviewItem[],
   words: WorkbookWords,
   input: Pick<ReviewWorkbookInput, 'sameProductRows' | 'at'>,
-  options: ReadonlyMap<string, string>,
+  options: OptionLines,
 ): FillInColumn<ReviewItem>[] => {
   const r = words.review;
   const groups = Math.max(1, mostQuestions(items));
   const sameProduct = (item: ReviewItem) => (input.sameProductRows?.get(item.row) ?? []).join(' ');
   const columns: FillInColumn<ReviewItem>[] = [
-    { header: r.row, fits: [], max: 8, value: (item) => item.row },
-    { header: r.sku, fits: items.map((i) => i.sku), max: 24, value: (item) => orNull(item.sku) },
+    { header: r.row, max: 8, value: (item) => item.row },
+    { header: r.sku, fits: (item) => item.sku, max: 24, value: (item) => orNull(item.sku) },
     {
       header: r.external_reference,
-      fits: items.map((i) => i.external_reference),
+      fits: (item) => item.external_reference,
       max: 24,
       value: (item) => orNull(item.external_reference),
     },
     {
       header: r.description,
-      fits: items.map((i) => i.description),
+      fits: (item) => item.description,
       max: 50,
       wrap: true,
       value: (item) => orNull(item.description),
     },
     {
       header: r.classification_id,
-      fits: items.map((i) => i.classification_id),
+      fits: (item) => item.classification_id,
       max: 24,
       value: (item) => item.classification_id,
     },
     {
       header: r.provisional_ncm,
-      fits: ['0000.00.00'],
+      sample: '0000.00.00',
       max: 16,
       value: (item) => (item.provisional_ncm ? xlsxText(formatNcm(item.provisional_ncm)) : null),
     },
     {
       header: r.provisional_confidence,
-      fits: ['100%'],
+      sample: '100%',
       max: 24,
       numFmt: '0%',
       value: (item) => (item.provisional_confidence === null ? null : item.provisional_confidence / 100),
@@ -104,30 +105,27 @@ const reviewColumns = (
     columns.push(
       {
         header: r.questionId(i + 1),
-        fits: [],
         max: 12,
         hidden: true,
         value: (item) => orNull(question(item)?.id),
       },
       {
         header: r.question(i + 1),
-        fits: items.map((item) => question(item)?.text),
+        fits: (item) => question(item)?.text,
         max: 50,
         wrap: true,
         value: (item) => orNull(question(item)?.text),
       },
       {
         header: r.answer(i + 1),
-        fits: items.flatMap((item) => question(item)?.options ?? []),
+        fits: (item) => question(item)?.options,
         max: 40,
         wrap: true,
         // Unlocked where the item has this question, with its drop-down.
-        fillIn: (item) => {
-          const asked = question(item);
-          if (!asked) return null;
-          const list = options.get(`${item.classification_id} ${asked.id}`);
-          return { shaded: true, rule: answerValidation(list, words) };
-        },
+        fillIn: (item, index) =>
+          question(item)
+            ? { shaded: true, rule: answerValidation(options.range(item, index, i), words) }
+            : null,
         value: () => null,
       },
     );
@@ -137,7 +135,6 @@ const reviewColumns = (
     // A new technical sheet's path: unlocked, unshaded, its hint over the column.
     {
       header: r.sheet,
-      fits: [],
       max: 30,
       fillIn: () => ({ shaded: false, rule: null }),
       hint: words.hints.sheet,
@@ -145,14 +142,14 @@ const reviewColumns = (
     },
     {
       header: r.abandons_at,
-      fits: [words.dateFormat],
+      sample: words.dateFormat,
       max: 24,
       numFmt: words.dateFormat,
       value: (item) => new Date(item.abandons_at),
     },
     {
       header: r.days_left,
-      fits: ['30'],
+      sample: '30',
       max: 16,
       // Counted again whenever the workbook is opened; the value written is today's count.
       value: (item, line) => ({
@@ -162,7 +159,7 @@ const reviewColumns = (
     },
     {
       header: r.same_product_rows,
-      fits: items.map(sameProduct),
+      fits: sameProduct,
       max: 30,
       value: (item) => orNull(sameProduct(item)),
     },
@@ -171,74 +168,85 @@ const reviewColumns = (
 };
 
 /** An answer cell's rule: the suggested answers as a drop-down, else free text within the service's limit. */
-const answerValidation = (list: string | undefined, words: WorkbookWords): ExcelJS.DataValidation =>
+const answerValidation = (list: string | undefined, words: WorkbookWords): CellRule =>
   list
     ? {
         type: 'list',
-        allowBlank: true,
-        formulae: [list],
-        showInputMessage: true,
-        promptTitle: words.hints.answerTitle,
-        prompt: words.hints.pickOrType,
+        formula: list,
+        prompt: { title: words.hints.answerTitle, text: words.hints.pickOrType },
         // A warning, not a refusal: the service's options are suggestions, a typed answer is valid.
-        showErrorMessage: true,
-        errorStyle: 'warning',
-        errorTitle: words.hints.notSuggestedTitle,
-        error: words.hints.notSuggested,
+        alert: { style: 'warning', title: words.hints.notSuggestedTitle, text: words.hints.notSuggested },
       }
     : {
         type: 'textLength',
         operator: 'lessThanOrEqual',
-        allowBlank: true,
-        formulae: [LIMITS.answerMax],
-        showInputMessage: true,
-        promptTitle: words.hints.answerTitle,
-        prompt: words.hints.typeFreely,
-        showErrorMessage: true,
-        errorStyle: 'stop',
-        errorTitle: words.hints.tooLongTitle,
-        error: words.hints.tooLong,
+        formula: String(LIMITS.answerMax),
+        prompt: { title: words.hints.answerTitle, text: words.hints.typeFreely },
+        alert: { style: 'stop', title: words.hints.tooLongTitle, text: words.hints.tooLong },
       };
 
-const writeReviewWorkbook = async (workbook: WorkbookWriter, input: ReviewWorkbookInput): Promise<void> => {
+/** review.xlsx's sheets in tab order: the questions, the verdicts to check when any, the hidden options. */
+const reviewSheets = (input: ReviewWorkbookInput): StreamedSheet[] => {
   const words = wordsForBatch(input.batch);
   const items = [...input.items].sort((a, b) => a.row - b.row);
-  const options = optionRanges(items, words.sheets.options);
-  await writeFillInSheet(workbook, words.sheets.review, items, reviewColumns(items, words, input, options));
-  // After the questions sheet: the first sheet is the one a reader (and the answers round) opens.
-  await writeCheckSheet(workbook, input.checks ?? [], words, input.sameProductRows);
-  await writeOptionsSheet(workbook, items, words);
+  const options = optionLines(items, words.sheets.options);
+  const checks = checkSheet(input.checks ?? [], words, input.sameProductRows);
+  return [
+    fillInSheet(words.sheets.review, items, reviewColumns(items, words, input, options)),
+    // After the questions sheet: the first sheet is the one a reader (and the answers round) opens.
+    ...(checks ? [checks] : []),
+    optionsSheet(items, words),
+  ];
 };
 
-const withOptions = (items: readonly ReviewItem[]) =>
-  items.flatMap((item) =>
-    item.questions.filter((question) => question.options.length > 0).map((question) => ({ item, question })),
-  );
+const hasOptions = (question: ReviewItem['questions'][number]): boolean => question.options.length > 0;
+
+/** Where each question's suggested answers lie on the hidden sheet (`optionsSheet`). */
+type OptionLines = {
+  /** The range of the options of question `n` (from 0) of `item`, at `index` in the items; undefined when it has none. */
+  range(item: ReviewItem, index: number, n: number): string | undefined;
+};
 
 /**
- * Where each question's suggested answers lie on the hidden sheet: one line per question that has
- * options, the options across it. Keyed by `<classification id> <question id>`.
+ * The hidden sheet holds one line per question that has options, in item order, the options
+ * across it: an item's lines follow the lines of the items before it. Counted once per item (a
+ * number each), so a long sheet keeps no text per question.
  */
-const optionRanges = (items: readonly ReviewItem[], sheetName: string): Map<string, string> => {
+const optionLines = (items: readonly ReviewItem[], sheetName: string): OptionLines => {
   const quoted = `'${sheetName.replace(/'/g, "''")}'`;
-  return new Map(
-    withOptions(items).map(({ item, question }, i) => [
-      `${item.classification_id} ${question.id}`,
-      `${quoted}!$A$${i + 1}:$${column(question.options.length)}$${i + 1}`,
-    ]),
-  );
+  const before = new Uint32Array(items.length);
+  let lines = 0;
+  items.forEach((item, index) => {
+    before[index] = lines;
+    lines += item.questions.filter(hasOptions).length;
+  });
+  return {
+    range(item, index, n) {
+      const question = item.questions[n];
+      if (!question || !hasOptions(question)) return undefined;
+      const line = (before[index] ?? 0) + item.questions.slice(0, n).filter(hasOptions).length + 1;
+      return `${quoted}!$A$${line}:$${column(question.options.length)}$${line}`;
+    },
+  };
 };
 
-/** The hidden sheet `optionRanges` points into, protected like the questions. */
-const writeOptionsSheet = async (
-  workbook: WorkbookWriter,
-  items: readonly ReviewItem[],
-  words: WorkbookWords,
-) => {
-  const sheet = workbook.addWorksheet(words.sheets.options, { state: 'hidden' });
-  for (const { question } of withOptions(items)) {
-    sheet.addRow(question.options.map((option) => xlsxText(option))).commit();
-  }
-  await sheet.protect('', { selectLockedCells: true, selectUnlockedCells: true });
-  sheet.commit();
-};
+/** The hidden sheet `optionLines` points into, protected like the questions: one line per question with options. */
+const optionsSheet = (items: readonly ReviewItem[], words: WorkbookWords): StreamedSheet => ({
+  name: words.sheets.options,
+  hidden: true,
+  *xml() {
+    yield sheetHead({ frozenRows: 0, columns: [] });
+    let line = 0;
+    for (const item of items) {
+      for (const question of item.questions.filter(hasOptions)) {
+        line += 1;
+        const cells = question.options.map((option, i) =>
+          inlineStringCell(`${column(i + 1)}${line}`, xlsxText(option)),
+        );
+        yield rowXml(line, cells.join(''));
+      }
+    }
+    yield sheetDataEnd({ protection: sheetProtectionXml() });
+    yield sheetEnd('portrait');
+  },
+});

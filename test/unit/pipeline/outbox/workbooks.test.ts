@@ -1,6 +1,6 @@
 /**
- * results.xlsx and review.xlsx as bytes: the real output (results.xlsx from the project's own
- * writer, review.xlsx from ExcelJS), unzipped and read back by the project's own readers
+ * results.xlsx and review.xlsx as bytes: the real output (both from the project's own writer,
+ * without a library), unzipped and read back by the project's own readers
  * (readXlsxRecords, readAnswersFile) and by looking at the sheet XML, then compared with what
  * results.csv and review.csv say for the same records.
  */
