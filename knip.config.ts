@@ -22,6 +22,7 @@ const config: KnipConfig = {
     // The benches: run by hand, and each spawns itself or a child by path.
     'local/bench/finalize-memory.ts',
     'local/bench/workbook-memory-child.ts',
+    'local/bench/bundle-imports.ts',
     // The sample data's generators, run by hand (sample-data/README.md).
     'sample-data/make-*.ts',
     // What `node:path` means in the page: an alias in web/vite.config.ts and web/tsconfig.json.

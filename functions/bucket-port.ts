@@ -1,15 +1,15 @@
 /**
- * The bucket's port, through S3, in a module of its own: its adapter imports `@aws-sdk/lib-storage`
- * (multipart uploads), a package not marked free of side effects, so esbuild keeps it, and the S3
- * client's schemas it reaches, in every bundle that imports the adapter's module, whether or not
- * the handler uses the bucket. Only the handlers that do import this module (port-builders.ts says
- * why each handler names its builders).
+ * The bucket's port, through S3, in a module of its own so that the S3 client stays out of the
+ * bundles that do not use it. This builder puts whole bodies only; a function whose bucket streams
+ * (`objects.streams` in catalogue.ts) names streaming-bucket-port.ts's instead, whose upload of
+ * streams brings a package the others leave out. The type of each builder says which functions may
+ * name it.
  */
 import { createS3Client } from '../shared/aws/clients.js';
-import { createS3ObjectStore, type ObjectLock } from '../shared/aws/s3-object-store.js';
+import { createS3ObjectStore, type ObjectLock, type StreamUpload } from '../shared/aws/s3-object-store.js';
 import { isAuditRecordKey } from '../shared/pipeline/core/bucket-layout.js';
 import type { PipelinePorts } from '../shared/pipeline/core/ports.js';
-import { ENV } from './catalogue.js';
+import { ENV, type PortUses } from './catalogue.js';
 import { once, required } from './environment.js';
 
 const s3 = once(() => createS3Client(process.env));
@@ -21,9 +21,20 @@ const auditLock = (): { lock?: ObjectLock } => {
 };
 
 /**
- * Gives the bucket the stack names (BUCKET_NAME), through S3, built once per container; where the
- * function writes audit.csv, each version of it is written under Object Lock (AUDIT_LOCK_DAYS).
+ * Takes how streams are sent, if the function's bucket streams, and gives the bucket the stack
+ * names (BUCKET_NAME), through S3; where the function writes audit.csv, each version of it is
+ * written under Object Lock (AUDIT_LOCK_DAYS).
  */
-export const objects = once((): PipelinePorts['objects'] =>
-  createS3ObjectStore({ client: s3(), bucket: required(ENV.bucketName), ...auditLock() }),
-);
+export const bucketStore = (uploadStream?: StreamUpload): PipelinePorts['objects'] =>
+  createS3ObjectStore({
+    client: s3(),
+    bucket: required(ENV.bucketName),
+    ...auditLock(),
+    ...(uploadStream ? { uploadStream } : {}),
+  });
+
+/** How a function uses the bucket when it puts whole bodies only: its catalogue entry has no `streams`. */
+type WholeBodies = NonNullable<PortUses['objects']> & { streams?: never };
+
+/** The bucket of a function that puts whole bodies only, built once per container. */
+export const objects: (use: WholeBodies) => PipelinePorts['objects'] = once(() => bucketStore());

@@ -1,96 +1,76 @@
 /**
  * The console functions' composition root: the ports their description gives them
- * (functions/console-catalogue.ts), each built once per container on first use, and the
- * translation between API Gateway's HTTP API events and the console's requests.
+ * (functions/console-catalogue.ts), each built once per container on first use from the builders
+ * its handler names (console-port-builders.ts), and the translation between API Gateway's HTTP API
+ * events and the console's requests, answered from the function's own table of routes.
  *
  * Who is asking comes from the claims API Gateway's JWT authorizer verified; a request without
  * them (a route somehow left without the authorizer) is refused with 401 by the console itself.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
-import { createDynamoClient, createS3Client } from '../shared/aws/clients.js';
-import { createDynamoAuditLog } from '../shared/aws/dynamo-audit-log.js';
-import { createDynamoBatchStore } from '../shared/aws/dynamo-batch-store.js';
-import { createDynamoCheckStore } from '../shared/aws/dynamo-check-store.js';
-import { createDynamoReviewStore } from '../shared/aws/dynamo-review-store.js';
-import { createDynamoSlotLeases } from '../shared/aws/dynamo-slot-leases.js';
-import { createDynamoWriterRecords } from '../shared/aws/dynamo-writer-records.js';
-import { createS3FileLinks } from '../shared/aws/s3-file-links.js';
-import { createS3ObjectStore } from '../shared/aws/s3-object-store.js';
 import type { ConsoleHandlerName } from '../shared/console/api.js';
-import { answerConsoleRequest, type ConsoleRequest } from '../shared/console/http.js';
+import { answerConsoleRequest, type ConsoleRequest, type ConsoleRoutes } from '../shared/console/http.js';
 import type { ConsolePorts, ConsoleUser } from '../shared/console/ports.js';
 import { ENV } from './catalogue.js';
 import { CONSOLE_FUNCTIONS, type ConsolePortName } from './console-catalogue.js';
-import { once, required } from './environment.js';
 
 export const logger = new Logger({ serviceName: process.env[ENV.serviceName] ?? 'ncm-batch-classifier' });
-
-// The two clients the console's ports use, and no others in its bundles (functions/port-builders.ts).
-const dynamo = once(() => createDynamoClient(process.env));
-const s3 = once(() => createS3Client(process.env));
-
-const builders: { [P in ConsolePortName]: () => ConsolePorts[P] } = {
-  clock: () => ({ now: () => new Date() }),
-  batches: once(() => createDynamoBatchStore({ client: dynamo(), tableName: required(ENV.batchTable) })),
-  reviews: once(() => createDynamoReviewStore({ client: dynamo(), tableName: required(ENV.reviewTable) })),
-  checks: once(() => createDynamoCheckStore({ client: dynamo(), tableName: required(ENV.reviewTable) })),
-  audit: once(() => createDynamoAuditLog({ client: dynamo(), tableName: required(ENV.batchTable) })),
-  writers: once(() => createDynamoWriterRecords({ client: dynamo(), tableName: required(ENV.reviewTable) })),
-  leases: once(() =>
-    createDynamoSlotLeases({
-      client: dynamo(),
-      tableName: required(ENV.leaseTable),
-      scope: process.env[ENV.leaseScope] || 'org',
-    }),
-  ),
-  objects: once(() => createS3ObjectStore({ client: s3(), bucket: required(ENV.bucketName) })),
-  links: once(() => createS3FileLinks({ client: s3(), bucket: required(ENV.bucketName) })),
-};
 
 const capOverride = (): number | null => {
   const cap = Number(process.env[ENV.capOverride] ?? '');
   return Number.isInteger(cap) && cap > 0 ? cap : null;
 };
 
-/** The function's ports; one it was not given throws when used (its role could not use it anyway). */
-const consolePortsFor = (name: ConsoleHandlerName): ConsolePorts => {
-  const given = new Set(Object.keys(CONSOLE_FUNCTIONS[name].ports));
-  const port = <P extends ConsolePortName>(port: P): ConsolePorts[P] => {
-    if (!given.has(port))
-      throw new Error(`${name} is not given the ${port} port (functions/console-catalogue.ts)`);
-    return builders[port]();
-  };
-  return {
-    get clock() {
-      return port('clock');
-    },
-    get batches() {
-      return port('batches');
-    },
-    get reviews() {
-      return port('reviews');
-    },
-    get checks() {
-      return port('checks');
-    },
-    get audit() {
-      return port('audit');
-    },
-    get writers() {
-      return port('writers');
-    },
-    get leases() {
-      return port('leases');
-    },
-    get objects() {
-      return port('objects');
-    },
-    get links() {
-      return port('links');
-    },
-    capOverride: capOverride(),
-  };
+/** The builders of exactly the ports a console function's description gives it (console-port-builders.ts). */
+export type ConsoleBuildersOf<H extends ConsoleHandlerName> = {
+  [P in keyof (typeof CONSOLE_FUNCTIONS)[H]['ports'] & ConsolePortName]: () => ConsolePorts[P];
 };
+
+/**
+ * Takes a console function's name and the builders of its ports and gives its ports, each built
+ * on first use; one it was not given throws when used (its role could not use it anyway). The
+ * builders are the handler's to name, so that its bundle holds those adapters and no others.
+ */
+export const consolePortsFor =
+  <H extends ConsoleHandlerName>(name: H, builders: ConsoleBuildersOf<H>) =>
+  (): ConsolePorts => {
+    const given: Partial<{ [P in ConsolePortName]: () => ConsolePorts[P] }> = builders;
+    const port = <P extends ConsolePortName>(port: P): ConsolePorts[P] => {
+      const build = Object.hasOwn(CONSOLE_FUNCTIONS[name].ports, port) ? given[port] : undefined;
+      if (!build) throw new Error(`${name} is not given the ${port} port (functions/console-catalogue.ts)`);
+      return build();
+    };
+    return {
+      get clock() {
+        return port('clock');
+      },
+      get batches() {
+        return port('batches');
+      },
+      get reviews() {
+        return port('reviews');
+      },
+      get checks() {
+        return port('checks');
+      },
+      get audit() {
+        return port('audit');
+      },
+      get writers() {
+        return port('writers');
+      },
+      get leases() {
+        return port('leases');
+      },
+      get objects() {
+        return port('objects');
+      },
+      get links() {
+        return port('links');
+      },
+      capOverride: capOverride(),
+    };
+  };
 
 /** The part of an HTTP API (payload 2.0) event the console reads. */
 export type HttpApiEvent = {
@@ -135,12 +115,15 @@ const consoleRequestOf = (event: HttpApiEvent): ConsoleRequest => ({
   user: userOfClaims(event.requestContext?.authorizer?.jwt?.claims),
 });
 
-/** A console function's handler: its routes only; logs the route, status and user, never a body. */
+/**
+ * A console function's handler, given its table of routes and its ports: its routes only; logs
+ * the route, status and user, never a body.
+ */
 export const consoleHandler =
-  (name: ConsoleHandlerName, ports: () => ConsolePorts = () => consolePortsFor(name)) =>
+  <H extends ConsoleHandlerName>(name: H, routes: ConsoleRoutes<H>, ports: () => ConsolePorts) =>
   async (event: HttpApiEvent) => {
     const request = consoleRequestOf(event);
-    const response = await answerConsoleRequest(name, ports(), request, (error) =>
+    const response = await answerConsoleRequest(name, routes, ports(), request, (error) =>
       logger.error('console request failed', { route: request.routeKey, error }),
     );
     logger.info('console request', {

@@ -8,7 +8,8 @@
  * Each builder and each client is built once per container, on first use. The `@__PURE__` marks
  * tell esbuild that making a builder has no effect of its own, so one no handler names is left out.
  * Two ports have modules of their own: the service's (service-port.ts), whose key is read at cold
- * start, and the bucket's (bucket-port.ts), whose adapter brings a package esbuild cannot leave out.
+ * start, and the bucket's (bucket-port.ts, or streaming-bucket-port.ts where the bucket streams),
+ * whose adapter brings the S3 client.
  */
 
 import {

@@ -44,13 +44,16 @@ export const maxWaitSeconds = (): number | null => {
 
 export type PortsOf<N extends HandlerName> = Pick<PipelinePorts, PortNamesOf<N>>;
 
-/** How one port is built, given how the function uses it (its entry in the catalogue). */
-type PortBuilder<P extends PortName> = (
-  use: NonNullable<PortUses[P]>,
-) => PipelinePorts[P] | Promise<PipelinePorts[P]>;
-
-/** The builders of exactly the ports a function's description gives it: none missing, none more. */
-export type PortBuildersOf<N extends HandlerName> = { [P in PortNamesOf<N>]: PortBuilder<P> };
+/**
+ * The builders of exactly the ports a function's description gives it, none missing, none more;
+ * each builds its port given how this function uses it (its entry in the catalogue), so a builder
+ * made for some uses only (the bucket's for whole bodies) is refused where the entry says another.
+ */
+export type PortBuildersOf<N extends HandlerName> = {
+  [P in PortNamesOf<N>]: (
+    use: (typeof FUNCTION_CATALOGUE)[N]['ports'][P],
+  ) => PipelinePorts[P] | Promise<PipelinePorts[P]>;
+};
 
 /**
  * Takes a function's name and the builders of its port set and gives its ports, each built as the

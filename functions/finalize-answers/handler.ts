@@ -5,14 +5,23 @@
  * workflow calling it again while it answers `next: "again"`.
  */
 import { finalizeAnswers } from '../../shared/pipeline/answers/finalize-answers.js';
-import { objects } from '../bucket-port.js';
 import { audit, batches, checks, clock, events, reviews } from '../port-builders.js';
 import { logger, portsFor } from '../runtime.js';
 import { service } from '../service-port.js';
+import { streamingObjects } from '../streaming-bucket-port.js';
 
 export const handler = async (event: unknown) => {
   const result = await finalizeAnswers(
-    await portsFor('finalize-answers', { clock, objects, batches, reviews, checks, audit, events, service }),
+    await portsFor('finalize-answers', {
+      clock,
+      objects: streamingObjects,
+      batches,
+      reviews,
+      checks,
+      audit,
+      events,
+      service,
+    }),
     event,
   );
   if ('next' in result)

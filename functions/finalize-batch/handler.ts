@@ -1,15 +1,15 @@
 /** Batch workflow, Finalize: writes results.csv, review.csv, summary.json and announces the batch. */
 import { finalizeBatch } from '../../shared/pipeline/finalize/finalize-batch.js';
-import { objects } from '../bucket-port.js';
 import { watchFinishedBatches } from '../metric-sources.js';
 import { pipelineMetrics } from '../pipeline-metrics.js';
 import { audit, batches, checks, clock, events, notifier, reviews, writers } from '../port-builders.js';
 import { logger, portsFor } from '../runtime.js';
+import { streamingObjects } from '../streaming-bucket-port.js';
 
 export const handler = async (event: unknown) => {
   const ports = await portsFor('finalize-batch', {
     clock,
-    objects,
+    objects: streamingObjects,
     batches,
     reviews,
     checks,

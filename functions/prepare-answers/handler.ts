@@ -2,7 +2,8 @@
  * Answers workflow, PrepareAnswers: reads the filled review.csv dropped into answers/<batch-id>/,
  * writes answers-report.csv, puts the fully answered rows back to work as one round, kicks.
  */
-import { type PrepareAnswersInput, prepareAnswers } from '../../shared/pipeline/answers/prepare-answers.js';
+import type { PrepareAnswersInput } from '../../shared/pipeline/answers/answers-steps.js';
+import { prepareAnswers } from '../../shared/pipeline/answers/prepare-answers.js';
 import { objects } from '../bucket-port.js';
 import { audit, batches, cache, checks, clock, kick, queue, reviews, writers } from '../port-builders.js';
 import { logger, portsFor } from '../runtime.js';

@@ -2,7 +2,6 @@
 
 import { prepareBatch } from '../../shared/pipeline/prepare/prepare-batch.js';
 import { PREPARE_SETTINGS } from '../../shared/pipeline/prepare/prepare-passes.js';
-import { objects } from '../bucket-port.js';
 import {
   batches,
   cache,
@@ -16,12 +15,13 @@ import {
 } from '../port-builders.js';
 import { capOverride, logger, maxWaitSeconds, portsFor } from '../runtime.js';
 import { service } from '../service-port.js';
+import { streamingObjects } from '../streaming-bucket-port.js';
 
 export const handler = async (event: unknown) => {
   const result = await prepareBatch(
     await portsFor('prepare-batch', {
       clock,
-      objects,
+      objects: streamingObjects,
       batches,
       reviews,
       checks,

@@ -1,9 +1,12 @@
 /** Row workflow, Store: keeps a resolved verdict and its PDF. */
 import { storeRow } from '../../shared/pipeline/row/store.js';
-import { objects } from '../bucket-port.js';
 import { batches, checks, clock, simWatches } from '../port-builders.js';
 import { portsFor } from '../runtime.js';
 import { service } from '../service-port.js';
+import { streamingObjects } from '../streaming-bucket-port.js';
 
 export const handler = async (state: unknown) =>
-  storeRow(await portsFor('row-store', { clock, objects, batches, checks, simWatches, service }), state);
+  storeRow(
+    await portsFor('row-store', { clock, objects: streamingObjects, batches, checks, simWatches, service }),
+    state,
+  );

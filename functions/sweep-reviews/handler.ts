@@ -7,7 +7,6 @@
 import { sweepAbandonedReviews } from '../../shared/pipeline/answers/sweep-reviews.js';
 import { sweepSimOpenings } from '../../shared/pipeline/answers/sweep-sim-openings.js';
 import { remindWaitingQuestions } from '../../shared/pipeline/notices/remind-questions.js';
-import { objects } from '../bucket-port.js';
 import { ENV } from '../catalogue.js';
 import {
   audit,
@@ -22,6 +21,7 @@ import {
 } from '../port-builders.js';
 import { logger, portsFor } from '../runtime.js';
 import { service } from '../service-port.js';
+import { streamingObjects } from '../streaming-bucket-port.js';
 
 /** No batch's SIM confirmations are begun after this much of the invocation: the rest wait for the next. */
 const SIM_SWEEP_BUDGET_MS = 10 * 60 * 1000;
@@ -37,7 +37,7 @@ const reminderDay = (): number | undefined => {
 export const handler = async () => {
   const ports = await portsFor('sweep-reviews', {
     clock,
-    objects,
+    objects: streamingObjects,
     batches,
     reviews,
     checks,

@@ -10,9 +10,9 @@ import {
   partialResultsRequestOf,
   writePartialResults,
 } from '../../shared/pipeline/finalize/partial-results.js';
-import { objects } from '../bucket-port.js';
 import { batches, clock } from '../port-builders.js';
 import { logger, portsFor } from '../runtime.js';
+import { streamingObjects } from '../streaming-bucket-port.js';
 
 export const handler = async (event: unknown) => {
   const batchId = partialResultsRequestOf(event);
@@ -20,7 +20,7 @@ export const handler = async (event: unknown) => {
     logger.warn('partial results: the event names no batch');
     return { batch_id: null, written: false, why: 'the event names no batch' };
   }
-  const ports = await portsFor('write-partial-results', { clock, objects, batches });
+  const ports = await portsFor('write-partial-results', { clock, objects: streamingObjects, batches });
   // A request object a leg dropped for the next carries where it stopped.
   const report = await writePartialResults(ports, batchId, await partialProgressOf(ports.objects, event));
   logger.info('partial results', report);

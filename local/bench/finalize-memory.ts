@@ -31,6 +31,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { S3Client } from '@aws-sdk/client-s3';
 import { createS3ObjectStore } from '../../shared/aws/s3-object-store.js';
+import { uploadStream } from '../../shared/aws/s3-stream-upload.js';
 import { type AuditEvent, auditEventKey } from '../../shared/pipeline/core/audit-records.js';
 import type { BatchStore } from '../../shared/pipeline/core/ports.js';
 import {
@@ -384,6 +385,7 @@ const benchPorts = (
       bytes[name] = (bytes[name] ?? 0) + length;
     }),
     bucket: 'bench',
+    uploadStream,
   });
   const ports = {
     clock: { now: () => new Date(AT), span: (ms: number) => ms },

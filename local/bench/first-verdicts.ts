@@ -29,9 +29,9 @@ import type { Sandbox } from '../sandbox/sandbox.js';
 import { type NightlySize, RESOLVING, sizeLabel } from './nightly-export.js';
 
 /** Sizes with more products than this are measured to their first submission only. */
-export const COVERAGE_MAX_PRODUCTS = 5_000;
+const COVERAGE_MAX_PRODUCTS = 5_000;
 /** The shares of the classifications the coverage is read at. */
-export const COVERAGE_POINTS = [0.1, 0.2, 0.5] as const;
+const COVERAGE_POINTS = [0.1, 0.2, 0.5] as const;
 const CATALOGUE_NAME = 'catalogo-cauda-longa';
 const HEADER = ['Código', 'Descrição', 'Operação', 'País', 'Valor'] as const;
 
@@ -48,7 +48,7 @@ const randomStream = (seed: number) => {
 };
 
 /** One product of the long tail: its code, description, rows, and the value of each of its rows. */
-export type TailProduct = { code: string; description: string; rows: number; unitValue: number };
+type TailProduct = { code: string; description: string; rows: number; unitValue: number };
 
 /**
  * Gives a catalogue's products with rows on a Zipf curve (the product of rank k has rows in
@@ -129,7 +129,7 @@ export const writeLongTailCatalogue = (file: string, products: readonly TailProd
 };
 
 /** The share of rows and of value that have a verdict after a share of the classifications. */
-export type CoveragePoint = { classifications: number; rows: number; value: number };
+type CoveragePoint = { classifications: number; rows: number; value: number };
 
 /**
  * Takes each resolved classification's resolution time and the rows it covers with their value,
@@ -152,7 +152,7 @@ export const coverageCurve = (
 };
 
 /** One order's run: the first submission, and for a size run whole its curve and checks. */
-export type OrderMeasured = {
+type OrderMeasured = {
   order: 'exposure' | 'file';
   firstSubmissionSeconds: number | null;
   /** The machine's load average over the last minute when the first submission was seen. */

@@ -20,6 +20,9 @@
  * phases, peak memory per function, requests per row and checks (../bench/nightly.ts), written
  * to `out/bench/nightly.json`; a check that fails the run sets a non-zero exit code.
  * `--nightly-check-below N` runs both nights with `check_below: N`, as a team that signs off runs it.
+ * `--bundles now` (only when asked) imports each function's bundle in a fresh process: its size,
+ * import time and memory added (../bench/bundle-imports.ts); `--bundles <cdk.out>` puts another
+ * commit's assembly beside this checkout's (the module's opening comment says how to make one).
  * `--first ROWS:PRODUCTS,…` (only when asked) classifies a long-tail catalogue in exposure order and
  * in the file's order: the share of rows and value with a verdict at 10, 20 and 50 % of the
  * classifications, and the seconds from the drop to the first submission (../bench/first-verdicts.ts;
@@ -34,6 +37,7 @@ import { parseArgs } from 'node:util';
 import { writeCsv } from '../../shared/spreadsheet/write-csv.js';
 import { createTcsClient } from '../../shared/tcs/client.js';
 import { type BenchRow, runConcurrent, runNaive } from './../bench/baselines.js';
+import { bundleImportsTable, measureBundleImports } from '../bench/bundle-imports.js';
 import { type FirstMeasured, firstVerdictsReport, runFirstVerdicts } from '../bench/first-verdicts.js';
 import { runNightly } from '../bench/nightly.js';
 import { type NightlySize, parseNightlySizes, sizeLabel } from '../bench/nightly-export.js';
@@ -437,6 +441,16 @@ const runSizesAsked = async (
   return { nightly, first };
 };
 
+/** Each function's bundle at a cold start, this checkout's (beside another assembly's unless `now`). */
+const reportBundles = async (asked: string) => {
+  console.log('  the functions’ bundles, imported one at a time…');
+  const before = asked === 'now' ? undefined : await measureBundleImports({ cdkOut: userPath(asked) });
+  const after = await measureBundleImports();
+  console.log(
+    `\nThe functions' bundles (median of 5 fresh processes each; ${before ? `${asked} → this checkout` : 'this checkout'}):\n\n${bundleImportsTable(after, before)}`,
+  );
+};
+
 /** What matters first: the tables, the numbers to first.json, and a failed check as the exit code. */
 const reportFirst = (first: readonly FirstMeasured[], timeScale: number, outDir: string) => {
   console.log(
@@ -471,6 +485,7 @@ const main = async () => {
       'nightly-time-scale': { type: 'string', default: '0.02' },
       'nightly-check-below': { type: 'string' },
       first: { type: 'string', default: '' },
+      bundles: { type: 'string', default: '' },
       'first-time-scale': { type: 'string', default: '0.01' },
     },
   });
@@ -541,6 +556,7 @@ const main = async () => {
     );
     if (nightly.length > 0) reportNightly(nightly, sizesAsked.nightlyTimeScale, outDir);
     if (first.length > 0) reportFirst(first, sizesAsked.firstTimeScale, outDir);
+    if (values.bundles) await reportBundles(values.bundles as string);
   } finally {
     rmSync(workDir, { recursive: true, force: true });
   }

@@ -69,9 +69,13 @@ export const formatProgressLine = (
     progress.cap === null ? `slots ${progress.leasesHeld}` : `slots ${progress.leasesHeld}/${progress.cap}`;
   const remaining = estimateRemainingMs(progress, options.startedAtMs, options.nowMs);
   const eta = remaining === null ? '' : remaining === 0 ? '' : ` · ~${formatDuration(remaining)} left`;
-  const head = options.live
-    ? `${bar(progress.rowsTotal ? done / progress.rowsTotal : 0, 20)} ${done}/${progress.rowsTotal}`
-    : `${done}/${progress.rowsTotal} rows`;
+  // While Prepare reads a large file there is no total yet: how far it has read.
+  const reading = progress.state === 'preparing' && progress.rowsRead > 0;
+  const head = reading
+    ? `${progress.rowsRead.toLocaleString('en-US')} rows read`
+    : options.live
+      ? `${bar(progress.rowsTotal ? done / progress.rowsTotal : 0, 20)} ${done}/${progress.rowsTotal}`
+      : `${done}/${progress.rowsTotal} rows`;
   // What matters first, once classifications have ended: how much of the batch they already cover.
   const covered =
     progress.covered.classifications > 0 && progress.covered.classifications < 100

@@ -14,7 +14,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import * as z from 'zod';
 import { NOTIFICATIONS_LOG } from '../../shared/pipeline/core/bucket-layout.js';
-import { PARTIAL_FILES, PartialSummary } from '../../shared/pipeline/finalize/partial-results.js';
+import { PartialSummary } from '../../shared/pipeline/finalize/partial-results.js';
+import { PARTIAL_FILES } from '../../shared/pipeline/outbox/results-files.js';
 import { dataDirOwner } from '../runtime/data-lock.js';
 import type { LocalPipeline } from '../runtime/pipeline.js';
 import { shown, startCommandPipeline } from './shared.js';

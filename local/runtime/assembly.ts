@@ -93,7 +93,7 @@ const cdkJsonContext = (root: string): Record<string, unknown> => {
 };
 
 /** The stacks of an assembly folder, from its manifest (no aws-cdk-lib needed). */
-const readAssemblyStacks = (dir: string): StackTemplate[] => {
+export const readAssemblyStacks = (dir: string): StackTemplate[] => {
   const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as {
     artifacts?: Record<string, { type: string; properties?: { templateFile?: string; stackName?: string } }>;
   };

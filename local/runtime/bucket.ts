@@ -24,7 +24,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { answersFolder, dropFolder, outboxKey } from '../../shared/pipeline/core/bucket-layout.js';
 import { NOT_FOLLOWED_METADATA } from '../../shared/pipeline/core/ports.js';
-import { PARTIAL_FILES } from '../../shared/pipeline/finalize/partial-results.js';
+import { PARTIAL_FILES } from '../../shared/pipeline/outbox/results-files.js';
 import type { EventEnvelope } from '../aws/eventbridge.js';
 import { envelope } from './rules.js';
 import { LOCAL_ACCOUNT } from './template.js';

@@ -19,6 +19,8 @@ export type BatchProgress = {
   /** The batch record's state (`preparing`, `running`, `finalizing`, `completed`, `failed`), or `submitted` before Prepare wrote it. */
   state: string;
   rowsTotal: number;
+  /** While Prepare reads the file: the rows read so far (every 10,000); 0 before. */
+  rowsRead: number;
   /** Rows by status, working ones (`queued`, `submitting`, `in_progress`, `following`) included. */
   byStatus: Record<string, number>;
   /** Where the batch stands, as the console's pages show it too. */
@@ -63,6 +65,7 @@ export const readBatchProgress = async (
     batchId,
     state,
     rowsTotal: batch?.rows_total ?? 0,
+    rowsRead: batch?.rows_read ?? 0,
     byStatus,
     stage: batchStage(batch, byStatus),
     leasesHeld: leases.length,

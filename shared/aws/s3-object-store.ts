@@ -13,11 +13,11 @@ import {
   HeadObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
+  type PutObjectCommandInput,
   type S3Client,
   UploadPartCommand,
   UploadPartCopyCommand,
 } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
 import {
   NOT_FOLLOWED_METADATA,
   type ObjectHead,
@@ -32,7 +32,22 @@ import {
  */
 export type ObjectLock = { days: number; keys: (key: string) => boolean; now?: () => Date };
 
-export type S3ObjectStoreConfig = { client: S3Client; bucket: string; lock?: ObjectLock };
+/**
+ * Sends a stream of unknown length and gives the ETag and version S3 answered (s3-stream-upload.ts
+ * sends it in parts). A store is given one only where its function's bucket streams
+ * (functions/catalogue.ts, `objects.streams`): the package that does it is not small.
+ */
+export type StreamUpload = (
+  client: S3Client,
+  params: PutObjectCommandInput & { Body: Readable },
+) => Promise<{ ETag?: string | undefined; VersionId?: string | undefined }>;
+
+export type S3ObjectStoreConfig = {
+  client: S3Client;
+  bucket: string;
+  lock?: ObjectLock;
+  uploadStream?: StreamUpload;
+};
 
 /** The Object Lock parameters of a write of `key`: none unless the lock names the key. */
 const lockOf = (lock: ObjectLock | undefined, key: string) =>
@@ -125,7 +140,10 @@ const conditionalCopy = async (
   }
 };
 
-/** A PutObject, or for a stream of unknown length an upload in parts, with the key's Object Lock. */
+/**
+ * A PutObject, or for a stream of unknown length the store's upload of streams, with the key's
+ * Object Lock; a stream given to a store without one is refused before anything is sent.
+ */
 const putObject = async (
   client: S3Client,
   Bucket: string,
@@ -135,6 +153,7 @@ const putObject = async (
     contentType: string;
     metadata: Readonly<Record<string, string>> | undefined;
     lock: ObjectLock | undefined;
+    uploadStream: StreamUpload | undefined;
   },
 ): Promise<PutObjectVersion> => {
   const { key, body, metadata } = put;
@@ -149,13 +168,11 @@ const putObject = async (
     const output = await client.send(new PutObjectCommand({ ...params, Body: body }));
     return versionOf(output);
   }
-  // A stream of unknown length (results.csv and .xlsx of a large batch, plan.csv of a large
-  // file): multipart, one part sent at a time. The SDK's default of 4 parts at once would hold
-  // 4 parts of 5 MiB, and the one being filled, for a body made no faster than one part is sent:
-  // with one, reading the body waits while a part goes, and the writers wait with it.
-  return versionOf(
-    await new Upload({ client, queueSize: 1, params: { ...params, Body: body as Readable } }).done(),
-  );
+  if (!put.uploadStream)
+    throw new Error(
+      `${key}: a stream of unknown length, and this bucket takes none (its function's objects do not stream)`,
+    );
+  return versionOf(await put.uploadStream(client, { ...params, Body: body as Readable }));
 };
 
 /** The ETag (quotes removed) and version a PutObject or a completed upload answered. */
@@ -205,7 +222,14 @@ export const createS3ObjectStore = (config: S3ObjectStoreConfig): ObjectStore =>
   };
 
   const put: ObjectStore['put'] = (key, body, contentType, metadata) =>
-    putObject(client, Bucket, { key, body, contentType, metadata, lock: config.lock });
+    putObject(client, Bucket, {
+      key,
+      body,
+      contentType,
+      metadata,
+      lock: config.lock,
+      uploadStream: config.uploadStream,
+    });
 
   const source: ObjectStore['source'] = async (key) => {
     const found = await head(key);

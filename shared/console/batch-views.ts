@@ -16,8 +16,7 @@ import type { BatchRecord } from '../pipeline/core/records.js';
 import { countedRows } from '../pipeline/core/row-counts.js';
 import type { Lease } from '../pipeline/core/slot-leases.js';
 import { holdsForBatch } from '../pipeline/dispatch/execution-names.js';
-import { PARTIAL_FILES } from '../pipeline/finalize/partial-results.js';
-import { BatchSummary, cents } from '../pipeline/outbox/results-files.js';
+import { BatchSummary, cents, PARTIAL_FILES } from '../pipeline/outbox/results-files.js';
 import { LIMITS, PRICE_PER_RESOLVED_USD } from '../tcs/schemas.js';
 import { message } from '../wording/index.js';
 import {

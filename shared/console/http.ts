@@ -4,30 +4,13 @@
  * route key (`GET /batches/{batchId}`), its path parameters, query and body, and who is asking;
  * the answer is a status and a JSON body. A refusal (refusals.ts) becomes a problem response;
  * anything else thrown becomes a 500 that says nothing of its cause (the handler logs it).
+ *
+ * Each function answers its own routes from a table of its own (read-routes.ts, files-routes.ts,
+ * answers-routes.ts), so that its bundle holds its use cases and no other function's.
  */
-
-import { submitAnswers } from './answers.js';
-import {
-  AuditQuery,
-  BatchesQuery,
-  CONSOLE_LIMITS,
-  CONSOLE_ROUTES,
-  type ConsoleHandlerName,
-  type ConsoleRouteKey,
-  RowsQuery,
-  type SessionView,
-} from './api.js';
-import { auditView } from './audit-view.js';
-import { batchView, listBatchViews } from './batch-views.js';
-import { checkList } from './check-list.js';
-import { submitApproval, submitDecision } from './decisions.js';
-import { answerSheetForm, batchFileLink, planUpload, verdictLink } from './file-links.js';
-import { runPlan } from './plan-run.js';
+import { CONSOLE_ROUTES, type ConsoleHandlerName, type ConsoleRouteKey } from './api.js';
 import type { ConsolePorts, ConsoleUser } from './ports.js';
-import { questionInbox } from './question-inbox.js';
-import { ConsoleRefusal, invalidRequest } from './refusals.js';
-import { submitResend } from './resends.js';
-import { listRowViews, rowDetail } from './row-views.js';
+import { ConsoleRefusal } from './refusals.js';
 
 export type ConsoleRequest = {
   routeKey: string;
@@ -41,9 +24,11 @@ export type ConsoleRequest = {
 
 export type ConsoleResponse = { status: number; body: unknown };
 
+/** What a route does, given the function's ports and a request from a verified user. */
 type UseCase = (ports: ConsolePorts, request: ConsoleRequest & { user: ConsoleUser }) => Promise<unknown>;
 
-const param = (request: ConsoleRequest, name: string): string => {
+/** A path parameter, decoded; a 404 when the path names none, a 400 when it is not valid percent-encoding. */
+export const param = (request: ConsoleRequest, name: string): string => {
   const value = request.params[name];
   if (!value) throw new ConsoleRefusal(404, 'not_found', `The path names no ${name}.`);
   try {
@@ -55,7 +40,8 @@ const param = (request: ConsoleRequest, name: string): string => {
   }
 };
 
-const jsonBody = (request: ConsoleRequest): unknown => {
+/** The request's body as JSON; a 400 when there is none or it is not JSON. */
+export const jsonBody = (request: ConsoleRequest): unknown => {
   if (request.body === null || request.body.trim() === '')
     throw new ConsoleRefusal(400, 'invalid_request', 'The request has no body; send JSON.', {
       field: 'body',
@@ -67,62 +53,15 @@ const jsonBody = (request: ConsoleRequest): unknown => {
   }
 };
 
-const session = (user: ConsoleUser): SessionView => ({
-  user: user.name,
-  where: user.where,
-  limits: {
-    sheet_bytes: CONSOLE_LIMITS.sheetBytes,
-    catalogue_bytes: CONSOLE_LIMITS.catalogueBytes,
-    sheets_per_batch: CONSOLE_LIMITS.sheetsPerBatch,
-    answer_chars: CONSOLE_LIMITS.answerChars,
-  },
-});
-
-const USE_CASES: Record<ConsoleRouteKey, UseCase> = {
-  'GET /session': async (_ports, request) => session(request.user),
-  'GET /batches': (ports, request) => {
-    const query = BatchesQuery.safeParse(request.query);
-    if (!query.success) throw invalidRequest('batches', query.error.issues);
-    // A cursor the table did not give (edited, truncated, badly encoded): a request to fix, not a fault.
-    return listBatchViews(ports, query.data).catch((error: unknown) => {
-      if (!(error instanceof RangeError)) throw error;
-      throw new ConsoleRefusal(
-        400,
-        'invalid_request',
-        'The page cursor `after` is not one this console gave: start again from the first page.',
-        { field: 'after' },
-      );
-    });
-  },
-  'GET /batches/{batchId}': (ports, request) => batchView(ports, param(request, 'batchId')),
-  'GET /batches/{batchId}/rows': (ports, request) => {
-    const query = RowsQuery.safeParse(request.query);
-    if (!query.success) throw invalidRequest('rows', query.error.issues);
-    return listRowViews(ports, param(request, 'batchId'), query.data);
-  },
-  'GET /questions': (ports) => questionInbox(ports),
-  'POST /uploads': (ports, request) => planUpload(ports, jsonBody(request), request.user),
-  'POST /batches/{batchId}/run': (ports, request) => runPlan(ports, param(request, 'batchId')),
-  'POST /answer-sheets': (ports, request) => answerSheetForm(ports, jsonBody(request)),
-  'GET /batches/{batchId}/files/{file}': (ports, request) =>
-    batchFileLink(ports, param(request, 'batchId'), param(request, 'file')),
-  'GET /batches/{batchId}/rows/{row}': (ports, request) =>
-    rowDetail(ports, param(request, 'batchId'), param(request, 'row')),
-  'GET /batches/{batchId}/rows/{row}/verdict': (ports, request) =>
-    verdictLink(ports, param(request, 'batchId'), param(request, 'row')),
-  'POST /answers': (ports, request) => submitAnswers(ports, jsonBody(request), request.user),
-  'GET /checks': (ports) => checkList(ports),
-  'POST /decisions': (ports, request) => submitDecision(ports, jsonBody(request), request.user),
-  'POST /approvals': (ports, request) => submitApproval(ports, jsonBody(request), request.user),
-  'POST /resends': (ports, request) => submitResend(ports, jsonBody(request), request.user),
-  'GET /batches/{batchId}/audit': (ports, request) => {
-    const query = AuditQuery.safeParse(request.query);
-    if (!query.success) throw invalidRequest('audit', query.error.issues);
-    return auditView(ports, param(request, 'batchId'), query.data);
-  },
+/** A function's routes (CONSOLE_ROUTES names which are whose), each with its use case. */
+export type ConsoleRoutes<H extends ConsoleHandlerName> = {
+  [K in ConsoleRouteKey as (typeof CONSOLE_ROUTES)[K] extends H ? K : never]: UseCase;
 };
 
-const isRouteOf = (handler: ConsoleHandlerName, routeKey: string): routeKey is ConsoleRouteKey =>
+const isRouteOf = <H extends ConsoleHandlerName>(
+  handler: H,
+  routeKey: string,
+): routeKey is keyof ConsoleRoutes<H> & ConsoleRouteKey =>
   (CONSOLE_ROUTES as Record<string, ConsoleHandlerName>)[routeKey] === handler;
 
 const refusal = (error: ConsoleRefusal): ConsoleResponse => ({
@@ -131,11 +70,12 @@ const refusal = (error: ConsoleRefusal): ConsoleResponse => ({
 });
 
 /**
- * Answers a request the way `handler` (one of the console's functions) does: only its own
- * routes, and only for a verified user. `onFault` hears what a 500 hides.
+ * Answers a request the way `handler` (one of the console's functions) does, from its table of
+ * routes: only its own routes, and only for a verified user. `onFault` hears what a 500 hides.
  */
-export const answerConsoleRequest = async (
-  handler: ConsoleHandlerName,
+export const answerConsoleRequest = async <H extends ConsoleHandlerName>(
+  handler: H,
+  routes: ConsoleRoutes<H>,
   ports: ConsolePorts,
   request: ConsoleRequest,
   onFault: (error: unknown) => void,
@@ -147,7 +87,8 @@ export const answerConsoleRequest = async (
       new ConsoleRefusal(404, 'not_found', `No route ${request.routeKey}.`, { route: request.routeKey }),
     );
   try {
-    const body = await USE_CASES[request.routeKey](ports, { ...request, user: request.user });
+    const answer: UseCase = routes[request.routeKey];
+    const body = await answer(ports, { ...request, user: request.user });
     return { status: request.routeKey.startsWith('POST ') ? 201 : 200, body };
   } catch (error) {
     if (error instanceof ConsoleRefusal) return refusal(error);

@@ -39,7 +39,7 @@ import { columnForHeader } from '../spreadsheet/columns.js';
 import { matchingKey } from '../spreadsheet/matching-key.js';
 import type { PipelineColumn } from '../spreadsheet/schemas.js';
 import { formatNcm } from '../spreadsheet/write-csv.js';
-import { detailMessagesOf } from '../wording/index.js';
+import { detailMessagesOf } from '../wording/details.js';
 import type { RowCounts, RowDetail, RowList, RowsQuery, RowView } from './api.js';
 import { batchTally, ncmTableSaid } from './batch-views.js';
 import type { ConsolePorts } from './ports.js';

@@ -17,6 +17,7 @@ export { columnForHeader, mapRow, matchColumns } from '../spreadsheet/columns.js
 export { normaliseRow, normaliseSheetPath, parseOperation } from '../spreadsheet/normalise-row.js';
 export type { ColumnMapping, RejectionReason } from '../spreadsheet/schemas.js';
 // Every message's wording (problems, warnings, row details): the page words them in its language.
+export * from '../wording/details.js';
 export * from '../wording/index.js';
 export * from '../wording/message.js';
 export * from './api.js';

@@ -12,7 +12,14 @@ import type { Language } from '../spreadsheet/header-language.js';
 import { ANSWERS_REPORT_PHRASES } from './answers-report.js';
 import { CHECK_PHRASES } from './checks.js';
 import { DECISION_PHRASES } from './decisions.js';
-import { type Message, type MessageParams, TEXT_CODE, textMessage } from './message.js';
+import {
+  type Message,
+  type MessageParams,
+  messageOf,
+  type PhraseParams,
+  TEXT_PHRASES,
+  wordFrom,
+} from './message.js';
 import { NOTICE_PHRASES } from './notices.js';
 import type { Phrase } from './phrasing.js';
 import { PROBLEM_PHRASES } from './problems.js';
@@ -23,11 +30,6 @@ export { reasonName } from './reason-names.js';
 
 import { SAVING_PHRASES } from './savings.js';
 import { WARNING_PHRASES } from './warnings.js';
-
-/** A sentence written before messages had codes, shown as it was written, in every language. */
-const TEXT_PHRASES = {
-  [TEXT_CODE]: { pt: (p) => p.text, es: (p) => p.text, en: (p) => p.text } satisfies Phrase<{ text: string }>,
-};
 
 /**
  * A problem an answers round (or the daily sweep) adds to its batch's: the round's file, then the
@@ -71,8 +73,7 @@ export const PHRASES = {
 export type MessageCode = keyof typeof PHRASES;
 
 /** The parameters a code's wording takes. */
-export type ParamsOf<C extends MessageCode> =
-  Parameters<(typeof PHRASES)[C]['en']> extends [infer P, ...unknown[]] ? P : Record<string, never>;
+export type ParamsOf<C extends MessageCode> = PhraseParams<(typeof PHRASES)[C]>;
 
 /** The areas' tables, for the test that every code is worded in every language. */
 export const PHRASE_TABLES = {
@@ -90,30 +91,15 @@ export const PHRASE_TABLES = {
 } as const;
 
 /** A message of a known code, its parameters checked against its wording (`undefined` ones left out). */
-export const message = <C extends MessageCode>(code: C, params: ParamsOf<C>): Message => ({
-  code,
-  params: Object.fromEntries(
-    Object.entries(params as Record<string, unknown>).filter(([, value]) => value !== undefined),
-  ) as MessageParams,
-});
-
-const isKnownCode = (code: string): code is MessageCode => Object.hasOwn(PHRASES, code);
+export const message = <C extends MessageCode>(code: C, params: ParamsOf<C>): Message =>
+  messageOf(code, params);
 
 /**
  * A message as a sentence in `language`. A code this table does not know (a record written by a
  * newer version) or parameters its wording cannot use show the parameters' `text` when there is
  * one, else the code itself: a reader is never without a sentence.
  */
-export const wordMessage = (said: Message, language: Language): string => {
-  const fallback = typeof said.params.text === 'string' ? said.params.text : said.code;
-  if (!isKnownCode(said.code)) return fallback;
-  const phrase = PHRASES[said.code][language] as (params: MessageParams) => string;
-  try {
-    return phrase(said.params);
-  } catch {
-    return fallback;
-  }
-};
+export const wordMessage = (said: Message, language: Language): string => wordFrom(PHRASES, said, language);
 
 /** Each message as a sentence in `language`. */
 export const wordMessages = (said: readonly Message[], language: Language): string[] =>
@@ -122,36 +108,6 @@ export const wordMessages = (said: readonly Message[], language: Language): stri
 /** Messages as a summary.json shows them: code and parameters for programs, `text` for people. */
 export const shownMessages = (said: readonly Message[], language: Language): (Message & { text: string })[] =>
   said.map((one) => ({ ...one, text: wordMessage(one, language) }));
-
-/** A row's detail as messages: its own, else its sentence as written (a result from before codes). */
-export const detailMessagesOf = (result: { detail?: string; detail_messages?: Message[] }): Message[] => {
-  if (result.detail_messages && result.detail_messages.length > 0) return result.detail_messages;
-  return result.detail ? [textMessage(result.detail)] : [];
-};
-
-/**
- * Sentences of a detail as one text: after a full sentence the next follows a space, after a
- * phrase (a verdict's notes, `not billed`) a semicolon, as results.csv always wrote them.
- */
-const joinDetail = (sentences: readonly string[]): string =>
-  sentences
-    .filter((sentence) => sentence !== '')
-    .reduce(
-      (text, sentence) => (text === '' ? sentence : `${text}${/[.!?]$/.test(text) ? ' ' : '; '}${sentence}`),
-      '',
-    );
-
-/** A row's detail in `language`: its messages worded, one after the other. */
-export const wordDetail = (
-  result: { detail?: string; detail_messages?: Message[] },
-  language: Language,
-): string => joinDetail(wordMessages(detailMessagesOf(result), language));
-
-/** A detail's messages and its English, as a result keeps them (results.csv's `detail`). */
-export const detailOf = (said: readonly Message[]): { detail: string; detail_messages: Message[] } => ({
-  detail: joinDetail(wordMessages(said, 'en')),
-  detail_messages: [...said],
-});
 
 /** The same message twice (same code, same parameters): a list says it once. */
 export const sameMessage = (a: Message, b: Message): boolean =>

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { type RunningServer, startS3 } from '../../local/runtime/stand-ins.js';
 import { createS3ObjectStore } from '../../shared/aws/s3-object-store.js';
+import { uploadStream } from '../../shared/aws/s3-stream-upload.js';
 import type { ObjectStore } from '../../shared/pipeline/core/ports.js';
 import { memoryObjectStore } from '../helpers/memory-ports.js';
 import type { Implementation } from './implementation.js';
@@ -35,7 +36,7 @@ const onS3rver = (): Implementation<ObjectStore> => {
       if (!client) throw new Error('s3rver is not running');
       const bucket = `objects-${++buckets}`;
       await client.send(new CreateBucketCommand({ Bucket: bucket }));
-      return createS3ObjectStore({ client, bucket });
+      return createS3ObjectStore({ client, bucket, uploadStream });
     },
     stop: async () => {
       client?.destroy();

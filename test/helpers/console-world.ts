@@ -4,9 +4,10 @@
  * Cognito ID token gives the JWT authorizer).
  */
 
-import { consoleHandler, type HttpApiEvent } from '../../functions/console-runtime.js';
+import type { HttpApiEvent } from '../../functions/console-runtime.js';
 import type { ConsoleHandlerName } from '../../shared/console/api.js';
 import type { ConsolePorts, FileLinks } from '../../shared/console/ports.js';
+import { consoleHandlerOf } from './console-routes.js';
 import {
   fixedClock,
   memoryAuditLog,
@@ -87,7 +88,7 @@ export const consoleWorld = () => {
       isBase64Encoded: false,
       ...(claims === null ? {} : { requestContext: { authorizer: { jwt: { claims } } } }),
     };
-    const response = await consoleHandler(handler, () => ports)(event);
+    const response = await consoleHandlerOf(handler, () => ports)(event);
     return {
       status: response.statusCode,
       headers: response.headers,

@@ -14,9 +14,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { extname, join, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
-import { consoleHandler } from '../../functions/console-runtime.js';
 import { matchRoute } from '../../local/runtime/console-gateway.js';
 import type { ConsolePorts } from '../../shared/console/ports.js';
+import { consoleHandlerOf } from './console-routes.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -108,7 +108,7 @@ export const startSignedInConsole = async (options: {
     }
     const matched = matchRoute(request.method ?? 'GET', path);
     if (!matched) return send(response, 404, JSON.stringify({ message: 'Not Found' }), 'application/json');
-    const result = await consoleHandler(
+    const result = await consoleHandlerOf(
       matched.route.handler,
       () => options.ports,
     )({

@@ -43,8 +43,8 @@ import { FINALIZE_SETTINGS, type FinalizeSettings } from '../finalize/finalize-s
 import type { TallyRead } from '../finalize/outbox-rows.js';
 import type { ShownSummary } from '../outbox/results-summary-sheet.js';
 import { answersSourceFromEvent } from './answers-source.js';
+import { PrepareAnswersResult } from './answers-steps.js';
 import { joinedRevisionInput, settleJoinedRows } from './joined-rows.js';
-import { PrepareAnswersResult } from './prepare-answers.js';
 import { decideReusedRows } from './reused-product-rows.js';
 import { RevisionProgress, reviseFiles } from './revise-files.js';
 import { endRoundRows } from './round-rows.js';

@@ -4,7 +4,8 @@
  * ask again"). When this batch's rows take its final outcome, the rows that joined take it too, at
  * no cost, and each such batch's results move forward as well.
  */
-import { detailMessagesOf, detailOf, message } from '../../wording/index.js';
+import { detailMessagesOf, detailOf } from '../../wording/details.js';
+import { message } from '../../wording/index.js';
 import { resultEvents } from '../audit/audit-events.js';
 import { mapLimited } from '../core/calls-in-parallel.js';
 import type { PipelinePorts } from '../core/ports.js';

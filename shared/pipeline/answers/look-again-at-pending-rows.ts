@@ -4,7 +4,8 @@
  * elsewhere (the web app) and it has since resolved or failed. The service's final word becomes
  * the row's result, marked `to_check` under the batch's `check_below` as Store marks one.
  */
-import { detailMessagesOf, detailOf, message } from '../../wording/index.js';
+import { detailMessagesOf, detailOf } from '../../wording/details.js';
+import { message } from '../../wording/index.js';
 import { resultEvents } from '../audit/audit-events.js';
 import { forEachLimited } from '../core/calls-in-parallel.js';
 import type { PipelinePorts } from '../core/ports.js';

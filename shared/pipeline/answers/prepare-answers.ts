@@ -12,7 +12,6 @@
  *   4. answers-report.csv, the round `running`, then one rows-queue message per resumed row and a
  *      kick of the dispatcher
  */
-import * as z from 'zod';
 import { SpreadsheetError } from '../../spreadsheet/errors.js';
 import { writeCsv } from '../../spreadsheet/write-csv.js';
 import { message } from '../../wording/index.js';
@@ -33,6 +32,7 @@ import { inputKeyCandidates } from '../prepare/batch-source.js';
 import { readProblemMessage } from '../prepare/input-file.js';
 import { type AnswersFile, AnswersFileError, readAnswersFile } from './answers-file.js';
 import { answersSourceForKey, answersSourceFromEvent, statedByOfHead } from './answers-source.js';
+import { PrepareAnswersInput, type PrepareAnswersResult } from './answers-steps.js';
 import { applyDecisions, type DecisionsApplied } from './apply-decisions.js';
 import { DecisionsFileError } from './decisions-file.js';
 import {
@@ -46,33 +46,6 @@ import {
 import { readClassifications } from './read-classifications.js';
 import { resendRows } from './resend-rows.js';
 import { answeredEventsOf, takeResumedRows } from './take-resumed-rows.js';
-
-/**
- * PrepareAnswers' input: the S3 event, the workflow execution's id, and who answered when the caller
- * knows.
- */
-export const PrepareAnswersInput = z.object({
-  event: z.unknown(),
-  execution_id: z.string().min(1),
-});
-export type PrepareAnswersInput = z.infer<typeof PrepareAnswersInput>;
-
-/**
- * What PrepareAnswers tells the Answers workflow: the batch and round, and what comes next: wait
- * for the resumed rows, go straight to FinalizeAnswers, or skip (this execution owns no round).
- */
-export const PrepareAnswersResult = z.object({
-  batch_id: z.string().nullable(),
-  round_id: z.string().nullable(),
-  /**
-   * `skip`: a duplicate delivery, not an answers file, or no such batch. `finalize`: nothing to wait
-   * for. `again`: S3's record of who wrote the file has not come yet; the workflow calls again.
-   */
-  next: z.enum(['wait', 'finalize', 'skip', 'again']),
-  /** One sentence for the workflow's log: why it skipped, or how many rows resumed. */
-  detail: z.string().optional(),
-});
-export type PrepareAnswersResult = z.infer<typeof PrepareAnswersResult>;
 
 /**
  * The ports PrepareAnswers uses: the service, the bucket, the rows queue, the tables, the audit log

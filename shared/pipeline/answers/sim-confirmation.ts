@@ -13,7 +13,8 @@
  */
 import { formatNcm } from '../../spreadsheet/write-csv.js';
 import type { SimOpenings } from '../../tcs/schemas.js';
-import { detailMessagesOf, detailOf, message } from '../../wording/index.js';
+import { detailMessagesOf, detailOf } from '../../wording/details.js';
+import { message } from '../../wording/index.js';
 import type { Message } from '../../wording/message.js';
 import type { CheckReason, SimChoice } from '../core/check-records.js';
 import type { RowResult } from '../core/result-columns.js';

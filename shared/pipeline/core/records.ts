@@ -137,6 +137,8 @@ export const BatchRecord = z.object({
   /** The input's list separator, reused for the output (`;` for a pt-BR Excel file). */
   delimiter: z.enum([',', ';', '\t']).default(','),
   rows_total: z.number().int().min(0).default(0),
+  /** While Prepare reads the file (`preparing`): the rows it has read so far, every 10,000. */
+  rows_read: z.number().int().min(0).optional(),
   /** Rows to classify, queued at Prepare; the others were final at Prepare (rejected, reused, not_submitted). */
   rows_dispatched: z.number().int().min(0).default(0),
   /** The batch's window of the rows queue; absent before Prepare queued anything. */

@@ -24,7 +24,7 @@
  * to): a late Complete finds the row already final and changes nothing; a dispatcher that claims
  * a row another dispatch owns is refused.
  */
-import { detailMessagesOf, detailOf, message } from '../../wording/index.js';
+import { detailMessage, detailMessagesOf, detailOf } from '../../wording/details.js';
 import type { Message } from '../../wording/message.js';
 import { fingerprintKey, goodsKey } from './keys.js';
 import { originOf } from './origins.js';
@@ -290,14 +290,14 @@ export const passesGuard = (
 // ---------------------------------------------------------------------------
 
 /** What a working row is doing, by its status, as its `detail`. */
-const workingDetail = (status: WorkingStatus) => detailOf([message(status, {})]);
+const workingDetail = (status: WorkingStatus) => detailOf([detailMessage(status, {})]);
 
 /**
  * Gives the message a follower shows before its leader's own detail: which row it follows, and how
  * that row ended.
  */
 const followerDetail = (leaderRow: number, leaderStatus: OutputStatus): Message =>
-  message('same_product', { leader: leaderRow, leader_status: leaderStatus });
+  detailMessage('same_product', { leader: leaderRow, leader_status: leaderStatus });
 
 /**
  * A follower's outcome: its leader's columns, at no cost, with a detail naming the leader, the

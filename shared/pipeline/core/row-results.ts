@@ -11,7 +11,7 @@ import { formatNcm } from '../../spreadsheet/write-csv.js';
 import { problemNameOf } from '../../tcs/errors.js';
 import type { Candidate, Classification, Question, TariffLookup } from '../../tcs/schemas.js';
 import { PRICE_PER_RESOLVED_USD } from '../../tcs/schemas.js';
-import { detailMessagesOf, detailOf, message } from '../../wording/index.js';
+import { detailMessage, detailMessagesOf, detailOf } from '../../wording/details.js';
 import type { Message } from '../../wording/message.js';
 import { declaredNcmDigits } from './ncm-in-force.js';
 import { type Origin, type OriginLookup, type OriginLookups, originKey, sameOrigin } from './origins.js';
@@ -100,7 +100,7 @@ const verdictNotes = (c: Classification, chosen: Candidate | null): Message[] =>
     ...(c.tariffs && !c.tariffs.found ? { tariffs_reason: c.tariffs.reason } : {}),
     ...(c.file_has_text_layer === false ? { no_text_layer: true } : {}),
   };
-  return Object.keys(notes).length > 0 ? [message('verdict_notes', notes)] : [];
+  return Object.keys(notes).length > 0 ? [detailMessage('verdict_notes', notes)] : [];
 };
 
 /**
@@ -178,7 +178,7 @@ export const pendingResult = (c: Classification, ctx: { appUrl?: string | null }
   return {
     status: 'pending_data',
     ...said([
-      message('awaiting_answers', {
+      detailMessage('awaiting_answers', {
         questions: c.questions.length,
         provisional: provisional ? candidateLabel(provisional) : undefined,
       }),
@@ -201,7 +201,7 @@ export const failedResult = (c: Classification): RowResult => ({
     classification_id: c.id,
     title: c.title ?? '',
   }),
-  ...said([message('failed', { reason: c.failure_reason ?? undefined })]),
+  ...said([detailMessage('failed', { reason: c.failure_reason ?? undefined })]),
   cost_usd: NO_COST,
 });
 
@@ -212,7 +212,7 @@ export const abandonedResult = (c: Classification): RowResult => ({
     classification_id: c.id,
     title: c.title ?? '',
   }),
-  ...said([message('abandoned', {})]),
+  ...said([detailMessage('abandoned', {})]),
   cost_usd: NO_COST,
 });
 
@@ -247,7 +247,7 @@ export const errorResult = (why: string | Message, extra: Partial<RowResult> = {
   return {
     ...compact(columns),
     status: 'error',
-    ...detailOf([typeof why === 'string' ? message('row_error', { text: why }) : why]),
+    ...detailOf([typeof why === 'string' ? detailMessage('row_error', { text: why }) : why]),
     cost_usd: extra.cost_usd ?? NO_COST,
   };
 };
@@ -281,14 +281,14 @@ export const answersNotSentResult = (
           cost_usd: NO_COST,
         };
   const why = [failure.reason, failure.detail].filter(Boolean).join(': ');
-  return { ...kept, ...detailOf([message('answers_not_sent', { why: why || undefined })]) };
+  return { ...kept, ...detailOf([detailMessage('answers_not_sent', { why: why || undefined })]) };
 };
 
 /** A row not submitted because its batch stopped: the stop's Problem name and detail. */
 export const stoppedResult = (stop: BatchStop): RowResult =>
   notSubmittedResult(
     problemNameOf(stop.type),
-    message('not_submitted', { reason: problemNameOf(stop.type), text: stop.detail }),
+    detailMessage('not_submitted', { reason: problemNameOf(stop.type), text: stop.detail }),
   );
 
 /** The notes of a verdict's own origin that a row of another origin does not share. */
@@ -343,7 +343,7 @@ export const resultForOrigin = (
     ...Object.fromEntries(Object.entries(earlierNotes).filter(([name]) => !dropped.has(name))),
     ...lookupNotes(lookup, otherOperation),
   };
-  const origin = message('other_origin', {
+  const origin = detailMessage('other_origin', {
     classification_id: shown.classification_id ?? '',
     country: other.country,
     operation: other.operation,
@@ -362,7 +362,7 @@ export const resultForOrigin = (
     }),
     ...detailOf([
       origin,
-      ...(Object.keys(notes).length > 0 ? [message('verdict_notes', notes)] : []),
+      ...(Object.keys(notes).length > 0 ? [detailMessage('verdict_notes', notes)] : []),
       ...rest,
     ]),
   };

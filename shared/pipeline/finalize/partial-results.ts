@@ -20,18 +20,12 @@ import * as z from 'zod';
 import { tableInForce } from '../../ncm-table/reference-table.js';
 import { BUCKET_PREFIXES, batchIdOfRequestKey, outboxKey } from '../core/bucket-layout.js';
 import type { PipelinePorts } from '../core/ports.js';
-import { BatchSummary, OUTPUT_FILES } from '../outbox/results-files.js';
+import type { BatchRecord } from '../core/records.js';
+import { BatchSummary, OUTPUT_FILES, PARTIAL_FILES } from '../outbox/results-files.js';
 import { FINALIZE_SETTINGS, type FinalizeSettings } from './finalize-settings.js';
 import { loadTally, pageTally, saveTally, tallyKey } from './outbox-rows.js';
 import { ResultsWriting, writeResultsFiles } from './results-in-legs.js';
 import { standingRowPages } from './standing-rows.js';
-
-/** The partial files' names in the outbox, beside the final results.csv, results.xlsx and summary.json. */
-export const PARTIAL_FILES = {
-  results: 'results.partial.csv',
-  results_workbook: 'results.partial.xlsx',
-  summary: 'summary.partial.json',
-} as const;
 
 /**
  * summary.partial.json: the batch's summary as of `as_of`, with how many rows are still working, by
@@ -80,6 +74,25 @@ export type PartialProgress = z.infer<typeof PartialProgress>;
 type PartialPorts = Pick<PipelinePorts, 'clock' | 'objects' | 'batches'>;
 
 /**
+ * Why no partial files are written now, or null when they are: no such batch, a batch that has
+ * ended (its final files stand), or one whose rows Prepare is still storing (a partial file too
+ * has a line for every input row, so none is written before each row is stored).
+ */
+const whyNotNow = (
+  batch: BatchRecord | null,
+  requested: BatchRecord | null,
+): Pick<PartialReport, 'why' | 'ended'> | null => {
+  if (!batch) return { why: 'no such batch' };
+  if (batch.finished_at !== undefined && !requested?.round_of)
+    return { ended: true, why: 'the batch has ended: its final files are in the outbox' };
+  if (batch.storing)
+    return {
+      why: "Prepare is still storing the batch's rows: partial results follow once every row is stored",
+    };
+  return null;
+};
+
+/**
  * Writes the partial files of a batch (or of the batch an answers round resumes), from the start
  * or from where an earlier leg stopped (`from`), and reports what it did. When its time is spent
  * it saves where it stopped and drops a request object that calls it again. A batch that has
@@ -94,14 +107,8 @@ export const writePartialResults = async (
   const requested = await ports.batches.getBatch(requestedId);
   const batchId = requested?.round_of ?? requestedId;
   const batch = requested?.round_of ? await ports.batches.getBatch(batchId) : requested;
-  if (!batch) return { batch_id: batchId, written: false, why: 'no such batch' };
-  if (batch.finished_at !== undefined && !requested?.round_of)
-    return {
-      batch_id: batchId,
-      written: false,
-      ended: true,
-      why: 'the batch has ended: its final files are in the outbox',
-    };
+  const notNow = whyNotNow(batch, requested);
+  if (!batch || notNow) return { batch_id: batchId, written: false, ...notNow };
   const now = ports.clock.now();
   const until = now.getTime() + settings.legMs;
   const run = from?.run ?? `partial-${now.getTime()}`;

@@ -12,7 +12,8 @@
 
 import * as z from 'zod';
 import type { NcmTable } from '../../ncm-table/siscomex-table.js';
-import { detailMessagesOf, detailOf, message } from '../../wording/index.js';
+import { detailMessagesOf, detailOf } from '../../wording/details.js';
+import { message } from '../../wording/index.js';
 import type { Message } from '../../wording/message.js';
 import { resultEvents } from '../audit/audit-events.js';
 import type { AuditEvent } from '../core/audit-records.js';

@@ -14,7 +14,8 @@ import { ColumnUse } from '../../spreadsheet/input-report.js';
 import type { Delimiter } from '../../spreadsheet/schemas.js';
 import { formatNcm, writeCsv } from '../../spreadsheet/write-csv.js';
 import { XLSX_CONTENT_TYPE } from '../../spreadsheet/xlsx-layout.js';
-import { shownMessages, wordDetail } from '../../wording/index.js';
+import { wordDetail } from '../../wording/details.js';
+import { shownMessages } from '../../wording/index.js';
 import { type Message, ShownMessage } from '../../wording/message.js';
 import { BatchOptions } from '../core/batch-options-schema.js';
 import { outboxKey } from '../core/bucket-layout.js';
@@ -39,6 +40,16 @@ export const OUTPUT_FILES = {
   pdfs: 'pdfs/',
   results_workbook: 'results.xlsx',
   review_workbook: 'review.xlsx',
+} as const;
+
+/**
+ * The partial files' names in the outbox, beside the final results.csv, results.xlsx and
+ * summary.json: written while a batch runs (finalize/partial-results.ts).
+ */
+export const PARTIAL_FILES = {
+  results: 'results.partial.csv',
+  results_workbook: 'results.partial.xlsx',
+  summary: 'summary.partial.json',
 } as const;
 
 /** The content type every CSV of the outbox is stored with. */

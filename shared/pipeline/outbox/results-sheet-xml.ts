@@ -25,7 +25,7 @@ import {
   sheetHead,
   sheetTail,
 } from '../../spreadsheet/xlsx-parts.js';
-import { wordDetail } from '../../wording/index.js';
+import { wordDetail } from '../../wording/details.js';
 import { RESULT_COLUMNS, type ResultColumn } from '../core/result-columns.js';
 import type { RowStatus } from '../core/row-statuses.js';
 import type { ShownRow } from './results-files.js';

@@ -220,6 +220,10 @@ const prepareRows = async (
     settings,
     batchId: batch.batch_id,
     ncm: await tableInForce(ports.objects),
+    // Only a first leg says it: a later one reads rows already counted.
+    ...(leg.writtenThrough === 0 && batch.state === 'preparing'
+      ? { onRead: (rows: number) => ports.batches.updateBatch(batch.batch_id, { rows_read: rows }) }
+      : {}),
   });
   if ('problem' in surveyed) {
     const { problem, code, said } = surveyed;
@@ -234,6 +238,7 @@ const prepareRows = async (
     openByFingerprint: surveyed.openByFingerprint,
     otherOrigins: surveyed.otherOrigins,
     ...(surveyed.exposure ? { exposure: surveyed.exposure } : {}),
+    everyProductReused: surveyed.everyProductReused,
     options,
     shape: { ...shape, warnings: surveyed.warnings },
     readProblems: surveyed.problems,
@@ -291,7 +296,8 @@ const writeAndQueueRows = async (
   leg: PrepareLeg,
 ): Promise<PrepareResult> => {
   const cap = await readCap(ports, leg.deployment);
-  if (planned.exposure)
+  // Nothing to send when every product reuses a verdict: no window to open early.
+  if (planned.exposure && !planned.everyProductReused)
     return openThenStoreRows(ports, batch, { ...planned, exposure: planned.exposure }, leg, cap);
   const now = ports.clock.now();
   const planner = rowRecordPlanner(batch.batch_id, {

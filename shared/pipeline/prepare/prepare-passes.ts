@@ -9,7 +9,7 @@
  */
 
 import type { TableInForce } from '../../ncm-table/reference-table.js';
-import { inputWarningCollector } from '../../spreadsheet/input-report.js';
+import { inputWarningCollector } from '../../spreadsheet/input-warnings.js';
 import { MAX_DATA_ROWS, type SpreadsheetFile } from '../../spreadsheet/read-spreadsheet.js';
 import type { MappedRow } from '../../spreadsheet/schemas.js';
 import type { Message } from '../../wording/message.js';
@@ -70,6 +70,9 @@ export const PREPARE_SETTINGS: PrepareSettings = {
   legMs: 8 * 60_000,
 };
 
+/** How often the survey says how many rows it has read: one write to the batch record per this many rows. */
+const READ_REPORT_ROWS = 10_000;
+
 /**
  * Yields the items of a pass in lists of `size` (the last may be shorter), in order, collecting
  * garbage every few thousand rows so a long pass stays small.
@@ -104,6 +107,8 @@ export type PlannedBatch = {
   otherOrigins?: (productFingerprint: string, own: string) => string[];
   /** In exposure order: each product's place in the send order, and what the ranking found. */
   exposure?: { ranked: RankedExposure; summary: ExposureSummary };
+  /** Every product of the file reuses a verdict (a night with nothing changed): nothing will be sent. */
+  everyProductReused?: boolean;
   options: BatchOptions;
   shape: FileShape;
   /** What the file's reader found wrong with the file, as messages. */
@@ -127,6 +132,8 @@ export const surveyRows = async (
     batchId: string;
     /** The NCM table in force, which the declared NCMs are checked against. */
     ncm: TableInForce;
+    /** Told how many rows have been read so far, every `READ_REPORT_ROWS` rows, so people see Prepare move. */
+    onRead?: (rows: number) => Promise<void>;
   },
 ): Promise<
   | {
@@ -136,6 +143,7 @@ export const surveyRows = async (
       openByFingerprint: ReadonlyMap<string, PendingClassification>;
       otherOrigins: (productFingerprint: string, own: string) => string[];
       exposure?: PlannedBatch['exposure'];
+      everyProductReused: boolean;
       warnings: Message[];
       problems: Message[];
     }
@@ -155,8 +163,15 @@ export const surveyRows = async (
   const exposure =
     pass.options.order === 'exposure' ? exposureRanker(pass.options, exposureColumnsOf(file.columns)) : null;
   const rows = file.readRows();
+  let read = 0;
+  let reported = 0;
   try {
     for await (const chunk of inChunks(rows.rows, pass.settings.rowsPerChunk)) {
+      read += chunk.length;
+      if (pass.onRead && read - reported >= READ_REPORT_ROWS) {
+        reported = read;
+        await pass.onRead(read);
+      }
       for (const row of chunk) fileWarnings.add(row);
       const plans = await pass.planChunk(chunk);
       productRows.add(plans);
@@ -172,7 +187,7 @@ export const surveyRows = async (
     if (problem) return problem;
     throw error;
   }
-  const read = rows.finished();
+  const finished = rows.finished();
   return {
     keyByFingerprint: reusable.keyByFingerprint,
     reusedProducts: productRows.ofReused(reusable.keyByFingerprint),
@@ -180,14 +195,15 @@ export const surveyRows = async (
     openByFingerprint: open.openByFingerprint,
     otherOrigins: origins.othersOf,
     ...(exposure ? { exposure: { summary: exposure.rank(), ranked: exposure } } : {}),
+    everyProductReused: productRows.allReused(reusable.keyByFingerprint),
     // The reader's first (text read from bytes that were not UTF-8: check it before the rest).
     warnings: [
-      ...read.messages,
+      ...finished.messages,
       ...fileWarnings.messages(),
       ...declared.messages(),
       ...planWarnings.messages(),
     ],
-    problems: read.problems.map(readProblemMessage),
+    problems: finished.problems.map(readProblemMessage),
   };
 };
 

@@ -28,6 +28,9 @@ export const productRowsCollector = () => {
     },
     ofReused: (reused: ReadonlyMap<string, string>): ReadonlyMap<string, ProductRows> =>
       new Map([...byFingerprint].filter(([fingerprint]) => reused.has(fingerprint))),
+    /** Whether every product counted reuses a verdict: then no row of the file is classified. */
+    allReused: (reused: ReadonlyMap<string, string>): boolean =>
+      [...byFingerprint.keys()].every((fingerprint) => reused.has(fingerprint)),
   };
 };
 

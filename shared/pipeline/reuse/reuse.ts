@@ -25,7 +25,7 @@
 
 import { createHash } from 'node:crypto';
 import type { ProductRow } from '../../spreadsheet/schemas.js';
-import { detailMessagesOf, detailOf, message } from '../../wording/index.js';
+import { detailMessage, detailMessagesOf, detailOf } from '../../wording/details.js';
 import type { BatchOptions } from '../core/batch-options-schema.js';
 import { fingerprintKey } from '../core/keys.js';
 import { type OriginLookups, originOf, sameOrigin } from '../core/origins.js';
@@ -184,7 +184,7 @@ export const reusedResult = (
       ...result,
       status: 'reused',
       ...detailOf([
-        message('reused', { date: verdict.resolved_at.slice(0, 10), batch: verdict.batch_id }),
+        detailMessage('reused', { date: verdict.resolved_at.slice(0, 10), batch: verdict.batch_id }),
         // Another origin's row says so, and what its own look-up found (its SIM openings).
         ...(otherOrigin ? detailMessagesOf(result).filter((said) => OTHER_ORIGIN_DETAIL.has(said.code)) : []),
       ]),
@@ -239,7 +239,7 @@ export const joinedResult = (
   status: 'pending_data',
   reason: JOINED_REASON,
   ...detailOf([
-    message('joined', {
+    detailMessage('joined', {
       classification_id: pending.classification_id,
       row: pending.row,
       batch: pending.batch_id,

@@ -1,4 +1,4 @@
-import { message } from '../../wording/index.js';
+import { detailMessage } from '../../wording/details.js';
 import { resultEvents } from '../audit/audit-events.js';
 import { outboxKey } from '../core/bucket-layout.js';
 import { describeCaughtError } from '../core/error-text.js';
@@ -116,7 +116,7 @@ const outcomeOf = (state: RowState): RowOutcome => {
   const extra = classificationId ? { classification_id: classificationId } : {};
   if (state.error) return { kind: 'final', result: errorResult(describeCaughtError(state.error), extra) };
   if (state.step?.outcome) return state.step.outcome;
-  return { kind: 'final', result: errorResult(message('row_no_outcome', {}), extra) };
+  return { kind: 'final', result: errorResult(detailMessage('row_no_outcome', {}), extra) };
 };
 
 const kickSafely = async (kick: PipelinePorts['kick'], reason: KickReason): Promise<boolean> => {

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { TcsError } from '../../tcs/errors.js';
-import { detailMessagesOf, detailOf, message } from '../../wording/index.js';
+import { detailMessage, detailMessagesOf, detailOf } from '../../wording/details.js';
 import type { Message } from '../../wording/message.js';
 import { verdictPdfName, verdictPdfPaths } from '../core/bucket-layout.js';
 import { scrubErrorText } from '../core/error-text.js';
@@ -45,7 +45,7 @@ export const storeRow = async (
     // A failure of our bucket is not the service's: thrown, for the workflow's Retry.
     if (!(error instanceof TcsError)) throw error;
     verdictPdf = null;
-    pdfNote = message('verdict_pdf_missing', { text: scrubErrorText(error.message) });
+    pdfNote = detailMessage('verdict_pdf_missing', { text: scrubErrorText(error.message) });
   }
   const result = resolvedResult(c, {
     currentNcm: row.product?.current_ncm ?? null,

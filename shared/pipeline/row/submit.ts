@@ -5,7 +5,7 @@
  */
 
 import type { ProductRow } from '../../spreadsheet/schemas.js';
-import { message } from '../../wording/index.js';
+import { detailMessage } from '../../wording/details.js';
 import { submittedEvent } from '../audit/audit-events.js';
 import { type Who, whoAnswered, whoOf } from '../core/audit-records.js';
 import { uploadRecordKey } from '../core/bucket-layout.js';
@@ -56,7 +56,7 @@ export const submitRow = async (ports: SubmitPorts, input: unknown): Promise<Row
     return submitAnswers(ports, { state, roundId: state.round_id, row, stop: stopRecord?.stop, now });
   if (stopRecord?.stop) return finalStep(stoppedResult(stopRecord.stop));
   const product = row.product;
-  if (!product) return finalStep(errorResult(message('row_no_product', {}), { reason: 'no_product' }));
+  if (!product) return finalStep(errorResult(detailMessage('row_no_product', {}), { reason: 'no_product' }));
 
   // This attempt already created its classification (a row back after a run too long to poll,
   // or a dispatch after a lost Complete): look at it instead of creating again. Replaying the

@@ -9,6 +9,7 @@ const progress = (byStatus: Record<string, number>): BatchProgress => ({
   batchId: 'products-abc',
   state: 'running',
   rowsTotal: Object.values(byStatus).reduce((sum, count) => sum + count, 0),
+  rowsRead: 0,
   byStatus,
   stage: 'waiting_on_service',
   leasesHeld: 1,
@@ -57,5 +58,13 @@ describe('formatProgressLine', () => {
     // Assess
     expect(covered).toEqual({ rows: 61, classifications: 20 });
     expect(line).toContain('61 % of rows with a verdict after 20 % of the classifications');
+  });
+
+  it('counts the rows read while Prepare reads a large file, before there is a total', () => {
+    const line = formatProgressLine(
+      { ...progress({}), state: 'preparing', stage: 'preparing', rowsRead: 40_000 },
+      { startedAtMs: 0, nowMs: 0, live: false },
+    );
+    expect(line).toMatch(/^40,000 rows read · preparing · /);
   });
 });

@@ -16,9 +16,14 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { copySourceOf, createS3ObjectStore } from '../../../shared/aws/s3-object-store.js';
+import { uploadStream } from '../../../shared/aws/s3-stream-upload.js';
 
 const s3 = mockClient(S3Client);
-const store = createS3ObjectStore({ client: new S3Client({ region: 'us-east-1' }), bucket: 'the-bucket' });
+const store = createS3ObjectStore({
+  client: new S3Client({ region: 'us-east-1' }),
+  bucket: 'the-bucket',
+  uploadStream,
+});
 
 const metadata = (httpStatusCode: number) => ({ $metadata: { httpStatusCode } });
 /** A GetObject body as the SDK hands it out; only the method the adapter calls. */
@@ -128,6 +133,21 @@ describe('put', () => {
     const body = s3.commandCalls(PutObjectCommand)[0]?.args[0].input.Body;
     expect(body).toBeInstanceOf(Uint8Array);
     expect(new TextDecoder().decode(body as Uint8Array)).toBe('%PDF-1.7 end');
+  });
+
+  it('refuses a stream before sending anything when the store was given no upload of streams', async () => {
+    s3.on(PutObjectCommand).resolves({});
+    const wholeBodies = createS3ObjectStore({
+      client: new S3Client({ region: 'us-east-1' }),
+      bucket: 'the-bucket',
+    });
+    await expect(
+      wholeBodies.put('outbox/b/pdfs/00003.pdf', Readable.from([Buffer.from('%PDF-')]), 'application/pdf'),
+    ).rejects.toThrow(/outbox\/b\/pdfs\/00003\.pdf: a stream of unknown length/);
+    await wholeBodies.put('outbox/b/results.csv', 'row\n', 'text/csv');
+    expect(s3.commandCalls(PutObjectCommand).map((call) => call.args[0].input.Key)).toEqual([
+      'outbox/b/results.csv',
+    ]);
   });
 });
 

@@ -1,6 +1,7 @@
 /** How a file was understood (its columns) and what its sender should look at (warnings), on real CSV bytes. */
 import { describe, expect, it } from 'vitest';
-import { columnUses, inputWarnings } from '../../../shared/spreadsheet/input-report.js';
+import { columnUses } from '../../../shared/spreadsheet/input-report.js';
+import { inputWarnings } from '../../../shared/spreadsheet/input-warnings.js';
 import { readSpreadsheet } from '../../../shared/spreadsheet/read-spreadsheet.js';
 
 const csv = (text: string) => new TextEncoder().encode(text);

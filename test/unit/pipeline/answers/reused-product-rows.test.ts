@@ -13,7 +13,8 @@ import {
 import type { RowRecord } from '../../../../shared/pipeline/core/records.js';
 import type { RowResult } from '../../../../shared/pipeline/core/result-columns.js';
 import type { SimWatch } from '../../../../shared/pipeline/core/sim-watch.js';
-import { detailOf, message } from '../../../../shared/wording/index.js';
+import { detailOf } from '../../../../shared/wording/details.js';
+import { message } from '../../../../shared/wording/index.js';
 import { checkItem } from '../../../helpers/check-items.js';
 import { memoryBatchStore, memoryCheckStore } from '../../../helpers/memory-ports.js';
 import { AT, BATCH, classificationId, rowRecord } from '../../../helpers/records.js';
