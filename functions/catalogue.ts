@@ -81,6 +81,8 @@ export type Prefix = `${(typeof BUCKET_PREFIXES)[BucketArea]}*`;
  * another is refused locally with AccessDenied; one never used fails the grant usage test).
  */
 type TableOperation =
+  /** The batch table's send-order index only (Query): the rows of a window in exposure order. */
+  | 'QueryInSendOrder'
   | 'GetItem'
   | 'PutItem'
   | 'UpdateItem'
@@ -270,7 +272,7 @@ export const FUNCTION_CATALOGUE = {
     ports: {
       clock: 'system',
       objects: { read: ['inbox/*', 'reference/*'], write: ['outbox/*'], streams: true },
-      batches: ['GetItem', 'PutItem', 'UpdateItem', 'Query', 'BatchWriteItem'],
+      batches: ['GetItem', 'PutItem', 'UpdateItem', 'Query', 'BatchWriteItem', 'QueryInSendOrder'],
       // A product still waiting for answers from an earlier batch: its rows join that
       // classification (one conditional UpdateItem per product, a PutItem per joined row).
       reviews: ['UpdateItem', 'PutItem'],
@@ -290,6 +292,8 @@ export const FUNCTION_CATALOGUE = {
       'Batches dynamodb:GetItem':
         'A duplicate delivery of the same S3 event finds the batch another Prepare already created.',
       'Batches dynamodb:Query': 'A retried Prepare finds the rows it already wrote.',
+      'BatchesInSendOrder dynamodb:Query':
+        'A retried first leg of Prepare in exposure order sends its window again, read in send order.',
       'ObjectsWriteOutbox s3:AbortMultipartUpload': 'A plan.csv of 5 MiB or more goes up in parts.',
     },
   },
@@ -368,7 +372,7 @@ export const FUNCTION_CATALOGUE = {
     // (Query), the hold and the window's ends (UpdateItem).
     ports: {
       clock: 'system',
-      batches: ['GetItem', 'UpdateItem', 'Query'],
+      batches: ['GetItem', 'UpdateItem', 'Query', 'QueryInSendOrder'],
       leases: ['GetItem', 'PutItem', 'UpdateItem'],
       queue: ['consume', 'send'],
       service: 'wait',

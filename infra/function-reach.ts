@@ -197,8 +197,8 @@ export const grantObjects = (
 };
 
 /**
- * Exactly the operations the catalogue names, on the table (and the review table's indexes; the
- * batch table's send-order index to those that query it, which the window's readers do).
+ * Exactly the operations the catalogue names, on the table (and the review table's indexes); the
+ * batch table's send-order index (`QueryInSendOrder`) in a statement of its own.
  */
 export const grantTable = (
   scope: Stack,
@@ -209,16 +209,21 @@ export const grantTable = (
   sid: string,
 ) => {
   const indexes = table === data.reviewTable ? [`${data.reviewTable.tableArn}/index/*`] : [];
-  const sendOrder =
-    table === data.batchTable && use.includes('Query')
-      ? [`${data.batchTable.tableArn}/index/${ROWS_BY_SEND_ORDER_INDEX}`]
-      : [];
+  const operations = use.filter((operation) => operation !== 'QueryInSendOrder');
   allow(
     fn,
     sid,
-    use.map((operation) => `dynamodb:${operation}`),
-    [table.tableArn, ...indexes, ...sendOrder],
+    operations.map((operation) => `dynamodb:${operation}`),
+    [table.tableArn, ...indexes],
   );
+  // Its own statement, on that index only: the window's readers, nobody else.
+  if (use.includes('QueryInSendOrder'))
+    allow(
+      fn,
+      `${sid}InSendOrder`,
+      ['dynamodb:Query'],
+      [`${table.tableArn}/index/${ROWS_BY_SEND_ORDER_INDEX}`],
+    );
   if (indexes.length > 0) {
     acknowledge(
       roleOf(fn),

@@ -258,6 +258,15 @@ export const BatchView = BatchListItem.extend({
   slots: z.object({ in_use: z.number().int().min(0), cap: z.number().int().min(1).nullable() }),
   /** Rows with an output status. */
   rows_done: z.number().int().min(0),
+  /** While Prepare reads the file: the rows read so far (every 10,000); null otherwise. */
+  rows_read: z.number().int().min(0).nullable(),
+  /**
+   * What matters first, while the batch runs: the share of its rows with a verdict and of its
+   * classifications over, in whole percents; null before any classification ended or once over.
+   */
+  coverage: z
+    .object({ rows: z.number().int().min(0).max(100), classifications: z.number().int().min(0).max(100) })
+    .nullable(),
   /** Seconds until the last row is expected to be final, from the pace so far; null when unknown. */
   eta_seconds: z.number().min(0).nullable(),
   /** Rows waiting for answers (pending_data). */

@@ -13,7 +13,7 @@ import type { NcmTable } from '../ncm-table/siscomex-table.js';
 import { batchStage } from '../pipeline/core/batch-stage.js';
 import { isRoundReportFile, outboxKey } from '../pipeline/core/bucket-layout.js';
 import type { BatchRecord } from '../pipeline/core/records.js';
-import { countedRows } from '../pipeline/core/row-counts.js';
+import { countedRows, coverageShares } from '../pipeline/core/row-counts.js';
 import type { Lease } from '../pipeline/core/slot-leases.js';
 import { holdsForBatch } from '../pipeline/dispatch/execution-names.js';
 import { BatchSummary, cents, PARTIAL_FILES } from '../pipeline/outbox/results-files.js';
@@ -43,6 +43,8 @@ export type RowTally = {
   savedIdenticalUsd: number;
   /** When the last row became final, for the pace. */
   lastFinishedAt: string | null;
+  /** The rows with a verdict and the classifications over, in whole percents; null from a summary. */
+  covered: { rows: number; classifications: number } | null;
 };
 
 /** The leases held now by the rows of this batch (or answers round): its rows in flight. */
@@ -72,6 +74,7 @@ const countedTally = async (
       Math.max(0, counted.savedRows - (counted.byStatus.reused ?? 0)) * PRICE_PER_RESOLVED_USD,
     ),
     lastFinishedAt: counted.lastFinishedAt,
+    covered: coverageShares(counted),
   };
 };
 
@@ -128,6 +131,7 @@ const tallyOfSummary = (summary: BatchSummary): RowTally => {
     savedUsd: summary.saved_usd,
     savedIdenticalUsd: Math.min(summary.saved_usd, summary.duplicates.saved_usd),
     lastFinishedAt: summary.finished_at,
+    covered: null,
   };
 };
 
@@ -223,6 +227,12 @@ export const batchView = async (ports: ConsolePorts, batchId: string): Promise<B
       cap: ports.capOverride ?? LIMITS.concurrencyLimitDefault,
     },
     rows_done: tally.done,
+    rows_read: batch.state === 'preparing' ? (batch.rows_read ?? 0) : null,
+    // Said while classifications run: none ended yet says nothing, all ended is the whole batch.
+    coverage:
+      !finished && tally.covered && tally.covered.classifications > 0 && tally.covered.classifications < 100
+        ? tally.covered
+        : null,
     eta_seconds: finished ? null : secondsLeft(tally, item.rows_total, batch.started_at),
     pending_questions: tally.byStatus.pending_data ?? 0,
     problems: batch.problems,

@@ -129,10 +129,17 @@ describe('the operations console in Chromium', () => {
     const stage = page.getByTestId('stage');
     await stage.waitFor();
     const seen = new Set<string>();
+    // What matters first: while classifications run, the share of rows with a verdict after them.
+    let coverage: string | null = null;
     await vi.waitFor(async () => {
       seen.add((await stage.getAttribute('data-stage')) ?? '');
+      if (coverage === null && (await page.getByTestId('coverage').count()) > 0) {
+        coverage = await page.getByTestId('coverage').textContent();
+        await browser.screenshot(page, '02-batch-coverage');
+      }
       expect(seen.has('completed'), 'the batch page shows the batch completed').toBe(true);
     }, within(120_000));
+    expect(coverage).toMatch(/^\d+ % das linhas após \d+ % das classificações$/);
     expect(await page.getByTestId('rows-done').getAttribute('data-value')).toBe('34');
     expect(await page.getByTestId('rows-total').getAttribute('data-value')).toBe('34');
     // The rows table ends as the batch did: no row left on its way.

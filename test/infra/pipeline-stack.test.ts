@@ -258,6 +258,8 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
     // A plan-only batch's plan.json and plan.csv (in parts when large).
     'bucket/outbox/*': ['s3:AbortMultipartUpload', 's3:PutObject'],
     batchTable: d('BatchWriteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'),
+    // A retried first leg sends its window again, read in send order.
+    'batchTable/index/by-send-order': ['dynamodb:Query'],
     cacheTable: d('BatchGetItem'),
     // Rows of a product still waiting for answers join its review item (a conditional update);
     // GetItem: who wrote the file (the writer records).
@@ -297,6 +299,8 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
     ownLogs: LOGS,
     // Query: a batch's window of the rows queue is counted and topped up a page of rows at a time.
     batchTable: d('GetItem', 'Query', 'UpdateItem'),
+    // In exposure order the window is read in send order, from its index.
+    'batchTable/index/by-send-order': ['dynamodb:Query'],
     leaseTable: d('GetItem', 'PutItem', 'UpdateItem'),
     rowsQueue: ['sqs:DeleteMessage', 'sqs:ReceiveMessage', 'sqs:SendMessage'],
     apiKeySecret: SECRET,

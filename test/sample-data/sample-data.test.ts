@@ -383,6 +383,7 @@ describe('batch.json and the budget', () => {
       max_usd: 54,
       duplicates: 'classify_once',
       verdict_per_country: false,
+      order: 'exposure',
       plan_only: false,
       partial_every_minutes: 15,
     });

@@ -138,6 +138,15 @@ describe('a running batch of 5,000 rows', () => {
     expect(BILLED).toBe(1_240);
     expect(view.pending_questions).toBe(countOf(['pending_data']));
     expect(view.stage).toBe('dispatching');
+    // What matters first: the rows with a verdict, after the classifications that ended (leaders sent).
+    const sent = ALL_ROWS.filter((row) => row.follows === undefined && row.status !== 'rejected');
+    const ended = sent.filter((row) => ['resolved', 'failed', 'pending_data'].includes(row.status));
+    expect(view.coverage).toEqual({
+      rows: Math.floor((countOf(['resolved']) / ROWS) * 100),
+      classifications: Math.floor((ended.length / sent.length) * 100),
+    });
+    expect(view.coverage).toEqual({ rows: 59, classifications: 72 });
+    expect(view.rows_read).toBeNull();
   });
 
   it('lists the batch from its counters too, reading no row', async () => {

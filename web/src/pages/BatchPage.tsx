@@ -154,6 +154,12 @@ const Progress = ({ batch }: { batch: BatchView }) => {
             {formatNumber(language, batch.rows_total)}
           </strong>{' '}
           {t('batch.rowsDone')} <span className="muted">({percent}%)</span>
+          {/* A large file shows no total for a minute while Prepare reads it: how far it has read. */}
+          {batch.rows_read !== null && batch.rows_read > 0 && (
+            <span className="sub" data-testid="rows-read" data-value={batch.rows_read}>
+              {t('batch.rowsRead', { rows: formatNumber(language, batch.rows_read) })}
+            </span>
+          )}
         </span>
       </div>
       <ProgressBar done={batch.rows_done} total={batch.rows_total} label={t('batch.progress')} />
@@ -181,6 +187,16 @@ const Progress = ({ batch }: { batch: BatchView }) => {
             </span>
           )}
         </Stat>
+        {batch.coverage && (
+          <Stat label={t('batch.covered')} testId="coverage">
+            <span data-rows={batch.coverage.rows} data-classifications={batch.coverage.classifications}>
+              {t('batch.coveredOf', {
+                rows: formatNumber(language, batch.coverage.rows),
+                classifications: formatNumber(language, batch.coverage.classifications),
+              })}
+            </span>
+          </Stat>
+        )}
         <Stat label={t('batch.timeLeft')} testId="eta">
           {batch.eta_seconds === null || !isLive(batch) ? none : formatDuration(language, batch.eta_seconds)}
         </Stat>
