@@ -381,6 +381,8 @@ export const FUNCTION_CATALOGUE = {
     },
     settings: ['capOverride'],
     kept: {
+      'Batches dynamodb:Query':
+        'A batch sent in the file\'s order ("order": "file") has its window read in row order; the local runs send in exposure order.',
       'Waiters states:SendTaskSuccess': "A stopped batch's last rows end here, and the batch is woken.",
       'Queue sqs:SendMessage':
         'A message it cannot start now (no slot, a lost race, a stop) goes back as a fresh copy.',
