@@ -17,7 +17,7 @@
  */
 import type { PipelinePorts } from '../core/ports.js';
 import { type RowRecord, shardOfRow } from '../core/records.js';
-import { windowSizeFor } from '../dispatch/rows-window.js';
+import { openingWindowSize, WHOLE_BATCH_MAX_QUEUED, windowSizeFor } from '../dispatch/rows-window.js';
 import { bornRowsCounter } from './born-rows.js';
 import type { RankedExposure } from './exposure-order.js';
 import { type PlannedBatch, recordChunks } from './prepare-passes.js';
@@ -53,6 +53,8 @@ export type CountedBatch = {
   budgetProblem: ReturnType<ReturnType<typeof rowRecordPlanner>['budgetProblem']>;
   /** A queued leader's place from its product's rank. */
   placeOf: (rank: number | undefined) => number | undefined;
+  /** The window's size: the usual one, or the whole batch when its queued rows are few and sparse. */
+  windowSize: number;
   /** The first window's rows, places 1…size, with their places. */
   first: RowRecord[];
 };
@@ -60,7 +62,9 @@ export type CountedBatch = {
 /**
  * The count pass: takes a surveyed batch in exposure order and the cap, plans every row (joining
  * what joins, as any leg does) and writes no row; gives the counts, the places and the first
- * window's rows (a window's worth kept at a time, so memory holds a number a queued row).
+ * window's rows, most exposed first: a window's worth, or the whole batch when its queued rows are
+ * few and sparse (`openingWindowSize`: a nightly export of variants, sent at once and never topped
+ * up, as in the file's order). Memory holds a number a queued row and at most that many records.
  */
 export const countBatch = async (
   ports: CountPorts,
@@ -75,7 +79,8 @@ export const countBatch = async (
     otherOrigins: planned.otherOrigins,
     placeOf: planned.exposure.ranked.placeOf,
   });
-  const size = windowSizeFor(cap);
+  // Enough first rows for a window sent whole (openingWindowSize): known only once all are counted.
+  const keep = Math.max(WHOLE_BATCH_MAX_QUEUED, windowSizeFor(cap));
   const shards = new Map<number, number>();
   const born = bornRowsCounter();
   const ranks: number[] = [];
@@ -95,10 +100,11 @@ export const countBatch = async (
       if (record.send_order === undefined) throw new Error(`row ${record.row} is queued without a place`);
       ranks.push(record.send_order);
       first.push(record);
-      if (first.length >= 2 * size) first = first.sort(byRank).slice(0, size);
+      if (first.length >= 2 * keep) first = first.sort(byRank).slice(0, keep);
     }
   }
   const placeOf = densePlaces(ranks);
+  const windowSize = openingWindowSize(cap, ranks.length, total);
   return {
     total,
     queued: ranks.length,
@@ -106,9 +112,10 @@ export const countBatch = async (
     born,
     budgetProblem: planner.budgetProblem(),
     placeOf,
+    windowSize,
     first: first
       .sort(byRank)
-      .slice(0, size)
+      .slice(0, windowSize)
       .map((record) => ({ ...record, send_order: placeOf(record.send_order) })),
   };
 };

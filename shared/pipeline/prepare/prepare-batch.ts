@@ -20,7 +20,7 @@ import { BatchRecord, type BatchStop, PrepareResult, shardOfRow } from '../core/
 import type { RowResult } from '../core/result-columns.js';
 import { notSubmittedResult, stoppedResult } from '../core/row-results.js';
 import { isBatchStopError, stopFromProblem } from '../core/service-stop.js';
-import { openWindowInSendOrder, windowSizeFor } from '../dispatch/rows-window.js';
+import { openWindowInSendOrder } from '../dispatch/rows-window.js';
 import { CSV_CONTENT_TYPE } from '../outbox/results-files.js';
 import { batchSender } from '../people/batch-sender.js';
 import { readBatchOptions } from './batch-options.js';
@@ -373,7 +373,7 @@ const openThenStoreRows = async (
     await ports.batches.putRows(counted.first);
     await ports.batches.putCompletionShards(batch.batch_id, counted.shards, counted.born.followers());
     const opened = openWindowInSendOrder({
-      size: windowSizeFor(cap),
+      size: counted.windowSize,
       firstPlaces: counted.first.map((record) => ({ row: record.row, place: record.send_order ?? 0 })),
       lastPlace: counted.queued,
     });

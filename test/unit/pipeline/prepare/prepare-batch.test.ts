@@ -183,6 +183,30 @@ describe('the rows queue gets a window of the batch, and the wait is sized from 
     });
   });
 
+  it('sends a batch of few products among many rows whole, most exposed first, and lists no backlog', async () => {
+    // Prepare: 1,000 rows of 200 products (one queued row in five): topping up would cost a read a run.
+    const rows = Array.from({ length: 1_000 }, (_, i) => {
+      const product = i % 200;
+      return `SKU-${i + 1};${DESCRIPTIONS[product % 5]}, modelo ${product};BR;importação;${product === 150 ? '900,00' : '1,00'}`;
+    });
+    const w = world({ [FILE_KEY]: csvOf('SKU;Descrição;País;Operação;Valor', rows) });
+
+    // Act
+    await w.run();
+
+    // Assess: 200 messages at once, the product worth most (row 151's) first.
+    expect(w.queue.sent).toHaveLength(200);
+    expect(w.queue.sent[0]?.message.row).toBe(151);
+    expect(w.batches.batches.get(w.batchId)?.queue_window).toEqual({
+      size: 200,
+      enqueued_through: 200,
+      passed_through: 0,
+      by: 'send_order',
+      last: 200,
+    });
+    expect(await w.batches.listBacklogs()).toEqual([]);
+  });
+
   it('keeps the file’s order when batch.json says `order: "file"`', async () => {
     // Prepare
     const w = world({ [FILE_KEY]: exposureCsv, 'inbox/lote/batch.json': JSON.stringify({ order: 'file' }) });
