@@ -203,7 +203,7 @@ describe('the operations console in Chromium', () => {
     );
     expect(await page.getByTestId('result-row').getAttribute('data-row')).toBe('1');
     await page.getByTestId('rows-search').fill('');
-    await expect.poll(() => page.getByTestId('result-row').count()).toBe(34);
+    await expect.poll(() => page.getByTestId('result-row').count(), within(30_000)).toBe(34);
     expect(resolved).toBeGreaterThan(15);
   }, 60_000);
 
@@ -232,7 +232,7 @@ describe('the operations console in Chromium', () => {
     expect(await page.getByTestId('rows-found').textContent()).not.toContain('até agora');
     await browser.screenshot(page, '04-divergent');
     await filter.click();
-    await expect.poll(() => page.getByTestId('result-row').count()).toBe(34);
+    await expect.poll(() => page.getByTestId('result-row').count(), within(30_000)).toBe(34);
   }, 60_000);
 
   it('shows beside each verdict the NCM its row declared, and the NCM table the codes are checked against', async () => {
@@ -726,7 +726,7 @@ describe('the operations console in Chromium', () => {
       await look(`${language} batches`);
 
       await page.goto(`${local.url}#/batches/${encodeURIComponent(batchId)}`);
-      await expect.poll(() => page.getByTestId('result-row').count()).toBe(34);
+      await expect.poll(() => page.getByTestId('result-row').count(), within(30_000)).toBe(34);
       await page.getByTestId('batch-audit').locator('summary').click();
       await page.getByTestId('audit-event').first().waitFor();
       await look(`${language} batch, its rows and its audit`);

@@ -83,6 +83,18 @@ export const openingWindowSize = (cap: number, queued: number, rowsTotal: number
     ? Math.max(windowSizeFor(cap), queued)
     : windowSizeFor(cap);
 
+/**
+ * Gives the size of the window a batch in exposure order is opened with: the usual size, or the
+ * whole batch when its queued rows are sparse and no more than a window ever holds (300). Sent
+ * whole, a nightly export of variants is never topped up (no dispatcher run reads its window);
+ * kept to a window's bound, the queue's own order (a message that loses a slot race goes back
+ * behind the others) never puts a most exposed product far behind.
+ */
+export const sendOrderWindowSize = (cap: number, queued: number, rowsTotal: number): number =>
+  queued <= MAX_WINDOW_ROWS && queued * SPARSE_ONE_IN <= rowsTotal
+    ? Math.max(windowSizeFor(cap), queued)
+    : windowSizeFor(cap);
+
 /** A window is topped up once fewer than this many of its messages are left. */
 const refillBelow = (size: number): number => Math.ceil(size / 2);
 

@@ -17,7 +17,7 @@
  */
 import type { PipelinePorts } from '../core/ports.js';
 import { type RowRecord, shardOfRow } from '../core/records.js';
-import { openingWindowSize, WHOLE_BATCH_MAX_QUEUED, windowSizeFor } from '../dispatch/rows-window.js';
+import { MAX_WINDOW_ROWS, sendOrderWindowSize, windowSizeFor } from '../dispatch/rows-window.js';
 import { bornRowsCounter } from './born-rows.js';
 import type { RankedExposure } from './exposure-order.js';
 import { type PlannedBatch, recordChunks } from './prepare-passes.js';
@@ -63,8 +63,9 @@ export type CountedBatch = {
  * The count pass: takes a surveyed batch in exposure order and the cap, plans every row (joining
  * what joins, as any leg does) and writes no row; gives the counts, the places and the first
  * window's rows, most exposed first: a window's worth, or the whole batch when its queued rows are
- * few and sparse (`openingWindowSize`: a nightly export of variants, sent at once and never topped
- * up, as in the file's order). Memory holds a number a queued row and at most that many records.
+ * sparse and no more than a window ever holds (`sendOrderWindowSize`: a nightly export of a few
+ * hundred products' variants, sent at once and never topped up). Memory holds a number a queued
+ * row and a few hundred records.
  */
 export const countBatch = async (
   ports: CountPorts,
@@ -79,8 +80,8 @@ export const countBatch = async (
     otherOrigins: planned.otherOrigins,
     placeOf: planned.exposure.ranked.placeOf,
   });
-  // Enough first rows for a window sent whole (openingWindowSize): known only once all are counted.
-  const keep = Math.max(WHOLE_BATCH_MAX_QUEUED, windowSizeFor(cap));
+  // Enough first rows for a window sent whole (sendOrderWindowSize): known only once all are counted.
+  const keep = Math.max(MAX_WINDOW_ROWS, windowSizeFor(cap));
   const shards = new Map<number, number>();
   const born = bornRowsCounter();
   const ranks: number[] = [];
@@ -104,7 +105,7 @@ export const countBatch = async (
     }
   }
   const placeOf = densePlaces(ranks);
-  const windowSize = openingWindowSize(cap, ranks.length, total);
+  const windowSize = sendOrderWindowSize(cap, ranks.length, total);
   return {
     total,
     queued: ranks.length,

@@ -183,7 +183,7 @@ describe('the rows queue gets a window of the batch, and the wait is sized from 
     });
   });
 
-  it('sends a batch of few products among many rows whole, most exposed first, and lists no backlog', async () => {
+  it('sends a batch of at most 300 products among many rows whole, most exposed first, and lists no backlog', async () => {
     // Prepare: 1,000 rows of 200 products (one queued row in five): topping up would cost a read a run.
     const rows = Array.from({ length: 1_000 }, (_, i) => {
       const product = i % 200;
