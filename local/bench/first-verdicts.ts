@@ -18,15 +18,14 @@
  * (400,000 rows would take days of the cap): the pipeline is closed once the sandbox has its
  * first classification.
  */
-import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { forEachLimited } from '../../shared/pipeline/core/calls-in-parallel.js';
 import { readResultsTable } from '../../shared/smoke/results-table.js';
-import { formatCsvRecord } from '../../shared/spreadsheet/write-csv.js';
 import { startLocalPipeline } from '../runtime/pipeline.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
-import { type NightlySize, RESOLVING, sizeLabel } from './nightly-export.js';
+import { type NightlySize, RESOLVING, sizeLabel, writeErpCsv } from './nightly-export.js';
 
 /** Sizes with more products than this are measured to their first submission only. */
 const COVERAGE_MAX_PRODUCTS = 5_000;
@@ -100,33 +99,22 @@ const brazilianAmount = (value: number): string =>
   value.toLocaleString('pt-BR', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 /** Writes the catalogue, product after product, each its rows (its variants) together, `;`-separated with a BOM. */
-export const writeLongTailCatalogue = (file: string, products: readonly TailProduct[]): void => {
-  const fd = openSync(file, 'w');
-  try {
-    let chunk = `\uFEFF${formatCsvRecord([...HEADER], ';')}`;
-    for (const product of products) {
-      for (let variant = 1; variant <= product.rows; variant += 1) {
-        chunk += formatCsvRecord(
-          [
-            `${product.code}-${variant}`,
-            product.description,
-            'Importação',
-            'CN',
-            brazilianAmount(product.unitValue),
-          ],
-          ';',
-        );
-        if (chunk.length > 1 << 20) {
-          writeSync(fd, chunk);
-          chunk = '';
-        }
-      }
-    }
-    writeSync(fd, chunk);
-  } finally {
-    closeSync(fd);
-  }
-};
+export const writeLongTailCatalogue = (file: string, products: readonly TailProduct[]): void =>
+  writeErpCsv(file, catalogueRecords(products));
+
+/** The catalogue's records, header first. */
+function* catalogueRecords(products: readonly TailProduct[]): Generator<string[]> {
+  yield [...HEADER];
+  for (const product of products)
+    for (let variant = 1; variant <= product.rows; variant += 1)
+      yield [
+        `${product.code}-${variant}`,
+        product.description,
+        'Importação',
+        'CN',
+        brazilianAmount(product.unitValue),
+      ];
+}
 
 /** The share of rows and of value that have a verdict after a share of the classifications. */
 type CoveragePoint = { classifications: number; rows: number; value: number };

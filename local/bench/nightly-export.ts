@@ -192,13 +192,16 @@ export function* exportRecords(size: NightlySize): Generator<string[]> {
   }
 }
 
-/** Writes the export to `file`, a few thousand records at a time (400,000 rows are 40 MB). */
-export const writeNightlyExport = (file: string, size: NightlySize): void => {
+/**
+ * Takes a file path and records, and writes them as a pt-BR ERP writes a CSV (`;`, a BOM), a
+ * megabyte of text at a time: a file of 400,000 rows never sits whole in memory.
+ */
+export const writeErpCsv = (file: string, records: Iterable<readonly string[]>): void => {
   const fd = openSync(file, 'w');
   try {
     let chunk = '\uFEFF';
-    for (const record of exportRecords(size)) {
-      chunk += formatCsvRecord(record, ';');
+    for (const record of records) {
+      chunk += formatCsvRecord([...record], ';');
       if (chunk.length > 1 << 20) {
         writeSync(fd, chunk);
         chunk = '';
@@ -209,3 +212,7 @@ export const writeNightlyExport = (file: string, size: NightlySize): void => {
     closeSync(fd);
   }
 };
+
+/** Writes the export to `file`, a few thousand records at a time (400,000 rows are 40 MB). */
+export const writeNightlyExport = (file: string, size: NightlySize): void =>
+  writeErpCsv(file, exportRecords(size));
