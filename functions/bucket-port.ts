@@ -34,7 +34,7 @@ export const bucketStore = (uploadStream?: StreamUpload): PipelinePorts['objects
   });
 
 /** How a function uses the bucket when it puts whole bodies only: its catalogue entry has no `streams`. */
-type WholeBodies = NonNullable<PortUses['objects']> & { streams?: never };
+type WholeBodies = NonNullable<PortUses['objects']> & { streams?: never; whole?: never };
 
 /** The bucket of a function that puts whole bodies only, built once per container. */
 export const objects: (use: WholeBodies) => PipelinePorts['objects'] = once(() => bucketStore());

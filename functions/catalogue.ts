@@ -106,6 +106,12 @@ export type PortUses = {
     read?: readonly Prefix[];
     write?: readonly Prefix[];
     streams?: true;
+    /**
+     * Reads and writes whole objects only (GetObject, PutObject), by signed requests without the
+     * S3 client (shared/aws/s3-whole-objects.ts): the Row workflow's steps, whose bundles it would
+     * be a quarter of. Never with `streams`.
+     */
+    whole?: true;
     /** Objects written here under S3 Object Lock (s3:PutObjectRetention): audit.csv and its writes' copies. */
     lock?: readonly Prefix[];
   };
@@ -400,7 +406,7 @@ export const FUNCTION_CATALOGUE = {
       // sheet where the user put it (answers/<batch>/…); work/<batch>/uploads/<row>-a<attempt>.json
       // keeps the sheet's file_url, so every retry of an attempt sends the same body under the
       // same Idempotency-Key (a new upload = a new URL).
-      objects: { read: ['inbox/*', 'answers/*', 'work/*'], write: ['work/*'] },
+      objects: { read: ['inbox/*', 'answers/*', 'work/*'], write: ['work/*'], whole: true },
       batches: ['GetItem', 'UpdateItem'],
       // The submission (or a round's answers posted) in audit.csv.
       audit: ['BatchWriteItem', 'PutItem'],
@@ -422,19 +428,16 @@ export const FUNCTION_CATALOGUE = {
     timeoutSeconds: 2 * 60,
     memoryMb: 512,
     description: 'Row workflow Store: resolved verdict to the row and its PDF to the outbox',
-    // outbox/<batch>/pdfs/<verdict>
+    // outbox/<batch>/pdfs/<verdict>, read from the service and written whole.
     ports: {
       clock: 'system',
-      objects: { write: ['outbox/*'], streams: true },
+      objects: { write: ['outbox/*'], whole: true },
       batches: ['GetItem'],
       // A verdict under the batch's check_below gets its check item, written once.
       checks: ['PutItem'],
       // A verdict whose SIM openings are still being verified gets its watch, written once.
       simWatches: ['PutItem'],
       service: 'wait',
-    },
-    kept: {
-      'ObjectsWriteOutbox s3:AbortMultipartUpload': 'A verdict PDF of 5 MiB or more goes up in parts.',
     },
   },
   'row-review': {

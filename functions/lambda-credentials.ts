@@ -6,21 +6,10 @@
  * default chain would also bring profiles, SSO, the instance metadata service and STS (about a
  * tenth of a small function's bundle, parsed at every cold start) for sources a function never has.
  */
-
-/** The identity the SDK signs with, as its credential providers give it. */
-type Identity = { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+import { credentialsFromEnvironment } from '../shared/aws/signed-requests.js';
 
 /**
  * Takes the SDK's provider options (unused: the environment is the one source) and gives a provider
  * of the credentials in the process environment; it rejects, naming the variable, when one is missing.
  */
-export const defaultProvider = (_options?: unknown) => async (): Promise<Identity> => {
-  const accessKeyId = process.env.AWS_ACCESS_KEY_ID;
-  const secretAccessKey = process.env.AWS_SECRET_ACCESS_KEY;
-  if (!accessKeyId || !secretAccessKey)
-    throw new Error(
-      'No AWS credentials in the environment (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY): Lambda sets them for the function’s role.',
-    );
-  const sessionToken = process.env.AWS_SESSION_TOKEN;
-  return { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) };
-};
+export const defaultProvider = (_options?: unknown) => async () => credentialsFromEnvironment(process.env);

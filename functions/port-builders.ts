@@ -15,7 +15,6 @@
 import {
   createDynamoClient,
   createEventBridgeClient,
-  createLambdaClient,
   createSfnClient,
   createSnsClient,
   createSqsClient,
@@ -29,6 +28,7 @@ import { createDynamoSimWatchStore } from '../shared/aws/dynamo-sim-watch-store.
 import { createDynamoSlotLeases } from '../shared/aws/dynamo-slot-leases.js';
 import { createDynamoWriterRecords } from '../shared/aws/dynamo-writer-records.js';
 import { createEventBridgeBatchEvents } from '../shared/aws/eventbridge-batch-events.js';
+import { lambdaRequester } from '../shared/aws/lambda-async-invoke.js';
 import { createLambdaDispatcherKick } from '../shared/aws/lambda-dispatcher-kick.js';
 import { createLambdaPartialResultsRequests } from '../shared/aws/lambda-partial-results-requests.js';
 import { createSfnBatchWaiters, createSfnRowWorkflows } from '../shared/aws/sfn-workflows.js';
@@ -44,7 +44,7 @@ const dynamo = /* @__PURE__ */ once(() => createDynamoClient(process.env));
 const sqs = /* @__PURE__ */ once(() => createSqsClient(process.env));
 const sfn = /* @__PURE__ */ once(() => createSfnClient(process.env));
 const eventBridge = /* @__PURE__ */ once(() => createEventBridgeClient(process.env));
-const lambda = /* @__PURE__ */ once(() => createLambdaClient(process.env));
+const lambda = /* @__PURE__ */ once(() => lambdaRequester(process.env));
 const sns = /* @__PURE__ */ once(() => createSnsClient(process.env));
 
 /**
@@ -130,7 +130,7 @@ export const events = /* @__PURE__ */ once((): PipelinePorts['events'] =>
 /** The dispatcher's kick: an Event invoke of dispatch-rows, best effort. */
 export const kick = /* @__PURE__ */ once((): PipelinePorts['kick'] =>
   createLambdaDispatcherKick({
-    client: lambda(),
+    lambda: lambda(),
     functionName: required(ENV.dispatcherFunctionName),
     // Best effort: the one-minute schedule fills the slot if the kick is lost.
     onError: (error) => logger.warn('dispatcher kick failed', error),
@@ -140,7 +140,7 @@ export const kick = /* @__PURE__ */ once((): PipelinePorts['kick'] =>
 /** A request for partial results: an Event invoke of write-partial-results, best effort. */
 const partials = /* @__PURE__ */ once((): PipelinePorts['partials'] =>
   createLambdaPartialResultsRequests({
-    client: lambda(),
+    lambda: lambda(),
     functionName: required(ENV.partialResultsFunctionName),
     // Best effort: the next finishing row asks again.
     onError: (error) => logger.warn('partial results request failed', error),

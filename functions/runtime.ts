@@ -7,7 +7,7 @@
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { HandlerName } from '../shared/contract.js';
-import type { PipelinePorts } from '../shared/pipeline/core/ports.js';
+import type { PipelinePorts, WholeObjects } from '../shared/pipeline/core/ports.js';
 import {
   ENV,
   type EnvName,
@@ -42,7 +42,17 @@ export const maxWaitSeconds = (): number | null => {
   return hours === null ? null : hours * 3600;
 };
 
-export type PortsOf<N extends HandlerName> = Pick<PipelinePorts, PortNamesOf<N>>;
+/**
+ * The port a function gets under a name: the pipeline's, but for a bucket its catalogue entry
+ * reaches `whole` (by signed requests), which gives whole-object reads and writes only.
+ */
+type PortOf<N extends HandlerName, P extends PortName> = P extends 'objects'
+  ? (typeof FUNCTION_CATALOGUE)[N]['ports'] extends { objects: { whole: true } }
+    ? WholeObjects
+    : PipelinePorts['objects']
+  : PipelinePorts[P];
+
+export type PortsOf<N extends HandlerName> = { [P in PortNamesOf<N>]: PortOf<N, P> };
 
 /**
  * The builders of exactly the ports a function's description gives it, none missing, none more;
@@ -52,7 +62,7 @@ export type PortsOf<N extends HandlerName> = Pick<PipelinePorts, PortNamesOf<N>>
 export type PortBuildersOf<N extends HandlerName> = {
   [P in PortNamesOf<N>]: (
     use: (typeof FUNCTION_CATALOGUE)[N]['ports'][P],
-  ) => PipelinePorts[P] | Promise<PipelinePorts[P]>;
+  ) => PortOf<N, P> | Promise<PortOf<N, P>>;
 };
 
 /**

@@ -4,15 +4,14 @@
  * an environment variable's value: the environment holds only the secret's ARN. Only the bundles
  * of the handlers that name this builder (port-builders.ts says why) read the key at all.
  */
-import { createSecretsClient } from '../shared/aws/clients.js';
-import { loadApiKeyFromSecret } from '../shared/aws/secrets.js';
+import { loadApiKeyFromSecret, secretsRequester } from '../shared/aws/secrets.js';
 import type { PipelinePorts } from '../shared/pipeline/core/ports.js';
 import { createTcsClient, type TcsClient } from '../shared/tcs/client.js';
 import { ENV, type PortUses } from './catalogue.js';
 import { once, required } from './environment.js';
 import { logger } from './runtime.js';
 
-const secrets = once(() => createSecretsClient(process.env));
+const secrets = once(() => secretsRequester(process.env));
 
 /**
  * The key, loaded at most once per container. A failed load is forgotten so the next
@@ -21,7 +20,7 @@ const secrets = once(() => createSecretsClient(process.env));
 let apiKeyLoad: Promise<string> | undefined;
 const apiKey = (): Promise<string> => {
   apiKeyLoad ??= loadApiKeyFromSecret({
-    client: secrets(),
+    secrets: secrets(),
     secretId: required(ENV.tcsApiKeySecretArn),
   }).catch((error: unknown) => {
     apiKeyLoad = undefined;

@@ -3,10 +3,10 @@ import { storeRow } from '../../shared/pipeline/row/store.js';
 import { batches, checks, clock, simWatches } from '../port-builders.js';
 import { portsFor } from '../runtime.js';
 import { service } from '../service-port.js';
-import { streamingObjects } from '../streaming-bucket-port.js';
+import { wholeObjects } from '../whole-objects-port.js';
 
 export const handler = async (state: unknown) =>
   storeRow(
-    await portsFor('row-store', { clock, objects: streamingObjects, batches, checks, simWatches, service }),
+    await portsFor('row-store', { clock, objects: wholeObjects, batches, checks, simWatches, service }),
     state,
   );

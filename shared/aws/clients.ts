@@ -4,15 +4,14 @@
  * built (nor resolve credentials or endpoints).
  *
  * Endpoints are not configured here: the SDK reads `AWS_ENDPOINT_URL` and the per-service
- * `AWS_ENDPOINT_URL_<SERVICE>` (`_DYNAMODB`, `_S3`, `_SQS`, `_SFN`, `_EVENTBRIDGE`,
- * `_LAMBDA`, `_SECRETS_MANAGER`) from the process environment itself, which is how the local
- * runtime points each client at its loopback stand-in.
+ * `AWS_ENDPOINT_URL_<SERVICE>` (`_DYNAMODB`, `_S3`, `_SQS`, `_SFN`, `_EVENTBRIDGE`, `_SNS`)
+ * from the process environment itself, which is how the local runtime points each client at its
+ * loopback stand-in. Lambda and Secrets Manager have no client here: the pipeline reaches them by
+ * signed requests (signed-requests.ts), which read the same variables.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
-import { LambdaClient } from '@aws-sdk/client-lambda';
 import { S3Client } from '@aws-sdk/client-s3';
-import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
@@ -23,8 +22,6 @@ export type AwsClients = {
   readonly sqs: SQSClient;
   readonly sfn: SFNClient;
   readonly events: EventBridgeClient;
-  readonly lambda: LambdaClient;
-  readonly secrets: SecretsManagerClient;
 };
 
 /**
@@ -60,13 +57,8 @@ export const createSfnClient = (env: NodeJS.ProcessEnv = process.env) => new SFN
 /** An EventBridge client for this environment's region. */
 export const createEventBridgeClient = (env: NodeJS.ProcessEnv = process.env) =>
   new EventBridgeClient(commonOf(env));
-/** A Lambda client for this environment's region. */
-export const createLambdaClient = (env: NodeJS.ProcessEnv = process.env) => new LambdaClient(commonOf(env));
 /** An SNS client for this environment's region. */
 export const createSnsClient = (env: NodeJS.ProcessEnv = process.env) => new SNSClient(commonOf(env));
-/** A Secrets Manager client for this environment's region. */
-export const createSecretsClient = (env: NodeJS.ProcessEnv = process.env) =>
-  new SecretsManagerClient(commonOf(env));
 
 const lazily = <T>(build: () => T): (() => T) => {
   let built: T | undefined;
@@ -83,8 +75,6 @@ export const createAwsClients = (env: NodeJS.ProcessEnv = process.env): AwsClien
   const sqs = lazily(() => createSqsClient(env));
   const sfn = lazily(() => createSfnClient(env));
   const events = lazily(() => createEventBridgeClient(env));
-  const lambda = lazily(() => createLambdaClient(env));
-  const secrets = lazily(() => createSecretsClient(env));
   return {
     get dynamo() {
       return dynamo();
@@ -100,12 +90,6 @@ export const createAwsClients = (env: NodeJS.ProcessEnv = process.env): AwsClien
     },
     get events() {
       return events();
-    },
-    get lambda() {
-      return lambda();
-    },
-    get secrets() {
-      return secrets();
     },
   };
 };

@@ -5,11 +5,23 @@
  * instead (a finishing row's Complete step, Prepare) would retry work that has already
  * succeeded. So an invoke never throws; a failure goes to `onError`, which the composition root
  * points at its logger, so an invoke that keeps failing is seen.
+ *
+ * The invoke is Lambda's REST call (`POST /2015-03-31/functions/<name>/invocations`,
+ * `X-Amz-Invocation-Type: Event`) as a signed request (signed-requests.ts): the Lambda client would
+ * bring every operation of its service into the bundles of the Row workflow's steps for this one.
  */
-import { InvokeCommand, type LambdaClient } from '@aws-sdk/client-lambda';
+import { type AwsRequester, type AwsService, awsRequester } from './signed-requests.js';
+
+/** Lambda, as its requests are signed and addressed. */
+const LAMBDA_SERVICE: AwsService = { signingName: 'lambda', endpointKey: 'LAMBDA' };
+
+/** Takes the environment and gives a requester to Lambda (its region, endpoint and credentials). */
+export const lambdaRequester = (env: NodeJS.ProcessEnv = process.env): AwsRequester =>
+  awsRequester(LAMBDA_SERVICE, env);
 
 export type AsyncInvokeConfig = {
-  client: LambdaClient;
+  lambda: AwsRequester;
+  /** The function's name or ARN. */
   functionName: string;
   /** Told of each failed invoke. @default a one-line warning on the console */
   onError?: (error: { name: string; message: string }) => void;
@@ -21,16 +33,19 @@ export const asyncInvoker = (config: AsyncInvokeConfig, what: string) => {
     config.onError ??
     ((error: { name: string; message: string }) =>
       console.warn(JSON.stringify({ level: 'WARN', message: `${what} failed`, error })));
-  const encoder = new TextEncoder();
+  const path = `/2015-03-31/functions/${encodeURIComponent(config.functionName)}/invocations`;
   return async (payload: unknown): Promise<void> => {
     try {
-      const Payload = encoder.encode(JSON.stringify(payload));
-      const { StatusCode } = await config.client.send(
-        new InvokeCommand({ FunctionName: config.functionName, InvocationType: 'Event', Payload }),
-      );
+      const answer = await config.lambda({
+        method: 'POST',
+        path,
+        headers: { 'content-type': 'application/json', 'x-amz-invocation-type': 'Event' },
+        body: JSON.stringify(payload),
+      });
+      await answer.body?.cancel();
       // An accepted asynchronous invoke answers 202.
-      if (StatusCode !== 202)
-        onError({ name: 'UnexpectedStatus', message: `Invoke answered ${StatusCode ?? 'no status'}` });
+      if (answer.status !== 202)
+        onError({ name: 'UnexpectedStatus', message: `Invoke answered ${answer.status}` });
     } catch (error) {
       const { name = 'Error', message = String(error) } = (error ?? {}) as {
         name?: string;

@@ -1,10 +1,34 @@
 /**
  * The service's API key, read from Secrets Manager at cold start. The environment holds
  * only the secret's id; the key never appears in an error, a log line or a stored record.
+ * The read is Secrets Manager's JSON call `GetSecretValue` as a signed request (signed-requests.ts):
+ * the client would bring every operation of its service into the bundles for this one.
  */
-import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { type AwsRequester, type AwsService, awsRequester } from './signed-requests.js';
 
-export type LoadApiKeyConfig = { client: SecretsManagerClient; secretId: string };
+/** Secrets Manager, as its requests are signed and addressed. */
+const SECRETS_MANAGER: AwsService = { signingName: 'secretsmanager', endpointKey: 'SECRETS_MANAGER' };
+
+/** Takes the environment and gives a requester to Secrets Manager (its region, endpoint and credentials). */
+export const secretsRequester = (env: NodeJS.ProcessEnv = process.env): AwsRequester =>
+  awsRequester(SECRETS_MANAGER, env);
+
+export type LoadApiKeyConfig = { secrets: AwsRequester; secretId: string };
+
+/** The secret's `SecretString`, as `GetSecretValue` answers it. */
+const secretStringOf = async (config: LoadApiKeyConfig): Promise<string | undefined> => {
+  const answer = await config.secrets({
+    method: 'POST',
+    path: '/',
+    headers: {
+      'content-type': 'application/x-amz-json-1.1',
+      'x-amz-target': 'secretsmanager.GetSecretValue',
+    },
+    body: JSON.stringify({ SecretId: config.secretId }),
+  });
+  const { SecretString } = (await answer.json()) as { SecretString?: unknown };
+  return typeof SecretString === 'string' ? SecretString : undefined;
+};
 
 /**
  * The key from the secret's `SecretString`: the bare key, or JSON `{"api_key": "…"}` (the
@@ -13,7 +37,7 @@ export type LoadApiKeyConfig = { client: SecretsManagerClient; secretId: string 
  * which quotes the text it failed on.
  */
 export const loadApiKeyFromSecret = async (config: LoadApiKeyConfig): Promise<string> => {
-  const { SecretString } = await config.client.send(new GetSecretValueCommand({ SecretId: config.secretId }));
+  const SecretString = await secretStringOf(config);
   const problem = (what: string) => new Error(`secret ${config.secretId} ${what}`);
   const text = SecretString?.trim() ?? '';
   if (text === '') throw problem('has no SecretString, or an empty one');

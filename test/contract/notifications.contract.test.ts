@@ -3,10 +3,10 @@
  * Lambda stand-ins.
  */
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
-import { LambdaClient } from '@aws-sdk/client-lambda';
 import { expect, vi } from 'vitest';
 import { type LocalAws, startLocalAws } from '../../local/aws/local-aws.js';
 import { createEventBridgeBatchEvents } from '../../shared/aws/eventbridge-batch-events.js';
+import { lambdaRequester } from '../../shared/aws/lambda-async-invoke.js';
 import { createLambdaDispatcherKick } from '../../shared/aws/lambda-dispatcher-kick.js';
 import { KickEvent, type KickReason } from '../../shared/pipeline/core/records.js';
 import { countingKick, memoryBatchEvents } from '../helpers/memory-ports.js';
@@ -71,10 +71,15 @@ const onLocalLambda = (): Implementation<KickSubject> =>
     aws.registerFunction(functionName, async (event) => {
       reasons.push(KickEvent.parse(event).reason);
     });
-    const client = new LambdaClient({ endpoint: aws.endpoint, region: aws.region, credentials });
+    const lambda = lambdaRequester({
+      AWS_ENDPOINT_URL_LAMBDA: aws.endpoint,
+      AWS_REGION: aws.region,
+      AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+    });
     return {
       kick: createLambdaDispatcherKick({
-        client,
+        lambda,
         functionName,
         onError: (error) => {
           throw new Error(`the kick failed: ${error.name}: ${error.message}`);

@@ -2,12 +2,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
 import { type RunningServer, startS3 } from '../../local/runtime/stand-ins.js';
 import { createS3ObjectStore } from '../../shared/aws/s3-object-store.js';
 import { uploadStream } from '../../shared/aws/s3-stream-upload.js';
 import type { ObjectStore } from '../../shared/pipeline/core/ports.js';
 import { memoryObjectStore } from '../helpers/memory-ports.js';
+import { s3rverClient } from '../helpers/s3rver-client.js';
 import type { Implementation } from './implementation.js';
 import { describeObjectStoreContract } from './object-store.contract.js';
 
@@ -21,16 +22,7 @@ const onS3rver = (): Implementation<ObjectStore> => {
     start: async () => {
       dataDir = mkdtempSync(join(tmpdir(), 'object-store-contract-'));
       server = await startS3(dataDir, []);
-      // As the local runtime configures its S3 client: s3rver's own key pair, path-style
-      // URLs, and checksums only where an operation requires one.
-      client = new S3Client({
-        endpoint: server.endpoint,
-        region: 'us-east-1',
-        credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-        forcePathStyle: true,
-        requestChecksumCalculation: 'WHEN_REQUIRED',
-        responseChecksumValidation: 'WHEN_REQUIRED',
-      });
+      client = s3rverClient(server.endpoint);
     },
     make: async () => {
       if (!client) throw new Error('s3rver is not running');

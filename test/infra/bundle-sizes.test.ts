@@ -51,10 +51,13 @@ const packagesOf = (dir: string): Set<string> => {
   );
 };
 
-/** The SDK client each port's adapter calls (shared/aws/, functions/*-port*.ts). */
+/**
+ * The SDK client each port's adapter calls (shared/aws/, functions/*-port*.ts); null for none:
+ * the clock, and the ports reached by signed requests (shared/aws/signed-requests.ts).
+ */
 const CLIENT_OF_PORT: Record<PortName | ConsolePortName, string | null> = {
   clock: null,
-  service: '@aws-sdk/client-secrets-manager', // the service's key, read at cold start
+  service: null, // the service's key, read at cold start by a signed request
   objects: '@aws-sdk/client-s3',
   links: '@aws-sdk/client-s3',
   queue: '@aws-sdk/client-sqs',
@@ -70,8 +73,8 @@ const CLIENT_OF_PORT: Record<PortName | ConsolePortName, string | null> = {
   waiters: '@aws-sdk/client-sfn',
   events: '@aws-sdk/client-eventbridge',
   notifier: '@aws-sdk/client-sns',
-  kick: '@aws-sdk/client-lambda',
-  partials: '@aws-sdk/client-lambda',
+  kick: null,
+  partials: null,
 };
 
 const isPipelineFunction = (name: string): name is HandlerName =>
@@ -81,15 +84,18 @@ const isPipelineFunction = (name: string): name is HandlerName =>
 const portsOf = (name: HandlerName | ConsoleHandlerName) =>
   isPipelineFunction(name) ? describeFunction(name).ports : describeConsoleFunction(name).ports;
 
-/** The SDK clients a function's ports call, by its catalogue entry. */
-const clientsOfPorts = (name: HandlerName | ConsoleHandlerName): string[] =>
-  [
+/** The SDK clients a function's ports call, by its catalogue entry: none for a bucket reached `whole`. */
+const clientsOfPorts = (name: HandlerName | ConsoleHandlerName): string[] => {
+  const ports = portsOf(name);
+  const whole = ports.objects !== undefined && 'whole' in ports.objects && ports.objects.whole === true;
+  return [
     ...new Set(
-      (Object.keys(portsOf(name)) as (PortName | ConsolePortName)[]).flatMap(
-        (port) => CLIENT_OF_PORT[port] ?? [],
+      (Object.keys(ports) as (PortName | ConsolePortName)[]).flatMap((port) =>
+        port === 'objects' && whole ? [] : (CLIENT_OF_PORT[port] ?? []),
       ),
     ),
   ].sort();
+};
 
 /** Prepare, Finalize, the answers round and the console's files: the functions that read or rewrite a spreadsheet. */
 const READS_SPREADSHEETS: readonly string[] = [

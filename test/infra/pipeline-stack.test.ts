@@ -327,7 +327,7 @@ const EXPECTED_REACH: Record<HandlerName, Record<string, string[]>> = {
   },
   'row-store': {
     ownLogs: LOGS,
-    'bucket/outbox/*': ['s3:AbortMultipartUpload', 's3:PutObject'],
+    'bucket/outbox/*': ['s3:PutObject'],
     batchTable: d('GetItem'),
     // A verdict under the batch's check_below gets its check item; one whose SIM openings are
     // still being verified, its watch: each written once (a conditional put).

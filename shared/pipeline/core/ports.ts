@@ -145,6 +145,13 @@ export type ObjectStore = {
   completeUpload(key: string, uploadId: string, parts: readonly UploadedPart[]): Promise<void>;
 };
 
+/**
+ * The bucket as the Row workflow's Submit and Store use it: an object read whole and written
+ * whole. Their functions reach S3 by signed requests instead of the S3 client (functions/catalogue.ts,
+ * `objects.whole`), so their steps are given only what those requests do.
+ */
+export type WholeObjects = Pick<ObjectStore, 'getBytes' | 'put'>;
+
 /** A part of an upload in parts, as `completeUpload` names it. */
 type UploadedPart = { number: number; etag: string };
 

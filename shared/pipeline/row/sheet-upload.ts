@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import { sha256Hex } from '../core/keys.js';
-import type { PipelinePorts } from '../core/ports.js';
+import type { PipelinePorts, WholeObjects } from '../core/ports.js';
 import type { SheetRef } from '../core/records.js';
 
 const UploadRecord = z.object({ file_url: z.string(), sha256: z.string() });
@@ -41,7 +41,7 @@ export class RowInputError extends Error {
  * answers key (`<row>-<answers key>.json`): the key changes with the answers and the sheet.
  */
 export const sheetFileUrl = async (
-  ports: Pick<PipelinePorts, 'service' | 'objects'>,
+  ports: Pick<PipelinePorts, 'service'> & { objects: WholeObjects },
   sheet: SheetRef | undefined,
   recordKey: string,
 ): Promise<string | null> => {

@@ -6,7 +6,7 @@ import type { Message } from '../../wording/message.js';
 import { verdictPdfName, verdictPdfPaths } from '../core/bucket-layout.js';
 import { scrubErrorText } from '../core/error-text.js';
 import { originOf, originOfKey } from '../core/origins.js';
-import type { PipelinePorts } from '../core/ports.js';
+import type { PipelinePorts, WholeObjects } from '../core/ports.js';
 import { RowState, type RowStep } from '../core/records.js';
 import { resolvedResult } from '../core/row-results.js';
 import { simWatchOfVerdict } from '../core/sim-watch.js';
@@ -24,7 +24,9 @@ import { markVerdictToCheck } from './verdict-to-check.js';
  * whose followers are of other origins keeps their tariffs and SIM openings with its verdict.
  */
 export const storeRow = async (
-  ports: Pick<PipelinePorts, 'clock' | 'service' | 'objects' | 'batches' | 'checks' | 'simWatches'>,
+  ports: Pick<PipelinePorts, 'clock' | 'service' | 'batches' | 'checks' | 'simWatches'> & {
+    objects: WholeObjects;
+  },
   input: unknown,
 ): Promise<RowStep> => {
   const state = RowState.parse(input);

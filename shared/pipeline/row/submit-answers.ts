@@ -2,7 +2,7 @@ import { TcsProblemError } from '../../tcs/errors.js';
 import { submittedEvent } from '../audit/audit-events.js';
 import { whoAnswered } from '../core/audit-records.js';
 import { uploadRecordKey } from '../core/bucket-layout.js';
-import type { PipelinePorts } from '../core/ports.js';
+import type { PipelinePorts, WholeObjects } from '../core/ports.js';
 import type { BatchStop, RowRecord, RowState, RowStep } from '../core/records.js';
 import type { RowResult } from '../core/result-columns.js';
 import { answersNotSentResult, stoppedResult } from '../core/row-results.js';
@@ -26,7 +26,7 @@ import { submitFailure } from './submit-failure.js';
  *                            └ refused (4xx), sheet gone ─▶ answers not sent: back to pending_data
  */
 export const submitAnswers = async (
-  ports: Pick<PipelinePorts, 'clock' | 'service' | 'objects' | 'batches' | 'audit'>,
+  ports: Pick<PipelinePorts, 'clock' | 'service' | 'batches' | 'audit'> & { objects: WholeObjects },
   context: { state: RowState; roundId: string; row: RowRecord; stop: BatchStop | undefined; now: Date },
 ): Promise<RowStep> => {
   const { state, roundId, row, stop, now } = context;

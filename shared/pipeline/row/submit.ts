@@ -10,7 +10,7 @@ import { submittedEvent } from '../audit/audit-events.js';
 import { type Who, whoAnswered, whoOf } from '../core/audit-records.js';
 import { uploadRecordKey } from '../core/bucket-layout.js';
 import { deriveCreationKey, deriveRowKey } from '../core/keys.js';
-import type { PipelinePorts } from '../core/ports.js';
+import type { PipelinePorts, WholeObjects } from '../core/ports.js';
 import { type BatchRecord, type RowRecord, RowState, type RowStep } from '../core/records.js';
 import { isFinalResult, resultNow } from '../core/row-life.js';
 import { errorResult, stoppedResult } from '../core/row-results.js';
@@ -20,7 +20,7 @@ import { sheetFileUrl } from './sheet-upload.js';
 import { submitAnswers } from './submit-answers.js';
 import { submitFailure } from './submit-failure.js';
 
-type SubmitPorts = Pick<PipelinePorts, 'clock' | 'service' | 'objects' | 'batches' | 'audit'>;
+type SubmitPorts = Pick<PipelinePorts, 'clock' | 'service' | 'batches' | 'audit'> & { objects: WholeObjects };
 
 /**
  * Submit: uploads the row's sheet (if any), creates the classification under the attempt's key,

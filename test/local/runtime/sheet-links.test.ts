@@ -7,7 +7,7 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropAnswers, dropBatch } from '../../../local/runtime/bucket.js';
 import { type RunningS3, startS3 } from '../../../local/runtime/stand-ins.js';
@@ -15,6 +15,7 @@ import { createS3ObjectStore } from '../../../shared/aws/s3-object-store.js';
 import { answersFolder, dropFolder } from '../../../shared/pipeline/core/bucket-layout.js';
 import { sha256Hex } from '../../../shared/pipeline/core/keys.js';
 import { sheetChecker } from '../../../shared/pipeline/prepare/sheet-checker.js';
+import { s3rverClient } from '../../helpers/s3rver-client.js';
 import { textPdf } from '../../sandbox/helpers/pdf.js';
 
 const BUCKET = 'catalogue-bucket';
@@ -27,14 +28,7 @@ let pdf: Uint8Array;
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'sheet-links-'));
   server = await startS3(join(dataDir, 'stand-in'), []);
-  s3 = new S3Client({
-    endpoint: server.endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-    forcePathStyle: true,
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  s3 = s3rverClient(server.endpoint);
   await s3.send(new CreateBucketCommand({ Bucket: BUCKET }));
   pdf = await textPdf(['Motor elétrico trifásico, 5 cv, 4 polos']);
 });

@@ -4,9 +4,7 @@
  */
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { ListEventBusesCommand } from '@aws-sdk/client-eventbridge';
-import { ListFunctionsCommand } from '@aws-sdk/client-lambda';
 import { ListBucketsCommand } from '@aws-sdk/client-s3';
-import { ListSecretsCommand } from '@aws-sdk/client-secrets-manager';
 import { ListStateMachinesCommand } from '@aws-sdk/client-sfn';
 import { ListQueuesCommand } from '@aws-sdk/client-sqs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -50,13 +48,13 @@ describe('createAwsClients', () => {
     const clients = createAwsClients({ AWS_REGION: 'sa-east-1' });
     expect(clients.s3).toBe(clients.s3);
     expect(clients.dynamo).toBe(clients.dynamo);
-    expect(clients.secrets).not.toBe(createAwsClients({ AWS_REGION: 'sa-east-1' }).secrets);
+    expect(clients.sfn).not.toBe(createAwsClients({ AWS_REGION: 'sa-east-1' }).sfn);
   });
 
   it('takes the region from AWS_REGION', async () => {
     const clients = createAwsClients({ AWS_REGION: 'sa-east-1' });
     expect(await clients.sqs.config.region()).toBe('sa-east-1');
-    expect(await clients.lambda.config.region()).toBe('sa-east-1');
+    expect(await clients.events.config.region()).toBe('sa-east-1');
   });
 
   it('sets S3 up for s3rver only with S3_FORCE_PATH_STYLE=true', async () => {
@@ -77,8 +75,6 @@ describe('createAwsClients', () => {
       sqs: ['SQS', new ListQueuesCommand({})],
       sfn: ['SFN', new ListStateMachinesCommand({})],
       events: ['EVENTBRIDGE', new ListEventBusesCommand({})],
-      lambda: ['LAMBDA', new ListFunctionsCommand({})],
-      secrets: ['SECRETS_MANAGER', new ListSecretsCommand({})],
     } as const;
     vi.stubEnv('AWS_ACCESS_KEY_ID', 'local');
     vi.stubEnv('AWS_SECRET_ACCESS_KEY', 'local');
@@ -97,8 +93,6 @@ describe('createAwsClients', () => {
       sqs: 'http://127.0.0.1:4502',
       sfn: 'http://127.0.0.1:4503',
       events: 'http://127.0.0.1:4504',
-      lambda: 'http://127.0.0.1:4505',
-      secrets: 'http://127.0.0.1:4506',
     });
   });
 });
