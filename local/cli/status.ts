@@ -89,6 +89,16 @@ const askRunningClassify = async (dataDir: string, batchId: string, out: string)
   throw new Error(`the classify running on ${shown(dataDir)} did not answer within 60 s`);
 };
 
+/** What matters first, as the partial summary says it: none before anything was sent. */
+const coverageLine = ({ coverage }: PartialSummary): string[] =>
+  coverage && coverage.classifications_pct > 0
+    ? [
+        `With a verdict: ${coverage.rows_pct} % of the rows` +
+          `${coverage.value_pct === null ? '' : `, ${coverage.value_pct} % of the value`}` +
+          `, after ${coverage.classifications_pct} % of the classifications.`,
+      ]
+    : [];
+
 const printStatus = (batchId: string, out: string) => {
   const summary = PartialSummary.parse(JSON.parse(readFileSync(join(out, PARTIAL_FILES.summary), 'utf8')));
   const final = Object.entries(summary.by_status).filter(([, n]) => n > 0);
@@ -99,6 +109,7 @@ const printStatus = (batchId: string, out: string) => {
       `Batch ${batchId} as of ${summary.as_of}: ${finalCount}/${summary.rows_total} rows final` +
         `${final.length ? ` (${final.map(([s, n]) => `${s} ${n}`).join(', ')})` : ''}` +
         `${working.length ? `; still working: ${working.map(([s, n]) => `${s} ${n}`).join(', ')}` : ''}.`,
+      ...coverageLine(summary),
       `Billed so far $${summary.billed_usd.toFixed(2)}.`,
       `Partial results: ${shown(out)}/ (${PARTIAL_FILES.results_workbook}, ${PARTIAL_FILES.results}, ${PARTIAL_FILES.summary})`,
     ].join('\n'),

@@ -18,6 +18,7 @@ import type { BatchRecord } from '../core/records.js';
 import { isFinalResult } from '../core/row-life.js';
 import { RowStatus } from '../core/row-statuses.js';
 import type { ShownRow } from '../outbox/results-files.js';
+import { amountOf } from '../prepare/exposure-order.js';
 import { isPendingPdfCopy } from '../reuse/reuse.js';
 import { standingRows } from './standing-rows.js';
 import { SummaryCounts, summaryTally } from './summary-tally.js';
@@ -45,7 +46,20 @@ export type TallyRead = {
   rounds: Set<string>;
   /** Rows still working, by status (a running batch's partial results say them). */
   working: Partial<Record<RowStatus, number>>;
+  /**
+   * What matters first, as the rows stand: the rows with a verdict (resolved or reused, a follower
+   * as its leader), and the value of the file's value column (`batch.exposure.value_header`) in
+   * those rows and in all the rows; zero where the file gives no value.
+   */
+  covered: Covered;
 };
+
+const Covered = z.object({
+  rows: z.number().int().min(0),
+  value: z.number().min(0),
+  value_total: z.number().min(0),
+});
+type Covered = z.infer<typeof Covered>;
 
 /**
  * A `TallyRead` as plain JSON, saved between legs in the bucket's `work/` rather than in the
@@ -59,6 +73,7 @@ export const TallyState = z.object({
   check_leads: z.array(z.tuple([z.string(), z.number().int()])).default([]),
   rounds: z.array(z.string()),
   working: z.partialRecord(RowStatus, z.number().int().min(0)),
+  covered: Covered.default({ rows: 0, value: 0, value_total: 0 }),
 });
 export type TallyState = z.infer<typeof TallyState>;
 
@@ -71,6 +86,7 @@ const tallyState = (read: TallyRead): TallyState => ({
   check_leads: [...read.checkLeads],
   rounds: [...read.rounds],
   working: { ...read.working },
+  covered: { ...read.covered },
 });
 
 /**
@@ -103,7 +119,7 @@ export const loadTally = async (objects: Pick<ObjectStore, 'getBytes'>, key: str
  * A tally that starts empty (or from a saved `TallyState`) and grows by `add(page)`, a page of rows
  * with their shown results at a time; `read` is what it has learned so far.
  */
-export const pageTally = (batch: Pick<BatchRecord, 'header'>, from?: TallyState) => {
+export const pageTally = (batch: Pick<BatchRecord, 'header' | 'exposure'>, from?: TallyState) => {
   const read: TallyRead = from
     ? {
         tally: summaryTally(from.counts),
@@ -113,6 +129,7 @@ export const pageTally = (batch: Pick<BatchRecord, 'header'>, from?: TallyState)
         checkLeads: new Map(from.check_leads),
         rounds: new Set(from.rounds),
         working: { ...from.working },
+        covered: { ...from.covered },
       }
     : {
         tally: summaryTally(),
@@ -122,7 +139,10 @@ export const pageTally = (batch: Pick<BatchRecord, 'header'>, from?: TallyState)
         checkLeads: new Map(),
         rounds: new Set(),
         working: {},
+        covered: { rows: 0, value: 0, value_total: 0 },
       };
+  const valueHeader = batch.exposure?.value_header;
+  const valueColumn = valueHeader === undefined ? -1 : batch.header.indexOf(valueHeader);
   const sameProductAs = (lead: number, row: number) => {
     // Pushed, not copied: a product of 2,000 waiting rows would copy its list 2,000 times.
     const followers = read.sameProductRows.get(lead);
@@ -143,6 +163,12 @@ export const pageTally = (batch: Pick<BatchRecord, 'header'>, from?: TallyState)
       read.width = Math.max(read.width, row.cells.length);
       if (row.round) read.rounds.add(row.round.round_id);
       if (!isFinalResult(result)) read.working[result.status] = (read.working[result.status] ?? 0) + 1;
+      const value = valueColumn < 0 ? 0 : (amountOf(row.cells[valueColumn] ?? '') ?? 0);
+      read.covered.value_total += value;
+      if (result.status === 'resolved' || result.status === 'reused') {
+        read.covered.rows += 1;
+        read.covered.value += value;
+      }
       if (result.check === 'to_check') {
         const lead = checkedWith(row);
         if (lead !== undefined) sameProductAs(lead, row.row);

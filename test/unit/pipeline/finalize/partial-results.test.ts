@@ -17,7 +17,9 @@ const world = async () => {
   const batches = memoryBatchStore();
   const objects = memoryObjectStore({});
   const clock = fixedClock('2026-11-21T12:15:00.000Z');
-  await batches.createBatch(batchRecord({ state: 'running', header: ['sku', 'description'] }));
+  await batches.createBatch(
+    batchRecord({ state: 'running', header: ['sku', 'description'], rows_dispatched: 3 }),
+  );
   await batches.putRows([
     rowRecord(1, {
       status: 'resolved',
@@ -74,8 +76,51 @@ describe('writePartialResults', () => {
       duplicates: { rows: 2, saved_usd: 2 },
     });
     expect(summary.by_status).toMatchObject({ resolved: 2, error: 0 });
+    // Rows 1 and 3 have a verdict; of 3 classifications, rows 2 and 4 are still to end. No value column.
+    expect(summary.coverage).toEqual({ rows_pct: 40, value_pct: null, classifications_pct: 33 });
     // The follower's outcome is shown, not written: Finalize writes it.
     expect((await w.batches.getRow(BATCH, 3))?.status).toBe('following');
+  });
+
+  it("says the share of the file's value with a verdict, from its value column", async () => {
+    // Prepare: the value column Prepare ranked by, as people write money; row 3 follows row 1.
+    const batches = memoryBatchStore();
+    const objects = memoryObjectStore({});
+    await batches.createBatch(
+      batchRecord({
+        state: 'running',
+        header: ['sku', 'Valor total'],
+        rows_dispatched: 3,
+        exposure: { products: 3, value_header: 'Valor total', unread_cells: 1, unread_rows: [4] },
+      }),
+    );
+    await batches.putRows([
+      rowRecord(1, {
+        cells: ['A', 'R$ 600,00'],
+        status: 'resolved',
+        result: {
+          status: 'resolved',
+          ncm: '0901.21.00',
+          cost_usd: '2.00',
+          classification_id: 'cls_7KQ2M9XW4RTB',
+        },
+      }),
+      rowRecord(2, {
+        cells: ['B', '1.200,00'],
+        status: 'in_progress',
+        classification_id: 'cls_H3N8P2QVZ6MC',
+      }),
+      rowRecord(3, { cells: ['A', '200'], status: 'following', follows: 1 }),
+      rowRecord(4, { cells: ['C', 'n/d'], status: 'queued' }),
+    ]);
+
+    // Act
+    await writePartialResults({ batches, objects, clock: fixedClock('2026-12-04T12:00:00.000Z') }, BATCH);
+
+    // Assess: 800 of 2,000 with a verdict; one classification of three over.
+    const stored = objects.objects.get(`outbox/${BATCH}/summary.partial.json`);
+    const summary = PartialSummary.parse(JSON.parse(Buffer.from(stored!.bytes).toString('utf8')));
+    expect(summary.coverage).toEqual({ rows_pct: 50, value_pct: 40, classifications_pct: 33 });
   });
 
   it('writes nothing for a batch that has ended, or one that does not exist', async () => {
