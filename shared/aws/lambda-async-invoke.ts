@@ -12,8 +12,12 @@
  */
 import { type AwsRequester, type AwsService, awsRequester } from './signed-requests.js';
 
-/** Lambda, as its requests are signed and addressed. */
-const LAMBDA_SERVICE: AwsService = { signingName: 'lambda', endpointKey: 'LAMBDA' };
+/**
+ * Lambda, as its requests are signed and addressed. An Event invoke is answered as soon as Lambda
+ * has queued it: a few seconds is already long, and a kick held for a minute would hold the Poll
+ * or Complete that sent it.
+ */
+const LAMBDA_SERVICE: AwsService = { signingName: 'lambda', endpointKey: 'LAMBDA', attemptTimeoutMs: 5_000 };
 
 /** Takes the environment and gives a requester to Lambda (its region, endpoint and credentials). */
 export const lambdaRequester = (env: NodeJS.ProcessEnv = process.env): AwsRequester =>

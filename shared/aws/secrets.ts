@@ -7,7 +7,11 @@
 import { type AwsRequester, type AwsService, awsRequester } from './signed-requests.js';
 
 /** Secrets Manager, as its requests are signed and addressed. */
-const SECRETS_MANAGER: AwsService = { signingName: 'secretsmanager', endpointKey: 'SECRETS_MANAGER' };
+const SECRETS_MANAGER: AwsService = {
+  signingName: 'secretsmanager',
+  endpointKey: 'SECRETS_MANAGER',
+  attemptTimeoutMs: 10_000,
+};
 
 /** Takes the environment and gives a requester to Secrets Manager (its region, endpoint and credentials). */
 export const secretsRequester = (env: NodeJS.ProcessEnv = process.env): AwsRequester =>

@@ -25,6 +25,12 @@ export type AwsService = {
   endpointKey: string;
   /** S3 signs a path as it is sent; every other service signs it encoded once more. */
   pathSignedAsSent?: boolean;
+  /**
+   * How long one attempt may take before it is abandoned (and tried again): short for a call that
+   * answers at once (an asynchronous invoke), so a caller is never held near its own timeout.
+   * @default 60 s
+   */
+  attemptTimeoutMs?: number;
 };
 
 /** A request to send: the path already URL-encoded, the body whole (it may be sent again). */
@@ -86,7 +92,7 @@ export const credentialsFromEnvironment = (env: NodeJS.ProcessEnv = process.env)
 
 /** How many times a request is sent at most: the SDK's standard mode. */
 const ATTEMPTS = 3;
-/** How long one attempt may take before it is abandoned (and tried again). */
+/** How long one attempt may take, unless the service says otherwise. */
 const ATTEMPT_TIMEOUT_MS = 60_000;
 /** Errors AWS names when it asks a caller to slow down or try again. */
 const RETRYABLE_CODES = new Set([
@@ -207,7 +213,7 @@ export const awsRequester = (service: AwsService, env: NodeJS.ProcessEnv = proce
       method: request.method,
       headers,
       ...(request.body !== undefined ? { body: request.body } : {}),
-      signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+      signal: AbortSignal.timeout(service.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS),
     });
     if (response.ok) return response;
     throw await errorOf(response);
