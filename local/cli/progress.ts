@@ -79,7 +79,7 @@ export const formatProgressLine = (
   // What matters first, once classifications have ended: how much of the batch they already cover.
   const covered =
     progress.covered.classifications > 0 && progress.covered.classifications < 100
-      ? ` · ${progress.covered.rows} % of rows with a verdict after ${progress.covered.classifications} % of the classifications`
+      ? ` · ${progress.covered.rows} % of rows${progress.covered.value === null ? '' : `, ${progress.covered.value} % of value,`} with a verdict after ${progress.covered.classifications} % of the classifications`
       : '';
   return `${head} · ${wordsOfStage(progress.stage)}${counts ? ` · ${counts}` : ''} · ${slots} · billed $${progress.billedUsd.toFixed(2)}${covered}${eta}`;
 };

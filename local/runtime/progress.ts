@@ -30,8 +30,11 @@ export type BatchProgress = {
   /** The cap in force: the organisation's concurrency limit, or the lower override; null when unknown. */
   cap: number | null;
   billedUsd: number;
-  /** The rows with a verdict and the classifications over, in whole percents (`coverageShares`). */
-  covered: { rows: number; classifications: number };
+  /**
+   * The rows and the value (null: the file gives none) with a verdict and the classifications
+   * over, in whole percents (`coverageShares`).
+   */
+  covered: { rows: number; value: number | null; classifications: number };
   startedAt: string | null;
   /** For an answers round: the batch whose rows it resumes (its outbox is the batch's). */
   roundOf: string | null;
@@ -50,7 +53,7 @@ export const readBatchProgress = async (
   const roundOf = batch?.round_of ?? null;
   let byStatus: Record<string, number> = {};
   let billedUsd = 0;
-  let covered = { rows: 0, classifications: 0 };
+  let covered: BatchProgress['covered'] = { rows: 0, value: null, classifications: 0 };
   if (batch) {
     const finished = await ports.batches.finishedRows(batch);
     const round = roundOf === null ? undefined : batchId;

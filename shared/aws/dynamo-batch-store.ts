@@ -106,12 +106,15 @@ const COUNTED = {
   rows: (status: OutputStatus) => `done_rows_${status}`,
   followers: (status: OutputStatus) => `done_followers_${status}`,
   billedCents: 'done_billed_cents',
+  /** The value the rows finished resolved cover (`RowFinish.value_cents`). */
+  valueCents: 'done_value_cents',
   lastAt: 'done_last_at',
 } as const;
 
 const COUNT_ATTRIBUTES = [
   ...OUTPUT_STATUSES.flatMap((status) => [COUNTED.rows(status), COUNTED.followers(status)]),
   COUNTED.billedCents,
+  COUNTED.valueCents,
   COUNTED.lastAt,
 ];
 
@@ -130,6 +133,7 @@ const finishedOf = (item: Record<string, unknown>): FinishedRows => {
     rows,
     followers,
     billed_cents: Number(item[COUNTED.billedCents] ?? 0),
+    value_cents: Number(item[COUNTED.valueCents] ?? 0),
     ...(typeof lastAt === 'string' ? { last_at: lastAt } : {}),
   });
 };
@@ -586,6 +590,7 @@ const completeShard = async (
   for (const [status, count] of Object.entries(counted.followers) as [OutputStatus, number][])
     add(COUNTED.followers(status), count);
   add(COUNTED.billedCents, counted.billed_cents);
+  add(COUNTED.valueCents, counted.value_cents);
   const completed = await updateExisting(table, {
     Key: batchKey(batchId),
     UpdateExpression: `ADD ${adds.join(', ')}`,
@@ -630,10 +635,14 @@ const markRowDone: OnTable<BatchStore['markRowDone']> = async (table, batchId, r
   const shard = shardOfRow(row);
   if (!Number.isInteger(finish.billed_cents) || finish.billed_cents < 0)
     throw new RangeError(`billed_cents must be a whole number of cents, got ${finish.billed_cents}`);
+  // The value a verdict covers, only on a row that resolved: in the same write, counted once.
+  const valueCents = finish.status === 'resolved' ? (finish.value_cents ?? 0) : 0;
+  const value =
+    valueCents > 0 ? { names: { '#value': COUNTED.valueCents }, values: { ':value': valueCents } } : null;
   const counted = await updateExisting(table, {
     Key: shardKey(batchId, shard),
     UpdateExpression:
-      'ADD done :rows, #led :one, #cents :cents ' +
+      `ADD done :rows, #led :one, #cents :cents${value ? ', #value :value' : ''} ` +
       'SET #followed = if_not_exists(#followed, :zero) + if_not_exists(#followers.#row, :zero), #last = :at',
     condition: 'NOT contains(done, :row)',
     names: {
@@ -643,6 +652,7 @@ const markRowDone: OnTable<BatchStore['markRowDone']> = async (table, batchId, r
       '#row': String(row),
       '#cents': COUNTED.billedCents,
       '#last': COUNTED.lastAt,
+      ...value?.names,
     },
     values: {
       ':rows': new Set([row]),
@@ -651,6 +661,7 @@ const markRowDone: OnTable<BatchStore['markRowDone']> = async (table, batchId, r
       ':zero': 0,
       ':cents': finish.billed_cents,
       ':at': finish.at,
+      ...value?.values,
     },
     returnNew: true,
   });

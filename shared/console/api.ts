@@ -261,11 +261,16 @@ export const BatchView = BatchListItem.extend({
   /** While Prepare reads the file: the rows read so far (every 10,000); null otherwise. */
   rows_read: z.number().int().min(0).nullable(),
   /**
-   * What matters first, while the batch runs: the share of its rows with a verdict and of its
-   * classifications over, in whole percents; null before any classification ended or once over.
+   * What matters first, while the batch runs: the share of its rows with a verdict, of the value
+   * they carry (null where the file gives none) and of its classifications over, in whole
+   * percents; null before any classification ended or once over.
    */
   coverage: z
-    .object({ rows: z.number().int().min(0).max(100), classifications: z.number().int().min(0).max(100) })
+    .object({
+      rows: z.number().int().min(0).max(100),
+      value: z.number().int().min(0).max(100).nullable(),
+      classifications: z.number().int().min(0).max(100),
+    })
     .nullable(),
   /** Seconds until the last row is expected to be final, from the pace so far; null when unknown. */
   eta_seconds: z.number().min(0).nullable(),

@@ -43,8 +43,11 @@ export type RowTally = {
   savedIdenticalUsd: number;
   /** When the last row became final, for the pace. */
   lastFinishedAt: string | null;
-  /** The rows with a verdict and the classifications over, in whole percents; null from a summary. */
-  covered: { rows: number; classifications: number } | null;
+  /**
+   * The rows and the value (null: the file gives none) with a verdict, and the classifications
+   * over, in whole percents; null from a summary.
+   */
+  covered: { rows: number; value: number | null; classifications: number } | null;
 };
 
 /** The leases held now by the rows of this batch (or answers round): its rows in flight. */

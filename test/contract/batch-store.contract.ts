@@ -901,17 +901,20 @@ export const describeBatchStoreContract = (name: string, implementation: Impleme
           status: 'resolved' | 'failed' | 'pending_data' | 'error',
           cents: number,
           at: string,
+          valueCents?: number,
         ) => ({
           status,
           billed_cents: cents,
           at,
+          ...(valueCents === undefined ? {} : { value_cents: valueCents }),
         });
 
-        // Act: every mark repeated, a repeat saying something else too (a late Complete).
+        // Act: every mark repeated, a repeat saying something else too (a late Complete). The value
+        // a verdict covers counts once, and only for a row that resolved.
         for (let i = 0; i < 3; i++) {
-          await store().markRowDone(BATCH, 1, finish('resolved', 200, AT));
-          await store().markRowDone(BATCH, 1001, finish('failed', 0, AT));
-          await store().markRowDone(BATCH, 1002, finish('pending_data', 200, AT));
+          await store().markRowDone(BATCH, 1, finish('resolved', 200, AT, 123_456));
+          await store().markRowDone(BATCH, 1001, finish('failed', 0, AT, 9_900));
+          await store().markRowDone(BATCH, 1002, finish('pending_data', 200, AT, 5_000));
         }
         await store().markRowDone(BATCH, 1002, finish('error', 0, LATER));
         const open = await store().getBatch(BATCH);
@@ -924,6 +927,7 @@ export const describeBatchStoreContract = (name: string, implementation: Impleme
           rows: { resolved: 1, failed: 1, pending_data: 1 },
           followers: { resolved: 4, pending_data: 2 },
           billed_cents: 400,
+          value_cents: 123_456,
           last_at: AT,
         });
       });
@@ -939,7 +943,7 @@ export const describeBatchStoreContract = (name: string, implementation: Impleme
           ]),
           new Map([[2, 3]]),
         );
-        const resolved = { status: 'resolved', billed_cents: 200, at: AT } as const;
+        const resolved = { status: 'resolved', billed_cents: 200, at: AT, value_cents: 1_000 } as const;
         await store().markRowDone(BATCH, 1, resolved);
         await store().markRowDone(BATCH, 1001, resolved);
 
@@ -959,12 +963,14 @@ export const describeBatchStoreContract = (name: string, implementation: Impleme
           rows: { resolved: 1, error: 1 },
           followers: { error: 3 },
           billed_cents: 200,
+          value_cents: 1_000,
           last_at: LATER,
         });
         expect(total0).toEqual({
           rows: { resolved: 2, error: 1 },
           followers: { error: 3 },
           billed_cents: 400,
+          value_cents: 2_000,
           last_at: LATER,
         });
         expect(afterAll?.complete_shards).toEqual([0, 1]);
@@ -972,6 +978,7 @@ export const describeBatchStoreContract = (name: string, implementation: Impleme
           rows: { resolved: 4, error: 1 },
           followers: { error: 3 },
           billed_cents: 800,
+          value_cents: 4_000,
           last_at: LATER,
         };
         expect(afterAll?.finished).toEqual(everything);

@@ -497,6 +497,7 @@ export const memoryBatchStore = () => {
             rows: { [finish.status]: 1 },
             followers: followed > 0 ? { [finish.status]: followed } : {},
             billed_cents: finish.billed_cents,
+            value_cents: finish.status === 'resolved' ? (finish.value_cents ?? 0) : 0,
             last_at: finish.at,
           }),
         );

@@ -6,6 +6,7 @@
 import Papa from 'papaparse';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ClassificationService } from '../../shared/pipeline/core/ports.js';
+import { countedRows, coverageShares } from '../../shared/pipeline/core/row-counts.js';
 import { buildReviewCsv, type FilledAnswers } from '../../shared/pipeline/outbox/results-files.js';
 import { type Harness, startHarness, synthesizedDefinitions } from './harness.js';
 
@@ -136,6 +137,27 @@ describe('rows of the same product, through the workflows', () => {
     expect(revised[4]!.ncm).toBe(revised[1]!.ncm);
     expect(harness.sandbox.stats().billed_usd).toBe(4);
     expect(outboxCsv(harness, batchId, 'review.csv')).toEqual([]);
+  });
+
+  it('counts the value each verdict covers as its product resolves: the share of the value said live', async () => {
+    // Prepare: the catalogue with a value column; the coffee's four rows carry 1,000.00 of 1,075.00.
+    const values = ['100,00', '25,00', '12,50', '200,00', '25,00', '300,00', '12,50', '400,00'];
+    const lines = CATALOGUE.split('\n');
+    const withValues = [
+      `${lines[0]},valor`,
+      ...lines.slice(1).map((line, i) => `${line},"${values[i]}"`),
+    ].join('\n');
+    harness = await startHarness();
+
+    // Act
+    const output = await harness.runBatch(harness.drop('valued', 'products.csv', withValues));
+    const batchId = (output.prepare as { batch_id: string }).batch_id;
+
+    // Assess: what the progress line and the console count from, without reading a row.
+    const batch = await harness.batches.getBatch(batchId);
+    const counted = countedRows(batch!, await harness.batches.finishedRows(batch!), 0);
+    expect(counted.covered).toMatchObject({ rows: 4, valueCents: 100_000, valueTotalCents: 107_500 });
+    expect(coverageShares(counted)).toMatchObject({ rows: 50, value: 93 });
   });
 
   it('classifies every row when batch.json says duplicates: classify_each', async () => {

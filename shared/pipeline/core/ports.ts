@@ -192,7 +192,13 @@ export type RowDoneResult = {
  * How a row finished, as `markRowDone` counts it: the status it shows (its followers show the
  * same), what it billed, and when.
  */
-export type RowFinish = { status: OutputStatus; billed_cents: number; at: string };
+export type RowFinish = {
+  status: OutputStatus;
+  billed_cents: number;
+  at: string;
+  /** The value, in cents, the row's verdict covers (`covers_value_cents`), when it resolved. */
+  value_cents?: number;
+};
 
 /** A page of a batch's rows (`BatchStore.rowsPage`). */
 type RowsPage = { rows: RowRecord[]; next: number | null };

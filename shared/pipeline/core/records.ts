@@ -111,6 +111,8 @@ export const ExposureSummary = z.object({
   value_header: z.string().optional(),
   priority_header: z.string().optional(),
   unread_cells: z.number().int().min(0),
+  /** The value of every row in the value column, in cents (what coverage of the value is out of). */
+  value_total_cents: z.number().int().min(0).optional(),
   /** The first rows whose value or priority cell could not be read, at most five. */
   unread_rows: z.array(z.number().int().min(1)),
 });
@@ -252,6 +254,11 @@ export const RowRecord = z.object({
    * dispatcher tops the window up in this order (`BatchStore.sendOrderPage`).
    */
   send_order: z.number().int().min(1).optional(),
+  /**
+   * On a row queued at Prepare in exposure order from a file with a value column: the value, in
+   * cents, of the rows its verdict covers (its own and its followers'), counted when it resolves.
+   */
+  covers_value_cents: z.number().int().min(0).optional(),
   /** 1-based attempt; a transient failure starts a new attempt with a new key. */
   attempt: z.number().int().min(1).default(1),
   /** 1-based dispatch of this attempt; a 429 puts the row back and the next dispatch is a new execution. */

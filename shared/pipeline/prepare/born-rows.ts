@@ -19,23 +19,30 @@ import { isOutputStatus, type OutputStatus } from '../core/row-statuses.js';
 const NEVER_LEADING: ReadonlySet<OutputStatus> = new Set(['rejected', 'reused', 'not_submitted']);
 
 /**
- * Gives a counter Prepare feeds its row records, chunk after chunk in row order: it gives the
- * batch's counts at birth (`born`) and how many followers each queued row has (`followers`).
+ * Takes how to read a row's value in cents (none: the file gives no value) and gives a counter
+ * Prepare feeds its row records, chunk after chunk in row order: it gives the batch's counts at
+ * birth (`born`, with the value of the rows final with a verdict) and how many followers each
+ * queued row has (`followers`).
  */
-export const bornRowsCounter = () => {
+export const bornRowsCounter = (valueCentsOf: (record: RowRecord) => number = () => 0) => {
   const final: OutputCounts = {};
   let following = 0;
   let billedCents = 0;
+  let valueCents = 0;
   const followersOf = new Map<number, number>();
   const finalLeaders = new Map<number, OutputStatus>();
   const countFinal = (status: OutputStatus) => {
     final[status] = (final[status] ?? 0) + 1;
+  };
+  const withVerdict = (status: OutputStatus, record: RowRecord) => {
+    if (status === 'resolved' || status === 'reused') valueCents += valueCentsOf(record);
   };
   return {
     add: (records: readonly RowRecord[]): void => {
       for (const record of records) {
         if (isOutputStatus(record.status)) {
           countFinal(record.status);
+          withVerdict(record.status, record);
           const cost = Number(record.result?.cost_usd ?? 0);
           if (Number.isFinite(cost) && cost > 0) billedCents += Math.round(cost * 100);
           if (record.fingerprint !== undefined && !NEVER_LEADING.has(record.status))
@@ -46,6 +53,7 @@ export const bornRowsCounter = () => {
         const leaderStatus = finalLeaders.get(record.follows);
         if (leaderStatus !== undefined) {
           countFinal(leaderStatus);
+          withVerdict(leaderStatus, record);
           continue;
         }
         following += 1;
@@ -53,7 +61,12 @@ export const bornRowsCounter = () => {
       }
     },
     /** The counts so far, as the batch record keeps them (`BatchRecord.born`). */
-    born: (): BornRows => ({ final: { ...final }, following, billed_cents: billedCents }),
+    born: (): BornRows => ({
+      final: { ...final },
+      following,
+      billed_cents: billedCents,
+      value_cents: valueCents,
+    }),
     /** Each queued row's followers, for `putCompletionShards`. */
     followers: (): ReadonlyMap<number, number> => followersOf,
   };

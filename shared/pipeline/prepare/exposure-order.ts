@@ -96,6 +96,9 @@ export const amountOf = (text: string): number | null => {
   return Number.isFinite(amount) ? amount : null;
 };
 
+/** Takes a cell of money and gives its amount in whole cents: 0 when it is empty or no amount. */
+export const centsOf = (text: string): number => Math.round((amountOf(text) ?? 0) * 100);
+
 /**
  * Takes a priority cell (`1`, `2`, "alta", "baja", "Low") and gives the number it means, 1 first;
  * null when it is empty or neither a number nor a word of the three levels.
@@ -174,6 +177,9 @@ export const exposureRanker = (
         ...(columns.value ? { value_header: columns.value.header } : {}),
         ...(columns.priority ? { priority_header: columns.priority.header } : {}),
         unread_cells: unread,
+        ...(columns.value
+          ? { value_total_cents: Math.round(order.reduce((sum, entry) => sum + entry.value, 0) * 100) }
+          : {}),
         unread_rows: unreadRows,
       };
     },
@@ -192,6 +198,15 @@ export const exposureRanker = (
         return { rows: rows > 0 ? coveredRows / rows : 1, value: value > 0 ? coveredValue / value : 1 };
       });
     },
+    /**
+     * The value of a row's product, in cents (its rows' value cells summed): what its verdict
+     * covers; undefined where the file has no value column or the row was not counted.
+     */
+    coversValueOf(plan: Extract<RowPlan, { kind: 'valid' }>): number | undefined {
+      if (!columns.value) return undefined;
+      const value = products.get(productOf(plan))?.value;
+      return value === undefined ? undefined : Math.round(value * 100);
+    },
     /** The place of a row's product in the send order, once ranked; undefined for a row not counted. */
     placeOf(plan: Extract<RowPlan, { kind: 'valid' }>): number | undefined {
       if (!ranked) throw new Error('exposureRanker: placeOf before rank');
@@ -201,4 +216,7 @@ export const exposureRanker = (
 };
 
 /** A batch's exposure ranker, ranked: what the records pass asks a queued row's place of. */
-export type RankedExposure = Pick<ReturnType<typeof exposureRanker>, 'placeOf' | 'coverageAfter'>;
+export type RankedExposure = Pick<
+  ReturnType<typeof exposureRanker>,
+  'placeOf' | 'coversValueOf' | 'coverageAfter'
+>;

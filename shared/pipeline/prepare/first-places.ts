@@ -20,7 +20,7 @@ import { type RowRecord, shardOfRow } from '../core/records.js';
 import { MAX_WINDOW_ROWS, sendOrderWindowSize, windowSizeFor } from '../dispatch/rows-window.js';
 import { bornRowsCounter } from './born-rows.js';
 import type { RankedExposure } from './exposure-order.js';
-import { type PlannedBatch, recordChunks } from './prepare-passes.js';
+import { type PlannedBatch, recordChunks, rowValueCents } from './prepare-passes.js';
 import { rowRecordPlanner } from './row-plans.js';
 
 type CountPorts = Parameters<typeof recordChunks>[0] & Pick<PipelinePorts, 'clock'>;
@@ -79,11 +79,12 @@ export const countBatch = async (
     now,
     otherOrigins: planned.otherOrigins,
     placeOf: planned.exposure.ranked.placeOf,
+    coversValueOf: planned.exposure.ranked.coversValueOf,
   });
   // Enough first rows for a window sent whole (sendOrderWindowSize): known only once all are counted.
   const keep = Math.max(MAX_WINDOW_ROWS, windowSizeFor(cap));
   const shards = new Map<number, number>();
-  const born = bornRowsCounter();
+  const born = bornRowsCounter(rowValueCents(planned));
   const ranks: number[] = [];
   let first: RowRecord[] = [];
   let total = 0;

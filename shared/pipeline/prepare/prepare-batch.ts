@@ -48,6 +48,7 @@ import {
   PREPARE_SETTINGS,
   type PrepareSettings,
   recordChunks,
+  rowValueCents,
   surveyRows,
 } from './prepare-passes.js';
 import { reusedCheckWriter } from './reused-checks.js';
@@ -307,7 +308,7 @@ const writeAndQueueRows = async (
   });
   const window = firstWindowCollector(cap);
   const shards = new Map<number, number>();
-  const born = bornRowsCounter();
+  const born = bornRowsCounter(rowValueCents(planned));
   let total = 0;
   const join = { batchId: batch.batch_id, now, write: true };
   const writeChecks = reusedCheckWriter(ports, planned, now);
@@ -434,6 +435,7 @@ const storeRows = async (
     now,
     otherOrigins: planned.otherOrigins,
     placeOf: places.placeOf,
+    coversValueOf: planned.exposure?.ranked.coversValueOf,
   });
   const join = { batchId: batch.batch_id, now, write: true };
   const writeChecks = reusedCheckWriter(ports, planned, now);

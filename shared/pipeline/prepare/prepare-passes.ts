@@ -27,7 +27,7 @@ import type {
 import { resultNcmDigits } from '../core/row-results.js';
 import { originLookupMemory } from '../reuse/origin-lookups.js';
 import { declaredNcmCollector } from './declared-ncm-warnings.js';
-import { exposureColumnsOf, exposureRanker, type RankedExposure } from './exposure-order.js';
+import { centsOf, exposureColumnsOf, exposureRanker, type RankedExposure } from './exposure-order.js';
 import { type FileProblem, fileProblemOf, readProblemMessage } from './input-file.js';
 import { productOriginsCollector } from './product-origins.js';
 import { type ProductRows, productRowsCollector } from './reused-products.js';
@@ -114,6 +114,16 @@ export type PlannedBatch = {
   /** What the file's reader found wrong with the file, as messages. */
   readProblems: Message[];
   settings: PrepareSettings;
+};
+
+/**
+ * Takes a planned batch and gives how to read a row record's value in cents, from the file's value
+ * column (exposure order found one; 0 without), for the value of the rows final at birth.
+ */
+export const rowValueCents = (planned: Pick<PlannedBatch, 'file' | 'exposure'>) => {
+  const header = planned.exposure?.summary.value_header;
+  const index = header === undefined ? -1 : planned.file.header.indexOf(header);
+  return (record: RowRecord): number => (index < 0 ? 0 : centsOf(record.cells[index] ?? ''));
 };
 
 /**

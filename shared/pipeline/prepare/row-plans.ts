@@ -352,6 +352,25 @@ const unsentRecord = (
       });
 
 /**
+ * Takes how the planner knows exposure order and a queued leader's plan, and gives the leader's
+ * place in the send order and the value its verdict covers (none in the file's order).
+ */
+const exposureFieldsOf = (
+  exposure: {
+    placeOf?: (plan: Extract<RowPlan, { kind: 'valid' }>) => number | undefined;
+    coversValueOf?: (plan: Extract<RowPlan, { kind: 'valid' }>) => number | undefined;
+  },
+  plan: Extract<RowPlan, { kind: 'valid' }>,
+): Pick<RowRecord, 'send_order' | 'covers_value_cents'> => {
+  const place = exposure.placeOf?.(plan);
+  const covers = exposure.coversValueOf?.(plan);
+  return {
+    ...(place !== undefined ? { send_order: place } : {}),
+    ...(covers !== undefined && covers > 0 ? { covers_value_cents: covers } : {}),
+  };
+};
+
+/**
  * Gives a planner that turns each plan into the row record Prepare writes, in file order:
  * rejected; reused from the cache; joined to an earlier batch's classification waiting for
  * answers; a follower of the first row of the same goods (of any origin, unless the batch says
@@ -369,6 +388,8 @@ export const rowRecordPlanner = (
     otherOrigins?: (productFingerprint: string, own: string) => string[];
     /** In exposure order: a queued leader's place in the send order (its product's rank). */
     placeOf?: (plan: Extract<RowPlan, { kind: 'valid' }>) => number | undefined;
+    /** In exposure order, from a file with a value column: the value a queued leader's verdict covers, in cents. */
+    coversValueOf?: (plan: Extract<RowPlan, { kind: 'valid' }>) => number | undefined;
   },
 ) => {
   const { options, now } = reuse;
@@ -441,12 +462,11 @@ export const rowRecordPlanner = (
         leaderRows.set(group, plan.mapped.row);
         // Each other origin of its followers is a classification not made: its tariffs come with the verdict.
         const others = reuse.otherOrigins?.(plan.identity.product_fingerprint, originKey(plan.product)) ?? [];
-        const place = reuse.placeOf?.(plan);
         return bornRow(
           {
             ...valid,
             ...(others.length > 0 ? { other_origins: others } : {}),
-            ...(place !== undefined ? { send_order: place } : {}),
+            ...exposureFieldsOf(reuse, plan),
           },
           { as: 'queued' },
         );

@@ -56,13 +56,17 @@ const resultKept = async (
     : null;
 };
 
-/** Gives how a finished row is counted done: its status, what it billed in whole cents, and when. */
-export const finishOf = (result: RowResult, at: string): RowFinish => {
+/**
+ * Takes a row's result, when it ended and the value its verdict covers (cents), and gives how it is
+ * counted done: its status, what it billed in whole cents, when, and the value if it resolved.
+ */
+export const finishOf = (result: RowResult, at: string, valueCents = 0): RowFinish => {
   const cost = Number(result.cost_usd ?? 0);
   return {
     status: result.status,
     billed_cents: Number.isFinite(cost) && cost > 0 ? Math.round(cost * 100) : 0,
     at,
+    ...(result.status === 'resolved' && valueCents > 0 ? { value_cents: valueCents } : {}),
   };
 };
 
@@ -70,7 +74,7 @@ export const finishOf = (result: RowResult, at: string): RowFinish => {
  * Where a finished row is counted: its batch, or the answers round it ran in (`countOn`); its SKU
  * for audit.csv, when the caller has the row.
  */
-type FinishOptions = { countOn?: string | undefined; sku?: string | null };
+type FinishOptions = { countOn?: string | undefined; sku?: string | null; valueCents?: number | undefined };
 
 /**
  * Gives a row its final result (only if it has none), records the result's audit events, counts
@@ -100,7 +104,7 @@ export const finishRow = async (
     const events = resultEvents({ batch_id: batchId, row, sku: options.sku }, stored.result, stored.at);
     if (events.length > 0) await ports.audit.record(events);
   }
-  const done = await ports.batches.markRowDone(countOn, row, finishOf(kept, at));
+  const done = await ports.batches.markRowDone(countOn, row, finishOf(kept, at, options.valueCents));
   // Every call that sees the batch complete wakes it: a retry may be the only one left to
   // do it, and waking an already woken token is a no-op (BatchWaiters).
   if (done.batchComplete && done.taskToken) {
@@ -306,6 +310,7 @@ const completeFinal = async (
   const finished = await finishRow(ports, state.batch_id, state.row, result, {
     countOn: completionIdOf(state),
     sku: row.product?.sku ?? null,
+    valueCents: row.covers_value_cents,
   });
   const leaseReleased = await ports.leases.release(state.holder);
   return {

@@ -15,7 +15,7 @@ const progress = (byStatus: Record<string, number>): BatchProgress => ({
   leasesHeld: 1,
   cap: 10,
   billedUsd: 4,
-  covered: { rows: 0, classifications: 0 },
+  covered: { rows: 0, value: null, classifications: 0 },
   startedAt: null,
   roundOf: null,
 });
@@ -42,7 +42,7 @@ describe('formatProgressLine', () => {
       {
         rows_total: 100,
         rows_dispatched: 10,
-        born: { final: { reused: 1 }, following: 89, billed_cents: 0 },
+        born: { final: { reused: 1 }, following: 89, billed_cents: 0, value_cents: 0 },
       },
       FinishedRows.parse({ rows: { resolved: 2 }, followers: { resolved: 58 }, billed_cents: 400 }),
       3,
@@ -56,8 +56,38 @@ describe('formatProgressLine', () => {
     );
 
     // Assess
-    expect(covered).toEqual({ rows: 61, classifications: 20 });
+    expect(covered).toEqual({ rows: 61, value: null, classifications: 20 });
     expect(line).toContain('61 % of rows with a verdict after 20 % of the classifications');
+  });
+
+  it('says the share of the value with a verdict where the file gives a value', () => {
+    // Prepare: of R$ 10.000,00 in the file, the reused row carries 500,00 and the 2 resolved 6.900,00.
+    const counted = countedRows(
+      {
+        rows_total: 100,
+        rows_dispatched: 10,
+        born: { final: { reused: 1 }, following: 89, billed_cents: 0, value_cents: 50_000 },
+        exposure: { value_total_cents: 1_000_000 },
+      },
+      FinishedRows.parse({
+        rows: { resolved: 2 },
+        followers: { resolved: 58 },
+        billed_cents: 400,
+        value_cents: 690_000,
+      }),
+      3,
+    );
+
+    // Act
+    const covered = coverageShares(counted);
+    const line = formatProgressLine(
+      { ...progress({ resolved: 60 }), covered },
+      { startedAtMs: 0, nowMs: 0, live: false },
+    );
+
+    // Assess
+    expect(covered).toEqual({ rows: 61, value: 74, classifications: 20 });
+    expect(line).toContain('61 % of rows, 74 % of value, with a verdict after 20 % of the classifications');
   });
 
   it('counts the rows read while Prepare reads a large file, before there is a total', () => {

@@ -332,12 +332,14 @@ describe('completion', () => {
       rows: { resolved: 1, failed: 1 },
       followers: { failed: 9 },
       billed_cents: 200,
+      value_cents: 0,
       last_at: AT,
     });
     expect(counted).toEqual({
       rows: { resolved: 1, failed: 1, error: 1 },
       followers: { failed: 9 },
       billed_cents: 200,
+      value_cents: 0,
       last_at: AT,
     });
     expect((await rawItem('done#0002'))?.done_rows_error).toBe(1);

@@ -92,6 +92,8 @@ export const en = {
     timeLeft: 'Time left',
     covered: 'With a verdict',
     coveredOf: '{{rows}} % of the rows after {{classifications}} % of the classifications',
+    coveredWithValueOf:
+      '{{rows}} % of the rows and {{value}} % of the value after {{classifications}} % of the classifications',
     rowsRead: '{{rows}} rows read so far',
     pending: 'Waiting for answers',
     answerThem: 'Answer them',

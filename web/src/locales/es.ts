@@ -89,6 +89,8 @@ export const es: Messages = {
     timeLeft: 'Tiempo restante',
     covered: 'Con veredicto',
     coveredOf: '{{rows}} % de las filas tras el {{classifications}} % de las clasificaciones',
+    coveredWithValueOf:
+      '{{rows}} % de las filas y {{value}} % del valor tras el {{classifications}} % de las clasificaciones',
     rowsRead: '{{rows}} filas leídas hasta ahora',
     pending: 'Esperando respuestas',
     answerThem: 'Responder',

@@ -89,6 +89,8 @@ export const pt: Messages = {
     timeLeft: 'Tempo restante',
     covered: 'Com veredito',
     coveredOf: '{{rows}} % das linhas após {{classifications}} % das classificações',
+    coveredWithValueOf:
+      '{{rows}} % das linhas e {{value}} % do valor após {{classifications}} % das classificações',
     rowsRead: '{{rows}} linhas lidas até agora',
     pending: 'Aguardando respostas',
     answerThem: 'Responder',

@@ -189,11 +189,21 @@ const Progress = ({ batch }: { batch: BatchView }) => {
         </Stat>
         {batch.coverage && (
           <Stat label={t('batch.covered')} testId="coverage">
-            <span data-rows={batch.coverage.rows} data-classifications={batch.coverage.classifications}>
-              {t('batch.coveredOf', {
-                rows: formatNumber(language, batch.coverage.rows),
-                classifications: formatNumber(language, batch.coverage.classifications),
-              })}
+            <span
+              data-rows={batch.coverage.rows}
+              data-value={batch.coverage.value ?? ''}
+              data-classifications={batch.coverage.classifications}
+            >
+              {batch.coverage.value === null
+                ? t('batch.coveredOf', {
+                    rows: formatNumber(language, batch.coverage.rows),
+                    classifications: formatNumber(language, batch.coverage.classifications),
+                  })
+                : t('batch.coveredWithValueOf', {
+                    rows: formatNumber(language, batch.coverage.rows),
+                    value: formatNumber(language, batch.coverage.value),
+                    classifications: formatNumber(language, batch.coverage.classifications),
+                  })}
             </span>
           </Stat>
         )}

@@ -10,8 +10,9 @@ import { rowRecord } from '../../../helpers/records.js';
 describe('bornRowsCounter', () => {
   it('counts rows final at birth and followers, chunk after chunk, and each queued row’s followers', () => {
     // Prepare: row 2 queued with followers 4 and 7 (one in the next chunk); row 3 joined an
-    // earlier batch's classification (final at birth) and row 6 follows it.
-    const counter = bornRowsCounter();
+    // earlier batch's classification (final at birth) and row 6 follows it. Each row's value in
+    // cents is its number times 100; only the reused row 5 has a verdict at birth.
+    const counter = bornRowsCounter((record) => record.row * 100);
     const first = [
       rowRecord(1, { status: 'rejected', result: { status: 'rejected', cost_usd: '0.00' } }),
       rowRecord(2, { status: 'queued', fingerprint: 'f2' }),
@@ -38,6 +39,7 @@ describe('bornRowsCounter', () => {
       final: { rejected: 1, pending_data: 2, reused: 1, not_submitted: 1 },
       following: 2,
       billed_cents: 0,
+      value_cents: 500,
     });
     expect([...counter.followers()]).toEqual([[2, 2]]);
   });

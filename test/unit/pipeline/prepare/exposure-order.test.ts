@@ -77,7 +77,17 @@ describe('the ranking', () => {
     expect(['a', 'b', 'c', 'd'].map((p, i) => ranked.placeOf(plan(i + 1, p, '') as never))).toEqual([
       2, 3, 1, 4,
     ]);
-    expect(summary).toEqual({ products: 4, value_header: 'Valor', unread_cells: 0, unread_rows: [] });
+    expect(summary).toEqual({
+      products: 4,
+      value_header: 'Valor',
+      unread_cells: 0,
+      value_total_cents: 110_000,
+      unread_rows: [],
+    });
+    // What each product's verdict covers, in cents: all its rows' value.
+    expect(['a', 'b', 'c', 'd'].map((p, i) => ranked.coversValueOf(plan(i + 1, p, '') as never))).toEqual([
+      1_000, 50_000, 9_000, 50_000,
+    ]);
     // Two classifications cover c and a: 4 of 6 rows, 100 of 1,100 in value.
     expect(ranked.coverageAfter([0, 2, 10])).toEqual([
       { rows: 0, value: 0 },

@@ -142,6 +142,15 @@ describe('the rows queue gets a window of the batch, and the wait is sized from 
       [7, undefined],
     ]);
     expect(w.queue.sent.map((s) => s.message.row)).toEqual([1, 3, 2, 5]);
+    // Each leader carries the value its verdict covers (its product's rows), counted when it resolves.
+    expect(
+      w.rows().flatMap((row) => (row.covers_value_cents ? [[row.row, row.covers_value_cents]] : [])),
+    ).toEqual([
+      [1, 1_000],
+      [2, 100_000],
+      [3, 200],
+      [5, 1_000],
+    ]);
     const batch = w.batches.batches.get(w.batchId);
     expect(batch?.queue_window).toEqual({
       size: 100,
@@ -155,6 +164,7 @@ describe('the rows queue gets a window of the batch, and the wait is sized from 
       products: 4,
       value_header: 'Valor',
       unread_cells: 1,
+      value_total_cents: 102_200,
       unread_rows: [7],
     });
   });
