@@ -11,12 +11,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   describeFunction,
   ENV,
-  ENV_MEANING,
   type EnvName,
   environmentOf,
   type PortName,
   type PortUses,
 } from '../functions/catalogue.js';
+import { ENV_MEANING } from '../functions/catalogue-words.js';
 import { HANDLER_NAMES } from '../shared/contract.js';
 
 export const README_PATH = fileURLToPath(new URL('../functions/README.md', import.meta.url));

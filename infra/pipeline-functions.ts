@@ -2,9 +2,9 @@
  * The pipeline's Lambda functions, one per handler name (HANDLER_NAMES, shared/contract.ts; each
  * `functions/<name>/handler.ts`), built the same way: Node 24 on arm64, each bundled into one ESM
  * file with the AWS SDK inside by its stack's one esbuild build (function-bundles.ts), each with
- * its own role and log group. Entry, timeout, memory and description come from the function's
- * description (functions/catalogue.ts); what it may reach is granted from the same description
- * (function-reach.ts).
+ * its own role and log group. Entry, timeout and memory come from the function's description
+ * (functions/catalogue.ts), its description in words from functions/catalogue-words.ts; what it
+ * may reach is granted from the same description (function-reach.ts).
  */
 import { type CfnResource, Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -13,6 +13,7 @@ import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { describeFunction, ENV } from '../functions/catalogue.js';
+import { functionWords } from '../functions/catalogue-words.js';
 import { HANDLER_METADATA_KEY, HANDLER_NAMES, type HandlerName, SERVICE_NAME } from '../shared/contract.js';
 import type { PipelineConfig } from './config.js';
 import { bundledFunctionCode } from './function-bundles.js';
@@ -92,7 +93,8 @@ export class PipelineFunctions extends Construct {
     const functions = {} as Record<HandlerName, NodejsFunction>;
     const logGroups = {} as Record<HandlerName, LogGroup>;
     for (const name of HANDLER_NAMES) {
-      const built = buildAppFunction(this, name, describeFunction(name), props.config);
+      const described = { ...describeFunction(name), description: functionWords(name).description };
+      const built = buildAppFunction(this, name, described, props.config);
       functions[name] = built.fn;
       logGroups[name] = built.logGroup;
     }

@@ -5,7 +5,7 @@
  * holding a control character that is not text, is kept with its cells cut or cleaned so it
  * still fits and still has its output row, and `CellFlaw`s say why it is rejected.
  */
-import { columnLetter } from './columns.js';
+import { columnLetter } from './column-letters.js';
 import type { CellFlaw, ColumnMapping, PipelineColumn, RowIssue } from './schemas.js';
 import { counted } from './sentence-parts.js';
 

@@ -9,6 +9,7 @@
  * name next to a `Descrição`; `Item` is often a line number). A weak alias maps only when
  * no strong alias of the same column is present; otherwise it is passed through.
  */
+import { columnLetter } from './column-letters.js';
 import { SpreadsheetError } from './errors.js';
 import { matchingKey } from './matching-key.js';
 import {
@@ -231,15 +232,6 @@ export const headerKey = (header: string): string => {
 /** The pipeline column a header names, or null for a column to pass through. */
 export const columnForHeader = (header: string): { column: PipelineColumn; weak: boolean } | null =>
   ALIAS_INDEX.get(headerKey(header)) ?? null;
-
-/** Excel's column letters (0 → A, 26 → AA): what users look for in their sheet. */
-export const columnLetter = (index: number): string => {
-  let letters = '';
-  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) {
-    letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
-  }
-  return letters;
-};
 
 const describeColumn = (ref: ColumnRef): string => `"${ref.header}" (column ${columnLetter(ref.index)})`;
 

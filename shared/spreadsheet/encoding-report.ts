@@ -6,7 +6,7 @@
 
 import { message, wordMessages } from '../wording/index.js';
 import type { Message } from '../wording/message.js';
-import { columnLetter } from './columns.js';
+import { columnLetter } from './column-letters.js';
 import type { ForeignBytes, ForeignBytesAt, SourceRecord } from './table.js';
 
 /** How many rows a warning names before it only counts them (as row-warnings.ts does). */

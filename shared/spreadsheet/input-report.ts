@@ -6,7 +6,7 @@
  * uses: this module holds no wording.
  */
 import * as z from 'zod';
-import { columnLetter } from './columns.js';
+import { columnLetter } from './column-letters.js';
 import { type ColumnMapping, PipelineColumn } from './schemas.js';
 
 /** One column of the file and what the pipeline does with it. */

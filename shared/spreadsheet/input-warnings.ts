@@ -6,7 +6,7 @@
  */
 import { message, wordMessages } from '../wording/index.js';
 import type { Message } from '../wording/message.js';
-import { columnLetter } from './columns.js';
+import { columnLetter } from './column-letters.js';
 import { parseCurrentNcm } from './normalise-row.js';
 import type { ColumnMapping, MappedRow, SpreadsheetRead } from './schemas.js';
 

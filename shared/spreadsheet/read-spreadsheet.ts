@@ -10,7 +10,8 @@
 import type { Message } from '../wording/message.js';
 import { type ByteSource, bytesSource, readBytes } from './byte-source.js';
 import { fitRow, MAX_HEADER_BYTES, MAX_HEADER_CHARACTERS, withoutControlCharacters } from './cell-limits.js';
-import { columnLetter, mapRow, matchColumns } from './columns.js';
+import { columnLetter } from './column-letters.js';
+import { mapRow, matchColumns } from './columns.js';
 import { foreignTextCollector } from './encoding-report.js';
 import { SpreadsheetError } from './errors.js';
 import { openCsv } from './read-csv.js';

@@ -9,7 +9,7 @@
  * distinct text until the end, and never a formula, so a description that starts with `=` is shown,
  * not evaluated (OWASP "CSV Injection", CWE-1236). The only formulas are those a layout writes.
  */
-import { columnLetter } from './columns.js';
+import { columnLetter } from './column-letters.js';
 import { BODY_FONT } from './xlsx-layout.js';
 
 const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';

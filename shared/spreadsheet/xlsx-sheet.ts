@@ -4,7 +4,7 @@
  * of order or past row 1,048,576, a cell past column XFD or out of order, a value its type does
  * not allow, a cell or a row whose text passes the reader's limits (read-xlsx.ts, `XLSX_LIMITS`).
  */
-import { columnLetter } from './columns.js';
+import { columnLetter } from './column-letters.js';
 import { SpreadsheetError } from './errors.js';
 import { counted } from './sentence-parts.js';
 import type { SourceRecord } from './table.js';

@@ -1,9 +1,11 @@
 /**
- * What a row's detail says (results.csv's `detail`, results.xlsx, the console): a list of
- * messages, worded from the phrases a detail is made of only: a row's outcome (row-details.ts),
- * a rejected row's issues (rejections.ts), a sentence written before messages had codes. The
- * functions that finish a row word its detail in English as they record it, and hold these tables,
- * not every message's (index.ts). Browser-safe.
+ * A row's detail as it is recorded (results.csv's `detail`, results.xlsx, the console): a list of
+ * messages and their English, worded from the phrases the pipeline adds to a row after Prepare
+ * only: its outcome (row-details.ts) and a sentence written before messages had codes. A rejected
+ * row's detail is its issues', written at Prepare (rejections.ts), never through here. The
+ * functions that finish a row word its detail in English as they record it, and hold this table,
+ * not every message's: a detail is read in another language through index.ts (`wordDetail`).
+ * Browser-safe.
  */
 
 import {
@@ -14,13 +16,11 @@ import {
   textMessage,
   wordFrom,
 } from './message.js';
-import type { Language } from './phrasing.js';
-import { REJECTION_PHRASES } from './rejections.js';
 import { ROW_DETAIL_PHRASES } from './row-details.js';
 
-/** Every phrase a row's detail is worded from, by code. */
-export const DETAIL_PHRASES = { ...TEXT_PHRASES, ...REJECTION_PHRASES, ...ROW_DETAIL_PHRASES };
-export type DetailCode = keyof typeof DETAIL_PHRASES;
+/** Every phrase the pipeline adds to a row's detail, by code. */
+const DETAIL_PHRASES = { ...TEXT_PHRASES, ...ROW_DETAIL_PHRASES };
+type DetailCode = keyof typeof DETAIL_PHRASES;
 
 /** A message of a row's detail, its parameters checked against its wording (`undefined` ones left out). */
 export const detailMessage = <C extends DetailCode>(
@@ -35,10 +35,11 @@ export const detailMessagesOf = (result: { detail?: string; detail_messages?: Me
 };
 
 /**
- * Sentences of a detail as one text: after a full sentence the next follows a space, after a
- * phrase (a verdict's notes, `not billed`) a semicolon, as results.csv always wrote them.
+ * Takes a detail's sentences and gives them as one text: after a full sentence the next follows a
+ * space, after a phrase (a verdict's notes, `not billed`) a semicolon, as results.csv always wrote
+ * them; empty sentences are left out.
  */
-const joinDetail = (sentences: readonly string[]): string =>
+export const joinDetail = (sentences: readonly string[]): string =>
   sentences
     .filter((sentence) => sentence !== '')
     .reduce(
@@ -46,17 +47,8 @@ const joinDetail = (sentences: readonly string[]): string =>
       '',
     );
 
-const wordAll = (said: readonly Message[], language: Language): string[] =>
-  said.map((one) => wordFrom(DETAIL_PHRASES, one, language));
-
-/** A row's detail in `language`: its messages worded, one after the other. */
-export const wordDetail = (
-  result: { detail?: string; detail_messages?: Message[] },
-  language: Language,
-): string => joinDetail(wordAll(detailMessagesOf(result), language));
-
 /** A detail's messages and its English, as a result keeps them (results.csv's `detail`). */
 export const detailOf = (said: readonly Message[]): { detail: string; detail_messages: Message[] } => ({
-  detail: joinDetail(wordAll(said, 'en')),
+  detail: joinDetail(said.map((one) => wordFrom(DETAIL_PHRASES, one, 'en'))),
   detail_messages: [...said],
 });

@@ -12,6 +12,7 @@ import type { Language } from '../spreadsheet/header-language.js';
 import { ANSWERS_REPORT_PHRASES } from './answers-report.js';
 import { CHECK_PHRASES } from './checks.js';
 import { DECISION_PHRASES } from './decisions.js';
+import { detailMessagesOf, joinDetail } from './details.js';
 import {
   type Message,
   type MessageParams,
@@ -104,6 +105,15 @@ export const wordMessage = (said: Message, language: Language): string => wordFr
 /** Each message as a sentence in `language`. */
 export const wordMessages = (said: readonly Message[], language: Language): string[] =>
   said.map((one) => wordMessage(one, language));
+
+/**
+ * Takes a row's result and gives its detail in `language`: its messages worded, one after the
+ * other, a rejected row's issues as any other outcome (details.ts records the English only).
+ */
+export const wordDetail = (
+  result: { detail?: string; detail_messages?: Message[] },
+  language: Language,
+): string => joinDetail(wordMessages(detailMessagesOf(result), language));
 
 /** Messages as a summary.json shows them: code and parameters for programs, `text` for people. */
 export const shownMessages = (said: readonly Message[], language: Language): (Message & { text: string })[] =>

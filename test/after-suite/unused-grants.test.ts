@@ -1,12 +1,12 @@
 /**
  * Least privilege, measured: every grant of every function's role was used by some local run of
  * the suite (the permission checks record each statement and action that allowed a call), or its
- * function's catalogue entry says why it is kept: a path no test reaches needs it. Runs after the
+ * function's words (functions/catalogue-words.ts) say why it is kept: a path no test reaches needs it. Runs after the
  * rest of the suite (vitest.config.ts), on what that run recorded in `.grant-usage/`.
  */
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { describeFunction } from '../../functions/catalogue.js';
+import { functionWords } from '../../functions/catalogue-words.js';
 import { describeConsoleFunction } from '../../functions/console-catalogue.js';
 import {
   GRANT_USAGE_DIR,
@@ -23,7 +23,7 @@ const LOG_DELIVERY = /^logs:(CreateLogStream|PutLogEvents)$/;
 const keptOf = (name: string): Readonly<Record<string, string>> =>
   (CONSOLE_HANDLER_NAMES as readonly string[]).includes(name)
     ? (describeConsoleFunction(name as ConsoleHandlerName).kept ?? {})
-    : (describeFunction(name as HandlerName).kept ?? {});
+    : (functionWords(name as HandlerName).kept ?? {});
 
 /** A statement's Sid names its port and what for (`ObjectsWriteOutbox`): the catalogue's `kept` keys. */
 const keyOf = (grant: Grant) => `${grant.sid ?? '(no Sid)'} ${grant.actionPattern}`;

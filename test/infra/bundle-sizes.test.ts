@@ -3,7 +3,9 @@
  * size (a cold start reads, parses and runs all of it), and, from its source map's `sources`, the
  * packages in it: the AWS SDK clients of its own ports and no others (functions/catalogue.ts,
  * console-catalogue.ts), the upload of streams only where its bucket streams, no ExcelJS, and the
- * CSV reader only in the functions that read or rewrite spreadsheets.
+ * CSV reader only in the functions that read or rewrite spreadsheets; and of the project's own
+ * files, none that only people read (the catalogue's words) nor, in the Row workflow's steps, the
+ * wording of rejections, which only Prepare makes and only readers word.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,18 +40,21 @@ type Bundle = FunctionBundle & {
   name: HandlerName | ConsoleHandlerName;
   bytes: number;
   packages: Set<string>;
+  sources: string[];
 };
 
+/** Every file the bundle was built from, as its source map names them. */
+const sourcesOf = (dir: string): string[] =>
+  (JSON.parse(readFileSync(join(dir, 'index.mjs.map'), 'utf8')) as { sources: string[] }).sources;
+
 /** The package each file of the bundle came from (`@aws-sdk/client-s3`), from its source map. */
-const packagesOf = (dir: string): Set<string> => {
-  const { sources } = JSON.parse(readFileSync(join(dir, 'index.mjs.map'), 'utf8')) as { sources: string[] };
-  return new Set(
+const packagesOf = (sources: readonly string[]): Set<string> =>
+  new Set(
     sources.flatMap((source) => {
       const found = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(source);
       return found ? [found[1] as string] : [];
     }),
   );
-};
 
 /**
  * The SDK client each port's adapter calls (shared/aws/, functions/*-port*.ts); null for none:
@@ -121,11 +126,15 @@ beforeAll(async () => {
   const known: readonly string[] = [...HANDLER_NAMES, ...CONSOLE_HANDLER_NAMES];
   bundles = functionBundlesOf(assembly.dir)
     .filter((bundle): bundle is Bundle => known.includes(bundle.name))
-    .map((bundle) => ({
-      ...bundle,
-      bytes: statSync(join(bundle.dir, 'index.mjs')).size,
-      packages: packagesOf(bundle.dir),
-    }));
+    .map((bundle) => {
+      const sources = sourcesOf(bundle.dir);
+      return {
+        ...bundle,
+        bytes: statSync(join(bundle.dir, 'index.mjs')).size,
+        packages: packagesOf(sources),
+        sources,
+      };
+    });
 }, 300_000);
 
 const kb = (bytes: number) => `${Math.round(bytes / 1000)} KB`;
@@ -180,5 +189,21 @@ describe("the functions' bundles", () => {
     expect(holding.filter((name) => !READS_SPREADSHEETS.includes(name))).toEqual([]);
     // Prepare reads the catalogue: the reader is found where it must be.
     expect(holding).toContain('prepare-batch');
+  });
+
+  it("hold none of the catalogue's words: the CDK app and the docs read them, no handler", () => {
+    const holding = bundles
+      .filter((bundle) => bundle.sources.some((source) => source.endsWith('functions/catalogue-words.ts')))
+      .map((bundle) => bundle.name);
+    expect(holding).toEqual([]);
+  });
+
+  it("word a row's detail in the Row workflow's steps without the rejections' table", () => {
+    const steps: readonly string[] = Object.values(TASK_HANDLERS.row);
+    const holding = bundles
+      .filter((bundle) => steps.includes(bundle.name))
+      .filter((bundle) => bundle.sources.some((source) => source.endsWith('shared/wording/rejections.ts')))
+      .map((bundle) => bundle.name);
+    expect(holding).toEqual([]);
   });
 });

@@ -12,7 +12,7 @@
  */
 import { tableInForce } from '../../ncm-table/reference-table.js';
 import type { NcmTable } from '../../ncm-table/siscomex-table.js';
-import { columnLetter } from '../../spreadsheet/columns.js';
+import { columnLetter } from '../../spreadsheet/column-letters.js';
 import { fittingWidth, textWidth, xlsxText } from '../../spreadsheet/xlsx-layout.js';
 import { rowXml, type SheetColumn, sheetHead, sheetTail } from '../../spreadsheet/xlsx-parts.js';
 import { declaredNcmDigits } from '../core/ncm-in-force.js';

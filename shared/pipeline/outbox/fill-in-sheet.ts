@@ -8,7 +8,7 @@
  * (spreadsheet/write-xlsx.ts); the rules, which follow the rows in the sheet's XML, are made from
  * the items again after them rather than kept while the rows are written.
  */
-import { columnLetter } from '../../spreadsheet/columns.js';
+import { columnLetter } from '../../spreadsheet/column-letters.js';
 import type { StreamedSheet, StyleIndex } from '../../spreadsheet/write-xlsx.js';
 import {
   fittingWidth,

@@ -9,7 +9,7 @@
  *   sheet 2  the summary (results-summary-sheet.ts)
  *   sheet 3  the rows whose declared NCM diverges (divergence-sheet.ts)
  */
-import { columnLetter } from '../../spreadsheet/columns.js';
+import { columnLetter } from '../../spreadsheet/column-letters.js';
 import { formatNcm } from '../../spreadsheet/write-csv.js';
 import { fittingWidth, textWidth, xlsxText } from '../../spreadsheet/xlsx-layout.js';
 import {
@@ -25,7 +25,7 @@ import {
   sheetHead,
   sheetTail,
 } from '../../spreadsheet/xlsx-parts.js';
-import { wordDetail } from '../../wording/details.js';
+import { wordDetail } from '../../wording/index.js';
 import { RESULT_COLUMNS, type ResultColumn } from '../core/result-columns.js';
 import type { RowStatus } from '../core/row-statuses.js';
 import type { ShownRow } from './results-files.js';

@@ -5,7 +5,7 @@
  * styles are the results sheet's (results-sheet-xml.ts).
  */
 import type { NcmTable } from '../../ncm-table/siscomex-table.js';
-import { columnLetter } from '../../spreadsheet/columns.js';
+import { columnLetter } from '../../spreadsheet/column-letters.js';
 import { fittingWidth, xlsxText } from '../../spreadsheet/xlsx-layout.js';
 import { rowXml, type SheetColumn, sheetHead, sheetTail } from '../../spreadsheet/xlsx-parts.js';
 import { message, wordMessage } from '../../wording/index.js';

@@ -17,7 +17,7 @@
  * questions by them.
  */
 import type { Readable } from 'node:stream';
-import { columnLetter } from '../../spreadsheet/columns.js';
+import { columnLetter } from '../../spreadsheet/column-letters.js';
 import { formatNcm } from '../../spreadsheet/write-csv.js';
 import { type StreamedSheet, streamWorkbook } from '../../spreadsheet/write-xlsx.js';
 import { xlsxText } from '../../spreadsheet/xlsx-layout.js';

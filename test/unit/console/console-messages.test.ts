@@ -5,8 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { logger } from '../../../functions/console-runtime.js';
-import { wordDetail } from '../../../shared/wording/details.js';
-import { message, wordMessage } from '../../../shared/wording/index.js';
+import { message, wordDetail, wordMessage } from '../../../shared/wording/index.js';
 import { textMessage } from '../../../shared/wording/message.js';
 import { consoleWorld } from '../../helpers/console-world.js';
 import { seedCountedBatch } from '../../helpers/counted-batch.js';

@@ -1,9 +1,9 @@
 /** Headers as people write them in pt, es and en → the pipeline's columns. */
 import { describe, expect, it } from 'vitest';
+import { columnLetter } from '../../../shared/spreadsheet/column-letters.js';
 import {
   COLUMN_ALIASES,
   columnForHeader,
-  columnLetter,
   mapRow,
   matchColumns,
 } from '../../../shared/spreadsheet/columns.js';

@@ -6,8 +6,8 @@ import {
   showsSimConfirmed,
 } from '../../../../shared/pipeline/answers/sim-confirmation.js';
 import type { RowResult } from '../../../../shared/pipeline/core/result-columns.js';
-import { detailOf, wordDetail } from '../../../../shared/wording/details.js';
-import { message } from '../../../../shared/wording/index.js';
+import { detailOf } from '../../../../shared/wording/details.js';
+import { message, wordDetail } from '../../../../shared/wording/index.js';
 
 const opening = (code: string, description = `Abertura ${code.slice(-2)}`) => ({ code, description });
 

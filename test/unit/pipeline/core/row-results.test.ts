@@ -12,8 +12,7 @@ import {
   resolvedResult,
 } from '../../../../shared/pipeline/core/row-results.js';
 import { Classification } from '../../../../shared/tcs/schemas.js';
-import { wordDetail } from '../../../../shared/wording/details.js';
-import { message } from '../../../../shared/wording/index.js';
+import { message, wordDetail } from '../../../../shared/wording/index.js';
 import {
   CLS_ID,
   candidate,

@@ -24,7 +24,7 @@ import {
 } from '../../../../shared/pipeline/outbox/results-workbook-writer.js';
 import { batchSourceFromEvent } from '../../../../shared/pipeline/prepare/batch-source.js';
 import { prepareBatch } from '../../../../shared/pipeline/prepare/prepare-batch.js';
-import { columnLetter } from '../../../../shared/spreadsheet/columns.js';
+import { columnLetter } from '../../../../shared/spreadsheet/column-letters.js';
 import { memoryPipelinePorts, outboxFile } from '../../../helpers/memory-ports.js';
 import { objectCreatedEvent } from '../../../helpers/s3-events.js';
 import { ACCEPTED_COUNTRIES } from '../../spreadsheet/fixtures.js';

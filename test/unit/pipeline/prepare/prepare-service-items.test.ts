@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { RowRecord } from '../../../../shared/pipeline/core/records.js';
 import { planTally } from '../../../../shared/pipeline/prepare/batch-plan.js';
 import { parseCurrentNcm } from '../../../../shared/spreadsheet/normalise-row.js';
-import { wordDetail } from '../../../../shared/wording/details.js';
+import { wordDetail } from '../../../../shared/wording/index.js';
 import { cnpj, nfeXml } from '../../../helpers/nfe-xml.js';
 import { prepareWorld } from '../../../helpers/prepare-world.js';
 import { ACCEPTED_COUNTRIES, crlf, utf8 } from '../../spreadsheet/fixtures.js';
