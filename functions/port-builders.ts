@@ -31,7 +31,8 @@ import { createEventBridgeBatchEvents } from '../shared/aws/eventbridge-batch-ev
 import { lambdaRequester } from '../shared/aws/lambda-async-invoke.js';
 import { createLambdaDispatcherKick } from '../shared/aws/lambda-dispatcher-kick.js';
 import { createLambdaPartialResultsRequests } from '../shared/aws/lambda-partial-results-requests.js';
-import { createSfnBatchWaiters, createSfnRowWorkflows } from '../shared/aws/sfn-workflows.js';
+import { createSfnBatchWaiters, stepFunctionsRequester } from '../shared/aws/sfn-batch-waiters.js';
+import { createSfnRowWorkflows } from '../shared/aws/sfn-workflows.js';
 import { createSnsNotifier } from '../shared/aws/sns-notifier.js';
 import { createSqsRowQueue } from '../shared/aws/sqs-row-queue.js';
 import type { PipelinePorts } from '../shared/pipeline/core/ports.js';
@@ -119,7 +120,7 @@ export const workflows = /* @__PURE__ */ once((): PipelinePorts['workflows'] =>
 
 /** Handing a waiting Batch workflow its rows' end (task tokens). */
 export const waiters = /* @__PURE__ */ once((): PipelinePorts['waiters'] =>
-  createSfnBatchWaiters({ client: sfn() }),
+  createSfnBatchWaiters({ sfn: stepFunctionsRequester(process.env) }),
 );
 
 /** `Batch Completed` and the other batch events, onto the event bus. */

@@ -1,13 +1,9 @@
 /**
- * Step Functions: starting Row workflow executions (`RowWorkflows`) and waking the Batch
- * workflow's `WaitForRows` task (`BatchWaiters`).
- *
- * A task token is a secret (README, rules): it is sent to Step Functions and nowhere else,
- * not in an error message and not in a log line. Errors raised here are rebuilt from the
- * SDK's error name and status, without its message or cause, which may quote the token.
+ * Step Functions: starting Row workflow executions (`RowWorkflows`). Waking a waiting workflow is
+ * sfn-batch-waiters.ts's.
  */
-import { SendTaskSuccessCommand, type SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import type { BatchWaiters, RowWorkflows } from '../pipeline/core/ports.js';
+import { type SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import type { RowWorkflows } from '../pipeline/core/ports.js';
 
 export type SfnRowWorkflowsConfig = {
   client: SFNClient;
@@ -15,8 +11,6 @@ export type SfnRowWorkflowsConfig = {
   /** The clock `start` compares an execution's start date with. @default Date.now */
   now?: () => number;
 };
-
-export type SfnBatchWaitersConfig = { client: SFNClient };
 
 const errorName = (error: unknown): string => (error as { name?: string })?.name ?? 'Error';
 
@@ -61,31 +55,3 @@ export const createSfnRowWorkflows = (config: SfnRowWorkflowsConfig): RowWorkflo
     },
   };
 };
-
-/** The token is no longer waiting: already woken, timed out, or its execution ended. */
-const GONE_TOKEN_ERRORS = new Set(['TaskTimedOut', 'InvalidToken', 'TaskDoesNotExist']);
-
-/** An SDK error rebuilt without its message or cause, which may quote the task token. */
-export class TaskTokenCallError extends Error {
-  override readonly name = 'TaskTokenCallError';
-  constructor(
-    readonly operation: string,
-    readonly errorName: string,
-    readonly httpStatusCode: number | undefined,
-  ) {
-    super(`${operation} failed: ${errorName}${httpStatusCode ? ` (HTTP ${httpStatusCode})` : ''}`);
-  }
-}
-
-export const createSfnBatchWaiters = (config: SfnBatchWaitersConfig): BatchWaiters => ({
-  wake: async (taskToken, output) => {
-    try {
-      await config.client.send(new SendTaskSuccessCommand({ taskToken, output: JSON.stringify(output) }));
-    } catch (error) {
-      const name = errorName(error);
-      if (GONE_TOKEN_ERRORS.has(name)) return;
-      const status = (error as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode;
-      throw new TaskTokenCallError('SendTaskSuccess', name, status);
-    }
-  },
-});

@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { expect, vi } from 'vitest';
 import { type LocalAws, startLocalAws } from '../../local/aws/local-aws.js';
-import { createSfnBatchWaiters, createSfnRowWorkflows } from '../../shared/aws/sfn-workflows.js';
+import { createSfnBatchWaiters, stepFunctionsRequester } from '../../shared/aws/sfn-batch-waiters.js';
+import { createSfnRowWorkflows } from '../../shared/aws/sfn-workflows.js';
 import { memoryBatchWaiters, memoryRowWorkflows } from '../helpers/memory-ports.js';
 import type { Implementation } from './implementation.js';
 import {
@@ -80,10 +81,16 @@ const onLocalBatchWaiters = (): Implementation<WaitersSubject> => {
     start: stepFunctions.start,
     stop: stepFunctions.stop,
     make: async () => {
-      const { aws, client } = stepFunctions.running();
+      const { aws } = stepFunctions.running();
       const delivered = new Map<string, unknown[]>();
+      const sfn = stepFunctionsRequester({
+        AWS_ENDPOINT_URL_SFN: aws.endpoint,
+        AWS_REGION: aws.region,
+        AWS_ACCESS_KEY_ID: 'local',
+        AWS_SECRET_ACCESS_KEY: 'local',
+      });
       return {
-        waiters: createSfnBatchWaiters({ client }),
+        waiters: createSfnBatchWaiters({ sfn }),
         waitingToken: () => {
           const outputs: unknown[] = [];
           const token = aws.createTaskToken(

@@ -1,31 +1,21 @@
-/** Step Functions adapters with a mocked client: starting Row workflows, waking the Batch workflow. */
+/** Starting Row workflows, with a mocked Step Functions client. */
 import {
   ExecutionAlreadyExists,
-  InvalidToken,
-  SendTaskSuccessCommand,
   SFNClient,
   SFNServiceException,
   StartExecutionCommand,
-  TaskDoesNotExist,
-  TaskTimedOut,
 } from '@aws-sdk/client-sfn';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import {
-  createSfnBatchWaiters,
-  createSfnRowWorkflows,
-  TaskTokenCallError,
-} from '../../../shared/aws/sfn-workflows.js';
+import { createSfnRowWorkflows } from '../../../shared/aws/sfn-workflows.js';
 import type { RowExecutionInput } from '../../../shared/pipeline/core/records.js';
 
 const ARN = 'arn:aws:states:sa-east-1:123456789012:stateMachine:row';
 const NOW = Date.parse('2026-11-21T12:00:00Z');
-const TOKEN = 'AQCEAAAAKgAAAAMAAAAAAAAAAVERY-SECRET-TOKEN';
 
 const sfn = mockClient(SFNClient);
 const client = new SFNClient({ region: 'sa-east-1' });
 const workflows = createSfnRowWorkflows({ client, stateMachineArn: ARN, now: () => NOW });
-const waiters = createSfnBatchWaiters({ client });
 
 const input: RowExecutionInput = {
   batch_id: 'nightly-abc',
@@ -77,47 +67,5 @@ describe('start', () => {
       }),
     );
     await expect(workflows.start('n', input)).rejects.toThrow('limit');
-  });
-});
-
-describe('wake', () => {
-  it('sends task success with the batch id as output', async () => {
-    sfn.on(SendTaskSuccessCommand).resolves({});
-    await waiters.wake(TOKEN, { batch_id: 'nightly-abc' });
-    expect(sfn.commandCalls(SendTaskSuccessCommand)[0]?.args[0].input).toEqual({
-      taskToken: TOKEN,
-      output: '{"batch_id":"nightly-abc"}',
-    });
-  });
-
-  it.each([
-    ['TaskTimedOut', new TaskTimedOut({ message: `Task Timed Out: '${TOKEN}'`, ...meta })],
-    ['InvalidToken', new InvalidToken({ message: `Invalid Token: '${TOKEN}'`, ...meta })],
-    ['TaskDoesNotExist', new TaskDoesNotExist({ message: 'Task does not exist', ...meta })],
-  ])('ignores %s: the token is no longer waiting, so waking is idempotent', async (_name, error) => {
-    sfn.on(SendTaskSuccessCommand).rejects(error);
-    await expect(waiters.wake(TOKEN, { batch_id: 'b' })).resolves.toBeUndefined();
-  });
-
-  it('throws other failures without the token anywhere in the error', async () => {
-    sfn.on(SendTaskSuccessCommand).rejects(
-      new SFNServiceException({
-        name: 'ThrottlingException',
-        $fault: 'client',
-        message: `Rate exceeded for token ${TOKEN}`,
-        $metadata: { httpStatusCode: 400 },
-      }),
-    );
-    const error = await waiters.wake(TOKEN, { batch_id: 'b' }).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(TaskTokenCallError);
-    expect(error).toMatchObject({ errorName: 'ThrottlingException', httpStatusCode: 400 });
-    expect((error as Error).message).toBe('SendTaskSuccess failed: ThrottlingException (HTTP 400)');
-    const everything = [
-      String(error),
-      (error as Error).stack,
-      JSON.stringify(error),
-      String((error as Error).cause),
-    ];
-    expect(everything.join('\n')).not.toContain('SECRET');
   });
 });
