@@ -226,6 +226,43 @@ describe('Prepare streams the file', () => {
     expect(w.batches.batches.get(w.batchId)).toMatchObject({ rows_dispatched: 99 });
   });
 
+  it('reuses the verdict of the first row that holds one, however late its chunk’s cache read comes back', async () => {
+    const w = world({ [FILE_KEY]: catalogue(1_000, 100) });
+    // Product 0's rows 100 (second chunk) and 200 (fourth) each hold a verdict of their own.
+    const product = { operation: 'import' as const, country: 'BR', description: descriptionOf(1_000, 100) };
+    for (const [sku, classificationId] of [
+      ['SKU-100', 'cls_7KQ2M9XW4RTC'],
+      ['SKU-200', 'cls_9PZ3N8VY5SWD'],
+    ] as const)
+      await w.cache.put({
+        product_key: `sku:${sku}`,
+        fingerprint: productFingerprint(product, null),
+        classification_id: classificationId,
+        resolved_at: '2026-11-20T12:00:00.000Z',
+        result: {
+          status: 'resolved',
+          ncm: '7318.15.00',
+          cost_usd: '2.00',
+          classification_id: classificationId,
+        },
+        pdf_key: null,
+        batch_id: 'earlier',
+      });
+    // The second chunk's read answers after the fourth's: the survey reads ahead while it waits.
+    const getMany = w.cache.getMany;
+    w.cache.getMany = async (keys) => {
+      if (keys.includes('sku:SKU-100')) await new Promise((resolve) => setTimeout(resolve, 50));
+      return getMany(keys);
+    };
+
+    await w.run();
+
+    const ofProduct = w.rows().filter((row) => row.row % 100 === 0);
+    expect(ofProduct.map((row) => [row.status, row.classification_id])).toEqual(
+      ofProduct.map(() => ['reused', 'cls_7KQ2M9XW4RTC']),
+    );
+  });
+
   it('refuses a file over the row limit with a clear line and writes no row', async () => {
     const w = world({ [FILE_KEY]: catalogue(1_001) });
 
