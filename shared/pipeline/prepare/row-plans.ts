@@ -140,10 +140,14 @@ export const rowPlanner = (
   };
 };
 
-/** A chunk's products not known yet to reuse a verdict, and what the product cache holds under their keys. */
+/**
+ * A chunk's products not known yet to reuse a verdict, what the product cache holds under their
+ * keys, and the keys this chunk's own read asked for.
+ */
 type ReusableLookup = {
   open: Extract<RowPlan, { kind: 'valid' }>[];
   cached: ReadonlyMap<string, CachedVerdict>;
+  asked: readonly string[];
 };
 
 /**
@@ -172,15 +176,33 @@ export const reusableProductFinder = (
     reuse.options.verdict_per_country
       ? { product_key: identity.product_key, fingerprint: identity.fingerprint }
       : identity;
+  /**
+   * The keys asked by reads not settled yet, each with its answer to come: a later chunk's read
+   * takes the answer instead of asking again (a key read once costs once, as when chunks were read
+   * one after another). Holds the keys of the few chunks in flight.
+   */
+  const inFlight = new Map<string, Promise<CachedVerdict | undefined>>();
   const lookUp = async (plans: readonly RowPlan[]): Promise<ReusableLookup> => {
-    if (reuse.options.reclassify === 'all') return { open: [], cached: new Map() };
+    if (reuse.options.reclassify === 'all') return { open: [], cached: new Map(), asked: [] };
     const open = plans.flatMap((plan) =>
       plan.kind === 'valid' && !keyByFingerprint.has(plan.identity.fingerprint) ? [plan] : [],
     );
     const keys = [...new Set(open.flatMap((plan) => reuseKeysOf(keyedIdentity(plan.identity))))];
-    return { open, cached: keys.length === 0 ? new Map() : await ports.cache.getMany(keys) };
+    const asked = keys.filter((key) => !inFlight.has(key));
+    const read =
+      asked.length === 0 ? Promise.resolve(new Map<string, CachedVerdict>()) : ports.cache.getMany(asked);
+    for (const key of asked) {
+      const answer = read.then((found) => found.get(key));
+      // Awaited by the chunk that takes it, if any: a failure still reaches that chunk.
+      answer.catch(() => undefined);
+      inFlight.set(key, answer);
+    }
+    const answers = await Promise.all(keys.map(async (key) => [key, await inFlight.get(key)] as const));
+    const cached = new Map(answers.flatMap(([key, verdict]) => (verdict ? [[key, verdict] as const] : [])));
+    return { open, cached, asked };
   };
-  const settle = ({ open, cached }: ReusableLookup): void => {
+  const settle = ({ open, cached, asked }: ReusableLookup): void => {
+    for (const key of asked) inFlight.delete(key);
     for (const { identity } of open) {
       // Found by an earlier chunk, settled first (its read may have been made after this one).
       if (keyByFingerprint.has(identity.fingerprint)) continue;
