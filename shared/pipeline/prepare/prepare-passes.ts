@@ -74,37 +74,6 @@ export const PREPARE_SETTINGS: PrepareSettings = {
 const READ_REPORT_ROWS = 10_000;
 
 /**
- * Chunks whose product-cache reads the survey runs ahead of settling them. Each chunk's reads are a
- * few round trips (BatchGetItem, 100 keys each) on which the survey would otherwise wait, one
- * chunk after another: 400,000 rows of distinct SKUs are about 4,400 of them, 46 of the survey's
- * 59 s on this machine. DynamoDB serves reads side by side, so a few at once keep reading and
- * planning busy meanwhile; the answers are still settled in file order. (The local stand-in serves
- * one read at a time: there the survey takes as long either way, docs/benchmark.md.)
- */
-const LOOKUPS_AHEAD = 6;
-
-/**
- * Takes how many chunks' lookups may be unsettled at once and gives a queue of them: each is
- * settled in the order added, once its lookup (already started) and every earlier settling are
- * done; `add` waits only when `ahead` are unsettled, and `settled` waits for all (the first
- * failure, if any). A failure is never left unhandled while it waits its turn.
- */
-const settledInOrder = (ahead: number) => {
-  let last: Promise<void> = Promise.resolve();
-  const unsettled: Promise<void>[] = [];
-  return {
-    async add<T>(lookup: Promise<T>, settle: (found: T) => Promise<void>): Promise<void> {
-      lookup.catch(() => undefined);
-      last = last.then(async () => settle(await lookup));
-      last.catch(() => undefined);
-      unsettled.push(last);
-      if (unsettled.length > ahead) await unsettled.shift();
-    },
-    settled: (): Promise<void> => last,
-  };
-};
-
-/**
  * Yields the items of a pass in lists of `size` (the last may be shorter), in order, collecting
  * garbage every few thousand rows so a long pass stays small.
  */
@@ -203,7 +172,6 @@ export const surveyRows = async (
   const origins = productOriginsCollector(pass.options);
   const exposure =
     pass.options.order === 'exposure' ? exposureRanker(pass.options, exposureColumnsOf(file.columns)) : null;
-  const lookups = settledInOrder(LOOKUPS_AHEAD);
   const rows = file.readRows();
   let read = 0;
   let reported = 0;
@@ -221,19 +189,13 @@ export const surveyRows = async (
       exposure?.add(plans);
       planWarnings.add(plans);
       declared.add(plans);
-      const found = reusable.lookUp(plans);
-      await lookups.add(found, async (lookup) => {
-        reusable.settle(lookup);
-        await open.add(plans, reusable.keyByFingerprint);
-      });
+      await reusable.add(plans);
+      await open.add(plans, reusable.keyByFingerprint);
     }
-    await lookups.settled();
   } catch (error) {
     const problem = fileProblemOf(error);
-    if (!problem) throw error;
-    // Nothing of this survey left running once it answers.
-    await lookups.settled().catch(() => undefined);
-    return problem;
+    if (problem) return problem;
+    throw error;
   }
   const finished = rows.finished();
   return {

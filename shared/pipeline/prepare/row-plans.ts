@@ -141,24 +141,10 @@ export const rowPlanner = (
 };
 
 /**
- * A chunk's products not known yet to reuse a verdict, what the product cache holds under their
- * keys, and the keys this chunk's own read asked for.
- */
-type ReusableLookup = {
-  open: Extract<RowPlan, { kind: 'valid' }>[];
-  cached: ReadonlyMap<string, CachedVerdict>;
-  asked: readonly string[];
-};
-
-/**
  * Gives a finder, fed the plans of a file read in chunks, of which products reuse a verdict and
  * the cache key it is under: found on a first read of the whole file, because any row of a product
  * with a reusable verdict makes every row of it reused, the rows before it included. Holds one
  * entry per reused product.
- *
- * A chunk is looked up (`lookUp`, a cache read: several chunks' may run at once, so the survey
- * does not wait on each) then settled (`settle`, in file order: the first row found with a
- * verdict names its key, whichever read came back first); `add` does both.
  *
  * Under `reclassify: ended_codes` it also finds the products whose verdict's code the table in
  * force (`inForce`) no longer holds: the only ones that batch classifies again.
@@ -176,62 +162,36 @@ export const reusableProductFinder = (
     reuse.options.verdict_per_country
       ? { product_key: identity.product_key, fingerprint: identity.fingerprint }
       : identity;
-  /**
-   * The keys asked by reads not settled yet, each with its answer to come: a later chunk's read
-   * takes the answer instead of asking again (a key read once costs once, as when chunks were read
-   * one after another). Holds the keys of the few chunks in flight.
-   */
-  const inFlight = new Map<string, Promise<CachedVerdict | undefined>>();
-  const lookUp = async (plans: readonly RowPlan[]): Promise<ReusableLookup> => {
-    if (reuse.options.reclassify === 'all') return { open: [], cached: new Map(), asked: [] };
-    const open = plans.flatMap((plan) =>
-      plan.kind === 'valid' && !keyByFingerprint.has(plan.identity.fingerprint) ? [plan] : [],
-    );
-    const keys = [...new Set(open.flatMap((plan) => reuseKeysOf(keyedIdentity(plan.identity))))];
-    const asked = keys.filter((key) => !inFlight.has(key));
-    const read =
-      asked.length === 0 ? Promise.resolve(new Map<string, CachedVerdict>()) : ports.cache.getMany(asked);
-    for (const key of asked) {
-      const answer = read.then((found) => found.get(key));
-      // Awaited by the chunk that takes it, if any: a failure still reaches that chunk.
-      answer.catch(() => undefined);
-      inFlight.set(key, answer);
-    }
-    const answers = await Promise.all(keys.map(async (key) => [key, await inFlight.get(key)] as const));
-    const cached = new Map(answers.flatMap(([key, verdict]) => (verdict ? [[key, verdict] as const] : [])));
-    return { open, cached, asked };
-  };
-  const settle = ({ open, cached, asked }: ReusableLookup): void => {
-    for (const key of asked) inFlight.delete(key);
-    for (const { identity } of open) {
-      // Found by an earlier chunk, settled first (its read may have been made after this one).
-      if (keyByFingerprint.has(identity.fingerprint)) continue;
-      const answers = reuseKeysOf(keyedIdentity(identity)).map((candidate) => ({
-        candidate,
-        answer: reusableVerdict({ ...reuse, identity, cached: cached.get(candidate) }),
-      }));
-      // A verdict made for the row's own origin first, then one of the same goods made for another.
-      const key = (
-        answers.find(({ answer }) => answer.verdict?.fingerprint === identity.fingerprint) ??
-        answers.find(({ answer }) => answer.verdict)
-      )?.candidate;
-      if (key) {
-        keyByFingerprint.set(identity.fingerprint, key);
-        recheckFingerprints.delete(identity.fingerprint);
-      } else if (answers.some(({ answer }) => !answer.verdict && answer.why === 'not_in_force'))
-        recheckFingerprints.add(identity.fingerprint);
-    }
-  };
   return {
     keyByFingerprint: keyByFingerprint as ReadonlyMap<string, string>,
     /** Under `ended_codes`: the products whose verdict's code is no longer in force. */
     recheckFingerprints: recheckFingerprints as ReadonlySet<string>,
-    /** Reads what the cache holds for a chunk's products not known yet to reuse a verdict. */
-    lookUp,
-    /** Takes a chunk's `lookUp`, chunk after chunk in file order, and records what it found. */
-    settle,
-    /** A chunk looked up and settled. */
-    add: async (plans: readonly RowPlan[]): Promise<void> => settle(await lookUp(plans)),
+    add: async (plans: readonly RowPlan[]): Promise<void> => {
+      if (reuse.options.reclassify === 'all') return;
+      const open = plans.flatMap((plan) =>
+        plan.kind === 'valid' && !keyByFingerprint.has(plan.identity.fingerprint) ? [plan] : [],
+      );
+      const keys = [...new Set(open.flatMap((plan) => reuseKeysOf(keyedIdentity(plan.identity))))];
+      if (keys.length === 0) return;
+      const cached = await ports.cache.getMany(keys);
+      for (const { identity } of open) {
+        if (keyByFingerprint.has(identity.fingerprint)) continue;
+        const answers = reuseKeysOf(keyedIdentity(identity)).map((candidate) => ({
+          candidate,
+          answer: reusableVerdict({ ...reuse, identity, cached: cached.get(candidate) }),
+        }));
+        // A verdict made for the row's own origin first, then one of the same goods made for another.
+        const key = (
+          answers.find(({ answer }) => answer.verdict?.fingerprint === identity.fingerprint) ??
+          answers.find(({ answer }) => answer.verdict)
+        )?.candidate;
+        if (key) {
+          keyByFingerprint.set(identity.fingerprint, key);
+          recheckFingerprints.delete(identity.fingerprint);
+        } else if (answers.some(({ answer }) => !answer.verdict && answer.why === 'not_in_force'))
+          recheckFingerprints.add(identity.fingerprint);
+      }
+    },
   };
 };
 

@@ -263,32 +263,6 @@ describe('Prepare streams the file', () => {
     );
   });
 
-  it('asks the cache for a key once while a read of it is on its way, however far ahead it reads', async () => {
-    // Prepare: every product has a row in every chunk; each read answers late, so reads overlap.
-    const w = world({ [FILE_KEY]: catalogue(1_000, 100) });
-    const getMany = w.cache.getMany;
-    const onTheirWay = new Set<string>();
-    const askedAgain: string[] = [];
-    let reads = 0;
-    w.cache.getMany = async (keys) => {
-      reads += 1;
-      for (const key of keys) {
-        if (onTheirWay.has(key)) askedAgain.push(key);
-        onTheirWay.add(key);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      for (const key of keys) onTheirWay.delete(key);
-      return getMany(keys);
-    };
-
-    // Act
-    await w.run();
-
-    // Assess: the survey read ahead (several reads), and no key was asked twice at once.
-    expect(reads).toBeGreaterThan(1);
-    expect(askedAgain).toEqual([]);
-  });
-
   it('refuses a file over the row limit with a clear line and writes no row', async () => {
     const w = world({ [FILE_KEY]: catalogue(1_001) });
 
