@@ -234,6 +234,7 @@ const prepareRows = async (
     file,
     planChunk,
     keyByFingerprint: surveyed.keyByFingerprint,
+    verdictsRead: new Map(),
     reusedProducts: surveyed.reusedProducts,
     recheckFingerprints: surveyed.recheckFingerprints,
     openByFingerprint: surveyed.openByFingerprint,

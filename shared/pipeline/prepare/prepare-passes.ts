@@ -97,6 +97,11 @@ export type PlannedBatch = {
   planChunk: (rows: readonly MappedRow[]) => Promise<RowPlan[]>;
   /** The products that reuse a verdict, and the cache key it is under. */
   keyByFingerprint: ReadonlyMap<string, string>;
+  /**
+   * Reused verdicts already read by this invocation, by cache key, the first few thousand: the
+   * count of the batch and the pass that stores its rows read each once (`reusedVerdicts`).
+   */
+  verdictsRead?: Map<string, CachedVerdict>;
   /** Each of those products' first row and how many rows it has. */
   reusedProducts: ReadonlyMap<string, ProductRows>;
   /** Under `reclassify: ended_codes`, the products whose verdict's code is no longer in force. */
@@ -237,7 +242,7 @@ export async function* recordChunks(
   const lookups = ports.service ? originLookupMemory(ports.service) : null;
   for await (const chunk of inChunks(planned.file.readRows().rows, planned.settings.rowsPerChunk)) {
     const plans = await planned.planChunk(chunk);
-    const verdicts = await reusedVerdicts(ports, plans, planned.keyByFingerprint);
+    const verdicts = await reusedVerdicts(ports, plans, planned.keyByFingerprint, planned.verdictsRead);
     const joins = await joinChunk(plans, verdicts);
     await lookups?.add(originsToLookUp(plans, verdicts));
     yield {

@@ -280,14 +280,20 @@ export const classificationJoiner = (
   };
 };
 
+/** How many reused verdicts one Prepare invocation keeps once read: a few MB, whatever the file. */
+const VERDICTS_KEPT = 2_000;
+
 /**
- * Reads the verdicts a chunk's reused products take, by fingerprint (read again: only their keys
- * were kept).
+ * Takes a chunk's plans, the keys its reused products' verdicts are under and, optionally, the
+ * verdicts this invocation already read, and gives the verdicts by fingerprint, reading from the
+ * cache only those not kept yet (and keeping them while fewer than VERDICTS_KEPT are): the count of
+ * the batch and the store pass after it read a nightly export's verdicts once.
  */
 export const reusedVerdicts = async (
   ports: Pick<PipelinePorts, 'cache'>,
   plans: readonly RowPlan[],
   keyByFingerprint: ReadonlyMap<string, string>,
+  read: Map<string, CachedVerdict> = new Map(),
 ): Promise<Map<string, CachedVerdict>> => {
   const keys = new Map<string, string>();
   for (const plan of plans) {
@@ -296,10 +302,12 @@ export const reusedVerdicts = async (
     if (key) keys.set(plan.identity.fingerprint, key);
   }
   if (keys.size === 0) return new Map();
-  const cached = await ports.cache.getMany([...new Set(keys.values())]);
+  const unread = [...new Set(keys.values())].filter((key) => !read.has(key));
+  const cached = unread.length === 0 ? new Map<string, CachedVerdict>() : await ports.cache.getMany(unread);
+  for (const [key, verdict] of cached) if (read.size < VERDICTS_KEPT) read.set(key, verdict);
   const verdicts = new Map<string, CachedVerdict>();
   for (const [fingerprint, key] of keys) {
-    const verdict = cached.get(key);
+    const verdict = read.get(key) ?? cached.get(key);
     if (verdict) verdicts.set(fingerprint, verdict);
   }
   return verdicts;
