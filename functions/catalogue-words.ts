@@ -66,6 +66,18 @@ const WRITES_LATE_EVENTS = {
     'A late event written, or a second marker of one, leaves the late list (settleLate).',
 } as const;
 
+/** Why a function that moves a batch's results forward (an answers round, the daily sweep) keeps these grants. */
+const MOVES_RESULTS_FORWARD = {
+  'ObjectsList s3:ListBucket':
+    'A batch that never wrote partial files: the head of summary.partial.json is a 404, not a 403.',
+  'ObjectsWriteOutbox s3:AbortMultipartUpload':
+    'A review.xlsx of 5 MiB or more goes up in parts as it is written, and a failed one is aborted.',
+  'ObjectsWriteWork s3:AbortMultipartUpload':
+    'Granted with the uploads in parts; an upload in parts to work/ is never aborted: the bucket’s rule ends one left open.',
+  'Reviews dynamodb:BatchGetItem':
+    "A batch whose rows joined an earlier batch's classification: its items are read by key.",
+} as const;
+
 /** Each pipeline function in words, by its handler's name (functions/catalogue.ts describes what it runs on). */
 const FUNCTION_WORDS = {
   'prepare-batch': {
@@ -179,14 +191,7 @@ const FUNCTION_WORDS = {
       ...WRITES_LATE_EVENTS,
       'Checks dynamodb:PutItem':
         "A row answered in the web app, or a row of another batch that joined a classification, resolves under its batch's check_below: its check item is written.",
-      'ObjectsList s3:ListBucket':
-        'A batch that never wrote partial files: the head of summary.partial.json is a 404, not a 403.',
-      'ObjectsWriteOutbox s3:AbortMultipartUpload':
-        'A review.xlsx of 5 MiB or more goes up in parts as it is written, and a failed one is aborted.',
-      'ObjectsWriteWork s3:AbortMultipartUpload':
-        'Granted with the uploads in parts; an upload in parts to work/ is never aborted: the bucket’s rule ends one left open.',
-      'Reviews dynamodb:BatchGetItem':
-        "A batch whose rows joined an earlier batch's classification: its items are read by key.",
+      ...MOVES_RESULTS_FORWARD,
     },
   },
   'sweep-reviews': {
@@ -194,14 +199,7 @@ const FUNCTION_WORDS = {
       'Daily: batches with rows abandoned after 30 days unanswered, or whose SIM openings were confirmed since, get their results moved forward',
     kept: {
       ...WRITES_LATE_EVENTS,
-      'ObjectsList s3:ListBucket':
-        'A batch that never wrote partial files: the head of summary.partial.json is a 404, not a 403.',
-      'ObjectsWriteOutbox s3:AbortMultipartUpload':
-        'A review.xlsx of 5 MiB or more goes up in parts as it is written, and a failed one is aborted.',
-      'ObjectsWriteWork s3:AbortMultipartUpload':
-        'Granted with the uploads in parts; an upload in parts to work/ is never aborted: the bucket’s rule ends one left open.',
-      'Reviews dynamodb:BatchGetItem':
-        "A batch whose rows joined an earlier batch's classification: its items are read by key.",
+      ...MOVES_RESULTS_FORWARD,
     },
   },
   'write-partial-results': {

@@ -21,6 +21,7 @@ import { tableInForce } from '../../ncm-table/reference-table.js';
 import { BUCKET_PREFIXES, batchIdOfRequestKey, outboxKey } from '../core/bucket-layout.js';
 import type { PipelinePorts } from '../core/ports.js';
 import type { BatchRecord } from '../core/records.js';
+import { coverageShares } from '../core/row-counts.js';
 import { BatchSummary, OUTPUT_FILES, PARTIAL_FILES } from '../outbox/results-files.js';
 import { FINALIZE_SETTINGS, type FinalizeSettings } from './finalize-settings.js';
 import { loadTally, pageTally, saveTally, type TallyRead, tallyKey } from './outbox-rows.js';
@@ -86,12 +87,10 @@ export type PartialProgress = z.infer<typeof PartialProgress>;
 
 type PartialPorts = Pick<PipelinePorts, 'clock' | 'objects' | 'batches'>;
 
-const percentOf = (part: number, whole: number): number =>
-  whole > 0 ? Math.min(100, Math.floor((Math.max(0, part) / whole) * 100)) : 0;
-
 /**
- * The partial summary's coverage from the tally: a classification is over once its row no longer
- * works (a working row that follows another sends none of its own).
+ * The partial summary's coverage from the tally, in the shares the progress line and the console
+ * say (`coverageShares`): a classification is over once its row no longer works (a working row
+ * that follows another sends none of its own).
  */
 const coverageNow = (
   batch: Pick<BatchRecord, 'rows_total' | 'rows_dispatched'>,
@@ -99,11 +98,17 @@ const coverageNow = (
   covered: TallyRead['covered'],
 ): NonNullable<PartialSummary['coverage']> => {
   const stillSent = Object.values(working).reduce((sum, count) => sum + count, 0) - (working.following ?? 0);
-  return {
-    rows_pct: percentOf(covered.rows, batch.rows_total),
-    value_pct: covered.value_total > 0 ? percentOf(covered.value, covered.value_total) : null,
-    classifications_pct: percentOf(batch.rows_dispatched - stillSent, batch.rows_dispatched),
-  };
+  const shares = coverageShares({
+    rows: batch.rows_total,
+    covered: {
+      rows: covered.rows,
+      valueCents: covered.value,
+      valueTotalCents: covered.value_total,
+      classifications: Math.max(0, batch.rows_dispatched - stillSent),
+      classificationsTotal: batch.rows_dispatched,
+    },
+  });
+  return { rows_pct: shares.rows, value_pct: shares.value, classifications_pct: shares.classifications };
 };
 
 /**
