@@ -153,7 +153,8 @@ const FUNCTION_WORDS = {
     },
   },
   'row-execution-ended': {
-    description: 'Row workflow FAILED/TIMED_OUT/ABORTED: complete the row as error, release the lease',
+    description:
+      'Row workflow FAILED/TIMED_OUT/ABORTED: follow its classification in a new dispatch, or complete the row as error; release the lease',
     kept: {
       ...RECORDS_LATE_EVENTS,
       'Cache dynamodb:PutItem':
@@ -164,7 +165,7 @@ const FUNCTION_WORDS = {
       'Partials lambda:InvokeFunction':
         'The row changed to error while its batch runs: partial results may be due.',
       'Queue sqs:SendMessage':
-        "Complete's port set, shared with row-complete: an ended execution completes its row as an error, which never requeues.",
+        'An execution that ended after its classification was created (timed out, failed outside a Catch) sends its row back to follow it: no local run ends one that way.',
     },
   },
   'prepare-answers': {

@@ -99,7 +99,8 @@ export const completeRowsOfFailedExecutions = (
   rowExecutionEnded: IFunction,
 ): Rule =>
   new Rule(scope, 'RowExecutionEndedRule', {
-    description: 'A Row workflow that failed, timed out or was aborted: complete the row as error',
+    description:
+      'A Row workflow that failed, timed out or was aborted: follow its classification again, or end the row as error',
     eventPattern: {
       source: ['aws.states'],
       detailType: ['Step Functions Execution Status Change'],

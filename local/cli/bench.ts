@@ -28,7 +28,8 @@
  * classifications, and the seconds from the drop to the first submission (../bench/first-verdicts.ts;
  * a size of more than 5,000 products is run to its first submission only), to `out/bench/first.json`.
  * Prints Markdown tables (the ones the README quotes) and writes the numbers to
- * `out/bench/bench.json`.
+ * `out/bench/bench.json`. `--keep` leaves the working folder (each pipeline's tables, bucket and
+ * logs) in place and prints where it is.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -471,8 +472,9 @@ const reportFirst = (first: readonly FirstMeasured[], timeScale: number, outDir:
   }
 };
 
-const main = async () => {
-  const { values } = parseArgs({
+/** The command's options, with their defaults. */
+const benchOptions = () =>
+  parseArgs({
     args: process.argv.slice(2),
     options: {
       rows: { type: 'string', default: '300' },
@@ -487,8 +489,12 @@ const main = async () => {
       first: { type: 'string', default: '' },
       bundles: { type: 'string', default: '' },
       'first-time-scale': { type: 'string', default: '0.01' },
+      keep: { type: 'boolean', default: false },
     },
-  });
+  }).values;
+
+const main = async () => {
+  const values = benchOptions();
   const count = Number(values.rows);
   const timeScale = Number(values['time-scale']);
   const ingestSpecs = parseIngests(values.ingest as string);
@@ -558,7 +564,9 @@ const main = async () => {
     if (first.length > 0) reportFirst(first, sizesAsked.firstTimeScale, outDir);
     if (values.bundles) await reportBundles(values.bundles as string);
   } finally {
-    rmSync(workDir, { recursive: true, force: true });
+    // `--keep` leaves every pipeline's data folder (tables, bucket, logs) to read after a run.
+    if (values.keep) console.log(`bench: the working folder is kept at ${workDir}`);
+    else rmSync(workDir, { recursive: true, force: true });
   }
 };
 

@@ -8,8 +8,12 @@
  *
  * Failures take Lambda's shapes: an error the handler throws keeps its name as `errorType`;
  * an environment that dies (process exit, the `crash` fault) fails every invocation in flight
- * with `Runtime.ExitError`, one that overruns the function's timeout with `Sandbox.Timedout`
- * (and the environment is recycled, as Lambda does). The next invocation starts a new child.
+ * with `Runtime.ExitError`, one that overruns the function's timeout with `Sandbox.Timedout`.
+ * Lambda recycles the environment of a timed-out invocation, and that environment ran that
+ * invocation alone; here one child runs every invocation of its function at once. So a timeout
+ * retires the child instead of killing it: the next invocation starts a new child, and the old
+ * one is stopped once the invocations it still runs have ended. Killing it at once failed them
+ * all: under load, one slow Poll ended hundreds of rows' workflows that AWS would have let be.
  *
  * On AWS each environment has its own share of CPU; here every function shares this machine's
  * cores. Functions marked `background` run at a lower OS priority, so that under load the
@@ -85,6 +89,8 @@ type Environment = {
   child: ChildProcess;
   ready: Promise<void>;
   pending: Map<string, Pending>;
+  /** Takes no new invocation: stopped once `pending` is empty (a timeout retired it). */
+  retired: boolean;
 };
 
 type ChildMessage =
@@ -113,6 +119,8 @@ export type LambdaPoolOptions = {
 export class LambdaPool {
   private readonly functions = new Map<string, FunctionSpec>();
   private readonly environments = new Map<string, Environment>();
+  /** Environments a timeout retired that still run other invocations (see `retire`). */
+  private readonly retired = new Set<Environment>();
   private readonly counts = new Map<string, number>();
   private readonly ended = new Map<string, number>();
   private readonly options: LambdaPoolOptions;
@@ -183,8 +191,7 @@ export class LambdaPool {
             fromRuntime: true,
           }),
         );
-        // Lambda recycles an environment whose invocation timed out.
-        environment.child.kill('SIGKILL');
+        this.retire(fn.name, environment);
       }, timeoutMs);
       environment.pending.set(id, { resolve, reject, timer });
       if (crash) this.options.log(`${name}: invocation ${count} will crash its environment (fault)`);
@@ -263,6 +270,7 @@ export class LambdaPool {
             clearTimeout(waiting.timer);
             if (message.type === 'result') waiting.resolve(JSON.parse(message.payload));
             else waiting.reject(new LambdaInvocationError({ ...message, fromRuntime: false }));
+            if (environment.retired) this.stopIfIdle(environment);
           }
         }
       });
@@ -292,9 +300,25 @@ export class LambdaPool {
     });
     // A failed init must not surface as an unhandled rejection when nobody awaits it yet.
     ready.catch(() => undefined);
-    const environment: Environment = { child, ready, pending };
+    const environment: Environment = { child, ready, pending, retired: false };
     this.environments.set(fn.name, environment);
     return environment;
+  }
+
+  /**
+   * A timed-out invocation's environment takes no more invocations (the next one starts a new
+   * child) and is stopped once the others it runs have ended, each by its own deadline at most.
+   */
+  private retire(name: string, environment: Environment): void {
+    environment.retired = true;
+    if (this.environments.get(name) === environment) this.environments.delete(name);
+    this.retired.add(environment);
+    environment.child.once('exit', () => this.retired.delete(environment));
+    this.stopIfIdle(environment);
+  }
+
+  private stopIfIdle(environment: Environment): void {
+    if (environment.pending.size === 0) environment.child.kill('SIGKILL');
   }
 
   private lowerPriority(name: string, pid: number): void {
@@ -310,7 +334,7 @@ export class LambdaPool {
   /** Stops every child (SIGTERM, then SIGKILL after a grace period) and waits for them to exit. */
   async close(): Promise<void> {
     this.closed = true;
-    const children = [...this.environments.values()].map(({ child }) => child);
+    const children = [...this.environments.values(), ...this.retired].map(({ child }) => child);
     await Promise.all(
       children.map(
         (child) =>
@@ -326,5 +350,6 @@ export class LambdaPool {
       ),
     );
     this.environments.clear();
+    this.retired.clear();
   }
 }

@@ -133,7 +133,7 @@ describe('Batch workflow, from the synthesized definition', () => {
     expect(harness.sandbox.stats().billed_usd).toBe(0);
   });
 
-  it('a Row execution that fails outright (Complete keeps failing) still ends its row and frees its lease', async () => {
+  it('a Row execution that fails outright (Complete keeps failing) frees its lease, and its row follows the classification it created to its verdict, billed once', async () => {
     harness = await startHarness();
     // Complete cannot write the row's outcome: its Retry gives up and the execution FAILS.
     const moveRow = harness.batches.moveRow.bind(harness.batches);
@@ -152,9 +152,12 @@ describe('Batch workflow, from the synthesized definition', () => {
     const batchId = (output.prepare as { batch_id: string }).batch_id;
     const [row] = await harness.rowsOf(batchId);
 
-    expect([...harness.executions.values()].map((execution) => execution.status)).toEqual(['FAILED']);
-    expect(row?.status).toBe('error');
-    expect(row?.result?.detail).toContain('Row workflow FAILED');
+    expect([...harness.executions.values()].map((execution) => execution.status)).toEqual([
+      'FAILED',
+      'SUCCEEDED',
+    ]);
+    expect(row).toMatchObject({ status: 'resolved', dispatch: 2 });
+    expect(harness.sandbox.stats()).toMatchObject({ created: 1, billed_usd: 2 });
     expect([...harness.leases.holders.keys()]).toEqual([]);
   });
 });

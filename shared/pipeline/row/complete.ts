@@ -114,10 +114,42 @@ export const finishRow = async (
   return { changed, batchComplete: done.batchComplete, woke: false };
 };
 
-/** What this execution reports: its outcome, a caught error, or the absence of both. */
-const outcomeOf = (state: RowState): RowOutcome => {
+/**
+ * The dispatches a row's classification is followed through when its executions fail after it was
+ * created: past this one, the failure ends the row as `error`.
+ */
+export const FOLLOWED_AFTER_FAILURE_DISPATCHES = 4;
+
+/**
+ * Whether a failed execution's row goes on with its classification instead of ending as an error:
+ * this attempt created it (the service runs it, and bills it once it resolves, whatever became of
+ * the execution), the row is not final, and it has had fewer than
+ * `FOLLOWED_AFTER_FAILURE_DISPATCHES` dispatches. The next dispatch's Submit reads the
+ * classification instead of creating one (row/submit.ts). An answers round's row ends as before.
+ */
+const followsAfterFailure = (state: RowState, row: RowRecord): boolean =>
+  state.round_id === undefined &&
+  row.classification_id !== undefined &&
+  row.submitted_attempt === state.attempt &&
+  !isOutputStatus(row.status) &&
+  state.dispatch < FOLLOWED_AFTER_FAILURE_DISPATCHES;
+
+/**
+ * What this execution reports: its outcome, a caught error, or the absence of both. A caught error
+ * after the classification was created sends the row to follow it in a new dispatch
+ * (`followsAfterFailure`): the verdict it pays for is not dropped for a step that failed.
+ */
+const outcomeOf = (state: RowState, row: RowRecord, follow: boolean): RowOutcome => {
   const classificationId = state.step?.classification_id;
   const extra = classificationId ? { classification_id: classificationId } : {};
+  if (state.error && follow && followsAfterFailure(state, row))
+    return {
+      kind: 'requeue',
+      attempt: state.attempt,
+      dispatch: state.dispatch + 1,
+      delay_seconds: 0,
+      reason: `${describeCaughtError(state.error)}; its classification followed again in dispatch ${state.dispatch + 1}`,
+    };
   if (state.error) return { kind: 'final', result: errorResult(describeCaughtError(state.error), extra) };
   if (state.step?.outcome) return state.step.outcome;
   return { kind: 'final', result: errorResult(detailMessage('row_no_outcome', {}), extra) };
@@ -151,10 +183,15 @@ type Settled = Omit<CompleteReport, 'kicked'>;
  * lease of this attempt may already belong to it (same attempt, same holder), so a retried
  * Complete that finds the row moved on must not release it again.
  */
-export const completeRow = async (ports: CompletePorts, input: unknown): Promise<CompleteReport> => {
+export const completeRow = async (
+  ports: CompletePorts,
+  input: unknown,
+  /** `followClassification: false`: a caught error ends the row even after its classification was created. */
+  options: { followClassification?: boolean } = {},
+): Promise<CompleteReport> => {
   const state = RowState.parse(input);
-  const outcome = outcomeOf(state);
   const row = await loadRow(ports.batches, state.batch_id, state.row);
+  const outcome = outcomeOf(state, row, options.followClassification ?? true);
 
   let report: Settled;
   if (isSuperseded(row, state)) report = await completeSuperseded(ports, state, row, outcome);

@@ -3,7 +3,8 @@
  * at a lower OS priority than the others (and never higher than this process); node starts
  * with --expose-gc, as Lambda's Node.js runtime starts it; each process finds the clock its
  * host set before its bundle loads (functions/host-clock.ts); a trace it reports points at the
- * source through the bundle's map, though node starts without --enable-source-maps.
+ * source through the bundle's map, though node starts without --enable-source-maps; a timed-out
+ * invocation fails alone, as it would in its own environment on AWS.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { getPriority, tmpdir } from 'node:os';
@@ -151,5 +152,38 @@ describe('LambdaPool source maps', () => {
     const trace = (failure as LambdaInvocationError).trace;
     expect(trace[0]).toBe('Error: the handler failed here');
     expect(trace[1]).toContain(`${source}:3:9`);
+  });
+});
+
+describe('LambdaPool timeouts', () => {
+  it('fails only the invocation that timed out: the others its process runs end with their results, the next starts a new process', async () => {
+    // `hang` never answers; `waitMs` answers after that long, with the process that ran it.
+    const fn = bundleFolder(
+      root,
+      'row-poll',
+      'export const handler = async (event) => {\n' +
+        '  if (event.hang) await new Promise(() => undefined);\n' +
+        '  await new Promise((resolve) => setTimeout(resolve, event.waitMs ?? 0));\n' +
+        '  return { pid: process.pid };\n' +
+        '};\n',
+    );
+    pool = new LambdaPool({
+      functions: [{ ...fn, timeoutSeconds: 2 }],
+      environmentOf: () => ({}),
+      log: () => undefined,
+    });
+    const first = (await pool.invoke('row-poll', {})) as { pid: number };
+
+    const hung = pool.invoke('row-poll', { hang: true }).catch((error: unknown) => error);
+    // A second into the hung one's two, one more starts: it still runs when the hung one times out.
+    await pool.invoke('row-poll', { waitMs: 1_000 });
+    const slow = pool.invoke('row-poll', { waitMs: 1_500 });
+    const failure = await hung;
+    const after = (await pool.invoke('row-poll', {})) as { pid: number };
+
+    expect(failure).toBeInstanceOf(LambdaInvocationError);
+    expect((failure as LambdaInvocationError).errorType).toBe('Sandbox.Timedout');
+    expect(await slow).toEqual({ pid: first.pid });
+    expect(after.pid).not.toBe(first.pid);
   });
 });

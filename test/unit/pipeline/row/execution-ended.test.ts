@@ -1,13 +1,25 @@
 /**
  * rowExecutionEnded: a Row execution that ended without reaching Complete (FAILED, TIMED_OUT,
- * ABORTED) finishes its row the way Complete would.
+ * ABORTED) finishes its row the way Complete would: as an error before its classification was
+ * created, and after it by following that classification in a new dispatch (a few at most).
  */
 import { describe, expect, it } from 'vitest';
 import type { RowExecutionInput } from '../../../../shared/pipeline/core/records.js';
 import { rowExecutionName } from '../../../../shared/pipeline/dispatch/execution-names.js';
+import { FOLLOWED_AFTER_FAILURE_DISPATCHES } from '../../../../shared/pipeline/row/complete.js';
 import { rowExecutionEnded } from '../../../../shared/pipeline/row/execution-ended.js';
-import { makeWorld } from '../../../helpers/sandbox-world.js';
-import { dispatch, rowOf, runRowWorkflow, seedBatch, startRowSandbox } from './row-fixture.js';
+import { submitRow } from '../../../../shared/pipeline/row/submit.js';
+import { makeWorld, serviceFor } from '../../../helpers/sandbox-world.js';
+import {
+  BATCH,
+  classificationOf,
+  dispatch,
+  recordingKeys,
+  rowOf,
+  runRowWorkflow,
+  seedBatch,
+  startRowSandbox,
+} from './row-fixture.js';
 
 startRowSandbox();
 
@@ -81,5 +93,42 @@ describe('rowExecutionEnded', () => {
     expect(await rowExecutionEnded(w.ports, ended(old, 'SUCCEEDED'))).toBeNull();
     expect(await rowOf(w)).toMatchObject({ status: 'submitting', dispatch: 2 });
     expect(w.leases.holders.has(old.holder)).toBe(true);
+  });
+
+  it('sends a row whose classification was created back to follow it: the next dispatch reads it, resolves the row and creates nothing', async () => {
+    const { keys, service } = recordingKeys(serviceFor());
+    const w = makeWorld(service);
+    await seedBatch(w, [{}]);
+    const input = await dispatch(w, 1);
+    const submitted = await submitRow(w.ports, input);
+
+    const report = await rowExecutionEnded(w.ports, ended(input, 'TIMED_OUT', null));
+
+    expect(report).toMatchObject({ outcome: 'requeue', status: 'queued', leaseReleased: true });
+    expect(w.queue.sent.map((sent) => sent.message)).toEqual([
+      { batch_id: BATCH, row: 1, attempt: 1, dispatch: 2 },
+    ]);
+    const next = await runRowWorkflow(w, await dispatch(w, 1, 1, 2));
+    expect(next.steps[0]).toBe('Submit');
+    expect(await rowOf(w)).toMatchObject({
+      status: 'resolved',
+      classification_id: submitted.classification_id,
+    });
+    expect(keys).toHaveLength(1);
+    expect((await classificationOf(submitted.classification_id ?? '')).status).toBe('resolved');
+  });
+
+  it('ends the row as an error once it has been followed through its last dispatch', async () => {
+    const w = makeWorld();
+    await seedBatch(w, [{}]);
+    const last = FOLLOWED_AFTER_FAILURE_DISPATCHES;
+    const input = await dispatch(w, 1, 1, last);
+    await submitRow(w.ports, input);
+
+    const report = await rowExecutionEnded(w.ports, ended(input));
+
+    expect(report).toMatchObject({ outcome: 'final', status: 'error', leaseReleased: true });
+    expect((await rowOf(w)).result?.detail).toBe('Row workflow FAILED: States.TaskFailed');
+    expect(w.queue.sent).toEqual([]);
   });
 });
