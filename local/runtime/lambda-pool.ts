@@ -310,10 +310,12 @@ export class LambdaPool {
    * child) and is stopped once the others it runs have ended, each by its own deadline at most.
    */
   private retire(name: string, environment: Environment): void {
-    environment.retired = true;
-    if (this.environments.get(name) === environment) this.environments.delete(name);
-    this.retired.add(environment);
-    environment.child.once('exit', () => this.retired.delete(environment));
+    if (!environment.retired) {
+      environment.retired = true;
+      if (this.environments.get(name) === environment) this.environments.delete(name);
+      this.retired.add(environment);
+      environment.child.once('exit', () => this.retired.delete(environment));
+    }
     this.stopIfIdle(environment);
   }
 

@@ -17,6 +17,7 @@
  * Everything is kept under `dataDir` (tables, objects, queued messages, the sandbox's
  * classifications), so a later pipeline on the same folder finds earlier batches.
  */
+import { setMaxListeners } from 'node:events';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
@@ -274,6 +275,9 @@ const startUnlocked = async (
   const shutdown = createShutdown(log);
   shutdown.add('data folder lock', STOP_RANK.dataFolderLock, async () => unlock());
   const closing = new AbortController();
+  // Every wait of the run listens to it (an asynchronous invocation's retry, a batch watch, a
+  // queue's long poll): hundreds at once under load, none of them a leak.
+  setMaxListeners(0, closing.signal);
   try {
     const standIns = await startStandIns(options, dataDir, assembly, shutdown);
     const running = startPipelineStack(standIns, { options, closing, shutdown, log });
