@@ -21,7 +21,7 @@ import { MAX_WINDOW_ROWS, sendOrderWindowSize, windowSizeFor } from '../dispatch
 import { bornRowsCounter } from './born-rows.js';
 import type { RankedExposure } from './exposure-order.js';
 import { type PlannedBatch, recordChunks, rowValueCents } from './prepare-passes.js';
-import { rowRecordPlanner } from './row-plans.js';
+import { budgetOf, type RowPlan, rowRecordPlanner } from './row-plans.js';
 
 type CountPorts = Parameters<typeof recordChunks>[0] & Pick<PipelinePorts, 'clock'>;
 
@@ -44,6 +44,43 @@ export const densePlaces = (ranks: readonly number[]): ((rank: number | undefine
   };
 };
 
+/** Whether a batch's budget pays for a row's product (`rowRecordPlanner`'s `inBudget`). */
+export type InBudget = (plan: Extract<RowPlan, { kind: 'valid' }>) => boolean;
+
+/**
+ * Takes a surveyed batch in exposure order and gives which products its budget (`max_usd`) pays
+ * for: the most exposed ones it covers, wherever they are in the file, so a budget buys the rows
+ * that matter first too. It plans every row once with no budget (nothing written, no join made)
+ * to rank the products that would be classified; undefined, with no pass, when the batch has no
+ * budget, and after the pass when the budget covers them all.
+ */
+export const exposureBudget = async (
+  ports: Pick<CountPorts, 'cache' | 'reviews'>,
+  batchId: string,
+  planned: PlannedBatch & { exposure: { ranked: RankedExposure } },
+  now: Date,
+): Promise<InBudget | undefined> => {
+  if (planned.options.max_usd === undefined) return undefined;
+  const { max_usd: _paidFor, ...unlimited } = planned.options;
+  const { placeOf } = planned.exposure.ranked;
+  const planner = rowRecordPlanner(batchId, {
+    options: unlimited,
+    now,
+    otherOrigins: planned.otherOrigins,
+    placeOf,
+  });
+  const ranks: number[] = [];
+  const reading = { cache: ports.cache, ...(ports.reviews ? { reviews: ports.reviews } : {}) };
+  for await (const { records } of recordChunks(reading, planned, planner, { batchId, now, write: false }))
+    for (const record of records)
+      if (record.status === 'queued' && record.send_order !== undefined) ranks.push(record.send_order);
+  const { budget } = budgetOf(planned.options);
+  if (ranks.length <= budget) return undefined;
+  // The rank of the last product paid for; a budget of no classification pays for none.
+  const last = budget > 0 ? (Float64Array.from(ranks).sort()[budget - 1] ?? 0) : 0;
+  return (plan) => (placeOf(plan) ?? Number.POSITIVE_INFINITY) <= last;
+};
+
 /** What counting a batch gives: its counts before any message, the places, and the first window's rows. */
 export type CountedBatch = {
   total: number;
@@ -57,6 +94,8 @@ export type CountedBatch = {
   windowSize: number;
   /** The first window's rows, places 1…size, with their places. */
   first: RowRecord[];
+  /** Which products the budget pays for, when it leaves some out (`exposureBudget`). */
+  inBudget?: InBudget;
 };
 
 /**
@@ -74,12 +113,14 @@ export const countBatch = async (
   cap: number,
 ): Promise<CountedBatch> => {
   const now = ports.clock.now();
+  const inBudget = await exposureBudget(ports, batchId, planned, now);
   const planner = rowRecordPlanner(batchId, {
     options: planned.options,
     now,
     otherOrigins: planned.otherOrigins,
     placeOf: planned.exposure.ranked.placeOf,
     coversValueOf: planned.exposure.ranked.coversValueOf,
+    ...(inBudget ? { inBudget } : {}),
   });
   // Enough first rows for a window sent whole (sendOrderWindowSize): known only once all are counted.
   const keep = Math.max(MAX_WINDOW_ROWS, windowSizeFor(cap));
@@ -119,5 +160,6 @@ export const countBatch = async (
       .sort(byRank)
       .slice(0, windowSize)
       .map((record) => ({ ...record, send_order: placeOf(record.send_order) })),
+    ...(inBudget ? { inBudget } : {}),
   };
 };

@@ -39,7 +39,7 @@ import {
 import { batchSourceFromEvent } from './batch-source.js';
 import { bornRowsCounter } from './born-rows.js';
 import { failBatch } from './fail-batch.js';
-import { countBatch } from './first-places.js';
+import { countBatch, exposureBudget, type InBudget } from './first-places.js';
 import { firstWindowCollector, sendFirstWindow, sendWindowAgain } from './first-window.js';
 import { type FileProblem, openInputFile, resolveInputSource } from './input-file.js';
 import {
@@ -405,6 +405,7 @@ const openThenStoreRows = async (
   const stored = await storeRows(ports, batch, planned, leg, {
     placeOf: (plan) => counted.placeOf(planned.exposure.ranked.placeOf(plan)),
     firstThrough: counted.first.at(-1)?.send_order ?? 0,
+    inBudget: counted.inBudget,
   });
   if (stored !== null) return { batch_id: batch.batch_id, next: 'again', written_through: stored };
   await ports.batches.updateBatch(batch.batch_id, { storing: false });
@@ -428,6 +429,8 @@ const storeRows = async (
       plan: Parameters<NonNullable<Parameters<typeof rowRecordPlanner>[1]['placeOf']>>[0],
     ) => number | undefined;
     firstThrough: number;
+    /** Which products the budget pays for, as the count found (`countBatch`). */
+    inBudget: InBudget | undefined;
   },
 ): Promise<number | null> => {
   const now = ports.clock.now();
@@ -437,6 +440,7 @@ const storeRows = async (
     otherOrigins: planned.otherOrigins,
     placeOf: places.placeOf,
     coversValueOf: planned.exposure?.ranked.coversValueOf,
+    ...(places.inBudget ? { inBudget: places.inBudget } : {}),
   });
   const join = { batchId: batch.batch_id, now, write: true };
   const writeChecks = reusedCheckWriter(ports, planned, now);
@@ -476,10 +480,15 @@ const writePlanOnly = async (
 ): Promise<PrepareResult> => {
   const now = ports.clock.now();
   const balance = await ports.service.getBalance();
+  // In exposure order the plan leaves out the products a run would: the least exposed.
+  const inBudget = planned.exposure
+    ? await exposureBudget(ports, batch.batch_id, { ...planned, exposure: planned.exposure }, now)
+    : undefined;
   const planner = rowRecordPlanner(batch.batch_id, {
     options: planned.options,
     now,
     otherOrigins: planned.otherOrigins,
+    ...(inBudget ? { inBudget } : {}),
   });
   const tally = planTally();
   async function* planLines(): AsyncGenerator<string[]> {

@@ -314,7 +314,7 @@ export const reusedVerdicts = async (
 };
 
 /** How many classifications batch.json's max_usd pays for, and what a row after them says. */
-const budgetOf = (options: BatchOptions): { budget: number; detail: Message } => {
+export const budgetOf = (options: BatchOptions): { budget: number; detail: Message } => {
   const budget =
     options.max_usd === undefined
       ? Number.POSITIVE_INFINITY
@@ -383,8 +383,8 @@ const exposureFieldsOf = (
  * rejected; reused from the cache; joined to an earlier batch's classification waiting for
  * answers; a follower of the first row of the same goods (of any origin, unless the batch says
  * `verdict_per_country`) unless it says `duplicates: classify_each`; queued while the budget
- * lasts, a leader naming its followers' other origins; else `not_submitted`. Only the rows
- * queued count against the budget. Called chunk after chunk, in file order: it remembers each
+ * lasts (or, in exposure order, when the budget pays for its product: `inBudget`), a leader naming
+ * its followers' other origins; else `not_submitted`. Only the rows queued count against the budget. Called chunk after chunk, in file order: it remembers each
  * product's first row (one number per product), not the rows.
  */
 export const rowRecordPlanner = (
@@ -398,6 +398,12 @@ export const rowRecordPlanner = (
     placeOf?: (plan: Extract<RowPlan, { kind: 'valid' }>) => number | undefined;
     /** In exposure order, from a file with a value column: the value a queued leader's verdict covers, in cents. */
     coversValueOf?: (plan: Extract<RowPlan, { kind: 'valid' }>) => number | undefined;
+    /**
+     * In exposure order under a budget that leaves products out: whether the budget pays for a
+     * product (one of the most exposed it covers, first-places.ts `exposureBudget`). Without it the
+     * budget pays for the first products in the file's order.
+     */
+    inBudget?: (plan: Extract<RowPlan, { kind: 'valid' }>) => boolean;
   },
 ) => {
   const { options, now } = reuse;
@@ -465,7 +471,7 @@ export const rowRecordPlanner = (
         const follower = bornRow({ ...valid, follows: leader }, { as: 'following' });
         return leftOutByBudget.has(group) ? followingLeftOut(follower, leader, budgetResult) : follower;
       }
-      if (dispatched < budget) {
+      if (reuse.inBudget ? reuse.inBudget(plan) : dispatched < budget) {
         dispatched += 1;
         leaderRows.set(group, plan.mapped.row);
         // Each other origin of its followers is a classification not made: its tariffs come with the verdict.

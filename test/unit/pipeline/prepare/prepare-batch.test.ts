@@ -1081,6 +1081,65 @@ describe('a plan-only batch', () => {
 });
 
 describe('budget', () => {
+  it('in exposure order pays for the most exposed products, wherever they are in the file; in the file order for the first', async () => {
+    const lines = [
+      `SKU-1;${DESCRIPTIONS[0]};BR;import`,
+      `SKU-2;${DESCRIPTIONS[1]};BR;import`,
+      `SKU-3;${DESCRIPTIONS[1]};BR;import`,
+      `SKU-4;${DESCRIPTIONS[1]};BR;import`,
+      `SKU-5;${DESCRIPTIONS[2]};BR;import`,
+    ];
+    const statusesOf = async (options: object) => {
+      const w = world({
+        [FILE_KEY]: csvOf('SKU;Descrição;País;Operação', lines),
+        'inbox/lote/batch.json': JSON.stringify({ max_usd: 2, ...options }),
+      });
+      await w.run();
+      const batch = w.batches.batches.get(w.batchId)!;
+      return {
+        rows: w.rows().map((r: RowRecord) => [r.row, r.status]),
+        sent: w.queue.sent.map((sent) => sent.message.row),
+        problems: english(batch.problems).join(' '),
+      };
+    };
+
+    const exposure = await statusesOf({});
+    const file = await statusesOf({ order: 'file' });
+    const plan = world({
+      [FILE_KEY]: csvOf('SKU;Descrição;País;Operação', lines),
+      'inbox/lote/batch.json': JSON.stringify({ max_usd: 2, plan_only: true }),
+    });
+    await plan.run();
+
+    expect(exposure.rows).toEqual([
+      [1, 'not_submitted'],
+      [2, 'queued'],
+      [3, 'following'],
+      [4, 'following'],
+      [5, 'not_submitted'],
+    ]);
+    expect(exposure.sent).toEqual([2]);
+    expect(exposure.problems).toContain('2 row(s) after them were not submitted');
+    expect(file.rows).toEqual([
+      [1, 'queued'],
+      [2, 'not_submitted'],
+      [3, 'not_submitted'],
+      [4, 'not_submitted'],
+      [5, 'not_submitted'],
+    ]);
+    expect(file.sent).toEqual([1]);
+    // A plan leaves out what the run would.
+    const planCsv = plan.objects.objects.get(`outbox/${plan.batchId}/plan.csv`)?.bytes ?? new Uint8Array();
+    const planned = Buffer.from(planCsv)
+      .toString('utf8')
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n')
+      .slice(1)
+      .map((line) => line.split(';')[4]);
+    expect(planned).toEqual(['over_budget', 'classify', 'same_product', 'same_product', 'over_budget']);
+  });
+
   it('dispatches floor(max_usd / 2) rows in input order; reused and rejected rows do not count', async () => {
     const w = world({
       [FILE_KEY]: csvOf('SKU;Descrição;País;Operação', [
