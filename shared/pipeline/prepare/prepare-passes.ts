@@ -180,6 +180,10 @@ export const surveyRows = async (
   const rows = file.readRows();
   let read = 0;
   let reported = 0;
+  // A chunk's product-cache reads run while the next chunk is read and planned: the survey waits
+  // on whichever is slower, not on both. Each chunk's reads start once the previous chunk's are
+  // settled, so a product found reused is never looked up again (and answers come in file order).
+  let lookingUp: Promise<void> = Promise.resolve();
   try {
     for await (const chunk of inChunks(rows.rows, pass.settings.rowsPerChunk)) {
       read += chunk.length;
@@ -194,10 +198,18 @@ export const surveyRows = async (
       exposure?.add(plans);
       planWarnings.add(plans);
       declared.add(plans);
-      await reusable.add(plans);
-      await open.add(plans, reusable.keyByFingerprint);
+      await lookingUp;
+      lookingUp = (async () => {
+        await reusable.add(plans);
+        await open.add(plans, reusable.keyByFingerprint);
+      })();
+      // Observed at the next chunk or after the loop; never an unhandled rejection meanwhile.
+      lookingUp.catch(() => undefined);
     }
+    await lookingUp;
   } catch (error) {
+    // Nothing of this survey left running once it answers.
+    await lookingUp.catch(() => undefined);
     const problem = fileProblemOf(error);
     if (problem) return problem;
     throw error;
