@@ -165,7 +165,7 @@ const FUNCTION_WORDS = {
       'Partials lambda:InvokeFunction':
         'The row changed to error while its batch runs: partial results may be due.',
       'Queue sqs:SendMessage':
-        'An execution that ended after its classification was created (timed out, failed outside a Catch) sends its row back to follow it: no local run ends one that way.',
+        'An execution that ended after its classification was created (timed out, failed outside a Catch) sends its row back to follow it: no test run ends one that way.',
     },
   },
   'prepare-answers': {

@@ -89,8 +89,6 @@ type Environment = {
   child: ChildProcess;
   ready: Promise<void>;
   pending: Map<string, Pending>;
-  /** Takes no new invocation: stopped once `pending` is empty (a timeout retired it). */
-  retired: boolean;
 };
 
 type ChildMessage =
@@ -119,7 +117,7 @@ export type LambdaPoolOptions = {
 export class LambdaPool {
   private readonly functions = new Map<string, FunctionSpec>();
   private readonly environments = new Map<string, Environment>();
-  /** Environments a timeout retired that still run other invocations (see `retire`). */
+  /** Environments a timeout retired: they take no new invocation and stop once idle (see `retire`). */
   private readonly retired = new Set<Environment>();
   private readonly counts = new Map<string, number>();
   private readonly ended = new Map<string, number>();
@@ -270,7 +268,7 @@ export class LambdaPool {
             clearTimeout(waiting.timer);
             if (message.type === 'result') waiting.resolve(JSON.parse(message.payload));
             else waiting.reject(new LambdaInvocationError({ ...message, fromRuntime: false }));
-            if (environment.retired) this.stopIfIdle(environment);
+            if (this.retired.has(environment)) this.stopIfIdle(environment);
           }
         }
       });
@@ -300,7 +298,7 @@ export class LambdaPool {
     });
     // A failed init must not surface as an unhandled rejection when nobody awaits it yet.
     ready.catch(() => undefined);
-    const environment: Environment = { child, ready, pending, retired: false };
+    const environment: Environment = { child, ready, pending };
     this.environments.set(fn.name, environment);
     return environment;
   }
@@ -310,8 +308,7 @@ export class LambdaPool {
    * child) and is stopped once the others it runs have ended, each by its own deadline at most.
    */
   private retire(name: string, environment: Environment): void {
-    if (!environment.retired) {
-      environment.retired = true;
+    if (!this.retired.has(environment)) {
       if (this.environments.get(name) === environment) this.environments.delete(name);
       this.retired.add(environment);
       environment.child.once('exit', () => this.retired.delete(environment));

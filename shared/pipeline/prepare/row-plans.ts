@@ -313,7 +313,10 @@ export const reusedVerdicts = async (
   return verdicts;
 };
 
-/** How many classifications batch.json's max_usd pays for, and what a row after them says. */
+/**
+ * Takes a batch's options and gives how many classifications its `max_usd` pays for (no limit
+ * without one) and what a row left out says.
+ */
 export const budgetOf = (options: BatchOptions): { budget: number; detail: Message } => {
   const budget =
     options.max_usd === undefined
@@ -384,8 +387,9 @@ const exposureFieldsOf = (
  * answers; a follower of the first row of the same goods (of any origin, unless the batch says
  * `verdict_per_country`) unless it says `duplicates: classify_each`; queued while the budget
  * lasts (or, in exposure order, when the budget pays for its product: `inBudget`), a leader naming
- * its followers' other origins; else `not_submitted`. Only the rows queued count against the budget. Called chunk after chunk, in file order: it remembers each
- * product's first row (one number per product), not the rows.
+ * its followers' other origins; else `not_submitted`. Only the rows queued count against the
+ * budget. Called chunk after chunk, in file order: it remembers each product's first row (one
+ * number per product), not the rows.
  */
 export const rowRecordPlanner = (
   batchId: string,

@@ -122,12 +122,13 @@ export const FOLLOWED_AFTER_FAILURE_DISPATCHES = 4;
 
 /**
  * Whether a failed execution's row goes on with its classification instead of ending as an error:
- * this attempt created it (the service runs it, and bills it once it resolves, whatever became of
- * the execution), the row is not final, and it has had fewer than
+ * its caller lets it (`follow`), this attempt created it (the service runs it, and bills it once it
+ * resolves, whatever became of the execution), the row is not final, and it has had fewer than
  * `FOLLOWED_AFTER_FAILURE_DISPATCHES` dispatches. The next dispatch's Submit reads the
  * classification instead of creating one (row/submit.ts). An answers round's row ends as before.
  */
-const followsAfterFailure = (state: RowState, row: RowRecord): boolean =>
+const followsAfterFailure = (state: RowState, row: RowRecord, follow: boolean): boolean =>
+  follow &&
   state.round_id === undefined &&
   row.classification_id !== undefined &&
   row.submitted_attempt === state.attempt &&
@@ -142,15 +143,19 @@ const followsAfterFailure = (state: RowState, row: RowRecord): boolean =>
 const outcomeOf = (state: RowState, row: RowRecord, follow: boolean): RowOutcome => {
   const classificationId = state.step?.classification_id;
   const extra = classificationId ? { classification_id: classificationId } : {};
-  if (state.error && follow && followsAfterFailure(state, row))
+  if (state.error) {
+    const caught = describeCaughtError(state.error);
+    if (!followsAfterFailure(state, row, follow))
+      return { kind: 'final', result: errorResult(caught, extra) };
+    const dispatch = state.dispatch + 1;
     return {
       kind: 'requeue',
       attempt: state.attempt,
-      dispatch: state.dispatch + 1,
+      dispatch,
       delay_seconds: 0,
-      reason: `${describeCaughtError(state.error)}; its classification followed again in dispatch ${state.dispatch + 1}`,
+      reason: `${caught}; its classification followed again in dispatch ${dispatch}`,
     };
-  if (state.error) return { kind: 'final', result: errorResult(describeCaughtError(state.error), extra) };
+  }
   if (state.step?.outcome) return state.step.outcome;
   return { kind: 'final', result: errorResult(detailMessage('row_no_outcome', {}), extra) };
 };
